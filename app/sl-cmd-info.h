@@ -1,0 +1,4 @@
+/* sl-cmd-info.h: `sightline info FILE`. */
+#pragma once
+
+int sl_cmd_info (int argc, char **argv);

@@ -1,0 +1,68 @@
+/* sl-enums.c: enum labels: from the file's ENUM_* tables, or built in where a file has none
+ * (2021 exports).  The numeric values are CUPTI's and nsys's, stable across versions. */
+#include "sl-trace-private.h"
+
+typedef struct
+{
+  gint64      value;
+  const char *label;
+} EnumEntry;
+
+static const EnumEntry memcpy_oper[] = {
+  { 0, "Unknown" }, { 1, "Host-to-Device" }, { 2, "Device-to-Host" }, { 3, "Host-to-Array" },
+  { 4, "Array-to-Host" }, { 5, "Array-to-Array" }, { 6, "Array-to-Device" },
+  { 7, "Device-to-Array" }, { 8, "Device-to-Device" }, { 9, "Host-to-Host" },
+  { 10, "Peer-to-Peer" }, { 11, "Unified Host-to-Device" }, { 12, "Unified Device-to-Host" },
+  { 13, "Unified Device-to-Device" }, { -1, NULL }
+};
+
+static const EnumEntry mem_kind[] = {
+  { 0, "Pageable" }, { 1, "Pinned" }, { 2, "Device" }, { 3, "Array" }, { 4, "Managed" },
+  { 5, "Device Static" }, { 6, "Managed Static" }, { 7, "Unknown" }, { -1, NULL }
+};
+
+static const EnumEntry sync_type[] = {
+  { 0, "Unknown" }, { 1, "Event sync" }, { 2, "Stream wait sync" }, { 3, "Stream sync" },
+  { 4, "Context sync" }, { -1, NULL }
+};
+
+static const EnumEntry event_class[] = {
+  { 0, "CUDA runtime" }, { 1, "CUDA driver" }, { 26, "CUDA API" }, { 27, "OSRT runtime" },
+  { 28, "cuDNN" }, { 29, "cuBLAS" }, { -1, NULL }
+};
+
+static const EnumEntry launch_type[] = {
+  { 0, "Unknown" }, { 1, "Regular" }, { 2, "Coop Single Device" }, { 3, "Coop Multi Device" },
+  { -1, NULL }
+};
+
+static const EnumEntry thread_state[] = {
+  { 0, "Unknown" }, { 1, "Running" }, { 2, "Interruptible" }, { 3, "Uninterruptible" },
+  { 4, "Stopped" }, { 5, "Terminated" }, { 6, "Unscheduled" }, { 7, "Waiting" },
+  { 8, "OS runtime" }, { 9, "Initialized" }, { 10, "Transition" }, { -1, NULL }
+};
+
+static const EnumEntry *builtin[SL_N_ENUMS] = {
+  [SL_ENUM_MEMCPY_OPER] = memcpy_oper,
+  [SL_ENUM_MEM_KIND] = mem_kind,
+  [SL_ENUM_SYNC_TYPE] = sync_type,
+  [SL_ENUM_EVENT_CLASS] = event_class,
+  [SL_ENUM_LAUNCH_TYPE] = launch_type,
+  [SL_ENUM_THREAD_STATE] = thread_state,
+};
+
+const char *
+sl_trace_enum_label (SlTrace *trace,
+                     SlEnum   which,
+                     gint64   value)
+{
+  const char *label;
+
+  g_return_val_if_fail (which < SL_N_ENUMS, "Unknown");
+  if (trace != NULL && (label = g_hash_table_lookup (trace->enum_labels[which], &value)) != NULL)
+    return label;
+  for (const EnumEntry *e = builtin[which]; e->label != NULL; e++)
+    if (e->value == value)
+      return e->label;
+  return "Unknown";
+}

@@ -1,0 +1,334 @@
+/* sl-lane.c: per-lane indexes and queries: the implicit interval tree, overlap, level of detail.
+ *
+ * A lane holds typically 10^3 … 10^7 events and is queried for every frame (60 times a second),
+ * so queries cost O(log n + k) and level of detail O(pixels × log n), never O(n).
+ *
+ * The interval tree is the implicit, array-laid binary tree of Heng Li's cgranges: the sorted
+ * array itself is the in-order layout of a complete binary tree, node i sits at the level given
+ * by the number of trailing 1 bits of i, and max_end[i] is the largest end in i's subtree.
+ * Lanes whose ends never decrease (one row of NVTX depth, a thread's API calls, a stream's
+ * kernels, as real traces have them) need no tree: a binary search on the end is enough, and
+ * we save the 8 bytes per event the tree costs.
+ */
+#include "sl-lane.h"
+#include "sl-trace-private.h"
+
+#include <math.h>
+
+/* A zero-length event (a mark, a sample) still occupies its instant. */
+static inline SlTime
+eff_end (const SlEvent *ev)
+{
+  return ev->end > ev->start ? ev->end : ev->start + 1;
+}
+
+void
+_sl_lane_build_index (SlLane *lane)
+{
+  const SlEvent *ev = lane->events;
+  gsize n = lane->n_events;
+  gboolean monotonic = TRUE;
+  SlTime *max_end, last;
+  gsize last_i;
+  gint k;
+
+  g_clear_pointer (&lane->max_end, g_free);
+  lane->max_level = 0;
+  for (gsize i = 1; i < n && monotonic; i++)
+    monotonic = eff_end (&ev[i]) >= eff_end (&ev[i - 1]);
+  if (monotonic || n == 0)
+    return;
+
+  max_end = g_new (SlTime, n);
+  last_i = 0;
+  last = 0;
+  for (gsize i = 0; i < n; i += 2)
+    {
+      last_i = i;
+      max_end[i] = last = eff_end (&ev[i]);
+    }
+  for (k = 1; ((gsize) 1 << k) <= n; k++)
+    {
+      gsize x = (gsize) 1 << (k - 1);
+      gsize i0 = (x << 1) - 1;
+      gsize step = x << 2;
+
+      for (gsize i = i0; i < n; i += step)
+        {
+          SlTime el = max_end[i - x];
+          SlTime er = i + x < n ? max_end[i + x] : last;
+          SlTime e = eff_end (&ev[i]);
+          e = MAX (e, el);
+          e = MAX (e, er);
+          max_end[i] = e;
+        }
+      last_i = (last_i >> k & 1) ? last_i - x : last_i + x;
+      if (last_i < n && max_end[last_i] > last)
+        last = max_end[last_i];
+    }
+  lane->max_end = max_end;
+  lane->max_level = k - 1;
+}
+
+/* First index in [from, n) whose start is >= t. */
+static gsize
+lower_bound_from (const SlLane *lane,
+                  gsize         from,
+                  SlTime        t)
+{
+  gsize lo = from, hi = lane->n_events;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (lane->events[mid].start < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gsize
+sl_lane_lower_bound (const SlLane *lane,
+                     SlTime        t)
+{
+  g_return_val_if_fail (lane != NULL, 0);
+  return lower_bound_from (lane, 0, t);
+}
+
+/* Lanes without a tree: first index whose (monotonic) effective end is > t. */
+static gsize
+first_ending_after (const SlLane *lane,
+                    SlTime        t)
+{
+  gsize lo = 0, hi = lane->n_events;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (eff_end (&lane->events[mid]) <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+typedef struct
+{
+  gsize x;
+  gint  k;
+  gint  w;
+} TreeFrame;
+
+gsize
+sl_lane_overlap (const SlLane    *lane,
+                 SlTime           t0,
+                 SlTime           t1,
+                 SlLaneVisitFunc  func,
+                 gpointer         user_data)
+{
+  const SlEvent *ev;
+  gsize n, visited = 0;
+
+  g_return_val_if_fail (lane != NULL, 0);
+  ev = lane->events;
+  n = lane->n_events;
+  if (n == 0 || t1 <= t0)
+    return 0;
+
+  if (lane->max_end == NULL)
+    {
+      for (gsize i = first_ending_after (lane, t0); i < n && ev[i].start < t1; i++)
+        {
+          visited++;
+          if (func != NULL && !func (lane, i, user_data))
+            break;
+        }
+      return visited;
+    }
+
+  /* depth-first walk of the implicit tree; the stack never holds more than 2 per level */
+  TreeFrame stack[128];
+  gint top = 0;
+  const SlTime *max_end = lane->max_end;
+
+  stack[top++] = (TreeFrame) { ((gsize) 1 << lane->max_level) - 1, lane->max_level, 0 };
+  while (top > 0)
+    {
+      TreeFrame z = stack[--top];
+
+      if (z.k <= 3)
+        {
+          /* small subtree: scan it */
+          gsize i0 = z.x >> z.k << z.k;
+          gsize i1 = i0 + ((gsize) 1 << (z.k + 1)) - 1;
+          if (i1 > n)
+            i1 = n;
+          for (gsize i = i0; i < i1 && ev[i].start < t1; i++)
+            if (t0 < eff_end (&ev[i]))
+              {
+                visited++;
+                if (func != NULL && !func (lane, i, user_data))
+                  return visited;
+              }
+        }
+      else if (z.w == 0)
+        {
+          gsize y = z.x - ((gsize) 1 << (z.k - 1));
+          stack[top++] = (TreeFrame) { z.x, z.k, 1 };
+          if (y >= n || max_end[y] > t0)
+            stack[top++] = (TreeFrame) { y, z.k - 1, 0 };
+        }
+      else if (z.x < n && ev[z.x].start < t1)
+        {
+          if (t0 < eff_end (&ev[z.x]))
+            {
+              visited++;
+              if (func != NULL && !func (lane, z.x, user_data))
+                return visited;
+            }
+          stack[top++] = (TreeFrame) { z.x + ((gsize) 1 << (z.k - 1)), z.k - 1, 0 };
+        }
+    }
+  return visited;
+}
+
+SlTime *
+_sl_lane_build_busy (const SlLane *lane)
+{
+  gsize n_blocks = lane->n_events / SL_BUSY_STRIDE + 1;
+  SlTime *busy = g_new (SlTime, n_blocks);
+  SlTime sum = 0;
+
+  for (gsize b = 0; b < n_blocks; b++)
+    {
+      busy[b] = sum;
+      gsize end = MIN ((b + 1) * SL_BUSY_STRIDE, lane->n_events);
+      for (gsize i = b * SL_BUSY_STRIDE; i < end; i++)
+        sum += lane->events[i].end - lane->events[i].start;
+    }
+  return busy;
+}
+
+static SlTime
+busy_before (const SlLane *lane,
+             const SlTime *busy,
+             gsize         i)
+{
+  gsize b = i / SL_BUSY_STRIDE;
+  SlTime sum = busy[b];
+
+  for (gsize k = b * SL_BUSY_STRIDE; k < i; k++)
+    sum += lane->events[k].end - lane->events[k].start;
+  return sum;
+}
+
+SlTime
+_sl_lane_busy_between (const SlLane *lane,
+                       const SlTime *busy,
+                       gsize         i,
+                       gsize         j)
+{
+  return busy_before (lane, busy, j) - busy_before (lane, busy, i);
+}
+
+typedef struct
+{
+  SlTime  t0;
+  GArray *out;
+} HeadCtx;
+
+static gboolean
+add_head_cb (const SlLane *lane,
+             gsize         i,
+             gpointer      user_data)
+{
+  HeadCtx *ctx = user_data;
+  const SlEvent *ev = &lane->events[i];
+  SlLodItem item = { ev->start, ev->end, i, 1, ev->end - ev->start };
+
+  if (ev->start >= ctx->t0)
+    return FALSE;
+  g_array_append_val (ctx->out, item);
+  /* a pathological lane with thousands of events straddling t0: draw a bounded number */
+  return ctx->out->len < 4096;
+}
+
+void
+sl_lane_lod (const SlLane *lane,
+             SlTime        t0,
+             SlTime        t1,
+             guint         width_px,
+             double        min_px,
+             GArray       *out)
+{
+  const SlEvent *ev;
+  gsize n, i;
+  double ns_per_px, min_ns;
+
+  g_return_if_fail (lane != NULL && out != NULL);
+  g_array_set_size (out, 0);
+  ev = lane->events;
+  n = lane->n_events;
+  if (n == 0 || t1 <= t0 || width_px == 0)
+    return;
+
+  ns_per_px = (double) (t1 - t0) / width_px;
+  min_ns = MAX (min_px, 0.0) * ns_per_px;
+
+  if (lane->max_end == NULL)
+    i = first_ending_after (lane, t0);
+  else
+    {
+      /* events that began before the window and reach into it */
+      HeadCtx ctx = { t0, out };
+      sl_lane_overlap (lane, t0, t0 + 1, add_head_cb, &ctx);
+      i = lower_bound_from (lane, 0, t0);
+    }
+
+  while (i < n && ev[i].start < t1)
+    {
+      SlTime dur = ev[i].end - ev[i].start;
+      SlLodItem item;
+
+      if ((double) dur >= min_ns)
+        {
+          item = (SlLodItem) { ev[i].start, ev[i].end, i, 1, dur };
+          g_array_append_val (out, item);
+          i++;
+          continue;
+        }
+
+      /* fold everything else that starts inside this pixel */
+      SlTime from = MAX (ev[i].start, t0);
+      double px = floor ((double) (from - t0) / ns_per_px);
+      SlTime boundary = t0 + (SlTime) ceil ((px + 1.0) * ns_per_px);
+      boundary = MAX (boundary, ev[i].start + 1);
+      gsize j = lower_bound_from (lane, i + 1, boundary);
+
+      /* in a lane without overlap only the last of them can be wide: keep it whole */
+      if (lane->max_end == NULL && j - 1 > i && (double) (ev[j - 1].end - ev[j - 1].start) >= min_ns)
+        j--;
+
+      if (j - i == 1)
+        item = (SlLodItem) { ev[i].start, ev[i].end, i, 1, dur };
+      else
+        {
+          SlTime end = ev[j - 1].end;
+          if (lane->max_end != NULL)
+            {
+              if (j - i <= 32)
+                for (gsize k = i; k < j; k++)
+                  end = MAX (end, ev[k].end);
+              else
+                end = MAX (end, boundary);
+            }
+          item = (SlLodItem) { ev[i].start, end, i, (guint32) MIN (j - i, G_MAXUINT32),
+                               _sl_lane_busy_between (lane, lane->busy_prefix, i, j) };
+        }
+      g_array_append_val (out, item);
+      i = j;
+    }
+}

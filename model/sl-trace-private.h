@@ -1,0 +1,81 @@
+/* sl-trace-private.h: the insides of SlTrace, shared by the loader, the store and the queries. */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "sl-trace.h"
+
+G_BEGIN_DECLS
+
+/* Durations are summed every SL_BUSY_STRIDE events, so any range's busy time costs O(stride). */
+#define SL_BUSY_STRIDE 16
+
+/* Union of busy intervals of one GPU: sorted, disjoint; prefix sums every SL_BUSY_STRIDE. */
+typedef struct
+{
+  SlTime *starts;
+  SlTime *ends;
+  SlTime *prefix;     /* prefix[k] = busy time of intervals [0, k * SL_BUSY_STRIDE) */
+  gsize   n;
+} SlBusyUnion;
+
+typedef struct
+{
+  SlBusyUnion kernels;
+  SlBusyUnion any;
+} SlGpuBusy;
+
+struct _SlTrace
+{
+  gint          ref_count;
+  char         *path;
+  char         *schema;
+  SlTime        start;
+  SlTime        end;
+  gsize         n_events;
+  GPtrArray    *warnings;      /* char *, NULL-terminated on demand */
+
+  /* Strings: id 0 is "".  `strs` holds pointers into `chunk`; `str_ids` maps text to id + 1. */
+  GStringChunk *chunk;
+  GPtrArray    *strs;
+  GHashTable   *str_ids;
+  gsize         str_bytes;
+
+  GArray       *processes;     /* SlProcess */
+  GArray       *threads;       /* SlThread */
+  GArray       *gpus;          /* SlGpu */
+  GPtrArray    *lanes;         /* SlLane *, owned */
+
+  GArray       *kernel_infos;  /* SlKernelInfo, deduplicated */
+  GArray       *copy_infos;    /* SlCopyInfo, deduplicated */
+  GArray       *chain_offsets; /* guint32: start of chain i in chain_symbols; one extra at end */
+  GArray       *chain_symbols; /* guint32 string ids */
+  GArray       *chain_modules;
+
+  GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
+
+  SlGpuBusy    *gpu_busy;      /* one per GPU */
+};
+
+guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
+void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
+/* After all events are in: sort lanes, build indexes, global ids, busy sums. */
+void    _sl_trace_finish      (SlTrace *trace);
+void    _sl_trace_link        (SlTrace *trace);
+void    _sl_lane_build_index  (SlLane *lane);
+SlTime *_sl_lane_build_busy   (const SlLane *lane);
+SlTime  _sl_lane_busy_between (const SlLane *lane, const SlTime *busy, gsize i, gsize j);
+void    _sl_gpu_busy_build    (SlTrace *trace);
+void    _sl_gpu_busy_clear    (SlGpuBusy *busy);
+
+/* The nsys reader fills a new trace; sl_trace_load() wraps it. */
+gboolean _sl_reader_read      (SlTrace        *trace,
+                               sqlite3        *db,
+                               SlLoadFlags     flags,
+                               SlProgressFunc  progress,
+                               gpointer        user_data,
+                               GCancellable   *cancellable,
+                               GError        **error);
+
+G_END_DECLS

@@ -1,0 +1,527 @@
+/* sl-trace.c: the trace container: strings, tables, lanes and their final indexing. */
+#include "sl-trace-private.h"
+#include "sl-lane.h"
+#include "sl-occupancy.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+G_DEFINE_QUARK (sl-trace-error-quark, sl_trace_error)
+
+static SlTrace *
+sl_trace_new (const char *path)
+{
+  SlTrace *trace = g_new0 (SlTrace, 1);
+
+  trace->ref_count = 1;
+  trace->path = g_strdup (path);
+  trace->warnings = g_ptr_array_new_with_free_func (g_free);
+  trace->chunk = g_string_chunk_new (64 * 1024);
+  trace->strs = g_ptr_array_new ();
+  trace->str_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  trace->processes = g_array_new (FALSE, TRUE, sizeof (SlProcess));
+  trace->threads = g_array_new (FALSE, TRUE, sizeof (SlThread));
+  trace->gpus = g_array_new (FALSE, TRUE, sizeof (SlGpu));
+  trace->lanes = g_ptr_array_new ();
+  trace->kernel_infos = g_array_new (FALSE, TRUE, sizeof (SlKernelInfo));
+  trace->copy_infos = g_array_new (FALSE, TRUE, sizeof (SlCopyInfo));
+  trace->chain_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  trace->chain_symbols = g_array_new (FALSE, FALSE, sizeof (guint32));
+  trace->chain_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < SL_N_ENUMS; i++)
+    trace->enum_labels[i] = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  /* id 0 is the empty string, so a zeroed field reads as "no name" */
+  _sl_trace_intern (trace, "", 0);
+  guint32 zero = 0;
+  g_array_append_val (trace->chain_offsets, zero);
+  return trace;
+}
+
+SlTrace *
+sl_trace_ref (SlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_atomic_int_inc (&trace->ref_count);
+  return trace;
+}
+
+static void
+sl_lane_free (SlLane *lane)
+{
+  g_free (lane->events);
+  g_free (lane->max_end);
+  g_free (lane->busy_prefix);
+  g_free (lane);
+}
+
+void
+sl_trace_unref (SlTrace *trace)
+{
+  g_return_if_fail (trace != NULL);
+  if (!g_atomic_int_dec_and_test (&trace->ref_count))
+    return;
+
+  for (guint i = 0; i < trace->lanes->len; i++)
+    sl_lane_free (g_ptr_array_index (trace->lanes, i));
+  g_ptr_array_unref (trace->lanes);
+  if (trace->gpu_busy != NULL)
+    for (guint i = 0; i < trace->gpus->len; i++)
+      _sl_gpu_busy_clear (&trace->gpu_busy[i]);
+  g_free (trace->gpu_busy);
+  for (guint i = 0; i < SL_N_ENUMS; i++)
+    g_hash_table_unref (trace->enum_labels[i]);
+  g_array_unref (trace->chain_offsets);
+  g_array_unref (trace->chain_symbols);
+  g_array_unref (trace->chain_modules);
+  g_array_unref (trace->kernel_infos);
+  g_array_unref (trace->copy_infos);
+  g_array_unref (trace->gpus);
+  g_array_unref (trace->threads);
+  g_array_unref (trace->processes);
+  g_hash_table_unref (trace->str_ids);
+  g_ptr_array_unref (trace->strs);
+  g_string_chunk_free (trace->chunk);
+  g_ptr_array_unref (trace->warnings);
+  g_free (trace->schema);
+  g_free (trace->path);
+  g_free (trace);
+}
+
+/* Strings come from untrusted files: anything that is not UTF-8 is repaired before interning,
+ * so every string the model hands out is valid UTF-8. */
+guint32
+_sl_trace_intern (SlTrace    *trace,
+                  const char *text,
+                  gssize      len)
+{
+  g_autofree char *fixed = NULL;
+  g_autofree char *copy = NULL;
+  gpointer found;
+
+  if (text == NULL)
+    return SL_NO_STR;
+  if (len < 0)
+    len = strlen (text);
+  if (!g_utf8_validate_len (text, len, NULL))
+    {
+      fixed = g_utf8_make_valid (text, len);
+      text = fixed;
+      len = strlen (fixed);
+    }
+  else if (text[len] != '\0')
+    text = copy = g_strndup (text, len);
+  else if (memchr (text, '\0', len) != NULL)
+    len = strlen (text);
+
+  if (g_hash_table_lookup_extended (trace->str_ids, text, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+
+  char *stored = g_string_chunk_insert_len (trace->chunk, text, len);
+  guint32 id = trace->strs->len;
+  g_ptr_array_add (trace->strs, stored);
+  g_hash_table_insert (trace->str_ids, stored, GUINT_TO_POINTER (id));
+  trace->str_bytes += len + 1;
+  return id;
+}
+
+void
+_sl_trace_warn (SlTrace    *trace,
+                const char *format,
+                ...)
+{
+  va_list args;
+
+  /* A broken file can produce the same complaint a million times; keep the first hundred. */
+  if (trace->warnings->len >= 100)
+    return;
+  va_start (args, format);
+  g_ptr_array_add (trace->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+SlLane *
+_sl_trace_add_lane (SlTrace    *trace,
+                    SlLaneKind  kind)
+{
+  SlLane *lane = g_new0 (SlLane, 1);
+
+  lane->kind = kind;
+  lane->index = trace->lanes->len;
+  lane->thread = -1;
+  lane->gpu = -1;
+  g_ptr_array_add (trace->lanes, lane);
+  return lane;
+}
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const SlEvent *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  /* longer first, so an enclosing range precedes what it encloses */
+  if (x->end != y->end)
+    return x->end > y->end ? -1 : 1;
+  return 0;
+}
+
+static gboolean
+events_sorted (const SlEvent *ev,
+               gsize          n)
+{
+  for (gsize i = 1; i < n; i++)
+    if (compare_events (&ev[i - 1], &ev[i]) > 0)
+      return FALSE;
+  return TRUE;
+}
+
+static int
+compare_lanes (gconstpointer a,
+               gconstpointer b)
+{
+  const SlLane *x = *(SlLane *const *) a, *y = *(SlLane *const *) b;
+  gboolean gx = x->gpu >= 0, gy = y->gpu >= 0;
+
+  /* CPU lanes first (by thread), then GPU lanes by device, context, stream, kind */
+  if (gx != gy)
+    return gx ? 1 : -1;
+  if (!gx)
+    {
+      if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    }
+  else
+    {
+      if (x->gpu != y->gpu)
+        return x->gpu < y->gpu ? -1 : 1;
+      if (x->global_pid != y->global_pid)
+        return x->global_pid < y->global_pid ? -1 : 1;
+      if (x->context_id != y->context_id)
+        return x->context_id < y->context_id ? -1 : 1;
+      if (x->stream_id != y->stream_id)
+        return x->stream_id < y->stream_id ? -1 : 1;
+    }
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+void
+_sl_trace_finish (SlTrace *trace)
+{
+  guint32 base = 0;
+  gboolean any = FALSE;
+
+  /* drop empty lanes; order the rest as they appear on screen */
+  for (guint i = trace->lanes->len; i-- > 0;)
+    {
+      SlLane *lane = g_ptr_array_index (trace->lanes, i);
+      if (lane->n_events == 0)
+        {
+          sl_lane_free (lane);
+          g_ptr_array_remove_index (trace->lanes, i);
+        }
+    }
+  g_ptr_array_sort (trace->lanes, compare_lanes);
+
+  for (guint i = 0; i < trace->lanes->len; i++)
+    {
+      SlLane *lane = g_ptr_array_index (trace->lanes, i);
+
+      lane->index = i;
+      if (!events_sorted (lane->events, lane->n_events))
+        qsort (lane->events, lane->n_events, sizeof (SlEvent), compare_events);
+      lane->base = base;
+      g_assert ((guint64) base + lane->n_events < G_MAXUINT32);
+      base += lane->n_events;
+      _sl_lane_build_index (lane);
+      lane->busy_prefix = _sl_lane_build_busy (lane);
+      lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, lane->n_events);
+
+      SlTime first = lane->events[0].start;
+      SlTime last = lane->max_end != NULL ? lane->max_end[0] : lane->events[lane->n_events - 1].end;
+      for (gsize k = 0; lane->max_end != NULL && k < lane->n_events; k++)
+        last = MAX (last, lane->events[k].end);
+      if (!any || first < trace->start)
+        trace->start = first;
+      if (!any || last > trace->end)
+        trace->end = last;
+      any = TRUE;
+    }
+  trace->n_events = base;
+  _sl_trace_link (trace);
+
+  for (guint i = 0; i < trace->gpus->len; i++)
+    {
+      SlGpu *gpu = &g_array_index (trace->gpus, SlGpu, i);
+      sl_gpu_limits_complete (&gpu->limits);
+    }
+  _sl_gpu_busy_build (trace);
+
+  /* the interning table is only needed while loading */
+  g_hash_table_remove_all (trace->str_ids);
+}
+
+SlTrace *
+sl_trace_load (const char     *path,
+               SlLoadFlags     flags,
+               SlProgressFunc  progress,
+               gpointer        user_data,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  g_autoptr (SlTrace) trace = NULL;
+  g_autofree char *uri = NULL;
+  sqlite3 *db = NULL;
+  gboolean ok;
+  int rc;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: no such file", path);
+      return NULL;
+    }
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: is a directory, not a trace", path);
+      return NULL;
+    }
+
+  /* Read-only and immutable: nothing we do can change the file, and no journal is looked for. */
+  g_autofree char *escaped = g_uri_escape_string (path, "/", FALSE);
+  uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", escaped);
+  rc = sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: cannot open: %s", path,
+                   db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc));
+      sqlite3_close (db);
+      return NULL;
+    }
+
+  /* A trace is untrusted input: no triggers or views can run our functions, no extensions. */
+  sqlite3_db_config (db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+  sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+  sqlite3_exec (db, "PRAGMA query_only = 1; PRAGMA cache_size = -65536", NULL, NULL, NULL);
+
+  trace = sl_trace_new (path);
+  ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
+  sqlite3_close (db);
+  if (!ok)
+    return NULL;
+  _sl_trace_finish (trace);
+  if (progress != NULL)
+    progress (1.0, "done", user_data);
+  return g_steal_pointer (&trace);
+}
+
+const char *
+sl_trace_get_path (SlTrace *trace)
+{
+  return trace->path;
+}
+
+const char *
+sl_trace_get_schema (SlTrace *trace)
+{
+  return trace->schema != NULL ? trace->schema : "unknown";
+}
+
+SlTime
+sl_trace_get_start (SlTrace *trace)
+{
+  return trace->start;
+}
+
+SlTime
+sl_trace_get_end (SlTrace *trace)
+{
+  return trace->end;
+}
+
+gsize
+sl_trace_get_n_events (SlTrace *trace)
+{
+  return trace->n_events;
+}
+
+const char *const *
+sl_trace_get_warnings (SlTrace *trace)
+{
+  if (trace->warnings->len == 0 || g_ptr_array_index (trace->warnings, trace->warnings->len - 1) != NULL)
+    g_ptr_array_add (trace->warnings, NULL);
+  return (const char *const *) trace->warnings->pdata;
+}
+
+gsize
+sl_trace_get_memory_size (SlTrace *trace)
+{
+  gsize size = sizeof *trace;
+
+  for (guint i = 0; i < trace->lanes->len; i++)
+    {
+      const SlLane *lane = g_ptr_array_index (trace->lanes, i);
+      size += sizeof *lane + lane->n_events * sizeof (SlEvent);
+      if (lane->max_end != NULL)
+        size += lane->n_events * sizeof (SlTime);
+      size += (lane->n_events / SL_BUSY_STRIDE + 1) * sizeof (SlTime);
+    }
+  size += trace->str_bytes + trace->strs->len * sizeof (gpointer);
+  size += trace->kernel_infos->len * sizeof (SlKernelInfo);
+  size += trace->copy_infos->len * sizeof (SlCopyInfo);
+  size += (trace->chain_offsets->len + trace->chain_symbols->len * 2) * sizeof (guint32);
+  size += trace->threads->len * sizeof (SlThread) + trace->processes->len * sizeof (SlProcess);
+  size += trace->gpus->len * sizeof (SlGpu);
+  for (guint i = 0; trace->gpu_busy != NULL && i < trace->gpus->len; i++)
+    {
+      const SlGpuBusy *b = &trace->gpu_busy[i];
+      size += (b->kernels.n + b->any.n) * 2 * sizeof (SlTime);
+      size += (b->kernels.n + b->any.n) / SL_BUSY_STRIDE * sizeof (SlTime);
+    }
+  return size;
+}
+
+const char *
+sl_trace_str (SlTrace *trace,
+              guint32  id)
+{
+  g_return_val_if_fail (trace != NULL, "");
+  if (id >= trace->strs->len)
+    return "";
+  return g_ptr_array_index (trace->strs, id);
+}
+
+guint
+sl_trace_get_n_processes (SlTrace *trace)
+{
+  return trace->processes->len;
+}
+
+const SlProcess *
+sl_trace_get_process (SlTrace *trace,
+                      guint    i)
+{
+  g_return_val_if_fail (i < trace->processes->len, NULL);
+  return &g_array_index (trace->processes, SlProcess, i);
+}
+
+guint
+sl_trace_get_n_threads (SlTrace *trace)
+{
+  return trace->threads->len;
+}
+
+const SlThread *
+sl_trace_get_thread (SlTrace *trace,
+                     guint    i)
+{
+  g_return_val_if_fail (i < trace->threads->len, NULL);
+  return &g_array_index (trace->threads, SlThread, i);
+}
+
+guint
+sl_trace_get_n_gpus (SlTrace *trace)
+{
+  return trace->gpus->len;
+}
+
+const SlGpu *
+sl_trace_get_gpu (SlTrace *trace,
+                  guint    i)
+{
+  g_return_val_if_fail (i < trace->gpus->len, NULL);
+  return &g_array_index (trace->gpus, SlGpu, i);
+}
+
+gint
+sl_trace_find_gpu (SlTrace *trace,
+                   guint32  device_id)
+{
+  for (guint i = 0; i < trace->gpus->len; i++)
+    if (g_array_index (trace->gpus, SlGpu, i).device_id == device_id)
+      return i;
+  return -1;
+}
+
+guint
+sl_trace_get_n_lanes (SlTrace *trace)
+{
+  return trace->lanes->len;
+}
+
+const SlLane *
+sl_trace_get_lane (SlTrace *trace,
+                   guint    i)
+{
+  g_return_val_if_fail (i < trace->lanes->len, NULL);
+  return g_ptr_array_index (trace->lanes, i);
+}
+
+const SlKernelInfo *
+sl_trace_get_kernel_info (SlTrace *trace,
+                          guint32  aux)
+{
+  g_return_val_if_fail (aux < trace->kernel_infos->len, NULL);
+  return &g_array_index (trace->kernel_infos, SlKernelInfo, aux);
+}
+
+const SlCopyInfo *
+sl_trace_get_copy_info (SlTrace *trace,
+                        guint32  aux)
+{
+  g_return_val_if_fail (aux < trace->copy_infos->len, NULL);
+  return &g_array_index (trace->copy_infos, SlCopyInfo, aux);
+}
+
+guint
+sl_trace_get_callchain (SlTrace        *trace,
+                        guint32         aux,
+                        const guint32 **symbols,
+                        const guint32 **modules)
+{
+  if (aux + 1 >= trace->chain_offsets->len)
+    {
+      *symbols = *modules = NULL;
+      return 0;
+    }
+  guint32 from = g_array_index (trace->chain_offsets, guint32, aux);
+  guint32 to = g_array_index (trace->chain_offsets, guint32, aux + 1);
+  *symbols = &g_array_index (trace->chain_symbols, guint32, from);
+  *modules = &g_array_index (trace->chain_modules, guint32, from);
+  return to - from;
+}
+
+gboolean
+sl_trace_resolve (SlTrace       *trace,
+                  guint32        global_id,
+                  const SlLane **lane,
+                  gsize         *index)
+{
+  guint lo = 0, hi = trace->lanes->len;
+
+  if (global_id >= trace->n_events)
+    return FALSE;
+  /* lanes are in base order: find the last one with base <= id */
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (((SlLane *) g_ptr_array_index (trace->lanes, mid))->base <= global_id)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  const SlLane *l = g_ptr_array_index (trace->lanes, lo);
+  if (lane != NULL)
+    *lane = l;
+  if (index != NULL)
+    *index = global_id - l->base;
+  return TRUE;
+}

@@ -1,0 +1,164 @@
+/* sl-trace.h: a whole trace in memory: processes, threads, GPUs, lanes of events, strings. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "sl-types.h"
+
+G_BEGIN_DECLS
+
+#define SL_TRACE_ERROR (sl_trace_error_quark ())
+
+typedef enum
+{
+  SL_TRACE_ERROR_OPEN,       /* not readable, not SQLite, corrupt or truncated */
+  SL_TRACE_ERROR_NOT_TRACE,  /* SQLite, but not an nsys-schema trace */
+  SL_TRACE_ERROR_CORRUPT,    /* a table is unreadable */
+  SL_TRACE_ERROR_CANCELLED,
+} SlTraceError;
+
+GQuark sl_trace_error_quark (void);
+
+typedef struct
+{
+  guint64 global_pid;
+  guint32 pid;
+  guint32 name;              /* string id */
+} SlProcess;
+
+typedef struct
+{
+  guint64 global_tid;
+  guint32 pid;
+  guint32 tid;
+  guint32 name;              /* string id, SL_NO_STR when unnamed */
+  guint32 process;           /* index into the process table */
+} SlThread;
+
+typedef struct
+{
+  guint32     device_id;     /* deviceId of the activity tables */
+  guint32     name;          /* string id, "GPU n" when the file has no description */
+  guint32     bus_location;
+  guint32     uuid;
+  guint32     chip_name;
+  gint64      total_memory;  /* bytes, 0 when unknown */
+  gint64      memory_bandwidth; /* bytes/s */
+  gint64      clock_rate;    /* Hz */
+  gboolean    described;     /* FALSE when neither TARGET_INFO_GPU nor TARGET_INFO_CUDA_GPU has it */
+  SlGpuLimits limits;        /* as in the file, completed from compute-capability tables */
+} SlGpu;
+
+/* One row on screen.  `events` is sorted by start. */
+struct _SlLane
+{
+  SlLaneKind kind;
+  guint32    index;          /* position in the trace's lane table */
+  guint32    base;           /* global id of events[0]; global ids are dense across lanes */
+  gint32     thread;         /* index into the thread table, -1 for GPU lanes */
+  gint32     gpu;            /* index into the GPU table, -1 for CPU lanes */
+  guint64    global_pid;     /* owning process (GPU lanes too) */
+  guint32    context_id;
+  guint32    stream_id;
+  guint32    depth;          /* nesting depth for NVTX and CUDA API lanes */
+  guint32    label;          /* string id: "CUDA API", "NVTX 0", "Stream 7 kernels" … */
+  SlEvent   *events;
+  gsize      n_events;
+  SlTime    *max_end;        /* implicit interval tree; NULL when ends never decrease */
+  gint       max_level;      /* height of that tree */
+  SlTime     busy;           /* sum of durations */
+  SlTime    *busy_prefix;    /* private: durations summed every SL_BUSY_STRIDE events */
+};
+
+/* Progress: fraction in [0,1] and what is being read; called from the loading thread. */
+typedef void (*SlProgressFunc) (double fraction, const char *what, gpointer user_data);
+
+/* Which tables a load reads; a stats run needs only some of them. */
+typedef enum
+{
+  SL_LOAD_CUDA_API = 1 << 0,
+  SL_LOAD_KERNELS  = 1 << 1,
+  SL_LOAD_MEMCPY   = 1 << 2,
+  SL_LOAD_MEMSET   = 1 << 3,
+  SL_LOAD_SYNC     = 1 << 4,
+  SL_LOAD_NVTX     = 1 << 5,
+  SL_LOAD_OSRT     = 1 << 6,
+  SL_LOAD_SAMPLES  = 1 << 7,
+  SL_LOAD_ALL      = 0xFF,
+} SlLoadFlags;
+
+SlTrace          *sl_trace_load              (const char     *path,
+                                              SlLoadFlags     flags,
+                                              SlProgressFunc  progress,
+                                              gpointer        user_data,
+                                              GCancellable   *cancellable,
+                                              GError        **error);
+SlTrace          *sl_trace_ref               (SlTrace        *trace);
+void              sl_trace_unref             (SlTrace        *trace);
+
+const char       *sl_trace_get_path          (SlTrace        *trace);
+/* Schema version as the file states it ("3.25.0"), or a description for older layouts. */
+const char       *sl_trace_get_schema        (SlTrace        *trace);
+SlTime            sl_trace_get_start         (SlTrace        *trace);
+SlTime            sl_trace_get_end           (SlTrace        *trace);
+gsize             sl_trace_get_n_events      (SlTrace        *trace);
+/* Warnings collected while loading (rows skipped and why), NULL-terminated. */
+const char *const*sl_trace_get_warnings      (SlTrace        *trace);
+/* Bytes of memory the model holds for this trace (events, indexes, strings, tables). */
+gsize             sl_trace_get_memory_size   (SlTrace        *trace);
+
+const char       *sl_trace_str               (SlTrace        *trace,
+                                              guint32         id);
+
+guint             sl_trace_get_n_processes   (SlTrace        *trace);
+const SlProcess  *sl_trace_get_process       (SlTrace        *trace,
+                                              guint           i);
+guint             sl_trace_get_n_threads     (SlTrace        *trace);
+const SlThread   *sl_trace_get_thread        (SlTrace        *trace,
+                                              guint           i);
+guint             sl_trace_get_n_gpus        (SlTrace        *trace);
+const SlGpu      *sl_trace_get_gpu           (SlTrace        *trace,
+                                              guint           i);
+/* Index of the GPU with that deviceId, or -1. */
+gint              sl_trace_find_gpu          (SlTrace        *trace,
+                                              guint32         device_id);
+
+guint             sl_trace_get_n_lanes       (SlTrace        *trace);
+const SlLane     *sl_trace_get_lane          (SlTrace        *trace,
+                                              guint           i);
+
+const SlKernelInfo *sl_trace_get_kernel_info (SlTrace        *trace,
+                                              guint32         aux);
+const SlCopyInfo *sl_trace_get_copy_info     (SlTrace        *trace,
+                                              guint32         aux);
+/* Frames of a CPU sample's call chain, leaf first: symbol and module string ids. */
+guint             sl_trace_get_callchain     (SlTrace        *trace,
+                                              guint32         aux,
+                                              const guint32 **symbols,
+                                              const guint32 **modules);
+
+/* Global event ids: lane->base + index.  Returns FALSE when the id is out of range. */
+gboolean          sl_trace_resolve           (SlTrace        *trace,
+                                              guint32         global_id,
+                                              const SlLane  **lane,
+                                              gsize          *index);
+
+/* Label of an enum value as the file's ENUM_* table names it, or the built-in label. */
+typedef enum
+{
+  SL_ENUM_MEMCPY_OPER,
+  SL_ENUM_MEM_KIND,
+  SL_ENUM_SYNC_TYPE,
+  SL_ENUM_EVENT_CLASS,
+  SL_ENUM_LAUNCH_TYPE,
+  SL_ENUM_THREAD_STATE,
+  SL_N_ENUMS
+} SlEnum;
+
+const char       *sl_trace_enum_label        (SlTrace        *trace,
+                                              SlEnum          which,
+                                              gint64          value);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTrace, sl_trace_unref)
+
+G_END_DECLS

@@ -1,0 +1,111 @@
+/* sl-types.h: forward declarations and the small value types shared by the model layer. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _SlTrace SlTrace;
+typedef struct _SlLane  SlLane;
+
+/* Times are integer nanoseconds on the trace's own time base, as nsys writes them. */
+typedef gint64 SlTime;
+
+#define SL_NO_STR   ((guint32) 0)          /* string id 0 is always "" */
+#define SL_NO_LINK  ((guint32) 0xFFFFFFFFu) /* an event that correlates with nothing */
+
+/* What a lane holds.  One lane is one row on screen. */
+typedef enum
+{
+  SL_LANE_CUDA_API,  /* a thread's CUDA runtime and driver calls */
+  SL_LANE_NVTX,      /* a thread's NVTX ranges and marks at one nesting depth */
+  SL_LANE_OSRT,      /* a thread's OS runtime calls */
+  SL_LANE_SAMPLES,   /* a thread's CPU samples (start == end) */
+  SL_LANE_KERNELS,   /* a GPU stream's kernels */
+  SL_LANE_MEMCPY,    /* a GPU stream's memory copies */
+  SL_LANE_MEMSET,    /* a GPU stream's memory sets */
+  SL_LANE_SYNC,      /* a GPU stream's synchronization records */
+  SL_N_LANE_KINDS
+} SlLaneKind;
+
+/*
+ * One event: 32 bytes, no pointers.  A lane is a flat array of these sorted by start.
+ * The meaning of `corr`, `link` and `aux` depends on the lane kind:
+ *
+ *   kind      name              corr            link                 aux
+ *   CUDA_API  API name          correlation id  global id of GPU op  eventClass | returnValue << 8
+ *   NVTX      range text        domain string   SL_NVTX_* flags      ARGB colour (0 = none)
+ *   OSRT      function name     callchain id    -                    returnValue (low 32 bits)
+ *   SAMPLES   leaf symbol       thread state    -                    index into the call-chain table
+ *   KERNELS   demangled name    correlation id  global id of launch  index of SlKernelInfo
+ *   MEMCPY    "[CUDA memcpy …]" correlation id  global id of launch  index of SlCopyInfo
+ *   MEMSET    "[CUDA memset]"   correlation id  global id of launch  index of SlCopyInfo
+ *   SYNC      sync type label   correlation id  global id of launch  syncType
+ */
+typedef struct
+{
+  SlTime  start;
+  SlTime  end;
+  guint32 name;
+  guint32 corr;
+  guint32 link;
+  guint32 aux;
+} SlEvent;
+
+G_STATIC_ASSERT (sizeof (SlEvent) == 32);
+
+/* NVTX flags kept in SlEvent.link */
+#define SL_NVTX_START_END    (1u << 0)  /* a start/end range (otherwise push/pop) */
+#define SL_NVTX_MARK         (1u << 1)  /* an instantaneous mark */
+#define SL_NVTX_UNTERMINATED (1u << 2)  /* end was NULL in the file; clamped to the trace end */
+
+/* Launch configuration of a kernel; identical configurations are stored once. */
+typedef struct
+{
+  guint32 demangled_name;
+  guint32 short_name;
+  guint32 mangled_name;       /* SL_NO_STR where the file has none */
+  guint32 grid[3];
+  guint32 block[3];
+  guint32 registers_per_thread;
+  guint32 static_shared;      /* bytes */
+  guint32 dynamic_shared;     /* bytes */
+  guint32 local_per_thread;   /* bytes */
+  guint32 shared_executed;    /* bytes configured by the driver, 0 when unknown */
+  guint16 launch_type;
+  guint16 cache_config;
+} SlKernelInfo;
+
+/* Bytes and memory kinds of a copy or set; identical ones are stored once. */
+typedef struct
+{
+  guint64 bytes;
+  guint32 value;              /* memset value */
+  guint8  copy_kind;          /* ENUM_CUDA_MEMCPY_OPER */
+  guint8  src_kind;           /* ENUM_CUDA_MEM_KIND, SL_MEM_KIND_NONE when absent */
+  guint8  dst_kind;
+  guint8  mem_kind;           /* memset */
+  gint16  src_device;         /* -1 when absent */
+  gint16  dst_device;
+} SlCopyInfo;
+
+#define SL_MEM_KIND_NONE 0xFF
+
+/* The limits of a GPU that occupancy needs.  0 means "unknown": see sl_gpu_limits_complete(). */
+typedef struct
+{
+  gint cc_major;
+  gint cc_minor;
+  gint sm_count;
+  gint warp_size;
+  gint max_threads_per_block;
+  gint max_warps_per_sm;
+  gint max_blocks_per_sm;
+  gint max_regs_per_block;
+  gint max_regs_per_sm;
+  gint max_smem_per_block;        /* bytes, without opt-in */
+  gint max_smem_per_block_optin;  /* bytes */
+  gint max_smem_per_sm;           /* bytes */
+} SlGpuLimits;
+
+G_END_DECLS

@@ -1,0 +1,68 @@
+/* sl-test-util.c: small helpers shared by the test programs. */
+#include "sl-test-util.h"
+
+#include <glib/gstdio.h>
+#include <stdlib.h>
+
+char *
+sl_test_trace_path (const char *relative)
+{
+  return g_build_filename (SL_TRACES_DIR, relative, NULL);
+}
+
+char **
+sl_test_nsys_traces (void)
+{
+  g_autofree char *dir = g_build_filename (SL_TRACES_DIR, "nsys", NULL);
+  g_autoptr (GPtrArray) files = g_ptr_array_new ();
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".sqlite"))
+      g_ptr_array_add (files, g_build_filename (dir, name, NULL));
+  g_ptr_array_sort_values (files, (GCompareFunc) g_strcmp0);
+  g_assert_cmpuint (files->len, >, 0);
+  g_ptr_array_add (files, NULL);
+  return (char **) g_ptr_array_steal (files, NULL);
+}
+
+static char *tmpdir;
+
+static void
+remove_tmpdir (void)
+{
+  g_autoptr (GDir) d = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+}
+
+const char *
+sl_test_tmpdir (void)
+{
+  if (tmpdir == NULL)
+    {
+      tmpdir = g_dir_make_tmp ("sightline-test-XXXXXX", NULL);
+      g_assert_nonnull (tmpdir);
+      atexit (remove_tmpdir);
+    }
+  return tmpdir;
+}
+
+guint32
+sl_test_seed (void)
+{
+  const char *env = g_getenv ("SL_TEST_SEED");
+  guint32 seed = env != NULL ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_get_real_time ();
+
+  g_printerr ("# seed %u (set SL_TEST_SEED=%u to replay)\n", seed, seed);
+  return seed;
+}
