@@ -15,6 +15,8 @@
 
 #include <math.h>
 
+#define FOLD_SCAN 256
+
 /* A zero-length event (a mark, a sample) still occupies its instant. */
 static inline SlTime
 eff_end (const SlEvent *ev)
@@ -311,6 +313,15 @@ sl_lane_lod (const SlLane *lane,
       /* in a lane without overlap only the last of them can be wide: keep it whole */
       if (lane->max_end == NULL && j - 1 > i && (double) (ev[j - 1].end - ev[j - 1].start) >= min_ns)
         j--;
+      /* with overlap any of them can be: stop the fold at the first wide one.  Looking at
+       * every event would make a frame O(n); past FOLD_SCAN events a fold may hide one. */
+      if (lane->max_end != NULL)
+        for (gsize k = i + 1; k < j && k < i + FOLD_SCAN; k++)
+          if ((double) (ev[k].end - ev[k].start) >= min_ns)
+            {
+              j = k;
+              break;
+            }
 
       if (j - i == 1)
         item = (SlLodItem) { ev[i].start, ev[i].end, i, 1, dur };

@@ -10,6 +10,13 @@ sl_test_trace_path (const char *relative)
   return g_build_filename (SL_TRACES_DIR, relative, NULL);
 }
 
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
 char **
 sl_test_nsys_traces (void)
 {
@@ -22,7 +29,7 @@ sl_test_nsys_traces (void)
   while ((name = g_dir_read_name (d)) != NULL)
     if (g_str_has_suffix (name, ".sqlite"))
       g_ptr_array_add (files, g_build_filename (dir, name, NULL));
-  g_ptr_array_sort_values (files, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (files, compare_paths);
   g_assert_cmpuint (files->len, >, 0);
   g_ptr_array_add (files, NULL);
   return (char **) g_ptr_array_steal (files, NULL);

@@ -1,0 +1,285 @@
+/* test-lane.c: overlap and level-of-detail queries against a brute-force oracle on random lanes. */
+#include "sl-lane.h"
+#include "sl-test-util.h"
+#include "sl-trace-private.h"
+
+#include <math.h>
+
+static GRand *rng;
+
+/* A lane of n random events; `disjoint` makes them follow each other (like one NVTX depth). */
+static SlLane *
+random_lane (gsize    n,
+             gboolean disjoint)
+{
+  SlLane *lane = g_new0 (SlLane, 1);
+  SlTime t = g_rand_int_range (rng, 0, 1000);
+
+  lane->events = g_new0 (SlEvent, n);
+  lane->n_events = n;
+  for (gsize i = 0; i < n; i++)
+    {
+      SlEvent *ev = &lane->events[i];
+      /* durations spread over 6 orders of magnitude, some zero (marks) */
+      SlTime dur = g_rand_int_range (rng, 0, 8) == 0 ? 0 : (SlTime) g_rand_double_range (rng, 1, 1e6);
+      if (g_rand_int_range (rng, 0, 50) == 0)
+        dur = (SlTime) g_rand_double_range (rng, 1e6, 1e8);
+      SlTime gap = g_rand_int_range (rng, 0, 4) == 0 ? 0 : (SlTime) g_rand_double_range (rng, 0, 2e5);
+      ev->start = t + gap;
+      ev->end = ev->start + dur;
+      ev->name = i;
+      t = disjoint ? ev->end : ev->start;
+    }
+  if (!disjoint)
+    {
+      /* sort by start, as the loader leaves lanes */
+      for (gsize i = 1; i < n; i++)
+        for (gsize k = i; k > 0 && lane->events[k - 1].start > lane->events[k].start; k--)
+          {
+            SlEvent tmp = lane->events[k];
+            lane->events[k] = lane->events[k - 1];
+            lane->events[k - 1] = tmp;
+          }
+    }
+  _sl_lane_build_index (lane);
+  lane->busy_prefix = _sl_lane_build_busy (lane);
+  return lane;
+}
+
+static void
+lane_free (SlLane *lane)
+{
+  g_free (lane->events);
+  g_free (lane->max_end);
+  g_free (lane->busy_prefix);
+  g_free (lane);
+}
+
+static gboolean
+overlaps (const SlEvent *ev,
+          SlTime         t0,
+          SlTime         t1)
+{
+  SlTime end = ev->end > ev->start ? ev->end : ev->start + 1;
+  return ev->start < t1 && end > t0;
+}
+
+static gboolean
+collect_cb (const SlLane *lane,
+            gsize         index,
+            gpointer      user_data)
+{
+  (void) lane;
+  g_array_append_val ((GArray *) user_data, index);
+  return TRUE;
+}
+
+static void
+random_window (const SlLane *lane,
+               SlTime       *t0,
+               SlTime       *t1)
+{
+  SlTime lo = lane->events[0].start - 1000;
+  SlTime hi = lane->events[lane->n_events - 1].end + 1000;
+  SlTime span = (SlTime) (g_rand_double (rng) * (hi - lo)) + 1;
+
+  /* zoom levels from the whole lane down to a few ns */
+  double zoom = pow (10, -g_rand_double_range (rng, 0, 7));
+  span = MAX (1, (SlTime) (span * zoom));
+  *t0 = lo + (SlTime) (g_rand_double (rng) * (hi - lo));
+  *t1 = *t0 + span;
+}
+
+static void
+check_overlap (gboolean disjoint)
+{
+  for (guint round = 0; round < 60; round++)
+    {
+      gsize n = g_rand_int_range (rng, 1, round < 30 ? 200 : 20000);
+      SlLane *lane = random_lane (n, disjoint);
+
+      g_assert_true (disjoint ? lane->max_end == NULL : TRUE);
+      for (guint q = 0; q < 200; q++)
+        {
+          SlTime t0, t1;
+          g_autoptr (GArray) got = g_array_new (FALSE, FALSE, sizeof (gsize));
+          random_window (lane, &t0, &t1);
+          gsize visited = sl_lane_overlap (lane, t0, t1, collect_cb, got);
+          g_assert_cmpuint (visited, ==, got->len);
+
+          gsize k = 0;
+          for (gsize i = 0; i < n; i++)
+            if (overlaps (&lane->events[i], t0, t1))
+              {
+                g_assert_cmpuint (k, <, got->len);
+                g_assert_cmpuint (g_array_index (got, gsize, k), ==, i);
+                k++;
+              }
+          g_assert_cmpuint (k, ==, got->len);
+        }
+      lane_free (lane);
+    }
+}
+
+static void
+test_overlap_disjoint (void)
+{
+  check_overlap (TRUE);
+}
+
+static void
+test_overlap_overlapping (void)
+{
+  check_overlap (FALSE);
+}
+
+/* The query cost is O(log n + k): count the events it looks at on a large lane. */
+static void
+test_overlap_cost (void)
+{
+  SlLane *lane = random_lane (1 << 18, FALSE);
+  g_assert_nonnull (lane->max_end);
+
+  for (guint q = 0; q < 100; q++)
+    {
+      gsize i = g_rand_int_range (rng, 0, lane->n_events);
+      SlTime t0 = lane->events[i].start, t1 = t0 + 10;
+      gsize k = sl_lane_overlap (lane, t0, t1, NULL, NULL);
+      gsize brute = 0;
+      for (gsize j = 0; j < lane->n_events; j++)
+        brute += overlaps (&lane->events[j], t0, t1);
+      g_assert_cmpuint (k, ==, brute);
+    }
+  lane_free (lane);
+}
+
+static void
+check_lod (gboolean disjoint)
+{
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (SlLodItem));
+
+  for (guint round = 0; round < 40; round++)
+    {
+      gsize n = g_rand_int_range (rng, 1, round < 20 ? 300 : 50000);
+      SlLane *lane = random_lane (n, disjoint);
+
+      for (guint q = 0; q < 50; q++)
+        {
+          SlTime t0, t1;
+          guint width = g_rand_int_range (rng, 1, 2500);
+          random_window (lane, &t0, &t1);
+          sl_lane_lod (lane, t0, t1, width, 1.0, items);
+
+          /* at most about 2 items per pixel (plus events straddling t0 in overlapping lanes) */
+          /* overlapping lanes also draw every wide event, however many start in one pixel,
+           * and each may split a fold in two */
+          gsize straddling = 0, wide = 0;
+          double px_ns = (double) (t1 - t0) / width;
+          for (gsize i = 0; !disjoint && i < n; i++)
+            {
+              straddling += lane->events[i].start < t0 && overlaps (&lane->events[i], t0, t1);
+              wide += lane->events[i].start >= t0 && lane->events[i].start < t1
+                      && (double) (lane->events[i].end - lane->events[i].start) >= px_ns;
+            }
+          g_assert_cmpuint (items->len, <=, 2 * (gsize) width + 2 + straddling + 2 * wide);
+
+          /* the items cover every overlapping event exactly once, in index ranges */
+          g_autofree guint8 *seen = g_new0 (guint8, n);
+          for (guint k = 0; k < items->len; k++)
+            {
+              const SlLodItem *it = &g_array_index (items, SlLodItem, k);
+              SlTime busy = 0, max_end = G_MININT64;
+              g_assert_cmpuint (it->count, >=, 1);
+              g_assert_cmpuint (it->first + it->count, <=, n);
+              for (gsize i = it->first; i < it->first + it->count; i++)
+                {
+                  g_assert_cmpuint (seen[i], ==, 0);
+                  seen[i] = 1;
+                  busy += lane->events[i].end - lane->events[i].start;
+                  max_end = MAX (max_end, lane->events[i].end);
+                }
+              g_assert_cmpint (it->busy, ==, busy);
+              g_assert_cmpint (it->start, ==, lane->events[it->first].start);
+              if (disjoint || it->count <= 32)
+                g_assert_cmpint (it->end, ==, max_end);
+              /* overlapping lanes look only FOLD_SCAN (256) events into a fold */
+              if (it->count > 1 && (disjoint || it->count <= 256))
+                {
+                  /* a fold hides only events narrower than a pixel */
+                  double ns_per_px = (double) (t1 - t0) / width;
+                  for (gsize i = it->first; i < it->first + it->count; i++)
+                    g_assert_cmpfloat ((double) (lane->events[i].end - lane->events[i].start), <, ns_per_px);
+                }
+            }
+          for (gsize i = 0; i < n; i++)
+            if (overlaps (&lane->events[i], t0, t1))
+              g_assert_cmpuint (seen[i], ==, 1);
+        }
+      lane_free (lane);
+    }
+}
+
+static void
+test_lod_disjoint (void)
+{
+  check_lod (TRUE);
+}
+
+static void
+test_lod_overlapping (void)
+{
+  check_lod (FALSE);
+}
+
+/* A million tiny events seen whole: a few thousand items, each fold carrying its count. */
+static void
+test_lod_fold (void)
+{
+  SlLane *lane = g_new0 (SlLane, 1);
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (SlLodItem));
+  gsize n = 1000000;
+
+  lane->events = g_new0 (SlEvent, n);
+  lane->n_events = n;
+  for (gsize i = 0; i < n; i++)
+    lane->events[i] = (SlEvent) { (SlTime) i * 1000, (SlTime) i * 1000 + 400, 0, 0, 0, 0 };
+  _sl_lane_build_index (lane);
+  lane->busy_prefix = _sl_lane_build_busy (lane);
+
+  sl_lane_lod (lane, 0, (SlTime) n * 1000, 2000, 1.0, items);
+  g_assert_cmpuint (items->len, <=, 2000);
+  g_assert_cmpuint (items->len, >=, 1990);
+  guint64 total = 0;
+  SlTime busy = 0;
+  for (guint k = 0; k < items->len; k++)
+    {
+      total += g_array_index (items, SlLodItem, k).count;
+      busy += g_array_index (items, SlLodItem, k).busy;
+    }
+  g_assert_cmpuint (total, ==, n);
+  g_assert_cmpint (busy, ==, (SlTime) n * 400);
+
+  /* zoomed in to 10 events: each is its own item */
+  sl_lane_lod (lane, 5000000, 5010000, 2000, 1.0, items);
+  g_assert_cmpuint (items->len, ==, 10);
+  for (guint k = 0; k < items->len; k++)
+    g_assert_cmpuint (g_array_index (items, SlLodItem, k).count, ==, 1);
+  lane_free (lane);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  rng = g_rand_new_with_seed (sl_test_seed ());
+  g_test_add_func ("/model/lane/overlap/disjoint", test_overlap_disjoint);
+  g_test_add_func ("/model/lane/overlap/overlapping", test_overlap_overlapping);
+  g_test_add_func ("/model/lane/overlap/large", test_overlap_cost);
+  g_test_add_func ("/model/lane/lod/disjoint", test_lod_disjoint);
+  g_test_add_func ("/model/lane/lod/overlapping", test_lod_overlapping);
+  g_test_add_func ("/model/lane/lod/fold", test_lod_fold);
+  int rc = g_test_run ();
+  g_rand_free (rng);
+  return rc;
+}

@@ -1,0 +1,376 @@
+/* test-trace.c: loading real nsys exports and generated files into the model, checked against SQL. */
+#include <sqlite3.h>
+#include <math.h>
+#include <string.h>
+
+#include "sl-lane.h"
+#include "sl-test-util.h"
+#include "sl-trace.h"
+#include "sl-utilization.h"
+
+static gint64
+sql_int (sqlite3    *db,
+         const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 v = -1;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+    v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return v;
+}
+
+static gboolean
+has_table (sqlite3    *db,
+           const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM sqlite_master WHERE name = '%s'", table);
+  return sql_int (db, sql) > 0;
+}
+
+static gsize
+count_kind (SlTrace    *trace,
+            SlLaneKind  kind)
+{
+  gsize n = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    if (sl_trace_get_lane (trace, i)->kind == kind)
+      n += sl_trace_get_lane (trace, i)->n_events;
+  return n;
+}
+
+typedef struct
+{
+  SlLaneKind  kind;
+  const char *table;
+  const char *where;
+} KindTable;
+
+static const KindTable kind_tables[] = {
+  { SL_LANE_CUDA_API, "CUPTI_ACTIVITY_KIND_RUNTIME", "1" },
+  { SL_LANE_KERNELS, "CUPTI_ACTIVITY_KIND_KERNEL", "1" },
+  { SL_LANE_MEMCPY, "CUPTI_ACTIVITY_KIND_MEMCPY", "1" },
+  { SL_LANE_MEMSET, "CUPTI_ACTIVITY_KIND_MEMSET", "1" },
+  { SL_LANE_SYNC, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "1" },
+  { SL_LANE_NVTX, "NVTX_EVENTS", "eventType IN (34, 59, 60, 70, 71)" },
+  { SL_LANE_OSRT, "OSRT_API", "eventClass = 27" },
+  { SL_LANE_SAMPLES, "COMPOSITE_EVENTS", "1" },
+};
+
+static void
+check_real_file (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  sqlite3 *db = NULL;
+
+  g_test_message ("%s", path);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+
+  /* every row of every event table is in a lane of its kind */
+  gsize total = 0;
+  for (guint k = 0; k < G_N_ELEMENTS (kind_tables); k++)
+    {
+      gint64 expected = 0;
+      if (has_table (db, kind_tables[k].table))
+        {
+          g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM %s WHERE %s",
+                                                  kind_tables[k].table, kind_tables[k].where);
+          expected = sql_int (db, sql);
+        }
+      g_assert_cmpint (count_kind (trace, kind_tables[k].kind), ==, expected);
+      total += expected;
+    }
+  g_assert_cmpuint (sl_trace_get_n_events (trace), ==, total);
+
+  /* lanes are sorted; global ids are dense; CPU lanes of one depth never overlap */
+  guint32 base = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      g_assert_cmpuint (lane->index, ==, i);
+      g_assert_cmpuint (lane->base, ==, base);
+      base += lane->n_events;
+      for (gsize e = 1; e < lane->n_events; e++)
+        {
+          g_assert_cmpint (lane->events[e - 1].start, <=, lane->events[e].start);
+          if (lane->thread >= 0 && lane->kind != SL_LANE_SAMPLES)
+            g_assert_cmpint (lane->events[e - 1].end, <=, lane->events[e].start);
+        }
+      for (gsize e = 0; e < lane->n_events; e++)
+        {
+          g_assert_cmpint (lane->events[e].end, >=, lane->events[e].start);
+          g_assert_true (g_utf8_validate (sl_trace_str (trace, lane->events[e].name), -1, NULL));
+        }
+    }
+
+  /* correlation: as many GPU operations reach their launch as nsys's join finds, both ways */
+  gint64 joined = 0;
+  const char *gpu_tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                               "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION" };
+  for (guint t = 0; t < G_N_ELEMENTS (gpu_tables); t++)
+    if (has_table (db, gpu_tables[t]) && has_table (db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+      {
+        g_autofree char *sql = g_strdup_printf (
+          "SELECT count(*) FROM %s k WHERE EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+          "WHERE r.correlationId = k.correlationId AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000))",
+          gpu_tables[t]);
+        joined += sql_int (db, sql);
+      }
+  gint64 linked = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->gpu < 0)
+        continue;
+      for (gsize e = 0; e < lane->n_events; e++)
+        {
+          const SlEvent *ev = &lane->events[e];
+          const SlLane *api;
+          gsize idx;
+          if (ev->link == SL_NO_LINK)
+            continue;
+          linked++;
+          g_assert_true (sl_trace_resolve (trace, ev->link, &api, &idx));
+          g_assert_cmpint (api->kind, ==, SL_LANE_CUDA_API);
+          g_assert_cmpuint (api->events[idx].corr, ==, ev->corr);
+          g_assert_cmpuint (api->global_pid, ==, lane->global_pid);
+          /* the call links back to GPU work with the same correlation id */
+          const SlLane *back;
+          gsize bidx;
+          g_assert_true (sl_trace_resolve (trace, api->events[idx].link, &back, &bidx));
+          g_assert_cmpuint (back->events[bidx].corr, ==, ev->corr);
+        }
+    }
+  g_assert_cmpint (linked, ==, joined);
+
+  /* thread names come from ThreadNames */
+  if (has_table (db, "ThreadNames"))
+    {
+      sqlite3_stmt *stmt = NULL;
+      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT t.globalTid, s.value FROM ThreadNames t "
+                                               "JOIN StringIds s ON s.id = t.nameId", -1, &stmt, NULL), ==, SQLITE_OK);
+      guint checked = 0;
+      while (sqlite3_step (stmt) == SQLITE_ROW && checked < 50)
+        {
+          guint64 gtid = sqlite3_column_int64 (stmt, 0);
+          for (guint i = 0; i < sl_trace_get_n_threads (trace); i++)
+            if (sl_trace_get_thread (trace, i)->global_tid == gtid)
+              {
+                g_assert_cmpstr (sl_trace_str (trace, sl_trace_get_thread (trace, i)->name), ==,
+                                 (const char *) sqlite3_column_text (stmt, 0 + 1));
+                checked++;
+              }
+        }
+      sqlite3_finalize (stmt);
+    }
+
+  /* GPUs: described ones carry their name and limits */
+  if (has_table (db, "TARGET_INFO_GPU"))
+    {
+      g_assert_cmpuint (sl_trace_get_n_gpus (trace), >=, (guint) sql_int (db, "SELECT count(DISTINCT id) FROM TARGET_INFO_GPU"));
+      for (guint i = 0; i < sl_trace_get_n_gpus (trace); i++)
+        {
+          const SlGpu *gpu = sl_trace_get_gpu (trace, i);
+          if (!gpu->described)
+            continue;
+          g_assert_cmpint (gpu->limits.cc_major, >=, 5);
+          g_assert_cmpint (gpu->limits.sm_count, >, 0);
+          g_assert_cmpint (gpu->limits.max_warps_per_sm, >, 0);
+        }
+    }
+  if (has_table (db, "TARGET_INFO_CUDA_GPU"))
+    g_assert_cmpstr (sl_trace_str (trace, sl_trace_get_gpu (trace, 0)->name), ==, "Tesla V100-PCIE-32GB");
+
+  sqlite3_close (db);
+}
+
+static void
+test_real_files (void)
+{
+  g_auto (GStrv) files = sl_test_nsys_traces ();
+  for (guint i = 0; files[i] != NULL; i++)
+    check_real_file (files[i]);
+}
+
+/* The h100 cut: NVTX push/pop ranges nest per thread, and inner depths lie inside outer ones. */
+static void
+test_nvtx_nesting (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_NVTX, NULL, NULL, NULL, &error);
+  guint max_depth = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      g_assert_cmpint (lane->kind, ==, SL_LANE_NVTX);
+      max_depth = MAX (max_depth, lane->depth);
+      if (lane->depth == 0)
+        continue;
+      const SlLane *outer = sl_trace_get_lane (trace, i - 1);
+      g_assert_cmpint (outer->thread, ==, lane->thread);
+      g_assert_cmpuint (outer->depth, ==, lane->depth - 1);
+      for (gsize e = 0; e < lane->n_events; e++)
+        {
+          const SlEvent *ev = &lane->events[e];
+          gsize k = sl_lane_lower_bound (outer, ev->start + 1);
+          g_assert_cmpuint (k, >, 0);
+          const SlEvent *parent = &outer->events[k - 1];
+          g_assert_cmpint (parent->start, <=, ev->start);
+          g_assert_cmpint (parent->end, >=, ev->end);
+        }
+    }
+  g_assert_cmpuint (max_depth, ==, 4);
+}
+
+/* Random kernels and copies on several streams of two GPUs, written as a minimal nsys file. */
+static void
+test_utilization (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "util.sqlite", NULL);
+  GRand *rng = g_rand_new_with_seed (sl_test_seed ());
+  sqlite3 *db = NULL;
+  sqlite3_stmt *k = NULL, *m = NULL;
+  GArray *busy_k[2], *busy_a[2];
+
+  for (guint i = 0; i < 2; i++)
+    {
+      busy_k[i] = g_array_new (FALSE, FALSE, sizeof (SlTime) * 2);
+      busy_a[i] = g_array_new (FALSE, FALSE, sizeof (SlTime) * 2);
+    }
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  sqlite3_exec (db,
+                "CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+                "INSERT INTO StringIds VALUES (1, 'k');"
+                "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+                " deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,"
+                " correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL,"
+                " shortName INTEGER NOT NULL, registersPerThread INTEGER NOT NULL, gridX INTEGER NOT NULL,"
+                " gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL,"
+                " blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL,"
+                " dynamicSharedMemory INTEGER NOT NULL);"
+                "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+                " deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,"
+                " correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL);"
+                "BEGIN", NULL, NULL, NULL);
+  sqlite3_prepare_v2 (db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, ?, 0, 16777216, 1, 1, 32, 1, 1, 1, 128, 1, 1, 0, 0)", -1, &k, NULL);
+  sqlite3_prepare_v2 (db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, 1, ?, 0, 16777216, 4096, 1)", -1, &m, NULL);
+  for (gint dev = 0; dev < 2; dev++)
+    for (gint stream = 0; stream < 3; stream++)
+      {
+        SlTime t = g_rand_int_range (rng, 0, 10000);
+        for (gint i = 0; i < 3000; i++)
+          {
+            gboolean copy = g_rand_int_range (rng, 0, 5) == 0;
+            SlTime s = t + g_rand_int_range (rng, 0, 3000), e = s + g_rand_int_range (rng, 0, 5000);
+            sqlite3_stmt *st = copy ? m : k;
+            sqlite3_bind_int64 (st, 1, s);
+            sqlite3_bind_int64 (st, 2, e);
+            sqlite3_bind_int (st, 3, dev);
+            sqlite3_bind_int (st, 4, stream);
+            g_assert_cmpint (sqlite3_step (st), ==, SQLITE_DONE);
+            sqlite3_reset (st);
+            SlTime iv[2] = { s, e };
+            if (!copy)
+              g_array_append_vals (busy_k[dev], iv, 1);
+            g_array_append_vals (busy_a[dev], iv, 1);
+            t = e;
+          }
+      }
+  sqlite3_finalize (k);
+  sqlite3_finalize (m);
+  sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
+  sqlite3_close (db);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_gpus (trace), ==, 2);
+
+  SlTime lo = sl_trace_get_start (trace) - 100, hi = sl_trace_get_end (trace) + 100;
+  for (guint q = 0; q < 300; q++)
+    {
+      SlTime t0 = lo + (SlTime) (g_rand_double (rng) * (hi - lo));
+      SlTime t1 = t0 + 1 + (SlTime) (g_rand_double (rng) * (hi - t0));
+      guint dev = g_rand_int_range (rng, 0, 2);
+      SlUtilKind kind = g_rand_boolean (rng) ? SL_UTIL_KERNELS : SL_UTIL_ANY;
+      GArray *iv = kind == SL_UTIL_KERNELS ? busy_k[dev] : busy_a[dev];
+      gint g = sl_trace_find_gpu (trace, dev);
+
+      /* brute force: clip every interval to the window, sort, sweep the union */
+      g_autoptr (GArray) clipped = g_array_new (FALSE, FALSE, sizeof (SlTime) * 2);
+      for (guint i = 0; i < iv->len; i++)
+        {
+          SlTime *p = &((SlTime *) iv->data)[i * 2];
+          SlTime c[2] = { MAX (p[0], t0), MIN (p[1], t1) };
+          if (c[1] > c[0])
+            g_array_append_vals (clipped, c, 1);
+        }
+      /* insertion into a sorted order by start */
+      SlTime *c = (SlTime *) clipped->data;
+      for (guint i = 1; i < clipped->len; i++)
+        for (guint j = i; j > 0 && c[(j - 1) * 2] > c[j * 2]; j--)
+          {
+            SlTime a = c[j * 2], b = c[j * 2 + 1];
+            c[j * 2] = c[(j - 1) * 2];
+            c[j * 2 + 1] = c[(j - 1) * 2 + 1];
+            c[(j - 1) * 2] = a;
+            c[(j - 1) * 2 + 1] = b;
+          }
+      SlTime busy = 0, cur_s = 0, cur_e = G_MININT64;
+      for (guint i = 0; i < clipped->len; i++)
+        {
+          if (c[i * 2] > cur_e)
+            {
+              if (cur_e > cur_s)
+                busy += cur_e - cur_s;
+              cur_s = c[i * 2];
+              cur_e = c[i * 2 + 1];
+            }
+          else
+            cur_e = MAX (cur_e, c[i * 2 + 1]);
+        }
+      if (cur_e > cur_s && clipped->len > 0)
+        busy += cur_e - cur_s;
+
+      g_assert_cmpint (sl_trace_gpu_busy_time (trace, g, kind, t0, t1), ==, busy);
+
+      /* buckets add up to the window's busy time */
+      double util[7];
+      sl_trace_gpu_utilization_buckets (trace, g, kind, t0, t1, 7, util);
+      double sum = 0;
+      for (guint b = 0; b < 7; b++)
+        {
+          SlTime b0 = t0 + (SlTime) ((double) (t1 - t0) * b / 7);
+          SlTime b1 = b == 6 ? t1 : t0 + (SlTime) ((double) (t1 - t0) * (b + 1) / 7);
+          g_assert_cmpfloat (util[b], >=, 0.0);
+          g_assert_cmpfloat (util[b], <=, 1.0);
+          sum += util[b] * (double) (b1 - b0);
+        }
+      g_assert_cmpfloat (fabs (sum - (double) busy), <, 1e-6 * (double) (t1 - t0) + 1.0);
+    }
+  g_rand_free (rng);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_array_unref (busy_k[i]);
+      g_array_unref (busy_a[i]);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/trace/real-files", test_real_files);
+  g_test_add_func ("/model/trace/nvtx-nesting", test_nvtx_nesting);
+  g_test_add_func ("/model/trace/utilization", test_utilization);
+  return g_test_run ();
+}
