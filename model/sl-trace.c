@@ -310,7 +310,7 @@ sl_trace_load (const char     *path,
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
-  sqlite3_exec (db, "PRAGMA query_only = 1; PRAGMA cache_size = -65536", NULL, NULL, NULL);
+  sqlite3_exec (db, "PRAGMA query_only = 1; PRAGMA cache_size = -8192", NULL, NULL, NULL);
 
   trace = sl_trace_new (path);
   ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
