@@ -383,8 +383,8 @@ sl_trace_get_memory_size (SlTrace *trace)
   for (guint i = 0; trace->gpu_busy != NULL && i < trace->gpus->len; i++)
     {
       const SlGpuBusy *b = &trace->gpu_busy[i];
-      size += (b->kernels.n + b->any.n) * 2 * sizeof (SlTime);
-      size += (b->kernels.n + b->any.n) / SL_BUSY_STRIDE * sizeof (SlTime);
+      gsize n = b->kernels.n + (b->any.starts != b->kernels.starts ? b->any.n : 0);
+      size += n * 2 * sizeof (SlTime) + (n / SL_BUSY_STRIDE + 2) * sizeof (SlTime);
     }
   return size;
 }

@@ -90,6 +90,8 @@ _sl_gpu_busy_clear (SlGpuBusy *busy)
 {
   SlBusyUnion *u[2] = { &busy->kernels, &busy->any };
 
+  if (busy->any.starts == busy->kernels.starts)
+    busy->any = (SlBusyUnion) { 0 };
   for (guint i = 0; i < 2; i++)
     {
       g_clear_pointer (&u[i]->starts, g_free);
@@ -120,7 +122,11 @@ _sl_gpu_busy_build (SlTrace *trace)
             g_ptr_array_add (any, lane);
         }
       union_build (kernels, &trace->gpu_busy[g].kernels);
-      union_build (any, &trace->gpu_busy[g].any);
+      /* a GPU with kernels only (no copies or sets) has one union for both; share it */
+      if (any->len == kernels->len)
+        trace->gpu_busy[g].any = trace->gpu_busy[g].kernels;
+      else
+        union_build (any, &trace->gpu_busy[g].any);
     }
 }
 
