@@ -19,6 +19,27 @@ static const char *lane_kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_SYNC] = "sync",
 };
 
+typedef struct
+{
+  guint index;
+  guint threads;
+  gsize events;
+} ProcRow;
+
+static SlTrace *proc_sort_trace;
+
+static int
+compare_procs (const void *a,
+               const void *b)
+{
+  const ProcRow *x = a, *y = b;
+  if (x->events != y->events)
+    return x->events > y->events ? -1 : 1;
+  guint px = sl_trace_get_process (proc_sort_trace, x->index)->pid;
+  guint py = sl_trace_get_process (proc_sort_trace, y->index)->pid;
+  return px < py ? -1 : px > py;
+}
+
 static char *
 format_duration (SlTime ns)
 {
@@ -151,19 +172,36 @@ sl_cmd_info (int    argc,
   printf ("Time span:  %s (%" G_GINT64_FORMAT " … %" G_GINT64_FORMAT " ns)\n", span, t0, t1);
   printf ("Events:     %" G_GSIZE_FORMAT " in %u lanes\n", n_events, sl_trace_get_n_lanes (trace));
 
-  printf ("Processes:  %u\n", sl_trace_get_n_processes (trace));
-  for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+  /* processes with events first (most events first), then the rest by pid */
+  guint n_proc = sl_trace_get_n_processes (trace);
+  g_autofree ProcRow *procs = g_new0 (ProcRow, MAX (n_proc, 1));
+  for (guint i = 0; i < n_proc; i++)
+    procs[i].index = i;
+  for (guint k = 0; k < sl_trace_get_n_threads (trace); k++)
+    procs[sl_trace_get_thread (trace, k)->process].threads++;
+  for (guint k = 0; k < sl_trace_get_n_lanes (trace); k++)
     {
-      const SlProcess *p = sl_trace_get_process (trace, i);
-      guint n_threads = 0;
-      for (guint k = 0; k < sl_trace_get_n_threads (trace); k++)
-        n_threads += sl_trace_get_thread (trace, k)->process == i;
-      printf ("  pid %-8u %-24s %u threads\n", p->pid,
-              *sl_trace_str (trace, p->name) ? sl_trace_str (trace, p->name) : "(unnamed)", n_threads);
+      const SlLane *lane = sl_trace_get_lane (trace, k);
+      for (guint i = 0; i < n_proc; i++)
+        if (sl_trace_get_process (trace, i)->global_pid == lane->global_pid)
+          procs[i].events += lane->n_events;
     }
+  proc_sort_trace = trace;
+  qsort (procs, n_proc, sizeof (ProcRow), compare_procs);
+  printf ("Processes:  %u\n", n_proc);
+  for (guint i = 0; i < n_proc && (all_lanes || i < 20); i++)
+    {
+      const SlProcess *p = sl_trace_get_process (trace, procs[i].index);
+      printf ("  pid %-8u %-24s %4u threads %10" G_GSIZE_FORMAT " events\n", p->pid,
+              *sl_trace_str (trace, p->name) ? sl_trace_str (trace, p->name) : "(unnamed)",
+              procs[i].threads, procs[i].events);
+    }
+  if (!all_lanes && n_proc > 20)
+    printf ("  … %u more (--all-lanes)\n", n_proc - 20);
 
   printf ("Threads:    %u\n", sl_trace_get_n_threads (trace));
-  for (guint i = 0; i < sl_trace_get_n_threads (trace) && (all_lanes || i < 40); i++)
+  guint shown = 0, quiet = 0;
+  for (guint i = 0; i < sl_trace_get_n_threads (trace); i++)
     {
       const SlThread *t = sl_trace_get_thread (trace, i);
       gsize counts[SL_N_LANE_KINDS] = { 0 };
@@ -177,6 +215,16 @@ sl_cmd_info (int    argc,
           if (lane->kind == SL_LANE_NVTX)
             depth = MAX (depth, lane->depth + 1);
         }
+      gsize total = 0;
+      for (guint k = 0; k < SL_N_LANE_KINDS; k++)
+        total += counts[k];
+      if (total == 0 && !all_lanes)
+        {
+          quiet++;
+          continue;
+        }
+      if (!all_lanes && shown++ >= 40)
+        continue;
       printf ("  tid %-8u pid %-8u %-24s", t->tid, t->pid,
               *sl_trace_str (trace, t->name) ? sl_trace_str (trace, t->name) : "(unnamed)");
       for (guint k = 0; k < SL_LANE_KERNELS; k++)
@@ -186,8 +234,10 @@ sl_cmd_info (int    argc,
         printf (" (%u levels)", depth);
       printf ("\n");
     }
-  if (!all_lanes && sl_trace_get_n_threads (trace) > 40)
-    printf ("  … %u more (--all-lanes)\n", sl_trace_get_n_threads (trace) - 40);
+  if (!all_lanes && shown > 40)
+    printf ("  … %u more with events (--all-lanes)\n", shown - 40);
+  if (quiet > 0)
+    printf ("  and %u named threads without events (--all-lanes)\n", quiet);
 
   printf ("GPUs:       %u\n", sl_trace_get_n_gpus (trace));
   for (guint i = 0; i < sl_trace_get_n_gpus (trace); i++)

@@ -1553,12 +1553,16 @@ _sl_reader_read (SlTrace        *trace,
         {
           if (progress != NULL)
             progress (r.done, steps[i].table, user_data);
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            goto out;
           r.last_gpu_array = NULL;
           if (!steps[i].read (&r, error))
             goto out;
         }
       r.done += steps[i].weight;
     }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    goto out;
   flush_cpu_builders (&r);
 
   /* GPU lanes: hand the arrays over */

@@ -364,6 +364,65 @@ test_utilization (void)
     }
 }
 
+typedef struct
+{
+  double        last;
+  guint         calls;
+  GCancellable *cancel_after_first;
+} ProgressLog;
+
+static void
+progress_cb (double      fraction,
+             const char *what,
+             gpointer    user_data)
+{
+  ProgressLog *log = user_data;
+
+  g_assert_nonnull (what);
+  g_assert_cmpfloat (fraction, >=, log->last);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  log->last = fraction;
+  log->calls++;
+  if (log->cancel_after_first != NULL)
+    g_cancellable_cancel (log->cancel_after_first);
+}
+
+/* Progress only grows and ends at 1; a cancelled load stops with G_IO_ERROR_CANCELLED. */
+static void
+test_progress_cancel (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-mfu-2gpu.sqlite");
+  g_autoptr (GError) error = NULL;
+  ProgressLog log = { 0 };
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, progress_cb, &log, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (log.calls, >=, 3);
+  g_assert_cmpfloat (log.last, ==, 1.0);
+
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  ProgressLog log2 = { 0, 0, cancel };
+  g_autoptr (SlTrace) none = sl_trace_load (path, SL_LOAD_ALL, progress_cb, &log2, cancel, &error);
+  g_assert_null (none);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* Loading only some tables (as `sightline stats` does) leaves the others out. */
+static void
+test_load_flags (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_KERNELS | SL_LOAD_CUDA_API, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_kind (trace, SL_LANE_KERNELS), ==, 3442);
+  g_assert_cmpuint (count_kind (trace, SL_LANE_CUDA_API), ==, 5796);
+  g_assert_cmpuint (count_kind (trace, SL_LANE_NVTX), ==, 0);
+  g_assert_cmpuint (count_kind (trace, SL_LANE_MEMCPY), ==, 0);
+  g_assert_cmpuint (sl_trace_get_n_events (trace), ==, 3442 + 5796);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -372,5 +431,7 @@ main (int    argc,
   g_test_add_func ("/model/trace/real-files", test_real_files);
   g_test_add_func ("/model/trace/nvtx-nesting", test_nvtx_nesting);
   g_test_add_func ("/model/trace/utilization", test_utilization);
+  g_test_add_func ("/model/trace/progress-cancel", test_progress_cancel);
+  g_test_add_func ("/model/trace/load-flags", test_load_flags);
   return g_test_run ();
 }
