@@ -1,0 +1,1570 @@
+/* sightline-gen.c: writes a synthetic, seed-deterministic nsys-schema trace of a training loop. */
+#include "sl-gen-kernels.h"
+#include "sl-schema.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define N_ELEMENTS(a) (sizeof (a) / sizeof ((a)[0]))
+#define US INT64_C (1000)
+#define MS INT64_C (1000000)
+
+/* Session time base: the trace extent starts here, the first event 0.1 s later (start-up). */
+#define SESSION_START_NS INT64_C (900000000)
+/* 2026-01-01T00:00:00Z: a fixed wall-clock anchor keeps the output independent of when it ran. */
+#define SESSION_EPOCH_NS INT64_C (1767225600000000000)
+
+/* Share of the event budget per kind (percent); API calls and kernels follow from the op mix. */
+#define SHARE_OSRT 4.0
+#define SHARE_SAMPLES 1.0
+
+typedef struct
+{
+  uint64_t s[4];
+} Rng;
+
+typedef enum
+{
+  STMT_STRING,
+  STMT_RUNTIME,
+  STMT_KERNEL,
+  STMT_MEMCPY,
+  STMT_MEMSET,
+  STMT_SYNC,
+  STMT_NVTX,
+  STMT_OSRT,
+  STMT_COMPOSITE,
+  STMT_CALLCHAIN,
+  N_STMTS
+} StmtId;
+
+/* Statements reused for every row; constant columns are literals so fewer values are bound. */
+static const char *stmt_sql[N_STMTS] = {
+  [STMT_STRING] = "INSERT INTO StringIds (id, value) VALUES (?, ?)",
+  [STMT_RUNTIME] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, ?, ?, 0, NULL)",
+  [STMT_KERNEL] =
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, 1, 1, ?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, 0, 250871808, ?, ?, NULL, 0, NULL, NULL, NULL, NULL, "
+      "0, 0, 0, 1, 0, 0, NULL, '[]')",
+  [STMT_MEMCPY] =
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, NULL, ?, ?, "
+      "NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1)",
+  [STMT_MEMSET] =
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?, ?, ?, ?, 0, ?, ?, ?, 0, ?, NULL, ?)",
+  [STMT_SYNC] = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (?, ?, ?, ?, 0, ?, ?, ?, "
+                "NULL, ?, ?, ?)",
+  [STMT_NVTX] = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, color, text, globalTid, "
+                "endGlobalTid, textId, domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  [STMT_OSRT] = "INSERT INTO OSRT_API VALUES (?, ?, 27, ?, ?, ?, 0, 0, 0)",
+  [STMT_COMPOSITE] = "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, ?, ?, ?, ?)",
+  [STMT_CALLCHAIN] = "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, NULL, ?, 7, ?)",
+};
+
+/* CUDA API names, as nsys spells them (runtime calls carry the _vNNNN suffix). */
+enum
+{
+  API_LAUNCH_KERNEL,
+  API_MEMCPY_ASYNC,
+  API_MEMSET_ASYNC,
+  API_STREAM_SYNC,
+  API_DEVICE_SYNC,
+  API_EVENT_RECORD,
+  API_STREAM_WAIT_EVENT,
+  API_CU_LAUNCH_KERNEL_EX,
+  N_APIS
+};
+static const char *api_names[N_APIS] = {
+  "cudaLaunchKernel_v7000",      "cudaMemcpyAsync_v3020",
+  "cudaMemsetAsync_v3020",       "cudaStreamSynchronize_v3020",
+  "cudaDeviceSynchronize_v3020", "cudaEventRecord_v3020",
+  "cudaStreamWaitEvent_v3020",   "cuLaunchKernelEx",
+};
+
+/* Registered NVTX strings (textId) of the "train" domain. */
+enum
+{
+  NVTX_FORWARD,
+  NVTX_BACKWARD,
+  NVTX_OPTIMIZER,
+  N_NVTX_NAMES
+};
+static const char *nvtx_names[N_NVTX_NAMES] = { "forward", "backward", "optimizer" };
+
+/* Inline NVTX op names (text) per phase, as torch.autograd.profiler.emit_nvtx writes them. */
+static const char *ops_forward[] = {
+  "aten::linear",
+  "aten::layer_norm",
+  "aten::scaled_dot_product_attention",
+  "aten::gelu",
+  "aten::add",
+  "aten::dropout",
+  "aten::embedding",
+  "aten::matmul",
+  "aten::softmax",
+  "aten::cross_entropy_loss",
+  "aten::conv2d",
+  "aten::batch_norm",
+  "aten::cat",
+  "aten::mul",
+};
+static const char *ops_backward[] = {
+  "autograd::engine::evaluate_function: AddmmBackward0",
+  "autograd::engine::evaluate_function: NativeLayerNormBackward0",
+  "autograd::engine::evaluate_function: ScaledDotProductFlashAttentionBackward0",
+  "autograd::engine::evaluate_function: GeluBackward0",
+  "autograd::engine::evaluate_function: AddBackward0",
+  "autograd::engine::evaluate_function: EmbeddingBackward0",
+  "autograd::engine::evaluate_function: ConvolutionBackward0",
+  "autograd::engine::evaluate_function: NllLossBackward0",
+  "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad",
+};
+static const char *ops_optimizer[] = {
+  "Optimizer.step#AdamW.step", "aten::_fused_adamw_", "aten::_foreach_mul_",
+  "aten::_foreach_add_",       "aten::_foreach_norm", "aten::clamp",
+};
+
+static const char *osrt_names[] = {
+  "read",    "pthread_cond_wait", "poll",   "nanosleep", "pthread_mutex_lock",
+  "recvmsg", "sem_wait",          "open64", "mmap64",    "fstat"
+};
+enum
+{
+  OSRT_READ,
+  OSRT_COND_WAIT,
+  OSRT_POLL,
+  OSRT_NANOSLEEP,
+  OSRT_MUTEX_LOCK,
+  OSRT_RECVMSG,
+  OSRT_SEM_WAIT,
+  OSRT_OPEN,
+  OSRT_MMAP,
+  OSRT_FSTAT,
+};
+
+/* CPU sample stacks, leaf first; each frame is "symbol@module". */
+static const char *stacks_main[][5] = {
+  { "cudaLaunchKernel@libcudart.so.12", "at::native::gpu_kernel_impl@libtorch_cuda.so",
+    "at::native::add_kernel@libtorch_cuda.so", "_PyEval_EvalFrameDefault@libpython3.10.so.1.0",
+    "main@python3" },
+  { "cuLaunchKernelEx@libcuda.so.1", "cudaLaunchKernel@libcudart.so.12",
+    "at::cuda::blas::gemm@libtorch_cuda.so", NULL, NULL },
+  { "_PyEval_EvalFrameDefault@libpython3.10.so.1.0", "_PyFunction_Vectorcall@libpython3.10.so.1.0",
+    "PyObject_Call@libpython3.10.so.1.0", "main@python3", NULL },
+  { "c10::TensorImpl::~TensorImpl@libc10.so",
+    "torch::autograd::Engine::evaluate_function@libtorch_cpu.so",
+    "torch::autograd::Engine::thread_main@libtorch_cpu.so", "start_thread@libc.so.6", NULL },
+  { "ioctl@libc.so.6", "cuStreamSynchronize@libcuda.so.1", "cudaStreamSynchronize@libcudart.so.12",
+    "at::native::_local_scalar_dense_cuda@libtorch_cuda.so",
+    "THPVariable_item@libtorch_python.so" },
+};
+static const char *stacks_worker[][5] = {
+  { "jpeg_idct_islow@libjpeg.so.8", "decompress_onepass@libjpeg.so.8",
+    "ImagingJpegDecode@_imaging.cpython-310-x86_64-linux-gnu.so",
+    "_PyEval_EvalFrameDefault@libpython3.10.so.1.0", NULL },
+  { "__memmove_avx_unaligned_erms@libc.so.6", "at::native::copy_impl@libtorch_cpu.so",
+    "torch::utils::collate@libtorch_python.so", "_PyEval_EvalFrameDefault@libpython3.10.so.1.0",
+    NULL },
+  { "__libc_read@libc.so.6", "_Py_read@libpython3.10.so.1.0",
+    "_io_FileIO_readinto@libpython3.10.so.1.0", NULL, NULL },
+  { "PyArray_NewFromDescr@_multiarray_umath.cpython-310-x86_64-linux-gnu.so",
+    "PyArray_FromAny@_multiarray_umath.cpython-310-x86_64-linux-gnu.so",
+    "_PyEval_EvalFrameDefault@libpython3.10.so.1.0", "start_thread@libc.so.6", NULL },
+};
+
+/* ARGB colours of NVTX ranges. */
+static const uint32_t colours[] = { 0xFF76B900, 0xFF0071C5, 0xFFE8A33D,
+                                    0xFFC0392B, 0xFF8E44AD, 0xFF16A085 };
+
+typedef struct
+{
+  const char *output;
+  uint64_t n_events;
+  uint64_t seed;
+  int gpus;
+  int streams;
+  int threads;
+  bool force;
+} Options;
+
+typedef struct
+{
+  int64_t demangled, short_name, mangled;
+} KernelIds;
+
+typedef struct
+{
+  int64_t symbol, module;
+} Frame;
+
+typedef struct
+{
+  uint64_t runtime, driver, kernel, memcpy, memset, sync, nvtx, osrt, samples, frames;
+} Counts;
+
+typedef struct
+{
+  const Options *opt;
+  sqlite3 *db;
+  sqlite3_stmt *stmt[N_STMTS];
+  Rng rng;
+  Counts n;
+  char *error; /* first failure, malloc'ed */
+
+  int64_t pid;
+  int64_t global_pid;
+  int64_t main_tid;     /* globalTid of the main thread */
+  int64_t *worker_tids; /* globalTid of the data-loader threads, threads - 1 of them */
+  int64_t *worker_t;    /* each data-loader thread's clock */
+
+  int64_t next_string;
+  int64_t api_ids[N_APIS];
+  int64_t nvtx_ids[N_NVTX_NAMES];
+  int64_t osrt_ids[N_ELEMENTS (osrt_names)];
+  KernelIds kernel_ids[N_ELEMENTS (sl_gen_kernels)];
+  Frame stacks_main_ids[N_ELEMENTS (stacks_main)][5];
+  Frame stacks_worker_ids[N_ELEMENTS (stacks_worker)][5];
+
+  /* Cumulative launch weights of the kernels of each phase (index = phase bit). */
+  uint32_t phase_kernels[3][N_ELEMENTS (sl_gen_kernels)];
+  uint32_t phase_weights[3][N_ELEMENTS (sl_gen_kernels)];
+  uint32_t phase_n[3];
+
+  int64_t cpu_t;        /* main thread clock */
+  int64_t *stream_free; /* per (gpu, stream): when the stream's last operation ends */
+  int64_t *grid_ids;    /* per gpu */
+  int64_t correlation;
+  int64_t range_id;
+  int64_t sync_event;
+  int64_t sample_id;
+  int64_t max_t;
+  int64_t step;
+  int op_seq;
+  double osrt_carry, sample_carry;
+  double last_step_rows; /* main-thread rows of the step before, for the OSRT quota */
+} Gen;
+
+/* --- random numbers: xoshiro256** seeded by splitmix64
+ * -------------------------------------------- */
+
+static uint64_t
+splitmix64 (uint64_t *x)
+{
+  uint64_t z = (*x += UINT64_C (0x9E3779B97F4A7C15));
+
+  z = (z ^ (z >> 30)) * UINT64_C (0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C (0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+static void
+rng_seed (Rng *rng, uint64_t seed)
+{
+  for (int i = 0; i < 4; i++)
+    rng->s[i] = splitmix64 (&seed);
+}
+
+static inline uint64_t
+rotl (uint64_t x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t
+rng_next (Rng *rng)
+{
+  uint64_t *s = rng->s;
+  uint64_t result = rotl (s[1] * 5, 7) * 9;
+  uint64_t t = s[1] << 17;
+
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl (s[3], 45);
+  return result;
+}
+
+/* Uniform in [0, n), n > 0 (Lemire's multiply-shift; the tiny bias is irrelevant here). */
+static inline uint64_t
+rng_below (Rng *rng, uint64_t n)
+{
+  return (uint64_t)(((unsigned __int128)rng_next (rng) * n) >> 64);
+}
+
+/* Uniform in [lo, hi]. */
+static inline int64_t
+rng_range (Rng *rng, int64_t lo, int64_t hi)
+{
+  return lo + (int64_t)rng_below (rng, (uint64_t)(hi - lo) + 1);
+}
+
+static inline double
+rng_double (Rng *rng)
+{
+  return (double)(rng_next (rng) >> 11) * 0x1.0p-53;
+}
+
+static inline bool
+rng_chance (Rng *rng, double p)
+{
+  return rng_double (rng) < p;
+}
+
+/* --- rows ---------------------------------------------------------------------------------------
+ */
+
+static void
+gen_fail (Gen *gen, const char *fmt, ...)
+{
+  va_list ap;
+  char buf[1024];
+
+  if (gen->error != NULL)
+    return;
+  va_start (ap, fmt);
+  vsnprintf (buf, sizeof buf, fmt, ap);
+  va_end (ap);
+  gen->error = strdup (buf);
+}
+
+static inline void
+bind_i64 (sqlite3_stmt *stmt, int col, int64_t v)
+{
+  sqlite3_bind_int64 (stmt, col, v);
+}
+
+static inline void
+bind_opt (sqlite3_stmt *stmt, int col, int64_t v, bool present)
+{
+  if (present)
+    sqlite3_bind_int64 (stmt, col, v);
+  else
+    sqlite3_bind_null (stmt, col);
+}
+
+static void
+step_stmt (Gen *gen, StmtId id)
+{
+  sqlite3_stmt *stmt = gen->stmt[id];
+
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+  sqlite3_reset (stmt);
+}
+
+static void
+note_time (Gen *gen, int64_t t)
+{
+  if (t > gen->max_t)
+    gen->max_t = t;
+}
+
+static int64_t
+string_add (Gen *gen, const char *value)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_STRING];
+  int64_t id = gen->next_string++;
+
+  bind_i64 (stmt, 1, id);
+  sqlite3_bind_text (stmt, 2, value, -1, SQLITE_TRANSIENT);
+  step_stmt (gen, STMT_STRING);
+  return id;
+}
+
+static uint64_t
+total_events (const Gen *gen)
+{
+  const Counts *n = &gen->n;
+
+  return n->runtime + n->kernel + n->memcpy + n->memset + n->sync + n->nvtx + n->osrt + n->samples;
+}
+
+static int64_t
+add_runtime (Gen *gen, int64_t start, int64_t end, int api)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_RUNTIME];
+  bool driver = api == API_CU_LAUNCH_KERNEL_EX;
+  int64_t corr = ++gen->correlation;
+
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, driver ? SL_EVENT_CLASS_CUDA_DRIVER : SL_EVENT_CLASS_CUDA_RUNTIME);
+  bind_i64 (stmt, 4, gen->main_tid);
+  bind_i64 (stmt, 5, corr);
+  bind_i64 (stmt, 6, gen->api_ids[api]);
+  step_stmt (gen, STMT_RUNTIME);
+  gen->n.runtime++;
+  if (driver)
+    gen->n.driver++;
+  note_time (gen, end);
+  return corr;
+}
+
+static int64_t
+stream_id (const Gen *gen, int gpu, int stream)
+{
+  /* CUPTI stream ids are unique within a process; 7 is what real exports give the first null
+   * stream. */
+  return 7 + (int64_t)gpu * gen->opt->streams + stream;
+}
+
+static int64_t *
+stream_clock (Gen *gen, int gpu, int stream)
+{
+  return &gen->stream_free[gpu * gen->opt->streams + stream];
+}
+
+/* Where a GPU operation queued at @submit on (gpu, stream) can start, after what the stream holds.
+ */
+static int64_t
+gpu_start (Gen *gen, int gpu, int stream, int64_t submit)
+{
+  int64_t queued = submit + rng_range (&gen->rng, 1500, 4500);
+  int64_t after = *stream_clock (gen, gpu, stream) + rng_range (&gen->rng, 600, 2000);
+
+  return queued > after ? queued : after;
+}
+
+static void
+add_kernel (Gen *gen, int gpu, int stream, size_t k, int64_t start, int64_t end, int64_t corr)
+{
+  const SlGenKernel *kern = &sl_gen_kernels[k];
+  sqlite3_stmt *stmt = gen->stmt[STMT_KERNEL];
+  uint32_t smem = kern->static_smem + kern->dynamic_smem;
+  static const uint32_t carveouts[] = { 32768, 65536, 102400, 135168, 167936, 200704, 233472 };
+  uint32_t executed = carveouts[N_ELEMENTS (carveouts) - 1];
+
+  for (size_t i = 0; i < N_ELEMENTS (carveouts); i++)
+    if (carveouts[i] >= smem)
+      {
+        executed = carveouts[i];
+        break;
+      }
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, gpu);
+  bind_i64 (stmt, 4, gpu + 1);
+  bind_i64 (stmt, 5, stream_id (gen, gpu, stream));
+  bind_i64 (stmt, 6, corr);
+  bind_i64 (stmt, 7, gen->global_pid);
+  bind_i64 (stmt, 8, gen->kernel_ids[k].demangled);
+  bind_i64 (stmt, 9, gen->kernel_ids[k].short_name);
+  bind_i64 (stmt, 10, gen->kernel_ids[k].mangled);
+  bind_i64 (stmt, 11, kern->registers);
+  bind_i64 (stmt, 12, kern->grid[0]);
+  bind_i64 (stmt, 13, kern->grid[1]);
+  bind_i64 (stmt, 14, kern->grid[2]);
+  bind_i64 (stmt, 15, kern->block[0]);
+  bind_i64 (stmt, 16, kern->block[1]);
+  bind_i64 (stmt, 17, kern->block[2]);
+  bind_i64 (stmt, 18, kern->static_smem);
+  bind_i64 (stmt, 19, kern->dynamic_smem);
+  bind_i64 (stmt, 20, ++gen->grid_ids[gpu]);
+  bind_i64 (stmt, 21, executed);
+  step_stmt (gen, STMT_KERNEL);
+  gen->n.kernel++;
+  *stream_clock (gen, gpu, stream) = end;
+  note_time (gen, end);
+}
+
+static void
+add_memcpy (Gen *gen,
+            int gpu,
+            int stream,
+            int64_t start,
+            int64_t end,
+            int64_t corr,
+            int64_t bytes,
+            int kind,
+            int src_kind,
+            int dst_kind)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_MEMCPY];
+
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, gpu);
+  bind_i64 (stmt, 4, gpu + 1);
+  bind_i64 (stmt, 5, stream_id (gen, gpu, stream));
+  bind_i64 (stmt, 6, corr);
+  bind_i64 (stmt, 7, gen->global_pid);
+  bind_i64 (stmt, 8, bytes);
+  bind_i64 (stmt, 9, kind);
+  bind_i64 (stmt, 10, src_kind);
+  bind_i64 (stmt, 11, dst_kind);
+  step_stmt (gen, STMT_MEMCPY);
+  gen->n.memcpy++;
+  *stream_clock (gen, gpu, stream) = end;
+  note_time (gen, end);
+}
+
+static void
+add_memset (Gen *gen, int gpu, int stream, int64_t start, int64_t end, int64_t corr, int64_t bytes)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_MEMSET];
+
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, gpu);
+  bind_i64 (stmt, 4, gpu + 1);
+  bind_i64 (stmt, 5, stream_id (gen, gpu, stream));
+  bind_i64 (stmt, 6, corr);
+  bind_i64 (stmt, 7, gen->global_pid);
+  bind_i64 (stmt, 8, bytes);
+  bind_i64 (stmt, 9, SL_MEM_KIND_DEVICE);
+  step_stmt (gen, STMT_MEMSET);
+  gen->n.memset++;
+  *stream_clock (gen, gpu, stream) = end;
+  note_time (gen, end);
+}
+
+static void
+add_sync (Gen *gen,
+          int gpu,
+          int64_t stream,
+          int64_t start,
+          int64_t end,
+          int64_t corr,
+          int type,
+          int64_t event_id)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_SYNC];
+
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, gpu);
+  bind_i64 (stmt, 4, gpu + 1);
+  bind_i64 (stmt, 5, stream);
+  bind_i64 (stmt, 6, corr);
+  bind_i64 (stmt, 7, gen->global_pid);
+  bind_i64 (stmt, 8, type);
+  bind_i64 (stmt, 9, event_id);
+  bind_opt (stmt, 10, event_id, event_id != SL_SCHEMA_ID_NONE);
+  step_stmt (gen, STMT_SYNC);
+  gen->n.sync++;
+  note_time (gen, end);
+}
+
+/* One NVTX_EVENTS row; @end < 0 means NULL, @text_id < 0 means inline @text. */
+static void
+add_nvtx (Gen *gen,
+          int type,
+          int64_t start,
+          int64_t end,
+          int64_t tid,
+          const char *text,
+          int64_t text_id,
+          int64_t domain,
+          int64_t colour)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_NVTX];
+  bool start_end = type == SL_EVENT_TYPE_NVTX_START_END_RANGE;
+
+  bind_i64 (stmt, 1, start);
+  bind_opt (stmt, 2, end, end >= 0);
+  bind_i64 (stmt, 3, type);
+  bind_opt (stmt, 4, ++gen->range_id, start_end);
+  bind_opt (stmt, 5, colour, colour >= 0);
+  if (text_id < 0 && text != NULL)
+    sqlite3_bind_text (stmt, 6, text, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (stmt, 6);
+  bind_i64 (stmt, 7, tid);
+  bind_opt (stmt, 8, tid, start_end);
+  bind_opt (stmt, 9, text_id, text_id >= 0);
+  bind_i64 (stmt, 10, domain);
+  step_stmt (gen, STMT_NVTX);
+  gen->n.nvtx++;
+  note_time (gen, end >= 0 ? end : start);
+}
+
+static void
+add_osrt (Gen *gen, int64_t tid, int name, int64_t start, int64_t end, int64_t ret)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_OSRT];
+
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, tid);
+  bind_i64 (stmt, 4, gen->osrt_ids[name]);
+  bind_i64 (stmt, 5, ret);
+  step_stmt (gen, STMT_OSRT);
+  gen->n.osrt++;
+  note_time (gen, end);
+}
+
+static void
+add_sample (Gen *gen, int64_t tid, int64_t t, const Frame *frames)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_COMPOSITE];
+  int64_t id = ++gen->sample_id;
+
+  bind_i64 (stmt, 1, id);
+  bind_i64 (stmt, 2, t);
+  bind_i64 (stmt, 3, rng_range (&gen->rng, 0, 15));
+  bind_i64 (stmt, 4, SL_THREAD_STATE_RUNNING);
+  bind_i64 (stmt, 5, tid);
+  bind_i64 (stmt, 6, rng_range (&gen->rng, 200000, 3000000));
+  step_stmt (gen, STMT_COMPOSITE);
+  gen->n.samples++;
+  stmt = gen->stmt[STMT_CALLCHAIN];
+  for (int depth = 0; depth < 5 && frames[depth].symbol > 0; depth++)
+    {
+      bind_i64 (stmt, 1, id);
+      bind_i64 (stmt, 2, frames[depth].symbol);
+      bind_i64 (stmt, 3, frames[depth].module);
+      bind_i64 (stmt, 4,
+                INT64_C (0x7f3a00000000) + frames[depth].symbol * 0x1000 +
+                    rng_range (&gen->rng, 0, 0xfff));
+      bind_i64 (stmt, 5, depth);
+      step_stmt (gen, STMT_CALLCHAIN);
+      gen->n.frames++;
+    }
+  note_time (gen, t);
+}
+
+/* --- the training loop --------------------------------------------------------------------------
+ */
+
+static int64_t
+jitter (Gen *gen, int64_t mean)
+{
+  return mean * 3 / 4 + (int64_t)rng_below (&gen->rng, (uint64_t)mean / 2 + 1);
+}
+
+/* Python overhead between two API calls on the main thread. */
+static void
+cpu_gap (Gen *gen)
+{
+  if (rng_chance (&gen->rng, 0.04))
+    gen->cpu_t += rng_range (&gen->rng, 20 * US, 90 * US);
+  else
+    gen->cpu_t += rng_range (&gen->rng, 1 * US, 9 * US);
+}
+
+static size_t
+pick_kernel (Gen *gen, int phase)
+{
+  uint32_t n = gen->phase_n[phase];
+  uint32_t r = (uint32_t)rng_below (&gen->rng, gen->phase_weights[phase][n - 1]);
+  uint32_t lo = 0, hi = n - 1;
+
+  while (lo < hi)
+    {
+      uint32_t mid = (lo + hi) / 2;
+
+      if (gen->phase_weights[phase][mid] > r)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return gen->phase_kernels[phase][lo];
+}
+
+static void
+launch (Gen *gen, int gpu, int stream, int phase)
+{
+  size_t k = pick_kernel (gen, phase);
+  const SlGenKernel *kern = &sl_gen_kernels[k];
+  int64_t api_start = gen->cpu_t;
+  int64_t api_dur = rng_chance (&gen->rng, 0.01) ? rng_range (&gen->rng, 20 * US, 60 * US)
+                                                 : rng_range (&gen->rng, 2500, 7000);
+  int64_t corr = add_runtime (gen, api_start, api_start + api_dur,
+                              kern->driver ? API_CU_LAUNCH_KERNEL_EX : API_LAUNCH_KERNEL);
+  int64_t start = gpu_start (gen, gpu, stream, api_start);
+
+  add_kernel (gen, gpu, stream, k, start, start + jitter (gen, kern->mean_ns), corr);
+  gen->cpu_t = api_start + api_dur;
+}
+
+/* Copy time at @gbps GB/s plus a fixed cost. */
+static int64_t
+copy_ns (int64_t bytes, int64_t gbps)
+{
+  return 1500 + bytes / gbps;
+}
+
+static void
+memcpy_async (Gen *gen, int gpu, int stream, int kind, int src, int dst, int64_t bytes)
+{
+  int64_t api_start = gen->cpu_t;
+  int64_t api_dur = rng_range (&gen->rng, 3 * US, 8 * US);
+  int64_t gbps = kind == SL_MEMCPY_DTOD
+                     ? 1500
+                     : (src == SL_MEM_KIND_PAGEABLE || dst == SL_MEM_KIND_PAGEABLE ? 10 : 24);
+  int64_t start, end, corr;
+
+  /* A copy from or to pageable memory is staged by the driver: the call returns when it is done. */
+  if (src == SL_MEM_KIND_PAGEABLE || dst == SL_MEM_KIND_PAGEABLE)
+    {
+      start = gpu_start (gen, gpu, stream, api_start);
+      end = start + jitter (gen, copy_ns (bytes, gbps));
+      api_dur = end - api_start + rng_range (&gen->rng, 1 * US, 4 * US);
+    }
+  else
+    {
+      start = gpu_start (gen, gpu, stream, api_start);
+      end = start + jitter (gen, copy_ns (bytes, gbps));
+    }
+  corr = add_runtime (gen, api_start, api_start + api_dur, API_MEMCPY_ASYNC);
+  add_memcpy (gen, gpu, stream, start, end, corr, bytes, kind, src, dst);
+  gen->cpu_t = api_start + api_dur;
+}
+
+static void
+memset_async (Gen *gen, int gpu, int stream, int64_t bytes)
+{
+  int64_t api_start = gen->cpu_t;
+  int64_t api_dur = rng_range (&gen->rng, 2 * US, 5 * US);
+  int64_t corr = add_runtime (gen, api_start, api_start + api_dur, API_MEMSET_ASYNC);
+  int64_t start = gpu_start (gen, gpu, stream, api_start);
+
+  add_memset (gen, gpu, stream, start, start + jitter (gen, copy_ns (bytes, 2000)), corr, bytes);
+  gen->cpu_t = api_start + api_dur;
+}
+
+static void
+event_record (Gen *gen)
+{
+  int64_t start = gen->cpu_t;
+  int64_t dur = rng_range (&gen->rng, 1 * US, 3 * US);
+
+  add_runtime (gen, start, start + dur, API_EVENT_RECORD);
+  gen->cpu_t = start + dur;
+}
+
+/* Stream @waiter waits (on the GPU) for what @signaller holds now: cudaStreamWaitEvent. */
+static void
+stream_wait (Gen *gen, int gpu, int waiter, int signaller)
+{
+  int64_t start = gen->cpu_t;
+  int64_t dur = rng_range (&gen->rng, 1 * US, 3 * US);
+  int64_t corr = add_runtime (gen, start, start + dur, API_STREAM_WAIT_EVENT);
+  int64_t *w = stream_clock (gen, gpu, waiter);
+  int64_t s = *stream_clock (gen, gpu, signaller);
+
+  add_sync (gen, gpu, stream_id (gen, gpu, waiter), start + 300, start + dur - 200, corr,
+            SL_SYNC_STREAM_WAIT_EVENT, ++gen->sync_event);
+  if (s > *w)
+    *w = s;
+  gen->cpu_t = start + dur;
+}
+
+/* The host blocks until the stream (or, with @stream < 0, the whole device) is idle. */
+static void
+host_sync (Gen *gen, int gpu, int stream)
+{
+  int64_t start = gen->cpu_t;
+  int64_t busy = start;
+  int64_t end, corr;
+
+  for (int s = 0; s < gen->opt->streams; s++)
+    if (stream < 0 || s == stream)
+      if (*stream_clock (gen, gpu, s) > busy)
+        busy = *stream_clock (gen, gpu, s);
+  end = busy + rng_range (&gen->rng, 2 * US, 6 * US);
+  corr = add_runtime (gen, start, end, stream < 0 ? API_DEVICE_SYNC : API_STREAM_SYNC);
+  add_sync (gen, gpu, stream < 0 ? SL_SCHEMA_ID_NONE : stream_id (gen, gpu, stream), start + 400,
+            end - 300, corr, stream < 0 ? SL_SYNC_CONTEXT : SL_SYNC_STREAM, SL_SCHEMA_ID_NONE);
+  gen->cpu_t = end;
+}
+
+static bool
+budget_reached (const Gen *gen)
+{
+  return total_events (gen) >= gen->opt->n_events || gen->error != NULL;
+}
+
+/* One autograd-level op: an NVTX range in the default domain around 2-4 API calls. */
+static void
+run_op (Gen *gen, int phase)
+{
+  static const char **op_lists[3] = { ops_forward, ops_backward, ops_optimizer };
+  static const size_t op_counts[3] = { N_ELEMENTS (ops_forward), N_ELEMENTS (ops_backward),
+                                       N_ELEMENTS (ops_optimizer) };
+  const char *name = op_lists[phase][rng_below (&gen->rng, op_counts[phase])];
+  int streams = gen->opt->streams;
+  int gpu = gen->op_seq++ % gen->opt->gpus;
+  int stream = 0;
+  int actions = (int)rng_range (&gen->rng, 2, 4);
+  int64_t start;
+
+  /* Side streams (2 and up; 1 is the copy stream) get some of the work when there are any. */
+  if (streams > 2 && rng_chance (&gen->rng, 0.15))
+    stream = 2 + (int)rng_below (&gen->rng, (uint64_t)streams - 2);
+  else if (streams == 2 && rng_chance (&gen->rng, 0.05))
+    stream = 1;
+
+  cpu_gap (gen);
+  start = gen->cpu_t;
+  gen->cpu_t += rng_range (&gen->rng, 300, 1500);
+  for (int i = 0; i < actions; i++)
+    {
+      double r = rng_double (&gen->rng);
+
+      if (i > 0)
+        cpu_gap (gen);
+      if (r < 0.875)
+        launch (gen, gpu, stream, phase);
+      else if (r < 0.925)
+        memcpy_async (gen, gpu, stream, SL_MEMCPY_DTOD, SL_MEM_KIND_DEVICE, SL_MEM_KIND_DEVICE,
+                      rng_range (&gen->rng, 4096, 64 << 20));
+      else if (r < 0.970)
+        memset_async (gen, gpu, stream, rng_range (&gen->rng, 4096, 32 << 20));
+      else if (r < 0.985)
+        memcpy_async (gen, gpu, stream, SL_MEMCPY_HTOD, SL_MEM_KIND_PAGEABLE, SL_MEM_KIND_DEVICE,
+                      rng_range (&gen->rng, 64, 1 << 20));
+      else
+        memcpy_async (gen, gpu, stream, SL_MEMCPY_DTOH, SL_MEM_KIND_DEVICE, SL_MEM_KIND_PINNED,
+                      rng_range (&gen->rng, 4, 1 << 16));
+    }
+  gen->cpu_t += rng_range (&gen->rng, 300, 1500);
+  add_nvtx (gen, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE, start, gen->cpu_t, gen->main_tid, name, -1, 0,
+            colours[(phase * 2 + 1) % N_ELEMENTS (colours)]);
+}
+
+/* One phase (forward, backward, optimizer): a "train"-domain range around @n_ops ops. */
+static void
+run_phase (Gen *gen, int phase, int n_ops)
+{
+  int64_t start;
+
+  gen->cpu_t += rng_range (&gen->rng, 1 * US, 5 * US);
+  start = gen->cpu_t;
+  gen->cpu_t += rng_range (&gen->rng, 200, 800);
+  if (phase == 2)
+    /* optimizer.zero_grad() without set_to_none clears the gradient buckets. */
+    memset_async (gen, 0, 0, rng_range (&gen->rng, 1 << 20, 64 << 20));
+  for (int i = 0; i < n_ops && !budget_reached (gen); i++)
+    run_op (gen, phase);
+  gen->cpu_t += rng_range (&gen->rng, 200, 800);
+  add_nvtx (gen, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE, start, gen->cpu_t, gen->main_tid, NULL,
+            gen->nvtx_ids[phase], 1, colours[phase * 2 % N_ELEMENTS (colours)]);
+}
+
+static int64_t
+osrt_duration (Gen *gen, int name, int64_t *ret)
+{
+  switch (name)
+    {
+    case OSRT_READ:
+      *ret = rng_range (&gen->rng, 4096, 1 << 20);
+      return rng_range (&gen->rng, 20 * US, 400 * US);
+    case OSRT_COND_WAIT: *ret = 0; return rng_range (&gen->rng, 100 * US, 5 * MS);
+    case OSRT_POLL: *ret = 1; return rng_range (&gen->rng, 10 * US, 800 * US);
+    case OSRT_NANOSLEEP: *ret = 0; return rng_range (&gen->rng, 50 * US, 1 * MS);
+    case OSRT_RECVMSG:
+      *ret = rng_range (&gen->rng, 64, 65536);
+      return rng_range (&gen->rng, 5 * US, 200 * US);
+    case OSRT_OPEN:
+      *ret = rng_range (&gen->rng, 3, 200);
+      return rng_range (&gen->rng, 5 * US, 60 * US);
+    case OSRT_MMAP:
+      *ret = INT64_C (0x7f0000000000) + rng_range (&gen->rng, 0, 1 << 30) * 4096;
+      return rng_range (&gen->rng, 3 * US, 40 * US);
+    default: *ret = 0; return rng_range (&gen->rng, 2 * US, 120 * US);
+    }
+}
+
+/* Data-loader work for one step: @n OS runtime calls spread over the worker threads (or, with a
+ * single thread, done synchronously by the main thread before the step), now and then inside an
+ * NVTX start/end range "load batch N". */
+static void
+run_loader (Gen *gen, uint64_t n, int64_t step_start)
+{
+  int workers = gen->opt->threads - 1;
+
+  if (workers <= 0)
+    {
+      for (uint64_t i = 0; i < n; i++)
+        {
+          int name = (int)rng_below (&gen->rng, N_ELEMENTS (osrt_names));
+          int64_t ret, dur;
+
+          if (name == OSRT_COND_WAIT)
+            name = OSRT_READ;
+          dur = osrt_duration (gen, name, &ret) / 4;
+          gen->cpu_t += rng_range (&gen->rng, 2 * US, 20 * US);
+          add_osrt (gen, gen->main_tid, name, gen->cpu_t, gen->cpu_t + dur, ret);
+          gen->cpu_t += dur;
+        }
+      return;
+    }
+
+  for (int w = 0; w < workers; w++)
+    {
+      uint64_t calls = n / (uint64_t)workers + ((uint64_t)w < n % (uint64_t)workers ? 1 : 0);
+      int64_t *t = &gen->worker_t[w];
+      bool ranged = calls > 0 && (gen->step + w) % 4 == 0;
+      int64_t range_start;
+
+      if (*t < step_start)
+        *t = step_start + rng_range (&gen->rng, 0, 200 * US);
+      range_start = *t;
+      for (uint64_t i = 0; i < calls; i++)
+        {
+          double r = rng_double (&gen->rng);
+          int name = r < 0.40   ? OSRT_READ
+                     : r < 0.60 ? OSRT_COND_WAIT
+                     : r < 0.75 ? OSRT_POLL
+                     : r < 0.85
+                         ? OSRT_NANOSLEEP
+                         : OSRT_MUTEX_LOCK + (int)rng_below (&gen->rng, N_ELEMENTS (osrt_names) -
+                                                                            OSRT_MUTEX_LOCK);
+          int64_t ret, dur = osrt_duration (gen, name, &ret);
+
+          *t += rng_range (&gen->rng, 5 * US, 150 * US);
+          add_osrt (gen, gen->worker_tids[w], name, *t, *t + dur, ret);
+          *t += dur;
+        }
+      if (ranged && !budget_reached (gen))
+        {
+          char text[64];
+
+          *t += rng_range (&gen->rng, 1 * US, 10 * US);
+          snprintf (text, sizeof text, "load batch %" PRId64, gen->step + 1);
+          add_nvtx (gen, SL_EVENT_TYPE_NVTX_START_END_RANGE, range_start, *t, gen->worker_tids[w],
+                    text, -1, (gen->step / 4) % 2, colours[4]);
+        }
+    }
+}
+
+static void
+run_samples (Gen *gen, uint64_t n, int64_t start, int64_t end)
+{
+  int workers = gen->opt->threads - 1;
+
+  if (end <= start)
+    end = start + 1;
+  for (uint64_t i = 0; i < n; i++)
+    {
+      int64_t t = start + (int64_t)((double)(end - start) * ((double)i + rng_double (&gen->rng)) /
+                                    (double)n);
+      bool on_worker = workers > 0 && rng_chance (&gen->rng, 0.3);
+
+      if (on_worker)
+        add_sample (gen, gen->worker_tids[rng_below (&gen->rng, (uint64_t)workers)], t,
+                    gen->stacks_worker_ids[rng_below (&gen->rng, N_ELEMENTS (stacks_worker))]);
+      else
+        add_sample (gen, gen->main_tid, t,
+                    gen->stacks_main_ids[rng_below (&gen->rng, N_ELEMENTS (stacks_main))]);
+    }
+}
+
+/* Takes the whole part of an accumulated fractional quota. */
+static uint64_t
+take_quota (double *carry, double amount)
+{
+  uint64_t whole;
+
+  *carry += amount;
+  whole = (uint64_t)*carry;
+  *carry -= (double)whole;
+  return whole;
+}
+
+static void
+run_step (Gen *gen)
+{
+  const Options *opt = gen->opt;
+  int copy_stream = opt->streams > 1 ? 1 : 0;
+  /* Quota of OS runtime calls, from the size of the step before (about 430 rows). */
+  double per_main = gen->last_step_rows / (100.0 - SHARE_OSRT - SHARE_SAMPLES);
+  uint64_t main_before;
+  uint64_t n_osrt = take_quota (&gen->osrt_carry, per_main * SHARE_OSRT);
+  uint64_t n_samples;
+  int64_t step_start, t;
+  char text[32];
+
+  gen->step++;
+  /* Now and then the GPU starves: the main thread waits for the data loader (a queue get). */
+  if (gen->step > 1 && rng_chance (&gen->rng, 0.12))
+    {
+      int64_t wait = rng_range (&gen->rng, 2 * MS, 15 * MS);
+
+      if (!budget_reached (gen))
+        add_osrt (gen, gen->main_tid, OSRT_POLL, gen->cpu_t + 1 * US, gen->cpu_t + wait, 1);
+      gen->cpu_t += wait + rng_range (&gen->rng, 2 * US, 10 * US);
+    }
+  step_start = gen->cpu_t;
+  run_loader (gen, n_osrt, step_start);
+  if (opt->threads <= 1)
+    step_start = gen->cpu_t;
+  if (budget_reached (gen))
+    return;
+
+  main_before = total_events (gen);
+  gen->cpu_t += rng_range (&gen->rng, 2 * US, 8 * US);
+  t = gen->cpu_t;
+  gen->cpu_t += rng_range (&gen->rng, 200, 600);
+
+  /* The batch goes to every GPU from pinned memory on the copy stream; compute waits for it. */
+  for (int g = 0; g < opt->gpus && !budget_reached (gen); g++)
+    {
+      memcpy_async (gen, g, copy_stream, SL_MEMCPY_HTOD, SL_MEM_KIND_PINNED, SL_MEM_KIND_DEVICE,
+                    rng_range (&gen->rng, 2 << 20, 24 << 20));
+      if (copy_stream != 0)
+        {
+          cpu_gap (gen);
+          event_record (gen);
+          cpu_gap (gen);
+          stream_wait (gen, g, 0, copy_stream);
+        }
+    }
+  if (!budget_reached (gen))
+    run_phase (gen, 0, 24);
+  if (!budget_reached (gen))
+    run_phase (gen, 1, 28);
+  if (!budget_reached (gen))
+    run_phase (gen, 2, 8);
+
+  /* loss.item(): a small copy to pageable memory and a stream synchronize. */
+  cpu_gap (gen);
+  memcpy_async (gen, 0, 0, SL_MEMCPY_DTOH, SL_MEM_KIND_DEVICE, SL_MEM_KIND_PAGEABLE, 4);
+  cpu_gap (gen);
+  host_sync (gen, 0, 0);
+  if (gen->step % 10 == 0)
+    for (int g = 0; g < opt->gpus; g++)
+      {
+        cpu_gap (gen);
+        host_sync (gen, g, -1);
+      }
+  if (gen->step % 25 == 1)
+    {
+      char mark[64];
+
+      snprintf (mark, sizeof mark, "lr=%.2e", 3e-4 * (1.0 - (double)gen->step / 1e6));
+      add_nvtx (gen, SL_EVENT_TYPE_NVTX_MARK, gen->cpu_t, -1, gen->main_tid, mark, -1, 1, -1);
+    }
+  gen->cpu_t += rng_range (&gen->rng, 200, 600);
+  snprintf (text, sizeof text, "step %" PRId64, gen->step);
+  add_nvtx (gen, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE, t, gen->cpu_t, gen->main_tid, text, -1, 1,
+            colours[gen->step % N_ELEMENTS (colours)]);
+
+  gen->last_step_rows = (double)(total_events (gen) - main_before);
+  n_samples =
+      take_quota (&gen->sample_carry,
+                  gen->last_step_rows / (100.0 - SHARE_OSRT - SHARE_SAMPLES) * SHARE_SAMPLES);
+  if (!budget_reached (gen))
+    run_samples (gen, n_samples, step_start, gen->cpu_t);
+}
+
+/* --- set-up -------------------------------------------------------------------------------------
+ */
+
+static int64_t
+frame_string (Gen *gen, const char *frame, bool module)
+{
+  const char *at = strchr (frame, '@');
+  char buf[256];
+
+  if (module)
+    return string_add (gen, at + 1);
+  snprintf (buf, sizeof buf, "%.*s", (int)(at - frame), frame);
+  return string_add (gen, buf);
+}
+
+static void
+intern_strings (Gen *gen)
+{
+  gen->next_string = 1;
+  for (size_t i = 0; i < N_APIS; i++)
+    gen->api_ids[i] = string_add (gen, api_names[i]);
+  for (size_t i = 0; i < N_NVTX_NAMES; i++)
+    gen->nvtx_ids[i] = string_add (gen, nvtx_names[i]);
+  for (size_t i = 0; i < N_ELEMENTS (osrt_names); i++)
+    gen->osrt_ids[i] = string_add (gen, osrt_names[i]);
+  for (size_t i = 0; i < N_ELEMENTS (sl_gen_kernels); i++)
+    {
+      const SlGenKernel *k = &sl_gen_kernels[i];
+      KernelIds *ids = &gen->kernel_ids[i];
+
+      /* Equal strings share one id, as in a real export. */
+      ids->demangled = ids->short_name = ids->mangled = -1;
+      for (size_t j = 0; j < i; j++)
+        {
+          if (strcmp (sl_gen_kernels[j].short_name, k->short_name) == 0)
+            ids->short_name = gen->kernel_ids[j].short_name;
+        }
+      ids->demangled = string_add (gen, k->demangled);
+      if (ids->short_name < 0)
+        ids->short_name = strcmp (k->short_name, k->demangled) == 0
+                              ? ids->demangled
+                              : string_add (gen, k->short_name);
+      ids->mangled =
+          strcmp (k->mangled, k->demangled) == 0 ? ids->demangled : string_add (gen, k->mangled);
+    }
+  /* Stack frames: symbols and modules; repeated ones are simply separate ids (few dozen strings).
+   */
+  for (size_t i = 0; i < N_ELEMENTS (stacks_main); i++)
+    for (size_t d = 0; d < 5; d++)
+      if (stacks_main[i][d] != NULL)
+        {
+          gen->stacks_main_ids[i][d].symbol = frame_string (gen, stacks_main[i][d], false);
+          gen->stacks_main_ids[i][d].module = frame_string (gen, stacks_main[i][d], true);
+        }
+  for (size_t i = 0; i < N_ELEMENTS (stacks_worker); i++)
+    for (size_t d = 0; d < 5; d++)
+      if (stacks_worker[i][d] != NULL)
+        {
+          gen->stacks_worker_ids[i][d].symbol = frame_string (gen, stacks_worker[i][d], false);
+          gen->stacks_worker_ids[i][d].module = frame_string (gen, stacks_worker[i][d], true);
+        }
+
+  for (int phase = 0; phase < 3; phase++)
+    {
+      uint32_t sum = 0, n = 0;
+
+      for (size_t i = 0; i < N_ELEMENTS (sl_gen_kernels); i++)
+        if (sl_gen_kernels[i].phases & (1u << phase))
+          {
+            sum += sl_gen_kernels[i].weight;
+            gen->phase_kernels[phase][n] = (uint32_t)i;
+            gen->phase_weights[phase][n] = sum;
+            n++;
+          }
+      gen->phase_n[phase] = n;
+    }
+}
+
+static bool
+exec_sql (Gen *gen, const char *sql)
+{
+  char *msg = NULL;
+
+  if (sqlite3_exec (gen->db, sql, NULL, NULL, &msg) != SQLITE_OK)
+    {
+      gen_fail (gen, "%s", msg != NULL ? msg : sqlite3_errmsg (gen->db));
+      sqlite3_free (msg);
+      return false;
+    }
+  return true;
+}
+
+/* Process, threads, GPUs, contexts, streams and session rows. */
+static void
+write_target_info (Gen *gen)
+{
+  const Options *opt = gen->opt;
+  sqlite3_stmt *stmt = NULL;
+  int64_t vm = SL_GLOBAL_PID (1, 0);
+
+  if (sqlite3_prepare_v2 (gen->db, "INSERT INTO PROCESSES VALUES (?, ?, 'python3')", -1, &stmt,
+                          NULL) != SQLITE_OK)
+    goto fail;
+  bind_i64 (stmt, 1, gen->global_pid);
+  bind_i64 (stmt, 2, gen->pid);
+  sqlite3_step (stmt);
+  sqlite3_finalize (stmt);
+
+  if (sqlite3_prepare_v2 (gen->db, "INSERT INTO ThreadNames VALUES (?, 20, ?)", -1, &stmt, NULL) !=
+      SQLITE_OK)
+    goto fail;
+  bind_i64 (stmt, 1, string_add (gen, "python3"));
+  bind_i64 (stmt, 2, gen->main_tid);
+  sqlite3_step (stmt);
+  sqlite3_reset (stmt);
+  for (int w = 0; w < opt->threads - 1; w++)
+    {
+      char name[32];
+
+      snprintf (name, sizeof name, "pt_data_worker_%d", w);
+      bind_i64 (stmt, 1, string_add (gen, name));
+      bind_i64 (stmt, 2, gen->worker_tids[w]);
+      sqlite3_step (stmt);
+      sqlite3_reset (stmt);
+    }
+  sqlite3_finalize (stmt);
+
+  if (sqlite3_prepare_v2 (
+          gen->db,
+          "INSERT INTO TARGET_INFO_GPU VALUES (?, ?, 'NVIDIA H100 80GB HBM3', ?, 1, 52428800, "
+          "85520809984, 3352320000000, 1980000000, 132, ?, ?, 0, 'GH100', ?, NULL, NULL, 161, 0, "
+          "65536, 4, 65536, 49152, 232448, 233472, 65536, 32, 3, 64, 32, 1024, 1024, 1024, 64, "
+          "2147483647, 65535, 65535, 9, 0, 9, 0)",
+          -1, &stmt, NULL) != SQLITE_OK)
+    goto fail;
+  for (int g = 0; g < opt->gpus; g++)
+    {
+      char bus[32], uuid[64];
+      uint64_t u1 = rng_next (&gen->rng), u2 = rng_next (&gen->rng);
+
+      snprintf (bus, sizeof bus, "0000:%02x:00.0", 0x18 + 0x11 * g);
+      snprintf (uuid, sizeof uuid,
+                "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64, u1 >> 32,
+                (u1 >> 16) & 0xffff, u1 & 0xffff, u2 >> 48, u2 & UINT64_C (0xffffffffffff));
+      bind_i64 (stmt, 1, vm);
+      bind_i64 (stmt, 2, g);
+      sqlite3_bind_text (stmt, 3, bus, -1, SQLITE_TRANSIENT);
+      bind_i64 (stmt, 4, g);
+      sqlite3_bind_text (stmt, 5, uuid, -1, SQLITE_TRANSIENT);
+      bind_i64 (stmt, 6, g);
+      sqlite3_step (stmt);
+      sqlite3_reset (stmt);
+
+      {
+        sqlite3_stmt *dev = NULL;
+
+        if (sqlite3_prepare_v2 (gen->db,
+                                "INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES (?, ?, ?, ?, 132)", -1,
+                                &dev, NULL) == SQLITE_OK)
+          {
+            bind_i64 (dev, 1, g);
+            bind_i64 (dev, 2, g);
+            bind_i64 (dev, 3, gen->pid);
+            sqlite3_bind_text (dev, 4, uuid, -1, SQLITE_TRANSIENT);
+            sqlite3_step (dev);
+          }
+        sqlite3_finalize (dev);
+      }
+    }
+  sqlite3_finalize (stmt);
+
+  if (sqlite3_prepare_v2 (
+          gen->db, "INSERT INTO TARGET_INFO_CUDA_CONTEXT_INFO VALUES (?, 0, 1, ?, ?, ?, 0, 0, 0)",
+          -1, &stmt, NULL) != SQLITE_OK)
+    goto fail;
+  for (int g = 0; g < opt->gpus; g++)
+    {
+      bind_i64 (stmt, 1, stream_id (gen, g, 0));
+      bind_i64 (stmt, 2, gen->pid);
+      bind_i64 (stmt, 3, g);
+      bind_i64 (stmt, 4, g + 1);
+      sqlite3_step (stmt);
+      sqlite3_reset (stmt);
+    }
+  sqlite3_finalize (stmt);
+
+  if (sqlite3_prepare_v2 (gen->db,
+                          "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (?, 0, 1, ?, ?, ?, ?)", -1,
+                          &stmt, NULL) != SQLITE_OK)
+    goto fail;
+  for (int g = 0; g < opt->gpus; g++)
+    for (int s = 0; s < opt->streams; s++)
+      {
+        bind_i64 (stmt, 1, stream_id (gen, g, s));
+        bind_i64 (stmt, 2, gen->pid);
+        bind_i64 (stmt, 3, g + 1);
+        /* Priorities are stored unsigned: the copy stream has high priority (-1). */
+        bind_i64 (stmt, 4, s == 1 ? INT64_C (4294967295) : 0);
+        bind_i64 (stmt, 5, s == 0 ? SL_STREAM_TYPE_NULL : SL_STREAM_TYPE_NON_BLOCKING);
+        sqlite3_step (stmt);
+        sqlite3_reset (stmt);
+      }
+  sqlite3_finalize (stmt);
+
+  if (sqlite3_prepare_v2 (
+          gen->db,
+          "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (?, '2026-01-01T00:00:00', "
+          "'2026-01-01T00:00:00', ?)",
+          -1, &stmt, NULL) != SQLITE_OK)
+    goto fail;
+  bind_i64 (stmt, 1, SESSION_EPOCH_NS);
+  bind_i64 (stmt, 2, SESSION_START_NS);
+  sqlite3_step (stmt);
+  sqlite3_finalize (stmt);
+
+  {
+    static const char *capture[][2] = {
+      { "CAPTURE_EVENT_TYPE", "Cuda" },      { "CAPTURE_EVENT_TYPE", "NvtxEvents" },
+      { "CAPTURE_EVENT_TYPE", "OSRuntime" }, { "CAPTURE_EVENT_TYPE", "CpuSampling" },
+      { "PROCESS_0:COMMAND", "python3" },    { "PROCESS_0:ARGUMENT_0", "train.py" },
+    };
+    char *msg = NULL;
+
+    for (size_t i = 0; i < N_ELEMENTS (capture); i++)
+      if (!sl_schema_add_meta (gen->db, "META_DATA_CAPTURE", capture[i][0], capture[i][1], &msg))
+        {
+          gen_fail (gen, "%s", msg);
+          sqlite3_free (msg);
+          return;
+        }
+  }
+  return;
+
+fail:
+  gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+}
+
+static void
+write_analysis_details (Gen *gen)
+{
+  sqlite3_stmt *stmt = NULL;
+  int64_t stop = gen->max_t + 1 * MS;
+
+  if (sqlite3_prepare_v2 (gen->db, "INSERT INTO ANALYSIS_DETAILS VALUES (?, ?, ?, ?)", -1, &stmt,
+                          NULL) != SQLITE_OK)
+    {
+      gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+      return;
+    }
+  bind_i64 (stmt, 1, SL_GLOBAL_PID (1, 0));
+  bind_i64 (stmt, 2, stop - SESSION_START_NS);
+  bind_i64 (stmt, 3, SESSION_START_NS);
+  bind_i64 (stmt, 4, stop);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+  sqlite3_finalize (stmt);
+}
+
+static bool
+generate (Gen *gen)
+{
+  const Options *opt = gen->opt;
+  char *msg = NULL;
+
+  rng_seed (&gen->rng, opt->seed);
+  /* A plausible pid, fixed by the seed; the data-loader threads follow it. */
+  gen->pid = 20000 + (int64_t)(opt->seed % 40000);
+  gen->global_pid = SL_GLOBAL_PID (1, gen->pid);
+  gen->main_tid = SL_GLOBAL_TID (1, gen->pid, gen->pid);
+  gen->worker_tids = calloc ((size_t)opt->threads, sizeof (int64_t));
+  gen->worker_t = calloc ((size_t)opt->threads, sizeof (int64_t));
+  gen->stream_free = calloc ((size_t)opt->gpus * (size_t)opt->streams, sizeof (int64_t));
+  gen->grid_ids = calloc ((size_t)opt->gpus, sizeof (int64_t));
+  if (gen->worker_tids == NULL || gen->worker_t == NULL || gen->stream_free == NULL ||
+      gen->grid_ids == NULL)
+    {
+      gen_fail (gen, "out of memory");
+      return false;
+    }
+  for (int w = 0; w < opt->threads - 1; w++)
+    gen->worker_tids[w] = SL_GLOBAL_TID (1, gen->pid, gen->pid + 9 + w);
+
+  if (!exec_sql (gen, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; "
+                      "PRAGMA temp_store=MEMORY; PRAGMA locking_mode=EXCLUSIVE; BEGIN"))
+    return false;
+  if (!sl_schema_create (gen->db, &msg))
+    {
+      gen_fail (gen, "%s", msg);
+      sqlite3_free (msg);
+      return false;
+    }
+  for (int i = 0; i < N_STMTS; i++)
+    if (sqlite3_prepare_v3 (gen->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &gen->stmt[i],
+                            NULL) != SQLITE_OK)
+      {
+        gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+        return false;
+      }
+
+  intern_strings (gen);
+  write_target_info (gen);
+
+  gen->last_step_rows = 430.0;
+  gen->cpu_t = SESSION_START_NS + 100 * MS;
+  add_nvtx (gen, SL_EVENT_TYPE_NVTX_DOMAIN_CREATE, gen->cpu_t, -1, gen->main_tid, "train", -1, 1,
+            -1);
+  gen->cpu_t += 5 * MS;
+  while (!budget_reached (gen))
+    run_step (gen);
+
+  write_analysis_details (gen);
+  for (int i = 0; i < N_STMTS; i++)
+    {
+      sqlite3_finalize (gen->stmt[i]);
+      gen->stmt[i] = NULL;
+    }
+  if (gen->error != NULL)
+    return false;
+  /* Leave an ordinary rollback-journal database behind. */
+  return exec_sql (
+      gen,
+      "COMMIT; PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL; PRAGMA locking_mode=NORMAL");
+}
+
+/* --- command line -------------------------------------------------------------------------------
+ */
+
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+           "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
+           "T] [--force]\n"
+           "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
+           ") of about EVENTS events,\n"
+           "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
+           "\n"
+           "  -o, --output FILE   trace to write\n"
+           "  -n, --events N      event budget (suffixes k, M: 10M); counts API calls, kernels, "
+           "copies,\n"
+           "                      sets, syncs, NVTX, OS runtime calls and CPU samples\n"
+           "  -s, --seed S        random seed (default 1)\n"
+           "  -g, --gpus G        GPUs (default 1, at most 16)\n"
+           "  -k, --streams K     CUDA streams per GPU (default 2, at most 64)\n"
+           "  -t, --threads T     CPU threads: main + T-1 data loaders (default 3, at most 256)\n"
+           "  -f, --force         overwrite FILE if it exists\n"
+           "  -h, --help          show this help\n");
+}
+
+static bool
+parse_count (const char *s, uint64_t *out)
+{
+  char *end = NULL;
+  unsigned long long v;
+
+  errno = 0;
+  v = strtoull (s, &end, 10);
+  if (errno != 0 || end == s || s[0] == '-')
+    return false;
+  if (*end == 'k' || *end == 'K')
+    v *= 1000, end++;
+  else if (*end == 'm' || *end == 'M')
+    v *= 1000000, end++;
+  if (*end != '\0')
+    return false;
+  *out = v;
+  return true;
+}
+
+static bool
+parse_int (const char *s, int lo, int hi, int *out)
+{
+  uint64_t v;
+
+  if (!parse_count (s, &v) || v < (uint64_t)lo || v > (uint64_t)hi)
+    return false;
+  *out = (int)v;
+  return true;
+}
+
+int
+main (int argc, char *argv[])
+{
+  static const struct option longopts[] = {
+    { "output", required_argument, NULL, 'o' },
+    { "events", required_argument, NULL, 'n' },
+    { "seed", required_argument, NULL, 's' },
+    { "gpus", required_argument, NULL, 'g' },
+    { "streams", required_argument, NULL, 'k' },
+    { "threads", required_argument, NULL, 't' },
+    { "force", no_argument, NULL, 'f' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  Options opt = { .seed = 1, .gpus = 1, .streams = 2, .threads = 3 };
+  bool have_n = false;
+  Gen gen = { 0 };
+  char *tmp = NULL;
+  struct timespec t0, t1;
+  int c, fd, rc = 1;
+  size_t len;
+
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:fh", longopts, NULL)) != -1)
+    {
+      bool ok = true;
+
+      switch (c)
+        {
+        case 'o': opt.output = optarg; break;
+        case 'n':
+          ok = parse_count (optarg, &opt.n_events) && opt.n_events > 0;
+          have_n = true;
+          break;
+        case 's': ok = parse_count (optarg, &opt.seed); break;
+        case 'g': ok = parse_int (optarg, 1, 16, &opt.gpus); break;
+        case 'k': ok = parse_int (optarg, 1, 64, &opt.streams); break;
+        case 't': ok = parse_int (optarg, 1, 256, &opt.threads); break;
+        case 'f': opt.force = true; break;
+        case 'h': usage (stdout); return 0;
+        default: usage (stderr); return 2;
+        }
+      if (!ok)
+        {
+          fprintf (stderr, "sightline-gen: invalid value '%s' for -%c\n", optarg, c);
+          usage (stderr);
+          return 2;
+        }
+    }
+  if (opt.output == NULL || !have_n || optind != argc)
+    {
+      fprintf (stderr, "sightline-gen: %s\n",
+               optind != argc       ? "unexpected argument"
+               : opt.output == NULL ? "missing -o FILE"
+                                    : "missing -n EVENTS");
+      usage (stderr);
+      return 2;
+    }
+
+  if (!opt.force && access (opt.output, F_OK) == 0)
+    {
+      fprintf (stderr, "sightline-gen: '%s' already exists; pass --force to overwrite it\n",
+               opt.output);
+      return 1;
+    }
+
+  /* Write beside the target and rename at the end, so FILE is either the old file or a whole trace.
+   */
+  len = strlen (opt.output) + 32;
+  tmp = malloc (len);
+  if (tmp == NULL)
+    return 1;
+  snprintf (tmp, len, "%s.tmp-sightline-gen", opt.output);
+  unlink (tmp);
+  fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0)
+    {
+      fprintf (stderr, "sightline-gen: cannot write '%s': %s\n", opt.output, strerror (errno));
+      free (tmp);
+      return 1;
+    }
+  close (fd);
+
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  gen.opt = &opt;
+  if (sqlite3_open_v2 (tmp, &gen.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    gen_fail (&gen, "%s", gen.db != NULL ? sqlite3_errmsg (gen.db) : "cannot open");
+  else
+    generate (&gen);
+  if (gen.db != NULL && sqlite3_close (gen.db) != SQLITE_OK && gen.error == NULL)
+    gen_fail (&gen, "closing the database failed");
+  if (gen.error == NULL && rename (tmp, opt.output) != 0)
+    gen_fail (&gen, "%s", strerror (errno));
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+
+  if (gen.error != NULL)
+    {
+      fprintf (stderr, "sightline-gen: cannot write '%s': %s\n", opt.output, gen.error);
+      unlink (tmp);
+    }
+  else
+    {
+      const Counts *n = &gen.n;
+
+      printf ("wrote %s (seed %" PRIu64 ", %d GPU, %d streams/GPU, %d threads) in %.2f s\n",
+              opt.output, opt.seed, opt.gpus, opt.streams, opt.threads,
+              (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+      printf ("runtime %" PRIu64 "\n", n->runtime);
+      printf ("driver %" PRIu64 "\n", n->driver);
+      printf ("kernel %" PRIu64 "\n", n->kernel);
+      printf ("memcpy %" PRIu64 "\n", n->memcpy);
+      printf ("memset %" PRIu64 "\n", n->memset);
+      printf ("sync %" PRIu64 "\n", n->sync);
+      printf ("nvtx %" PRIu64 "\n", n->nvtx);
+      printf ("osrt %" PRIu64 "\n", n->osrt);
+      printf ("samples %" PRIu64 "\n", n->samples);
+      printf ("frames %" PRIu64 "\n", n->frames);
+      printf ("steps %" PRId64 "\n", gen.step);
+      printf ("total %" PRIu64 "\n", total_events (&gen));
+      rc = 0;
+    }
+  free (gen.error);
+  free (gen.worker_tids);
+  free (gen.worker_t);
+  free (gen.stream_free);
+  free (gen.grid_ids);
+  free (tmp);
+  return rc;
+}

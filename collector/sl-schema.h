@@ -1,0 +1,155 @@
+/* sl-schema.h: the Nsight Systems SQLite export schema (3.25.0) as Sightline writes it; no GLib. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+#define SL_SCHEMA_VERSION "3.25.0"
+#define SL_SCHEMA_VERSION_MAJOR 3
+#define SL_SCHEMA_VERSION_MINOR 25
+#define SL_SCHEMA_VERSION_MICRO 0
+#define SL_SCHEMA_PRODUCT_NAME "Sightline"
+#define SL_SCHEMA_PRODUCT_VERSION "0.1.0"
+
+/* globalTid = <hw:8><vm:8><pid:24><tid:24>; every real export seen has hw 0, vm 1. */
+#define SL_GLOBAL_TID(vm, pid, tid)                                                                \
+  ((((int64_t)(vm)&0xff) << 48) | (((int64_t)(pid)&0xffffff) << 24) | ((int64_t)(tid)&0xffffff))
+#define SL_GLOBAL_PID(vm, pid) SL_GLOBAL_TID (vm, pid, 0)
+#define SL_GLOBAL_PID_MASK INT64_C (0xFFFFFFFFFF000000)
+
+/* "None" in streamId / eventId columns of CUPTI_ACTIVITY_KIND_SYNCHRONIZATION. */
+#define SL_SCHEMA_ID_NONE INT64_C (4294967295)
+
+  /* ENUM_NSYS_EVENT_CLASS */
+  enum
+  {
+    SL_EVENT_CLASS_CUDA_RUNTIME = 0,
+    SL_EVENT_CLASS_CUDA_DRIVER = 1,
+    SL_EVENT_CLASS_OS_RUNTIME = 27,
+  };
+
+  /* ENUM_NSYS_EVENT_TYPE, the NVTX part */
+  enum
+  {
+    SL_EVENT_TYPE_NVTX_MARK = 34,
+    SL_EVENT_TYPE_NVTX_PUSH_RANGE = 35,
+    SL_EVENT_TYPE_NVTX_POP_RANGE = 36,
+    SL_EVENT_TYPE_NVTX_START_RANGE = 37,
+    SL_EVENT_TYPE_NVTX_END_RANGE = 38,
+    SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE = 59,
+    SL_EVENT_TYPE_NVTX_START_END_RANGE = 60,
+    SL_EVENT_TYPE_NVTX_DOMAIN_CREATE = 75,
+  };
+
+  /* ENUM_CUDA_MEMCPY_OPER */
+  enum
+  {
+    SL_MEMCPY_UNKNOWN = 0,
+    SL_MEMCPY_HTOD = 1,
+    SL_MEMCPY_DTOH = 2,
+    SL_MEMCPY_DTOD = 8,
+    SL_MEMCPY_HTOH = 9,
+    SL_MEMCPY_PTOP = 10,
+  };
+
+  /* ENUM_CUDA_MEM_KIND */
+  enum
+  {
+    SL_MEM_KIND_PAGEABLE = 0,
+    SL_MEM_KIND_PINNED = 1,
+    SL_MEM_KIND_DEVICE = 2,
+    SL_MEM_KIND_ARRAY = 3,
+    SL_MEM_KIND_MANAGED = 4,
+    SL_MEM_KIND_UNKNOWN = 7,
+  };
+
+  /* ENUM_CUPTI_SYNC_TYPE */
+  enum
+  {
+    SL_SYNC_UNKNOWN = 0,
+    SL_SYNC_EVENT = 1,
+    SL_SYNC_STREAM_WAIT_EVENT = 2,
+    SL_SYNC_STREAM = 3,
+    SL_SYNC_CONTEXT = 4,
+  };
+
+  /* ENUM_CUDA_KERNEL_LAUNCH_TYPE */
+  enum
+  {
+    SL_LAUNCH_TYPE_UNKNOWN = 0,
+    SL_LAUNCH_TYPE_REGULAR = 1,
+  };
+
+  /* ENUM_CUPTI_STREAM_TYPE */
+  enum
+  {
+    SL_STREAM_TYPE_UNKNOWN = 0,
+    SL_STREAM_TYPE_DEFAULT = 1,
+    SL_STREAM_TYPE_NON_BLOCKING = 2,
+    SL_STREAM_TYPE_NULL = 3,
+  };
+
+  /* ENUM_SAMPLING_THREAD_STATE */
+  enum
+  {
+    SL_THREAD_STATE_UNKNOWN = 0,
+    SL_THREAD_STATE_RUNNING = 1,
+    SL_THREAD_STATE_WAITING = 7,
+    SL_THREAD_STATE_OS_RUNTIME = 8,
+  };
+
+  /* ENUM_STACK_UNWIND_METHOD */
+  enum
+  {
+    SL_UNWIND_FRAME_POINTER = 1,
+    SL_UNWIND_TABLE = 2,
+  };
+
+  typedef struct
+  {
+    const char *name; /* table name, e.g. "CUPTI_ACTIVITY_KIND_KERNEL" */
+    const char *sql;  /* its CREATE TABLE statement */
+  } SlSchemaTable;
+
+  typedef struct
+  {
+    int64_t id;
+    const char *name;
+    const char *label;
+  } SlSchemaEnumValue;
+
+  typedef struct
+  {
+    const char *table; /* e.g. "ENUM_CUDA_MEMCPY_OPER" */
+    const SlSchemaEnumValue *values;
+    size_t n_values;
+  } SlSchemaEnum;
+
+  /* The event and information tables, in creation order (ENUM_* tables not included). */
+  const SlSchemaTable *sl_schema_get_tables (size_t *n_tables);
+
+  /* The ENUM_* tables and their rows, as a 3.25.0 export has them. */
+  const SlSchemaEnum *sl_schema_get_enums (size_t *n_enums);
+
+  /* Creates every table of sl_schema_get_tables() and every ENUM_* table with its rows in @db, plus
+   * the META_DATA_EXPORT rows that say Sightline wrote the file in schema 3.25.0.  All or nothing
+   * (runs inside a savepoint, so it also works inside the caller's transaction).  On failure
+   * returns false and, if @errmsg is not NULL, sets it to a message to be freed with
+   * sqlite3_free(). */
+  bool sl_schema_create (sqlite3 *db, char **errmsg);
+
+  /* Adds a name/value row to META_DATA_EXPORT or META_DATA_CAPTURE (@table). */
+  bool sl_schema_add_meta (
+      sqlite3 *db, const char *table, const char *name, const char *value, char **errmsg);
+
+#ifdef __cplusplus
+}
+#endif
