@@ -44,6 +44,7 @@ typedef struct
   GHashTable     *str_map_big;   /* for ids beyond str_map_len */
   sqlite3_stmt   *str_stmt;
   guint64         n_missing_str;
+  guint64         n_bad_utf8;    /* names repaired to valid UTF-8 */
 
   GHashTable     *threads;       /* globalTid -> index + 1 */
   GHashTable     *processes;     /* globalPid -> index + 1 */
@@ -76,6 +77,24 @@ table_exists (Reader     *r,
                           -1, &stmt, NULL) == SQLITE_OK)
     {
       sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      found = sqlite3_step (stmt) == SQLITE_ROW;
+    }
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+/* A view is never read (the loader disables them): one named like a table only earns a warning. */
+static gboolean
+view_exists (Reader     *r,
+             const char *name)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean found = FALSE;
+
+  if (sqlite3_prepare_v2 (r->db, "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ?",
+                          -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
       found = sqlite3_step (stmt) == SQLITE_ROW;
     }
   sqlite3_finalize (stmt);
@@ -199,6 +218,8 @@ str_from_file (Reader *r,
           const char *text = (const char *) sqlite3_column_text (r->str_stmt, 0);
           int len = sqlite3_column_bytes (r->str_stmt, 0);
           found = text != NULL;
+          if (found && !g_utf8_validate_len (text, len, NULL))
+            r->n_bad_utf8++;
           id = _sl_trace_intern (r->trace, text, len);
         }
     }
@@ -234,6 +255,8 @@ col_text (Reader       *r,
   const char *text = (const char *) sqlite3_column_text (stmt, col);
   if (text == NULL)
     return SL_NO_STR;
+  if (!g_utf8_validate_len (text, sqlite3_column_bytes (stmt, col), NULL))
+    r->n_bad_utf8++;
   return _sl_trace_intern (r->trace, text, sqlite3_column_bytes (stmt, col));
 }
 
@@ -250,7 +273,7 @@ strings_open (Reader *r)
     max_id = sqlite3_column_int64 (stmt, 0);
   sqlite3_finalize (stmt);
   /* ids are dense in real files; a hostile one with a huge id falls back to a hash table */
-  r->str_map_len = CLAMP (max_id + 1, 1, 1 << 24);
+  r->str_map_len = (gsize) CLAMP (max_id, 0, (1 << 24) - 1) + 1;
   r->str_map = g_new0 (guint32, r->str_map_len);
   if (sqlite3_prepare_v2 (r->db, "SELECT value FROM StringIds WHERE id = ?", -1, &r->str_stmt, NULL) != SQLITE_OK)
     r->str_stmt = NULL;
@@ -679,7 +702,7 @@ split_by_depth (Reader     *r,
         g_array_set_size (counts, d + 1);
       g_array_index (counts, gsize, d)++;
       /* a zero-length event is closed at once, but still occupies its instant at this depth */
-      SlTime close = ev[i].end > ev[i].start ? ev[i].end : ev[i].start + 1;
+      SlTime close = ev[i].end > ev[i].start ? ev[i].end : ev[i].start + (ev[i].start < G_MAXINT64);
       if (stack->len < 1023)
         g_array_append_val (stack, close);
     }
@@ -736,9 +759,27 @@ flush_cpu_builders (Reader *r)
 typedef struct
 {
   guint64 null_time;
+  guint64 bad_type;
+  guint64 bad_range;
   guint64 bad_order;
   guint64 null_owner;
 } RowTrouble;
+
+/* Times beyond ±2^61 ns (±73 years) are clamped to it, so that any duration, and the trace's
+ * span, fits in an SlTime with room to add a few together. */
+#define TIME_LIMIT (G_GINT64_CONSTANT (1) << 61)
+
+static inline SlTime
+clamp_time (SlTime      t,
+            RowTrouble *trouble)
+{
+  if (G_UNLIKELY (t < -TIME_LIMIT || t > TIME_LIMIT))
+    {
+      trouble->bad_range++;
+      return CLAMP (t, -TIME_LIMIT, TIME_LIMIT);
+    }
+  return t;
+}
 
 /* Reads start/end from columns 0 and 1; FALSE when the row must be skipped. */
 static inline gboolean
@@ -748,13 +789,22 @@ row_times (sqlite3_stmt *stmt,
            gboolean      end_may_be_null,
            RowTrouble   *trouble)
 {
-  if (G_UNLIKELY (sqlite3_column_type (stmt, 0) == SQLITE_NULL))
+  int start_type = sqlite3_column_type (stmt, 0), end_type = sqlite3_column_type (stmt, 1);
+
+  if (G_UNLIKELY (start_type == SQLITE_NULL))
     {
       trouble->null_time++;
       return FALSE;
     }
-  *start = sqlite3_column_int64 (stmt, 0);
-  if (sqlite3_column_type (stmt, 1) == SQLITE_NULL)
+  /* text or a blob where nsys writes integers would read as time 0: skip the row instead */
+  if (G_UNLIKELY ((start_type != SQLITE_INTEGER && start_type != SQLITE_FLOAT)
+                  || end_type == SQLITE_TEXT || end_type == SQLITE_BLOB))
+    {
+      trouble->bad_type++;
+      return FALSE;
+    }
+  *start = clamp_time (sqlite3_column_int64 (stmt, 0), trouble);
+  if (end_type == SQLITE_NULL)
     {
       if (!end_may_be_null)
         {
@@ -764,7 +814,7 @@ row_times (sqlite3_stmt *stmt,
       *end = G_MININT64;
       return TRUE;
     }
-  *end = sqlite3_column_int64 (stmt, 1);
+  *end = clamp_time (sqlite3_column_int64 (stmt, 1), trouble);
   if (G_UNLIKELY (*end < *start))
     {
       trouble->bad_order++;
@@ -781,6 +831,12 @@ report_trouble (Reader           *r,
   if (t->null_time > 0)
     _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows with a NULL start or end were skipped",
                     table, t->null_time);
+  if (t->bad_type > 0)
+    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows whose start or end is not a number were skipped",
+                    table, t->bad_type);
+  if (t->bad_range > 0)
+    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " times lie more than 73 years from time 0 and were clamped",
+                    table, t->bad_range);
   if (t->bad_order > 0)
     _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows end before they start; their end was set to their start",
                     table, t->bad_order);
@@ -1234,9 +1290,9 @@ read_nvtx (Reader  *r,
           return FALSE;
         }
       if (sqlite3_column_type (stmt, 0) != SQLITE_NULL)
-        max_time = MAX (max_time, sqlite3_column_int64 (stmt, 0));
+        max_time = MAX (max_time, CLAMP (sqlite3_column_int64 (stmt, 0), -TIME_LIMIT, TIME_LIMIT));
       if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
-        max_time = MAX (max_time, sqlite3_column_int64 (stmt, 1));
+        max_time = MAX (max_time, CLAMP (sqlite3_column_int64 (stmt, 1), -TIME_LIMIT, TIME_LIMIT));
 
       gint64 type = sqlite3_column_int64 (stmt, 2);
       guint32 flags;
@@ -1539,7 +1595,9 @@ _sl_reader_read (SlTrace        *trace,
   r.nvtx_domains = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   if (!table_exists (&r, "StringIds"))
-    _sl_trace_warn (trace, "the trace has no StringIds table: names are missing");
+    _sl_trace_warn (trace, view_exists (&r, "StringIds")
+                           ? "StringIds is a view, not a table; it was not read: names are missing"
+                           : "the trace has no StringIds table: names are missing");
   strings_open (&r);
   read_schema_version (&r);
   read_enums (&r);
@@ -1559,6 +1617,8 @@ _sl_reader_read (SlTrace        *trace,
           if (!steps[i].read (&r, error))
             goto out;
         }
+      else if ((flags & steps[i].flag) && view_exists (&r, steps[i].table))
+        _sl_trace_warn (trace, "%s is a view, not a table; it was not read", steps[i].table);
       r.done += steps[i].weight;
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -1576,6 +1636,14 @@ _sl_reader_read (SlTrace        *trace,
   if (r.n_missing_str > 0)
     _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " string ids point nowhere in StringIds; those names are empty",
                     r.n_missing_str);
+  gsize n_events = 0;
+  for (guint i = 0; i < trace->lanes->len; i++)
+    n_events += ((SlLane *) g_ptr_array_index (trace->lanes, i))->n_events;
+  if (n_events == 0)
+    _sl_trace_warn (trace, "the trace holds no events: its event tables are empty or were not loaded");
+  if (r.n_bad_utf8 > 0)
+    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " names are not valid UTF-8; unreadable bytes were replaced",
+                    r.n_bad_utf8);
   ok = TRUE;
 
 out:

@@ -10,6 +10,26 @@ G_BEGIN_DECLS
 /* Durations are summed every SL_BUSY_STRIDE events, so any range's busy time costs O(stride). */
 #define SL_BUSY_STRIDE 16
 
+/* Level-of-detail pyramid of a lane: the lane's span cut into buckets of `width` ns (4 times
+ * wider at each level), each knowing its first event, its longest event and the busy time
+ * before it.  A zoomed-out frame then reads buckets, not events. */
+typedef struct
+{
+  guint32 first;        /* index of the first event starting in this bucket or later */
+  guint32 max_dur;      /* longest event starting in it, clamped to 2^32-1 ns */
+  SlTime  busy_before;  /* summed duration of events [0, first) */
+} SlLodBucket;
+
+typedef struct _SlLodLevel
+{
+  SlTime       width;
+  gsize        n;       /* buckets; bucket n-1 ends after the last event's start */
+  SlLodBucket *b;
+} SlLodLevel;
+
+void    _sl_lane_build_lod    (SlLane *lane);
+void    _sl_lane_free_lod     (SlLane *lane);
+
 /* Union of busy intervals of one GPU: sorted, disjoint; prefix sums every SL_BUSY_STRIDE. */
 typedef struct
 {

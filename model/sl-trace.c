@@ -52,6 +52,7 @@ sl_lane_free (SlLane *lane)
   g_free (lane->events);
   g_free (lane->max_end);
   g_free (lane->busy_prefix);
+  _sl_lane_free_lod (lane);
   g_free (lane);
 }
 
@@ -239,6 +240,7 @@ _sl_trace_finish (SlTrace *trace)
       base += lane->n_events;
       _sl_lane_build_index (lane);
       lane->busy_prefix = _sl_lane_build_busy (lane);
+      _sl_lane_build_lod (lane);
       lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, lane->n_events);
 
       SlTime first = lane->events[0].start;
@@ -373,6 +375,8 @@ sl_trace_get_memory_size (SlTrace *trace)
       if (lane->max_end != NULL)
         size += lane->n_events * sizeof (SlTime);
       size += (lane->n_events / SL_BUSY_STRIDE + 1) * sizeof (SlTime);
+      for (guint l = 0; l < lane->n_lod; l++)
+        size += lane->lod[l].n * sizeof (SlLodBucket);
     }
   size += trace->str_bytes + trace->strs->len * sizeof (gpointer);
   size += trace->kernel_infos->len * sizeof (SlKernelInfo);

@@ -68,6 +68,9 @@ struct _SlLane
   gint       max_level;      /* height of that tree */
   SlTime     busy;           /* sum of durations */
   SlTime    *busy_prefix;    /* private: durations summed every SL_BUSY_STRIDE events */
+  struct _SlLodLevel *lod;   /* private: precomputed time buckets for zoomed-out views */
+  guint      n_lod;
+  SlTime     lod_origin;
 };
 
 /* Progress: fraction in [0,1] and what is being read; called from the loading thread. */

@@ -1,0 +1,189 @@
+/* sl-cmd-stats.c: `sightline stats FILE`: the `nsys stats` reports, computed from the model. */
+#include "sl-cmd-stats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sl-stats.h"
+#include "sl-trace.h"
+
+/* Splits every --report value at commas; checks each name.  NULL (and a message) on error. */
+static GPtrArray *
+parse_reports (char   **values,
+               GError **error)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  if (values == NULL)
+    {
+      for (const char *const *n = sl_report_default_names (); *n != NULL; n++)
+        g_ptr_array_add (names, g_strdup (*n));
+      return g_steal_pointer (&names);
+    }
+  for (char **v = values; *v != NULL; v++)
+    {
+      g_auto (GStrv) parts = g_strsplit (*v, ",", -1);
+      for (char **p = parts; *p != NULL; p++)
+        {
+          char *name = g_strstrip (*p);
+          if (*name == '\0')
+            continue;
+          if (!sl_report_name_is_valid (name))
+            {
+              g_autofree char *valid = g_strjoinv (", ", (char **) sl_report_names ());
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "unknown report '%s'; valid reports are: %s", name, valid);
+              return NULL;
+            }
+          g_ptr_array_add (names, g_strdup (name));
+        }
+    }
+  if (names->len == 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--report names no report");
+      return NULL;
+    }
+  return g_steal_pointer (&names);
+}
+
+int
+sl_cmd_stats (int    argc,
+              char **argv)
+{
+  g_auto (GStrv) reports = NULL;
+  g_autofree char *format_text = NULL;
+  g_autofree char *output = NULL;
+  g_auto (GStrv) files = NULL;
+  const GOptionEntry entries[] = {
+    { "report", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &reports,
+      "Reports to compute (default: nvtx_sum,osrt_sum,cuda_api_sum,cuda_gpu_kern_sum,"
+      "cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum)", "NAME[,NAME…]" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output format: column (default), csv or json",
+      "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output", "FILE" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("FILE — nsys-style summary reports");
+  g_autoptr (GError) error = NULL;
+  SlReportFormat format = SL_REPORT_FORMAT_COLUMN;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  {
+    g_autofree char *valid = g_strjoinv (", ", (char **) sl_report_names ());
+    g_autofree char *description = g_strdup_printf ("Reports: %s.\n\nReports are computed from the loaded "
+                                                    "trace with nsys's semantics (columns, rounding, order).",
+                                                    valid);
+    g_option_context_set_description (context, description);
+  }
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "sightline stats: %s\n", error->message);
+      return 2;
+    }
+  if (files == NULL || files[0] == NULL || files[1] != NULL)
+    {
+      fprintf (stderr, "sightline stats: give exactly one trace FILE (see `sightline stats --help`)\n");
+      return 2;
+    }
+  if (format_text != NULL && !sl_report_format_parse (format_text, &format))
+    {
+      fprintf (stderr, "sightline stats: unknown format '%s'; use column, csv or json\n", format_text);
+      return 2;
+    }
+  g_autoptr (GPtrArray) names = parse_reports (reports, &error);
+  if (names == NULL)
+    {
+      fprintf (stderr, "sightline stats: %s\n", error->message);
+      return 2;
+    }
+
+  /* load only the tables the chosen reports read */
+  SlLoadFlags flags = 0;
+  for (guint i = 0; i < names->len; i++)
+    flags |= sl_report_needs (g_ptr_array_index (names, i));
+  g_autoptr (SlTrace) trace = sl_trace_load (files[0], flags, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      fprintf (stderr, "sightline stats: cannot load %s: %s\n", files[0], error->message);
+      return 1;
+    }
+
+  g_autoptr (GString) out = g_string_new (NULL);
+  gboolean several = names->len > 1;
+  guint written = 0;
+
+  /* JSON: one array for one report; an object of arrays keyed by report name for several */
+  if (format == SL_REPORT_FORMAT_JSON && several)
+    g_string_append (out, "{\n");
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autoptr (GError) report_error = NULL;
+      g_autoptr (SlReport) report = sl_report_compute (trace, name, &report_error);
+
+      if (report == NULL && !g_error_matches (report_error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA))
+        {
+          fprintf (stderr, "sightline stats: %s: %s\n", name, report_error->message);
+          return 1;
+        }
+      switch (format)
+        {
+        case SL_REPORT_FORMAT_COLUMN:
+          /* like nsys's console: the skip message stands where the table would */
+          if (report == NULL)
+            g_string_append_printf (out, "** %s (%s):\n\nSKIPPED: %s\n\n", sl_report_name_get_title (name),
+                                    name, report_error->message);
+          else
+            sl_report_write (report, format, out);
+          break;
+        case SL_REPORT_FORMAT_CSV:
+          if (report == NULL)
+            {
+              fprintf (stderr, "SKIPPED: %s\n", report_error->message);
+              break;
+            }
+          if (written > 0)
+            g_string_append_c (out, '\n');
+          sl_report_write (report, format, out);
+          break;
+        case SL_REPORT_FORMAT_JSON:
+          if (report == NULL)
+            fprintf (stderr, "SKIPPED: %s\n", report_error->message);
+          if (several)
+            {
+              g_string_append_printf (out, "%s\"%s\": ", i > 0 ? ",\n" : "", name);
+              if (report == NULL)
+                g_string_append (out, "null");
+              else
+                {
+                  sl_report_write (report, format, out);
+                  if (out->len > 0 && out->str[out->len - 1] == '\n')
+                    g_string_truncate (out, out->len - 1);
+                }
+            }
+          else if (report != NULL)
+            sl_report_write (report, format, out);
+          break;
+        }
+      if (report != NULL)
+        written++;
+    }
+  if (format == SL_REPORT_FORMAT_JSON && several)
+    g_string_append (out, "\n}\n");
+
+  if (output != NULL)
+    {
+      if (!g_file_set_contents (output, out->str, (gssize) out->len, &error))
+        {
+          fprintf (stderr, "sightline stats: cannot write %s: %s\n", output, error->message);
+          return 1;
+        }
+    }
+  else if (out->len > 0 && fwrite (out->str, 1, out->len, stdout) != out->len)
+    {
+      fprintf (stderr, "sightline stats: cannot write to standard output\n");
+      return 1;
+    }
+  return 0;
+}

@@ -1,0 +1,197 @@
+/* bench-stats.c: kernel + API summaries from the model (load the two tables, compute) vs. SQLite
+ * running nsys's report SQL on the same file with median()/stdev() registered.  Prints the
+ * median of several runs of each and their ratio (the target is <= 0.5).  Not a test. */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "sl-stats.h"
+#include "sl-trace.h"
+
+/* median() and stdev() as nsys's libsqlite3 has them: collect and sort; Welford. */
+typedef struct
+{
+  GArray *values;
+} MedianCtx;
+
+static void
+median_step (sqlite3_context *ctx,
+             int              argc,
+             sqlite3_value  **argv)
+{
+  MedianCtx *m = sqlite3_aggregate_context (ctx, sizeof *m);
+  (void) argc;
+  if (m == NULL || sqlite3_value_type (argv[0]) == SQLITE_NULL)
+    return;
+  if (m->values == NULL)
+    m->values = g_array_new (FALSE, FALSE, sizeof (double));
+  double v = sqlite3_value_double (argv[0]);
+  g_array_append_val (m->values, v);
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+median_final (sqlite3_context *ctx)
+{
+  MedianCtx *m = sqlite3_aggregate_context (ctx, 0);
+  if (m == NULL || m->values == NULL)
+    {
+      sqlite3_result_null (ctx);
+      return;
+    }
+  g_array_sort (m->values, compare_double);
+  double *v = (double *) m->values->data;
+  guint n = m->values->len;
+  sqlite3_result_double (ctx, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+  g_array_unref (m->values);
+}
+
+typedef struct
+{
+  double mean, m2;
+  gint64 n;
+} StdevCtx;
+
+static void
+stdev_step (sqlite3_context *ctx,
+            int              argc,
+            sqlite3_value  **argv)
+{
+  StdevCtx *s = sqlite3_aggregate_context (ctx, sizeof *s);
+  (void) argc;
+  if (s == NULL || sqlite3_value_type (argv[0]) == SQLITE_NULL)
+    return;
+  double x = sqlite3_value_double (argv[0]), d = x - s->mean;
+  s->n++;
+  s->mean += d / s->n;
+  s->m2 += d * (x - s->mean);
+}
+
+static void
+stdev_final (sqlite3_context *ctx)
+{
+  StdevCtx *s = sqlite3_aggregate_context (ctx, 0);
+  sqlite3_result_double (ctx, s != NULL && s->n > 1 ? sqrt (s->m2 / (s->n - 1)) : 0.0);
+}
+
+/* nsys's cuda_gpu_kern_sum and cuda_api_sum, in our words (reference §6.1, §6.2). */
+static const char *const queries[] = {
+  "WITH g AS (SELECT s.value AS name, sum(k.end - k.start) AS total, count(*) AS n, avg(k.end - k.start) AS av, "
+  "median(k.end - k.start) AS med, min(k.end - k.start) AS mn, max(k.end - k.start) AS mx, "
+  "stdev(k.end - k.start) AS sd FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN StringIds AS s "
+  "ON s.id = k.demangledName GROUP BY 1) SELECT round(total * 100.0 / (SELECT sum(total) FROM g), 1), "
+  "total, n, round(av, 1), round(med, 1), mn, mx, round(sd, 1), name FROM g ORDER BY 2 DESC, 3, 9",
+  "WITH g AS (SELECT nameId, sum(end - start) AS total, count(*) AS n, avg(end - start) AS av, "
+  "median(end - start) AS med, min(end - start) AS mn, max(end - start) AS mx, stdev(end - start) AS sd "
+  "FROM CUPTI_ACTIVITY_KIND_RUNTIME GROUP BY 1) SELECT round(total * 100.0 / (SELECT sum(total) FROM g), 1), "
+  "total, n, round(av, 1), round(med, 1), mn, mx, round(sd, 1), "
+  "CASE substr(s.value, -6, 2) WHEN '_v' THEN substr(s.value, 1, length(s.value) - 6) ELSE s.value END "
+  "FROM g LEFT JOIN StringIds AS s ON s.id = g.nameId ORDER BY 2 DESC",
+};
+
+static double
+run_sql (const char *path,
+         gsize      *rows)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&nolock=1&immutable=1", path);
+  sqlite3 *db = NULL;
+
+  *rows = 0;
+  if (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK)
+    g_error ("cannot open %s: %s", path, sqlite3_errmsg (db));
+  sqlite3_create_function (db, "median", 1, SQLITE_UTF8, NULL, NULL, median_step, median_final);
+  sqlite3_create_function (db, "stdev", 1, SQLITE_UTF8, NULL, NULL, stdev_step, stdev_final);
+  for (gsize q = 0; q < G_N_ELEMENTS (queries); q++)
+    {
+      sqlite3_stmt *stmt;
+      if (sqlite3_prepare_v2 (db, queries[q], -1, &stmt, NULL) != SQLITE_OK)
+        g_error ("%s: %s", path, sqlite3_errmsg (db));
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        (*rows)++;
+      sqlite3_finalize (stmt);
+    }
+  sqlite3_close (db);
+  return (g_get_monotonic_time () - t0) / 1e6;
+}
+
+static double last_load;
+
+static double
+run_model (const char *path,
+           gsize      *rows)
+{
+  const char *names[] = { "cuda_gpu_kern_sum", "cuda_api_sum" };
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (GError) error = NULL;
+  SlLoadFlags flags = sl_report_needs (names[0]) | sl_report_needs (names[1]);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, flags, NULL, NULL, NULL, &error);
+
+  if (trace == NULL)
+    g_error ("%s", error->message);
+  last_load = (g_get_monotonic_time () - t0) / 1e6;
+  *rows = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr (SlReport) r = sl_report_compute (trace, names[i], NULL);
+      g_autoptr (GString) out = g_string_new (NULL);
+      if (r == NULL)
+        continue;
+      sl_report_write (r, SL_REPORT_FORMAT_COLUMN, out);   /* as the command would */
+      *rows += sl_report_get_n_rows (r);
+    }
+  return (g_get_monotonic_time () - t0) / 1e6;
+}
+
+static int
+compare_seconds (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int runs = argc > 2 ? atoi (argv[2]) : 5;
+
+  if (argc < 2 || runs < 1)
+    {
+      fprintf (stderr, "Usage: bench-stats TRACE.sqlite [RUNS]\n");
+      return 2;
+    }
+  g_autofree double *model = g_new (double, runs);
+  g_autofree double *sql = g_new (double, runs);
+  gsize model_rows = 0, sql_rows = 0;
+
+  for (int i = 0; i < runs; i++)
+    {
+      /* alternate, so that the page cache favours neither */
+      sql[i] = run_sql (argv[1], &sql_rows);
+      model[i] = run_model (argv[1], &model_rows);
+    }
+  qsort (model, runs, sizeof (double), compare_seconds);
+  qsort (sql, runs, sizeof (double), compare_seconds);
+  double m = model[runs / 2], s = sql[runs / 2];
+  printf ("%s: %d runs each\n", argv[1], runs);
+  printf ("  sightline (load kernels + API, compute, format): %8.3f s median  (%" G_GSIZE_FORMAT " rows)\n", m,
+          model_rows);
+  printf ("  SQLite running the nsys SQL:                      %8.3f s median  (%" G_GSIZE_FORMAT " rows)\n", s,
+          sql_rows);
+  printf ("  of which the last run's load:                   %8.3f s\n", last_load);
+  printf ("  ratio sightline / SQLite: %.2f (target <= 0.5)\n", m / s);
+  return 0;
+}

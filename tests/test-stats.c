@@ -1,0 +1,790 @@
+/* test-stats.c: the stats reports against an SQL oracle on every real trace, and `sightline stats`.
+ *
+ * The oracle runs nsys's report semantics (shared/reference/nsys-sqlite.md §6, written in our
+ * own words) straight on the file in SQLite, with median() and stdev() aggregates registered
+ * here as extension-functions.c defines them, and compares every cell and the row order with
+ * the report the model computes.  Where nsys's ORDER BY leaves ties open, the queries add the
+ * same tie-breakers sl-stats.c uses.  Where a 2021 file has no ENUM_* table, the queries use
+ * the labels nsys documents (identical in every version that has the tables).
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#ifdef SL_HAVE_JSON_GLIB
+#include <json-glib/json-glib.h>
+#endif
+
+#include "sl-stats.h"
+#include "sl-test-util.h"
+#include "sl-trace.h"
+
+/* ---------------------------------------------------------------------------------------- */
+/* Aggregates, as nsys's libsqlite3 (extension-functions.c) has them                          */
+
+typedef struct
+{
+  GArray  *values;     /* double */
+  gboolean all_int;
+} MedianCtx;
+
+static void
+median_step (sqlite3_context *ctx,
+             int              argc,
+             sqlite3_value  **argv)
+{
+  MedianCtx *m = sqlite3_aggregate_context (ctx, sizeof *m);
+  int type = sqlite3_value_numeric_type (argv[0]);
+
+  (void) argc;
+  if (m == NULL || type == SQLITE_NULL)
+    return;
+  if (m->values == NULL)
+    {
+      m->values = g_array_new (FALSE, FALSE, sizeof (gint64) > sizeof (double) ? sizeof (gint64) : sizeof (double));
+      m->all_int = TRUE;
+    }
+  if (type == SQLITE_INTEGER && m->all_int)
+    {
+      gint64 v = sqlite3_value_int64 (argv[0]);
+      g_array_append_val (m->values, v);
+    }
+  else
+    {
+      if (m->all_int)
+        {
+          /* switch the stored integers to doubles */
+          for (guint i = 0; i < m->values->len; i++)
+            {
+              double d = (double) g_array_index (m->values, gint64, i);
+              memcpy (&g_array_index (m->values, gint64, i), &d, sizeof d);
+            }
+          m->all_int = FALSE;
+        }
+      double d = sqlite3_value_double (argv[0]);
+      g_array_append_val (m->values, d);
+    }
+}
+
+static int
+compare_int64 (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* collect, sort, take the middle: an integer for an odd count of integers, else (a + b) / 2 */
+static void
+median_final (sqlite3_context *ctx)
+{
+  MedianCtx *m = sqlite3_aggregate_context (ctx, 0);
+
+  if (m == NULL || m->values == NULL || m->values->len == 0)
+    {
+      sqlite3_result_null (ctx);
+      if (m != NULL && m->values != NULL)
+        g_array_unref (m->values);
+      return;
+    }
+  guint n = m->values->len;
+  if (m->all_int)
+    {
+      g_array_sort (m->values, compare_int64);
+      gint64 *v = (gint64 *) m->values->data;
+      if (n % 2 == 1)
+        sqlite3_result_int64 (ctx, v[n / 2]);
+      else
+        sqlite3_result_double (ctx, (double) (v[n / 2 - 1] + v[n / 2]) * 1.0 / 2);
+    }
+  else
+    {
+      g_array_sort (m->values, compare_double);
+      double *v = (double *) m->values->data;
+      sqlite3_result_double (ctx, n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+    }
+  g_array_unref (m->values);
+}
+
+typedef struct
+{
+  double mean;
+  double m2;
+  gint64 n;
+} StdevCtx;
+
+static void
+stdev_step (sqlite3_context *ctx,
+            int              argc,
+            sqlite3_value  **argv)
+{
+  StdevCtx *s = sqlite3_aggregate_context (ctx, sizeof *s);
+
+  (void) argc;
+  if (s == NULL || sqlite3_value_numeric_type (argv[0]) == SQLITE_NULL)
+    return;
+  double x = sqlite3_value_double (argv[0]);
+  s->n++;
+  double delta = x - s->mean;
+  s->mean += delta / s->n;
+  s->m2 += delta * (x - s->mean);
+}
+
+/* sample standard deviation; 0.0 for fewer than two values, as extension-functions.c */
+static void
+stdev_final (sqlite3_context *ctx)
+{
+  StdevCtx *s = sqlite3_aggregate_context (ctx, 0);
+  sqlite3_result_double (ctx, s != NULL && s->n > 1 ? sqrt (s->m2 / (s->n - 1)) : 0.0);
+}
+
+static sqlite3 *
+oracle_open (const char *path)
+{
+  sqlite3 *db = NULL;
+  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", path);
+
+  g_assert_cmpint (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_create_function (db, "median", 1, SQLITE_UTF8, NULL, NULL, median_step, median_final),
+                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_create_function (db, "stdev", 1, SQLITE_UTF8, NULL, NULL, stdev_step, stdev_final),
+                   ==, SQLITE_OK);
+  return db;
+}
+
+static gboolean
+has_table (sqlite3    *db,
+           const char *table)
+{
+  sqlite3_stmt *stmt;
+  gboolean found;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+static gboolean
+has_column (sqlite3    *db,
+            const char *table,
+            const char *column)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'", table, column);
+  sqlite3_stmt *stmt;
+  gboolean found;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The queries                                                                              */
+
+/* ENUM_CUDA_MEMCPY_OPER / ENUM_CUDA_MEM_KIND, or the labels nsys documents for files without */
+static char *
+enum_cte (sqlite3    *db,
+          const char *cte,
+          const char *table)
+{
+  if (has_table (db, table))
+    return g_strdup_printf ("%s(id, label) AS (SELECT id, label FROM %s)", cte, table);
+  if (strcmp (table, "ENUM_CUDA_MEMCPY_OPER") == 0)
+    return g_strdup_printf ("%s(id, label) AS (VALUES (0, 'Unknown'), (1, 'Host-to-Device'), "
+                            "(2, 'Device-to-Host'), (3, 'Host-to-Array'), (4, 'Array-to-Host'), "
+                            "(5, 'Array-to-Array'), (6, 'Array-to-Device'), (7, 'Device-to-Array'), "
+                            "(8, 'Device-to-Device'), (9, 'Host-to-Host'), (10, 'Peer-to-Peer'), "
+                            "(11, 'Unified Host-to-Device'), (12, 'Unified Device-to-Host'), "
+                            "(13, 'Unified Device-to-Device'))", cte);
+  return g_strdup_printf ("%s(id, label) AS (VALUES (0, 'Pageable'), (1, 'Pinned'), (2, 'Device'), "
+                          "(3, 'Array'), (4, 'Managed'), (5, 'Device Static'), (6, 'Managed Static'), "
+                          "(7, 'Unknown'))", cte);
+}
+
+#define STRIP_V(col) \
+  "CASE substr(" col ", -6, 2) WHEN '_v' THEN substr(" col ", 1, length(" col ") - 6) ELSE " col " END"
+
+/* The time summary over a CTE `ops(name, dur)` grouped by `name`. */
+#define TIME_SUMMARY(extra_order) \
+  ", g AS (SELECT name, sum(dur) AS total, count(*) AS n, avg(dur) AS av, median(dur) AS med, " \
+  "min(dur) AS mn, max(dur) AS mx, stdev(dur) AS sd FROM ops GROUP BY name) " \
+  "SELECT round(total * 100.0 / (SELECT sum(total) FROM g), 1), total, n, round(av, 1), " \
+  "round(med, 1), mn, mx, round(sd, 1), name FROM g ORDER BY 2 DESC" extra_order
+
+/* SQL for a report on this file, or NULL when the file has none of its tables. */
+static char *
+oracle_sql (sqlite3    *db,
+            const char *report)
+{
+  gboolean kern = has_table (db, "CUPTI_ACTIVITY_KIND_KERNEL");
+  gboolean api = has_table (db, "CUPTI_ACTIVITY_KIND_RUNTIME");
+  gboolean memcpy_ = has_table (db, "CUPTI_ACTIVITY_KIND_MEMCPY");
+  gboolean memset_ = has_table (db, "CUPTI_ACTIVITY_KIND_MEMSET");
+  g_autofree char *memop = enum_cte (db, "memop", "ENUM_CUDA_MEMCPY_OPER");
+  g_autofree char *memkind = enum_cte (db, "memkind", "ENUM_CUDA_MEM_KIND");
+
+  if (strcmp (report, "cuda_gpu_kern_sum") == 0)
+    {
+      if (!kern)
+        return NULL;
+      return g_strdup ("WITH ops AS (SELECT s.value AS name, k.end - k.start AS dur "
+                       "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN StringIds AS s ON s.id = k.demangledName)"
+                       TIME_SUMMARY (", 3, 9"));
+    }
+  if (strcmp (report, "cuda_api_sum") == 0 || strcmp (report, "osrt_sum") == 0)
+    {
+      gboolean is_api = report[0] == 'c';
+      const char *table = is_api ? "CUPTI_ACTIVITY_KIND_RUNTIME" : "OSRT_API";
+      if (!has_table (db, table))
+        return NULL;
+      const char *where = !is_api && has_column (db, table, "eventClass") ? "WHERE eventClass = 27" : "";
+      /* GROUP BY nameId; the name joined (and, for the API, stripped of _vNNNN) afterwards */
+      return g_strdup_printf ("WITH g AS (SELECT nameId, sum(end - start) AS total, count(*) AS n, "
+                              "avg(end - start) AS av, median(end - start) AS med, min(end - start) AS mn, "
+                              "max(end - start) AS mx, stdev(end - start) AS sd FROM %s %s GROUP BY nameId) "
+                              "SELECT round(total * 100.0 / (SELECT sum(total) FROM g), 1), total, n, "
+                              "round(av, 1), round(med, 1), mn, mx, round(sd, 1), %s AS name "
+                              "FROM g LEFT JOIN StringIds AS s ON s.id = g.nameId ORDER BY 2 DESC, 9",
+                              table, where, is_api ? STRIP_V ("s.value") : "s.value");
+    }
+  if (strcmp (report, "cuda_gpu_mem_time_sum") == 0 || strcmp (report, "cuda_gpu_mem_size_sum") == 0)
+    {
+      if (!memcpy_ && !memset_)
+        return NULL;
+      g_autoptr (GString) ops = g_string_new (NULL);
+      gboolean by_size = strstr (report, "size") != NULL;
+      const char *value = by_size ? "bytes" : "end - start";
+      if (memcpy_)
+        g_string_append_printf (ops, "SELECT '[CUDA memcpy ' || o.label || ']' AS name, c.%s AS dur "
+                                "FROM CUPTI_ACTIVITY_KIND_MEMCPY AS c JOIN memop AS o ON o.id = c.copyKind",
+                                by_size ? "bytes" : "end - c.start");
+      if (memset_)
+        g_string_append_printf (ops, "%sSELECT '[CUDA memset]' AS name, %s AS dur FROM CUPTI_ACTIVITY_KIND_MEMSET",
+                                memcpy_ ? " UNION ALL " : "", value);
+      if (!by_size)
+        return g_strdup_printf ("WITH %s, ops AS (%s)" TIME_SUMMARY (", 9"), memop, ops->str);
+      return g_strdup_printf ("WITH %s, ops AS (%s), g AS (SELECT name, sum(dur) AS total, count(*) AS n, "
+                              "avg(dur) AS av, median(dur) AS med, min(dur) AS mn, max(dur) AS mx, "
+                              "stdev(dur) AS sd FROM ops GROUP BY name) "
+                              "SELECT total, n, av, med, mn, mx, sd, name FROM g ORDER BY 1 DESC, 8",
+                              memop, ops->str);
+    }
+  if (strcmp (report, "cuda_gpu_trace") == 0)
+    {
+      if (!kern && !memcpy_ && !memset_)
+        return NULL;
+      /* the device name: TARGET_INFO_GPU (nsys), else the early-2021 table, else "GPU n" */
+      const char *gpus = has_table (db, "TARGET_INFO_GPU")
+                           ? "gpus(id, name) AS (SELECT id, name FROM TARGET_INFO_GPU)"
+                           : has_table (db, "TARGET_INFO_CUDA_GPU")
+                               ? "gpus(id, name) AS (SELECT deviceId, min(name) FROM TARGET_INFO_CUDA_GPU GROUP BY deviceId)"
+                               : "gpus(id, name) AS (SELECT NULL, NULL WHERE 0)";
+      const char *device = "printf('%s (%d)', coalesce((SELECT name FROM gpus WHERE gpus.id = x.deviceId), "
+                           "'GPU ' || x.deviceId), x.deviceId)";
+      g_autoptr (GString) q = g_string_new (NULL);
+      g_string_append_printf (q, "WITH %s, %s, %s, recs AS (", memop, memkind, gpus);
+      const char *sep = "";
+      if (kern)
+        {
+          g_string_append_printf (q, "SELECT 0 AS kind, x.deviceId AS dev, x.start, x.end - x.start AS dur, "
+                                  "x.correlationId AS corr, gridX, gridY, gridZ, blockX, blockY, blockZ, "
+                                  "registersPerThread, staticSharedMemory, dynamicSharedMemory, NULL AS bytes, "
+                                  "NULL AS thru, NULL AS src, NULL AS dst, %s AS device, contextId, %s AS green, "
+                                  "streamId, s.value AS name, x.end AS e FROM CUPTI_ACTIVITY_KIND_KERNEL AS x "
+                                  "LEFT JOIN StringIds AS s ON s.id = x.demangledName", device,
+                                  has_column (db, "CUPTI_ACTIVITY_KIND_KERNEL", "greenContextId")
+                                    ? "NULLIF(greenContextId, 0)" : "NULL");
+          sep = " UNION ALL ";
+        }
+      if (memcpy_)
+        {
+          g_string_append_printf (q, "%sSELECT 1, x.deviceId, x.start, x.end - x.start, x.correlationId, NULL, "
+                                  "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, bytes, "
+                                  "bytes * (1000000000 / (x.end - x.start)), sk.label, dk.label, %s, contextId, "
+                                  "NULL, streamId, '[CUDA memcpy ' || o.label || ']', x.end "
+                                  "FROM CUPTI_ACTIVITY_KIND_MEMCPY AS x LEFT JOIN memop AS o ON o.id = x.copyKind "
+                                  "LEFT JOIN memkind AS sk ON sk.id = x.srcKind "
+                                  "LEFT JOIN memkind AS dk ON dk.id = x.dstKind", sep, device);
+          sep = " UNION ALL ";
+        }
+      if (memset_)
+        g_string_append_printf (q, "%sSELECT 2, x.deviceId, x.start, x.end - x.start, x.correlationId, NULL, "
+                                "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, bytes, "
+                                "bytes * (1000000000 / (x.end - x.start)), mk.label, NULL, %s, contextId, NULL, "
+                                "streamId, '[CUDA memset]', x.end FROM CUPTI_ACTIVITY_KIND_MEMSET AS x "
+                                "LEFT JOIN memkind AS mk ON mk.id = x.%s", sep, device,
+                                has_column (db, "CUPTI_ACTIVITY_KIND_MEMSET", "memKind") ? "memKind" : "NULL");
+      g_string_append (q, ") SELECT start, dur, corr, gridX, gridY, gridZ, blockX, blockY, blockZ, "
+                          "registersPerThread, staticSharedMemory, dynamicSharedMemory, bytes, thru, src, dst, "
+                          "device, contextId, green, streamId, name FROM recs "
+                          "ORDER BY start, kind, dev, contextId, streamId, corr, e");
+      return g_string_free (g_steal_pointer (&q), FALSE);
+    }
+  if (strcmp (report, "nvtx_sum") == 0)
+    {
+      if (!has_table (db, "NVTX_EVENTS"))
+        return NULL;
+      /* domains by (process, domainId); range text from textId, else text; unterminated ranges
+       * end at max(max(start), max(end)) of the table; "domain:text", or "text" without one */
+      return g_strdup ("WITH last AS (SELECT max(max(start), coalesce(max(end), max(start))) AS t FROM NVTX_EVENTS), "
+                       "dom AS (SELECT e.globalTid & 0x0000FFFFFF000000 AS pidbits, e.domainId, "
+                       "coalesce(s.value, e.text) AS dname FROM NVTX_EVENTS AS e "
+                       "LEFT JOIN StringIds AS s ON s.id = e.textId WHERE e.eventType = 75 "
+                       "GROUP BY pidbits, e.domainId), "
+                       "ops AS (SELECT coalesce(e.end, (SELECT t FROM last)) - e.start AS dur, "
+                       "CASE WHEN d.dname IS NOT NULL AND d.dname != '' THEN d.dname || ':' ELSE '' END "
+                       "|| coalesce(s.value, e.text, '') AS tag, "
+                       "CASE WHEN e.eventType IN (59, 70) THEN 'PushPop' ELSE 'StartEnd' END AS style "
+                       "FROM NVTX_EVENTS AS e LEFT JOIN StringIds AS s ON s.id = e.textId "
+                       "LEFT JOIN dom AS d ON d.domainId = e.domainId AND e.domainId != 0 "
+                       "AND d.pidbits = (e.globalTid & 0x0000FFFFFF000000) "
+                       "WHERE e.eventType IN (59, 60, 70, 71)), "
+                       "g AS (SELECT tag, style, sum(dur) AS total, count(*) AS n, avg(dur) AS av, "
+                       "median(dur) AS med, min(dur) AS mn, max(dur) AS mx, stdev(dur) AS sd "
+                       "FROM ops GROUP BY tag, style) "
+                       "SELECT round(total * 100.0 / (SELECT sum(total) FROM g), 1), total, n, round(av, 1), "
+                       "round(med, 1), mn, mx, round(sd, 1), style, tag FROM g ORDER BY 2 DESC, 10, 9");
+    }
+  if (strcmp (report, "cuda_kern_exec_sum") == 0)
+    {
+      if (!kern || !api)
+        return NULL;
+#define DUR_STATS(c) \
+  "round(avg(" c "), 1), round(median(" c "), 1), min(" c "), max(" c "), round(stdev(" c "), 1), "
+      return g_strdup ("WITH rk AS (SELECT (r.globalTid >> 24) & 0x00FFFFFF AS pid, r.globalTid & 0x00FFFFFF AS tid, "
+                       "k.deviceId AS dev, r.end - r.start AS api, "
+                       "iif(k.start - r.end >= 0, k.start - r.end, NULL) AS que, k.end - k.start AS kern, "
+                       "max(r.end, k.end) - r.start AS tot, " STRIP_V ("rn.value") " AS apiname, "
+                       "kn.value AS kname FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+                       "JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r ON k.correlationId = r.correlationId "
+                       "AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000) "
+                       "LEFT JOIN StringIds AS rn ON rn.id = r.nameId "
+                       "LEFT JOIN StringIds AS kn ON kn.id = k.demangledName) "
+                       "SELECT pid, tid, dev, count(*), count(que), " DUR_STATS ("tot") DUR_STATS ("api")
+                       DUR_STATS ("que") DUR_STATS ("kern") "apiname, kname FROM rk "
+                       "GROUP BY pid, tid, dev, apiname, kname ORDER BY 6 DESC, 1, 2, 3, 26, 27");
+#undef DUR_STATS
+    }
+  g_assert_not_reached ();
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Comparing                                                                                */
+
+static char *
+cell_to_string (const SlCell *c)
+{
+  switch (c->type)
+    {
+    case SL_CELL_NULL:
+      return g_strdup ("NULL");
+    case SL_CELL_INT:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, c->v.i);
+    case SL_CELL_DOUBLE:
+      return g_strdup_printf ("%.17g", c->v.d);
+    case SL_CELL_TEXT:
+      return g_strdup_printf ("'%s'", c->v.s);
+    }
+  return NULL;
+}
+
+/* Integers exactly; doubles exactly where the SQL rounds them, else to 1e-9 relative (the
+ * unrounded avg/median/stdev of cuda_gpu_mem_size_sum, whose stdev depends on row order);
+ * an SQL integer (median of an odd count) equals a model double of the same value. */
+static gboolean
+cell_matches (const SlCell  *c,
+              sqlite3_stmt  *stmt,
+              int            col,
+              gboolean       exact_doubles,
+              char         **want)
+{
+  int type = sqlite3_column_type (stmt, col);
+  gboolean ok = FALSE;
+
+  switch (type)
+    {
+    case SQLITE_NULL:
+      *want = g_strdup ("NULL");
+      ok = c->type == SL_CELL_NULL;
+      break;
+    case SQLITE_INTEGER:
+      {
+        gint64 v = sqlite3_column_int64 (stmt, col);
+        *want = g_strdup_printf ("%" G_GINT64_FORMAT, v);
+        ok = (c->type == SL_CELL_INT && c->v.i == v) || (c->type == SL_CELL_DOUBLE && c->v.d == (double) v);
+      }
+      break;
+    case SQLITE_FLOAT:
+      {
+        double v = sqlite3_column_double (stmt, col);
+        *want = g_strdup_printf ("%.17g", v);
+        if (c->type == SL_CELL_DOUBLE || c->type == SL_CELL_INT)
+          {
+            double got = c->type == SL_CELL_INT ? (double) c->v.i : c->v.d;
+            ok = exact_doubles ? got == v : fabs (got - v) <= 1e-9 * MAX (1.0, fabs (v));
+          }
+      }
+      break;
+    case SQLITE_TEXT:
+      *want = g_strdup_printf ("'%s'", (const char *) sqlite3_column_text (stmt, col));
+      ok = c->type == SL_CELL_TEXT && strcmp (c->v.s, (const char *) sqlite3_column_text (stmt, col)) == 0;
+      break;
+    default:
+      *want = g_strdup ("BLOB");
+      break;
+    }
+  return ok;
+}
+
+/* Returns how many rows were compared; fails the test at the first difference. */
+static gsize
+compare_report (const char *path,
+                sqlite3    *db,
+                SlTrace    *trace,
+                const char *name)
+{
+  g_autofree char *sql = oracle_sql (db, name);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlReport) report = sl_report_compute (trace, name, &error);
+  g_autofree char *base = g_path_get_basename (path);
+  sqlite3_stmt *stmt = NULL;
+  gsize row = 0;
+  int rc;
+
+  if (sql == NULL)
+    {
+      /* no table: the model must say so, like nsys's SKIPPED */
+      g_assert_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA);
+      g_assert_nonnull (strstr (error->message, "does not contain"));
+      g_assert_nonnull (strstr (error->message, path));
+      return 0;
+    }
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    g_error ("%s %s: oracle SQL does not prepare: %s\n%s", base, name, sqlite3_errmsg (db), sql);
+  if (report == NULL)
+    {
+      /* a table that exists but is empty: the oracle has no rows either */
+      g_assert_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA);
+      rc = sqlite3_step (stmt);
+      /* an empty aggregate over no rows still yields no groups */
+      if (rc == SQLITE_ROW)
+        g_error ("%s %s: the model has no data (%s) but SQL has rows", base, name, error->message);
+      sqlite3_finalize (stmt);
+      return 0;
+    }
+  g_assert_no_error (error);
+  guint n_columns = sl_report_get_n_columns (report);
+  g_assert_cmpint (sqlite3_column_count (stmt), ==, (int) n_columns);
+  gboolean exact = strcmp (name, "cuda_gpu_mem_size_sum") != 0;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      if (row >= sl_report_get_n_rows (report))
+        g_error ("%s %s: SQL has more rows than the model's %" G_GSIZE_FORMAT, base, name,
+                 sl_report_get_n_rows (report));
+      for (guint c = 0; c < n_columns; c++)
+        {
+          const SlCell *cell = sl_report_get_cell (report, row, c);
+          g_autofree char *want = NULL;
+          if (!cell_matches (cell, stmt, (int) c, exact, &want))
+            {
+              g_autofree char *got = cell_to_string (cell);
+              g_error ("%s %s: row %" G_GSIZE_FORMAT " column '%s': model %s, SQL %s", base, name, row,
+                       sl_report_get_column (report, c), got, want);
+            }
+        }
+      row++;
+    }
+  g_assert_cmpint (rc, ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+  if (row != sl_report_get_n_rows (report))
+    g_error ("%s %s: model has %" G_GSIZE_FORMAT " rows, SQL %" G_GSIZE_FORMAT, base, name,
+             sl_report_get_n_rows (report), row);
+  return row;
+}
+
+static void
+test_oracle (void)
+{
+  g_auto (GStrv) files = sl_test_nsys_traces ();
+
+  for (char **f = files; *f != NULL; f++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (*f, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_autofree char *base = g_path_get_basename (*f);
+      g_autoptr (GString) counts = g_string_new (NULL);
+
+      g_assert_no_error (error);
+      sqlite3 *db = oracle_open (*f);
+      for (const char *const *n = sl_report_names (); *n != NULL; n++)
+        {
+          gsize rows = compare_report (*f, db, trace, *n);
+          g_string_append_printf (counts, " %s=%" G_GSIZE_FORMAT, *n, rows);
+        }
+      sqlite3_close (db);
+      g_test_message ("%s:%s", base, counts->str);
+    }
+}
+
+/* Loading only what a report needs gives the same report as loading everything. */
+static void
+test_needs (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+
+  for (const char *const *n = sl_report_names (); *n != NULL; n++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) all = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_autoptr (SlTrace) some = sl_trace_load (path, sl_report_needs (*n), NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (sl_report_needs (*n), !=, 0);
+      g_autoptr (SlReport) a = sl_report_compute (all, *n, NULL);
+      g_autoptr (SlReport) b = sl_report_compute (some, *n, NULL);
+      g_assert_true ((a == NULL) == (b == NULL));
+      if (a == NULL)
+        continue;
+      g_autoptr (GString) ta = g_string_new (NULL);
+      g_autoptr (GString) tb = g_string_new (NULL);
+      sl_report_write (a, SL_REPORT_FORMAT_CSV, ta);
+      sl_report_write (b, SL_REPORT_FORMAT_CSV, tb);
+      g_assert_cmpstr (ta->str, ==, tb->str);
+    }
+  g_assert_cmpint (sl_report_needs ("no_such_report"), ==, 0);
+}
+
+/* SQLite's round() is half away from zero on the printed decimal, not glibc's half-even. */
+static void
+test_round (void)
+{
+  sqlite3 *db;
+  sqlite3_stmt *stmt;
+  guint32 seed = sl_test_seed ();
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  g_assert_cmpint (sqlite3_open (":memory:", &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT round(?, 1)", -1, &stmt, NULL), ==, SQLITE_OK);
+  for (int i = 0; i < 20000; i++)
+    {
+      /* quarters and random values: the ties are where printf implementations differ */
+      double x = i < 10000 ? (double) g_rand_int_range (rand, -4000000, 4000000) / 4.0
+                           : g_rand_double_range (rand, -1e9, 1e9);
+      sqlite3_bind_double (stmt, 1, x);
+      g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+      double want = sqlite3_column_double (stmt, 0);
+      if (sl_stats_round (x, 1) != want)
+        g_error ("round(%.17g, 1): model %.17g, SQLite %.17g (seed %u)", x, sl_stats_round (x, 1), want, seed);
+      sqlite3_reset (stmt);
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  g_rand_free (rand);
+}
+
+static void
+test_unknown_name (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  g_autoptr (SlReport) r = sl_report_compute (trace, "gpukernsum", &error);
+  g_assert_null (r);
+  g_assert_error (error, SL_STATS_ERROR, SL_STATS_ERROR_UNKNOWN_REPORT);
+  g_assert_nonnull (strstr (error->message, "cuda_gpu_kern_sum"));
+  g_assert_false (sl_report_name_is_valid ("gpukernsum"));
+  for (const char *const *n = sl_report_default_names (); *n != NULL; n++)
+    g_assert_true (sl_report_name_is_valid (*n));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The command                                                                              */
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_sightline (Run *run,
+               ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  va_list ap;
+  const char *arg;
+  int wait_status;
+
+  g_ptr_array_add (argv, (char *) SL_SIGHTLINE_BIN);
+  g_ptr_array_add (argv, (char *) "stats");
+  va_start (ap, run);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &run->out,
+                               &run->err, &wait_status, &error));
+  g_assert_no_error (error);
+  run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+static const char *kern_header
+  = "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name";
+
+static void
+test_cmd_csv (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_auto (Run) run = { 0 };
+
+  run_sightline (&run, path, "--report", "cuda_gpu_kern_sum", "--format", "csv", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_auto (GStrv) lines = g_strsplit (run.out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, kern_header);
+  /* the reference's own figures for this file (nsys-sqlite.md §6, run_stats.py) */
+  g_assert_true (g_str_has_prefix (lines[1], "69.4,31121662,248,125490.6,133296.0,57473,306210,45956.4,"));
+  /* kernel names with commas are quoted */
+  g_assert_nonnull (strstr (run.out, ",\"void at::native::"));
+}
+
+static void
+test_cmd_column (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_auto (Run) run = { 0 };
+
+  run_sightline (&run, path, "--report", "cuda_gpu_kern_sum", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_auto (GStrv) lines = g_strsplit (run.out, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):"));
+  g_assert_true (g_str_has_prefix (lines[2], " Time (%)  Total Time (ns)  Instances  "));
+  g_assert_true (g_str_has_prefix (lines[3], " --------  ---------------  ---------  "));
+  /* numbers right-aligned with thousands separators, as nsys prints them */
+  g_assert_true (g_str_has_prefix (lines[4], "     69.4       31,121,662        248  125,490.6  133,296.0"));
+}
+
+static void
+test_cmd_json (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_auto (Run) run = { 0 };
+
+  run_sightline (&run, path, "--report", "cuda_gpu_kern_sum", "--format", "json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+#ifdef SL_HAVE_JSON_GLIB
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  JsonNode *root = json_parser_get_root (parser);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
+  JsonArray *rows = json_node_get_array (root);
+  g_assert_cmpuint (json_array_get_length (rows), >, 0);
+  JsonObject *row = json_array_get_object_element (rows, 0);
+  g_assert_true (json_object_has_member (row, "Time (%)"));
+  g_assert_true (json_object_has_member (row, "StdDev (ns)"));
+  g_assert_cmpint (json_object_get_int_member (row, "Instances"), >, 0);
+  g_assert_nonnull (json_object_get_string_member (row, "Name"));
+#else
+  g_assert_true (g_str_has_prefix (run.out, "[\n  {\"Time (%)\": "));
+  g_assert_nonnull (strstr (run.out, "\"Name\": \""));
+  g_assert_true (g_str_has_suffix (run.out, "}\n]\n"));
+#endif
+}
+
+static void
+test_cmd_output_and_two_reports (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_autofree char *file = g_build_filename (sl_test_tmpdir (), "stats.txt", NULL);
+  g_auto (Run) to_file = { 0 };
+  g_auto (Run) to_stdout = { 0 };
+  g_autofree char *contents = NULL;
+
+  run_sightline (&to_file, path, "--report", "cuda_gpu_kern_sum,cuda_api_sum", "--output", file, NULL);
+  g_assert_cmpint (to_file.status, ==, 0);
+  g_assert_cmpstr (to_file.out, ==, "");
+  g_assert_true (g_file_get_contents (file, &contents, NULL, NULL));
+  run_sightline (&to_stdout, path, "-r", "cuda_gpu_kern_sum", "-r", "cuda_api_sum", NULL);
+  g_assert_cmpint (to_stdout.status, ==, 0);
+  g_assert_cmpstr (contents, ==, to_stdout.out);
+  const char *kern = strstr (contents, "(cuda_gpu_kern_sum):");
+  const char *api = strstr (contents, "(cuda_api_sum):");
+  g_assert_nonnull (kern);
+  g_assert_nonnull (api);
+  g_assert_true (kern < api);
+}
+
+static void
+test_cmd_errors (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_autofree char *missing = g_build_filename (sl_test_tmpdir (), "missing.sqlite", NULL);
+  g_auto (Run) unknown = { 0 };
+  g_auto (Run) absent = { 0 };
+  g_auto (Run) skipped = { 0 };
+
+  run_sightline (&unknown, path, "--report", "cuda_gpu_kern_sum,nosuch", NULL);
+  g_assert_cmpint (unknown.status, !=, 0);
+  g_assert_nonnull (strstr (unknown.err, "nosuch"));
+  for (const char *const *n = sl_report_names (); *n != NULL; n++)
+    g_assert_nonnull (strstr (unknown.err, *n));
+
+  run_sightline (&absent, missing, NULL);
+  g_assert_cmpint (absent.status, ==, 1);
+  g_assert_nonnull (strstr (absent.err, missing));
+  g_assert_nonnull (strchr (absent.err, '\n'));
+  g_assert_null (strchr (absent.err, '\n') + 1 == NULL ? NULL : strchr (strchr (absent.err, '\n') + 1, '\n'));
+
+  /* the defaults on a file without NVTX or OS runtime data: skipped, like nsys */
+  run_sightline (&skipped, path, NULL);
+  g_assert_cmpint (skipped.status, ==, 0);
+  g_autofree char *msg = g_strdup_printf ("SKIPPED: %s does not contain NV Tools Extension (NVTX) data.", path);
+  g_assert_nonnull (strstr (skipped.out, msg));
+  g_assert_nonnull (strstr (skipped.out, "(cuda_gpu_mem_size_sum):"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/stats/oracle", test_oracle);
+  g_test_add_func ("/model/stats/needs", test_needs);
+  g_test_add_func ("/model/stats/round", test_round);
+  g_test_add_func ("/model/stats/unknown-name", test_unknown_name);
+  g_test_add_func ("/app/stats/csv", test_cmd_csv);
+  g_test_add_func ("/app/stats/column", test_cmd_column);
+  g_test_add_func ("/app/stats/json", test_cmd_json);
+  g_test_add_func ("/app/stats/output-two-reports", test_cmd_output_and_two_reports);
+  g_test_add_func ("/app/stats/errors", test_cmd_errors);
+  return g_test_run ();
+}
