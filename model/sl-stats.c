@@ -1350,16 +1350,24 @@ write_column (const SlReport *r,
   g_string_append_printf (out, "** %s (%s):\n\n", r->title, r->name);
   /* nsys: one leading space, two between columns, headers centred, numbers right-aligned,
    * text left-aligned */
+  /* a last text column (kernel names run to hundreds of characters) is not padded: its header
+   * stands at its left and lines carry no trailing blanks */
+  guint last = r->n_columns - 1;
+  gboolean open_end = is_text[last];
   for (guint c = 0; c < r->n_columns; c++)
     {
       g_string_append (out, c == 0 ? " " : "  ");
-      append_padded (out, r->columns[c].header, width[c], 0);
+      if (c == last && open_end)
+        g_string_append (out, r->columns[c].header);
+      else
+        append_padded (out, r->columns[c].header, width[c], 0);
     }
   g_string_append_c (out, '\n');
   for (guint c = 0; c < r->n_columns; c++)
     {
       g_string_append (out, c == 0 ? " " : "  ");
-      for (gsize i = 0; i < width[c]; i++)
+      gsize dashes = c == last && open_end ? MIN (width[c], 80) : width[c];
+      for (gsize i = 0; i < dashes; i++)
         g_string_append_c (out, '-');
     }
   g_string_append_c (out, '\n');
@@ -1368,8 +1376,11 @@ write_column (const SlReport *r,
       for (guint c = 0; c < r->n_columns; c++)
         {
           g_string_append (out, c == 0 ? " " : "  ");
-          append_padded (out, g_ptr_array_index (texts, row * r->n_columns + c), width[c],
-                         is_text[c] ? -1 : 1);
+          if (c == last && open_end)
+            g_string_append (out, g_ptr_array_index (texts, row * r->n_columns + c));
+          else
+            append_padded (out, g_ptr_array_index (texts, row * r->n_columns + c), width[c],
+                           is_text[c] ? -1 : 1);
         }
       g_string_append_c (out, '\n');
     }

@@ -48,6 +48,7 @@ typedef struct
 struct _SlTrace
 {
   gint          ref_count;
+  GMutex        lock;          /* strings, warnings and lanes, while two threads load */
   char         *path;
   char         *schema;
   SlTime        start;
@@ -88,6 +89,10 @@ SlTime *_sl_lane_build_busy   (const SlLane *lane);
 SlTime  _sl_lane_busy_between (const SlLane *lane, const SlTime *busy, gsize i, gsize j);
 void    _sl_gpu_busy_build    (SlTrace *trace);
 void    _sl_gpu_busy_clear    (SlGpuBusy *busy);
+
+/* Opens a trace file read-only, immutable and defensively (no views, triggers, extensions). */
+sqlite3 *_sl_trace_open_db    (const char  *path,
+                               GError     **error);
 
 /* The nsys reader fills a new trace; sl_trace_load() wraps it. */
 gboolean _sl_reader_read      (SlTrace        *trace,

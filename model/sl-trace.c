@@ -5,6 +5,9 @@
 
 #include <stdarg.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 G_DEFINE_QUARK (sl-trace-error-quark, sl_trace_error)
 
@@ -14,6 +17,7 @@ sl_trace_new (const char *path)
   SlTrace *trace = g_new0 (SlTrace, 1);
 
   trace->ref_count = 1;
+  g_mutex_init (&trace->lock);
   trace->path = g_strdup (path);
   trace->warnings = g_ptr_array_new_with_free_func (g_free);
   trace->chunk = g_string_chunk_new (64 * 1024);
@@ -86,6 +90,7 @@ sl_trace_unref (SlTrace *trace)
   g_ptr_array_unref (trace->warnings);
   g_free (trace->schema);
   g_free (trace->path);
+  g_mutex_clear (&trace->lock);
   g_free (trace);
 }
 
@@ -115,14 +120,20 @@ _sl_trace_intern (SlTrace    *trace,
   else if (memchr (text, '\0', len) != NULL)
     len = strlen (text);
 
+  /* the two loading threads intern concurrently; each caches ids, so this is not a hot path */
+  g_mutex_lock (&trace->lock);
   if (g_hash_table_lookup_extended (trace->str_ids, text, NULL, &found))
-    return GPOINTER_TO_UINT (found);
+    {
+      g_mutex_unlock (&trace->lock);
+      return GPOINTER_TO_UINT (found);
+    }
 
   char *stored = g_string_chunk_insert_len (trace->chunk, text, len);
   guint32 id = trace->strs->len;
   g_ptr_array_add (trace->strs, stored);
   g_hash_table_insert (trace->str_ids, stored, GUINT_TO_POINTER (id));
   trace->str_bytes += len + 1;
+  g_mutex_unlock (&trace->lock);
   return id;
 }
 
@@ -134,11 +145,14 @@ _sl_trace_warn (SlTrace    *trace,
   va_list args;
 
   /* A broken file can produce the same complaint a million times; keep the first hundred. */
-  if (trace->warnings->len >= 100)
-    return;
-  va_start (args, format);
-  g_ptr_array_add (trace->warnings, g_strdup_vprintf (format, args));
-  va_end (args);
+  g_mutex_lock (&trace->lock);
+  if (trace->warnings->len < 100)
+    {
+      va_start (args, format);
+      g_ptr_array_add (trace->warnings, g_strdup_vprintf (format, args));
+      va_end (args);
+    }
+  g_mutex_unlock (&trace->lock);
 }
 
 SlLane *
@@ -148,10 +162,12 @@ _sl_trace_add_lane (SlTrace    *trace,
   SlLane *lane = g_new0 (SlLane, 1);
 
   lane->kind = kind;
-  lane->index = trace->lanes->len;
   lane->thread = -1;
   lane->gpu = -1;
+  g_mutex_lock (&trace->lock);
+  lane->index = trace->lanes->len;
   g_ptr_array_add (trace->lanes, lane);
+  g_mutex_unlock (&trace->lock);
   return lane;
 }
 
@@ -267,36 +283,16 @@ _sl_trace_finish (SlTrace *trace)
   g_hash_table_remove_all (trace->str_ids);
 }
 
-SlTrace *
-sl_trace_load (const char     *path,
-               SlLoadFlags     flags,
-               SlProgressFunc  progress,
-               gpointer        user_data,
-               GCancellable   *cancellable,
-               GError        **error)
+sqlite3 *
+_sl_trace_open_db (const char  *path,
+                   GError     **error)
 {
-  g_autoptr (SlTrace) trace = NULL;
-  g_autofree char *uri = NULL;
+  g_autofree char *escaped = g_uri_escape_string (path, "/", FALSE);
+  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", escaped);
   sqlite3 *db = NULL;
-  gboolean ok;
   int rc;
 
-  g_return_val_if_fail (path != NULL, NULL);
-
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: no such file", path);
-      return NULL;
-    }
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: is a directory, not a trace", path);
-      return NULL;
-    }
-
   /* Read-only and immutable: nothing we do can change the file, and no journal is looked for. */
-  g_autofree char *escaped = g_uri_escape_string (path, "/", FALSE);
-  uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", escaped);
   rc = sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc != SQLITE_OK)
     {
@@ -313,6 +309,37 @@ sl_trace_load (const char     *path,
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
   sqlite3_exec (db, "PRAGMA query_only = 1; PRAGMA cache_size = -8192", NULL, NULL, NULL);
+  return db;
+}
+
+SlTrace *
+sl_trace_load (const char     *path,
+               SlLoadFlags     flags,
+               SlProgressFunc  progress,
+               gpointer        user_data,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  g_autoptr (SlTrace) trace = NULL;
+  sqlite3 *db = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: no such file", path);
+      return NULL;
+    }
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: is a directory, not a trace", path);
+      return NULL;
+    }
+
+  db = _sl_trace_open_db (path, error);
+  if (db == NULL)
+    return NULL;
 
   trace = sl_trace_new (path);
   ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
@@ -320,6 +347,11 @@ sl_trace_load (const char     *path,
   if (!ok)
     return NULL;
   _sl_trace_finish (trace);
+#ifdef __GLIBC__
+  /* loading frees as much as it keeps (row arrays, id maps, a second thread's arena): hand
+   * that back to the system rather than keep it resident for the life of the viewer */
+  malloc_trim (0);
+#endif
   if (progress != NULL)
     progress (1.0, "done", user_data);
   return g_steal_pointer (&trace);

@@ -73,7 +73,8 @@ struct _SlLane
   SlTime     lod_origin;
 };
 
-/* Progress: fraction in [0,1] and what is being read; called from the loading thread. */
+/* Progress: fraction in [0,1], never decreasing, and what is being read; called from the thread
+ * that called sl_trace_load() or from the helper thread it starts, never concurrently. */
 typedef void (*SlProgressFunc) (double fraction, const char *what, gpointer user_data);
 
 /* Which tables a load reads; a stats run needs only some of them. */
