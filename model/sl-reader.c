@@ -24,6 +24,7 @@ typedef struct
   guint32    device;
   guint32    context;
   guint32    stream;
+  guint32    green_context;  /* 0 = none */
   SlLaneKind kind;
 } GpuKey;
 
@@ -620,7 +621,8 @@ gpu_key_hash (gconstpointer p)
 {
   const GpuKey *k = p;
   guint64 h = k->global_pid * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-  h ^= ((guint64) k->device << 40) ^ ((guint64) k->context << 20) ^ k->stream ^ ((guint64) k->kind << 60);
+  h ^= ((guint64) k->device << 40) ^ ((guint64) k->context << 20) ^ k->stream ^ ((guint64) k->kind << 60)
+       ^ ((guint64) k->green_context << 30);
   return (guint) (h ^ (h >> 32));
 }
 
@@ -630,7 +632,7 @@ gpu_key_equal (gconstpointer a,
 {
   const GpuKey *x = a, *y = b;
   return x->global_pid == y->global_pid && x->device == y->device && x->context == y->context
-         && x->stream == y->stream && x->kind == y->kind;
+         && x->stream == y->stream && x->kind == y->kind && x->green_context == y->green_context;
 }
 
 static GArray *
@@ -665,6 +667,7 @@ gpu_events (Reader  *r,
       lane->gpu = gpu_for (r, key->device);
       lane->context_id = key->context;
       lane->stream_id = key->stream;
+      lane->green_context_id = key->green_context;
       a = g_array_new (FALSE, FALSE, sizeof (SlEvent));
       g_hash_table_insert (r->gpu_lanes, g_memdup2 (key, sizeof *key), lane);
       g_hash_table_insert (r->lane_arrays, lane, a);
@@ -936,10 +939,12 @@ read_runtime (Reader  *r,
   return !step_failed (r, table, rc, error);
 }
 
-/* Columns 2..5 of GPU tables: deviceId, contextId, streamId, globalPid; column 6 correlationId. */
+/* Columns 2..5 of GPU tables: deviceId, contextId, streamId, globalPid; column 6 correlationId;
+ * greenContextId in column `green_col` (NULL or 0 when none). */
 static gboolean
 gpu_row_key (sqlite3_stmt *stmt,
              SlLaneKind    kind,
+             int           green_col,
              GpuKey       *key,
              RowTrouble   *trouble)
 {
@@ -953,6 +958,7 @@ gpu_row_key (sqlite3_stmt *stmt,
   key->context = clamp_u32 (sqlite3_column_int64 (stmt, 3));
   key->stream = clamp_u32 (sqlite3_column_int64 (stmt, 4));
   key->global_pid = GPID_OF ((guint64) sqlite3_column_int64 (stmt, 5));
+  key->green_context = clamp_u32 (sqlite3_column_int64 (stmt, green_col));
   key->kind = kind;
   return TRUE;
 }
@@ -1017,14 +1023,14 @@ read_kernels (Reader  *r,
   g_autoptr (GHashTable) c = table_columns (r, table);
   g_autofree char *sql = g_strdup_printf (
     "SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, gridX, gridY, gridZ, "
-    "blockX, blockY, blockZ, %s, %s, %s, %s FROM %s",
+    "blockX, blockY, blockZ, %s, %s, %s, %s, %s FROM %s",
     col_or (c, "contextId", "0"), col_or (c, "streamId", "0"), col_or (c, "globalPid", "NULL"),
     col_or (c, "correlationId", "0"), col_or (c, "demangledName", "NULL"),
     col_or (c, "shortName", "NULL"), col_or (c, "mangledName", "NULL"),
     col_or (c, "launchType", "0"), col_or (c, "cacheConfig", "0"),
     col_or (c, "registersPerThread", "0"), col_or (c, "staticSharedMemory", "0"),
     col_or (c, "dynamicSharedMemory", "0"), col_or (c, "localMemoryPerThread", "0"),
-    col_or (c, "sharedMemoryExecuted", "0"), table);
+    col_or (c, "sharedMemoryExecuted", "0"), col_or (c, "greenContextId", "0"), table);
   sqlite3_stmt *stmt = NULL;
   RowTrouble trouble = { 0 };
   gint64 rows = table_rows_estimate (r, table), row = 0;
@@ -1049,7 +1055,7 @@ read_kernels (Reader  *r,
           return FALSE;
         }
       if (!row_times (stmt, &ev.start, &ev.end, FALSE, &trouble)
-          || !gpu_row_key (stmt, SL_LANE_KERNELS, &key, &trouble))
+          || !gpu_row_key (stmt, SL_LANE_KERNELS, 23, &key, &trouble))
         continue;
       memset (&info, 0, sizeof info);
       info.demangled_name = col_str (r, stmt, 7);
@@ -1131,18 +1137,19 @@ read_copies (Reader     *r,
   int rc;
 
   if (memset_table)
-    sql = g_strdup_printf ("SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s, %s FROM %s",
+    sql = g_strdup_printf ("SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s, %s, %s FROM %s",
                            col_or (c, "contextId", "0"), col_or (c, "streamId", "0"),
                            col_or (c, "globalPid", "NULL"), col_or (c, "correlationId", "0"),
                            col_or (c, "bytes", "0"), col_or (c, "value", "0"), col_or (c, "memKind", "NULL"),
-                           table);
+                           col_or (c, "greenContextId", "0"), table);
   else
-    sql = g_strdup_printf ("SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s FROM %s",
+    sql = g_strdup_printf ("SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s FROM %s",
                            col_or (c, "contextId", "0"), col_or (c, "streamId", "0"),
                            col_or (c, "globalPid", "NULL"), col_or (c, "correlationId", "0"),
                            col_or (c, "bytes", "0"), col_or (c, "copyKind", "0"),
                            col_or (c, "srcKind", "NULL"), col_or (c, "dstKind", "NULL"),
-                           col_or (c, "srcDeviceId", "NULL"), col_or (c, "dstDeviceId", "NULL"), table);
+                           col_or (c, "srcDeviceId", "NULL"), col_or (c, "dstDeviceId", "NULL"),
+                           col_or (c, "greenContextId", "0"), table);
   if (!prepare (r, table, sql, &stmt, error))
     return FALSE;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
@@ -1157,7 +1164,8 @@ read_copies (Reader     *r,
           return FALSE;
         }
       if (!row_times (stmt, &ev.start, &ev.end, FALSE, &trouble)
-          || !gpu_row_key (stmt, memset_table ? SL_LANE_MEMSET : SL_LANE_MEMCPY, &key, &trouble))
+          || !gpu_row_key (stmt, memset_table ? SL_LANE_MEMSET : SL_LANE_MEMCPY, memset_table ? 10 : 13,
+                           &key, &trouble))
         continue;
       memset (&info, 0, sizeof info);
       info.bytes = (guint64) MAX (sqlite3_column_int64 (stmt, 7), 0);
@@ -1221,10 +1229,11 @@ read_sync (Reader  *r,
 {
   const char *table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
   g_autoptr (GHashTable) c = table_columns (r, table);
-  g_autofree char *sql = g_strdup_printf ("SELECT start, end, deviceId, %s, %s, %s, %s, %s FROM %s",
+  g_autofree char *sql = g_strdup_printf ("SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s FROM %s",
                                           col_or (c, "contextId", "0"), col_or (c, "streamId", "0"),
                                           col_or (c, "globalPid", "NULL"), col_or (c, "correlationId", "0"),
-                                          col_or (c, "syncType", "0"), table);
+                                          col_or (c, "syncType", "0"), col_or (c, "greenContextId", "0"),
+                                          table);
   sqlite3_stmt *stmt = NULL;
   RowTrouble trouble = { 0 };
   guint32 names[5] = { 0 };
@@ -1239,7 +1248,7 @@ read_sync (Reader  *r,
       GpuKey key;
 
       if (!row_times (stmt, &ev.start, &ev.end, FALSE, &trouble)
-          || !gpu_row_key (stmt, SL_LANE_SYNC, &key, &trouble))
+          || !gpu_row_key (stmt, SL_LANE_SYNC, 8, &key, &trouble))
         continue;
       guint64 ck = context_key (key.global_pid, key.context);
       guint dev = GPOINTER_TO_UINT (g_hash_table_lookup (r->context_gpu, &ck));

@@ -976,7 +976,10 @@ compute_gpu_trace (SlTrace  *trace,
       else
         add_null (r);
       add_int (r, lane->context_id);
-      add_null (r);   /* GreenCtx: NULLIF(greenContextId, 0); the model does not keep it */
+      if (lane->green_context_id != 0)   /* GreenCtx: NULLIF(greenContextId, 0) */
+        add_int (r, lane->green_context_id);
+      else
+        add_null (r);
       add_int (r, lane->stream_id);
       add_text (r, sl_trace_str (trace, ev->name));
     }

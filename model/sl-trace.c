@@ -218,6 +218,8 @@ compare_lanes (gconstpointer a,
         return x->global_pid < y->global_pid ? -1 : 1;
       if (x->context_id != y->context_id)
         return x->context_id < y->context_id ? -1 : 1;
+      if (x->green_context_id != y->green_context_id)
+        return x->green_context_id < y->green_context_id ? -1 : 1;
       if (x->stream_id != y->stream_id)
         return x->stream_id < y->stream_id ? -1 : 1;
     }

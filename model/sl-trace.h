@@ -59,6 +59,7 @@ struct _SlLane
   gint32     gpu;            /* index into the GPU table, -1 for CPU lanes */
   guint64    global_pid;     /* owning process (GPU lanes too) */
   guint32    context_id;
+  guint32    green_context_id; /* 0 when the work ran in no green context */
   guint32    stream_id;
   guint32    depth;          /* nesting depth for NVTX and CUDA API lanes */
   guint32    label;          /* string id: "CUDA API", "NVTX 0", "Stream 7 kernels" … */

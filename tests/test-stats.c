@@ -315,18 +315,22 @@ oracle_sql (sqlite3    *db,
           g_string_append_printf (q, "%sSELECT 1, x.deviceId, x.start, x.end - x.start, x.correlationId, NULL, "
                                   "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, bytes, "
                                   "bytes * (1000000000 / (x.end - x.start)), sk.label, dk.label, %s, contextId, "
-                                  "NULL, streamId, '[CUDA memcpy ' || o.label || ']', x.end "
+                                  "%s, streamId, '[CUDA memcpy ' || o.label || ']', x.end "
                                   "FROM CUPTI_ACTIVITY_KIND_MEMCPY AS x LEFT JOIN memop AS o ON o.id = x.copyKind "
                                   "LEFT JOIN memkind AS sk ON sk.id = x.srcKind "
-                                  "LEFT JOIN memkind AS dk ON dk.id = x.dstKind", sep, device);
+                                  "LEFT JOIN memkind AS dk ON dk.id = x.dstKind", sep, device,
+                                  has_column (db, "CUPTI_ACTIVITY_KIND_MEMCPY", "greenContextId")
+                                    ? "NULLIF(greenContextId, 0)" : "NULL");
           sep = " UNION ALL ";
         }
       if (memset_)
         g_string_append_printf (q, "%sSELECT 2, x.deviceId, x.start, x.end - x.start, x.correlationId, NULL, "
                                 "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, bytes, "
-                                "bytes * (1000000000 / (x.end - x.start)), mk.label, NULL, %s, contextId, NULL, "
+                                "bytes * (1000000000 / (x.end - x.start)), mk.label, NULL, %s, contextId, %s, "
                                 "streamId, '[CUDA memset]', x.end FROM CUPTI_ACTIVITY_KIND_MEMSET AS x "
                                 "LEFT JOIN memkind AS mk ON mk.id = x.%s", sep, device,
+                                has_column (db, "CUPTI_ACTIVITY_KIND_MEMSET", "greenContextId")
+                                  ? "NULLIF(greenContextId, 0)" : "NULL",
                                 has_column (db, "CUPTI_ACTIVITY_KIND_MEMSET", "memKind") ? "memKind" : "NULL");
       g_string_append (q, ") SELECT start, dur, corr, gridX, gridY, gridZ, blockX, blockY, blockZ, "
                           "registersPerThread, staticSharedMemory, dynamicSharedMemory, bytes, thru, src, dst, "
