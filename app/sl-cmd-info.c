@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "sl-lane.h"
+#include "sl-resident.h"
 #include "sl-occupancy.h"
 #include "sl-trace.h"
 #include "sl-utilization.h"
@@ -54,17 +55,6 @@ format_duration (SlTime ns)
   if (v < 1e9)
     return g_strdup_printf ("%.3f ms", v / 1e6);
   return g_strdup_printf ("%.3f s", v / 1e9);
-}
-
-static gsize
-resident_bytes (void)
-{
-  g_autofree char *status = NULL;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  const char *line = strstr (status, "VmRSS:");
-  return line != NULL ? (gsize) g_ascii_strtoull (line + 6, NULL, 10) * 1024 : 0;
 }
 
 static void
@@ -151,7 +141,7 @@ sl_cmd_info (int    argc,
       return 2;
     }
 
-  gsize rss_before = resident_bytes ();
+  gsize rss_before = sl_resident_bytes ();
   gint64 t_load = g_get_monotonic_time ();
   trace = sl_trace_load (argv[1], SL_LOAD_ALL, NULL, NULL, NULL, &error);
   t_load = g_get_monotonic_time () - t_load;
@@ -160,7 +150,7 @@ sl_cmd_info (int    argc,
       g_printerr ("sightline: %s\n", error->message);
       return 1;
     }
-  gsize rss_after = resident_bytes ();
+  gsize rss_after = sl_resident_bytes ();
 
   SlTime t0 = sl_trace_get_start (trace), t1 = sl_trace_get_end (trace);
   g_autofree char *span = format_duration (t1 - t0);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sl-lane.h"
+#include "sl-resident.h"
 #include "sl-trace.h"
 
 typedef struct
@@ -94,16 +95,6 @@ bare_scan (const char *path)
   return rows;
 }
 
-static gsize
-resident_bytes (void)
-{
-  g_autofree char *status = NULL;
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  const char *line = strstr (status, "VmRSS:");
-  return line != NULL ? (gsize) g_ascii_strtoull (line + 6, NULL, 10) * 1024 : 0;
-}
-
 /* One LOD query on every lane, as a frame does; returns seconds, and the slowest lane's. */
 static double
 lod_all_lanes (SlTrace *trace,
@@ -144,11 +135,11 @@ main (int    argc,
   gint64 rows = 0;
 
   printf ("file                     %s\n", path);
-  gsize rss0 = resident_bytes ();
+  gsize rss0 = sl_resident_bytes ();
   g_autoptr (GError) error = NULL;
   /* first load in this process, so that VmRSS growth is this trace's alone */
   g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
-  gsize rss1 = resident_bytes ();
+  gsize rss1 = sl_resident_bytes ();
   if (trace == NULL)
     {
       fprintf (stderr, "%s\n", error->message);

@@ -9,81 +9,9 @@
 
 #include <glib.h>
 
+#include "sl-sql-aggregates.h"
 #include "sl-stats.h"
 #include "sl-trace.h"
-
-/* median() and stdev() as nsys's libsqlite3 has them: collect and sort; Welford. */
-typedef struct
-{
-  GArray *values;
-} MedianCtx;
-
-static void
-median_step (sqlite3_context *ctx,
-             int              argc,
-             sqlite3_value  **argv)
-{
-  MedianCtx *m = sqlite3_aggregate_context (ctx, sizeof *m);
-  (void) argc;
-  if (m == NULL || sqlite3_value_type (argv[0]) == SQLITE_NULL)
-    return;
-  if (m->values == NULL)
-    m->values = g_array_new (FALSE, FALSE, sizeof (double));
-  double v = sqlite3_value_double (argv[0]);
-  g_array_append_val (m->values, v);
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static void
-median_final (sqlite3_context *ctx)
-{
-  MedianCtx *m = sqlite3_aggregate_context (ctx, 0);
-  if (m == NULL || m->values == NULL)
-    {
-      sqlite3_result_null (ctx);
-      return;
-    }
-  g_array_sort (m->values, compare_double);
-  double *v = (double *) m->values->data;
-  guint n = m->values->len;
-  sqlite3_result_double (ctx, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
-  g_array_unref (m->values);
-}
-
-typedef struct
-{
-  double mean, m2;
-  gint64 n;
-} StdevCtx;
-
-static void
-stdev_step (sqlite3_context *ctx,
-            int              argc,
-            sqlite3_value  **argv)
-{
-  StdevCtx *s = sqlite3_aggregate_context (ctx, sizeof *s);
-  (void) argc;
-  if (s == NULL || sqlite3_value_type (argv[0]) == SQLITE_NULL)
-    return;
-  double x = sqlite3_value_double (argv[0]), d = x - s->mean;
-  s->n++;
-  s->mean += d / s->n;
-  s->m2 += d * (x - s->mean);
-}
-
-static void
-stdev_final (sqlite3_context *ctx)
-{
-  StdevCtx *s = sqlite3_aggregate_context (ctx, 0);
-  sqlite3_result_double (ctx, s != NULL && s->n > 1 ? sqrt (s->m2 / (s->n - 1)) : 0.0);
-}
 
 /* nsys's cuda_gpu_kern_sum and cuda_api_sum, in our words (reference §6.1, §6.2). */
 static const char *const queries[] = {
@@ -111,8 +39,8 @@ run_sql (const char *path,
   *rows = 0;
   if (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK)
     g_error ("cannot open %s: %s", path, sqlite3_errmsg (db));
-  sqlite3_create_function (db, "median", 1, SQLITE_UTF8, NULL, NULL, median_step, median_final);
-  sqlite3_create_function (db, "stdev", 1, SQLITE_UTF8, NULL, NULL, stdev_step, stdev_final);
+  if (!sl_sql_add_aggregates (db))
+    g_error ("cannot add median() and stdev() to SQLite");
   for (gsize q = 0; q < G_N_ELEMENTS (queries); q++)
     {
       sqlite3_stmt *stmt;

@@ -77,21 +77,31 @@ typedef struct
 
 /* ---- SQLite helpers ---------------------------------------------------------------------- */
 
+/* Whether the file's schema has an object of that type ("table", "view") and name. */
 static gboolean
-table_exists (Reader     *r,
-              const char *table)
+schema_has (Reader     *r,
+            const char *type,
+            const char *name)
 {
   sqlite3_stmt *stmt = NULL;
   gboolean found = FALSE;
 
-  if (sqlite3_prepare_v2 (r->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+  if (sqlite3_prepare_v2 (r->db, "SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?",
                           -1, &stmt, NULL) == SQLITE_OK)
     {
-      sqlite3_bind_text (stmt, 1, table, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 1, type, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, name, -1, SQLITE_STATIC);
       found = sqlite3_step (stmt) == SQLITE_ROW;
     }
   sqlite3_finalize (stmt);
   return found;
+}
+
+static gboolean
+table_exists (Reader     *r,
+              const char *table)
+{
+  return schema_has (r, "table", table);
 }
 
 /* A view is never read (the loader disables them): one named like a table only earns a warning. */
@@ -99,17 +109,7 @@ static gboolean
 view_exists (Reader     *r,
              const char *name)
 {
-  sqlite3_stmt *stmt = NULL;
-  gboolean found = FALSE;
-
-  if (sqlite3_prepare_v2 (r->db, "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ?",
-                          -1, &stmt, NULL) == SQLITE_OK)
-    {
-      sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC);
-      found = sqlite3_step (stmt) == SQLITE_ROW;
-    }
-  sqlite3_finalize (stmt);
-  return found;
+  return schema_has (r, "view", name);
 }
 
 /* Column names of a table, as a set. */

@@ -17,136 +17,10 @@
 #include <json-glib/json-glib.h>
 #endif
 
+#include "sl-sql-aggregates.h"
 #include "sl-stats.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
-
-/* ---------------------------------------------------------------------------------------- */
-/* Aggregates, as nsys's libsqlite3 (extension-functions.c) has them                          */
-
-typedef struct
-{
-  GArray  *values;     /* double */
-  gboolean all_int;
-} MedianCtx;
-
-static void
-median_step (sqlite3_context *ctx,
-             int              argc,
-             sqlite3_value  **argv)
-{
-  MedianCtx *m = sqlite3_aggregate_context (ctx, sizeof *m);
-  int type = sqlite3_value_numeric_type (argv[0]);
-
-  (void) argc;
-  if (m == NULL || type == SQLITE_NULL)
-    return;
-  if (m->values == NULL)
-    {
-      m->values = g_array_new (FALSE, FALSE, sizeof (gint64) > sizeof (double) ? sizeof (gint64) : sizeof (double));
-      m->all_int = TRUE;
-    }
-  if (type == SQLITE_INTEGER && m->all_int)
-    {
-      gint64 v = sqlite3_value_int64 (argv[0]);
-      g_array_append_val (m->values, v);
-    }
-  else
-    {
-      if (m->all_int)
-        {
-          /* switch the stored integers to doubles */
-          for (guint i = 0; i < m->values->len; i++)
-            {
-              double d = (double) g_array_index (m->values, gint64, i);
-              memcpy (&g_array_index (m->values, gint64, i), &d, sizeof d);
-            }
-          m->all_int = FALSE;
-        }
-      double d = sqlite3_value_double (argv[0]);
-      g_array_append_val (m->values, d);
-    }
-}
-
-static int
-compare_int64 (gconstpointer a,
-               gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* collect, sort, take the middle: an integer for an odd count of integers, else (a + b) / 2 */
-static void
-median_final (sqlite3_context *ctx)
-{
-  MedianCtx *m = sqlite3_aggregate_context (ctx, 0);
-
-  if (m == NULL || m->values == NULL || m->values->len == 0)
-    {
-      sqlite3_result_null (ctx);
-      if (m != NULL && m->values != NULL)
-        g_array_unref (m->values);
-      return;
-    }
-  guint n = m->values->len;
-  if (m->all_int)
-    {
-      g_array_sort (m->values, compare_int64);
-      gint64 *v = (gint64 *) m->values->data;
-      if (n % 2 == 1)
-        sqlite3_result_int64 (ctx, v[n / 2]);
-      else
-        sqlite3_result_double (ctx, (double) (v[n / 2 - 1] + v[n / 2]) * 1.0 / 2);
-    }
-  else
-    {
-      g_array_sort (m->values, compare_double);
-      double *v = (double *) m->values->data;
-      sqlite3_result_double (ctx, n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
-    }
-  g_array_unref (m->values);
-}
-
-typedef struct
-{
-  double mean;
-  double m2;
-  gint64 n;
-} StdevCtx;
-
-static void
-stdev_step (sqlite3_context *ctx,
-            int              argc,
-            sqlite3_value  **argv)
-{
-  StdevCtx *s = sqlite3_aggregate_context (ctx, sizeof *s);
-
-  (void) argc;
-  if (s == NULL || sqlite3_value_numeric_type (argv[0]) == SQLITE_NULL)
-    return;
-  double x = sqlite3_value_double (argv[0]);
-  s->n++;
-  double delta = x - s->mean;
-  s->mean += delta / s->n;
-  s->m2 += delta * (x - s->mean);
-}
-
-/* sample standard deviation; 0.0 for fewer than two values, as extension-functions.c */
-static void
-stdev_final (sqlite3_context *ctx)
-{
-  StdevCtx *s = sqlite3_aggregate_context (ctx, 0);
-  sqlite3_result_double (ctx, s != NULL && s->n > 1 ? sqrt (s->m2 / (s->n - 1)) : 0.0);
-}
 
 static sqlite3 *
 oracle_open (const char *path)
@@ -155,10 +29,7 @@ oracle_open (const char *path)
   g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", path);
 
   g_assert_cmpint (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_create_function (db, "median", 1, SQLITE_UTF8, NULL, NULL, median_step, median_final),
-                   ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_create_function (db, "stdev", 1, SQLITE_UTF8, NULL, NULL, stdev_step, stdev_final),
-                   ==, SQLITE_OK);
+  g_assert_true (sl_sql_add_aggregates (db));
   return db;
 }
 
