@@ -219,9 +219,11 @@ sl_cmd_info (int    argc,
               *sl_trace_str (trace, t->name) ? sl_trace_str (trace, t->name) : "(unnamed)");
       for (guint k = 0; k < SL_LANE_KERNELS; k++)
         if (counts[k] > 0)
-          printf ("  %s %" G_GSIZE_FORMAT, lane_kind_names[k], counts[k]);
-      if (depth > 0)
-        printf (" (%u levels)", depth);
+          {
+            printf ("  %s %" G_GSIZE_FORMAT, lane_kind_names[k], counts[k]);
+            if (k == SL_LANE_NVTX && depth > 1)
+              printf (" (%u levels)", depth);
+          }
       printf ("\n");
     }
   if (!all_lanes && shown > 40)
