@@ -445,10 +445,10 @@ sl_lane_lod (const SlLane *lane,
     }
 }
 
-/* Buckets of at least ~32 events on average at the finest level, 4 times wider per level up to
- * ~64 buckets: at most n/24 buckets of 16 bytes, under 0.7 byte per event. */
+/* Buckets of ~16 events on average at the finest level, 4 times wider per level up to ~64
+ * buckets: about n/12 buckets of 16 bytes, 1.3 bytes per event. */
 #define LOD_MIN_EVENTS 4096
-#define LOD_EVENTS_PER_BUCKET 32
+#define LOD_EVENTS_PER_BUCKET 16
 
 void
 _sl_lane_build_lod (SlLane *lane)
