@@ -1,0 +1,60 @@
+/* sl-timeline-view.h: the swimlane timeline: lane headers, ruler, events, utilization, arrows. */
+#pragma once
+
+#include "sl-trace.h"
+#include "sl-ui-types.h"
+#include "sl-viewport.h"
+
+G_BEGIN_DECLS
+
+#define SL_TYPE_TIMELINE_VIEW (sl_timeline_view_get_type ())
+G_DECLARE_FINAL_TYPE (SlTimelineView, sl_timeline_view, SL, TIMELINE_VIEW, GtkWidget)
+
+typedef enum
+{
+  SL_COLOR_BY_KIND,
+  SL_COLOR_BY_NAME,     /* hash of the name; NVTX ranges keep their own colour */
+} SlColorMode;
+
+GtkWidget  *sl_timeline_view_new                (void);
+
+/* The trace to show (reffed), or NULL.  Resets the viewport to the whole trace. */
+void        sl_timeline_view_set_trace          (SlTimelineView *self,
+                                                 SlTrace        *trace);
+SlTrace    *sl_timeline_view_get_trace          (SlTimelineView *self);
+SlViewport *sl_timeline_view_get_viewport       (SlTimelineView *self);
+
+/* The selected event; "event-selected" (SlEventRef *) is emitted on a click, and
+ * "event-activated" on a double-click (which also fits the event). */
+void        sl_timeline_view_select_event       (SlTimelineView *self,
+                                                 SlEventRef      ref,
+                                                 gboolean        scroll_to);
+SlEventRef  sl_timeline_view_get_selected_event (SlTimelineView *self);
+
+/* Instances of one name (a string id) are drawn highlighted; SL_NO_STR for none. */
+void        sl_timeline_view_set_highlight_name (SlTimelineView *self,
+                                                 guint32         name);
+/* Search: events whose name contains `needle` (case-insensitive) are marked; returns how many. */
+gsize       sl_timeline_view_set_search         (SlTimelineView *self,
+                                                 const char     *needle);
+/* Moves the selection to the next/previous match after/before the current one; FALSE when none. */
+gboolean    sl_timeline_view_search_step        (SlTimelineView *self,
+                                                 gboolean        forward);
+
+void        sl_timeline_view_set_color_mode     (SlTimelineView *self,
+                                                 SlColorMode     mode);
+/* Overlay GPU utilization on the GPU lanes; stretches below `threshold` (0..1) are shaded. */
+void        sl_timeline_view_set_util_overlay   (SlTimelineView *self,
+                                                 gboolean        overlay);
+void        sl_timeline_view_set_util_threshold (SlTimelineView *self,
+                                                 double          threshold);
+
+/* Where an event is drawn, in widget coordinates (for tests and arrows); FALSE when off screen. */
+gboolean    sl_timeline_view_get_event_area     (SlTimelineView  *self,
+                                                 SlEventRef       ref,
+                                                 graphene_rect_t *area);
+/* The lane row at widget y, or -1 (headers and ruler included in the layout). */
+gint        sl_timeline_view_lane_at            (SlTimelineView *self,
+                                                 double          y);
+
+G_END_DECLS

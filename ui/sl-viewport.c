@@ -1,0 +1,308 @@
+/* sl-viewport.c: the visible and selected time ranges, with a zoom history (Back/Forward). */
+#include "sl-viewport.h"
+
+#define MIN_SPAN    100      /* ns: the narrowest window one can zoom to */
+#define MAX_HISTORY 64
+
+struct _SlViewport
+{
+  GObject  parent_instance;
+
+  SlTime   start, end;         /* bounds: the whole trace */
+  SlTime   t0, t1;             /* visible */
+  gboolean has_selection;
+  SlTime   sel0, sel1;
+  GArray  *back;               /* SlTime pairs */
+  GArray  *forward;
+};
+
+G_DEFINE_FINAL_TYPE (SlViewport, sl_viewport, G_TYPE_OBJECT)
+
+enum
+{
+  CHANGED,
+  SELECTION_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+SlViewport *
+sl_viewport_new (void)
+{
+  return g_object_new (SL_TYPE_VIEWPORT, NULL);
+}
+
+static void
+sl_viewport_finalize (GObject *object)
+{
+  SlViewport *self = SL_VIEWPORT (object);
+
+  g_array_unref (self->back);
+  g_array_unref (self->forward);
+  G_OBJECT_CLASS (sl_viewport_parent_class)->finalize (object);
+}
+
+static void
+sl_viewport_class_init (SlViewportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sl_viewport_finalize;
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass),
+                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+sl_viewport_init (SlViewport *self)
+{
+  self->end = self->t1 = 1000;
+  self->back = g_array_new (FALSE, FALSE, sizeof (SlTime) * 2);
+  self->forward = g_array_new (FALSE, FALSE, sizeof (SlTime) * 2);
+}
+
+/* Keeps [t0, t1) at least MIN_SPAN wide and inside the bounds plus 5% on each side. */
+static void
+clamp_range (SlViewport *self,
+             SlTime     *t0,
+             SlTime     *t1)
+{
+  SlTime span = self->end - self->start;
+  SlTime margin = MAX (span / 20, MIN_SPAN);
+  SlTime lo = self->start - margin, hi = self->end + margin;
+
+  if (*t1 - *t0 < MIN_SPAN)
+    {
+      SlTime mid = *t0 / 2 + *t1 / 2;
+      *t0 = mid - MIN_SPAN / 2;
+      *t1 = *t0 + MIN_SPAN;
+    }
+  if (*t1 - *t0 > hi - lo)
+    {
+      *t0 = lo;
+      *t1 = hi;
+    }
+  if (*t0 < lo)
+    {
+      *t1 += lo - *t0;
+      *t0 = lo;
+    }
+  if (*t1 > hi)
+    {
+      *t0 -= *t1 - hi;
+      *t1 = hi;
+    }
+}
+
+static void
+push (GArray *stack,
+      SlTime  t0,
+      SlTime  t1)
+{
+  SlTime pair[2] = { t0, t1 };
+
+  if (stack->len >= MAX_HISTORY)
+    g_array_remove_index (stack, 0);
+  g_array_append_vals (stack, pair, 1);
+}
+
+void
+sl_viewport_set_bounds (SlViewport *self,
+                        SlTime      start,
+                        SlTime      end)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  if (end <= start)
+    end = start + MIN_SPAN;
+  self->start = start;
+  self->end = end;
+  g_array_set_size (self->back, 0);
+  g_array_set_size (self->forward, 0);
+  self->t0 = start;
+  self->t1 = end;
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+void
+sl_viewport_get_bounds (SlViewport *self,
+                        SlTime     *start,
+                        SlTime     *end)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  if (start != NULL)
+    *start = self->start;
+  if (end != NULL)
+    *end = self->end;
+}
+
+void
+sl_viewport_get_visible (SlViewport *self,
+                         SlTime     *t0,
+                         SlTime     *t1)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  if (t0 != NULL)
+    *t0 = self->t0;
+  if (t1 != NULL)
+    *t1 = self->t1;
+}
+
+void
+sl_viewport_set_visible (SlViewport *self,
+                         SlTime      t0,
+                         SlTime      t1,
+                         gboolean    remember)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  clamp_range (self, &t0, &t1);
+  if (t0 == self->t0 && t1 == self->t1)
+    return;
+  if (remember)
+    {
+      push (self->back, self->t0, self->t1);
+      g_array_set_size (self->forward, 0);
+    }
+  self->t0 = t0;
+  self->t1 = t1;
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+void
+sl_viewport_zoom (SlViewport *self,
+                  double      factor,
+                  SlTime      anchor)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  g_return_if_fail (factor > 0);
+  double left = (double) (anchor - self->t0) / factor;
+  double right = (double) (self->t1 - anchor) / factor;
+  sl_viewport_set_visible (self, anchor - (SlTime) left, anchor + (SlTime) right, FALSE);
+}
+
+void
+sl_viewport_pan (SlViewport *self,
+                 SlTime      delta)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  sl_viewport_set_visible (self, self->t0 + delta, self->t1 + delta, FALSE);
+}
+
+void
+sl_viewport_show_all (SlViewport *self)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  sl_viewport_set_visible (self, self->start, self->end, TRUE);
+}
+
+static gboolean
+step_history (SlViewport *self,
+              GArray     *from,
+              GArray     *to)
+{
+  if (from->len == 0)
+    return FALSE;
+  SlTime *pair = &g_array_index (from, SlTime, (from->len - 1) * 2);
+  SlTime t0 = pair[0], t1 = pair[1];
+  g_array_set_size (from, from->len - 1);
+  push (to, self->t0, self->t1);
+  self->t0 = t0;
+  self->t1 = t1;
+  g_signal_emit (self, signals[CHANGED], 0);
+  return TRUE;
+}
+
+gboolean
+sl_viewport_back (SlViewport *self)
+{
+  g_return_val_if_fail (SL_IS_VIEWPORT (self), FALSE);
+  return step_history (self, self->back, self->forward);
+}
+
+gboolean
+sl_viewport_forward (SlViewport *self)
+{
+  g_return_val_if_fail (SL_IS_VIEWPORT (self), FALSE);
+  return step_history (self, self->forward, self->back);
+}
+
+gboolean
+sl_viewport_can_go_back (SlViewport *self)
+{
+  g_return_val_if_fail (SL_IS_VIEWPORT (self), FALSE);
+  return self->back->len > 0;
+}
+
+gboolean
+sl_viewport_can_go_forward (SlViewport *self)
+{
+  g_return_val_if_fail (SL_IS_VIEWPORT (self), FALSE);
+  return self->forward->len > 0;
+}
+
+gboolean
+sl_viewport_get_selection (SlViewport *self,
+                           SlTime     *t0,
+                           SlTime     *t1)
+{
+  g_return_val_if_fail (SL_IS_VIEWPORT (self), FALSE);
+  if (self->has_selection)
+    {
+      if (t0 != NULL)
+        *t0 = self->sel0;
+      if (t1 != NULL)
+        *t1 = self->sel1;
+    }
+  return self->has_selection;
+}
+
+void
+sl_viewport_set_selection (SlViewport *self,
+                           SlTime      t0,
+                           SlTime      t1)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  if (t1 < t0)
+    {
+      SlTime tmp = t0;
+      t0 = t1;
+      t1 = tmp;
+    }
+  if (self->has_selection && self->sel0 == t0 && self->sel1 == t1)
+    return;
+  self->has_selection = TRUE;
+  self->sel0 = t0;
+  self->sel1 = t1;
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+void
+sl_viewport_clear_selection (SlViewport *self)
+{
+  g_return_if_fail (SL_IS_VIEWPORT (self));
+  if (!self->has_selection)
+    return;
+  self->has_selection = FALSE;
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+double
+sl_viewport_time_to_x (SlViewport *self,
+                       SlTime      t,
+                       double      width)
+{
+  g_return_val_if_fail (SL_IS_VIEWPORT (self), 0);
+  return (double) (t - self->t0) * width / (double) (self->t1 - self->t0);
+}
+
+SlTime
+sl_viewport_x_to_time (SlViewport *self,
+                       double      x,
+                       double      width)
+{
+  g_return_val_if_fail (SL_IS_VIEWPORT (self), 0);
+  if (width <= 0)
+    return self->t0;
+  return self->t0 + (SlTime) (x * (double) (self->t1 - self->t0) / width);
+}
