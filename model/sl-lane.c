@@ -245,7 +245,7 @@ _sl_lane_build_busy (const SlLane *lane)
       busy[b] = sum;
       gsize end = MIN ((b + 1) * SL_BUSY_STRIDE, lane->n_events);
       for (gsize i = b * SL_BUSY_STRIDE; i < end; i++)
-        sum += lane->events[i].end - lane->events[i].start;
+        sum = _sl_time_add (sum, lane->events[i].end - lane->events[i].start);
     }
   return busy;
 }
@@ -259,7 +259,7 @@ busy_before (const SlLane *lane,
   SlTime sum = busy[b];
 
   for (gsize k = b * SL_BUSY_STRIDE; k < i; k++)
-    sum += lane->events[k].end - lane->events[k].start;
+    sum = _sl_time_add (sum, lane->events[k].end - lane->events[k].start);
   return sum;
 }
 
@@ -424,7 +424,8 @@ sl_lane_lod (const SlLane *lane,
       guint32 widest = 0;
       for (gsize k = b; k <= last; k++)
         widest = MAX (widest, lv->b[k].max_dur);
-      if ((double) widest >= min_ns || j - i == 1)
+      /* max_dur saturates at 2^32-1 ns (4.3 s): such a bucket may hold anything */
+      if ((double) widest >= min_ns || widest == G_MAXUINT32 || j - i == 1)
         {
           lod_events (lane, i, j, t0, ns_per_px, min_ns, out);
           i = j;
@@ -438,7 +439,14 @@ sl_lane_lod (const SlLane *lane,
         busy = _sl_lane_busy_between (lane, lane->busy_prefix, i, j);
       SlTime end = ev[j - 1].end;
       if (lane->max_end != NULL)
-        end = MAX (end, boundary);
+        {
+          /* as lod_events: exact for small folds, to the pixel for large ones */
+          if (j - i <= 32)
+            for (gsize k = i; k < j; k++)
+              end = MAX (end, ev[k].end);
+          else
+            end = MAX (end, boundary);
+        }
       SlLodItem item = { ev[i].start, end, i, (guint32) MIN (j - i, G_MAXUINT32), busy };
       g_array_append_val (out, item);
       i = j;
@@ -479,7 +487,7 @@ _sl_lane_build_lod (SlLane *lane)
         {
           SlTime d = ev[i].end - ev[i].start;
           widest = MAX (widest, (guint32) MIN (d, (SlTime) G_MAXUINT32));
-          busy += d;
+          busy = _sl_time_add (busy, d);
         }
       lv.b[k].max_dur = widest;
     }

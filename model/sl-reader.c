@@ -1256,9 +1256,14 @@ read_sync (Reader  *r,
         key.device = dev - 1;
       gint64 type = sqlite3_column_int64 (stmt, 7);
       guint t = (guint) CLAMP (type, 0, 4);
-      if (names[t] == 0)
-        names[t] = _sl_trace_intern (r->trace, sl_trace_enum_label (r->trace, SL_ENUM_SYNC_TYPE, type), -1);
-      ev.name = names[t];
+      if (t != type)
+        ev.name = _sl_trace_intern (r->trace, sl_trace_enum_label (r->trace, SL_ENUM_SYNC_TYPE, type), -1);
+      else
+        {
+          if (names[t] == 0)
+            names[t] = _sl_trace_intern (r->trace, sl_trace_enum_label (r->trace, SL_ENUM_SYNC_TYPE, type), -1);
+          ev.name = names[t];
+        }
       ev.corr = clamp_u32 (sqlite3_column_int64 (stmt, 6));
       ev.link = SL_NO_LINK;
       ev.aux = (guint32) t;

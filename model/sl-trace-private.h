@@ -8,6 +8,18 @@
 G_BEGIN_DECLS
 
 /* Durations are summed every SL_BUSY_STRIDE events, so any range's busy time costs O(stride). */
+
+/* Sums of durations saturate: a hostile file's times reach ±2^61, and a lane adds up millions. */
+static inline SlTime
+_sl_time_add (SlTime a,
+              SlTime b)
+{
+  SlTime sum;
+  if (__builtin_add_overflow (a, b, &sum))
+    return b > 0 ? G_MAXINT64 : G_MININT64;
+  return sum;
+}
+
 #define SL_BUSY_STRIDE 16
 
 /* Level-of-detail pyramid of a lane: the lane's span cut into buckets of `width` ns (4 times
@@ -82,7 +94,8 @@ guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
 void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
 SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
 /* After all events are in: sort lanes, build indexes, global ids, busy sums. */
-void    _sl_trace_finish      (SlTrace *trace);
+gboolean _sl_trace_finish     (SlTrace *trace,
+                               GError **error);
 void    _sl_trace_link        (SlTrace *trace);
 void    _sl_lane_build_index  (SlLane *lane);
 SlTime *_sl_lane_build_busy   (const SlLane *lane);

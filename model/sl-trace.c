@@ -228,8 +228,9 @@ compare_lanes (gconstpointer a,
   return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
-void
-_sl_trace_finish (SlTrace *trace)
+gboolean
+_sl_trace_finish (SlTrace  *trace,
+                  GError  **error)
 {
   guint32 base = 0;
   gboolean any = FALSE;
@@ -254,7 +255,12 @@ _sl_trace_finish (SlTrace *trace)
       if (!events_sorted (lane->events, lane->n_events))
         qsort (lane->events, lane->n_events, sizeof (SlEvent), compare_events);
       lane->base = base;
-      g_assert ((guint64) base + lane->n_events < G_MAXUINT32);
+      if ((guint64) base + lane->n_events >= G_MAXUINT32)
+        {
+          g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT,
+                       "%s: more than 4 294 967 294 events; Sightline cannot hold this trace", trace->path);
+          return FALSE;
+        }
       base += lane->n_events;
       _sl_lane_build_index (lane);
       lane->busy_prefix = _sl_lane_build_busy (lane);
@@ -283,6 +289,7 @@ _sl_trace_finish (SlTrace *trace)
 
   /* the interning table is only needed while loading */
   g_hash_table_remove_all (trace->str_ids);
+  return TRUE;
 }
 
 sqlite3 *
@@ -347,8 +354,14 @@ sl_trace_load (const char     *path,
   ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
   sqlite3_close (db);
   if (!ok)
+    {
+      /* GIO's "Operation was cancelled" does not say which load was */
+      if (error != NULL && *error != NULL && (*error)->domain != SL_TRACE_ERROR)
+        g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+  if (!_sl_trace_finish (trace, error))
     return NULL;
-  _sl_trace_finish (trace);
 #ifdef __GLIBC__
   /* loading frees as much as it keeps (row arrays, id maps, a second thread's arena): hand
    * that back to the system rather than keep it resident for the life of the viewer */
@@ -525,7 +538,7 @@ sl_trace_get_callchain (SlTrace        *trace,
                         const guint32 **symbols,
                         const guint32 **modules)
 {
-  if (aux + 1 >= trace->chain_offsets->len)
+  if ((gsize) aux + 1 >= trace->chain_offsets->len)
     {
       *symbols = *modules = NULL;
       return 0;

@@ -13,8 +13,7 @@ typedef enum
 {
   SL_TRACE_ERROR_OPEN,       /* not readable, not SQLite, corrupt or truncated */
   SL_TRACE_ERROR_NOT_TRACE,  /* SQLite, but not an nsys-schema trace */
-  SL_TRACE_ERROR_CORRUPT,    /* a table is unreadable */
-  SL_TRACE_ERROR_CANCELLED,
+  SL_TRACE_ERROR_CORRUPT,    /* a table is unreadable, or the trace too large */
 } SlTraceError;
 
 GQuark sl_trace_error_quark (void);

@@ -24,6 +24,9 @@ random_lane (gsize    n,
       SlTime dur = g_rand_int_range (rng, 0, 8) == 0 ? 0 : (SlTime) g_rand_double_range (rng, 1, 1e6);
       if (g_rand_int_range (rng, 0, 50) == 0)
         dur = (SlTime) g_rand_double_range (rng, 1e6, 1e8);
+      /* now and then one longer than 2^32 ns, where bucket durations saturate */
+      if (g_rand_int_range (rng, 0, 2000) == 0)
+        dur = (SlTime) g_rand_double_range (rng, 5e9, 2e10);
       SlTime gap = g_rand_int_range (rng, 0, 4) == 0 ? 0 : (SlTime) g_rand_double_range (rng, 0, 2e5);
       ev->start = t + gap;
       ev->end = ev->start + dur;
@@ -43,6 +46,8 @@ random_lane (gsize    n,
     }
   _sl_lane_build_index (lane);
   lane->busy_prefix = _sl_lane_build_busy (lane);
+  lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, n);
+  _sl_lane_build_lod (lane);
   return lane;
 }
 
@@ -52,6 +57,7 @@ lane_free (SlLane *lane)
   g_free (lane->events);
   g_free (lane->max_end);
   g_free (lane->busy_prefix);
+  _sl_lane_free_lod (lane);
   g_free (lane);
 }
 
@@ -245,6 +251,9 @@ test_lod_fold (void)
     lane->events[i] = (SlEvent) { (SlTime) i * 1000, (SlTime) i * 1000 + 400, 0, 0, 0, 0 };
   _sl_lane_build_index (lane);
   lane->busy_prefix = _sl_lane_build_busy (lane);
+  lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, n);
+  _sl_lane_build_lod (lane);
+  g_assert_cmpuint (lane->n_lod, >, 0);
 
   sl_lane_lod (lane, 0, (SlTime) n * 1000, 2000, 1.0, items);
   g_assert_cmpuint (items->len, <=, 2000);
@@ -267,6 +276,27 @@ test_lod_fold (void)
   lane_free (lane);
 }
 
+/* Durations of ±2^61-clamped times add up past 2^63: sums saturate instead of overflowing. */
+static void
+test_busy_saturates (void)
+{
+  SlLane *lane = g_new0 (SlLane, 1);
+  SlTime big = (SlTime) 1 << 61;
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (SlLodItem));
+
+  lane->n_events = 3;
+  lane->events = g_new0 (SlEvent, 3);
+  for (guint i = 0; i < 3; i++)
+    lane->events[i] = (SlEvent) { -big, big, 0, 0, 0, 0 };
+  _sl_lane_build_index (lane);
+  lane->busy_prefix = _sl_lane_build_busy (lane);
+  lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, 3);
+  g_assert_cmpint (lane->busy, >, 0);
+  sl_lane_lod (lane, -big, big, 1000, 1.0, items);
+  g_assert_cmpuint (items->len, ==, 3);
+  lane_free (lane);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -279,6 +309,7 @@ main (int    argc,
   g_test_add_func ("/model/lane/lod/disjoint", test_lod_disjoint);
   g_test_add_func ("/model/lane/lod/overlapping", test_lod_overlapping);
   g_test_add_func ("/model/lane/lod/fold", test_lod_fold);
+  g_test_add_func ("/model/lane/busy-saturates", test_busy_saturates);
   int rc = g_test_run ();
   g_rand_free (rng);
   return rc;

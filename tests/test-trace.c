@@ -185,6 +185,20 @@ check_real_file (const char *path)
   if (has_table (db, "TARGET_INFO_CUDA_GPU"))
     g_assert_cmpstr (sl_trace_str (trace, sl_trace_get_gpu (trace, 0)->name), ==, "Tesla V100-PCIE-32GB");
 
+  /* samples whose call chain is missing carry G_MAXUINT32: asking for it is safe */
+  const guint32 *syms, *mods;
+  g_assert_cmpuint (sl_trace_get_callchain (trace, G_MAXUINT32, &syms, &mods), ==, 0);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize e = 0; lane->kind == SL_LANE_SAMPLES && e < lane->n_events; e++)
+        {
+          guint depth = sl_trace_get_callchain (trace, lane->events[e].aux, &syms, &mods);
+          if (depth > 0)
+            g_assert_cmpuint (syms[0], ==, lane->events[e].name);
+        }
+    }
+
   sqlite3_close (db);
 }
 
