@@ -166,13 +166,17 @@ _sl_trace_link (SlTrace *trace)
           if (id == G_MAXUINT32)
             continue;
           ev->link = id;
-          /* the call points at its first GPU operation (a cudaMemcpy may have one only) */
+          /* the call points at its earliest GPU operation (a graph launch has many) */
           const SlLane *api_lane;
           gsize api_index;
           if (sl_trace_resolve (trace, id, &api_lane, &api_index))
             {
               SlEvent *api = &((SlLane *) api_lane)->events[api_index];
-              if (api->link == SL_NO_LINK)
+              const SlLane *prev_lane;
+              gsize prev_index;
+              if (api->link == SL_NO_LINK
+                  || (sl_trace_resolve (trace, api->link, &prev_lane, &prev_index)
+                      && prev_lane->events[prev_index].start > ev->start))
                 api->link = lane->base + k;
             }
         }

@@ -34,6 +34,7 @@ typedef struct
   GMutex          lock;
   double          part[2];
   double          last;
+  gint            failed;        /* 1 + slot of the first thread that failed; the other stops */
 } Progress;
 
 typedef struct
@@ -214,6 +215,11 @@ tick (Reader      *r,
 {
   if (g_cancellable_set_error_if_cancelled (r->cancellable, error))
     return FALSE;
+  if (g_atomic_int_get (&r->prog->failed))
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT, "%s: loading stopped", r->trace->path);
+      return FALSE;
+    }
   report_progress (r, r->done + r->share * MIN ((double) row / (double) rows, 1.0), what);
   return TRUE;
 }
@@ -742,21 +748,23 @@ split_by_depth (Reader     *r,
         g_array_append_val (stack, close);
     }
 
+  /* one lane per depth, filled in one pass (a hostile file may nest 1023 deep) */
+  g_autofree SlLane **by_depth = g_new0 (SlLane *, counts->len);
+  g_autofree gsize *fill = g_new0 (gsize, counts->len);
   for (guint d = 0; d < counts->len; d++)
     {
-      gsize count = g_array_index (counts, gsize, d), k = 0;
+      gsize count = g_array_index (counts, gsize, d);
       if (count == 0)
         continue;
-      SlLane *lane = _sl_trace_add_lane (r->trace, kind);
+      SlLane *lane = by_depth[d] = _sl_trace_add_lane (r->trace, kind);
       lane->thread = thread;
       lane->global_pid = GPID_OF (t->global_tid);
       lane->depth = d;
       lane->n_events = count;
       lane->events = g_new (SlEvent, count);
-      for (gsize i = 0; i < n; i++)
-        if (depth[i] == d)
-          lane->events[k++] = ev[i];
     }
+  for (gsize i = 0; i < n; i++)
+    by_depth[depth[i]]->events[fill[depth[i]]++] = ev[i];
 }
 
 static void
@@ -1626,6 +1634,8 @@ gpu_job_run (gpointer data)
 {
   GpuJob *job = data;
   job->ok = run_steps (job->r, job->steps, job->n_steps, TRUE, &job->error);
+  if (!job->ok)
+    g_atomic_int_compare_and_exchange (&job->r->prog->failed, 0, 2);
   return NULL;
 }
 
@@ -1738,6 +1748,8 @@ _sl_reader_read (SlTrace        *trace,
     job.ok = run_steps (&r, steps, G_N_ELEMENTS (steps), TRUE, &job.error);
 
   gboolean cpu_ok = run_steps (&r, steps, G_N_ELEMENTS (steps), FALSE, error);
+  if (!cpu_ok)
+    g_atomic_int_compare_and_exchange (&prog.failed, 0, 1);
   if (worker != NULL)
     g_thread_join (worker);
   if (g.db != NULL)
@@ -1750,14 +1762,16 @@ _sl_reader_read (SlTrace        *trace,
       r.n_missing_str += g.n_missing_str;
       r.n_bad_utf8 += g.n_bad_utf8;
     }
-  if (!cpu_ok)
+  /* report the first failure; the other side only stopped because of it */
+  if (!cpu_ok || !job.ok)
     {
-      g_clear_error (&job.error);
-      goto out;
-    }
-  if (!job.ok)
-    {
-      g_propagate_error (error, job.error);
+      if (!job.ok && (cpu_ok || g_atomic_int_get (&prog.failed) == 2))
+        {
+          g_clear_error (error);
+          g_propagate_error (error, job.error);
+        }
+      else
+        g_clear_error (&job.error);
       goto out;
     }
 
