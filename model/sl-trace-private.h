@@ -42,13 +42,29 @@ typedef struct _SlLodLevel
 void    _sl_lane_build_lod    (SlLane *lane);
 void    _sl_lane_free_lod     (SlLane *lane);
 
-/* Union of busy intervals of one GPU: sorted, disjoint; prefix sums every SL_BUSY_STRIDE. */
+/* Union of busy intervals of one GPU: sorted, disjoint, stored compactly as 32-bit offsets and
+ * lengths from the start of their block (at most SL_BUSY_STRIDE intervals, all starting within
+ * 2^32 ns of the block's base): 9.5 bytes an interval instead of 24, for unions of 10^6 … 10^7
+ * intervals.  The rare interval of 2^32 ns (4.3 s) or more has length SL_BUSY_LONG and its true
+ * length in a side table. */
+#define SL_BUSY_LONG G_MAXUINT32
 typedef struct
 {
-  SlTime *starts;
-  SlTime *ends;
-  SlTime *prefix;     /* prefix[k] = busy time of intervals [0, k * SL_BUSY_STRIDE) */
-  gsize   n;
+  SlTime  base;       /* start of the block's first interval */
+  SlTime  prefix;     /* busy time of every interval before the block */
+  guint32 first;      /* index of the block's first interval */
+} SlBusyBlock;
+
+typedef struct
+{
+  guint32     *off;   /* start - block base */
+  guint32     *len;
+  gsize        n;
+  SlBusyBlock *blocks;
+  gsize        n_blocks;
+  guint32     *long_index; /* sorted interval indexes of the long ones */
+  SlTime      *long_len;
+  gsize        n_long;
 } SlBusyUnion;
 
 typedef struct

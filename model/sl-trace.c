@@ -434,8 +434,9 @@ sl_trace_get_memory_size (SlTrace *trace)
   for (guint i = 0; trace->gpu_busy != NULL && i < trace->gpus->len; i++)
     {
       const SlGpuBusy *b = &trace->gpu_busy[i];
-      gsize n = b->kernels.n + (b->any.starts != b->kernels.starts ? b->any.n : 0);
-      size += n * 2 * sizeof (SlTime) + (n / SL_BUSY_STRIDE + 2) * sizeof (SlTime);
+      const SlBusyUnion *u[2] = { &b->kernels, &b->any };
+      for (guint k = 0; k < (b->any.off != b->kernels.off ? 2u : 1u); k++)
+        size += u[k]->n * 2 * sizeof (guint32) + u[k]->n_blocks * sizeof (SlBusyBlock);
     }
   return size;
 }

@@ -27,6 +27,73 @@ union_add (UnionBuilder *b,
   g_array_append_val (b->ends, e);
 }
 
+/* Stores the merged intervals compactly (see SlBusyUnion). */
+static void
+union_pack (UnionBuilder *b,
+            SlBusyUnion  *u)
+{
+  const SlTime *starts = (const SlTime *) b->starts->data, *ends = (const SlTime *) b->ends->data;
+  g_autoptr (GArray) off = g_array_sized_new (FALSE, FALSE, sizeof (guint32), b->starts->len);
+  g_autoptr (GArray) len = g_array_sized_new (FALSE, FALSE, sizeof (guint32), b->starts->len);
+  g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (SlBusyBlock));
+  g_autoptr (GArray) long_index = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) long_len = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  SlBusyBlock *block = NULL;
+  SlTime busy = 0;
+
+  for (guint i = 0; i < b->starts->len; i++)
+    {
+      SlTime s = starts[i], length = ends[i] - starts[i];
+      if (block == NULL || off->len - block->first >= SL_BUSY_STRIDE
+          || s - block->base >= (SlTime) G_MAXUINT32)
+        {
+          SlBusyBlock fresh = { s, busy, off->len };
+          g_array_append_val (blocks, fresh);
+          block = &g_array_index (blocks, SlBusyBlock, blocks->len - 1);
+        }
+      guint32 o = (guint32) (s - block->base), l = SL_BUSY_LONG;
+      if (length < (SlTime) SL_BUSY_LONG)
+        l = (guint32) length;
+      else
+        {
+          guint32 at = off->len;
+          g_array_append_val (long_index, at);
+          g_array_append_val (long_len, length);
+        }
+      g_array_append_val (off, o);
+      g_array_append_val (len, l);
+      busy = _sl_time_add (busy, length);
+    }
+
+  u->n = off->len;
+  u->n_blocks = blocks->len;
+  u->off = g_memdup2 (off->data, off->len * sizeof (guint32));
+  u->len = g_memdup2 (len->data, len->len * sizeof (guint32));
+  u->blocks = g_memdup2 (blocks->data, blocks->len * sizeof (SlBusyBlock));
+  u->n_long = long_index->len;
+  u->long_index = g_memdup2 (long_index->data, long_index->len * sizeof (guint32));
+  u->long_len = g_memdup2 (long_len->data, long_len->len * sizeof (SlTime));
+}
+
+static SlTime
+interval_length (const SlBusyUnion *u,
+                 gsize              i)
+{
+  if (u->len[i] != SL_BUSY_LONG)
+    return u->len[i];
+  gsize lo = 0, hi = u->n_long;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (u->long_index[mid] < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_assert (lo < u->n_long && u->long_index[lo] == i);
+  return u->long_len[lo];
+}
+
 /* Merges the lanes (each sorted by start) in start order into a union of intervals. */
 static void
 union_build (GPtrArray   *lanes,
@@ -64,25 +131,9 @@ union_build (GPtrArray   *lanes,
         union_add (&b, ev->start, ev->end);
     }
 
-  u->n = b.starts->len;
-  u->starts = (SlTime *) g_array_free (b.starts, FALSE);
-  u->ends = (SlTime *) g_array_free (b.ends, FALSE);
-  if (u->n > 0)
-    {
-      u->starts = g_renew (SlTime, u->starts, u->n);
-      u->ends = g_renew (SlTime, u->ends, u->n);
-    }
-  gsize n_blocks = u->n / SL_BUSY_STRIDE + 1;
-  u->prefix = g_new (SlTime, n_blocks);
-  SlTime sum = 0;
-  for (gsize i = 0; i < u->n; i++)
-    {
-      if (i % SL_BUSY_STRIDE == 0)
-        u->prefix[i / SL_BUSY_STRIDE] = sum;
-      sum += u->ends[i] - u->starts[i];
-    }
-  if (u->n % SL_BUSY_STRIDE == 0)
-    u->prefix[u->n / SL_BUSY_STRIDE] = sum;
+  union_pack (&b, u);
+  g_array_unref (b.starts);
+  g_array_unref (b.ends);
 }
 
 void
@@ -90,14 +141,16 @@ _sl_gpu_busy_clear (SlGpuBusy *busy)
 {
   SlBusyUnion *u[2] = { &busy->kernels, &busy->any };
 
-  if (busy->any.starts == busy->kernels.starts)
+  if (busy->any.off == busy->kernels.off)
     busy->any = (SlBusyUnion) { 0 };
   for (guint i = 0; i < 2; i++)
     {
-      g_clear_pointer (&u[i]->starts, g_free);
-      g_clear_pointer (&u[i]->ends, g_free);
-      g_clear_pointer (&u[i]->prefix, g_free);
-      u[i]->n = 0;
+      g_clear_pointer (&u[i]->off, g_free);
+      g_clear_pointer (&u[i]->len, g_free);
+      g_clear_pointer (&u[i]->blocks, g_free);
+      g_clear_pointer (&u[i]->long_index, g_free);
+      g_clear_pointer (&u[i]->long_len, g_free);
+      u[i]->n = u[i]->n_blocks = u[i]->n_long = 0;
     }
 }
 
@@ -130,29 +183,34 @@ _sl_gpu_busy_build (SlTrace *trace)
     }
 }
 
-/* Busy time of the union before instant x. */
+/* Busy time of the union before instant x: find the block, then at most SL_BUSY_STRIDE pieces. */
 static SlTime
 covered_before (const SlBusyUnion *u,
                 SlTime             x)
 {
-  gsize lo = 0, hi = u->n;
+  gsize lo = 0, hi = u->n_blocks;
 
-  /* k = number of intervals starting before x */
+  /* lo = number of blocks whose base is before x */
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
-      if (u->starts[mid] < x)
+      if (u->blocks[mid].base < x)
         lo = mid + 1;
       else
         hi = mid;
     }
-  gsize k = lo;
-  gsize b = k / SL_BUSY_STRIDE;
-  SlTime sum = u->prefix[b];
-  for (gsize i = b * SL_BUSY_STRIDE; i < k; i++)
-    sum += u->ends[i] - u->starts[i];
-  if (k > 0 && u->ends[k - 1] > x)
-    sum -= u->ends[k - 1] - x;
+  if (lo == 0)
+    return 0;
+  const SlBusyBlock *blk = &u->blocks[lo - 1];
+  gsize end = lo < u->n_blocks ? u->blocks[lo].first : u->n;
+  SlTime sum = blk->prefix;
+  for (gsize i = blk->first; i < end; i++)
+    {
+      SlTime s = blk->base + u->off[i];
+      if (s >= x)
+        break;
+      sum = _sl_time_add (sum, MIN (s + interval_length (u, i), x) - s);
+    }
   return sum;
 }
 
