@@ -1,0 +1,222 @@
+/* sl-application.c: the GtkApplication: one window per trace, app-wide actions and accelerators. */
+#include "sl-application.h"
+
+#include "sl-window.h"
+
+struct _SlApplication
+{
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (SlApplication, sl_application, GTK_TYPE_APPLICATION)
+
+/* The shortcuts window is declarative by nature: GtkShortcutsWindow is built for GtkBuilder. */
+static const char shortcuts_ui[] =
+  "<interface>"
+  " <object class='GtkShortcutsWindow' id='shortcuts'>"
+  "  <property name='modal'>1</property>"
+  "  <child><object class='GtkShortcutsSection'>"
+  "   <property name='section-name'>main</property>"
+  "   <child><object class='GtkShortcutsGroup'><property name='title'>Traces</property>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Open a trace</property>"
+  "     <property name='accelerator'>&lt;Control&gt;o</property></object></child>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Close the window</property>"
+  "     <property name='accelerator'>&lt;Control&gt;w</property></object></child>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Quit</property>"
+  "     <property name='accelerator'>&lt;Control&gt;q</property></object></child>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Keyboard shortcuts</property>"
+  "     <property name='accelerator'>&lt;Control&gt;question</property></object></child>"
+  "   </object></child>"
+  "   <child><object class='GtkShortcutsGroup'><property name='title'>Timeline</property>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Zoom in / out</property>"
+  "     <property name='accelerator'>w s</property></object></child>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Pan left / right</property>"
+  "     <property name='accelerator'>a d</property></object></child>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Back / forward in the zoom history</property>"
+  "     <property name='accelerator'>&lt;Alt&gt;Left &lt;Alt&gt;Right</property></object></child>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Select a time range</property>"
+  "     <property name='accelerator'>&lt;Shift&gt;</property>"
+  "     <property name='subtitle'>Shift+drag in the timeline</property></object></child>"
+  "   </object></child>"
+  "   <child><object class='GtkShortcutsGroup'><property name='title'>Search</property>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Find events by name</property>"
+  "     <property name='accelerator'>&lt;Control&gt;f</property></object></child>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Next / previous match</property>"
+  "     <property name='accelerator'>Return &lt;Shift&gt;Return</property></object></child>"
+  "   </object></child>"
+  "  </object></child>"
+  " </object>"
+  "</interface>";
+
+SlApplication *
+sl_application_new (void)
+{
+  return g_object_new (SL_TYPE_APPLICATION,
+                       "application-id", SL_APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       NULL);
+}
+
+static SlWindow *
+find_idle_window (SlApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (SL_IS_WINDOW (l->data) && !sl_window_is_busy (l->data))
+      return l->data;
+  return NULL;
+}
+
+SlWindow *
+sl_application_open_file (SlApplication *self,
+                          GFile         *file)
+{
+  SlWindow *window;
+
+  g_return_val_if_fail (SL_IS_APPLICATION (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  window = find_idle_window (self);
+  if (window == NULL)
+    window = sl_window_new (self);
+  gtk_window_present (GTK_WINDOW (window));
+  sl_window_open (window, file);
+  return window;
+}
+
+static void
+sl_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (sl_window_new (SL_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+static void
+sl_application_open (GApplication  *app,
+                     GFile        **files,
+                     gint           n_files,
+                     const char    *hint)
+{
+  (void) hint;
+  for (gint i = 0; i < n_files; i++)
+    sl_application_open_file (SL_APPLICATION (app), files[i]);
+}
+
+static void
+open_action_cb (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  SlApplication *self = user_data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  (void) action;
+  (void) parameter;
+  if (!SL_IS_WINDOW (window))
+    {
+      window = GTK_WINDOW (sl_window_new (self));
+      gtk_window_present (window);
+    }
+  sl_window_show_open_dialog (SL_WINDOW (window));
+}
+
+static void
+quit_action_cb (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  (void) action;
+  (void) parameter;
+  /* Closing each window cancels its load; the application ends with its last window. */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (user_data)); l != NULL;)
+    {
+      GList *next = l->next;
+      gtk_window_close (l->data);
+      l = next;
+    }
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+shortcuts_action_cb (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  g_autoptr (GtkBuilder) builder = gtk_builder_new_from_string (shortcuts_ui, -1);
+  GtkWindow *shortcuts = GTK_WINDOW (gtk_builder_get_object (builder, "shortcuts"));
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  (void) action;
+  (void) parameter;
+  gtk_window_set_transient_for (shortcuts, parent);
+  gtk_window_set_application (shortcuts, GTK_APPLICATION (user_data));
+  gtk_window_present (shortcuts);
+}
+
+static void
+about_action_cb (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  const char *authors[] = { "The Sightline authors", NULL };
+
+  (void) action;
+  (void) parameter;
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (user_data)),
+                         "program-name", "Sightline",
+                         "version", "0.1.0",
+                         "comments", "A native Linux profiler for CUDA programs",
+                         "logo-icon-name", SL_APPLICATION_ID,
+                         "authors", authors,
+                         "license-type", GTK_LICENSE_UNKNOWN,
+                         NULL);
+}
+
+static void
+sl_application_startup (GApplication *app)
+{
+  static const GActionEntry entries[] = {
+    { "open", open_action_cb, NULL, NULL, NULL, { 0 } },
+    { "quit", quit_action_cb, NULL, NULL, NULL, { 0 } },
+    { "shortcuts", shortcuts_action_cb, NULL, NULL, NULL, { 0 } },
+    { "about", about_action_cb, NULL, NULL, NULL, { 0 } },
+  };
+  static const struct
+  {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "win.open", { "<Control>o", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "app.shortcuts", { "<Control>question", NULL } },
+    { "win.back", { "<Alt>Left", NULL } },
+    { "win.forward", { "<Alt>Right", NULL } },
+  };
+
+  G_APPLICATION_CLASS (sl_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
+  for (gsize i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
+                                           accels[i].accels);
+}
+
+static void
+sl_application_class_init (SlApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = sl_application_startup;
+  app_class->activate = sl_application_activate;
+  app_class->open = sl_application_open;
+}
+
+static void
+sl_application_init (SlApplication *self)
+{
+  (void) self;
+}

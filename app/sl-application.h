@@ -1,0 +1,20 @@
+/* sl-application.h: the GtkApplication: one window per trace, app-wide actions and accelerators. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define SL_APPLICATION_ID "dev.sightline.Sightline"
+
+#define SL_TYPE_APPLICATION (sl_application_get_type ())
+G_DECLARE_FINAL_TYPE (SlApplication, sl_application, SL, APPLICATION, GtkApplication)
+
+typedef struct _SlWindow SlWindow;
+
+SlApplication *sl_application_new       (void);
+/* Opens `file` in an empty start window when there is one, else in a new window; returns it. */
+SlWindow      *sl_application_open_file (SlApplication *self,
+                                         GFile         *file);
+
+G_END_DECLS

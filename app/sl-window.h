@@ -1,0 +1,43 @@
+/* sl-window.h: the window for one trace: timeline, detail pane, stats tables, search, loading. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sl-application.h"
+#include "sl-trace.h"
+
+G_BEGIN_DECLS
+
+#define SL_TYPE_WINDOW (sl_window_get_type ())
+G_DECLARE_FINAL_TYPE (SlWindow, sl_window, SL, WINDOW, GtkApplicationWindow)
+
+SlWindow  *sl_window_new              (SlApplication *app);
+
+/* Loads `file` off the main thread into this window.  "load-finished" (gboolean ok) follows:
+ * on success the trace is shown; on failure a modal dialog names the file and the problem, and
+ * the window goes back to its empty start state; once the dialog is dismissed it closes instead
+ * when another window of the application exists (so failed opens leave no stray windows). */
+void       sl_window_open             (SlWindow      *self,
+                                       GFile         *file);
+void       sl_window_show_open_dialog (SlWindow      *self);
+/* Cancels a load in progress (the Cancel button). */
+void       sl_window_cancel_load      (SlWindow      *self);
+
+/* Loading, showing a trace, or showing an error: a new file goes to another window. */
+gboolean   sl_window_is_busy          (SlWindow      *self);
+gboolean   sl_window_is_loading       (SlWindow      *self);
+SlTrace   *sl_window_get_trace        (SlWindow      *self);
+
+/* The parts, for tests: "empty", "loading" or "trace"; the widgets of the trace page. */
+const char *sl_window_get_page        (SlWindow      *self);
+GtkWidget *sl_window_get_timeline     (SlWindow      *self);
+GtkWidget *sl_window_get_detail_pane  (SlWindow      *self);
+GtkWidget *sl_window_get_stats_panel  (SlWindow      *self);
+GtkWidget *sl_window_get_search_entry (SlWindow      *self);
+/* Status line ("Selection: 1.234 ms …") and search result ("3 of 17") as shown. */
+const char *sl_window_get_status_text (SlWindow      *self);
+const char *sl_window_get_search_text (SlWindow      *self);
+/* The error dialog while it is shown, or NULL. */
+GtkWidget *sl_window_get_error_dialog (SlWindow      *self);
+
+G_END_DECLS

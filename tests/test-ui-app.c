@@ -1,0 +1,775 @@
+/* test-ui-app.c: the real application under Xvfb: open traces, click kernels, zoom, stats, errors. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gtk/gtk.h>
+#include <gdk/x11/gdkx.h>
+#include <glib/gstdio.h>
+
+#include "sl-application.h"
+#include "sl-detail-pane.h"
+#include "sl-lane.h"
+#include "sl-stats-panel.h"
+#include "sl-test-util.h"
+#include "sl-timeline-view.h"
+#include "sl-utilization.h"
+#include "sl-window.h"
+
+#define NSYS_TRACE "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite"
+
+static SlApplication *app;
+static SlWindow *main_window;     /* the first window: error first, then the sample */
+
+/* ---- helpers ----------------------------------------------------------------------------- */
+
+static void
+iterate_for (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+}
+
+typedef gboolean (*Cond) (gpointer data);
+
+static gboolean
+wait_until (Cond     cond,
+            gpointer data,
+            guint    timeout_ms)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > until)
+        return FALSE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return TRUE;
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return !sl_window_is_loading (data);
+}
+
+static gboolean
+has_error_dialog (gpointer data)
+{
+  GtkWidget *d = sl_window_get_error_dialog (data);
+  return d != NULL && gtk_widget_get_mapped (d);
+}
+
+/* Renders what the widget shows into build/tests/screenshots/NAME.png. */
+static void
+screenshot (GtkWidget  *widget,
+            const char *name)
+{
+  g_autofree char *dir = g_build_filename (SL_BUILD_DIR, "tests", "screenshots", NULL);
+  g_autofree char *file = g_strdup_printf ("%s.png", name);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autoptr (GdkPaintable) paintable = NULL;
+  GtkSnapshot *snapshot;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int w, h;
+
+  iterate_for (150);
+  w = gtk_widget_get_width (widget);
+  h = gtk_widget_get_height (widget);
+  g_assert_cmpint (w, >, 0);
+  g_assert_cmpint (h, >, 0);
+  g_mkdir_with_parents (dir, 0755);
+  paintable = gtk_widget_paintable_new (widget);
+  /* Right after a page switch the widget may not have drawn yet: give it a few frames. */
+  for (int tries = 0; node == NULL && tries < 40; tries++)
+    {
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        iterate_for (50);
+    }
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* Every label's text under `widget`, one per line: what a person reads. */
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+    {
+      g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, out);
+}
+
+static char *
+widget_text (GtkWidget *widget)
+{
+  GString *out = g_string_new (NULL);
+
+  collect_labels (widget, out);
+  return g_string_free (out, FALSE);
+}
+
+/* The value label to the right of a key label in the detail pane's grid, or NULL. */
+static char *
+detail_value (SlWindow   *window,
+              const char *key)
+{
+  GtkWidget *pane = sl_window_get_detail_pane (window);
+  g_autoptr (GPtrArray) stack = g_ptr_array_new ();
+
+  g_ptr_array_add (stack, pane);
+  while (stack->len > 0)
+    {
+      GtkWidget *w = g_ptr_array_steal_index (stack, stack->len - 1);
+      if (GTK_IS_GRID (w))
+        for (int row = 0; row < 200; row++)
+          {
+            GtkWidget *k = gtk_grid_get_child_at (GTK_GRID (w), 0, row);
+            GtkWidget *v = gtk_grid_get_child_at (GTK_GRID (w), 1, row);
+            if (GTK_IS_LABEL (k) && GTK_IS_LABEL (v) && k != v
+                && g_strcmp0 (gtk_label_get_text (GTK_LABEL (k)), key) == 0)
+              {
+                g_assert_true (gtk_label_get_selectable (GTK_LABEL (v)));
+                return g_strdup (gtk_label_get_text (GTK_LABEL (v)));
+              }
+          }
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+           c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (stack, c);
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && gtk_widget_get_mapped (root))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static SlWindow *
+open_and_wait (const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SlWindow *window = sl_application_open_file (app, file);
+
+  g_assert_nonnull (window);
+  g_assert_true (wait_until (not_loading, window, 120000));
+  return window;
+}
+
+/* A click where a person would click: through the X server, at widget coordinates (x, y). */
+static gboolean
+real_click (GtkWidget *widget,
+            double     x,
+            double     y)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  GtkNative *native = gtk_widget_get_native (widget);
+  GdkSurface *surface = gtk_native_get_surface (native);
+  graphene_point_t p;
+  double sx, sy;
+  g_autofree char *cmd = NULL;
+  gint status = -1;
+
+  if (xdotool == NULL || !GDK_IS_X11_SURFACE (surface))
+    return FALSE;
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click 1", xdotool,
+                         (unsigned long) gdk_x11_surface_get_xid (surface),
+                         (int) lround (p.x + sx), (int) lround (p.y + sy));
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+  return TRUE;
+}
+
+/* Without xdotool: the timeline's own selection path, then its signal, as a click would. */
+static void
+programmatic_click (SlTimelineView *tv,
+                    SlEventRef      ref)
+{
+  GSignalQuery q;
+
+  sl_timeline_view_select_event (tv, ref, FALSE);
+  g_signal_query (g_signal_lookup ("event-selected", SL_TYPE_TIMELINE_VIEW), &q);
+  if (q.n_params == 0)
+    g_signal_emit_by_name (tv, "event-selected");
+  else
+    g_signal_emit_by_name (tv, "event-selected", &ref);
+}
+
+typedef struct
+{
+  SlWindow  *window;
+  SlEventRef ref;
+} PaneWait;
+
+static gboolean
+pane_shows (gpointer data)
+{
+  PaneWait *w = data;
+  SlEventRef shown = sl_detail_pane_get_event (SL_DETAIL_PANE (sl_window_get_detail_pane (w->window)));
+
+  return shown.lane == w->ref.lane && shown.index == w->ref.index;
+}
+
+/* ---- tests -------------------------------------------------------------------------------- */
+
+/* A corrupt file: a modal dialog naming it; the window returns to its start page and opens the
+ * next file. */
+static void
+test_corrupt_then_good (void)
+{
+  g_autofree char *bad = g_build_filename (sl_test_tmpdir (), "corrupt.sqlite", NULL);
+  g_autofree char *sample = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  g_autoptr (GFile) file = NULL;
+  GtkWidget *dialog;
+  g_autofree char *text = NULL;
+  char garbage[4096];
+
+  for (gsize i = 0; i < sizeof garbage; i++)
+    garbage[i] = (char) (i * 7919 % 251);
+  g_assert_true (g_file_set_contents (bad, garbage, sizeof garbage, NULL));
+
+  main_window = sl_window_new (app);
+  gtk_window_present (GTK_WINDOW (main_window));
+  iterate_for (200);
+  g_assert_cmpstr (sl_window_get_page (main_window), ==, "empty");
+  screenshot (GTK_WIDGET (main_window), "start-window");
+
+  file = g_file_new_for_path (bad);
+  g_assert_true (sl_application_open_file (app, file) == main_window);
+  g_assert_true (wait_until (not_loading, main_window, 30000));
+  g_assert_true (wait_until (has_error_dialog, main_window, 5000));
+  dialog = sl_window_get_error_dialog (main_window);
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (main_window));
+  text = widget_text (dialog);
+  g_test_message ("error dialog says: %s", text);
+  g_assert_nonnull (strstr (text, bad));
+  screenshot (dialog, "error-dialog");
+  g_assert_cmpstr (sl_window_get_page (main_window), ==, "empty");
+  g_assert_null (sl_window_get_trace (main_window));
+
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  iterate_for (100);
+  g_assert_null (sl_window_get_error_dialog (main_window));
+  /* The only window stays, usable: the next file opens in it. */
+  g_assert_true (g_list_find (gtk_application_get_windows (GTK_APPLICATION (app)), main_window));
+  g_assert_true (open_and_wait (sample) == main_window);
+  g_assert_cmpstr (sl_window_get_page (main_window), ==, "trace");
+  g_assert_nonnull (sl_window_get_trace (main_window));
+  g_assert_null (sl_window_get_error_dialog (main_window));
+  screenshot (GTK_WIDGET (main_window), "sample");
+}
+
+/* A real nsys export opens in a second window and its GPU lanes are on screen. */
+static void
+test_open_nsys (void)
+{
+  g_autofree char *path = sl_test_trace_path (NSYS_TRACE);
+  SlWindow *window;
+  SlTimelineView *tv;
+  SlTrace *trace;
+  guint gpu_lanes = 0, on_screen = 0;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("real nsys traces not found");
+      return;
+    }
+  window = open_and_wait (path);
+  g_assert_true (window != main_window);
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  trace = sl_window_get_trace (window);
+  g_assert_nonnull (trace);
+  tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  g_assert_true (sl_timeline_view_get_trace (tv) == trace);
+  iterate_for (300);
+  screenshot (GTK_WIDGET (window), "nsys-h100-2gpu");
+  /* Scroll down as a person would until GPU work is on screen. */
+  {
+    GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (tv));
+    gboolean scrolled = FALSE;
+
+    for (int step = 0; step < 50 && on_screen == 0; step++)
+      {
+        gpu_lanes = 0;
+        for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+          {
+            const SlLane *lane = sl_trace_get_lane (trace, l);
+            graphene_rect_t area;
+
+            if (lane->gpu < 0 || lane->n_events == 0)
+              continue;
+            gpu_lanes++;
+            for (gsize i = 0; i < lane->n_events; i++)
+              if (sl_timeline_view_get_event_area (tv, (SlEventRef) { (gint) l, i }, &area))
+                {
+                  on_screen++;
+                  g_assert_cmpfloat (area.origin.y + area.size.height, >, 0);
+                  break;
+                }
+          }
+        if (on_screen > 0 || vadj == NULL)
+          break;
+        gtk_adjustment_set_value (vadj, gtk_adjustment_get_value (vadj)
+                                          + gtk_adjustment_get_page_size (vadj) / 2);
+        scrolled = TRUE;
+        iterate_for (50);
+      }
+    if (scrolled)
+      screenshot (GTK_WIDGET (window), "nsys-h100-2gpu-gpu-lanes");
+  }
+  g_test_message ("%u GPU lanes, %u with events on screen", gpu_lanes, on_screen);
+  g_assert_cmpuint (gpu_lanes, >, 0);
+  g_assert_cmpuint (on_screen, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (100);
+}
+
+/* The longest kernel of the sample: wide enough to click once zoomed to it. */
+static SlEventRef
+longest_kernel (SlTrace *trace)
+{
+  SlEventRef best = SL_EVENT_REF_NONE;
+  SlTime dur = -1;
+
+  for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, l);
+      if (lane->kind != SL_LANE_KERNELS)
+        continue;
+      for (gsize i = 0; i < lane->n_events; i++)
+        if (lane->events[i].end - lane->events[i].start > dur)
+          {
+            dur = lane->events[i].end - lane->events[i].start;
+            best = (SlEventRef) { (gint) l, i };
+          }
+    }
+  return best;
+}
+
+static void
+test_click_kernel (void)
+{
+  SlTrace *trace = sl_window_get_trace (main_window);
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (main_window));
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+  SlEventRef ref = longest_kernel (trace);
+  const SlEvent *ev;
+  const SlKernelInfo *ki;
+  graphene_rect_t area;
+  PaneWait w = { main_window, ref };
+  g_autofree char *name = NULL;
+  g_autofree char *occ = NULL;
+  g_autofree char *limit = NULL;
+  g_autofree char *launch = NULL;
+  gboolean real;
+
+  g_assert_cmpint (ref.lane, >=, 0);
+  ev = &sl_trace_get_lane (trace, ref.lane)->events[ref.index];
+  ki = sl_trace_get_kernel_info (trace, ev->aux);
+  g_assert_nonnull (ki);
+  /* Show the kernel across the middle third of the timeline. */
+  sl_viewport_set_visible (vp, ev->start - (ev->end - ev->start), ev->end + (ev->end - ev->start),
+                           TRUE);
+  iterate_for (200);
+  g_assert_true (sl_timeline_view_get_event_area (tv, ref, &area));
+  g_test_message ("kernel box at %.0f,%.0f %.0fx%.0f", area.origin.x, area.origin.y,
+                  area.size.width, area.size.height);
+  g_assert_cmpfloat (area.size.width, >, 20);
+  real = real_click (GTK_WIDGET (tv), area.origin.x + area.size.width / 2,
+                     area.origin.y + area.size.height / 2);
+  if (!real)
+    {
+      g_test_message ("xdotool not found: selecting through the timeline's API");
+      programmatic_click (tv, ref);
+    }
+  g_assert_true (wait_until (pane_shows, &w, 5000));
+  g_assert_cmpint (sl_timeline_view_get_selected_event (tv).lane, ==, ref.lane);
+  g_assert_cmpuint (sl_timeline_view_get_selected_event (tv).index, ==, ref.index);
+
+  name = detail_value (main_window, "Short name");
+  occ = detail_value (main_window, "Occupancy");
+  limit = detail_value (main_window, "Limited by");
+  launch = detail_value (main_window, "API call");
+  g_test_message ("pane: %s | %s | limited by %s | launched by %s", name, occ, limit, launch);
+  g_assert_cmpstr (name, ==, sl_trace_str (trace, ki->short_name));
+  g_assert_nonnull (occ);
+  g_assert_nonnull (strstr (occ, "%"));
+  g_assert_nonnull (strstr (occ, "warps per SM"));
+  g_assert_nonnull (limit);
+  g_assert_nonnull (launch);
+  g_assert_nonnull (strstr (launch, "cuda"));
+  screenshot (GTK_WIDGET (main_window), "sample-kernel-selected");
+
+  /* "Go to launch" selects the API call. */
+  {
+    GtkWidget *pane = sl_window_get_detail_pane (main_window);
+    GtkWidget *button = NULL;
+    g_autoptr (GPtrArray) stack = g_ptr_array_new ();
+    const SlLane *api_lane;
+    gsize api_index;
+
+    g_ptr_array_add (stack, pane);
+    while (stack->len > 0 && button == NULL)
+      {
+        GtkWidget *x = g_ptr_array_steal_index (stack, stack->len - 1);
+        if (GTK_IS_BUTTON (x)
+            && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (x)), "Go to launch") == 0)
+          button = x;
+        for (GtkWidget *c = gtk_widget_get_first_child (x); c != NULL;
+             c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (stack, c);
+      }
+    g_assert_nonnull (button);
+    g_assert_true (sl_trace_resolve (trace, ev->link, &api_lane, &api_index));
+    g_signal_emit_by_name (button, "clicked");
+    iterate_for (100);
+    g_assert_cmpint (sl_timeline_view_get_selected_event (tv).lane, ==, (gint) api_lane->index);
+    g_assert_cmpuint (sl_timeline_view_get_selected_event (tv).index, ==, api_index);
+    g_free (launch);
+    launch = detail_value (main_window, "Kind");
+    g_assert_cmpstr (launch, ==, "CUDA API call");
+  }
+  sl_viewport_show_all (vp);
+}
+
+static void
+test_zoom (void)
+{
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (main_window));
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+  SlTime a0, a1, b0, b1;
+
+  sl_viewport_show_all (vp);
+  iterate_for (50);
+  sl_viewport_get_visible (vp, &a0, &a1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (tv), "timeline.zoom-in", NULL));
+  iterate_for (100);
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_test_message ("zoom-in: %" G_GINT64_FORMAT " ns -> %" G_GINT64_FORMAT " ns", a1 - a0, b1 - b0);
+  g_assert_cmpint (b1 - b0, <, a1 - a0);
+  g_assert_cmpint (b0, >=, a0);
+  g_assert_cmpint (b1, <=, a1);
+  /* The header bar's Back button's action returns to the view before a remembered change. */
+  sl_viewport_show_all (vp);
+  iterate_for (20);
+  sl_viewport_get_visible (vp, &a0, &a1);
+  sl_viewport_set_visible (vp, a0, a0 + (a1 - a0) / 4, TRUE);
+  iterate_for (20);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (main_window), "back"));
+  g_action_group_activate_action (G_ACTION_GROUP (main_window), "back", NULL);
+  iterate_for (50);
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b0, ==, a0);
+  g_assert_cmpint (b1, ==, a1);
+  /* The W key, through the X server, when xdotool is there. */
+  {
+    g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+    GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (main_window));
+
+    if (xdotool != NULL && GDK_IS_X11_SURFACE (surface))
+      {
+        g_autofree char *cmd = g_strdup_printf ("%s windowfocus --sync %lu key w", xdotool,
+                                                (unsigned long) gdk_x11_surface_get_xid (surface));
+        sl_viewport_show_all (vp);
+        gtk_widget_grab_focus (GTK_WIDGET (tv));
+        iterate_for (50);
+        sl_viewport_get_visible (vp, &a0, &a1);
+        g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+        iterate_for (300);
+        sl_viewport_get_visible (vp, &b0, &b1);
+        g_test_message ("W key: %" G_GINT64_FORMAT " ns -> %" G_GINT64_FORMAT " ns", a1 - a0,
+                        b1 - b0);
+        g_assert_cmpint (b1 - b0, <, a1 - a0);
+      }
+  }
+  sl_viewport_show_all (vp);
+}
+
+static void
+test_utilization (void)
+{
+  SlTrace *trace = sl_window_get_trace (main_window);
+  double util = sl_trace_gpu_utilization (trace, 0, SL_UTIL_KERNELS, sl_trace_get_start (trace),
+                                          sl_trace_get_end (trace));
+  g_autofree char *want = g_strdup_printf ("%.1f", util * 100);
+  double buckets[200], mean = 0;
+
+  g_action_group_change_action_state (G_ACTION_GROUP (main_window), "util-overlay",
+                                  g_variant_new_boolean (TRUE));
+  iterate_for (100);
+  screenshot (GTK_WIDGET (main_window), "sample-utilization");
+  /* The model says 70.3 % for the sample (see `sightline info`); the timeline's drawing of it is
+   * checked in the timeline's own test; here: the overlay toggle reaches it and the figure the
+   * window would show agrees with the model. */
+  g_test_message ("GPU 0 kernel utilization %s %%", want);
+  g_assert_cmpfloat (util, >, 0.5);
+  g_assert_cmpfloat (util, <, 0.9);
+  /* The utilization row draws buckets of the visible range; their mean is the whole figure. */
+  sl_trace_gpu_utilization_buckets (trace, 0, SL_UTIL_KERNELS, sl_trace_get_start (trace),
+                                    sl_trace_get_end (trace), G_N_ELEMENTS (buckets), buckets);
+  for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
+    mean += buckets[i] / G_N_ELEMENTS (buckets);
+  g_assert_cmpfloat (fabs (mean - util), <, 0.01);
+  g_action_group_change_action_state (G_ACTION_GROUP (main_window), "util-overlay",
+                                  g_variant_new_boolean (FALSE));
+}
+
+/* "1,234" as the table shows it. */
+static gint64
+parse_count (const char *text)
+{
+  gint64 v = 0;
+
+  g_assert_nonnull (text);
+  for (const char *p = text; *p != '\0'; p++)
+    if (g_ascii_isdigit (*p))
+      v = v * 10 + (*p - '0');
+  return v;
+}
+
+static gboolean
+stats_ranged (gpointer data)
+{
+  return sl_stats_panel_is_ranged (data);
+}
+
+static gboolean
+stats_whole (gpointer data)
+{
+  return !sl_stats_panel_is_ranged (data);
+}
+
+static void
+test_stats (void)
+{
+  SlTrace *trace = sl_window_get_trace (main_window);
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (main_window));
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+  SlStatsPanel *panel = SL_STATS_PANEL (sl_window_get_stats_panel (main_window));
+  GtkWidget *view;
+  GListModel *columns;
+  g_autofree char *name = NULL;
+  g_autofree char *status = NULL;
+  SlEventRef sel;
+  SlTime t0, t1, mid, q;
+  guint64 in_range = 0, counted = 0;
+
+  g_assert_true (sl_stats_panel_show_report (panel, "cuda_gpu_kern_sum"));
+  iterate_for (100);
+  g_assert_cmpuint (sl_stats_panel_get_n_rows (panel), >, 1);
+
+  /* Sort by Instances, descending: numbers, not strings. */
+  view = find_widget (GTK_WIDGET (panel), GTK_TYPE_COLUMN_VIEW);
+  g_assert_nonnull (view);
+  columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+      if (g_strcmp0 (gtk_column_view_column_get_title (c), "Instances") == 0)
+        gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (view), c, GTK_SORT_DESCENDING);
+    }
+  iterate_for (50);
+  for (guint r = 0; r + 1 < sl_stats_panel_get_n_rows (panel); r++)
+    {
+      g_autofree char *a = sl_stats_panel_get_cell_text (panel, r, "Instances");
+      g_autofree char *b = sl_stats_panel_get_cell_text (panel, r + 1, "Instances");
+      g_assert_cmpint (parse_count (a), >=, parse_count (b));
+    }
+
+  /* Selecting the most frequent kernel and asking for its longest instance. */
+  sl_stats_panel_select_row (panel, 0);
+  iterate_for (50);
+  name = sl_stats_panel_get_cell_text (panel, 0, "Name");
+  g_assert_true (sl_stats_panel_go_to_longest (panel));
+  iterate_for (100);
+  sel = sl_timeline_view_get_selected_event (tv);
+  g_assert_cmpint (sel.lane, >=, 0);
+  {
+    const SlLane *lane = sl_trace_get_lane (trace, sel.lane);
+    const SlEvent *ev = &lane->events[sel.index];
+    SlTime longest = 0;
+
+    g_assert_cmpint (lane->kind, ==, SL_LANE_KERNELS);
+    g_assert_cmpstr (sl_trace_str (trace, ev->name), ==, name);
+    for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+      {
+        const SlLane *k = sl_trace_get_lane (trace, l);
+        for (gsize i = 0; k->kind == SL_LANE_KERNELS && i < k->n_events; i++)
+          if (k->events[i].name == ev->name)
+            longest = MAX (longest, k->events[i].end - k->events[i].start);
+      }
+    g_assert_cmpint (ev->end - ev->start, ==, longest);
+  }
+  screenshot (GTK_WIDGET (main_window), "sample-stats-longest");
+
+  /* A selected range: the tables count only the kernels that start in it. */
+  sl_viewport_show_all (vp);
+  t0 = sl_trace_get_start (trace);
+  t1 = sl_trace_get_end (trace);
+  mid = t0 + (t1 - t0) / 2;
+  q = (t1 - t0) / 8;
+  sl_viewport_set_selection (vp, mid - q, mid + q);
+  g_assert_true (wait_until (stats_ranged, panel, 3000));
+  status = g_strdup (sl_window_get_status_text (main_window));
+  g_test_message ("status: %s", status);
+  g_assert_nonnull (strstr (status, "Selection:"));
+  g_assert_nonnull (strstr (status, "103.370 ms"));
+  for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+    {
+      const SlLane *k = sl_trace_get_lane (trace, l);
+      for (gsize i = 0; k->kind == SL_LANE_KERNELS && i < k->n_events; i++)
+        if (k->events[i].start >= mid - q && k->events[i].start < mid + q)
+          in_range++;
+    }
+  for (guint r = 0; r < sl_stats_panel_get_n_rows (panel); r++)
+    {
+      g_autofree char *n = sl_stats_panel_get_cell_text (panel, r, "Instances");
+      counted += (guint64) parse_count (n);
+    }
+  g_test_message ("kernels starting in the range: %" G_GUINT64_FORMAT, in_range);
+  g_assert_cmpuint (counted, ==, in_range);
+  g_assert_cmpuint (in_range, >, 0);
+  screenshot (GTK_WIDGET (main_window), "sample-range");
+  sl_viewport_clear_selection (vp);
+  g_assert_true (wait_until (stats_whole, panel, 3000));
+}
+
+static gboolean
+search_counted (gpointer data)
+{
+  const char *t = sl_window_get_search_text (data);
+  return t != NULL && *t != '\0';
+}
+
+static gboolean
+entry_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+static void
+test_search (void)
+{
+  GtkWidget *entry = sl_window_get_search_entry (main_window);
+  const char *text;
+  guint n = 0, k = 0;
+
+  g_action_group_activate_action (G_ACTION_GROUP (main_window), "find", NULL);
+  g_assert_true (wait_until (entry_mapped, entry, 3000));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "gemm");
+  g_assert_true (wait_until (search_counted, main_window, 3000));
+  text = sl_window_get_search_text (main_window);
+  g_test_message ("search: %s", text);
+  g_assert_true (g_str_has_suffix (text, "matches"));
+  g_signal_emit_by_name (entry, "activate");
+  iterate_for (50);
+  text = sl_window_get_search_text (main_window);
+  g_test_message ("after Enter: %s", text);
+  g_assert_cmpint (sscanf (text, "%u of %u", &k, &n), ==, 2);
+  g_assert_cmpuint (k, >=, 1);
+  g_assert_cmpuint (k, <=, n);
+  screenshot (GTK_WIDGET (main_window), "sample-search");
+  g_signal_emit_by_name (entry, "stop-search");
+  iterate_for (50);
+}
+
+/* Cancel right after the start: back to the start page, no error dialog. */
+static void
+test_cancel (void)
+{
+  g_autofree char *sample = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (sample);
+  SlWindow *window = sl_window_new (app);
+  gboolean ok;
+
+  gtk_window_present (GTK_WINDOW (window));
+  sl_window_open (window, file);
+  g_assert_true (sl_window_is_loading (window));
+  g_assert_cmpstr (sl_window_get_page (window), ==, "loading");
+  screenshot (GTK_WIDGET (window), "loading");
+  sl_window_cancel_load (window);
+  g_assert_true (wait_until (not_loading, window, 30000));
+  ok = sl_window_get_trace (window) != NULL;
+  if (!ok)
+    {
+      g_assert_cmpstr (sl_window_get_page (window), ==, "empty");
+      g_assert_null (sl_window_get_error_dialog (window));
+    }
+  else
+    g_test_message ("the load finished before the cancel reached it");
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *home = NULL;
+  g_autoptr (GError) error = NULL;
+  int ret;
+
+  /* Recent files go to a throwaway data directory, not the person's. */
+  home = g_build_filename (sl_test_tmpdir (), "xdg-data", NULL);
+  g_mkdir_with_parents (home, 0700);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  app = sl_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/ui-app/corrupt-then-good", test_corrupt_then_good);
+  g_test_add_func ("/ui-app/open-nsys", test_open_nsys);
+  g_test_add_func ("/ui-app/click-kernel", test_click_kernel);
+  g_test_add_func ("/ui-app/zoom", test_zoom);
+  g_test_add_func ("/ui-app/utilization", test_utilization);
+  g_test_add_func ("/ui-app/stats", test_stats);
+  g_test_add_func ("/ui-app/search", test_search);
+  g_test_add_func ("/ui-app/cancel", test_cancel);
+  ret = g_test_run ();
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
+       l = gtk_application_get_windows (GTK_APPLICATION (app)))
+    gtk_window_destroy (l->data);
+  iterate_for (50);
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return ret;
+}

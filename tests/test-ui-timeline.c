@@ -1,0 +1,442 @@
+/* test-ui-timeline.c: the timeline widget in a real window under Xvfb: pixels, zoom, selection. */
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "sl-lane.h"
+#include "sl-test-util.h"
+#include "sl-timeline-view.h"
+#include "sl-utilization.h"
+
+#define HEADER_W 220   /* the widget's header column, as drawn */
+
+typedef struct
+{
+  SlTrace   *trace;
+  GtkWidget *window;
+  GtkWidget *view;
+} Fixture;
+
+static void
+spin (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    while (g_main_context_iteration (NULL, FALSE))
+      ;
+}
+
+static void
+fixture_open (Fixture    *f,
+              const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  gint64 deadline;
+
+  f->trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (f->trace);
+  f->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1600, 900);
+  f->view = sl_timeline_view_new ();
+  gtk_window_set_child (GTK_WINDOW (f->window), f->view);
+  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (f->view), f->trace);
+  gtk_window_present (GTK_WINDOW (f->window));
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((!gtk_widget_get_mapped (f->view) || gtk_widget_get_width (f->view) < 1000)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (gtk_widget_get_mapped (f->view));
+  spin (100);
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin (50);
+  sl_trace_unref (f->trace);
+}
+
+/* Renders the widget through the window's own renderer; saved to the tmpdir and to
+ * build/tests/screenshots/ so people can look at them. */
+static GdkTexture *
+render (Fixture    *f,
+        const char *name)
+{
+  int w = gtk_widget_get_width (f->view), h = gtk_widget_get_height (f->view);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (f->view);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (f->view));
+  GdkTexture *texture;
+  g_autofree char *dir = g_build_filename (SL_BUILD_DIR, "tests", "screenshots", NULL);
+  g_autofree char *file = g_strconcat (name, ".png", NULL);
+  g_autofree char *p1 = g_build_filename (sl_test_tmpdir (), file, NULL);
+  g_autofree char *p2 = g_build_filename (dir, file, NULL);
+
+  spin (30);
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gsk_render_node_unref (node);
+  g_assert_true (gdk_texture_save_to_png (texture, p1));
+  g_mkdir_with_parents (dir, 0755);
+  g_assert_true (gdk_texture_save_to_png (texture, p2));
+  g_test_message ("screenshot %s", p2);
+  return texture;
+}
+
+typedef struct
+{
+  guchar *data;   /* cairo ARGB32, premultiplied, native endian */
+  int     w, h;
+  gsize   stride;
+} Pixels;
+
+static Pixels
+pixels_get (GdkTexture *t)
+{
+  Pixels p;
+
+  p.w = gdk_texture_get_width (t);
+  p.h = gdk_texture_get_height (t);
+  p.stride = p.w * 4;
+  p.data = g_malloc (p.stride * p.h);
+  gdk_texture_download (t, p.data, p.stride);
+  return p;
+}
+
+static void
+pixel_rgb (const Pixels *p,
+           int           x,
+           int           y,
+           int          *r,
+           int          *g,
+           int          *b)
+{
+  guint32 v = *(const guint32 *) (p->data + y * p->stride + x * 4);
+
+  *r = (v >> 16) & 0xFF;
+  *g = (v >> 8) & 0xFF;
+  *b = v & 0xFF;
+}
+
+static gint
+find_lane (SlTrace    *trace,
+           SlLaneKind  kind)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    if (sl_trace_get_lane (trace, i)->kind == kind && sl_trace_get_lane (trace, i)->n_events > 0)
+      return i;
+  return -1;
+}
+
+/* A kernel whose launch is close by, so that both ends of the arrow fit one view. */
+static SlEventRef
+pick_kernel (SlTrace *trace)
+{
+  gint l = find_lane (trace, SL_LANE_KERNELS);
+  const SlLane *lane, *other;
+  gsize oi;
+
+  g_assert_cmpint (l, >=, 0);
+  lane = sl_trace_get_lane (trace, l);
+  for (gsize i = lane->n_events / 2; i < lane->n_events; i++)
+    {
+      const SlEvent *ev = &lane->events[i];
+      SlTime d = ev->end - ev->start;
+      if (d < 2000 || !sl_trace_resolve (trace, ev->link, &other, &oi))
+        continue;
+      if (ev->end - other->events[oi].start < 10 * d)
+        return (SlEventRef) { l, i };
+    }
+  return (SlEventRef) { l, lane->n_events / 2 };
+}
+
+static void
+test_render_h100 (void)
+{
+  Fixture f;
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GdkTexture) all = NULL, zoomed = NULL;
+  Pixels p;
+  gsize colourful = 0, total = 0;
+  SlEventRef k, sel;
+  graphene_rect_t area;
+  graphene_point_t from, to;
+  GdkRGBA kc;
+  int kr, kg, kb, match = 0, n = 0;
+
+  fixture_open (&f, path);
+  all = render (&f, "h100-whole-trace");
+  p = pixels_get (all);
+
+  /* the GPU lanes are not background only: kernels and copies are saturated colours */
+  for (int y = 0; y < p.h; y++)
+    {
+      gint lane = sl_timeline_view_lane_at (SL_TIMELINE_VIEW (f.view), y);
+      if (lane < 0 || sl_trace_get_lane (f.trace, lane)->gpu < 0)
+        continue;
+      for (int x = HEADER_W + 1; x < p.w; x += 2)
+        {
+          int r, g, b;
+          pixel_rgb (&p, x, y, &r, &g, &b);
+          total++;
+          if (MAX (r, MAX (g, b)) - MIN (r, MIN (g, b)) > 60)
+            colourful++;
+        }
+    }
+  g_test_message ("GPU lane pixels: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " coloured",
+                  colourful, total);
+  g_assert_cmpuint (total, >, 0);
+  g_assert_cmpuint (colourful, >, total / 50);
+  g_free (p.data);
+
+  /* select a kernel and scroll to it: its box has the kernel colour, the arrow is on screen */
+  k = pick_kernel (f.trace);
+  sl_timeline_view_select_event (SL_TIMELINE_VIEW (f.view), k, TRUE);
+  sel = sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (f.view));
+  g_assert_cmpint (sel.lane, ==, k.lane);
+  g_assert_cmpuint (sel.index, ==, k.index);
+  g_assert_true (sl_timeline_view_get_event_area (SL_TIMELINE_VIEW (f.view), k, &area));
+  g_assert_cmpfloat (area.size.width, >, 8);
+  g_assert_cmpint (sl_timeline_view_lane_at (SL_TIMELINE_VIEW (f.view),
+                                             area.origin.y + area.size.height / 2), ==, k.lane);
+  g_assert_true (sl_timeline_view_get_event_color (SL_TIMELINE_VIEW (f.view), k, &kc));
+  kr = (int) lround (kc.red * 255);
+  kg = (int) lround (kc.green * 255);
+  kb = (int) lround (kc.blue * 255);
+  zoomed = render (&f, "h100-kernel-selected");
+  p = pixels_get (zoomed);
+  /* inside the 2 px selection outline; the label covers some of it */
+  for (int y = (int) area.origin.y + 3; y < (int) (area.origin.y + area.size.height) - 2; y++)
+    for (int x = (int) area.origin.x + 3; x < (int) (area.origin.x + area.size.width) - 3; x++)
+      {
+        int r, g, b;
+        pixel_rgb (&p, x, y, &r, &g, &b);
+        n++;
+        if (abs (r - kr) <= 2 && abs (g - kg) <= 2 && abs (b - kb) <= 2)
+          match++;
+      }
+  g_test_message ("kernel box: %d of %d pixels in the kernel colour", match, n);
+  g_assert_cmpint (n, >, 0);
+  g_assert_cmpint (match, >, n / 2);
+  g_free (p.data);
+
+  g_assert_true (sl_timeline_view_get_arrow (SL_TIMELINE_VIEW (f.view), &from, &to));
+  g_test_message ("arrow (%.0f, %.0f) → (%.0f, %.0f)", from.x, from.y, to.x, to.y);
+  g_assert_cmpfloat (from.x, >=, HEADER_W);
+  g_assert_cmpfloat (to.x, >=, HEADER_W);
+  g_assert_cmpfloat (from.x, <=, gtk_widget_get_width (f.view));
+  g_assert_cmpfloat (to.x, <=, gtk_widget_get_width (f.view));
+  g_assert_cmpfloat (from.y, >=, 0);
+  g_assert_cmpfloat (to.y, >=, 0);
+  g_assert_cmpfloat (from.y, <=, gtk_widget_get_height (f.view));
+  g_assert_cmpfloat (to.y, <=, gtk_widget_get_height (f.view));
+  /* the arrow ends at the kernel's box */
+  g_assert_cmpfloat (fabs (to.x - area.origin.x), <, 1.5);
+
+  fixture_close (&f);
+}
+
+static void
+test_zoom_keys (void)
+{
+  Fixture f;
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  SlViewport *vp;
+  SlTime t0, t1, z0, z1, start, end;
+  double a, f15 = 1.5;
+
+  fixture_open (&f, path);
+  vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (f.view));
+  sl_viewport_get_bounds (vp, &start, &end);
+  g_assert_cmpint (start, ==, sl_trace_get_start (f.trace));
+  g_assert_cmpint (end, ==, sl_trace_get_end (f.trace));
+  sl_viewport_get_visible (vp, &t0, &t1);
+  g_assert_cmpint (t0, ==, start);
+  g_assert_cmpint (t1, ==, end);
+
+  g_assert_true (gtk_widget_activate_action (f.view, "timeline.zoom-in", NULL));
+  sl_viewport_get_visible (vp, &z0, &z1);
+  /* shrank by 1.5 around an anchor that stays put: a = (z0·f − t0) / (f − 1) */
+  g_assert_cmpfloat (fabs ((double) (z1 - z0) - (double) (t1 - t0) / f15), <=, 4);
+  a = ((double) z0 * f15 - (double) t0) / (f15 - 1);
+  g_assert_cmpfloat (a, >=, t0 - 4);
+  g_assert_cmpfloat (a, <=, t1 + 4);
+  g_assert_cmpfloat (fabs ((double) z1 - (a + (t1 - a) / f15)), <=, 8);
+
+  g_assert_true (gtk_widget_activate_action (f.view, "timeline.zoom-in", NULL));
+  g_assert_true (gtk_widget_activate_action (f.view, "timeline.pan-right", NULL));
+  sl_viewport_get_visible (vp, &z0, &z1);
+  g_assert_cmpfloat (fabs ((double) (z1 - z0) - (double) (t1 - t0) / (f15 * f15)), <=, 8);
+
+  g_assert_true (gtk_widget_activate_action (f.view, "timeline.show-all", NULL));
+  sl_viewport_get_visible (vp, &t0, &t1);
+  g_assert_cmpint (t0, ==, start);
+  g_assert_cmpint (t1, ==, end);
+  /* show-all is remembered: back returns to the zoomed range, forward to the whole */
+  g_assert_true (gtk_widget_activate_action (f.view, "timeline.back", NULL));
+  sl_viewport_get_visible (vp, &t0, &t1);
+  g_assert_cmpint (t0, ==, z0);
+  g_assert_cmpint (t1, ==, z1);
+  g_assert_true (gtk_widget_activate_action (f.view, "timeline.forward", NULL));
+  sl_viewport_get_visible (vp, &t0, &t1);
+  g_assert_cmpint (t0, ==, start);
+  g_assert_cmpint (t1, ==, end);
+
+  g_assert_true (gtk_widget_activate_action (f.view, "timeline.zoom-out", NULL));
+  g_assert_true (gtk_widget_get_focusable (f.view));
+  fixture_close (&f);
+}
+
+static void
+check_util (Fixture *f)
+{
+  int width = gtk_widget_get_width (f->view);
+
+  for (guint gpu = 0; gpu < sl_trace_get_n_gpus (f->trace); gpu++)
+    for (int x = HEADER_W; x < width; x += 97)
+      {
+        SlTime a, b;
+        double v = sl_timeline_view_get_util_value (SL_TIMELINE_VIEW (f->view), gpu, x + 0.5, &a,
+                                                    &b);
+        double want = sl_trace_gpu_utilization (f->trace, gpu, SL_UTIL_KERNELS, a, b);
+        g_assert_cmpint (b, >, a);
+        /* bucket edges may round differently by a nanosecond */
+        g_assert_cmpfloat (fabs (v - want), <=, 2.0 / (double) (b - a) + 1e-9);
+      }
+}
+
+static gsize
+brute_count (SlTrace    *trace,
+             const char *needle)
+{
+  g_autofree char *n = g_utf8_casefold (needle, -1);
+  gsize count = 0;
+
+  for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, l);
+      for (gsize i = 0; i < lane->n_events; i++)
+        {
+          g_autofree char *h = g_utf8_casefold (sl_trace_str (trace, lane->events[i].name), -1);
+          if (strstr (h, n) != NULL)
+            count++;
+        }
+    }
+  return count;
+}
+
+static void
+test_sample (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  static const char *needles[] = { "memcpy", "KERNEL", "cudaLaunch", "sync", "no-such-name" };
+  SlViewport *vp;
+  SlTime start, end;
+  g_autoptr (GdkTexture) t1 = NULL, t2 = NULL, t3 = NULL, t4 = NULL, t5 = NULL;
+  gint kl;
+  SlEventRef first;
+
+  fixture_open (&f, path);
+  vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (f.view));
+  sl_viewport_get_bounds (vp, &start, &end);
+  t1 = render (&f, "sample-whole-trace");
+  check_util (&f);
+
+  /* utilization follows the zoom */
+  sl_viewport_set_visible (vp, start + (end - start) / 3, start + (end - start) / 3 + 2000000,
+                           TRUE);
+  check_util (&f);
+  t2 = render (&f, "sample-2ms");
+  sl_viewport_set_visible (vp, start + (end - start) / 3, start + (end - start) / 3 + 40000, TRUE);
+  check_util (&f);
+  t3 = render (&f, "sample-40us");
+
+  /* search: the same count as a brute-force scan, and stepping selects matches in time order */
+  for (guint i = 0; i < G_N_ELEMENTS (needles); i++)
+    {
+      gsize got = sl_timeline_view_set_search (SL_TIMELINE_VIEW (f.view), needles[i]);
+      gsize want = brute_count (f.trace, needles[i]);
+      g_test_message ("search '%s': %" G_GSIZE_FORMAT " matches", needles[i], got);
+      g_assert_cmpuint (got, ==, want);
+    }
+  g_assert_cmpuint (sl_timeline_view_set_search (SL_TIMELINE_VIEW (f.view), "memcpy"), >, 1);
+  sl_timeline_view_select_event (SL_TIMELINE_VIEW (f.view), SL_EVENT_REF_NONE, FALSE);
+  sl_viewport_show_all (vp);
+  g_assert_true (sl_timeline_view_search_step (SL_TIMELINE_VIEW (f.view), TRUE));
+  first = sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (f.view));
+  g_assert_cmpint (first.lane, >=, 0);
+  {
+    const SlEvent *e0 = &sl_trace_get_lane (f.trace, first.lane)->events[first.index];
+    g_autofree char *name = g_utf8_casefold (sl_trace_str (f.trace, e0->name), -1);
+    SlEventRef second;
+    g_assert_nonnull (strstr (name, "memcpy"));
+    g_assert_true (sl_timeline_view_search_step (SL_TIMELINE_VIEW (f.view), TRUE));
+    second = sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (f.view));
+    g_assert_cmpint (sl_trace_get_lane (f.trace, second.lane)->events[second.index].start, >=,
+                     e0->start);
+    g_assert_true (sl_timeline_view_search_step (SL_TIMELINE_VIEW (f.view), FALSE));
+    second = sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (f.view));
+    g_assert_cmpint (second.lane, ==, first.lane);
+    g_assert_cmpuint (second.index, ==, first.index);
+    /* nothing before the first match */
+    g_assert_false (sl_timeline_view_search_step (SL_TIMELINE_VIEW (f.view), FALSE));
+  }
+  t4 = render (&f, "sample-search-memcpy");
+  sl_timeline_view_set_search (SL_TIMELINE_VIEW (f.view), NULL);
+
+  /* highlight one kernel name, the utilization overlay, colour by name, dark theme */
+  kl = find_lane (f.trace, SL_LANE_KERNELS);
+  g_assert_cmpint (kl, >=, 0);
+  sl_viewport_set_visible (vp, start + (end - start) / 2, start + (end - start) / 2 + 5000000,
+                           TRUE);
+  {
+    /* a name that runs in this window: the kernel at its middle */
+    const SlLane *klane = sl_trace_get_lane (f.trace, kl);
+    gsize mid = sl_lane_lower_bound (klane, start + (end - start) / 2 + 2500000);
+    g_assert_cmpuint (mid, <, klane->n_events);
+    sl_timeline_view_set_highlight_name (SL_TIMELINE_VIEW (f.view), klane->events[mid].name);
+  }
+  sl_timeline_view_set_util_overlay (SL_TIMELINE_VIEW (f.view), TRUE);
+  t5 = render (&f, "sample-highlight-overlay");
+  sl_timeline_view_set_highlight_name (SL_TIMELINE_VIEW (f.view), SL_NO_STR);
+  sl_timeline_view_set_util_overlay (SL_TIMELINE_VIEW (f.view), FALSE);
+  sl_timeline_view_set_color_mode (SL_TIMELINE_VIEW (f.view), SL_COLOR_BY_NAME);
+  g_clear_object (&t5);
+  t5 = render (&f, "sample-by-name");
+  sl_timeline_view_set_color_mode (SL_TIMELINE_VIEW (f.view), SL_COLOR_BY_KIND);
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  spin (100);
+  g_clear_object (&t5);
+  t5 = render (&f, "sample-dark");
+  {
+    Pixels p = pixels_get (t5);
+    int r, g, b;
+    pixel_rgb (&p, HEADER_W + 5, p.h - 2, &r, &g, &b);
+    g_test_message ("dark background %d %d %d", r, g, b);
+    g_assert_cmpint (r + g + b, <, 3 * 90);
+    g_free (p.data);
+  }
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  spin (50);
+  fixture_close (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  gtk_init ();
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ui/timeline/render-h100", test_render_h100);
+  g_test_add_func ("/ui/timeline/zoom-keys", test_zoom_keys);
+  g_test_add_func ("/ui/timeline/sample", test_sample);
+  return g_test_run ();
+}

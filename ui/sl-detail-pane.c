@@ -1,0 +1,571 @@
+/* sl-detail-pane.c: everything known about the selected event, as copyable text. */
+#include "sl-detail-pane.h"
+
+#include "sl-format.h"
+#include "sl-occupancy.h"
+
+struct _SlDetailPane
+{
+  GtkWidget   parent_instance;
+
+  GtkWidget  *scroller;
+  GtkWidget  *grid;            /* rebuilt for every event: a few dozen labels at most */
+  gint        row;
+  SlTrace    *trace;
+  SlEventRef  ref;
+};
+
+G_DEFINE_FINAL_TYPE (SlDetailPane, sl_detail_pane, GTK_TYPE_WIDGET)
+
+enum
+{
+  GO_TO_EVENT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+GtkWidget *
+sl_detail_pane_new (void)
+{
+  return g_object_new (SL_TYPE_DETAIL_PANE, NULL);
+}
+
+static GtkWidget *
+value_label (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 48);
+  gtk_widget_set_hexpand (label, TRUE);
+  return label;
+}
+
+static void
+add_heading (SlDetailPane *self,
+             const char   *text)
+{
+  GtkWidget *label = value_label (text);
+
+  gtk_widget_add_css_class (label, "heading");
+  if (self->row > 0)
+    gtk_widget_set_margin_top (label, 12);
+  gtk_grid_attach (GTK_GRID (self->grid), label, 0, self->row++, 2, 1);
+}
+
+static GtkWidget *
+add_row (SlDetailPane *self,
+         const char   *key,
+         const char   *value)
+{
+  GtkWidget *k = gtk_label_new (key);
+  GtkWidget *v = value_label (value != NULL ? value : "—");
+
+  gtk_label_set_xalign (GTK_LABEL (k), 1);
+  gtk_label_set_yalign (GTK_LABEL (k), 0);
+  gtk_widget_add_css_class (k, "dim-label");
+  gtk_grid_attach (GTK_GRID (self->grid), k, 0, self->row, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), v, 1, self->row++, 1, 1);
+  return v;
+}
+
+static void
+add_rowf (SlDetailPane *self,
+          const char   *key,
+          const char   *format,
+          ...) G_GNUC_PRINTF (3, 4);
+
+static void
+add_rowf (SlDetailPane *self,
+          const char   *key,
+          const char   *format,
+          ...)
+{
+  va_list args;
+  g_autofree char *text = NULL;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  add_row (self, key, text);
+}
+
+static void
+add_warning (SlDetailPane *self,
+             const char   *text)
+{
+  GtkWidget *label = value_label (text);
+
+  gtk_widget_add_css_class (label, "warning");
+  gtk_widget_set_margin_top (label, 6);
+  gtk_grid_attach (GTK_GRID (self->grid), label, 0, self->row++, 2, 1);
+}
+
+static void
+link_clicked_cb (GtkButton    *button,
+                 SlDetailPane *self)
+{
+  gint lane = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "sl-lane"));
+  guint64 index = *(guint64 *) g_object_get_data (G_OBJECT (button), "sl-index");
+
+  g_signal_emit (self, signals[GO_TO_EVENT], 0, lane, index);
+}
+
+static void
+add_link (SlDetailPane *self,
+          const char   *text,
+          const SlLane *lane,
+          gsize         index)
+{
+  GtkWidget *button = gtk_button_new_with_label (text);
+  guint64 *idx = g_new (guint64, 1);
+
+  *idx = index;
+  gtk_widget_add_css_class (button, "link");
+  gtk_button_set_has_frame (GTK_BUTTON (button), FALSE);
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  g_object_set_data (G_OBJECT (button), "sl-lane", GINT_TO_POINTER ((gint) lane->index));
+  g_object_set_data_full (G_OBJECT (button), "sl-index", idx, g_free);
+  g_signal_connect (button, "clicked", G_CALLBACK (link_clicked_cb), self);
+  gtk_grid_attach (GTK_GRID (self->grid), button, 1, self->row++, 1, 1);
+}
+
+static const char *
+str (SlDetailPane *self,
+     guint32       id)
+{
+  const char *s = sl_trace_str (self->trace, id);
+
+  return s != NULL && *s != '\0' ? s : "—";
+}
+
+/* Start, end (relative to the trace start) and duration of any event. */
+static void
+add_times (SlDetailPane  *self,
+           const SlEvent *ev)
+{
+  SlTime origin = sl_trace_get_start (self->trace);
+  g_autofree char *start = sl_format_offset (ev->start - origin);
+  g_autofree char *end = sl_format_offset (ev->end - origin);
+  g_autofree char *dur = sl_format_duration (ev->end - ev->start);
+
+  add_row (self, "Start", start);
+  add_row (self, "End", end);
+  add_row (self, "Duration", dur);
+}
+
+static void
+add_thread (SlDetailPane *self,
+            const SlLane *lane)
+{
+  const SlThread *thread;
+  const SlProcess *process;
+
+  if (lane->thread < 0 || (guint) lane->thread >= sl_trace_get_n_threads (self->trace))
+    return;
+  thread = sl_trace_get_thread (self->trace, lane->thread);
+  add_rowf (self, "Thread", "%s (tid %u)", str (self, thread->name), thread->tid);
+  if (thread->process < sl_trace_get_n_processes (self->trace))
+    {
+      process = sl_trace_get_process (self->trace, thread->process);
+      add_rowf (self, "Process", "%s (pid %u)", str (self, process->name), process->pid);
+    }
+}
+
+static const SlGpu *
+lane_gpu (SlDetailPane *self,
+          const SlLane *lane)
+{
+  if (lane->gpu < 0 || (guint) lane->gpu >= sl_trace_get_n_gpus (self->trace))
+    return NULL;
+  return sl_trace_get_gpu (self->trace, lane->gpu);
+}
+
+static void
+add_gpu_place (SlDetailPane *self,
+               const SlLane *lane)
+{
+  const SlGpu *gpu = lane_gpu (self, lane);
+
+  if (gpu != NULL)
+    add_rowf (self, "Device", "%s (device %u)", str (self, gpu->name), gpu->device_id);
+  add_rowf (self, "Context", "%u", lane->context_id);
+  if (lane->green_context_id != 0)
+    add_rowf (self, "Green context", "%u", lane->green_context_id);
+  add_rowf (self, "Stream", "%u", lane->stream_id);
+}
+
+/* The CUDA API call a piece of GPU work came from, and how long the work queued after it. */
+static void
+add_launch (SlDetailPane  *self,
+            const SlEvent *ev)
+{
+  const SlLane *api_lane;
+  gsize api_index;
+  const SlEvent *api;
+  g_autofree char *delay = NULL;
+
+  add_heading (self, "Launch");
+  if (ev->link == SL_NO_LINK || !sl_trace_resolve (self->trace, ev->link, &api_lane, &api_index))
+    {
+      add_row (self, "API call", "not in the trace (no CUDA API call has this correlation id)");
+      return;
+    }
+  api = &api_lane->events[api_index];
+  add_row (self, "API call", str (self, api->name));
+  add_rowf (self, "Correlation id", "%u", ev->corr);
+  delay = sl_format_duration (ev->start - api->end);
+  add_row (self, "Queue delay", delay);
+  add_link (self, "Go to launch", api_lane, api_index);
+}
+
+static void
+show_kernel (SlDetailPane  *self,
+             const SlLane  *lane,
+             const SlEvent *ev)
+{
+  const SlKernelInfo *ki = sl_trace_get_kernel_info (self->trace, ev->aux);
+  const SlGpu *gpu = lane_gpu (self, lane);
+
+  add_heading (self, ki != NULL ? str (self, ki->short_name) : str (self, ev->name));
+  add_row (self, "Kind", "Kernel");
+  add_times (self, ev);
+  add_gpu_place (self, lane);
+  if (ki == NULL)
+    {
+      add_row (self, "Name", str (self, ev->name));
+      add_launch (self, ev);
+      return;
+    }
+
+  add_heading (self, "Theoretical occupancy");
+  if (gpu == NULL || gpu->limits.cc_major == 0)
+    add_row (self, "Occupancy", "unknown: the trace does not describe this GPU");
+  else
+    {
+      SlOccupancy occ;
+      gint64 threads = (gint64) ki->block[0] * ki->block[1] * ki->block[2];
+      gint64 smem = (gint64) ki->static_shared + ki->dynamic_shared;
+      gboolean ok = sl_occupancy_compute (&gpu->limits, (gint) MIN (threads, G_MAXINT),
+                                          (gint) ki->registers_per_thread, smem, &occ);
+
+      if (ok)
+        {
+          add_rowf (self, "Occupancy", "%.1f %% (%d of %d warps per SM)", occ.occupancy * 100,
+                    occ.warps_per_sm, occ.max_warps_per_sm);
+          add_rowf (self, "Limited by", "%s", sl_occupancy_limit_name (occ.limit));
+          add_rowf (self, "Blocks per SM", "%d", occ.blocks_per_sm);
+          add_rowf (self, "Warps per SM", "%d", occ.warps_per_sm);
+        }
+      else
+        add_rowf (self, "Occupancy", "0 %%: this configuration cannot run on compute capability %d.%d",
+                  gpu->limits.cc_major, gpu->limits.cc_minor);
+      add_rowf (self, "GPU", "compute capability %d.%d", gpu->limits.cc_major,
+                gpu->limits.cc_minor);
+    }
+  add_heading (self, "Launch configuration");
+  add_rowf (self, "Grid", "%u × %u × %u", ki->grid[0], ki->grid[1], ki->grid[2]);
+  add_rowf (self, "Block", "%u × %u × %u", ki->block[0], ki->block[1], ki->block[2]);
+  add_rowf (self, "Registers", "%u per thread", ki->registers_per_thread);
+  {
+    g_autofree char *st = sl_format_bytes (ki->static_shared);
+    g_autofree char *dy = sl_format_bytes (ki->dynamic_shared);
+    add_row (self, "Static shared", st);
+    add_row (self, "Dynamic shared", dy);
+  }
+  if (ki->local_per_thread != 0)
+    {
+      g_autofree char *lo = sl_format_bytes (ki->local_per_thread);
+      add_row (self, "Local memory", lo);
+    }
+
+  add_launch (self, ev);
+  add_heading (self, "Names");
+  add_row (self, "Name", str (self, ki->demangled_name));
+  add_row (self, "Short name", str (self, ki->short_name));
+  add_row (self, "Mangled name", ki->mangled_name != SL_NO_STR ? str (self, ki->mangled_name)
+                                                              : "not in the trace");
+}
+
+static gboolean
+mem_kind_is_pageable (SlDetailPane *self,
+                      guint8        kind)
+{
+  const char *label;
+
+  if (kind == SL_MEM_KIND_NONE)
+    return FALSE;
+  label = sl_trace_enum_label (self->trace, SL_ENUM_MEM_KIND, kind);
+  return label != NULL && g_ascii_strncasecmp (label, "pageable", 8) == 0;
+}
+
+static const char *
+mem_kind_label (SlDetailPane *self,
+                guint8        kind)
+{
+  const char *label;
+
+  if (kind == SL_MEM_KIND_NONE)
+    return "—";
+  label = sl_trace_enum_label (self->trace, SL_ENUM_MEM_KIND, kind);
+  return label != NULL ? label : "unknown";
+}
+
+static void
+show_copy (SlDetailPane  *self,
+           const SlLane  *lane,
+           const SlEvent *ev)
+{
+  const SlCopyInfo *ci = sl_trace_get_copy_info (self->trace, ev->aux);
+  gboolean memset = lane->kind == SL_LANE_MEMSET;
+
+  add_heading (self, str (self, ev->name));
+  add_row (self, "Kind", memset ? "Memory set" : "Memory copy");
+  add_times (self, ev);
+  add_gpu_place (self, lane);
+  if (ci != NULL)
+    {
+      g_autofree char *bytes = sl_format_bytes (ci->bytes);
+      g_autofree char *rate = sl_format_rate (ci->bytes, ev->end - ev->start);
+
+      add_heading (self, memset ? "Memory set" : "Memory copy");
+      add_row (self, "Bytes", bytes);
+      add_row (self, "Throughput", rate);
+      if (memset)
+        {
+          add_rowf (self, "Value", "%u", ci->value);
+          add_row (self, "Memory kind", mem_kind_label (self, ci->mem_kind));
+          if (mem_kind_is_pageable (self, ci->mem_kind))
+            add_warning (self, "⚠ Pageable memory: the set runs synchronously with the host.");
+        }
+      else
+        {
+          const char *kind = sl_trace_enum_label (self->trace, SL_ENUM_MEMCPY_OPER, ci->copy_kind);
+
+          add_row (self, "Copy kind", kind != NULL ? kind : "unknown");
+          add_row (self, "Source", mem_kind_label (self, ci->src_kind));
+          add_row (self, "Destination", mem_kind_label (self, ci->dst_kind));
+          if (mem_kind_is_pageable (self, ci->src_kind) || mem_kind_is_pageable (self, ci->dst_kind))
+            add_warning (self, "⚠ Pageable host memory: this copy is staged through a pinned "
+                               "buffer and does not overlap with the host. Use pinned memory "
+                               "(cudaHostAlloc, pin_memory=True) for asynchronous copies.");
+        }
+    }
+  add_launch (self, ev);
+}
+
+static void
+show_api (SlDetailPane  *self,
+          const SlLane  *lane,
+          const SlEvent *ev)
+{
+  const SlLane *gpu_lane;
+  gsize gpu_index;
+  guint32 ret = ev->aux >> 8;
+
+  add_heading (self, str (self, ev->name));
+  add_row (self, "Kind", "CUDA API call");
+  add_times (self, ev);
+  add_thread (self, lane);
+  add_rowf (self, "Return value", "%u%s", ret, ret == 0 ? " (success)" : " (error)");
+  add_rowf (self, "Correlation id", "%u", ev->corr);
+  if (ev->link != SL_NO_LINK && sl_trace_resolve (self->trace, ev->link, &gpu_lane, &gpu_index))
+    {
+      const SlEvent *work = &gpu_lane->events[gpu_index];
+      g_autofree char *delay = sl_format_duration (work->start - ev->end);
+
+      add_heading (self, "GPU work");
+      add_row (self, "Launched", str (self, work->name));
+      add_row (self, "Queue delay", delay);
+      add_link (self, "Go to GPU work", gpu_lane, gpu_index);
+    }
+}
+
+static void
+show_nvtx (SlDetailPane  *self,
+           const SlLane  *lane,
+           const SlEvent *ev)
+{
+  add_heading (self, str (self, ev->name));
+  add_row (self, "Kind", (ev->link & SL_NVTX_MARK) ? "NVTX mark" : "NVTX range");
+  add_row (self, "Text", str (self, ev->name));
+  add_row (self, "Domain", ev->corr != SL_NO_STR ? str (self, ev->corr) : "default");
+  add_times (self, ev);
+  if (ev->link & SL_NVTX_UNTERMINATED)
+    add_warning (self, "The range never ended: it is drawn up to the end of the trace.");
+  add_rowf (self, "Depth", "%u", lane->depth);
+  add_row (self, "Style", (ev->link & SL_NVTX_START_END) ? "start/end" : "push/pop");
+  add_thread (self, lane);
+}
+
+static void
+show_cpu (SlDetailPane  *self,
+          const SlLane  *lane,
+          const SlEvent *ev)
+{
+  add_heading (self, str (self, ev->name));
+  if (lane->kind == SL_LANE_OSRT)
+    {
+      add_row (self, "Kind", "OS runtime call");
+      add_times (self, ev);
+      add_rowf (self, "Return value", "%d", (gint32) ev->aux);
+    }
+  else
+    {
+      const guint32 *symbols, *modules;
+      guint n = sl_trace_get_callchain (self->trace, ev->aux, &symbols, &modules);
+      SlTime origin = sl_trace_get_start (self->trace);
+      g_autofree char *at = sl_format_offset (ev->start - origin);
+
+      add_row (self, "Kind", "CPU sample");
+      add_row (self, "Time", at);
+      if (n > 0)
+        add_heading (self, "Call chain (leaf first)");
+      for (guint i = 0; i < n && i < 64; i++)
+        add_rowf (self, i == 0 ? "Leaf" : "", "%s  (%s)", str (self, symbols[i]),
+                  str (self, modules[i]));
+    }
+  add_thread (self, lane);
+}
+
+static void
+show_sync (SlDetailPane  *self,
+           const SlLane  *lane,
+           const SlEvent *ev)
+{
+  const char *type = sl_trace_enum_label (self->trace, SL_ENUM_SYNC_TYPE, ev->aux);
+
+  add_heading (self, str (self, ev->name));
+  add_row (self, "Kind", "Synchronization");
+  add_row (self, "Type", type != NULL ? type : "unknown");
+  add_times (self, ev);
+  add_gpu_place (self, lane);
+  add_launch (self, ev);
+}
+
+static void
+rebuild (SlDetailPane *self)
+{
+  const SlLane *lane;
+  const SlEvent *ev;
+
+  self->grid = gtk_grid_new ();
+  self->row = 0;
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 4);
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
+  g_object_set (self->grid, "margin-start", 12, "margin-end", 12, "margin-top", 12,
+                "margin-bottom", 12, NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->grid);
+
+  if (self->trace == NULL || self->ref.lane < 0
+      || (guint) self->ref.lane >= sl_trace_get_n_lanes (self->trace))
+    {
+      GtkWidget *hint = value_label ("Click an event in the timeline to see its details here.");
+
+      gtk_widget_add_css_class (hint, "dim-label");
+      gtk_grid_attach (GTK_GRID (self->grid), hint, 0, 0, 2, 1);
+      return;
+    }
+  lane = sl_trace_get_lane (self->trace, self->ref.lane);
+  if (self->ref.index >= lane->n_events)
+    return;
+  ev = &lane->events[self->ref.index];
+  switch (lane->kind)
+    {
+    case SL_LANE_KERNELS:
+      show_kernel (self, lane, ev);
+      break;
+    case SL_LANE_MEMCPY:
+    case SL_LANE_MEMSET:
+      show_copy (self, lane, ev);
+      break;
+    case SL_LANE_CUDA_API:
+      show_api (self, lane, ev);
+      break;
+    case SL_LANE_NVTX:
+      show_nvtx (self, lane, ev);
+      break;
+    case SL_LANE_SYNC:
+      show_sync (self, lane, ev);
+      break;
+    case SL_LANE_OSRT:
+    case SL_LANE_SAMPLES:
+    default:
+      show_cpu (self, lane, ev);
+      break;
+    }
+}
+
+static void
+sl_detail_pane_dispose (GObject *object)
+{
+  SlDetailPane *self = SL_DETAIL_PANE (object);
+
+  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  g_clear_pointer (&self->trace, sl_trace_unref);
+  G_OBJECT_CLASS (sl_detail_pane_parent_class)->dispose (object);
+}
+
+static void
+sl_detail_pane_class_init (SlDetailPaneClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sl_detail_pane_dispose;
+  signals[GO_TO_EVENT] = g_signal_new ("go-to-event", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT,
+                                       G_TYPE_UINT64);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "sl-detail-pane");
+}
+
+static void
+sl_detail_pane_init (SlDetailPane *self)
+{
+  self->ref = SL_EVENT_REF_NONE;
+  self->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+  rebuild (self);
+}
+
+void
+sl_detail_pane_set_trace (SlDetailPane *self,
+                          SlTrace      *trace)
+{
+  g_return_if_fail (SL_IS_DETAIL_PANE (self));
+
+  if (trace == self->trace)
+    return;
+  g_clear_pointer (&self->trace, sl_trace_unref);
+  if (trace != NULL)
+    self->trace = sl_trace_ref (trace);
+  self->ref = SL_EVENT_REF_NONE;
+  rebuild (self);
+}
+
+void
+sl_detail_pane_set_event (SlDetailPane *self,
+                          SlEventRef    ref)
+{
+  g_return_if_fail (SL_IS_DETAIL_PANE (self));
+
+  if (ref.lane == self->ref.lane && ref.index == self->ref.index && self->grid != NULL
+      && ref.lane >= 0)
+    return;
+  self->ref = ref;
+  rebuild (self);
+}
+
+SlEventRef
+sl_detail_pane_get_event (SlDetailPane *self)
+{
+  g_return_val_if_fail (SL_IS_DETAIL_PANE (self), SL_EVENT_REF_NONE);
+  return self->ref;
+}
