@@ -1104,6 +1104,11 @@ arrow_points (SlTimelineView   *self,
       from->y = a.origin.y;
       to->y = b.origin.y + b.size.height;
     }
+  /* an end off screen is pinned to the edge of its own row, so the arrow visibly leaves the
+   * launch call's row (a clipped curve from far away would seem to start in another row) */
+  double right = gtk_widget_get_width (GTK_WIDGET (self));
+  from->x = CLAMP (from->x, HEADER_W, MAX (right, HEADER_W));
+  to->x = CLAMP (to->x, HEADER_W, MAX (right, HEADER_W));
   return TRUE;
 }
 
