@@ -182,17 +182,65 @@ load_thread_cb (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  load_progress_cb (1.0, "Computing summary reports", d);
   result = g_new0 (LoadResult, 1);
   result->trace = trace;
-  /* Reports over the whole trace are as heavy as the loading itself on large traces. */
-  result->reports = sl_stats_panel_compute_reports (trace);
   if (g_task_return_error_if_cancelled (task))
     {
       load_result_free (result);
       return;
     }
   g_task_return_pointer (task, result, load_result_free);
+}
+
+/* Reports over the whole trace cost seconds on 10^7 events: they are computed after the timeline
+ * is on screen, on a thread of their own. */
+static void
+reports_thread_cb (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  LoadResult *result = g_new0 (LoadResult, 1);
+
+  (void) source_object;
+  (void) cancellable;
+  result->trace = sl_trace_ref (task_data);
+  result->reports = sl_stats_panel_compute_reports (result->trace);
+  g_task_return_pointer (task, result, load_result_free);
+}
+
+static void
+reports_done_cb (GObject      *source,
+                 GAsyncResult *res,
+                 gpointer      user_data)
+{
+  SlWindow *self = SL_WINDOW (source);
+  LoadResult *result = g_task_propagate_pointer (G_TASK (res), NULL);
+
+  (void) user_data;
+  /* another trace may have been opened in this window meanwhile */
+  if (result != NULL && result->trace == self->trace)
+    {
+      sl_stats_panel_set_timeline (SL_STATS_PANEL (self->stats), SL_TIMELINE_VIEW (self->timeline),
+                                   g_steal_pointer (&result->reports));
+      g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
+    }
+  g_clear_pointer (&result, load_result_free);
+}
+
+/* SIGHTLINE_BENCH_FIRST_FRAME=1 (bench/bench-open): print when the first frame of a loaded trace
+ * was painted, counted from sl_window_open(), then quit. */
+static gint64 bench_open_time;
+
+static void
+bench_after_paint_cb (GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  SlWindow *self = user_data;
+
+  g_signal_handlers_disconnect_by_func (clock, bench_after_paint_cb, self);
+  g_print ("first-frame-ms %.1f\n", (g_get_monotonic_time () - bench_open_time) / 1e3);
+  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
 }
 
 static void
@@ -358,11 +406,19 @@ show_trace (SlWindow   *self,
     .app_exec = (char *) "sightline %f",
   };
 
+  g_clear_pointer (&self->trace, sl_trace_unref);
   self->trace = g_steal_pointer (&result->trace);
   sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
-  sl_stats_panel_set_timeline (SL_STATS_PANEL (self->stats), SL_TIMELINE_VIEW (self->timeline),
-                               g_steal_pointer (&result->reports));
+  g_autoptr (GTask) reports = g_task_new (self, NULL, reports_done_cb, NULL);
+  g_task_set_task_data (reports, sl_trace_ref (self->trace), (GDestroyNotify) sl_trace_unref);
+  g_task_run_in_thread (reports, reports_thread_cb);
+  if (g_getenv ("SIGHTLINE_BENCH_FIRST_FRAME") != NULL)
+    {
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+      if (clock != NULL)
+        g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), self);
+    }
   disconnect_viewport (self);
   self->viewport = g_object_ref (sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (self->timeline)));
   self->viewport_changed = g_signal_connect (self->viewport, "changed",
@@ -400,7 +456,7 @@ load_done_cb (GObject      *source,
     }
   show_trace (self, result);
   load_result_free (result);
-  g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
+  /* "load-finished" (TRUE) follows when the stats tables are in too: reports_done_cb */
 }
 
 void
@@ -424,6 +480,7 @@ sl_window_open (SlWindow *self,
     }
   g_set_object (&self->file, file);
   self->cancellable = g_cancellable_new ();
+  bench_open_time = g_get_monotonic_time ();
   base = g_file_get_basename (file);
   text = g_strdup_printf ("Loading %s…", base);
   gtk_label_set_text (GTK_LABEL (self->loading_label), text);

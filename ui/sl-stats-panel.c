@@ -324,6 +324,24 @@ sl_stats_panel_new (void)
   return g_object_new (SL_TYPE_STATS_PANEL, NULL);
 }
 
+/* cuda_gpu_trace has a row per GPU operation, ~200 bytes of cells each: past a million the
+ * table would cost the viewer more than the whole trace, so the panel leaves it to the CLI. */
+#define GPU_TRACE_MAX_ROWS 1000000
+
+static gsize
+gpu_operations (SlTrace *trace)
+{
+  gsize n = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY || lane->kind == SL_LANE_MEMSET)
+        n += lane->n_events;
+    }
+  return n;
+}
+
 GPtrArray *
 sl_stats_panel_compute_reports (SlTrace *trace)
 {
@@ -334,7 +352,10 @@ sl_stats_panel_compute_reports (SlTrace *trace)
   for (const char *const *n = sl_report_names (); *n != NULL; n++)
     {
       g_autoptr (GError) error = NULL;
-      g_ptr_array_add (reports, sl_report_compute (trace, *n, &error));
+      if (g_str_equal (*n, "cuda_gpu_trace") && gpu_operations (trace) > GPU_TRACE_MAX_ROWS)
+        g_ptr_array_add (reports, NULL);
+      else
+        g_ptr_array_add (reports, sl_report_compute (trace, *n, &error));
     }
   return reports;
 }
@@ -474,7 +495,12 @@ update_info (SlStatsPanel *self,
   gsize n = page->shown != NULL ? page->shown->n_rows : 0;
   const char *rows = n == 1 ? "row" : "rows";
 
-  if (page->full == NULL)
+  if (page->full == NULL && g_str_equal (page->name, "cuda_gpu_trace")
+      && gpu_operations (self->trace) > GPU_TRACE_MAX_ROWS)
+    text = g_strdup_printf ("This trace has %" G_GSIZE_FORMAT " GPU operations, too many to list "
+                            "here; `sightline stats --report cuda_gpu_trace %s` prints them all.",
+                            gpu_operations (self->trace), sl_trace_get_path (self->trace));
+  else if (page->full == NULL)
     text = g_strdup ("This trace has no data for this report.");
   else if (!self->ranged)
     text = g_strdup_printf ("Whole trace: %" G_GSIZE_FORMAT " %s. Select a time range (Shift+drag) "
