@@ -428,6 +428,48 @@ test_sample (void)
   fixture_close (&f);
 }
 
+/* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
+ * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
+static void
+test_every_nsys_file (void)
+{
+  g_auto (GStrv) files = sl_test_nsys_traces ();
+
+  for (guint i = 0; files[i] != NULL; i++)
+    {
+      Fixture f;
+      g_autofree char *base = g_path_get_basename (files[i]);
+      g_autofree char *name = g_strconcat ("every-", base, NULL);
+      g_autoptr (GdkTexture) shot = NULL;
+      gsize drawn = 0, lanes_seen = 0;
+
+      g_test_message ("%s", files[i]);
+      fixture_open (&f, files[i]);
+      shot = render (&f, name);
+      Pixels p = pixels_get (shot);
+      gint last = -2;
+      for (int y = 0; y < p.h; y++)
+        {
+          gint lane = sl_timeline_view_lane_at (SL_TIMELINE_VIEW (f.view), y);
+          if (lane < 0)
+            continue;
+          g_assert_cmpint (lane, <, (gint) sl_trace_get_n_lanes (f.trace));
+          lanes_seen += lane != last;
+          last = lane;
+          for (int x = HEADER_W + 1; x < p.w; x += 3)
+            {
+              int r, g, b;
+              pixel_rgb (&p, x, y, &r, &g, &b);
+              drawn += MAX (r, MAX (g, b)) - MIN (r, MIN (g, b)) > 60;
+            }
+        }
+      g_free (p.data);
+      g_assert_cmpuint (lanes_seen, >, 0);
+      g_assert_cmpuint (drawn, >, 0);
+      fixture_close (&f);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -438,5 +480,6 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/render-h100", test_render_h100);
   g_test_add_func ("/ui/timeline/zoom-keys", test_zoom_keys);
   g_test_add_func ("/ui/timeline/sample", test_sample);
+  g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   return g_test_run ();
 }
