@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "sl-format.h"
 #include "sl-lane.h"
 #include "sl-resident.h"
 #include "sl-occupancy.h"
@@ -39,22 +40,6 @@ compare_procs (const void *a,
   guint px = sl_trace_get_process (proc_sort_trace, x->index)->pid;
   guint py = sl_trace_get_process (proc_sort_trace, y->index)->pid;
   return px < py ? -1 : px > py;
-}
-
-static char *
-format_duration (SlTime ns)
-{
-  double v = (double) ns;
-
-  if (ns < 0)
-    return g_strdup ("-");
-  if (v < 1e3)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-  if (v < 1e6)
-    return g_strdup_printf ("%.3f µs", v / 1e3);
-  if (v < 1e9)
-    return g_strdup_printf ("%.3f ms", v / 1e6);
-  return g_strdup_printf ("%.3f s", v / 1e9);
 }
 
 static void
@@ -153,7 +138,7 @@ sl_cmd_info (int    argc,
   gsize rss_after = sl_resident_bytes ();
 
   SlTime t0 = sl_trace_get_start (trace), t1 = sl_trace_get_end (trace);
-  g_autofree char *span = format_duration (t1 - t0);
+  g_autofree char *span = sl_format_duration (t1 - t0);
   gsize n_events = sl_trace_get_n_events (trace);
   gsize model = sl_trace_get_memory_size (trace);
 
@@ -240,7 +225,7 @@ sl_cmd_info (int    argc,
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
       g_autofree char *label = lane_label (trace, lane);
-      g_autofree char *busy = format_duration (lane->busy);
+      g_autofree char *busy = sl_format_duration (lane->busy);
       printf ("  %-60s %10" G_GSIZE_FORMAT " events  busy %s\n", label, lane->n_events, busy);
     }
   if (!all_lanes && sl_trace_get_n_lanes (trace) > 40)

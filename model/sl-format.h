@@ -1,4 +1,4 @@
-/* sl-format.h: how panes and status lines write times, sizes and counts for people. */
+/* sl-format.h: how the CLI, panes and status lines write times, sizes and counts for people. */
 #pragma once
 
 #include <glib.h>

@@ -1,4 +1,4 @@
-/* sl-format.c: how panes and status lines write times, sizes and counts for people. */
+/* sl-format.c: how the CLI, panes and status lines write times, sizes and counts for people. */
 #include "sl-format.h"
 
 #include <math.h>
