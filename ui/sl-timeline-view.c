@@ -65,6 +65,30 @@ typedef struct
   GdkRGBA nvtx, osrt, sample, gpu_sync, util_any, util_kernels, idle, select, search, range;
 } Palette;
 
+/*
+ * Zoomed out, a lane is thousands of LOD items of 1–2 px each; one render node apiece is what
+ * costs the frame (20 lanes × ~3 k nodes at 20 s).  So the items of a row are first rasterized
+ * into one Column per pixel: the colour of the item covering most of it and how busy it is.
+ * Runs of equal columns then become one rectangle each: a row costs at most its width in nodes,
+ * typically a few hundred.  Opacity of folds has FOLD_LEVELS steps so that neighbours merge.
+ */
+#define FOLD_LEVELS 4
+#define KEY_FOLD    1u   /* low bit of Column.key: a fold, drawn by busy fraction */
+
+typedef struct
+{
+  float   w;      /* px of the column covered by the item it shows, 0 when empty */
+  float   busy;   /* px of the column that are busy, over all items */
+  guint32 key;    /* RGB << 8 of that item, | KEY_FOLD for folds */
+} Column;
+
+typedef struct
+{
+  guint   from, to;   /* columns */
+  guint32 key;
+  float   busy;       /* mean over the run */
+} Run;
+
 struct _SlTimelineView
 {
   GtkWidget      parent_instance;
@@ -115,6 +139,9 @@ struct _SlTimelineView
   GArray        *lod;            /* scratch SlLodItem list for hit tests */
   GArray       **lod_cache;      /* per lane: the last frame's LOD list (~2 items per pixel) */
   SlTime        *lod_key;        /* per lane: t0, t1, width it was made for */
+  Column        *cols;           /* scratch: one per pixel column of the lanes area */
+  Run           *runs;           /* scratch: n_cols + 1 */
+  guint          n_cols;
 };
 
 enum
@@ -388,25 +415,6 @@ event_color (SlTimelineView *self,
     default:
       return lane_base_color (self, lane->kind);
     }
-}
-
-/* Folds: the lane's colour, darker, as opaque as the fold is busy (quantized so runs merge). */
-static GdkRGBA
-fold_color (SlTimelineView *self,
-            const SlLane   *lane,
-            const SlLodItem *it)
-{
-  GdkRGBA c = lane_base_color (self, lane->kind);
-  double span = (double) MAX (it->end - it->start, 1);
-  double fill = CLAMP ((double) it->busy / span, 0.0, 1.0);
-
-  if (lane->kind == SL_LANE_SAMPLES)
-    fill = 1;
-  c.red *= 0.72f;
-  c.green *= 0.72f;
-  c.blue *= 0.72f;
-  c.alpha = (float) (0.35 + 0.65 * round (fill * 8) / 8);
-  return c;
 }
 
 static const char *
@@ -867,62 +875,265 @@ lane_lod (SlTimelineView *self,
   return self->lod_cache[i];
 }
 
+static guint32
+rgb_key (const GdkRGBA *c)
+{
+  return ((guint32) lround (CLAMP (c->red, 0, 1) * 255) << 24)
+         | ((guint32) lround (CLAMP (c->green, 0, 1) * 255) << 16)
+         | ((guint32) lround (CLAMP (c->blue, 0, 1) * 255) << 8);
+}
+
+/* Columns for `n` pixel columns, cleared: reused by every row (n is the lanes width, ~2 k). */
+static Column *
+columns_get (SlTimelineView *self,
+             guint           n)
+{
+  if (n > self->n_cols)
+    {
+      g_free (self->cols);
+      g_free (self->runs);
+      self->cols = g_new0 (Column, n);
+      self->runs = g_new (Run, n + 1);
+      self->n_cols = n;
+    }
+  return self->cols;
+}
+
 static void
-draw_lane_events (SlTimelineView *self,
-                  GtkSnapshot    *snapshot,
-                  Batch          *batch,
+columns_add_lane (SlTimelineView *self,
                   const Frame    *f,
                   const SlLane   *lane,
-                  double          y,
-                  double          h,
-                  gboolean        labels,
-                  gboolean        dim)
+                  Column         *cols,
+                  guint           n)
 {
-  GArray *lod = lane_lod (self, lane, f->t0, f->t1, (guint) ceil (f->width));
-  double by = y + 1, bh = h - 2;
+  GArray *lod = lane_lod (self, lane, f->t0, f->t1, n);
+  GdkRGBA fc = lane_base_color (self, lane->kind);
+  guint32 fold_key;
 
+  /* folds: the lane's colour, darker */
+  fc.red *= 0.72f;
+  fc.green *= 0.72f;
+  fc.blue *= 0.72f;
+  fold_key = rgb_key (&fc) | KEY_FOLD;
   for (guint k = 0; k < lod->len; k++)
     {
       const SlLodItem *it = &g_array_index (lod, SlLodItem, k);
-      double x0 = MAX (frame_x (f, it->start), HEADER_W - 1);
-      double x1 = MIN (frame_x (f, it->end), f->right + 1);
-      GdkRGBA c;
+      double x0 = (double) (it->start - f->t0) * f->scale;
+      double x1 = (double) (it->end - f->t0) * f->scale;
+      double fill = 1;
+      guint32 key;
+      gint c0, c1;
 
       if (it->count == 1)
         {
           const SlEvent *ev = &lane->events[it->first];
-          c = event_color (self, lane, ev);
+          GdkRGBA c = event_color (self, lane, ev);
+          key = rgb_key (&c);
           if (ev->start == ev->end)
             {
               /* samples and marks: a thin tick */
-              x0 = frame_x (f, ev->start) - 0.5;
+              x0 -= 0.5;
               x1 = x0 + 1;
-            }
-          else if (x1 - x0 < 1)
-            x1 = x0 + 1;
-          if (dim)
-            c.alpha *= 0.22f;
-          batch_add (batch, x0, x1, by, bh, &c);
-          if (labels && !dim && x1 - x0 >= TEXT_MIN_W && bh >= self->text_h)
-            {
-              guint32 id;
-              const char *text = event_label (self, lane, ev, &id);
-              GdkRGBA tc = text_on (&c);
-              batch_flush (batch);
-              draw_text (self, snapshot, id, text, x0 + 4, by + (bh - self->text_h) / 2,
-                         x1 - x0 - 8, &tc);
             }
         }
       else
         {
-          c = fold_color (self, lane, it);
-          if (x1 - x0 < 1)
-            x1 = x0 + 1;
-          if (dim)
-            c.alpha *= 0.22f;
-          batch_add (batch, x0, x1, by, bh, &c);
+          key = fold_key;
+          if (lane->kind != SL_LANE_SAMPLES)
+            fill = CLAMP ((double) it->busy / (double) MAX (it->end - it->start, 1), 0.0, 1.0);
+        }
+      /* every event at least 1 px where it was */
+      if (x1 - x0 < 1)
+        x1 = x0 + 1;
+      if (x1 <= 0 || x0 >= n)
+        continue;
+      x0 = MAX (x0, 0);
+      x1 = MIN (x1, n);
+      c0 = (gint) floor (x0);
+      c1 = (gint) ceil (x1);
+      for (gint c = c0; c < c1; c++)
+        {
+          float ov = (float) (MIN (x1, c + 1.0) - MAX (x0, (double) c));
+          /* ties go to the later item: it was drawn on top */
+          if (ov >= cols[c].w)
+            {
+              cols[c].w = ov;
+              cols[c].key = key;
+            }
+          cols[c].busy += (float) (ov * fill);
         }
     }
+}
+
+/* Alpha of `busy` px of 1 (mean over a run): folds at least 0.35 so that they stay visible. */
+static double
+fold_alpha (double busy)
+{
+  return 0.35 + 0.65 * round (MIN (busy, 1.0) * FOLD_LEVELS) / FOLD_LEVELS;
+}
+
+/*
+ * Runs of columns of one colour; clears the columns for the next row.  Busy fractions of
+ * neighbouring folds jitter by a level or so, and at 20 s per 1.7 k px that alone made ~16 k runs
+ * in 20 lanes: a fold run goes on while a column is within one opacity level of the run's mean,
+ * and is drawn at that mean.  Returns the number of runs written to `runs` (n + 1 room).
+ */
+static guint
+columns_runs (Column *cols,
+              guint   n,
+              Run    *runs)
+{
+  guint32 run = 0;
+  guint from = 0, n_runs = 0;
+  double sum = 0;
+
+  for (guint c = 0; c <= n; c++)
+    {
+      guint32 key = c < n && cols[c].w > 0 ? cols[c].key : 0;
+      double busy = c < n ? MIN (cols[c].busy, 1.0f) : 0;
+
+      if (key != 0 && key == run
+          && (!(key & KEY_FOLD) || fabs (busy - sum / (c - from)) <= 1.0 / FOLD_LEVELS + 1e-6))
+        sum += busy;
+      else
+        {
+          if (run != 0)
+            runs[n_runs++] = (Run) { from, c, run, (float) (sum / (c - from)) };
+          run = key;
+          from = c;
+          sum = busy;
+        }
+      if (c < n)
+        cols[c] = (Column) { 0, 0, 0 };
+    }
+  return n_runs;
+}
+
+/*
+ * Draws the runs of a row: one rectangle each where they are few; where they are many (a dense
+ * lane zoomed out: an event of 2 px, a fold of 3 px, ... ~1 k per lane) one texture of the row,
+ * n × h px, because the renderer pays ~1 µs per node and ~nothing per pixel of a texture.
+ */
+#define DENSE_RUNS 64
+
+static void
+columns_emit (SlTimelineView *self,
+              GtkSnapshot    *snapshot,
+              Column         *cols,
+              guint           n,
+              double          y,
+              double          h,
+              gboolean        dim)
+{
+  guint n_runs = columns_runs (cols, n, self->runs);
+
+  if (n_runs <= DENSE_RUNS || h < 1)
+    {
+      for (guint i = 0; i < n_runs; i++)
+        {
+          const Run *r = &self->runs[i];
+          double a = (r->key & KEY_FOLD) ? fold_alpha (r->busy) : 1;
+          if (dim)
+            a *= 0.22;
+          gtk_snapshot_append_color (snapshot,
+                                     &(GdkRGBA) { (r->key >> 24) / 255.f,
+                                                  ((r->key >> 16) & 0xFF) / 255.f,
+                                                  ((r->key >> 8) & 0xFF) / 255.f, (float) a },
+                                     &GRAPHENE_RECT_INIT (HEADER_W + r->from, y,
+                                                          r->to - r->from, h));
+        }
+      return;
+    }
+  {
+    guint hh = (guint) ceil (h);
+    gsize stride = (gsize) n * 4;
+    guint32 *px = g_malloc0 (stride * hh);
+    g_autoptr (GBytes) bytes = NULL;
+    g_autoptr (GdkTexture) texture = NULL;
+
+    /* GDK_MEMORY_DEFAULT is premultiplied B8G8R8A8: cairo's own ARGB32, no conversion */
+    for (guint i = 0; i < n_runs; i++)
+      {
+        const Run *r = &self->runs[i];
+        double a = (r->key & KEY_FOLD) ? fold_alpha (r->busy) : 1;
+        guint32 v;
+        if (dim)
+          a *= 0.22;
+        v = ((guint32) lround (a * 255) << 24)
+            | ((guint32) lround ((r->key >> 24) * a) << 16)
+            | ((guint32) lround (((r->key >> 16) & 0xFF) * a) << 8)
+            | (guint32) lround (((r->key >> 8) & 0xFF) * a);
+        for (guint c = r->from; c < r->to; c++)
+          px[c] = v;
+      }
+    for (guint row = 1; row < hh; row++)
+      memcpy (px + (gsize) row * n, px, stride);
+    bytes = g_bytes_new_take (px, stride * hh);
+    texture = gdk_memory_texture_new ((int) n, (int) hh, GDK_MEMORY_DEFAULT, bytes, stride);
+    gtk_snapshot_append_texture (snapshot, texture,
+                                 &GRAPHENE_RECT_INIT (HEADER_W, y, n, hh));
+  }
+}
+
+/* Labels of the single events wide enough for one, over the boxes columns_emit drew. */
+static void
+draw_lane_labels (SlTimelineView *self,
+                  GtkSnapshot    *snapshot,
+                  const Frame    *f,
+                  const SlLane   *lane,
+                  double          by,
+                  double          bh)
+{
+  GArray *lod = lane_lod (self, lane, f->t0, f->t1, (guint) ceil (f->width));
+
+  if (bh < self->text_h)
+    return;
+  for (guint k = 0; k < lod->len; k++)
+    {
+      const SlLodItem *it = &g_array_index (lod, SlLodItem, k);
+      double x0, x1;
+      const SlEvent *ev;
+      const char *text;
+      guint32 id;
+      GdkRGBA c, tc;
+
+      /* folds and narrow events never get one: no colour, no string, no Pango */
+      if (it->count != 1 || (double) (it->end - it->start) * f->scale < TEXT_MIN_W)
+        continue;
+      x0 = MAX (frame_x (f, it->start), HEADER_W - 1);
+      x1 = MIN (frame_x (f, it->end), f->right + 1);
+      if (x1 - x0 < TEXT_MIN_W)
+        continue;
+      ev = &lane->events[it->first];
+      c = event_color (self, lane, ev);
+      tc = text_on (&c);
+      text = event_label (self, lane, ev, &id);
+      draw_text (self, snapshot, id, text, x0 + 4, by + (bh - self->text_h) / 2, x1 - x0 - 8,
+                 &tc);
+    }
+}
+
+/* The events of `n_lanes` lanes sharing one row (one lane, or every stream of a GPU). */
+static void
+draw_row_events (SlTimelineView *self,
+                 GtkSnapshot    *snapshot,
+                 const Frame    *f,
+                 const SlLane  **lanes,
+                 guint           n_lanes,
+                 double          y,
+                 double          h,
+                 gboolean        labels,
+                 gboolean        dim)
+{
+  guint n = (guint) ceil (f->width);
+  Column *cols = columns_get (self, n);
+
+  for (guint k = 0; k < n_lanes; k++)
+    columns_add_lane (self, f, lanes[k], cols, n);
+  columns_emit (self, snapshot, cols, n, y + 1, h - 2, dim);
+  if (labels && !dim)
+    for (guint k = 0; k < n_lanes; k++)
+      draw_lane_labels (self, snapshot, f, lanes[k], y + 1, h - 2);
 }
 
 /* Events of a mark set in one lane, one per pixel column at most: O(pixels × log n). */
@@ -1386,7 +1597,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
       if (r->kind == ROW_LANE)
         {
           const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
-          draw_lane_events (self, snapshot, &batch, &f, lane, y, r->h, TRUE, highlighting);
+          draw_row_events (self, snapshot, &f, &lane, 1, y, r->h, TRUE, highlighting);
           if (highlighting && self->highlight.lanes[r->lane] != NULL)
             draw_lane_marks (self, &batch, &f, lane, self->highlight.lanes[r->lane], y, r->h,
                              FALSE);
@@ -1399,10 +1610,24 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
       else if (r->kind == ROW_GPU_ALL)
         {
           GArray *lanes = self->gpu_lanes[r->gpu];
+          const SlLane *row_lanes[SL_N_LANE_KINDS * 8];
+          guint n_row = 0;
+          /* a GPU has one kernel, memcpy and memset lane per stream: a few dozen */
+          for (guint k = 0; k < lanes->len; k++)
+            {
+              if (n_row == G_N_ELEMENTS (row_lanes))
+                {
+                  draw_row_events (self, snapshot, &f, row_lanes, n_row, y, r->h, FALSE,
+                                   highlighting);
+                  n_row = 0;
+                }
+              row_lanes[n_row++] = sl_trace_get_lane (self->trace,
+                                                      g_array_index (lanes, guint, k));
+            }
+          draw_row_events (self, snapshot, &f, row_lanes, n_row, y, r->h, FALSE, highlighting);
           for (guint k = 0; k < lanes->len; k++)
             {
               const SlLane *lane = sl_trace_get_lane (self->trace, g_array_index (lanes, guint, k));
-              draw_lane_events (self, snapshot, &batch, &f, lane, y, r->h, FALSE, highlighting);
               if (highlighting && self->highlight.lanes[lane->index] != NULL)
                 draw_lane_marks (self, &batch, &f, lane, self->highlight.lanes[lane->index], y,
                                  r->h, FALSE);
@@ -2004,6 +2229,8 @@ sl_timeline_view_finalize (GObject *object)
 
   g_array_unref (self->rows);
   g_array_unref (self->lod);
+  g_free (self->cols);
+  g_free (self->runs);
   g_array_unref (self->matches);
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->text_w);
