@@ -37,18 +37,28 @@ sl_test_nsys_traces (void)
 
 static char *tmpdir;
 
+/* Removes a directory and everything below it (tests leave files and folders there). */
 static void
-remove_tmpdir (void)
+remove_tree (const char *path)
 {
-  g_autoptr (GDir) d = g_dir_open (tmpdir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     {
-      g_autofree char *path = g_build_filename (tmpdir, name, NULL);
-      g_unlink (path);
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
     }
-  g_rmdir (tmpdir);
+  g_rmdir (path);
+}
+
+static void
+remove_tmpdir (void)
+{
+  remove_tree (tmpdir);
   g_free (tmpdir);
 }
 
