@@ -48,6 +48,12 @@ typedef struct
   guint   n;
   double *kernels;
   double *any;
+  /* the row drawn from them: one image instead of ~3 k column rectangles; reused while the
+   * window, size, threshold and colours stay */
+  cairo_surface_t *image;
+  guint            tex_h;
+  double           tex_threshold;
+  guint32          tex_colors[3];
 } UtilCache;
 
 /* Events of interest in each lane (indices, in order of start): highlight or search. */
@@ -649,6 +655,7 @@ util_ensure (SlTimelineView *self,
 
   if (u->kernels != NULL && u->t0 == t0 && u->t1 == t1 && u->n == n)
     return;
+  g_clear_pointer (&u->image, cairo_surface_destroy);
   if (u->n != n)
     {
       g_free (u->kernels);
@@ -875,6 +882,108 @@ lane_lod (SlTimelineView *self,
   return self->lod_cache[i];
 }
 
+/* The LOD lists of one frame shared by two threads: each takes the next lane from `next`. */
+typedef struct
+{
+  SlTimelineView  *self;
+  const SlLane   **lanes;    /* the lanes whose cached list is stale, most events first */
+  guint            n;
+  gint             next;     /* atomic */
+  SlTime           t0, t1;
+  guint            width;
+} LodJob;
+
+static gpointer
+lod_job_run (gpointer data)
+{
+  LodJob *job = data;
+  gint k;
+
+  while ((k = g_atomic_int_add (&job->next, 1)) < (gint) job->n)
+    lane_lod (job->self, job->lanes[k], job->t0, job->t1, job->width);
+  return NULL;
+}
+
+static gint
+lane_cmp_events (gconstpointer a,
+                 gconstpointer b)
+{
+  const SlLane *x = *(const SlLane *const *) a, *y = *(const SlLane *const *) b;
+
+  return x->n_events < y->n_events ? 1 : x->n_events > y->n_events ? -1 : 0;
+}
+
+/*
+ * Makes the LOD list of every lane the visible rows draw, and the utilization of the visible
+ * GPUs, before drawing.  Zoomed out on 10 M events the lists of 20 lanes take ~3 ms and the
+ * utilization ~1 ms of a frame; they only read the trace, so a second thread takes half of the
+ * lists while this one does the utilization and the rest.  Lanes are ~20, so one short-lived
+ * thread per frame (~50 µs) is cheaper than keeping a pool and its wake-ups.
+ */
+static void
+frame_prefetch (SlTimelineView *self,
+                const Frame    *f,
+                double          sy,
+                int             height)
+{
+  guint n_lanes = sl_trace_get_n_lanes (self->trace), width = (guint) ceil (f->width);
+  g_autofree const SlLane **todo = g_new (const SlLane *, MAX (n_lanes, 1));
+  g_autofree gboolean *seen = g_new0 (gboolean, MAX (n_lanes, 1));
+  LodJob job = { self, todo, 0, 0, f->t0, f->t1, width };
+  GThread *worker = NULL;
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = row_get (self, i);
+      double y = RULER_H + r->y - sy;
+      GArray *lanes = r->kind == ROW_GPU_ALL ? self->gpu_lanes[r->gpu] : NULL;
+      guint n = r->kind == ROW_LANE ? 1 : lanes != NULL ? lanes->len : 0;
+
+      if (y + r->h < RULER_H)
+        continue;
+      if (y > height)
+        break;
+      for (guint k = 0; k < n; k++)
+        {
+          guint li = lanes != NULL ? g_array_index (lanes, guint, k) : (guint) r->lane;
+          SlTime *key = &self->lod_key[li * 3];
+          if (seen[li])
+            continue;
+          seen[li] = TRUE;
+          if (self->lod_cache[li] != NULL && key[0] == f->t0 && key[1] == f->t1
+              && key[2] == width)
+            continue;
+          if (self->lod_cache[li] == NULL)
+            self->lod_cache[li] = g_array_new (FALSE, FALSE, sizeof (SlLodItem));
+          todo[job.n++] = sl_trace_get_lane (self->trace, li);
+        }
+    }
+  qsort (todo, job.n, sizeof *todo, lane_cmp_events);
+  if (job.n >= 2)
+    worker = g_thread_new ("sl-lod", lod_job_run, &job);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = row_get (self, i);
+      double y = RULER_H + r->y - sy;
+
+      if (y + r->h < RULER_H)
+        continue;
+      if (y > height)
+        break;
+      if (r->kind == ROW_GPU_UTIL || (self->util_overlay && r->kind == ROW_GPU_ALL))
+        util_ensure (self, r->gpu, f->t0, f->t1, width);
+      else if (self->util_overlay && r->kind == ROW_LANE)
+        {
+          const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
+          if (lane->gpu >= 0)
+            util_ensure (self, lane->gpu, f->t0, f->t1, width);
+        }
+    }
+  lod_job_run (&job);
+  if (worker != NULL)
+    g_thread_join (worker);
+}
+
 static guint32
 rgb_key (const GdkRGBA *c)
 {
@@ -908,7 +1017,8 @@ columns_add_lane (SlTimelineView *self,
 {
   GArray *lod = lane_lod (self, lane, f->t0, f->t1, n);
   GdkRGBA fc = lane_base_color (self, lane->kind);
-  guint32 fold_key;
+  guint32 fold_key, last_key = 0;
+  GdkRGBA last_c = { -1, -1, -1, -1 };
 
   /* folds: the lane's colour, darker */
   fc.red *= 0.72f;
@@ -928,7 +1038,13 @@ columns_add_lane (SlTimelineView *self,
         {
           const SlEvent *ev = &lane->events[it->first];
           GdkRGBA c = event_color (self, lane, ev);
-          key = rgb_key (&c);
+          /* neighbours mostly share a colour: ~3 k items a lane, 3 lround() each otherwise */
+          if (c.red != last_c.red || c.green != last_c.green || c.blue != last_c.blue)
+            {
+              last_c = c;
+              last_key = rgb_key (&c);
+            }
+          key = last_key;
           if (ev->start == ev->end)
             {
               /* samples and marks: a thin tick */
@@ -1010,9 +1126,31 @@ columns_runs (Column *cols,
 }
 
 /*
+ * Paints a premultiplied ARGB32 image at (x, y).  Not a GdkMemoryTexture: GTK 4.8's cairo renderer
+ * converts one through floats on every draw (~3 ns a pixel, 2 ms for the textures of a frame),
+ * while the image of a cairo node is composited by pixman as it is.
+ */
+static void
+append_image (GtkSnapshot     *snapshot,
+              cairo_surface_t *image,
+              double           x,
+              double           y)
+{
+  int w = cairo_image_surface_get_width (image), h = cairo_image_surface_get_height (image);
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x, y, w, h));
+
+  /* as GTK draws a texture node: edges padded, the rectangle filled */
+  cairo_set_source_surface (cr, image, x, y);
+  cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_fill (cr);
+  cairo_destroy (cr);
+}
+
+/*
  * Draws the runs of a row: one rectangle each where they are few; where they are many (a dense
- * lane zoomed out: an event of 2 px, a fold of 3 px, ... ~1 k per lane) one texture of the row,
- * n × h px, because the renderer pays ~1 µs per node and ~nothing per pixel of a texture.
+ * lane zoomed out: an event of 2 px, a fold of 3 px, ... ~1 k per lane) one image of the row,
+ * n × h px, because the renderer pays ~1 µs per node and ~nothing per pixel of an image.
  */
 #define DENSE_RUNS 64
 
@@ -1046,12 +1184,11 @@ columns_emit (SlTimelineView *self,
     }
   {
     guint hh = (guint) ceil (h);
-    gsize stride = (gsize) n * 4;
-    guint32 *px = g_malloc0 (stride * hh);
-    g_autoptr (GBytes) bytes = NULL;
-    g_autoptr (GdkTexture) texture = NULL;
+    cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n, (int) hh);
+    gsize stride = (gsize) cairo_image_surface_get_stride (image) / 4;
+    guint32 *px = (guint32 *) cairo_image_surface_get_data (image);
 
-    /* GDK_MEMORY_DEFAULT is premultiplied B8G8R8A8: cairo's own ARGB32, no conversion */
+    /* premultiplied ARGB32; the image is created cleared */
     for (guint i = 0; i < n_runs; i++)
       {
         const Run *r = &self->runs[i];
@@ -1067,11 +1204,10 @@ columns_emit (SlTimelineView *self,
           px[c] = v;
       }
     for (guint row = 1; row < hh; row++)
-      memcpy (px + (gsize) row * n, px, stride);
-    bytes = g_bytes_new_take (px, stride * hh);
-    texture = gdk_memory_texture_new ((int) n, (int) hh, GDK_MEMORY_DEFAULT, bytes, stride);
-    gtk_snapshot_append_texture (snapshot, texture,
-                                 &GRAPHENE_RECT_INIT (HEADER_W, y, n, hh));
+      memcpy (px + (gsize) row * stride, px, (gsize) n * 4);
+    cairo_surface_mark_dirty (image);
+    append_image (snapshot, image, HEADER_W, y);
+    cairo_surface_destroy (image);
   }
 }
 
@@ -1178,35 +1314,6 @@ draw_lane_marks (SlTimelineView *self,
     }
 }
 
-/* The graph: a column per pixel, any work under kernels; columns of equal height merge. */
-static void
-draw_util_row (SlTimelineView *self,
-               Batch          *batch,
-               const Frame    *f,
-               guint           gpu,
-               double          y,
-               double          h)
-{
-  UtilCache *u;
-  double base = y + h - 2, gh = h - 6;
-
-  util_ensure (self, gpu, f->t0, f->t1, (guint) ceil (f->width));
-  u = &self->util[gpu];
-  for (int pass = 0; pass < 2; pass++)
-    {
-      const double *v = pass == 0 ? u->any : u->kernels;
-      const GdkRGBA *c = pass == 0 ? &self->pal.util_any : &self->pal.util_kernels;
-      for (guint i = 0; i < u->n; i++)
-        if (v[i] > 0)
-          {
-            /* whole pixels, so that neighbours of one height become one rectangle */
-            double top = floor (base - v[i] * gh);
-            batch_add (batch, HEADER_W + i, HEADER_W + i + 1, top, base - top, c);
-          }
-      batch_flush (batch);
-    }
-}
-
 /* Semi-transparent red where the GPU's kernel utilization is below the threshold. */
 static void
 draw_idle_shade (SlTimelineView *self,
@@ -1233,6 +1340,131 @@ draw_idle_shade (SlTimelineView *self,
         batch_add (batch, HEADER_W + i, HEADER_W + i + 1, y, h, &self->pal.idle);
     }
   batch_flush (batch);
+}
+
+static guint32
+rgba_key (const GdkRGBA *c)
+{
+  return rgb_key (c) | (guint32) lround (CLAMP (c->alpha, 0, 1) * 255);
+}
+
+/* `src` (straight alpha, times `cover`) over the premultiplied pixel `dst`, as cairo's OVER. */
+static void
+pixel_over (float         *dst,
+            const GdkRGBA *src,
+            float          cover)
+{
+  float a = src->alpha * cover;
+
+  dst[0] = src->red * a + dst[0] * (1 - a);
+  dst[1] = src->green * a + dst[1] * (1 - a);
+  dst[2] = src->blue * a + dst[2] * (1 - a);
+  dst[3] = a + dst[3] * (1 - a);
+}
+
+static guint32
+pixel_pack (const float *p)
+{
+  return ((guint32) (CLAMP (p[3], 0, 1) * 255 + 0.5f) << 24)
+         | ((guint32) (CLAMP (p[0], 0, 1) * 255 + 0.5f) << 16)
+         | ((guint32) (CLAMP (p[1], 0, 1) * 255 + 0.5f) << 8)
+         | (guint32) (CLAMP (p[2], 0, 1) * 255 + 0.5f);
+}
+
+/*
+ * The utilization row of a GPU: the graph (any work, kernels over it) and the idle shade.  As
+ * rectangles that is one per pixel column and layer, ~3 k nodes that cost the cairo renderer
+ * ~4 ms a frame; as one n × h image (8 pixel states looked up, ~0.1 ms) the same pixels cost one
+ * node.  Geometry is that of the rectangles: bars in whole pixels from their top down to h - 2,
+ * the shade h - 1 px high where kernels are below the threshold inside the trace.  The dotted
+ * threshold line stays vector, one path, so that its fractional height is anti-aliased as before.
+ */
+static void
+draw_util_texture (SlTimelineView *self,
+                   GtkSnapshot    *snapshot,
+                   const Frame    *f,
+                   guint           gpu,
+                   double          y,
+                   double          h)
+{
+  UtilCache *u;
+  guint hh = (guint) ceil (h), n;
+  guint32 colors[3] = { rgba_key (&self->pal.util_any), rgba_key (&self->pal.util_kernels),
+                        rgba_key (&self->pal.idle) };
+
+  util_ensure (self, gpu, f->t0, f->t1, (guint) ceil (f->width));
+  u = &self->util[gpu];
+  n = u->n;
+  if (n == 0 || hh == 0)
+    return;
+  if (u->image == NULL || u->tex_h != hh || u->tex_threshold != self->util_threshold
+      || memcmp (u->tex_colors, colors, sizeof colors) != 0)
+    {
+      double base = h - 2, gh = h - 6;
+      SlTime s, e;
+      cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n, (int) hh);
+      gsize stride = (gsize) cairo_image_surface_get_stride (image) / 4;
+      guint32 *px = (guint32 *) cairo_image_surface_get_data (image);
+      float lut[8][4];   /* premultiplied colour of each state: any bar 1, kernels bar 2, idle 4 */
+      guint32 packed[8];
+
+      for (guint k = 0; k < 8; k++)
+        {
+          memset (lut[k], 0, sizeof lut[k]);
+          if (k & 1)
+            pixel_over (lut[k], &self->pal.util_any, 1);
+          if (k & 2)
+            pixel_over (lut[k], &self->pal.util_kernels, 1);
+          if (k & 4)
+            pixel_over (lut[k], &self->pal.idle, 1);
+          packed[k] = pixel_pack (lut[k]);
+        }
+      sl_viewport_get_bounds (self->viewport, &s, &e);
+      for (guint i = 0; i < n; i++)
+        {
+          SlTime bt0 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * i / n);
+          SlTime bt1 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * (i + 1) / n);
+          /* outside the trace nothing ran, but nothing was recorded either: not "idle" */
+          gboolean idle = !(bt1 <= s || bt0 >= e) && u->kernels[i] < self->util_threshold;
+          gint top[2], idle_end = idle ? (gint) (h - 1) : 0;
+
+          for (int pass = 0; pass < 2; pass++)
+            {
+              double v = pass == 0 ? u->any[i] : u->kernels[i];
+              /* whole pixels from the top of the bar down to the base line, as the rectangles */
+              top[pass] = v > 0 ? (gint) lround (floor (y + base - v * gh) - y) : G_MAXINT;
+            }
+          for (gint r = 0; r < (gint) hh; r++)
+            {
+              guint k = (r >= top[0] && r < (gint) base ? 1 : 0)
+                        | (r >= top[1] && r < (gint) base ? 2 : 0) | (r < idle_end ? 4 : 0);
+              px[(gsize) r * stride + i] = packed[k];
+            }
+        }
+      cairo_surface_mark_dirty (image);
+      g_clear_pointer (&u->image, cairo_surface_destroy);
+      u->image = image;
+      u->tex_h = hh;
+      u->tex_threshold = self->util_threshold;
+      memcpy (u->tex_colors, colors, sizeof colors);
+    }
+  append_image (snapshot, u->image, HEADER_W, y);
+
+  /* the threshold as a dotted line, 3 px of every 6: one path of ~300 boxes in one node,
+   * anti-aliased at its fractional height as rectangles are */
+  {
+    GdkRGBA tl = self->pal.idle;
+    double ty = y + h - 2 - self->util_threshold * (h - 6);
+    cairo_t *cr = gtk_snapshot_append_cairo (snapshot,
+                                             &GRAPHENE_RECT_INIT (HEADER_W, floor (ty),
+                                                                  f->right - HEADER_W + 3, 2));
+    tl.alpha = 0.8f;
+    for (double x = HEADER_W; x < f->right; x += 6)
+      cairo_rectangle (cr, x, ty, 3, 1);
+    gdk_cairo_set_source_rgba (cr, &tl);
+    cairo_fill (cr);
+    cairo_destroy (cr);
+  }
 }
 
 static void
@@ -1559,6 +1791,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   f.right = width;
   f.scale = f.width / (double) MAX (f.t1 - f.t0, 1);
 
+  frame_prefetch (self, &f, sy, height);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_W, RULER_H, f.width,
                                                          height - RULER_H));
   /* row backgrounds, then the grid under the events */
@@ -1637,17 +1870,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
             draw_idle_shade (self, &batch, &f, r->gpu, y, r->h);
         }
       else if (r->kind == ROW_GPU_UTIL)
-        {
-          draw_util_row (self, &batch, &f, r->gpu, y, r->h);
-          draw_idle_shade (self, &batch, &f, r->gpu, y, r->h - 1);
-          /* the threshold as a dotted line */
-          GdkRGBA tl = self->pal.idle;
-          tl.alpha = 0.8f;
-          for (double x = HEADER_W; x < width; x += 6)
-            gtk_snapshot_append_color (snapshot, &tl,
-                                       &GRAPHENE_RECT_INIT (x, y + r->h - 2 - self->util_threshold
-                                                                          * (r->h - 6), 3, 1));
-        }
+        draw_util_texture (self, snapshot, &f, r->gpu, y, r->h);
       else
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y + r->h - 1, f.width, 1));
@@ -2416,6 +2639,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
       g_array_unref (self->gpu_lanes[i]);
       g_free (self->util[i].kernels);
       g_free (self->util[i].any);
+      g_clear_pointer (&self->util[i].image, cairo_surface_destroy);
     }
   if (self->lod_cache != NULL)
     for (guint i = 0; i < sl_trace_get_n_lanes (self->trace); i++)
