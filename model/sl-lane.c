@@ -272,6 +272,27 @@ _sl_lane_busy_between (const SlLane *lane,
   return busy_before (lane, busy, j) - busy_before (lane, busy, i);
 }
 
+/* Where a fold of events [i, j) ends.  Without overlap the last event ends last; with overlap
+ * the end is exact for small folds and reaches the pixel boundary for large ones (looking at
+ * every event would make a frame O(n)). */
+static SlTime
+fold_end (const SlLane *lane,
+          gsize         i,
+          gsize         j,
+          SlTime        boundary)
+{
+  SlTime end = lane->events[j - 1].end;
+
+  if (lane->max_end == NULL)
+    return end;
+  if (j - i <= 32)
+    for (gsize k = i; k < j; k++)
+      end = MAX (end, lane->events[k].end);
+  else
+    end = MAX (end, boundary);
+  return end;
+}
+
 /* The per-event walk over events [i, stop): wide events whole, narrow ones folded per pixel. */
 static void
 lod_events (const SlLane *lane,
@@ -321,16 +342,7 @@ lod_events (const SlLane *lane,
         item = (SlLodItem) { ev[i].start, ev[i].end, i, 1, dur };
       else
         {
-          SlTime end = ev[j - 1].end;
-          if (lane->max_end != NULL)
-            {
-              if (j - i <= 32)
-                for (gsize k = i; k < j; k++)
-                  end = MAX (end, ev[k].end);
-              else
-                end = MAX (end, boundary);
-            }
-          item = (SlLodItem) { ev[i].start, end, i, (guint32) MIN (j - i, G_MAXUINT32),
+          item = (SlLodItem) { ev[i].start, fold_end (lane, i, j, boundary), i, (guint32) MIN (j - i, G_MAXUINT32),
                                _sl_lane_busy_between (lane, lane->busy_prefix, i, j) };
         }
       g_array_append_val (out, item);
@@ -437,17 +449,7 @@ sl_lane_lod (const SlLane *lane,
         busy = (last + 1 < lv->n ? lv->b[last + 1].busy_before : lane->busy) - lv->b[b].busy_before;
       else
         busy = _sl_lane_busy_between (lane, lane->busy_prefix, i, j);
-      SlTime end = ev[j - 1].end;
-      if (lane->max_end != NULL)
-        {
-          /* as lod_events: exact for small folds, to the pixel for large ones */
-          if (j - i <= 32)
-            for (gsize k = i; k < j; k++)
-              end = MAX (end, ev[k].end);
-          else
-            end = MAX (end, boundary);
-        }
-      SlLodItem item = { ev[i].start, end, i, (guint32) MIN (j - i, G_MAXUINT32), busy };
+      SlLodItem item = { ev[i].start, fold_end (lane, i, j, boundary), i, (guint32) MIN (j - i, G_MAXUINT32), busy };
       g_array_append_val (out, item);
       i = j;
     }

@@ -696,18 +696,6 @@ lane_take (SlLane *lane,
     lane->events = g_renew (SlEvent, lane->events, lane->n_events);
 }
 
-static int
-compare_by_start (gconstpointer a,
-                  gconstpointer b)
-{
-  const SlEvent *x = a, *y = b;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  if (x->end != y->end)
-    return x->end > y->end ? -1 : 1;
-  return 0;
-}
-
 /*
  * A thread's ranges become one lane per nesting depth.  With a stack of open ranges, a range
  * goes one below the innermost range still open at its start; push/pop ranges then land at
@@ -727,12 +715,7 @@ split_by_depth (Reader     *r,
   g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (gsize));
   const SlThread *t = &g_array_index (r->trace->threads, SlThread, thread);
 
-  /* tables are nearly always in time order already: check before paying for a sort */
-  gboolean sorted = TRUE;
-  for (gsize i = 1; i < n && sorted; i++)
-    sorted = compare_by_start (&ev[i - 1], &ev[i]) <= 0;
-  if (!sorted)
-    qsort (ev, n, sizeof (SlEvent), compare_by_start);
+  _sl_events_sort (ev, n);
   for (gsize i = 0; i < n; i++)
     {
       while (stack->len > 0 && g_array_index (stack, SlTime, stack->len - 1) <= ev[i].start)

@@ -113,6 +113,8 @@ SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
 gboolean _sl_trace_finish     (SlTrace *trace,
                                GError **error);
 void    _sl_trace_link        (SlTrace *trace);
+void    _sl_events_sort       (SlEvent *ev,
+                               gsize    n);
 void    _sl_lane_build_index  (SlLane *lane);
 SlTime *_sl_lane_build_busy   (const SlLane *lane);
 SlTime  _sl_lane_busy_between (const SlLane *lane, const SlTime *busy, gsize i, gsize j);
