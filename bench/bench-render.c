@@ -6,7 +6,7 @@
  * rendered to a texture by the GskRenderer of the realized window: what a real frame costs, less
  * the upload to the screen.  With SMALL_TRACE (e.g. 10 k events) it prints cost(TRACE) /
  * cost(SMALL) per level: drawing should follow pixels, not events.  Not a test: prints, asserts
- * nothing. */
+ * nothing.  BENCH_LEVEL=k measures level k only (0 = whole trace), for a profiler. */
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
@@ -64,6 +64,7 @@ frame_ms (GtkWidget *view,
  * the ratio compares frames of the same width in time. */
 static SlTime spans[MAX_LEVELS];
 static guint n_spans;
+static gint only_level = -1;   /* BENCH_LEVEL=k measures only level k (for profiling) */
 
 static guint
 run_trace (GtkWidget  *view,
@@ -106,6 +107,11 @@ run_trace (GtkWidget  *view,
     {
       span = spans[n];
       double dummy;
+      if (only_level >= 0 && (gint) n != only_level)
+        {
+          levels[n] = (Level) { span, 0, 0, 0 };
+          continue;
+        }
       frame_ms (view, &dummy);   /* warm caches for this level */
       for (guint i = 0; i < frames; i++)
         {
@@ -152,6 +158,8 @@ main (int   argc,
     }
   if (argc > 3)
     frames = MAX (atoi (argv[3]), 1);
+  if (g_getenv ("BENCH_LEVEL") != NULL)
+    only_level = atoi (g_getenv ("BENCH_LEVEL"));
   g_setenv ("GTK_A11Y", "none", FALSE);
   gtk_init ();
   window = gtk_window_new ();

@@ -23,13 +23,17 @@ _sl_time_add (SlTime a,
 #define SL_BUSY_STRIDE 16
 
 /* Level-of-detail pyramid of a lane: the lane's span cut into buckets of `width` ns (4 times
- * wider at each level), each knowing its first event, its longest event and the busy time
- * before it.  A zoomed-out frame then reads buckets, not events. */
+ * wider at each level), each knowing its first event, its longest event, the busy time before
+ * it and the two event times a fold that starts or ends at its edge needs.  A zoomed-out frame
+ * then reads buckets, not events: on 10^6-event lanes each event read was a cache miss, ~85% of
+ * the LOD time of a frame, so the 16 bytes of edge times (1.3 bytes an event) pay for themselves. */
 typedef struct
 {
   guint32 first;        /* index of the first event starting in this bucket or later */
   guint32 max_dur;      /* longest event starting in it, clamped to 2^32-1 ns */
   SlTime  busy_before;  /* summed duration of events [0, first) */
+  SlTime  first_start;  /* start of event `first` (when first < n) */
+  SlTime  end_before;   /* end of event `first - 1` (when first > 0) */
 } SlLodBucket;
 
 typedef struct _SlLodLevel

@@ -183,14 +183,25 @@ _sl_gpu_busy_build (SlTrace *trace)
     }
 }
 
-/* Busy time of the union before instant x: find the block, then at most SL_BUSY_STRIDE pieces. */
+/* Busy time of the union before instant x, given that the block holding x is `lo` blocks or more
+ * into the union (the first `*hint` blocks all begin before x): gallop from there, then walk at most
+ * SL_BUSY_STRIDE pieces.  Returns the number of blocks whose base is before x, the hint for a
+ * later x.  Bucket queries ask for ~2 k increasing instants a frame: galloping from the previous
+ * one touches a few neighbouring blocks instead of ~20 scattered ones of a 10^6-block union. */
 static SlTime
-covered_before (const SlBusyUnion *u,
-                SlTime             x)
+covered_before_from (const SlBusyUnion *u,
+                     SlTime             x,
+                     gsize             *hint)
 {
-  gsize lo = 0, hi = u->n_blocks;
+  gsize lo = *hint, hi, step = 1;
 
   /* lo = number of blocks whose base is before x */
+  while (lo + step <= u->n_blocks && u->blocks[lo + step - 1].base < x)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step, u->n_blocks);
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
@@ -199,6 +210,7 @@ covered_before (const SlBusyUnion *u,
       else
         hi = mid;
     }
+  *hint = lo;
   if (lo == 0)
     return 0;
   const SlBusyBlock *blk = &u->blocks[lo - 1];
@@ -212,6 +224,15 @@ covered_before (const SlBusyUnion *u,
       sum = _sl_time_add (sum, MIN (s + interval_length (u, i), x) - s);
     }
   return sum;
+}
+
+static SlTime
+covered_before (const SlBusyUnion *u,
+                SlTime             x)
+{
+  gsize hint = 0;
+
+  return covered_before_from (u, x, &hint);
 }
 
 static const SlBusyUnion *
@@ -269,15 +290,27 @@ sl_trace_gpu_utilization_buckets (SlTrace    *trace,
         out[i] = 0.0;
       return;
     }
+  gsize hint = 0;
   prev_t = t0;
-  prev_c = covered_before (u, t0);
+  prev_c = covered_before_from (u, t0, &hint);
   for (guint i = 0; i < n; i++)
     {
       SlTime t = t0 + (SlTime) ((double) (t1 - t0) * (i + 1) / n);
       if (i == n - 1)
         t = t1;
-      SlTime c = covered_before (u, t);
+      gsize before = hint;
+      SlTime c = covered_before_from (u, t, &hint);
       out[i] = t > prev_t ? (double) (c - prev_c) / (double) (t - prev_t) : 0.0;
+      /* the next queries land about as far on: fetch their blocks and pieces ahead, since each
+       * of those reads is otherwise a cache miss on a 10^6-block union (~3 a query) */
+      gsize d = hint - before, ahead = MIN (hint + 2 * d, u->n_blocks - 1);
+      if (d > 0 && u->n_blocks > 0)
+        {
+          const SlBusyBlock *next = &u->blocks[MIN (hint + d, u->n_blocks - 1)];
+          __builtin_prefetch (&u->blocks[ahead]);
+          __builtin_prefetch (&u->off[next->first]);
+          __builtin_prefetch (&u->len[next->first]);
+        }
       prev_t = t;
       prev_c = c;
     }

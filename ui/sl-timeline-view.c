@@ -1065,8 +1065,20 @@ columns_add_lane (SlTimelineView *self,
         continue;
       x0 = MAX (x0, 0);
       x1 = MIN (x1, n);
-      c0 = (gint) floor (x0);
+      c0 = (gint) x0;
       c1 = (gint) ceil (x1);
+      if (c1 - c0 == 1)
+        {
+          /* zoomed out most items are a fold inside one column: ~25 k of them a frame */
+          float ov = (float) (x1 - x0);
+          if (ov >= cols[c0].w)
+            {
+              cols[c0].w = ov;
+              cols[c0].key = key;
+            }
+          cols[c0].busy += (float) (ov * fill);
+          continue;
+        }
       for (gint c = c0; c < c1; c++)
         {
           float ov = (float) (MIN (x1, c + 1.0) - MAX (x0, (double) c));
@@ -1184,11 +1196,17 @@ columns_emit (SlTimelineView *self,
     }
   {
     guint hh = (guint) ceil (h);
-    cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n, (int) hh);
-    gsize stride = (gsize) cairo_image_surface_get_stride (image) / 4;
-    guint32 *px = (guint32 *) cairo_image_surface_get_data (image);
+    gsize stride = (gsize) cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, (int) n) / 4;
+    /* not cairo_image_surface_create: it clears every pixel, and we write every pixel anyway */
+    guint32 *px = g_malloc ((gsize) hh * stride * 4);
+    cairo_surface_t *image = cairo_image_surface_create_for_data ((unsigned char *) px,
+                                                                  CAIRO_FORMAT_ARGB32, (int) n,
+                                                                  (int) hh, (int) stride * 4);
+    static const cairo_user_data_key_t pixels_key;
+    guint c = 0;
 
-    /* premultiplied ARGB32; the image is created cleared */
+    cairo_surface_set_user_data (image, &pixels_key, px, g_free);
+    /* premultiplied ARGB32, transparent between runs */
     for (guint i = 0; i < n_runs; i++)
       {
         const Run *r = &self->runs[i];
@@ -1196,15 +1214,19 @@ columns_emit (SlTimelineView *self,
         guint32 v;
         if (dim)
           a *= 0.22;
-        v = ((guint32) lround (a * 255) << 24)
-            | ((guint32) lround ((r->key >> 24) * a) << 16)
-            | ((guint32) lround (((r->key >> 16) & 0xFF) * a) << 8)
-            | (guint32) lround (((r->key >> 8) & 0xFF) * a);
-        for (guint c = r->from; c < r->to; c++)
+        v = ((guint32) (a * 255 + 0.5) << 24)
+            | ((guint32) ((r->key >> 24) * a + 0.5) << 16)
+            | ((guint32) (((r->key >> 16) & 0xFF) * a + 0.5) << 8)
+            | (guint32) (((r->key >> 8) & 0xFF) * a + 0.5);
+        for (; c < r->from; c++)
+          px[c] = 0;
+        for (; c < r->to; c++)
           px[c] = v;
       }
+    for (; c < stride; c++)
+      px[c] = 0;
     for (guint row = 1; row < hh; row++)
-      memcpy (px + (gsize) row * stride, px, (gsize) n * 4);
+      memcpy (px + (gsize) row * stride, px, stride * 4);
     cairo_surface_mark_dirty (image);
     append_image (snapshot, image, HEADER_W, y);
     cairo_surface_destroy (image);
