@@ -7,6 +7,7 @@
 
 #include "sl-application.h"
 #include "sl-cmd-info.h"
+#include "sl-cmd-record.h"
 #include "sl-cmd-stats.h"
 
 static void
@@ -17,6 +18,7 @@ usage (FILE *out)
            "  sightline [FILE…]                   open the viewer, one window per trace (none: a start window)\n"
            "  sightline info FILE                 load a trace and describe what it holds\n"
            "  sightline stats FILE [OPTION…]      print nsys-style summary reports\n"
+           "  sightline record [OPTION…] -- CMD   record a program into a trace (like nsys profile)\n"
            "  sightline --version                 print the version\n"
            "\n"
            "FILE is an Nsight Systems SQLite export (nsys export --type sqlite) or a Sightline recording.\n"
@@ -45,6 +47,8 @@ main (int    argc,
     return sl_cmd_info (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "stats") == 0)
     return sl_cmd_stats (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "record") == 0)
+    return sl_cmd_record (argc - 1, argv + 1);
   for (int i = 1; i < argc; i++)
     if (argv[i][0] == '-')
       {

@@ -1,0 +1,403 @@
+/* sl-cmd-record.c: `sightline record [OPTION…] -- COMMAND [ARG…]`: records a program through
+ * sightlined (started on demand), like `nsys profile`.
+ *
+ * The daemon launches the program with our stdin/stdout/stderr, so its output shows here; we print
+ * a live status line on stderr (when it is a terminal), forward Ctrl+C as "stop" (the program gets
+ * SIGINT, the trace is finished and kept), and exit with the program's status.
+ */
+#include "sl-cmd-record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "sl-cmd-stats.h"
+#include "sl-control.h"
+#include "sl-format.h"
+
+extern char **environ;
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint (int sig)
+{
+  (void) sig;
+  interrupted++;
+}
+
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+           "Usage: sightline record [OPTION…] [--] COMMAND [ARG…]\n"
+           "\n"
+           "Runs COMMAND and records it into a trace (SQLite, Nsight Systems schema).\n"
+           "\n"
+           "  -o, --output FILE     the trace (default: sightline-N.sqlite, a new N)\n"
+           "  -f, --force           overwrite FILE if it exists\n"
+           "  -t, --trace LIST      what to trace: cuda,nvtx,osrt (default: all three)\n"
+           "  -s, --sample HZ|none  CPU sampling with call stacks (default: 1000)\n"
+           "      --delay S         start collecting after S seconds\n"
+           "      --duration S      collect for S seconds, then end the program\n"
+           "      --env VAR=VALUE   set VAR in COMMAND's environment (repeatable)\n"
+           "      --cwd DIR         run COMMAND in DIR\n"
+           "      --stats           print the `sightline stats` reports at the end\n"
+           "\n"
+           "Ctrl+C ends the program (SIGINT) and keeps the trace.  The exit status is COMMAND's.\n");
+}
+
+/* COMMAND as the daemon will exec it: a path, found on our PATH as a shell would. */
+static char *
+resolve_program (const char *name,
+                 int        *code,
+                 char      **why)
+{
+  if (strchr (name, '/') != NULL)
+    {
+      char *abs = g_canonicalize_filename (name, NULL);
+      struct stat st;
+      if (stat (abs, &st) != 0)
+        {
+          *code = 127;
+          *why = g_strdup_printf ("%s: no such file", name);
+          g_free (abs);
+          return NULL;
+        }
+      if (S_ISDIR (st.st_mode) || access (abs, X_OK) != 0)
+        {
+          *code = 126;
+          *why = g_strdup_printf ("%s: not an executable file", name);
+          g_free (abs);
+          return NULL;
+        }
+      return abs;
+    }
+  char *found = g_find_program_in_path (name);
+  if (found == NULL)
+    {
+      *code = 127;
+      *why = g_strdup_printf ("%s: command not found", name);
+    }
+  return found;
+}
+
+static char *
+default_output (void)
+{
+  for (int n = 1; n < 100000; n++)
+    {
+      char *p = g_strdup_printf ("sightline-%d.sqlite", n);
+      if (!g_file_test (p, G_FILE_TEST_EXISTS))
+        return p;
+      g_free (p);
+    }
+  return g_strdup ("sightline.sqlite");
+}
+
+static char *
+daemon_path (void)
+{
+  const char *env = g_getenv ("SIGHTLINE_DAEMON");
+  char exe[PATH_MAX];
+  ssize_t n;
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+  n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0)
+    {
+      exe[n] = '\0';
+      g_autofree char *dir = g_path_get_dirname (exe);
+      char *beside = g_build_filename (dir, "sightlined", NULL);
+      if (access (beside, X_OK) == 0)
+        return beside;
+      g_free (beside);
+    }
+  return g_find_program_in_path ("sightlined");
+}
+
+static int
+exit_code_of (int status)
+{
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (WIFSIGNALED (status))
+    return 128 + WTERMSIG (status);
+  return 1;
+}
+
+int
+sl_cmd_record (int    argc,
+               char **argv)
+{
+  g_autofree char *output = NULL;
+  g_autofree char *cwd = NULL;
+  const char *trace = "cuda,nvtx,osrt";
+  const char *sample = "1000";
+  double delay = 0, duration = 0;
+  gboolean force = FALSE, stats = FALSE;
+  g_autoptr (GPtrArray) envs = g_ptr_array_new ();
+  int i;
+
+  for (i = 1; i < argc; i++)
+    {
+      const char *a = argv[i];
+      const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+      if (strcmp (a, "--") == 0)
+        {
+          i++;
+          break;
+        }
+      if (a[0] != '-')
+        break;
+      if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
+        {
+          usage (stdout);
+          return 0;
+        }
+      else if (strcmp (a, "-f") == 0 || strcmp (a, "--force") == 0)
+        force = TRUE;
+      else if (strcmp (a, "--stats") == 0)
+        stats = TRUE;
+      else if (v == NULL)
+        {
+          fprintf (stderr, "sightline record: %s needs a value\n", a);
+          return 2;
+        }
+      else if (strcmp (a, "-o") == 0 || strcmp (a, "--output") == 0)
+        output = g_strdup (argv[++i]);
+      else if (strcmp (a, "-t") == 0 || strcmp (a, "--trace") == 0)
+        {
+          trace = argv[++i];
+          g_auto (GStrv) parts = g_strsplit (trace, ",", -1);
+          for (char **p = parts; *p != NULL; p++)
+            if (strcmp (*p, "cuda") != 0 && strcmp (*p, "nvtx") != 0 && strcmp (*p, "osrt") != 0
+                && strcmp (*p, "none") != 0)
+              {
+                fprintf (stderr, "sightline record: unknown trace '%s' (cuda, nvtx, osrt, none)\n",
+                         *p);
+                return 2;
+              }
+        }
+      else if (strcmp (a, "-s") == 0 || strcmp (a, "--sample") == 0)
+        {
+          sample = argv[++i];
+          if (strcmp (sample, "none") == 0)
+            sample = "0";
+          else if (atoi (sample) <= 0 || atoi (sample) > 20000)
+            {
+              fprintf (stderr, "sightline record: --sample wants a rate in Hz (1…20000) or none\n");
+              return 2;
+            }
+        }
+      else if (strcmp (a, "--delay") == 0)
+        delay = g_ascii_strtod (argv[++i], NULL);
+      else if (strcmp (a, "--duration") == 0)
+        duration = g_ascii_strtod (argv[++i], NULL);
+      else if (strcmp (a, "--env") == 0)
+        {
+          if (strchr (v, '=') == NULL)
+            {
+              fprintf (stderr, "sightline record: --env wants VAR=VALUE, not '%s'\n", v);
+              return 2;
+            }
+          g_ptr_array_add (envs, argv[++i]);
+        }
+      else if (strcmp (a, "--cwd") == 0)
+        cwd = g_canonicalize_filename (argv[++i], NULL);
+      else
+        {
+          fprintf (stderr, "sightline record: unknown option '%s'\n\n", a);
+          usage (stderr);
+          return 2;
+        }
+    }
+  if (i >= argc)
+    {
+      fprintf (stderr, "sightline record: no command to record\n\n");
+      usage (stderr);
+      return 2;
+    }
+  if (delay < 0 || duration < 0)
+    {
+      fprintf (stderr, "sightline record: --delay and --duration are seconds, not negative\n");
+      return 2;
+    }
+
+  int code = 0;
+  g_autofree char *why = NULL;
+  g_autofree char *program = resolve_program (argv[i], &code, &why);
+  if (program == NULL)
+    {
+      fprintf (stderr, "sightline record: %s\n", why);
+      return code;
+    }
+  if (output == NULL)
+    output = default_output ();
+  {
+    char *abs = g_canonicalize_filename (output, NULL);
+    g_free (output);
+    output = abs;
+  }
+  if (!force && g_file_test (output, G_FILE_TEST_EXISTS))
+    {
+      fprintf (stderr, "sightline record: %s already exists (use --force to overwrite it)\n",
+               output);
+      return 1;
+    }
+
+  /* the daemon */
+  char sock[256], dir[256];
+  if (!sl_control_socket_path (sock, sizeof sock, dir, sizeof dir))
+    {
+      fprintf (stderr, "sightline record: cannot use %s for the daemon's socket: %s\n", dir,
+               g_strerror (errno));
+      return 1;
+    }
+  g_autofree char *dpath = daemon_path ();
+  int fd = sl_control_connect_or_spawn (sock, dpath != NULL ? dpath : "sightlined", 5000);
+  if (fd < 0)
+    {
+      fprintf (stderr, "sightline record: cannot reach the collector daemon on %s (%s)%s%s\n", sock,
+               g_strerror (errno), dpath == NULL ? "; sightlined was not found" : "",
+               dpath == NULL ? " beside sightline or on PATH" : "");
+      return 1;
+    }
+
+  /* the request: options, our environment plus --env, then the command */
+  g_autoptr (GPtrArray) msg = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (msg, g_strdup ("record"));
+  g_ptr_array_add (msg, g_strdup_printf ("output=%s", output));
+  if (force)
+    g_ptr_array_add (msg, g_strdup ("force=1"));
+  g_ptr_array_add (msg, g_strdup_printf ("trace=%s", trace));
+  g_ptr_array_add (msg, g_strdup_printf ("sample_hz=%s", sample));
+  if (cwd != NULL)
+    g_ptr_array_add (msg, g_strdup_printf ("cwd=%s", cwd));
+  if (delay > 0)
+    g_ptr_array_add (msg, g_strdup_printf ("delay_ms=%.0f", delay * 1000));
+  if (duration > 0)
+    g_ptr_array_add (msg, g_strdup_printf ("duration_ms=%.0f", duration * 1000));
+  for (char **e = environ; *e != NULL; e++)
+    {
+      gboolean overridden = FALSE;
+      for (guint k = 0; k < envs->len && !overridden; k++)
+        {
+          const char *o = g_ptr_array_index (envs, k);
+          size_t n = (size_t) (strchr (o, '=') - o);
+          overridden = strncmp (*e, o, n) == 0 && (*e)[n] == '=';
+        }
+      if (!overridden)
+        g_ptr_array_add (msg, g_strdup_printf ("env=%s", *e));
+    }
+  for (guint k = 0; k < envs->len; k++)
+    g_ptr_array_add (msg, g_strdup_printf ("env=%s", (char *) g_ptr_array_index (envs, k)));
+  g_ptr_array_add (msg, g_strdup ("--"));
+  g_ptr_array_add (msg, g_strdup (program));
+  for (int k = i + 1; k < argc; k++)
+    g_ptr_array_add (msg, g_strdup (argv[k]));
+  int fds[3] = { 0, 1, 2 };
+  if (!sl_control_send (fd, (const char *const *) msg->pdata, msg->len, fds, 3))
+    {
+      fprintf (stderr, "sightline record: cannot talk to the daemon: %s\n", g_strerror (errno));
+      close (fd);
+      return 1;
+    }
+
+  struct sigaction sa = { 0 };
+  sa.sa_handler = on_sigint;
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+
+  gboolean tty = isatty (2);
+  int status = -1, exit_code = 1, sent_stop = 0;
+  gboolean done = FALSE, started = FALSE;
+  guint64 events = 0;
+  while (!done)
+    {
+      SlControlMsg m;
+      struct pollfd pfd = { fd, POLLIN, 0 };
+      if (interrupted > sent_stop)
+        {
+          /* first Ctrl+C: end the program (SIGINT) and keep the trace; third: kill it */
+          sl_control_sendv (fd, interrupted >= 3 ? "kill" : "stop", NULL, NULL, NULL);
+          sent_stop = interrupted;
+          if (tty)
+            fprintf (stderr, "\r\033[Ksightline: stopping the program…\n");
+        }
+      int pr = poll (&pfd, 1, 200);
+      if (pr < 0 && errno == EINTR)
+        continue;
+      if (pr == 0)
+        continue;
+      if (sl_control_recv (fd, &m) != 0)
+        {
+          fprintf (stderr, "%ssightline record: the collector daemon went away; %s keeps what was "
+                           "written so far\n",
+                   tty ? "\r\033[K" : "", output);
+          break;
+        }
+      const char *verb = m.n > 0 ? m.argv[0] : "";
+      if (strcmp (verb, "started") == 0 && m.n >= 2)
+        {
+          started = TRUE;
+          fprintf (stderr, "sightline: recording %s (pid %s, tracing %s, sampling %s) into %s\n",
+                   program, m.argv[1], trace, strcmp (sample, "0") == 0 ? "off" : sample, output);
+        }
+      else if (strcmp (verb, "progress") == 0 && m.n >= 3 && tty)
+        {
+          g_autofree char *elapsed = sl_format_duration ((SlTime) g_ascii_strtoull (m.argv[1], NULL, 10));
+          fprintf (stderr, "\r\033[Ksightline: %s, %s events", elapsed, m.argv[2]);
+        }
+      else if (strcmp (verb, "exited") == 0 && m.n >= 2)
+        {
+          status = atoi (m.argv[1]);
+          exit_code = exit_code_of (status);
+        }
+      else if (strcmp (verb, "warning") == 0 && m.n >= 2)
+        fprintf (stderr, "%ssightline record: %s\n", tty ? "\r\033[K" : "", m.argv[1]);
+      else if (strcmp (verb, "error") == 0 && m.n >= 2)
+        {
+          fprintf (stderr, "%ssightline record: %s\n", tty ? "\r\033[K" : "", m.argv[1]);
+          exit_code = m.n >= 3 ? atoi (m.argv[2]) : 1;
+          done = TRUE;
+        }
+      else if (strcmp (verb, "done") == 0 && m.n >= 3)
+        {
+          events = g_ascii_strtoull (m.argv[1], NULL, 10);
+          guint64 dropped = g_ascii_strtoull (m.argv[2], NULL, 10);
+          if (tty)
+            fprintf (stderr, "\r\033[K");
+          if (WIFSIGNALED (status))
+            fprintf (stderr, "sightline: the program ended on signal %d (%s)\n", WTERMSIG (status),
+                     g_strsignal (WTERMSIG (status)));
+          else if (status >= 0)
+            fprintf (stderr, "sightline: the program exited with status %d\n", WEXITSTATUS (status));
+          fprintf (stderr, "sightline: %" G_GUINT64_FORMAT " events written to %s\n", events, output);
+          if (dropped > 0)
+            fprintf (stderr, "sightline: %" G_GUINT64_FORMAT " records were lost on the way (see "
+                             "SIGHTLINE_DROPPED_RECORDS in the trace)\n",
+                     dropped);
+          done = TRUE;
+        }
+      sl_control_msg_clear (&m);
+    }
+  close (fd);
+  if (done && started && stats)
+    {
+      char *stats_argv[] = { "stats", output, NULL };
+      sl_cmd_stats (2, stats_argv);
+    }
+  return exit_code;
+}

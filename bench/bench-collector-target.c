@@ -1,0 +1,62 @@
+/* bench-collector-target.c: the program bench-collector runs plain and under `sightline record`.
+ *   calls N   N uncontended mutex lock/unlock pairs and N one-byte writes to /dev/null; prints
+ *             "mutex_ns X" and "write_ns Y" (per call)
+ *   work      a fixed amount of CPU work (~1 s); prints "cpu_s X", the process's CPU time */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double
+now (clockid_t clock)
+{
+  struct timespec ts;
+  clock_gettime (clock, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+__attribute__ ((noinline)) static double
+work (long n)
+{
+  volatile double x = 1;
+  for (long i = 0; i < n; i++)
+    x = x * 1.0000001 + 0.5;
+  return x;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc > 1 && strcmp (argv[1], "calls") == 0)
+    {
+      long n = argc > 2 ? atol (argv[2]) : 1000000;
+      pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+      int fd = open ("/dev/null", O_WRONLY);
+      double t = now (CLOCK_MONOTONIC);
+      for (long i = 0; i < n; i++)
+        {
+          pthread_mutex_lock (&m);
+          pthread_mutex_unlock (&m);
+        }
+      double mutex = (now (CLOCK_MONOTONIC) - t) / (double) n * 1e9;
+      t = now (CLOCK_MONOTONIC);
+      for (long i = 0; i < n; i++)
+        if (write (fd, "x", 1) != 1)
+          return 1;
+      double wr = (now (CLOCK_MONOTONIC) - t) / (double) n * 1e9;
+      printf ("mutex_ns %.2f\nwrite_ns %.2f\n", mutex, wr);
+      return 0;
+    }
+  if (argc > 1 && strcmp (argv[1], "work") == 0)
+    {
+      work (400000000L);
+      printf ("cpu_s %.4f\n", now (CLOCK_PROCESS_CPUTIME_ID));
+      return 0;
+    }
+  fprintf (stderr, "usage: %s calls N | work\n", argv[0]);
+  return 2;
+}

@@ -1,0 +1,239 @@
+/* bench-collector.c: what recording costs the recorded program, and how fast the daemon's writer
+ * takes records, each against a baseline measured in the same run.
+ *
+ * Usage: bench-collector SIGHTLINE BENCH-TARGET [N]
+ *
+ *  1. OS runtime call that does not block (an uncontended pthread_mutex_lock/unlock pair and a
+ *     write(2) of one byte to /dev/null), N times: ns per call plain vs. under `sightline record
+ *     -s none` → the difference (target: ≤ 100 ns).
+ *  2. CPU sampling at 1 kHz: a fixed amount of CPU work, plain vs. `sightline record -s 1000 -t
+ *     none` → the overhead in % of CPU time (target: ≤ 3 %); and the same work under
+ *     `perf record -F 1000 -g` when perf works here.
+ *  3. Ingest: 4 M OSRT and NVTX records through the trace writer (interning, rows, commits every
+ *     100 k records) vs. a bare SQLite insert of the same rows with one prepared statement
+ *     (target: ≥ 2 M records a second).
+ *
+ * Not a test: prints, asserts nothing.
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl-trace-writer.h"
+#include "sl-wire.h"
+
+static double
+run_target (const char *const *argv,
+            const char        *what)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+  double v = -1;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                     &error))
+    {
+      g_printerr ("bench-collector: %s\n", error->message);
+      return -1;
+    }
+  /* the target prints "WHAT VALUE" lines */
+  g_auto (GStrv) lines = g_strsplit (out != NULL ? out : "", "\n", -1);
+  for (char **l = lines; *l != NULL; l++)
+    if (g_str_has_prefix (*l, what) && (*l)[strlen (what)] == ' ')
+      v = g_ascii_strtod (*l + strlen (what) + 1, NULL);
+  if (v < 0)
+    g_printerr ("bench-collector: %s gave no '%s' (stderr: %s)\n", argv[0], what, err);
+  return v;
+}
+
+static double
+median3 (double a,
+         double b,
+         double c)
+{
+  return MAX (MIN (a, b), MIN (MAX (a, b), c));
+}
+
+static void
+bench_calls (const char *sightline,
+             const char *target,
+             const char *n)
+{
+  g_autofree char *trace = g_build_filename (g_get_tmp_dir (), "bench-collector-osrt.sqlite", NULL);
+  const char *plain[] = { target, "calls", n, NULL };
+  const char *rec[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t", "osrt,nvtx",
+                        "--", target, "calls", n, NULL };
+  const char *keys[] = { "mutex_ns", "write_ns" };
+
+  g_print ("1. OS runtime calls that do not block (%s calls, median of 3 runs)\n", n);
+  for (int k = 0; k < 2; k++)
+    {
+      double p[3], r[3];
+      for (int i = 0; i < 3; i++)
+        {
+          p[i] = run_target (plain, keys[k]);
+          r[i] = run_target (rec, keys[k]);
+        }
+      double pm = median3 (p[0], p[1], p[2]), rm = median3 (r[0], r[1], r[2]);
+      g_print ("   %-9s plain %6.1f ns, recorded %6.1f ns: +%.1f ns a call (target ≤ 100)\n",
+               keys[k], pm, rm, rm - pm);
+    }
+  g_unlink (trace);
+}
+
+static void
+bench_sampling (const char *sightline,
+                const char *target)
+{
+  g_autofree char *trace = g_build_filename (g_get_tmp_dir (), "bench-collector-sample.sqlite", NULL);
+  g_autofree char *perf_data = g_build_filename (g_get_tmp_dir (), "bench-collector.perf", NULL);
+  const char *plain[] = { target, "work", NULL };
+  const char *rec[] = { sightline, "record", "-f", "-o", trace, "-s", "1000", "-t", "none",
+                        "--", target, "work", NULL };
+  const char *perf[] = { "perf", "record", "-q", "-F", "1000", "-g", "-o", perf_data, "--",
+                         target, "work", NULL };
+  double p[3], r[3], f[3];
+
+  g_print ("2. CPU sampling at 1 kHz (CPU seconds of a fixed loop, median of 3 runs)\n");
+  for (int i = 0; i < 3; i++)
+    {
+      p[i] = run_target (plain, "cpu_s");
+      r[i] = run_target (rec, "cpu_s");
+      f[i] = run_target (perf, "cpu_s");
+    }
+  double pm = median3 (p[0], p[1], p[2]), rm = median3 (r[0], r[1], r[2]);
+  g_print ("   plain %.3f s, sightline %.3f s: %+.2f %% (target ≤ 3 %%)\n", pm, rm,
+           100.0 * (rm - pm) / pm);
+  if (f[0] > 0 && f[1] > 0 && f[2] > 0)
+    {
+      double fm = median3 (f[0], f[1], f[2]);
+      g_print ("   perf record -F 1000 -g: %.3f s: %+.2f %%\n", fm, 100.0 * (fm - pm) / pm);
+    }
+  else
+    g_print ("   perf record -F 1000 -g: not available here (perf_event_paranoid or no perf)\n");
+  g_unlink (trace);
+  g_unlink (perf_data);
+}
+
+#define INGEST_N 4000000
+
+static void
+bench_ingest (void)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "bench-collector-ingest.sqlite", NULL);
+  g_autofree char *base = g_build_filename (g_get_tmp_dir (), "bench-collector-bare.sqlite", NULL);
+  char *error = NULL;
+  SlWireHello hello = { { SL_WIRE_HELLO, 0, 1 }, SL_WIRE_MAGIC, SL_WIRE_VERSION, 4242, 1, 1, 0, 0 };
+  uint8_t hello_buf[sizeof hello + 16] = { 0 };
+  SlWireOsrt osrt = { { SL_WIRE_OSRT, sizeof osrt, 4242 }, 0, 0, 0, SL_OSRT_READ, 0 };
+  struct
+  {
+    SlWireNvtx n;
+    char text[16];
+  } nvtx = { { { SL_WIRE_NVTX, sizeof nvtx, 4242 }, 0, 0, 0, SL_NVTX_PUSH, 0, 0, 0 }, "step" };
+  struct
+  {
+    SlWireNvtx n;
+    char text[8];
+  } pop = { { { SL_WIRE_NVTX, sizeof pop, 4242 }, 0, 0, 0, SL_NVTX_POP, 0, 0, 0 }, "" };
+
+  g_print ("3. Ingest (%d records: OSRT calls and NVTX push/pop pairs)\n", INGEST_N);
+  g_unlink (path);
+  hello.h.size = sizeof hello_buf;
+  memcpy (hello_buf, &hello, sizeof hello);
+  memcpy (hello_buf + sizeof hello, "bench", 6);
+
+  gint64 t0 = g_get_monotonic_time ();
+  SlTraceWriter *w = sl_trace_writer_open (path, TRUE, &error);
+  if (w == NULL)
+    {
+      g_printerr ("bench-collector: %s\n", error);
+      return;
+    }
+  sl_trace_writer_add (w, 4242, (const SlWireHeader *) hello_buf);
+  for (int i = 0; i < INGEST_N; i++)
+    {
+      uint64_t t = (uint64_t) i * 1000;
+      if (i % 4 < 2)
+        {
+          osrt.start_ns = t;
+          osrt.end_ns = t + 500;
+          osrt.func = (uint32_t) (i % 7);
+          sl_trace_writer_add (w, 4242, &osrt.h);
+        }
+      else if (i % 4 == 2)
+        {
+          nvtx.n.time_ns = t;
+          nvtx.text[4] = (char) ('0' + i % 10);
+          sl_trace_writer_add (w, 4242, &nvtx.n.h);
+        }
+      else
+        {
+          pop.n.time_ns = t;
+          sl_trace_writer_add (w, 4242, &pop.n.h);
+        }
+      if (i % 100000 == 99999 && !sl_trace_writer_commit (w, &error))
+        {
+          g_printerr ("bench-collector: %s\n", error);
+          return;
+        }
+    }
+  guint64 rows = sl_trace_writer_n_events (w);
+  sl_trace_writer_finish (w, &error);
+  double writer_s = (g_get_monotonic_time () - t0) / 1e6;
+
+  /* baseline: the same number of rows, one prepared INSERT, same pragmas and batch size */
+  sqlite3 *db;
+  sqlite3_stmt *st;
+  g_unlink (base);
+  t0 = g_get_monotonic_time ();
+  sqlite3_open (base, &db);
+  sqlite3_exec (db, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;"
+                    "PRAGMA page_size = 65536; CREATE TABLE t (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+                    " a INTEGER, b INTEGER, c INTEGER); BEGIN",
+                NULL, NULL, NULL);
+  sqlite3_prepare_v2 (db, "INSERT INTO t VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
+  for (guint64 i = 0; i < rows; i++)
+    {
+      sqlite3_bind_int64 (st, 1, (sqlite3_int64) i * 1000);
+      sqlite3_bind_int64 (st, 2, (sqlite3_int64) i * 1000 + 500);
+      sqlite3_bind_int64 (st, 3, 27);
+      sqlite3_bind_int64 (st, 4, (sqlite3_int64) i % 7);
+      sqlite3_bind_int64 (st, 5, 0);
+      sqlite3_step (st);
+      sqlite3_reset (st);
+      if (i % 100000 == 99999)
+        sqlite3_exec (db, "COMMIT; BEGIN", NULL, NULL, NULL);
+    }
+  sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  double bare_s = (g_get_monotonic_time () - t0) / 1e6;
+
+  g_print ("   writer: %d records → %" G_GUINT64_FORMAT " rows in %.2f s = %.2f M records/s "
+           "(target ≥ 2)\n",
+           INGEST_N, rows, writer_s, INGEST_N / writer_s / 1e6);
+  g_print ("   bare SQLite insert of %" G_GUINT64_FORMAT " rows: %.2f s; writer / bare = %.2f\n",
+           rows, bare_s, writer_s / bare_s);
+  g_unlink (path);
+  g_unlink (base);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc < 3)
+    {
+      g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [N]\n", argv[0]);
+      return 2;
+    }
+  bench_calls (argv[1], argv[2], argc > 3 ? argv[3] : "2000000");
+  bench_sampling (argv[1], argv[2]);
+  bench_ingest ();
+  return 0;
+}

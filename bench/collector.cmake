@@ -1,0 +1,8 @@
+# collector.cmake: bench-collector measures the recorded program's overhead (through the real
+# `sightline record`) and the daemon's writer throughput.
+add_executable(bench-collector-target ${CMAKE_CURRENT_SOURCE_DIR}/bench-collector-target.c)
+target_link_libraries(bench-collector-target PRIVATE Threads::Threads)
+target_compile_options(bench-collector-target PRIVATE -O2)
+add_executable(bench-collector ${CMAKE_CURRENT_SOURCE_DIR}/bench-collector.c)
+target_link_libraries(bench-collector PRIVATE sightline-daemon-core PkgConfig::GLIB PkgConfig::SQLITE)
+add_dependencies(bench-collector bench-collector-target sightline)

@@ -1,0 +1,935 @@
+/* sl-daemon.c: sightlined's event loop, sessions and writer threads.
+ *
+ * One thread runs poll() over the listening socket, every connection and a signalfd for SIGCHLD;
+ * it only cuts the byte streams of target processes into whole records and queues them, so that a
+ * target never waits for the disk.  Each recording (session) has a writer thread that turns the
+ * queued records into rows (sl-trace-writer.c) and commits every SL_COMMIT_MS.  Connections are
+ * accepted only from our own uid (SO_PEERCRED).
+ */
+#include "sl-daemon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sl-control.h"
+#include "sl-trace-writer.h"
+#include "sl-wire.h"
+
+#define SL_COMMIT_MS       100
+#define SL_PROGRESS_MS     250
+#define SL_DRAIN_GRACE_MS  2000 /* after the program exits, its children may still send */
+#define SL_STOP_GRACE_MS   5000 /* after SIGINT on stop, before SIGKILL */
+#define MAX_CONNS          1024
+#define CONN_BUF           (1u << 20)
+
+typedef struct Chunk Chunk;
+struct Chunk
+{
+  Chunk   *next;
+  int32_t  pid;
+  int      ended;      /* a marker: process `pid` is gone (wait status in `status`) */
+  int      status;
+  size_t   len;
+  uint8_t  data[];
+};
+
+typedef struct
+{
+  uint64_t        id;
+  pid_t           child;
+  int             client_fd;
+  SlTraceWriter  *writer;
+  char           *output;
+  pthread_t       thread;
+  pthread_mutex_t lock;
+  pthread_cond_t  cond;
+  Chunk          *head, *tail;
+  size_t          queued;
+  bool            finishing;     /* no more chunks: writer finishes the trace */
+  bool            finished;      /* writer is done */
+  char           *error;         /* writer's fatal error (disk full) */
+  _Atomic uint64_t events;
+  _Atomic uint64_t dropped;
+  int             n_conns;
+  bool            child_exited;
+  int             child_status;
+  uint64_t        exit_time_ms;
+  uint64_t        stop_time_ms;  /* "stop" asked: SIGINT sent then */
+  uint64_t        start_ms, duration_ms;
+  bool            killed_on_duration;
+  bool            reported_done;
+  bool            active;
+} Session;
+
+typedef enum
+{
+  CONN_NEW,
+  CONN_TARGET,
+  CONN_CLIENT,
+} ConnKind;
+
+typedef struct
+{
+  int       fd;
+  ConnKind  kind;
+  Session  *session;
+  int32_t   pid;
+  uint8_t  *buf;
+  size_t    len;
+} Conn;
+
+static struct
+{
+  int          listen_fd;
+  int          sig_fd;
+  Conn         conns[MAX_CONNS];
+  Session     *sessions[64];
+  uint64_t     next_session;
+  char         inject_path[PATH_MAX];
+  char         self_dir[PATH_MAX];
+  char         socket_path[PATH_MAX];
+} d;
+
+static uint64_t
+now_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
+}
+
+static uint64_t
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static void
+client_say (Session    *s,
+            const char *verb,
+            const char *a,
+            const char *b)
+{
+  if (s->client_fd >= 0)
+    sl_control_sendv (s->client_fd, verb, a, b, NULL);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The writer thread of a session                                                                 */
+
+static void
+queue_push (Session *s,
+            Chunk   *c)
+{
+  pthread_mutex_lock (&s->lock);
+  c->next = NULL;
+  if (s->tail != NULL)
+    s->tail->next = c;
+  else
+    s->head = c;
+  s->tail = c;
+  s->queued += c->len;
+  pthread_cond_signal (&s->cond);
+  pthread_mutex_unlock (&s->lock);
+}
+
+static void *
+writer_main (void *data)
+{
+  Session *s = data;
+  uint64_t last_commit = now_ms ();
+  char *error = NULL;
+
+  for (;;)
+    {
+      Chunk *list;
+      bool finishing;
+
+      pthread_mutex_lock (&s->lock);
+      while (s->head == NULL && !s->finishing)
+        {
+          struct timespec ts;
+          clock_gettime (CLOCK_REALTIME, &ts);
+          ts.tv_nsec += SL_COMMIT_MS * 1000000L;
+          if (ts.tv_nsec >= 1000000000L)
+            {
+              ts.tv_sec++;
+              ts.tv_nsec -= 1000000000L;
+            }
+          if (pthread_cond_timedwait (&s->cond, &s->lock, &ts) == ETIMEDOUT)
+            break;
+        }
+      list = s->head;
+      s->head = s->tail = NULL;
+      s->queued = 0;
+      finishing = s->finishing;
+      pthread_mutex_unlock (&s->lock);
+
+      while (list != NULL)
+        {
+          Chunk *c = list;
+          list = c->next;
+          if (s->writer != NULL && c->ended)
+            sl_trace_writer_process_ended (s->writer, c->pid, c->status, true);
+          for (size_t off = 0; s->writer != NULL && off + sizeof (SlWireHeader) <= c->len;)
+            {
+              const SlWireHeader *h = (const SlWireHeader *) (c->data + off);
+              sl_trace_writer_add (s->writer, c->pid, h);
+              off += h->size;
+            }
+          free (c);
+        }
+      if (s->writer != NULL)
+        {
+          atomic_store (&s->events, sl_trace_writer_n_events (s->writer));
+          atomic_store (&s->dropped, sl_trace_writer_n_dropped (s->writer));
+        }
+      if (s->writer != NULL && (finishing || now_ms () - last_commit >= SL_COMMIT_MS))
+        {
+          if (!sl_trace_writer_commit (s->writer, &error))
+            {
+              /* disk full or file gone: keep what is committed, stop writing */
+              sl_trace_writer_finish (s->writer, NULL == error ? &error : &(char *) { NULL });
+              s->writer = NULL;
+              pthread_mutex_lock (&s->lock);
+              s->error = error;
+              pthread_mutex_unlock (&s->lock);
+              error = NULL;
+            }
+          last_commit = now_ms ();
+        }
+      if (finishing)
+        break;
+    }
+  if (s->writer != NULL)
+    {
+      if (!sl_trace_writer_finish (s->writer, &error))
+        {
+          pthread_mutex_lock (&s->lock);
+          if (s->error == NULL)
+            s->error = error;
+          pthread_mutex_unlock (&s->lock);
+        }
+      s->writer = NULL;
+    }
+  pthread_mutex_lock (&s->lock);
+  s->finished = true;
+  pthread_mutex_unlock (&s->lock);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Connections                                                                                    */
+
+static Conn *
+conn_add (int      fd,
+          ConnKind kind)
+{
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (d.conns[i].fd < 0)
+      {
+        d.conns[i] = (Conn) { fd, kind, NULL, 0, NULL, 0 };
+        d.conns[i].buf = malloc (CONN_BUF);
+        if (d.conns[i].buf == NULL)
+          {
+            d.conns[i].fd = -1;
+            return NULL;
+          }
+        return &d.conns[i];
+      }
+  return NULL;
+}
+
+static void
+conn_close (Conn *c)
+{
+  if (c->kind == CONN_TARGET && c->session != NULL)
+    {
+      Session *s = c->session;
+      Chunk *end = calloc (1, sizeof *end);
+      if (end != NULL)
+        {
+          end->pid = c->pid;
+          end->ended = 1;
+          queue_push (s, end);
+        }
+      s->n_conns--;
+    }
+  if (c->kind == CONN_CLIENT && c->session != NULL)
+    c->session->client_fd = -1;
+  close (c->fd);
+  free (c->buf);
+  c->fd = -1;
+  c->buf = NULL;
+}
+
+static Session *
+session_find (uint64_t id)
+{
+  for (size_t i = 0; i < sizeof d.sessions / sizeof d.sessions[0]; i++)
+    if (d.sessions[i] != NULL && d.sessions[i]->id == id)
+      return d.sessions[i];
+  return NULL;
+}
+
+/* Whole records of a target connection to the session's queue; a bad frame closes it. */
+static bool
+target_consume (Conn *c)
+{
+  size_t off = 0;
+
+  while (off + sizeof (SlWireHeader) <= c->len)
+    {
+      const SlWireHeader *h = (const SlWireHeader *) (c->buf + off);
+      if (h->size < sizeof (SlWireHeader) || (h->size & 7) != 0)
+        return false;
+      if (off + h->size > c->len)
+        break;
+      if (c->session == NULL)
+        {
+          /* the first record must be a HELLO naming a live session */
+          const SlWireHello *hello = (const SlWireHello *) h;
+          if (h->type != SL_WIRE_HELLO || h->size < sizeof *hello || hello->magic != SL_WIRE_MAGIC
+              || hello->version != SL_WIRE_VERSION)
+            return false;
+          c->session = session_find (hello->session);
+          if (c->session == NULL || c->session->finishing)
+            return false;
+          c->pid = hello->pid;
+          c->session->n_conns++;
+        }
+      off += h->size;
+    }
+  if (off > 0)
+    {
+      Chunk *chunk = malloc (sizeof *chunk + off);
+      if (chunk == NULL)
+        return false;
+      memset (chunk, 0, sizeof *chunk);
+      chunk->pid = c->pid;
+      chunk->len = off;
+      memcpy (chunk->data, c->buf, off);
+      queue_push (c->session, chunk);
+      memmove (c->buf, c->buf + off, c->len - off);
+      c->len -= off;
+    }
+  return true;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Launching                                                                                      */
+
+static const char *
+opt (char **kv,
+     size_t n,
+     const char *key)
+{
+  size_t k = strlen (key);
+
+  for (size_t i = 0; i < n; i++)
+    if (strncmp (kv[i], key, k) == 0 && kv[i][k] == '=')
+      return kv[i] + k + 1;
+  return NULL;
+}
+
+static void
+session_free (Session *s)
+{
+  for (size_t i = 0; i < sizeof d.sessions / sizeof d.sessions[0]; i++)
+    if (d.sessions[i] == s)
+      d.sessions[i] = NULL;
+  free (s->output);
+  free (s->error);
+  pthread_mutex_destroy (&s->lock);
+  pthread_cond_destroy (&s->cond);
+  free (s);
+}
+
+static char *
+env_entry (const char *key,
+           const char *value)
+{
+  char *e = NULL;
+
+  if (asprintf (&e, "%s=%s", key, value) < 0)
+    return NULL;
+  return e;
+}
+
+/* "record" OPTIONS… "--" PROGRAM ARGS…: check, create the trace, fork and exec the program. */
+static void
+session_start (Conn         *client,
+               SlControlMsg *msg)
+{
+  size_t sep = 0;
+  char err[1024];
+
+  while (sep < msg->n && strcmp (msg->argv[sep], "--") != 0)
+    sep++;
+  if (sep + 1 >= msg->n)
+    {
+      sl_control_sendv (client->fd, "error", "nothing to record: no program given", "2", NULL);
+      return;
+    }
+  char **kv = msg->argv + 1;
+  size_t n_kv = sep - 1;
+  char **argv = msg->argv + sep + 1;
+  const char *output = opt (kv, n_kv, "output");
+  const char *cwd = opt (kv, n_kv, "cwd");
+  const char *trace = opt (kv, n_kv, "trace");
+  const char *hz = opt (kv, n_kv, "sample_hz");
+  const char *delay = opt (kv, n_kv, "delay_ms");
+  const char *duration = opt (kv, n_kv, "duration_ms");
+  const char *force = opt (kv, n_kv, "force");
+  char *werr = NULL;
+
+  if (output == NULL)
+    {
+      sl_control_sendv (client->fd, "error", "no output file given", "2", NULL);
+      return;
+    }
+  if (access (argv[0], X_OK) != 0)
+    {
+      int e = errno;
+      snprintf (err, sizeof err, "%s: %s", argv[0],
+                e == ENOENT ? "no such program" : e == EACCES ? "not executable" : strerror (e));
+      sl_control_sendv (client->fd, "error", err, e == ENOENT ? "127" : "126", NULL);
+      return;
+    }
+  size_t slot = 0;
+  while (slot < sizeof d.sessions / sizeof d.sessions[0] && d.sessions[slot] != NULL)
+    slot++;
+  if (slot == sizeof d.sessions / sizeof d.sessions[0])
+    {
+      sl_control_sendv (client->fd, "error", "too many recordings at once", "1", NULL);
+      return;
+    }
+
+  SlTraceWriter *w = sl_trace_writer_open (output, force != NULL && strcmp (force, "1") == 0, &werr);
+  if (w == NULL)
+    {
+      sl_control_sendv (client->fd, "error", werr, "1", NULL);
+      free (werr);
+      return;
+    }
+  {
+    char name[64];
+    sl_trace_writer_add_meta (w, "CAPTURE_TOOL", "sightline record");
+    sl_trace_writer_add_meta (w, "PROCESS_0:COMMAND", argv[0]);
+    for (size_t i = 1; argv[i] != NULL; i++)
+      {
+        snprintf (name, sizeof name, "PROCESS_0:ARGUMENT_%zu", i - 1);
+        sl_trace_writer_add_meta (w, name, argv[i]);
+      }
+    if (trace != NULL)
+      sl_trace_writer_add_meta (w, "TRACE", trace);
+    if (hz != NULL)
+      sl_trace_writer_add_meta (w, "SAMPLING_FREQUENCY", hz);
+  }
+
+  Session *s = calloc (1, sizeof *s);
+  s->id = ++d.next_session;
+  s->writer = w;
+  s->output = strdup (output);
+  s->client_fd = client->fd;
+  s->start_ms = now_ms ();
+  s->duration_ms = duration != NULL ? strtoull (duration, NULL, 10) : 0;
+  pthread_mutex_init (&s->lock, NULL);
+  pthread_cond_init (&s->cond, NULL);
+  if (delay != NULL || duration != NULL)
+    {
+      uint64_t t = now_ns ();
+      uint64_t dl = delay != NULL ? strtoull (delay, NULL, 10) * 1000000u : 0;
+      uint64_t du = duration != NULL ? strtoull (duration, NULL, 10) * 1000000u : 0;
+      sl_trace_writer_set_window (w, dl ? t + dl : 0, du ? t + dl + du : 0);
+    }
+
+  /* the environment: the client's, then ours on top; built before fork */
+  size_t n_env = 0;
+  for (size_t i = 0; i < n_kv; i++)
+    n_env += strncmp (kv[i], "env=", 4) == 0;
+  char **envp = calloc (n_env + 16, sizeof (char *));
+  size_t e = 0;
+  const char *preload = NULL;
+  for (size_t i = 0; i < n_kv; i++)
+    if (strncmp (kv[i], "env=", 4) == 0)
+      {
+        const char *v = kv[i] + 4;
+        if (strncmp (v, "LD_PRELOAD=", 11) == 0)
+          preload = v + 11;
+        else if (strncmp (v, "SIGHTLINE_", 10) != 0 && strncmp (v, "NVTX_INJECTION64_PATH=", 22) != 0
+                 && strncmp (v, "CUDA_INJECTION64_PATH=", 22) != 0)
+          envp[e++] = strdup (v);
+      }
+  char buf[PATH_MAX * 2];
+  snprintf (buf, sizeof buf, "%s%s%s", d.inject_path, preload != NULL && *preload ? " " : "",
+            preload != NULL ? preload : "");
+  envp[e++] = env_entry ("LD_PRELOAD", buf);
+  envp[e++] = env_entry ("SIGHTLINE_SOCKET", d.socket_path);
+  snprintf (buf, sizeof buf, "%" PRIu64, s->id);
+  envp[e++] = env_entry ("SIGHTLINE_SESSION", buf);
+  envp[e++] = env_entry ("SIGHTLINE_TRACE", trace != NULL ? trace : "cuda,nvtx,osrt");
+  envp[e++] = env_entry ("SIGHTLINE_SAMPLE_HZ", hz != NULL ? hz : "0");
+  if (trace == NULL || strstr (trace, "nvtx") != NULL)
+    envp[e++] = env_entry ("NVTX_INJECTION64_PATH", d.inject_path);
+  if (trace == NULL || strstr (trace, "cuda") != NULL)
+    envp[e++] = env_entry ("CUDA_INJECTION64_PATH", d.inject_path);
+  envp[e] = NULL;
+
+  int fds[3] = { -1, -1, -1 };
+  for (size_t i = 0; i < msg->n_fds && i < 3; i++)
+    fds[i] = msg->fds[i];
+  int errpipe[2];
+  if (pipe2 (errpipe, O_CLOEXEC) != 0)
+    errpipe[0] = errpipe[1] = -1;
+
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      /* the child: only async-signal-safe calls until exec */
+      sigset_t none;
+      sigemptyset (&none);
+      sigprocmask (SIG_SETMASK, &none, NULL);
+      setpgid (0, 0);
+      for (int i = 0; i < 3; i++)
+        if (fds[i] >= 0)
+          dup2 (fds[i], i);
+      if (cwd != NULL && chdir (cwd) != 0)
+        {
+          int en = errno;
+          ssize_t r = write (errpipe[1], &en, sizeof en);
+          (void) r;
+          _exit (126);
+        }
+      execve (argv[0], argv, envp);
+      int en = errno;
+      ssize_t r = write (errpipe[1], &en, sizeof en);
+      (void) r;
+      _exit (en == ENOENT ? 127 : 126);
+    }
+  for (size_t i = 0; envp[i] != NULL; i++)
+    free (envp[i]);
+  free (envp);
+  close (errpipe[1]);
+  int child_errno = 0;
+  if (pid > 0 && read (errpipe[0], &child_errno, sizeof child_errno) != sizeof child_errno)
+    child_errno = 0;
+  close (errpipe[0]);
+  if (pid < 0 || child_errno != 0)
+    {
+      snprintf (err, sizeof err, "%s: cannot start: %s%s%s", argv[0],
+                strerror (pid < 0 ? errno : child_errno), cwd != NULL ? " (in " : "",
+                cwd != NULL ? ")" : "");
+      if (cwd != NULL)
+        snprintf (err, sizeof err, "%s: cannot start in %s: %s", argv[0], cwd,
+                  strerror (pid < 0 ? errno : child_errno));
+      sl_control_sendv (client->fd, "error", err, child_errno == ENOENT ? "127" : "126", NULL);
+      if (pid > 0)
+        waitpid (pid, NULL, 0);
+      char *ignored = NULL;
+      sl_trace_writer_finish (w, &ignored);
+      free (ignored);
+      unlink (output);
+      s->writer = NULL;
+      free (s->output);
+      pthread_mutex_destroy (&s->lock);
+      pthread_cond_destroy (&s->cond);
+      free (s);
+      return;
+    }
+  s->child = pid;
+  s->active = true;
+  d.sessions[slot] = s;
+  client->session = s;
+  pthread_create (&s->thread, NULL, writer_main, s);
+  snprintf (buf, sizeof buf, "%d", (int) pid);
+  sl_control_sendv (client->fd, "started", buf, s->output, NULL);
+}
+
+static void
+client_message (Conn *c)
+{
+  SlControlMsg msg;
+  long used;
+
+  while ((used = sl_control_parse (c->buf, c->len, &msg)) > 0)
+    {
+      if (msg.n > 0 && strcmp (msg.argv[0], "record") == 0 && c->session == NULL)
+        session_start (c, &msg);
+      else if (msg.n > 0 && strcmp (msg.argv[0], "stop") == 0 && c->session != NULL)
+        {
+          Session *s = c->session;
+          if (!s->child_exited && s->stop_time_ms == 0)
+            {
+              kill (-s->child, SIGINT);
+              s->stop_time_ms = now_ms ();
+            }
+        }
+      else if (msg.n > 0 && strcmp (msg.argv[0], "kill") == 0 && c->session != NULL)
+        {
+          if (!c->session->child_exited)
+            kill (-c->session->child, SIGKILL);
+        }
+      sl_control_msg_clear (&msg);
+      memmove (c->buf, c->buf + used, c->len - (size_t) used);
+      c->len -= (size_t) used;
+    }
+  if (used < 0)
+    c->len = 0;
+}
+
+/* The descriptors of a "record" arrive as SCM_RIGHTS with its first bytes: read with recvmsg. */
+static ssize_t
+conn_read (Conn *c,
+           int  *fds,
+           size_t *n_fds)
+{
+  struct iovec iov = { c->buf + c->len, CONN_BUF - c->len };
+  union
+  {
+    char buf[CMSG_SPACE (sizeof (int) * SL_CONTROL_MAX_FDS)];
+    struct cmsghdr align;
+  } cbuf;
+  struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf.buf,
+                       .msg_controllen = sizeof cbuf.buf };
+  ssize_t r = recvmsg (c->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+
+  *n_fds = 0;
+  if (r > 0)
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR (&mh); cm != NULL; cm = CMSG_NXTHDR (&mh, cm))
+      if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+        {
+          size_t k = (cm->cmsg_len - CMSG_LEN (0)) / sizeof (int);
+          int *p = (int *) CMSG_DATA (cm);
+          for (size_t i = 0; i < k; i++)
+            {
+              if (*n_fds < SL_CONTROL_MAX_FDS)
+                fds[(*n_fds)++] = p[i];
+              else
+                close (p[i]);
+            }
+        }
+  return r;
+}
+
+static void
+conn_readable (Conn *c)
+{
+  int fds[SL_CONTROL_MAX_FDS];
+  size_t n_fds = 0;
+
+  if (c->len == CONN_BUF)
+    {
+      conn_close (c); /* a record over 1 MiB: not ours */
+      return;
+    }
+  ssize_t r = conn_read (c, fds, &n_fds);
+  if (r < 0 && (errno == EAGAIN || errno == EINTR))
+    return;
+  if (r <= 0)
+    {
+      for (size_t i = 0; i < n_fds; i++)
+        close (fds[i]);
+      conn_close (c);
+      return;
+    }
+  c->len += (size_t) r;
+  if (c->kind == CONN_NEW && c->len >= 4)
+    c->kind = memcmp (c->buf, SL_CONTROL_MAGIC, 4) == 0 ? CONN_CLIENT : CONN_TARGET;
+  if (c->kind == CONN_CLIENT)
+    {
+      /* a "record" message's descriptors: handed over inside the parsed message */
+      if (n_fds > 0)
+        {
+          SlControlMsg msg;
+          long used = sl_control_parse (c->buf, c->len, &msg);
+          if (used > 0)
+            {
+              memcpy (msg.fds, fds, n_fds * sizeof (int));
+              msg.n_fds = n_fds;
+              if (msg.n > 0 && strcmp (msg.argv[0], "record") == 0 && c->session == NULL)
+                session_start (c, &msg);
+              sl_control_msg_clear (&msg);
+              memmove (c->buf, c->buf + used, c->len - (size_t) used);
+              c->len -= (size_t) used;
+            }
+          else
+            for (size_t i = 0; i < n_fds; i++)
+              close (fds[i]);
+        }
+      client_message (c);
+    }
+  else
+    {
+      for (size_t i = 0; i < n_fds; i++)
+        close (fds[i]);
+      if (c->kind == CONN_TARGET && !target_consume (c))
+        conn_close (c);
+    }
+}
+
+static void
+accept_conn (void)
+{
+  int fd = accept4 (d.listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+
+  if (fd < 0)
+    return;
+  /* only our own user may record or send records */
+  if (getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != getuid ())
+    {
+      close (fd);
+      return;
+    }
+  if (conn_add (fd, CONN_NEW) == NULL)
+    close (fd);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Children and session ends                                                                      */
+
+static void
+reap_children (void)
+{
+  struct signalfd_siginfo si;
+  int status;
+  pid_t pid;
+
+  while (read (d.sig_fd, &si, sizeof si) == sizeof si)
+    ;
+  while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
+    for (size_t i = 0; i < sizeof d.sessions / sizeof d.sessions[0]; i++)
+      {
+        Session *s = d.sessions[i];
+        if (s != NULL && s->child == pid)
+          {
+            char buf[32];
+            s->child_exited = true;
+            s->child_status = status;
+            s->exit_time_ms = now_ms ();
+            snprintf (buf, sizeof buf, "%d", status);
+            client_say (s, "exited", buf, NULL);
+          }
+      }
+}
+
+static void
+session_tick (Session *s)
+{
+  uint64_t t = now_ms ();
+
+  if (s->duration_ms != 0 && !s->child_exited && !s->killed_on_duration
+      && t - s->start_ms >= s->duration_ms)
+    {
+      /* --duration: the recording ends; the program is asked to end too, as nsys does */
+      kill (-s->child, SIGTERM);
+      s->killed_on_duration = true;
+      s->stop_time_ms = t;
+    }
+  if (s->stop_time_ms != 0 && !s->child_exited && t - s->stop_time_ms > SL_STOP_GRACE_MS)
+    kill (-s->child, SIGKILL);
+  if (s->child_exited && !s->finishing
+      && (s->n_conns == 0 || t - s->exit_time_ms > SL_DRAIN_GRACE_MS))
+    {
+      /* the program is gone and so are its processes' connections (or the grace is over) */
+      for (int i = 0; i < MAX_CONNS; i++)
+        if (d.conns[i].fd >= 0 && d.conns[i].kind == CONN_TARGET && d.conns[i].session == s)
+          {
+            /* what is still buffered was read already; detach it */
+            target_consume (&d.conns[i]);
+            d.conns[i].session = NULL;
+            s->n_conns--;
+          }
+      pthread_mutex_lock (&s->lock);
+      s->finishing = true;
+      pthread_cond_signal (&s->cond);
+      pthread_mutex_unlock (&s->lock);
+    }
+  pthread_mutex_lock (&s->lock);
+  bool finished = s->finished;
+  char *error = s->error;
+  s->error = NULL;
+  pthread_mutex_unlock (&s->lock);
+  if (error != NULL)
+    {
+      client_say (s, "warning", error, NULL);
+      free (error);
+    }
+  if (finished && !s->reported_done)
+    {
+      char ev[32], dr[32];
+      pthread_join (s->thread, NULL);
+      snprintf (ev, sizeof ev, "%" PRIu64, atomic_load (&s->events));
+      snprintf (dr, sizeof dr, "%" PRIu64, atomic_load (&s->dropped));
+      client_say (s, "done", ev, dr);
+      s->reported_done = true;
+      for (int i = 0; i < MAX_CONNS; i++)
+        if (d.conns[i].fd >= 0 && d.conns[i].session == s)
+          d.conns[i].session = NULL;
+      session_free (s);
+    }
+}
+
+static void
+progress (Session *s)
+{
+  char a[32], b[32];
+
+  snprintf (a, sizeof a, "%" PRIu64, (now_ms () - s->start_ms) * 1000000u);
+  snprintf (b, sizeof b, "%" PRIu64, atomic_load (&s->events));
+  client_say (s, "progress", a, b);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+static bool
+find_inject_library (void)
+{
+  const char *env = getenv ("SIGHTLINE_INJECT");
+  char exe[PATH_MAX];
+  ssize_t n;
+
+  if (env != NULL && *env != '\0')
+    {
+      snprintf (d.inject_path, sizeof d.inject_path, "%s", env);
+      return access (d.inject_path, R_OK) == 0;
+    }
+  n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return false;
+  exe[n] = '\0';
+  char *slash = strrchr (exe, '/');
+  if (slash != NULL)
+    *slash = '\0';
+  const char *candidates[] = { "libsightline-inject.so", "../lib/sightline/libsightline-inject.so" };
+  for (size_t i = 0; i < 2; i++)
+    {
+      if (strlen (exe) + strlen (candidates[i]) + 2 > sizeof d.inject_path)
+        return false;
+      strcpy (d.inject_path, exe);
+      strcat (d.inject_path, "/");
+      strcat (d.inject_path, candidates[i]);
+      if (access (d.inject_path, R_OK) == 0)
+        return true;
+    }
+  return false;
+}
+
+int
+sl_daemon_run (const char *path,
+               int         idle_exit_s)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  sigset_t mask;
+  uint64_t last_busy = now_ms (), last_progress = 0;
+
+  for (int i = 0; i < MAX_CONNS; i++)
+    d.conns[i].fd = -1;
+  if (!find_inject_library ())
+    {
+      fprintf (stderr, "sightlined: cannot find libsightline-inject.so (looked beside the daemon "
+                       "and in ../lib/sightline; set SIGHTLINE_INJECT)\n");
+      return 1;
+    }
+  snprintf (d.socket_path, sizeof d.socket_path, "%s", path);
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      fprintf (stderr, "sightlined: socket path too long: %s\n", path);
+      return 1;
+    }
+  strcpy (addr.sun_path, path);
+  d.listen_fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  /* a stale socket from a daemon that died: replace it, but not a live one */
+  int probe = sl_control_connect (path);
+  if (probe >= 0)
+    {
+      close (probe);
+      fprintf (stderr, "sightlined: another daemon already listens on %s\n", path);
+      return 0;
+    }
+  unlink (path);
+  mode_t old = umask (077);
+  if (bind (d.listen_fd, (struct sockaddr *) &addr, sizeof addr) != 0 || listen (d.listen_fd, 64) != 0)
+    {
+      fprintf (stderr, "sightlined: cannot listen on %s: %s\n", path, strerror (errno));
+      umask (old);
+      return 1;
+    }
+  umask (old);
+  chmod (path, 0700);
+
+  sigemptyset (&mask);
+  sigaddset (&mask, SIGCHLD);
+  sigprocmask (SIG_BLOCK, &mask, NULL);
+  d.sig_fd = signalfd (-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  signal (SIGPIPE, SIG_IGN);
+
+  for (;;)
+    {
+      struct pollfd pfds[MAX_CONNS + 2];
+      Conn *which[MAX_CONNS + 2];
+      int n = 0;
+      bool busy = false;
+
+      pfds[n] = (struct pollfd) { d.listen_fd, POLLIN, 0 };
+      which[n++] = NULL;
+      pfds[n] = (struct pollfd) { d.sig_fd, POLLIN, 0 };
+      which[n++] = NULL;
+      for (int i = 0; i < MAX_CONNS; i++)
+        if (d.conns[i].fd >= 0)
+          {
+            pfds[n] = (struct pollfd) { d.conns[i].fd, POLLIN, 0 };
+            which[n++] = &d.conns[i];
+            busy = true;
+          }
+      if (poll (pfds, (nfds_t) n, 50) < 0 && errno != EINTR)
+        break;
+      if (pfds[0].revents & POLLIN)
+        accept_conn ();
+      if (pfds[1].revents & POLLIN)
+        reap_children ();
+      for (int i = 2; i < n; i++)
+        if (pfds[i].revents & (POLLIN | POLLHUP | POLLERR) && which[i]->fd >= 0)
+          conn_readable (which[i]);
+      bool tick_progress = now_ms () - last_progress >= SL_PROGRESS_MS;
+      for (size_t i = 0; i < sizeof d.sessions / sizeof d.sessions[0]; i++)
+        if (d.sessions[i] != NULL)
+          {
+            Session *s = d.sessions[i];
+            busy = true;
+            if (tick_progress && !s->finishing)
+              progress (s);
+            session_tick (s);
+          }
+      if (tick_progress)
+        last_progress = now_ms ();
+      if (busy)
+        last_busy = now_ms ();
+      else if (idle_exit_s > 0 && now_ms () - last_busy > (uint64_t) idle_exit_s * 1000)
+        break;
+    }
+  unlink (path);
+  return 0;
+}

@@ -1,0 +1,1218 @@
+/* sl-trace-writer.c: wire records → nsys-schema rows, committed in batches.
+ *
+ * The daemon's writer thread calls this for every record and commits about every 100 ms, so the
+ * file on disk is a whole, openable trace after each commit (rollback journal: a writer killed
+ * mid-commit leaves a hot journal that SQLite rolls back on the next read-write open).
+ * Typical load: 10^5 … 2·10^6 records a second; rows go through prepared statements, strings are
+ * interned once in StringIds through a hash table.
+ */
+#include "sl-trace-writer.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "sl-demangle.h"
+#include "sl-schema.h"
+#include "sl-symbols.h"
+
+#define VM_ID 1
+#define NO_ID INT64_C (4294967295)
+
+/* ---- string interning: open addressing, FNV-1a ---- */
+typedef struct
+{
+  char    *s;
+  uint32_t hash;
+  int64_t  id;
+} StrSlot;
+
+typedef struct
+{
+  StrSlot *slots;
+  size_t   cap, n;
+} StrTable;
+
+static uint32_t
+fnv1a (const char *s)
+{
+  uint32_t h = 2166136261u;
+
+  for (; *s != '\0'; s++)
+    h = (h ^ (uint8_t) *s) * 16777619u;
+  return h;
+}
+
+/* ---- per-process state ---- */
+typedef struct
+{
+  uint64_t start;
+  int64_t  text_id;
+  uint32_t color, category;
+  int      has_color;
+  int64_t  domain_id;
+} OpenRange;
+
+typedef struct
+{
+  uint32_t   tid;
+  OpenRange *stack;
+  size_t     depth, cap;
+} ThreadStack;
+
+typedef struct
+{
+  uint64_t  range_id;
+  uint32_t  tid;
+  OpenRange r;
+} StartedRange;
+
+typedef struct
+{
+  uint64_t handle;
+  int64_t  id;
+} Domain;
+
+typedef struct
+{
+  int32_t       pid;
+  char         *name;
+  ThreadStack  *threads;
+  size_t        n_threads, cap_threads;
+  StartedRange *started;
+  size_t        n_started, cap_started;
+  Domain       *domains;
+  size_t        n_domains, cap_domains;
+  uint64_t      last_time;
+  bool          hello;
+} Process;
+
+typedef struct
+{
+  int32_t  pid;
+  uint32_t tid;
+  uint64_t time;
+  uint32_t state;
+  uint32_t n_frames;
+  size_t   first_frame;
+} PendingSample;
+
+enum
+{
+  ST_STRING,
+  ST_THREAD_NAME,
+  ST_THREAD_RENAME,
+  ST_PROCESS,
+  ST_OSRT,
+  ST_NVTX,
+  ST_SAMPLE,
+  ST_CALLCHAIN,
+  ST_API,
+  ST_KERNEL,
+  ST_MEMCPY,
+  ST_MEMSET,
+  ST_SYNC,
+  ST_GPU,
+  ST_CONTEXT,
+  ST_STREAM,
+  ST_DROPPED,
+  ST_ANALYSIS,
+  N_STMTS
+};
+
+static const char *const stmt_sql[N_STMTS] = {
+  [ST_STRING] = "INSERT INTO StringIds (id, value) VALUES (?, ?)",
+  [ST_THREAD_NAME] = "INSERT INTO ThreadNames (nameId, priority, globalTid) VALUES (?, 0, ?)",
+  [ST_THREAD_RENAME] = "UPDATE ThreadNames SET nameId = ? WHERE globalTid = ?",
+  [ST_PROCESS] = "INSERT INTO PROCESSES (globalPid, pid, name) VALUES (?, ?, ?)",
+  [ST_OSRT] = "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue, "
+              "nestingLevel, callchainId, argumentsId) VALUES (?, ?, 27, ?, ?, ?, 0, 0, 0)",
+  [ST_NVTX] = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, category, color, "
+              "globalTid, endGlobalTid, textId, domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  [ST_SAMPLE] = "INSERT INTO COMPOSITE_EVENTS (id, start, cpu, threadState, globalTid, cpuCycles) "
+                "VALUES (?, ?, NULL, ?, ?, 0)",
+  [ST_CALLCHAIN] = "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
+                   "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
+                   "VALUES (?, ?, ?, 0, 0, ?, 0, ?, ?, ?)",
+  [ST_API] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
+             "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+  [ST_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
+                "greenContextId, streamId, correlationId, globalPid, demangledName, shortName, "
+                "mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, "
+                "blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
+                "localMemoryPerThread, localMemoryTotal, gridId, sharedMemoryExecuted, "
+                "graphNodeId, graphId, clusterX, clusterY, clusterZ, tensorSizeMinusOneElements) "
+                "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?, ?, ?, ?, ?, '[]')",
+  [ST_MEMCPY] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, "
+                "greenContextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind, "
+                "dstKind, srcDeviceId, srcContextId, dstDeviceId, dstContextId) "
+                "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  [ST_MEMSET] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, "
+                "greenContextId, streamId, correlationId, globalPid, value, bytes, memKind) "
+                "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
+  [ST_SYNC] = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, "
+              "greenContextId, streamId, correlationId, globalPid, syncType, eventId) "
+              "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+  [ST_GPU] = "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, isDiscrete, l2CacheSize, "
+             "totalMemory, memoryBandwidth, clockRate, smCount, uuid, cuDevice, "
+             "maxRegistersPerBlock, maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm, "
+             "maxRegistersPerSm, threadsPerWarp, asyncEngines, maxWarpsPerSm, maxBlocksPerSm, "
+             "maxThreadsPerBlock, maxBlockDimX, maxBlockDimY, maxBlockDimZ, maxGridDimX, "
+             "maxGridDimY, maxGridDimZ, computeMajor, computeMinor, smMajor, smMinor) "
+             "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+             "?, ?, ?, ?, ?, ?, ?)",
+  [ST_CONTEXT] = "INSERT INTO TARGET_INFO_CUDA_CONTEXT_INFO (nullStreamId, hwId, vmId, processId, "
+                 "deviceId, contextId, parentContextId, isGreenContext) "
+                 "VALUES (?, 0, 1, ?, ?, ?, 0, 0)",
+  [ST_STREAM] = "INSERT INTO TARGET_INFO_CUDA_STREAM (streamId, hwId, vmId, processId, contextId, "
+                "priority, flag) VALUES (?, 0, 1, ?, ?, ?, ?)",
+  [ST_DROPPED] = "INSERT INTO SIGHTLINE_DROPPED_RECORDS (time, globalPid, source, count) "
+                 "VALUES (?, ?, ?, ?)",
+  [ST_ANALYSIS] = "INSERT OR REPLACE INTO ANALYSIS_DETAILS (rowid, globalVid, duration, startTime, "
+                  "stopTime) VALUES (1, ?, ?, ?, ?)",
+};
+
+struct _SlTraceWriter
+{
+  sqlite3       *db;
+  char          *path;
+  sqlite3_stmt  *stmts[N_STMTS];
+  StrTable       strings;
+  int64_t        next_string;
+  Process       *procs;
+  size_t         n_procs, cap_procs;
+  int64_t       *named;      /* globalTids that have a ThreadNames row */
+  uint64_t      *named_time; /* when that name was given */
+  size_t         n_named, cap_named, cap_named_time;
+  PendingSample *samples;
+  size_t         n_samples, cap_samples;
+  uint64_t      *frames;
+  size_t         n_frames, cap_frames;
+  int64_t        next_sample_id;
+  SlSymbolizer  *symbols;
+  bool           in_tx;
+  uint64_t       t_min, t_max;
+  uint64_t       from_ns, to_ns;
+  uint64_t       n_events, n_dropped, n_bad;
+  bool           wrote_session_time;
+};
+
+static bool
+grow (void  **p,
+      size_t *cap,
+      size_t  need,
+      size_t  elem)
+{
+  if (need <= *cap)
+    return true;
+  size_t c = *cap ? *cap : 16;
+  while (c < need)
+    c *= 2;
+  void *q = realloc (*p, c * elem);
+  if (q == NULL)
+    return false;
+  *p = q;
+  *cap = c;
+  return true;
+}
+
+static char *
+fmt (const char *format,
+     ...) __attribute__ ((format (printf, 1, 2)));
+
+static char *
+fmt (const char *format,
+     ...)
+{
+  va_list ap;
+  char *s = NULL;
+
+  va_start (ap, format);
+  if (vasprintf (&s, format, ap) < 0)
+    s = NULL;
+  va_end (ap);
+  return s;
+}
+
+static inline int64_t
+gtid (int32_t  pid,
+      uint32_t tid)
+{
+  return SL_GLOBAL_TID (VM_ID, pid, tid);
+}
+
+static inline int64_t
+gpid (int32_t pid)
+{
+  return SL_GLOBAL_PID (VM_ID, pid);
+}
+
+/* A string's StringIds id, inserting it the first time.  Invalid UTF-8 is kept as it is: the
+ * reader replaces it when it displays it. */
+static int64_t
+intern (SlTraceWriter *w,
+        const char    *s)
+{
+  StrTable *t = &w->strings;
+  uint32_t h;
+  size_t i;
+
+  if (s == NULL)
+    s = "";
+  if (t->n * 2 >= t->cap)
+    {
+      size_t cap = t->cap ? t->cap * 2 : 1024;
+      StrSlot *slots = calloc (cap, sizeof *slots);
+      if (slots == NULL)
+        return 0;
+      for (size_t k = 0; k < t->cap; k++)
+        if (t->slots[k].s != NULL)
+          {
+            size_t j = t->slots[k].hash & (cap - 1);
+            while (slots[j].s != NULL)
+              j = (j + 1) & (cap - 1);
+            slots[j] = t->slots[k];
+          }
+      free (t->slots);
+      t->slots = slots;
+      t->cap = cap;
+    }
+  h = fnv1a (s);
+  for (i = h & (t->cap - 1); t->slots[i].s != NULL; i = (i + 1) & (t->cap - 1))
+    if (t->slots[i].hash == h && strcmp (t->slots[i].s, s) == 0)
+      return t->slots[i].id;
+  t->slots[i].s = strdup (s);
+  t->slots[i].hash = h;
+  t->slots[i].id = w->next_string++;
+  t->n++;
+  sqlite3_stmt *st = w->stmts[ST_STRING];
+  sqlite3_bind_int64 (st, 1, t->slots[i].id);
+  sqlite3_bind_text (st, 2, s, -1, SQLITE_STATIC);
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  return t->slots[i].id;
+}
+
+static Process *
+process_get (SlTraceWriter *w,
+             int32_t        pid)
+{
+  for (size_t i = 0; i < w->n_procs; i++)
+    if (w->procs[i].pid == pid)
+      return &w->procs[i];
+  if (!grow ((void **) &w->procs, &w->cap_procs, w->n_procs + 1, sizeof (Process)))
+    return NULL;
+  Process *p = &w->procs[w->n_procs++];
+  memset (p, 0, sizeof *p);
+  p->pid = pid;
+  return p;
+}
+
+static ThreadStack *
+thread_get (Process  *p,
+            uint32_t  tid)
+{
+  for (size_t i = 0; i < p->n_threads; i++)
+    if (p->threads[i].tid == tid)
+      return &p->threads[i];
+  if (!grow ((void **) &p->threads, &p->cap_threads, p->n_threads + 1, sizeof (ThreadStack)))
+    return NULL;
+  ThreadStack *t = &p->threads[p->n_threads++];
+  memset (t, 0, sizeof *t);
+  t->tid = tid;
+  return t;
+}
+
+static bool
+exec_sql (SlTraceWriter *w,
+          const char    *sql,
+          char         **error)
+{
+  char *msg = NULL;
+
+  if (sqlite3_exec (w->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+    return true;
+  if (error != NULL)
+    *error = fmt ("%s: %s", w->path, msg != NULL ? msg : sqlite3_errmsg (w->db));
+  sqlite3_free (msg);
+  return false;
+}
+
+static bool
+begin_tx (SlTraceWriter *w)
+{
+  if (w->in_tx)
+    return true;
+  w->in_tx = sqlite3_exec (w->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+  return w->in_tx;
+}
+
+SlTraceWriter *
+sl_trace_writer_open (const char *path,
+                      bool        force,
+                      char      **error)
+{
+  SlTraceWriter *w;
+  char *msg = NULL;
+  struct stat st;
+
+  if (!force && lstat (path, &st) == 0)
+    {
+      *error = fmt ("%s: already exists (use --force to overwrite it)", path);
+      return NULL;
+    }
+  if (force)
+    unlink (path);
+  w = calloc (1, sizeof *w);
+  if (w == NULL)
+    {
+      *error = fmt ("%s: out of memory", path);
+      return NULL;
+    }
+  w->path = strdup (path);
+  w->next_string = 1;
+  w->next_sample_id = 1;
+  w->t_min = UINT64_MAX;
+  if (sqlite3_open_v2 (path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
+                       NULL) != SQLITE_OK)
+    {
+      *error = fmt ("%s: cannot create: %s", path, w->db ? sqlite3_errmsg (w->db) : "out of memory");
+      goto fail;
+    }
+  /* the file is whole after each commit; losing the last batch to a power cut is acceptable */
+  if (!exec_sql (w, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; "
+                    "PRAGMA cache_size = -65536; PRAGMA page_size = 65536",
+                 error))
+    goto fail;
+  if (!exec_sql (w, "BEGIN", error))
+    goto fail;
+  if (!sl_schema_create (w->db, &msg))
+    {
+      *error = fmt ("%s: cannot create the schema: %s", path, msg ? msg : "?");
+      sqlite3_free (msg);
+      goto fail;
+    }
+  /* what nsys has no table for lives in SIGHTLINE_* tables */
+  if (!exec_sql (w, "CREATE TABLE SIGHTLINE_DROPPED_RECORDS (\n"
+                    "  time                             INTEGER  NOT NULL,\n"
+                    "  globalPid                        INTEGER  NOT NULL,\n"
+                    "  source                           TEXT     NOT NULL,\n"
+                    "  count                            INTEGER  NOT NULL\n"
+                    ")",
+                 error)
+      || !exec_sql (w, "COMMIT", error))
+    goto fail;
+  for (int i = 0; i < N_STMTS; i++)
+    if (sqlite3_prepare_v3 (w->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &w->stmts[i], NULL)
+        != SQLITE_OK)
+      {
+        *error = fmt ("%s: cannot prepare (%s): %s", path, stmt_sql[i], sqlite3_errmsg (w->db));
+        goto fail;
+      }
+  w->symbols = sl_symbolizer_new ();
+  return w;
+
+fail:
+  for (int i = 0; i < N_STMTS; i++)
+    sqlite3_finalize (w->stmts[i]);
+  sqlite3_close (w->db);
+  free (w->path);
+  free (w);
+  return NULL;
+}
+
+void
+sl_trace_writer_add_meta (SlTraceWriter *w,
+                          const char    *name,
+                          const char    *value)
+{
+  sl_schema_add_meta (w->db, "META_DATA_CAPTURE", name, value, NULL);
+}
+
+void
+sl_trace_writer_set_window (SlTraceWriter *w,
+                            uint64_t       from_ns,
+                            uint64_t       to_ns)
+{
+  w->from_ns = from_ns;
+  w->to_ns = to_ns;
+}
+
+static void
+seen_time (SlTraceWriter *w,
+           Process       *p,
+           uint64_t       a,
+           uint64_t       b)
+{
+  if (a < w->t_min)
+    w->t_min = a;
+  if (b > w->t_max)
+    w->t_max = b;
+  if (p != NULL && b > p->last_time)
+    p->last_time = b;
+}
+
+/* Checks that the text after `fixed` bytes is NUL-terminated inside the record. */
+static const char *
+record_text (const SlWireHeader *h,
+             size_t              fixed)
+{
+  const char *s = (const char *) h + fixed;
+
+  if (h->size <= fixed || memchr (s, '\0', h->size - fixed) == NULL)
+    return NULL;
+  return s;
+}
+
+/* A thread's name.  Records of different threads arrive in any order (each thread has its own
+ * ring), so the name given last (by time) wins, whoever sent it. */
+static void
+thread_name (SlTraceWriter *w,
+             int32_t        pid,
+             uint32_t       tid,
+             uint64_t       time,
+             const char    *name)
+{
+  int64_t g = gtid (pid, tid);
+  size_t i;
+
+  for (i = 0; i < w->n_named; i++)
+    if (w->named[i] == g)
+      break;
+  if (i < w->n_named && time < w->named_time[i])
+    return;
+  int64_t id = intern (w, name);
+  sqlite3_stmt *st = w->stmts[i < w->n_named ? ST_THREAD_RENAME : ST_THREAD_NAME];
+  if (i == w->n_named)
+    {
+      if (!grow ((void **) &w->named, &w->cap_named, w->n_named + 1, sizeof (int64_t))
+          || !grow ((void **) &w->named_time, &w->cap_named_time, w->n_named + 1,
+                    sizeof (uint64_t)))
+        return;
+      w->named[w->n_named++] = g;
+    }
+  w->named_time[i] = time;
+  sqlite3_bind_int64 (st, 1, id);
+  sqlite3_bind_int64 (st, 2, g);
+  sqlite3_step (st);
+  sqlite3_reset (st);
+}
+
+static void
+nvtx_row (SlTraceWriter   *w,
+          int32_t          pid,
+          uint32_t         tid,
+          uint32_t         end_tid,
+          int              type,
+          uint64_t         start,
+          const uint64_t  *end,
+          const OpenRange *r)
+{
+  sqlite3_stmt *st = w->stmts[ST_NVTX];
+
+  sqlite3_bind_int64 (st, 1, (int64_t) start);
+  if (end != NULL)
+    sqlite3_bind_int64 (st, 2, (int64_t) *end);
+  else
+    sqlite3_bind_null (st, 2);
+  sqlite3_bind_int (st, 3, type);
+  sqlite3_bind_null (st, 4);
+  if (r->category != 0)
+    sqlite3_bind_int64 (st, 5, r->category);
+  else
+    sqlite3_bind_null (st, 5);
+  if (r->has_color)
+    sqlite3_bind_int64 (st, 6, r->color);
+  else
+    sqlite3_bind_null (st, 6);
+  sqlite3_bind_int64 (st, 7, gtid (pid, tid));
+  if (type == SL_EVENT_TYPE_NVTX_START_END_RANGE)
+    sqlite3_bind_int64 (st, 8, gtid (pid, end_tid));
+  else
+    sqlite3_bind_null (st, 8);
+  sqlite3_bind_int64 (st, 9, r->text_id);
+  sqlite3_bind_int64 (st, 10, r->domain_id);
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  w->n_events++;
+}
+
+static int64_t
+domain_id (Process  *p,
+           uint64_t handle,
+           bool     create)
+{
+  if (handle == 0)
+    return 0;
+  for (size_t i = 0; i < p->n_domains; i++)
+    if (p->domains[i].handle == handle)
+      return p->domains[i].id;
+  if (!create || !grow ((void **) &p->domains, &p->cap_domains, p->n_domains + 1, sizeof (Domain)))
+    return 0;
+  p->domains[p->n_domains] = (Domain) { handle, (int64_t) p->n_domains + 1 };
+  return p->domains[p->n_domains++].id;
+}
+
+static bool
+add_nvtx (SlTraceWriter      *w,
+          Process            *p,
+          const SlWireHeader *h)
+{
+  const SlWireNvtx *n = (const SlWireNvtx *) h;
+  const char *text = record_text (h, sizeof *n);
+  OpenRange r = { n->time_ns, 0, n->color, n->category, n->has_color != 0, 0 };
+  ThreadStack *t;
+
+  if (text == NULL)
+    return false;
+  r.domain_id = domain_id (p, n->domain, n->op == SL_NVTX_DOMAIN_CREATE);
+  switch (n->op)
+    {
+    case SL_NVTX_MARK:
+      r.text_id = intern (w, text);
+      seen_time (w, p, n->time_ns, n->time_ns);
+      nvtx_row (w, p->pid, h->tid, h->tid, SL_EVENT_TYPE_NVTX_MARK, n->time_ns, NULL, &r);
+      return true;
+    case SL_NVTX_DOMAIN_CREATE:
+      r.text_id = intern (w, text);
+      nvtx_row (w, p->pid, h->tid, h->tid, SL_EVENT_TYPE_NVTX_DOMAIN_CREATE, n->time_ns, NULL, &r);
+      return true;
+    case SL_NVTX_PUSH:
+      t = thread_get (p, h->tid);
+      if (t == NULL || !grow ((void **) &t->stack, &t->cap, t->depth + 1, sizeof (OpenRange)))
+        return false;
+      r.text_id = intern (w, text);
+      t->stack[t->depth++] = r;
+      return true;
+    case SL_NVTX_POP:
+      t = thread_get (p, h->tid);
+      if (t == NULL || t->depth == 0)
+        return false; /* a pop without a push: nvtx itself ignores it */
+      t->depth--;
+      seen_time (w, p, t->stack[t->depth].start, n->time_ns);
+      nvtx_row (w, p->pid, h->tid, h->tid, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE,
+                t->stack[t->depth].start, &n->time_ns, &t->stack[t->depth]);
+      return true;
+    case SL_NVTX_START:
+      if (!grow ((void **) &p->started, &p->cap_started, p->n_started + 1, sizeof (StartedRange)))
+        return false;
+      r.text_id = intern (w, text);
+      p->started[p->n_started++] = (StartedRange) { n->range_id, h->tid, r };
+      return true;
+    case SL_NVTX_END:
+      for (size_t i = p->n_started; i-- > 0;)
+        if (p->started[i].range_id == n->range_id)
+          {
+            StartedRange s = p->started[i];
+            p->started[i] = p->started[--p->n_started];
+            seen_time (w, p, s.r.start, n->time_ns);
+            nvtx_row (w, p->pid, s.tid, h->tid, SL_EVENT_TYPE_NVTX_START_END_RANGE, s.r.start,
+                      &n->time_ns, &s.r);
+            return true;
+          }
+      return false;
+    case SL_NVTX_THREAD_NAME:
+      thread_name (w, p->pid, (uint32_t) n->range_id, n->time_ns, text);
+      return true;
+    default:
+      return false;
+    }
+}
+
+static bool
+add_sample (SlTraceWriter      *w,
+            Process            *p,
+            const SlWireHeader *h)
+{
+  const SlWireSample *s = (const SlWireSample *) h;
+  const uint64_t *frames = (const uint64_t *) (s + 1);
+
+  if (s->n_frames > SL_WIRE_MAX_FRAMES || sizeof *s + s->n_frames * 8u > h->size)
+    return false;
+  if (!grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
+      || !grow ((void **) &w->frames, &w->cap_frames, w->n_frames + s->n_frames, sizeof (uint64_t)))
+    return false;
+  w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, s->time_ns, s->thread_state,
+                                                  s->n_frames, w->n_frames };
+  memcpy (w->frames + w->n_frames, frames, s->n_frames * 8u);
+  w->n_frames += s->n_frames;
+  seen_time (w, p, s->time_ns, s->time_ns);
+  return true;
+}
+
+/* Samples are symbolized at commit: by then the module records of the same flush are in. */
+static void
+flush_samples (SlTraceWriter *w)
+{
+  for (size_t i = 0; i < w->n_samples; i++)
+    {
+      const PendingSample *s = &w->samples[i];
+      int64_t id = w->next_sample_id++;
+      sqlite3_stmt *st = w->stmts[ST_SAMPLE];
+
+      sqlite3_bind_int64 (st, 1, id);
+      sqlite3_bind_int64 (st, 2, (int64_t) s->time);
+      sqlite3_bind_int (st, 3, (int) (s->state ? s->state : SL_THREAD_STATE_RUNNING));
+      sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
+      sqlite3_step (st);
+      sqlite3_reset (st);
+      for (uint32_t k = 0; k < s->n_frames; k++)
+        {
+          uint64_t addr = w->frames[s->first_frame + k];
+          const char *sym = NULL, *mod = NULL;
+          bool found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
+          st = w->stmts[ST_CALLCHAIN];
+          sqlite3_bind_int64 (st, 1, id);
+          sqlite3_bind_int64 (st, 2, intern (w, sym));
+          sqlite3_bind_int64 (st, 3, intern (w, mod));
+          sqlite3_bind_int (st, 4, found ? 0 : 1);
+          sqlite3_bind_int64 (st, 5, (int64_t) addr);
+          sqlite3_bind_int (st, 6, SL_UNWIND_TABLE);
+          sqlite3_bind_int (st, 7, (int) k);
+          sqlite3_step (st);
+          sqlite3_reset (st);
+        }
+      w->n_events++;
+    }
+  w->n_samples = 0;
+  w->n_frames = 0;
+}
+
+static void
+bind_u32_or_none (sqlite3_stmt *st,
+                  int           col,
+                  uint32_t      v)
+{
+  sqlite3_bind_int64 (st, col, v == UINT32_MAX ? NO_ID : (int64_t) v);
+}
+
+static bool
+add_gpu_record (SlTraceWriter      *w,
+                Process            *p,
+                const SlWireHeader *h)
+{
+  sqlite3_stmt *st;
+
+  switch (h->type)
+    {
+    case SL_WIRE_CUDA_API:
+      {
+        const SlWireCudaApi *a = (const SlWireCudaApi *) h;
+        const char *name = record_text (h, sizeof *a);
+        if (name == NULL || a->end_ns < a->start_ns)
+          return false;
+        st = w->stmts[ST_API];
+        sqlite3_bind_int64 (st, 1, (int64_t) a->start_ns);
+        sqlite3_bind_int64 (st, 2, (int64_t) a->end_ns);
+        sqlite3_bind_int (st, 3, (int) a->event_class);
+        sqlite3_bind_int64 (st, 4, gtid (p->pid, h->tid));
+        sqlite3_bind_int64 (st, 5, a->correlation_id);
+        sqlite3_bind_int64 (st, 6, intern (w, name));
+        sqlite3_bind_int (st, 7, a->return_value);
+        seen_time (w, p, a->start_ns, a->end_ns);
+        break;
+      }
+    case SL_WIRE_KERNEL:
+      {
+        const SlWireKernel *k = (const SlWireKernel *) h;
+        const char *name = record_text (h, sizeof *k);
+        char *short_name = NULL, *demangled;
+        if (name == NULL || k->end_ns < k->start_ns)
+          return false;
+        demangled = sl_kernel_names (name, &short_name);
+        st = w->stmts[ST_KERNEL];
+        int c = 1;
+        sqlite3_bind_int64 (st, c++, (int64_t) k->start_ns);
+        sqlite3_bind_int64 (st, c++, (int64_t) k->end_ns);
+        sqlite3_bind_int64 (st, c++, k->device_id);
+        sqlite3_bind_int64 (st, c++, k->context_id);
+        sqlite3_bind_int64 (st, c++, k->stream_id);
+        sqlite3_bind_int64 (st, c++, k->correlation_id);
+        sqlite3_bind_int64 (st, c++, gpid (p->pid));
+        sqlite3_bind_int64 (st, c++, intern (w, demangled != NULL ? demangled : name));
+        sqlite3_bind_int64 (st, c++, intern (w, short_name != NULL ? short_name : name));
+        sqlite3_bind_int64 (st, c++, intern (w, name));
+        sqlite3_bind_int (st, c++, (int) k->launch_type);
+        sqlite3_bind_int (st, c++, (int) k->cache_config);
+        sqlite3_bind_int (st, c++, k->registers_per_thread);
+        sqlite3_bind_int (st, c++, k->grid_x);
+        sqlite3_bind_int (st, c++, k->grid_y);
+        sqlite3_bind_int (st, c++, k->grid_z);
+        sqlite3_bind_int (st, c++, k->block_x);
+        sqlite3_bind_int (st, c++, k->block_y);
+        sqlite3_bind_int (st, c++, k->block_z);
+        sqlite3_bind_int (st, c++, k->static_shared_memory);
+        sqlite3_bind_int (st, c++, k->dynamic_shared_memory);
+        sqlite3_bind_int64 (st, c++, k->local_memory_per_thread);
+        sqlite3_bind_int64 (st, c++, (int64_t) k->local_memory_total);
+        sqlite3_bind_int64 (st, c++, k->grid_id);
+        sqlite3_bind_int64 (st, c++, k->shared_memory_executed);
+        uint64_t node = (uint64_t) k->graph_node_id_hi << 32 | k->graph_node_id_lo;
+        if (node != 0)
+          sqlite3_bind_int64 (st, c++, (int64_t) node);
+        else
+          sqlite3_bind_null (st, c++);
+        if (k->graph_id != 0)
+          sqlite3_bind_int64 (st, c++, k->graph_id);
+        else
+          sqlite3_bind_null (st, c++);
+        sqlite3_bind_int (st, c++, k->cluster_x);
+        sqlite3_bind_int (st, c++, k->cluster_y);
+        sqlite3_bind_int (st, c++, k->cluster_z);
+        free (demangled);
+        free (short_name);
+        seen_time (w, NULL, k->start_ns, k->end_ns);
+        break;
+      }
+    case SL_WIRE_MEMCPY:
+      {
+        const SlWireMemcpy *m = (const SlWireMemcpy *) h;
+        if (m->end_ns < m->start_ns)
+          return false;
+        st = w->stmts[ST_MEMCPY];
+        sqlite3_bind_int64 (st, 1, (int64_t) m->start_ns);
+        sqlite3_bind_int64 (st, 2, (int64_t) m->end_ns);
+        sqlite3_bind_int64 (st, 3, m->device_id);
+        sqlite3_bind_int64 (st, 4, m->context_id);
+        sqlite3_bind_int64 (st, 5, m->stream_id);
+        sqlite3_bind_int64 (st, 6, m->correlation_id);
+        sqlite3_bind_int64 (st, 7, gpid (p->pid));
+        sqlite3_bind_int64 (st, 8, (int64_t) m->bytes);
+        sqlite3_bind_int (st, 9, (int) m->copy_kind);
+        sqlite3_bind_int (st, 10, (int) m->src_kind);
+        sqlite3_bind_int (st, 11, (int) m->dst_kind);
+        sqlite3_bind_int64 (st, 12, m->src_device_id);
+        sqlite3_bind_int64 (st, 13, m->context_id);
+        sqlite3_bind_int64 (st, 14, m->dst_device_id);
+        sqlite3_bind_int64 (st, 15, m->context_id);
+        seen_time (w, NULL, m->start_ns, m->end_ns);
+        break;
+      }
+    case SL_WIRE_MEMSET:
+      {
+        const SlWireMemset *m = (const SlWireMemset *) h;
+        if (m->end_ns < m->start_ns)
+          return false;
+        st = w->stmts[ST_MEMSET];
+        sqlite3_bind_int64 (st, 1, (int64_t) m->start_ns);
+        sqlite3_bind_int64 (st, 2, (int64_t) m->end_ns);
+        sqlite3_bind_int64 (st, 3, m->device_id);
+        sqlite3_bind_int64 (st, 4, m->context_id);
+        sqlite3_bind_int64 (st, 5, m->stream_id);
+        sqlite3_bind_int64 (st, 6, m->correlation_id);
+        sqlite3_bind_int64 (st, 7, gpid (p->pid));
+        sqlite3_bind_int64 (st, 8, m->value);
+        sqlite3_bind_int64 (st, 9, (int64_t) m->bytes);
+        sqlite3_bind_int (st, 10, (int) m->mem_kind);
+        seen_time (w, NULL, m->start_ns, m->end_ns);
+        break;
+      }
+    case SL_WIRE_SYNC:
+      {
+        const SlWireSync *s = (const SlWireSync *) h;
+        if (s->end_ns < s->start_ns)
+          return false;
+        st = w->stmts[ST_SYNC];
+        sqlite3_bind_int64 (st, 1, (int64_t) s->start_ns);
+        sqlite3_bind_int64 (st, 2, (int64_t) s->end_ns);
+        sqlite3_bind_int64 (st, 3, s->device_id);
+        sqlite3_bind_int64 (st, 4, s->context_id);
+        bind_u32_or_none (st, 5, s->stream_id);
+        sqlite3_bind_int64 (st, 6, s->correlation_id);
+        sqlite3_bind_int64 (st, 7, gpid (p->pid));
+        sqlite3_bind_int (st, 8, (int) s->sync_type);
+        bind_u32_or_none (st, 9, s->event_id);
+        seen_time (w, NULL, s->start_ns, s->end_ns);
+        break;
+      }
+    case SL_WIRE_GPU:
+      {
+        const SlWireGpu *g = (const SlWireGpu *) h;
+        const char *name = record_text (h, sizeof *g);
+        char bus[32], uuid[64];
+        if (name == NULL)
+          return false;
+        snprintf (bus, sizeof bus, "%04x:%02x:%02x.0", g->pci_domain, g->pci_bus, g->pci_device);
+        int n = snprintf (uuid, sizeof uuid, "GPU-");
+        for (int i = 0; i < 16; i++)
+          n += snprintf (uuid + n, sizeof uuid - (size_t) n, "%02x%s", g->uuid[i],
+                         i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
+        st = w->stmts[ST_GPU];
+        int c = 1;
+        sqlite3_bind_int64 (st, c++, INT64_C (1) << 48);
+        sqlite3_bind_int64 (st, c++, g->device_id);
+        sqlite3_bind_text (st, c++, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text (st, c++, bus, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int (st, c++, g->l2_cache_size);
+        sqlite3_bind_int64 (st, c++, (int64_t) g->total_memory);
+        sqlite3_bind_int64 (st, c++, (int64_t) g->memory_bandwidth);
+        sqlite3_bind_int64 (st, c++, (int64_t) g->clock_rate_khz * 1000);
+        sqlite3_bind_int (st, c++, g->sm_count);
+        sqlite3_bind_text (st, c++, uuid, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64 (st, c++, g->device_id);
+        sqlite3_bind_int (st, c++, g->max_registers_per_block);
+        sqlite3_bind_int (st, c++, g->max_shmem_per_block);
+        sqlite3_bind_int (st, c++, g->max_shmem_per_block_optin);
+        sqlite3_bind_int (st, c++, g->max_shmem_per_sm);
+        sqlite3_bind_int (st, c++, g->max_registers_per_sm);
+        sqlite3_bind_int (st, c++, g->threads_per_warp);
+        sqlite3_bind_int (st, c++, g->async_engines);
+        sqlite3_bind_int (st, c++, g->max_warps_per_sm);
+        sqlite3_bind_int (st, c++, g->max_blocks_per_sm);
+        sqlite3_bind_int (st, c++, g->max_threads_per_block);
+        for (int i = 0; i < 3; i++)
+          sqlite3_bind_int (st, c++, g->max_block_dim[i]);
+        for (int i = 0; i < 3; i++)
+          sqlite3_bind_int (st, c++, g->max_grid_dim[i]);
+        sqlite3_bind_int (st, c++, g->compute_major);
+        sqlite3_bind_int (st, c++, g->compute_minor);
+        sqlite3_bind_int (st, c++, g->compute_major);
+        sqlite3_bind_int (st, c++, g->compute_minor);
+        sqlite3_step (st);
+        sqlite3_reset (st);
+        return true; /* not an event */
+      }
+    case SL_WIRE_CONTEXT:
+      {
+        const SlWireContext *x = (const SlWireContext *) h;
+        st = w->stmts[ST_CONTEXT];
+        sqlite3_bind_int64 (st, 1, x->null_stream_id);
+        sqlite3_bind_int64 (st, 2, p->pid);
+        sqlite3_bind_int64 (st, 3, x->device_id);
+        sqlite3_bind_int64 (st, 4, x->context_id);
+        sqlite3_step (st);
+        sqlite3_reset (st);
+        return true;
+      }
+    case SL_WIRE_STREAM:
+      {
+        const SlWireStream *x = (const SlWireStream *) h;
+        st = w->stmts[ST_STREAM];
+        sqlite3_bind_int64 (st, 1, x->stream_id);
+        sqlite3_bind_int64 (st, 2, p->pid);
+        sqlite3_bind_int64 (st, 3, x->context_id);
+        sqlite3_bind_int64 (st, 4, (int64_t) (uint32_t) x->priority);
+        sqlite3_bind_int (st, 5, (int) x->flag);
+        sqlite3_step (st);
+        sqlite3_reset (st);
+        return true;
+      }
+    default:
+      return false;
+    }
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  w->n_events++;
+  return true;
+}
+
+/* Minimal fixed size of each record type: anything shorter is refused. */
+static size_t
+fixed_size (uint16_t type)
+{
+  switch (type)
+    {
+    case SL_WIRE_HELLO: return sizeof (SlWireHello);
+    case SL_WIRE_THREAD_NAME: return sizeof (SlWireThreadName);
+    case SL_WIRE_OSRT: return sizeof (SlWireOsrt);
+    case SL_WIRE_NVTX: return sizeof (SlWireNvtx);
+    case SL_WIRE_SAMPLE: return sizeof (SlWireSample);
+    case SL_WIRE_MODULE: return sizeof (SlWireModule);
+    case SL_WIRE_CUDA_API: return sizeof (SlWireCudaApi);
+    case SL_WIRE_KERNEL: return sizeof (SlWireKernel);
+    case SL_WIRE_MEMCPY: return sizeof (SlWireMemcpy);
+    case SL_WIRE_MEMSET: return sizeof (SlWireMemset);
+    case SL_WIRE_SYNC: return sizeof (SlWireSync);
+    case SL_WIRE_GPU: return sizeof (SlWireGpu);
+    case SL_WIRE_CONTEXT: return sizeof (SlWireContext);
+    case SL_WIRE_STREAM: return sizeof (SlWireStream);
+    case SL_WIRE_DROPPED: return sizeof (SlWireDropped);
+    case SL_WIRE_BYE: return sizeof (SlWireBye);
+    default: return SIZE_MAX;
+    }
+}
+
+/* Records that start before the --delay window (or after --duration) are left out. */
+static bool
+outside_window (const SlTraceWriter *w,
+                const SlWireHeader  *h)
+{
+  uint64_t t;
+
+  switch (h->type)
+    {
+    case SL_WIRE_OSRT: t = ((const SlWireOsrt *) h)->start_ns; break;
+    case SL_WIRE_SAMPLE: t = ((const SlWireSample *) h)->time_ns; break;
+    case SL_WIRE_CUDA_API: t = ((const SlWireCudaApi *) h)->start_ns; break;
+    case SL_WIRE_KERNEL: t = ((const SlWireKernel *) h)->start_ns; break;
+    case SL_WIRE_MEMCPY: t = ((const SlWireMemcpy *) h)->start_ns; break;
+    case SL_WIRE_MEMSET: t = ((const SlWireMemset *) h)->start_ns; break;
+    case SL_WIRE_SYNC: t = ((const SlWireSync *) h)->start_ns; break;
+    default: return false; /* NVTX pairs, names, modules: always */
+    }
+  return (w->from_ns != 0 && t < w->from_ns) || (w->to_ns != 0 && t >= w->to_ns);
+}
+
+bool
+sl_trace_writer_add (SlTraceWriter      *w,
+                     int32_t             pid,
+                     const SlWireHeader *h)
+{
+  Process *p;
+  bool ok = false;
+
+  if (h->size < fixed_size (h->type) || (h->size & 7) != 0 || !begin_tx (w))
+    {
+      w->n_bad++;
+      return false;
+    }
+  p = process_get (w, pid);
+  if (p == NULL)
+    return false;
+  if (outside_window (w, h))
+    return true;
+  switch (h->type)
+    {
+    case SL_WIRE_HELLO:
+      {
+        const SlWireHello *hello = (const SlWireHello *) h;
+        const char *cmd = record_text (h, sizeof *hello);
+        if (cmd == NULL || hello->magic != SL_WIRE_MAGIC || p->hello)
+          break;
+        p->hello = true;
+        p->name = strdup (cmd);
+        sqlite3_stmt *st = w->stmts[ST_PROCESS];
+        /* PROCESSES.name is the program's name, as nsys has it; the command line goes into
+         * META_DATA_CAPTURE */
+        const char *space = strchr (cmd, ' ');
+        char *exe = strndup (cmd, space != NULL ? (size_t) (space - cmd) : strlen (cmd));
+        const char *base = exe != NULL && strrchr (exe, '/') ? strrchr (exe, '/') + 1 : exe;
+        sqlite3_bind_int64 (st, 1, gpid (pid));
+        sqlite3_bind_int64 (st, 2, pid);
+        sqlite3_bind_text (st, 3, base != NULL ? base : "", -1, SQLITE_TRANSIENT);
+        sqlite3_step (st);
+        sqlite3_reset (st);
+        free (exe);
+        if (!w->wrote_session_time)
+          {
+            char sql[256];
+            snprintf (sql, sizeof sql,
+                      "INSERT INTO TARGET_INFO_SESSION_START_TIME (utcEpochNs, systemClockNs) "
+                      "VALUES (%" PRId64 ", %" PRId64 ")",
+                      (int64_t) (hello->realtime_ns - hello->start_ns), (int64_t) hello->start_ns);
+            sqlite3_exec (w->db, sql, NULL, NULL, NULL);
+            w->wrote_session_time = true;
+          }
+        ok = true;
+        break;
+      }
+    case SL_WIRE_THREAD_NAME:
+      {
+        const char *name = record_text (h, sizeof (SlWireThreadName));
+        if (name != NULL)
+          {
+            thread_name (w, pid, h->tid, ((const SlWireThreadName *) h)->time_ns, name);
+            ok = true;
+          }
+        break;
+      }
+    case SL_WIRE_OSRT:
+      {
+        const SlWireOsrt *o = (const SlWireOsrt *) h;
+        if (o->end_ns < o->start_ns || o->func >= SL_OSRT_N_FUNCS)
+          break;
+        sqlite3_stmt *st = w->stmts[ST_OSRT];
+        sqlite3_bind_int64 (st, 1, (int64_t) o->start_ns);
+        sqlite3_bind_int64 (st, 2, (int64_t) o->end_ns);
+        sqlite3_bind_int64 (st, 3, gtid (pid, h->tid));
+        sqlite3_bind_int64 (st, 4, intern (w, sl_wire_osrt_name (o->func)));
+        sqlite3_bind_int64 (st, 5, o->ret);
+        sqlite3_step (st);
+        sqlite3_reset (st);
+        seen_time (w, p, o->start_ns, o->end_ns);
+        w->n_events++;
+        ok = true;
+        break;
+      }
+    case SL_WIRE_NVTX:
+      ok = add_nvtx (w, p, h);
+      break;
+    case SL_WIRE_SAMPLE:
+      ok = add_sample (w, p, h);
+      break;
+    case SL_WIRE_MODULE:
+      {
+        const SlWireModule *m = (const SlWireModule *) h;
+        const char *path = record_text (h, sizeof *m);
+        if (path != NULL && m->end > m->start)
+          {
+            sl_symbolizer_add_module (w->symbols, pid, m->base, m->start, m->end, path);
+            ok = true;
+          }
+        break;
+      }
+    case SL_WIRE_DROPPED:
+      {
+        const SlWireDropped *d = (const SlWireDropped *) h;
+        static const char *const sources[] = { "ring buffer full", "CUPTI", "samples" };
+        sqlite3_stmt *st = w->stmts[ST_DROPPED];
+        sqlite3_bind_int64 (st, 1, (int64_t) d->time_ns);
+        sqlite3_bind_int64 (st, 2, gpid (pid));
+        sqlite3_bind_text (st, 3, d->source < 3 ? sources[d->source] : "unknown", -1,
+                           SQLITE_STATIC);
+        sqlite3_bind_int64 (st, 4, (int64_t) d->count);
+        sqlite3_step (st);
+        sqlite3_reset (st);
+        w->n_dropped += d->count;
+        ok = true;
+        break;
+      }
+    case SL_WIRE_BYE:
+      ok = true;
+      break;
+    default:
+      ok = add_gpu_record (w, p, h);
+      break;
+    }
+  if (!ok)
+    w->n_bad++;
+  return ok;
+}
+
+void
+sl_trace_writer_process_ended (SlTraceWriter *w,
+                               int32_t        pid,
+                               int            wait_status,
+                               bool           known)
+{
+  Process *p = process_get (w, pid);
+
+  (void) wait_status;
+  (void) known;
+  if (p == NULL || !begin_tx (w))
+    return;
+  /* ranges still open when the process ended (it crashed inside them) end with it, as nsys
+   * draws them */
+  for (size_t t = 0; t < p->n_threads; t++)
+    while (p->threads[t].depth > 0)
+      {
+        ThreadStack *ts = &p->threads[t];
+        ts->depth--;
+        uint64_t end = p->last_time > ts->stack[ts->depth].start ? p->last_time
+                                                                  : ts->stack[ts->depth].start;
+        nvtx_row (w, pid, ts->tid, ts->tid, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE,
+                  ts->stack[ts->depth].start, &end, &ts->stack[ts->depth]);
+      }
+  for (size_t i = 0; i < p->n_started; i++)
+    {
+      StartedRange *s = &p->started[i];
+      uint64_t end = p->last_time > s->r.start ? p->last_time : s->r.start;
+      nvtx_row (w, pid, s->tid, s->tid, SL_EVENT_TYPE_NVTX_START_END_RANGE, s->r.start, &end,
+                &s->r);
+    }
+  p->n_started = 0;
+}
+
+bool
+sl_trace_writer_commit (SlTraceWriter *w,
+                        char         **error)
+{
+  if (!begin_tx (w))
+    {
+      *error = fmt ("%s: cannot write: %s", w->path, sqlite3_errmsg (w->db));
+      return false;
+    }
+  flush_samples (w);
+  if (w->t_max >= w->t_min && w->t_min != UINT64_MAX)
+    {
+      sqlite3_stmt *st = w->stmts[ST_ANALYSIS];
+      sqlite3_bind_int64 (st, 1, INT64_C (1) << 48);
+      sqlite3_bind_int64 (st, 2, (int64_t) (w->t_max - w->t_min));
+      sqlite3_bind_int64 (st, 3, (int64_t) w->t_min);
+      sqlite3_bind_int64 (st, 4, (int64_t) w->t_max);
+      sqlite3_step (st);
+      sqlite3_reset (st);
+    }
+  int rc = sqlite3_exec (w->db, "COMMIT", NULL, NULL, NULL);
+  if (rc != SQLITE_OK)
+    {
+      /* SQLITE_FULL: the disk is full.  Roll back this batch; what was committed stays. */
+      *error = fmt ("%s: cannot write (%s)%s", w->path, sqlite3_errmsg (w->db),
+                    rc == SQLITE_FULL ? ": the disk is full; the trace keeps what was recorded "
+                                        "before"
+                                      : "");
+      sqlite3_exec (w->db, "ROLLBACK", NULL, NULL, NULL);
+      w->in_tx = false;
+      return false;
+    }
+  w->in_tx = false;
+  return true;
+}
+
+bool
+sl_trace_writer_finish (SlTraceWriter *w,
+                        char         **error)
+{
+  bool ok;
+
+  for (size_t i = 0; i < w->n_procs; i++)
+    sl_trace_writer_process_ended (w, w->procs[i].pid, 0, false);
+  ok = sl_trace_writer_commit (w, error);
+  for (int i = 0; i < N_STMTS; i++)
+    sqlite3_finalize (w->stmts[i]);
+  if (sqlite3_close (w->db) != SQLITE_OK && ok)
+    {
+      *error = fmt ("%s: cannot close: %s", w->path, sqlite3_errmsg (w->db));
+      ok = false;
+    }
+  for (size_t i = 0; i < w->strings.cap; i++)
+    free (w->strings.slots[i].s);
+  free (w->strings.slots);
+  for (size_t i = 0; i < w->n_procs; i++)
+    {
+      Process *p = &w->procs[i];
+      for (size_t t = 0; t < p->n_threads; t++)
+        free (p->threads[t].stack);
+      free (p->threads);
+      free (p->started);
+      free (p->domains);
+      free (p->name);
+    }
+  free (w->procs);
+  free (w->named);
+  free (w->named_time);
+  free (w->samples);
+  free (w->frames);
+  sl_symbolizer_free (w->symbols);
+  free (w->path);
+  free (w);
+  return ok;
+}
+
+uint64_t
+sl_trace_writer_n_events (const SlTraceWriter *w)
+{
+  return w->n_events;
+}
+
+uint64_t
+sl_trace_writer_n_dropped (const SlTraceWriter *w)
+{
+  return w->n_dropped;
+}
+
+uint64_t
+sl_trace_writer_n_bad (const SlTraceWriter *w)
+{
+  return w->n_bad;
+}

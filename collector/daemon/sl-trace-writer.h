@@ -1,0 +1,38 @@
+/* sl-trace-writer.h: turns wire records into rows of the nsys schema, in batched transactions, so
+ * that the file is a whole trace after every commit; C11 + POSIX + SQLite, no GLib. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sl-wire.h"
+
+typedef struct _SlTraceWriter SlTraceWriter;
+
+/* Creates `path` (it must not exist unless `force`), with every table of the schema.  NULL and a
+ * malloc'd message naming the file in *error on failure. */
+SlTraceWriter *sl_trace_writer_open (const char *path, bool force, char **error);
+
+/* A META_DATA_CAPTURE row (command, arguments, options). */
+void sl_trace_writer_add_meta (SlTraceWriter *w, const char *name, const char *value);
+
+/* Records before `t` (CLOCK_MONOTONIC ns) are dropped: --delay.  0: none. */
+void sl_trace_writer_set_window (SlTraceWriter *w, uint64_t from_ns, uint64_t to_ns);
+
+/* One record of process `pid` (its HELLO first).  The record was checked for size only; the
+ * writer checks the rest.  Returns false for a record it cannot use (counted, not fatal). */
+bool sl_trace_writer_add (SlTraceWriter *w, int32_t pid, const SlWireHeader *record);
+
+/* Process `pid` ended: what it left open (NVTX ranges) is closed at its last event. */
+void sl_trace_writer_process_ended (SlTraceWriter *w, int32_t pid, int wait_status, bool known);
+
+/* Commits what was added (one transaction); samples are symbolized here.  false + *error when
+ * the disk is full or the file went away: what was committed before stays. */
+bool sl_trace_writer_commit (SlTraceWriter *w, char **error);
+
+/* Last commit, ANALYSIS_DETAILS, close.  Frees `w`. */
+bool sl_trace_writer_finish (SlTraceWriter *w, char **error);
+
+uint64_t sl_trace_writer_n_events (const SlTraceWriter *w);
+uint64_t sl_trace_writer_n_dropped (const SlTraceWriter *w);
+uint64_t sl_trace_writer_n_bad (const SlTraceWriter *w);

@@ -1,0 +1,93 @@
+/* sl-inject-private.h: what the parts of libsightline-inject.so share; C11 + POSIX, no GLib.
+ *
+ * The library runs inside someone else's process.  Every thread that produces records owns a
+ * single-producer ring (allocated once, on its first record, with mmap); a flusher thread drains
+ * all rings to the daemon's socket every SL_FLUSH_MS and when a ring is half full.  Producing a
+ * record is a few stores and one release store: no lock, no allocation, no system call.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sl-wire.h"
+
+#define SL_EXPORT __attribute__ ((visibility ("default")))
+#define SL_HIDDEN __attribute__ ((visibility ("hidden")))
+
+#define SL_FLUSH_MS 50 /* at most this much is lost when the process is killed outright */
+
+/* CLOCK_MONOTONIC in ns: the time base of every record (CUPTI is told to use it too). */
+SL_HIDDEN uint64_t _sl_now (void);
+
+/* The calling thread's kernel tid (cached per thread). */
+SL_HIDDEN uint32_t _sl_tid (void);
+
+/*
+ * Reserves `size` bytes (a multiple of 8, header included, at most SL_WIRE_MAX_RECORD) in the
+ * calling thread's ring and fills the header.  Returns NULL when the record must be dropped (ring
+ * full, library not recording, called from inside the library): the drop is counted and reported
+ * in an SL_WIRE_DROPPED record.  _sl_emit_end() publishes it.  Async-signal-safe.
+ */
+SL_HIDDEN void *_sl_emit_begin (uint16_t type, uint32_t size);
+SL_HIDDEN void  _sl_emit_end   (void *record);
+
+/* As _sl_emit_begin(), but waits (up to about a second) for the flusher to make room instead of
+ * dropping: for threads that are not the application's, like CUPTI's buffer-completion thread. */
+SL_HIDDEN void *_sl_emit_begin_wait (uint16_t type, uint32_t size);
+
+/* Copies `text` (NULL is ""; cut at `max` bytes) after the fixed part of `record` and returns
+ * the record size for sl_wire_size(fixed, strlen). */
+SL_HIDDEN size_t _sl_text_len (const char *text, size_t max);
+SL_HIDDEN void   _sl_put_text (void *record, size_t fixed, const char *text, size_t len);
+
+/* Convenience: one record of `fixed` bytes (copied from `fixed_part`, header filled here)
+ * followed by `text`.  Returns false when dropped. */
+SL_HIDDEN bool _sl_emit_with_text (uint16_t type, const void *fixed_part, size_t fixed,
+                                   const char *text, bool wait);
+
+/* Records lost, by SlDropSource; reported by the flusher. */
+SL_HIDDEN void _sl_count_drop (uint32_t source, uint64_t n);
+
+/* True while this thread runs library code that must not record itself (the flusher, CUPTI
+ * callbacks that call interposed functions). */
+SL_HIDDEN bool _sl_in_library (void);
+SL_HIDDEN void _sl_enter_library (void);
+SL_HIDDEN void _sl_leave_library (void);
+
+/* Drains every ring once, passing each complete record to `cb`; returns the bytes drained.  The
+ * flusher sends them to the daemon; tests use it to read what was emitted. */
+typedef void (*SlDrainFunc) (const SlWireHeader *record, void *user_data);
+SL_HIDDEN size_t _sl_drain (SlDrainFunc cb, void *user_data);
+
+/* Test builds: start producing into rings without a daemon (records stay until drained). */
+SL_HIDDEN void _sl_inject_start_for_test (void);
+
+/* Connects to the daemon and starts recording if SIGHTLINE_SOCKET says so; idempotent.  Run by
+ * the library's constructor, and by entry points that may come first (InitializeInjection). */
+SL_HIDDEN void _sl_inject_ensure_started (void);
+
+/* Whether SIGHTLINE_TRACE asked for "cuda", "nvtx" or "osrt". */
+SL_HIDDEN bool _sl_trace_enabled (const char *what);
+
+/* Thread names: `tid`'s name as the program set it; the calling thread's kernel name (comm);
+ * the start of a new thread, in it (ring, name, sampling timer). */
+SL_HIDDEN void _sl_emit_thread_name (uint32_t tid, const char *name);
+SL_HIDDEN void _sl_emit_own_thread_name (void);
+SL_HIDDEN void _sl_thread_started (void);
+
+/* Parts, each started by the core when its trace option is on (SIGHTLINE_TRACE=cuda,nvtx,osrt;
+ * SIGHTLINE_SAMPLE_HZ). */
+SL_HIDDEN void _sl_osrt_start   (uint64_t threshold_ns);
+SL_HIDDEN void _sl_sample_start (unsigned hz);          /* main thread; new threads in _sl_thread_started */
+SL_HIDDEN void _sl_sample_thread_start (void);          /* the calling thread */
+SL_HIDDEN void _sl_sample_thread_stop (void);
+SL_HIDDEN void _sl_sample_stop (void);
+SL_HIDDEN void _sl_modules_update (void);               /* sends SL_WIRE_MODULE for new objects */
+
+/* CUPTI (sl-inject-cupti.c; absent from builds without CUDA): started from InitializeInjection()
+ * that libcuda calls through CUDA_INJECTION64_PATH; flushed at exit and before a fatal signal. */
+SL_HIDDEN bool _sl_cupti_start (void);
+SL_HIDDEN void _sl_cupti_flush (void);
+SL_HIDDEN void _sl_cupti_stop  (void);

@@ -1,0 +1,856 @@
+/* sl-inject.c: the core of libsightline-inject.so: per-thread rings, the flusher, start-up in
+ * the target, fork, exit and fatal signals.  C11 + POSIX, no GLib: it runs inside someone else's
+ * process.
+ *
+ * Each producing thread owns a single-producer ring of SL_RING_SIZE bytes (mmap'd once on its
+ * first record): producing is a few stores and one release store.  The flusher thread drains every
+ * ring to the daemon's socket each SL_FLUSH_MS (or sooner when a ring is half full) with the
+ * drain lock held; a fatal signal drains once more from the crashing thread.  When the daemon is
+ * gone (EPIPE) the library stops recording and the program goes on unharmed.
+ */
+#include "sl-inject-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SL_RING_SIZE   (1u << 20) /* 1 MiB a thread: ~10^4 records, 200 ms of a busy thread */
+#define SL_MAX_RINGS   4096
+#define SL_SEND_BUF    (1u << 20)
+#define SL_PAD_RECORD  0 /* type of the filler at a ring's wrap point */
+
+typedef struct
+{
+  _Atomic uint64_t head; /* producer: bytes published */
+  _Atomic uint64_t tail; /* consumer: bytes drained */
+  _Atomic int      dead; /* its thread exited: free after the last drain */
+  uint32_t         tid;
+  uint8_t         *data;
+} SlRing;
+
+static struct
+{
+  _Atomic int      recording; /* producing into rings is allowed */
+  _Atomic int      connected; /* the socket is up */
+  int              fd;
+  int              wake_fd;   /* eventfd: a ring is half full */
+  uint64_t         session;
+  pthread_t        flusher;
+  _Atomic int      flusher_running;
+  _Atomic int      stop_flusher;
+  pthread_mutex_t  drain_lock;
+  _Atomic(SlRing *) rings[SL_MAX_RINGS];
+  _Atomic uint64_t drops[3];
+  uint64_t         drops_sent[3];
+  char             socket_path[sizeof ((struct sockaddr_un *) 0)->sun_path];
+  unsigned         sample_hz;
+  bool             trace_osrt, trace_nvtx, trace_cuda;
+  uint64_t         osrt_threshold_ns;
+  uint8_t          send_buf[SL_SEND_BUF];
+  size_t           send_len;
+  struct sigaction old_actions[NSIG];
+  pthread_key_t    ring_key;
+} g = { .fd = -1, .wake_fd = -1, .drain_lock = PTHREAD_MUTEX_INITIALIZER };
+
+static __thread SlRing *tls_ring __attribute__ ((tls_model ("initial-exec")));
+static __thread int     tls_in_library __attribute__ ((tls_model ("initial-exec")));
+static __thread int     tls_emitting __attribute__ ((tls_model ("initial-exec")));
+static __thread uint32_t tls_tid __attribute__ ((tls_model ("initial-exec")));
+static __thread uint64_t tls_reserved __attribute__ ((tls_model ("initial-exec")));
+
+uint64_t
+_sl_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+uint32_t
+_sl_tid (void)
+{
+  if (tls_tid == 0)
+    tls_tid = (uint32_t) syscall (SYS_gettid);
+  return tls_tid;
+}
+
+bool
+_sl_in_library (void)
+{
+  return tls_in_library > 0;
+}
+
+void
+_sl_enter_library (void)
+{
+  tls_in_library++;
+}
+
+void
+_sl_leave_library (void)
+{
+  tls_in_library--;
+}
+
+void
+_sl_count_drop (uint32_t source,
+                uint64_t n)
+{
+  if (source < 3)
+    atomic_fetch_add_explicit (&g.drops[source], n, memory_order_relaxed);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Rings                                                                                          */
+
+static void
+ring_thread_exit_cb (void *data)
+{
+  SlRing *ring = data;
+
+  _sl_sample_thread_stop ();
+  atomic_store_explicit (&ring->dead, 1, memory_order_release);
+  tls_ring = NULL;
+}
+
+/* The calling thread's ring, made on first use.  mmap and the registry CAS are async-signal-safe
+ * enough for a first record taken in a signal handler. */
+static SlRing *
+ring_get (void)
+{
+  SlRing *ring = tls_ring;
+
+  if (ring != NULL)
+    return ring;
+  void *mem = mmap (NULL, sizeof (SlRing) + SL_RING_SIZE, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED)
+    return NULL;
+  ring = mem;
+  ring->data = (uint8_t *) mem + sizeof (SlRing);
+  ring->tid = _sl_tid ();
+  for (unsigned i = 0; i < SL_MAX_RINGS; i++)
+    {
+      SlRing *expected = NULL;
+      if (atomic_compare_exchange_strong (&g.rings[i], &expected, ring))
+        {
+          tls_ring = ring;
+          pthread_setspecific (g.ring_key, ring);
+          return ring;
+        }
+    }
+  munmap (mem, sizeof (SlRing) + SL_RING_SIZE);
+  return NULL;
+}
+
+static void *
+emit_begin (uint16_t type,
+            uint32_t size,
+            bool     wait)
+{
+  if (!atomic_load_explicit (&g.recording, memory_order_relaxed) || size > SL_WIRE_MAX_RECORD - 8
+      || (size & 7) != 0 || size < sizeof (SlWireHeader))
+    return NULL;
+  if (tls_emitting)
+    {
+      /* a signal handler interrupted a record of this thread: never interleave */
+      _sl_count_drop (SL_DROP_SAMPLES, 1);
+      return NULL;
+    }
+  SlRing *ring = ring_get ();
+  if (ring == NULL)
+    {
+      _sl_count_drop (SL_DROP_RING_FULL, 1);
+      return NULL;
+    }
+  tls_emitting = 1;
+  uint64_t head = atomic_load_explicit (&ring->head, memory_order_relaxed);
+  for (int tries = 0;; tries++)
+    {
+      uint64_t tail = atomic_load_explicit (&ring->tail, memory_order_acquire);
+      uint32_t off = (uint32_t) (head & (SL_RING_SIZE - 1));
+      uint32_t contiguous = SL_RING_SIZE - off;
+      uint64_t need = size <= contiguous ? size : contiguous + size;
+
+      if (SL_RING_SIZE - (head - tail) >= need)
+        {
+          if (size > contiguous)
+            {
+              /* a filler to the end of the ring, published with the record */
+              SlWireHeader *pad = (SlWireHeader *) (ring->data + off);
+              pad->type = SL_PAD_RECORD;
+              pad->size = 0; /* the reader skips to the ring's end */
+              pad->tid = 0;
+              head += contiguous;
+              off = 0;
+            }
+          SlWireHeader *h = (SlWireHeader *) (ring->data + off);
+          h->type = type;
+          h->size = (uint16_t) size;
+          h->tid = ring->tid;
+          tls_reserved = head + size;
+          /* half full: wake the flusher (eventfd_write is glibc-internal: not our wrapper) */
+          if (SL_RING_SIZE - (head + size - tail) < SL_RING_SIZE / 2 && g.wake_fd >= 0)
+            eventfd_write (g.wake_fd, 1);
+          return h;
+        }
+      if (!wait || tries > 1000 || !atomic_load (&g.connected))
+        break;
+      eventfd_write (g.wake_fd, 1);
+      struct timespec ts = { 0, 1000000 };
+      tls_in_library++;
+      nanosleep (&ts, NULL);
+      tls_in_library--;
+    }
+  tls_emitting = 0;
+  _sl_count_drop (SL_DROP_RING_FULL, 1);
+  return NULL;
+}
+
+void *
+_sl_emit_begin (uint16_t type,
+                uint32_t size)
+{
+  return emit_begin (type, size, false);
+}
+
+void *
+_sl_emit_begin_wait (uint16_t type,
+                     uint32_t size)
+{
+  return emit_begin (type, size, true);
+}
+
+void
+_sl_emit_end (void *record)
+{
+  SlRing *ring = tls_ring;
+
+  if (record == NULL || ring == NULL)
+    return;
+  atomic_store_explicit (&ring->head, tls_reserved, memory_order_release);
+  tls_emitting = 0;
+}
+
+size_t
+_sl_text_len (const char *text,
+              size_t      max)
+{
+  return text == NULL ? 0 : strnlen (text, max);
+}
+
+void
+_sl_put_text (void       *record,
+              size_t      fixed,
+              const char *text,
+              size_t      len)
+{
+  char *dst = (char *) record + fixed;
+
+  if (len > 0)
+    memcpy (dst, text, len);
+  dst[len] = '\0';
+}
+
+bool
+_sl_emit_with_text (uint16_t    type,
+                    const void *fixed_part,
+                    size_t      fixed,
+                    const char *text,
+                    bool        wait)
+{
+  size_t len = _sl_text_len (text, SL_WIRE_MAX_RECORD - 64 - fixed);
+  uint32_t size = sl_wire_size ((uint32_t) fixed, (uint32_t) len);
+  uint8_t *rec = emit_begin (type, size, wait);
+
+  if (rec == NULL)
+    return false;
+  memcpy (rec + sizeof (SlWireHeader), (const uint8_t *) fixed_part + sizeof (SlWireHeader),
+          fixed - sizeof (SlWireHeader));
+  _sl_put_text (rec, fixed, text, len);
+  memset (rec + fixed + len + 1, 0, size - fixed - len - 1);
+  _sl_emit_end (rec);
+  return true;
+}
+
+/* One ring's complete records to `cb`. */
+static size_t
+ring_drain (SlRing     *ring,
+            SlDrainFunc cb,
+            void       *user_data)
+{
+  uint64_t head = atomic_load_explicit (&ring->head, memory_order_acquire);
+  uint64_t tail = atomic_load_explicit (&ring->tail, memory_order_relaxed);
+  size_t bytes = 0;
+
+  while (tail < head)
+    {
+      uint32_t off = (uint32_t) (tail & (SL_RING_SIZE - 1));
+      const SlWireHeader *h = (const SlWireHeader *) (ring->data + off);
+      uint32_t step = h->type == SL_PAD_RECORD ? SL_RING_SIZE - off : h->size;
+
+      if (step == 0 || step > head - tail)
+        break; /* cannot happen with a well-behaved producer; never loop forever */
+      if (h->type != SL_PAD_RECORD)
+        cb (h, user_data);
+      tail += step;
+      bytes += step;
+    }
+  atomic_store_explicit (&ring->tail, tail, memory_order_release);
+  return bytes;
+}
+
+size_t
+_sl_drain (SlDrainFunc cb,
+           void       *user_data)
+{
+  size_t bytes = 0;
+
+  for (unsigned i = 0; i < SL_MAX_RINGS; i++)
+    {
+      SlRing *ring = atomic_load (&g.rings[i]);
+      if (ring == NULL)
+        continue;
+      int dead = atomic_load_explicit (&ring->dead, memory_order_acquire);
+      bytes += ring_drain (ring, cb, user_data);
+      if (dead)
+        {
+          atomic_store (&g.rings[i], NULL);
+          munmap (ring, sizeof (SlRing) + SL_RING_SIZE);
+        }
+    }
+  return bytes;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Sending                                                                                        */
+
+static void
+disconnect (void)
+{
+  atomic_store (&g.connected, 0);
+  atomic_store (&g.recording, 0);
+  if (g.fd >= 0)
+    close (g.fd);
+  g.fd = -1;
+}
+
+static void
+send_all (const void *data,
+          size_t      len)
+{
+  const uint8_t *p = data;
+
+  while (len > 0 && atomic_load (&g.connected))
+    {
+      ssize_t n = send (g.fd, p, len, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          /* the daemon is gone: stop recording, leave the program alone */
+          disconnect ();
+          return;
+        }
+      p += n;
+      len -= (size_t) n;
+    }
+}
+
+static void
+send_flush (void)
+{
+  if (g.send_len > 0)
+    send_all (g.send_buf, g.send_len);
+  g.send_len = 0;
+}
+
+static void
+send_record_cb (const SlWireHeader *h,
+                void               *user_data)
+{
+  (void) user_data;
+  if (g.send_len + h->size > SL_SEND_BUF)
+    send_flush ();
+  memcpy (g.send_buf + g.send_len, h, h->size);
+  g.send_len += h->size;
+}
+
+static void
+send_direct (const void *record)
+{
+  const SlWireHeader *h = record;
+
+  send_record_cb (h, NULL);
+}
+
+static void
+report_drops (void)
+{
+  for (uint32_t s = 0; s < 3; s++)
+    {
+      uint64_t n = atomic_load (&g.drops[s]);
+      if (n == g.drops_sent[s])
+        continue;
+      SlWireDropped d = { { SL_WIRE_DROPPED, sizeof d, _sl_tid () }, _sl_now (),
+                          n - g.drops_sent[s], s, 0 };
+      send_direct (&d);
+      g.drops_sent[s] = n;
+    }
+}
+
+/* Everything produced so far to the socket; the caller holds the drain lock. */
+static void
+flush_locked (void)
+{
+  if (!atomic_load (&g.connected))
+    return;
+  _sl_drain (send_record_cb, NULL);
+  report_drops ();
+  send_flush ();
+}
+
+static void *
+flusher_main (void *data)
+{
+  (void) data;
+  tls_in_library = 1;
+  while (!atomic_load (&g.stop_flusher) && atomic_load (&g.connected))
+    {
+      struct pollfd pfd = { g.wake_fd, POLLIN, 0 };
+      if (poll (&pfd, 1, SL_FLUSH_MS) > 0)
+        {
+          uint64_t v;
+          ssize_t r = read (g.wake_fd, &v, sizeof v);
+          (void) r;
+        }
+      if (g.sample_hz > 0)
+        _sl_modules_update ();
+      pthread_mutex_lock (&g.drain_lock);
+      flush_locked ();
+      pthread_mutex_unlock (&g.drain_lock);
+    }
+  return NULL;
+}
+
+static void
+flusher_start (void)
+{
+  sigset_t all, old;
+
+  /* the flusher takes no signal meant for the program (nor our sampling signal) */
+  sigfillset (&all);
+  pthread_sigmask (SIG_BLOCK, &all, &old);
+  if (pthread_create (&g.flusher, NULL, flusher_main, NULL) == 0)
+    atomic_store (&g.flusher_running, 1);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+}
+
+static void
+send_hello (void)
+{
+  /* called with tls_in_library raised: its open/read/send are not the program's */
+  char cmdline[4096];
+  ssize_t n = 0;
+  int fd = open ("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+  if (fd >= 0)
+    {
+      n = read (fd, cmdline, sizeof cmdline - 1);
+      close (fd);
+    }
+  if (n < 0)
+    n = 0;
+  for (ssize_t i = 0; i < n; i++)
+    if (cmdline[i] == '\0')
+      cmdline[i] = ' ';
+  while (n > 0 && cmdline[n - 1] == ' ')
+    n--;
+  cmdline[n] = '\0';
+
+  struct timespec rt;
+  clock_gettime (CLOCK_REALTIME, &rt);
+  SlWireHello hello = { { SL_WIRE_HELLO, 0, _sl_tid () }, SL_WIRE_MAGIC, SL_WIRE_VERSION,
+                        (int32_t) getpid (), (int32_t) getppid (), g.session, _sl_now (),
+                        (uint64_t) rt.tv_sec * 1000000000u + (uint64_t) rt.tv_nsec };
+  uint8_t buf[sizeof hello + sizeof cmdline + 8] = { 0 };
+  uint32_t size = sl_wire_size (sizeof hello, (uint32_t) n);
+  hello.h.size = (uint16_t) size;
+  memcpy (buf, &hello, sizeof hello);
+  memcpy (buf + sizeof hello, cmdline, (size_t) n + 1);
+  send_all (buf, size);
+}
+
+static bool
+connect_daemon (void)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  if (fd < 0)
+    return false;
+  memcpy (addr.sun_path, g.socket_path, sizeof addr.sun_path - 1);
+  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0)
+    {
+      close (fd);
+      return false;
+    }
+  g.fd = fd;
+  atomic_store (&g.connected, 1);
+  send_hello ();
+  return atomic_load (&g.connected);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Thread names                                                                                   */
+
+void
+_sl_emit_thread_name (uint32_t    tid,
+                      const char *name)
+{
+  SlWireThreadName t = { { SL_WIRE_THREAD_NAME, 0, tid }, _sl_now () };
+  size_t len = _sl_text_len (name, 256);
+  uint8_t *rec = _sl_emit_begin (SL_WIRE_THREAD_NAME, sl_wire_size (sizeof t, (uint32_t) len));
+
+  if (rec == NULL)
+    return;
+  memcpy (rec + sizeof (SlWireHeader), (uint8_t *) &t + sizeof (SlWireHeader),
+          sizeof t - sizeof (SlWireHeader));
+  ((SlWireHeader *) rec)->tid = tid;
+  _sl_put_text (rec, sizeof t, name, len);
+  _sl_emit_end (rec);
+}
+
+/* The kernel's name of the calling thread (comm), as the trace's first name for it. */
+void
+_sl_emit_own_thread_name (void)
+{
+  char path[64], name[32];
+  int fd;
+  ssize_t n;
+
+  snprintf (path, sizeof path, "/proc/self/task/%u/comm", _sl_tid ());
+  tls_in_library++;
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  n = fd >= 0 ? read (fd, name, sizeof name - 1) : -1;
+  if (fd >= 0)
+    close (fd);
+  tls_in_library--;
+  if (n <= 0)
+    return;
+  name[n] = '\0';
+  if (name[n - 1] == '\n')
+    name[n - 1] = '\0';
+  _sl_emit_thread_name (_sl_tid (), name);
+}
+
+/* Called by the pthread_create trampoline in the new thread, before the program's code. */
+void
+_sl_thread_started (void)
+{
+  if (!atomic_load (&g.recording))
+    return;
+  ring_get ();
+  _sl_emit_own_thread_name ();
+  if (g.sample_hz > 0)
+    _sl_sample_thread_start ();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Exit, fatal signals, fork                                                                      */
+
+static void
+send_bye (int32_t status)
+{
+  SlWireBye bye = { { SL_WIRE_BYE, sizeof bye, _sl_tid () }, _sl_now (), status, 0 };
+
+  send_direct (&bye);
+  send_flush ();
+}
+
+/* The last flush of a process.  From a signal handler too: if the flusher holds the lock we wait
+ * up to ~200 ms for it, then go ahead (the process is dying anyway). */
+static void
+final_flush (int32_t status)
+{
+  static _Atomic int done;
+  int locked = 0;
+
+  if (atomic_exchange (&done, 1))
+    return;
+  atomic_store (&g.stop_flusher, 1);
+  for (int i = 0; i < 200 && !locked; i++)
+    {
+      locked = pthread_mutex_trylock (&g.drain_lock) == 0;
+      if (!locked)
+        {
+          struct timespec ts = { 0, 1000000 };
+          nanosleep (&ts, NULL);
+        }
+    }
+  tls_in_library++;
+  flush_locked ();
+  if (atomic_load (&g.connected))
+    send_bye (status);
+  atomic_store (&g.recording, 0);
+  tls_in_library--;
+  if (locked)
+    pthread_mutex_unlock (&g.drain_lock);
+}
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
+static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU };
+
+static void
+fatal_handler (int         sig,
+               siginfo_t  *info,
+               void       *ctx)
+{
+  int saved = errno;
+
+  (void) info;
+  (void) ctx;
+  if (atomic_load (&g.connected))
+    {
+#ifdef SL_HAVE_CUPTI
+      if (g.trace_cuda)
+        _sl_cupti_flush ();
+#endif
+      final_flush (-sig);
+    }
+  /* the program's own disposition, as if we had never been there */
+  sigaction (sig, &g.old_actions[sig], NULL);
+  errno = saved;
+  raise (sig);
+}
+
+static void
+install_signal_handlers (void)
+{
+  struct sigaction sa;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_sigaction = fatal_handler;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESETHAND;
+  sigemptyset (&sa.sa_mask);
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+    {
+      int s = fatal_signals[i];
+      if (sigaction (s, NULL, &g.old_actions[s]) == 0 && g.old_actions[s].sa_handler == SIG_DFL)
+        sigaction (s, &sa, NULL);
+    }
+  /* terminating signals only where the program kept the default (which would skip atexit) */
+  for (size_t i = 0; i < sizeof term_signals / sizeof term_signals[0]; i++)
+    {
+      int s = term_signals[i];
+      if (sigaction (s, NULL, &g.old_actions[s]) == 0 && g.old_actions[s].sa_handler == SIG_DFL)
+        sigaction (s, &sa, NULL);
+    }
+}
+
+static void
+atfork_prepare (void)
+{
+  pthread_mutex_lock (&g.drain_lock);
+}
+
+static void
+atfork_parent (void)
+{
+  pthread_mutex_unlock (&g.drain_lock);
+}
+
+/* The child: the parent's unsent records stay the parent's; the child is a new process of the
+ * recording with its own connection and flusher (DataLoader workers are made this way). */
+static void
+atfork_child (void)
+{
+  pthread_mutex_init (&g.drain_lock, NULL);
+  tls_tid = 0;
+  tls_emitting = 0;
+  if (!atomic_load (&g.connected))
+    return;
+  tls_in_library++;
+  if (g.fd >= 0)
+    close (g.fd);
+  tls_in_library--;
+  g.fd = -1;
+  atomic_store (&g.connected, 0);
+  for (unsigned i = 0; i < SL_MAX_RINGS; i++)
+    {
+      SlRing *ring = atomic_load (&g.rings[i]);
+      if (ring == NULL)
+        continue;
+      if (ring == tls_ring)
+        {
+          atomic_store (&ring->tail, atomic_load (&ring->head));
+          ring->tid = _sl_tid ();
+          continue;
+        }
+      atomic_store (&g.rings[i], NULL);
+      munmap (ring, sizeof (SlRing) + SL_RING_SIZE);
+    }
+  for (uint32_t s = 0; s < 3; s++)
+    {
+      atomic_store (&g.drops[s], 0);
+      g.drops_sent[s] = 0;
+    }
+  atomic_store (&g.flusher_running, 0);
+  atomic_store (&g.stop_flusher, 0);
+  tls_in_library++;
+  if (g.wake_fd >= 0)
+    close (g.wake_fd);
+  g.wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  bool ok = connect_daemon ();
+  tls_in_library--;
+  if (!ok)
+    {
+      atomic_store (&g.recording, 0);
+      return;
+    }
+  _sl_emit_own_thread_name ();
+  tls_in_library++;
+  flusher_start ();
+  tls_in_library--;
+  if (g.sample_hz > 0)
+    _sl_sample_thread_start ();
+}
+
+static void
+at_exit (void)
+{
+  if (!atomic_load (&g.connected))
+    return;
+  if (g.sample_hz > 0)
+    _sl_sample_stop ();
+#ifdef SL_HAVE_CUPTI
+  if (g.trace_cuda)
+    _sl_cupti_stop ();
+#endif
+  if (g.sample_hz > 0)
+    _sl_modules_update ();
+  final_flush (0);
+  if (atomic_load (&g.flusher_running))
+    pthread_join (g.flusher, NULL);
+  atomic_store (&g.flusher_running, 0);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Start-up                                                                                       */
+
+static void
+parse_trace_option (const char *s)
+{
+  g.trace_cuda = g.trace_nvtx = g.trace_osrt = false;
+  if (s == NULL)
+    s = "cuda,nvtx,osrt";
+  while (*s != '\0')
+    {
+      size_t n = strcspn (s, ",");
+      if (n == 4 && strncmp (s, "cuda", 4) == 0)
+        g.trace_cuda = true;
+      else if (n == 4 && strncmp (s, "nvtx", 4) == 0)
+        g.trace_nvtx = true;
+      else if (n == 4 && strncmp (s, "osrt", 4) == 0)
+        g.trace_osrt = true;
+      s += n;
+      if (*s == ',')
+        s++;
+    }
+}
+
+bool
+_sl_trace_enabled (const char *what)
+{
+  if (strcmp (what, "cuda") == 0)
+    return g.trace_cuda;
+  if (strcmp (what, "nvtx") == 0)
+    return g.trace_nvtx;
+  if (strcmp (what, "osrt") == 0)
+    return g.trace_osrt;
+  return false;
+}
+
+static void
+start_common (void)
+{
+  pthread_key_create (&g.ring_key, ring_thread_exit_cb);
+  g.wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  pthread_atfork (atfork_prepare, atfork_parent, atfork_child);
+}
+
+void
+_sl_inject_start_for_test (void)
+{
+  static int started;
+
+  if (started++)
+    return;
+  start_common ();
+  g.trace_cuda = g.trace_nvtx = g.trace_osrt = true;
+  atomic_store (&g.recording, 1);
+}
+
+static _Atomic int started;
+
+void
+_sl_inject_ensure_started (void)
+{
+  const char *path = getenv ("SIGHTLINE_SOCKET");
+  const char *v;
+
+  if (atomic_exchange (&started, 1))
+    return;
+  if (path == NULL || *path == '\0' || strlen (path) >= sizeof g.socket_path)
+    return; /* loaded without a recording: do nothing at all */
+  tls_in_library++;
+  snprintf (g.socket_path, sizeof g.socket_path, "%s", path);
+  v = getenv ("SIGHTLINE_SESSION");
+  g.session = v != NULL ? strtoull (v, NULL, 10) : 0;
+  parse_trace_option (getenv ("SIGHTLINE_TRACE"));
+  v = getenv ("SIGHTLINE_SAMPLE_HZ");
+  g.sample_hz = v != NULL ? (unsigned) strtoul (v, NULL, 10) : 0;
+  v = getenv ("SIGHTLINE_OSRT_THRESHOLD_NS");
+  g.osrt_threshold_ns = v != NULL ? strtoull (v, NULL, 10) : 1000;
+  start_common ();
+  if (!connect_daemon ())
+    {
+      tls_in_library--;
+      return;
+    }
+  atomic_store (&g.recording, 1);
+  install_signal_handlers ();
+  atexit (at_exit);
+  _sl_emit_own_thread_name ();
+  if (g.trace_osrt)
+    _sl_osrt_start (g.osrt_threshold_ns);
+  if (g.sample_hz > 0)
+    {
+      _sl_sample_start (g.sample_hz);
+      _sl_modules_update ();
+    }
+  flusher_start ();
+  tls_in_library--;
+}
+
+/* Before main(): the process is ours to record from its first instruction of user code. */
+__attribute__ ((constructor)) static void
+sl_inject_init (void)
+{
+  _sl_inject_ensure_started ();
+}

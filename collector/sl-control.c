@@ -1,0 +1,341 @@
+/* sl-control.c: the control protocol's framing, socket location and daemon start-up. */
+#include "sl-control.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+bool
+sl_control_socket_path (char   *path,
+                        size_t  size,
+                        char   *dir,
+                        size_t  dir_size)
+{
+  const char *d = getenv ("SIGHTLINE_RUNTIME_DIR");
+  struct stat st;
+
+  if (d != NULL && *d != '\0')
+    snprintf (dir, dir_size, "%s", d);
+  else if ((d = getenv ("XDG_RUNTIME_DIR")) != NULL && *d != '\0')
+    snprintf (dir, dir_size, "%s/sightline", d);
+  else
+    snprintf (dir, dir_size, "/tmp/sightline-%u", (unsigned) getuid ());
+  if (mkdir (dir, 0700) != 0 && errno != EEXIST)
+    return false;
+  /* a directory someone else made (in /tmp) must not be trusted */
+  if (lstat (dir, &st) != 0)
+    return false;
+  if (!S_ISDIR (st.st_mode) || st.st_uid != getuid () || (st.st_mode & 077) != 0)
+    {
+      errno = EPERM;
+      return false;
+    }
+  if ((size_t) snprintf (path, size, "%s/sightlined.sock", dir) >= size
+      || strlen (path) >= sizeof ((struct sockaddr_un *) 0)->sun_path)
+    {
+      errno = ENAMETOOLONG;
+      return false;
+    }
+  return true;
+}
+
+int
+sl_control_connect (const char *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int fd;
+
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  strcpy (addr.sun_path, path);
+  fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return -1;
+  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0)
+    {
+      int e = errno;
+      close (fd);
+      errno = e;
+      return -1;
+    }
+  return fd;
+}
+
+int
+sl_control_connect_or_spawn (const char *path,
+                             const char *daemon_path,
+                             int         timeout_ms)
+{
+  int fd = sl_control_connect (path);
+  pid_t pid;
+
+  if (fd >= 0)
+    return fd;
+  if (access (daemon_path, X_OK) != 0)
+    return -1;
+  /* double fork: the daemon is nobody's child and has no terminal */
+  pid = fork ();
+  if (pid < 0)
+    return -1;
+  if (pid == 0)
+    {
+      setsid ();
+      if (fork () != 0)
+        _exit (0);
+      /* nothing of ours stays open in the daemon (a pipe held open would keep whoever reads
+       * our output waiting); its messages go to sightlined.log beside the socket */
+      char log[PATH_MAX];
+      const char *slash = strrchr (path, '/');
+      int null = open ("/dev/null", O_RDWR);
+      snprintf (log, sizeof log, "%.*s/sightlined.log", slash != NULL ? (int) (slash - path) : 1,
+                slash != NULL ? path : ".");
+      int logfd = open (log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+      if (null >= 0)
+        {
+          dup2 (null, 0);
+          dup2 (null, 1);
+          dup2 (logfd >= 0 ? logfd : null, 2);
+        }
+      close_range (3, ~0u, 0);
+      execl (daemon_path, daemon_path, (char *) NULL);
+      _exit (127);
+    }
+  waitpid (pid, NULL, 0);
+  for (int waited = 0; waited < timeout_ms; waited += 10)
+    {
+      struct timespec ts = { 0, 10 * 1000000 };
+      fd = sl_control_connect (path);
+      if (fd >= 0)
+        return fd;
+      nanosleep (&ts, NULL);
+    }
+  errno = ETIMEDOUT;
+  return -1;
+}
+
+bool
+sl_control_send (int                fd,
+                 const char *const *strings,
+                 size_t             n,
+                 const int         *fds,
+                 size_t             n_fds)
+{
+  size_t len = 0, off = 8;
+  uint8_t *buf;
+  uint32_t len32;
+
+  for (size_t i = 0; i < n; i++)
+    len += strlen (strings[i]) + 1;
+  if (len > SL_CONTROL_MAX || n_fds > SL_CONTROL_MAX_FDS)
+    {
+      errno = EMSGSIZE;
+      return false;
+    }
+  buf = malloc (len + 8);
+  if (buf == NULL)
+    return false;
+  memcpy (buf, SL_CONTROL_MAGIC, 4);
+  len32 = (uint32_t) len;
+  memcpy (buf + 4, &len32, 4);
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t l = strlen (strings[i]) + 1;
+      memcpy (buf + off, strings[i], l);
+      off += l;
+    }
+
+  /* the descriptors go with the first bytes */
+  size_t sent = 0;
+  while (sent < off)
+    {
+      struct iovec iov = { buf + sent, off - sent };
+      struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+      union
+      {
+        char buf[CMSG_SPACE (sizeof (int) * SL_CONTROL_MAX_FDS)];
+        struct cmsghdr align;
+      } cbuf;
+      if (sent == 0 && n_fds > 0)
+        {
+          memset (&cbuf, 0, sizeof cbuf);
+          mh.msg_control = cbuf.buf;
+          mh.msg_controllen = CMSG_SPACE (sizeof (int) * n_fds);
+          struct cmsghdr *c = CMSG_FIRSTHDR (&mh);
+          c->cmsg_level = SOL_SOCKET;
+          c->cmsg_type = SCM_RIGHTS;
+          c->cmsg_len = CMSG_LEN (sizeof (int) * n_fds);
+          memcpy (CMSG_DATA (c), fds, sizeof (int) * n_fds);
+        }
+      ssize_t r = sendmsg (fd, &mh, MSG_NOSIGNAL);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        {
+          free (buf);
+          return false;
+        }
+      sent += (size_t) r;
+    }
+  free (buf);
+  return true;
+}
+
+bool
+sl_control_sendv (int         fd,
+                  const char *verb,
+                  const char *a,
+                  const char *b,
+                  const char *c)
+{
+  const char *s[4] = { verb, a, b, c };
+  size_t n = 1;
+
+  while (n < 4 && s[n] != NULL)
+    n++;
+  return sl_control_send (fd, s, n, NULL, 0);
+}
+
+void
+sl_control_msg_clear (SlControlMsg *msg)
+{
+  if (msg->argv != NULL)
+    {
+      free (msg->argv[0]); /* one block: argv[0] is the start of the strings */
+      free (msg->argv);
+    }
+  for (size_t i = 0; i < msg->n_fds; i++)
+    close (msg->fds[i]);
+  memset (msg, 0, sizeof *msg);
+}
+
+long
+sl_control_parse (const uint8_t *buf,
+                  size_t         len,
+                  SlControlMsg  *msg)
+{
+  uint32_t body;
+  size_t n = 0;
+  char *strings;
+
+  memset (msg, 0, sizeof *msg);
+  if (len < 8)
+    return 0;
+  if (memcmp (buf, SL_CONTROL_MAGIC, 4) != 0)
+    return -1;
+  memcpy (&body, buf + 4, 4);
+  if (body == 0 || body > SL_CONTROL_MAX)
+    return -1;
+  if (len < 8 + (size_t) body)
+    return 0;
+  if (buf[8 + body - 1] != '\0')
+    return -1;
+  for (uint32_t i = 0; i < body; i++)
+    n += buf[8 + i] == '\0';
+  strings = malloc (body);
+  msg->argv = calloc (n + 1, sizeof (char *));
+  if (strings == NULL || msg->argv == NULL)
+    {
+      free (strings);
+      free (msg->argv);
+      msg->argv = NULL;
+      return -1;
+    }
+  memcpy (strings, buf + 8, body);
+  for (size_t i = 0, off = 0; i < n; i++)
+    {
+      msg->argv[i] = strings + off;
+      off += strlen (strings + off) + 1;
+    }
+  msg->n = n;
+  return 8 + (long) body;
+}
+
+int
+sl_control_recv (int           fd,
+                 SlControlMsg *msg)
+{
+  uint8_t head[8];
+  size_t got = 0, want = 8;
+  uint8_t *buf = head;
+  int fds[SL_CONTROL_MAX_FDS];
+  size_t n_fds = 0;
+
+  memset (msg, 0, sizeof *msg);
+  for (int phase = 0; phase < 2; phase++)
+    {
+      while (got < want)
+        {
+          struct iovec iov = { buf + got, want - got };
+          union
+          {
+            char buf[CMSG_SPACE (sizeof (int) * SL_CONTROL_MAX_FDS)];
+            struct cmsghdr align;
+          } cbuf;
+          struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf.buf,
+                               .msg_controllen = sizeof cbuf.buf };
+          ssize_t r = recvmsg (fd, &mh, MSG_CMSG_CLOEXEC);
+          if (r < 0 && errno == EINTR)
+            continue;
+          if (r <= 0)
+            goto fail;
+          for (struct cmsghdr *c = CMSG_FIRSTHDR (&mh); c != NULL; c = CMSG_NXTHDR (&mh, c))
+            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+              {
+                size_t k = (c->cmsg_len - CMSG_LEN (0)) / sizeof (int);
+                int *p = (int *) CMSG_DATA (c);
+                for (size_t i = 0; i < k; i++)
+                  {
+                    if (n_fds < SL_CONTROL_MAX_FDS)
+                      fds[n_fds++] = p[i];
+                    else
+                      close (p[i]);
+                  }
+              }
+          got += (size_t) r;
+        }
+      if (phase == 0)
+        {
+          uint32_t body;
+          if (memcmp (head, SL_CONTROL_MAGIC, 4) != 0)
+            goto fail;
+          memcpy (&body, head + 4, 4);
+          if (body == 0 || body > SL_CONTROL_MAX)
+            goto fail;
+          buf = malloc (8 + body);
+          if (buf == NULL)
+            goto fail;
+          memcpy (buf, head, 8);
+          want = 8 + body;
+        }
+    }
+  long r = sl_control_parse (buf, want, msg);
+  free (buf);
+  if (r <= 0)
+    goto fail_nobuf;
+  memcpy (msg->fds, fds, n_fds * sizeof (int));
+  msg->n_fds = n_fds;
+  return 0;
+
+fail:
+  if (buf != head)
+    free (buf);
+fail_nobuf:
+  for (size_t i = 0; i < n_fds; i++)
+    close (fds[i]);
+  errno = EPROTO;
+  return -1;
+}

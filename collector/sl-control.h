@@ -1,0 +1,63 @@
+/* sl-control.h: the control protocol between `sightline record` (or the GUI) and sightlined, and
+ * where the daemon's socket lives; C11 + POSIX, no GLib.
+ *
+ * A control message is "SLC1", a 32-bit length, then that many bytes: NUL-terminated strings,
+ * the first being the verb.  File descriptors (the program's stdin/stdout/stderr) ride along as
+ * SCM_RIGHTS.  Verbs, client → daemon: "record" KEY=VALUE… "--" ARGV…, "stop", "kill";
+ * daemon → client: "started" PID, "progress" ELAPSED_NS EVENTS, "exited" WAIT_STATUS,
+ * "warning" TEXT, "error" TEXT EXIT_CODE, "done" EVENTS DROPPED.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+#define SL_CONTROL_MAGIC "SLC1"
+#define SL_CONTROL_MAX   (1u << 20) /* a message (the whole environment fits) */
+#define SL_CONTROL_MAX_FDS 3
+
+  typedef struct
+  {
+    char **argv; /* the strings; argv[n] is NULL */
+    size_t n;
+    int fds[SL_CONTROL_MAX_FDS];
+    size_t n_fds;
+  } SlControlMsg;
+
+  /* The daemon's socket: $SIGHTLINE_RUNTIME_DIR, else $XDG_RUNTIME_DIR/sightline, else
+   * /tmp/sightline-UID; the directory is made mode 0700 and must belong to us.  Returns false
+   * with errno set (and `dir` filled) when the directory is unusable. */
+  bool sl_control_socket_path (char *path, size_t size, char *dir, size_t dir_size);
+
+  /* Connects to the daemon; -1 with errno when nobody listens. */
+  int sl_control_connect (const char *path);
+
+  /* Connects, starting `daemon_path` (detached, in its own session) when nobody listens, and
+   * waits up to `timeout_ms` for it.  -1 with errno on failure. */
+  int sl_control_connect_or_spawn (const char *path, const char *daemon_path, int timeout_ms);
+
+  /* Sends one message of `n` strings (and `n_fds` descriptors).  false with errno. */
+  bool sl_control_send (int fd, const char *const *strings, size_t n, const int *fds, size_t n_fds);
+
+  /* Convenience: a message of up to 4 strings, NULL-terminated. */
+  bool sl_control_sendv (int fd, const char *verb, const char *a, const char *b, const char *c);
+
+  /* Receives one whole message (blocking).  0 on success, -1 on end of stream or a malformed
+   * message (errno EPROTO), with the message freed by sl_control_msg_clear(). */
+  int sl_control_recv (int fd, SlControlMsg *msg);
+  void sl_control_msg_clear (SlControlMsg *msg);
+
+  /* Incremental parsing for a poll loop: if `buf` (len bytes) starts with a whole message, fills
+   * `msg` (copying strings) and returns its length; 0 when more bytes are needed; -1 when it is
+   * malformed. */
+  long sl_control_parse (const uint8_t *buf, size_t len, SlControlMsg *msg);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,351 @@
+/* sl-wire.h: the framed binary records the injection library streams to sightlined; no GLib.
+ *
+ * A target process opens one stream connection to the daemon and writes records back to back.
+ * Every record starts with an SlWireHeader; `size` is the whole record, header included, and a
+ * multiple of 8 so that the next header is aligned.  Fixed parts are plain C structs (both ends
+ * are the same machine and the same build); variable text follows the fixed part, NUL-terminated,
+ * its length included in `size`.  A reader trusts nothing: it checks `size` against the type's
+ * fixed part and that text is terminated inside the record.
+ *
+ * Typical volumes: 10^3 … 10^6 records a second per process, 32 … 128 bytes each.  Times are
+ * CLOCK_MONOTONIC nanoseconds; the daemon writes them as they are (the session time base).
+ */
+#pragma once
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+#define SL_WIRE_MAGIC   0x534c5731u /* "SLW1": first 4 bytes of a HELLO */
+#define SL_WIRE_VERSION 1
+#define SL_WIRE_MAX_RECORD (1u << 16) /* `size` is 16 bits: no record is bigger than 64 KiB - 8 */
+#define SL_WIRE_MAX_FRAMES 128        /* frames of one CPU sample, leaf first */
+
+  typedef enum
+  {
+    SL_WIRE_HELLO = 1,      /* first record of a connection: SlWireHello + command line text */
+    SL_WIRE_THREAD_NAME,    /* SlWireThreadName + name */
+    SL_WIRE_OSRT,           /* SlWireOsrt */
+    SL_WIRE_NVTX,           /* SlWireNvtx + text (may be empty) */
+    SL_WIRE_SAMPLE,         /* SlWireSample + n_frames uint64_t addresses */
+    SL_WIRE_MODULE,         /* SlWireModule + path: an ELF object mapped into the process */
+    SL_WIRE_CUDA_API,       /* SlWireCudaApi + API function name */
+    SL_WIRE_KERNEL,         /* SlWireKernel + mangled (or plain) kernel name */
+    SL_WIRE_MEMCPY,         /* SlWireMemcpy */
+    SL_WIRE_MEMSET,         /* SlWireMemset */
+    SL_WIRE_SYNC,           /* SlWireSync */
+    SL_WIRE_GPU,            /* SlWireGpu + device name: a device's properties */
+    SL_WIRE_CONTEXT,        /* SlWireContext */
+    SL_WIRE_STREAM,         /* SlWireStream */
+    SL_WIRE_DROPPED,        /* SlWireDropped: records lost on the way, never silent */
+    SL_WIRE_BYE,            /* SlWireBye: the process ends normally (exit) or on a signal */
+    SL_WIRE_N_TYPES
+  } SlWireType;
+
+  typedef struct
+  {
+    uint16_t type; /* SlWireType */
+    uint16_t size; /* whole record in bytes, multiple of 8 */
+    uint32_t tid;  /* thread that produced it (kernel tid) */
+  } SlWireHeader;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint32_t magic;   /* SL_WIRE_MAGIC */
+    uint32_t version; /* SL_WIRE_VERSION */
+    int32_t pid;
+    int32_t ppid;
+    uint64_t session;  /* from SIGHTLINE_SESSION: which recording this process belongs to */
+    uint64_t start_ns; /* CLOCK_MONOTONIC when the library started in this process */
+    uint64_t realtime_ns; /* CLOCK_REALTIME at the same moment */
+    /* followed by the command line: arguments separated by ' ' */
+  } SlWireHello;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    /* followed by the name */
+  } SlWireThreadName;
+
+  /* The interposed OS runtime functions; names in sl_wire_osrt_name(). */
+  typedef enum
+  {
+    SL_OSRT_READ,
+    SL_OSRT_WRITE,
+    SL_OSRT_PREAD,
+    SL_OSRT_PWRITE,
+    SL_OSRT_READV,
+    SL_OSRT_WRITEV,
+    SL_OSRT_RECV,
+    SL_OSRT_RECVFROM,
+    SL_OSRT_RECVMSG,
+    SL_OSRT_SEND,
+    SL_OSRT_SENDTO,
+    SL_OSRT_SENDMSG,
+    SL_OSRT_ACCEPT,
+    SL_OSRT_ACCEPT4,
+    SL_OSRT_CONNECT,
+    SL_OSRT_POLL,
+    SL_OSRT_PPOLL,
+    SL_OSRT_SELECT,
+    SL_OSRT_PSELECT6,
+    SL_OSRT_EPOLL_WAIT,
+    SL_OSRT_EPOLL_PWAIT,
+    SL_OSRT_NANOSLEEP,
+    SL_OSRT_CLOCK_NANOSLEEP,
+    SL_OSRT_USLEEP,
+    SL_OSRT_SLEEP,
+    SL_OSRT_PTHREAD_MUTEX_LOCK,
+    SL_OSRT_PTHREAD_MUTEX_TIMEDLOCK,
+    SL_OSRT_PTHREAD_COND_WAIT,
+    SL_OSRT_PTHREAD_COND_TIMEDWAIT,
+    SL_OSRT_PTHREAD_RWLOCK_RDLOCK,
+    SL_OSRT_PTHREAD_RWLOCK_WRLOCK,
+    SL_OSRT_PTHREAD_JOIN,
+    SL_OSRT_SEM_WAIT,
+    SL_OSRT_SEM_TIMEDWAIT,
+    SL_OSRT_OPEN,
+    SL_OSRT_OPEN64,
+    SL_OSRT_OPENAT,
+    SL_OSRT_CLOSE,
+    SL_OSRT_FOPEN,
+    SL_OSRT_FCLOSE,
+    SL_OSRT_FREAD,
+    SL_OSRT_FWRITE,
+    SL_OSRT_IOCTL,
+    SL_OSRT_WAITPID,
+    SL_OSRT_FSYNC,
+    SL_OSRT_SYSCALL_FUTEX,
+    SL_OSRT_N_FUNCS
+  } SlOsrtFunc;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    int64_t ret; /* the call's return value */
+    uint32_t func; /* SlOsrtFunc */
+    uint32_t pad;
+  } SlWireOsrt;
+
+  /* NVTX: the library sends what happened; the daemon pairs push/pop per thread and start/end by
+   * range id into the ranges NVTX_EVENTS holds. */
+  typedef enum
+  {
+    SL_NVTX_MARK,          /* time_ns */
+    SL_NVTX_PUSH,          /* time_ns, text */
+    SL_NVTX_POP,           /* time_ns */
+    SL_NVTX_START,         /* time_ns, range_id, text */
+    SL_NVTX_END,           /* time_ns, range_id */
+    SL_NVTX_DOMAIN_CREATE, /* time_ns, domain, text = its name */
+    SL_NVTX_THREAD_NAME,   /* nvtxNameOsThread: range_id = the tid, text = the name */
+  } SlNvtxOp;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    uint64_t range_id; /* nvtxRangeId_t of START/END */
+    uint64_t domain;   /* 0: the default domain; else the library's handle */
+    uint32_t op;       /* SlNvtxOp */
+    uint32_t color;    /* ARGB */
+    uint32_t category;
+    uint32_t has_color;
+    /* followed by the message text */
+  } SlWireNvtx;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    uint32_t n_frames;     /* return addresses that follow, leaf first */
+    uint32_t thread_state; /* SL_THREAD_STATE_* of sl-schema.h */
+    /* followed by n_frames uint64_t */
+  } SlWireSample;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t base;  /* load bias (dlpi_addr) */
+    uint64_t start; /* lowest mapped address of its PT_LOAD segments */
+    uint64_t end;   /* one past the highest */
+    /* followed by the path ("" for the main program: the daemon uses /proc/PID/exe's path sent
+     * in HELLO, so this is filled by the library from /proc/self/exe) */
+  } SlWireModule;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint32_t correlation_id;
+    uint32_t event_class; /* SL_EVENT_CLASS_CUDA_RUNTIME or _DRIVER */
+    int32_t return_value;
+    uint32_t cbid;
+    /* followed by the API name, e.g. "cudaLaunchKernel_v7000" */
+  } SlWireCudaApi;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint32_t device_id;
+    uint32_t context_id;
+    uint32_t stream_id;
+    uint32_t correlation_id;
+    int32_t grid_x, grid_y, grid_z;
+    int32_t block_x, block_y, block_z;
+    int32_t registers_per_thread;
+    int32_t static_shared_memory;
+    int32_t dynamic_shared_memory;
+    uint32_t local_memory_per_thread;
+    uint64_t local_memory_total;
+    int64_t grid_id;
+    uint32_t launch_type;  /* SL_LAUNCH_TYPE_* */
+    uint32_t cache_config; /* CUPTI's requested/executed byte, as nsys stores it */
+    uint32_t shared_memory_executed;
+    uint32_t graph_node_id_lo, graph_node_id_hi; /* 0 when not from a graph */
+    uint32_t graph_id;
+    int32_t cluster_x, cluster_y, cluster_z;
+    uint32_t pad;
+    /* followed by the (usually mangled) kernel name */
+  } SlWireKernel;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint64_t bytes;
+    uint32_t device_id;
+    uint32_t context_id;
+    uint32_t stream_id;
+    uint32_t correlation_id;
+    uint32_t copy_kind; /* SL_MEMCPY_* (ENUM_CUDA_MEMCPY_OPER) */
+    uint32_t src_kind;  /* SL_MEM_KIND_* (ENUM_CUDA_MEM_KIND) */
+    uint32_t dst_kind;
+    uint32_t src_device_id; /* peer copies; else device_id */
+    uint32_t dst_device_id;
+    uint32_t pad;
+  } SlWireMemcpy;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint64_t bytes;
+    uint32_t device_id;
+    uint32_t context_id;
+    uint32_t stream_id;
+    uint32_t correlation_id;
+    uint32_t value;
+    uint32_t mem_kind;
+  } SlWireMemset;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint32_t device_id;
+    uint32_t context_id;
+    uint32_t stream_id; /* UINT32_MAX: none */
+    uint32_t correlation_id;
+    uint32_t sync_type; /* SL_SYNC_* */
+    uint32_t event_id;  /* UINT32_MAX: none */
+  } SlWireSync;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint32_t device_id;
+    int32_t compute_major, compute_minor;
+    int32_t sm_count;
+    int32_t max_threads_per_block;
+    int32_t max_warps_per_sm;
+    int32_t max_blocks_per_sm;
+    int32_t max_registers_per_block;
+    int32_t max_registers_per_sm;
+    int32_t max_shmem_per_block;
+    int32_t max_shmem_per_block_optin;
+    int32_t max_shmem_per_sm;
+    int32_t threads_per_warp;
+    int32_t clock_rate_khz;
+    int32_t async_engines;
+    int32_t l2_cache_size;
+    uint64_t total_memory;
+    uint64_t memory_bandwidth; /* bytes per second */
+    int32_t max_block_dim[3];
+    int32_t max_grid_dim[3];
+    uint32_t pci_domain, pci_bus, pci_device;
+    uint8_t uuid[16];
+    uint32_t pad;
+    /* followed by the device name */
+  } SlWireGpu;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint32_t device_id;
+    uint32_t context_id;
+    uint32_t null_stream_id;
+    uint32_t pad;
+  } SlWireContext;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint32_t device_id;
+    uint32_t context_id;
+    uint32_t stream_id;
+    int32_t priority;
+    uint32_t flag; /* SL_STREAM_TYPE_* */
+    uint32_t pad;
+  } SlWireStream;
+
+  typedef enum
+  {
+    SL_DROP_RING_FULL, /* a thread produced faster than the library could send */
+    SL_DROP_CUPTI,     /* CUPTI's own dropped-record count */
+    SL_DROP_SAMPLES,   /* samples skipped (reentrancy, no room) */
+  } SlDropSource;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    uint64_t count;
+    uint32_t source; /* SlDropSource */
+    uint32_t pad;
+  } SlWireDropped;
+
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    int32_t status; /* exit status, or -signal */
+    uint32_t pad;
+  } SlWireBye;
+
+  /* Size of a record with `text_len` bytes of text (without its NUL) after `fixed` bytes. */
+  static inline uint32_t
+  sl_wire_size (uint32_t fixed,
+                uint32_t text_len)
+  {
+    return (fixed + text_len + 1 + 7) & ~7u;
+  }
+
+  /* Name of an OS runtime function as nsys writes it in StringIds ("read", "pthread_mutex_lock"). */
+  const char *sl_wire_osrt_name (uint32_t func);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,22 @@
+# record.cmake: test-record runs the real `sightline record` (which starts the real sightlined) on
+# tests/targets/sl-test-target, built here with NVTX when the CUDA headers are there.
+add_executable(sl-test-target ${CMAKE_CURRENT_SOURCE_DIR}/targets/sl-test-target.c)
+target_link_libraries(sl-test-target PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+# frame pointers and no inlining of the busy functions: the sampling test looks for them
+target_compile_options(sl-test-target PRIVATE -O1 -fno-omit-frame-pointer)
+if(SL_HAVE_CUDA)
+  target_include_directories(sl-test-target PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
+  target_compile_definitions(sl-test-target PRIVATE SL_HAVE_NVTX=1)
+endif()
+if(TARGET test-record)
+  add_dependencies(test-record sightline sightlined sightline-inject sl-test-target)
+  target_link_libraries(test-record PRIVATE PkgConfig::SQLITE)
+  target_compile_definitions(test-record PRIVATE
+    SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>"
+    SL_DAEMON_PATH="$<TARGET_FILE:sightlined>"
+    SL_TARGET_PATH="$<TARGET_FILE:sl-test-target>")
+  if(SL_HAVE_CUDA)
+    target_compile_definitions(test-record PRIVATE SL_HAVE_NVTX=1)
+  endif()
+  set_tests_properties(record PROPERTIES TIMEOUT 300)
+endif()

@@ -1,0 +1,352 @@
+/* test-record.c: `sightline record` end to end on real processes: the daemon (started on demand in
+ * a private runtime directory), the injection library inside tests/targets/sl-test-target, and
+ * the written trace, read back through the model and checked field by field with SQL. */
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sl-test-util.h"
+#include "sl-trace.h"
+
+static const char *runtime_dir;
+
+/* Runs `sightline record ARGS…` and returns its exit status; its stderr in *err. */
+static int
+record (char       **err,
+        const char  *first,
+        ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_auto (GStrv) env = g_get_environ ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  int status = -1;
+  va_list ap;
+
+  g_ptr_array_add (argv, SL_SIGHTLINE_PATH);
+  g_ptr_array_add (argv, "record");
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  env = g_environ_setenv (env, "SIGHTLINE_RUNTIME_DIR", runtime_dir, TRUE);
+  g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL, &out, err, &status,
+                &error);
+  g_assert_no_error (error);
+  g_test_message ("record stderr: %s", *err);
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  return 128 + WTERMSIG (status);
+}
+
+static char *
+trace_path (const char *name)
+{
+  return g_build_filename (sl_test_tmpdir (), name, NULL);
+}
+
+static sqlite3 *
+open_db (const char *path)
+{
+  sqlite3 *db = NULL;
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  return db;
+}
+
+static gint64
+sql_int (sqlite3    *db,
+         const char *sql)
+{
+  sqlite3_stmt *st = NULL;
+  gint64 v = -1;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
+    g_error ("%s: %s", sql, sqlite3_errmsg (db));
+  if (sqlite3_step (st) == SQLITE_ROW)
+    v = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return v;
+}
+
+static char *
+sql_text (sqlite3    *db,
+          const char *sql)
+{
+  sqlite3_stmt *st = NULL;
+  char *v = NULL;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
+    g_error ("%s: %s", sql, sqlite3_errmsg (db));
+  if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_text (st, 0) != NULL)
+    v = g_strdup ((const char *) sqlite3_column_text (st, 0));
+  sqlite3_finalize (st);
+  return v;
+}
+
+/* globalTid of the thread named `name`, or -1. */
+static gint64
+tid_named (sqlite3    *db,
+           const char *name)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT t.globalTid FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId WHERE s.value = '%s'",
+      name);
+  return sql_int (db, sql);
+}
+
+static gint64
+count_osrt (sqlite3    *db,
+            gint64      gtid,
+            const char *func,
+            gint64      min_ns)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId WHERE o.globalTid = %"
+      G_GINT64_FORMAT " AND s.value = '%s' AND o.end - o.start >= %" G_GINT64_FORMAT,
+      gtid, func, min_ns);
+  return sql_int (db, sql);
+}
+
+static void
+test_threads (void)
+{
+  g_autofree char *path = trace_path ("threads.sqlite");
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int code = record (&err, "-o", path, "-s", "1000", "--", SL_TARGET_PATH, "threads", NULL);
+
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (err, "events written to"));
+
+  /* the model opens it */
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_processes (trace), ==, 2); /* the program and its child */
+  gboolean saw_osrt = FALSE, saw_nvtx1 = FALSE, saw_samples = FALSE;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      saw_osrt |= lane->kind == SL_LANE_OSRT && lane->n_events > 0;
+      saw_nvtx1 |= lane->kind == SL_LANE_NVTX && lane->depth == 1 && lane->n_events > 0;
+      saw_samples |= lane->kind == SL_LANE_SAMPLES && lane->n_events > 0;
+    }
+  g_assert_true (saw_osrt);
+  g_assert_true (saw_samples);
+#ifdef SL_HAVE_NVTX
+  g_assert_true (saw_nvtx1);
+#endif
+
+  sqlite3 *db = open_db (path);
+  g_autofree char *schema = sql_text (db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
+  g_assert_cmpstr (schema, ==, "3.25.0");
+
+  /* names: set by the creator (pthread_setname_np), by itself (prctl), and the main thread */
+  gint64 a = tid_named (db, "worker-a"), b = tid_named (db, "worker-b");
+  g_assert_cmpint (a, >, 0);
+  g_assert_cmpint (b, >, 0);
+  g_assert_cmpint (a >> 24, ==, b >> 24); /* same process */
+  /* the main thread: tid == pid (the forked child inherits the name too) */
+  gint64 main_tid = (a & ~G_GINT64_CONSTANT (0xFFFFFF)) | ((a >> 24) & 0xFFFFFF);
+  g_autofree char *main_sql = g_strdup_printf (
+      "SELECT s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId WHERE t.globalTid = %"
+      G_GINT64_FORMAT, main_tid);
+  g_autofree char *main_name = sql_text (db, main_sql);
+  g_assert_cmpstr (main_name, ==, "sl-main");
+
+  /* blocking OS calls: 5 sleeps of 2 ms and one ~10 ms read on each worker */
+  for (int w = 0; w < 2; w++)
+    {
+      gint64 t = w == 0 ? a : b;
+      /* every nanosleep of the thread (none is shorter than the 1 µs threshold), and at least
+       * the five 2 ms ones at 2 ms (a busy machine may stretch a 1 ms one too) */
+      g_assert_cmpint (count_osrt (db, t, "nanosleep", 0), ==, 5 + 3);
+      g_assert_cmpint (count_osrt (db, t, "nanosleep", 1900000), >=, 5);
+      g_assert_cmpint (count_osrt (db, t, "read", 5000000), ==, 1);
+    }
+  /* the child: 3 usleeps of 5 ms, in its own process */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM PROCESSES"), ==, 2);
+  g_autofree char *child_sql = g_strdup_printf (
+      "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId WHERE s.value = 'usleep' "
+      "AND o.end - o.start >= 4900000 AND (o.globalTid >> 24) != %" G_GINT64_FORMAT, a >> 24);
+  g_assert_cmpint (sql_int (db, child_sql), ==, 3);
+
+#ifdef SL_HAVE_NVTX
+  /* NVTX: 3 "step i" at depth 0 of each worker, each containing one "inner"; one start/end
+   * range; the child's mark */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
+                                "WHERE n.eventType = 59 AND s.value LIKE 'step %'"),
+                   ==, 6);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS o JOIN StringIds so ON so.id = o.textId "
+                                "JOIN NVTX_EVENTS i ON i.globalTid = o.globalTid AND i.start >= o.start "
+                                "AND i.end <= o.end JOIN StringIds si ON si.id = i.textId "
+                                "WHERE so.value LIKE 'step %' AND si.value = 'inner'"),
+                   ==, 6);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
+                                "WHERE n.eventType = 60 AND s.value = 'whole run' AND n.end > n.start"),
+                   ==, 1);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
+                                "WHERE n.eventType = 34 AND s.value = 'child mark'"),
+                   ==, 1);
+#endif
+
+  /* sampling: ~200 ms of CPU at 1 kHz in each busy function, found in the right thread */
+  for (int w = 0; w < 2; w++)
+    {
+      gint64 t = w == 0 ? a : b;
+      const char *fn = w == 0 ? "busy_alpha" : "busy_beta";
+      g_autofree char *total_sql = g_strdup_printf (
+          "SELECT count(*) FROM COMPOSITE_EVENTS WHERE globalTid = %" G_GINT64_FORMAT, t);
+      g_autofree char *in_sql = g_strdup_printf (
+          "SELECT count(DISTINCT c.id) FROM COMPOSITE_EVENTS c JOIN SAMPLING_CALLCHAINS k ON k.id = c.id "
+          "JOIN StringIds s ON s.id = k.symbol WHERE c.globalTid = %" G_GINT64_FORMAT
+          " AND s.value = '%s'",
+          t, fn);
+      gint64 total = sql_int (db, total_sql), in = sql_int (db, in_sql);
+      g_test_message ("%s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " samples", fn, in, total);
+      g_assert_cmpint (total, >=, 100);
+      g_assert_cmpint (in * 10, >=, total * 9);
+    }
+  /* every frame names a module; the leaf of a busy sample is in the test program */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE module IS NULL"), ==, 0);
+  sqlite3_close (db);
+}
+
+static void
+test_crash (void)
+{
+  g_autofree char *path = trace_path ("crash.sqlite");
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int code = record (&err, "-o", path, "-s", "none", "--", SL_TARGET_PATH, "crash", NULL);
+
+  g_assert_cmpint (code, ==, 128 + SIGSEGV);
+  g_assert_nonnull (strstr (err, "signal 11"));
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sqlite3 *db = open_db (path);
+  g_assert_cmpint (count_osrt (db, tid_named (db, "sl-test-target"), "nanosleep", 900000), ==, 4);
+#ifdef SL_HAVE_NVTX
+  /* the range the program died in ends where the process did */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
+                                "WHERE s.value = 'doomed' AND n.end - n.start >= 300000000"),
+                   ==, 1);
+#endif
+  sqlite3_close (db);
+}
+
+static void
+test_sigkill (void)
+{
+  g_autofree char *path = trace_path ("sigkill.sqlite");
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int code = record (&err, "-o", path, "-s", "none", "--", SL_TARGET_PATH, "sigkill", NULL);
+
+  g_assert_cmpint (code, ==, 128 + SIGKILL);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sqlite3 *db = open_db (path);
+  /* flushed 300 ms before the kill: the three 1 ms sleeps are there (the 300 ms one ended just
+   * before the kill and may be lost with the last flush) */
+  g_assert_cmpint (count_osrt (db, tid_named (db, "sl-test-target"), "nanosleep", 900000), >=, 3);
+  sqlite3_close (db);
+}
+
+static void
+test_exit_status (void)
+{
+  g_autofree char *path = trace_path ("exit.sqlite");
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (record (&err, "-o", path, "--", SL_TARGET_PATH, "exit", "42", NULL), ==, 42);
+}
+
+static void
+test_bad_program (void)
+{
+  g_autofree char *path = trace_path ("bad.sqlite");
+  g_autofree char *err = NULL, *err2 = NULL, *err3 = NULL;
+  g_autofree char *noexec = g_build_filename (sl_test_tmpdir (), "not-executable", NULL);
+
+  g_assert_cmpint (record (&err, "-o", path, "--", "/nonexistent/program", NULL), ==, 127);
+  g_assert_nonnull (strstr (err, "/nonexistent/program"));
+  g_assert_cmpint (record (&err2, "-o", path, "--", "no-such-command-sightline", NULL), ==, 127);
+  g_assert_nonnull (strstr (err2, "command not found"));
+  g_assert_true (g_file_set_contents (noexec, "#!/bin/sh\n", -1, NULL));
+  g_chmod (noexec, 0644);
+  g_assert_cmpint (record (&err3, "-o", path, "--", noexec, NULL), ==, 126);
+  g_assert_nonnull (strstr (err3, "not an executable"));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_no_overwrite (void)
+{
+  g_autofree char *path = trace_path ("exists.sqlite");
+  g_autofree char *err = NULL, *err2 = NULL;
+
+  g_assert_true (g_file_set_contents (path, "keep me", -1, NULL));
+  g_assert_cmpint (record (&err, "-o", path, "--", SL_TARGET_PATH, "exit", "0", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "--force"));
+  g_autofree char *contents = NULL;
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "keep me");
+  g_assert_cmpint (record (&err2, "-f", "-o", path, "--", SL_TARGET_PATH, "exit", "0", NULL), ==, 0);
+}
+
+/* The daemon is killed while the program runs: the program goes on unharmed to its end. */
+static void
+test_daemon_killed (void)
+{
+  g_autofree char *path = trace_path ("orphan.sqlite");
+  g_autofree char *marker = trace_path ("orphan.done");
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", runtime_dir, TRUE);
+  const char *argv[] = { SL_SIGHTLINE_PATH, "record", "-o", path, "--", SL_TARGET_PATH, "sleep",
+                         "1500", marker, NULL };
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+  int status;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, &error));
+  g_assert_no_error (error);
+  g_usleep (500000);
+  /* the daemon of our private runtime directory */
+  g_autofree char *cmd = g_strdup_printf ("pkill -KILL -f '^%s'", SL_DAEMON_PATH);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, &error));
+  waitpid (pid, &status, 0);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), !=, 0); /* record says the daemon went away */
+  for (int i = 0; i < 40 && !g_file_test (marker, G_FILE_TEST_EXISTS); i++)
+    g_usleep (100000);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+  /* what was written before stays a readable trace */
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  runtime_dir = g_build_filename (sl_test_tmpdir (), "run", NULL);
+  g_mkdir (runtime_dir, 0700);
+  g_test_add_func ("/collector/record/threads", test_threads);
+  g_test_add_func ("/collector/record/crash", test_crash);
+  g_test_add_func ("/collector/record/sigkill", test_sigkill);
+  g_test_add_func ("/collector/record/exit-status", test_exit_status);
+  g_test_add_func ("/collector/record/bad-program", test_bad_program);
+  g_test_add_func ("/collector/record/no-overwrite", test_no_overwrite);
+  g_test_add_func ("/collector/record/daemon-killed", test_daemon_killed);
+  int r = g_test_run ();
+  /* our daemon would exit by itself after a minute idle; do not leave it behind */
+  g_autofree char *cmd = g_strdup_printf ("pkill -TERM -f '^%s'", SL_DAEMON_PATH);
+  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
+  return r;
+}
