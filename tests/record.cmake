@@ -4,6 +4,12 @@ add_executable(sl-test-target ${CMAKE_CURRENT_SOURCE_DIR}/targets/sl-test-target
 target_link_libraries(sl-test-target PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
 # frame pointers and no inlining of the busy functions: the sampling test looks for them
 target_compile_options(sl-test-target PRIVATE -O1 -fno-omit-frame-pointer)
+# the recorded program, not code under test: it gets our library by LD_PRELOAD, which a sanitizer
+# runtime would refuse to follow
+if(SL_SANITIZE)
+  target_compile_options(sl-test-target PRIVATE -fno-sanitize=all)
+  target_link_options(sl-test-target PRIVATE -fno-sanitize=all)
+endif()
 if(SL_HAVE_CUDA)
   target_include_directories(sl-test-target PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
   target_compile_definitions(sl-test-target PRIVATE SL_HAVE_NVTX=1)

@@ -373,7 +373,7 @@ InitializeInjectionNvtx2 (NvtxGetExportTableFunc get_table)
     return 0;
   if (cb->GetModuleFunctionTable (NVTX_CB_MODULE_CORE, &table, &size) && table != NULL)
     {
-      unsigned n = size / sizeof (NvtxFunctionPointer *);
+      unsigned n = size + 1; /* size: entries of the table, less its terminating NULL */
       table_set (table, n, CORE_MarkEx, FN (nvtx_mark_ex));
       table_set (table, n, CORE_MarkA, FN (nvtx_mark_a));
       table_set (table, n, CORE_MarkW, FN (nvtx_mark_w));
@@ -390,7 +390,7 @@ InitializeInjectionNvtx2 (NvtxGetExportTableFunc get_table)
   table = NULL;
   if (cb->GetModuleFunctionTable (NVTX_CB_MODULE_CORE2, &table, &size) && table != NULL)
     {
-      unsigned n = size / sizeof (NvtxFunctionPointer *);
+      unsigned n = size + 1; /* size: entries of the table, less its terminating NULL */
       table_set (table, n, CORE2_DomainMarkEx, FN (nvtx_domain_mark_ex));
       table_set (table, n, CORE2_DomainRangeStartEx, FN (nvtx_domain_range_start_ex));
       table_set (table, n, CORE2_DomainRangeEnd, FN (nvtx_domain_range_end));
