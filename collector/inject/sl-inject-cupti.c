@@ -1,0 +1,943 @@
+/* sl-inject-cupti.c: CUDA activity from CUPTI (kernels, copies, sets, synchronization, runtime and
+ * driver calls, devices, contexts, streams) as wire records.  C11 + POSIX + CUPTI, no GLib: it
+ * runs inside someone else's process.
+ *
+ * libcuda calls InitializeInjection() from cuInit (CUDA_INJECTION64_PATH).  We give CUPTI empty
+ * buffers; it fills them on the application's threads and hands each back, full or flushed, on
+ * its worker thread (or in cuptiActivityFlushAll's caller), where every record becomes one wire
+ * record.  That thread is not the application's, so emitting waits for ring space instead of
+ * dropping.  CUPTI is told to take its timestamps from _sl_now(): every record is on the
+ * session's CLOCK_MONOTONIC axis without conversion.
+ *
+ * A buffer comes back by itself only when full; our flush thread asks CUPTI every
+ * SL_CUPTI_FLUSH_MS for the buffers whose records are complete, so that the trace on disk follows
+ * the GPU within about a second and a crash loses at most that much GPU activity.
+ *
+ * Sizes: a busy PyTorch process makes 10^4 ... 10^5 activity records a second, 40 ... 216 bytes
+ * each; an 8 MiB buffer holds ~40 000 of them, and a handful of buffers are in flight at a time.
+ */
+#include "sl-inject-cupti.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sl-schema.h"
+
+#define SL_CUPTI_BUFFER_SIZE (8u << 20) /* ~40 000 records */
+#define SL_CUPTI_POOL        4          /* idle buffers kept for reuse; more are freed */
+#define SL_CUPTI_MAX_ERRORS  4          /* lines on stderr at most, for the whole process */
+#define SL_CUPTI_MAX_CONTEXTS 256       /* contexts remembered for their device */
+#define SL_CUPTI_FLUSH_MS    500        /* completed buffers are fetched this often */
+
+/* ENUM_CUDA_MEM_KIND values sl-schema.h does not name */
+#define SL_MEM_KIND_DEVICE_STATIC  5
+#define SL_MEM_KIND_MANAGED_STATIC 6
+
+_Static_assert (sizeof (SlWireMemcpy) % 8 == 0, "wire records are multiples of 8");
+_Static_assert (sizeof (SlWireMemset) % 8 == 0, "wire records are multiples of 8");
+_Static_assert (sizeof (SlWireSync) % 8 == 0, "wire records are multiples of 8");
+_Static_assert (sizeof (SlWireContext) % 8 == 0, "wire records are multiples of 8");
+_Static_assert (sizeof (SlWireStream) % 8 == 0, "wire records are multiples of 8");
+
+static struct
+{
+  _Atomic int started; /* activity enabled: flush and stop have something to do */
+  pid_t started_pid;   /* in this process: a forked child has CUPTI's state, not its threads */
+  _Atomic int errors;
+  int64_t time_offset; /* added to CUPTI times when the timestamp callback was refused */
+
+  pthread_mutex_t pool_lock;
+  uint8_t *pool[SL_CUPTI_POOL];
+  unsigned n_pool;
+
+  /* contextId -> deviceId, from CONTEXT records: stream and synchronization records lack it */
+  pthread_mutex_t contexts_lock;
+  uint32_t context_ids[SL_CUPTI_MAX_CONTEXTS];
+  uint32_t context_devices[SL_CUPTI_MAX_CONTEXTS];
+  unsigned n_contexts;
+
+  const char *proc_root;
+
+  /* the periodic flush: a thread of ours, stopped before the final forced flush */
+  pthread_t flush_thread;
+  pid_t flush_thread_pid; /* not ours in a forked child */
+  pthread_mutex_t flush_lock;
+  pthread_cond_t flush_cond;
+  bool flush_stop;
+
+  /* cuptiGetCallbackName() by cbid, looked up once: one API record in three needs it */
+  _Atomic (const char *) runtime_names[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+  _Atomic (const char *) driver_names[CUPTI_DRIVER_TRACE_CBID_SIZE];
+} cu = {
+  .pool_lock = PTHREAD_MUTEX_INITIALIZER,
+  .contexts_lock = PTHREAD_MUTEX_INITIALIZER,
+  .flush_lock = PTHREAD_MUTEX_INITIALIZER,
+  .flush_cond = PTHREAD_COND_INITIALIZER,
+};
+
+/* The activity kinds we record; those this CUPTI refuses are reported and skipped. */
+static const CUpti_ActivityKind activity_kinds[] = {
+  CUPTI_ACTIVITY_KIND_DEVICE,
+  CUPTI_ACTIVITY_KIND_CONTEXT,
+  CUPTI_ACTIVITY_KIND_STREAM,
+  CUPTI_ACTIVITY_KIND_RUNTIME,
+  CUPTI_ACTIVITY_KIND_DRIVER,
+  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+  CUPTI_ACTIVITY_KIND_MEMCPY,
+  CUPTI_ACTIVITY_KIND_MEMCPY2, /* peer to peer */
+  CUPTI_ACTIVITY_KIND_MEMSET,
+  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Errors: one line on stderr, a few at most per process, never an abort                        */
+
+static void
+say (const char *line)
+{
+  size_t n = strlen (line);
+
+  if (atomic_fetch_add (&cu.errors, 1) >= SL_CUPTI_MAX_ERRORS)
+    return;
+  /* our own write: not one of the program's OS calls */
+  _sl_enter_library ();
+  ssize_t w = write (STDERR_FILENO, line, n);
+  (void) w;
+  _sl_leave_library ();
+}
+
+static const char *
+result_text (CUptiResult result)
+{
+  const char *text = NULL;
+
+  if (cuptiGetResultString (result, &text) != CUPTI_SUCCESS || text == NULL)
+    text = "unknown error";
+  return text;
+}
+
+static void
+report (const char *what,
+        CUptiResult result)
+{
+  char line[256];
+
+  snprintf (line, sizeof line, "sightline: %s failed: %s\n", what, result_text (result));
+  say (line);
+}
+
+/* Start-up gathers its failures into one line: the first, and how many more. */
+typedef struct
+{
+  const char *what;
+  CUptiResult result;
+  unsigned more;
+} SlCuptiFailures;
+
+static bool
+check (SlCuptiFailures *f,
+       const char      *what,
+       CUptiResult      result)
+{
+  if (result == CUPTI_SUCCESS)
+    return true;
+  if (f->what == NULL)
+    {
+      f->what = what;
+      f->result = result;
+    }
+  else
+    f->more++;
+  return false;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Mapping CUPTI's values to nsys's                                                               */
+
+/* 0 stays 0: "no timestamp could be collected" */
+static uint64_t
+session_time (uint64_t t)
+{
+  return t == 0 ? 0 : (uint64_t) ((int64_t) t + cu.time_offset);
+}
+
+/* CUpti_ActivityMemcpyKind is ENUM_CUDA_MEMCPY_OPER for 0 ... 10 (HtoD 1, DtoH 2, DtoD 8,
+ * HtoH 9, PtoP 10; the array kinds 3 ... 7) */
+static uint32_t
+copy_kind (uint32_t cupti)
+{
+  return cupti <= CUPTI_ACTIVITY_MEMCPY_KIND_PTOP ? cupti : SL_MEMCPY_UNKNOWN;
+}
+
+/* CUpti_ActivityMemoryKind counts from Unknown = 0, ENUM_CUDA_MEM_KIND from Pageable = 0 */
+static uint32_t
+mem_kind (uint32_t cupti)
+{
+  switch (cupti)
+    {
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return SL_MEM_KIND_PAGEABLE;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return SL_MEM_KIND_PINNED;
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE: return SL_MEM_KIND_DEVICE;
+    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY: return SL_MEM_KIND_ARRAY;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED: return SL_MEM_KIND_MANAGED;
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC: return SL_MEM_KIND_DEVICE_STATIC;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return SL_MEM_KIND_MANAGED_STATIC;
+    default: return SL_MEM_KIND_UNKNOWN;
+    }
+}
+
+/* CUpti_ActivitySynchronizationType is ENUM_CUPTI_SYNC_TYPE */
+static uint32_t
+sync_type (uint32_t cupti)
+{
+  return cupti <= CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE ? cupti : SL_SYNC_UNKNOWN;
+}
+
+/* CUpti_ActivityStreamFlag (low 16 bits) is ENUM_CUPTI_STREAM_TYPE */
+static uint32_t
+stream_type (uint32_t cupti)
+{
+  uint32_t flag = cupti & CUPTI_ACTIVITY_STREAM_CREATE_MASK;
+
+  return flag <= CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL ? flag : SL_STREAM_TYPE_UNKNOWN;
+}
+
+/* CUPTI's Regular is 0, nsys's ENUM_CUDA_KERNEL_LAUNCH_TYPE keeps 0 for Unknown: Regular 1,
+ * cooperative single device 2, multi device 3 */
+static uint32_t
+launch_type (uint32_t cupti)
+{
+  return cupti <= CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE ? cupti + 1
+                                                                      : SL_LAUNCH_TYPE_UNKNOWN;
+}
+
+/* nsys's cacheConfig is the executed CUfunc_cache + 1, seen in real exports: 1 ... 4, with 3
+ * (PREFER_L1) on Turing kernels that ran with 32 KiB of shared memory, 2 (PREFER_SHARED) on
+ * Ampere kernels with 100 KiB, 1 (PREFER_NONE) everywhere on Hopper */
+static uint32_t
+cache_config (const CUpti_ActivityKernel10 *k)
+{
+  return (uint32_t) k->cacheConfig.config.executed + 1;
+}
+
+static void
+remember_context (uint32_t context_id,
+                  uint32_t device_id)
+{
+  pthread_mutex_lock (&cu.contexts_lock);
+  unsigned i;
+  for (i = 0; i < cu.n_contexts; i++)
+    if (cu.context_ids[i] == context_id)
+      break;
+  if (i == cu.n_contexts && i < SL_CUPTI_MAX_CONTEXTS)
+    cu.n_contexts++;
+  if (i < SL_CUPTI_MAX_CONTEXTS)
+    {
+      cu.context_ids[i] = context_id;
+      cu.context_devices[i] = device_id;
+    }
+  pthread_mutex_unlock (&cu.contexts_lock);
+}
+
+/* The device of a context, 0 when its CONTEXT record has not come (nsys writes 0 there too). */
+static uint32_t
+context_device (uint32_t context_id)
+{
+  uint32_t device = 0;
+
+  pthread_mutex_lock (&cu.contexts_lock);
+  for (unsigned i = 0; i < cu.n_contexts; i++)
+    if (cu.context_ids[i] == context_id)
+      {
+        device = cu.context_devices[i];
+        break;
+      }
+  pthread_mutex_unlock (&cu.contexts_lock);
+  return device;
+}
+
+static const char *
+api_name (bool     runtime,
+          uint32_t cbid)
+{
+  _Atomic (const char *) *cache = NULL;
+  const char *name = NULL;
+
+  if (runtime && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+    cache = &cu.runtime_names[cbid];
+  else if (!runtime && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE)
+    cache = &cu.driver_names[cbid];
+  if (cache != NULL && (name = atomic_load_explicit (cache, memory_order_relaxed)) != NULL)
+    return name;
+  /* CUPTI's names are nsys's: "cudaLaunchKernel_v7000", "cuLaunchKernelEx" */
+  if (cuptiGetCallbackName (runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API,
+                            cbid, &name)
+          != CUPTI_SUCCESS
+      || name == NULL)
+    return NULL;
+  if (cache != NULL)
+    atomic_store_explicit (cache, name, memory_order_relaxed);
+  return name;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* PCI location of a device, from the driver's /proc listing (CUPTI's device record lacks it)    */
+
+void
+_sl_cupti_set_proc_root (const char *root)
+{
+  cu.proc_root = root;
+}
+
+/* "GPU-b27a2541-9522-6b9b-99d1-bf1a89bf7a62", as the driver writes a UUID */
+static void
+format_uuid (const uint8_t uuid[16],
+             char          out[41])
+{
+  static const int dashes_after[] = { 3, 5, 7, 9 };
+  char *p = out + 4;
+
+  memcpy (out, "GPU-", 4);
+  for (int i = 0, d = 0; i < 16; i++)
+    {
+      p += snprintf (p, 3, "%02x", uuid[i]);
+      if (d < 4 && i == dashes_after[d])
+        {
+          *p++ = '-';
+          d++;
+        }
+    }
+  *p = '\0';
+}
+
+/* Reads up to 2 KiB of @path (the information file is ~400 bytes); false when absent. */
+static bool
+read_small_file (const char *path,
+                 char       *buf,
+                 size_t      size)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n;
+
+  if (fd < 0)
+    return false;
+  n = read (fd, buf, size - 1);
+  close (fd);
+  if (n < 0)
+    return false;
+  buf[n] = '\0';
+  return true;
+}
+
+/* Finds the GPU whose "GPU UUID:" is @uuid among root/<bus location>/information. */
+static bool
+pci_location (const uint8_t uuid[16],
+              uint32_t     *domain,
+              uint32_t     *bus,
+              uint32_t     *device)
+{
+  const char *root = cu.proc_root != NULL ? cu.proc_root : "/proc/driver/nvidia/gpus";
+  char want[41];
+  bool found = false;
+  DIR *dir;
+
+  format_uuid (uuid, want);
+  _sl_enter_library (); /* our reads are not the program's OS calls */
+  dir = opendir (root);
+  for (struct dirent *e; dir != NULL && !found && (e = readdir (dir)) != NULL;)
+    {
+      char path[512], info[2048];
+      unsigned d, b, dev, fn;
+
+      if (e->d_name[0] == '.'
+          || snprintf (path, sizeof path, "%s/%s/information", root, e->d_name) >= (int) sizeof path
+          || !read_small_file (path, info, sizeof info))
+        continue;
+      const char *line = strstr (info, "GPU UUID:");
+      if (line == NULL)
+        continue;
+      line += strlen ("GPU UUID:");
+      line += strspn (line, " \t");
+      if (strncasecmp (line, want, strlen (want)) != 0)
+        continue;
+      /* "Bus Location: 0000:1b:00.0"; the directory has the same name */
+      const char *loc = strstr (info, "Bus Location:");
+      if (loc != NULL)
+        {
+          loc += strlen ("Bus Location:");
+          loc += strspn (loc, " \t");
+        }
+      else
+        loc = e->d_name;
+      if (sscanf (loc, "%x:%x:%x.%x", &d, &b, &dev, &fn) == 4)
+        {
+          *domain = d;
+          *bus = b;
+          *device = dev;
+          found = true;
+        }
+    }
+  if (dir != NULL)
+    closedir (dir);
+  _sl_leave_library ();
+  return found;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Records                                                                                        */
+
+/* A fixed part (its header's type and size are set here) and text; @tid 0 keeps the emitting
+ * thread's. */
+static void
+emit (uint16_t    type,
+      const void *fixed,
+      size_t      fixed_size,
+      const char *text,
+      uint32_t    tid)
+{
+  size_t len = text != NULL ? _sl_text_len (text, SL_WIRE_MAX_RECORD - 64 - fixed_size) : 0;
+  uint32_t size = text != NULL ? sl_wire_size ((uint32_t) fixed_size, (uint32_t) len)
+                               : (uint32_t) fixed_size;
+  uint8_t *rec = _sl_emit_begin_wait (type, size);
+
+  if (rec == NULL)
+    return; /* counted by the core, reported as SL_WIRE_DROPPED */
+  memcpy (rec + sizeof (SlWireHeader), (const uint8_t *) fixed + sizeof (SlWireHeader),
+          fixed_size - sizeof (SlWireHeader));
+  if (tid != 0)
+    ((SlWireHeader *) rec)->tid = tid;
+  if (text != NULL)
+    {
+      _sl_put_text (rec, fixed_size, text, len);
+      /* no stale ring bytes in the padding */
+      memset (rec + fixed_size + len + 1, 0, size - fixed_size - len - 1);
+    }
+  _sl_emit_end (rec);
+}
+
+static void
+emit_kernel (const CUpti_ActivityKernel10 *k)
+{
+  SlWireKernel w = { 0 };
+
+  w.start_ns = session_time (k->start);
+  w.end_ns = session_time (k->end);
+  w.device_id = k->deviceId;
+  w.context_id = k->contextId;
+  w.stream_id = k->streamId;
+  w.correlation_id = k->correlationId;
+  w.grid_x = k->gridX;
+  w.grid_y = k->gridY;
+  w.grid_z = k->gridZ;
+  w.block_x = k->blockX;
+  w.block_y = k->blockY;
+  w.block_z = k->blockZ;
+  w.registers_per_thread = k->registersPerThread;
+  w.static_shared_memory = k->staticSharedMemory;
+  w.dynamic_shared_memory = k->dynamicSharedMemory;
+  w.local_memory_per_thread = k->localMemoryPerThread;
+  /* the 32-bit field overflows on big GPUs (H100: 250 MB); _v2 is its 64-bit successor */
+  w.local_memory_total = k->localMemoryTotal_v2 != 0 ? k->localMemoryTotal_v2 : k->localMemoryTotal;
+  w.grid_id = k->gridId;
+  w.launch_type = launch_type (k->launchType);
+  w.cache_config = cache_config (k);
+  w.shared_memory_executed = k->sharedMemoryExecuted;
+  w.graph_node_id_lo = (uint32_t) k->graphNodeId;
+  w.graph_node_id_hi = (uint32_t) (k->graphNodeId >> 32);
+  w.graph_id = k->graphId;
+  w.cluster_x = (int32_t) k->clusterX;
+  w.cluster_y = (int32_t) k->clusterY;
+  w.cluster_z = (int32_t) k->clusterZ;
+  emit (SL_WIRE_KERNEL, &w, sizeof w, k->name != NULL ? k->name : "", 0);
+}
+
+static void
+emit_memcpy (const CUpti_ActivityMemcpy6 *m)
+{
+  SlWireMemcpy w = { 0 };
+
+  w.start_ns = session_time (m->start);
+  w.end_ns = session_time (m->end);
+  w.bytes = m->bytes;
+  w.device_id = m->deviceId;
+  w.context_id = m->contextId;
+  w.stream_id = m->streamId;
+  w.correlation_id = m->correlationId;
+  w.copy_kind = copy_kind (m->copyKind);
+  w.src_kind = mem_kind (m->srcKind);
+  w.dst_kind = mem_kind (m->dstKind);
+  w.src_device_id = m->deviceId;
+  w.dst_device_id = m->deviceId;
+  emit (SL_WIRE_MEMCPY, &w, sizeof w, NULL, 0);
+}
+
+static void
+emit_memcpy_peer (const CUpti_ActivityMemcpyPtoP4 *m)
+{
+  SlWireMemcpy w = { 0 };
+
+  w.start_ns = session_time (m->start);
+  w.end_ns = session_time (m->end);
+  w.bytes = m->bytes;
+  w.device_id = m->deviceId;
+  w.context_id = m->contextId;
+  w.stream_id = m->streamId;
+  w.correlation_id = m->correlationId;
+  w.copy_kind = copy_kind (m->copyKind);
+  w.src_kind = mem_kind (m->srcKind);
+  w.dst_kind = mem_kind (m->dstKind);
+  w.src_device_id = m->srcDeviceId;
+  w.dst_device_id = m->dstDeviceId;
+  emit (SL_WIRE_MEMCPY, &w, sizeof w, NULL, 0);
+}
+
+static void
+emit_memset (const CUpti_ActivityMemset4 *m)
+{
+  SlWireMemset w = { 0 };
+
+  w.start_ns = session_time (m->start);
+  w.end_ns = session_time (m->end);
+  w.bytes = m->bytes;
+  w.device_id = m->deviceId;
+  w.context_id = m->contextId;
+  w.stream_id = m->streamId;
+  w.correlation_id = m->correlationId;
+  w.value = m->value;
+  w.mem_kind = mem_kind (m->memoryKind);
+  emit (SL_WIRE_MEMSET, &w, sizeof w, NULL, 0);
+}
+
+static void
+emit_sync (const CUpti_ActivitySynchronization2 *s)
+{
+  SlWireSync w = { 0 };
+
+  w.start_ns = session_time (s->start);
+  w.end_ns = session_time (s->end);
+  w.device_id = context_device (s->contextId);
+  w.context_id = s->contextId;
+  /* CUPTI_SYNCHRONIZATION_INVALID_VALUE is UINT32_MAX, the wire's "none" */
+  w.stream_id = s->streamId;
+  w.correlation_id = s->correlationId;
+  w.sync_type = sync_type (s->type);
+  w.event_id = s->cudaEventId;
+  emit (SL_WIRE_SYNC, &w, sizeof w, NULL, 0);
+}
+
+static void
+emit_api (const CUpti_ActivityAPI *a)
+{
+  bool runtime = a->kind == CUPTI_ACTIVITY_KIND_RUNTIME;
+  SlWireCudaApi w = { 0 };
+  char unknown[48];
+  const char *name = api_name (runtime, a->cbid);
+
+  w.start_ns = session_time (a->start);
+  w.end_ns = session_time (a->end);
+  w.correlation_id = a->correlationId;
+  w.event_class = runtime ? SL_EVENT_CLASS_CUDA_RUNTIME : SL_EVENT_CLASS_CUDA_DRIVER;
+  w.return_value = (int32_t) a->returnValue;
+  w.cbid = a->cbid;
+  if (name == NULL)
+    {
+      /* a newer driver than this CUPTI knows */
+      snprintf (unknown, sizeof unknown, "%s_cbid_%u", runtime ? "cudaRuntime" : "cuDriver",
+                (unsigned) a->cbid);
+      name = unknown;
+    }
+  /* on the thread that made the call (CUPTI is told to report kernel tids) */
+  emit (SL_WIRE_CUDA_API, &w, sizeof w, name, a->threadId);
+}
+
+static int32_t
+clamp_i32 (uint64_t v)
+{
+  return v > INT32_MAX ? INT32_MAX : (int32_t) v;
+}
+
+static void
+emit_device (const CUpti_ActivityDevice5 *d)
+{
+  SlWireGpu w = { 0 };
+
+  w.device_id = d->id;
+  w.compute_major = clamp_i32 (d->computeCapabilityMajor);
+  w.compute_minor = clamp_i32 (d->computeCapabilityMinor);
+  w.sm_count = clamp_i32 (d->numMultiprocessors);
+  w.max_threads_per_block = clamp_i32 (d->maxThreadsPerBlock);
+  w.max_warps_per_sm = clamp_i32 (d->maxWarpsPerMultiprocessor);
+  w.max_blocks_per_sm = clamp_i32 (d->maxBlocksPerMultiprocessor);
+  w.max_registers_per_block = clamp_i32 (d->maxRegistersPerBlock);
+  w.max_registers_per_sm = clamp_i32 (d->maxRegistersPerMultiprocessor);
+  w.max_shmem_per_block = clamp_i32 (d->maxSharedMemoryPerBlock);
+  w.max_shmem_per_sm = clamp_i32 (d->maxSharedMemoryPerMultiprocessor);
+  /* Not in CUPTI's record.  The opt-in limit is the SM's shared memory less the 1 KiB the
+   * driver reserves per block from compute capability 8.0 on (A100 163 KiB of 164, H100 227 of
+   * 228, sm_86/89/120 99 of 100); all of it on 7.x; the plain 48 KiB before.  Checked against
+   * maxShmemPerBlockOptin of every GPU in the real exports. */
+  if (d->computeCapabilityMajor >= 8 && d->maxSharedMemoryPerMultiprocessor > 1024)
+    w.max_shmem_per_block_optin = clamp_i32 (d->maxSharedMemoryPerMultiprocessor - 1024);
+  else if (d->computeCapabilityMajor == 7)
+    w.max_shmem_per_block_optin = clamp_i32 (d->maxSharedMemoryPerMultiprocessor);
+  else
+    w.max_shmem_per_block_optin = clamp_i32 (d->maxSharedMemoryPerBlock);
+  w.threads_per_warp = clamp_i32 (d->numThreadsPerWarp);
+  w.clock_rate_khz = clamp_i32 (d->coreClockRate);
+  w.async_engines = clamp_i32 (d->numMemcpyEngines);
+  w.l2_cache_size = clamp_i32 (d->l2CacheSize);
+  w.total_memory = d->globalMemorySize;
+  w.memory_bandwidth = d->globalMemoryBandwidth * 1000; /* CUPTI: kB/s; an RTX 3090: 936 GB/s */
+  w.max_block_dim[0] = clamp_i32 (d->maxBlockDimX);
+  w.max_block_dim[1] = clamp_i32 (d->maxBlockDimY);
+  w.max_block_dim[2] = clamp_i32 (d->maxBlockDimZ);
+  w.max_grid_dim[0] = clamp_i32 (d->maxGridDimX);
+  w.max_grid_dim[1] = clamp_i32 (d->maxGridDimY);
+  w.max_grid_dim[2] = clamp_i32 (d->maxGridDimZ);
+  _Static_assert (sizeof w.uuid == sizeof d->uuid.bytes, "UUIDs are 16 bytes");
+  memcpy (w.uuid, d->uuid.bytes, sizeof w.uuid);
+  pci_location (w.uuid, &w.pci_domain, &w.pci_bus, &w.pci_device);
+  emit (SL_WIRE_GPU, &w, sizeof w, d->name != NULL ? d->name : "", 0);
+}
+
+static void
+emit_context (const CUpti_ActivityContext3 *c)
+{
+  SlWireContext w = { 0 };
+
+  remember_context (c->contextId, c->deviceId);
+  w.device_id = c->deviceId;
+  w.context_id = c->contextId;
+  w.null_stream_id = c->nullStreamId;
+  emit (SL_WIRE_CONTEXT, &w, sizeof w, NULL, 0);
+}
+
+static void
+emit_stream (const CUpti_ActivityStream *s)
+{
+  SlWireStream w = { 0 };
+
+  w.device_id = context_device (s->contextId);
+  w.context_id = s->contextId;
+  w.stream_id = s->streamId;
+  w.priority = (int32_t) s->priority; /* nsys keeps it unsigned: 4294967291 is -5 */
+  w.flag = stream_type (s->flag);
+  emit (SL_WIRE_STREAM, &w, sizeof w, NULL, 0);
+}
+
+void
+_sl_cupti_emit_record (const CUpti_Activity *record)
+{
+  if (record == NULL)
+    return;
+  switch (record->kind)
+    {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      emit_kernel ((const CUpti_ActivityKernel10 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      emit_memcpy ((const CUpti_ActivityMemcpy6 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      emit_memcpy_peer ((const CUpti_ActivityMemcpyPtoP4 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      emit_memset ((const CUpti_ActivityMemset4 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      emit_sync ((const CUpti_ActivitySynchronization2 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      emit_api ((const CUpti_ActivityAPI *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+      emit_device ((const CUpti_ActivityDevice5 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_CONTEXT:
+      emit_context ((const CUpti_ActivityContext3 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_STREAM:
+      emit_stream ((const CUpti_ActivityStream *) record);
+      break;
+    default:
+      break; /* overhead and others we did not ask for */
+    }
+}
+
+size_t
+_sl_cupti_walk_buffer (uint8_t *buffer,
+                       size_t   valid_size,
+                       size_t   dropped)
+{
+  CUpti_Activity *record = NULL;
+  size_t n = 0;
+
+  if (buffer != NULL && valid_size > 0)
+    for (;;)
+      {
+        CUptiResult r = cuptiActivityGetNextRecord (buffer, valid_size, &record);
+        if (r == CUPTI_ERROR_MAX_LIMIT_REACHED)
+          break;
+        if (r != CUPTI_SUCCESS)
+          {
+            /* an incomplete or unknown record: the rest of the buffer cannot be walked */
+            report ("cuptiActivityGetNextRecord", r);
+            break;
+          }
+        _sl_cupti_emit_record (record);
+        n++;
+      }
+  if (dropped > 0)
+    _sl_count_drop (SL_DROP_CUPTI, dropped);
+  return n;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* CUPTI's callbacks                                                                              */
+
+static void CUPTIAPI
+buffer_requested_cb (uint8_t **buffer,
+                     size_t   *size,
+                     size_t   *max_records)
+{
+  uint8_t *b = NULL;
+
+  _sl_enter_library ();
+  pthread_mutex_lock (&cu.pool_lock);
+  if (cu.n_pool > 0)
+    b = cu.pool[--cu.n_pool];
+  pthread_mutex_unlock (&cu.pool_lock);
+  _sl_leave_library ();
+  /* calloc'd: the kernel's zero pages, so CUPTI need not clear 8 MiB on the program's thread
+   * (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER); malloc's alignment is CUPTI's 8 and more */
+  if (b == NULL)
+    b = calloc (1, SL_CUPTI_BUFFER_SIZE);
+  *buffer = b;
+  *size = b != NULL ? SL_CUPTI_BUFFER_SIZE : 0; /* none: CUPTI drops and counts */
+  *max_records = 0;
+}
+
+static void CUPTIAPI
+buffer_completed_cb (CUcontext context,
+                     uint32_t  stream_id,
+                     uint8_t  *buffer,
+                     size_t    size,
+                     size_t    valid_size)
+{
+  size_t dropped = 0;
+  int depth = 0;
+
+  (void) context;
+  (void) stream_id;
+  /* the records are the program's even when CUPTI calls us from inside our own flush */
+  while (_sl_in_library ())
+    {
+      _sl_leave_library ();
+      depth++;
+    }
+  if (cuptiActivityGetNumDroppedRecords (NULL, 0, &dropped) != CUPTI_SUCCESS)
+    dropped = 0;
+  _sl_cupti_walk_buffer (buffer, valid_size, dropped);
+  while (depth-- > 0)
+    _sl_enter_library ();
+  if (buffer == NULL)
+    return;
+  /* back to all zeros (CUPTI wrote only the valid part), then to the pool or away */
+  memset (buffer, 0, valid_size <= size ? valid_size : size);
+  _sl_enter_library ();
+  pthread_mutex_lock (&cu.pool_lock);
+  if (size == SL_CUPTI_BUFFER_SIZE && cu.n_pool < SL_CUPTI_POOL)
+    {
+      cu.pool[cu.n_pool++] = buffer;
+      buffer = NULL;
+    }
+  pthread_mutex_unlock (&cu.pool_lock);
+  _sl_leave_library ();
+  free (buffer);
+}
+
+static uint64_t CUPTIAPI
+timestamp_cb (void)
+{
+  return _sl_now ();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Start, flush, stop                                                                             */
+
+/* Asks CUPTI for the buffers whose records are all complete, full or not (CUPTI's "default
+ * flush", meant to be called periodically from a thread of the client's). */
+static void *
+flush_thread_main (void *data)
+{
+  (void) data;
+  _sl_enter_library (); /* its waits and CUPTI's calls are not the program's */
+  pthread_mutex_lock (&cu.flush_lock);
+  while (!cu.flush_stop)
+    {
+      struct timespec until;
+      clock_gettime (CLOCK_REALTIME, &until);
+      until.tv_nsec += (long) SL_CUPTI_FLUSH_MS * 1000000L;
+      until.tv_sec += until.tv_nsec / 1000000000L;
+      until.tv_nsec %= 1000000000L;
+      pthread_cond_timedwait (&cu.flush_cond, &cu.flush_lock, &until);
+      if (cu.flush_stop)
+        break;
+      pthread_mutex_unlock (&cu.flush_lock);
+      cuptiActivityFlushAll (0);
+      pthread_mutex_lock (&cu.flush_lock);
+    }
+  pthread_mutex_unlock (&cu.flush_lock);
+  _sl_leave_library ();
+  return NULL;
+}
+
+static void
+flush_thread_start (void)
+{
+  sigset_t all, old;
+
+  /* no signal meant for the program lands on our thread */
+  sigfillset (&all);
+  _sl_enter_library ();
+  pthread_sigmask (SIG_BLOCK, &all, &old);
+  if (pthread_create (&cu.flush_thread, NULL, flush_thread_main, NULL) == 0)
+    cu.flush_thread_pid = getpid ();
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  _sl_leave_library ();
+}
+
+static void
+flush_thread_stop (void)
+{
+  if (cu.flush_thread_pid == 0 || cu.flush_thread_pid != getpid ())
+    return; /* none, or the parent's (a forked child has only the forking thread) */
+  _sl_enter_library ();
+  pthread_mutex_lock (&cu.flush_lock);
+  cu.flush_stop = true;
+  pthread_cond_signal (&cu.flush_cond);
+  pthread_mutex_unlock (&cu.flush_lock);
+  pthread_join (cu.flush_thread, NULL);
+  _sl_leave_library ();
+  cu.flush_thread_pid = 0;
+}
+
+bool
+_sl_cupti_start (void)
+{
+  static _Atomic int once;
+  static const char *const kind_names[] = {
+    [CUPTI_ACTIVITY_KIND_DEVICE] = "cuptiActivityEnable(DEVICE)",
+    [CUPTI_ACTIVITY_KIND_CONTEXT] = "cuptiActivityEnable(CONTEXT)",
+    [CUPTI_ACTIVITY_KIND_STREAM] = "cuptiActivityEnable(STREAM)",
+    [CUPTI_ACTIVITY_KIND_RUNTIME] = "cuptiActivityEnable(RUNTIME)",
+    [CUPTI_ACTIVITY_KIND_DRIVER] = "cuptiActivityEnable(DRIVER)",
+    [CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] = "cuptiActivityEnable(CONCURRENT_KERNEL)",
+    [CUPTI_ACTIVITY_KIND_MEMCPY] = "cuptiActivityEnable(MEMCPY)",
+    [CUPTI_ACTIVITY_KIND_MEMCPY2] = "cuptiActivityEnable(MEMCPY2)",
+    [CUPTI_ACTIVITY_KIND_MEMSET] = "cuptiActivityEnable(MEMSET)",
+    [CUPTI_ACTIVITY_KIND_SYNCHRONIZATION] = "cuptiActivityEnable(SYNCHRONIZATION)",
+  };
+  SlCuptiFailures f = { 0 };
+  uint8_t zeroed = 1;
+  size_t zeroed_size = sizeof zeroed;
+  bool kernels = false;
+
+  if (atomic_exchange (&once, 1))
+    return atomic_load (&cu.started);
+  /* API records on the kernel's tid (gettid), not pthread_self() */
+  check (&f, "cuptiSetThreadIdType", cuptiSetThreadIdType (CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
+  check (&f, "cuptiActivitySetAttribute(ZEROED_OUT_ACTIVITY_BUFFER)",
+         cuptiActivitySetAttribute (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroed_size,
+                                    &zeroed));
+  if (check (&f, "cuptiActivityRegisterCallbacks",
+             cuptiActivityRegisterCallbacks (buffer_requested_cb, buffer_completed_cb)))
+    {
+      /* before any kind is enabled, so that every record is on our clock */
+      if (cuptiActivityRegisterTimestampCallback (timestamp_cb) != CUPTI_SUCCESS)
+        {
+          /* an older CUPTI: measure its clock against ours once (~100 ns of error) */
+          uint64_t cupti_now = 0;
+          uint64_t before = _sl_now ();
+          if (cuptiGetTimestamp (&cupti_now) == CUPTI_SUCCESS)
+            {
+              uint64_t after = _sl_now ();
+              cu.time_offset = (int64_t) (before + (after - before) / 2) - (int64_t) cupti_now;
+            }
+        }
+      for (size_t i = 0; i < sizeof activity_kinds / sizeof activity_kinds[0]; i++)
+        {
+          CUpti_ActivityKind kind = activity_kinds[i];
+          bool ok = check (&f, kind_names[kind], cuptiActivityEnable (kind));
+          if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+            kernels = ok;
+        }
+    }
+  if (f.what != NULL)
+    {
+      /* e.g. another profiler holds CUPTI (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) */
+      char line[320];
+      char more[48] = "";
+      if (f.more > 0)
+        snprintf (more, sizeof more, " (and %u more)", f.more);
+      snprintf (line, sizeof line, "sightline: %s%s failed: %s%s\n",
+                kernels ? "" : "no CUDA activity recorded: ", f.what, result_text (f.result), more);
+      say (line);
+    }
+  cu.started_pid = getpid ();
+  atomic_store (&cu.started, kernels ? 1 : 0);
+  if (kernels)
+    flush_thread_start ();
+  return kernels;
+}
+
+/* Leaves CUPTI alone in a forked child (DataLoader workers): its threads are the parent's, a lock
+ * one of them held at fork time would never be released. */
+static bool
+started_here (void)
+{
+  return atomic_load (&cu.started) && cu.started_pid == getpid ();
+}
+
+void
+_sl_cupti_flush (void)
+{
+  if (started_here ())
+    cuptiActivityFlushAll (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+void
+_sl_cupti_stop (void)
+{
+  CUptiResult r;
+
+  if (!started_here () || !atomic_exchange (&cu.started, 0))
+    return;
+  flush_thread_stop ();
+  if ((r = cuptiActivityFlushAll (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED)) != CUPTI_SUCCESS)
+    report ("cuptiActivityFlushAll", r);
+  for (size_t i = 0; i < sizeof activity_kinds / sizeof activity_kinds[0]; i++)
+    cuptiActivityDisable (activity_kinds[i]);
+}
+
+/* libcuda's entry point: cuInit loads CUDA_INJECTION64_PATH and calls this once.  Returns 1 even
+ * when CUPTI refuses (reported on stderr): the program's cuInit must not fail because of us. */
+SL_EXPORT int
+InitializeInjection (void)
+{
+  _sl_inject_ensure_started ();
+  if (_sl_trace_enabled ("cuda"))
+    _sl_cupti_start ();
+  return 1;
+}

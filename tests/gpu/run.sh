@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# tests/gpu/run.sh: the collector end to end on a machine with a GPU.  Builds tests/gpu/sample.cu
+# with nvcc, records it with `build/sightline record`, and checks the trace with SQL: kernels
+# (count, names as nsys spells them, launch configuration, registers, streams, correlation to
+# their launches, one clock for CPU and GPU), copies (bytes, kinds, memory kinds), the memset,
+# synchronization, TARGET_INFO_GPU, streams and contexts, NVTX ranges, dropped records.
+#
+# Exit status: 0 all checks passed, 1 a check failed, 77 skipped (no GPU, driver or nvcc here).
+# Run from anywhere; uses ./build of the repository (configured and built here if needed).
+# Takes ~1 minute after the build (the build itself: a few minutes on 16 cores).
+#
+# SL_GPU_TRACE=FILE [SL_GPU_PLAIN=FILE] runs only the checks, on a recording made before (FILE's
+# directory holds plain.txt, the sample's own output, unless SL_GPU_PLAIN says where).
+set -u -o pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT" || exit 1
+
+skip () {
+  echo "SKIP: $*"
+  exit 77
+}
+
+if [ -n "${SL_GPU_TRACE:-}" ]; then
+  TRACE="$SL_GPU_TRACE"
+  PLAIN="${SL_GPU_PLAIN:-$(dirname "$TRACE")/plain.txt}"
+  rc=0
+  [ -s "$TRACE" ] || { echo "FAIL: $TRACE: no such trace"; exit 1; }
+elif [ ! -e /dev/nvidia0 ] || ! nvidia-smi -L >/dev/null 2>&1; then
+  skip "no NVIDIA GPU here (/dev/nvidia0 or nvidia-smi -L)"
+fi
+
+# ---- build, compile, record (not when re-checking a trace) -----------------------------------
+if [ -z "${SL_GPU_TRACE:-}" ]; then
+nvidia-smi -L
+
+NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+[ -x "$NVCC" ] || skip "nvcc not found (set NVCC or install the CUDA toolkit)"
+
+echo "== building Sightline (build/)"
+if [ ! -f build/CMakeCache.txt ]; then
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
+fi
+cmake --build build -j"$(nproc)" --target sightline sightlined sightline-inject >build/gpu-build.log 2>&1 || {
+  tail -40 build/gpu-build.log
+  echo "FAIL: build"
+  exit 1
+}
+for f in build/sightline build/sightlined build/libsightline-inject.so; do
+  [ -e "$f" ] || { echo "FAIL: $f was not built"; exit 1; }
+done
+if ! grep -aq InitializeInjection build/libsightline-inject.so; then
+  echo "FAIL: libsightline-inject.so has no InitializeInjection: CMake did not find CUDA/CUPTI"
+  exit 1
+fi
+
+WORK="$ROOT/build/gpu-test"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+TRACE="$WORK/sample.sqlite"
+PLAIN="$WORK/plain.txt"
+
+echo "== compiling tests/gpu/sample.cu with $NVCC"
+if ! "$NVCC" -O2 -lineinfo -arch=native -Xptxas -v -o "$WORK/sample" tests/gpu/sample.cu -ldl \
+     >"$WORK/nvcc.log" 2>&1; then
+  # nvcc older than 11.5 has no -arch=native
+  "$NVCC" -O2 -lineinfo -Xptxas -v -o "$WORK/sample" tests/gpu/sample.cu -ldl >"$WORK/nvcc.log" 2>&1 || {
+    cat "$WORK/nvcc.log"
+    echo "FAIL: nvcc"
+    exit 1
+  }
+fi
+grep -E "Compiling entry|Used [0-9]+ registers" "$WORK/nvcc.log" | sed 's/^/  ptxas: /'
+
+echo "== running the sample without recording"
+"$WORK/sample" >"$PLAIN" 2>&1 || { cat "$PLAIN"; echo "FAIL: the sample itself"; exit 1; }
+cat "$PLAIN"
+
+echo "== recording"
+start=$(date +%s)
+timeout 300 build/sightline record -f -o "$TRACE" -s none -- "$WORK/sample" >"$WORK/recorded.txt" 2>&1
+rc=$?
+cat "$WORK/recorded.txt"
+echo "record exit status $rc after $(($(date +%s) - start)) s"
+[ -s "$TRACE" ] || { echo "FAIL: no trace written"; exit 1; }
+fi
+
+# "SAMPLE key value..." lines of the unrecorded run
+val () {
+  awk -v k="$1" '$1 == "SAMPLE" && $2 == k { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$PLAIN"
+}
+
+# ---- checks ----------------------------------------------------------------------------------
+if command -v sqlite3 >/dev/null 2>&1; then
+  q () { sqlite3 -batch -noheader "$TRACE" "$1"; }
+else
+  q () {
+    python3 - "$TRACE" "$1" <<'EOF'
+import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))
+EOF
+  }
+fi
+
+PASS=0
+FAIL=0
+check () {
+  # check NAME GOT WANT; an empty WANT (the sample did not say) is a failure too
+  if [ -n "$3" ] && [ "$2" = "$3" ]; then
+    echo "PASS  $1: $2"
+    PASS=$((PASS + 1))
+  else
+    echo "FAIL  $1: got '$2', want '$3'"
+    FAIL=$((FAIL + 1))
+  fi
+}
+info () {
+  echo "INFO  $1: $2"
+}
+
+check "record exits with the program's status" "$rc" 0
+
+K="CUPTI_ACTIVITY_KIND_KERNEL"
+R="CUPTI_ACTIVITY_KIND_RUNTIME"
+M="CUPTI_ACTIVITY_KIND_MEMCPY"
+SCALE="(SELECT id FROM StringIds WHERE value = 'scale_kernel')"
+SUM="(SELECT id FROM StringIds WHERE value = 'shared_sum_kernel')"
+# the runtime call (eventClass 0) of GPU work x, in x's process
+SAME_PROCESS="(r.globalTid & 0xFFFFFFFFFF000000) = x.globalPid AND r.eventClass = 0"
+
+echo "-- kernels"
+check "kernels in the trace" "$(q "SELECT COUNT(*) FROM $K")" 20
+check "scale_kernel launches" "$(q "SELECT COUNT(*) FROM $K WHERE shortName = $SCALE")" 10
+check "shared_sum_kernel launches" "$(q "SELECT COUNT(*) FROM $K WHERE shortName = $SUM")" 10
+check "scale_kernel mangledName" \
+  "$(q "SELECT DISTINCT s.value FROM $K k JOIN StringIds s ON s.id = k.mangledName WHERE k.shortName = $SCALE")" \
+  "_Z12scale_kernelPffi"
+check "scale_kernel demangledName (nsys's spelling)" \
+  "$(q "SELECT DISTINCT s.value FROM $K k JOIN StringIds s ON s.id = k.demangledName WHERE k.shortName = $SCALE")" \
+  "scale_kernel(float *, float, int)"
+check "shared_sum_kernel mangledName" \
+  "$(q "SELECT DISTINCT s.value FROM $K k JOIN StringIds s ON s.id = k.mangledName WHERE k.shortName = $SUM")" \
+  "_Z17shared_sum_kernelILi4EEvPKfPfi"
+check "shared_sum_kernel demangledName (nsys's spelling)" \
+  "$(q "SELECT DISTINCT s.value FROM $K k JOIN StringIds s ON s.id = k.demangledName WHERE k.shortName = $SUM")" \
+  "void shared_sum_kernel<(int)4>(const float *, float *, int)"
+check "scale_kernel grid|block|dynamic shared" \
+  "$(q "SELECT DISTINCT gridX||','||gridY||','||gridZ||'|'||blockX||','||blockY||','||blockZ||'|'||dynamicSharedMemory FROM $K WHERE shortName = $SCALE")" \
+  "64,1,1|256,1,1|0"
+check "shared_sum_kernel grid|block|dynamic shared" \
+  "$(q "SELECT DISTINCT gridX||','||gridY||','||gridZ||'|'||blockX||','||blockY||','||blockZ||'|'||dynamicSharedMemory FROM $K WHERE shortName = $SUM")" \
+  "13,1,1|96,1,1|4096"
+check "scale_kernel registersPerThread (cudaFuncGetAttributes)" \
+  "$(q "SELECT DISTINCT registersPerThread FROM $K WHERE shortName = $SCALE")" "$(val scale_regs)"
+check "shared_sum_kernel registersPerThread (cudaFuncGetAttributes)" \
+  "$(q "SELECT DISTINCT registersPerThread FROM $K WHERE shortName = $SUM")" "$(val sum_regs)"
+check "scale_kernel staticSharedMemory" \
+  "$(q "SELECT DISTINCT staticSharedMemory FROM $K WHERE shortName = $SCALE")" "$(val scale_static)"
+check "shared_sum_kernel staticSharedMemory" \
+  "$(q "SELECT DISTINCT staticSharedMemory FROM $K WHERE shortName = $SUM")" "$(val sum_static)"
+check "launchType Regular, cacheConfig in 1..4" \
+  "$(q "SELECT COUNT(*) FROM $K WHERE launchType = 1 AND cacheConfig BETWEEN 1 AND 4")" 20
+check "kernels end after they start" "$(q "SELECT COUNT(*) FROM $K WHERE start > 0 AND end >= start")" 20
+check "each kernel on one stream, the two on two streams" \
+  "$(q "SELECT COUNT(DISTINCT streamId) FROM $K WHERE shortName = $SCALE")|$(q "SELECT COUNT(DISTINCT streamId) FROM $K WHERE shortName = $SUM")|$(q "SELECT COUNT(DISTINCT streamId) FROM $K")" \
+  "1|1|2"
+check "kernels not on the null stream" \
+  "$(q "SELECT COUNT(*) FROM $K k JOIN TARGET_INFO_CUDA_CONTEXT_INFO c ON c.contextId = k.contextId WHERE k.streamId = c.nullStreamId")" 0
+check "each kernel correlates to one cudaLaunchKernel_v7000 of its process" \
+  "$(q "SELECT COUNT(*) FROM $K x JOIN $R r ON r.correlationId = x.correlationId AND $SAME_PROCESS JOIN StringIds n ON n.id = r.nameId WHERE n.value = 'cudaLaunchKernel_v7000' AND r.eventClass = 0")" 20
+check "one clock: every launch starts before its kernel, and less than 10 s before" \
+  "$(q "SELECT COUNT(*) FROM $K x JOIN $R r ON r.correlationId = x.correlationId AND $SAME_PROCESS WHERE r.start <= x.start AND x.start - r.start < 10000000000")" 20
+info "launch-to-kernel latency, median-ish (ns)" \
+  "$(q "SELECT x.start - r.start FROM $K x JOIN $R r ON r.correlationId = x.correlationId AND $SAME_PROCESS ORDER BY 1 LIMIT 1 OFFSET 10")"
+
+echo "-- copies and set"
+copies () {
+  # copyKind srcKind dstKind -> "count|bytes"
+  q "SELECT COUNT(*)||'|'||IFNULL(SUM(bytes), 0) FROM $M WHERE copyKind = $1 AND srcKind = $2 AND dstKind = $3"
+}
+check "HtoD pageable (1 MiB)" "$(copies 1 0 2)" "1|1048576"
+check "HtoD pinned (2 MiB)" "$(copies 1 1 2)" "1|2097152"
+check "DtoH pageable (1 MiB)" "$(copies 2 2 0)" "1|1048576"
+check "DtoH pinned (2 MiB)" "$(copies 2 2 1)" "1|2097152"
+check "no other copies" "$(q "SELECT COUNT(*) FROM $M")" 4
+check "copies correlate to cudaMemcpy_v3020 / cudaMemcpyAsync_v3020" \
+  "$(q "SELECT GROUP_CONCAT(v, ',') FROM (SELECT n.value || ':' || x.copyKind || ':' || x.srcKind AS v FROM $M x JOIN $R r ON r.correlationId = x.correlationId AND $SAME_PROCESS JOIN StringIds n ON n.id = r.nameId ORDER BY x.start)")" \
+  "cudaMemcpy_v3020:1:0,cudaMemcpyAsync_v3020:1:1,cudaMemcpy_v3020:2:2,cudaMemcpyAsync_v3020:2:2"
+check "copies on the GPU of device 0, ordered in time" \
+  "$(q "SELECT COUNT(*) FROM $M WHERE deviceId = 0 AND srcDeviceId = 0 AND dstDeviceId = 0 AND end >= start AND start > 0")" 4
+check "memset (64 KiB of 0 on the device)" \
+  "$(q "SELECT COUNT(*)||'|'||bytes||'|'||value||'|'||memKind FROM CUPTI_ACTIVITY_KIND_MEMSET")" "1|65536|0|2"
+check "memset correlates to cudaMemsetAsync_v3020" \
+  "$(q "SELECT n.value FROM CUPTI_ACTIVITY_KIND_MEMSET x JOIN $R r ON r.correlationId = x.correlationId AND $SAME_PROCESS JOIN StringIds n ON n.id = r.nameId")" \
+  "cudaMemsetAsync_v3020"
+
+echo "-- synchronization"
+S="CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
+check "stream syncs (type 3) correlate to cudaStreamSynchronize_v3020" \
+  "$(q "SELECT COUNT(*) FROM $S x JOIN $R r ON r.correlationId = x.correlationId AND $SAME_PROCESS JOIN StringIds n ON n.id = r.nameId WHERE x.syncType = 3 AND n.value = 'cudaStreamSynchronize_v3020' AND x.streamId <> 4294967295")" 3
+check "context syncs (type 4) from cudaDeviceSynchronize_v3020, no stream, no event" \
+  "$(q "SELECT COUNT(*) FROM $S x JOIN $R r ON r.correlationId = x.correlationId AND $SAME_PROCESS JOIN StringIds n ON n.id = r.nameId WHERE x.syncType = 4 AND n.value = 'cudaDeviceSynchronize_v3020' AND x.streamId = 4294967295 AND x.eventId = 4294967295")" 1
+
+echo "-- API calls"
+check "runtime calls on one thread, the main one (tid = pid)" \
+  "$(q "SELECT COUNT(DISTINCT globalTid) || '|' || (SUM(((globalTid >> 24) & 16777215) = (globalTid & 16777215)) = COUNT(*)) FROM $R WHERE eventClass = 0")" "1|1"
+check "runtime API names carry nsys's _vNNNN suffix" \
+  "$(q "SELECT COUNT(*) FROM $R r JOIN StringIds n ON n.id = r.nameId WHERE r.eventClass = 0 AND n.value NOT GLOB '*_v[0-9]*'")" 0
+info "driver API rows (eventClass 1)" "$(q "SELECT COUNT(*) FROM $R WHERE eventClass = 1")"
+info "driver rows sharing a correlationId with a runtime call (nested in it)" \
+  "$(q "SELECT COUNT(*) FROM $R d JOIN $R r ON r.correlationId = d.correlationId AND r.globalTid = d.globalTid WHERE d.eventClass = 1 AND r.eventClass = 0")"
+info "runtime API calls by name" "$(q "SELECT GROUP_CONCAT(v, ' ') FROM (SELECT n.value || '×' || COUNT(*) AS v FROM $R r JOIN StringIds n ON n.id = r.nameId WHERE r.eventClass = 0 GROUP BY n.value)")"
+
+echo "-- GPU, context, streams"
+G="TARGET_INFO_GPU"
+check "TARGET_INFO_GPU has the device" "$(q "SELECT COUNT(*) FROM $G WHERE id = 0")" 1
+check "smCount (cudaDeviceProp)" "$(q "SELECT smCount FROM $G WHERE id = 0")" "$(val sm_count)"
+check "compute capability" "$(q "SELECT computeMajor || '.' || computeMinor FROM $G WHERE id = 0")" "$(val cc)"
+check "name" "$(q "SELECT name FROM $G WHERE id = 0")" "$(val name)"
+check "maxShmemPerSm" "$(q "SELECT maxShmemPerSm FROM $G WHERE id = 0")" "$(val shmem_per_sm)"
+check "maxShmemPerBlockOptin (derived from CUPTI's record)" \
+  "$(q "SELECT maxShmemPerBlockOptin FROM $G WHERE id = 0")" "$(val optin)"
+check "busLocation (from /proc/driver/nvidia/gpus)" "$(q "SELECT busLocation FROM $G WHERE id = 0")" "$(val bus)"
+check "clockRate, memoryBandwidth, totalMemory, l2CacheSize > 0" \
+  "$(q "SELECT clockRate > 0 AND memoryBandwidth > 0 AND totalMemory > 0 AND l2CacheSize > 0 AND smCount > 0 FROM $G WHERE id = 0")" 1
+info "GPU" "$(q "SELECT name || ', ' || smCount || ' SMs, ' || clockRate || ' Hz, ' || memoryBandwidth || ' B/s, ' || uuid FROM $G WHERE id = 0")"
+check "the kernels' context is on device 0" \
+  "$(q "SELECT COUNT(*) FROM TARGET_INFO_CUDA_CONTEXT_INFO c WHERE c.deviceId = 0 AND c.contextId IN (SELECT contextId FROM $K)")" 1
+check "stream types: scale_kernel's non-blocking (2), shared_sum_kernel's default (1)" \
+  "$(q "SELECT (SELECT flag FROM TARGET_INFO_CUDA_STREAM WHERE streamId = (SELECT streamId FROM $K WHERE shortName = $SCALE LIMIT 1)) || '|' || (SELECT flag FROM TARGET_INFO_CUDA_STREAM WHERE streamId = (SELECT streamId FROM $K WHERE shortName = $SUM LIMIT 1))")" \
+  "2|1"
+
+echo "-- NVTX"
+N="NVTX_EVENTS"
+TEXT="COALESCE((SELECT value FROM StringIds WHERE id = e.textId), e.text)"
+check "push/pop ranges: setup, iteration x10, download" \
+  "$(q "SELECT GROUP_CONCAT(t || 'x' || c, ' ') FROM (SELECT $TEXT AS t, COUNT(*) AS c FROM $N e WHERE eventType = 59 GROUP BY 1 ORDER BY MIN(start))")" \
+  "setupx1 iterationx10 downloadx1"
+check "NVTX ranges closed, on the main thread" \
+  "$(q "SELECT COUNT(*) FROM $N e WHERE eventType = 59 AND end >= start AND globalTid = (SELECT DISTINCT globalTid FROM $R WHERE eventClass = 0)")" 12
+check "every iteration range holds its two launches" \
+  "$(q "SELECT COUNT(*) FROM $N e JOIN $R r ON r.globalTid = e.globalTid AND r.start >= e.start AND r.end <= e.end JOIN StringIds n ON n.id = r.nameId WHERE e.eventType = 59 AND $TEXT = 'iteration' AND n.value = 'cudaLaunchKernel_v7000'")" 20
+
+echo "-- losses"
+check "no records dropped" \
+  "$(q "SELECT IFNULL(SUM(count), 0) FROM SIGHTLINE_DROPPED_RECORDS")" 0
+
+echo
+echo "$PASS passed, $FAIL failed ($TRACE)"
+[ "$FAIL" -eq 0 ]
