@@ -48,6 +48,7 @@ usage (FILE *out)
            "  -f, --force           overwrite FILE if it exists\n"
            "  -t, --trace LIST      what to trace: cuda,nvtx,osrt (default: all three)\n"
            "  -s, --sample HZ|none  CPU sampling with call stacks (default: 1000)\n"
+           "      --osrt-threshold NS  record OS runtime calls of at least NS ns (default: 1000)\n"
            "      --delay S         start collecting after S seconds\n"
            "      --duration S      collect for S seconds, then end the program\n"
            "      --env VAR=VALUE   set VAR in COMMAND's environment (repeatable)\n"
@@ -145,6 +146,7 @@ sl_cmd_record (int    argc,
   g_autofree char *cwd = NULL;
   const char *trace = "cuda,nvtx,osrt";
   const char *sample = "1000";
+  const char *osrt_threshold = NULL;
   double delay = 0, duration = 0;
   gboolean force = FALSE, stats = FALSE;
   g_autoptr (GPtrArray) envs = g_ptr_array_new ();
@@ -198,6 +200,15 @@ sl_cmd_record (int    argc,
           else if (atoi (sample) <= 0 || atoi (sample) > 20000)
             {
               fprintf (stderr, "sightline record: --sample wants a rate in Hz (1…20000) or none\n");
+              return 2;
+            }
+        }
+      else if (strcmp (a, "--osrt-threshold") == 0)
+        {
+          osrt_threshold = argv[++i];
+          if (!g_ascii_isdigit (osrt_threshold[0]))
+            {
+              fprintf (stderr, "sightline record: --osrt-threshold wants nanoseconds\n");
               return 2;
             }
         }
@@ -285,6 +296,8 @@ sl_cmd_record (int    argc,
   g_ptr_array_add (msg, g_strdup_printf ("sample_hz=%s", sample));
   if (cwd != NULL)
     g_ptr_array_add (msg, g_strdup_printf ("cwd=%s", cwd));
+  if (osrt_threshold != NULL)
+    g_ptr_array_add (msg, g_strdup_printf ("osrt_threshold_ns=%s", osrt_threshold));
   if (delay > 0)
     g_ptr_array_add (msg, g_strdup_printf ("delay_ms=%.0f", delay * 1000));
   if (duration > 0)

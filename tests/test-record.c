@@ -299,6 +299,28 @@ test_no_overwrite (void)
   g_assert_cmpint (record (&err2, "-f", "-o", path, "--", SL_TARGET_PATH, "exit", "0", NULL), ==, 0);
 }
 
+/* --duration: the recording ends after 0.5 s and the program is asked to end (SIGTERM), as
+ * nsys does; nothing that started later is in the trace. */
+static void
+test_duration (void)
+{
+  g_autofree char *path = trace_path ("duration.sqlite");
+  g_autofree char *err = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  int code = record (&err, "-o", path, "-s", "none", "--duration", "0.5", "--", SL_TARGET_PATH,
+                     "sleep", "20000", NULL);
+
+  g_assert_cmpint (code, ==, 128 + SIGTERM);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 10 * G_USEC_PER_SEC);
+  sqlite3 *db = open_db (path);
+  gint64 n = sql_int (db, "SELECT count(*) FROM OSRT_API");
+  gint64 span = sql_int (db, "SELECT max(start) - min(start) FROM OSRT_API");
+  g_test_message ("%" G_GINT64_FORMAT " sleeps over %" G_GINT64_FORMAT " ns", n, span);
+  g_assert_cmpint (n, >=, 10);
+  g_assert_cmpint (span, <=, 550000000);
+  sqlite3_close (db);
+}
+
 /* The daemon is killed while the program runs: the program goes on unharmed to its end. */
 static void
 test_daemon_killed (void)
@@ -343,6 +365,7 @@ main (int   argc,
   g_test_add_func ("/collector/record/exit-status", test_exit_status);
   g_test_add_func ("/collector/record/bad-program", test_bad_program);
   g_test_add_func ("/collector/record/no-overwrite", test_no_overwrite);
+  g_test_add_func ("/collector/record/duration", test_duration);
   g_test_add_func ("/collector/record/daemon-killed", test_daemon_killed);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */

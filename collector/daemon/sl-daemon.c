@@ -401,6 +401,7 @@ session_start (Conn         *client,
   const char *delay = opt (kv, n_kv, "delay_ms");
   const char *duration = opt (kv, n_kv, "duration_ms");
   const char *force = opt (kv, n_kv, "force");
+  const char *threshold = opt (kv, n_kv, "osrt_threshold_ns");
   char *werr = NULL;
 
   if (output == NULL)
@@ -490,6 +491,8 @@ session_start (Conn         *client,
   envp[e++] = env_entry ("SIGHTLINE_SESSION", buf);
   envp[e++] = env_entry ("SIGHTLINE_TRACE", trace != NULL ? trace : "cuda,nvtx,osrt");
   envp[e++] = env_entry ("SIGHTLINE_SAMPLE_HZ", hz != NULL ? hz : "0");
+  if (threshold != NULL)
+    envp[e++] = env_entry ("SIGHTLINE_OSRT_THRESHOLD_NS", threshold);
   if (trace == NULL || strstr (trace, "nvtx") != NULL)
     envp[e++] = env_entry ("NVTX_INJECTION64_PATH", d.inject_path);
   if (trace == NULL || strstr (trace, "cuda") != NULL)

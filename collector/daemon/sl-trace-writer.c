@@ -205,6 +205,7 @@ struct _SlTraceWriter
   uint64_t       from_ns, to_ns;
   uint64_t       n_events, n_dropped, n_bad;
   bool           wrote_session_time;
+  int64_t        osrt_name[SL_OSRT_N_FUNCS]; /* StringIds of the OS runtime names, 0: not yet */
 };
 
 static bool
@@ -1035,7 +1036,9 @@ sl_trace_writer_add (SlTraceWriter      *w,
         sqlite3_bind_int64 (st, 1, (int64_t) o->start_ns);
         sqlite3_bind_int64 (st, 2, (int64_t) o->end_ns);
         sqlite3_bind_int64 (st, 3, gtid (pid, h->tid));
-        sqlite3_bind_int64 (st, 4, intern (w, sl_wire_osrt_name (o->func)));
+        if (w->osrt_name[o->func] == 0)
+          w->osrt_name[o->func] = intern (w, sl_wire_osrt_name (o->func));
+        sqlite3_bind_int64 (st, 4, w->osrt_name[o->func]);
         sqlite3_bind_int64 (st, 5, o->ret);
         sqlite3_step (st);
         sqlite3_reset (st);
