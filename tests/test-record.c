@@ -299,6 +299,34 @@ test_no_overwrite (void)
   g_assert_cmpint (record (&err2, "-f", "-o", path, "--", SL_TARGET_PATH, "exit", "0", NULL), ==, 0);
 }
 
+/* Ctrl+C on `sightline record`: the program gets SIGINT, the trace is finished and kept, and
+ * record exits with the program's status (130). */
+static void
+test_interrupt (void)
+{
+  g_autofree char *path = trace_path ("interrupted.sqlite");
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", runtime_dir, TRUE);
+  const char *argv[] = { SL_SIGHTLINE_PATH, "record", "-s", "none", "-o", path, "--",
+                         SL_TARGET_PATH, "sleep", "20000", NULL };
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+  int status;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, &error));
+  g_assert_no_error (error);
+  g_usleep (700000);
+  kill (pid, SIGINT);
+  waitpid (pid, &status, 0);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 128 + SIGINT);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sqlite3 *db = open_db (path);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API"), >=, 10);
+  sqlite3_close (db);
+}
+
 /* --duration: the recording ends after 0.5 s and the program is asked to end (SIGTERM), as
  * nsys does; nothing that started later is in the trace. */
 static void
@@ -365,6 +393,7 @@ main (int   argc,
   g_test_add_func ("/collector/record/exit-status", test_exit_status);
   g_test_add_func ("/collector/record/bad-program", test_bad_program);
   g_test_add_func ("/collector/record/no-overwrite", test_no_overwrite);
+  g_test_add_func ("/collector/record/interrupt", test_interrupt);
   g_test_add_func ("/collector/record/duration", test_duration);
   g_test_add_func ("/collector/record/daemon-killed", test_daemon_killed);
   int r = g_test_run ();
