@@ -264,6 +264,26 @@ sl_control_parse (const uint8_t *buf,
   return 8 + (long) body;
 }
 
+void
+sl_control_take_fds (struct msghdr *mh,
+                     int           *fds,
+                     size_t        *n_fds)
+{
+  for (struct cmsghdr *c = CMSG_FIRSTHDR (mh); c != NULL; c = CMSG_NXTHDR (mh, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+      {
+        size_t k = (c->cmsg_len - CMSG_LEN (0)) / sizeof (int);
+        int *p = (int *) CMSG_DATA (c);
+        for (size_t i = 0; i < k; i++)
+          {
+            if (*n_fds < SL_CONTROL_MAX_FDS)
+              fds[(*n_fds)++] = p[i];
+            else
+              close (p[i]);
+          }
+      }
+}
+
 int
 sl_control_recv (int           fd,
                  SlControlMsg *msg)
@@ -292,19 +312,7 @@ sl_control_recv (int           fd,
             continue;
           if (r <= 0)
             goto fail;
-          for (struct cmsghdr *c = CMSG_FIRSTHDR (&mh); c != NULL; c = CMSG_NXTHDR (&mh, c))
-            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-              {
-                size_t k = (c->cmsg_len - CMSG_LEN (0)) / sizeof (int);
-                int *p = (int *) CMSG_DATA (c);
-                for (size_t i = 0; i < k; i++)
-                  {
-                    if (n_fds < SL_CONTROL_MAX_FDS)
-                      fds[n_fds++] = p[i];
-                    else
-                      close (p[i]);
-                  }
-              }
+          sl_control_take_fds (&mh, fds, &n_fds);
           got += (size_t) r;
         }
       if (phase == 0)

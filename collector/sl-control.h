@@ -53,6 +53,11 @@ extern "C"
   int sl_control_recv (int fd, SlControlMsg *msg);
   void sl_control_msg_clear (SlControlMsg *msg);
 
+  /* The descriptors of a received message's SCM_RIGHTS, appended to fds[*n_fds] (at most
+   * SL_CONTROL_MAX_FDS; the rest are closed). */
+  struct msghdr;
+  void sl_control_take_fds (struct msghdr *mh, int *fds, size_t *n_fds);
+
   /* Incremental parsing for a poll loop: if `buf` (len bytes) starts with a whole message, fills
    * `msg` (copying strings) and returns its length; 0 when more bytes are needed; -1 when it is
    * malformed. */

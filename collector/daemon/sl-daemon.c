@@ -619,19 +619,7 @@ conn_read (Conn *c,
 
   *n_fds = 0;
   if (r > 0)
-    for (struct cmsghdr *cm = CMSG_FIRSTHDR (&mh); cm != NULL; cm = CMSG_NXTHDR (&mh, cm))
-      if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
-        {
-          size_t k = (cm->cmsg_len - CMSG_LEN (0)) / sizeof (int);
-          int *p = (int *) CMSG_DATA (cm);
-          for (size_t i = 0; i < k; i++)
-            {
-              if (*n_fds < SL_CONTROL_MAX_FDS)
-                fds[(*n_fds)++] = p[i];
-              else
-                close (p[i]);
-            }
-        }
+    sl_control_take_fds (&mh, fds, n_fds);
   return r;
 }
 

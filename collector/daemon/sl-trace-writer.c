@@ -697,6 +697,33 @@ bind_u32_or_none (sqlite3_stmt *st,
   sqlite3_bind_int64 (st, col, v == UINT32_MAX ? NO_ID : (int64_t) v);
 }
 
+/* The columns every GPU activity table starts with: start, end, deviceId, contextId, (green
+ * context: 0 in the SQL), streamId, correlationId, globalPid.  Returns the statement with 1…7
+ * bound; the caller binds the rest. */
+static sqlite3_stmt *
+gpu_op_bind (SlTraceWriter *w,
+             int            stmt,
+             const Process *p,
+             uint64_t       start,
+             uint64_t       end,
+             uint32_t       device,
+             uint32_t       context,
+             uint32_t       stream,
+             uint32_t       correlation)
+{
+  sqlite3_stmt *st = w->stmts[stmt];
+
+  sqlite3_bind_int64 (st, 1, (int64_t) start);
+  sqlite3_bind_int64 (st, 2, (int64_t) end);
+  sqlite3_bind_int64 (st, 3, device);
+  sqlite3_bind_int64 (st, 4, context);
+  bind_u32_or_none (st, 5, stream);
+  sqlite3_bind_int64 (st, 6, correlation);
+  sqlite3_bind_int64 (st, 7, gpid (p->pid));
+  seen_time (w, NULL, start, end);
+  return st;
+}
+
 static bool
 add_gpu_record (SlTraceWriter      *w,
                 Process            *p,
@@ -731,15 +758,9 @@ add_gpu_record (SlTraceWriter      *w,
         if (name == NULL || k->end_ns < k->start_ns)
           return false;
         demangled = sl_kernel_names (name, &short_name);
-        st = w->stmts[ST_KERNEL];
-        int c = 1;
-        sqlite3_bind_int64 (st, c++, (int64_t) k->start_ns);
-        sqlite3_bind_int64 (st, c++, (int64_t) k->end_ns);
-        sqlite3_bind_int64 (st, c++, k->device_id);
-        sqlite3_bind_int64 (st, c++, k->context_id);
-        sqlite3_bind_int64 (st, c++, k->stream_id);
-        sqlite3_bind_int64 (st, c++, k->correlation_id);
-        sqlite3_bind_int64 (st, c++, gpid (p->pid));
+        st = gpu_op_bind (w, ST_KERNEL, p, k->start_ns, k->end_ns, k->device_id, k->context_id,
+                          k->stream_id, k->correlation_id);
+        int c = 8;
         sqlite3_bind_int64 (st, c++, intern (w, demangled != NULL ? demangled : name));
         sqlite3_bind_int64 (st, c++, intern (w, short_name != NULL ? short_name : name));
         sqlite3_bind_int64 (st, c++, intern (w, name));
@@ -772,7 +793,6 @@ add_gpu_record (SlTraceWriter      *w,
         sqlite3_bind_int (st, c++, k->cluster_z);
         free (demangled);
         free (short_name);
-        seen_time (w, NULL, k->start_ns, k->end_ns);
         break;
       }
     case SL_WIRE_MEMCPY:
@@ -780,14 +800,8 @@ add_gpu_record (SlTraceWriter      *w,
         const SlWireMemcpy *m = (const SlWireMemcpy *) h;
         if (m->end_ns < m->start_ns)
           return false;
-        st = w->stmts[ST_MEMCPY];
-        sqlite3_bind_int64 (st, 1, (int64_t) m->start_ns);
-        sqlite3_bind_int64 (st, 2, (int64_t) m->end_ns);
-        sqlite3_bind_int64 (st, 3, m->device_id);
-        sqlite3_bind_int64 (st, 4, m->context_id);
-        sqlite3_bind_int64 (st, 5, m->stream_id);
-        sqlite3_bind_int64 (st, 6, m->correlation_id);
-        sqlite3_bind_int64 (st, 7, gpid (p->pid));
+        st = gpu_op_bind (w, ST_MEMCPY, p, m->start_ns, m->end_ns, m->device_id, m->context_id,
+                          m->stream_id, m->correlation_id);
         sqlite3_bind_int64 (st, 8, (int64_t) m->bytes);
         sqlite3_bind_int (st, 9, (int) m->copy_kind);
         sqlite3_bind_int (st, 10, (int) m->src_kind);
@@ -796,7 +810,6 @@ add_gpu_record (SlTraceWriter      *w,
         sqlite3_bind_int64 (st, 13, m->context_id);
         sqlite3_bind_int64 (st, 14, m->dst_device_id);
         sqlite3_bind_int64 (st, 15, m->context_id);
-        seen_time (w, NULL, m->start_ns, m->end_ns);
         break;
       }
     case SL_WIRE_MEMSET:
@@ -804,18 +817,11 @@ add_gpu_record (SlTraceWriter      *w,
         const SlWireMemset *m = (const SlWireMemset *) h;
         if (m->end_ns < m->start_ns)
           return false;
-        st = w->stmts[ST_MEMSET];
-        sqlite3_bind_int64 (st, 1, (int64_t) m->start_ns);
-        sqlite3_bind_int64 (st, 2, (int64_t) m->end_ns);
-        sqlite3_bind_int64 (st, 3, m->device_id);
-        sqlite3_bind_int64 (st, 4, m->context_id);
-        sqlite3_bind_int64 (st, 5, m->stream_id);
-        sqlite3_bind_int64 (st, 6, m->correlation_id);
-        sqlite3_bind_int64 (st, 7, gpid (p->pid));
+        st = gpu_op_bind (w, ST_MEMSET, p, m->start_ns, m->end_ns, m->device_id, m->context_id,
+                          m->stream_id, m->correlation_id);
         sqlite3_bind_int64 (st, 8, m->value);
         sqlite3_bind_int64 (st, 9, (int64_t) m->bytes);
         sqlite3_bind_int (st, 10, (int) m->mem_kind);
-        seen_time (w, NULL, m->start_ns, m->end_ns);
         break;
       }
     case SL_WIRE_SYNC:
@@ -823,17 +829,10 @@ add_gpu_record (SlTraceWriter      *w,
         const SlWireSync *s = (const SlWireSync *) h;
         if (s->end_ns < s->start_ns)
           return false;
-        st = w->stmts[ST_SYNC];
-        sqlite3_bind_int64 (st, 1, (int64_t) s->start_ns);
-        sqlite3_bind_int64 (st, 2, (int64_t) s->end_ns);
-        sqlite3_bind_int64 (st, 3, s->device_id);
-        sqlite3_bind_int64 (st, 4, s->context_id);
-        bind_u32_or_none (st, 5, s->stream_id);
-        sqlite3_bind_int64 (st, 6, s->correlation_id);
-        sqlite3_bind_int64 (st, 7, gpid (p->pid));
+        st = gpu_op_bind (w, ST_SYNC, p, s->start_ns, s->end_ns, s->device_id, s->context_id,
+                          s->stream_id, s->correlation_id);
         sqlite3_bind_int (st, 8, (int) s->sync_type);
         bind_u32_or_none (st, 9, s->event_id);
-        seen_time (w, NULL, s->start_ns, s->end_ns);
         break;
       }
     case SL_WIRE_GPU:

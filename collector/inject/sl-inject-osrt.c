@@ -324,6 +324,27 @@ WRAP (int, fsync, SL_OSRT_FSYNC, (int fd), (fd))
     }                                                                                              \
   while (0)
 
+/* open, open64 and openat share everything but the function: `dirfd` is AT_FDCWD for the
+ * first two. */
+static int
+open_common (uint32_t    func,
+             int         dirfd,
+             const char *path,
+             int         flags,
+             mode_t      mode)
+{
+  if (real_open == NULL)
+    osrt_resolve ();
+  bool skip = osrt_skip ();
+  uint64_t t0 = skip ? 0 : _sl_now ();
+  int r = func == SL_OSRT_OPENAT ? real_openat (dirfd, path, flags, mode)
+          : func == SL_OSRT_OPEN64 ? real_open64 (path, flags, mode)
+                                   : real_open (path, flags, mode);
+  if (!skip)
+    osrt_emit (func, t0, r);
+  return r;
+}
+
 SL_EXPORT int
 open (const char *path,
       int         flags,
@@ -332,14 +353,7 @@ open (const char *path,
   mode_t mode = 0;
 
   OPEN_MODE (flags, mode);
-  if (real_open == NULL)
-    osrt_resolve ();
-  if (osrt_skip ())
-    return real_open (path, flags, mode);
-  uint64_t t0 = _sl_now ();
-  int r = real_open (path, flags, mode);
-  osrt_emit (SL_OSRT_OPEN, t0, r);
-  return r;
+  return open_common (SL_OSRT_OPEN, AT_FDCWD, path, flags, mode);
 }
 
 SL_EXPORT int
@@ -350,14 +364,7 @@ open64 (const char *path,
   mode_t mode = 0;
 
   OPEN_MODE (flags, mode);
-  if (real_open64 == NULL)
-    osrt_resolve ();
-  if (osrt_skip ())
-    return real_open64 (path, flags, mode);
-  uint64_t t0 = _sl_now ();
-  int r = real_open64 (path, flags, mode);
-  osrt_emit (SL_OSRT_OPEN64, t0, r);
-  return r;
+  return open_common (SL_OSRT_OPEN64, AT_FDCWD, path, flags, mode);
 }
 
 SL_EXPORT int
@@ -369,14 +376,7 @@ openat (int         dirfd,
   mode_t mode = 0;
 
   OPEN_MODE (flags, mode);
-  if (real_openat == NULL)
-    osrt_resolve ();
-  if (osrt_skip ())
-    return real_openat (dirfd, path, flags, mode);
-  uint64_t t0 = _sl_now ();
-  int r = real_openat (dirfd, path, flags, mode);
-  osrt_emit (SL_OSRT_OPENAT, t0, r);
-  return r;
+  return open_common (SL_OSRT_OPENAT, dirfd, path, flags, mode);
 }
 
 /* ioctl's third argument is one pointer-sized value in every use. */
