@@ -10,6 +10,7 @@
  */
 #include "sl-inject-private.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -48,6 +49,7 @@ static struct
   _Atomic int      connected; /* the socket is up */
   int              fd;
   int              wake_fd;   /* eventfd: a ring is half full */
+  pid_t            pid;       /* the process that owns the connection */
   uint64_t         session;
   pthread_t        flusher;
   _Atomic int      flusher_running;
@@ -511,6 +513,7 @@ connect_daemon (void)
       return false;
     }
   g.fd = fd;
+  g.pid = getpid ();
   atomic_store (&g.connected, 1);
   send_hello ();
   return atomic_load (&g.connected);
@@ -748,6 +751,24 @@ at_exit (void)
   if (atomic_load (&g.flusher_running))
     pthread_join (g.flusher, NULL);
   atomic_store (&g.flusher_running, 0);
+}
+
+/* _exit skips atexit: worker processes (Python's multiprocessing, DataLoader) end this way, so
+ * flush first.  Not in a vfork child, which shares the parent's memory and connection: it has
+ * another pid than the one that connected. */
+SL_EXPORT _Noreturn void
+_exit (int status)
+{
+  static void (*real__exit) (int);
+
+  if (real__exit == NULL)
+    real__exit = (void (*) (int)) dlsym (RTLD_NEXT, "_exit");
+  if (atomic_load (&g.connected) && getpid () == g.pid)
+    at_exit ();
+  if (real__exit != NULL)
+    real__exit (status);
+  syscall (SYS_exit_group, status);
+  __builtin_unreachable ();
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -5,7 +5,7 @@
  *            "worker-b" (by itself, prctl); each sleeps 5 × 2 ms (nanosleep), blocks ~30 ms in
  *            read() on a pipe, pushes NVTX "step 0…2" with a nested "inner", and burns ~200 ms of
  *            CPU in busy_alpha / busy_beta; a forked child sleeps 3 × 5 ms (usleep), makes an
- *            NVTX mark "child mark" and exits 0; an NVTX start/end range "whole run" spans it all
+ *            NVTX mark "child mark" and _exits 0; an NVTX start/end range "whole run" spans it all
  *   crash    NVTX push "doomed", 3 × 1 ms nanosleep, waits 300 ms, then SIGSEGV
  *   sigkill  3 × 1 ms nanosleep, waits 300 ms, then SIGKILL itself
  *   exit N   exits with status N
@@ -121,7 +121,7 @@ mode_threads (void)
       for (int i = 0; i < 3; i++)
         usleep (5000);
       nvtxMarkA ("child mark");
-      exit (0);
+      _exit (0); /* as worker processes end: no atexit, the library must flush anyway */
     }
   sleep_ms (40); /* the workers are done sleeping after ~11 ms: each blocks ~30 ms in read */
   for (int i = 0; i < 2; i++)
