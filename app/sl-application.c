@@ -189,6 +189,7 @@ sl_application_startup (GApplication *app)
     const char *accels[3];
   } accels[] = {
     { "win.open", { "<Control>o", NULL } },
+    { "win.record", { "<Control>r", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.find", { "<Control>f", NULL } },

@@ -24,8 +24,7 @@
 #include "sl-cmd-stats.h"
 #include "sl-control.h"
 #include "sl-format.h"
-
-extern char **environ;
+#include "sl-recording.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -58,41 +57,6 @@ usage (FILE *out)
            "Ctrl+C ends the program (SIGINT) and keeps the trace.  The exit status is COMMAND's.\n");
 }
 
-/* COMMAND as the daemon will exec it: a path, found on our PATH as a shell would. */
-static char *
-resolve_program (const char *name,
-                 int        *code,
-                 char      **why)
-{
-  if (strchr (name, '/') != NULL)
-    {
-      char *abs = g_canonicalize_filename (name, NULL);
-      struct stat st;
-      if (stat (abs, &st) != 0)
-        {
-          *code = 127;
-          *why = g_strdup_printf ("%s: no such file", name);
-          g_free (abs);
-          return NULL;
-        }
-      if (S_ISDIR (st.st_mode) || access (abs, X_OK) != 0)
-        {
-          *code = 126;
-          *why = g_strdup_printf ("%s: not an executable file", name);
-          g_free (abs);
-          return NULL;
-        }
-      return abs;
-    }
-  char *found = g_find_program_in_path (name);
-  if (found == NULL)
-    {
-      *code = 127;
-      *why = g_strdup_printf ("%s: command not found", name);
-    }
-  return found;
-}
-
 static char *
 default_output (void)
 {
@@ -104,28 +68,6 @@ default_output (void)
       g_free (p);
     }
   return g_strdup ("sightline.sqlite");
-}
-
-static char *
-daemon_path (void)
-{
-  const char *env = g_getenv ("SIGHTLINE_DAEMON");
-  char exe[PATH_MAX];
-  ssize_t n;
-
-  if (env != NULL && *env != '\0')
-    return g_strdup (env);
-  n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0)
-    {
-      exe[n] = '\0';
-      g_autofree char *dir = g_path_get_dirname (exe);
-      char *beside = g_build_filename (dir, "sightlined", NULL);
-      if (access (beside, X_OK) == 0)
-        return beside;
-      g_free (beside);
-    }
-  return g_find_program_in_path ("sightlined");
 }
 
 static int
@@ -247,11 +189,11 @@ sl_cmd_record (int    argc,
     }
 
   int code = 0;
-  g_autofree char *why = NULL;
-  g_autofree char *program = resolve_program (argv[i], &code, &why);
+  g_autoptr (GError) why = NULL;
+  g_autofree char *program = sl_record_resolve_program (argv[i], &code, &why);
   if (program == NULL)
     {
-      fprintf (stderr, "sightline record: %s\n", why);
+      fprintf (stderr, "sightline record: %s\n", why->message);
       return code;
     }
   if (output == NULL)
@@ -276,7 +218,7 @@ sl_cmd_record (int    argc,
                g_strerror (errno));
       return 1;
     }
-  g_autofree char *dpath = daemon_path ();
+  g_autofree char *dpath = sl_recording_daemon_path ();
   int fd = sl_control_connect_or_spawn (sock, dpath != NULL ? dpath : "sightlined", 5000);
   if (fd < 0)
     {
@@ -287,39 +229,24 @@ sl_cmd_record (int    argc,
     }
 
   /* the request: options, our environment plus --env, then the command */
-  g_autoptr (GPtrArray) msg = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (msg, g_strdup ("record"));
-  g_ptr_array_add (msg, g_strdup_printf ("output=%s", output));
-  if (force)
-    g_ptr_array_add (msg, g_strdup ("force=1"));
-  g_ptr_array_add (msg, g_strdup_printf ("trace=%s", trace));
-  g_ptr_array_add (msg, g_strdup_printf ("sample_hz=%s", sample));
-  if (cwd != NULL)
-    g_ptr_array_add (msg, g_strdup_printf ("cwd=%s", cwd));
+  g_autoptr (SlRecordSettings) settings = sl_record_settings_new ();
+  g_auto (GStrv) traces = g_strsplit (trace, ",", -1);
+  settings->trace_cuda = g_strv_contains ((const char *const *) traces, "cuda");
+  settings->trace_nvtx = g_strv_contains ((const char *const *) traces, "nvtx");
+  settings->trace_osrt = g_strv_contains ((const char *const *) traces, "osrt");
+  settings->sample_hz = (guint) atoi (sample);
+  settings->cwd = g_strdup (cwd);
+  settings->delay_s = delay;
+  settings->duration_s = duration;
+  settings->output = g_strdup (output);
+  g_ptr_array_add (envs, NULL);
+  g_strfreev (settings->env);
+  settings->env = g_strdupv ((char **) envs->pdata);
+  g_strfreev (settings->args);
+  settings->args = g_strdupv (argv + i + 1);
+  g_autoptr (GPtrArray) msg = sl_record_request (settings, program, force);
   if (osrt_threshold != NULL)
-    g_ptr_array_add (msg, g_strdup_printf ("osrt_threshold_ns=%s", osrt_threshold));
-  if (delay > 0)
-    g_ptr_array_add (msg, g_strdup_printf ("delay_ms=%.0f", delay * 1000));
-  if (duration > 0)
-    g_ptr_array_add (msg, g_strdup_printf ("duration_ms=%.0f", duration * 1000));
-  for (char **e = environ; *e != NULL; e++)
-    {
-      gboolean overridden = FALSE;
-      for (guint k = 0; k < envs->len && !overridden; k++)
-        {
-          const char *o = g_ptr_array_index (envs, k);
-          size_t n = (size_t) (strchr (o, '=') - o);
-          overridden = strncmp (*e, o, n) == 0 && (*e)[n] == '=';
-        }
-      if (!overridden)
-        g_ptr_array_add (msg, g_strdup_printf ("env=%s", *e));
-    }
-  for (guint k = 0; k < envs->len; k++)
-    g_ptr_array_add (msg, g_strdup_printf ("env=%s", (char *) g_ptr_array_index (envs, k)));
-  g_ptr_array_add (msg, g_strdup ("--"));
-  g_ptr_array_add (msg, g_strdup (program));
-  for (int k = i + 1; k < argc; k++)
-    g_ptr_array_add (msg, g_strdup (argv[k]));
+    g_ptr_array_insert (msg, 1, g_strdup_printf ("osrt_threshold_ns=%s", osrt_threshold));
   int fds[3] = { 0, 1, 2 };
   if (!sl_control_send (fd, (const char *const *) msg->pdata, msg->len, fds, 3))
     {

@@ -1,13 +1,18 @@
 /* sl-window.c: the window for one trace: timeline, detail pane, stats tables, search, loading. */
 #include "sl-window.h"
 
+#include <sys/wait.h>
+
 #include "sl-detail-pane.h"
+#include "sl-record-dialog.h"
+#include "sl-recording.h"
 #include "sl-format.h"
 #include "sl-stats-panel.h"
 #include "sl-stats.h"
 #include "sl-timeline-view.h"
 
 #define MAX_RECENT 8
+#define LIVE_MS    500
 
 struct _SlWindow
 {
@@ -36,6 +41,17 @@ struct _SlWindow
   SlViewport   *viewport;      /* the timeline's, reffed to disconnect from it */
   gulong        viewport_changed;
   gulong        viewport_selection;
+
+  /* A recording in progress (File → Record…): the trace is reloaded every LIVE_MS while the
+   * program runs, then loaded afresh once it is complete. */
+  SlRecording  *recording;
+  guint         live_timer;
+  GCancellable *live_cancellable; /* non-NULL while a live load runs */
+  guint         n_live;           /* live loads shown */
+  GtkWidget    *output_box;
+  GtkWidget    *output_view;
+  GtkWidget    *stop_button;
+  char         *recording_status;
 
   /* Search: the matches by start time (lane, index), to tell "k of N". */
   GArray       *matches;
@@ -459,15 +475,12 @@ load_done_cb (GObject      *source,
   /* "load-finished" (TRUE) follows when the stats tables are in too: reports_done_cb */
 }
 
+static void load_file (SlWindow *self, GFile *file, gboolean show_loading);
+
 void
 sl_window_open (SlWindow *self,
                 GFile    *file)
 {
-  g_autoptr (GTask) task = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *text = NULL;
-  LoadData *d;
-
   g_return_if_fail (SL_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
@@ -478,6 +491,21 @@ sl_window_open (SlWindow *self,
         sl_application_open_file (SL_APPLICATION (app), file);
       return;
     }
+  load_file (self, file, TRUE);
+}
+
+/* `show_loading`: the loading page while it loads (else whatever is shown stays, as a recording's
+ * last live state does until its complete trace replaces it). */
+static void
+load_file (SlWindow *self,
+           GFile    *file,
+           gboolean  show_loading)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *text = NULL;
+  LoadData *d;
+
   g_set_object (&self->file, file);
   self->cancellable = g_cancellable_new ();
   bench_open_time = g_get_monotonic_time ();
@@ -487,7 +515,8 @@ sl_window_open (SlWindow *self,
   gtk_label_set_text (GTK_LABEL (self->title), base);
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), 0);
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), "Opening");
-  show_page (self, "loading");
+  if (show_loading || self->trace == NULL)
+    show_page (self, "loading");
 
   d = g_new0 (LoadData, 1);
   d->path = g_file_get_path (file);
@@ -780,7 +809,342 @@ detail_go_to_cb (SlDetailPane *pane,
   sl_detail_pane_set_event (SL_DETAIL_PANE (self->detail), ref);
 }
 
+/* ---- recording ------------------------------------------------------------------------- */
+
+static void
+set_recording_status (SlWindow   *self,
+                      const char *text)
+{
+  g_free (self->recording_status);
+  self->recording_status = g_strdup (text);
+  gtk_label_set_text (GTK_LABEL (self->status_right), text != NULL ? text : "");
+  gtk_label_set_text (GTK_LABEL (self->loading_label), text != NULL ? text : "");
+}
+
+static void
+live_load_thread_cb (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  GError *error = NULL;
+  SlTrace *trace = sl_trace_load (task_data, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, cancellable,
+                                  &error);
+
+  (void) source;
+  if (trace == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, trace, (GDestroyNotify) sl_trace_unref);
+}
+
+/* A newer state of the recording: shown in place.  The view follows the end, as a terminal does,
+ * unless the person has looked elsewhere: the whole trace stays the whole trace, a window at the
+ * end slides with it, any other window stays put. */
+static void
+live_show (SlWindow *self,
+           SlTrace  *trace)
+{
+  SlTime old_start = 0, old_end = 0, t0 = 0, t1 = 0, start, end;
+  gboolean first = self->trace == NULL;
+  SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (self->timeline));
+
+  if (!first)
+    {
+      sl_viewport_get_bounds (vp, &old_start, &old_end);
+      sl_viewport_get_visible (vp, &t0, &t1);
+    }
+  g_clear_pointer (&self->trace, sl_trace_unref);
+  self->trace = trace;
+  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
+  sl_viewport_get_bounds (vp, &start, &end);
+  if (!first)
+    {
+      SlTime slack = MAX ((t1 - t0) / 100, 1);
+      if (t0 <= old_start + slack && t1 >= old_end - slack)
+        sl_viewport_set_visible (vp, start, end, FALSE);
+      else if (t1 >= old_end - slack)
+        sl_viewport_set_visible (vp, MAX (end - (t1 - t0), start), end, FALSE);
+      else
+        sl_viewport_set_visible (vp, t0, t1, FALSE);
+    }
+  if (first)
+    {
+      disconnect_viewport (self);
+      self->viewport = g_object_ref (vp);
+      self->viewport_changed = g_signal_connect (self->viewport, "changed",
+                                                 G_CALLBACK (viewport_changed_cb), self);
+      self->viewport_selection = g_signal_connect (self->viewport, "selection-changed",
+                                                   G_CALLBACK (viewport_selection_cb), self);
+      show_page (self, "trace");
+    }
+  self->n_live++;
+  update_status (self);
+  gtk_label_set_text (GTK_LABEL (self->status_right),
+                      self->recording_status != NULL ? self->recording_status : "");
+}
+
+static void
+live_done_cb (GObject      *source,
+              GAsyncResult *res,
+              gpointer      user_data)
+{
+  SlWindow *self = SL_WINDOW (source);
+  g_autoptr (GError) error = NULL;
+  SlTrace *trace = g_task_propagate_pointer (G_TASK (res), &error);
+
+  (void) user_data;
+  g_clear_object (&self->live_cancellable);
+  /* a load that failed (the file not written yet, a commit in the way) is tried again at the next
+   * tick; one that lands after the recording ended is dropped: the final load follows */
+  if (trace != NULL && self->recording != NULL && sl_recording_is_running (self->recording))
+    live_show (self, trace);
+  else if (trace != NULL)
+    sl_trace_unref (trace);
+}
+
+static gboolean
+live_tick_cb (gpointer data)
+{
+  SlWindow *self = data;
+  g_autoptr (GTask) task = NULL;
+
+  if (self->recording == NULL || !sl_recording_is_running (self->recording))
+    {
+      self->live_timer = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (self->live_cancellable != NULL
+      || !g_file_test (sl_recording_get_output (self->recording), G_FILE_TEST_EXISTS))
+    return G_SOURCE_CONTINUE;
+  self->live_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->live_cancellable, live_done_cb, NULL);
+  g_task_set_task_data (task, g_strdup (sl_recording_get_output (self->recording)), g_free);
+  g_task_run_in_thread (task, live_load_thread_cb);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+recording_output_cb (SlRecording *recording,
+                     const char  *text,
+                     gpointer     data)
+{
+  SlWindow *self = data;
+  GtkTextBuffer *b = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->output_view));
+  GtkTextIter end;
+
+  (void) recording;
+  gtk_text_buffer_get_end_iter (b, &end);
+  gtk_text_buffer_insert (b, &end, text, -1);
+  gtk_widget_set_visible (self->output_box, TRUE);
+  /* keep the newest output in view */
+  gtk_text_buffer_get_end_iter (b, &end);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->output_view), &end, 0, FALSE, 0, 1);
+}
+
+static void
+recording_started_cb (SlRecording *recording,
+                      int          pid,
+                      gpointer     data)
+{
+  SlWindow *self = data;
+  g_autofree char *text = g_strdup_printf ("Recording (pid %d)…", pid);
+
+  (void) recording;
+  set_recording_status (self, text);
+  if (self->live_timer == 0)
+    self->live_timer = g_timeout_add (LIVE_MS, live_tick_cb, self);
+}
+
+static void
+recording_progress_cb (SlRecording *recording,
+                       guint64      elapsed,
+                       guint64      events,
+                       gpointer     data)
+{
+  SlWindow *self = data;
+  g_autofree char *d = sl_format_duration ((SlTime) elapsed);
+  g_autofree char *text = g_strdup_printf ("Recording: %s, %" G_GUINT64_FORMAT " events", d, events);
+
+  (void) recording;
+  set_recording_status (self, text);
+}
+
+static void
+recording_exited_cb (SlRecording *recording,
+                     int          status,
+                     gpointer     data)
+{
+  SlWindow *self = data;
+  g_autofree char *text = NULL;
+
+  (void) recording;
+  if (WIFSIGNALED (status))
+    text = g_strdup_printf ("\nsightline: the program ended on signal %d (%s)\n", WTERMSIG (status),
+                            g_strsignal (WTERMSIG (status)));
+  else
+    text = g_strdup_printf ("\nsightline: the program exited with status %d\n",
+                            WEXITSTATUS (status));
+  recording_output_cb (recording, text, self);
+  set_recording_status (self, "Finishing the trace…");
+}
+
+static void
+recording_finished_cb (SlRecording *recording,
+                       guint64      events,
+                       guint64      dropped,
+                       const char  *error,
+                       gpointer     data)
+{
+  SlWindow *self = data;
+  g_autoptr (GFile) file = g_file_new_for_path (sl_recording_get_output (recording));
+  g_autoptr (SlRecording) done = g_steal_pointer (&self->recording);
+  gboolean exists = g_file_query_exists (file, NULL);
+
+  g_clear_handle_id (&self->live_timer, g_source_remove);
+  if (self->live_cancellable != NULL)
+    g_cancellable_cancel (self->live_cancellable);
+  gtk_widget_set_visible (self->stop_button, FALSE);
+  g_signal_handlers_disconnect_by_data (done, self);
+  if (error != NULL)
+    {
+      g_autoptr (GError) e = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, "%s", error);
+      g_autofree char *text = g_strdup_printf ("sightline: %s\n", error);
+      recording_output_cb (done, text, self);
+      set_recording_status (self, NULL);
+      if (!exists)
+        {
+          g_clear_pointer (&self->trace, sl_trace_unref);
+          show_page (self, "empty");
+          show_error (self, "Could not record the program", e);
+          return;
+        }
+    }
+  {
+    g_autofree char *text = g_strdup_printf ("sightline: %" G_GUINT64_FORMAT " events written to %s%s\n",
+                                             events, sl_recording_get_output (done),
+                                             dropped > 0 ? " (some records were lost: see "
+                                                           "SIGHTLINE_DROPPED_RECORDS)" : "");
+    recording_output_cb (done, text, self);
+  }
+  set_recording_status (self, NULL);
+  /* the complete trace, exactly as opening the file afresh shows it; the last live state stays
+   * on screen meanwhile */
+  load_file (self, file, FALSE);
+}
+
+static void
+stop_clicked_cb (GtkButton *button,
+                 gpointer   data)
+{
+  SlWindow *self = data;
+  static const char *const kill_label = "_Kill the Program";
+
+  if (self->recording == NULL)
+    return;
+  /* first press: the program gets SIGINT (it may clean up) and the trace is kept; if it does not
+   * end, a second press kills it */
+  if (g_strcmp0 (gtk_button_get_label (button), kill_label) == 0)
+    sl_recording_stop (self->recording, TRUE);
+  else
+    {
+      sl_recording_stop (self->recording, FALSE);
+      gtk_button_set_label (button, kill_label);
+      gtk_button_set_use_underline (button, TRUE);
+      set_recording_status (self, "Stopping the program (SIGINT)…");
+    }
+}
+
+gboolean
+sl_window_record (SlWindow               *self,
+                  const SlRecordSettings *settings,
+                  GError                **error)
+{
+  g_autoptr (SlRecording) recording = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (!sl_window_is_busy (self), FALSE);
+
+  recording = sl_recording_new (settings);
+  g_signal_connect (recording, "output", G_CALLBACK (recording_output_cb), self);
+  g_signal_connect (recording, "started", G_CALLBACK (recording_started_cb), self);
+  g_signal_connect (recording, "progress", G_CALLBACK (recording_progress_cb), self);
+  g_signal_connect (recording, "exited", G_CALLBACK (recording_exited_cb), self);
+  g_signal_connect (recording, "finished", G_CALLBACK (recording_finished_cb), self);
+  if (!sl_recording_start (recording, error))
+    return FALSE;
+  self->recording = g_steal_pointer (&recording);
+  self->n_live = 0;
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->output_view)), "", -1);
+  base = g_path_get_basename (settings->output);
+  gtk_label_set_text (GTK_LABEL (self->title), base);
+  text = g_strdup_printf ("Starting %s…", settings->program);
+  set_recording_status (self, text);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), 0);
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), "Waiting for the first events");
+  gtk_button_set_label (GTK_BUTTON (self->stop_button), "_Stop Recording");
+  gtk_button_set_use_underline (GTK_BUTTON (self->stop_button), TRUE);
+  gtk_widget_set_visible (self->stop_button, TRUE);
+  show_page (self, "loading");
+  return TRUE;
+}
+
+void
+sl_window_stop_recording (SlWindow *self,
+                          gboolean  kill)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  if (self->recording != NULL)
+    sl_recording_stop (self->recording, kill);
+}
+
+static void
+dialog_record_cb (SlRecordDialog   *dialog,
+                  SlRecordSettings *settings,
+                  gpointer          data)
+{
+  SlWindow *self = data;
+  SlWindow *target = self;
+  g_autoptr (GError) error = NULL;
+
+  (void) dialog;
+  if (sl_window_is_busy (self))
+    {
+      /* one window per trace: a new recording gets a new window */
+      target = sl_window_new (SL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+      gtk_window_present (GTK_WINDOW (target));
+    }
+  if (!sl_window_record (target, settings, &error))
+    show_error (target, "Could not start the recording", error);
+}
+
+SlRecordDialog *
+sl_window_show_record_dialog (SlWindow *self)
+{
+  SlRecordDialog *dialog;
+
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  dialog = sl_record_dialog_new (GTK_WINDOW (self));
+  g_signal_connect_object (dialog, "record", G_CALLBACK (dialog_record_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return dialog;
+}
+
 /* ---- actions ---------------------------------------------------------------------------- */
+
+static void
+record_action_cb (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       data)
+{
+  (void) action;
+  (void) parameter;
+  sl_window_show_record_dialog (data);
+}
+
 
 static void
 open_action_cb (GSimpleAction *action,
@@ -962,6 +1326,14 @@ build_empty_page (SlWindow *self)
   gtk_box_append (GTK_BOX (box), title);
   gtk_box_append (GTK_BOX (box), hint);
   gtk_box_append (GTK_BOX (box), button);
+  {
+    GtkWidget *record = gtk_button_new_with_mnemonic ("_Record a program…");
+    gtk_widget_add_css_class (record, "pill");
+    gtk_widget_set_halign (record, GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (record, "Run a program and record it (Ctrl+R)");
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (record), "win.record");
+    gtk_box_append (GTK_BOX (box), record);
+  }
 
   self->recent_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_margin_top (self->recent_box, 18);
@@ -1079,6 +1451,10 @@ build_trace_page (SlWindow *self)
 
   self->status = gtk_label_new (NULL);
   self->status_right = gtk_label_new (NULL);
+  self->stop_button = gtk_button_new_with_mnemonic ("_Stop Recording");
+  gtk_widget_add_css_class (self->stop_button, "destructive-action");
+  gtk_widget_set_visible (self->stop_button, FALSE);
+  g_signal_connect (self->stop_button, "clicked", G_CALLBACK (stop_clicked_cb), self);
   gtk_label_set_selectable (GTK_LABEL (self->status), TRUE);
   gtk_label_set_xalign (GTK_LABEL (self->status), 0);
   gtk_label_set_ellipsize (GTK_LABEL (self->status), PANGO_ELLIPSIZE_END);
@@ -1088,6 +1464,22 @@ build_trace_page (SlWindow *self)
                 NULL);
   gtk_box_append (GTK_BOX (status_box), self->status);
   gtk_box_append (GTK_BOX (status_box), self->status_right);
+  gtk_box_append (GTK_BOX (status_box), self->stop_button);
+
+  /* the recorded program's stdout and stderr */
+  {
+    GtkWidget *scroller = gtk_scrolled_window_new ();
+    self->output_view = gtk_text_view_new ();
+    gtk_text_view_set_editable (GTK_TEXT_VIEW (self->output_view), FALSE);
+    gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->output_view), TRUE);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->output_view);
+    gtk_widget_set_size_request (scroller, -1, 110);
+    self->output_box = gtk_expander_new_with_mnemonic ("Program _output");
+    gtk_expander_set_expanded (GTK_EXPANDER (self->output_box), TRUE);
+    gtk_expander_set_child (GTK_EXPANDER (self->output_box), scroller);
+    gtk_widget_set_visible (self->output_box, FALSE);
+    gtk_box_append (GTK_BOX (box), self->output_box);
+  }
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (GTK_BOX (box), status_box);
   return box;
@@ -1119,6 +1511,16 @@ sl_window_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->live_timer, g_source_remove);
+  if (self->live_cancellable != NULL)
+    g_cancellable_cancel (self->live_cancellable);
+  if (self->recording != NULL)
+    {
+      /* the window goes: the program is ended and the trace kept, as with Stop */
+      g_signal_handlers_disconnect_by_data (self->recording, self);
+      sl_recording_stop (self->recording, FALSE);
+      g_clear_object (&self->recording);
+    }
   disconnect_viewport (self);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
@@ -1134,6 +1536,8 @@ sl_window_finalize (GObject *object)
   g_clear_pointer (&self->trace, sl_trace_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->file);
+  g_clear_object (&self->live_cancellable);
+  g_free (self->recording_status);
   g_array_unref (self->matches);
   G_OBJECT_CLASS (sl_window_parent_class)->finalize (object);
 }
@@ -1157,6 +1561,7 @@ sl_window_init (SlWindow *self)
 {
   static const GActionEntry entries[] = {
     { "open", open_action_cb, NULL, NULL, NULL, { 0 } },
+    { "record", record_action_cb, NULL, NULL, NULL, { 0 } },
     { "back", back_action_cb, NULL, NULL, NULL, { 0 } },
     { "forward", forward_action_cb, NULL, NULL, NULL, { 0 } },
     { "find", find_action_cb, NULL, NULL, NULL, { 0 } },
@@ -1233,7 +1638,41 @@ gboolean
 sl_window_is_busy (SlWindow *self)
 {
   g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
-  return self->cancellable != NULL || self->trace != NULL || self->error_dialog != NULL;
+  return self->cancellable != NULL || self->trace != NULL || self->error_dialog != NULL
+         || self->recording != NULL;
+}
+
+gboolean
+sl_window_is_recording (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
+  return self->recording != NULL;
+}
+
+guint
+sl_window_get_n_live_updates (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), 0);
+  return self->n_live;
+}
+
+char *
+sl_window_get_output_text (SlWindow *self)
+{
+  GtkTextBuffer *b;
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  b = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->output_view));
+  gtk_text_buffer_get_bounds (b, &start, &end);
+  return gtk_text_buffer_get_text (b, &start, &end, FALSE);
+}
+
+const char *
+sl_window_get_recording_status (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->recording_status;
 }
 
 SlTrace *

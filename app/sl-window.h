@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "sl-application.h"
+#include "sl-record-dialog.h"
 #include "sl-trace.h"
 
 G_BEGIN_DECLS
@@ -22,6 +23,24 @@ void       sl_window_open             (SlWindow      *self,
 void       sl_window_show_open_dialog (SlWindow      *self);
 /* Cancels a load in progress (the Cancel button). */
 void       sl_window_cancel_load      (SlWindow      *self);
+
+/* File → Record…: the launch dialog (its "record" starts a recording in this window, or in a new
+ * one when this one is busy). */
+SlRecordDialog *sl_window_show_record_dialog (SlWindow *self);
+/* Records `settings` here: the program's output in a pane, the timeline reloaded every 0.5 s while
+ * it runs (following the end), the complete trace loaded afresh at the end.  FALSE when the
+ * daemon cannot be reached. */
+gboolean   sl_window_record           (SlWindow               *self,
+                                       const SlRecordSettings *settings,
+                                       GError                **error);
+/* Stop: the program gets SIGINT (`kill`: SIGKILL); the trace is finished and shown. */
+void       sl_window_stop_recording   (SlWindow      *self,
+                                       gboolean       kill);
+gboolean   sl_window_is_recording     (SlWindow      *self);
+/* For tests: live reloads shown so far, the program's output, the recording status line. */
+guint      sl_window_get_n_live_updates (SlWindow    *self);
+char      *sl_window_get_output_text  (SlWindow      *self);
+const char *sl_window_get_recording_status (SlWindow *self);
 
 /* Loading, showing a trace, or showing an error: a new file goes to another window. */
 gboolean   sl_window_is_busy          (SlWindow      *self);

@@ -1721,7 +1721,7 @@ _sl_reader_read (SlTrace        *trace,
   g.last_thread = -1;
   g.last_gpu_array = NULL;
   memset (g.memcpy_names, 0, sizeof g.memcpy_names);
-  g.db = want_gpu ? _sl_trace_open_db (trace->path, NULL) : NULL;
+  g.db = want_gpu ? _sl_trace_open_db (trace->path, (flags & SL_LOAD_LIVE) != 0, NULL) : NULL;
   if (g.db != NULL)
     {
       strings_open (&g);

@@ -127,6 +127,7 @@ void    _sl_gpu_busy_clear    (SlGpuBusy *busy);
 
 /* Opens a trace file read-only, immutable and defensively (no views, triggers, extensions). */
 sqlite3 *_sl_trace_open_db    (const char  *path,
+                               gboolean     live,
                                GError     **error);
 
 /* The nsys reader fills a new trace; sl_trace_load() wraps it. */

@@ -297,10 +297,11 @@ _sl_trace_finish (SlTrace  *trace,
 
 sqlite3 *
 _sl_trace_open_db (const char  *path,
+                   gboolean     live,
                    GError     **error)
 {
   g_autofree char *escaped = g_uri_escape_string (path, "/", FALSE);
-  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", escaped);
+  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro%s", escaped, live ? "" : "&immutable=1");
   sqlite3 *db = NULL;
   int rc;
 
@@ -321,6 +322,9 @@ _sl_trace_open_db (const char  *path,
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
   sqlite3_exec (db, "PRAGMA query_only = 1; PRAGMA cache_size = -8192", NULL, NULL, NULL);
+  /* a live file: the writer commits every 100 ms; wait for it rather than fail */
+  if (live)
+    sqlite3_busy_timeout (db, 5000);
   return db;
 }
 
@@ -349,7 +353,7 @@ sl_trace_load (const char     *path,
       return NULL;
     }
 
-  db = _sl_trace_open_db (path, error);
+  db = _sl_trace_open_db (path, (flags & SL_LOAD_LIVE) != 0, error);
   if (db == NULL)
     return NULL;
 

@@ -89,6 +89,9 @@ typedef enum
   SL_LOAD_OSRT     = 1 << 6,
   SL_LOAD_SAMPLES  = 1 << 7,
   SL_LOAD_ALL      = 0xFF,
+  /* The file is being written (a recording in progress): open it as an ordinary reader that
+   * takes SQLite's shared lock and waits for the writer's commits, instead of immutable. */
+  SL_LOAD_LIVE     = 1 << 8,
 } SlLoadFlags;
 
 SlTrace          *sl_trace_load              (const char     *path,

@@ -736,6 +736,245 @@ test_cancel (void)
   iterate_for (50);
 }
 
+
+/* ---- recording from the GUI ---------------------------------------------------------------- */
+
+static gboolean
+recording_done (gpointer data)
+{
+  return !sl_window_is_recording (data) && !sl_window_is_loading (data);
+}
+
+typedef struct
+{
+  SlWindow *window;
+  guint     min_threads;
+} LiveWait;
+
+/* A live update is shown whose trace already has `min_threads` threads named "live-…", while
+ * the program still runs. */
+static gboolean
+live_threads_shown (gpointer data)
+{
+  LiveWait *w = data;
+  SlTrace *trace = sl_window_get_trace (w->window);
+  guint n = 0;
+
+  if (!sl_window_is_recording (w->window) || trace == NULL)
+    return FALSE;
+  for (guint i = 0; i < sl_trace_get_n_threads (trace); i++)
+    if (g_str_has_prefix (sl_trace_str (trace, sl_trace_get_thread (trace, i)->name), "live-"))
+      n++;
+  return n >= w->min_threads;
+}
+
+static SlRecordSettings *
+target_settings (const char *mode,
+                 const char *output)
+{
+  SlRecordSettings *s = sl_record_settings_new ();
+
+  s->program = g_strdup (SL_TARGET_PATH);
+  g_strfreev (s->args);
+  s->args = g_new0 (char *, 2);
+  s->args[0] = g_strdup (mode);
+  s->output = g_build_filename (sl_test_tmpdir (), output, NULL);
+  return s;
+}
+
+static gint
+cmp_str_ptr (gconstpointer a,
+             gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Names of the threads of a trace, sorted, joined: to compare two recordings of one program. */
+static char *
+thread_names (SlTrace *trace)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+  for (guint i = 0; i < sl_trace_get_n_threads (trace); i++)
+    g_ptr_array_add (names, (char *) sl_trace_str (trace, sl_trace_get_thread (trace, i)->name));
+  g_ptr_array_sort (names, cmp_str_ptr);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (",", (char **) names->pdata);
+}
+
+/* OS runtime calls of a trace named `name` (NULL: all). */
+static gsize
+n_osrt (SlTrace    *trace,
+        const char *name)
+{
+  gsize n = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_OSRT)
+        continue;
+      for (gsize k = 0; k < lane->n_events; k++)
+        n += name == NULL || g_str_equal (sl_trace_str (trace, lane->events[k].name), name);
+    }
+  return n;
+}
+
+static void
+test_record_live (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("live", "live.sqlite");
+  g_autoptr (GError) error = NULL;
+  SlRecordDialog *dialog;
+  LiveWait live = { window, 2 };
+
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_for (100);
+  /* the dialog as a person fills it in, then Record */
+  dialog = sl_window_show_record_dialog (window);
+  sl_record_dialog_set_settings (dialog, s);
+  iterate_for (100);
+  screenshot (GTK_WIDGET (dialog), "record-dialog");
+  g_assert_true (sl_record_dialog_record (dialog));
+
+  /* threads appear while the program runs (it starts one every 300 ms for ~2 s) */
+  g_assert_true (wait_until (live_threads_shown, &live, 15000));
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  g_assert_true (g_str_has_prefix (sl_window_get_recording_status (window), "Recording"));
+  screenshot (GTK_WIDGET (window), "record-live");
+  guint first_updates = sl_window_get_n_live_updates (window);
+  live.min_threads = 4;
+  g_assert_true (wait_until (live_threads_shown, &live, 15000));
+  g_assert_cmpuint (sl_window_get_n_live_updates (window), >, first_updates);
+
+  /* the end: the complete trace, as opening the file afresh shows it */
+  g_assert_true (wait_until (recording_done, window, 30000));
+  screenshot (GTK_WIDGET (window), "record-done");
+  SlTrace *shown = sl_window_get_trace (window);
+  g_assert_nonnull (shown);
+  g_autoptr (SlTrace) fresh = sl_trace_load (s->output, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_events (shown), ==, sl_trace_get_n_events (fresh));
+  g_assert_cmpuint (sl_trace_get_n_lanes (shown), ==, sl_trace_get_n_lanes (fresh));
+  g_autofree char *names = thread_names (fresh);
+  g_test_message ("threads: %s", names);
+  for (int i = 1; i <= 6; i++)
+    {
+      g_autofree char *want = g_strdup_printf ("live-%d", i);
+      g_assert_nonnull (strstr (names, want));
+    }
+  g_autofree char *out = sl_window_get_output_text (window);
+  g_assert_nonnull (strstr (out, "tick 6"));
+  g_assert_nonnull (strstr (out, "warn 6"));
+  g_assert_nonnull (strstr (out, "exited with status 0"));
+
+  /* what `sightline record` writes for the same program: the same threads, the same calls */
+  g_autofree char *cli_path = g_build_filename (sl_test_tmpdir (), "live-cli.sqlite", NULL);
+  const char *argv[] = { SL_SIGHTLINE_PATH, "record", "-o", cli_path, "--", SL_TARGET_PATH, "live",
+                         NULL };
+  int status;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
+                                                           | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_autoptr (SlTrace) cli = sl_trace_load (cli_path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autofree char *cli_names = thread_names (cli);
+  g_assert_cmpstr (cli_names, ==, names);
+  /* the sleeps: 20 × 5 ms in each of six threads, six 300 ms ones in main (writes to a pipe or a
+   * terminal may or may not take the 1 µs that gets them recorded) */
+  g_assert_cmpuint (n_osrt (cli, "nanosleep"), ==, 6 * 20 + 6);
+  g_assert_cmpuint (n_osrt (fresh, "nanosleep"), ==, 6 * 20 + 6);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+static void
+test_record_stop (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("sleep", "stopped.sqlite");
+  g_autoptr (GError) error = NULL;
+
+  g_strfreev (s->args);
+  s->args = g_strsplit ("sleep 30000", " ", -1);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sl_window_record (window, s, &error));
+  g_assert_no_error (error);
+  g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
+  sl_window_stop_recording (window, FALSE);
+  g_assert_true (wait_until (recording_done, window, 20000));
+  g_autofree char *out = sl_window_get_output_text (window);
+  g_assert_nonnull (strstr (out, "signal 2"));
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  g_assert_cmpuint (n_osrt (sl_window_get_trace (window), NULL), >, 10);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+static void
+test_record_crash (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("crash", "crashed.sqlite");
+  g_autoptr (GError) error = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sl_window_record (window, s, &error));
+  g_assert_true (wait_until (recording_done, window, 20000));
+  g_autofree char *out = sl_window_get_output_text (window);
+  g_test_message ("output: %s; page %s, loading %d, trace %p, live updates %u", out,
+                  sl_window_get_page (window), sl_window_is_loading (window),
+                  (void *) sl_window_get_trace (window), sl_window_get_n_live_updates (window));
+  g_assert_nonnull (strstr (out, "signal 11"));
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  g_assert_null (sl_window_get_error_dialog (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+static void
+test_record_bad_input (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("exit", "never.sqlite");
+  SlRecordDialog *dialog;
+
+  gtk_window_present (GTK_WINDOW (window));
+  dialog = sl_window_show_record_dialog (window);
+
+  /* no such program: said in the dialog, nothing starts */
+  g_free (s->program);
+  s->program = g_strdup ("/nonexistent/sightline-program");
+  sl_record_dialog_set_settings (dialog, s);
+  g_assert_false (sl_record_dialog_record (dialog));
+  g_assert_nonnull (strstr (sl_record_dialog_get_error (dialog), "/nonexistent/sightline-program"));
+  iterate_for (100);
+  screenshot (GTK_WIDGET (dialog), "record-dialog-error");
+
+  /* an unwritable output folder */
+  g_free (s->program);
+  s->program = g_strdup (SL_TARGET_PATH);
+  g_free (s->output);
+  s->output = g_strdup ("/nonexistent-folder/trace.sqlite");
+  sl_record_dialog_set_settings (dialog, s);
+  g_assert_false (sl_record_dialog_record (dialog));
+  g_assert_nonnull (strstr (sl_record_dialog_get_error (dialog), "not writable"));
+
+  /* an existing file: asked first (a second press replaces it) */
+  g_free (s->output);
+  s->output = g_build_filename (sl_test_tmpdir (), "exists.sqlite", NULL);
+  g_assert_true (g_file_set_contents (s->output, "x", 1, NULL));
+  sl_record_dialog_set_settings (dialog, s);
+  g_assert_false (sl_record_dialog_record (dialog));
+  g_assert_nonnull (strstr (sl_record_dialog_get_error (dialog), "already exists"));
+  g_assert_false (sl_window_is_recording (window));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -748,6 +987,15 @@ main (int    argc,
   home = g_build_filename (sl_test_tmpdir (), "xdg-data", NULL);
   g_mkdir_with_parents (home, 0700);
   g_setenv ("XDG_DATA_HOME", home, TRUE);
+  {
+    /* recordings: a private daemon, and the dialog's remembered settings in a throwaway place */
+    g_autofree char *run = g_build_filename (sl_test_tmpdir (), "run", NULL);
+    g_autofree char *config = g_build_filename (sl_test_tmpdir (), "xdg-config", NULL);
+    g_mkdir_with_parents (run, 0700);
+    g_setenv ("SIGHTLINE_RUNTIME_DIR", run, TRUE);
+    g_setenv ("SIGHTLINE_DAEMON", SL_DAEMON_PATH, TRUE);
+    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  }
   g_test_init (&argc, &argv, NULL);
 
   app = sl_application_new ();
@@ -763,7 +1011,15 @@ main (int    argc,
   g_test_add_func ("/ui-app/stats", test_stats);
   g_test_add_func ("/ui-app/search", test_search);
   g_test_add_func ("/ui-app/cancel", test_cancel);
+  g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
+  g_test_add_func ("/ui-app/record/live", test_record_live);
+  g_test_add_func ("/ui-app/record/stop", test_record_stop);
+  g_test_add_func ("/ui-app/record/crash", test_record_crash);
   ret = g_test_run ();
+  {
+    g_autofree char *cmd = g_strdup_printf ("pkill -TERM -f '^%s'", SL_DAEMON_PATH);
+    g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
+  }
 
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
        l = gtk_application_get_windows (GTK_APPLICATION (app)))

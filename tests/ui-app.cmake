@@ -2,8 +2,17 @@
 # so it compiles the app's sources except main.c; clicks go through xdotool when it is installed.
 if(TARGET test-ui-app)
   target_sources(test-ui-app PRIVATE ${SL_SOURCE_DIR}/app/sl-application.c
-                                     ${SL_SOURCE_DIR}/app/sl-window.c)
+                                     ${SL_SOURCE_DIR}/app/sl-window.c
+                                     ${SL_SOURCE_DIR}/app/sl-record-dialog.c
+                                     ${SL_SOURCE_DIR}/app/sl-recording.c)
   target_include_directories(test-ui-app PRIVATE ${SL_SOURCE_DIR}/app)
+  # recording from the GUI: the real daemon, library and test program (tests/record.cmake)
+  target_link_libraries(test-ui-app PRIVATE sightline-schema)
+  add_dependencies(test-ui-app sightline sightlined sightline-inject sl-test-target)
+  target_compile_definitions(test-ui-app PRIVATE
+    SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>"
+    SL_DAEMON_PATH="$<TARGET_FILE:sightlined>"
+    SL_TARGET_PATH="$<TARGET_FILE:sl-test-target>")
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/tests/screenshots)
   find_program(SL_DESKTOP_FILE_VALIDATE desktop-file-validate)
   if(SL_DESKTOP_FILE_VALIDATE)

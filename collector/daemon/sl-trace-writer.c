@@ -390,6 +390,8 @@ sl_trace_writer_open (const char *path,
       *error = fmt ("%s: cannot create: %s", path, w->db ? sqlite3_errmsg (w->db) : "out of memory");
       goto fail;
     }
+  /* a live view reads while we write: wait for its shared lock at commit rather than fail */
+  sqlite3_busy_timeout (w->db, 10000);
   /* the file is whole after each commit; losing the last batch to a power cut is acceptable */
   if (!exec_sql (w, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; "
                     "PRAGMA cache_size = -65536; PRAGMA page_size = 65536",

@@ -10,6 +10,8 @@
  *   sigkill  3 × 1 ms nanosleep, waits 300 ms, then SIGKILL itself
  *   exit N   exits with status N
  *   sleep MS sleeps MS milliseconds in 10 ms steps, then writes argv[3] (a marker file)
+ *   live     for the live view: every 300 ms a new thread "live-N" (N = 1…6) sleeps 20 × 5 ms;
+ *            prints "tick N" on stdout and "warn N" on stderr as each starts (~2.2 s in all)
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -135,6 +137,36 @@ mode_threads (void)
   return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
 }
 
+static void *
+live_worker (void *data)
+{
+  char name[16];
+
+  snprintf (name, sizeof name, "live-%d", (int) (long) data);
+  pthread_setname_np (pthread_self (), name);
+  for (int i = 0; i < 20; i++)
+    sleep_ms (5);
+  return NULL;
+}
+
+static int
+mode_live (void)
+{
+  pthread_t t[6];
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  for (int i = 0; i < 6; i++)
+    {
+      pthread_create (&t[i], NULL, live_worker, (void *) (long) (i + 1));
+      printf ("tick %d\n", i + 1);
+      fprintf (stderr, "warn %d\n", i + 1);
+      sleep_ms (300);
+    }
+  for (int i = 0; i < 6; i++)
+    pthread_join (t[i], NULL);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -143,6 +175,8 @@ main (int   argc,
 
   if (strcmp (mode, "threads") == 0)
     return mode_threads ();
+  if (strcmp (mode, "live") == 0)
+    return mode_live ();
   if (strcmp (mode, "crash") == 0)
     {
       nvtxRangePushA ("doomed");

@@ -1,0 +1,78 @@
+/* sl-recording.h: one recording made from the GUI through sightlined, the same daemon and control
+ * protocol `sightline record` uses. */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/* What to record: the record dialog's fields, remembered between sessions. */
+typedef struct
+{
+  char    *program;       /* path or a name on PATH */
+  char   **args;          /* NULL-terminated */
+  char    *cwd;           /* NULL: the current directory */
+  char   **env;           /* VAR=VALUE, NULL-terminated */
+  gboolean trace_cuda, trace_nvtx, trace_osrt;
+  guint    sample_hz;     /* 0: no CPU sampling */
+  double   delay_s, duration_s;
+  char    *output;        /* the trace file */
+} SlRecordSettings;
+
+SlRecordSettings *sl_record_settings_new      (void);
+SlRecordSettings *sl_record_settings_copy     (const SlRecordSettings *s);
+void              sl_record_settings_free     (SlRecordSettings *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlRecordSettings, sl_record_settings_free)
+
+/* Loads / saves the last settings in $XDG_CONFIG_HOME/sightline/record.ini.  Load returns NULL
+ * when nothing was saved yet. */
+SlRecordSettings *sl_record_settings_load     (void);
+gboolean          sl_record_settings_save     (const SlRecordSettings *s, GError **error);
+
+/* The folder recordings go to by default ($XDG_DATA_HOME/sightline/recordings) and a fresh,
+ * unused name in it. */
+char             *sl_record_settings_default_output (void);
+
+/* Checks what can be checked before starting: the program exists and is executable (the
+ * resolved path in *resolved), the working directory, the output folder is writable, the file is
+ * not there yet (unless `overwrite`).  FALSE with a message for a person. */
+gboolean          sl_record_settings_validate (const SlRecordSettings *s,
+                                               gboolean                overwrite,
+                                               char                  **resolved,
+                                               GError                **error);
+
+/* COMMAND as the daemon will exec it: a path, found on PATH as a shell would.  NULL with the
+ * exit status a shell would give (127 not found, 126 not executable) and a message. */
+char             *sl_record_resolve_program   (const char *name,
+                                               int        *exit_code,
+                                               GError    **error);
+/* Where sightlined is: $SIGHTLINE_DAEMON, beside this program, or on PATH; NULL if nowhere. */
+char             *sl_recording_daemon_path    (void);
+/* The "record" control message for `settings` with `program` resolved: our environment with the
+ * settings' variables over it. */
+GPtrArray        *sl_record_request           (const SlRecordSettings *settings,
+                                               const char             *program,
+                                               gboolean                overwrite);
+
+#define SL_TYPE_RECORDING (sl_recording_get_type ())
+G_DECLARE_FINAL_TYPE (SlRecording, sl_recording, SL, RECORDING, GObject)
+
+/*
+ * Signals (all on the main context):
+ *   started (int pid)                      the program runs
+ *   progress (guint64 elapsed_ns, guint64 events)   every ~250 ms
+ *   output (const char *text)              the program's stdout and stderr, as they come
+ *   exited (int wait_status)               the program ended
+ *   finished (guint64 events, guint64 dropped, const char *error_or_NULL)
+ *                                          the trace is complete (or the recording failed)
+ */
+SlRecording *sl_recording_new   (const SlRecordSettings *settings);
+/* Connects (starting the daemon if needed) and asks it to record; FALSE and `error` if the daemon
+ * cannot be reached.  Everything after comes through the signals. */
+gboolean     sl_recording_start (SlRecording *self, GError **error);
+/* Ends the program (SIGINT; `kill`: SIGKILL); the trace is finished and kept. */
+void         sl_recording_stop  (SlRecording *self, gboolean kill);
+gboolean     sl_recording_is_running (SlRecording *self);
+const char  *sl_recording_get_output (SlRecording *self);
+
+G_END_DECLS
