@@ -999,39 +999,41 @@ recording_finished_cb (SlRecording *recording,
 {
   SlWindow *self = data;
   g_autoptr (GFile) file = g_file_new_for_path (sl_recording_get_output (recording));
-  g_autoptr (SlRecording) done = g_steal_pointer (&self->recording);
+  g_autoptr (SlRecording) done = g_object_ref (recording);
   gboolean exists = g_file_query_exists (file, NULL);
+  g_autofree char *summary = NULL;
 
   g_clear_handle_id (&self->live_timer, g_source_remove);
   if (self->live_cancellable != NULL)
     g_cancellable_cancel (self->live_cancellable);
-  gtk_widget_set_visible (self->stop_button, FALSE);
   g_signal_handlers_disconnect_by_data (done, self);
-  if (error != NULL)
+  if (error != NULL && !exists)
     {
       g_autoptr (GError) e = g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, "%s", error);
+      g_clear_object (&self->recording);
+      g_clear_pointer (&self->trace, sl_trace_unref);
+      gtk_widget_set_visible (self->stop_button, FALSE);
+      set_recording_status (self, NULL);
+      show_page (self, "empty");
+      show_error (self, "Could not record the program", e);
+      return;
+    }
+  /* the complete trace, exactly as opening the file afresh shows it (the last live state stays on
+   * screen meanwhile); the window is "loading" from the moment it stops "recording" */
+  g_clear_object (&self->recording);
+  load_file (self, file, FALSE);
+  gtk_widget_set_visible (self->stop_button, FALSE);
+  set_recording_status (self, NULL);
+  if (error != NULL)
+    {
       g_autofree char *text = g_strdup_printf ("sightline: %s\n", error);
       recording_output_cb (done, text, self);
-      set_recording_status (self, NULL);
-      if (!exists)
-        {
-          g_clear_pointer (&self->trace, sl_trace_unref);
-          show_page (self, "empty");
-          show_error (self, "Could not record the program", e);
-          return;
-        }
     }
-  {
-    g_autofree char *text = g_strdup_printf ("sightline: %" G_GUINT64_FORMAT " events written to %s%s\n",
-                                             events, sl_recording_get_output (done),
-                                             dropped > 0 ? " (some records were lost: see "
-                                                           "SIGHTLINE_DROPPED_RECORDS)" : "");
-    recording_output_cb (done, text, self);
-  }
-  set_recording_status (self, NULL);
-  /* the complete trace, exactly as opening the file afresh shows it; the last live state stays
-   * on screen meanwhile */
-  load_file (self, file, FALSE);
+  summary = g_strdup_printf ("sightline: %" G_GUINT64_FORMAT " events written to %s%s\n", events,
+                             sl_recording_get_output (done),
+                             dropped > 0 ? " (some records were lost: see SIGHTLINE_DROPPED_RECORDS)"
+                                         : "");
+  recording_output_cb (done, summary, self);
 }
 
 static void

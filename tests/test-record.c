@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,6 +14,17 @@
 #include "sl-trace.h"
 
 static const char *runtime_dir;
+
+/* Sends `sig` to the daemon of our runtime directory (and no other: tests run side by side). */
+static void
+signal_daemon (int sig)
+{
+  g_autofree char *pidfile = g_build_filename (runtime_dir, "sightlined.sock.pid", NULL);
+  g_autofree char *text = NULL;
+
+  if (g_file_get_contents (pidfile, &text, NULL, NULL) && atoi (text) > 1)
+    kill (atoi (text), sig);
+}
 
 /* Runs `sightline record ARGS…` and returns its exit status; its stderr in *err. */
 static int
@@ -367,8 +379,7 @@ test_daemon_killed (void)
   g_assert_no_error (error);
   g_usleep (500000);
   /* the daemon of our private runtime directory */
-  g_autofree char *cmd = g_strdup_printf ("pkill -KILL -f '^%s'", SL_DAEMON_PATH);
-  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, &error));
+  signal_daemon (SIGKILL);
   waitpid (pid, &status, 0);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), !=, 0); /* record says the daemon went away */
@@ -398,7 +409,6 @@ main (int   argc,
   g_test_add_func ("/collector/record/daemon-killed", test_daemon_killed);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */
-  g_autofree char *cmd = g_strdup_printf ("pkill -TERM -f '^%s'", SL_DAEMON_PATH);
-  g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL);
+  signal_daemon (SIGTERM);
   return r;
 }

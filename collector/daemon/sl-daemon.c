@@ -870,6 +870,17 @@ sl_daemon_run (const char *path,
     }
   umask (old);
   chmod (path, 0700);
+  /* who we are, beside the socket: for people and tests that must stop this daemon and no other */
+  {
+    char pidfile[PATH_MAX];
+    snprintf (pidfile, sizeof pidfile, "%s.pid", path);
+    FILE *f = fopen (pidfile, "w");
+    if (f != NULL)
+      {
+        fprintf (f, "%d\n", (int) getpid ());
+        fclose (f);
+      }
+  }
 
   sigemptyset (&mask);
   sigaddset (&mask, SIGCHLD);
@@ -922,5 +933,10 @@ sl_daemon_run (const char *path,
         break;
     }
   unlink (path);
+  {
+    char pidfile[PATH_MAX];
+    snprintf (pidfile, sizeof pidfile, "%s.pid", path);
+    unlink (pidfile);
+  }
   return 0;
 }
