@@ -541,12 +541,14 @@ sl_recording_start (SlRecording *self,
 }
 
 void
-sl_recording_stop (SlRecording *self,
-                   gboolean     kill)
+sl_recording_stop (SlRecording    *self,
+                   SlRecordingStop how)
 {
+  static const char *const verbs[] = { "stop", "kill", "detach" };
+
   g_return_if_fail (SL_IS_RECORDING (self));
-  if (self->running && self->fd >= 0)
-    sl_control_sendv (self->fd, kill ? "kill" : "stop", NULL, NULL, NULL);
+  if (self->running && self->fd >= 0 && how <= SL_RECORDING_DETACH)
+    sl_control_sendv (self->fd, verbs[how], NULL, NULL, NULL);
 }
 
 gboolean

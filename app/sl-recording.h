@@ -70,8 +70,14 @@ SlRecording *sl_recording_new   (const SlRecordSettings *settings);
 /* Connects (starting the daemon if needed) and asks it to record; FALSE and `error` if the daemon
  * cannot be reached.  Everything after comes through the signals. */
 gboolean     sl_recording_start (SlRecording *self, GError **error);
-/* Ends the program (SIGINT; `kill`: SIGKILL); the trace is finished and kept. */
-void         sl_recording_stop  (SlRecording *self, gboolean kill);
+typedef enum
+{
+  SL_RECORDING_END,    /* the program gets SIGINT (as from Ctrl+C); the trace is kept */
+  SL_RECORDING_KILL,   /* SIGKILL, for a program that does not end on SIGINT */
+  SL_RECORDING_DETACH, /* the recording ends, the program runs on unrecorded */
+} SlRecordingStop;
+
+void         sl_recording_stop  (SlRecording *self, SlRecordingStop how);
 gboolean     sl_recording_is_running (SlRecording *self);
 const char  *sl_recording_get_output (SlRecording *self);
 

@@ -1036,26 +1036,66 @@ recording_finished_cb (SlRecording *recording,
   recording_output_cb (done, summary, self);
 }
 
+void
+sl_window_stop_recording (SlWindow       *self,
+                          SlRecordingStop how)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  if (self->recording == NULL)
+    return;
+  sl_recording_stop (self->recording, how);
+  if (how == SL_RECORDING_END)
+    {
+      /* if the program does not end on SIGINT, the button kills it */
+      gtk_button_set_label (GTK_BUTTON (self->stop_button), "_Kill the Program");
+      gtk_button_set_use_underline (GTK_BUTTON (self->stop_button), TRUE);
+      set_recording_status (self, "Stopping the program (SIGINT)…");
+    }
+  else if (how == SL_RECORDING_DETACH)
+    set_recording_status (self, "Finishing the trace; the program runs on…");
+}
+
+static void
+stop_response_cb (GtkDialog *dialog,
+                  int        response,
+                  gpointer   data)
+{
+  SlWindow *self = data;
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == SL_RECORDING_END || response == SL_RECORDING_DETACH)
+    sl_window_stop_recording (self, (SlRecordingStop) response);
+}
+
+/* Stop: ask whether the program ends too (SIGINT) or runs on unrecorded; once it was asked to
+ * end, the button kills it. */
 static void
 stop_clicked_cb (GtkButton *button,
                  gpointer   data)
 {
   SlWindow *self = data;
-  static const char *const kill_label = "_Kill the Program";
+  GtkWidget *dialog;
 
   if (self->recording == NULL)
     return;
-  /* first press: the program gets SIGINT (it may clean up) and the trace is kept; if it does not
-   * end, a second press kills it */
-  if (g_strcmp0 (gtk_button_get_label (button), kill_label) == 0)
-    sl_recording_stop (self->recording, TRUE);
-  else
+  if (g_strcmp0 (gtk_button_get_label (button), "_Kill the Program") == 0)
     {
-      sl_recording_stop (self->recording, FALSE);
-      gtk_button_set_label (button, kill_label);
-      gtk_button_set_use_underline (button, TRUE);
-      set_recording_status (self, "Stopping the program (SIGINT)…");
+      sl_window_stop_recording (self, SL_RECORDING_KILL);
+      return;
     }
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   "Stop recording?");
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            "The program can end now (it gets SIGINT, as from "
+                                            "Ctrl+C) or go on running without being recorded. "
+                                            "Either way the trace keeps what was recorded.");
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), "_Cancel", GTK_RESPONSE_CANCEL,
+                          "_Leave It Running", SL_RECORDING_DETACH, "_End the Program",
+                          SL_RECORDING_END, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), SL_RECORDING_END);
+  g_signal_connect (dialog, "response", G_CALLBACK (stop_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 gboolean
@@ -1094,14 +1134,6 @@ sl_window_record (SlWindow               *self,
   return TRUE;
 }
 
-void
-sl_window_stop_recording (SlWindow *self,
-                          gboolean  kill)
-{
-  g_return_if_fail (SL_IS_WINDOW (self));
-  if (self->recording != NULL)
-    sl_recording_stop (self->recording, kill);
-}
 
 static void
 dialog_record_cb (SlRecordDialog   *dialog,
@@ -1520,7 +1552,7 @@ sl_window_dispose (GObject *object)
     {
       /* the window goes: the program is ended and the trace kept, as with Stop */
       g_signal_handlers_disconnect_by_data (self->recording, self);
-      sl_recording_stop (self->recording, FALSE);
+      sl_recording_stop (self->recording, SL_RECORDING_END);
       g_clear_object (&self->recording);
     }
   disconnect_viewport (self);

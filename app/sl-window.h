@@ -33,9 +33,10 @@ SlRecordDialog *sl_window_show_record_dialog (SlWindow *self);
 gboolean   sl_window_record           (SlWindow               *self,
                                        const SlRecordSettings *settings,
                                        GError                **error);
-/* Stop: the program gets SIGINT (`kill`: SIGKILL); the trace is finished and shown. */
-void       sl_window_stop_recording   (SlWindow      *self,
-                                       gboolean       kill);
+/* Stop (the Stop button asks which): the program ends (SIGINT), is killed, or runs on
+ * unrecorded; the trace is finished and shown. */
+void       sl_window_stop_recording   (SlWindow       *self,
+                                       SlRecordingStop how);
 gboolean   sl_window_is_recording     (SlWindow      *self);
 /* For tests: live reloads shown so far, the program's output, the recording status line. */
 guint      sl_window_get_n_live_updates (SlWindow    *self);

@@ -906,12 +906,43 @@ test_record_stop (void)
   g_assert_true (sl_window_record (window, s, &error));
   g_assert_no_error (error);
   g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
-  sl_window_stop_recording (window, FALSE);
+  sl_window_stop_recording (window, SL_RECORDING_END);
   g_assert_true (wait_until (recording_done, window, 20000));
   g_autofree char *out = sl_window_get_output_text (window);
   g_assert_nonnull (strstr (out, "signal 2"));
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   g_assert_cmpuint (n_osrt (sl_window_get_trace (window), NULL), >, 10);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+/* Stop, leaving the program running: the trace is finished and shown while the program goes on
+ * to its end (it writes a marker file then). */
+static void
+test_record_detach (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("sleep", "detached.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *marker = g_build_filename (sl_test_tmpdir (), "detached.done", NULL);
+
+  g_strfreev (s->args);
+  s->args = g_new0 (char *, 4);
+  s->args[0] = g_strdup ("sleep");
+  s->args[1] = g_strdup ("2500");
+  s->args[2] = g_strdup (marker);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sl_window_record (window, s, &error));
+  g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
+  sl_window_stop_recording (window, SL_RECORDING_DETACH);
+  g_assert_true (wait_until (recording_done, window, 20000));
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS)); /* still running */
+  gsize recorded = n_osrt (sl_window_get_trace (window), NULL);
+  g_assert_cmpuint (recorded, >, 5);
+  for (int i = 0; i < 100 && !g_file_test (marker, G_FILE_TEST_EXISTS); i++)
+    iterate_for (50);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
   gtk_window_destroy (GTK_WINDOW (window));
   iterate_for (50);
 }
@@ -1017,6 +1048,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
   g_test_add_func ("/ui-app/record/live", test_record_live);
   g_test_add_func ("/ui-app/record/stop", test_record_stop);
+  g_test_add_func ("/ui-app/record/detach", test_record_detach);
   g_test_add_func ("/ui-app/record/crash", test_record_crash);
   ret = g_test_run ();
   {

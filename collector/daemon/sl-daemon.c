@@ -569,6 +569,25 @@ session_start (Conn         *client,
   sl_control_sendv (client->fd, "started", buf, s->output, NULL);
 }
 
+/* "detach": the recording ends here and the program runs on.  Its processes' connections are
+ * closed (their libraries see the daemon gone and stop recording, the program unharmed); the
+ * trace is finished with what came so far. */
+static void
+session_detach (Session *s)
+{
+  if (s->finishing)
+    return;
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (d.conns[i].fd >= 0 && d.conns[i].kind == CONN_TARGET && d.conns[i].session == s)
+      {
+        target_consume (&d.conns[i]);
+        conn_close (&d.conns[i]);
+      }
+  s->child_exited = true; /* no longer waited for: the session ends at the next tick */
+  s->exit_time_ms = now_ms ();
+  s->child = 0;
+}
+
 static void
 client_message (Conn *c)
 {
@@ -593,6 +612,8 @@ client_message (Conn *c)
           if (!c->session->child_exited)
             kill (-c->session->child, SIGKILL);
         }
+      else if (msg.n > 0 && strcmp (msg.argv[0], "detach") == 0 && c->session != NULL)
+        session_detach (c->session);
       sl_control_msg_clear (&msg);
       memmove (c->buf, c->buf + used, c->len - (size_t) used);
       c->len -= (size_t) used;
@@ -739,7 +760,8 @@ session_tick (Session *s)
       s->killed_on_duration = true;
       s->stop_time_ms = t;
     }
-  if (s->stop_time_ms != 0 && !s->child_exited && t - s->stop_time_ms > SL_STOP_GRACE_MS)
+  if (s->stop_time_ms != 0 && !s->child_exited && s->child > 0
+      && t - s->stop_time_ms > SL_STOP_GRACE_MS)
     kill (-s->child, SIGKILL);
   if (s->child_exited && !s->finishing
       && (s->n_conns == 0 || t - s->exit_time_ms > SL_DRAIN_GRACE_MS))
