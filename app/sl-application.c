@@ -20,6 +20,8 @@ static const char shortcuts_ui[] =
   "   <child><object class='GtkShortcutsGroup'><property name='title'>Traces</property>"
   "    <child><object class='GtkShortcutsShortcut'><property name='title'>Open a trace</property>"
   "     <property name='accelerator'>&lt;Control&gt;o</property></object></child>"
+  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Record a program</property>"
+  "     <property name='accelerator'>&lt;Control&gt;r</property></object></child>"
   "    <child><object class='GtkShortcutsShortcut'><property name='title'>Close the window</property>"
   "     <property name='accelerator'>&lt;Control&gt;w</property></object></child>"
   "    <child><object class='GtkShortcutsShortcut'><property name='title'>Quit</property>"

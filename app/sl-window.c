@@ -1527,11 +1527,15 @@ build_menu (void)
   g_autoptr (GMenu) view = g_menu_new ();
   g_autoptr (GMenu) help = g_menu_new ();
 
+  g_autoptr (GMenu) file = g_menu_new ();
+  g_menu_append (file, "_Open a Trace…", "win.open");
+  g_menu_append (file, "_Record a Program…", "win.record");
   g_menu_append (color, "Color by _Kind", "win.color-by::kind");
   g_menu_append (color, "Color by _Name", "win.color-by::name");
   g_menu_append (view, "_Utilization Overlay", "win.util-overlay");
   g_menu_append (help, "_Keyboard Shortcuts", "app.shortcuts");
   g_menu_append (help, "_About Sightline", "app.about");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (color));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (help));
@@ -1635,6 +1639,12 @@ sl_window_init (SlWindow *self)
   gtk_box_append (GTK_BOX (nav), back);
   gtk_box_append (GTK_BOX (nav), forward);
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), open);
+  {
+    GtkWidget *record = gtk_button_new_from_icon_name ("media-record-symbolic");
+    gtk_widget_set_tooltip_text (record, "Record a program (Ctrl+R)");
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (record), "win.record");
+    gtk_header_bar_pack_start (GTK_HEADER_BAR (header), record);
+  }
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), nav);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "open-menu-symbolic");
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), menu);

@@ -257,7 +257,7 @@ check_thread (SlSymbolizer *s,
       /* frame 0 is the interrupted instruction: the spin loop, or (for a signal delivered on
        * the way back from its clock read) clock_gettime with the loop right above */
       const char *symbol, *module;
-      gboolean innermost_found = FALSE;
+      gboolean busy_seen = FALSE;
       for (uint32_t k = 0; k < rec->n_frames; k++)
         {
           gboolean found = sl_symbolizer_lookup_frame (s, getpid (), frames[k], k == 0, &symbol,
@@ -265,10 +265,12 @@ check_thread (SlSymbolizer *s,
           gboolean is_busy = found && strcmp (symbol, busy) == 0;
           if (k == 0 && is_busy)
             leaf_in_busy++;
-          if (!innermost_found && strcmp (module, exe) == 0)
+          /* the busy function on the stack below its caller (an unoptimized build or a
+           * sanitizer's clock interceptor may put a frame or two above it) */
+          if (is_busy && !busy_seen)
             {
-              innermost_found = TRUE;
-              busy_innermost += is_busy;
+              busy_seen = TRUE;
+              busy_innermost++;
             }
           if (k > 0 && found && strcmp (symbol, caller) == 0)
             {
@@ -287,14 +289,15 @@ check_thread (SlSymbolizer *s,
   double lo = p[i].cpu * (HZ / 1e9), hi = p[MIN (i + 1, len - 1)].cpu * (HZ / 1e9);
   double total = p[len - 1].cpu * (HZ / 1e9);
   g_test_message ("thread %u: %u samples for %.0f ms of CPU, %.0f-%.0f ms when the last was "
-                  "taken; frame 0 in %s: %u, %s innermost in this program: %u, %s above: %u",
+                  "taken; frame 0 in %s: %u, %s on the stack: %u, %s above: %u",
                   sp->tid, n, total, lo, hi, busy, leaf_in_busy, busy, busy_innermost, caller,
                   caller_above);
   g_assert_cmpuint (n, >=, MIN_SAMPLES);
   g_assert_cmpfloat (n, >=, lo * 0.9 - 3);
   g_assert_cmpfloat (n, <=, hi * 1.05 + 3);
   g_assert_cmpuint (busy_innermost * 10, >=, n * 8);
-  g_assert_cmpuint (leaf_in_busy * 10, >=, n * 5);
+  if (!SL_SANITIZED)
+    g_assert_cmpuint (leaf_in_busy * 10, >=, n * 5);
   /* the unwind goes through the signal frame up to the caller */
   g_assert_cmpuint (caller_above * 10, >=, n * 8);
 }
