@@ -244,9 +244,10 @@ sl_cmd_record (int    argc,
   settings->env = g_strdupv ((char **) envs->pdata);
   g_strfreev (settings->args);
   settings->args = g_strdupv (argv + i + 1);
+  /* 0 ns is "every call": the daemon takes it as given, the settings' 0 means the default */
+  settings->osrt_threshold_ns
+    = osrt_threshold != NULL ? MAX (g_ascii_strtoull (osrt_threshold, NULL, 10), 1) : 0;
   g_autoptr (GPtrArray) msg = sl_record_request (settings, program, force);
-  if (osrt_threshold != NULL)
-    g_ptr_array_insert (msg, 1, g_strdup_printf ("osrt_threshold_ns=%s", osrt_threshold));
   int fds[3] = { 0, 1, 2 };
   if (!sl_control_send (fd, (const char *const *) msg->pdata, msg->len, fds, 3))
     {

@@ -302,6 +302,9 @@ sl_record_request (const SlRecordSettings *s,
     g_ptr_array_add (msg, g_strdup_printf ("delay_ms=%.0f", s->delay_s * 1000));
   if (s->duration_s > 0)
     g_ptr_array_add (msg, g_strdup_printf ("duration_ms=%.0f", s->duration_s * 1000));
+  if (s->osrt_threshold_ns > 0)
+    g_ptr_array_add (msg, g_strdup_printf ("osrt_threshold_ns=%" G_GUINT64_FORMAT,
+                                           s->osrt_threshold_ns));
   /* our environment, with the settings' variables over it */
   for (char **e = environ; *e != NULL; e++)
     {

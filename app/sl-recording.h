@@ -16,6 +16,7 @@ typedef struct
   gboolean trace_cuda, trace_nvtx, trace_osrt;
   guint    sample_hz;     /* 0: no CPU sampling */
   double   delay_s, duration_s;
+  guint64  osrt_threshold_ns; /* 0: the default (1 µs) */
   char    *output;        /* the trace file */
 } SlRecordSettings;
 

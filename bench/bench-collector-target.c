@@ -1,7 +1,10 @@
 /* bench-collector-target.c: the program bench-collector runs plain and under `sightline record`.
  *   calls N   N uncontended mutex lock/unlock pairs and N one-byte writes to /dev/null; prints
  *             "mutex_ns X" and "write_ns Y" (per call)
- *   work      a fixed amount of CPU work (~1 s); prints "cpu_s X", the process's CPU time */
+ *   work      a fixed amount of CPU work (~1 s); prints "cpu_s X", the process's CPU time
+ *   events R S  R one-byte writes to /dev/null a second (record them with --osrt-threshold 0)
+ *             for S seconds, in batches every 10 ms, then a fixed CPU loop; prints "wall_s X",
+ *             its own run time */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -57,6 +60,28 @@ main (int   argc,
       printf ("cpu_s %.4f\n", now (CLOCK_PROCESS_CPUTIME_ID));
       return 0;
     }
-  fprintf (stderr, "usage: %s calls N | work\n", argv[0]);
+  if (argc > 1 && strcmp (argv[1], "events") == 0)
+    {
+      long rate = argc > 2 ? atol (argv[2]) : 100000, secs = argc > 3 ? atol (argv[3]) : 3;
+      int fd = open ("/dev/null", O_WRONLY);
+      double t0 = now (CLOCK_MONOTONIC);
+      for (long tick = 0; tick < secs * 100; tick++)
+        {
+          for (long i = 0; i < rate / 100; i++)
+            if (write (fd, "x", 1) != 1)
+              return 1;
+          /* sleep to the next 10 ms tick: the program uses little CPU, as a data loader would */
+          double next = t0 + (double) (tick + 1) / 100, left = next - now (CLOCK_MONOTONIC);
+          if (left > 0)
+            {
+              struct timespec ts = { 0, (long) (left * 1e9) };
+              nanosleep (&ts, NULL);
+            }
+        }
+      work (200000000L);
+      printf ("wall_s %.4f\n", now (CLOCK_MONOTONIC) - t0);
+      return 0;
+    }
+  fprintf (stderr, "usage: %s calls N | work | events RATE SECONDS\n", argv[0]);
   return 2;
 }

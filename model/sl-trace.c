@@ -371,8 +371,11 @@ sl_trace_load (const char     *path,
     return NULL;
 #ifdef __GLIBC__
   /* loading frees as much as it keeps (row arrays, id maps, a second thread's arena): hand
-   * that back to the system rather than keep it resident for the life of the viewer */
-  malloc_trim (0);
+   * that back to the system rather than keep it resident for the life of the viewer.  Not for
+   * the live loads of a recording (every half second): trimming holds the allocator's locks for
+   * tens of ms, and the viewer's main thread would wait on them. */
+  if (!(flags & SL_LOAD_LIVE))
+    malloc_trim (0);
 #endif
   if (progress != NULL)
     progress (1.0, "done", user_data);
