@@ -264,12 +264,27 @@ sl_control_parse (const uint8_t *buf,
   return 8 + (long) body;
 }
 
-void
-sl_control_take_fds (struct msghdr *mh,
-                     int           *fds,
-                     size_t        *n_fds)
+long
+sl_control_read (int     fd,
+                 void   *buf,
+                 size_t  len,
+                 int     flags,
+                 int    *fds,
+                 size_t *n_fds)
 {
-  for (struct cmsghdr *c = CMSG_FIRSTHDR (mh); c != NULL; c = CMSG_NXTHDR (mh, c))
+  struct iovec iov = { buf, len };
+  union
+  {
+    char buf[CMSG_SPACE (sizeof (int) * SL_CONTROL_MAX_FDS)];
+    struct cmsghdr align;
+  } cbuf;
+  struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf.buf,
+                       .msg_controllen = sizeof cbuf.buf };
+  ssize_t r = recvmsg (fd, &mh, flags | MSG_CMSG_CLOEXEC);
+
+  if (r <= 0)
+    return r;
+  for (struct cmsghdr *c = CMSG_FIRSTHDR (&mh); c != NULL; c = CMSG_NXTHDR (&mh, c))
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
       {
         size_t k = (c->cmsg_len - CMSG_LEN (0)) / sizeof (int);
@@ -282,6 +297,7 @@ sl_control_take_fds (struct msghdr *mh,
               close (p[i]);
           }
       }
+  return r;
 }
 
 int
@@ -299,20 +315,11 @@ sl_control_recv (int           fd,
     {
       while (got < want)
         {
-          struct iovec iov = { buf + got, want - got };
-          union
-          {
-            char buf[CMSG_SPACE (sizeof (int) * SL_CONTROL_MAX_FDS)];
-            struct cmsghdr align;
-          } cbuf;
-          struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf.buf,
-                               .msg_controllen = sizeof cbuf.buf };
-          ssize_t r = recvmsg (fd, &mh, MSG_CMSG_CLOEXEC);
+          long r = sl_control_read (fd, buf + got, want - got, 0, fds, &n_fds);
           if (r < 0 && errno == EINTR)
             continue;
           if (r <= 0)
             goto fail;
-          sl_control_take_fds (&mh, fds, &n_fds);
           got += (size_t) r;
         }
       if (phase == 0)

@@ -53,10 +53,9 @@ extern "C"
   int sl_control_recv (int fd, SlControlMsg *msg);
   void sl_control_msg_clear (SlControlMsg *msg);
 
-  /* The descriptors of a received message's SCM_RIGHTS, appended to fds[*n_fds] (at most
-   * SL_CONTROL_MAX_FDS; the rest are closed). */
-  struct msghdr;
-  void sl_control_take_fds (struct msghdr *mh, int *fds, size_t *n_fds);
+  /* recvmsg() of up to `len` bytes that also takes the descriptors riding along (appended to
+   * fds[*n_fds], at most SL_CONTROL_MAX_FDS; the rest are closed).  As recvmsg() returns. */
+  long sl_control_read (int fd, void *buf, size_t len, int flags, int *fds, size_t *n_fds);
 
   /* Incremental parsing for a poll loop: if `buf` (len bytes) starts with a whole message, fills
    * `msg` (copying strings) and returns its length; 0 when more bytes are needed; -1 when it is

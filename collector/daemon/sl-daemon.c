@@ -622,26 +622,14 @@ client_message (Conn *c)
     c->len = 0;
 }
 
-/* The descriptors of a "record" arrive as SCM_RIGHTS with its first bytes: read with recvmsg. */
+/* The descriptors of a "record" arrive as SCM_RIGHTS with its first bytes. */
 static ssize_t
-conn_read (Conn *c,
-           int  *fds,
+conn_read (Conn   *c,
+           int    *fds,
            size_t *n_fds)
 {
-  struct iovec iov = { c->buf + c->len, CONN_BUF - c->len };
-  union
-  {
-    char buf[CMSG_SPACE (sizeof (int) * SL_CONTROL_MAX_FDS)];
-    struct cmsghdr align;
-  } cbuf;
-  struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf.buf,
-                       .msg_controllen = sizeof cbuf.buf };
-  ssize_t r = recvmsg (c->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-
   *n_fds = 0;
-  if (r > 0)
-    sl_control_take_fds (&mh, fds, n_fds);
-  return r;
+  return sl_control_read (c->fd, c->buf + c->len, CONN_BUF - c->len, MSG_DONTWAIT, fds, n_fds);
 }
 
 static void
