@@ -16,6 +16,7 @@
 #include <math.h>
 
 #define FOLD_SCAN 256
+#define FOLD_WALK 64 /* events a fold reads one by one before it gallops */
 
 /* A zero-length event (a mark, a sample) still occupies its instant. */
 static inline SlTime
@@ -323,27 +324,52 @@ lod_events (const SlLane *lane,
       double px = floor ((double) (from - t0) / ns_per_px);
       SlTime boundary = t0 + (SlTime) ceil ((px + 1.0) * ns_per_px);
       boundary = MAX (boundary, ev[i].start + 1);
-      gsize j = MIN (gallop_from (lane, i + 1, boundary), stop);
+      gsize j;
+      SlTime busy = -1;
 
-      /* in a lane without overlap only the last of them can be wide: keep it whole */
-      if (lane->max_end == NULL && j - 1 > i && (double) (ev[j - 1].end - ev[j - 1].start) >= min_ns)
-        j--;
-      /* with overlap any of them can be: stop the fold at the first wide one.  Looking at
-       * every event would make a frame O(n); past FOLD_SCAN events a fold may hide one. */
-      if (lane->max_end != NULL)
-        for (gsize k = i + 1; k < j && k < i + FOLD_SCAN; k++)
-          if ((double) (ev[k].end - ev[k].start) >= min_ns)
+      if (lane->max_end == NULL)
+        {
+          /* Walk it: here (no bucket level is fine enough) a pixel holds a few events, and
+           * reading them in order costs less than a gallop plus two prefix-sum lookups that each
+           * re-read up to 15 events.  Past FOLD_WALK events, gallop for the rest. */
+          busy = dur;
+          j = i + 1;
+          while (j < stop && ev[j].start < boundary && j - i < FOLD_WALK)
+            busy = _sl_time_add (busy, ev[j].end - ev[j].start), j++;
+          if (j < stop && ev[j].start < boundary)
             {
+              gsize k = MIN (gallop_from (lane, j, boundary), stop);
+              busy = _sl_time_add (busy, _sl_lane_busy_between (lane, lane->busy_prefix, j, k));
               j = k;
-              break;
             }
+          /* in a lane without overlap only the last of them can be wide: keep it whole */
+          if (j - 1 > i && (double) (ev[j - 1].end - ev[j - 1].start) >= min_ns)
+            {
+              j--;
+              busy -= ev[j].end - ev[j].start;
+            }
+        }
+      else
+        {
+          j = MIN (gallop_from (lane, i + 1, boundary), stop);
+          /* with overlap any of them can be: stop the fold at the first wide one.  Looking at
+           * every event would make a frame O(n); past FOLD_SCAN events a fold may hide one. */
+          for (gsize k = i + 1; k < j && k < i + FOLD_SCAN; k++)
+            if ((double) (ev[k].end - ev[k].start) >= min_ns)
+              {
+                j = k;
+                break;
+              }
+        }
 
       if (j - i == 1)
         item = (SlLodItem) { ev[i].start, ev[i].end, i, 1, dur };
       else
         {
-          item = (SlLodItem) { ev[i].start, fold_end (lane, i, j, boundary), i, (guint32) MIN (j - i, G_MAXUINT32),
-                               _sl_lane_busy_between (lane, lane->busy_prefix, i, j) };
+          if (busy < 0)
+            busy = _sl_lane_busy_between (lane, lane->busy_prefix, i, j);
+          item = (SlLodItem) { ev[i].start, fold_end (lane, i, j, boundary), i,
+                               (guint32) MIN (j - i, G_MAXUINT32), busy };
         }
       g_array_append_val (out, item);
       i = j;

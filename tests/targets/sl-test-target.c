@@ -10,8 +10,8 @@
  *   sigkill  3 × 1 ms nanosleep, waits 300 ms, then SIGKILL itself
  *   exit N   exits with status N
  *   sleep MS sleeps MS milliseconds in 10 ms steps, then writes argv[3] (a marker file)
- *   live     for the live view: every 300 ms a new thread "live-N" (N = 1…6) sleeps 20 × 5 ms;
- *            prints "tick N" on stdout and "warn N" on stderr as each starts (~2.2 s in all)
+ *   live     for the live view: every 500 ms a new thread "live-N" (N = 1…6) sleeps 20 × 5 ms;
+ *            prints "tick N" on stdout and "warn N" on stderr as each starts (~3.2 s in all)
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -160,7 +160,7 @@ mode_live (void)
       pthread_create (&t[i], NULL, live_worker, (void *) (long) (i + 1));
       printf ("tick %d\n", i + 1);
       fprintf (stderr, "warn %d\n", i + 1);
-      sleep_ms (300);
+      sleep_ms (500);
     }
   for (int i = 0; i < 6; i++)
     pthread_join (t[i], NULL);
