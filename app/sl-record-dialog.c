@@ -479,6 +479,8 @@ sl_record_dialog_init (SlRecordDialog *self)
   gtk_box_append (GTK_BOX (outer), self->error);
   gtk_box_append (GTK_BOX (outer), self->again);
   gtk_window_set_child (GTK_WINDOW (self), outer);
+  /* a person starts with the program: Ctrl+R, type it, Enter */
+  gtk_window_set_focus (GTK_WINDOW (self), self->program);
 }
 
 SlRecordDialog *

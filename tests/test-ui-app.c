@@ -977,6 +977,79 @@ test_record_crash (void)
   iterate_for (50);
 }
 
+static SlRecordDialog *
+find_record_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
+      if (SL_IS_RECORD_DIALOG (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
+        return SL_RECORD_DIALOG (w);
+    }
+  return NULL;
+}
+
+static gboolean
+record_dialog_shown (gpointer data)
+{
+  (void) data;
+  return find_record_dialog () != NULL;
+}
+
+static void
+xdotool_window (GtkWidget  *window,
+                const char *what)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autofree char *cmd = g_strdup_printf (
+      "%s windowfocus --sync %lu %s", xdotool,
+      (unsigned long) gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window))), what);
+  int status = -1;
+
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+}
+
+/* As a person does it, through the X server: Ctrl+R, type the program, Enter; the recording runs
+ * and the trace of the test program (threads named by it) is shown. */
+static void
+test_record_keyboard (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  SlRecordDialog *dialog;
+
+  if (xdotool == NULL || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("needs xdotool and X11");
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_for (300);
+  xdotool_window (GTK_WIDGET (window), "key ctrl+r");
+  g_assert_true (wait_until (record_dialog_shown, NULL, 5000));
+  dialog = find_record_dialog ();
+  iterate_for (300);
+  {
+    g_autofree char *type = g_strdup_printf ("key ctrl+a type --delay 2 '%s'", SL_TARGET_PATH);
+    xdotool_window (GTK_WIDGET (dialog), type);
+  }
+  iterate_for (200);
+  xdotool_window (GTK_WIDGET (dialog), "key Return");
+  g_assert_true (wait_until ((Cond) sl_window_is_recording, window, 5000));
+  g_assert_true (wait_until (recording_done, window, 30000));
+  SlTrace *trace = sl_window_get_trace (window);
+  g_assert_nonnull (trace);
+  g_autofree char *names = thread_names (trace);
+  g_test_message ("threads: %s", names);
+  g_assert_nonnull (strstr (names, "worker-a"));
+  g_assert_nonnull (strstr (names, "worker-b"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
 static void
 test_record_bad_input (void)
 {
@@ -1054,6 +1127,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/stats", test_stats);
   g_test_add_func ("/ui-app/search", test_search);
   g_test_add_func ("/ui-app/cancel", test_cancel);
+  g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
   g_test_add_func ("/ui-app/record/live", test_record_live);
   g_test_add_func ("/ui-app/record/stop", test_record_stop);
