@@ -195,8 +195,9 @@ static void
 test_fallback (void)
 {
   check_names ("_ZTV1A", "vtable for A", "A");
-  /* vector types */
-  check_names ("_Z1fDv4_f", "f(float __vector(4))", "f");
+  /* vector types: our parser does not print them, and libstdc++'s demangler is not trusted with
+   * anything but special names (it can loop on garbage): kept as they are */
+  check_names ("_Z1fDv4_f", "_Z1fDv4_f", "_Z1fDv4_f");
   /* not a valid mangled name at all: kept as it is */
   check_names ("_Z", "_Z", "_Z");
   check_names ("_Zfoo", "_Zfoo", "_Zfoo");
@@ -384,6 +385,9 @@ test_hostile (void)
   /* ... while a few doublings are fine */
   check_names ("_Z1f1AIiES_IS0_S0_ES_IS1_S1_E",
                "f(A<int>, A<A<int>, A<int>>, A<A<A<int>, A<int>>, A<A<int>, A<int>>>)", "f");
+
+  /* a random string that kept libstdc++'s demangler busy for minutes (seed 1416555983) */
+  check_survives ("_Z3jXYFt6cD_70FAsrlM2NNm3tpCYmrs52TJ.F3cPK3viXdtORZK1KzXU2Ecrm_v");
 
   /* random strings over the grammar's letters */
   g_test_message ("seed %u", seed);

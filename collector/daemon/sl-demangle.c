@@ -2585,7 +2585,12 @@ sl_kernel_names (const char *name,
 
   if (name == NULL)
     name = "";
-  if (strncmp (name, "_Z", 2) == 0 && !demangle_edg (name, &full, &base, &limited) && !limited)
+  /* libstdc++'s demangler is the fallback only for the special names (vtables, typeinfo,
+   * thunks: "_ZT…") of a sane length: on some garbage it loops for minutes (a random 60-byte
+   * "_Z3jXYF…" string did), and a kernel name is not trusted input.  Other names our parser
+   * cannot print stay as they are. */
+  if (strncmp (name, "_Z", 2) == 0 && !demangle_edg (name, &full, &base, &limited) && !limited
+      && strncmp (name, "_ZT", 3) == 0 && strlen (name) <= 512)
     {
       int status = 0;
       char *gnu = __cxa_demangle (name, NULL, NULL, &status);

@@ -206,6 +206,8 @@ struct _SlTraceWriter
   uint64_t       n_events, n_dropped, n_bad;
   bool           wrote_session_time;
   int64_t        osrt_name[SL_OSRT_N_FUNCS]; /* StringIds of the OS runtime names, 0: not yet */
+  int64_t       *kernel_names; /* by the mangled name's string id: demangled id, short id */
+  size_t         cap_kernel_names;
 };
 
 static bool
@@ -756,16 +758,32 @@ add_gpu_record (SlTraceWriter      *w,
       {
         const SlWireKernel *k = (const SlWireKernel *) h;
         const char *name = record_text (h, sizeof *k);
-        char *short_name = NULL, *demangled;
         if (name == NULL || k->end_ns < k->start_ns)
           return false;
-        demangled = sl_kernel_names (name, &short_name);
+        /* a program launches a few hundred distinct kernels 10^6 times: demangle each once */
+        int64_t mangled = intern (w, name);
+        size_t slot = (size_t) mangled * 2;
+        if (slot + 2 > w->cap_kernel_names)
+          {
+            size_t old = w->cap_kernel_names;
+            if (!grow ((void **) &w->kernel_names, &w->cap_kernel_names, slot + 2, sizeof (int64_t)))
+              return false;
+            memset (w->kernel_names + old, 0, (w->cap_kernel_names - old) * sizeof (int64_t));
+          }
+        if (w->kernel_names[slot] == 0)
+          {
+            char *short_name = NULL, *demangled = sl_kernel_names (name, &short_name);
+            w->kernel_names[slot] = intern (w, demangled != NULL ? demangled : name);
+            w->kernel_names[slot + 1] = intern (w, short_name != NULL ? short_name : name);
+            free (demangled);
+            free (short_name);
+          }
         st = gpu_op_bind (w, ST_KERNEL, p, k->start_ns, k->end_ns, k->device_id, k->context_id,
                           k->stream_id, k->correlation_id);
         int c = 8;
-        sqlite3_bind_int64 (st, c++, intern (w, demangled != NULL ? demangled : name));
-        sqlite3_bind_int64 (st, c++, intern (w, short_name != NULL ? short_name : name));
-        sqlite3_bind_int64 (st, c++, intern (w, name));
+        sqlite3_bind_int64 (st, c++, w->kernel_names[slot]);
+        sqlite3_bind_int64 (st, c++, w->kernel_names[slot + 1]);
+        sqlite3_bind_int64 (st, c++, mangled);
         sqlite3_bind_int (st, c++, (int) k->launch_type);
         sqlite3_bind_int (st, c++, (int) k->cache_config);
         sqlite3_bind_int (st, c++, k->registers_per_thread);
@@ -793,8 +811,6 @@ add_gpu_record (SlTraceWriter      *w,
         sqlite3_bind_int (st, c++, k->cluster_x);
         sqlite3_bind_int (st, c++, k->cluster_y);
         sqlite3_bind_int (st, c++, k->cluster_z);
-        free (demangled);
-        free (short_name);
         break;
       }
     case SL_WIRE_MEMCPY:
@@ -1195,6 +1211,7 @@ sl_trace_writer_finish (SlTraceWriter *w,
   free (w->procs);
   free (w->named);
   free (w->named_time);
+  free (w->kernel_names);
   free (w->samples);
   free (w->frames);
   sl_symbolizer_free (w->symbols);
