@@ -1,0 +1,225 @@
+/* test-writer.c: the daemon's trace writer, round trip: wire records built by hand (as the
+ * injection library sends them, GPU ones included, which no test here can get from a real GPU) →
+ * sl-trace-writer → SQLite → the model, field by field. */
+#include <sqlite3.h>
+#include <string.h>
+
+#include "sl-schema.h"
+#include "sl-test-util.h"
+#include "sl-trace-writer.h"
+#include "sl-trace.h"
+
+#define PID 4242
+#define TID 4243
+
+/* A record of `fixed` bytes plus `text`, header filled. */
+static SlWireHeader *
+rec (uint16_t    type,
+     const void *fixed_part,
+     size_t      fixed,
+     const char *text)
+{
+  size_t len = text != NULL ? strlen (text) : 0;
+  uint32_t size = sl_wire_size ((uint32_t) fixed, (uint32_t) len);
+  uint8_t *r = g_malloc0 (size);
+
+  memcpy (r, fixed_part, fixed);
+  ((SlWireHeader *) r)->type = type;
+  ((SlWireHeader *) r)->size = (uint16_t) size;
+  ((SlWireHeader *) r)->tid = ((const SlWireHeader *) fixed_part)->tid;
+  if (text != NULL)
+    memcpy (r + fixed, text, len);
+  return (SlWireHeader *) r;
+}
+
+static void
+add (SlTraceWriter *w,
+     SlWireHeader  *r)
+{
+  g_assert_true (sl_trace_writer_add (w, PID, r));
+  g_free (r);
+}
+
+static const SlLane *
+lane_of_kind (SlTrace    *trace,
+              SlLaneKind  kind)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    if (sl_trace_get_lane (trace, i)->kind == kind)
+      return sl_trace_get_lane (trace, i);
+  return NULL;
+}
+
+static void
+test_round_trip (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "writer.sqlite", NULL);
+  char *error = NULL;
+  SlTraceWriter *w = sl_trace_writer_open (path, FALSE, &error);
+  g_autoptr (GError) gerror = NULL;
+  const uint64_t T = 1000000000;
+
+  g_assert_null (error);
+  g_assert_nonnull (w);
+  {
+    SlWireHello h = { { 0, 0, TID }, SL_WIRE_MAGIC, SL_WIRE_VERSION, PID, 1, 7, T, T * 5 };
+    add (w, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/train --fast"));
+  }
+  {
+    SlWireThreadName n = { { 0, 0, TID }, T };
+    add (w, rec (SL_WIRE_THREAD_NAME, &n, sizeof n, "trainer"));
+  }
+  {
+    SlWireGpu g = { { 0, 0, TID }, 0, 8, 0, 108, 1024, 64, 32, 65536, 65536, 49152, 166912,
+                    167936, 32, 1410000, 2, 41943040, 42949672960ull, 1555000000000ull,
+                    { 1024, 1024, 64 }, { 2147483647, 65535, 65535 }, 0, 0x17, 0, { 1, 2 }, 0 };
+    add (w, rec (SL_WIRE_GPU, &g, sizeof g, "NVIDIA A100-SXM4-40GB"));
+    SlWireContext c = { { 0, 0, TID }, 0, 1, 7, 0 };
+    add (w, rec (SL_WIRE_CONTEXT, &c, sizeof c, NULL));
+    SlWireStream st = { { 0, 0, TID }, 0, 1, 13, -2, SL_STREAM_TYPE_NON_BLOCKING, 0 };
+    add (w, rec (SL_WIRE_STREAM, &st, sizeof st, NULL));
+  }
+  /* two launches of one kernel on stream 13, a copy and a set on stream 7, a sync */
+  for (int i = 0; i < 2; i++)
+    {
+      SlWireCudaApi a = { { 0, 0, TID }, T + i * 1000000, T + i * 1000000 + 5000, 100 + i,
+                          SL_EVENT_CLASS_CUDA_RUNTIME, 0, 211 };
+      add (w, rec (SL_WIRE_CUDA_API, &a, sizeof a, "cudaLaunchKernel_v7000"));
+      SlWireKernel k = { { 0, 0, 0 }, T + i * 1000000 + 20000, T + i * 1000000 + 520000, 0, 1, 13,
+                         100 + i, 64, 2, 1, 256, 1, 1, 40, 1024, 4096, 0, 0, 7 + i,
+                         SL_LAUNCH_TYPE_REGULAR, 2, 8192, 0, 0, 0, 0, 0, 0, 0 };
+      add (w, rec (SL_WIRE_KERNEL, &k, sizeof k,
+                   "_ZN5flash16flash_fwd_kernelI23Flash_fwd_kernel_traitsILi128ELi128ELi64ELi4ELb0E"
+                   "Lb0EN7cutlass10bfloat16_tE19Flash_kernel_traitsILi128ELi128ELi64ELi4ES3_EEL"
+                   "b0ELb0ELb0ELb0ELb0ELb1ELb0ELb0EEEvNS_16Flash_fwd_paramsE"));
+    }
+  {
+    SlWireCudaApi a = { { 0, 0, TID }, T + 3000000, T + 3400000, 200, SL_EVENT_CLASS_CUDA_RUNTIME,
+                        0, 31 };
+    add (w, rec (SL_WIRE_CUDA_API, &a, sizeof a, "cudaMemcpy_v3020"));
+    SlWireMemcpy m = { { 0, 0, 0 }, T + 3100000, T + 3300000, 1 << 20, 0, 1, 7, 200,
+                       SL_MEMCPY_HTOD, SL_MEM_KIND_PAGEABLE, SL_MEM_KIND_DEVICE, 0, 0, 0 };
+    add (w, rec (SL_WIRE_MEMCPY, &m, sizeof m, NULL));
+    SlWireMemset s = { { 0, 0, 0 }, T + 3500000, T + 3510000, 4096, 0, 1, 7, 201, 0,
+                       SL_MEM_KIND_DEVICE };
+    add (w, rec (SL_WIRE_MEMSET, &s, sizeof s, NULL));
+    SlWireSync y = { { 0, 0, 0 }, T + 3600000, T + 3700000, 0, 1, UINT32_MAX, 202,
+                     SL_SYNC_CONTEXT, UINT32_MAX };
+    add (w, rec (SL_WIRE_SYNC, &y, sizeof y, NULL));
+    SlWireDropped d = { { 0, 0, TID }, T + 4000000, 7, SL_DROP_CUPTI, 0 };
+    add (w, rec (SL_WIRE_DROPPED, &d, sizeof d, NULL));
+  }
+  /* hostile records are refused, not written: short, unterminated text, end before start */
+  {
+    SlWireOsrt o = { { SL_WIRE_OSRT, 8, TID }, T, T + 10, 0, 0, 0 };
+    g_assert_false (sl_trace_writer_add (w, PID, &o.h));
+    SlWireOsrt back = { { SL_WIRE_OSRT, sizeof back, TID }, T + 10, T, 0, 0, 0 };
+    g_assert_false (sl_trace_writer_add (w, PID, &back.h));
+    struct
+    {
+      SlWireThreadName n;
+      char text[8];
+    } bad = { { { SL_WIRE_THREAD_NAME, sizeof bad, TID }, T }, { 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x' } };
+    g_assert_false (sl_trace_writer_add (w, PID, &bad.n.h));
+  }
+  g_assert_cmpuint (sl_trace_writer_n_bad (w), ==, 3);
+  g_assert_cmpuint (sl_trace_writer_n_dropped (w), ==, 7);
+  g_assert_true (sl_trace_writer_finish (w, &error));
+  g_assert_null (error);
+
+  /* the model reads it back */
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &gerror);
+  g_assert_no_error (gerror);
+  g_assert_cmpuint (sl_trace_get_n_processes (trace), ==, 1);
+  g_assert_cmpstr (sl_trace_str (trace, sl_trace_get_process (trace, 0)->name), ==, "train");
+  g_assert_cmpuint (sl_trace_get_n_gpus (trace), ==, 1);
+  const SlGpu *gpu = sl_trace_get_gpu (trace, 0);
+  g_assert_cmpstr (sl_trace_str (trace, gpu->name), ==, "NVIDIA A100-SXM4-40GB");
+  g_assert_cmpint (gpu->limits.sm_count, ==, 108);
+  g_assert_cmpint (gpu->limits.cc_major, ==, 8);
+  g_assert_cmpint (gpu->limits.max_regs_per_sm, ==, 65536);
+
+  const SlLane *kernels = lane_of_kind (trace, SL_LANE_KERNELS);
+  const SlLane *api = lane_of_kind (trace, SL_LANE_CUDA_API);
+  const SlLane *copies = lane_of_kind (trace, SL_LANE_MEMCPY);
+  g_assert_nonnull (kernels);
+  g_assert_nonnull (api);
+  g_assert_nonnull (copies);
+  g_assert_cmpuint (kernels->stream_id, ==, 13);
+  g_assert_cmpuint (kernels->n_events, ==, 2);
+  g_assert_cmpint (kernels->events[0].start, ==, (SlTime) T + 20000);
+  g_assert_cmpint (kernels->events[0].end, ==, (SlTime) T + 520000);
+  const SlKernelInfo *ki = sl_trace_get_kernel_info (trace, kernels->events[0].aux);
+  g_assert_cmpstr (sl_trace_str (trace, ki->short_name), ==, "flash_fwd_kernel");
+  g_assert_nonnull (strstr (sl_trace_str (trace, ki->demangled_name), "flash::flash_fwd_kernel<"));
+  g_assert_true (g_str_has_prefix (sl_trace_str (trace, ki->mangled_name), "_ZN5flash"));
+  g_assert_cmpuint (ki->grid[0], ==, 64);
+  g_assert_cmpuint (ki->grid[1], ==, 2);
+  g_assert_cmpuint (ki->block[0], ==, 256);
+  g_assert_cmpuint (ki->registers_per_thread, ==, 40);
+  g_assert_cmpuint (ki->static_shared, ==, 1024);
+  g_assert_cmpuint (ki->dynamic_shared, ==, 4096);
+  /* each kernel links to its launch, and back */
+  for (int i = 0; i < 2; i++)
+    {
+      const SlLane *l = NULL;
+      gsize idx = 0;
+      g_assert_true (sl_trace_resolve (trace, kernels->events[i].link, &l, &idx));
+      g_assert_true (l == api);
+      g_assert_cmpstr (sl_trace_str (trace, l->events[idx].name), ==, "cudaLaunchKernel_v7000");
+      g_assert_cmpuint (l->events[idx].corr, ==, (guint32) (100 + i));
+    }
+  const SlCopyInfo *ci = sl_trace_get_copy_info (trace, copies->events[0].aux);
+  g_assert_cmpuint (ci->bytes, ==, 1 << 20);
+  g_assert_cmpuint (ci->copy_kind, ==, SL_MEMCPY_HTOD);
+  g_assert_cmpuint (ci->src_kind, ==, SL_MEM_KIND_PAGEABLE);
+  g_assert_cmpuint (ci->dst_kind, ==, SL_MEM_KIND_DEVICE);
+  g_assert_nonnull (lane_of_kind (trace, SL_LANE_MEMSET));
+  g_assert_nonnull (lane_of_kind (trace, SL_LANE_SYNC));
+
+  /* and in SQL, as nsys scripts read it */
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db,
+                                       "SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                       " JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
+                                       " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)),"
+                                       " (SELECT streamId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION),"
+                                       " (SELECT count FROM SIGHTLINE_DROPPED_RECORDS),"
+                                       " (SELECT value FROM StringIds s JOIN ThreadNames t ON t.nameId = s.id),"
+                                       " (SELECT flag FROM TARGET_INFO_CUDA_STREAM WHERE streamId = 13)",
+                                       -1, &st, NULL),
+                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (st, 0), ==, 2);
+  g_assert_cmpint (sqlite3_column_int64 (st, 1), ==, 4294967295); /* "none", as nsys writes it */
+  g_assert_cmpint (sqlite3_column_int (st, 2), ==, 7);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 3), ==, "trainer");
+  g_assert_cmpint (sqlite3_column_int (st, 4), ==, SL_STREAM_TYPE_NON_BLOCKING);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+}
+
+/* A file that exists is never overwritten without `force`, and the error names it. */
+static void
+test_no_overwrite (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "taken.sqlite", NULL);
+  char *error = NULL;
+
+  g_assert_true (g_file_set_contents (path, "mine", -1, NULL));
+  g_assert_null (sl_trace_writer_open (path, FALSE, &error));
+  g_assert_nonnull (strstr (error, path));
+  free (error);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/collector/writer/round-trip", test_round_trip);
+  g_test_add_func ("/collector/writer/no-overwrite", test_no_overwrite);
+  return g_test_run ();
+}
