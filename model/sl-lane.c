@@ -398,6 +398,142 @@ add_head_cb (const SlLane *lane,
   return ctx->out->len < 4096;
 }
 
+/* What both level-of-detail walks start from. */
+typedef struct
+{
+  gsize  i, stop;       /* the events to walk: [i, stop) */
+  double ns_per_px, min_ns;
+  gint   level;         /* the coarsest bucket level at most half a pixel wide, -1 when none */
+} LodWalk;
+
+/* Clears `out`, adds the events that began before t0 and reach into the window (lanes with
+ * overlap) and sets up `w`.  FALSE when there is nothing to walk. */
+static gboolean
+lod_begin (const SlLane *lane,
+           SlTime        t0,
+           SlTime        t1,
+           guint         width_px,
+           double        min_px,
+           GArray       *out,
+           LodWalk      *w)
+{
+  g_array_set_size (out, 0);
+  if (lane->n_events == 0 || t1 <= t0 || width_px == 0)
+    return FALSE;
+
+  w->ns_per_px = (double) (t1 - t0) / width_px;
+  w->min_ns = MAX (min_px, 0.0) * w->ns_per_px;
+  if (lane->max_end == NULL)
+    w->i = first_ending_after (lane, t0);
+  else
+    {
+      HeadCtx ctx = { t0, out };
+      sl_lane_overlap (lane, t0, t0 + 1, add_head_cb, &ctx);
+      w->i = lower_bound_from (lane, 0, t0);
+    }
+  w->stop = lower_bound_from (lane, w->i, t1);
+  w->level = -1;
+  for (guint l = 0; l < lane->n_lod; l++)
+    if ((double) lane->lod[l].width * 2.0 <= w->ns_per_px)
+      w->level = l;
+  return w->i < w->stop;
+}
+
+/* Whether a bucket (or run of them) whose longest event is `widest` ns may hold a wide event:
+ * max_dur saturates at 2^32-1 ns (4.3 s), and such a bucket may hold anything. */
+static inline gboolean
+holds_wide (guint32 widest,
+            double  min_ns)
+{
+  return (double) widest >= min_ns || widest == G_MAXUINT32;
+}
+
+/* Events [i, j) for sl_lane_lod_columns, one by one: wide ones become items, narrow ones go to
+ * the column they start in (column 0 for one that began before the window). */
+static gboolean
+events_to_columns (const SlLane  *lane,
+                   gsize          i,
+                   gsize          j,
+                   SlTime         t0,
+                   const LodWalk *w,
+                   guint          width_px,
+                   GArray        *out,
+                   SlLodColumn   *cols)
+{
+  gboolean any = FALSE;
+
+  for (gsize k = i; k < j; k++)
+    {
+      const SlEvent *ev = &lane->events[k];
+      SlTime dur = ev->end - ev->start;
+
+      if ((double) dur >= w->min_ns)
+        {
+          SlLodItem item = { ev->start, ev->end, k, 1, dur };
+          g_array_append_val (out, item);
+          continue;
+        }
+      guint c = MIN ((guint) ((double) (MAX (ev->start, t0) - t0) / w->ns_per_px), width_px - 1);
+      cols[c].busy = _sl_time_add (cols[c].busy, dur);
+      cols[c].count += cols[c].count < G_MAXUINT32;
+      cols[c].last = (guint32) MIN (k, G_MAXUINT32);
+      any = TRUE;
+    }
+  return any;
+}
+
+gboolean
+sl_lane_lod_columns (const SlLane *lane,
+                     SlTime        t0,
+                     SlTime        t1,
+                     guint         width_px,
+                     double        min_px,
+                     GArray       *out,
+                     SlLodColumn  *cols)
+{
+  LodWalk w;
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (lane != NULL && out != NULL && cols != NULL, FALSE);
+  if (!lod_begin (lane, t0, t1, width_px, min_px, out, &w))
+    return FALSE;
+  if (w.level < 0)
+    return events_to_columns (lane, w.i, w.stop, t0, &w, width_px, out, cols);
+
+  /* one bucket at a time: a whole bucket of narrow events goes to the column of its first event
+   * without reading them; the others (a bucket with a wide event, the partial buckets at the
+   * window's edges) are read event by event */
+  const SlLodLevel *lv = &lane->lod[w.level];
+  gsize n = lane->n_events, i = w.i;
+  gsize b = (gsize) ((lane->events[i].start - lane->lod_origin) / lv->width);
+
+  for (; i < w.stop && b < lv->n; b++)
+    {
+      gsize next_first = b + 1 < lv->n ? lv->b[b + 1].first : n;
+      gsize j = MIN (next_first, w.stop);
+
+      if (j <= i)
+        continue;
+      if (lv->b[b].first != i || j != next_first || holds_wide (lv->b[b].max_dur, w.min_ns))
+        any |= events_to_columns (lane, i, j, t0, &w, width_px, out, cols);
+      else
+        {
+          SlTime busy = (b + 1 < lv->n ? lv->b[b + 1].busy_before : lane->busy)
+                        - lv->b[b].busy_before;
+          double px = (double) (MAX (lv->b[b].first_start, t0) - t0) / w.ns_per_px;
+          guint c = MIN ((guint) px, width_px - 1);
+          cols[c].busy = _sl_time_add (cols[c].busy, busy);
+          cols[c].count += (guint32) MIN (j - i, G_MAXUINT32 - cols[c].count);
+          cols[c].last = (guint32) MIN (j - 1, G_MAXUINT32);
+          any = TRUE;
+        }
+      i = j;
+    }
+  if (i < w.stop)
+    any |= events_to_columns (lane, i, w.stop, t0, &w, width_px, out, cols);
+  return any;
+}
+
 void
 sl_lane_lod (const SlLane *lane,
              SlTime        t0,
@@ -407,36 +543,20 @@ sl_lane_lod (const SlLane *lane,
              GArray       *out)
 {
   const SlEvent *ev;
-  gsize n, i;
+  gsize n, i, stop;
   double ns_per_px, min_ns;
+  LodWalk w;
 
   g_return_if_fail (lane != NULL && out != NULL);
-  g_array_set_size (out, 0);
+  if (!lod_begin (lane, t0, t1, width_px, min_px, out, &w))
+    return;
   ev = lane->events;
   n = lane->n_events;
-  if (n == 0 || t1 <= t0 || width_px == 0)
-    return;
-
-  ns_per_px = (double) (t1 - t0) / width_px;
-  min_ns = MAX (min_px, 0.0) * ns_per_px;
-
-  if (lane->max_end == NULL)
-    i = first_ending_after (lane, t0);
-  else
-    {
-      /* events that began before the window and reach into it */
-      HeadCtx ctx = { t0, out };
-      sl_lane_overlap (lane, t0, t0 + 1, add_head_cb, &ctx);
-      i = lower_bound_from (lane, 0, t0);
-    }
-
-  gsize stop = lower_bound_from (lane, i, t1);
-
-  /* the coarsest bucket level whose buckets are at most half a pixel wide */
-  gint level = -1;
-  for (guint l = 0; l < lane->n_lod; l++)
-    if ((double) lane->lod[l].width * 2.0 <= ns_per_px)
-      level = l;
+  i = w.i;
+  stop = w.stop;
+  ns_per_px = w.ns_per_px;
+  min_ns = w.min_ns;
+  gint level = w.level;
   if (level < 0)
     {
       lod_events (lane, i, stop, t0, ns_per_px, min_ns, out);
@@ -467,8 +587,7 @@ sl_lane_lod (const SlLane *lane,
       guint32 widest = 0;
       for (gsize k = b; k <= last; k++)
         widest = MAX (widest, lv->b[k].max_dur);
-      /* max_dur saturates at 2^32-1 ns (4.3 s): such a bucket may hold anything */
-      if ((double) widest >= min_ns || widest == G_MAXUINT32 || j - i == 1)
+      if (holds_wide (widest, min_ns) || j - i == 1)
         {
           lod_events (lane, i, j, t0, ns_per_px, min_ns, out);
           at_edge = j == next_first && last + 1 < lv->n;

@@ -44,4 +44,28 @@ void  sl_lane_lod     (const SlLane *lane,
                        double        min_px,
                        GArray       *out);
 
+/* A pixel column of sl_lane_lod_columns: the narrow events starting in it, summed. */
+typedef struct
+{
+  SlTime  busy;    /* summed duration */
+  guint32 count;   /* how many */
+  guint32 last;    /* index of the last of them (the event itself when count is 1) */
+} SlLodColumn;
+
+/*
+ * The level of detail for drawing: wide events (at least `min_px` pixels) become items in `out`,
+ * as in sl_lane_lod; every narrow event is added to `cols[px]` (width_px entries, added to, not
+ * cleared) of the pixel column it starts in (column 0 for one that began before t0), and no
+ * item.  A dense lane zoomed out is then a read of its buckets, which reads an event only where
+ * a bucket holds a wide one: O(pixels + wide events), with no item per fold.  Returns whether
+ * anything went to `cols`.
+ */
+gboolean sl_lane_lod_columns (const SlLane *lane,
+                              SlTime        t0,
+                              SlTime        t1,
+                              guint         width_px,
+                              double        min_px,
+                              GArray       *out,
+                              SlLodColumn  *cols);
+
 G_END_DECLS

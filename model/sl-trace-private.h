@@ -46,29 +46,41 @@ typedef struct _SlLodLevel
 void    _sl_lane_build_lod    (SlLane *lane);
 void    _sl_lane_free_lod     (SlLane *lane);
 
-/* Union of busy intervals of one GPU: sorted, disjoint, stored compactly as 32-bit offsets and
- * lengths from the start of their block (at most SL_BUSY_STRIDE intervals, all starting within
- * 2^32 ns of the block's base): 9.5 bytes an interval instead of 24, for unions of 10^6 … 10^7
- * intervals.  The rare interval of 2^32 ns (4.3 s) or more has length SL_BUSY_LONG and its true
- * length in a side table. */
-#define SL_BUSY_LONG G_MAXUINT32
+/* Union of busy intervals of one GPU: sorted, disjoint, stored compactly in chunks of
+ * SL_BUSY_CHUNK intervals, as 32-bit offsets from the chunk's base and 32-bit lengths (all
+ * starting within 2^32 ns of the base): 9 bytes an interval instead of 24, for unions of
+ * 10^6 … 10^7 intervals.  A chunk is one piece of memory (~2 cache lines), since a query reads
+ * its header and its first pieces: a frame asks ~3 k of them.  Pieces past a chunk's intervals
+ * have length 0.  The rare interval of 2^32 ns (4.3 s) or more has length SL_BUSY_LONG and its
+ * true length in a side table. */
+#define SL_BUSY_LONG  G_MAXUINT32
+#define SL_BUSY_CHUNK 16
 typedef struct
 {
-  SlTime  base;       /* start of the block's first interval */
-  SlTime  prefix;     /* busy time of every interval before the block */
-  guint32 first;      /* index of the block's first interval */
-} SlBusyBlock;
+  guint32 off;        /* start - chunk base */
+  guint32 len;
+} SlBusyPiece;
 
 typedef struct
 {
-  guint32     *off;   /* start - block base */
-  guint32     *len;
-  gsize        n;
-  SlBusyBlock *blocks;
-  gsize        n_blocks;
-  guint32     *long_index; /* sorted interval indexes of the long ones */
+  SlTime      base;   /* start of the chunk's first interval */
+  SlTime      prefix; /* busy time of every interval before the chunk */
+  SlBusyPiece p[SL_BUSY_CHUNK];
+} SlBusyChunk;
+
+typedef struct
+{
+  SlBusyChunk *chunks;
+  gsize        n_chunks;
+  gsize        n;           /* intervals */
+  guint32     *long_index;  /* sorted chunk * SL_BUSY_CHUNK + piece of the long ones */
   SlTime      *long_len;
   gsize        n_long;
+  /* where to start looking for an instant: idx[b] chunks have their base before
+   * idx_origin + b * idx_width (about one chunk a bucket) */
+  guint32     *idx;
+  gsize        n_idx;
+  SlTime       idx_origin, idx_width;
 } SlBusyUnion;
 
 typedef struct

@@ -445,8 +445,9 @@ sl_trace_get_memory_size (SlTrace *trace)
     {
       const SlGpuBusy *b = &trace->gpu_busy[i];
       const SlBusyUnion *u[2] = { &b->kernels, &b->any };
-      for (guint k = 0; k < (b->any.off != b->kernels.off ? 2u : 1u); k++)
-        size += u[k]->n * 2 * sizeof (guint32) + u[k]->n_blocks * sizeof (SlBusyBlock);
+      for (guint k = 0; k < (b->any.chunks != b->kernels.chunks ? 2u : 1u); k++)
+        size += u[k]->n_chunks * sizeof (SlBusyChunk) + u[k]->n_idx * sizeof (guint32)
+                + u[k]->n_long * (sizeof (guint32) + sizeof (SlTime));
     }
   return size;
 }

@@ -237,6 +237,102 @@ test_lod_overlapping (void)
   check_lod (FALSE);
 }
 
+/*
+ * sl_lane_lod_columns: the items and the column sums together account for every event that
+ * overlaps the window exactly once; what went to columns is narrow and sits in its own column or
+ * the one before (a bucket goes to its first event's column, and is at most half a pixel wide).
+ */
+static void
+check_lod_columns (gboolean disjoint)
+{
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (SlLodItem));
+  guint dense_windows = 0;
+
+  for (guint round = 0; round < 30; round++)
+    {
+      gsize n = g_rand_int_range (rng, 1, round < 10 ? 300 : 60000);
+      SlLane *lane = random_lane (n, disjoint);
+
+      for (guint q = 0; q < 40; q++)
+        {
+          SlTime t0, t1;
+          guint width = g_rand_int_range (rng, 1, 2500);
+          double min_px = g_rand_int_range (rng, 0, 2) ? 1.0 : 2.0;
+          g_autofree SlLodColumn *cols = g_new0 (SlLodColumn, width);
+          g_autofree guint64 *brute = g_new0 (guint64, width + 1);
+          g_autofree guint8 *seen = g_new0 (guint8, n);
+          SlTime brute_busy = 0, col_busy = 0;
+          guint64 brute_count = 0, col_count = 0;
+
+          random_window (lane, &t0, &t1);
+          double ns_per_px = (double) (t1 - t0) / width;
+          gboolean dense = sl_lane_lod_columns (lane, t0, t1, width, min_px, items, cols);
+          dense_windows += dense;
+
+          for (guint k = 0; k < items->len; k++)
+            {
+              const SlLodItem *it = &g_array_index (items, SlLodItem, k);
+              g_assert_cmpuint (it->first + it->count, <=, n);
+              for (gsize i = it->first; i < it->first + it->count; i++)
+                {
+                  g_assert_cmpuint (seen[i], ==, 0);
+                  seen[i] = 1;
+                }
+            }
+          for (gsize i = 0; i < n; i++)
+            {
+              const SlEvent *ev = &lane->events[i];
+              if (seen[i] || !overlaps (ev, t0, t1))
+                continue;
+              /* not an item: a narrow event, in its column (0 when it began before t0) */
+              g_assert_true (dense);
+              g_assert_cmpfloat ((double) (ev->end - ev->start), <, min_px * ns_per_px);
+              guint own = MIN ((guint) ((double) (MAX (ev->start, t0) - t0) / ns_per_px), width - 1);
+              brute[own + 1]++;
+              g_assert_cmpuint (cols[own].count + (own > 0 ? cols[own - 1].count : 0), >, 0);
+              brute_count++;
+              brute_busy += ev->end - ev->start;
+            }
+          for (guint c = 0; c < width; c++)
+            brute[c + 1] += brute[c];
+          for (guint c = 0; c < width; c++)
+            {
+              /* a column of one event names it */
+              if (cols[c].count == 1)
+                {
+                  g_assert_cmpuint (cols[c].last, <, n);
+                  g_assert_cmpuint (seen[cols[c].last], ==, 0);
+                  g_assert_true (overlaps (&lane->events[cols[c].last], t0, t1));
+                }
+              col_count += cols[c].count;
+              col_busy += cols[c].busy;
+              /* prefix sums: the model's columns are the events' own or one before */
+              g_assert_cmpuint (col_count, >=, brute[c + 1]);
+              if (c + 2 <= width)
+                g_assert_cmpuint (col_count, <=, brute[MIN (c + 2, width)]);
+            }
+          g_assert_cmpuint (col_count, ==, brute_count);
+          g_assert_cmpint (col_busy, ==, brute_busy);
+          g_assert_true (dense || col_count == 0);
+        }
+      lane_free (lane);
+    }
+  /* the random windows did reach the bucket levels */
+  g_assert_cmpuint (dense_windows, >, 0);
+}
+
+static void
+test_lod_columns_disjoint (void)
+{
+  check_lod_columns (TRUE);
+}
+
+static void
+test_lod_columns_overlapping (void)
+{
+  check_lod_columns (FALSE);
+}
+
 /* A million tiny events seen whole: a few thousand items, each fold carrying its count. */
 static void
 test_lod_fold (void)
@@ -267,6 +363,20 @@ test_lod_fold (void)
     }
   g_assert_cmpuint (total, ==, n);
   g_assert_cmpint (busy, ==, (SlTime) n * 400);
+
+  /* as columns: no item at all, each column ~500 events (give or take a bucket of 64) */
+  g_autofree SlLodColumn *cols = g_new0 (SlLodColumn, 2000);
+  g_assert_true (sl_lane_lod_columns (lane, 0, (SlTime) n * 1000, 2000, 1.0, items, cols));
+  g_assert_cmpuint (items->len, ==, 0);
+  total = 0;
+  for (guint c = 0; c < 2000; c++)
+    {
+      g_assert_cmpuint (cols[c].count, >=, 500 - 64);
+      g_assert_cmpuint (cols[c].count, <=, 500 + 64);
+      g_assert_cmpint (cols[c].busy, ==, (SlTime) cols[c].count * 400);
+      total += cols[c].count;
+    }
+  g_assert_cmpuint (total, ==, n);
 
   /* zoomed in to 10 events: each is its own item */
   sl_lane_lod (lane, 5000000, 5010000, 2000, 1.0, items);
@@ -309,6 +419,8 @@ main (int    argc,
   g_test_add_func ("/model/lane/lod/disjoint", test_lod_disjoint);
   g_test_add_func ("/model/lane/lod/overlapping", test_lod_overlapping);
   g_test_add_func ("/model/lane/lod/fold", test_lod_fold);
+  g_test_add_func ("/model/lane/lod/columns/disjoint", test_lod_columns_disjoint);
+  g_test_add_func ("/model/lane/lod/columns/overlapping", test_lod_columns_overlapping);
   g_test_add_func ("/model/lane/busy-saturates", test_busy_saturates);
   int rc = g_test_run ();
   g_rand_free (rng);
