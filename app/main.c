@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "sl-application.h"
+#include "sl-cmd-analyze.h"
 #include "sl-cmd-info.h"
 #include "sl-cmd-record.h"
 #include "sl-cmd-stats.h"
@@ -18,6 +19,7 @@ usage (FILE *out)
            "  sightline [FILE…]                   open the viewer, one window per trace (none: a start window)\n"
            "  sightline info FILE                 load a trace and describe what it holds\n"
            "  sightline stats FILE [OPTION…]      print nsys-style summary reports\n"
+           "  sightline analyze FILE [OPTION…]    find the bottleneck: findings with evidence and advice\n"
            "  sightline record [OPTION…] -- CMD   record a program into a trace (like nsys profile)\n"
            "  sightline --version                 print the version\n"
            "\n"
@@ -47,6 +49,8 @@ main (int    argc,
     return sl_cmd_info (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "stats") == 0)
     return sl_cmd_stats (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "analyze") == 0)
+    return sl_cmd_analyze (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "record") == 0)
     return sl_cmd_record (argc - 1, argv + 1);
   for (int i = 1; i < argc; i++)

@@ -396,3 +396,24 @@ sl_trace_gpu_busy_intervals (SlTrace   *trace,
   const SlBusyUnion *u = get_union (trace, gpu, kind);
   return u != NULL ? u->n : 0;
 }
+
+void
+sl_trace_gpu_busy_foreach (SlTrace    *trace,
+                           guint       gpu,
+                           SlUtilKind  kind,
+                           SlBusyFunc  func,
+                           gpointer    user_data)
+{
+  const SlBusyUnion *u = get_union (trace, gpu, kind);
+
+  g_return_if_fail (func != NULL);
+  if (u == NULL)
+    return;
+  for (gsize k = 0; k < u->n_chunks; k++)
+    for (guint i = 0; i < SL_BUSY_CHUNK && u->chunks[k].p[i].len != 0; i++)
+      {
+        SlTime s = u->chunks[k].base + u->chunks[k].p[i].off;
+        if (!func (s, _sl_time_add (s, piece_length (u, k, i)), user_data))
+          return;
+      }
+}

@@ -36,4 +36,13 @@ gsize  sl_trace_gpu_busy_intervals (SlTrace   *trace,
                                     guint      gpu,
                                     SlUtilKind kind);
 
+/* Calls func for each interval of the union, in order; stops when it returns FALSE. */
+typedef gboolean (*SlBusyFunc) (SlTime start, SlTime end, gpointer user_data);
+
+void   sl_trace_gpu_busy_foreach   (SlTrace    *trace,
+                                    guint       gpu,
+                                    SlUtilKind  kind,
+                                    SlBusyFunc  func,
+                                    gpointer    user_data);
+
 G_END_DECLS

@@ -1,0 +1,116 @@
+/* sl-analyze.h: rules that find the bottleneck in a trace, each finding with its evidence. */
+#pragma once
+
+#include "sl-trace.h"
+
+G_BEGIN_DECLS
+
+/* A parameter of a rule: a threshold the command line can set ("gpu_gaps.gap=2ms"). */
+typedef enum
+{
+  SL_PARAM_DURATION,   /* ns; written with a unit: 500us, 2ms, 1.5s */
+  SL_PARAM_FRACTION,   /* 0..1; written as a percentage: 80% (or 0.8) */
+  SL_PARAM_COUNT,      /* a whole number */
+  SL_PARAM_BYTES,      /* bytes; 64k, 1M accepted */
+} SlParamKind;
+
+typedef struct
+{
+  const char  *name;
+  SlParamKind  kind;
+  double       def;         /* default, in ns, 0..1, or units */
+  const char  *help;
+} SlRuleParam;
+
+typedef struct
+{
+  const char        *name;         /* "gpu_gaps" */
+  const char        *title;        /* "GPU idle gaps" */
+  const char        *description;  /* one line */
+  const SlRuleParam *params;       /* terminated by a NULL name */
+} SlRule;
+
+/* The rules, in the order they run and print; terminated by a NULL name. */
+const SlRule *sl_analyze_rules     (void);
+const SlRule *sl_analyze_find_rule (const char *name);
+
+/* An event a finding points at: lane index and event index. */
+typedef struct
+{
+  guint32 lane;
+  gsize   index;
+} SlFindingEvent;
+
+/* A figure of the evidence, for people (label, text) and for scripts (key, value). */
+typedef struct
+{
+  char   *key;      /* "gap_ns", "api_share" */
+  char   *label;    /* "Gap" */
+  char   *text;     /* "612.000 ms" */
+  double  value;    /* the number behind it, in ns, bytes, counts or 0..1 */
+} SlEvidence;
+
+typedef struct
+{
+  const SlRule *rule;
+  SlTime        start, end;     /* where it happens */
+  SlTime        cost;           /* time it costs (or puts at stake), ns: findings sort by it */
+  char         *summary;        /* one line: "GPU 0 idle for 612 ms while main blocks in read" */
+  char         *advice;
+  gint          gpu;            /* GPU index, -1 when none */
+  gint          thread;         /* thread index, -1 when none */
+  guint64       global_pid;     /* 0 when none */
+  guint32       stream;         /* stream id, 0 when none */
+  GArray       *evidence;       /* SlEvidence */
+  GArray       *events;         /* SlFindingEvent: the events involved (at most a few hundred) */
+  GArray       *lanes;          /* guint32: lanes involved */
+} SlFinding;
+
+/* Thresholds: rule.param → value, as set on the command line; unset ones keep their default. */
+typedef struct _SlAnalyzeParams SlAnalyzeParams;
+
+SlAnalyzeParams *sl_analyze_params_new   (void);
+void             sl_analyze_params_free  (SlAnalyzeParams *params);
+/* "gpu_gaps.gap=2ms": FALSE with an error naming what is wrong (no such rule or parameter, a
+ * value that does not parse or is out of range). */
+gboolean         sl_analyze_params_set   (SlAnalyzeParams *params,
+                                          const char      *assignment,
+                                          GError         **error);
+double           sl_analyze_params_get   (const SlAnalyzeParams *params,
+                                          const SlRule          *rule,
+                                          const char            *name);
+/* A value as the command line would write it: "500 µs", "80%", "1000". */
+char            *sl_analyze_param_format (SlParamKind kind,
+                                          double      value);
+
+typedef struct
+{
+  const SlRule *rule;
+  guint         n_findings;
+  SlTime        cost;           /* summed over its findings */
+  char         *note;           /* what it looked at, or why it could not run */
+} SlRuleSummary;
+
+typedef struct
+{
+  GPtrArray *findings;   /* SlFinding, most costly first */
+  GArray    *summaries;  /* SlRuleSummary, one per rule run, in rule order */
+} SlAnalysis;
+
+/* Runs `rules` (NULL: all) over the trace.  FALSE with an error for an unknown rule name. */
+SlAnalysis *sl_analyze      (SlTrace               *trace,
+                             const char *const     *rules,
+                             const SlAnalyzeParams *params,
+                             GError               **error);
+void        sl_analysis_free (SlAnalysis *analysis);
+
+/* The findings as text (ordered by cost, a summary line per rule) or JSON. */
+char       *sl_analysis_to_text (const SlAnalysis *analysis,
+                                 SlTrace          *trace);
+char       *sl_analysis_to_json (const SlAnalysis *analysis,
+                                 SlTrace          *trace);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlAnalysis, sl_analysis_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlAnalyzeParams, sl_analyze_params_free)
+
+G_END_DECLS

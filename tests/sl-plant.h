@@ -1,0 +1,54 @@
+/* sl-plant.h: writes small nsys-schema traces event by event, to plant known problems in. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define PLANT_US ((gint64) 1000)
+#define PLANT_MS ((gint64) 1000000)
+#define PLANT_S  ((gint64) 1000000000)
+
+/* One process (pid 100, "python3") with a main thread (tid 100) and two data-loader threads
+ * (101, 102); one H100 (GPU 0, 132 SMs) with stream 7.  Times are ns from the session start. */
+enum
+{
+  PLANT_MAIN = 100,
+  PLANT_LOADER_0 = 101,
+  PLANT_LOADER_1 = 102,
+};
+
+typedef struct _Plant Plant;
+
+typedef struct
+{
+  guint grid, block;        /* 1-D */
+  guint registers;
+  guint dynamic_shared;
+} PlantConfig;
+
+Plant  *plant_new      (const char *path);
+/* A CUDA API call; returns its correlation id. */
+gint64  plant_api      (Plant *p, gint tid, const char *name, gint64 start, gint64 end);
+void    plant_kernel   (Plant *p, const char *name, const PlantConfig *config, gint64 start,
+                        gint64 end, gint64 corr);
+/* copy_kind: 1 HtoD, 2 DtoH; kinds: 0 pageable, 1 pinned, 2 device */
+void    plant_memcpy   (Plant *p, gint copy_kind, gint src_kind, gint dst_kind, gint64 bytes,
+                        gint64 start, gint64 end, gint64 corr);
+void    plant_osrt     (Plant *p, gint tid, const char *name, gint64 start, gint64 end);
+void    plant_sample   (Plant *p, gint tid, gint64 t, const char *symbol);
+/* Writes the session's extent and closes the file. */
+void    plant_finish   (Plant *p);
+
+/* The healthy loop: the main thread launches `n` kernels of `dur` every `period` from `t`
+ * (a 5 µs cudaLaunchKernel each); the GPU runs each as soon as it is free.  Returns the time
+ * after the last launch. */
+gint64  plant_loop     (Plant *p, gint64 t, guint n, gint64 period, gint64 dur, const char *name,
+                        const PlantConfig *config);
+/* When the GPU is free again (the end of the last kernel or copy). */
+gint64  plant_gpu_free (Plant *p);
+void    plant_set_gpu_free (Plant *p, gint64 t);
+
+extern const PlantConfig plant_config_full;   /* 256 threads, 32 registers: 100% occupancy */
+
+G_END_DECLS

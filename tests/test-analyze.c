@@ -1,0 +1,481 @@
+/* test-analyze.c: the rules of `sightline analyze` on traces with planted problems (each found at
+ * its place with its figures, a clean trace with none), and on the real nsys traces. */
+#include <string.h>
+
+#include "sl-analyze.h"
+#include "sl-plant.h"
+#include "sl-test-util.h"
+
+#define US PLANT_US
+#define MS PLANT_MS
+#define S  PLANT_S
+
+/* A healthy second: kernels of 95 µs launched every 100 µs (95% busy), the loaders reading in
+ * the background and the main thread sampled while it launches. */
+static gint64
+clean_stretch (Plant *p,
+               gint64 t,
+               gint64 len)
+{
+  guint n = (guint) (len / (100 * US));
+
+  for (gint64 r = t; r + 300 * US < t + len; r += 400 * US)
+    {
+      plant_osrt (p, PLANT_LOADER_0, "read", r, r + 200 * US);
+      plant_osrt (p, PLANT_LOADER_1, "read", r + 100 * US, r + 300 * US);
+    }
+  for (gint64 s = t; s < t + len; s += MS)
+    plant_sample (p, PLANT_MAIN, s + 3 * US, "_PyEval_EvalFrameDefault");
+  return plant_loop (p, t, n, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
+}
+
+static char *
+trace_path (const char *name)
+{
+  return g_build_filename (sl_test_tmpdir (), name, NULL);
+}
+
+static SlAnalysis *
+analyze (const char *path,
+         SlTrace   **trace_out)
+{
+  g_autoptr (GError) error = NULL;
+  SlTrace *trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  SlAnalysis *analysis;
+
+  g_assert_no_error (error);
+  analysis = sl_analyze (trace, NULL, NULL, &error);
+  g_assert_no_error (error);
+  if (g_test_verbose ())
+    {
+      g_autofree char *text = sl_analysis_to_text (analysis, trace);
+      g_test_message ("%s:\n%s", path, text);
+    }
+  *trace_out = trace;
+  return analysis;
+}
+
+/* The findings of one rule, most costly first. */
+static GPtrArray *
+of_rule (SlAnalysis *a,
+         const char *rule)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < a->findings->len; i++)
+    {
+      SlFinding *f = g_ptr_array_index (a->findings, i);
+      if (strcmp (f->rule->name, rule) == 0)
+        g_ptr_array_add (out, f);
+    }
+  return out;
+}
+
+static double
+ev (const SlFinding *f,
+    const char      *key)
+{
+  for (guint i = 0; i < f->evidence->len; i++)
+    {
+      const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, i);
+      if (strcmp (e->key, key) == 0)
+        return e->value;
+    }
+  g_error ("finding '%s' has no evidence '%s'", f->summary, key);
+  return 0;
+}
+
+static const char *
+ev_text (const SlFinding *f,
+         const char      *key)
+{
+  for (guint i = 0; i < f->evidence->len; i++)
+    {
+      const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, i);
+      if (strcmp (e->key, key) == 0)
+        return e->text;
+    }
+  g_error ("finding '%s' has no evidence '%s'", f->summary, key);
+  return NULL;
+}
+
+static void
+assert_near (gint64 value,
+             gint64 expected,
+             gint64 tolerance)
+{
+  if (value < expected - tolerance || value > expected + tolerance)
+    g_error ("%" G_GINT64_FORMAT " is not within %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT,
+             value, tolerance, expected);
+}
+
+/* A clean trace: no rule finds anything. */
+static void
+test_clean (void)
+{
+  g_autofree char *path = trace_path ("clean.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = clean_stretch (p, 10 * MS, 3 * S);
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+
+  (void) t;
+  plant_finish (p);
+  a = analyze (path, &trace);
+  for (guint i = 0; i < a->findings->len; i++)
+    g_test_message ("unexpected: [%s] %s",
+                    ((SlFinding *) g_ptr_array_index (a->findings, i))->rule->name,
+                    ((SlFinding *) g_ptr_array_index (a->findings, i))->summary);
+  g_assert_cmpuint (a->findings->len, ==, 0);
+  /* and every rule ran */
+  g_assert_cmpuint (a->summaries->len, ==, 12);
+}
+
+/* A 600 ms gap while the main thread blocks in read. */
+static void
+test_gap_read (void)
+{
+  g_autofree char *path = trace_path ("gap-read.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = clean_stretch (p, 10 * MS, 1 * S), gap_start, gap_end;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) gaps = NULL, util = NULL, cpu = NULL;
+  const SlFinding *f;
+
+  gap_start = plant_gpu_free (p);
+  plant_osrt (p, PLANT_MAIN, "read", t, t + 600 * MS);
+  t += 600 * MS + 10 * US;
+  gap_end = t + 8 * US;   /* the next kernel's start */
+  clean_stretch (p, t, 1 * S);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  gaps = of_rule (a, "gpu_gaps");
+  g_assert_cmpuint (gaps->len, ==, 1);
+  f = g_ptr_array_index (gaps, 0);
+  g_assert_cmpint (f->start, ==, gap_start);
+  g_assert_cmpint (f->end, ==, gap_end);
+  g_assert_cmpint (f->cost, ==, gap_end - gap_start);
+  assert_near ((gint64) ev (f, "gap_ns"), 600 * MS, 200 * US);
+  g_assert_cmpint (f->gpu, ==, 0);
+  g_assert_cmpint (sl_trace_get_thread (trace, f->thread)->tid, ==, PLANT_MAIN);
+  g_assert_nonnull (strstr (f->summary, "blocked in read"));
+  g_assert_nonnull (strstr (f->advice, "read"));
+  /* the main thread's evidence: ~600 ms in read */
+  assert_near ((gint64) ev (f, "thread_100_active_ns"), 600 * MS, 200 * US);
+  g_assert_true (g_str_has_prefix (ev_text (f, "thread_100_active_ns"), "in read 599.99"));
+  /* it is the costliest finding, and the events involved include the read */
+  g_assert_true (g_ptr_array_index (a->findings, 0) == f
+                 || strcmp (((SlFinding *) g_ptr_array_index (a->findings, 0))->rule->name,
+                            "gpu_util") == 0
+                 || strcmp (((SlFinding *) g_ptr_array_index (a->findings, 0))->rule->name,
+                            "idle_breakdown") == 0);
+  g_assert_cmpuint (f->events->len, >=, 1);
+
+  /* utilization: the stretch of low chunks covers the gap */
+  util = of_rule (a, "gpu_util");
+  g_assert_cmpuint (util->len, ==, 1);
+  f = g_ptr_array_index (util, 0);
+  g_assert_cmpint (f->start, <=, gap_start + 100 * MS);
+  g_assert_cmpint (f->end, >=, gap_end - 100 * MS);
+  g_assert_cmpfloat (ev (f, "busy_share"), <, 0.8);
+  /* the main thread reads itself while the loaders idle: not the data-loader case */
+  cpu = of_rule (a, "cpu_bound");
+  g_assert_cmpuint (cpu->len, ==, 0);
+}
+
+/* Synchronous copies from pageable memory, and asynchronous ones that are not. */
+static void
+test_pageable (void)
+{
+  g_autofree char *path = trace_path ("pageable.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = 10 * MS;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) sync = NULL, pageable = NULL;
+  const SlFinding *f;
+  gint64 blocked = 0, async_blocked = 0;
+
+  for (guint i = 0; i < 50; i++)
+    {
+      /* 8 MB at ~8 GB/s: 1 ms; cudaMemcpy returns when it is done */
+      gint64 start = MAX (t + 10 * US, plant_gpu_free (p));
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaMemcpy_v3020", t, start + MS + 5 * US);
+      plant_memcpy (p, 1, 0, 2, 8000000, start, start + MS, corr);
+      blocked += start + MS + 5 * US - t;
+      t = start + MS + 5 * US;
+      t = plant_loop (p, t, 10, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
+      if (i % 5 == 0)
+        {
+          /* loss.item() as an asynchronous copy into pageable memory */
+          gint64 s2 = MAX (t + 10 * US, plant_gpu_free (p));
+          gint64 c2 = plant_api (p, PLANT_MAIN, "cudaMemcpyAsync_v3020", t, s2 + 20 * US);
+          plant_memcpy (p, 2, 2, 0, 4, s2, s2 + 3 * US, c2);
+          async_blocked += s2 + 20 * US - t;
+          t = s2 + 20 * US;
+        }
+    }
+  /* small host-to-device copies are left out, as nsys does */
+  for (guint i = 0; i < 5; i++)
+    {
+      gint64 start = MAX (t + 10 * US, plant_gpu_free (p));
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaMemcpy_v3020", t, start + 10 * US);
+      plant_memcpy (p, 1, 0, 2, 64000, start, start + 5 * US, corr);
+      t = start + 10 * US;
+    }
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  sync = of_rule (a, "sync_memcpy");
+  g_assert_cmpuint (sync->len, ==, 1);
+  f = g_ptr_array_index (sync, 0);
+  g_assert_cmpuint ((guint) ev (f, "count"), ==, 50);
+  g_assert_cmpuint ((guint64) ev (f, "bytes"), ==, 400000000);
+  g_assert_cmpint ((gint64) ev (f, "host_blocked_ns"), ==, blocked);
+  g_assert_cmpint (f->cost, ==, blocked);
+  g_assert_cmpint ((gint64) ev (f, "gpu_ns"), ==, 50 * MS);
+  g_assert_cmpstr (ev_text (f, "kind"), ==, "Host-to-Device, Pageable → Device");
+  g_assert_cmpint (sl_trace_get_thread (trace, f->thread)->tid, ==, PLANT_MAIN);
+  g_assert_cmpuint (f->stream, ==, 7);
+  g_assert_nonnull (strstr (f->advice, "pinned"));
+  g_assert_cmpint (f->start, ==, 10 * MS);
+
+  pageable = of_rule (a, "pageable_memcpy");
+  g_assert_cmpuint (pageable->len, ==, 1);
+  f = g_ptr_array_index (pageable, 0);
+  g_assert_cmpuint ((guint) ev (f, "count"), ==, 10);
+  g_assert_cmpint ((gint64) ev (f, "host_blocked_ns"), ==, async_blocked);
+  g_assert_cmpstr (ev_text (f, "kind"), ==, "Device-to-Host, Device → Pageable");
+}
+
+/* A loop of 10 000 tiny kernels. */
+static void
+test_tiny_kernels (void)
+{
+  g_autofree char *path = trace_path ("tiny.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = clean_stretch (p, 10 * MS, 500 * MS), loop_start;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) tiny = NULL;
+  const SlFinding *f;
+
+  loop_start = t;
+  /* 2 µs kernels launched every 8 µs: the GPU idles 3/4 of the time */
+  for (guint i = 0; i < 10000; i++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 6 * US);
+      gint64 start = MAX (t + 7 * US, plant_gpu_free (p));
+      plant_kernel (p, "vectorized_elementwise_kernel_add", &plant_config_full, start,
+                    start + 2 * US, corr);
+      t += 8 * US;
+    }
+  clean_stretch (p, t, 500 * MS);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  tiny = of_rule (a, "tiny_kernels");
+  g_assert_cmpuint (tiny->len, ==, 1);
+  f = g_ptr_array_index (tiny, 0);
+  g_assert_nonnull (strstr (f->summary, "vectorized_elementwise_kernel_add"));
+  g_assert_cmpuint ((guint) ev (f, "count"), ==, 10000);
+  g_assert_cmpint ((gint64) ev (f, "median_ns"), ==, 2 * US);
+  g_assert_cmpint ((gint64) ev (f, "interval_ns"), ==, 8 * US);
+  g_assert_cmpint ((gint64) ev (f, "launch_call_ns"), ==, 6 * US);
+  g_assert_cmpfloat_with_epsilon (ev (f, "interval_ratio"), 4.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (ev (f, "rate_per_s"), 125000, 1);
+  g_assert_cmpint (f->cost, ==, 10000 * 6 * US);
+  g_assert_cmpint (f->start, ==, loop_start + 7 * US);
+  g_assert_cmpint (f->end, ==, loop_start + 9999 * 8 * US + 9 * US);
+}
+
+/* One kernel with low occupancy that dominates GPU time. */
+static void
+test_low_occupancy (void)
+{
+  g_autofree char *path = trace_path ("occupancy.sqlite");
+  Plant *p = plant_new (path);
+  /* 255 registers × 256 threads: one block of 8 warps per SM of 64, 12.5% */
+  const PlantConfig heavy = { 1056, 256, 255, 0 };
+  gint64 t = clean_stretch (p, 10 * MS, 200 * MS), first = 0;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) low = NULL;
+  const SlFinding *f;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 5 * US);
+      gint64 start = MAX (t + 8 * US, plant_gpu_free (p));
+      if (i == 0)
+        first = start;
+      plant_kernel (p, "attention_fwd_kernel", &heavy, start, start + 2 * MS, corr);
+      t += 2 * MS + 20 * US;
+    }
+  clean_stretch (p, t, 200 * MS);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  low = of_rule (a, "low_occupancy");
+  g_assert_cmpuint (low->len, ==, 1);
+  f = g_ptr_array_index (low, 0);
+  g_assert_nonnull (strstr (f->summary, "attention_fwd_kernel"));
+  g_assert_cmpfloat_with_epsilon (ev (f, "occupancy"), 0.125, 1e-9);
+  g_assert_cmpstr (ev_text (f, "limit"), ==, "registers");
+  g_assert_cmpint ((gint) ev (f, "blocks_per_sm"), ==, 1);
+  g_assert_cmpstr (ev_text (f, "warps_per_sm"), ==, "8 of 64");
+  g_assert_cmpint ((gint64) ev (f, "gpu_ns"), ==, 400 * MS);
+  g_assert_cmpuint ((guint) ev (f, "count"), ==, 200);
+  /* 400 ms of ~780 ms of kernel time */
+  g_assert_cmpfloat (ev (f, "gpu_time_share"), >, 0.5);
+  g_assert_cmpint (f->start, ==, first);
+  g_assert_nonnull (strstr (f->advice, "255 registers"));
+}
+
+/* cudaDeviceSynchronize after every step. */
+static void
+test_sync_every_step (void)
+{
+  g_autofree char *path = trace_path ("sync.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = clean_stretch (p, 10 * MS, 200 * MS), blocked = 0, first = 0;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) sync = NULL;
+  const SlFinding *f;
+
+  for (guint step = 0; step < 100; step++)
+    {
+      gint64 end;
+      /* 20 kernels of 1 ms queued in 400 µs, then the host waits for all of them */
+      t = plant_loop (p, t, 20, 20 * US, MS, "gemm_kernel_clean", &plant_config_full);
+      end = plant_gpu_free (p) + 4 * US;
+      if (step == 0)
+        first = t;
+      plant_api (p, PLANT_MAIN, "cudaDeviceSynchronize_v3020", t, end);
+      blocked += end - t;
+      t = end + 30 * US;
+    }
+  clean_stretch (p, t, 200 * MS);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  sync = of_rule (a, "sync_api");
+  g_assert_cmpuint (sync->len, ==, 1);
+  f = g_ptr_array_index (sync, 0);
+  g_assert_nonnull (strstr (f->summary, "100 × cudaDeviceSynchronize_v3020"));
+  g_assert_cmpuint ((guint) ev (f, "count"), ==, 100);
+  g_assert_cmpint ((gint64) ev (f, "host_blocked_ns"), ==, blocked);
+  g_assert_cmpint (f->cost, ==, blocked);
+  g_assert_cmpint (f->start, ==, first);
+  g_assert_cmpint (sl_trace_get_thread (trace, f->thread)->tid, ==, PLANT_MAIN);
+  /* each of them ~19.6 ms (20 ms of kernels less the 400 µs of launching) */
+  assert_near ((gint64) ev (f, "median_ns"), 19600 * US, 100 * US);
+  g_assert_cmpuint (f->events->len, >=, 100);
+}
+
+/* A stretch bound by the data loader: the main thread waits for batches while the loader threads
+ * read and decode, and the GPU idles. */
+static void
+test_loader_bound (void)
+{
+  g_autofree char *path = trace_path ("loader.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = clean_stretch (p, 10 * MS, 1 * S), stretch_start, stretch_end;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) cpu = NULL;
+  const SlFinding *f;
+
+  stretch_start = t;
+  for (guint batch = 0; batch < 10; batch++)
+    {
+      /* the main thread waits 48 ms for a batch, then queues 2 ms of work */
+      plant_osrt (p, PLANT_MAIN, "pthread_cond_wait", t, t + 48 * MS);
+      for (gint64 r = t; r < t + 48 * MS; r += 4 * MS)
+        {
+          plant_osrt (p, PLANT_LOADER_0, "read", r, r + 3 * MS);
+          plant_osrt (p, PLANT_LOADER_1, "read", r + MS, r + 4 * MS);
+          plant_sample (p, PLANT_LOADER_0, r + 3500 * US, "jpeg_idct_islow");
+        }
+      t += 48 * MS + 10 * US;
+      t = plant_loop (p, t, 20, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
+    }
+  stretch_end = t;
+  clean_stretch (p, t, 1 * S);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  cpu = of_rule (a, "cpu_bound");
+  g_assert_cmpuint (cpu->len, ==, 1);
+  f = g_ptr_array_index (cpu, 0);
+  /* windows of 100 ms: the finding covers the stretch to within a window */
+  assert_near (f->start, stretch_start, 100 * MS);
+  assert_near (f->end, stretch_end, 100 * MS);
+  g_assert_cmpint (f->end - f->start, >=, 300 * MS);
+  g_assert_nonnull (strstr (f->summary, "pthread_cond_wait"));
+  g_assert_nonnull (strstr (f->summary, "data loader"));
+  g_assert_cmpfloat (ev (f, "gpu_busy_share"), <, 0.2);
+  g_assert_cmpfloat (ev (f, "host_osrt_share"), >, 0.8);
+  g_assert_cmpint (sl_trace_get_thread (trace, f->thread)->tid, ==, PLANT_MAIN);
+  g_assert_nonnull (strstr (f->advice, "workers"));
+}
+
+/* Thresholds from the command line's syntax, and their errors. */
+static void
+test_params (void)
+{
+  g_autoptr (SlAnalyzeParams) params = sl_analyze_params_new ();
+  g_autoptr (GError) error = NULL;
+  const SlRule *gaps = sl_analyze_find_rule ("gpu_gaps"), *util = sl_analyze_find_rule ("gpu_util");
+
+  g_assert_cmpfloat (sl_analyze_params_get (params, gaps, "gap"), ==, 500e3);
+  g_assert_true (sl_analyze_params_set (params, "gpu_gaps.gap=2ms", &error));
+  g_assert_cmpfloat (sl_analyze_params_get (params, gaps, "gap"), ==, 2e6);
+  g_assert_true (sl_analyze_params_set (params, "gpu_util.threshold=70%", &error));
+  g_assert_cmpfloat_with_epsilon (sl_analyze_params_get (params, util, "threshold"), 0.7, 1e-12);
+  g_assert_true (sl_analyze_params_set (params, "gpu_util.threshold=0.5", &error));
+  g_assert_cmpfloat_with_epsilon (sl_analyze_params_get (params, util, "threshold"), 0.5, 1e-12);
+
+  g_assert_false (sl_analyze_params_set (params, "gpu_gaps.gap=2", &error));
+  g_assert_nonnull (strstr (error->message, "unit"));
+  g_clear_error (&error);
+  g_assert_false (sl_analyze_params_set (params, "gpu_gapz.gap=2ms", &error));
+  g_assert_nonnull (strstr (error->message, "no rule named 'gpu_gapz'"));
+  g_clear_error (&error);
+  g_assert_false (sl_analyze_params_set (params, "gpu_gaps.size=2ms", &error));
+  g_assert_nonnull (strstr (error->message, "it has: gap"));
+  g_clear_error (&error);
+  g_assert_false (sl_analyze_params_set (params, "gpu_util.threshold=120%", &error));
+  g_clear_error (&error);
+  g_assert_false (sl_analyze_params_set (params, "gpu_util", &error));
+  g_clear_error (&error);
+
+  /* an unknown rule name in the list */
+  {
+    g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+    g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+    const char *names[] = { "gpu_gaps", "no_such_rule", NULL };
+    g_assert_no_error (error);
+    g_assert_null (sl_analyze (trace, names, NULL, &error));
+    g_assert_nonnull (strstr (error->message, "no_such_rule"));
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analyze/clean", test_clean);
+  g_test_add_func ("/analyze/gap-read", test_gap_read);
+  g_test_add_func ("/analyze/pageable", test_pageable);
+  g_test_add_func ("/analyze/tiny-kernels", test_tiny_kernels);
+  g_test_add_func ("/analyze/low-occupancy", test_low_occupancy);
+  g_test_add_func ("/analyze/sync-every-step", test_sync_every_step);
+  g_test_add_func ("/analyze/loader-bound", test_loader_bound);
+  g_test_add_func ("/analyze/params", test_params);
+  return g_test_run ();
+}
