@@ -423,6 +423,97 @@ test_loader_bound (void)
   g_assert_nonnull (strstr (f->advice, "workers"));
 }
 
+/* Every real nsys trace analyses, in text and JSON; findings checked by hand against the rows
+ * (sqlite3) are pinned down. */
+static void
+test_real_traces (void)
+{
+  g_auto (GStrv) files = sl_test_nsys_traces ();
+
+  for (guint i = 0; files[i] != NULL; i++)
+    {
+      g_autoptr (SlTrace) trace = NULL;
+      g_autoptr (SlAnalysis) a = analyze (files[i], &trace);
+      g_autofree char *text = sl_analysis_to_text (a, trace);
+      g_autofree char *json = sl_analysis_to_json (a, trace);
+      g_assert_true (g_utf8_validate (text, -1, NULL));
+      g_assert_true (g_str_has_prefix (json, "{"));
+      g_assert_cmpuint (a->summaries->len, ==, 12);
+      for (guint k = 0; k < a->findings->len; k++)
+        {
+          const SlFinding *f = g_ptr_array_index (a->findings, k);
+          g_assert_cmpint (f->end, >=, f->start);
+          g_assert_cmpint (f->cost, >=, 0);
+          g_assert_nonnull (f->summary);
+          g_assert_nonnull (f->advice);
+          if (k > 0)
+            g_assert_cmpint (f->cost, <=, ((SlFinding *) g_ptr_array_index (a->findings, k - 1))->cost);
+        }
+    }
+
+  /* nsys-2026.1-tiny: two kernels and a copy; the GPU idles 18.250538 ms between the kernels
+   * (1517728492 → 1535979030) while the host is in the second cudaLaunchKernel (17.764006 ms, it
+   * loads the module), then 4.196760 ms while cudaHostAlloc runs (3.543812 ms of it). */
+  {
+    g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    g_autoptr (GPtrArray) gaps = of_rule (a, "gpu_gaps"), sync = of_rule (a, "sync_api");
+    const SlFinding *f;
+
+    g_assert_cmpuint (gaps->len, ==, 2);
+    f = g_ptr_array_index (gaps, 0);
+    g_assert_cmpint (f->start, ==, 1517728492);
+    g_assert_cmpint (f->end, ==, 1535979030);
+    g_assert_nonnull (strstr (f->summary, "in cudaLaunchKernel_v7000 for 17.764 ms"));
+    g_assert_nonnull (strstr (f->advice, "module"));
+    f = g_ptr_array_index (gaps, 1);
+    g_assert_cmpint (f->cost, ==, 4196760);
+    g_assert_nonnull (strstr (f->summary, "in cudaHostAlloc_v3020 for 3.544 ms"));
+    g_assert_nonnull (strstr (f->advice, "allocation"));
+    g_assert_cmpuint (sync->len, ==, 1);
+    f = g_ptr_array_index (sync, 0);
+    g_assert_cmpint (f->cost, ==, 16012);
+  }
+
+  /* nsys-2021-osrt: 164 cudaMemcpy host-to-device from pageable memory, 128 of them over 64000
+   * bytes (536,870,912 bytes, host blocked 129.859 ms), and 24 device-to-host into pageable
+   * memory (738,663,444 bytes, 297.320818 ms): the two sync_memcpy findings. */
+  {
+    g_autofree char *path = sl_test_trace_path ("nsys/nsys-2021-osrt.sqlite");
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    g_autoptr (GPtrArray) sync = of_rule (a, "sync_memcpy");
+    const SlFinding *f;
+
+    g_assert_cmpuint (sync->len, ==, 2);
+    f = g_ptr_array_index (sync, 0);
+    g_assert_cmpuint ((guint) ev (f, "count"), ==, 24);
+    g_assert_cmpint (f->cost, ==, 297320818);
+    g_assert_cmpuint ((guint64) ev (f, "bytes"), ==, 738663444);
+    g_assert_cmpstr (ev_text (f, "kind"), ==, "Device-to-Host, Device → Pageable");
+    f = g_ptr_array_index (sync, 1);
+    g_assert_cmpuint ((guint) ev (f, "count"), ==, 128);
+    g_assert_cmpuint ((guint64) ev (f, "bytes"), ==, 536870912);
+  }
+
+  /* nsys-2024.6-fuser-8gpu-nvtx: only GPU 7 works; it idles 351.080 ms after its first kernel
+   * while test_matmul launches (the longest of its 10 gaps over 500 µs). */
+  {
+    g_autofree char *path = sl_test_trace_path ("nsys/nsys-2024.6-fuser-8gpu-nvtx.sqlite");
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    g_autoptr (GPtrArray) gaps = of_rule (a, "gpu_gaps");
+    const SlFinding *f;
+
+    g_assert_cmpuint (gaps->len, ==, 10);
+    f = g_ptr_array_index (gaps, 0);
+    g_assert_cmpint (f->gpu, ==, 7);
+    assert_near (f->cost, 351080000, 1000);
+    g_assert_nonnull (strstr (f->summary, "test_matmul"));
+  }
+}
+
 /* Thresholds from the command line's syntax, and their errors. */
 static void
 test_params (void)
@@ -477,5 +568,6 @@ main (int    argc,
   g_test_add_func ("/analyze/sync-every-step", test_sync_every_step);
   g_test_add_func ("/analyze/loader-bound", test_loader_bound);
   g_test_add_func ("/analyze/params", test_params);
+  g_test_add_func ("/analyze/real-traces", test_real_traces);
   return g_test_run ();
 }

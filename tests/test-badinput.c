@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "sl-analyze.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
 
@@ -214,6 +215,14 @@ load_ok (const char *path)
   g_assert_no_error (error);
   g_assert_nonnull (trace);
   print_warnings (trace);
+  /* whatever loads can be analysed: every rule runs over it without a crash */
+  {
+    g_autoptr (SlAnalysis) analysis = sl_analyze (trace, NULL, NULL, &error);
+    g_autofree char *text = NULL;
+    g_assert_no_error (error);
+    text = sl_analysis_to_text (analysis, trace);
+    g_assert_true (g_utf8_validate (text, -1, NULL));
+  }
   return trace;
 }
 
@@ -855,12 +864,13 @@ test_hot_journal (void)
 /* ---- the command line -------------------------------------------------------------------- */
 
 static void
-run_info (const char *path,
-          int        *status,
-          char      **out,
-          char      **err)
+run_cli (const char *command,
+         const char *path,
+         int        *status,
+         char      **out,
+         char      **err)
 {
-  const char *argv[] = { SL_SIGHTLINE_BIN, "info", path, NULL };
+  const char *argv[] = { SL_SIGHTLINE_BIN, command, path, NULL };
   g_autoptr (GError) error = NULL;
   int wait_status = 0;
 
@@ -895,12 +905,18 @@ test_cli (void)
       g_autofree char *out = NULL, *err = NULL;
       int status;
 
-      run_info (bad[i], &status, &out, &err);
-      g_test_message ("sightline info %s: exit %d, stderr: %s", bad[i], status, err);
-      g_assert_cmpint (status, ==, 1);
-      g_assert_nonnull (strstr (err, bad[i]));
-      g_assert_true (g_str_has_suffix (err, "\n"));
-      g_assert_null (strchr (err, '\n') + 1 == err + strlen (err) ? NULL : "more than one line");
+      for (guint c = 0; c < 2; c++)
+        {
+          const char *command = c == 0 ? "info" : "analyze";
+          g_clear_pointer (&out, g_free);
+          g_clear_pointer (&err, g_free);
+          run_cli (command, bad[i], &status, &out, &err);
+          g_test_message ("sightline %s %s: exit %d, stderr: %s", command, bad[i], status, err);
+          g_assert_cmpint (status, ==, 1);
+          g_assert_nonnull (strstr (err, bad[i]));
+          g_assert_true (g_str_has_suffix (err, "\n"));
+          g_assert_null (strchr (err, '\n') + 1 == err + strlen (err) ? NULL : "more than one line");
+        }
     }
   g_rmdir (dir);
 
@@ -911,9 +927,15 @@ test_cli (void)
                   "DELETE FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION; DELETE FROM NVTX_EVENTS;");
   g_autofree char *out = NULL, *err = NULL;
   int status;
-  run_info (zero, &status, &out, &err);
+  run_cli ("info", zero, &status, &out, &err);
   g_test_message ("sightline info %s: exit %d, stderr: %s", zero, status, err);
   g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli ("analyze", zero, &status, &out, &err);
+  g_test_message ("sightline analyze %s: exit %d, stdout: %s", zero, status, out);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "Rules:"));
 }
 
 int
