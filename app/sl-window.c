@@ -7,6 +7,7 @@
 #include "sl-record-dialog.h"
 #include "sl-recording.h"
 #include "sl-format.h"
+#include "sl-findings-panel.h"
 #include "sl-stats-panel.h"
 #include "sl-stats.h"
 #include "sl-timeline-view.h"
@@ -30,6 +31,8 @@ struct _SlWindow
   GtkWidget    *timeline;
   GtkWidget    *detail;
   GtkWidget    *stats;
+  GtkWidget    *findings;
+  GtkWidget    *bottom;        /* notebook: statistics, findings */
   GtkWidget    *status;
   GtkWidget    *status_right;
   GtkWidget    *error_dialog;
@@ -78,8 +81,9 @@ typedef struct
 /* What the loading thread hands back. */
 typedef struct
 {
-  SlTrace   *trace;
-  GPtrArray *reports;
+  SlTrace    *trace;
+  GPtrArray  *reports;
+  SlAnalysis *analysis;
 } LoadResult;
 
 /* Shared by the loading threads (never concurrently, says sl_trace_load) and the task. */
@@ -116,6 +120,7 @@ load_result_free (gpointer data)
         g_clear_pointer (&r->reports->pdata[i], sl_report_free);
       g_ptr_array_unref (r->reports);
     }
+  g_clear_pointer (&r->analysis, sl_analysis_free);
   g_free (r);
 }
 
@@ -208,8 +213,8 @@ load_thread_cb (GTask        *task,
   g_task_return_pointer (task, result, load_result_free);
 }
 
-/* Reports over the whole trace cost seconds on 10^7 events: they are computed after the timeline
- * is on screen, on a thread of their own. */
+/* Reports and findings over the whole trace cost seconds on 10^7 events: they are computed after
+ * the timeline is on screen, on a thread of their own. */
 static void
 reports_thread_cb (GTask        *task,
                    gpointer      source_object,
@@ -222,6 +227,7 @@ reports_thread_cb (GTask        *task,
   (void) cancellable;
   result->trace = sl_trace_ref (task_data);
   result->reports = sl_stats_panel_compute_reports (result->trace);
+  result->analysis = sl_analyze (result->trace, NULL, NULL, NULL);
   g_task_return_pointer (task, result, load_result_free);
 }
 
@@ -239,6 +245,9 @@ reports_done_cb (GObject      *source,
     {
       sl_stats_panel_set_timeline (SL_STATS_PANEL (self->stats), SL_TIMELINE_VIEW (self->timeline),
                                    g_steal_pointer (&result->reports));
+      sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
+                                      SL_TIMELINE_VIEW (self->timeline),
+                                      g_steal_pointer (&result->analysis));
       g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
     }
   g_clear_pointer (&result, load_result_free);
@@ -426,6 +435,8 @@ show_trace (SlWindow   *self,
   self->trace = g_steal_pointer (&result->trace);
   sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
+  sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
+                                  SL_TIMELINE_VIEW (self->timeline), NULL);
   g_autoptr (GTask) reports = g_task_new (self, NULL, reports_done_cb, NULL);
   g_task_set_task_data (reports, sl_trace_ref (self->trace), (GDestroyNotify) sl_trace_unref);
   g_task_run_in_thread (reports, reports_thread_cb);
@@ -1473,10 +1484,18 @@ build_trace_page (SlWindow *self)
   gtk_paned_set_shrink_end_child (GTK_PANED (hpaned), FALSE);
   gtk_paned_set_position (GTK_PANED (hpaned), 1000);
 
+  /* under them: the statistics tables and the findings, one tab each */
   self->stats = sl_stats_panel_new ();
-  gtk_widget_set_size_request (self->stats, -1, 180);
+  self->findings = sl_findings_panel_new ();
+  self->bottom = gtk_notebook_new ();
+  gtk_notebook_set_tab_pos (GTK_NOTEBOOK (self->bottom), GTK_POS_LEFT);
+  gtk_notebook_append_page (GTK_NOTEBOOK (self->bottom), self->stats,
+                            gtk_label_new_with_mnemonic ("_Statistics"));
+  gtk_notebook_append_page (GTK_NOTEBOOK (self->bottom), self->findings,
+                            gtk_label_new_with_mnemonic ("F_indings"));
+  gtk_widget_set_size_request (self->bottom, -1, 180);
   gtk_paned_set_start_child (GTK_PANED (vpaned), hpaned);
-  gtk_paned_set_end_child (GTK_PANED (vpaned), self->stats);
+  gtk_paned_set_end_child (GTK_PANED (vpaned), self->bottom);
   gtk_paned_set_resize_end_child (GTK_PANED (vpaned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (vpaned), FALSE);
   gtk_paned_set_position (GTK_PANED (vpaned), 560);
@@ -1519,6 +1538,16 @@ build_trace_page (SlWindow *self)
   return box;
 }
 
+static void
+findings_action_cb (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  (void) action;
+  (void) parameter;
+  sl_window_show_findings (SL_WINDOW (user_data));
+}
+
 static GMenuModel *
 build_menu (void)
 {
@@ -1533,6 +1562,7 @@ build_menu (void)
   g_menu_append (color, "Color by _Kind", "win.color-by::kind");
   g_menu_append (color, "Color by _Name", "win.color-by::name");
   g_menu_append (view, "_Utilization Overlay", "win.util-overlay");
+  g_menu_append (view, "_Findings", "win.findings");
   g_menu_append (help, "_Keyboard Shortcuts", "app.shortcuts");
   g_menu_append (help, "_About Sightline", "app.about");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
@@ -1607,6 +1637,7 @@ sl_window_init (SlWindow *self)
     { "search-previous", search_previous_action_cb, NULL, NULL, NULL, { 0 } },
     { "color-by", NULL, "s", "'kind'", color_by_action_cb, { 0 } },
     { "util-overlay", NULL, NULL, "false", util_overlay_action_cb, { 0 } },
+    { "findings", findings_action_cb, NULL, NULL, NULL, { 0 } },
   };
   GtkWidget *header = gtk_header_bar_new ();
   GtkWidget *open = gtk_button_new_from_icon_name ("document-open-symbolic");
@@ -1752,6 +1783,21 @@ sl_window_get_stats_panel (SlWindow *self)
 {
   g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
   return self->stats;
+}
+
+GtkWidget *
+sl_window_get_findings_panel (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->findings;
+}
+
+void
+sl_window_show_findings (SlWindow *self)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (self->bottom),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (self->bottom), self->findings));
 }
 
 GtkWidget *

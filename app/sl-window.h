@@ -60,4 +60,8 @@ const char *sl_window_get_search_text (SlWindow      *self);
 /* The error dialog while it is shown, or NULL. */
 GtkWidget *sl_window_get_error_dialog (SlWindow      *self);
 
+/* The findings of `sightline analyze` under the timeline, and showing their tab. */
+GtkWidget     *sl_window_get_findings_panel (SlWindow *self);
+void           sl_window_show_findings      (SlWindow *self);
+
 G_END_DECLS

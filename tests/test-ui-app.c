@@ -12,7 +12,9 @@
 
 #include "sl-application.h"
 #include "sl-detail-pane.h"
+#include "sl-findings-panel.h"
 #include "sl-lane.h"
+#include "sl-plant.h"
 #include "sl-stats-panel.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view.h"
@@ -672,6 +674,100 @@ test_stats (void)
 }
 
 static gboolean
+has_analysis (gpointer data)
+{
+  SlFindingsPanel *panel = SL_FINDINGS_PANEL (sl_window_get_findings_panel (data));
+  g_autofree char *text = widget_text (GTK_WIDGET (panel));
+
+  return strstr (text, "No analysis yet") == NULL;
+}
+
+/* The findings panel on a trace with a planted 600 ms gap while the main thread reads: the list,
+ * and what selecting the gap does to the timeline (zoom, lanes in focus, ruler marks). */
+static void
+test_findings (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "findings-gap.sqlite", NULL);
+  Plant *p = plant_new (path);
+  gint64 t = plant_loop (p, 10 * PLANT_MS, 5000, 100 * PLANT_US, 95 * PLANT_US,
+                         "gemm_kernel_clean", &plant_config_full);
+  gint64 gap_start = plant_gpu_free (p), gap_end;
+  SlWindow *window;
+  SlFindingsPanel *panel;
+  SlTimelineView *tv;
+  SlTrace *trace;
+  const SlFinding *gap = NULL;
+  guint gap_index = 0;
+  SlTime v0, v1;
+  g_autofree char *details = NULL, *text = NULL;
+
+  plant_osrt (p, PLANT_MAIN, "read", t, t + 600 * PLANT_MS);
+  t += 600 * PLANT_MS + 10 * PLANT_US;
+  gap_end = t + 8 * PLANT_US;
+  plant_loop (p, t, 5000, 100 * PLANT_US, 95 * PLANT_US, "gemm_kernel_clean", &plant_config_full);
+  plant_finish (p);
+
+  window = open_and_wait (path);
+  g_assert_true (wait_until (has_analysis, window, 60000));
+  sl_window_show_findings (window);
+  panel = SL_FINDINGS_PANEL (sl_window_get_findings_panel (window));
+  tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  trace = sl_window_get_trace (window);
+  text = widget_text (GTK_WIDGET (panel));
+  g_test_message ("findings panel: %s", text);
+  g_assert_nonnull (strstr (text, "most costly first"));
+  g_assert_nonnull (strstr (text, "gpu_gaps"));
+  g_assert_cmpuint (sl_findings_panel_get_n_findings (panel), >=, 2);
+  /* every finding has its mark on the ruler */
+  g_assert_cmpuint (sl_timeline_view_get_ruler_marks (tv), ==,
+                    sl_findings_panel_get_n_findings (panel));
+  for (guint i = 0; i < sl_findings_panel_get_n_findings (panel); i++)
+    if (g_strcmp0 (sl_findings_panel_get_finding (panel, i)->rule->name, "gpu_gaps") == 0)
+      {
+        gap = sl_findings_panel_get_finding (panel, i);
+        gap_index = i;
+      }
+  g_assert_nonnull (gap);
+  g_assert_cmpint (gap->start, ==, gap_start);
+  g_assert_cmpint (gap->end, ==, gap_end);
+
+  sl_findings_panel_select (panel, gap_index);
+  iterate_for (100);
+  /* the timeline shows the gap, with a little room either side */
+  sl_viewport_get_visible (sl_timeline_view_get_viewport (tv), &v0, &v1);
+  g_test_message ("visible %" G_GINT64_FORMAT " … %" G_GINT64_FORMAT ", gap %" G_GINT64_FORMAT
+                  " … %" G_GINT64_FORMAT, v0, v1, gap_start, gap_end);
+  g_assert_cmpint (v0, <, gap_start);
+  g_assert_cmpint (v1, >, gap_end);
+  g_assert_cmpint (v1 - v0, <, 2 * (gap_end - gap_start));
+  /* the lanes involved are in focus: the GPU's kernels, the main thread's OS runtime calls */
+  {
+    gboolean kernels = FALSE, osrt = FALSE, loader = FALSE;
+    for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+      {
+        const SlLane *lane = sl_trace_get_lane (trace, l);
+        gboolean in = sl_timeline_view_lane_in_focus (tv, l);
+        if (lane->kind == SL_LANE_KERNELS)
+          kernels |= in;
+        if (lane->kind == SL_LANE_OSRT && sl_trace_get_thread (trace, lane->thread)->tid == PLANT_MAIN)
+          osrt |= in;
+        if (lane->thread >= 0 && sl_trace_get_thread (trace, lane->thread)->tid == PLANT_LOADER_0)
+          loader |= in;
+      }
+    g_assert_true (kernels);
+    g_assert_true (osrt);
+    g_assert_false (loader);
+  }
+  details = sl_findings_panel_get_details (panel);
+  g_test_message ("details: %s", details);
+  g_assert_nonnull (strstr (details, "blocked in read"));
+  g_assert_nonnull (strstr (details, "Advice"));
+  screenshot (GTK_WIDGET (window), "findings-gap");
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+static gboolean
 search_counted (gpointer data)
 {
   const char *t = sl_window_get_search_text (data);
@@ -1126,6 +1222,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/utilization", test_utilization);
   g_test_add_func ("/ui-app/stats", test_stats);
   g_test_add_func ("/ui-app/search", test_search);
+  g_test_add_func ("/ui-app/findings", test_findings);
   g_test_add_func ("/ui-app/cancel", test_cancel);
   g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);

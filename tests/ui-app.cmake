@@ -4,7 +4,8 @@ if(TARGET test-ui-app)
   target_sources(test-ui-app PRIVATE ${SL_SOURCE_DIR}/app/sl-application.c
                                      ${SL_SOURCE_DIR}/app/sl-window.c
                                      ${SL_SOURCE_DIR}/app/sl-record-dialog.c
-                                     ${SL_SOURCE_DIR}/app/sl-recording.c)
+                                     ${SL_SOURCE_DIR}/app/sl-recording.c
+                                     ${CMAKE_CURRENT_LIST_DIR}/sl-plant.c)
   target_include_directories(test-ui-app PRIVATE ${SL_SOURCE_DIR}/app)
   # recording from the GUI: the real daemon, library and test program (tests/record.cmake)
   target_link_libraries(test-ui-app PRIVATE sightline-schema)

@@ -69,6 +69,7 @@ typedef struct
   GdkRGBA bg, bg_alt, header_bg, group_bg, fg, dim_fg, grid, ruler_bg;
   GdkRGBA kernel, memcpy_htod, memcpy_dtoh, memcpy_dtod, memcpy_other, memset, api, api_sync;
   GdkRGBA nvtx, osrt, sample, gpu_sync, util_any, util_kernels, idle, select, search, range;
+  GdkRGBA focus;   /* a finding in focus: an accent, used translucent */
 } Palette;
 
 /*
@@ -133,6 +134,11 @@ struct _SlTimelineView
   guint32        highlight_name;
   MarkSet        highlight;
   MarkSet        search;
+  /* a finding in focus: its range, lanes and events; and the ranges of all findings */
+  SlTime         focus_t0, focus_t1;
+  gboolean      *focus_lanes;    /* per lane, NULL when none */
+  MarkSet        focus;
+  GArray        *ruler_marks;    /* SlTime pairs */
   GArray        *matches;        /* SlEventRef sorted by start, capped at MAX_MATCHES */
   gsize          n_search;
   SlColorMode    color_mode;
@@ -309,6 +315,7 @@ palette_update (SlTimelineView *self)
       rgba_set (&p->select, 0xffffff, 1);
       rgba_set (&p->search, 0xffd400, 1);
       rgba_set (&p->range, 0x6fa8ff, 0.18f);
+      rgba_set (&p->focus, 0x78aeed, 1);
     }
   else
     {
@@ -338,6 +345,7 @@ palette_update (SlTimelineView *self)
       rgba_set (&p->select, 0x000000, 1);
       rgba_set (&p->search, 0xf0a000, 1);
       rgba_set (&p->range, 0x2f6fcf, 0.14f);
+      rgba_set (&p->focus, 0x1c71d8, 1);
     }
   if (self->text_w != NULL)
     g_hash_table_remove_all (self->text_w);
@@ -1379,7 +1387,7 @@ draw_lane_marks (SlTimelineView *self,
                  GArray         *marks,
                  double          y,
                  double          h,
-                 gboolean        underline)
+                 const GdkRGBA  *underline)
 {
   const guint32 *idx = (const guint32 *) marks->data;
   guint n = marks->len, i;
@@ -1398,8 +1406,8 @@ draw_lane_marks (SlTimelineView *self,
         break;
       x0 = MAX (frame_x (f, ev->start), HEADER_W - 1);
       x1 = MAX (MIN (frame_x (f, ev->end), f->right + 1), x0 + 1);
-      if (underline)
-        batch_add (batch, x0, MAX (x1, x0 + 2), y + h - 3, 3, &self->pal.search);
+      if (underline != NULL)
+        batch_add (batch, x0, MAX (x1, x0 + 2), y + h - 3, 3, underline);
       else
         {
           c = event_color (self, lane, ev);
@@ -1793,6 +1801,34 @@ draw_ruler (SlTimelineView *self,
                &dc);
   }
 
+  /* where the findings are: shaded marks along the ruler's foot, the one in focus stronger */
+  if (self->ruler_marks != NULL && self->ruler_marks->len > 0)
+    {
+      GdkRGBA mark = self->pal.idle, strong = self->pal.focus;
+      mark.alpha = 0.55f;
+      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_W, 0, f->width, RULER_H));
+      for (guint i = 0; i + 1 < self->ruler_marks->len; i += 2)
+        {
+          SlTime a = g_array_index (self->ruler_marks, SlTime, i);
+          SlTime b = g_array_index (self->ruler_marks, SlTime, i + 1);
+          double x0, x1;
+          if (b < f->t0 || a > f->t1)
+            continue;
+          x0 = MAX (frame_x (f, a), HEADER_W - 1);
+          x1 = MAX (MIN (frame_x (f, b), f->right + 1), x0 + 2);
+          gtk_snapshot_append_color (snapshot, &mark,
+                                     &GRAPHENE_RECT_INIT (x0, RULER_H - 6, x1 - x0, 5));
+        }
+      if (self->focus_t1 > self->focus_t0 && self->focus_t1 >= f->t0 && self->focus_t0 <= f->t1)
+        {
+          double x0 = MAX (frame_x (f, self->focus_t0), HEADER_W - 1);
+          double x1 = MAX (MIN (frame_x (f, self->focus_t1), f->right + 1), x0 + 2);
+          gtk_snapshot_append_color (snapshot, &strong,
+                                     &GRAPHENE_RECT_INIT (x0, RULER_H - 6, x1 - x0, 5));
+        }
+      gtk_snapshot_pop (snapshot);
+    }
+
   /* the selected range, with its duration */
   {
     SlTime s0, s1;
@@ -1844,6 +1880,13 @@ draw_headers (SlTimelineView *self,
         continue;
       if (y > height)
         break;
+      if (r->kind == ROW_LANE && self->focus_lanes != NULL && self->focus_lanes[r->lane])
+        {
+          GdkRGBA tint = self->pal.focus;
+          tint.alpha = 0.22f;
+          gtk_snapshot_append_color (snapshot, &tint, &GRAPHENE_RECT_INIT (0, y, HEADER_W, r->h));
+          tc = &self->pal.fg;
+        }
       if (r->kind == ROW_GROUP)
         {
           gboolean collapsed = g_hash_table_contains (self->collapsed, r->key);
@@ -1915,6 +1958,35 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
                                                       height - RULER_H));
   }
 
+  /* a finding in focus: its lanes tinted, its time range banded */
+  if (self->focus_lanes != NULL || self->focus_t1 > self->focus_t0)
+    {
+      GdkRGBA tint = self->pal.focus, band = self->pal.focus;
+      tint.alpha = 0.12f;
+      band.alpha = 0.07f;
+      for (guint i = 0; self->focus_lanes != NULL && i < self->rows->len; i++)
+        {
+          const Row *r = row_get (self, i);
+          double y = RULER_H + r->y - sy;
+          if (y + r->h < RULER_H)
+            continue;
+          if (y > height)
+            break;
+          if (r->kind == ROW_LANE && self->focus_lanes[r->lane])
+            gtk_snapshot_append_color (snapshot, &tint,
+                                       &GRAPHENE_RECT_INIT (HEADER_W, y, f.width, r->h));
+        }
+      if (self->focus_t1 > self->focus_t0)
+        {
+          double x0 = MAX (frame_x (&f, self->focus_t0), HEADER_W - 1);
+          double x1 = MIN (frame_x (&f, self->focus_t1), f.right + 1);
+          if (x1 > x0)
+            gtk_snapshot_append_color (snapshot, &band,
+                                       &GRAPHENE_RECT_INIT (x0, RULER_H, MAX (x1 - x0, 1),
+                                                            height - RULER_H));
+        }
+    }
+
   /* events: only rows on screen, each a LOD list for the visible window */
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -1931,9 +2003,13 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
           draw_row_events (self, snapshot, &f, &lane, 1, y, r->h, TRUE, highlighting);
           if (highlighting && self->highlight.lanes[r->lane] != NULL)
             draw_lane_marks (self, &batch, &f, lane, self->highlight.lanes[r->lane], y, r->h,
-                             FALSE);
+                             NULL);
           if (self->search.lanes != NULL && self->search.lanes[r->lane] != NULL)
-            draw_lane_marks (self, &batch, &f, lane, self->search.lanes[r->lane], y, r->h, TRUE);
+            draw_lane_marks (self, &batch, &f, lane, self->search.lanes[r->lane], y, r->h,
+                             &self->pal.search);
+          if (self->focus.lanes != NULL && self->focus.lanes[r->lane] != NULL)
+            draw_lane_marks (self, &batch, &f, lane, self->focus.lanes[r->lane], y, r->h,
+                             &self->pal.focus);
           batch_flush (&batch);
           if (self->util_overlay && lane->gpu >= 0)
             draw_idle_shade (self, &batch, &f, lane->gpu, y, r->h);
@@ -1961,7 +2037,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
               const SlLane *lane = sl_trace_get_lane (self->trace, g_array_index (lanes, guint, k));
               if (highlighting && self->highlight.lanes[lane->index] != NULL)
                 draw_lane_marks (self, &batch, &f, lane, self->highlight.lanes[lane->index], y,
-                                 r->h, FALSE);
+                                 r->h, NULL);
               batch_flush (&batch);
             }
           if (self->util_overlay)
@@ -2561,6 +2637,7 @@ sl_timeline_view_finalize (GObject *object)
   g_free (self->cols);
   g_free (self->runs);
   g_array_unref (self->matches);
+  g_clear_pointer (&self->ruler_marks, g_array_unref);
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->text_w);
   g_hash_table_unref (self->sync_names);
@@ -2720,12 +2797,107 @@ sl_timeline_view_init (SlTimelineView *self)
 /* ------------------------------------------------------------------------------------------- */
 /* Public API                                                                                  */
 
+static gint
+cmp_guint32 (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 static void
 search_clear (SlTimelineView *self)
 {
   markset_clear (&self->search);
   g_array_set_size (self->matches, 0);
   self->n_search = 0;
+}
+
+static void
+focus_clear (SlTimelineView *self)
+{
+  markset_clear (&self->focus);
+  g_clear_pointer (&self->focus_lanes, g_free);
+  self->focus_t0 = self->focus_t1 = 0;
+}
+
+void
+sl_timeline_view_set_focus (SlTimelineView  *self,
+                            SlTime           t0,
+                            SlTime           t1,
+                            const guint32   *lanes,
+                            guint            n_lanes,
+                            const SlEventRef *events,
+                            guint            n_events)
+{
+  guint total;
+
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+  focus_clear (self);
+  if (self->trace != NULL && (t1 > t0 || n_lanes > 0 || n_events > 0))
+    {
+      total = sl_trace_get_n_lanes (self->trace);
+      self->focus_t0 = t0;
+      self->focus_t1 = t1;
+      self->focus_lanes = g_new0 (gboolean, MAX (total, 1));
+      for (guint i = 0; i < n_lanes; i++)
+        if (lanes[i] < total)
+          self->focus_lanes[lanes[i]] = TRUE;
+      self->focus.n_lanes = total;
+      self->focus.lanes = g_new0 (GArray *, MAX (total, 1));
+      for (guint i = 0; i < n_events; i++)
+        if (events[i].lane >= 0 && (guint) events[i].lane < total
+            && events[i].index < sl_trace_get_lane (self->trace, events[i].lane)->n_events)
+          markset_add (&self->focus, events[i].lane, (guint32) events[i].index);
+      /* marks are drawn in order of start */
+      for (guint l = 0; l < total; l++)
+        if (self->focus.lanes[l] != NULL)
+          {
+            const SlLane *lane = sl_trace_get_lane (self->trace, l);
+            GArray *m = self->focus.lanes[l];
+            guint32 *idx = (guint32 *) m->data;
+            /* indexes sort as starts do (lanes are sorted by start); drop repeats */
+            g_array_sort (m, cmp_guint32);
+            guint out = 0;
+            for (guint k = 0; k < m->len; k++)
+              if (out == 0 || idx[out - 1] != idx[k])
+                idx[out++] = idx[k];
+            g_array_set_size (m, out);
+            (void) lane;
+          }
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+sl_timeline_view_set_ruler_marks (SlTimelineView *self,
+                                  const SlTime   *ranges,
+                                  guint           n_ranges)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+  if (self->ruler_marks == NULL)
+    self->ruler_marks = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  g_array_set_size (self->ruler_marks, 0);
+  if (ranges != NULL)
+    g_array_append_vals (self->ruler_marks, ranges, 2 * n_ranges);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+sl_timeline_view_get_ruler_marks (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), 0);
+  return self->ruler_marks != NULL ? self->ruler_marks->len / 2 : 0;
+}
+
+gboolean
+sl_timeline_view_lane_in_focus (SlTimelineView *self,
+                                guint           lane)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  return self->focus_lanes != NULL && self->trace != NULL
+         && lane < sl_trace_get_n_lanes (self->trace) && self->focus_lanes[lane];
 }
 
 void
@@ -2740,6 +2912,9 @@ sl_timeline_view_set_trace (SlTimelineView *self,
     sl_trace_ref (trace);
   markset_clear (&self->highlight);
   search_clear (self);
+  focus_clear (self);
+  if (self->ruler_marks != NULL)
+    g_array_set_size (self->ruler_marks, 0);
   for (guint i = 0; i < self->n_gpus; i++)
     {
       g_array_unref (self->gpu_lanes[i]);

@@ -75,4 +75,21 @@ gboolean    sl_timeline_view_get_event_color    (SlTimelineView *self,
                                                  SlEventRef      ref,
                                                  GdkRGBA        *color);
 
+/* A finding in focus: its time range banded, its lanes tinted (headers too), its events
+ * underlined.  t1 <= t0 and no lanes or events clear it. */
+void        sl_timeline_view_set_focus          (SlTimelineView   *self,
+                                                 SlTime            t0,
+                                                 SlTime            t1,
+                                                 const guint32    *lanes,
+                                                 guint             n_lanes,
+                                                 const SlEventRef *events,
+                                                 guint             n_events);
+gboolean    sl_timeline_view_lane_in_focus      (SlTimelineView *self,
+                                                 guint           lane);
+/* Shaded marks along the ruler where findings are: `n_ranges` (start, end) pairs. */
+void        sl_timeline_view_set_ruler_marks    (SlTimelineView *self,
+                                                 const SlTime   *ranges,
+                                                 guint           n_ranges);
+guint       sl_timeline_view_get_ruler_marks    (SlTimelineView *self);
+
 G_END_DECLS

@@ -1,0 +1,303 @@
+/* sl-findings-panel.c: a list of findings, costliest first, and the details of the selected one. */
+#include "sl-findings-panel.h"
+
+#include "sl-format.h"
+
+/* a GtkListBox row a finding; beyond this many the list says how many it leaves out */
+#define MAX_ROWS 500
+
+struct _SlFindingsPanel
+{
+  GtkWidget       parent_instance;
+  GtkWidget      *paned;
+  GtkWidget      *header;     /* "N findings, costliest first" */
+  GtkWidget      *list;       /* GtkListBox */
+  GtkWidget      *details;    /* GtkLabel */
+  SlTimelineView *timeline;
+  SlAnalysis     *analysis;
+};
+
+G_DEFINE_FINAL_TYPE (SlFindingsPanel, sl_findings_panel, GTK_TYPE_WIDGET)
+
+GtkWidget *
+sl_findings_panel_new (void)
+{
+  return g_object_new (SL_TYPE_FINDINGS_PANEL, NULL);
+}
+
+static SlTrace *
+panel_trace (SlFindingsPanel *self)
+{
+  return self->timeline != NULL ? sl_timeline_view_get_trace (self->timeline) : NULL;
+}
+
+static char *
+details_markup (SlFindingsPanel *self,
+                const SlFinding *f)
+{
+  SlTrace *trace = panel_trace (self);
+  SlTime t0 = trace != NULL ? sl_trace_get_start (trace) : 0;
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autofree char *summary = g_markup_escape_text (f->summary, -1);
+  g_autofree char *a = sl_format_offset (f->start - t0), *b = sl_format_offset (f->end - t0);
+  g_autofree char *cost = sl_format_duration (f->cost);
+  g_autofree char *advice = g_markup_escape_text (f->advice != NULL ? f->advice : "", -1);
+  g_autofree char *title = g_markup_escape_text (f->rule->title, -1);
+
+  g_string_append_printf (s, "<b>%s</b>\n<small>%s · %s</small>\n\n", summary, title,
+                          f->rule->name);
+  g_string_append_printf (s, "<b>When</b>\t%s … %s\n<b>Costs</b>\t%s\n", a, b, cost);
+  if (f->gpu >= 0)
+    g_string_append_printf (s, "<b>GPU</b>\t%d%s\n", f->gpu, "");
+  if (f->stream != 0)
+    g_string_append_printf (s, "<b>Stream</b>\t%u\n", f->stream);
+  if (f->thread >= 0 && trace != NULL)
+    {
+      const SlThread *t = sl_trace_get_thread (trace, f->thread);
+      g_autofree char *name = g_markup_escape_text (sl_trace_str (trace, t->name), -1);
+      g_string_append_printf (s, "<b>Thread</b>\t%s (pid %u, tid %u)\n", name, t->pid, t->tid);
+    }
+  g_string_append (s, "\n");
+  for (guint k = 0; k < f->evidence->len; k++)
+    {
+      const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
+      g_autofree char *label = g_markup_escape_text (e->label, -1);
+      g_autofree char *text = g_markup_escape_text (e->text, -1);
+      g_string_append_printf (s, "%s:\t%s\n", label, text);
+    }
+  g_string_append_printf (s, "\n<b>Advice</b>\n%s", advice);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static void
+show_finding (SlFindingsPanel *self,
+              const SlFinding *f)
+{
+  g_autofree char *markup = NULL;
+
+  if (f == NULL)
+    {
+      gtk_label_set_text (GTK_LABEL (self->details), "");
+      if (self->timeline != NULL)
+        sl_timeline_view_set_focus (self->timeline, 0, 0, NULL, 0, NULL, 0);
+      return;
+    }
+  markup = details_markup (self, f);
+  gtk_label_set_markup (GTK_LABEL (self->details), markup);
+  if (self->timeline != NULL)
+    {
+      SlViewport *vp = sl_timeline_view_get_viewport (self->timeline);
+      SlTime len = MAX (f->end - f->start, 1), pad = MAX (len / 10, 1000);
+      g_autofree SlEventRef *events = g_new (SlEventRef, MAX (f->events->len, 1));
+
+      for (guint i = 0; i < f->events->len; i++)
+        {
+          const SlFindingEvent *e = &g_array_index (f->events, SlFindingEvent, i);
+          events[i] = (SlEventRef) { (gint) e->lane, e->index };
+        }
+      sl_timeline_view_set_focus (self->timeline, f->start, f->end,
+                                  (const guint32 *) f->lanes->data, f->lanes->len, events,
+                                  f->events->len);
+      sl_viewport_set_visible (vp, f->start - pad, f->end + pad, TRUE);
+    }
+}
+
+static void
+row_selected_cb (GtkListBox      *box,
+                 GtkListBoxRow   *row,
+                 SlFindingsPanel *self)
+{
+  (void) box;
+  if (row == NULL || self->analysis == NULL)
+    {
+      show_finding (self, NULL);
+      return;
+    }
+  guint i = (guint) gtk_list_box_row_get_index (row);
+  show_finding (self, i < self->analysis->findings->len
+                          ? g_ptr_array_index (self->analysis->findings, i) : NULL);
+}
+
+static GtkWidget *
+finding_row (SlFindingsPanel *self,
+             const SlFinding *f)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *rule = gtk_label_new (f->rule->name);
+  GtkWidget *cost = gtk_label_new (NULL);
+  GtkWidget *summary = gtk_label_new (f->summary);
+  g_autofree char *c = sl_format_duration (f->cost);
+
+  (void) self;
+  gtk_label_set_text (GTK_LABEL (cost), c);
+  gtk_widget_add_css_class (rule, "dim-label");
+  gtk_widget_set_size_request (rule, 120, -1);
+  gtk_label_set_xalign (GTK_LABEL (rule), 0);
+  gtk_widget_set_size_request (cost, 90, -1);
+  gtk_label_set_xalign (GTK_LABEL (cost), 1);
+  gtk_widget_add_css_class (cost, "numeric");
+  gtk_label_set_xalign (GTK_LABEL (summary), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (summary), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (summary, TRUE);
+  gtk_widget_set_tooltip_text (summary, f->summary);
+  g_object_set (box, "margin-start", 6, "margin-end", 6, "margin-top", 2, "margin-bottom", 2,
+                NULL);
+  gtk_box_append (GTK_BOX (box), rule);
+  gtk_box_append (GTK_BOX (box), cost);
+  gtk_box_append (GTK_BOX (box), summary);
+  return box;
+}
+
+void
+sl_findings_panel_set_analysis (SlFindingsPanel *self,
+                                SlTimelineView  *timeline,
+                                SlAnalysis      *analysis)
+{
+  GtkWidget *child;
+  guint n;
+
+  g_return_if_fail (SL_IS_FINDINGS_PANEL (self));
+  g_clear_pointer (&self->analysis, sl_analysis_free);
+  self->analysis = analysis;
+  if (self->timeline != timeline)
+    {
+      /* the window owns the timeline; it may go before this panel does */
+      if (self->timeline != NULL)
+        g_object_remove_weak_pointer (G_OBJECT (self->timeline), (gpointer *) &self->timeline);
+      self->timeline = timeline;
+      if (timeline != NULL)
+        g_object_add_weak_pointer (G_OBJECT (timeline), (gpointer *) &self->timeline);
+    }
+  while ((child = gtk_widget_get_first_child (self->list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
+  gtk_label_set_text (GTK_LABEL (self->details), "");
+  if (analysis == NULL)
+    {
+      gtk_label_set_text (GTK_LABEL (self->header), "No analysis yet");
+      if (timeline != NULL)
+        sl_timeline_view_set_ruler_marks (timeline, NULL, 0);
+      return;
+    }
+  n = analysis->findings->len;
+  {
+    g_autofree SlTime *marks = g_new (SlTime, 2 * MAX (n, 1));
+    g_autofree char *head = NULL;
+    SlTime total = 0;
+    for (guint i = 0; i < n; i++)
+      {
+        const SlFinding *f = g_ptr_array_index (analysis->findings, i);
+        marks[2 * i] = f->start;
+        marks[2 * i + 1] = f->end;
+        total += f->cost;
+        if (i < MAX_ROWS)
+          gtk_list_box_append (GTK_LIST_BOX (self->list), finding_row (self, f));
+      }
+    if (timeline != NULL)
+      sl_timeline_view_set_ruler_marks (timeline, marks, n);
+    if (n == 0)
+      head = g_strdup ("No findings: no rule found a problem in this trace.");
+    else
+      head = g_strdup_printf ("%u finding%s, most costly first%s", n, n == 1 ? "" : "s",
+                              n > MAX_ROWS ? " (the first 500 listed)" : "");
+    gtk_label_set_text (GTK_LABEL (self->header), head);
+    (void) total;
+  }
+}
+
+guint
+sl_findings_panel_get_n_findings (SlFindingsPanel *self)
+{
+  g_return_val_if_fail (SL_IS_FINDINGS_PANEL (self), 0);
+  return self->analysis != NULL ? self->analysis->findings->len : 0;
+}
+
+const SlFinding *
+sl_findings_panel_get_finding (SlFindingsPanel *self,
+                               guint            i)
+{
+  g_return_val_if_fail (SL_IS_FINDINGS_PANEL (self), NULL);
+  if (self->analysis == NULL || i >= self->analysis->findings->len)
+    return NULL;
+  return g_ptr_array_index (self->analysis->findings, i);
+}
+
+void
+sl_findings_panel_select (SlFindingsPanel *self,
+                          guint            i)
+{
+  GtkListBoxRow *row;
+
+  g_return_if_fail (SL_IS_FINDINGS_PANEL (self));
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), (int) i);
+  if (row != NULL)
+    gtk_list_box_select_row (GTK_LIST_BOX (self->list), row);
+}
+
+char *
+sl_findings_panel_get_details (SlFindingsPanel *self)
+{
+  g_return_val_if_fail (SL_IS_FINDINGS_PANEL (self), NULL);
+  return g_strdup (gtk_label_get_text (GTK_LABEL (self->details)));
+}
+
+static void
+sl_findings_panel_dispose (GObject *object)
+{
+  SlFindingsPanel *self = SL_FINDINGS_PANEL (object);
+
+  if (self->list != NULL)
+    g_signal_handlers_disconnect_by_data (self->list, self);
+  if (self->timeline != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->timeline), (gpointer *) &self->timeline);
+      self->timeline = NULL;
+    }
+  self->list = NULL;
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  g_clear_pointer (&self->analysis, sl_analysis_free);
+  G_OBJECT_CLASS (sl_findings_panel_parent_class)->dispose (object);
+}
+
+static void
+sl_findings_panel_class_init (SlFindingsPanelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = sl_findings_panel_dispose;
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "sl-findings-panel");
+}
+
+static void
+sl_findings_panel_init (SlFindingsPanel *self)
+{
+  GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *list_scroll = gtk_scrolled_window_new ();
+  GtkWidget *details_scroll = gtk_scrolled_window_new ();
+
+  self->header = gtk_label_new ("No analysis yet");
+  gtk_label_set_xalign (GTK_LABEL (self->header), 0);
+  gtk_widget_add_css_class (self->header, "dim-label");
+  g_object_set (self->header, "margin-start", 8, "margin-top", 4, "margin-bottom", 4, NULL);
+  self->list = gtk_list_box_new ();
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_BROWSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  "Findings", -1);
+  g_signal_connect (self->list, "row-selected", G_CALLBACK (row_selected_cb), self);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (list_scroll), self->list);
+  gtk_widget_set_vexpand (list_scroll, TRUE);
+  gtk_box_append (GTK_BOX (left), self->header);
+  gtk_box_append (GTK_BOX (left), list_scroll);
+
+  self->details = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->details), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (self->details), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->details), 0);
+  gtk_label_set_yalign (GTK_LABEL (self->details), 0);
+  g_object_set (self->details, "margin-start", 10, "margin-end", 10, "margin-top", 6, NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_scroll), self->details);
+
+  self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), left);
+  gtk_paned_set_end_child (GTK_PANED (self->paned), details_scroll);
+  gtk_paned_set_position (GTK_PANED (self->paned), 760);
+  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+}
