@@ -1940,7 +1940,6 @@ typedef struct
   guint32 name;
   GArray *starts;      /* SlTime */
   GArray *durations;   /* SlTime */
-  GArray *api;         /* SlTime: launch call durations, a sample */
   SlTime  total;
   guint32 lane;
   gsize   index;       /* an instance */
@@ -1953,7 +1952,6 @@ kernel_group_free (gpointer data)
 
   g_array_unref (k->starts);
   g_array_unref (k->durations);
-  g_array_unref (k->api);
   g_free (k);
 }
 
@@ -1985,7 +1983,6 @@ rule_tiny_kernels (Ctx *ctx)
                   kg->name = ev->name;
                   kg->starts = g_array_new (FALSE, FALSE, sizeof (SlTime));
                   kg->durations = g_array_new (FALSE, FALSE, sizeof (SlTime));
-                  kg->api = g_array_new (FALSE, FALSE, sizeof (SlTime));
                   kg->lane = lane->index;
                   kg->index = e;
                   g_hash_table_insert (groups, GUINT_TO_POINTER (ev->name), kg);

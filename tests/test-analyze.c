@@ -71,32 +71,32 @@ of_rule (SlAnalysis *a,
   return out;
 }
 
-static double
-ev (const SlFinding *f,
-    const char      *key)
+static const SlEvidence *
+evidence_of (const SlFinding *f,
+             const char      *key)
 {
   for (guint i = 0; i < f->evidence->len; i++)
     {
       const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, i);
       if (strcmp (e->key, key) == 0)
-        return e->value;
+        return e;
     }
   g_error ("finding '%s' has no evidence '%s'", f->summary, key);
-  return 0;
+  return NULL;
+}
+
+static double
+ev (const SlFinding *f,
+    const char      *key)
+{
+  return evidence_of (f, key)->value;
 }
 
 static const char *
 ev_text (const SlFinding *f,
          const char      *key)
 {
-  for (guint i = 0; i < f->evidence->len; i++)
-    {
-      const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, i);
-      if (strcmp (e->key, key) == 0)
-        return e->text;
-    }
-  g_error ("finding '%s' has no evidence '%s'", f->summary, key);
-  return NULL;
+  return evidence_of (f, key)->text;
 }
 
 static void
