@@ -1176,7 +1176,8 @@ rule_gpu_gaps (Ctx *ctx)
       for (gsize i = 0; i < n; i++)
         total += g_array_index (scan.gaps, SlTime, 2 * i + 1) - g_array_index (scan.gaps, SlTime, 2 * i);
       /* the longest first; a trace with thousands of them describes the longest ones */
-      qsort (scan.gaps->data, n, 2 * sizeof (SlTime), cmp_gap_desc);
+      if (n > 1)
+        qsort (scan.gaps->data, n, 2 * sizeof (SlTime), cmp_gap_desc);
       for (gsize i = 0; i < MIN (n, MAX_DESCRIBED); i++)
         {
           SlTime a = g_array_index (scan.gaps, SlTime, 2 * i);
