@@ -738,7 +738,7 @@ overlap_sum_cb (const SlLane *lane,
 
   if (d <= 0)
     return TRUE;
-  o->total += d;
+  o->total = _sl_time_add (o->total, d);
   if (o->by_name != NULL)
     {
       SlTime *t = g_hash_table_lookup (o->by_name, GUINT_TO_POINTER (ev->name));
@@ -747,10 +747,10 @@ overlap_sum_cb (const SlLane *lane,
           t = g_new0 (SlTime, 1);
           g_hash_table_insert (o->by_name, GUINT_TO_POINTER (ev->name), t);
         }
-      *t += d;
+      *t = _sl_time_add (*t, d);
     }
   if (o->by_class != NULL)
-    o->by_class[api_class (o->ctx, ev->name)] += d;
+    o->by_class[api_class (o->ctx, ev->name)] = _sl_time_add (o->by_class[api_class (o->ctx, ev->name)], d);
   if (o->f != NULL)
     finding_add_event (o->f, lane->index, index);
   return TRUE;
@@ -884,7 +884,7 @@ rule_gpu_util (Ctx *ctx)
               if (run_chunks == 0)
                 run_start = a;
               run_chunks++;
-              run_busy += busy;
+              run_busy = _sl_time_add (run_busy, busy);
               low++;
               continue;
             }
@@ -1174,7 +1174,7 @@ rule_gpu_gaps (Ctx *ctx)
       sl_trace_gpu_busy_foreach (ctx->trace, g, SL_UTIL_ANY, gap_scan_cb, &scan);
       n = scan.gaps->len / 2;
       for (gsize i = 0; i < n; i++)
-        total += g_array_index (scan.gaps, SlTime, 2 * i + 1) - g_array_index (scan.gaps, SlTime, 2 * i);
+        total = _sl_time_add (total, g_array_index (scan.gaps, SlTime, 2 * i + 1) - g_array_index (scan.gaps, SlTime, 2 * i));
       /* the longest first; a trace with thousands of them describes the longest ones */
       if (n > 1)
         qsort (scan.gaps->data, n, 2 * sizeof (SlTime), cmp_gap_desc);
@@ -1254,7 +1254,7 @@ spans_intersect (GArray *x,
       const Span *a = &g_array_index (x, Span, i), *b = &g_array_index (y, Span, j);
       SlTime s = MAX (a->s, b->s), e = MIN (a->e, b->e);
       if (e > s)
-        total += e - s;
+        total = _sl_time_add (total, e - s);
       if (a->e < b->e)
         i++;
       else
@@ -1269,7 +1269,7 @@ spans_total (GArray *x)
   SlTime total = 0;
 
   for (guint i = 0; i < x->len; i++)
-    total += g_array_index (x, Span, i).e - g_array_index (x, Span, i).s;
+    total = _sl_time_add (total, g_array_index (x, Span, i).e - g_array_index (x, Span, i).s);
   return total;
 }
 
@@ -1403,7 +1403,7 @@ window_stats (Ctx         *ctx,
               }
           }
         for (guint i = before; i < active->len; i++)
-          act += g_array_index (active, Span, i).e - g_array_index (active, Span, i).s;
+          act = _sl_time_add (act, g_array_index (active, Span, i).e - g_array_index (active, Span, i).s);
         if (act > best)
           {
             best = act;
@@ -1568,15 +1568,15 @@ rule_bound (Ctx     *ctx,
             }
           if (v != VERDICT_NONE)
             {
-              sum.len += ws.len;
-              sum.busy_gpu += ws.busy_gpu;
-              sum.blocked_sync += ws.blocked_sync;
-              sum.api_other += ws.api_other;
-              sum.osrt += ws.osrt;
-              sum.host_busy += ws.host_busy;
+              sum.len = _sl_time_add (sum.len, ws.len);
+              sum.busy_gpu = _sl_time_add (sum.busy_gpu, ws.busy_gpu);
+              sum.blocked_sync = _sl_time_add (sum.blocked_sync, ws.blocked_sync);
+              sum.api_other = _sl_time_add (sum.api_other, ws.api_other);
+              sum.osrt = _sl_time_add (sum.osrt, ws.osrt);
+              sum.host_busy = _sl_time_add (sum.host_busy, ws.host_busy);
               if (ws.other >= 0 && (sum.other < 0 || ws.other == sum.other))
                 {
-                  sum.others += ws.others;
+                  sum.others = _sl_time_add (sum.others, ws.others);
                   sum.other = ws.other;
                 }
             }
@@ -1671,7 +1671,7 @@ call_group_add (CallGroup     *g,
   SlTime d = api->end - api->start;
 
   g->count++;
-  g->api_time += d;
+  g->api_time = _sl_time_add (g->api_time, d);
   g_array_append_val (g->durations, d);
   g->first = MIN (g->first, api->start);
   g->last = MAX (g->last, api->end);
@@ -1689,7 +1689,7 @@ call_group_add (CallGroup     *g,
   if (op_lane != NULL)
     {
       const SlEvent *op = &op_lane->events[op_index];
-      g->gpu_time += op->end - op->start;
+      g->gpu_time = _sl_time_add (g->gpu_time, op->end - op->start);
     }
 }
 
@@ -1768,7 +1768,7 @@ collect_ops (Ctx        *ctx,
                                      lane->stream_id, info);
           call_group_add (g, api_lane, api_index, lane, e);
           if (info != NULL)
-            g->bytes += info->bytes;
+            g->bytes = g->bytes + info->bytes < g->bytes ? G_MAXUINT64 : g->bytes + info->bytes;
         }
     }
 }
@@ -1990,7 +1990,7 @@ rule_tiny_kernels (Ctx *ctx)
                 }
               g_array_append_val (kg->starts, ev->start);
               g_array_append_val (kg->durations, d);
-              kg->total += d;
+              kg->total = _sl_time_add (kg->total, d);
             }
         }
       g_hash_table_iter_init (&it, groups);
@@ -2127,8 +2127,8 @@ rule_low_occupancy (Ctx *ctx)
               cg->first = MIN (cg->first, ev->start);
               cg->last = MAX (cg->last, ev->end);
               cg->count++;
-              cg->total += ev->end - ev->start;
-              all += ev->end - ev->start;
+              cg->total = _sl_time_add (cg->total, ev->end - ev->start);
+              all = _sl_time_add (all, ev->end - ev->start);
             }
         }
       if (all == 0)
@@ -2258,7 +2258,7 @@ rule_launch_latency (Ctx *ctx)
                 first = al->events[ai].start;
               last = ev->end;
               g_array_append_val (delays, delay);
-              idle_total += idle;
+              idle_total = _sl_time_add (idle_total, idle);
               worst = MAX (worst, delay);
               thread = al->thread;
               if (events->len < MAX_FINDING_EVENTS)
@@ -2379,9 +2379,9 @@ rule_idle_breakdown (Ctx *ctx)
         double sp = (double) span;
         g_autofree char *d = sl_format_duration (span);
         note (ctx, "GPU %u over %s: kernels %.1f%%, copies %.1f%%, sets %.1f%%; idle in host sync "
-              "%.1f%%, idle while launching %.1f%%, other idle %.1f%%", g, d, 100 * kern / sp,
-              100 * (kc - kern) / sp, 100 * (any - kc) / sp, 100 * idle_sync / sp,
-              100 * (idle_calls - idle_sync) / sp, 100 * other / sp);
+              "%.1f%%, idle while launching %.1f%%, other idle %.1f%%", g, d, 100.0 * kern / sp,
+              100.0 * (kc - kern) / sp, 100.0 * (any - kc) / sp, 100.0 * idle_sync / sp,
+              100.0 * (idle_calls - idle_sync) / sp, 100.0 * other / sp);
         if ((double) idle >= min_idle * sp)
           {
             SlFinding *f = finding_new (ctx, gi->first, gi->last, idle);
