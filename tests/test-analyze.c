@@ -180,6 +180,29 @@ test_gap_read (void)
   g_assert_cmpint (f->start, <=, gap_start + 100 * MS);
   g_assert_cmpint (f->end, >=, gap_end - 100 * MS);
   g_assert_cmpfloat (ev (f, "busy_share"), <, 0.8);
+  /* the same in JSON, for scripts */
+  {
+    g_autofree char *json = sl_analysis_to_json (a, trace);
+    g_autofree char *gap = g_strdup_printf ("\"gap_ns\": %" G_GINT64_FORMAT, gap_end - gap_start);
+    g_autofree char *range = g_strdup_printf ("\"start_ns\": %" G_GINT64_FORMAT ", \"end_ns\": %"
+                                              G_GINT64_FORMAT, gap_start, gap_end);
+    g_assert_nonnull (strstr (json, "\"rule\": \"gpu_gaps\""));
+    g_assert_nonnull (strstr (json, gap));
+    g_assert_nonnull (strstr (json, range));
+    g_assert_nonnull (strstr (json, "\"pid\": 100, \"tid\": 100"));
+  }
+  /* the breakdown: the gap is idle time with the host outside CUDA calls */
+  {
+    g_autoptr (GPtrArray) bd = of_rule (a, "idle_breakdown");
+    g_assert_cmpuint (bd->len, ==, 1);
+    f = g_ptr_array_index (bd, 0);
+    /* 600 ms of 2.6 s, plus 3 µs of every 100 µs of the loops (each kernel starts 8 µs after its
+     * launch call, the one before ended 3 µs after it; the call covers 2 µs of those 5) */
+    g_assert_cmpfloat_with_epsilon (ev (f, "idle_other_share"), (0.6 + 0.03 * 2.0) / 2.6, 0.001);
+    g_assert_cmpfloat_with_epsilon (ev (f, "idle_launch_share"), 0.02 * 2.0 / 2.6, 0.001);
+    g_assert_cmpfloat_with_epsilon (ev (f, "kernels_share"), 0.95 * 2.0 / 2.6, 0.01);
+    g_assert_cmpfloat (ev (f, "idle_sync_share"), ==, 0);
+  }
   /* the main thread reads itself while the loaders idle: not the data-loader case */
   cpu = of_rule (a, "cpu_bound");
   g_assert_cmpuint (cpu->len, ==, 0);
@@ -514,6 +537,41 @@ test_real_traces (void)
   }
 }
 
+/* Kernels that start 2 ms after their launch call on an idle GPU (waiting on something else). */
+static void
+test_launch_latency (void)
+{
+  g_autofree char *path = trace_path ("latency.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = clean_stretch (p, 10 * MS, 300 * MS);
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) late = NULL;
+  const SlFinding *f;
+
+  for (guint i = 0; i < 40; i++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 5 * US);
+      plant_kernel (p, "gemm_kernel_clean", &plant_config_full, t + 5 * US + 2 * MS,
+                    t + 5 * US + 2 * MS + 95 * US, corr);
+      t += 3 * MS;
+    }
+  clean_stretch (p, t, 300 * MS);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  late = of_rule (a, "launch_latency");
+  g_assert_cmpuint (late->len, ==, 1);
+  f = g_ptr_array_index (late, 0);
+  g_assert_cmpuint ((guint) ev (f, "count"), ==, 40);
+  g_assert_cmpint ((gint64) ev (f, "median_delay_ns"), ==, 2 * MS);
+  g_assert_cmpint ((gint64) ev (f, "max_delay_ns"), ==, 2 * MS);
+  /* the GPU idled through every delay but the first one's start (the previous kernel ran on) */
+  assert_near (f->cost, 40 * 2 * MS, 100 * US);
+  g_assert_cmpuint (f->stream, ==, 7);
+  g_assert_cmpint (sl_trace_get_thread (trace, f->thread)->tid, ==, PLANT_MAIN);
+}
+
 /* Thresholds from the command line's syntax, and their errors. */
 static void
 test_params (void)
@@ -567,6 +625,7 @@ main (int    argc,
   g_test_add_func ("/analyze/low-occupancy", test_low_occupancy);
   g_test_add_func ("/analyze/sync-every-step", test_sync_every_step);
   g_test_add_func ("/analyze/loader-bound", test_loader_bound);
+  g_test_add_func ("/analyze/launch-latency", test_launch_latency);
   g_test_add_func ("/analyze/params", test_params);
   g_test_add_func ("/analyze/real-traces", test_real_traces);
   return g_test_run ();
