@@ -164,6 +164,7 @@ struct _SlTimelineView
   Column        *cols;           /* scratch: one per pixel column of the lanes area */
   Run           *runs;           /* scratch: n_cols + 1 */
   guint          n_cols;
+  GPtrArray     *row_images;     /* cairo image surfaces for dense rows, reused (see row_image) */
 };
 
 enum
@@ -919,43 +920,97 @@ lane_lod (SlTimelineView *self,
   return l;
 }
 
-/* The LOD lists of one frame shared by two threads: each takes the next lane from `next`. */
+/* The work of one frame's prefetch, shared by two threads: each takes the next task from `next`.
+ * A task is the level of detail of one lane, or one utilization series (kernels, any work) of
+ * one GPU; utilization first, since each series is one long piece. */
+typedef struct
+{
+  const SlLane *lane;   /* NULL: a utilization series */
+  guint         gpu;
+  gboolean      any;
+} FrameTask;
+
 typedef struct
 {
   SlTimelineView  *self;
-  const SlLane   **lanes;    /* the lanes whose cached list is stale, most events first */
+  FrameTask       *tasks;
   guint            n;
   gint             next;     /* atomic */
   SlTime           t0, t1;
   guint            width;
-} LodJob;
+} FrameJob;
 
 static gpointer
-lod_job_run (gpointer data)
+frame_job_run (gpointer data)
 {
-  LodJob *job = data;
+  FrameJob *job = data;
   gint k;
 
   while ((k = g_atomic_int_add (&job->next, 1)) < (gint) job->n)
-    lane_lod (job->self, job->lanes[k], job->t0, job->t1, job->width);
+    {
+      const FrameTask *t = &job->tasks[k];
+      if (t->lane != NULL)
+        lane_lod (job->self, t->lane, job->t0, job->t1, job->width);
+      else
+        {
+          UtilCache *u = &job->self->util[t->gpu];
+          sl_trace_gpu_utilization_buckets (job->self->trace, t->gpu,
+                                            t->any ? SL_UTIL_ANY : SL_UTIL_KERNELS, job->t0,
+                                            job->t1, job->width, t->any ? u->any : u->kernels);
+        }
+    }
   return NULL;
 }
 
 static gint
-lane_cmp_events (gconstpointer a,
-                 gconstpointer b)
+task_cmp (gconstpointer a,
+          gconstpointer b)
 {
-  const SlLane *x = *(const SlLane *const *) a, *y = *(const SlLane *const *) b;
+  const FrameTask *x = a, *y = b;
 
-  return x->n_events < y->n_events ? 1 : x->n_events > y->n_events ? -1 : 0;
+  if ((x->lane == NULL) != (y->lane == NULL))
+    return x->lane == NULL ? -1 : 1;
+  if (x->lane == NULL)
+    return 0;
+  return x->lane->n_events < y->lane->n_events ? 1 : x->lane->n_events > y->lane->n_events ? -1 : 0;
+}
+
+/* Marks the utilization of `gpu` stale for this frame's window and width (its arrays sized), and
+ * queues its two series; nothing when it is fresh or already queued. */
+static void
+util_queue (SlTimelineView *self,
+            guint           gpu,
+            const Frame    *f,
+            guint           width,
+            FrameJob       *job,
+            gboolean       *queued)
+{
+  UtilCache *u = &self->util[gpu];
+
+  if (queued[gpu] || (u->kernels != NULL && u->t0 == f->t0 && u->t1 == f->t1 && u->n == width))
+    return;
+  queued[gpu] = TRUE;
+  g_clear_pointer (&u->image, cairo_surface_destroy);
+  if (u->n != width || u->kernels == NULL)
+    {
+      g_free (u->kernels);
+      g_free (u->any);
+      u->kernels = g_new0 (double, MAX (width, 1));
+      u->any = g_new0 (double, MAX (width, 1));
+    }
+  u->t0 = f->t0;
+  u->t1 = f->t1;
+  u->n = width;
+  job->tasks[job->n++] = (FrameTask) { NULL, gpu, FALSE };
+  job->tasks[job->n++] = (FrameTask) { NULL, gpu, TRUE };
 }
 
 /*
  * Makes the LOD list of every lane the visible rows draw, and the utilization of the visible
- * GPUs, before drawing.  Zoomed out on 10 M events the lists of 20 lanes take ~3 ms and the
- * utilization ~1 ms of a frame; they only read the trace, so a second thread takes half of the
- * lists while this one does the utilization and the rest.  Lanes are ~20, so one short-lived
- * thread per frame (~50 µs) is cheaper than keeping a pool and its wake-ups.
+ * GPUs, before drawing.  Zoomed out on 10 M events the utilization series take ~0.35 ms and the
+ * lists ~0.3 ms of a frame; they only read the trace, so a second thread shares them with this
+ * one.  Lanes are ~20, so one short-lived thread per frame (~50 µs) is cheaper than keeping a
+ * pool and its wake-ups.
  */
 static void
 frame_prefetch (SlTimelineView *self,
@@ -964,9 +1019,10 @@ frame_prefetch (SlTimelineView *self,
                 int             height)
 {
   guint n_lanes = sl_trace_get_n_lanes (self->trace), width = (guint) ceil (f->width);
-  g_autofree const SlLane **todo = g_new (const SlLane *, MAX (n_lanes, 1));
+  g_autofree FrameTask *tasks = g_new (FrameTask, MAX (n_lanes, 1) + 2 * MAX (self->n_gpus, 1));
   g_autofree gboolean *seen = g_new0 (gboolean, MAX (n_lanes, 1));
-  LodJob job = { self, todo, 0, 0, f->t0, f->t1, width };
+  g_autofree gboolean *queued = g_new0 (gboolean, MAX (self->n_gpus, 1));
+  FrameJob job = { self, tasks, 0, 0, f->t0, f->t1, width };
   GThread *worker = NULL;
 
   for (guint i = 0; i < self->rows->len; i++)
@@ -980,6 +1036,14 @@ frame_prefetch (SlTimelineView *self,
         continue;
       if (y > height)
         break;
+      if (r->kind == ROW_GPU_UTIL || (self->util_overlay && r->kind == ROW_GPU_ALL))
+        util_queue (self, r->gpu, f, width, &job, queued);
+      else if (self->util_overlay && r->kind == ROW_LANE)
+        {
+          const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
+          if (lane->gpu >= 0)
+            util_queue (self, lane->gpu, f, width, &job, queued);
+        }
       for (guint k = 0; k < n; k++)
         {
           guint li = lanes != NULL ? g_array_index (lanes, guint, k) : (guint) r->lane;
@@ -988,31 +1052,13 @@ frame_prefetch (SlTimelineView *self,
           seen[li] = TRUE;
           if (lane_lod_fresh (&self->lod_cache[li], f->t0, f->t1, width))
             continue;
-          todo[job.n++] = sl_trace_get_lane (self->trace, li);
+          tasks[job.n++] = (FrameTask) { sl_trace_get_lane (self->trace, li), 0, FALSE };
         }
     }
-  qsort (todo, job.n, sizeof *todo, lane_cmp_events);
+  qsort (tasks, job.n, sizeof *tasks, task_cmp);
   if (job.n >= 2)
-    worker = g_thread_new ("sl-lod", lod_job_run, &job);
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      const Row *r = row_get (self, i);
-      double y = RULER_H + r->y - sy;
-
-      if (y + r->h < RULER_H)
-        continue;
-      if (y > height)
-        break;
-      if (r->kind == ROW_GPU_UTIL || (self->util_overlay && r->kind == ROW_GPU_ALL))
-        util_ensure (self, r->gpu, f->t0, f->t1, width);
-      else if (self->util_overlay && r->kind == ROW_LANE)
-        {
-          const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
-          if (lane->gpu >= 0)
-            util_ensure (self, lane->gpu, f->t0, f->t1, width);
-        }
-    }
-  lod_job_run (&job);
+    worker = g_thread_new ("sl-frame", frame_job_run, &job);
+  frame_job_run (&job);
   if (worker != NULL)
     g_thread_join (worker);
 }
@@ -1243,6 +1289,61 @@ append_image (GtkSnapshot     *snapshot,
   cairo_destroy (cr);
 }
 
+/* Paints a one-pixel-high image `h` times down from (x, y): pixman repeats it row by row as fast
+ * as it copies an image of full height, without our writing one. */
+static void
+append_image_repeated (GtkSnapshot     *snapshot,
+                       cairo_surface_t *image,
+                       double           x,
+                       double           y,
+                       guint            h)
+{
+  int w = cairo_image_surface_get_width (image);
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x, y, w, h));
+
+  cairo_set_source_surface (cr, image, x, y);
+  cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_REPEAT);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_fill (cr);
+  cairo_destroy (cr);
+}
+
+/*
+ * An n × h image for a dense row, from a pool that outlives frames: a fresh one each row and frame
+ * was ~3 MB a frame allocated (mmap'd, page-faulted and cleared by the kernel) and freed.  An image
+ * still held by a render node (ours holds one reference; the node, until it is freed, another)
+ * is not reused; the pool keeps at most 64, and forgets images of another size.
+ */
+static cairo_surface_t *
+row_image (SlTimelineView *self,
+           guint           n,
+           guint           h)
+{
+  cairo_surface_t *image;
+
+  if (self->row_images == NULL)
+    self->row_images = g_ptr_array_new_with_free_func ((GDestroyNotify) cairo_surface_destroy);
+  for (guint i = 0; i < self->row_images->len; i++)
+    {
+      image = g_ptr_array_index (self->row_images, i);
+      if (cairo_surface_get_reference_count (image) == 1
+          && cairo_image_surface_get_width (image) == (int) n
+          && cairo_image_surface_get_height (image) == (int) h)
+        return image;
+    }
+  /* drop the free ones of other sizes, then make room */
+  for (guint i = self->row_images->len; i-- > 0;)
+    if (cairo_surface_get_reference_count (g_ptr_array_index (self->row_images, i)) == 1)
+      {
+        cairo_surface_t *old = g_ptr_array_index (self->row_images, i);
+        if (cairo_image_surface_get_width (old) != (int) n || self->row_images->len >= 64)
+          g_ptr_array_remove_index_fast (self->row_images, i);
+      }
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n, (int) h);
+  g_ptr_array_add (self->row_images, image);
+  return image;
+}
+
 /*
  * Draws the runs of a row: one rectangle each where they are few; where they are many (a dense
  * lane zoomed out: an event of 2 px, a fold of 3 px, ... ~1 k per lane) one image of the row,
@@ -1280,16 +1381,13 @@ columns_emit (SlTimelineView *self,
     }
   {
     guint hh = (guint) ceil (h);
-    gsize stride = (gsize) cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, (int) n) / 4;
-    /* not cairo_image_surface_create: it clears every pixel, and we write every pixel anyway */
-    guint32 *px = g_malloc ((gsize) hh * stride * 4);
-    cairo_surface_t *image = cairo_image_surface_create_for_data ((unsigned char *) px,
-                                                                  CAIRO_FORMAT_ARGB32, (int) n,
-                                                                  (int) hh, (int) stride * 4);
-    static const cairo_user_data_key_t pixels_key;
+    /* one row of pixels, repeated down the row's height when drawn */
+    cairo_surface_t *image = row_image (self, n, 1);
+    gsize stride = (gsize) cairo_image_surface_get_stride (image) / 4;
+    guint32 *px = (guint32 *) cairo_image_surface_get_data (image);
     guint c = 0;
 
-    cairo_surface_set_user_data (image, &pixels_key, px, g_free);
+    cairo_surface_flush (image);
     /* premultiplied ARGB32, transparent between runs */
     for (guint i = 0; i < n_runs; i++)
       {
@@ -1309,11 +1407,8 @@ columns_emit (SlTimelineView *self,
       }
     for (; c < stride; c++)
       px[c] = 0;
-    for (guint row = 1; row < hh; row++)
-      memcpy (px + (gsize) row * stride, px, stride * 4);
     cairo_surface_mark_dirty (image);
-    append_image (snapshot, image, HEADER_W, y);
-    cairo_surface_destroy (image);
+    append_image_repeated (snapshot, image, HEADER_W, y, hh);
   }
 }
 
@@ -2051,7 +2146,6 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
     }
   batch_flush (&batch);
 
-
   /* the selection on top */
   {
     graphene_rect_t area;
@@ -2634,6 +2728,7 @@ sl_timeline_view_finalize (GObject *object)
 
   g_array_unref (self->rows);
   g_array_unref (self->lod);
+  g_clear_pointer (&self->row_images, g_ptr_array_unref);
   g_free (self->cols);
   g_free (self->runs);
   g_array_unref (self->matches);
