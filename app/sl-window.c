@@ -1040,10 +1040,15 @@ recording_finished_cb (SlRecording *recording,
       g_autofree char *text = g_strdup_printf ("sightline: %s\n", error);
       recording_output_cb (done, text, self);
     }
-  summary = g_strdup_printf ("sightline: %" G_GUINT64_FORMAT " events written to %s%s\n", events,
-                             sl_recording_get_output (done),
-                             dropped > 0 ? " (some records were lost: see SIGHTLINE_DROPPED_RECORDS)"
-                                         : "");
+  /* the daemon went away: it could not count what it wrote */
+  if (error != NULL)
+    summary = g_strdup_printf ("sightline: what was recorded until then is in %s\n",
+                               sl_recording_get_output (done));
+  else
+    summary = g_strdup_printf ("sightline: %" G_GUINT64_FORMAT " events written to %s%s\n", events,
+                               sl_recording_get_output (done),
+                               dropped > 0 ? " (some records were lost: see SIGHTLINE_DROPPED_RECORDS)"
+                                           : "");
   recording_output_cb (done, summary, self);
 }
 

@@ -1023,6 +1023,138 @@ test_record_stop (void)
 
 /* Stop, leaving the program running: the trace is finished and shown while the program goes on
  * to its end (it writes a marker file then). */
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+question_for (GtkWindow *parent)
+{
+  GListModel *tops = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (tops, i);
+      if (GTK_IS_MESSAGE_DIALOG (w) && gtk_window_get_transient_for (w) == parent
+          && gtk_widget_get_mapped (GTK_WIDGET (w)))
+        return GTK_WIDGET (w);
+    }
+  return NULL;
+}
+
+static gboolean
+has_question (gpointer data)
+{
+  return question_for (data) != NULL;
+}
+
+/* Stop Recording asks: Cancel (nothing changes), then End the Program. */
+static void
+test_record_stop_question (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("sleep", "stop-question.sqlite");
+  g_autoptr (GError) error = NULL;
+  GtkWidget *stop, *dialog;
+  g_autofree char *text = NULL;
+
+  g_strfreev (s->args);
+  s->args = g_strsplit ("sleep 30000", " ", -1);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sl_window_record (window, s, &error));
+  g_assert_no_error (error);
+  g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
+  stop = find_button (GTK_WIDGET (window), "_Stop Recording");
+  g_assert_nonnull (stop);
+  g_assert_true (gtk_widget_get_visible (stop));
+
+  /* the button activated (as Enter or Space on it does): the question; Cancel leaves the
+   * recording running */
+  g_assert_true (gtk_widget_activate (stop));
+  g_assert_true (wait_until (has_question, window, 5000));
+  dialog = question_for (GTK_WINDOW (window));
+  text = widget_text (dialog);
+  g_test_message ("question: %s", text);
+  g_assert_nonnull (strstr (text, "Stop recording?"));
+  g_assert_nonnull (find_button (dialog, "_End the Program"));
+  g_assert_nonnull (find_button (dialog, "_Leave It Running"));
+  g_assert_nonnull (find_button (dialog, "_Cancel"));
+  screenshot (dialog, "record-stop-question");
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  iterate_for (300);
+  g_assert_null (question_for (GTK_WINDOW (window)));
+  g_assert_true (sl_window_is_recording (window));
+
+  /* again, and End the Program: it gets SIGINT, the window then holds the trace */
+  g_assert_true (gtk_widget_activate (stop));
+  g_assert_true (wait_until (has_question, window, 5000));
+  dialog = question_for (GTK_WINDOW (window));
+  gtk_widget_activate (find_button (dialog, "_End the Program"));
+  g_assert_true (wait_until (recording_done, window, 20000));
+  {
+    g_autofree char *out = sl_window_get_output_text (window);
+    g_assert_nonnull (strstr (out, "signal 2"));
+  }
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  g_assert_cmpuint (n_osrt (sl_window_get_trace (window), NULL), >, 10);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+/* The daemon dies mid-recording: the window says so and shows what was written. */
+static void
+test_record_daemon_dies (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("sleep", "daemon-dies.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *pidfile = g_build_filename (g_getenv ("SIGHTLINE_RUNTIME_DIR"),
+                                               "sightlined.sock.pid", NULL);
+  g_autofree char *pid_text = NULL;
+  g_autofree char *out = NULL;
+  guint live;
+
+  g_strfreev (s->args);
+  /* long enough to be killed mid-way, short enough to end on its own afterwards */
+  s->args = g_strsplit ("sleep 4000", " ", -1);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sl_window_record (window, s, &error));
+  g_assert_no_error (error);
+  g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
+  live = sl_window_get_n_live_updates (window);
+  /* a further reload: something was committed */
+  while (sl_window_get_n_live_updates (window) == live)
+    iterate_for (50);
+  g_assert_true (g_file_get_contents (pidfile, &pid_text, NULL, NULL));
+  g_assert_cmpint (atoi (pid_text), >, 1);
+  g_assert_cmpint (kill (atoi (pid_text), SIGKILL), ==, 0);
+
+  g_assert_true (wait_until (recording_done, window, 20000));
+  out = sl_window_get_output_text (window);
+  g_test_message ("output: %s", out);
+  g_assert_nonnull (strstr (out, "the collector daemon went away"));
+  g_assert_nonnull (strstr (out, "what was recorded until then is in"));
+  g_assert_null (strstr (out, "0 events written"));
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  g_assert_nonnull (sl_window_get_trace (window));
+  g_assert_cmpuint (n_osrt (sl_window_get_trace (window), NULL), >, 0);
+  screenshot (GTK_WIDGET (window), "record-daemon-died");
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
 static void
 test_record_detach (void)
 {
@@ -1228,6 +1360,8 @@ main (int    argc,
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
   g_test_add_func ("/ui-app/record/live", test_record_live);
   g_test_add_func ("/ui-app/record/stop", test_record_stop);
+  g_test_add_func ("/ui-app/record/stop-question", test_record_stop_question);
+  g_test_add_func ("/ui-app/record/daemon-dies", test_record_daemon_dies);
   g_test_add_func ("/ui-app/record/detach", test_record_detach);
   g_test_add_func ("/ui-app/record/crash", test_record_crash);
   ret = g_test_run ();
