@@ -1187,22 +1187,38 @@ test_record_detach (void)
 static void
 test_record_crash (void)
 {
-  SlWindow *window = sl_window_new (app);
-  g_autoptr (SlRecordSettings) s = target_settings ("crash", "crashed.sqlite");
-  g_autoptr (GError) error = NULL;
+  /* a crash, a kill, and a program that exits at once with an error status: each ends the
+   * recording, says how the program ended and shows what was recorded; never an error dialog */
+  static const struct { const char *args, *file, *said; } cases[] = {
+    { "crash", "crashed.sqlite", "signal 11" },
+    { "sigkill", "killed.sqlite", "signal 9" },
+    { "exit 3", "exited.sqlite", "exited with status 3" },
+  };
 
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (sl_window_record (window, s, &error));
-  g_assert_true (wait_until (recording_done, window, 20000));
-  g_autofree char *out = sl_window_get_output_text (window);
-  g_test_message ("output: %s; page %s, loading %d, trace %p, live updates %u", out,
-                  sl_window_get_page (window), sl_window_is_loading (window),
-                  (void *) sl_window_get_trace (window), sl_window_get_n_live_updates (window));
-  g_assert_nonnull (strstr (out, "signal 11"));
-  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
-  g_assert_null (sl_window_get_error_dialog (window));
-  gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SlWindow *window = sl_window_new (app);
+      g_autoptr (SlRecordSettings) s = target_settings ("crash", cases[i].file);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *out = NULL;
+
+      g_strfreev (s->args);
+      s->args = g_strsplit (cases[i].args, " ", -1);
+      gtk_window_present (GTK_WINDOW (window));
+      g_assert_true (sl_window_record (window, s, &error));
+      g_assert_true (wait_until (recording_done, window, 20000));
+      out = sl_window_get_output_text (window);
+      g_test_message ("%s: output: %s; page %s, loading %d, trace %p, live updates %u",
+                      cases[i].args, out, sl_window_get_page (window),
+                      sl_window_is_loading (window), (void *) sl_window_get_trace (window),
+                      sl_window_get_n_live_updates (window));
+      g_assert_nonnull (strstr (out, cases[i].said));
+      g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+      g_assert_nonnull (sl_window_get_trace (window));
+      g_assert_null (sl_window_get_error_dialog (window));
+      gtk_window_destroy (GTK_WINDOW (window));
+      iterate_for (50);
+    }
 }
 
 static SlRecordDialog *
