@@ -1103,6 +1103,8 @@ columns_add_narrow (SlTimelineView    *self,
                     guint32            fold_key)
 {
   gboolean samples = lane->kind == SL_LANE_SAMPLES;
+  GdkRGBA last_c = { -1, -1, -1, -1 };
+  guint32 last_key = 0;
   double carry = 0;
 
   for (guint c = 0; c < n; c++)
@@ -1116,7 +1118,13 @@ columns_add_narrow (SlTimelineView    *self,
       if (narrow[c].count == 1)
         {
           GdkRGBA ec = event_color (self, lane, &lane->events[narrow[c].last]);
-          key = rgb_key (&ec);
+          /* neighbours mostly share a colour: three lround() a column otherwise */
+          if (ec.red != last_c.red || ec.green != last_c.green || ec.blue != last_c.blue)
+            {
+              last_c = ec;
+              last_key = rgb_key (&ec);
+            }
+          key = last_key;
         }
       /* samples and marks have no duration: drawn whole */
       px = (double) narrow[c].busy * scale + carry;
