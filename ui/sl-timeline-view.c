@@ -1251,20 +1251,23 @@ columns_runs (Column *cols,
 {
   guint32 run = 0;
   guint from = 0, n_runs = 0;
-  double sum = 0;
+  float sum = 0;
 
   for (guint c = 0; c <= n; c++)
     {
       guint32 key = c < n && cols[c].w > 0 ? cols[c].key : 0;
-      double busy = c < n ? MIN (cols[c].busy, 1.0f) : 0;
+      float busy = c < n ? MIN (cols[c].busy, 1.0f) : 0;
+      float len = (float) (c - from);
 
+      /* |busy - sum / len| within a level, without a division a column */
       if (key != 0 && key == run
-          && (!(key & KEY_FOLD) || fabs (busy - sum / (c - from)) <= 1.0 / FOLD_LEVELS + 1e-6))
+          && (!(key & KEY_FOLD)
+              || fabsf (busy * len - sum) <= (1.0f / FOLD_LEVELS + 1e-6f) * len))
         sum += busy;
       else
         {
           if (run != 0)
-            runs[n_runs++] = (Run) { from, c, run, (float) (sum / (c - from)) };
+            runs[n_runs++] = (Run) { from, c, run, sum / (float) (c - from) };
           run = key;
           from = c;
           sum = busy;
