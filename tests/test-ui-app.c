@@ -164,20 +164,36 @@ detail_value (SlWindow   *window,
   return NULL;
 }
 
+/* The first widget under `root` (depth first) that `match` accepts. */
 static GtkWidget *
-find_widget (GtkWidget *root,
-             GType      type)
+find_matching (GtkWidget *root,
+               gboolean (*match) (GtkWidget *w, gconstpointer data),
+               gconstpointer data)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && gtk_widget_get_mapped (root))
+  if (match (root, data))
     return root;
   for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
        c = gtk_widget_get_next_sibling (c))
     {
-      GtkWidget *found = find_widget (c, type);
+      GtkWidget *found = find_matching (c, match, data);
       if (found != NULL)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+is_mapped_of_type (GtkWidget    *w,
+                   gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (w, GPOINTER_TO_SIZE (type)) && gtk_widget_get_mapped (w);
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type)
+{
+  return find_matching (root, is_mapped_of_type, GSIZE_TO_POINTER (type));
 }
 
 static SlWindow *
@@ -1023,20 +1039,18 @@ test_record_stop (void)
 
 /* Stop, leaving the program running: the trace is finished and shown while the program goes on
  * to its end (it writes a marker file then). */
+static gboolean
+is_button_labelled (GtkWidget  *w,
+                    gconstpointer label)
+{
+  return GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0;
+}
+
 static GtkWidget *
 find_button (GtkWidget  *root,
              const char *label)
 {
-  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_matching (root, is_button_labelled, label);
 }
 
 static GtkWidget *

@@ -1279,41 +1279,26 @@ columns_runs (Column *cols,
 }
 
 /*
- * Paints a premultiplied ARGB32 image at (x, y).  Not a GdkMemoryTexture: GTK 4.8's cairo renderer
- * converts one through floats on every draw (~3 ns a pixel, 2 ms for the textures of a frame),
- * while the image of a cairo node is composited by pixman as it is.
+ * Paints a premultiplied ARGB32 image at (x, y), `h` px high: the image itself (CAIRO_EXTEND_PAD,
+ * as GTK draws a texture node: edges padded), or a one-pixel-high image repeated down
+ * (CAIRO_EXTEND_REPEAT: pixman repeats it row by row as fast as it copies a full-height image,
+ * without our writing one).  Not a GdkMemoryTexture: GTK 4.8's cairo renderer converts one
+ * through floats on every draw (~3 ns a pixel, 2 ms for the textures of a frame), while the image
+ * of a cairo node is composited by pixman as it is.
  */
 static void
 append_image (GtkSnapshot     *snapshot,
               cairo_surface_t *image,
               double           x,
-              double           y)
-{
-  int w = cairo_image_surface_get_width (image), h = cairo_image_surface_get_height (image);
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x, y, w, h));
-
-  /* as GTK draws a texture node: edges padded, the rectangle filled */
-  cairo_set_source_surface (cr, image, x, y);
-  cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
-  cairo_rectangle (cr, x, y, w, h);
-  cairo_fill (cr);
-  cairo_destroy (cr);
-}
-
-/* Paints a one-pixel-high image `h` times down from (x, y): pixman repeats it row by row as fast
- * as it copies an image of full height, without our writing one. */
-static void
-append_image_repeated (GtkSnapshot     *snapshot,
-                       cairo_surface_t *image,
-                       double           x,
-                       double           y,
-                       guint            h)
+              double           y,
+              double           h,
+              cairo_extend_t   extend)
 {
   int w = cairo_image_surface_get_width (image);
   cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x, y, w, h));
 
   cairo_set_source_surface (cr, image, x, y);
-  cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_REPEAT);
+  cairo_pattern_set_extend (cairo_get_source (cr), extend);
   cairo_rectangle (cr, x, y, w, h);
   cairo_fill (cr);
   cairo_destroy (cr);
@@ -1419,7 +1404,7 @@ columns_emit (SlTimelineView *self,
     for (; c < stride; c++)
       px[c] = 0;
     cairo_surface_mark_dirty (image);
-    append_image_repeated (snapshot, image, HEADER_W, y, hh);
+    append_image (snapshot, image, HEADER_W, y, hh, CAIRO_EXTEND_REPEAT);
   }
 }
 
@@ -1660,7 +1645,8 @@ draw_util_texture (SlTimelineView *self,
       u->tex_threshold = self->util_threshold;
       memcpy (u->tex_colors, colors, sizeof colors);
     }
-  append_image (snapshot, u->image, HEADER_W, y);
+  append_image (snapshot, u->image, HEADER_W, y, cairo_image_surface_get_height (u->image),
+                CAIRO_EXTEND_PAD);
 
   /* the threshold as a dotted line, 3 px of every 6: one path of ~300 boxes in one node,
    * anti-aliased at its fractional height as rectangles are */
