@@ -1014,31 +1014,6 @@ test_record_live (void)
   iterate_for (50);
 }
 
-static void
-test_record_stop (void)
-{
-  SlWindow *window = sl_window_new (app);
-  g_autoptr (SlRecordSettings) s = target_settings ("sleep", "stopped.sqlite");
-  g_autoptr (GError) error = NULL;
-
-  g_strfreev (s->args);
-  s->args = g_strsplit ("sleep 30000", " ", -1);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (sl_window_record (window, s, &error));
-  g_assert_no_error (error);
-  g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
-  sl_window_stop_recording (window, SL_RECORDING_END);
-  g_assert_true (wait_until (recording_done, window, 20000));
-  g_autofree char *out = sl_window_get_output_text (window);
-  g_assert_nonnull (strstr (out, "signal 2"));
-  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
-  g_assert_cmpuint (n_osrt (sl_window_get_trace (window), NULL), >, 10);
-  gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
-}
-
-/* Stop, leaving the program running: the trace is finished and shown while the program goes on
- * to its end (it writes a marker file then). */
 static gboolean
 is_button_labelled (GtkWidget  *w,
                     gconstpointer label)
@@ -1169,6 +1144,8 @@ test_record_daemon_dies (void)
   iterate_for (50);
 }
 
+/* Stop, leaving the program running: the trace is finished and shown while the program goes on
+ * to its end (it writes a marker file then). */
 static void
 test_record_detach (void)
 {
@@ -1389,7 +1366,6 @@ main (int    argc,
   g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
   g_test_add_func ("/ui-app/record/live", test_record_live);
-  g_test_add_func ("/ui-app/record/stop", test_record_stop);
   g_test_add_func ("/ui-app/record/stop-question", test_record_stop_question);
   g_test_add_func ("/ui-app/record/daemon-dies", test_record_daemon_dies);
   g_test_add_func ("/ui-app/record/detach", test_record_detach);
