@@ -522,11 +522,13 @@ connect_daemon (void)
 /* ---------------------------------------------------------------------------------------------- */
 /* Thread names                                                                                   */
 
-void
-_sl_emit_thread_name (uint32_t    tid,
-                      const char *name)
+/* A name given at `time`: the writer keeps the latest by time, whatever order records arrive in. */
+static void
+emit_thread_name_at (uint32_t    tid,
+                     const char *name,
+                     uint64_t    time)
 {
-  SlWireThreadName t = { { SL_WIRE_THREAD_NAME, 0, tid }, _sl_now () };
+  SlWireThreadName t = { { SL_WIRE_THREAD_NAME, 0, tid }, time };
   size_t len = _sl_text_len (name, 256);
   uint8_t *rec = _sl_emit_begin (SL_WIRE_THREAD_NAME, sl_wire_size (sizeof t, (uint32_t) len));
 
@@ -539,13 +541,23 @@ _sl_emit_thread_name (uint32_t    tid,
   _sl_emit_end (rec);
 }
 
-/* The kernel's name of the calling thread (comm), as the trace's first name for it. */
+void
+_sl_emit_thread_name (uint32_t    tid,
+                      const char *name)
+{
+  emit_thread_name_at (tid, name, _sl_now ());
+}
+
+/* The kernel's name of the calling thread (comm), as the trace's first name for it.  Stamped
+ * with the time before it is read: a name another thread gives meanwhile (create, then
+ * pthread_setname_np from the creator) is later, and wins, whichever record arrives last. */
 void
 _sl_emit_own_thread_name (void)
 {
   char path[64], name[32];
   int fd;
   ssize_t n;
+  uint64_t time = _sl_now ();
 
   snprintf (path, sizeof path, "/proc/self/task/%u/comm", _sl_tid ());
   tls_in_library++;
@@ -559,7 +571,7 @@ _sl_emit_own_thread_name (void)
   name[n] = '\0';
   if (name[n - 1] == '\n')
     name[n - 1] = '\0';
-  _sl_emit_thread_name (_sl_tid (), name);
+  emit_thread_name_at (_sl_tid (), name, time);
 }
 
 /* Called by the pthread_create trampoline in the new thread, before the program's code. */
