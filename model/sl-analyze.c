@@ -1305,15 +1305,13 @@ span_clip_cb (const SlLane *lane,
 
 /* The parts of a lane's events inside [a, b), appended (not merged). */
 static void
-spans_add_overlap (Ctx          *ctx,
-                   const SlLane *lane,
+spans_add_overlap (const SlLane *lane,
                    SlTime        a,
                    SlTime        b,
                    GArray       *out)
 {
   SpanClip c = { a, b, out };
 
-  (void) ctx;
   if (lane != NULL && b > a)
     sl_lane_overlap (lane, a, b, span_clip_cb, &c);
 }
@@ -1379,7 +1377,7 @@ window_stats (Ctx         *ctx,
     g_autoptr (GArray) active = g_array_new (FALSE, FALSE, sizeof (Span));
     SlTime best = 0;
 
-    spans_add_overlap (ctx, lane_or_null (ctx, tl->osrt), a, b, blocked);
+    spans_add_overlap (lane_or_null (ctx, tl->osrt), a, b, blocked);
     spans_merge (blocked);
     for (guint k = 0; k < gi->threads->len; k++)
       {
@@ -1389,8 +1387,8 @@ window_stats (Ctx         *ctx,
         SlTime act = 0;
         if (t == gi->launcher)
           continue;
-        spans_add_overlap (ctx, lane_or_null (ctx, o->osrt), a, b, active);
-        spans_add_overlap (ctx, lane_or_null (ctx, o->api), a, b, active);
+        spans_add_overlap (lane_or_null (ctx, o->osrt), a, b, active);
+        spans_add_overlap (lane_or_null (ctx, o->api), a, b, active);
         if (o->sample_period > 0)
           {
             const SlLane *sl = lane_or_null (ctx, o->samples);
@@ -1571,7 +1569,6 @@ rule_bound (Ctx     *ctx,
               sum.len = _sl_time_add (sum.len, ws.len);
               sum.busy_gpu = _sl_time_add (sum.busy_gpu, ws.busy_gpu);
               sum.blocked_sync = _sl_time_add (sum.blocked_sync, ws.blocked_sync);
-              sum.api_other = _sl_time_add (sum.api_other, ws.api_other);
               sum.osrt = _sl_time_add (sum.osrt, ws.osrt);
               sum.host_busy = _sl_time_add (sum.host_busy, ws.host_busy);
               if (ws.other >= 0 && (sum.other < 0 || ws.other == sum.other))
@@ -2659,25 +2656,24 @@ sl_analysis_to_json (const SlAnalysis *analysis,
       json_string (out, f->summary);
       g_string_append (out, ",\n     \"advice\": ");
       json_string (out, f->advice);
-      g_string_append (out, ",\n     \"evidence\": {");
-      for (guint k = 0; k < f->evidence->len; k++)
-        {
-          const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
-          g_string_append (out, k ? ", " : "");
-          json_string (out, e->key);
-          g_string_append (out, ": ");
-          json_number (out, e->value);
-        }
-      g_string_append (out, "},\n     \"evidence_text\": [");
-      for (guint k = 0; k < f->evidence->len; k++)
-        {
-          const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
-          g_string_append (out, k ? ", [" : "[");
-          json_string (out, e->label);
-          g_string_append (out, ", ");
-          json_string (out, e->text);
-          g_string_append (out, "]");
-        }
+      {
+        g_autoptr (GString) text = g_string_new (NULL);
+        g_string_append (out, ",\n     \"evidence\": {");
+        for (guint k = 0; k < f->evidence->len; k++)
+          {
+            const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
+            g_string_append (out, k ? ", " : "");
+            json_string (out, e->key);
+            g_string_append (out, ": ");
+            json_number (out, e->value);
+            g_string_append (text, k ? ", [" : "[");
+            json_string (text, e->label);
+            g_string_append (text, ", ");
+            json_string (text, e->text);
+            g_string_append (text, "]");
+          }
+        g_string_append_printf (out, "},\n     \"evidence_text\": [%s", text->str);
+      }
       g_string_append (out, "]}");
     }
   g_string_append (out, "\n  ]\n}\n");

@@ -71,6 +71,17 @@ of_rule (SlAnalysis *a,
   return out;
 }
 
+/* The one finding of a rule: there must be exactly one. */
+static const SlFinding *
+the_only (SlAnalysis *a,
+          const char *rule)
+{
+  g_autoptr (GPtrArray) found = of_rule (a, rule);
+
+  g_assert_cmpuint (found->len, ==, 1);
+  return g_ptr_array_index (found, 0);
+}
+
 static const SlEvidence *
 evidence_of (const SlFinding *f,
              const char      *key)
@@ -140,7 +151,7 @@ test_gap_read (void)
   gint64 t = clean_stretch (p, 10 * MS, 1 * S), gap_start, gap_end;
   g_autoptr (SlTrace) trace = NULL;
   g_autoptr (SlAnalysis) a = NULL;
-  g_autoptr (GPtrArray) gaps = NULL, util = NULL, cpu = NULL;
+  g_autoptr (GPtrArray) cpu = NULL;
   const SlFinding *f;
 
   gap_start = plant_gpu_free (p);
@@ -151,9 +162,7 @@ test_gap_read (void)
   plant_finish (p);
 
   a = analyze (path, &trace);
-  gaps = of_rule (a, "gpu_gaps");
-  g_assert_cmpuint (gaps->len, ==, 1);
-  f = g_ptr_array_index (gaps, 0);
+  f = the_only (a, "gpu_gaps");
   g_assert_cmpint (f->start, ==, gap_start);
   g_assert_cmpint (f->end, ==, gap_end);
   g_assert_cmpint (f->cost, ==, gap_end - gap_start);
@@ -174,9 +183,7 @@ test_gap_read (void)
   g_assert_cmpuint (f->events->len, >=, 1);
 
   /* utilization: the stretch of low chunks covers the gap */
-  util = of_rule (a, "gpu_util");
-  g_assert_cmpuint (util->len, ==, 1);
-  f = g_ptr_array_index (util, 0);
+  f = the_only (a, "gpu_util");
   g_assert_cmpint (f->start, <=, gap_start + 100 * MS);
   g_assert_cmpint (f->end, >=, gap_end - 100 * MS);
   g_assert_cmpfloat (ev (f, "busy_share"), <, 0.8);
@@ -193,9 +200,7 @@ test_gap_read (void)
   }
   /* the breakdown: the gap is idle time with the host outside CUDA calls */
   {
-    g_autoptr (GPtrArray) bd = of_rule (a, "idle_breakdown");
-    g_assert_cmpuint (bd->len, ==, 1);
-    f = g_ptr_array_index (bd, 0);
+    f = the_only (a, "idle_breakdown");
     /* 600 ms of 2.6 s, plus 3 µs of every 100 µs of the loops (each kernel starts 8 µs after its
      * launch call, the one before ended 3 µs after it; the call covers 2 µs of those 5) */
     g_assert_cmpfloat_with_epsilon (ev (f, "idle_other_share"), (0.6 + 0.03 * 2.0) / 2.6, 0.001);
@@ -217,7 +222,6 @@ test_pageable (void)
   gint64 t = 10 * MS;
   g_autoptr (SlTrace) trace = NULL;
   g_autoptr (SlAnalysis) a = NULL;
-  g_autoptr (GPtrArray) sync = NULL, pageable = NULL;
   const SlFinding *f;
   gint64 blocked = 0, async_blocked = 0;
 
@@ -251,9 +255,7 @@ test_pageable (void)
   plant_finish (p);
 
   a = analyze (path, &trace);
-  sync = of_rule (a, "sync_memcpy");
-  g_assert_cmpuint (sync->len, ==, 1);
-  f = g_ptr_array_index (sync, 0);
+  f = the_only (a, "sync_memcpy");
   g_assert_cmpuint ((guint) ev (f, "count"), ==, 50);
   g_assert_cmpuint ((guint64) ev (f, "bytes"), ==, 400000000);
   g_assert_cmpint ((gint64) ev (f, "host_blocked_ns"), ==, blocked);
@@ -265,9 +267,7 @@ test_pageable (void)
   g_assert_nonnull (strstr (f->advice, "pinned"));
   g_assert_cmpint (f->start, ==, 10 * MS);
 
-  pageable = of_rule (a, "pageable_memcpy");
-  g_assert_cmpuint (pageable->len, ==, 1);
-  f = g_ptr_array_index (pageable, 0);
+  f = the_only (a, "pageable_memcpy");
   g_assert_cmpuint ((guint) ev (f, "count"), ==, 10);
   g_assert_cmpint ((gint64) ev (f, "host_blocked_ns"), ==, async_blocked);
   g_assert_cmpstr (ev_text (f, "kind"), ==, "Device-to-Host, Device → Pageable");
@@ -282,7 +282,6 @@ test_tiny_kernels (void)
   gint64 t = clean_stretch (p, 10 * MS, 500 * MS), loop_start;
   g_autoptr (SlTrace) trace = NULL;
   g_autoptr (SlAnalysis) a = NULL;
-  g_autoptr (GPtrArray) tiny = NULL;
   const SlFinding *f;
 
   loop_start = t;
@@ -299,9 +298,7 @@ test_tiny_kernels (void)
   plant_finish (p);
 
   a = analyze (path, &trace);
-  tiny = of_rule (a, "tiny_kernels");
-  g_assert_cmpuint (tiny->len, ==, 1);
-  f = g_ptr_array_index (tiny, 0);
+  f = the_only (a, "tiny_kernels");
   g_assert_nonnull (strstr (f->summary, "vectorized_elementwise_kernel_add"));
   g_assert_cmpuint ((guint) ev (f, "count"), ==, 10000);
   g_assert_cmpint ((gint64) ev (f, "median_ns"), ==, 2 * US);
@@ -325,7 +322,6 @@ test_low_occupancy (void)
   gint64 t = clean_stretch (p, 10 * MS, 200 * MS), first = 0;
   g_autoptr (SlTrace) trace = NULL;
   g_autoptr (SlAnalysis) a = NULL;
-  g_autoptr (GPtrArray) low = NULL;
   const SlFinding *f;
 
   for (guint i = 0; i < 200; i++)
@@ -341,9 +337,7 @@ test_low_occupancy (void)
   plant_finish (p);
 
   a = analyze (path, &trace);
-  low = of_rule (a, "low_occupancy");
-  g_assert_cmpuint (low->len, ==, 1);
-  f = g_ptr_array_index (low, 0);
+  f = the_only (a, "low_occupancy");
   g_assert_nonnull (strstr (f->summary, "attention_fwd_kernel"));
   g_assert_cmpfloat_with_epsilon (ev (f, "occupancy"), 0.125, 1e-9);
   g_assert_cmpstr (ev_text (f, "limit"), ==, "registers");
@@ -366,7 +360,6 @@ test_sync_every_step (void)
   gint64 t = clean_stretch (p, 10 * MS, 200 * MS), blocked = 0, first = 0;
   g_autoptr (SlTrace) trace = NULL;
   g_autoptr (SlAnalysis) a = NULL;
-  g_autoptr (GPtrArray) sync = NULL;
   const SlFinding *f;
 
   for (guint step = 0; step < 100; step++)
@@ -385,9 +378,7 @@ test_sync_every_step (void)
   plant_finish (p);
 
   a = analyze (path, &trace);
-  sync = of_rule (a, "sync_api");
-  g_assert_cmpuint (sync->len, ==, 1);
-  f = g_ptr_array_index (sync, 0);
+  f = the_only (a, "sync_api");
   g_assert_nonnull (strstr (f->summary, "100 × cudaDeviceSynchronize_v3020"));
   g_assert_cmpuint ((guint) ev (f, "count"), ==, 100);
   g_assert_cmpint ((gint64) ev (f, "host_blocked_ns"), ==, blocked);
@@ -409,7 +400,6 @@ test_loader_bound (void)
   gint64 t = clean_stretch (p, 10 * MS, 1 * S), stretch_start, stretch_end;
   g_autoptr (SlTrace) trace = NULL;
   g_autoptr (SlAnalysis) a = NULL;
-  g_autoptr (GPtrArray) cpu = NULL;
   const SlFinding *f;
 
   stretch_start = t;
@@ -431,9 +421,7 @@ test_loader_bound (void)
   plant_finish (p);
 
   a = analyze (path, &trace);
-  cpu = of_rule (a, "cpu_bound");
-  g_assert_cmpuint (cpu->len, ==, 1);
-  f = g_ptr_array_index (cpu, 0);
+  f = the_only (a, "cpu_bound");
   /* windows of 100 ms: the finding covers the stretch to within a window */
   assert_near (f->start, stretch_start, 100 * MS);
   assert_near (f->end, stretch_end, 100 * MS);
@@ -546,7 +534,6 @@ test_launch_latency (void)
   gint64 t = clean_stretch (p, 10 * MS, 300 * MS);
   g_autoptr (SlTrace) trace = NULL;
   g_autoptr (SlAnalysis) a = NULL;
-  g_autoptr (GPtrArray) late = NULL;
   const SlFinding *f;
 
   for (guint i = 0; i < 40; i++)
@@ -560,9 +547,7 @@ test_launch_latency (void)
   plant_finish (p);
 
   a = analyze (path, &trace);
-  late = of_rule (a, "launch_latency");
-  g_assert_cmpuint (late->len, ==, 1);
-  f = g_ptr_array_index (late, 0);
+  f = the_only (a, "launch_latency");
   g_assert_cmpuint ((guint) ev (f, "count"), ==, 40);
   g_assert_cmpint ((gint64) ev (f, "median_delay_ns"), ==, 2 * MS);
   g_assert_cmpint ((gint64) ev (f, "max_delay_ns"), ==, 2 * MS);

@@ -48,7 +48,7 @@ details_markup (SlFindingsPanel *self,
                           f->rule->name);
   g_string_append_printf (s, "<b>When</b>\t%s … %s\n<b>Costs</b>\t%s\n", a, b, cost);
   if (f->gpu >= 0)
-    g_string_append_printf (s, "<b>GPU</b>\t%d%s\n", f->gpu, "");
+    g_string_append_printf (s, "<b>GPU</b>\t%d\n", f->gpu);
   if (f->stream != 0)
     g_string_append_printf (s, "<b>Stream</b>\t%u\n", f->stream);
   if (f->thread >= 0 && trace != NULL)
@@ -119,8 +119,7 @@ row_selected_cb (GtkListBox      *box,
 }
 
 static GtkWidget *
-finding_row (SlFindingsPanel *self,
-             const SlFinding *f)
+finding_row (const SlFinding *f)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *rule = gtk_label_new (f->rule->name);
@@ -128,7 +127,6 @@ finding_row (SlFindingsPanel *self,
   GtkWidget *summary = gtk_label_new (f->summary);
   g_autofree char *c = sl_format_duration (f->cost);
 
-  (void) self;
   gtk_label_set_text (GTK_LABEL (cost), c);
   gtk_widget_add_css_class (rule, "dim-label");
   gtk_widget_set_size_request (rule, 120, -1);
@@ -182,15 +180,13 @@ sl_findings_panel_set_analysis (SlFindingsPanel *self,
   {
     g_autofree SlTime *marks = g_new (SlTime, 2 * MAX (n, 1));
     g_autofree char *head = NULL;
-    SlTime total = 0;
     for (guint i = 0; i < n; i++)
       {
         const SlFinding *f = g_ptr_array_index (analysis->findings, i);
         marks[2 * i] = f->start;
         marks[2 * i + 1] = f->end;
-        total += f->cost;
         if (i < MAX_ROWS)
-          gtk_list_box_append (GTK_LIST_BOX (self->list), finding_row (self, f));
+          gtk_list_box_append (GTK_LIST_BOX (self->list), finding_row (f));
       }
     if (timeline != NULL)
       sl_timeline_view_set_ruler_marks (timeline, marks, n);
@@ -200,7 +196,6 @@ sl_findings_panel_set_analysis (SlFindingsPanel *self,
       head = g_strdup_printf ("%u finding%s, most costly first%s", n, n == 1 ? "" : "s",
                               n > MAX_ROWS ? " (the first 500 listed)" : "");
     gtk_label_set_text (GTK_LABEL (self->header), head);
-    (void) total;
   }
 }
 

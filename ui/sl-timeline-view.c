@@ -663,19 +663,18 @@ rows_rebuild (SlTimelineView *self)
 /* ------------------------------------------------------------------------------------------- */
 /* Utilization per pixel                                                                       */
 
-static void
-util_ensure (SlTimelineView *self,
-             guint           gpu,
-             SlTime          t0,
-             SlTime          t1,
-             guint           n)
+/* Makes `u` the cache of [t0, t1) in n columns, its series sized for them but not computed;
+ * FALSE when it already is (nothing to compute). */
+static gboolean
+util_prepare (UtilCache *u,
+              SlTime     t0,
+              SlTime     t1,
+              guint      n)
 {
-  UtilCache *u = &self->util[gpu];
-
   if (u->kernels != NULL && u->t0 == t0 && u->t1 == t1 && u->n == n)
-    return;
+    return FALSE;
   g_clear_pointer (&u->image, cairo_surface_destroy);
-  if (u->n != n)
+  if (u->n != n || u->kernels == NULL)
     {
       g_free (u->kernels);
       g_free (u->any);
@@ -685,6 +684,20 @@ util_ensure (SlTimelineView *self,
   u->t0 = t0;
   u->t1 = t1;
   u->n = n;
+  return TRUE;
+}
+
+static void
+util_ensure (SlTimelineView *self,
+             guint           gpu,
+             SlTime          t0,
+             SlTime          t1,
+             guint           n)
+{
+  UtilCache *u = &self->util[gpu];
+
+  if (!util_prepare (u, t0, t1, n))
+    return;
   sl_trace_gpu_utilization_buckets (self->trace, gpu, SL_UTIL_KERNELS, t0, t1, n, u->kernels);
   sl_trace_gpu_utilization_buckets (self->trace, gpu, SL_UTIL_ANY, t0, t1, n, u->any);
 }
@@ -975,32 +988,17 @@ task_cmp (gconstpointer a,
   return x->lane->n_events < y->lane->n_events ? 1 : x->lane->n_events > y->lane->n_events ? -1 : 0;
 }
 
-/* Marks the utilization of `gpu` stale for this frame's window and width (its arrays sized), and
- * queues its two series; nothing when it is fresh or already queued. */
+/* Queues the two utilization series of `gpu` for this frame's window and width, unless its cache
+ * already holds them (or they are queued: util_prepare keyed the cache to them). */
 static void
 util_queue (SlTimelineView *self,
             guint           gpu,
             const Frame    *f,
             guint           width,
-            FrameJob       *job,
-            gboolean       *queued)
+            FrameJob       *job)
 {
-  UtilCache *u = &self->util[gpu];
-
-  if (queued[gpu] || (u->kernels != NULL && u->t0 == f->t0 && u->t1 == f->t1 && u->n == width))
+  if (!util_prepare (&self->util[gpu], f->t0, f->t1, width))
     return;
-  queued[gpu] = TRUE;
-  g_clear_pointer (&u->image, cairo_surface_destroy);
-  if (u->n != width || u->kernels == NULL)
-    {
-      g_free (u->kernels);
-      g_free (u->any);
-      u->kernels = g_new0 (double, MAX (width, 1));
-      u->any = g_new0 (double, MAX (width, 1));
-    }
-  u->t0 = f->t0;
-  u->t1 = f->t1;
-  u->n = width;
   job->tasks[job->n++] = (FrameTask) { NULL, gpu, FALSE };
   job->tasks[job->n++] = (FrameTask) { NULL, gpu, TRUE };
 }
@@ -1021,7 +1019,6 @@ frame_prefetch (SlTimelineView *self,
   guint n_lanes = sl_trace_get_n_lanes (self->trace), width = (guint) ceil (f->width);
   g_autofree FrameTask *tasks = g_new (FrameTask, MAX (n_lanes, 1) + 2 * MAX (self->n_gpus, 1));
   g_autofree gboolean *seen = g_new0 (gboolean, MAX (n_lanes, 1));
-  g_autofree gboolean *queued = g_new0 (gboolean, MAX (self->n_gpus, 1));
   FrameJob job = { self, tasks, 0, 0, f->t0, f->t1, width };
   GThread *worker = NULL;
 
@@ -1037,12 +1034,12 @@ frame_prefetch (SlTimelineView *self,
       if (y > height)
         break;
       if (r->kind == ROW_GPU_UTIL || (self->util_overlay && r->kind == ROW_GPU_ALL))
-        util_queue (self, r->gpu, f, width, &job, queued);
+        util_queue (self, r->gpu, f, width, &job);
       else if (self->util_overlay && r->kind == ROW_LANE)
         {
           const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
           if (lane->gpu >= 0)
-            util_queue (self, lane->gpu, f, width, &job, queued);
+            util_queue (self, lane->gpu, f, width, &job);
         }
       for (guint k = 0; k < n; k++)
         {
@@ -2027,7 +2024,10 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   frame_prefetch (self, &f, sy, height);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_W, RULER_H, f.width,
                                                          height - RULER_H));
-  /* row backgrounds, then the grid under the events */
+  /* row backgrounds (tinted for the lanes of a finding in focus), then the grid under the
+   * events */
+  GdkRGBA tint = self->pal.focus;
+  tint.alpha = 0.12f;
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = row_get (self, i);
@@ -2039,6 +2039,9 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
       gtk_snapshot_append_color (snapshot, r->kind == ROW_GROUP ? &self->pal.bg_alt
                                            : (i & 1) ? &self->pal.bg_alt : &self->pal.bg,
                                  &GRAPHENE_RECT_INIT (HEADER_W, y, f.width, r->h));
+      if (r->kind == ROW_LANE && self->focus_lanes != NULL && self->focus_lanes[r->lane])
+        gtk_snapshot_append_color (snapshot, &tint,
+                                   &GRAPHENE_RECT_INIT (HEADER_W, y, f.width, r->h));
     }
   {
     SlTime start, end, step = tick_step ((double) (f.t1 - f.t0), f.width, 110);
@@ -2050,33 +2053,17 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
                                                       height - RULER_H));
   }
 
-  /* a finding in focus: its lanes tinted, its time range banded */
-  if (self->focus_lanes != NULL || self->focus_t1 > self->focus_t0)
+  /* a finding in focus: its time range banded */
+  if (self->focus_t1 > self->focus_t0)
     {
-      GdkRGBA tint = self->pal.focus, band = self->pal.focus;
-      tint.alpha = 0.12f;
+      GdkRGBA band = self->pal.focus;
+      double x0 = MAX (frame_x (&f, self->focus_t0), HEADER_W - 1);
+      double x1 = MIN (frame_x (&f, self->focus_t1), f.right + 1);
       band.alpha = 0.07f;
-      for (guint i = 0; self->focus_lanes != NULL && i < self->rows->len; i++)
-        {
-          const Row *r = row_get (self, i);
-          double y = RULER_H + r->y - sy;
-          if (y + r->h < RULER_H)
-            continue;
-          if (y > height)
-            break;
-          if (r->kind == ROW_LANE && self->focus_lanes[r->lane])
-            gtk_snapshot_append_color (snapshot, &tint,
-                                       &GRAPHENE_RECT_INIT (HEADER_W, y, f.width, r->h));
-        }
-      if (self->focus_t1 > self->focus_t0)
-        {
-          double x0 = MAX (frame_x (&f, self->focus_t0), HEADER_W - 1);
-          double x1 = MIN (frame_x (&f, self->focus_t1), f.right + 1);
-          if (x1 > x0)
-            gtk_snapshot_append_color (snapshot, &band,
-                                       &GRAPHENE_RECT_INIT (x0, RULER_H, MAX (x1 - x0, 1),
-                                                            height - RULER_H));
-        }
+      if (x1 > x0)
+        gtk_snapshot_append_color (snapshot, &band,
+                                   &GRAPHENE_RECT_INIT (x0, RULER_H, MAX (x1 - x0, 1),
+                                                        height - RULER_H));
     }
 
   /* events: only rows on screen, each a LOD list for the visible window */
