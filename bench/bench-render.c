@@ -6,7 +6,8 @@
  * rendered to a texture by the GskRenderer of the realized window: what a real frame costs, less
  * the upload to the screen.  With SMALL_TRACE (e.g. 10 k events) it prints cost(TRACE) /
  * cost(SMALL) per level: drawing should follow pixels, not events.  Not a test: prints, asserts
- * nothing.  BENCH_LEVEL=k measures level k only (0 = whole trace), for a profiler. */
+ * nothing.  BENCH_LEVEL=k measures level k only (0 = whole trace), for a profiler; BENCH_PNG=DIR
+ * saves each trace's first frame of each level there, to look at. */
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
@@ -39,8 +40,9 @@ spin (void)
 }
 
 static double
-frame_ms (GtkWidget *view,
-          double    *snap_ms)
+frame_ms (GtkWidget  *view,
+          double     *snap_ms,
+          const char *png)
 {
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (view));
   gint64 a = g_get_monotonic_time (), b;
@@ -54,10 +56,13 @@ frame_ms (GtkWidget *view,
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (view),
                                                               gtk_widget_get_height (view)));
+  *snap_ms = (b - a) / 1000.0;
+  a = g_get_monotonic_time () - a;
+  if (png != NULL && !gdk_texture_save_to_png (texture, png))
+    g_printerr ("bench-render: could not write %s\n", png);
   g_object_unref (texture);
   gsk_render_node_unref (node);
-  *snap_ms = (b - a) / 1000.0;
-  return (g_get_monotonic_time () - a) / 1000.0;
+  return a / 1000.0;
 }
 
 /* Levels are the spans of the first trace (decades down to 1 µs); the second reuses them so that
@@ -112,13 +117,22 @@ run_trace (GtkWidget  *view,
           levels[n] = (Level) { span, 0, 0, 0 };
           continue;
         }
-      frame_ms (view, &dummy);   /* warm caches for this level */
+      g_autofree char *png = NULL;
+      if (g_getenv ("BENCH_PNG") != NULL)
+        {
+          g_autofree char *base = g_path_get_basename (path);
+          g_autofree char *name = g_strdup_printf ("%s-level%u.png", base, n);
+          png = g_build_filename (g_getenv ("BENCH_PNG"), name, NULL);
+        }
+      /* warm caches for this level, at the start of the trace */
+      sl_viewport_set_visible (vp, start, start + span, FALSE);
+      frame_ms (view, &dummy, png);
       for (guint i = 0; i < frames; i++)
         {
           /* various positions: random, inside the trace */
           SlTime t0 = start + (SlTime) (g_rand_double (rand) * (double) MAX (end - start - span, 0));
           sl_viewport_set_visible (vp, t0, t0 + span, FALSE);
-          times[i] = frame_ms (view, &snaps[i]);
+          times[i] = frame_ms (view, &snaps[i], NULL);
         }
       qsort (times, frames, sizeof (double), cmp_double);
       qsort (snaps, frames, sizeof (double), cmp_double);

@@ -55,10 +55,11 @@ typedef struct
 /*
  * The level of detail for drawing: wide events (at least `min_px` pixels) become items in `out`,
  * as in sl_lane_lod; every narrow event is added to `cols[px]` (width_px entries, added to, not
- * cleared) of the pixel column it starts in (column 0 for one that began before t0), and no
- * item.  A dense lane zoomed out is then a read of its buckets, which reads an event only where
- * a bucket holds a wide one: O(pixels + wide events), with no item per fold.  Returns whether
- * anything went to `cols`.
+ * cleared) of the pixel column it starts in or the one before (a bucket of them, at most a pixel
+ * wide, goes to its first event's column; column 0 for one that began before t0), and no item.
+ * A dense lane zoomed out is then a read of its buckets, which reads an event only where a bucket
+ * holds a wide one: O(pixels + wide events), with no item per fold.  Returns whether anything
+ * went to `cols`.
  */
 gboolean sl_lane_lod_columns (const SlLane *lane,
                               SlTime        t0,

@@ -463,6 +463,13 @@ sl_trace_str (SlTrace *trace,
 }
 
 guint
+sl_trace_get_n_strs (SlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+  return trace->strs->len;
+}
+
+guint
 sl_trace_get_n_processes (SlTrace *trace)
 {
   return trace->processes->len;

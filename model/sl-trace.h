@@ -116,6 +116,8 @@ gsize             sl_trace_get_memory_size   (SlTrace        *trace);
 
 const char       *sl_trace_str               (SlTrace        *trace,
                                               guint32         id);
+/* How many strings there are: ids run from 0 to this, less one. */
+guint             sl_trace_get_n_strs        (SlTrace        *trace);
 
 guint             sl_trace_get_n_processes   (SlTrace        *trace);
 const SlProcess  *sl_trace_get_process       (SlTrace        *trace,

@@ -37,6 +37,9 @@ index_build (SlBusyUnion *u)
   SlTime width = MAX (span / (SlTime) u->n_chunks, 1);
   gsize n_idx = (gsize) (span / width) + 1, k = 0;
 
+  u->bases = g_new (SlTime, u->n_chunks);
+  for (gsize c = 0; c < u->n_chunks; c++)
+    u->bases[c] = u->chunks[c].base;
   u->idx = g_new (guint32, n_idx);
   u->n_idx = n_idx;
   u->idx_origin = origin;
@@ -195,6 +198,7 @@ _sl_gpu_busy_clear (SlGpuBusy *busy)
       g_clear_pointer (&u[i]->long_index, g_free);
       g_clear_pointer (&u[i]->long_len, g_free);
       g_clear_pointer (&u[i]->idx, g_free);
+      g_clear_pointer (&u[i]->bases, g_free);
       u[i]->n = u[i]->n_chunks = u[i]->n_long = u[i]->n_idx = 0;
     }
 }
@@ -237,7 +241,7 @@ chunks_before (const SlBusyUnion *u,
 {
   gsize lo = MAX (from, index_lookup (u, x)), hi, step = 1;
 
-  while (lo + step <= u->n_chunks && u->chunks[lo + step - 1].base < x)
+  while (lo + step <= u->n_chunks && u->bases[lo + step - 1] < x)
     {
       lo += step;
       step *= 2;
@@ -246,7 +250,7 @@ chunks_before (const SlBusyUnion *u,
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
-      if (u->chunks[mid].base < x)
+      if (u->bases[mid] < x)
         lo = mid + 1;
       else
         hi = mid;
@@ -373,7 +377,7 @@ sl_trace_gpu_utilization_buckets (SlTrace    *trace,
         {
           gsize ahead = index_lookup (u, boundary (t0, t1, n, i + 4));
           if (ahead < u->n_chunks)
-            __builtin_prefetch (&u->chunks[ahead]);
+            __builtin_prefetch (&u->bases[ahead]);
         }
     }
   prev_t = t0;

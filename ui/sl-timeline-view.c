@@ -89,6 +89,13 @@ typedef struct
   guint32 key;    /* RGB << 8 of that item, | KEY_FOLD for folds */
 } Column;
 
+typedef struct
+{
+  guint   from, to;   /* columns */
+  guint32 key;
+  float   busy;       /* mean over the run */
+} Run;
+
 /* The level of detail of one lane for one frame (see lane_lod). */
 typedef struct
 {
@@ -98,14 +105,12 @@ typedef struct
   gboolean     dense;
   SlTime       t0, t1;  /* the window and width it was made for */
   guint        width;
+  /* the lane's own row made of them, as runs of columns (see lane_runs), when the frame shows
+   * the lane as a row; valid while runs_epoch is the view's colors_epoch */
+  Run         *runs;
+  guint        n_runs, runs_cap;
+  guint        runs_epoch;
 } LaneLod;
-
-typedef struct
-{
-  guint   from, to;   /* columns */
-  guint32 key;
-  float   busy;       /* mean over the run */
-} Run;
 
 struct _SlTimelineView
 {
@@ -155,16 +160,22 @@ struct _SlTimelineView
   /* drawing */
   Palette        pal;
   gboolean       dark;
+  guint          colors_epoch;   /* moves with the palette and colour mode: older rows are stale */
   PangoLayout   *layout;         /* the one layout every label reuses */
   int            text_h;
   GHashTable    *text_w;         /* string id → label width in px, measured once */
-  GHashTable    *sync_names;     /* string id → 1 sync API, 2 other: names are few */
+  guint8        *sync_names;     /* per string id: 0 not looked at yet, 1 a sync API, 2 not;
+                                  * read and written by the frame's two threads (see is_sync_api) */
+  guint          n_sync_names;
   GArray        *lod;            /* scratch SlLodItem list for hit tests */
   LaneLod       *lod_cache;      /* per lane: the last frame's level of detail */
   Column        *cols;           /* scratch: one per pixel column of the lanes area */
   Run           *runs;           /* scratch: n_cols + 1 */
   guint          n_cols;
   GPtrArray     *row_images;     /* cairo image surfaces for dense rows, reused (see row_image) */
+  guint32       *under;          /* this frame's rows under the events (see frame_under) */
+  guint          under_n;        /* their width */
+  guint          under_ok;       /* which of the four are made */
 };
 
 enum
@@ -288,6 +299,7 @@ palette_update (SlTimelineView *self)
   if (dark == self->dark && p->fg.alpha > 0)
     return;
   self->dark = dark;
+  self->colors_epoch++;
   if (dark)
     {
       rgba_set (&p->bg, 0x1e1e22, 1);
@@ -352,22 +364,27 @@ palette_update (SlTimelineView *self)
     g_hash_table_remove_all (self->text_w);
 }
 
-/* TRUE for the CUDA API calls that block the CPU on the GPU: drawn in the warning colour. */
+/* TRUE for the CUDA API calls that block the CPU on the GPU: drawn in the warning colour.  Both
+ * threads of a frame ask (colours of rows are made on either); an answer is one byte, the same
+ * whoever writes it first, so relaxed atomic loads and stores are all it needs. */
 static gboolean
 is_sync_api (SlTimelineView *self,
              guint32         name)
 {
-  gpointer v = g_hash_table_lookup (self->sync_names, GUINT_TO_POINTER (name));
+  guint8 v;
 
-  if (v == NULL)
+  if (name >= self->n_sync_names)
+    return FALSE;
+  v = __atomic_load_n (&self->sync_names[name], __ATOMIC_RELAXED);
+  if (v == 0)
     {
       const char *s = sl_trace_str (self->trace, name);
       gboolean sync = strstr (s, "Synchronize") != NULL || strstr (s, "EventSynchronize") != NULL
                       || strstr (s, "StreamWaitEvent") != NULL;
-      v = GUINT_TO_POINTER (sync ? 1u : 2u);
-      g_hash_table_insert (self->sync_names, GUINT_TO_POINTER (name), v);
+      v = sync ? 1 : 2;
+      __atomic_store_n (&self->sync_names[name], v, __ATOMIC_RELAXED);
     }
-  return GPOINTER_TO_UINT (v) == 1;
+  return v == 1;
 }
 
 static GdkRGBA
@@ -927,6 +944,7 @@ lane_lod (SlTimelineView *self,
     }
   memset (l->cols, 0, width * sizeof *l->cols);
   l->dense = sl_lane_lod_columns (lane, t0, t1, width, MIN_PX, l->items, l->cols);
+  l->runs_epoch = 0;   /* its runs were of another window */
   l->t0 = t0;
   l->t1 = t1;
   l->width = width;
@@ -941,29 +959,47 @@ typedef struct
   const SlLane *lane;   /* NULL: a utilization series */
   guint         gpu;
   gboolean      any;
+  gboolean      row;    /* the lane is a row of its own: its runs too (lane_runs) */
 } FrameTask;
 
 typedef struct
 {
   SlTimelineView  *self;
+  const Frame     *f;
   FrameTask       *tasks;
   guint            n;
   gint             next;     /* atomic */
   SlTime           t0, t1;
   guint            width;
+  GThread         *worker;   /* NULL when there was nothing to do */
 } FrameJob;
+
+static void lane_runs (SlTimelineView *self,
+                       const Frame    *f,
+                       const SlLane   *lane,
+                       Column         *cols,
+                       guint           n);
 
 static gpointer
 frame_job_run (gpointer data)
 {
   FrameJob *job = data;
+  Column *cols = NULL;   /* this thread's own */
   gint k;
 
   while ((k = g_atomic_int_add (&job->next, 1)) < (gint) job->n)
     {
       const FrameTask *t = &job->tasks[k];
       if (t->lane != NULL)
-        lane_lod (job->self, t->lane, job->t0, job->t1, job->width);
+        {
+          lane_lod (job->self, t->lane, job->t0, job->t1, job->width);
+          if (t->row)
+            {
+              if (cols == NULL)
+                cols = g_new0 (Column, MAX (job->width, 1));
+              lane_runs (job->self, job->f, t->lane, cols, job->width);
+            }
+        }
       else
         {
           UtilCache *u = &job->self->util[t->gpu];
@@ -972,6 +1008,7 @@ frame_job_run (gpointer data)
                                             job->t1, job->width, t->any ? u->any : u->kernels);
         }
     }
+  g_free (cols);
   return NULL;
 }
 
@@ -999,29 +1036,33 @@ util_queue (SlTimelineView *self,
 {
   if (!util_prepare (&self->util[gpu], f->t0, f->t1, width))
     return;
-  job->tasks[job->n++] = (FrameTask) { NULL, gpu, FALSE };
-  job->tasks[job->n++] = (FrameTask) { NULL, gpu, TRUE };
+  job->tasks[job->n++] = (FrameTask) { NULL, gpu, FALSE, FALSE };
+  job->tasks[job->n++] = (FrameTask) { NULL, gpu, TRUE, FALSE };
 }
 
 /*
  * Makes the LOD list of every lane the visible rows draw, and the utilization of the visible
- * GPUs, before drawing.  Zoomed out on 10 M events the utilization series take ~0.35 ms and the
- * lists ~0.3 ms of a frame; they only read the trace, so a second thread shares them with this
- * one.  Lanes are ~20, so one short-lived thread per frame (~50 µs) is cheaper than keeping a
- * pool and its wake-ups.
+ * GPUs, before drawing.  Zoomed out on 10 M events the utilization series take ~0.3 ms and the
+ * lists ~0.4 ms of a frame; they only read the trace, so a second thread starts on them at once
+ * while this one draws what does not need them (headers and ruler, ~0.4 ms), then joins in:
+ * frame_prefetch_finish.  Lanes are ~20, so one short-lived thread per frame (~50 µs) is cheaper
+ * than keeping a pool and its wake-ups.
  */
 static void
-frame_prefetch (SlTimelineView *self,
-                const Frame    *f,
-                double          sy,
-                int             height)
+frame_prefetch_start (SlTimelineView *self,
+                      const Frame    *f,
+                      double          sy,
+                      int             height,
+                      FrameJob       *job)
 {
   guint n_lanes = sl_trace_get_n_lanes (self->trace), width = (guint) ceil (f->width);
-  g_autofree FrameTask *tasks = g_new (FrameTask, MAX (n_lanes, 1) + 2 * MAX (self->n_gpus, 1));
-  g_autofree gboolean *seen = g_new0 (gboolean, MAX (n_lanes, 1));
-  FrameJob job = { self, tasks, 0, 0, f->t0, f->t1, width };
-  GThread *worker = NULL;
+  /* per lane: its task, -1 when it needs none, -2 when no row showed it yet */
+  g_autofree gint *task_of = g_new (gint, MAX (n_lanes, 1));
 
+  for (guint i = 0; i < n_lanes; i++)
+    task_of[i] = -2;
+  *job = (FrameJob) { self, f, g_new (FrameTask, MAX (n_lanes, 1) + 2 * MAX (self->n_gpus, 1)),
+                      0, 0, f->t0, f->t1, width, NULL };
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = row_get (self, i);
@@ -1034,30 +1075,47 @@ frame_prefetch (SlTimelineView *self,
       if (y > height)
         break;
       if (r->kind == ROW_GPU_UTIL || (self->util_overlay && r->kind == ROW_GPU_ALL))
-        util_queue (self, r->gpu, f, width, &job);
+        util_queue (self, r->gpu, f, width, job);
       else if (self->util_overlay && r->kind == ROW_LANE)
         {
           const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
           if (lane->gpu >= 0)
-            util_queue (self, lane->gpu, f, width, &job);
+            util_queue (self, lane->gpu, f, width, job);
         }
       for (guint k = 0; k < n; k++)
         {
           guint li = lanes != NULL ? g_array_index (lanes, guint, k) : (guint) r->lane;
-          if (seen[li])
-            continue;
-          seen[li] = TRUE;
-          if (lane_lod_fresh (&self->lod_cache[li], f->t0, f->t1, width))
-            continue;
-          tasks[job.n++] = (FrameTask) { sl_trace_get_lane (self->trace, li), 0, FALSE };
+          gboolean row = r->kind == ROW_LANE;
+          const LaneLod *l = &self->lod_cache[li];
+          if (task_of[li] >= 0)
+            {
+              job->tasks[task_of[li]].row |= row;
+              continue;
+            }
+          if (lane_lod_fresh (l, f->t0, f->t1, width)
+              && (!row || l->runs_epoch == self->colors_epoch))
+            {
+              task_of[li] = -1;
+              continue;
+            }
+          task_of[li] = (gint) job->n;
+          job->tasks[job->n++] = (FrameTask) { sl_trace_get_lane (self->trace, li), 0, FALSE,
+                                               row };
         }
     }
-  qsort (tasks, job.n, sizeof *tasks, task_cmp);
-  if (job.n >= 2)
-    worker = g_thread_new ("sl-frame", frame_job_run, &job);
-  frame_job_run (&job);
-  if (worker != NULL)
-    g_thread_join (worker);
+  qsort (job->tasks, job->n, sizeof *job->tasks, task_cmp);
+  if (job->n > 0)
+    job->worker = g_thread_new ("sl-frame", frame_job_run, job);
+}
+
+/* Takes the tasks the worker has not started, and waits for the rest. */
+static void
+frame_prefetch_finish (FrameJob *job)
+{
+  frame_job_run (job);
+  if (job->worker != NULL)
+    g_thread_join (job->worker);
+  g_free (job->tasks);
 }
 
 static guint32
@@ -1310,7 +1368,8 @@ append_image (GtkSnapshot     *snapshot,
 static cairo_surface_t *
 row_image (SlTimelineView *self,
            guint           n,
-           guint           h)
+           guint           h,
+           cairo_format_t  format)
 {
   cairo_surface_t *image;
 
@@ -1321,7 +1380,8 @@ row_image (SlTimelineView *self,
       image = g_ptr_array_index (self->row_images, i);
       if (cairo_surface_get_reference_count (image) == 1
           && cairo_image_surface_get_width (image) == (int) n
-          && cairo_image_surface_get_height (image) == (int) h)
+          && cairo_image_surface_get_height (image) == (int) h
+          && cairo_image_surface_get_format (image) == format)
         return image;
     }
   /* drop the free ones of other sizes, then make room */
@@ -1332,34 +1392,74 @@ row_image (SlTimelineView *self,
         if (cairo_image_surface_get_width (old) != (int) n || self->row_images->len >= 64)
           g_ptr_array_remove_index_fast (self->row_images, i);
       }
-  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n, (int) h);
+  image = cairo_image_surface_create (format, (int) n, (int) h);
   g_ptr_array_add (self->row_images, image);
   return image;
 }
 
 /*
+ * A lane's own row for this frame as runs: made on either thread of the frame (frame_job_run),
+ * right after its level of detail, with that thread's columns.
+ */
+static void
+lane_runs (SlTimelineView *self,
+           const Frame    *f,
+           const SlLane   *lane,
+           Column         *cols,
+           guint           n)
+{
+  LaneLod *l = &self->lod_cache[lane->index];
+
+  columns_add_lane (self, f, lane, cols, n);
+  if (l->runs_cap < n + 1)
+    {
+      g_free (l->runs);
+      l->runs = g_new (Run, n + 1);
+      l->runs_cap = n + 1;
+    }
+  l->n_runs = columns_runs (cols, n, l->runs);
+  l->runs_epoch = self->colors_epoch;
+}
+
+/*
  * Draws the runs of a row: one rectangle each where they are few; where they are many (a dense
  * lane zoomed out: an event of 2 px, a fold of 3 px, ... ~1 k per lane) one image of the row,
- * n × h px, because the renderer pays ~1 µs per node and ~nothing per pixel of an image.
+ * n × h px, because the renderer pays ~1 µs per node and ~nothing per pixel of an image.  With
+ * `under` (what the row shows beneath its events, frame_under) the image is opaque: the events
+ * blended over it here, one row of pixels, and copied down the row by pixman, which blends a
+ * translucent image at ~5 times the cost of copying an opaque one (~0.25 ms a dense frame).
  */
 #define DENSE_RUNS 64
 
-static void
-columns_emit (SlTimelineView *self,
-              GtkSnapshot    *snapshot,
-              Column         *cols,
-              guint           n,
-              double          y,
-              double          h,
-              gboolean        dim)
+static inline guint32
+pixel_blend (guint32 v,
+             guint32 under)
 {
-  guint n_runs = columns_runs (cols, n, self->runs);
+  guint32 a = v >> 24, out = 0xFF000000u;
 
+  if (a == 0xFF)
+    return v;
+  for (guint shift = 0; shift < 24; shift += 8)
+    out |= (((v >> shift) & 0xFF) + (((under >> shift) & 0xFF) * (255 - a) + 127) / 255) << shift;
+  return out;
+}
+
+static void
+runs_emit (SlTimelineView *self,
+           GtkSnapshot    *snapshot,
+           const Run      *runs,
+           guint           n_runs,
+           guint           n,
+           double          y,
+           double          h,
+           gboolean        dim,
+           const guint32  *under)
+{
   if (n_runs <= DENSE_RUNS || h < 1)
     {
       for (guint i = 0; i < n_runs; i++)
         {
-          const Run *r = &self->runs[i];
+          const Run *r = &runs[i];
           double a = (r->key & KEY_FOLD) ? fold_alpha (r->busy) : 1;
           if (dim)
             a *= 0.22;
@@ -1375,7 +1475,8 @@ columns_emit (SlTimelineView *self,
   {
     guint hh = (guint) ceil (h);
     /* one row of pixels, repeated down the row's height when drawn */
-    cairo_surface_t *image = row_image (self, n, 1);
+    cairo_surface_t *image = row_image (self, n, 1,
+                                        under != NULL ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32);
     gsize stride = (gsize) cairo_image_surface_get_stride (image) / 4;
     guint32 *px = (guint32 *) cairo_image_surface_get_data (image);
     guint c = 0;
@@ -1384,7 +1485,7 @@ columns_emit (SlTimelineView *self,
     /* premultiplied ARGB32, transparent between runs */
     for (guint i = 0; i < n_runs; i++)
       {
-        const Run *r = &self->runs[i];
+        const Run *r = &runs[i];
         double a = (r->key & KEY_FOLD) ? fold_alpha (r->busy) : 1;
         guint32 v;
         if (dim)
@@ -1393,11 +1494,21 @@ columns_emit (SlTimelineView *self,
             | ((guint32) ((r->key >> 24) * a + 0.5) << 16)
             | ((guint32) (((r->key >> 16) & 0xFF) * a + 0.5) << 8)
             | (guint32) (((r->key >> 8) & 0xFF) * a + 0.5);
+        if (under != NULL)
+          {
+            for (; c < r->from; c++)
+              px[c] = under[c];
+            for (; c < r->to; c++)
+              px[c] = pixel_blend (v, under[c]);
+            continue;
+          }
         for (; c < r->from; c++)
           px[c] = 0;
         for (; c < r->to; c++)
           px[c] = v;
       }
+    for (; c < n; c++)
+      px[c] = under != NULL ? under[c] : 0;
     for (; c < stride; c++)
       px[c] = 0;
     cairo_surface_mark_dirty (image);
@@ -1453,14 +1564,22 @@ draw_row_events (SlTimelineView *self,
                  double          y,
                  double          h,
                  gboolean        labels,
-                 gboolean        dim)
+                 gboolean        dim,
+                 const guint32  *under)
 {
   guint n = (guint) ceil (f->width);
-  Column *cols = columns_get (self, n);
+  const LaneLod *l = n_lanes == 1 ? &self->lod_cache[lanes[0]->index] : NULL;
 
-  for (guint k = 0; k < n_lanes; k++)
-    columns_add_lane (self, f, lanes[k], cols, n);
-  columns_emit (self, snapshot, cols, n, y + 1, h - 2, dim);
+  if (l != NULL && lane_lod_fresh (l, f->t0, f->t1, n) && l->runs_epoch == self->colors_epoch)
+    runs_emit (self, snapshot, l->runs, l->n_runs, n, y + 1, h - 2, dim, under);
+  else
+    {
+      Column *cols = columns_get (self, n);
+      for (guint k = 0; k < n_lanes; k++)
+        columns_add_lane (self, f, lanes[k], cols, n);
+      runs_emit (self, snapshot, self->runs, columns_runs (cols, n, self->runs), n, y + 1, h - 2,
+                 dim, under);
+    }
   if (labels && !dim)
     for (guint k = 0; k < n_lanes; k++)
       draw_lane_labels (self, snapshot, f, lanes[k], y + 1, h - 2);
@@ -1995,6 +2114,97 @@ draw_headers (SlTimelineView *self,
   gtk_snapshot_pop (snapshot);
 }
 
+/* The grid of a frame: a line every `*step` ns from `*first` on, as the ruler's ticks. */
+static void
+grid_ticks (SlTimelineView *self,
+            const Frame    *f,
+            SlTime         *first,
+            SlTime         *step)
+{
+  SlTime start, end;
+
+  *step = tick_step ((double) (f->t1 - f->t0), f->width, 110);
+  sl_viewport_get_bounds (self->viewport, &start, &end);
+  *first = start + ((f->t0 - start) / *step) * *step - *step;
+}
+
+/*
+ * What a row shows under its events, one row of opaque pixels (xRGB) of the lanes area: the row's
+ * background (`alt`: the other of the alternating two; `tint`: a finding's lane), the grid and a
+ * finding's band, as the frame draws them beneath.  Made once a frame for each of the four kinds
+ * of row (see runs_emit).
+ */
+static const guint32 *
+frame_under (SlTimelineView *self,
+             const Frame    *f,
+             gboolean        alt,
+             gboolean        tint)
+{
+  guint n = (guint) ceil (f->width), kind = (alt ? 1 : 0) | (tint ? 2 : 0);
+  guint32 *px, base;
+  float bg[4] = { 0, 0, 0, 0 };
+  SlTime first, step;
+
+  if (self->under_n != n)
+    {
+      g_free (self->under);
+      self->under = g_new (guint32, 4 * (gsize) MAX (n, 1));
+      self->under_n = n;
+      self->under_ok = 0;
+    }
+  px = self->under + (gsize) kind * n;
+  if (self->under_ok & (1u << kind))
+    return px;
+
+  pixel_over (bg, &self->pal.bg, 1);   /* the widget's, under the row's own */
+  pixel_over (bg, alt ? &self->pal.bg_alt : &self->pal.bg, 1);
+  if (tint)
+    {
+      GdkRGBA c = self->pal.focus;
+      c.alpha = 0.12f;
+      pixel_over (bg, &c, 1);
+    }
+  base = pixel_pack (bg) | 0xFF000000u;
+  for (guint c = 0; c < n; c++)
+    px[c] = base;
+  grid_ticks (self, f, &first, &step);
+  for (SlTime t = first; t < f->t1 + step; t += step)
+    {
+      double x = floor (frame_x (f, t)) - HEADER_W;
+      if (x >= 0 && x < n)
+        {
+          float p[4] = { bg[0], bg[1], bg[2], bg[3] };
+          pixel_over (p, &self->pal.grid, 1);
+          px[(guint) x] = pixel_pack (p) | 0xFF000000u;
+        }
+    }
+  if (self->focus_t1 > self->focus_t0)
+    {
+      GdkRGBA band = self->pal.focus;
+      double x0 = MAX (frame_x (f, self->focus_t0), HEADER_W - 1);
+      double x1 = MIN (frame_x (f, self->focus_t1), f->right + 1);
+      band.alpha = 0.07f;
+      if (x1 > x0)
+        {
+          x1 = MAX (x1, x0 + 1);
+          for (gint c = MAX ((gint) floor (x0 - HEADER_W), 0);
+               c < (gint) MIN (ceil (x1 - HEADER_W), (double) n); c++)
+            {
+              float cover = (float) (MIN (x1, HEADER_W + c + 1.0) - MAX (x0, HEADER_W + c));
+              float p[4];
+              p[0] = ((px[c] >> 16) & 0xFF) / 255.f;
+              p[1] = ((px[c] >> 8) & 0xFF) / 255.f;
+              p[2] = (px[c] & 0xFF) / 255.f;
+              p[3] = 1;
+              pixel_over (p, &band, cover);
+              px[c] = pixel_pack (p) | 0xFF000000u;
+            }
+        }
+    }
+  self->under_ok |= 1u << kind;
+  return px;
+}
+
 static void
 sl_timeline_view_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
@@ -2003,6 +2213,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   double sy = scroll_y (self);
   Frame f;
+  FrameJob job;
+  GskRenderNode *top_node;
   Batch batch = { snapshot, 0, 0, 0, 0, { 0, 0, 0, 0 }, FALSE };
   gboolean highlighting = self->highlight_name != SL_NO_STR && self->highlight.lanes != NULL;
 
@@ -2021,7 +2233,18 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   f.right = width;
   f.scale = f.width / (double) MAX (f.t1 - f.t0, 1);
 
-  frame_prefetch (self, &f, sy, height);
+  /* the level of detail and utilization start on a second thread; headers and ruler (drawn on
+   * top at the end) meanwhile */
+  self->under_ok = 0;
+  frame_prefetch_start (self, &f, sy, height, &job);
+  {
+    GtkSnapshot *top = gtk_snapshot_new ();
+    draw_headers (self, top, height);
+    draw_ruler (self, top, &f, height);
+    top_node = gtk_snapshot_free_to_node (top);
+  }
+  frame_prefetch_finish (&job);
+
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_W, RULER_H, f.width,
                                                          height - RULER_H));
   /* row backgrounds (tinted for the lanes of a finding in focus), then the grid under the
@@ -2044,10 +2267,9 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y, f.width, r->h));
     }
   {
-    SlTime start, end, step = tick_step ((double) (f.t1 - f.t0), f.width, 110);
-    sl_viewport_get_bounds (self->viewport, &start, &end);
-    SlTime first = start + ((f.t0 - start) / step) * step;
-    for (SlTime t = first - step; t < f.t1 + step; t += step)
+    SlTime first, step;
+    grid_ticks (self, &f, &first, &step);
+    for (SlTime t = first; t < f.t1 + step; t += step)
       gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                  &GRAPHENE_RECT_INIT (floor (frame_x (&f, t)), RULER_H, 1,
                                                       height - RULER_H));
@@ -2079,7 +2301,9 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
       if (r->kind == ROW_LANE)
         {
           const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
-          draw_row_events (self, snapshot, &f, &lane, 1, y, r->h, TRUE, highlighting);
+          draw_row_events (self, snapshot, &f, &lane, 1, y, r->h, TRUE, highlighting,
+                           frame_under (self, &f, (i & 1) != 0,
+                                        self->focus_lanes != NULL && self->focus_lanes[r->lane]));
           if (highlighting && self->highlight.lanes[r->lane] != NULL)
             draw_lane_marks (self, &batch, &f, lane, self->highlight.lanes[r->lane], y, r->h,
                              NULL);
@@ -2098,19 +2322,23 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
           GArray *lanes = self->gpu_lanes[r->gpu];
           const SlLane *row_lanes[SL_N_LANE_KINDS * 8];
           guint n_row = 0;
+          /* opaque only when one image holds every stream */
+          const guint32 *under = lanes->len <= G_N_ELEMENTS (row_lanes)
+                                   ? frame_under (self, &f, (i & 1) != 0, FALSE) : NULL;
           /* a GPU has one kernel, memcpy and memset lane per stream: a few dozen */
           for (guint k = 0; k < lanes->len; k++)
             {
               if (n_row == G_N_ELEMENTS (row_lanes))
                 {
                   draw_row_events (self, snapshot, &f, row_lanes, n_row, y, r->h, FALSE,
-                                   highlighting);
+                                   highlighting, NULL);
                   n_row = 0;
                 }
               row_lanes[n_row++] = sl_trace_get_lane (self->trace,
                                                       g_array_index (lanes, guint, k));
             }
-          draw_row_events (self, snapshot, &f, row_lanes, n_row, y, r->h, FALSE, highlighting);
+          draw_row_events (self, snapshot, &f, row_lanes, n_row, y, r->h, FALSE, highlighting,
+                           under);
           for (guint k = 0; k < lanes->len; k++)
             {
               const SlLane *lane = sl_trace_get_lane (self->trace, g_array_index (lanes, guint, k));
@@ -2143,8 +2371,11 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   draw_arrow (self, snapshot, width, height);
   gtk_snapshot_pop (snapshot);
 
-  draw_headers (self, snapshot, height);
-  draw_ruler (self, snapshot, &f, height);
+  if (top_node != NULL)
+    {
+      gtk_snapshot_append_node (snapshot, top_node);
+      gsk_render_node_unref (top_node);
+    }
 
   /* a scroll indicator when no scrolled window draws a scrollbar for us */
   if (self->content_h > height - RULER_H && self->vadjustment != NULL
@@ -2715,11 +2946,12 @@ sl_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->row_images, g_ptr_array_unref);
   g_free (self->cols);
   g_free (self->runs);
+  g_free (self->under);
   g_array_unref (self->matches);
   g_clear_pointer (&self->ruler_marks, g_array_unref);
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->text_w);
-  g_hash_table_unref (self->sync_names);
+  g_free (self->sync_names);
   g_free (self->lane_row);
   G_OBJECT_CLASS (sl_timeline_view_parent_class)->finalize (object);
 }
@@ -2831,8 +3063,8 @@ sl_timeline_view_init (SlTimelineView *self)
   self->matches = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->text_w = g_hash_table_new (NULL, NULL);
-  self->sync_names = g_hash_table_new (NULL, NULL);
   self->selected = SL_EVENT_REF_NONE;
+  self->colors_epoch = 1;   /* a lane's runs_epoch of 0 is "none" */
   self->highlight_name = SL_NO_STR;
   self->util_threshold = 0.8;
   self->viewport = sl_viewport_new ();
@@ -3007,13 +3239,15 @@ sl_timeline_view_set_trace (SlTimelineView *self,
         if (self->lod_cache[i].items != NULL)
           g_array_unref (self->lod_cache[i].items);
         g_free (self->lod_cache[i].cols);
+        g_free (self->lod_cache[i].runs);
       }
   g_clear_pointer (&self->lod_cache, g_free);
   g_clear_pointer (&self->gpu_lanes, g_free);
   g_clear_pointer (&self->util, g_free);
   self->n_gpus = 0;
   g_clear_pointer (&self->trace, sl_trace_unref);
-  g_hash_table_remove_all (self->sync_names);
+  g_clear_pointer (&self->sync_names, g_free);
+  self->n_sync_names = 0;
   g_hash_table_remove_all (self->text_w);
   g_hash_table_remove_all (self->collapsed);
   self->selected = SL_EVENT_REF_NONE;
@@ -3023,6 +3257,8 @@ sl_timeline_view_set_trace (SlTimelineView *self,
   if (trace != NULL)
     {
       self->n_gpus = sl_trace_get_n_gpus (trace);
+      self->n_sync_names = sl_trace_get_n_strs (trace);
+      self->sync_names = g_new0 (guint8, MAX (self->n_sync_names, 1));
       self->lod_cache = g_new0 (LaneLod, MAX (sl_trace_get_n_lanes (trace), 1));
       self->gpu_lanes = g_new0 (GArray *, MAX (self->n_gpus, 1));
       self->util = g_new0 (UtilCache, MAX (self->n_gpus, 1));
@@ -3288,6 +3524,7 @@ sl_timeline_view_set_color_mode (SlTimelineView *self,
   if (mode == self->color_mode)
     return;
   self->color_mode = mode;
+  self->colors_epoch++;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
