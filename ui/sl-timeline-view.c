@@ -52,6 +52,7 @@ typedef struct
    * window, size, threshold and colours stay */
   cairo_surface_t *image;
   guint            tex_h;
+  double           tex_y;   /* the row's y less floor (y): bars end on whole pixels */
   double           tex_threshold;
   guint32          tex_colors[3];
 } UtilCache;
@@ -94,7 +95,18 @@ typedef struct
   guint   from, to;   /* columns */
   guint32 key;
   float   busy;       /* mean over the run */
+  guint32 argb;       /* its pixel, premultiplied (run_pixel), made with the run */
 } Run;
+
+/* The "All streams" row of a GPU as runs, for one window, width and set of colours. */
+typedef struct
+{
+  Run    *runs;
+  guint   n_runs, cap;
+  SlTime  t0, t1;
+  guint   width;
+  guint   epoch;   /* colors_epoch; 0: none */
+} GpuRow;
 
 /* The level of detail of one lane for one frame (see lane_lod). */
 typedef struct
@@ -127,6 +139,7 @@ struct _SlTimelineView
   GHashTable    *collapsed;      /* group keys */
   GArray       **gpu_lanes;      /* per GPU: lane indices of kernels, memcpy, memset */
   UtilCache     *util;           /* per GPU */
+  GpuRow        *gpu_rows;       /* per GPU */
   guint          n_gpus;
 
   GtkAdjustment *hadjustment;    /* GtkScrollable wants one; unused: time is the viewport's */
@@ -951,15 +964,30 @@ lane_lod (SlTimelineView *self,
   return l;
 }
 
-/* The work of one frame's prefetch, shared by two threads: each takes the next task from `next`.
- * A task is the level of detail of one lane, or one utilization series (kernels, any work) of
- * one GPU; utilization first, since each series is one long piece. */
+/*
+ * The work of one frame's prefetch, shared by two threads: each takes the next task from `next`.
+ * A task is one utilization series (kernels, any work) of a GPU, the level of detail of one lane
+ * (and its row's runs), the runs of a GPU's "All streams" row, made of its lanes' levels of
+ * detail, or the image of a utilization row, made of its two series.  In that order: a series is
+ * one long piece, lanes go largest first, and the rows and images wait until all of those are
+ * done.
+ */
+typedef enum
+{
+  TASK_UTIL_KERNELS,
+  TASK_UTIL_ANY,
+  TASK_LANE,
+  TASK_GPU_ROW,
+  TASK_UTIL_IMAGE,   /* the utilization row, at y, h high */
+} TaskKind;
+
 typedef struct
 {
-  const SlLane *lane;   /* NULL: a utilization series */
-  guint         gpu;
-  gboolean      any;
-  gboolean      row;    /* the lane is a row of its own: its runs too (lane_runs) */
+  TaskKind      kind;
+  const SlLane *lane;   /* TASK_LANE */
+  guint         gpu;    /* the others */
+  gboolean      row;    /* TASK_LANE: the lane is a row of its own: its runs too (lane_runs) */
+  double        y, h;   /* TASK_UTIL_IMAGE */
 } FrameTask;
 
 typedef struct
@@ -968,10 +996,12 @@ typedef struct
   const Frame     *f;
   FrameTask       *tasks;
   guint            n;
-  gint             next;     /* atomic */
+  guint            n_before_rows;   /* tasks before the first TASK_GPU_ROW */
+  gint             next;            /* atomic: the next task to take */
+  gint             done;            /* atomic: tasks finished */
   SlTime           t0, t1;
   guint            width;
-  GThread         *worker;   /* NULL when there was nothing to do */
+  GThread         *worker;          /* NULL when there was nothing to do */
 } FrameJob;
 
 static void lane_runs (SlTimelineView *self,
@@ -979,6 +1009,15 @@ static void lane_runs (SlTimelineView *self,
                        const SlLane   *lane,
                        Column         *cols,
                        guint           n);
+static void gpu_row_runs (SlTimelineView *self,
+                          const Frame    *f,
+                          guint           gpu,
+                          Column         *cols);
+static void util_image_ensure (SlTimelineView *self,
+                               const Frame    *f,
+                               guint           gpu,
+                               double          y,
+                               double          h);
 
 static gpointer
 frame_job_run (gpointer data)
@@ -990,23 +1029,39 @@ frame_job_run (gpointer data)
   while ((k = g_atomic_int_add (&job->next, 1)) < (gint) job->n)
     {
       const FrameTask *t = &job->tasks[k];
-      if (t->lane != NULL)
+      UtilCache *u = &job->self->util[t->gpu];
+
+      if ((t->kind == TASK_LANE && t->row) || t->kind == TASK_GPU_ROW)
+        if (cols == NULL)
+          cols = g_new0 (Column, MAX (job->width, 1));
+      switch (t->kind)
         {
+        case TASK_UTIL_KERNELS:
+        case TASK_UTIL_ANY:
+          sl_trace_gpu_utilization_buckets (job->self->trace, t->gpu,
+                                            t->kind == TASK_UTIL_ANY ? SL_UTIL_ANY
+                                                                     : SL_UTIL_KERNELS,
+                                            job->t0, job->t1, job->width,
+                                            t->kind == TASK_UTIL_ANY ? u->any : u->kernels);
+          break;
+        case TASK_LANE:
           lane_lod (job->self, t->lane, job->t0, job->t1, job->width);
           if (t->row)
-            {
-              if (cols == NULL)
-                cols = g_new0 (Column, MAX (job->width, 1));
-              lane_runs (job->self, job->f, t->lane, cols, job->width);
-            }
+            lane_runs (job->self, job->f, t->lane, cols, job->width);
+          break;
+        case TASK_GPU_ROW:
+        case TASK_UTIL_IMAGE:
+        default:
+          /* the other thread is finishing the last lanes: a few µs */
+          while (g_atomic_int_get (&job->done) < (gint) job->n_before_rows)
+            g_thread_yield ();
+          if (t->kind == TASK_GPU_ROW)
+            gpu_row_runs (job->self, job->f, t->gpu, cols);
+          else
+            util_image_ensure (job->self, job->f, t->gpu, t->y, t->h);
+          break;
         }
-      else
-        {
-          UtilCache *u = &job->self->util[t->gpu];
-          sl_trace_gpu_utilization_buckets (job->self->trace, t->gpu,
-                                            t->any ? SL_UTIL_ANY : SL_UTIL_KERNELS, job->t0,
-                                            job->t1, job->width, t->any ? u->any : u->kernels);
-        }
+      g_atomic_int_inc (&job->done);
     }
   g_free (cols);
   return NULL;
@@ -1018,11 +1073,22 @@ task_cmp (gconstpointer a,
 {
   const FrameTask *x = a, *y = b;
 
-  if ((x->lane == NULL) != (y->lane == NULL))
-    return x->lane == NULL ? -1 : 1;
-  if (x->lane == NULL)
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  if (x->kind != TASK_LANE)
     return 0;
   return x->lane->n_events < y->lane->n_events ? 1 : x->lane->n_events > y->lane->n_events ? -1 : 0;
+}
+
+static gboolean
+gpu_row_fresh (SlTimelineView *self,
+               guint           gpu,
+               const Frame    *f,
+               guint           width)
+{
+  const GpuRow *g = &self->gpu_rows[gpu];
+
+  return g->epoch == self->colors_epoch && g->t0 == f->t0 && g->t1 == f->t1 && g->width == width;
 }
 
 /* Queues the two utilization series of `gpu` for this frame's window and width, unless its cache
@@ -1036,8 +1102,8 @@ util_queue (SlTimelineView *self,
 {
   if (!util_prepare (&self->util[gpu], f->t0, f->t1, width))
     return;
-  job->tasks[job->n++] = (FrameTask) { NULL, gpu, FALSE, FALSE };
-  job->tasks[job->n++] = (FrameTask) { NULL, gpu, TRUE, FALSE };
+  job->tasks[job->n++] = (FrameTask) { TASK_UTIL_KERNELS, NULL, gpu, FALSE, 0, 0 };
+  job->tasks[job->n++] = (FrameTask) { TASK_UTIL_ANY, NULL, gpu, FALSE, 0, 0 };
 }
 
 /*
@@ -1061,8 +1127,8 @@ frame_prefetch_start (SlTimelineView *self,
 
   for (guint i = 0; i < n_lanes; i++)
     task_of[i] = -2;
-  *job = (FrameJob) { self, f, g_new (FrameTask, MAX (n_lanes, 1) + 2 * MAX (self->n_gpus, 1)),
-                      0, 0, f->t0, f->t1, width, NULL };
+  *job = (FrameJob) { self, f, g_new (FrameTask, MAX (n_lanes, 1) + 4 * MAX (self->n_gpus, 1)),
+                      0, 0, 0, 0, f->t0, f->t1, width, NULL };
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = row_get (self, i);
@@ -1076,6 +1142,11 @@ frame_prefetch_start (SlTimelineView *self,
         break;
       if (r->kind == ROW_GPU_UTIL || (self->util_overlay && r->kind == ROW_GPU_ALL))
         util_queue (self, r->gpu, f, width, job);
+      if (r->kind == ROW_GPU_ALL && !gpu_row_fresh (self, r->gpu, f, width))
+        job->tasks[job->n++] = (FrameTask) { TASK_GPU_ROW, NULL, r->gpu, FALSE, 0, 0 };
+      /* its image, when its series are queued (util_prepare dropped the old one) */
+      if (r->kind == ROW_GPU_UTIL && self->util[r->gpu].image == NULL)
+        job->tasks[job->n++] = (FrameTask) { TASK_UTIL_IMAGE, NULL, r->gpu, FALSE, y, r->h };
       else if (self->util_overlay && r->kind == ROW_LANE)
         {
           const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
@@ -1099,11 +1170,13 @@ frame_prefetch_start (SlTimelineView *self,
               continue;
             }
           task_of[li] = (gint) job->n;
-          job->tasks[job->n++] = (FrameTask) { sl_trace_get_lane (self->trace, li), 0, FALSE,
-                                               row };
+          job->tasks[job->n++] = (FrameTask) { TASK_LANE, sl_trace_get_lane (self->trace, li), 0,
+                                               row, 0, 0 };
         }
     }
   qsort (job->tasks, job->n, sizeof *job->tasks, task_cmp);
+  while (job->n_before_rows < job->n && job->tasks[job->n_before_rows].kind < TASK_GPU_ROW)
+    job->n_before_rows++;
   if (job->n > 0)
     job->worker = g_thread_new ("sl-frame", frame_job_run, job);
 }
@@ -1142,6 +1215,45 @@ columns_get (SlTimelineView *self,
   return self->cols;
 }
 
+/* The lane's colour for folds: darker. */
+static guint32
+fold_key_of (SlTimelineView *self,
+             const SlLane   *lane)
+{
+  GdkRGBA fc = lane_base_color (self, lane->kind);
+
+  fc.red *= 0.72f;
+  fc.green *= 0.72f;
+  fc.blue *= 0.72f;
+  return rgb_key (&fc) | KEY_FOLD;
+}
+
+/*
+ * The key of a column of narrow events (see columns_add_narrow): one event in its colour, several
+ * as a fold.  `last` caches the colour of the last single event.
+ */
+static inline guint32
+narrow_key (SlTimelineView    *self,
+            const SlLane      *lane,
+            const SlLodColumn *col,
+            guint32            fold_key,
+            GdkRGBA           *last_c,
+            guint32           *last_key)
+{
+  GdkRGBA ec;
+
+  if (col->count != 1)
+    return fold_key;
+  ec = event_color (self, lane, &lane->events[col->last]);
+  /* neighbours mostly share a colour: three lround() a column otherwise */
+  if (ec.red != last_c->red || ec.green != last_c->green || ec.blue != last_c->blue)
+    {
+      *last_c = ec;
+      *last_key = rgb_key (&ec);
+    }
+  return *last_key;
+}
+
 /*
  * A lane's narrow events, summed per column by where they start: a column of one event is drawn
  * in its colour, one of several as a fold.  An event of up to MIN_PX reaches into the next
@@ -1164,23 +1276,13 @@ columns_add_narrow (SlTimelineView    *self,
 
   for (guint c = 0; c < n; c++)
     {
-      guint32 key = fold_key;
+      guint32 key;
       double px;
       float w;
 
       if (narrow[c].count == 0 && carry <= 0)
         continue;
-      if (narrow[c].count == 1)
-        {
-          GdkRGBA ec = event_color (self, lane, &lane->events[narrow[c].last]);
-          /* neighbours mostly share a colour: three lround() a column otherwise */
-          if (ec.red != last_c.red || ec.green != last_c.green || ec.blue != last_c.blue)
-            {
-              last_c = ec;
-              last_key = rgb_key (&ec);
-            }
-          key = last_key;
-        }
+      key = narrow_key (self, lane, &narrow[c], fold_key, &last_c, &last_key);
       /* samples and marks have no duration: drawn whole */
       px = (double) narrow[c].busy * scale + carry;
       if (narrow[c].count > 0 && (samples || narrow[c].busy == 0))
@@ -1207,15 +1309,9 @@ columns_add_lane (SlTimelineView *self,
 {
   const LaneLod *l = lane_lod (self, lane, f->t0, f->t1, n);
   GArray *lod = l->items;
-  GdkRGBA fc = lane_base_color (self, lane->kind);
-  guint32 fold_key, last_key = 0;
+  guint32 fold_key = fold_key_of (self, lane), last_key = 0;
   GdkRGBA last_c = { -1, -1, -1, -1 };
 
-  /* folds: the lane's colour, darker */
-  fc.red *= 0.72f;
-  fc.green *= 0.72f;
-  fc.blue *= 0.72f;
-  fold_key = rgb_key (&fc) | KEY_FOLD;
   if (l->dense)
     columns_add_narrow (self, lane, cols, l->cols, n, f->scale, fold_key);
   for (guint k = 0; k < lod->len; k++)
@@ -1290,47 +1386,76 @@ columns_add_lane (SlTimelineView *self,
 static double
 fold_alpha (double busy)
 {
-  return 0.35 + 0.65 * round (MIN (busy, 1.0) * FOLD_LEVELS) / FOLD_LEVELS;
+  return 0.35 + 0.65 * floor (MIN (busy, 1.0) * FOLD_LEVELS + 0.5) / FOLD_LEVELS;
+}
+
+/* The premultiplied ARGB32 pixel of a run of `key` (dimmed: 0.22 of its opacity). */
+static inline guint32
+run_pixel (guint32  key,
+           float    busy,
+           gboolean dim)
+{
+  float a = (key & KEY_FOLD) ? (float) fold_alpha (busy) : 1.0f;
+
+  if (dim)
+    a *= 0.22f;
+  return ((guint32) (a * 255 + 0.5f) << 24) | ((guint32) ((key >> 24) * a + 0.5f) << 16)
+         | ((guint32) (((key >> 16) & 0xFF) * a + 0.5f) << 8)
+         | (guint32) (((key >> 8) & 0xFF) * a + 0.5f);
 }
 
 /*
- * Runs of columns of one colour; clears the columns for the next row.  Busy fractions of
- * neighbouring folds jitter by a level or so, and at 20 s per 1.7 k px that alone made ~16 k runs
- * in 20 lanes: a fold run goes on while a column is within one opacity level of the run's mean,
- * and is drawn at that mean.  Returns the number of runs written to `runs` (n + 1 room).
+ * Runs of columns of one colour, made column by column.  Busy fractions of neighbouring folds
+ * jitter by a level or so, and at 20 s per 1.7 k px that alone made ~16 k runs in 20 lanes: a
+ * fold run goes on while a column is within one opacity level of the run's mean, and is drawn at
+ * that mean.  Key 0 is an empty column.
  */
+typedef struct
+{
+  Run     *runs;     /* room for a run per column, and one */
+  guint    n_runs;
+  guint32  run;      /* key of the run going on, 0 for none */
+  guint    from;
+  float    sum;      /* busy over its columns */
+} RunBuilder;
+
+static inline void
+run_push (RunBuilder *b,
+          guint       c,
+          guint32     key,
+          float       busy)
+{
+  float len = (float) (c - b->from);
+
+  /* |busy - sum / len| within a level, without a division a column */
+  if (key != 0 && key == b->run
+      && (!(key & KEY_FOLD) || fabsf (busy * len - b->sum) <= (1.0f / FOLD_LEVELS + 1e-6f) * len))
+    {
+      b->sum += busy;
+      return;
+    }
+  if (b->run != 0)
+    b->runs[b->n_runs++] = (Run) { b->from, c, b->run, b->sum / len,
+                                   run_pixel (b->run, b->sum / len, FALSE) };
+  b->run = key;
+  b->from = c;
+  b->sum = busy;
+}
+
+/* The runs of `n` columns; clears the columns for the next row.  Returns how many it wrote to
+ * `runs` (n + 1 room). */
 static guint
 columns_runs (Column *cols,
               guint   n,
               Run    *runs)
 {
-  guint32 run = 0;
-  guint from = 0, n_runs = 0;
-  float sum = 0;
+  RunBuilder b = { runs, 0, 0, 0, 0 };
 
-  for (guint c = 0; c <= n; c++)
-    {
-      guint32 key = c < n && cols[c].w > 0 ? cols[c].key : 0;
-      float busy = c < n ? MIN (cols[c].busy, 1.0f) : 0;
-      float len = (float) (c - from);
-
-      /* |busy - sum / len| within a level, without a division a column */
-      if (key != 0 && key == run
-          && (!(key & KEY_FOLD)
-              || fabsf (busy * len - sum) <= (1.0f / FOLD_LEVELS + 1e-6f) * len))
-        sum += busy;
-      else
-        {
-          if (run != 0)
-            runs[n_runs++] = (Run) { from, c, run, sum / (float) (c - from) };
-          run = key;
-          from = c;
-          sum = busy;
-        }
-      if (c < n)
-        cols[c] = (Column) { 0, 0, 0 };
-    }
-  return n_runs;
+  for (guint c = 0; c < n; c++)
+    run_push (&b, c, cols[c].w > 0 ? cols[c].key : 0, MIN (cols[c].busy, 1.0f));
+  run_push (&b, n, 0, 0);
+  memset (cols, 0, n * sizeof *cols);
+  return b.n_runs;
 }
 
 /*
@@ -1398,6 +1523,51 @@ row_image (SlTimelineView *self,
 }
 
 /*
+ * The runs of a lane that has only narrow events in the window (the usual dense lane zoomed out):
+ * columns_add_narrow and columns_runs in one pass, with no columns in between.
+ */
+static guint
+narrow_runs (SlTimelineView    *self,
+             const SlLane      *lane,
+             const SlLodColumn *narrow,
+             guint              n,
+             double             scale,
+             Run               *runs)
+{
+  gboolean samples = lane->kind == SL_LANE_SAMPLES;
+  guint32 fold_key = fold_key_of (self, lane), last_key = 0;
+  GdkRGBA last_c = { -1, -1, -1, -1 };
+  RunBuilder b = { runs, 0, 0, 0, 0 };
+  double carry = 0;
+
+  for (guint c = 0; c < n; c++)
+    {
+      const SlLodColumn *col = &narrow[c];
+      double px;
+
+      if (col->count == 0 && carry <= 0)
+        {
+          if (b.run != 0)
+            run_push (&b, c, 0, 0);
+          continue;
+        }
+      px = (double) col->busy * scale + carry;
+      if (col->count > 0 && (samples || col->busy == 0))
+        px = MAX (px, 1.0);
+      carry = MIN (MAX (px - 1.0, 0.0), MIN_PX);
+      if (px <= 0)
+        run_push (&b, c, 0, 0);
+      else
+        run_push (&b, c,
+                  col->count > 0 ? narrow_key (self, lane, col, fold_key, &last_c, &last_key)
+                                 : fold_key,
+                  (float) MIN (px, 1.0));
+    }
+  run_push (&b, n, 0, 0);
+  return b.n_runs;
+}
+
+/*
  * A lane's own row for this frame as runs: made on either thread of the frame (frame_job_run),
  * right after its level of detail, with that thread's columns.
  */
@@ -1410,15 +1580,48 @@ lane_runs (SlTimelineView *self,
 {
   LaneLod *l = &self->lod_cache[lane->index];
 
-  columns_add_lane (self, f, lane, cols, n);
   if (l->runs_cap < n + 1)
     {
       g_free (l->runs);
       l->runs = g_new (Run, n + 1);
       l->runs_cap = n + 1;
     }
-  l->n_runs = columns_runs (cols, n, l->runs);
+  if (l->dense && l->items->len == 0)
+    l->n_runs = narrow_runs (self, lane, l->cols, n, f->scale, l->runs);
+  else
+    {
+      columns_add_lane (self, f, lane, cols, n);
+      l->n_runs = columns_runs (cols, n, l->runs);
+    }
   l->runs_epoch = self->colors_epoch;
+}
+
+/* A GPU's "All streams" row: every stream's kernels, copies and sets in one set of columns.  Made
+ * on either thread of the frame, once the lanes' levels of detail are. */
+static void
+gpu_row_runs (SlTimelineView *self,
+              const Frame    *f,
+              guint           gpu,
+              Column         *cols)
+{
+  GpuRow *g = &self->gpu_rows[gpu];
+  GArray *lanes = self->gpu_lanes[gpu];
+  guint n = (guint) ceil (f->width);
+
+  for (guint k = 0; k < lanes->len; k++)
+    columns_add_lane (self, f, sl_trace_get_lane (self->trace, g_array_index (lanes, guint, k)),
+                      cols, n);
+  if (g->cap < n + 1)
+    {
+      g_free (g->runs);
+      g->runs = g_new (Run, n + 1);
+      g->cap = n + 1;
+    }
+  g->n_runs = columns_runs (cols, n, g->runs);
+  g->t0 = f->t0;
+  g->t1 = f->t1;
+  g->width = n;
+  g->epoch = self->colors_epoch;
 }
 
 /*
@@ -1486,20 +1689,21 @@ runs_emit (SlTimelineView *self,
     for (guint i = 0; i < n_runs; i++)
       {
         const Run *r = &runs[i];
-        double a = (r->key & KEY_FOLD) ? fold_alpha (r->busy) : 1;
-        guint32 v;
-        if (dim)
-          a *= 0.22;
-        v = ((guint32) (a * 255 + 0.5) << 24)
-            | ((guint32) ((r->key >> 24) * a + 0.5) << 16)
-            | ((guint32) (((r->key >> 16) & 0xFF) * a + 0.5) << 8)
-            | (guint32) (((r->key >> 8) & 0xFF) * a + 0.5);
+        guint32 v = dim ? run_pixel (r->key, r->busy, TRUE) : r->argb;
         if (under != NULL)
           {
+            /* what is under a run is mostly one colour: blend once for each change */
+            guint32 u = 0, out = 0;
             for (; c < r->from; c++)
               px[c] = under[c];
+            if (c < r->to)
+              out = pixel_blend (v, u = under[c]);
             for (; c < r->to; c++)
-              px[c] = pixel_blend (v, under[c]);
+              {
+                if (under[c] != u)
+                  out = pixel_blend (v, u = under[c]);
+                px[c] = out;
+              }
             continue;
           }
         for (; c < r->from; c++)
@@ -1554,35 +1758,29 @@ draw_lane_labels (SlTimelineView *self,
     }
 }
 
-/* The events of `n_lanes` lanes sharing one row (one lane, or every stream of a GPU). */
+/* The events of a lane's own row, and their labels: its runs, made with its level of detail
+ * (lane_runs), here when the frame's prefetch did not. */
 static void
-draw_row_events (SlTimelineView *self,
-                 GtkSnapshot    *snapshot,
-                 const Frame    *f,
-                 const SlLane  **lanes,
-                 guint           n_lanes,
-                 double          y,
-                 double          h,
-                 gboolean        labels,
-                 gboolean        dim,
-                 const guint32  *under)
+draw_lane_row (SlTimelineView *self,
+               GtkSnapshot    *snapshot,
+               const Frame    *f,
+               const SlLane   *lane,
+               double          y,
+               double          h,
+               gboolean        dim,
+               const guint32  *under)
 {
   guint n = (guint) ceil (f->width);
-  const LaneLod *l = n_lanes == 1 ? &self->lod_cache[lanes[0]->index] : NULL;
+  const LaneLod *l = &self->lod_cache[lane->index];
 
-  if (l != NULL && lane_lod_fresh (l, f->t0, f->t1, n) && l->runs_epoch == self->colors_epoch)
-    runs_emit (self, snapshot, l->runs, l->n_runs, n, y + 1, h - 2, dim, under);
-  else
+  if (!lane_lod_fresh (l, f->t0, f->t1, n) || l->runs_epoch != self->colors_epoch)
     {
-      Column *cols = columns_get (self, n);
-      for (guint k = 0; k < n_lanes; k++)
-        columns_add_lane (self, f, lanes[k], cols, n);
-      runs_emit (self, snapshot, self->runs, columns_runs (cols, n, self->runs), n, y + 1, h - 2,
-                 dim, under);
+      lane_lod (self, lane, f->t0, f->t1, n);
+      lane_runs (self, f, lane, columns_get (self, n), n);
     }
-  if (labels && !dim)
-    for (guint k = 0; k < n_lanes; k++)
-      draw_lane_labels (self, snapshot, f, lanes[k], y + 1, h - 2);
+  runs_emit (self, snapshot, l->runs, l->n_runs, n, y + 1, h - 2, dim, under);
+  if (!dim)
+    draw_lane_labels (self, snapshot, f, lane, y + 1, h - 2);
 }
 
 /* Events of a mark set in one lane, one per pixel column at most: O(pixels × log n). */
@@ -1693,24 +1891,21 @@ pixel_pack (const float *p)
  * threshold line stays vector, one path, so that its fractional height is anti-aliased as before.
  */
 static void
-draw_util_texture (SlTimelineView *self,
-                   GtkSnapshot    *snapshot,
+util_image_ensure (SlTimelineView *self,
                    const Frame    *f,
                    guint           gpu,
                    double          y,
                    double          h)
 {
-  UtilCache *u;
-  guint hh = (guint) ceil (h), n;
+  UtilCache *u = &self->util[gpu];
+  guint hh = (guint) ceil (h), n = u->n;
   guint32 colors[3] = { rgba_key (&self->pal.util_any), rgba_key (&self->pal.util_kernels),
                         rgba_key (&self->pal.idle) };
 
-  util_ensure (self, gpu, f->t0, f->t1, (guint) ceil (f->width));
-  u = &self->util[gpu];
-  n = u->n;
   if (n == 0 || hh == 0)
     return;
-  if (u->image == NULL || u->tex_h != hh || u->tex_threshold != self->util_threshold
+  if (u->image == NULL || u->tex_h != hh || u->tex_y != y - floor (y)
+      || u->tex_threshold != self->util_threshold
       || memcmp (u->tex_colors, colors, sizeof colors) != 0)
     {
       double base = h - 2, gh = h - 6;
@@ -1758,9 +1953,26 @@ draw_util_texture (SlTimelineView *self,
       g_clear_pointer (&u->image, cairo_surface_destroy);
       u->image = image;
       u->tex_h = hh;
+      u->tex_y = y - floor (y);
       u->tex_threshold = self->util_threshold;
       memcpy (u->tex_colors, colors, sizeof colors);
     }
+}
+
+static void
+draw_util_texture (SlTimelineView *self,
+                   GtkSnapshot    *snapshot,
+                   const Frame    *f,
+                   guint           gpu,
+                   double          y,
+                   double          h)
+{
+  UtilCache *u = &self->util[gpu];
+
+  util_ensure (self, gpu, f->t0, f->t1, (guint) ceil (f->width));
+  util_image_ensure (self, f, gpu, y, h);
+  if (u->image == NULL)
+    return;
   append_image (snapshot, u->image, HEADER_W, y, cairo_image_surface_get_height (u->image),
                 CAIRO_EXTEND_PAD);
 
@@ -2301,9 +2513,9 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
       if (r->kind == ROW_LANE)
         {
           const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
-          draw_row_events (self, snapshot, &f, &lane, 1, y, r->h, TRUE, highlighting,
-                           frame_under (self, &f, (i & 1) != 0,
-                                        self->focus_lanes != NULL && self->focus_lanes[r->lane]));
+          draw_lane_row (self, snapshot, &f, lane, y, r->h, highlighting,
+                         frame_under (self, &f, (i & 1) != 0,
+                                      self->focus_lanes != NULL && self->focus_lanes[r->lane]));
           if (highlighting && self->highlight.lanes[r->lane] != NULL)
             draw_lane_marks (self, &batch, &f, lane, self->highlight.lanes[r->lane], y, r->h,
                              NULL);
@@ -2320,25 +2532,11 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
       else if (r->kind == ROW_GPU_ALL)
         {
           GArray *lanes = self->gpu_lanes[r->gpu];
-          const SlLane *row_lanes[SL_N_LANE_KINDS * 8];
-          guint n_row = 0;
-          /* opaque only when one image holds every stream */
-          const guint32 *under = lanes->len <= G_N_ELEMENTS (row_lanes)
-                                   ? frame_under (self, &f, (i & 1) != 0, FALSE) : NULL;
-          /* a GPU has one kernel, memcpy and memset lane per stream: a few dozen */
-          for (guint k = 0; k < lanes->len; k++)
-            {
-              if (n_row == G_N_ELEMENTS (row_lanes))
-                {
-                  draw_row_events (self, snapshot, &f, row_lanes, n_row, y, r->h, FALSE,
-                                   highlighting, NULL);
-                  n_row = 0;
-                }
-              row_lanes[n_row++] = sl_trace_get_lane (self->trace,
-                                                      g_array_index (lanes, guint, k));
-            }
-          draw_row_events (self, snapshot, &f, row_lanes, n_row, y, r->h, FALSE, highlighting,
-                           under);
+          const GpuRow *g = &self->gpu_rows[r->gpu];
+          if (!gpu_row_fresh (self, r->gpu, &f, (guint) ceil (f.width)))
+            gpu_row_runs (self, &f, r->gpu, columns_get (self, (guint) ceil (f.width)));
+          runs_emit (self, snapshot, g->runs, g->n_runs, (guint) ceil (f.width), y + 1, r->h - 2,
+                     highlighting, frame_under (self, &f, (i & 1) != 0, FALSE));
           for (guint k = 0; k < lanes->len; k++)
             {
               const SlLane *lane = sl_trace_get_lane (self->trace, g_array_index (lanes, guint, k));
@@ -3232,6 +3430,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
       g_free (self->util[i].kernels);
       g_free (self->util[i].any);
       g_clear_pointer (&self->util[i].image, cairo_surface_destroy);
+      g_free (self->gpu_rows[i].runs);
     }
   if (self->lod_cache != NULL)
     for (guint i = 0; i < sl_trace_get_n_lanes (self->trace); i++)
@@ -3244,6 +3443,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
   g_clear_pointer (&self->lod_cache, g_free);
   g_clear_pointer (&self->gpu_lanes, g_free);
   g_clear_pointer (&self->util, g_free);
+  g_clear_pointer (&self->gpu_rows, g_free);
   self->n_gpus = 0;
   g_clear_pointer (&self->trace, sl_trace_unref);
   g_clear_pointer (&self->sync_names, g_free);
@@ -3262,6 +3462,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
       self->lod_cache = g_new0 (LaneLod, MAX (sl_trace_get_n_lanes (trace), 1));
       self->gpu_lanes = g_new0 (GArray *, MAX (self->n_gpus, 1));
       self->util = g_new0 (UtilCache, MAX (self->n_gpus, 1));
+      self->gpu_rows = g_new0 (GpuRow, MAX (self->n_gpus, 1));
       for (guint i = 0; i < self->n_gpus; i++)
         self->gpu_lanes[i] = g_array_new (FALSE, FALSE, sizeof (guint));
       for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
