@@ -51,7 +51,7 @@ typedef struct
   /* the row drawn from them: one image instead of ~3 k column rectangles; reused while the
    * window, size, threshold and colours stay */
   cairo_surface_t *image;
-  guint            tex_h;
+  guint            tex_h;   /* 0: the image is stale */
   double           tex_y;   /* the row's y less floor (y): bars end on whole pixels */
   double           tex_threshold;
   guint32          tex_colors[3];
@@ -703,7 +703,7 @@ util_prepare (UtilCache *u,
 {
   if (u->kernels != NULL && u->t0 == t0 && u->t1 == t1 && u->n == n)
     return FALSE;
-  g_clear_pointer (&u->image, cairo_surface_destroy);
+  u->tex_h = 0;   /* its image is of other series: made again (in the same memory, if free) */
   if (u->n != n || u->kernels == NULL)
     {
       g_free (u->kernels);
@@ -1145,7 +1145,7 @@ frame_prefetch_start (SlTimelineView *self,
       if (r->kind == ROW_GPU_ALL && !gpu_row_fresh (self, r->gpu, f, width))
         job->tasks[job->n++] = (FrameTask) { TASK_GPU_ROW, NULL, r->gpu, FALSE, 0, 0 };
       /* its image, when its series are queued (util_prepare dropped the old one) */
-      if (r->kind == ROW_GPU_UTIL && self->util[r->gpu].image == NULL)
+      if (r->kind == ROW_GPU_UTIL && self->util[r->gpu].tex_h == 0)
         job->tasks[job->n++] = (FrameTask) { TASK_UTIL_IMAGE, NULL, r->gpu, FALSE, y, r->h };
       else if (self->util_overlay && r->kind == ROW_LANE)
         {
@@ -1910,11 +1910,27 @@ util_image_ensure (SlTimelineView *self,
     {
       double base = h - 2, gh = h - 6;
       SlTime s, e;
-      cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n, (int) hh);
-      gsize stride = (gsize) cairo_image_surface_get_stride (image) / 4;
-      guint32 *px = (guint32 *) cairo_image_surface_get_data (image);
+      cairo_surface_t *image = u->image;
+      gsize stride;
+      guint32 *px;
       float lut[8][4];   /* premultiplied colour of each state: any bar 1, kernels bar 2, idle 4 */
       guint32 packed[8];
+      /* per column: where the two bars start and the idle shade ends */
+      g_autofree gint *top_any = g_new (gint, 3 * (gsize) n);
+      gint *top_kernels = top_any + n, *idle_end = top_any + 2 * (gsize) n;
+
+      /* the last image, when no render node holds it any more */
+      if (image == NULL || cairo_surface_get_reference_count (image) != 1
+          || cairo_image_surface_get_width (image) != (int) n
+          || cairo_image_surface_get_height (image) != (int) hh)
+        {
+          g_clear_pointer (&u->image, cairo_surface_destroy);
+          image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n, (int) hh);
+        }
+      else
+        cairo_surface_flush (image);
+      stride = (gsize) cairo_image_surface_get_stride (image) / 4;
+      px = (guint32 *) cairo_image_surface_get_data (image);
 
       for (guint k = 0; k < 8; k++)
         {
@@ -1934,23 +1950,25 @@ util_image_ensure (SlTimelineView *self,
           SlTime bt1 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * (i + 1) / n);
           /* outside the trace nothing ran, but nothing was recorded either: not "idle" */
           gboolean idle = !(bt1 <= s || bt0 >= e) && u->kernels[i] < self->util_threshold;
-          gint top[2], idle_end = idle ? (gint) (h - 1) : 0;
 
-          for (int pass = 0; pass < 2; pass++)
-            {
-              double v = pass == 0 ? u->any[i] : u->kernels[i];
-              /* whole pixels from the top of the bar down to the base line, as the rectangles */
-              top[pass] = v > 0 ? (gint) lround (floor (y + base - v * gh) - y) : G_MAXINT;
-            }
-          for (gint r = 0; r < (gint) hh; r++)
-            {
-              guint k = (r >= top[0] && r < (gint) base ? 1 : 0)
-                        | (r >= top[1] && r < (gint) base ? 2 : 0) | (r < idle_end ? 4 : 0);
-              px[(gsize) r * stride + i] = packed[k];
-            }
+          idle_end[i] = idle ? (gint) (h - 1) : 0;
+          /* whole pixels from the top of the bar down to the base line, as the rectangles */
+          top_any[i] = u->any[i] > 0 ? (gint) lround (floor (y + base - u->any[i] * gh) - y)
+                                     : G_MAXINT;
+          top_kernels[i] = u->kernels[i] > 0
+                             ? (gint) lround (floor (y + base - u->kernels[i] * gh) - y)
+                             : G_MAXINT;
+        }
+      /* row by row: the writes go along memory */
+      for (gint r = 0; r < (gint) hh; r++)
+        {
+          guint32 *row = px + (gsize) r * stride;
+          gint bar = r < (gint) base;
+          for (guint i = 0; i < n; i++)
+            row[i] = packed[(bar & (r >= top_any[i])) | ((bar & (r >= top_kernels[i])) << 1)
+                            | ((r < idle_end[i]) << 2)];
         }
       cairo_surface_mark_dirty (image);
-      g_clear_pointer (&u->image, cairo_surface_destroy);
       u->image = image;
       u->tex_h = hh;
       u->tex_y = y - floor (y);
