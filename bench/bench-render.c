@@ -5,8 +5,9 @@
  * Each frame is the widget's own snapshot of a 1920×1080 view, turned into a render node and
  * rendered to a texture by the GskRenderer of the realized window: what a real frame costs, less
  * the upload to the screen.  With SMALL_TRACE (e.g. 10 k events) it prints cost(TRACE) /
- * cost(SMALL) per level: drawing should follow pixels, not events.  Not a test: prints, asserts
- * nothing.  BENCH_LEVEL=k measures level k only (0 = whole trace), for a profiler; BENCH_PNG=DIR
+ * cost(SMALL) per level: drawing should follow pixels, not events.  The two traces are in two
+ * windows and take turns every ten frames, so that a slow stretch of a shared machine hits both
+ * alike.  Not a test: prints, asserts nothing.  BENCH_LEVEL=k measures level k only (0 = whole trace), for a profiler; BENCH_PNG=DIR
  * saves each trace's first frame of each level there, to look at. */
 #include <gtk/gtk.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #define WIDTH  1920
 #define HEIGHT 1080
 #define MAX_LEVELS 16
+#define TURN       10   /* frames of one trace before the other's */
 
 typedef struct
 {
@@ -65,105 +67,137 @@ frame_ms (GtkWidget  *view,
   return a / 1000.0;
 }
 
-/* Levels are the spans of the first trace (decades down to 1 µs); the second reuses them so that
- * the ratio compares frames of the same width in time. */
-static SlTime spans[MAX_LEVELS];
-static guint n_spans;
+/* One trace in its own window and view. */
+typedef struct
+{
+  const char *path;
+  GtkWidget  *window, *view;
+  SlTrace    *trace;
+  SlTime      start, end;
+  GRand      *rand;
+  Level       levels[MAX_LEVELS];
+  double     *times, *snaps;
+} Bench;
+
 static gint only_level = -1;   /* BENCH_LEVEL=k measures only level k (for profiling) */
 
-static guint
-run_trace (GtkWidget  *view,
-           const char *path,
-           guint       frames,
-           Level      *levels)
+static void
+bench_open (Bench      *b,
+            const char *path,
+            guint       frames)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (SlTrace) trace = NULL;
-  SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (view));
-  SlTime start, end, span;
-  GRand *rand = g_rand_new_with_seed (42);
-  double *times = g_new (double, frames), *snaps = g_new (double, frames);
-  gint64 t = g_get_monotonic_time ();
-  guint n = 0;
+  gint64 t = g_get_monotonic_time (), deadline;
 
-  trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
-  if (trace == NULL)
+  b->path = path;
+  b->window = gtk_window_new ();
+  gtk_window_set_decorated (GTK_WINDOW (b->window), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (b->window), WIDTH, HEIGHT);
+  b->view = sl_timeline_view_new ();
+  gtk_window_set_child (GTK_WINDOW (b->window), b->view);
+  gtk_window_present (GTK_WINDOW (b->window));
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((!gtk_widget_get_mapped (b->view) || gtk_widget_get_width (b->view) < 100)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  spin ();
+
+  b->trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  if (b->trace == NULL)
     {
       g_printerr ("bench-render: %s\n", error->message);
       exit (1);
     }
-  g_print ("%s: %" G_GSIZE_FORMAT " events in %u lanes, loaded in %.1f s\n", path,
-           sl_trace_get_n_events (trace), sl_trace_get_n_lanes (trace),
-           (g_get_monotonic_time () - t) / 1e6);
-  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (view), trace);
+  g_print ("%s: %" G_GSIZE_FORMAT " events in %u lanes, loaded in %.1f s; renderer %s, view %d×%d\n",
+           path, sl_trace_get_n_events (b->trace), sl_trace_get_n_lanes (b->trace),
+           (g_get_monotonic_time () - t) / 1e6,
+           G_OBJECT_TYPE_NAME (gtk_native_get_renderer (gtk_widget_get_native (b->view))),
+           gtk_widget_get_width (b->view), gtk_widget_get_height (b->view));
+  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (b->view), b->trace);
   spin ();
-  start = sl_trace_get_start (trace);
-  end = sl_trace_get_end (trace);
+  b->start = sl_trace_get_start (b->trace);
+  b->end = sl_trace_get_end (b->trace);
+  b->rand = g_rand_new_with_seed (42);
+  b->times = g_new (double, frames);
+  b->snaps = g_new (double, frames);
+}
 
-  g_print ("  %-12s %10s %10s %12s\n", "span", "median ms", "max ms", "snapshot ms");
-  if (n_spans == 0)
-    for (span = end - start; n_spans < MAX_LEVELS; span = span / 10 >= 1000 ? span / 10 : 1000)
-      {
-        spans[n_spans++] = span;
-        if (span <= 1000)
-          break;
-      }
-  for (n = 0; n < n_spans; n++)
+/* Frame `i` of a level: a window `span` wide at a random place inside the trace. */
+static void
+bench_frame (Bench  *b,
+             SlTime  span,
+             guint   i)
+{
+  SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (b->view));
+  SlTime t0 = b->start + (SlTime) (g_rand_double (b->rand) * (double) MAX (b->end - b->start - span, 0));
+
+  sl_viewport_set_visible (vp, t0, t0 + span, FALSE);
+  b->times[i] = frame_ms (b->view, &b->snaps[i], NULL);
+}
+
+/* The first frame of a level, at the start of the trace: warms caches, and is saved with
+ * BENCH_PNG. */
+static void
+bench_warm (Bench  *b,
+            SlTime  span,
+            guint   level)
+{
+  SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (b->view));
+  g_autofree char *png = NULL;
+  double dummy;
+
+  if (g_getenv ("BENCH_PNG") != NULL)
     {
-      span = spans[n];
-      double dummy;
-      if (only_level >= 0 && (gint) n != only_level)
-        {
-          levels[n] = (Level) { span, 0, 0, 0 };
-          continue;
-        }
-      g_autofree char *png = NULL;
-      if (g_getenv ("BENCH_PNG") != NULL)
-        {
-          g_autofree char *base = g_path_get_basename (path);
-          g_autofree char *name = g_strdup_printf ("%s-level%u.png", base, n);
-          png = g_build_filename (g_getenv ("BENCH_PNG"), name, NULL);
-        }
-      /* warm caches for this level, at the start of the trace */
-      sl_viewport_set_visible (vp, start, start + span, FALSE);
-      frame_ms (view, &dummy, png);
-      for (guint i = 0; i < frames; i++)
-        {
-          /* various positions: random, inside the trace */
-          SlTime t0 = start + (SlTime) (g_rand_double (rand) * (double) MAX (end - start - span, 0));
-          sl_viewport_set_visible (vp, t0, t0 + span, FALSE);
-          times[i] = frame_ms (view, &snaps[i], NULL);
-        }
-      qsort (times, frames, sizeof (double), cmp_double);
-      qsort (snaps, frames, sizeof (double), cmp_double);
-      levels[n] = (Level) { span, times[frames / 2], times[frames - 1], snaps[frames / 2] };
-      {
-        g_autofree char *s = NULL;
-        if (span >= 1000000000)
-          s = g_strdup_printf ("%.3f s", span / 1e9);
-        else if (span >= 1000000)
-          s = g_strdup_printf ("%.3f ms", span / 1e6);
-        else
-          s = g_strdup_printf ("%.3f µs", span / 1e3);
-        g_print ("  %-12s %10.2f %10.2f %12.2f\n", s, levels[n].median_ms, levels[n].max_ms,
-                 levels[n].snap_median_ms);
-      }
+      g_autofree char *base = g_path_get_basename (b->path);
+      g_autofree char *name = g_strdup_printf ("%s-level%u.png", base, level);
+      png = g_build_filename (g_getenv ("BENCH_PNG"), name, NULL);
     }
-  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (view), NULL);
-  g_rand_free (rand);
-  g_free (times);
-  g_free (snaps);
-  return n;
+  sl_viewport_set_visible (vp, b->start, b->start + span, FALSE);
+  frame_ms (b->view, &dummy, png);
+}
+
+static void
+bench_level_done (Bench  *b,
+                  guint   level,
+                  SlTime  span,
+                  guint   frames)
+{
+  qsort (b->times, frames, sizeof (double), cmp_double);
+  qsort (b->snaps, frames, sizeof (double), cmp_double);
+  b->levels[level] = (Level) { span, b->times[frames / 2], b->times[frames - 1],
+                               b->snaps[frames / 2] };
+}
+
+static void
+bench_print (Bench *b,
+             guint  n_levels)
+{
+  g_print ("%s:\n  %-12s %10s %10s %12s\n", b->path, "span", "median ms", "max ms", "snapshot ms");
+  for (guint n = 0; n < n_levels; n++)
+    {
+      SlTime span = b->levels[n].span;
+      g_autofree char *s = NULL;
+      if (only_level >= 0 && (gint) n != only_level)
+        continue;
+      if (span >= 1000000000)
+        s = g_strdup_printf ("%.3f s", span / 1e9);
+      else if (span >= 1000000)
+        s = g_strdup_printf ("%.3f ms", span / 1e6);
+      else
+        s = g_strdup_printf ("%.3f µs", span / 1e3);
+      g_print ("  %-12s %10.2f %10.2f %12.2f\n", s, b->levels[n].median_ms, b->levels[n].max_ms,
+               b->levels[n].snap_median_ms);
+    }
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  GtkWidget *window, *view;
-  Level big[MAX_LEVELS], small[MAX_LEVELS];
-  guint n_big, n_small = 0, frames = 30;
-  gint64 deadline;
+  Bench big = { 0 }, small = { 0 };
+  gboolean two = argc > 2;
+  SlTime spans[MAX_LEVELS], span;
+  guint n_spans = 0, frames = 30;
 
   if (argc < 2)
     {
@@ -176,31 +210,50 @@ main (int   argc,
     only_level = atoi (g_getenv ("BENCH_LEVEL"));
   g_setenv ("GTK_A11Y", "none", FALSE);
   gtk_init ();
-  window = gtk_window_new ();
-  gtk_window_set_decorated (GTK_WINDOW (window), FALSE);
-  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
-  view = sl_timeline_view_new ();
-  gtk_window_set_child (GTK_WINDOW (window), view);
-  gtk_window_present (GTK_WINDOW (window));
-  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while ((!gtk_widget_get_mapped (view) || gtk_widget_get_width (view) < 100)
-         && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  spin ();
-  g_print ("renderer %s, view %d×%d, %u frames per level\n",
-           G_OBJECT_TYPE_NAME (gtk_native_get_renderer (gtk_widget_get_native (view))),
-           gtk_widget_get_width (view), gtk_widget_get_height (view), frames);
+  bench_open (&big, argv[1], frames);
+  if (two)
+    bench_open (&small, argv[2], frames);
+  g_print ("%u frames per level%s\n", frames,
+           two ? ", the two traces taking turns every 10" : "");
 
-  n_big = run_trace (view, argv[1], frames, big);
-  if (argc > 2)
+  /* levels: the spans of the first trace, decades down to 1 µs; the second reuses them so that
+   * the ratio compares frames of the same width in time */
+  for (span = big.end - big.start; n_spans < MAX_LEVELS; span = span / 10 >= 1000 ? span / 10 : 1000)
     {
-      n_small = run_trace (view, argv[2], frames, small);
-      g_print ("cost ratio %s / %s (median frame time, same span):\n", argv[1],
-               argv[2]);
-      for (guint i = 0; i < MIN (n_big, n_small); i++)
-        g_print ("  level %u (%" G_GINT64_FORMAT " ns): %.2f\n", i, spans[i],
-                 big[i].median_ms / MAX (small[i].median_ms, 1e-3));
+      spans[n_spans++] = span;
+      if (span <= 1000)
+        break;
     }
-  gtk_window_destroy (GTK_WINDOW (window));
+  for (guint n = 0; n < n_spans; n++)
+    {
+      if (only_level >= 0 && (gint) n != only_level)
+        continue;
+      bench_warm (&big, spans[n], n);
+      if (two)
+        bench_warm (&small, spans[n], n);
+      /* taking turns ten frames each: a slow stretch of a shared machine hits both traces alike,
+       * and most frames still follow one of their own trace, as when a person pans (frame by
+       * frame, the other trace's frame in between left the caches cold) */
+      for (guint i = 0; i < frames; i += TURN)
+        {
+          for (guint k = i; k < MIN (i + TURN, frames); k++)
+            bench_frame (&big, spans[n], k);
+          for (guint k = i; two && k < MIN (i + TURN, frames); k++)
+            bench_frame (&small, spans[n], k);
+        }
+      bench_level_done (&big, n, spans[n], frames);
+      if (two)
+        bench_level_done (&small, n, spans[n], frames);
+    }
+  bench_print (&big, n_spans);
+  if (two)
+    {
+      bench_print (&small, n_spans);
+      g_print ("cost ratio %s / %s (median frame time, same span):\n", argv[1], argv[2]);
+      for (guint i = 0; i < n_spans; i++)
+        if (only_level < 0 || (gint) i == only_level)
+          g_print ("  level %u (%" G_GINT64_FORMAT " ns): %.2f\n", i, spans[i],
+                   big.levels[i].median_ms / MAX (small.levels[i].median_ms, 1e-3));
+    }
   return 0;
 }
