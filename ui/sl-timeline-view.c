@@ -1190,8 +1190,8 @@ util_queue (SlTimelineView *self,
  * GPUs, before drawing.  Zoomed out on 10 M events the utilization series take ~0.3 ms and the
  * lists ~0.4 ms of a frame; they only read the trace, so a second thread starts on them at once
  * while this one draws what does not need them (headers and ruler, ~0.4 ms), then joins in:
- * frame_prefetch_finish.  Lanes are ~20, so one short-lived thread per frame (~50 µs) is cheaper
- * than keeping a pool and its wake-ups.
+ * frame_prefetch_finish.  The lanes' rows, the "All streams" rows and the utilization images
+ * are made there too, from them.
  */
 static void
 frame_prefetch_start (SlTimelineView *self,
@@ -1221,17 +1221,17 @@ frame_prefetch_start (SlTimelineView *self,
         break;
       if (r->kind == ROW_GPU_UTIL || (self->util_overlay && r->kind == ROW_GPU_ALL))
         util_queue (self, r->gpu, f, width, job);
-      if (r->kind == ROW_GPU_ALL && !gpu_row_fresh (self, r->gpu, f, width))
-        job->tasks[job->n++] = (FrameTask) { TASK_GPU_ROW, NULL, r->gpu, FALSE, 0, 0 };
-      /* its image, when its series are queued (util_prepare dropped the old one) */
-      if (r->kind == ROW_GPU_UTIL && self->util[r->gpu].tex_h == 0)
-        job->tasks[job->n++] = (FrameTask) { TASK_UTIL_IMAGE, NULL, r->gpu, FALSE, y, r->h };
       else if (self->util_overlay && r->kind == ROW_LANE)
         {
           const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
           if (lane->gpu >= 0)
             util_queue (self, lane->gpu, f, width, job);
         }
+      if (r->kind == ROW_GPU_ALL && !gpu_row_fresh (self, r->gpu, f, width))
+        job->tasks[job->n++] = (FrameTask) { TASK_GPU_ROW, NULL, r->gpu, FALSE, 0, 0 };
+      /* its image, when its series changed (util_prepare marked it stale) */
+      if (r->kind == ROW_GPU_UTIL && self->util[r->gpu].tex_h == 0)
+        job->tasks[job->n++] = (FrameTask) { TASK_UTIL_IMAGE, NULL, r->gpu, FALSE, y, r->h };
       for (guint k = 0; k < n; k++)
         {
           guint li = lanes != NULL ? g_array_index (lanes, guint, k) : (guint) r->lane;
