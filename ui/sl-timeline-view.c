@@ -1640,10 +1640,18 @@ narrow_runs (SlTimelineView    *self,
             run_push (&b, c, 0, 0);
           continue;
         }
-      px = (double) col->busy * scale + carry;
-      if (col->count > 0 && (samples || col->busy == 0))
-        px = MAX (px, 1.0);
-      carry = MIN (MAX (px - 1.0, 0.0), MIN_PX);
+      px = (double) col->busy * scale;
+      /* a full column (most, zoomed out on a busy lane) carries the most whatever came before:
+       * the branch spares the next column the wait on this one's sum */
+      if (px >= 1.0 + MIN_PX)
+        carry = MIN_PX;
+      else
+        {
+          px += carry;
+          if (col->count > 0 && (samples || col->busy == 0))
+            px = MAX (px, 1.0);
+          carry = MIN (MAX (px - 1.0, 0.0), MIN_PX);
+        }
       if (px <= 0)
         run_push (&b, c, 0, 0);
       else
