@@ -374,6 +374,19 @@ test_utilization (void)
           sum += util[b] * (double) (b1 - b0);
         }
       g_assert_cmpfloat (fabs (sum - (double) busy), <, 1e-6 * (double) (t1 - t0) + 1.0);
+
+      /* more buckets than the chunks it looks up ahead: each is its own range's busy time */
+      double many[100];
+      sl_trace_gpu_utilization_buckets (trace, g, kind, t0, t1, 100, many);
+      for (guint b = 0; b < 100; b++)
+        {
+          SlTime b0 = t0 + (SlTime) ((double) (t1 - t0) * b / 100);
+          SlTime b1 = b == 99 ? t1 : t0 + (SlTime) ((double) (t1 - t0) * (b + 1) / 100);
+          if (b1 > b0)
+            g_assert_cmpfloat (fabs (many[b] * (double) (b1 - b0)
+                                     - (double) sl_trace_gpu_busy_time (trace, g, kind, b0, b1)),
+                               <=, 1e-9 * (double) (b1 - b0) + 1e-6);
+        }
     }
   g_rand_free (rng);
   for (guint i = 0; i < 2; i++)
