@@ -1280,12 +1280,28 @@ frame_prefetch_finish (SlTimelineView *self,
   g_free (job->tasks);
 }
 
+/* floor (x) for |x| < 2^62, without a call into libm (a frame asks ~3 k). */
+static inline double
+floor_fast (double x)
+{
+  double t = (double) (gint64) x;
+
+  return t > x ? t - 1 : t;
+}
+
+/* A channel of 0 … 1 as 0 … 255, rounded (lround's answer, without its call: a dense lane of
+ * NVTX colours asks for three a pixel column). */
+static inline guint32
+channel_byte (float v)
+{
+  return (guint32) (CLAMP (v, 0.0f, 1.0f) * 255.0f + 0.5f);
+}
+
 static guint32
 rgb_key (const GdkRGBA *c)
 {
-  return ((guint32) lround (CLAMP (c->red, 0, 1) * 255) << 24)
-         | ((guint32) lround (CLAMP (c->green, 0, 1) * 255) << 16)
-         | ((guint32) lround (CLAMP (c->blue, 0, 1) * 255) << 8);
+  return (channel_byte (c->red) << 24) | (channel_byte (c->green) << 16)
+         | (channel_byte (c->blue) << 8);
 }
 
 /* Columns for `n` pixel columns, cleared: reused by every row (n is the lanes width, ~2 k). */
@@ -1334,7 +1350,7 @@ narrow_key (SlTimelineView    *self,
   if (col->count != 1)
     return fold_key;
   ec = event_color (self, lane, &lane->events[col->last]);
-  /* neighbours mostly share a colour: three lround() a column otherwise */
+  /* neighbours mostly share a colour */
   if (ec.red != last_c->red || ec.green != last_c->green || ec.blue != last_c->blue)
     {
       *last_c = ec;
@@ -1416,7 +1432,7 @@ columns_add_lane (SlTimelineView *self,
         {
           const SlEvent *ev = &lane->events[it->first];
           GdkRGBA c = event_color (self, lane, ev);
-          /* neighbours mostly share a colour: ~3 k items a lane, 3 lround() each otherwise */
+          /* neighbours mostly share a colour */
           if (c.red != last_c.red || c.green != last_c.green || c.blue != last_c.blue)
             {
               last_c = c;
@@ -1953,7 +1969,7 @@ draw_idle_shade (SlTimelineView *self,
 static guint32
 rgba_key (const GdkRGBA *c)
 {
-  return rgb_key (c) | (guint32) lround (CLAMP (c->alpha, 0, 1) * 255);
+  return rgb_key (c) | channel_byte (c->alpha);
 }
 
 /* `src` (straight alpha, times `cover`) over the premultiplied pixel `dst`, as cairo's OVER. */
@@ -2012,9 +2028,6 @@ util_image_ensure (SlTimelineView *self,
       guint32 *px;
       float lut[8][4];   /* premultiplied colour of each state: any bar 1, kernels bar 2, idle 4 */
       guint32 packed[8];
-      /* per column: where the two bars start and the idle shade ends */
-      g_autofree gint *top_any = g_new (gint, 3 * (gsize) n);
-      gint *top_kernels = top_any + n, *idle_end = top_any + 2 * (gsize) n;
 
       /* the last image, when no render node holds it any more */
       if (image == NULL || cairo_surface_get_reference_count (image) != 1
@@ -2041,29 +2054,49 @@ util_image_ensure (SlTimelineView *self,
           packed[k] = pixel_pack (lut[k]);
         }
       sl_viewport_get_bounds (self->viewport, &s, &e);
+      SlTime bt1 = f->t0;
       for (guint i = 0; i < n; i++)
         {
-          SlTime bt0 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * i / n);
-          SlTime bt1 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * (i + 1) / n);
+          SlTime bt0 = bt1;
           /* outside the trace nothing ran, but nothing was recorded either: not "idle" */
-          gboolean idle = !(bt1 <= s || bt0 >= e) && u->kernels[i] < self->util_threshold;
+          gboolean idle;
+          /* where the idle shade ends and each bar starts (whole pixels from its top down to the
+           * base line, as the rectangles) */
+          gint idle_end, top_any = G_MAXINT, top_kernels = G_MAXINT, r = 0;
+          gint cut[4];
 
-          idle_end[i] = idle ? (gint) (h - 1) : 0;
-          /* whole pixels from the top of the bar down to the base line, as the rectangles */
-          top_any[i] = u->any[i] > 0 ? (gint) lround (floor (y + base - u->any[i] * gh) - y)
-                                     : G_MAXINT;
-          top_kernels[i] = u->kernels[i] > 0
-                             ? (gint) lround (floor (y + base - u->kernels[i] * gh) - y)
-                             : G_MAXINT;
-        }
-      /* row by row: the writes go along memory */
-      for (gint r = 0; r < (gint) hh; r++)
-        {
-          guint32 *row = px + (gsize) r * stride;
-          gint bar = r < (gint) base;
-          for (guint i = 0; i < n; i++)
-            row[i] = packed[(bar & (r >= top_any[i])) | ((bar & (r >= top_kernels[i])) << 1)
-                            | ((r < idle_end[i]) << 2)];
+          bt1 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * (i + 1) / n);
+          idle = !(bt1 <= s || bt0 >= e) && u->kernels[i] < self->util_threshold;
+          idle_end = idle ? (gint) (h - 1) : 0;
+          if (u->any[i] > 0)
+            top_any = (gint) floor_fast (floor_fast (y + base - u->any[i] * gh) - y + 0.5);
+          if (u->kernels[i] > 0)
+            top_kernels = (gint) floor_fast (floor_fast (y + base - u->kernels[i] * gh) - y + 0.5);
+          /* the rows where the state changes, in order (an insertion sort of four); between two
+           * of them the column is one colour, filled down */
+          cut[0] = idle_end;
+          cut[1] = top_any;
+          cut[2] = top_kernels;
+          cut[3] = (gint) base;
+          for (guint c = 1; c < G_N_ELEMENTS (cut); c++)
+            for (guint d = c; d > 0 && cut[d - 1] > cut[d]; d--)
+              {
+                gint tmp = cut[d];
+                cut[d] = cut[d - 1];
+                cut[d - 1] = tmp;
+              }
+          for (guint c = 0; c <= G_N_ELEMENTS (cut) && r < (gint) hh; c++)
+            {
+              gint to = c < G_N_ELEMENTS (cut) ? MIN (cut[c], (gint) hh) : (gint) hh;
+              gboolean bar = r < (gint) base;
+              guint32 v;
+              if (to <= r)
+                continue;
+              v = packed[(r < idle_end ? 4 : 0) | (bar && r >= top_any ? 1 : 0)
+                         | (bar && r >= top_kernels ? 2 : 0)];
+              for (; r < to; r++)
+                px[(gsize) r * stride + i] = v;
+            }
         }
       cairo_surface_mark_dirty (image);
       u->image = image;
