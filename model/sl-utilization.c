@@ -32,9 +32,10 @@ union_add (UnionBuilder *b,
 }
 
 /*
- * A copy of `bytes` of `data` (or room for them, when data is NULL) in memory the kernel may back
- * with huge pages: a frame reads ~3 k chunks of a union of ~30 MB at random, and with 4 KiB pages
- * each read was a TLB miss too.  Freed with g_free (malloc'd memory).
+ * A copy of `bytes` of `data` (or room for them, when data is NULL) starting on a cache line, in
+ * memory the kernel may back with huge pages when large: a frame reads ~3 k chunks of a union of
+ * ~30 MB at random, and with 4 KiB pages each read was a TLB miss too.  Freed with g_free
+ * (malloc'd memory).
  */
 static gpointer
 huge_copy (gconstpointer data,
@@ -43,11 +44,10 @@ huge_copy (gconstpointer data,
   const gsize huge = 2u << 20;
   gpointer mem = NULL;
 
-  if (bytes < huge)
-    return data != NULL ? g_memdup2 (data, bytes) : g_malloc (MAX (bytes, 1));
-  if (posix_memalign (&mem, huge, bytes) != 0)
+  if (posix_memalign (&mem, bytes >= huge ? huge : 64, MAX (bytes, 1)) != 0)
     g_error ("%s: out of memory (%" G_GSIZE_FORMAT " bytes)", G_STRFUNC, bytes);
-  madvise (mem, bytes, MADV_HUGEPAGE);
+  if (bytes >= huge)
+    madvise (mem, bytes, MADV_HUGEPAGE);
   if (data != NULL)
     memcpy (mem, data, bytes);
   return mem;
