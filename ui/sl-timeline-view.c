@@ -931,6 +931,20 @@ lane_lod_fresh (const LaneLod *l,
   return l->items != NULL && l->t0 == t0 && l->t1 == t1 && l->width == width;
 }
 
+/* Gives back the pixel-wide arrays of a lane the frame does not show (~60 KB a lane: a trace of a
+ * thousand thread lanes scrolled through would keep them all), leaving it stale. */
+static void
+lane_lod_release (LaneLod *l)
+{
+  if (l->cols == NULL && l->runs == NULL)
+    return;
+  g_clear_pointer (&l->cols, g_free);
+  g_clear_pointer (&l->runs, g_free);
+  l->n_cols = l->runs_cap = l->n_runs = 0;
+  l->width = 0;
+  l->runs_epoch = 0;
+}
+
 /*
  * The level of detail of a lane for this frame: the lane row, "All streams", labels and the next
  * frame at the same window share it.  Zoomed out, a dense lane's narrow events are sums per pixel
@@ -1253,6 +1267,9 @@ frame_prefetch_start (SlTimelineView *self,
                                                row, 0, 0 };
         }
     }
+  for (guint i = 0; i < n_lanes; i++)
+    if (task_of[i] == -2)
+      lane_lod_release (&self->lod_cache[i]);
   qsort (job->tasks, job->n, sizeof *job->tasks, task_cmp);
   while (job->n_before_rows < job->n && job->tasks[job->n_before_rows].kind < TASK_GPU_ROW)
     job->n_before_rows++;
