@@ -56,9 +56,7 @@ struct _SlWindow
   GtkWidget    *stop_button;
   char         *recording_status;
 
-  /* Search: the matches by start time (lane, index), to tell "k of N". */
-  GArray       *matches;
-  gsize         n_matches;     /* as the timeline counts them */
+  gsize         n_matches;     /* of the timeline's search */
 };
 
 G_DEFINE_FINAL_TYPE (SlWindow, sl_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -70,13 +68,6 @@ enum
 };
 
 static guint signals[N_SIGNALS];
-
-typedef struct
-{
-  gint   lane;
-  gsize  index;
-  SlTime start;
-} Match;
 
 /* What the loading thread hands back. */
 typedef struct
@@ -649,61 +640,12 @@ update_history (SlWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (a), forward);
 }
 
-static int
-compare_matches (gconstpointer a,
-                 gconstpointer b)
-{
-  const Match *x = a, *y = b;
-
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  if (x->lane != y->lane)
-    return x->lane < y->lane ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* The events whose name contains the needle, ignoring case: the same rule as the timeline's.
- * One pass over every event, with the answer per string id cached: done once per keystroke. */
-static void
-collect_matches (SlWindow   *self,
-                 const char *needle)
-{
-  g_autoptr (GHashTable) verdict = g_hash_table_new (NULL, NULL);
-  g_autofree char *folded = g_utf8_casefold (needle, -1);
-
-  g_array_set_size (self->matches, 0);
-  if (self->trace == NULL || *needle == '\0')
-    return;
-  for (guint l = 0; l < sl_trace_get_n_lanes (self->trace); l++)
-    {
-      const SlLane *lane = sl_trace_get_lane (self->trace, l);
-
-      for (gsize i = 0; i < lane->n_events; i++)
-        {
-          guint32 id = lane->events[i].name;
-          gpointer v;
-
-          if (!g_hash_table_lookup_extended (verdict, GUINT_TO_POINTER (id), NULL, &v))
-            {
-              g_autofree char *name = g_utf8_casefold (sl_trace_str (self->trace, id), -1);
-              v = GINT_TO_POINTER (strstr (name, folded) != NULL ? 1 : 2);
-              g_hash_table_insert (verdict, GUINT_TO_POINTER (id), v);
-            }
-          if (GPOINTER_TO_INT (v) == 1)
-            {
-              Match m = { (gint) l, i, lane->events[i].start };
-              g_array_append_val (self->matches, m);
-            }
-        }
-    }
-  g_array_sort (self->matches, compare_matches);
-}
-
 static void
 update_search_label (SlWindow *self)
 {
   const char *needle = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
   SlEventRef sel;
+  const SlSearch *search;
   g_autofree char *text = NULL;
   gsize k = 0;
 
@@ -718,15 +660,9 @@ update_search_label (SlWindow *self)
       return;
     }
   sel = sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (self->timeline));
-  for (guint i = 0; sel.lane >= 0 && i < self->matches->len; i++)
-    {
-      const Match *m = &g_array_index (self->matches, Match, i);
-      if (m->lane == sel.lane && m->index == sel.index)
-        {
-          k = i + 1;
-          break;
-        }
-    }
+  search = sl_timeline_view_get_search (SL_TIMELINE_VIEW (self->timeline));
+  if (search != NULL && sel.lane >= 0)
+    k = (gsize) (sl_search_get_position (search, sel) + 1);
   if (k > 0)
     text = g_strdup_printf ("%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT, k, self->n_matches);
   else
@@ -745,7 +681,6 @@ search_changed_cb (GtkSearchEntry *entry,
     return;
   self->n_matches = sl_timeline_view_set_search (SL_TIMELINE_VIEW (self->timeline),
                                                  *needle != '\0' ? needle : NULL);
-  collect_matches (self, needle);
   update_search_label (self);
 }
 
@@ -1615,7 +1550,6 @@ sl_window_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->live_cancellable);
   g_free (self->recording_status);
-  g_array_unref (self->matches);
   G_OBJECT_CLASS (sl_window_parent_class)->finalize (object);
 }
 
@@ -1658,7 +1592,6 @@ sl_window_init (SlWindow *self)
   g_autoptr (GMenuModel) menu = build_menu ();
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
-  self->matches = g_array_new (FALSE, FALSE, sizeof (Match));
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 
   gtk_window_set_default_size (GTK_WINDOW (self), 1400, 900);

@@ -1,6 +1,8 @@
 /* sl-timeline-view.c: the swimlane timeline widget: header tree, ruler, LOD boxes, overlays, input. */
 #include "sl-timeline-view.h"
 
+#include "sl-search.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -19,7 +21,6 @@
 #define MIN_PX       2.0     /* events narrower than this fold into LOD items */
 #define ZOOM_STEP    1.5     /* W/S and one Ctrl+wheel notch */
 #define PAN_STEP     0.2     /* A/D: a fifth of the visible span */
-#define MAX_MATCHES  (1u << 20) /* search keeps at most ~1 M matches for next/previous */
 #define TEXT_MIN_W   24.0    /* px: narrower boxes never get a label */
 
 typedef enum
@@ -150,15 +151,13 @@ struct _SlTimelineView
 
   SlEventRef     selected;
   guint32        highlight_name;
-  MarkSet        highlight;
-  MarkSet        search;
+  SlSearch      *highlight;      /* events named highlight_name; NULL when none */
+  SlSearch      *search;         /* the search bar's matches; NULL when none */
   /* a finding in focus: its range, lanes and events; and the ranges of all findings */
   SlTime         focus_t0, focus_t1;
   gboolean      *focus_lanes;    /* per lane, NULL when none */
   MarkSet        focus;
   GArray        *ruler_marks;    /* SlTime pairs */
-  GArray        *matches;        /* SlEventRef sorted by start, capped at MAX_MATCHES */
-  gsize          n_search;
   SlColorMode    color_mode;
   gboolean       util_overlay;
   double         util_threshold;
@@ -1919,13 +1918,13 @@ draw_lane_marks (SlTimelineView *self,
                  Batch          *batch,
                  const Frame    *f,
                  const SlLane   *lane,
-                 GArray         *marks,
+                 const guint32  *idx,
+                 guint           n,
                  double          y,
                  double          h,
                  const GdkRGBA  *underline)
 {
-  const guint32 *idx = (const guint32 *) marks->data;
-  guint n = marks->len, i;
+  guint i;
 
   i = marks_lower_bound (lane, idx, 0, n, f->t0);
   if (i > 0 && lane->events[idx[i - 1]].end > f->t0)
@@ -1953,6 +1952,24 @@ draw_lane_marks (SlTimelineView *self,
         next = ev->start + 1;
       i = marks_lower_bound (lane, idx, i + 1, n, next);
     }
+}
+
+/* The matches of a model search in one lane. */
+static void
+draw_search_marks (SlTimelineView *self,
+                   Batch          *batch,
+                   const Frame    *f,
+                   const SlLane   *lane,
+                   const SlSearch *search,
+                   double          y,
+                   double          h,
+                   const GdkRGBA  *underline)
+{
+  gsize n;
+  const guint32 *idx = sl_search_get_lane_matches (search, lane->index, &n);
+
+  if (n > 0)
+    draw_lane_marks (self, batch, f, lane, idx, (guint) n, y, h, underline);
 }
 
 /* Semi-transparent red where the GPU's kernel utilization is below the threshold. */
@@ -2593,7 +2610,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   FrameJob job;
   GskRenderNode *top_node;
   Batch batch = { snapshot, 0, 0, 0, 0, { 0, 0, 0, 0 }, FALSE };
-  gboolean highlighting = self->highlight_name != SL_NO_STR && self->highlight.lanes != NULL;
+  gboolean highlighting = self->highlight != NULL;
 
   palette_update (self);
   layout_ensure (self);
@@ -2681,15 +2698,13 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
           draw_lane_row (self, snapshot, &f, lane, y, r->h, highlighting,
                          frame_under (self, &f, (i & 1) != 0,
                                       self->focus_lanes != NULL && self->focus_lanes[r->lane]));
-          if (highlighting && self->highlight.lanes[r->lane] != NULL)
-            draw_lane_marks (self, &batch, &f, lane, self->highlight.lanes[r->lane], y, r->h,
-                             NULL);
-          if (self->search.lanes != NULL && self->search.lanes[r->lane] != NULL)
-            draw_lane_marks (self, &batch, &f, lane, self->search.lanes[r->lane], y, r->h,
-                             &self->pal.search);
+          if (highlighting)
+            draw_search_marks (self, &batch, &f, lane, self->highlight, y, r->h, NULL);
+          if (self->search != NULL)
+            draw_search_marks (self, &batch, &f, lane, self->search, y, r->h, &self->pal.search);
           if (self->focus.lanes != NULL && self->focus.lanes[r->lane] != NULL)
-            draw_lane_marks (self, &batch, &f, lane, self->focus.lanes[r->lane], y, r->h,
-                             &self->pal.focus);
+            draw_lane_marks (self, &batch, &f, lane, (const guint32 *) self->focus.lanes[r->lane]->data,
+                             self->focus.lanes[r->lane]->len, y, r->h, &self->pal.focus);
           batch_flush (&batch);
           if (self->util_overlay && lane->gpu >= 0)
             draw_idle_shade (self, &batch, &f, lane->gpu, y, r->h);
@@ -2705,9 +2720,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
           for (guint k = 0; k < lanes->len; k++)
             {
               const SlLane *lane = sl_trace_get_lane (self->trace, g_array_index (lanes, guint, k));
-              if (highlighting && self->highlight.lanes[lane->index] != NULL)
-                draw_lane_marks (self, &batch, &f, lane, self->highlight.lanes[lane->index], y,
-                                 r->h, NULL);
+              if (highlighting)
+                draw_search_marks (self, &batch, &f, lane, self->highlight, y, r->h, NULL);
               batch_flush (&batch);
             }
           if (self->util_overlay)
@@ -3313,7 +3327,8 @@ sl_timeline_view_finalize (GObject *object)
   g_free (self->cols);
   g_free (self->runs);
   g_free (self->under);
-  g_array_unref (self->matches);
+  g_clear_pointer (&self->search, sl_search_free);
+  g_clear_pointer (&self->highlight, sl_search_free);
   g_clear_pointer (&self->ruler_marks, g_array_unref);
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->text_w);
@@ -3426,7 +3441,6 @@ sl_timeline_view_init (SlTimelineView *self)
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   g_array_set_clear_func (self->rows, row_clear);
   self->lod = g_array_new (FALSE, FALSE, sizeof (SlLodItem));
-  self->matches = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->text_w = g_hash_table_new (NULL, NULL);
   self->selected = SL_EVENT_REF_NONE;
@@ -3486,9 +3500,7 @@ cmp_guint32 (gconstpointer a,
 static void
 search_clear (SlTimelineView *self)
 {
-  markset_clear (&self->search);
-  g_array_set_size (self->matches, 0);
-  self->n_search = 0;
+  g_clear_pointer (&self->search, sl_search_free);
 }
 
 static void
@@ -3587,7 +3599,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
     return;
   if (trace != NULL)
     sl_trace_ref (trace);
-  markset_clear (&self->highlight);
+  g_clear_pointer (&self->highlight, sl_search_free);
   search_clear (self);
   focus_clear (self);
   if (self->ruler_marks != NULL)
@@ -3738,149 +3750,49 @@ sl_timeline_view_set_highlight_name (SlTimelineView *self,
   if (name == self->highlight_name)
     return;
   self->highlight_name = name;
-  markset_clear (&self->highlight);
+  g_clear_pointer (&self->highlight, sl_search_free);
+  /* one O(n) pass per change; frames then draw only the marks on screen */
   if (self->trace != NULL && name != SL_NO_STR)
-    {
-      /* one O(n) pass per change; frames then draw only the marks on screen */
-      guint n_lanes = sl_trace_get_n_lanes (self->trace);
-      self->highlight.n_lanes = n_lanes;
-      self->highlight.lanes = g_new0 (GArray *, MAX (n_lanes, 1));
-      for (guint l = 0; l < n_lanes; l++)
-        {
-          const SlLane *lane = sl_trace_get_lane (self->trace, l);
-          for (gsize i = 0; i < lane->n_events; i++)
-            if (lane->events[i].name == name)
-              markset_add (&self->highlight, l, (guint32) i);
-        }
-    }
+    self->highlight = sl_trace_search_name (self->trace, name);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static int
-match_cmp (gconstpointer a,
-           gconstpointer b,
-           gpointer      user_data)
-{
-  SlTrace *trace = user_data;
-  const SlEventRef *x = a, *y = b;
-  SlTime tx = sl_trace_get_lane (trace, x->lane)->events[x->index].start;
-  SlTime ty = sl_trace_get_lane (trace, y->lane)->events[y->index].start;
-
-  if (tx != ty)
-    return tx < ty ? -1 : 1;
-  if (x->lane != y->lane)
-    return x->lane < y->lane ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
 }
 
 gsize
 sl_timeline_view_set_search (SlTimelineView *self,
                              const char     *needle)
 {
-  g_autofree char *folded = NULL;
-  g_autoptr (GHashTable) verdict = NULL;
-  guint n_lanes;
-
   g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), 0);
 
   search_clear (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   if (self->trace == NULL || needle == NULL || *needle == '\0')
     return 0;
-  folded = g_utf8_casefold (needle, -1);
-  /* names repeat: decide each string id once (id → 1 match, 2 no match) */
-  verdict = g_hash_table_new (NULL, NULL);
-  n_lanes = sl_trace_get_n_lanes (self->trace);
-  self->search.n_lanes = n_lanes;
-  self->search.lanes = g_new0 (GArray *, MAX (n_lanes, 1));
-  for (guint l = 0; l < n_lanes; l++)
-    {
-      const SlLane *lane = sl_trace_get_lane (self->trace, l);
-      guint32 last_name = SL_NO_STR;
-      gboolean last = FALSE;
-      for (gsize i = 0; i < lane->n_events; i++)
-        {
-          guint32 name = lane->events[i].name;
-          if (i == 0 || name != last_name)
-            {
-              guint v = GPOINTER_TO_UINT (g_hash_table_lookup (verdict, GUINT_TO_POINTER (name)));
-              if (v == 0)
-                {
-                  g_autofree char *hay = g_utf8_casefold (sl_trace_str (self->trace, name), -1);
-                  v = strstr (hay, folded) != NULL ? 1 : 2;
-                  g_hash_table_insert (verdict, GUINT_TO_POINTER (name), GUINT_TO_POINTER (v));
-                }
-              last_name = name;
-              last = v == 1;
-            }
-          if (!last)
-            continue;
-          self->n_search++;
-          markset_add (&self->search, l, (guint32) i);
-          if (self->matches->len < MAX_MATCHES)
-            {
-              SlEventRef ref = { (gint) l, i };
-              g_array_append_val (self->matches, ref);
-            }
-        }
-    }
-  g_array_sort_with_data (self->matches, match_cmp, self->trace);
-  return self->n_search;
+  self->search = sl_trace_search (self->trace, needle);
+  return sl_search_get_n_matches (self->search);
+}
+
+const SlSearch *
+sl_timeline_view_get_search (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  return self->search;
 }
 
 gboolean
 sl_timeline_view_search_step (SlTimelineView *self,
                               gboolean        forward)
 {
-  SlEventRef cur;
-  guint lo = 0, hi;
-  gint pick;
+  SlEventRef match;
+  SlTime t0;
 
   g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
-  if (self->trace == NULL || self->matches->len == 0)
+  if (self->trace == NULL || self->search == NULL)
     return FALSE;
-  hi = self->matches->len;
-  cur = self->selected;
-  if (cur.lane < 0)
-    {
-      /* nothing selected: the first match at or after the left edge of the view */
-      SlTime t0;
-      sl_viewport_get_visible (self->viewport, &t0, NULL);
-      while (lo < hi)
-        {
-          guint mid = (lo + hi) / 2;
-          SlEventRef *m = &g_array_index (self->matches, SlEventRef, mid);
-          if (sl_trace_get_lane (self->trace, m->lane)->events[m->index].start < t0)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      pick = forward ? (gint) lo : (gint) lo - 1;
-    }
-  else
-    {
-      /* first match that sorts after the selection */
-      while (lo < hi)
-        {
-          guint mid = (lo + hi) / 2;
-          if (match_cmp (&g_array_index (self->matches, SlEventRef, mid), &cur, self->trace) <= 0)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (forward)
-        pick = (gint) lo;
-      else
-        {
-          pick = (gint) lo - 1;
-          if (pick >= 0
-              && match_cmp (&g_array_index (self->matches, SlEventRef, pick), &cur, self->trace) == 0)
-            pick--;
-        }
-    }
-  if (pick < 0 || (guint) pick >= self->matches->len)
+  /* nothing selected: from the left edge of the view */
+  sl_viewport_get_visible (self->viewport, &t0, NULL);
+  if (!sl_search_step (self->search, self->selected, t0, forward, &match))
     return FALSE;
-  sl_timeline_view_select_event (self, g_array_index (self->matches, SlEventRef, pick), TRUE);
+  sl_timeline_view_select_event (self, match, TRUE);
   g_signal_emit (self, signals[EVENT_SELECTED], 0, &self->selected);
   return TRUE;
 }

@@ -1,6 +1,7 @@
 /* sl-timeline-view.h: the swimlane timeline: lane headers, ruler, events, utilization, arrows. */
 #pragma once
 
+#include "sl-search.h"
 #include "sl-trace.h"
 #include "sl-ui-types.h"
 #include "sl-viewport.h"
@@ -40,6 +41,8 @@ gsize       sl_timeline_view_set_search         (SlTimelineView *self,
 /* Moves the selection to the next/previous match after/before the current one; FALSE when none. */
 gboolean    sl_timeline_view_search_step        (SlTimelineView *self,
                                                  gboolean        forward);
+/* The matches of the current search (owned by the view), NULL when there is none. */
+const SlSearch *sl_timeline_view_get_search     (SlTimelineView *self);
 
 void        sl_timeline_view_set_color_mode     (SlTimelineView *self,
                                                  SlColorMode     mode);
