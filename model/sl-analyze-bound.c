@@ -91,7 +91,10 @@ window_stats (SlAnalyzeCtx *ctx,
               }
           }
         for (guint i = before; i < active->len; i++)
-          act = _sl_time_add (act, g_array_index (active, SlSpan, i).e - g_array_index (active, SlSpan, i).s);
+          {
+            const SlSpan *sp = &g_array_index (active, SlSpan, i);
+            act = _sl_time_add (act, sp->e - sp->s);
+          }
         if (act > best)
           {
             best = act;
@@ -138,8 +141,9 @@ bound_finding (SlAnalyzeCtx      *ctx,
   double len = (double) MAX (b - a, 1);
   g_autofree char *who = _sl_thread_label (ctx, gi->launcher);
   g_autofree char *d = sl_format_duration (b - a);
-  g_autoptr (GHashTable) osrt = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  g_autoptr (GHashTable) api = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autofree char *head = NULL;
+  g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  const SlThreadLanes *tl = &ctx->tl[gi->launcher];
   SlTime top_t;
   guint32 top;
   SlFinding *f;
@@ -151,25 +155,28 @@ bound_finding (SlAnalyzeCtx      *ctx,
   _sl_evidence_share (f, "gpu_busy_share", "GPU busy", (double) sum->busy_gpu / len);
   _sl_evidence_share (f, "host_busy_share", "Launching thread busy", (double) sum->host_busy / len);
   _sl_evidence_share (f, "host_sync_share", "Launching thread in sync calls",
-                  (double) sum->blocked_sync / len);
+                          (double) sum->blocked_sync / len);
   _sl_evidence_share (f, "host_osrt_share", "Launching thread in OS runtime calls",
-                  (double) sum->osrt / len);
+                          (double) sum->osrt / len);
   _sl_evidence_duration (f, "duration_ns", "Stretch", b - a);
   _sl_finding_add_gpu_lanes (ctx, f, gpu);
   _sl_finding_add_thread_lanes (ctx, f, gi->launcher);
 
+  /* the call the launching thread spends most time in: OS runtime when it waits for a loader */
+  _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, v == VERDICT_LOADER ? tl->osrt : tl->api), a, b,
+                   by_name, NULL, NULL);
+  top = _sl_top_name (by_name, &top_t);
+  head = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s", gpu, 100.0 * sum->busy_gpu / len,
+                          d, who);
   switch (v)
     {
     case VERDICT_LOADER:
       {
         g_autofree char *other = _sl_thread_label (ctx, sum->other);
-        _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, ctx->tl[gi->launcher].osrt), a, b, osrt, NULL, NULL);
-        top = _sl_top_name (osrt, &top_t);
         _sl_evidence_share (f, "others_busy_share", other, (double) sum->others / len);
         _sl_finding_add_thread_lanes (ctx, f, sum->other);
-        f->summary = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s waits in %s (%.0f%%) "
-                                      "and %s works (%.0f%%): the data loader is the bottleneck",
-                                      gpu, 100.0 * sum->busy_gpu / len, d, who,
+        f->summary = g_strdup_printf ("%s waits in %s (%.0f%%) and %s works (%.0f%%): the data "
+                                      "loader is the bottleneck", head,
                                       sl_trace_str (ctx->trace, top), 100.0 * top_t / len, other,
                                       100.0 * sum->others / len);
         f->advice = g_strdup ("The training loop waits for its input: the data loader cannot keep "
@@ -178,12 +185,8 @@ bound_finding (SlAnalyzeCtx      *ctx,
         break;
       }
     case VERDICT_LAUNCH:
-      _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, ctx->tl[gi->launcher].api), a, b, api, NULL, NULL);
-      top = _sl_top_name (api, &top_t);
-      f->summary = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s is busy %.0f%% (most in "
-                                    "%s): the CPU cannot feed the GPU",
-                                    gpu, 100.0 * sum->busy_gpu / len, d, who,
-                                    100.0 * sum->host_busy / len,
+      f->summary = g_strdup_printf ("%s is busy %.0f%% (most in %s): the CPU cannot feed the GPU",
+                                    head, 100.0 * sum->host_busy / len,
                                     top != SL_NO_STR ? sl_trace_str (ctx->trace, top)
                                                      : "its own code");
       f->advice = g_strdup ("The launching thread is busy and the GPU waits: CPU overhead between "
@@ -192,12 +195,8 @@ bound_finding (SlAnalyzeCtx      *ctx,
                             "of the loop.");
       break;
     case VERDICT_GPU:
-      _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, ctx->tl[gi->launcher].api), a, b, api, NULL, NULL);
-      top = _sl_top_name (api, &top_t);
-      f->summary = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s waits for it %.0f%% of "
-                                    "the time (%s): the GPU is the bottleneck",
-                                    gpu, 100.0 * sum->busy_gpu / len, d, who,
-                                    100.0 * sum->blocked_sync / len,
+      f->summary = g_strdup_printf ("%s waits for it %.0f%% of the time (%s): the GPU is the "
+                                    "bottleneck", head, 100.0 * sum->blocked_sync / len,
                                     sl_trace_str (ctx->trace, top));
       f->advice = g_strdup ("The GPU is saturated and the host waits for it: speed up the "
                             "kernels that take the most time (see `sightline stats`, the "
@@ -214,7 +213,8 @@ rule_bound (SlAnalyzeCtx *ctx,
             gboolean      cpu)
 {
   SlTime window = MAX ((SlTime) _sl_analyze_param (ctx, "window"), 1 * SL_US);
-  double threshold = _sl_analyze_param (ctx, "threshold"), share = _sl_analyze_param (ctx, cpu ? "busy" : "sync");
+  double threshold = _sl_analyze_param (ctx, "threshold");
+  double share = _sl_analyze_param (ctx, cpu ? "busy" : "sync");
 
   for (guint g = 0; g < ctx->n_gpus; g++)
     {

@@ -122,7 +122,7 @@ _sl_analyze_note (SlAnalyzeCtx *ctx,
   va_end (ap);
 }
 
-/* --- what the rules share ------------------------------------------------------------------------ */
+/* --- what the rules share --------------------------------------------------------------------- */
 
 SlApiClass
 _sl_api_class (SlAnalyzeCtx *ctx,
@@ -156,7 +156,8 @@ _sl_api_class (SlAnalyzeCtx *ctx,
 gboolean
 _sl_api_class_blocks (SlApiClass c)
 {
-  return c == SL_API_SYNC || c == SL_API_SYNC_OTHER || c == SL_API_MEMCPY_SYNC || c == SL_API_MEMSET_SYNC;
+  return c == SL_API_SYNC || c == SL_API_SYNC_OTHER || c == SL_API_MEMCPY_SYNC
+         || c == SL_API_MEMSET_SYNC;
 }
 
 char *
@@ -298,7 +299,10 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
           guint64 pid = _sl_thread_pid (ctx, t);
           gboolean mine = launches[t] > 0 || pid == gi->global_pid;
           for (guint k = 0; !mine && k < gi->ops->len; k++)
-            mine = sl_trace_get_lane (trace, g_array_index (gi->ops, guint32, k))->global_pid == pid;
+            {
+              const SlLane *lane = sl_trace_get_lane (trace, g_array_index (gi->ops, guint32, k));
+              mine = lane->global_pid == pid;
+            }
           if (mine)
             g_array_append_val (gi->threads, t);
         }
@@ -362,7 +366,10 @@ overlap_sum_cb (const SlLane *lane,
       *t = _sl_time_add (*t, d);
     }
   if (o->by_class != NULL)
-    o->by_class[_sl_api_class (o->ctx, ev->name)] = _sl_time_add (o->by_class[_sl_api_class (o->ctx, ev->name)], d);
+    {
+      SlApiClass c = _sl_api_class (o->ctx, ev->name);
+      o->by_class[c] = _sl_time_add (o->by_class[c], d);
+    }
   if (o->f != NULL)
     _sl_finding_add_event (o->f, lane->index, index);
   return TRUE;
@@ -458,7 +465,7 @@ _sl_range_text (SlAnalyzeCtx *ctx,
 
   return g_strdup_printf ("%s … %s", x, y);
 }
-/* --- unions of time spans ---------------------------------------------------------------------- */
+/* --- unions of time spans --------------------------------------------------------------------- */
 
 static gint
 cmp_span (gconstpointer a,

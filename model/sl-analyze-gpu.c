@@ -26,7 +26,8 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
       for (guint c = 0; c <= chunks; c++)
         {
           SlTime a = gi->first + (SlTime) ((double) span * c / chunks);
-          SlTime b = c == chunks ? gi->last : gi->first + (SlTime) ((double) span * (c + 1) / chunks);
+          SlTime b = c == chunks ? gi->last
+                                 : gi->first + (SlTime) ((double) span * (c + 1) / chunks);
           SlTime busy = c < chunks ? sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_ANY, a, b) : 0;
           gboolean is_low = c < chunks && b > a && (double) busy < threshold * (double) (b - a);
 
@@ -60,7 +61,7 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
             {
               g_autofree char *chunk = sl_format_duration (span / chunks);
               _sl_evidence (f, "chunks", "Low chunks", run_chunks, "%u of %u (each %s)", run_chunks,
-                        chunks, chunk);
+                            chunks, chunk);
             }
             f->advice = g_strdup ("The GPU waits for work in this stretch. The gpu_gaps, cpu_bound "
                                   "and sync_api findings in the same range say what the host did "
@@ -72,11 +73,12 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
             run_busy = 0;
           }
         }
-      _sl_analyze_note (ctx, "GPU %u: %u of %u chunks below %.0f%%", g, low, chunks, threshold * 100);
+      _sl_analyze_note (ctx, "GPU %u: %u of %u chunks below %.0f%%", g, low, chunks,
+                        threshold * 100);
     }
 }
 
-/* --- gpu_gaps ------------------------------------------------------------------------------------ */
+/* --- gpu_gaps --------------------------------------------------------------------------------- */
 
 typedef struct
 {
@@ -242,7 +244,7 @@ describe_host (SlAnalyzeCtx *ctx,
       if (activity_total (t) == 0 && t->thread != gi->launcher)
         continue;
       _sl_evidence (f, key, who, (double) activity_total (t), "%s%s", what,
-                t->thread == gi->launcher ? " — launches the GPU's work" : "");
+                    t->thread == gi->launcher ? " — launches the GPU's work" : "");
       _sl_finding_add_thread_lanes (ctx, f, t->thread);
       shown++;
     }
@@ -325,7 +327,10 @@ _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
       sl_trace_gpu_busy_foreach (ctx->trace, g, SL_UTIL_ANY, gap_scan_cb, &scan);
       n = scan.gaps->len / 2;
       for (gsize i = 0; i < n; i++)
-        total = _sl_time_add (total, g_array_index (scan.gaps, SlTime, 2 * i + 1) - g_array_index (scan.gaps, SlTime, 2 * i));
+        {
+          const SlTime *gap = &g_array_index (scan.gaps, SlTime, 2 * i);
+          total = _sl_time_add (total, gap[1] - gap[0]);
+        }
       /* the longest first; a trace with thousands of them describes the longest ones */
       if (n > 1)
         qsort (scan.gaps->data, n, 2 * sizeof (SlTime), cmp_gap_desc);
@@ -347,12 +352,12 @@ _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
       {
         g_autofree char *t = sl_format_duration (total), *m = sl_format_duration (min_gap);
         _sl_analyze_note (ctx, "GPU %u: %" G_GSIZE_FORMAT " gaps over %s, %s in all%s", g, n, m, t,
-              n > MAX_DESCRIBED ? " (the longest 1000 listed)" : "");
+                          n > MAX_DESCRIBED ? " (the longest 1000 listed)" : "");
       }
       g_array_unref (scan.gaps);
     }
 }
-/* --- idle_breakdown ------------------------------------------------------------------------------ */
+/* --- idle_breakdown --------------------------------------------------------------------------- */
 
 typedef struct
 {
@@ -410,7 +415,8 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
       /* the host side: blocking calls and all CUDA calls of the GPU's threads */
       for (guint k = 0; k < gi->threads->len; k++)
         {
-          const SlLane *lane = _sl_lane_or_null (ctx, ctx->tl[g_array_index (gi->threads, guint, k)].api);
+          guint t = g_array_index (gi->threads, guint, k);
+          const SlLane *lane = _sl_lane_or_null (ctx, ctx->tl[t].api);
           if (lane == NULL)
             continue;
           for (gsize e = 0; e < lane->n_events; e++)
@@ -430,10 +436,11 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
       {
         double sp = (double) span;
         g_autofree char *d = sl_format_duration (span);
-        _sl_analyze_note (ctx, "GPU %u over %s: kernels %.1f%%, copies %.1f%%, sets %.1f%%; idle in host sync "
-              "%.1f%%, idle while launching %.1f%%, other idle %.1f%%", g, d, 100.0 * kern / sp,
-              100.0 * (kc - kern) / sp, 100.0 * (any - kc) / sp, 100.0 * idle_sync / sp,
-              100.0 * (idle_calls - idle_sync) / sp, 100.0 * other / sp);
+        _sl_analyze_note (ctx, "GPU %u over %s: kernels %.1f%%, copies %.1f%%, sets %.1f%%; idle "
+                          "in host sync %.1f%%, idle while launching %.1f%%, other idle %.1f%%",
+                          g, d, 100.0 * kern / sp, 100.0 * (kc - kern) / sp,
+                          100.0 * (any - kc) / sp, 100.0 * idle_sync / sp,
+                          100.0 * (idle_calls - idle_sync) / sp, 100.0 * other / sp);
         if ((double) idle >= min_idle * sp)
           {
             SlFinding *f = _sl_finding_new (ctx, gi->first, gi->last, idle);
@@ -443,10 +450,11 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
             _sl_evidence_duration (f, "span_ns", "Span of its work", span);
             _sl_evidence_share (f, "kernels_share", "Running kernels", kern / sp);
             _sl_evidence_share (f, "copies_share", "Copying (no kernel)", (kc - kern) / sp);
-            _sl_evidence_share (f, "sets_share", "Setting memory (no kernel or copy)", (any - kc) / sp);
+            _sl_evidence_share (f, "sets_share", "Setting memory (no kernel or copy)",
+                                (any - kc) / sp);
             _sl_evidence_share (f, "idle_sync_share", "Idle, host in a sync call", idle_sync / sp);
             _sl_evidence_share (f, "idle_launch_share", "Idle, host in other CUDA calls",
-                            (idle_calls - idle_sync) / sp);
+                                (idle_calls - idle_sync) / sp);
             _sl_evidence_share (f, "idle_other_share", "Idle otherwise", other / sp);
             _sl_finding_add_gpu_lanes (ctx, f, g);
             _sl_finding_add_thread_lanes (ctx, f, gi->launcher);

@@ -85,7 +85,8 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
           gaps = g_array_sized_new (FALSE, FALSE, sizeof (SlTime), n);
           for (gsize i = 1; i < n; i++)
             {
-              SlTime d = g_array_index (kg->starts, SlTime, i) - g_array_index (kg->starts, SlTime, i - 1);
+              const SlTime *s = &g_array_index (kg->starts, SlTime, i);
+              SlTime d = s[0] - s[-1];
               if (d < 1 * SL_MS)
                 g_array_append_val (gaps, d);
             }
@@ -124,8 +125,8 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
             _sl_evidence_duration (f, "total_ns", "GPU time", kg->total);
             _sl_evidence_duration (f, "interval_ns", "Median time between launches", interval);
             _sl_evidence (f, "interval_ratio", "Time between launches ÷ kernel time",
-                      (double) interval / (double) MAX (median, 1), "%.1f",
-                      (double) interval / (double) MAX (median, 1));
+                          (double) interval / (double) MAX (median, 1), "%.1f",
+                          (double) interval / (double) MAX (median, 1));
             _sl_evidence (f, "rate_per_s", "Launches per second", rate, "%.0f", rate);
             if (launch > 0)
               _sl_evidence_duration (f, "launch_call_ns", "Median launch call", launch);
@@ -147,12 +148,12 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
     }
   {
     g_autofree char *d = sl_format_duration (max_median);
-    _sl_analyze_note (ctx, "%u kernel names with %" G_GSIZE_FORMAT " or more instances of median under %s",
-          n_found, min_count, d);
+    _sl_analyze_note (ctx, "%u kernel names with %" G_GSIZE_FORMAT " or more instances of "
+                      "median under %s", n_found, min_count, d);
   }
 }
 
-/* --- low_occupancy ------------------------------------------------------------------------------- */
+/* --- low_occupancy ---------------------------------------------------------------------------- */
 
 typedef struct
 {
@@ -167,7 +168,8 @@ typedef struct
 void
 _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
 {
-  double max_occ = _sl_analyze_param (ctx, "occupancy"), min_share = _sl_analyze_param (ctx, "share");
+  double max_occ = _sl_analyze_param (ctx, "occupancy");
+  double min_share = _sl_analyze_param (ctx, "share");
   SlTime min_time = (SlTime) _sl_analyze_param (ctx, "time");
 
   for (guint g = 0; g < ctx->n_gpus; g++)
@@ -229,7 +231,7 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
             continue;
           {
             SlFinding *f = _sl_finding_new (ctx, cg->first, cg->last,
-                                        (SlTime) ((double) cg->total * (1.0 - occ.occupancy)));
+                                            (SlTime) ((double) cg->total * (1.0 - occ.occupancy)));
             const char *name = sl_trace_str (ctx->trace, ki->demangled_name);
             const char *limit = sl_occupancy_limit_name (occ.limit);
             g_autofree char *tot = sl_format_duration (cg->total);
@@ -239,19 +241,19 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
             _sl_evidence_share (f, "occupancy", "Theoretical occupancy", occ.occupancy);
             _sl_evidence (f, "limit", "Limited by", occ.limit, "%s", limit);
             _sl_evidence (f, "blocks_per_sm", "Blocks per SM", occ.blocks_per_sm, "%d",
-                      occ.blocks_per_sm);
+                          occ.blocks_per_sm);
             _sl_evidence (f, "warps_per_sm", "Warps per SM", occ.warps_per_sm, "%d of %d",
-                      occ.warps_per_sm, occ.max_warps_per_sm);
+                          occ.warps_per_sm, occ.max_warps_per_sm);
             _sl_evidence (f, "registers_per_thread", "Registers per thread", ki->registers_per_thread,
-                      "%u", ki->registers_per_thread);
+                          "%u", ki->registers_per_thread);
             _sl_evidence (f, "shared_bytes", "Shared memory per block",
-                      (double) ki->static_shared + ki->dynamic_shared, "%u B static + %u B dynamic",
-                      ki->static_shared, ki->dynamic_shared);
+                          (double) ki->static_shared + ki->dynamic_shared,
+                          "%u B static + %u B dynamic", ki->static_shared, ki->dynamic_shared);
             _sl_evidence (f, "block_threads", "Block", (double) threads, "%u × %u × %u",
-                      ki->block[0], ki->block[1], ki->block[2]);
+                          ki->block[0], ki->block[1], ki->block[2]);
             _sl_evidence (f, "grid_blocks", "Grid",
-                      (double) ki->grid[0] * ki->grid[1] * ki->grid[2], "%u × %u × %u",
-                      ki->grid[0], ki->grid[1], ki->grid[2]);
+                          (double) ki->grid[0] * ki->grid[1] * ki->grid[2], "%u × %u × %u",
+                          ki->grid[0], ki->grid[1], ki->grid[2]);
             _sl_evidence_share (f, "gpu_time_share", "Share of the GPU's kernel time", share);
             _sl_evidence_duration (f, "gpu_ns", "GPU time", cg->total);
             _sl_evidence (f, "count", "Instances", (double) cg->count, "%" G_GSIZE_FORMAT, cg->count);
@@ -290,7 +292,7 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
     }
 }
 
-/* --- launch_latency ------------------------------------------------------------------------------ */
+/* --- launch_latency --------------------------------------------------------------------------- */
 
 void
 _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
@@ -353,12 +355,12 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
             f->global_pid = lane->global_pid;
             _sl_evidence (f, "count", "Late kernels", delays->len, "%u", delays->len);
             _sl_evidence (f, "median_delay_ns", "Median queue delay", (double) _sl_median_of (delays),
-                      "%s", med);
+                          "%s", med);
             _sl_evidence (f, "max_delay_ns", "Longest queue delay", (double) worst, "%s", w);
             _sl_evidence (f, "idle_ns", "GPU idle during the delays", (double) idle_total, "%s", idle);
             for (guint i = 0; i < events->len; i++)
               _sl_finding_add_event (f, g_array_index (events, SlFindingEvent, i).lane,
-                                 g_array_index (events, SlFindingEvent, i).index);
+                                     g_array_index (events, SlFindingEvent, i).index);
             f->summary = g_strdup_printf ("Stream %u on GPU %u: %u kernels started %s (median) "
                                           "after their launch call while the GPU was idle",
                                           lane->stream_id, g, delays->len, med);

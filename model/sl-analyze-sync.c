@@ -257,7 +257,7 @@ rule_copies (SlAnalyzeCtx *ctx,
                                  mem_kind_name (ctx, g->info->dst_kind));
       _sl_evidence (f, "bytes", "Bytes", (double) g->bytes, "%s", bytes);
       _sl_evidence (f, "gpu_ns", sets ? "GPU time of the sets" : "GPU time of the copies",
-                (double) g->gpu_time, "%s", gpu_time);
+                    (double) g->gpu_time, "%s", gpu_time);
       _sl_evidence (f, "kind", sets ? "Memory" : "Copies", 0, "%s", kinds);
       f->summary = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " × %s (%s, %s), host blocked %s", who,
                                     g->count, api, kinds, bytes, blocked);

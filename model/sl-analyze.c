@@ -14,7 +14,7 @@
 
 #include "sl-format.h"
 
-/* --- rules and parameters ---------------------------------------------------------------------- */
+/* --- rules and parameters --------------------------------------------------------------------- */
 
 static const SlRuleParam p_gpu_util[] = {
   { "threshold", SL_PARAM_FRACTION, 0.80, "a chunk is low below this share of busy time" },
@@ -45,7 +45,8 @@ static const SlRuleParam p_none[] = {
   { NULL, 0, 0, NULL },
 };
 static const SlRuleParam p_tiny_kernels[] = {
-  { "duration", SL_PARAM_DURATION, 10.0 * SL_US, "a kernel is tiny when its median duration is below" },
+  { "duration", SL_PARAM_DURATION, 10.0 * SL_US,
+    "a kernel is tiny when its median duration is below" },
   { "count", SL_PARAM_COUNT, 1000, "fewest instances of a kernel worth reporting" },
   { NULL, 0, 0, NULL },
 };
@@ -316,7 +317,7 @@ sl_analyze_param_format (SlParamKind kind,
     }
 }
 
-/* --- findings ------------------------------------------------------------------------------------ */
+/* --- findings --------------------------------------------------------------------------------- */
 
 static void
 finding_free (gpointer data)
@@ -343,7 +344,7 @@ sl_analysis_free (SlAnalysis *analysis)
   g_free (analysis);
 }
 
-/* --- running them -------------------------------------------------------------------------------- */
+/* --- running them ----------------------------------------------------------------------------- */
 
 typedef void (*RuleFunc) (SlAnalyzeCtx *ctx);
 
