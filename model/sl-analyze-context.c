@@ -34,8 +34,8 @@ _sl_finding_new (SlAnalyzeCtx *ctx,
   SlFinding *f = g_new0 (SlFinding, 1);
 
   f->rule = ctx->rule;
-  f->start = start;
-  f->end = MAX (end, start);
+  f->start = CLAMP (start, ctx->t0, ctx->t1);
+  f->end = CLAMP (MAX (end, start), f->start, ctx->t1);
   f->cost = MAX (cost, 0);
   f->gpu = -1;
   f->thread = -1;
@@ -97,15 +97,29 @@ _sl_finding_add_lane (SlFinding *f,
 }
 
 void
-_sl_finding_add_event (SlFinding *f,
-                       guint32    lane,
-                       gsize      index)
+_sl_finding_add_event (SlAnalyzeCtx *ctx,
+                       SlFinding    *f,
+                       guint32       lane,
+                       gsize         index)
 {
   SlFindingEvent e = { lane, index };
+  SlTime start = sl_trace_get_lane (ctx->trace, lane)->events[index].start;
 
   _sl_finding_add_lane (f, lane);
-  if (f->events->len < SL_MAX_FINDING_EVENTS)
+  /* a finding in a window lists only the events that start in it (a gap's host calls, a late
+   * kernel's launch call may start before) */
+  if (start >= ctx->t0 && start < ctx->t1 && f->events->len < SL_MAX_FINDING_EVENTS)
     g_array_append_val (f->events, e);
+}
+
+void
+_sl_analyze_lane_window (SlAnalyzeCtx *ctx,
+                         const SlLane *lane,
+                         gsize        *e0,
+                         gsize        *e1)
+{
+  *e0 = ctx->t0 == G_MININT64 ? 0 : sl_lane_lower_bound (lane, ctx->t0);
+  *e1 = ctx->t1 == G_MAXINT64 ? lane->n_events : sl_lane_lower_bound (lane, ctx->t1);
 }
 
 void G_GNUC_PRINTF (2, 3)
@@ -260,10 +274,15 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
         }
     }
 
-  /* a GPU without work has an empty span */
+  /* the span clipped to the window; a GPU without work in it has an empty span */
   for (guint g = 0; g < ctx->n_gpus; g++)
-    if (ctx->gpus[g].ops->len == 0 || ctx->gpus[g].last <= ctx->gpus[g].first)
-      ctx->gpus[g].first = ctx->gpus[g].last = 0;
+    {
+      SlGpuInfo *gi = &ctx->gpus[g];
+      gi->first = MAX (gi->first, ctx->t0);
+      gi->last = MIN (gi->last, ctx->t1);
+      if (gi->ops->len == 0 || gi->last <= gi->first)
+        gi->first = gi->last = 0;
+    }
 
   /* who launches a GPU's work (a sample of it), and which threads belong to its processes */
   g_autofree guint *launches = g_new (guint, MAX (ctx->n_threads, 1));
@@ -371,7 +390,7 @@ overlap_sum_cb (const SlLane *lane,
       o->by_class[c] = _sl_time_add (o->by_class[c], d);
     }
   if (o->f != NULL)
-    _sl_finding_add_event (o->f, lane->index, index);
+    _sl_finding_add_event (o->ctx, o->f, lane->index, index);
   return TRUE;
 }
 

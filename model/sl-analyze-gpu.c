@@ -80,37 +80,51 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
 
 /* --- gpu_gaps --------------------------------------------------------------------------------- */
 
+/* The GPU's idle gaps longer than min_gap: the holes of its busy union, clipped to [a, b). */
 typedef struct
 {
-  SlTime min_gap;
-  SlTime prev_end;
-  GArray *gaps;   /* SlTime pairs */
-} GapScan;
+  SlTime  a, b;
+  SlTime  min_gap;
+  SlTime  prev_end;
+  GArray *idle;       /* SlSpan, in time order */
+} IdleScan;
 
 static gboolean
-gap_scan_cb (SlTime   start,
-             SlTime   end,
-             gpointer user_data)
+idle_scan_cb (SlTime   start,
+              SlTime   end,
+              gpointer user_data)
 {
-  GapScan *g = user_data;
+  IdleScan *s = user_data;
 
-  if (g->prev_end != G_MININT64 && start - g->prev_end > g->min_gap)
+  if (s->prev_end != G_MININT64)
     {
-      SlTime pair[2] = { g->prev_end, start };
-      g_array_append_vals (g->gaps, pair, 2);
+      SlSpan sp = { MAX (s->prev_end, s->a), MIN (start, s->b) };
+      if (sp.e - sp.s > s->min_gap)
+        g_array_append_val (s->idle, sp);
     }
-  g->prev_end = MAX (g->prev_end, end);
-  return TRUE;
+  s->prev_end = MAX (s->prev_end, end);
+  return start < s->b;
+}
+
+static void
+idle_scan (SlAnalyzeCtx *ctx,
+           guint         gpu,
+           SlTime        min_gap,
+           GArray       *idle)
+{
+  IdleScan scan = { ctx->t0, ctx->t1, min_gap, G_MININT64, idle };
+
+  sl_trace_gpu_busy_foreach (ctx->trace, gpu, SL_UTIL_ANY, idle_scan_cb, &scan);
 }
 
 static gint
 cmp_gap_desc (gconstpointer a,
               gconstpointer b)
 {
-  const SlTime *x = a, *y = b;
-  SlTime lx = x[1] - x[0], ly = y[1] - y[0];
+  const SlSpan *x = a, *y = b;
+  SlTime lx = x->e - x->s, ly = y->e - y->s;
 
-  return lx > ly ? -1 : lx < ly ? 1 : (x[0] > y[0]) - (x[0] < y[0]);
+  return lx > ly ? -1 : lx < ly ? 1 : (x->s > y->s) - (x->s < y->s);
 }
 
 /* What one thread did in [a, b): CUDA API calls, OS runtime calls and samples by name. */
@@ -316,28 +330,22 @@ _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
 
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
-      GapScan scan;
-      SlTime total = 0;
+      g_autoptr (GArray) gaps = NULL;
+      SlTime total;
       gsize n;
 
       if (ctx->gpus[g].ops->len == 0)
         continue;
-      scan = (GapScan) { min_gap, G_MININT64, g_array_new (FALSE, FALSE, sizeof (SlTime)) };
-
-      sl_trace_gpu_busy_foreach (ctx->trace, g, SL_UTIL_ANY, gap_scan_cb, &scan);
-      n = scan.gaps->len / 2;
-      for (gsize i = 0; i < n; i++)
-        {
-          const SlTime *gap = &g_array_index (scan.gaps, SlTime, 2 * i);
-          total = _sl_time_add (total, gap[1] - gap[0]);
-        }
+      gaps = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+      idle_scan (ctx, g, min_gap, gaps);
+      n = gaps->len;
+      total = _sl_spans_total (gaps);
       /* the longest first; a trace with thousands of them describes the longest ones */
       if (n > 1)
-        qsort (scan.gaps->data, n, 2 * sizeof (SlTime), cmp_gap_desc);
+        qsort (gaps->data, n, sizeof (SlSpan), cmp_gap_desc);
       for (gsize i = 0; i < MIN (n, MAX_DESCRIBED); i++)
         {
-          SlTime a = g_array_index (scan.gaps, SlTime, 2 * i);
-          SlTime b = g_array_index (scan.gaps, SlTime, 2 * i + 1);
+          SlTime a = g_array_index (gaps, SlSpan, i).s, b = g_array_index (gaps, SlSpan, i).e;
           SlFinding *f = _sl_finding_new (ctx, a, b, b - a);
           g_autofree char *d = sl_format_duration (b - a);
           g_autofree char *what = NULL;
@@ -354,32 +362,10 @@ _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
         _sl_analyze_note (ctx, "GPU %u: %" G_GSIZE_FORMAT " gaps over %s, %s in all%s", g, n, m, t,
                           n > MAX_DESCRIBED ? " (the longest 1000 listed)" : "");
       }
-      g_array_unref (scan.gaps);
     }
 }
+
 /* --- idle_breakdown --------------------------------------------------------------------------- */
-
-typedef struct
-{
-  GArray *idle;
-  SlTime  prev_end;
-} IdleScan;
-
-static gboolean
-idle_scan_cb (SlTime   start,
-              SlTime   end,
-              gpointer user_data)
-{
-  IdleScan *s = user_data;
-
-  if (s->prev_end != G_MININT64 && start > s->prev_end)
-    {
-      SlSpan sp = { s->prev_end, start };
-      g_array_append_val (s->idle, sp);
-    }
-  s->prev_end = MAX (s->prev_end, end);
-  return TRUE;
-}
 
 void
 _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
@@ -393,7 +379,7 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
       g_autoptr (GArray) copies = g_array_new (FALSE, FALSE, sizeof (SlSpan));
       g_autoptr (GArray) sync = g_array_new (FALSE, FALSE, sizeof (SlSpan));
       g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-      IdleScan scan = { g_array_new (FALSE, FALSE, sizeof (SlSpan)), G_MININT64 };
+      g_autoptr (GArray) idle_spans = g_array_new (FALSE, FALSE, sizeof (SlSpan));
       SlTime idle, idle_sync, idle_calls, other;
 
       if (span <= 0)
@@ -410,8 +396,8 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
       _sl_spans_merge (copies);
       kc = _sl_spans_total (copies);
 
-      sl_trace_gpu_busy_foreach (ctx->trace, g, SL_UTIL_ANY, idle_scan_cb, &scan);
-      idle = _sl_spans_total (scan.idle);
+      idle_scan (ctx, g, 0, idle_spans);
+      idle = _sl_spans_total (idle_spans);
       /* the host side: blocking calls and all CUDA calls of the GPU's threads */
       for (guint k = 0; k < gi->threads->len; k++)
         {
@@ -429,8 +415,8 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
         }
       _sl_spans_merge (sync);
       _sl_spans_merge (calls);
-      idle_sync = _sl_spans_intersect (scan.idle, sync);
-      idle_calls = _sl_spans_intersect (scan.idle, calls);
+      idle_sync = _sl_spans_intersect (idle_spans, sync);
+      idle_calls = _sl_spans_intersect (idle_spans, calls);
       other = MAX (idle - idle_calls, 0);
 
       {
@@ -483,6 +469,5 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
                                           100.0 * idle / sp, d, worst);
           }
       }
-      g_array_unref (scan.idle);
     }
 }

@@ -28,6 +28,55 @@ kernel_group_free (gpointer data)
   g_free (k);
 }
 
+typedef void (*KernelFunc) (const SlLane *lane, gsize index, gpointer user_data);
+
+/* Calls func for each kernel of a GPU that starts in the window, lane by lane. */
+static void
+foreach_kernel (SlAnalyzeCtx *ctx,
+                guint         gpu,
+                KernelFunc    func,
+                gpointer      user_data)
+{
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+
+  for (guint k = 0; k < gi->kernels->len; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace,
+                                              g_array_index (gi->kernels, guint32, k));
+      gsize e0, e1;
+
+      _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+      for (gsize e = e0; e < e1; e++)
+        func (lane, e, user_data);
+    }
+}
+
+/* Groups kernels by name (GHashTable name → KernelGroup). */
+static void
+kernel_group_add_cb (const SlLane *lane,
+                     gsize         index,
+                     gpointer      user_data)
+{
+  GHashTable *groups = user_data;
+  const SlEvent *ev = &lane->events[index];
+  KernelGroup *kg = g_hash_table_lookup (groups, GUINT_TO_POINTER (ev->name));
+  SlTime d = ev->end - ev->start;
+
+  if (kg == NULL)
+    {
+      kg = g_new0 (KernelGroup, 1);
+      kg->name = ev->name;
+      kg->starts = g_array_new (FALSE, FALSE, sizeof (SlTime));
+      kg->durations = g_array_new (FALSE, FALSE, sizeof (SlTime));
+      kg->lane = lane->index;
+      kg->index = index;
+      g_hash_table_insert (groups, GUINT_TO_POINTER (ev->name), kg);
+    }
+  g_array_append_val (kg->starts, ev->start);
+  g_array_append_val (kg->durations, d);
+  kg->total = _sl_time_add (kg->total, d);
+}
+
 void
 _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
 {
@@ -42,29 +91,7 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
       GHashTableIter it;
       gpointer v;
 
-      for (guint k = 0; k < gi->kernels->len; k++)
-        {
-          const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->kernels, guint32, k));
-          for (gsize e = 0; e < lane->n_events; e++)
-            {
-              const SlEvent *ev = &lane->events[e];
-              KernelGroup *kg = g_hash_table_lookup (groups, GUINT_TO_POINTER (ev->name));
-              SlTime d = ev->end - ev->start;
-              if (kg == NULL)
-                {
-                  kg = g_new0 (KernelGroup, 1);
-                  kg->name = ev->name;
-                  kg->starts = g_array_new (FALSE, FALSE, sizeof (SlTime));
-                  kg->durations = g_array_new (FALSE, FALSE, sizeof (SlTime));
-                  kg->lane = lane->index;
-                  kg->index = e;
-                  g_hash_table_insert (groups, GUINT_TO_POINTER (ev->name), kg);
-                }
-              g_array_append_val (kg->starts, ev->start);
-              g_array_append_val (kg->durations, d);
-              kg->total = _sl_time_add (kg->total, d);
-            }
-        }
+      foreach_kernel (ctx, g, kernel_group_add_cb, groups);
       g_hash_table_iter_init (&it, groups);
       while (g_hash_table_iter_next (&it, NULL, &v))
         {
@@ -97,8 +124,11 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
           {
             const SlLane *lane = sl_trace_get_lane (ctx->trace, kg->lane);
             g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (SlTime));
-            gsize step = MAX (lane->n_events / 4096, 1);
-            for (gsize e = 0; e < lane->n_events; e += step)
+            gsize e0, e1, step;
+
+            _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+            step = MAX ((e1 - e0) / 4096, 1);
+            for (gsize e = e0; e < e1; e += step)
               {
                 const SlLane *al;
                 gsize ai;
@@ -130,7 +160,7 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
             _sl_evidence (f, "rate_per_s", "Launches per second", rate, "%.0f", rate);
             if (launch > 0)
               _sl_evidence_duration (f, "launch_call_ns", "Median launch call", launch);
-            _sl_finding_add_event (f, kg->lane, kg->index);
+            _sl_finding_add_event (ctx, f, kg->lane, kg->index);
             _sl_finding_add_gpu_lanes (ctx, f, g);
             _sl_finding_add_thread_lanes (ctx, f, gi->launcher);
             f->thread = gi->launcher;
@@ -165,6 +195,38 @@ typedef struct
   gsize   index;
 } ConfigGroup;
 
+typedef struct
+{
+  GHashTable *groups;   /* aux + 1 → ConfigGroup */
+  SlTime      all;      /* kernel time of the GPU */
+} ConfigScan;
+
+static void
+config_group_add_cb (const SlLane *lane,
+                     gsize         index,
+                     gpointer      user_data)
+{
+  ConfigScan *scan = user_data;
+  const SlEvent *ev = &lane->events[index];
+  ConfigGroup *cg = g_hash_table_lookup (scan->groups, GUINT_TO_POINTER (ev->aux + 1));
+
+  if (cg == NULL)
+    {
+      cg = g_new0 (ConfigGroup, 1);
+      cg->aux = ev->aux;
+      cg->lane = lane->index;
+      cg->index = index;
+      cg->first = ev->start;
+      cg->last = ev->end;
+      g_hash_table_insert (scan->groups, GUINT_TO_POINTER (ev->aux + 1), cg);
+    }
+  cg->first = MIN (cg->first, ev->start);
+  cg->last = MAX (cg->last, ev->end);
+  cg->count++;
+  cg->total = _sl_time_add (cg->total, ev->end - ev->start);
+  scan->all = _sl_time_add (scan->all, ev->end - ev->start);
+}
+
 void
 _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
 {
@@ -177,34 +239,13 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
       g_autoptr (GHashTable) groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
       SlGpuInfo *gi = &ctx->gpus[g];
       const SlGpu *gpu = sl_trace_get_gpu (ctx->trace, g);
-      SlTime all = 0;
+      ConfigScan scan = { groups, 0 };
+      SlTime all;
       GHashTableIter it;
       gpointer v;
 
-      for (guint k = 0; k < gi->kernels->len; k++)
-        {
-          const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->kernels, guint32, k));
-          for (gsize e = 0; e < lane->n_events; e++)
-            {
-              const SlEvent *ev = &lane->events[e];
-              ConfigGroup *cg = g_hash_table_lookup (groups, GUINT_TO_POINTER (ev->aux + 1));
-              if (cg == NULL)
-                {
-                  cg = g_new0 (ConfigGroup, 1);
-                  cg->aux = ev->aux;
-                  cg->lane = lane->index;
-                  cg->index = e;
-                  cg->first = ev->start;
-                  cg->last = ev->end;
-                  g_hash_table_insert (groups, GUINT_TO_POINTER (ev->aux + 1), cg);
-                }
-              cg->first = MIN (cg->first, ev->start);
-              cg->last = MAX (cg->last, ev->end);
-              cg->count++;
-              cg->total = _sl_time_add (cg->total, ev->end - ev->start);
-              all = _sl_time_add (all, ev->end - ev->start);
-            }
-        }
+      foreach_kernel (ctx, g, config_group_add_cb, &scan);
+      all = scan.all;
       if (all == 0)
         continue;
       if (gpu->limits.cc_major == 0)
@@ -257,7 +298,7 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
             _sl_evidence_share (f, "gpu_time_share", "Share of the GPU's kernel time", share);
             _sl_evidence_duration (f, "gpu_ns", "GPU time", cg->total);
             _sl_evidence (f, "count", "Instances", (double) cg->count, "%" G_GSIZE_FORMAT, cg->count);
-            _sl_finding_add_event (f, cg->lane, cg->index);
+            _sl_finding_add_event (ctx, f, cg->lane, cg->index);
             _sl_finding_add_gpu_lanes (ctx, f, g);
             f->summary = g_strdup_printf ("%s: %.0f%% theoretical occupancy (limited by %s) in "
                                           "%.0f%% of GPU %u's kernel time (%s)",
@@ -310,10 +351,12 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
           g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
           SlTime idle_total = 0, first = 0, last = 0, worst = 0;
           gint thread = -1;
+          gsize e0, e1;
 
           if (lane->kind != SL_LANE_KERNELS)
             continue;
-          for (gsize e = 0; e < lane->n_events; e++)
+          _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+          for (gsize e = e0; e < e1; e++)
             {
               const SlEvent *ev = &lane->events[e];
               const SlLane *al;
@@ -359,7 +402,7 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
             _sl_evidence (f, "max_delay_ns", "Longest queue delay", (double) worst, "%s", w);
             _sl_evidence (f, "idle_ns", "GPU idle during the delays", (double) idle_total, "%s", idle);
             for (guint i = 0; i < events->len; i++)
-              _sl_finding_add_event (f, g_array_index (events, SlFindingEvent, i).lane,
+              _sl_finding_add_event (ctx, f, g_array_index (events, SlFindingEvent, i).lane,
                                      g_array_index (events, SlFindingEvent, i).index);
             f->summary = g_strdup_printf ("Stream %u on GPU %u: %u kernels started %s (median) "
                                           "after their launch call while the GPU was idle",

@@ -127,10 +127,11 @@ void          _sl_evidence_share     (SlFinding  *f,
                                       double      share);
 void          _sl_finding_add_lane   (SlFinding *f,
                                       guint32    lane);
-/* Adds the event (the first SL_MAX_FINDING_EVENTS) and its lane. */
-void          _sl_finding_add_event  (SlFinding *f,
-                                      guint32    lane,
-                                      gsize      index);
+/* Adds the event (the first SL_MAX_FINDING_EVENTS, those starting in the window) and its lane. */
+void          _sl_finding_add_event  (SlAnalyzeCtx *ctx,
+                                      SlFinding    *f,
+                                      guint32       lane,
+                                      gsize         index);
 void          _sl_finding_add_gpu_lanes    (SlAnalyzeCtx *ctx,
                                             SlFinding    *f,
                                             guint         gpu);

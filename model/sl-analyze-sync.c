@@ -142,7 +142,8 @@ filter_sync_memset (SlAnalyzeCtx     *ctx,
          && (info->mem_kind == 1 /* pinned */ || info->mem_kind == 4 /* managed */);
 }
 
-/* Groups the GPU ops of `kind` lanes that pass `filter` by thread, call, GPU, stream and kinds. */
+/* Groups the GPU ops of `kind` lanes that pass `filter` by thread, call, GPU, stream and kinds;
+ * in a window, the ops whose call starts in it. */
 static void
 collect_ops (SlAnalyzeCtx *ctx,
              SlLaneKind    kind,
@@ -162,7 +163,8 @@ collect_ops (SlAnalyzeCtx *ctx,
           gint thread = _sl_launch_thread (ctx, op, &api_lane, &api_index);
           const SlCopyInfo *info = sl_trace_get_copy_info (ctx->trace, op->aux);
           SlApiClass c;
-          if (thread < 0)
+          if (thread < 0 || api_lane->events[api_index].start < ctx->t0
+              || api_lane->events[api_index].start >= ctx->t1)
             continue;
           c = _sl_api_class (ctx, api_lane->events[api_index].name);
           if (!filter (ctx, c, info))
@@ -219,7 +221,7 @@ group_finding (SlAnalyzeCtx *ctx,
   for (guint i = 0; i < g->events->len; i++)
     {
       const SlFindingEvent *e = &g_array_index (g->events, SlFindingEvent, i);
-      _sl_finding_add_event (f, e->lane, e->index);
+      _sl_finding_add_event (ctx, f, e->lane, e->index);
     }
   return f;
 }
@@ -308,9 +310,11 @@ _sl_rule_sync_api (SlAnalyzeCtx *ctx)
   for (guint t = 0; t < ctx->n_threads; t++)
     {
       const SlLane *lane = _sl_lane_or_null (ctx, ctx->tl[t].api);
+      gsize e0, e1;
       if (lane == NULL)
         continue;
-      for (gsize e = 0; e < lane->n_events; e++)
+      _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+      for (gsize e = e0; e < e1; e++)
         if (_sl_api_class (ctx, lane->events[e].name) == SL_API_SYNC)
           call_group_add (call_group (groups, t, lane->events[e].name, -1, 0, NULL), lane, e,
                           NULL, 0);

@@ -142,6 +142,7 @@ find_param (const SlRule *rule,
 struct _SlAnalyzeParams
 {
   GHashTable *values;   /* "rule.param" → double* */
+  SlTime      t0, t1;   /* the window; 0, 0 for the whole trace */
 };
 
 SlAnalyzeParams *
@@ -286,6 +287,17 @@ sl_analyze_params_set (SlAnalyzeParams  *params,
   return TRUE;
 }
 
+void
+sl_analyze_params_set_range (SlAnalyzeParams *params,
+                             SlTime           t0,
+                             SlTime           t1)
+{
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (t1 > t0 || (t0 == 0 && t1 == 0));
+  params->t0 = t0;
+  params->t1 = t1;
+}
+
 double
 sl_analyze_params_get (const SlAnalyzeParams *params,
                        const SlRule          *rule,
@@ -401,6 +413,14 @@ sl_analyze (SlTrace                *trace,
   analysis->summaries = g_array_new (FALSE, TRUE, sizeof (SlRuleSummary));
   ctx.trace = trace;
   ctx.params = params;
+  /* the whole trace is the widest window: every test against it passes */
+  ctx.t0 = G_MININT64;
+  ctx.t1 = G_MAXINT64;
+  if (params != NULL && params->t1 > params->t0)
+    {
+      analysis->t0 = ctx.t0 = params->t0;
+      analysis->t1 = ctx.t1 = params->t1;
+    }
   ctx.findings = analysis->findings;
   _sl_analyze_ctx_init (&ctx);
   for (guint k = 0; k < N_RULES; k++)
