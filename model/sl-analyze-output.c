@@ -32,6 +32,12 @@ sl_analysis_to_text (const SlAnalysis *analysis,
   SlTime t0 = sl_trace_get_start (trace);
 
   g_return_val_if_fail (analysis != NULL, NULL);
+  if (analysis->t1 > analysis->t0)
+    {
+      g_autofree char *a = sl_format_offset (analysis->t0 - t0);
+      g_autofree char *b = sl_format_offset (analysis->t1 - t0);
+      g_string_append_printf (out, "In %s … %s of the trace:\n", a, b);
+    }
   if (analysis->findings->len == 0)
     g_string_append (out, "No findings.\n");
   else
@@ -115,7 +121,13 @@ sl_analysis_to_json (const SlAnalysis *analysis,
 
   g_return_val_if_fail (analysis != NULL, NULL);
   json_string (out, sl_trace_get_path (trace));
-  g_string_append_printf (out, ",\n  \"start_ns\": %" G_GINT64_FORMAT ",\n  \"rules\": [", t0);
+  g_string_append_printf (out, ",\n  \"start_ns\": %" G_GINT64_FORMAT, t0);
+  /* a window: its absolute times, as the findings' */
+  if (analysis->t1 > analysis->t0)
+    g_string_append_printf (out, ",\n  \"range_start_ns\": %" G_GINT64_FORMAT
+                            ",\n  \"range_end_ns\": %" G_GINT64_FORMAT, analysis->t0,
+                            analysis->t1);
+  g_string_append (out, ",\n  \"rules\": [");
   for (guint i = 0; i < analysis->summaries->len; i++)
     {
       const SlRuleSummary *s = &g_array_index (analysis->summaries, SlRuleSummary, i);
