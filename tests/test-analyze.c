@@ -1,9 +1,9 @@
 /* test-analyze.c: the rules of `sightline analyze` on traces with planted problems (each found at
  * its place with its figures, a clean trace with none), and on the real nsys traces. */
+#include <gio/gio.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "sl-analyze.h"
 #include "sl-plant.h"
@@ -862,13 +862,14 @@ run_analyze (const char *path,
   const char *argv[] = { SL_SIGHTLINE_BIN, "analyze", path, "--format", "json", "--range", range,
                          NULL };
   g_autoptr (GError) error = NULL;
-  int wait_status = 0;
+  g_autoptr (GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                                         | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
-                               &wait_status, &error));
   g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  *status = WEXITSTATUS (wait_status);
+  g_assert_true (g_subprocess_communicate_utf8 (p, NULL, NULL, out, err, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  *status = g_subprocess_get_exit_status (p);
 }
 
 static void
