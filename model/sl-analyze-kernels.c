@@ -285,8 +285,8 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
                           occ.blocks_per_sm);
             _sl_evidence (f, "warps_per_sm", "Warps per SM", occ.warps_per_sm, "%d of %d",
                           occ.warps_per_sm, occ.max_warps_per_sm);
-            _sl_evidence (f, "registers_per_thread", "Registers per thread", ki->registers_per_thread,
-                          "%u", ki->registers_per_thread);
+            _sl_evidence (f, "registers_per_thread", "Registers per thread",
+                          ki->registers_per_thread, "%u", ki->registers_per_thread);
             _sl_evidence (f, "shared_bytes", "Shared memory per block",
                           (double) ki->static_shared + ki->dynamic_shared,
                           "%u B static + %u B dynamic", ki->static_shared, ki->dynamic_shared);
@@ -297,7 +297,8 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
                           ki->grid[0], ki->grid[1], ki->grid[2]);
             _sl_evidence_share (f, "gpu_time_share", "Share of the GPU's kernel time", share);
             _sl_evidence_duration (f, "gpu_ns", "GPU time", cg->total);
-            _sl_evidence (f, "count", "Instances", (double) cg->count, "%" G_GSIZE_FORMAT, cg->count);
+            _sl_evidence (f, "count", "Instances", (double) cg->count, "%" G_GSIZE_FORMAT,
+                          cg->count);
             _sl_finding_add_event (ctx, f, cg->lane, cg->index);
             _sl_finding_add_gpu_lanes (ctx, f, g);
             f->summary = g_strdup_printf ("%s: %.0f%% theoretical occupancy (limited by %s) in "
@@ -307,14 +308,15 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
               {
               case SL_OCC_LIMIT_REGISTERS:
                 f->advice = g_strdup_printf (
-                    "%u registers per thread allow %d block(s) per SM: cap them (__launch_bounds__, "
-                    "-maxrregcount) or simplify the kernel.", ki->registers_per_thread,
+                    "%u registers per thread allow %d block(s) per SM: cap them "
+                    "(__launch_bounds__, -maxrregcount) or simplify the kernel.",
+                    ki->registers_per_thread,
                     occ.blocks_per_sm);
                 break;
               case SL_OCC_LIMIT_SHARED_MEMORY:
                 f->advice = g_strdup_printf (
-                    "%d B of shared memory per block allow %d block(s) per SM: use smaller tiles or "
-                    "less shared memory per block.", occ.shared_per_block, occ.blocks_per_sm);
+                    "%d B of shared memory per block allow %d block(s) per SM: use smaller tiles "
+                    "or less shared memory per block.", occ.shared_per_block, occ.blocks_per_sm);
                 break;
               case SL_OCC_LIMIT_BLOCKS:
                 f->advice = g_strdup_printf (
@@ -397,10 +399,11 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
             f->thread = thread;
             f->global_pid = lane->global_pid;
             _sl_evidence (f, "count", "Late kernels", delays->len, "%u", delays->len);
-            _sl_evidence (f, "median_delay_ns", "Median queue delay", (double) _sl_median_of (delays),
-                          "%s", med);
+            _sl_evidence (f, "median_delay_ns", "Median queue delay",
+                          (double) _sl_median_of (delays), "%s", med);
             _sl_evidence (f, "max_delay_ns", "Longest queue delay", (double) worst, "%s", w);
-            _sl_evidence (f, "idle_ns", "GPU idle during the delays", (double) idle_total, "%s", idle);
+            _sl_evidence (f, "idle_ns", "GPU idle during the delays", (double) idle_total, "%s",
+                          idle);
             for (guint i = 0; i < events->len; i++)
               _sl_finding_add_event (ctx, f, g_array_index (events, SlFindingEvent, i).lane,
                                      g_array_index (events, SlFindingEvent, i).index);

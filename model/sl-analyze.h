@@ -80,7 +80,9 @@ double           sl_analyze_params_get   (const SlAnalyzeParams *params,
                                           const SlRule          *rule,
                                           const char            *name);
 /* Analyse only the window [t0, t1) (absolute trace times, as sl_range_parse gives them): the
- * events that start in it, GPU gaps and utilization clipped to it.  0, 0: the whole trace. */
+ * events that start in it (kernels; for the copy, set and sync rules the CUDA calls), each GPU's
+ * span, gaps and utilization clipped to it; findings and the events they list lie inside it.
+ * 0, 0: the whole trace. */
 void             sl_analyze_params_set_range (SlAnalyzeParams *params,
                                               SlTime           t0,
                                               SlTime           t1);
