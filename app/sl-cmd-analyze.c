@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sl-analyze.h"
+#include "sl-range.h"
 #include "sl-trace.h"
 
 static void
@@ -27,7 +28,7 @@ sl_cmd_analyze (int    argc,
                 char **argv)
 {
   g_auto (GStrv) rule_args = NULL, sets = NULL, files = NULL;
-  g_autofree char *format = NULL, *output = NULL;
+  g_autofree char *format = NULL, *output = NULL, *range = NULL;
   gboolean list = FALSE;
   gint limit = 0;
   const GOptionEntry entries[] = {
@@ -39,6 +40,10 @@ sl_cmd_analyze (int    argc,
       "FORMAT" },
     { "limit", 'n', 0, G_OPTION_ARG_INT, &limit,
       "Print at most N findings (the most costly; default all)", "N" },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &range,
+      "Analyse only START:END, relative to the trace start (1.5s:2s, 250ms:300ms; bare numbers "
+      "are nanoseconds): the events that start in it, GPU gaps and utilization clipped to it",
+      "START:END" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output",
       "FILE" },
     { "list-rules", 0, 0, G_OPTION_ARG_NONE, &list, "List the rules and their thresholds", NULL },
@@ -113,6 +118,16 @@ sl_cmd_analyze (int    argc,
     {
       fprintf (stderr, "sightline analyze: cannot load %s: %s\n", files[0], error->message);
       return 1;
+    }
+  if (range != NULL)
+    {
+      SlTime t0, t1;
+      if (!sl_range_parse (range, trace, &t0, &t1, &error))
+        {
+          fprintf (stderr, "sightline analyze: %s: --range: %s\n", files[0], error->message);
+          return 2;
+        }
+      sl_analyze_params_set_range (params, t0, t1);
     }
   g_autoptr (SlAnalysis) analysis = sl_analyze (trace, (const char *const *) names->pdata, params,
                                                 &error);

@@ -79,6 +79,13 @@ gboolean         sl_analyze_params_set   (SlAnalyzeParams *params,
 double           sl_analyze_params_get   (const SlAnalyzeParams *params,
                                           const SlRule          *rule,
                                           const char            *name);
+/* Analyse only the window [t0, t1) (absolute trace times, as sl_range_parse gives them): the
+ * events that start in it (kernels; for the copy, set and sync rules the CUDA calls), each GPU's
+ * span, gaps and utilization clipped to it; findings and the events they list lie inside it.
+ * 0, 0: the whole trace. */
+void             sl_analyze_params_set_range (SlAnalyzeParams *params,
+                                              SlTime           t0,
+                                              SlTime           t1);
 /* A value as the command line would write it: "500 µs", "80%", "1000". */
 char            *sl_analyze_param_format (SlParamKind kind,
                                           double      value);
@@ -95,6 +102,7 @@ typedef struct
 {
   GPtrArray *findings;   /* SlFinding, most costly first */
   GArray    *summaries;  /* SlRuleSummary, one per rule run, in rule order */
+  SlTime     t0, t1;     /* the window analysed; 0, 0 for the whole trace */
 } SlAnalysis;
 
 /* Runs `rules` (NULL: all) over the trace.  FALSE with an error for an unknown rule name. */

@@ -1,9 +1,13 @@
 /* test-analyze.c: the rules of `sightline analyze` on traces with planted problems (each found at
  * its place with its figures, a clean trace with none), and on the real nsys traces. */
+#include <gio/gio.h>
+#include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sl-analyze.h"
 #include "sl-plant.h"
+#include "sl-range.h"
 #include "sl-test-util.h"
 
 #define US PLANT_US
@@ -598,6 +602,315 @@ test_params (void)
   }
 }
 
+/* ---- --range: a window against SQL over the file (the events that start in [A, B)) ---------- */
+
+static gboolean
+has_column (sqlite3    *db,
+            const char *table,
+            const char *column)
+{
+  g_autofree char *q = g_strdup_printf ("SELECT %s FROM %s LIMIT 0", column, table);
+  sqlite3_stmt *st = NULL;
+  gboolean ok = sqlite3_prepare_v2 (db, q, -1, &st, NULL) == SQLITE_OK;
+
+  sqlite3_finalize (st);
+  return ok;
+}
+
+static gint
+cmp_pair (gconstpointer a,
+          gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Length of the union of [start, end) pairs, clipped to [a, b): the brute-force busy time. */
+static gint64
+union_clipped (GArray *pairs,
+               gint64  a,
+               gint64  b)
+{
+  gint64 total = 0, s = 0, e = G_MININT64;
+
+  qsort (pairs->data, pairs->len / 2, 2 * sizeof (gint64), cmp_pair);
+  for (guint i = 0; i <= pairs->len / 2; i++)
+    {
+      const gint64 *p = i < pairs->len / 2 ? &g_array_index (pairs, gint64, 2 * i) : NULL;
+      if (p != NULL && p[0] <= e)
+        {
+          e = MAX (e, p[1]);
+          continue;
+        }
+      if (e != G_MININT64 && MIN (e, b) > MAX (s, a))
+        total += MIN (e, b) - MAX (s, a);
+      if (p != NULL)
+        {
+          s = p[0];
+          e = p[1];
+        }
+    }
+  return total;
+}
+
+/* The [start, end) pairs of a device's kernels (and copies and sets unless kernels_only). */
+static GArray *
+sql_ops (sqlite3 *db,
+         guint32  device,
+         gboolean kernels_only)
+{
+  static const char *const tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                        "CUPTI_ACTIVITY_KIND_MEMSET" };
+  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint k = 0; k < (kernels_only ? 1 : G_N_ELEMENTS (tables)); k++)
+    {
+      g_autofree char *q = g_strdup_printf ("SELECT start, end FROM %s WHERE deviceId = %u "
+                                            "AND end > start", tables[k], device);
+      sqlite3_stmt *st = NULL;
+      if (!has_column (db, tables[k], "deviceId"))
+        continue;
+      g_assert_cmpint (sqlite3_prepare_v2 (db, q, -1, &st, NULL), ==, SQLITE_OK);
+      while (sqlite3_step (st) == SQLITE_ROW)
+        {
+          gint64 pair[2] = { sqlite3_column_int64 (st, 0), sqlite3_column_int64 (st, 1) };
+          g_array_append_vals (pairs, pair, 2);
+        }
+      sqlite3_finalize (st);
+    }
+  return pairs;
+}
+
+static void
+check_range (const char *path,
+             double      from,
+             double      to)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_autoptr (SlAnalyzeParams) params = sl_analyze_params_new ();
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autofree char *text = NULL;
+  SlTime start, span, t0, t1;
+  sqlite3 *db = NULL;
+  const char *name_col;
+
+  g_assert_no_error (error);
+  start = sl_trace_get_start (trace);
+  span = sl_trace_get_end (trace) - start;
+  /* through the command line's parser: bare numbers are nanoseconds from the trace start */
+  text = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, (SlTime) (span * from),
+                          (SlTime) (span * to));
+  g_assert_true (sl_range_parse (text, trace, &t0, &t1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (t0, ==, start + (SlTime) (span * from));
+  sl_analyze_params_set_range (params, t0, t1);
+  /* every stretch a finding of gpu_util (one chunk, low below 100%); every repeated kernel tiny */
+  g_assert_true (sl_analyze_params_set (params, "gpu_util.threshold=100%", &error));
+  g_assert_true (sl_analyze_params_set (params, "gpu_util.chunks=1", &error));
+  g_assert_true (sl_analyze_params_set (params, "tiny_kernels.count=2", &error));
+  g_assert_true (sl_analyze_params_set (params, "tiny_kernels.duration=100s", &error));
+  a = sl_analyze (trace, NULL, params, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (a->t0, ==, t0);
+  g_assert_cmpint (a->t1, ==, t1);
+
+  /* every finding lies in the window, and every event it lists starts in it */
+  for (guint i = 0; i < a->findings->len; i++)
+    {
+      const SlFinding *f = g_ptr_array_index (a->findings, i);
+      g_assert_cmpint (f->start, >=, t0);
+      g_assert_cmpint (f->end, <=, t1);
+      g_assert_cmpint (f->start, <=, f->end);
+      for (guint k = 0; k < f->events->len; k++)
+        {
+          const SlFindingEvent *e = &g_array_index (f->events, SlFindingEvent, k);
+          const SlEvent *ev = &sl_trace_get_lane (trace, e->lane)->events[e->index];
+          g_assert_cmpint (ev->start, >=, t0);
+          g_assert_cmpint (ev->start, <, t1);
+        }
+    }
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  name_col = has_column (db, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName")
+               ? "coalesce(k.demangledName, k.shortName)" : "k.shortName";
+  for (guint g = 0; g < sl_trace_get_n_gpus (trace); g++)
+    {
+      guint32 device = sl_trace_get_gpu (trace, g)->device_id;
+      g_autoptr (GArray) ops = sql_ops (db, device, FALSE);
+      g_autoptr (GArray) kernels = sql_ops (db, device, TRUE);
+      g_autoptr (GPtrArray) util = of_rule (a, "gpu_util"), tiny = of_rule (a, "tiny_kernels");
+      g_autoptr (GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                             g_free);
+      gint64 first = G_MAXINT64, last = G_MININT64, busy;
+      const SlFinding *found = NULL;
+      guint n_tiny = 0, n_expected = 0;
+
+      /* gpu_util: the GPU's span clipped to the window, its busy union clipped to that span */
+      for (guint i = 0; i < ops->len; i += 2)
+        {
+          first = MIN (first, g_array_index (ops, gint64, i));
+          last = MAX (last, g_array_index (ops, gint64, i + 1));
+        }
+      first = MAX (first, t0);
+      last = MIN (last, t1);
+      busy = last > first ? union_clipped (ops, first, last) : 0;
+      for (guint i = 0; i < util->len; i++)
+        if (((SlFinding *) g_ptr_array_index (util, i))->gpu == (gint) g)
+          {
+            g_assert_null (found);
+            found = g_ptr_array_index (util, i);
+          }
+      if (last <= first || busy == last - first)
+        g_assert_null (found);
+      else
+        {
+          g_assert_nonnull (found);
+          g_assert_cmpint (found->start, ==, first);
+          g_assert_cmpint (found->end, ==, last);
+          g_assert_cmpint ((gint64) ev (found, "idle_ns"), ==, (last - first) - busy);
+          g_assert_cmpfloat_with_epsilon (ev (found, "kernel_share"),
+                                          (double) union_clipped (kernels, first, last)
+                                            / (double) (last - first), 1e-9);
+        }
+
+      /* tiny_kernels: per kernel name, the instances that start in the window */
+      {
+        g_autofree char *q = g_strdup_printf (
+            "SELECT s.value, k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+            "ON s.id = %s WHERE k.deviceId = %u AND k.start >= %" G_GINT64_FORMAT " AND k.start < %"
+            G_GINT64_FORMAT " ORDER BY s.value, k.start", name_col, device, t0, t1);
+        sqlite3_stmt *st = NULL;
+        if (has_column (db, "CUPTI_ACTIVITY_KIND_KERNEL", "deviceId"))
+          {
+            g_assert_cmpint (sqlite3_prepare_v2 (db, q, -1, &st, NULL), ==, SQLITE_OK);
+            while (sqlite3_step (st) == SQLITE_ROW)
+              {
+                const char *name = (const char *) sqlite3_column_text (st, 0);
+                gint64 *c = g_hash_table_lookup (counts, name);
+                gint64 s = sqlite3_column_int64 (st, 1), e = sqlite3_column_int64 (st, 2);
+                if (c == NULL)
+                  {
+                    /* count, total time, previous start, whether two start under 1 ms apart */
+                    c = g_new0 (gint64, 4);
+                    c[2] = G_MININT64;
+                    g_hash_table_insert (counts, g_strdup (name), c);
+                  }
+                c[0]++;
+                c[1] += e - s;
+                if (c[2] != G_MININT64 && s - c[2] < 1000000)
+                  c[3] = 1;
+                c[2] = s;
+              }
+            sqlite3_finalize (st);
+          }
+      }
+      {
+        GHashTableIter it;
+        gpointer v;
+        g_hash_table_iter_init (&it, counts);
+        while (g_hash_table_iter_next (&it, NULL, &v))
+          if (((gint64 *) v)[0] >= 2 && ((gint64 *) v)[3])
+            n_expected++;
+      }
+      for (guint i = 0; i < tiny->len; i++)
+        {
+          const SlFinding *f = g_ptr_array_index (tiny, i);
+          const SlFindingEvent *e;
+          const gint64 *c;
+          guint32 ev_name;
+          if (f->gpu != (gint) g)
+            continue;
+          n_tiny++;
+          g_assert_cmpuint (f->events->len, >=, 1);
+          e = &g_array_index (f->events, SlFindingEvent, 0);
+          ev_name = sl_trace_get_lane (trace, e->lane)->events[e->index].name;
+          c = g_hash_table_lookup (counts, sl_trace_str (trace, ev_name));
+          g_assert_nonnull (c);
+          g_assert_cmpint ((gint64) ev (f, "count"), ==, c[0]);
+          g_assert_cmpint ((gint64) ev (f, "total_ns"), ==, c[1]);
+        }
+      g_assert_cmpuint (n_tiny, ==, n_expected);
+      g_test_message ("%s %s GPU %u: busy %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " ns, %u tiny "
+                      "kernel names", path, text, g, busy, MAX (last - first, 0), n_tiny);
+    }
+  sqlite3_close (db);
+}
+
+static void
+test_range (void)
+{
+  g_auto (GStrv) files = sl_test_nsys_traces ();
+
+  for (guint i = 0; files[i] != NULL; i++)
+    {
+      check_range (files[i], 0.25, 0.6);
+      check_range (files[i], 0.0, 0.1);
+      check_range (files[i], 0.5, 1.0);
+    }
+}
+
+/* The command line: a window's findings; reversed, outside and garbage ranges refused. */
+static void
+run_analyze (const char *path,
+             const char *range,
+             int        *status,
+             char      **out,
+             char      **err)
+{
+  const char *argv[] = { SL_SIGHTLINE_BIN, "analyze", path, "--format", "json", "--range", range,
+                         NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                                         | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (p, NULL, NULL, out, err, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  *status = g_subprocess_get_exit_status (p);
+}
+
+static void
+test_range_cli (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-mfu-2gpu.sqlite");
+  static const struct { const char *range, *why; } bad[] = {
+    { "200ms:100ms", "reversed" },
+    { "100ms:100ms", "empty" },
+    { "10s:20s", "outside the trace" },
+    { "banana", "not a range" },
+    { "1x:2x", "not a time" },
+  };
+  int status;
+
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+    g_autofree char *expect = NULL;
+
+    g_assert_no_error (error);
+    run_analyze (path, "100ms:0.15s", &status, &out, &err);
+    g_assert_cmpint (status, ==, 0);
+    expect = g_strdup_printf ("\"range_start_ns\": %" G_GINT64_FORMAT ",\n  \"range_end_ns\": %"
+                              G_GINT64_FORMAT, sl_trace_get_start (trace) + 100000000,
+                              sl_trace_get_start (trace) + 150000000);
+    g_assert_nonnull (strstr (out, expect));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      run_analyze (path, bad[i].range, &status, &out, &err);
+      g_test_message ("--range %s: exit %d, %s", bad[i].range, status, err);
+      g_assert_cmpint (status, !=, 0);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_nonnull (strstr (err, path));
+      g_assert_nonnull (strstr (err, bad[i].why));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -613,5 +926,7 @@ main (int    argc,
   g_test_add_func ("/analyze/launch-latency", test_launch_latency);
   g_test_add_func ("/analyze/params", test_params);
   g_test_add_func ("/analyze/real-traces", test_real_traces);
+  g_test_add_func ("/analyze/range", test_range);
+  g_test_add_func ("/analyze/range-cli", test_range_cli);
   return g_test_run ();
 }

@@ -1,0 +1,583 @@
+/* sl-analyze-context.c: what the rules of `sightline analyze` share: the context of a run (the
+ * lanes of each thread and GPU, who launches a GPU's work), findings and their evidence, sums of
+ * time over lanes and unions of spans. */
+#include "sl-analyze-private.h"
+
+#include <string.h>
+
+#include "sl-format.h"
+#include "sl-sort.h"
+
+static void
+evidence_clear (gpointer data)
+{
+  SlEvidence *e = data;
+
+  g_free (e->key);
+  g_free (e->label);
+  g_free (e->text);
+}
+
+double
+_sl_analyze_param (SlAnalyzeCtx *ctx,
+                   const char   *name)
+{
+  return sl_analyze_params_get (ctx->params, ctx->rule, name);
+}
+
+SlFinding *
+_sl_finding_new (SlAnalyzeCtx *ctx,
+                 SlTime        start,
+                 SlTime        end,
+                 SlTime        cost)
+{
+  SlFinding *f = g_new0 (SlFinding, 1);
+
+  f->rule = ctx->rule;
+  f->start = CLAMP (start, ctx->t0, ctx->t1);
+  f->end = CLAMP (MAX (end, start), f->start, ctx->t1);
+  f->cost = MAX (cost, 0);
+  f->gpu = -1;
+  f->thread = -1;
+  f->evidence = g_array_new (FALSE, TRUE, sizeof (SlEvidence));
+  g_array_set_clear_func (f->evidence, evidence_clear);
+  f->events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
+  f->lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_ptr_array_add (ctx->findings, f);
+  ctx->n_found++;
+  ctx->cost = _sl_time_add (ctx->cost, f->cost);
+  return f;
+}
+
+void G_GNUC_PRINTF (5, 6)
+_sl_evidence (SlFinding  *f,
+              const char *key,
+              const char *label,
+              double      value,
+              const char *fmt,
+              ...)
+{
+  SlEvidence e = { g_strdup (key), g_strdup (label), NULL, value };
+  va_list ap;
+
+  va_start (ap, fmt);
+  e.text = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_array_append_val (f->evidence, e);
+}
+
+void
+_sl_evidence_duration (SlFinding  *f,
+                       const char *key,
+                       const char *label,
+                       SlTime      ns)
+{
+  g_autofree char *d = sl_format_duration (ns);
+
+  _sl_evidence (f, key, label, (double) ns, "%s", d);
+}
+
+void
+_sl_evidence_share (SlFinding  *f,
+                    const char *key,
+                    const char *label,
+                    double      share)
+{
+  _sl_evidence (f, key, label, share, "%.1f%%", share * 100);
+}
+
+void
+_sl_finding_add_lane (SlFinding *f,
+                      guint32    lane)
+{
+  for (guint i = 0; i < f->lanes->len; i++)
+    if (g_array_index (f->lanes, guint32, i) == lane)
+      return;
+  g_array_append_val (f->lanes, lane);
+}
+
+void
+_sl_finding_add_event (SlAnalyzeCtx *ctx,
+                       SlFinding    *f,
+                       guint32       lane,
+                       gsize         index)
+{
+  SlFindingEvent e = { lane, index };
+  SlTime start = sl_trace_get_lane (ctx->trace, lane)->events[index].start;
+
+  _sl_finding_add_lane (f, lane);
+  /* a finding in a window lists only the events that start in it (a gap's host calls, a late
+   * kernel's launch call may start before) */
+  if (start >= ctx->t0 && start < ctx->t1 && f->events->len < SL_MAX_FINDING_EVENTS)
+    g_array_append_val (f->events, e);
+}
+
+void
+_sl_analyze_lane_window (SlAnalyzeCtx *ctx,
+                         const SlLane *lane,
+                         gsize        *e0,
+                         gsize        *e1)
+{
+  *e0 = ctx->t0 == G_MININT64 ? 0 : sl_lane_lower_bound (lane, ctx->t0);
+  *e1 = ctx->t1 == G_MAXINT64 ? lane->n_events : sl_lane_lower_bound (lane, ctx->t1);
+}
+
+void G_GNUC_PRINTF (2, 3)
+_sl_analyze_note (SlAnalyzeCtx *ctx,
+                  const char   *fmt,
+                  ...)
+{
+  va_list ap;
+
+  if (ctx->note->len > 0)
+    g_string_append (ctx->note, "; ");
+  va_start (ap, fmt);
+  g_string_append_vprintf (ctx->note, fmt, ap);
+  va_end (ap);
+}
+
+/* --- what the rules share --------------------------------------------------------------------- */
+
+SlApiClass
+_sl_api_class (SlAnalyzeCtx *ctx,
+               guint32       name)
+{
+  gpointer v = g_hash_table_lookup (ctx->api_class, GUINT_TO_POINTER (name));
+  const char *s;
+  SlApiClass c = SL_API_OTHER;
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  s = sl_trace_str (ctx->trace, name);
+  if (g_str_has_prefix (s, "cudaDeviceSynchronize") || g_str_has_prefix (s, "cudaStreamSynchronize")
+      || g_str_has_prefix (s, "cuCtxSynchronize") || g_str_has_prefix (s, "cuStreamSynchronize")
+      || g_str_has_prefix (s, "cudaThreadSynchronize"))
+    c = SL_API_SYNC;
+  else if (strstr (s, "Synchronize") != NULL)
+    c = SL_API_SYNC_OTHER;
+  else if (g_str_has_prefix (s, "cudaMemcpy") || g_str_has_prefix (s, "cuMemcpy"))
+    c = strstr (s, "Async") != NULL ? SL_API_MEMCPY_ASYNC : SL_API_MEMCPY_SYNC;
+  else if (g_str_has_prefix (s, "cudaMemset") || g_str_has_prefix (s, "cuMemset"))
+    {
+      g_autofree char *lower = g_ascii_strdown (s, -1);
+      c = strstr (lower, "async") != NULL ? SL_API_MEMSET_ASYNC : SL_API_MEMSET_SYNC;
+    }
+  g_hash_table_insert (ctx->api_class, GUINT_TO_POINTER (name), GUINT_TO_POINTER (c + 1));
+  return c;
+}
+
+/* A call during which the host waits for the GPU. */
+gboolean
+_sl_api_class_blocks (SlApiClass c)
+{
+  return c == SL_API_SYNC || c == SL_API_SYNC_OTHER || c == SL_API_MEMCPY_SYNC
+         || c == SL_API_MEMSET_SYNC;
+}
+
+char *
+_sl_thread_label (SlAnalyzeCtx *ctx,
+                  gint          thread)
+{
+  const SlThread *t;
+
+  if (thread < 0)
+    return g_strdup ("an unknown thread");
+  t = sl_trace_get_thread (ctx->trace, thread);
+  if (t->name != SL_NO_STR)
+    return g_strdup_printf ("%s [%u]", sl_trace_str (ctx->trace, t->name), t->tid);
+  return g_strdup_printf ("thread %u", t->tid);
+}
+
+guint64
+_sl_thread_pid (SlAnalyzeCtx *ctx,
+                gint          thread)
+{
+  const SlThread *t = sl_trace_get_thread (ctx->trace, thread);
+
+  return sl_trace_get_process (ctx->trace, t->process)->global_pid;
+}
+
+gint
+_sl_launch_thread (SlAnalyzeCtx   *ctx,
+                   const SlEvent  *op,
+                   const SlLane  **api_lane,
+                   gsize          *api_index)
+{
+  const SlLane *lane;
+  gsize index;
+
+  if (op->link == SL_NO_LINK || !sl_trace_resolve (ctx->trace, op->link, &lane, &index)
+      || lane->kind != SL_LANE_CUDA_API)
+    return -1;
+  if (api_lane != NULL)
+    *api_lane = lane;
+  if (api_index != NULL)
+    *api_index = index;
+  return lane->thread;
+}
+
+void
+_sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
+{
+  SlTrace *trace = ctx->trace;
+  guint n_lanes = sl_trace_get_n_lanes (trace);
+
+  ctx->n_threads = sl_trace_get_n_threads (trace);
+  ctx->n_gpus = sl_trace_get_n_gpus (trace);
+  ctx->tl = g_new (SlThreadLanes, MAX (ctx->n_threads, 1));
+  for (guint i = 0; i < ctx->n_threads; i++)
+    ctx->tl[i] = (SlThreadLanes) { -1, -1, -1, 0 };
+  ctx->gpus = g_new0 (SlGpuInfo, MAX (ctx->n_gpus, 1));
+  for (guint g = 0; g < ctx->n_gpus; g++)
+    {
+      ctx->gpus[g].ops = g_array_new (FALSE, FALSE, sizeof (guint32));
+      ctx->gpus[g].kernels = g_array_new (FALSE, FALSE, sizeof (guint32));
+      ctx->gpus[g].threads = g_array_new (FALSE, FALSE, sizeof (guint));
+      ctx->gpus[g].first = G_MAXINT64;
+      ctx->gpus[g].last = G_MININT64;
+      ctx->gpus[g].launcher = -1;
+    }
+  ctx->api_class = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->n_events == 0)
+        continue;
+      if (lane->thread >= 0 && (guint) lane->thread < ctx->n_threads)
+        {
+          SlThreadLanes *tl = &ctx->tl[lane->thread];
+          if (lane->kind == SL_LANE_CUDA_API && lane->depth == 0)
+            tl->api = i;
+          else if (lane->kind == SL_LANE_OSRT && lane->depth == 0)
+            tl->osrt = i;
+          else if (lane->kind == SL_LANE_SAMPLES)
+            {
+              tl->samples = i;
+              if (lane->n_events > 1)
+                tl->sample_period = (lane->events[lane->n_events - 1].start - lane->events[0].start)
+                                    / (SlTime) (lane->n_events - 1);
+            }
+        }
+      if (lane->gpu >= 0 && (guint) lane->gpu < ctx->n_gpus
+          && (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
+              || lane->kind == SL_LANE_MEMSET))
+        {
+          SlGpuInfo *g = &ctx->gpus[lane->gpu];
+          guint32 li = i;
+          g_array_append_val (g->ops, li);
+          if (lane->kind == SL_LANE_KERNELS)
+            g_array_append_val (g->kernels, li);
+          g->first = MIN (g->first, lane->events[0].start);
+          for (gsize k = 0; k < lane->n_events; k++)
+            g->last = MAX (g->last, lane->events[k].end);
+        }
+    }
+
+  /* the span clipped to the window; a GPU without work in it has an empty span */
+  for (guint g = 0; g < ctx->n_gpus; g++)
+    {
+      SlGpuInfo *gi = &ctx->gpus[g];
+      gi->first = MAX (gi->first, ctx->t0);
+      gi->last = MIN (gi->last, ctx->t1);
+      if (gi->ops->len == 0 || gi->last <= gi->first)
+        gi->first = gi->last = 0;
+    }
+
+  /* who launches a GPU's work (a sample of it), and which threads belong to its processes */
+  g_autofree guint *launches = g_new (guint, MAX (ctx->n_threads, 1));
+  for (guint g = 0; g < ctx->n_gpus; g++)
+    {
+      SlGpuInfo *gi = &ctx->gpus[g];
+      gsize best_ops = 0;
+
+      memset (launches, 0, MAX (ctx->n_threads, 1) * sizeof *launches);
+      for (guint k = 0; k < gi->ops->len; k++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, g_array_index (gi->ops, guint32, k));
+          gsize step = MAX (lane->n_events / 2000, 1);
+          if (lane->n_events > best_ops)
+            {
+              best_ops = lane->n_events;
+              gi->global_pid = lane->global_pid;
+            }
+          for (gsize e = 0; e < lane->n_events; e += step)
+            {
+              gint t = _sl_launch_thread (ctx, &lane->events[e], NULL, NULL);
+              if (t >= 0 && (guint) t < ctx->n_threads)
+                launches[t]++;
+            }
+        }
+      for (guint t = 0; t < ctx->n_threads; t++)
+        {
+          if (launches[t] > 0 && (gi->launcher < 0 || launches[t] > launches[gi->launcher]))
+            gi->launcher = t;
+        }
+      for (guint t = 0; t < ctx->n_threads; t++)
+        {
+          guint64 pid = _sl_thread_pid (ctx, t);
+          gboolean mine = launches[t] > 0 || pid == gi->global_pid;
+          for (guint k = 0; !mine && k < gi->ops->len; k++)
+            {
+              const SlLane *lane = sl_trace_get_lane (trace, g_array_index (gi->ops, guint32, k));
+              mine = lane->global_pid == pid;
+            }
+          if (mine)
+            g_array_append_val (gi->threads, t);
+        }
+    }
+}
+
+void
+_sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
+{
+  for (guint g = 0; g < ctx->n_gpus; g++)
+    {
+      g_array_unref (ctx->gpus[g].ops);
+      g_array_unref (ctx->gpus[g].kernels);
+      g_array_unref (ctx->gpus[g].threads);
+    }
+  g_free (ctx->gpus);
+  g_free (ctx->tl);
+  g_hash_table_unref (ctx->api_class);
+}
+
+const SlLane *
+_sl_lane_or_null (SlAnalyzeCtx *ctx,
+                  gint          index)
+{
+  return index >= 0 ? sl_trace_get_lane (ctx->trace, index) : NULL;
+}
+
+/* Time of [a, b) a lane's events cover, summed (a lane at one depth does not overlap itself);
+ * per name into `by_name` (name id → SlTime*) and per class of CUDA API call into `by_class`
+ * when given; the events are added to `f`. */
+typedef struct
+{
+  SlAnalyzeCtx *ctx;
+  SlTime        a, b;
+  SlTime        total;
+  GHashTable   *by_name;
+  SlTime       *by_class;
+  SlFinding    *f;
+} OverlapSum;
+
+static gboolean
+overlap_sum_cb (const SlLane *lane,
+                gsize         index,
+                gpointer      user_data)
+{
+  OverlapSum *o = user_data;
+  const SlEvent *ev = &lane->events[index];
+  SlTime d = MIN (ev->end, o->b) - MAX (ev->start, o->a);
+
+  if (d <= 0)
+    return TRUE;
+  o->total = _sl_time_add (o->total, d);
+  if (o->by_name != NULL)
+    {
+      SlTime *t = g_hash_table_lookup (o->by_name, GUINT_TO_POINTER (ev->name));
+      if (t == NULL)
+        {
+          t = g_new0 (SlTime, 1);
+          g_hash_table_insert (o->by_name, GUINT_TO_POINTER (ev->name), t);
+        }
+      *t = _sl_time_add (*t, d);
+    }
+  if (o->by_class != NULL)
+    {
+      SlApiClass c = _sl_api_class (o->ctx, ev->name);
+      o->by_class[c] = _sl_time_add (o->by_class[c], d);
+    }
+  if (o->f != NULL)
+    _sl_finding_add_event (o->ctx, o->f, lane->index, index);
+  return TRUE;
+}
+
+SlTime
+_sl_overlap_sum (SlAnalyzeCtx *ctx,
+                 const SlLane *lane,
+                 SlTime        a,
+                 SlTime        b,
+                 GHashTable   *by_name,
+                 SlTime       *by_class,
+                 SlFinding    *f)
+{
+  OverlapSum o = { ctx, a, b, 0, by_name, by_class, f };
+
+  if (lane == NULL || b <= a)
+    return 0;
+  sl_lane_overlap (lane, a, b, overlap_sum_cb, &o);
+  return o.total;
+}
+
+gsize
+_sl_samples_in (const SlLane *lane,
+                SlTime        a,
+                SlTime        b)
+{
+  if (lane == NULL || b <= a)
+    return 0;
+  return sl_lane_lower_bound (lane, b) - sl_lane_lower_bound (lane, a);
+}
+
+/* The name with the most time in a by_name table, and that time. */
+guint32
+_sl_top_name (GHashTable *by_name,
+              SlTime     *time)
+{
+  GHashTableIter it;
+  gpointer k, v;
+  guint32 best = SL_NO_STR;
+
+  *time = 0;
+  g_hash_table_iter_init (&it, by_name);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    if (*(SlTime *) v > *time)
+      {
+        *time = *(SlTime *) v;
+        best = GPOINTER_TO_UINT (k);
+      }
+  return best;
+}
+
+SlTime
+_sl_median_of (GArray *times)
+{
+  if (times->len == 0)
+    return 0;
+  g_array_sort (times, sl_cmp_int64);
+  return g_array_index (times, SlTime, times->len / 2);
+}
+
+void
+_sl_finding_add_gpu_lanes (SlAnalyzeCtx *ctx,
+                           SlFinding    *f,
+                           guint         gpu)
+{
+  for (guint k = 0; k < ctx->gpus[gpu].ops->len; k++)
+    _sl_finding_add_lane (f, g_array_index (ctx->gpus[gpu].ops, guint32, k));
+}
+
+void
+_sl_finding_add_thread_lanes (SlAnalyzeCtx *ctx,
+                              SlFinding    *f,
+                              gint          thread)
+{
+  if (thread < 0)
+    return;
+  if (ctx->tl[thread].api >= 0)
+    _sl_finding_add_lane (f, ctx->tl[thread].api);
+  if (ctx->tl[thread].osrt >= 0)
+    _sl_finding_add_lane (f, ctx->tl[thread].osrt);
+  if (ctx->tl[thread].samples >= 0)
+    _sl_finding_add_lane (f, ctx->tl[thread].samples);
+}
+
+char *
+_sl_range_text (SlAnalyzeCtx *ctx,
+                SlTime        a,
+                SlTime        b)
+{
+  SlTime t0 = sl_trace_get_start (ctx->trace);
+  g_autofree char *x = sl_format_offset (a - t0), *y = sl_format_offset (b - t0);
+
+  return g_strdup_printf ("%s … %s", x, y);
+}
+/* --- unions of time spans --------------------------------------------------------------------- */
+
+static gint
+cmp_span (gconstpointer a,
+          gconstpointer b)
+{
+  const SlSpan *x = a, *y = b;
+
+  return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* Sorts and merges spans in place into a union. */
+void
+_sl_spans_merge (GArray *spans)
+{
+  guint out = 0;
+
+  g_array_sort (spans, cmp_span);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      SlSpan sp = g_array_index (spans, SlSpan, i);
+      if (sp.e <= sp.s)
+        continue;
+      if (out > 0 && sp.s <= g_array_index (spans, SlSpan, out - 1).e)
+        {
+          SlSpan *last = &g_array_index (spans, SlSpan, out - 1);
+          last->e = MAX (last->e, sp.e);
+        }
+      else
+        g_array_index (spans, SlSpan, out++) = sp;
+    }
+  g_array_set_size (spans, out);
+}
+
+/* Total length of the intersection of two unions. */
+SlTime
+_sl_spans_intersect (GArray *x,
+                     GArray *y)
+{
+  SlTime total = 0;
+  guint i = 0, j = 0;
+
+  while (i < x->len && j < y->len)
+    {
+      const SlSpan *a = &g_array_index (x, SlSpan, i), *b = &g_array_index (y, SlSpan, j);
+      SlTime s = MAX (a->s, b->s), e = MIN (a->e, b->e);
+      if (e > s)
+        total = _sl_time_add (total, e - s);
+      if (a->e < b->e)
+        i++;
+      else
+        j++;
+    }
+  return total;
+}
+
+SlTime
+_sl_spans_total (GArray *x)
+{
+  SlTime total = 0;
+
+  for (guint i = 0; i < x->len; i++)
+    total = _sl_time_add (total, g_array_index (x, SlSpan, i).e - g_array_index (x, SlSpan, i).s);
+  return total;
+}
+
+typedef struct
+{
+  SlTime  a, b;
+  GArray *out;
+} SpanClip;
+
+static gboolean
+span_clip_cb (const SlLane *lane,
+              gsize         index,
+              gpointer      user_data)
+{
+  SpanClip *c = user_data;
+  SlSpan sp = { MAX (lane->events[index].start, c->a), MIN (lane->events[index].end, c->b) };
+
+  if (sp.e > sp.s)
+    g_array_append_val (c->out, sp);
+  return TRUE;
+}
+
+/* The parts of a lane's events inside [a, b), appended (not merged). */
+void
+_sl_spans_add_overlap (const SlLane *lane,
+                       SlTime        a,
+                       SlTime        b,
+                       GArray       *out)
+{
+  SpanClip c = { a, b, out };
+
+  if (lane != NULL && b > a)
+    sl_lane_overlap (lane, a, b, span_clip_cb, &c);
+}

@@ -1,0 +1,195 @@
+/* sl-analyze-output.c: the findings of `sightline analyze` as text (most costly first, then a line
+ * per rule) and as JSON for scripts. */
+#include "sl-analyze-private.h"
+
+#include <math.h>
+
+#include "sl-format.h"
+
+static char *
+where_text (const SlFinding *f,
+            SlTrace         *trace)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  if (f->gpu >= 0)
+    g_string_append_printf (s, "GPU %d", f->gpu);
+  if (f->stream != 0)
+    g_string_append_printf (s, "%sstream %u", s->len ? ", " : "", f->stream);
+  if (f->thread >= 0)
+    {
+      const SlThread *t = sl_trace_get_thread (trace, f->thread);
+      g_string_append_printf (s, "%spid %u tid %u", s->len ? ", " : "", t->pid, t->tid);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+char *
+sl_analysis_to_text (const SlAnalysis *analysis,
+                     SlTrace          *trace)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  SlTime t0 = sl_trace_get_start (trace);
+
+  g_return_val_if_fail (analysis != NULL, NULL);
+  if (analysis->t1 > analysis->t0)
+    {
+      g_autofree char *a = sl_format_offset (analysis->t0 - t0);
+      g_autofree char *b = sl_format_offset (analysis->t1 - t0);
+      g_string_append_printf (out, "In %s … %s of the trace:\n", a, b);
+    }
+  if (analysis->findings->len == 0)
+    g_string_append (out, "No findings.\n");
+  else
+    g_string_append_printf (out, "%u findings, most costly first:\n", analysis->findings->len);
+  for (guint i = 0; i < analysis->findings->len; i++)
+    {
+      const SlFinding *f = g_ptr_array_index (analysis->findings, i);
+      g_autofree char *cost = sl_format_duration (f->cost);
+      g_autofree char *a = sl_format_offset (f->start - t0), *b = sl_format_offset (f->end - t0);
+      g_autofree char *where = where_text (f, trace);
+
+      g_string_append_printf (out, "\n%u. [%s] %s\n", i + 1, f->rule->name, f->summary);
+      g_string_append_printf (out, "   %-34s %s … %s%s%s\n", "When", a, b, *where ? ", " : "",
+                              where);
+      g_string_append_printf (out, "   %-34s %s\n", "Costs", cost);
+      for (guint k = 0; k < f->evidence->len; k++)
+        {
+          const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
+          glong w = g_utf8_strlen (e->label, -1);
+          g_string_append_printf (out, "   %s%*s %s\n", e->label, (int) MAX (34 - w, 0), "",
+                                  e->text);
+        }
+      if (f->advice != NULL)
+        g_string_append_printf (out, "   Advice: %s\n", f->advice);
+    }
+
+  g_string_append (out, "\nRules:\n");
+  for (guint i = 0; i < analysis->summaries->len; i++)
+    {
+      const SlRuleSummary *s = &g_array_index (analysis->summaries, SlRuleSummary, i);
+      g_autofree char *cost = sl_format_duration (s->cost);
+      g_string_append_printf (out, "  %-16s %4u finding%s, %12s   %s\n", s->rule->name,
+                              s->n_findings, s->n_findings == 1 ? " " : "s", cost,
+                              s->note != NULL ? s->note : "");
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+json_string (GString    *out,
+             const char *s)
+{
+  g_autofree char *valid = g_utf8_make_valid (s != NULL ? s : "", -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+json_number (GString *out,
+             double   v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    g_string_append (out, "null");
+  else if (v == floor (v) && fabs (v) < 9e15)
+    g_string_append_printf (out, "%.0f", v);
+  else
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+}
+
+char *
+sl_analysis_to_json (const SlAnalysis *analysis,
+                     SlTrace          *trace)
+{
+  g_autoptr (GString) out = g_string_new ("{\n  \"file\": ");
+  SlTime t0 = sl_trace_get_start (trace);
+
+  g_return_val_if_fail (analysis != NULL, NULL);
+  json_string (out, sl_trace_get_path (trace));
+  g_string_append_printf (out, ",\n  \"start_ns\": %" G_GINT64_FORMAT, t0);
+  /* a window: its absolute times, as the findings' */
+  if (analysis->t1 > analysis->t0)
+    g_string_append_printf (out, ",\n  \"range_start_ns\": %" G_GINT64_FORMAT
+                            ",\n  \"range_end_ns\": %" G_GINT64_FORMAT, analysis->t0,
+                            analysis->t1);
+  g_string_append (out, ",\n  \"rules\": [");
+  for (guint i = 0; i < analysis->summaries->len; i++)
+    {
+      const SlRuleSummary *s = &g_array_index (analysis->summaries, SlRuleSummary, i);
+      g_string_append_printf (out, "%s\n    {\"name\": ", i ? "," : "");
+      json_string (out, s->rule->name);
+      g_string_append (out, ", \"title\": ");
+      json_string (out, s->rule->title);
+      g_string_append_printf (out, ", \"findings\": %u, \"cost_ns\": %" G_GINT64_FORMAT
+                              ", \"note\": ", s->n_findings, s->cost);
+      json_string (out, s->note);
+      g_string_append (out, "}");
+    }
+  g_string_append (out, "\n  ],\n  \"findings\": [");
+  for (guint i = 0; i < analysis->findings->len; i++)
+    {
+      const SlFinding *f = g_ptr_array_index (analysis->findings, i);
+      g_string_append_printf (out, "%s\n    {\"rule\": ", i ? "," : "");
+      json_string (out, f->rule->name);
+      g_string_append_printf (out, ", \"start_ns\": %" G_GINT64_FORMAT ", \"end_ns\": %"
+                              G_GINT64_FORMAT ", \"cost_ns\": %" G_GINT64_FORMAT,
+                              f->start, f->end, f->cost);
+      g_string_append (out, ", \"gpu\": ");
+      if (f->gpu >= 0)
+        g_string_append_printf (out, "%d", f->gpu);
+      else
+        g_string_append (out, "null");
+      g_string_append (out, ", \"stream\": ");
+      if (f->stream != 0)
+        g_string_append_printf (out, "%u", f->stream);
+      else
+        g_string_append (out, "null");
+      if (f->thread >= 0)
+        {
+          const SlThread *t = sl_trace_get_thread (trace, f->thread);
+          g_string_append_printf (out, ", \"pid\": %u, \"tid\": %u", t->pid, t->tid);
+        }
+      else
+        g_string_append (out, ", \"pid\": null, \"tid\": null");
+      g_string_append (out, ",\n     \"summary\": ");
+      json_string (out, f->summary);
+      g_string_append (out, ",\n     \"advice\": ");
+      json_string (out, f->advice);
+      {
+        g_autoptr (GString) text = g_string_new (NULL);
+        g_string_append (out, ",\n     \"evidence\": {");
+        for (guint k = 0; k < f->evidence->len; k++)
+          {
+            const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
+            g_string_append (out, k ? ", " : "");
+            json_string (out, e->key);
+            g_string_append (out, ": ");
+            json_number (out, e->value);
+            g_string_append (text, k ? ", [" : "[");
+            json_string (text, e->label);
+            g_string_append (text, ", ");
+            json_string (text, e->text);
+            g_string_append (text, "]");
+          }
+        g_string_append_printf (out, "},\n     \"evidence_text\": [%s", text->str);
+      }
+      g_string_append (out, "]}");
+    }
+  g_string_append (out, "\n  ]\n}\n");
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}

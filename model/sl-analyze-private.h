@@ -1,0 +1,196 @@
+/* sl-analyze-private.h: what the rule files of `sightline analyze` share: the context a run
+ * keeps (lanes per thread and GPU, the window), the helpers that build findings, and the rules. */
+#pragma once
+
+#include "sl-analyze.h"
+#include "sl-lane.h"
+#include "sl-trace-private.h"
+
+G_BEGIN_DECLS
+
+#define SL_US ((SlTime) 1000)
+#define SL_MS ((SlTime) 1000000)
+/* A finding lists at most this many events: enough to walk through in the findings panel. */
+#define SL_MAX_FINDING_EVENTS 256
+
+/* Per-thread lanes the rules read. */
+typedef struct
+{
+  gint   api;             /* CUDA API at depth 0 (runtime, or driver where the runtime is absent) */
+  gint   osrt;            /* OS runtime at depth 0 */
+  gint   samples;
+  SlTime sample_period;   /* average spacing of its samples, 0 without */
+} SlThreadLanes;
+
+typedef struct
+{
+  GArray *ops;          /* guint32 lanes: kernels, memcpy, memset */
+  GArray *kernels;
+  SlTime  first, last;  /* span of its work in the window; first >= last when it has none */
+  gint    launcher;     /* thread launching most of its work, -1 when unknown */
+  GArray *threads;      /* guint: threads of the processes that use it */
+  guint64 global_pid;   /* process of most of its work */
+} SlGpuInfo;
+
+typedef enum
+{
+  SL_API_OTHER,
+  SL_API_SYNC,          /* cudaDeviceSynchronize, cudaStreamSynchronize (and the driver's) */
+  SL_API_SYNC_OTHER,    /* cudaEventSynchronize, cuCtxSynchronize …: block, not in nsys's rule */
+  SL_API_MEMCPY_SYNC,   /* cudaMemcpy* without Async */
+  SL_API_MEMCPY_ASYNC,
+  SL_API_MEMSET_SYNC,
+  SL_API_MEMSET_ASYNC,
+} SlApiClass;
+
+typedef struct
+{
+  SlTrace               *trace;
+  const SlAnalyzeParams *params;
+  SlTime                 t0, t1;      /* the window: events starting in [t0, t1) count */
+  GPtrArray             *findings;
+  GArray                *summaries;
+  guint                  n_threads, n_gpus;
+  SlThreadLanes         *tl;
+  SlGpuInfo             *gpus;
+  GHashTable            *api_class;   /* name id → SlApiClass + 1 */
+  const SlRule          *rule;        /* running now */
+  guint                  n_found;     /* by the running rule */
+  SlTime                 cost;
+  GString               *note;
+} SlAnalyzeCtx;
+
+/* A time span [s, e); arrays of them are merged into unions. */
+typedef struct
+{
+  SlTime s, e;
+} SlSpan;
+
+/* --- the context (sl-analyze-context.c) --- */
+
+/* Sorts the lanes by thread and GPU, finds each GPU's span in the window, its launching thread
+ * (from a sample of ~2000 ops a lane) and the threads of its processes. */
+void          _sl_analyze_ctx_init   (SlAnalyzeCtx *ctx);
+void          _sl_analyze_ctx_clear  (SlAnalyzeCtx *ctx);
+/* The running rule's parameter. */
+double        _sl_analyze_param      (SlAnalyzeCtx *ctx,
+                                      const char   *name);
+/* Adds to the running rule's note ("; " between parts). */
+void          _sl_analyze_note       (SlAnalyzeCtx *ctx,
+                                      const char   *fmt,
+                                      ...) G_GNUC_PRINTF (2, 3);
+/* The events of `lane` that start in the window: [*e0, *e1). */
+void          _sl_analyze_lane_window (SlAnalyzeCtx *ctx,
+                                       const SlLane *lane,
+                                       gsize        *e0,
+                                       gsize        *e1);
+const SlLane *_sl_lane_or_null       (SlAnalyzeCtx *ctx,
+                                      gint          index);
+SlApiClass    _sl_api_class          (SlAnalyzeCtx *ctx,
+                                      guint32       name);
+/* A call during which the host waits for the GPU. */
+gboolean      _sl_api_class_blocks   (SlApiClass    c);
+char         *_sl_thread_label       (SlAnalyzeCtx *ctx,
+                                      gint          thread);
+guint64       _sl_thread_pid         (SlAnalyzeCtx *ctx,
+                                      gint          thread);
+/* The thread whose CUDA call launched `op` (and that call), -1 when unknown. */
+gint          _sl_launch_thread      (SlAnalyzeCtx   *ctx,
+                                      const SlEvent  *op,
+                                      const SlLane  **api_lane,
+                                      gsize          *api_index);
+/* "1.500 s … 2.000 s" from the trace start. */
+char         *_sl_range_text         (SlAnalyzeCtx *ctx,
+                                      SlTime        a,
+                                      SlTime        b);
+
+/* --- findings and their evidence --- */
+
+/* A finding of the running rule, added to the analysis; its range is clipped to the window. */
+SlFinding    *_sl_finding_new        (SlAnalyzeCtx *ctx,
+                                      SlTime        start,
+                                      SlTime        end,
+                                      SlTime        cost);
+void          _sl_evidence           (SlFinding  *f,
+                                      const char *key,
+                                      const char *label,
+                                      double      value,
+                                      const char *fmt,
+                                      ...) G_GNUC_PRINTF (5, 6);
+void          _sl_evidence_duration  (SlFinding  *f,
+                                      const char *key,
+                                      const char *label,
+                                      SlTime      ns);
+void          _sl_evidence_share     (SlFinding  *f,
+                                      const char *key,
+                                      const char *label,
+                                      double      share);
+void          _sl_finding_add_lane   (SlFinding *f,
+                                      guint32    lane);
+/* Adds the event (the first SL_MAX_FINDING_EVENTS, those starting in the window) and its lane. */
+void          _sl_finding_add_event  (SlAnalyzeCtx *ctx,
+                                      SlFinding    *f,
+                                      guint32       lane,
+                                      gsize         index);
+void          _sl_finding_add_gpu_lanes    (SlAnalyzeCtx *ctx,
+                                            SlFinding    *f,
+                                            guint         gpu);
+void          _sl_finding_add_thread_lanes (SlAnalyzeCtx *ctx,
+                                            SlFinding    *f,
+                                            gint          thread);
+
+/* --- sums over lanes --- */
+
+/* Time of [a, b) a lane's events cover, summed (a lane at one depth does not overlap itself);
+ * per name into `by_name` (name id → SlTime*) and per class of CUDA API call into `by_class`
+ * when given; the events are added to `f` when given. */
+SlTime        _sl_overlap_sum        (SlAnalyzeCtx *ctx,
+                                      const SlLane *lane,
+                                      SlTime        a,
+                                      SlTime        b,
+                                      GHashTable   *by_name,
+                                      SlTime       *by_class,
+                                      SlFinding    *f);
+gsize         _sl_samples_in         (const SlLane *lane,
+                                      SlTime        a,
+                                      SlTime        b);
+/* The name with the most time in a by_name table, and that time. */
+guint32       _sl_top_name           (GHashTable *by_name,
+                                      SlTime     *time);
+/* Sorts `times` (SlTime) and returns its median, 0 when empty. */
+SlTime        _sl_median_of          (GArray *times);
+
+/* --- unions of time spans (SlSpan arrays) --- */
+
+/* Sorts and merges spans in place into a union. */
+void          _sl_spans_merge        (GArray *spans);
+/* Total length of the intersection of two unions. */
+SlTime        _sl_spans_intersect    (GArray *x,
+                                      GArray *y);
+SlTime        _sl_spans_total        (GArray *x);
+/* The parts of a lane's events inside [a, b), appended (not merged). */
+void          _sl_spans_add_overlap  (const SlLane *lane,
+                                      SlTime        a,
+                                      SlTime        b,
+                                      GArray       *out);
+
+/* --- the rules, in the files of their subject --- */
+
+/* sl-analyze-gpu.c: how busy each GPU is and where it idles */
+void _sl_rule_gpu_util        (SlAnalyzeCtx *ctx);
+void _sl_rule_gpu_gaps        (SlAnalyzeCtx *ctx);
+void _sl_rule_idle_breakdown  (SlAnalyzeCtx *ctx);
+/* sl-analyze-bound.c: stretches where the CPU side or the GPU is the bottleneck */
+void _sl_rule_cpu_bound       (SlAnalyzeCtx *ctx);
+void _sl_rule_gpu_bound       (SlAnalyzeCtx *ctx);
+/* sl-analyze-sync.c: CUDA calls that block the host */
+void _sl_rule_sync_memcpy     (SlAnalyzeCtx *ctx);
+void _sl_rule_pageable_memcpy (SlAnalyzeCtx *ctx);
+void _sl_rule_sync_memset     (SlAnalyzeCtx *ctx);
+void _sl_rule_sync_api        (SlAnalyzeCtx *ctx);
+/* sl-analyze-kernels.c: kernels too small, too late or at low occupancy */
+void _sl_rule_tiny_kernels    (SlAnalyzeCtx *ctx);
+void _sl_rule_low_occupancy   (SlAnalyzeCtx *ctx);
+void _sl_rule_launch_latency  (SlAnalyzeCtx *ctx);
+
+G_END_DECLS

@@ -1,0 +1,342 @@
+/* sl-analyze-sync.c: the rules about CUDA calls that block the host, as nsys's expert rules:
+ * sync_memcpy, pageable_memcpy, sync_memset and sync_api, each grouping calls by thread, call,
+ * GPU, stream and memory kinds. */
+#include "sl-analyze-private.h"
+
+#include "sl-format.h"
+
+typedef struct
+{
+  gint     thread;
+  guint32  api_name;
+  gint     gpu;
+  guint32  stream;
+  const SlCopyInfo *info;    /* of the first op (copies and sets) */
+  gsize    count;
+  SlTime   api_time, gpu_time;
+  guint64  bytes;
+  SlTime   first, last;
+  SlTime   longest;
+  GArray  *durations;        /* SlTime: API call durations */
+  GArray  *events;           /* SlFindingEvent: API calls and ops, the first ones */
+} CallGroup;
+
+static void
+call_group_free (gpointer data)
+{
+  CallGroup *g = data;
+
+  g_array_unref (g->durations);
+  g_array_unref (g->events);
+  g_free (g);
+}
+
+static CallGroup *
+call_group (GHashTable       *groups,
+            gint              thread,
+            guint32           api_name,
+            gint              gpu,
+            guint32           stream,
+            const SlCopyInfo *info)
+{
+  char *key = g_strdup_printf ("%d:%u:%d:%u:%u:%u:%u:%u", thread, api_name, gpu, stream,
+                               info ? info->copy_kind : 0, info ? info->src_kind : 0,
+                               info ? info->dst_kind : 0, info ? info->mem_kind : 0);
+  CallGroup *g = g_hash_table_lookup (groups, key);
+
+  if (g != NULL)
+    {
+      g_free (key);
+      return g;
+    }
+  g = g_new0 (CallGroup, 1);
+  g->thread = thread;
+  g->api_name = api_name;
+  g->gpu = gpu;
+  g->stream = stream;
+  g->info = info;
+  g->first = G_MAXINT64;
+  g->last = G_MININT64;
+  g->durations = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  g->events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
+  g_hash_table_insert (groups, key, g);
+  return g;
+}
+
+static void
+call_group_add (CallGroup    *g,
+                const SlLane *api_lane,
+                gsize         api_index,
+                const SlLane *op_lane,
+                gsize         op_index)
+{
+  const SlEvent *api = &api_lane->events[api_index];
+  SlTime d = api->end - api->start;
+
+  g->count++;
+  g->api_time = _sl_time_add (g->api_time, d);
+  g_array_append_val (g->durations, d);
+  g->first = MIN (g->first, api->start);
+  g->last = MAX (g->last, api->end);
+  g->longest = MAX (g->longest, d);
+  if (g->events->len < SL_MAX_FINDING_EVENTS)
+    {
+      SlFindingEvent e = { api_lane->index, api_index };
+      g_array_append_val (g->events, e);
+      if (op_lane != NULL)
+        {
+          e = (SlFindingEvent) { op_lane->index, op_index };
+          g_array_append_val (g->events, e);
+        }
+    }
+  if (op_lane != NULL)
+    {
+      const SlEvent *op = &op_lane->events[op_index];
+      g->gpu_time = _sl_time_add (g->gpu_time, op->end - op->start);
+    }
+}
+
+static const char *
+mem_kind_name (SlAnalyzeCtx *ctx,
+               guint         kind)
+{
+  return kind == SL_MEM_KIND_NONE ? "?" : sl_trace_enum_label (ctx->trace, SL_ENUM_MEM_KIND, kind);
+}
+
+typedef gboolean (*OpFilter) (SlAnalyzeCtx *ctx, SlApiClass c, const SlCopyInfo *info);
+
+static gboolean
+filter_sync_memcpy (SlAnalyzeCtx     *ctx,
+                    SlApiClass        c,
+                    const SlCopyInfo *info)
+{
+  guint64 min_bytes = (guint64) _sl_analyze_param (ctx, "min_bytes");
+
+  if (c != SL_API_MEMCPY_SYNC || info == NULL)
+    return FALSE;
+  /* as nsys: small host-to-device copies and copies within one device are left out */
+  if (info->copy_kind == 1 && info->bytes <= min_bytes)
+    return FALSE;
+  if (info->src_device >= 0 && info->src_device == info->dst_device)
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+filter_pageable_memcpy (SlAnalyzeCtx     *ctx,
+                        SlApiClass        c,
+                        const SlCopyInfo *info)
+{
+  (void) ctx;
+  return c == SL_API_MEMCPY_ASYNC && info != NULL
+         && (info->src_kind == 0 /* pageable */ || info->dst_kind == 0);
+}
+
+static gboolean
+filter_sync_memset (SlAnalyzeCtx     *ctx,
+                    SlApiClass        c,
+                    const SlCopyInfo *info)
+{
+  (void) ctx;
+  return c == SL_API_MEMSET_SYNC && info != NULL
+         && (info->mem_kind == 1 /* pinned */ || info->mem_kind == 4 /* managed */);
+}
+
+/* Groups the GPU ops of `kind` lanes that pass `filter` by thread, call, GPU, stream and kinds;
+ * in a window, the ops whose call starts in it. */
+static void
+collect_ops (SlAnalyzeCtx *ctx,
+             SlLaneKind    kind,
+             OpFilter      filter,
+             GHashTable   *groups)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (ctx->trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, i);
+      if (lane->kind != kind)
+        continue;
+      for (gsize e = 0; e < lane->n_events; e++)
+        {
+          const SlEvent *op = &lane->events[e];
+          const SlLane *api_lane;
+          gsize api_index;
+          gint thread = _sl_launch_thread (ctx, op, &api_lane, &api_index);
+          const SlCopyInfo *info = sl_trace_get_copy_info (ctx->trace, op->aux);
+          SlApiClass c;
+          if (thread < 0 || api_lane->events[api_index].start < ctx->t0
+              || api_lane->events[api_index].start >= ctx->t1)
+            continue;
+          c = _sl_api_class (ctx, api_lane->events[api_index].name);
+          if (!filter (ctx, c, info))
+            continue;
+          CallGroup *g = call_group (groups, thread, api_lane->events[api_index].name, lane->gpu,
+                                     lane->stream_id, info);
+          call_group_add (g, api_lane, api_index, lane, e);
+          if (info != NULL)
+            g->bytes = g->bytes + info->bytes < g->bytes ? G_MAXUINT64 : g->bytes + info->bytes;
+        }
+    }
+}
+
+static gint
+cmp_group_cost (gconstpointer a,
+                gconstpointer b)
+{
+  const CallGroup *x = *(CallGroup *const *) a, *y = *(CallGroup *const *) b;
+
+  return x->api_time > y->api_time ? -1 : x->api_time < y->api_time;
+}
+
+static GPtrArray *
+sorted_groups (GHashTable *groups)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, groups);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    g_ptr_array_add (out, v);
+  g_ptr_array_sort (out, cmp_group_cost);
+  return out;
+}
+
+static SlFinding *
+group_finding (SlAnalyzeCtx *ctx,
+               CallGroup    *g)
+{
+  SlFinding *f = _sl_finding_new (ctx, g->first, g->last, g->api_time);
+  g_autofree char *total = sl_format_duration (g->api_time);
+  g_autofree char *longest = sl_format_duration (g->longest);
+  g_autofree char *median = sl_format_duration (_sl_median_of (g->durations));
+
+  f->thread = g->thread;
+  f->global_pid = _sl_thread_pid (ctx, g->thread);
+  f->gpu = g->gpu;
+  f->stream = g->stream;
+  _sl_evidence (f, "count", "Calls", (double) g->count, "%" G_GSIZE_FORMAT, g->count);
+  _sl_evidence (f, "host_blocked_ns", "Host blocked in them", (double) g->api_time, "%s", total);
+  _sl_evidence (f, "median_ns", "Median call", (double) _sl_median_of (g->durations), "%s", median);
+  _sl_evidence (f, "longest_ns", "Longest call", (double) g->longest, "%s", longest);
+  for (guint i = 0; i < g->events->len; i++)
+    {
+      const SlFindingEvent *e = &g_array_index (g->events, SlFindingEvent, i);
+      _sl_finding_add_event (ctx, f, e->lane, e->index);
+    }
+  return f;
+}
+
+static void
+rule_copies (SlAnalyzeCtx *ctx,
+             SlLaneKind    kind,
+             OpFilter      filter)
+{
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         call_group_free);
+  g_autoptr (GPtrArray) sorted = NULL;
+  gboolean sets = kind == SL_LANE_MEMSET;
+
+  collect_ops (ctx, kind, filter, groups);
+  sorted = sorted_groups (groups);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      CallGroup *g = g_ptr_array_index (sorted, i);
+      SlFinding *f = group_finding (ctx, g);
+      g_autofree char *who = _sl_thread_label (ctx, g->thread);
+      g_autofree char *bytes = sl_format_bytes (g->bytes);
+      g_autofree char *gpu_time = sl_format_duration (g->gpu_time);
+      g_autofree char *blocked = sl_format_duration (g->api_time);
+      const char *api = sl_trace_str (ctx->trace, g->api_name);
+      g_autofree char *kinds = NULL;
+
+      if (sets)
+        kinds = g_strdup_printf ("%s memory", mem_kind_name (ctx, g->info->mem_kind));
+      else
+        kinds = g_strdup_printf ("%s, %s → %s",
+                                 sl_trace_enum_label (ctx->trace, SL_ENUM_MEMCPY_OPER,
+                                                      g->info->copy_kind),
+                                 mem_kind_name (ctx, g->info->src_kind),
+                                 mem_kind_name (ctx, g->info->dst_kind));
+      _sl_evidence (f, "bytes", "Bytes", (double) g->bytes, "%s", bytes);
+      _sl_evidence (f, "gpu_ns", sets ? "GPU time of the sets" : "GPU time of the copies",
+                    (double) g->gpu_time, "%s", gpu_time);
+      _sl_evidence (f, "kind", sets ? "Memory" : "Copies", 0, "%s", kinds);
+      f->summary = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " × %s (%s, %s), host blocked %s", who,
+                                    g->count, api, kinds, bytes, blocked);
+      if (filter == filter_pageable_memcpy)
+        f->advice = g_strdup ("An asynchronous copy from or to pageable memory is staged through a "
+                              "pinned buffer by the driver and blocks the host: use pinned memory "
+                              "(cudaHostAlloc / cudaHostRegister; pin_memory=True in PyTorch).");
+      else if (sets)
+        f->advice = g_strdup ("cudaMemset on pinned or managed memory blocks the host: use "
+                              "cudaMemsetAsync on a stream.");
+      else if (g->info->src_kind == 0 || g->info->dst_kind == 0)
+        f->advice = g_strdup ("Each call blocks the host until the copy is done, and pageable "
+                              "memory makes the copy slower still: use cudaMemcpyAsync with "
+                              "pinned host memory, and overlap copies with kernels.");
+      else
+        f->advice = g_strdup ("Each call blocks the host until the copy is done: use "
+                              "cudaMemcpyAsync() on a stream instead, and overlap copies with "
+                              "kernels.");
+    }
+  _sl_analyze_note (ctx, "%u distinct calls", g_hash_table_size (groups));
+}
+
+void
+_sl_rule_sync_memcpy (SlAnalyzeCtx *ctx)
+{
+  rule_copies (ctx, SL_LANE_MEMCPY, filter_sync_memcpy);
+}
+
+void
+_sl_rule_pageable_memcpy (SlAnalyzeCtx *ctx)
+{
+  rule_copies (ctx, SL_LANE_MEMCPY, filter_pageable_memcpy);
+}
+
+void
+_sl_rule_sync_memset (SlAnalyzeCtx *ctx)
+{
+  rule_copies (ctx, SL_LANE_MEMSET, filter_sync_memset);
+}
+
+void
+_sl_rule_sync_api (SlAnalyzeCtx *ctx)
+{
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         call_group_free);
+  g_autoptr (GPtrArray) sorted = NULL;
+
+  for (guint t = 0; t < ctx->n_threads; t++)
+    {
+      const SlLane *lane = _sl_lane_or_null (ctx, ctx->tl[t].api);
+      gsize e0, e1;
+      if (lane == NULL)
+        continue;
+      _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+      for (gsize e = e0; e < e1; e++)
+        if (_sl_api_class (ctx, lane->events[e].name) == SL_API_SYNC)
+          call_group_add (call_group (groups, t, lane->events[e].name, -1, 0, NULL), lane, e,
+                          NULL, 0);
+    }
+  sorted = sorted_groups (groups);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      CallGroup *g = g_ptr_array_index (sorted, i);
+      SlFinding *f = group_finding (ctx, g);
+      g_autofree char *who = _sl_thread_label (ctx, g->thread);
+      g_autofree char *blocked = sl_format_duration (g->api_time);
+      SlTime span = g->last - g->first;
+      double rate = span > 0 ? (double) (g->count - 1) * 1e9 / (double) span : 0;
+
+      _sl_evidence (f, "rate_per_s", "Calls per second", rate, "%.1f", rate);
+      f->summary = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " × %s, host blocked %s", who, g->count,
+                                    sl_trace_str (ctx->trace, g->api_name), blocked);
+      f->advice = g_strdup ("Each synchronization stalls the host until the GPU is done, then "
+                            "the GPU idles until the host queues more work. Synchronize only "
+                            "where the result is needed (not every step: .item(), .cpu(), "
+                            "printing a tensor all synchronize), and order streams with events "
+                            "(cudaEventRecord, cudaStreamWaitEvent) instead.");
+    }
+  _sl_analyze_note (ctx, "%u distinct calls", g_hash_table_size (groups));
+}
