@@ -393,18 +393,22 @@ static void update_history (SlWindow *self);
 
 static void
 viewport_changed_cb (SlViewport *viewport,
+                     GParamSpec *pspec,
                      SlWindow   *self)
 {
   (void) viewport;
+  (void) pspec;
   update_history (self);
   update_status (self);
 }
 
 static void
 viewport_selection_cb (SlViewport *viewport,
+                       GParamSpec *pspec,
                        SlWindow   *self)
 {
   (void) viewport;
+  (void) pspec;
   update_status (self);
 }
 
@@ -448,9 +452,9 @@ show_trace (SlWindow   *self,
     }
   disconnect_viewport (self);
   self->viewport = g_object_ref (sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (self->timeline)));
-  self->viewport_changed = g_signal_connect (self->viewport, "changed",
+  self->viewport_changed = g_signal_connect (self->viewport, "notify::visible",
                                              G_CALLBACK (viewport_changed_cb), self);
-  self->viewport_selection = g_signal_connect (self->viewport, "selection-changed",
+  self->viewport_selection = g_signal_connect (self->viewport, "notify::selection",
                                                G_CALLBACK (viewport_selection_cb), self);
   gtk_label_set_text (GTK_LABEL (self->title), base);
   gtk_widget_set_tooltip_text (self->title, sl_trace_get_path (self->trace));
@@ -884,9 +888,9 @@ live_show (SlWindow *self,
     {
       disconnect_viewport (self);
       self->viewport = g_object_ref (vp);
-      self->viewport_changed = g_signal_connect (self->viewport, "changed",
+      self->viewport_changed = g_signal_connect (self->viewport, "notify::visible",
                                                  G_CALLBACK (viewport_changed_cb), self);
-      self->viewport_selection = g_signal_connect (self->viewport, "selection-changed",
+      self->viewport_selection = g_signal_connect (self->viewport, "notify::selection",
                                                    G_CALLBACK (viewport_selection_cb), self);
       show_page (self, "trace");
     }

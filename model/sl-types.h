@@ -14,6 +14,15 @@ typedef gint64 SlTime;
 #define SL_NO_STR   ((guint32) 0)          /* string id 0 is always "" */
 #define SL_NO_LINK  ((guint32) 0xFFFFFFFFu) /* an event that correlates with nothing */
 
+/* One event: a lane of the trace and an index in it. */
+typedef struct
+{
+  gint  lane;    /* -1 = none */
+  gsize index;
+} SlEventRef;
+
+#define SL_EVENT_REF_NONE ((SlEventRef) { -1, 0 })
+
 /* What a lane holds.  One lane is one row on screen. */
 typedef enum
 {

@@ -205,9 +205,11 @@ range_timeout_cb (gpointer data)
 
 static void
 viewport_selection_changed_cb (SlViewport   *viewport,
+                               GParamSpec   *pspec,
                                SlStatsPanel *self)
 {
   (void) viewport;
+  (void) pspec;
   if (self->range_source != 0)
     g_source_remove (self->range_source);
   self->range_source = g_timeout_add (RANGE_DELAY_MS, range_timeout_cb, self);
@@ -295,7 +297,7 @@ sl_stats_panel_set_timeline (SlStatsPanel   *self,
   g_object_add_weak_pointer (G_OBJECT (timeline), (gpointer *) &self->timeline);
   self->trace = sl_trace_ref (sl_timeline_view_get_trace (timeline));
   self->viewport = g_object_ref (sl_timeline_view_get_viewport (timeline));
-  self->selection_handler = g_signal_connect (self->viewport, "selection-changed",
+  self->selection_handler = g_signal_connect (self->viewport, "notify::selection",
                                               G_CALLBACK (viewport_selection_changed_cb), self);
   if (owned == NULL)
     owned = sl_stats_panel_compute_reports (self->trace);
@@ -330,7 +332,7 @@ sl_stats_panel_set_timeline (SlStatsPanel   *self,
   /* Kernels first: they are what a person looks at first. */
   sl_stats_panel_show_report (self, "cuda_gpu_kern_sum");
   /* A selection made before the tables existed applies too. */
-  viewport_selection_changed_cb (self->viewport, self);
+  viewport_selection_changed_cb (self->viewport, NULL, self);
 }
 
 static _SlStatsPage *

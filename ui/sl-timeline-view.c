@@ -3202,9 +3202,11 @@ click_pressed_cb (GtkGestureClick *gesture,
 
 static void
 viewport_changed_cb (SlViewport     *viewport,
+                     GParamSpec     *pspec,
                      SlTimelineView *self)
 {
   (void) viewport;
+  (void) pspec;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -3432,9 +3434,9 @@ sl_timeline_view_init (SlTimelineView *self)
   self->highlight_name = SL_NO_STR;
   self->util_threshold = 0.8;
   self->viewport = sl_viewport_new ();
-  self->viewport_changed_id = g_signal_connect (self->viewport, "changed",
+  self->viewport_changed_id = g_signal_connect (self->viewport, "notify::visible",
                                                 G_CALLBACK (viewport_changed_cb), self);
-  self->selection_changed_id = g_signal_connect (self->viewport, "selection-changed",
+  self->selection_changed_id = g_signal_connect (self->viewport, "notify::selection",
                                                  G_CALLBACK (viewport_changed_cb), self);
   set_vadjustment (self, NULL);
 

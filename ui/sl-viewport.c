@@ -18,14 +18,27 @@ struct _SlViewport
 
 G_DEFINE_FINAL_TYPE (SlViewport, sl_viewport, G_TYPE_OBJECT)
 
+static SlTimeRange *
+sl_time_range_copy (const SlTimeRange *range)
+{
+  return g_memdup2 (range, sizeof *range);
+}
+
+G_DEFINE_BOXED_TYPE (SlTimeRange, sl_time_range, sl_time_range_copy, g_free)
+
 enum
 {
-  CHANGED,
-  SELECTION_CHANGED,
-  N_SIGNALS
+  PROP_0,
+  PROP_BOUNDS,
+  PROP_VISIBLE,
+  PROP_SELECTION,
+  PROP_HAS_SELECTION,
+  PROP_CAN_GO_BACK,
+  PROP_CAN_GO_FORWARD,
+  N_PROPS
 };
 
-static guint signals[N_SIGNALS];
+static GParamSpec *properties[N_PROPS];
 
 SlViewport *
 sl_viewport_new (void)
@@ -44,15 +57,97 @@ sl_viewport_finalize (GObject *object)
 }
 
 static void
+sl_viewport_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  SlViewport *self = SL_VIEWPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_BOUNDS:
+      g_value_set_boxed (value, &(SlTimeRange) { self->start, self->end });
+      break;
+    case PROP_VISIBLE:
+      g_value_set_boxed (value, &(SlTimeRange) { self->t0, self->t1 });
+      break;
+    case PROP_SELECTION:
+      g_value_set_boxed (value, self->has_selection ? &(SlTimeRange) { self->sel0, self->sel1 }
+                                                    : NULL);
+      break;
+    case PROP_HAS_SELECTION:
+      g_value_set_boolean (value, self->has_selection);
+      break;
+    case PROP_CAN_GO_BACK:
+      g_value_set_boolean (value, self->back->len > 0);
+      break;
+    case PROP_CAN_GO_FORWARD:
+      g_value_set_boolean (value, self->forward->len > 0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sl_viewport_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  SlViewport *self = SL_VIEWPORT (object);
+  const SlTimeRange *range;
+
+  switch (prop_id)
+    {
+    case PROP_VISIBLE:
+      range = g_value_get_boxed (value);
+      if (range != NULL)
+        sl_viewport_set_visible (self, range->start, range->end, FALSE);
+      break;
+    case PROP_SELECTION:
+      range = g_value_get_boxed (value);
+      if (range != NULL)
+        sl_viewport_set_selection (self, range->start, range->end);
+      else
+        sl_viewport_clear_selection (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 sl_viewport_class_init (SlViewportClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = sl_viewport_finalize;
-  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                   NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass),
-                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  object_class->get_property = sl_viewport_get_property;
+  object_class->set_property = sl_viewport_set_property;
+
+  properties[PROP_BOUNDS] =
+    g_param_spec_boxed ("bounds", NULL, NULL, SL_TYPE_TIME_RANGE,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Set through the property, the visible range is not remembered in the history. */
+  properties[PROP_VISIBLE] =
+    g_param_spec_boxed ("visible", NULL, NULL, SL_TYPE_TIME_RANGE,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* NULL when nothing is selected; setting NULL clears the selection. */
+  properties[PROP_SELECTION] =
+    g_param_spec_boxed ("selection", NULL, NULL, SL_TYPE_TIME_RANGE,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HAS_SELECTION] =
+    g_param_spec_boolean ("has-selection", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CAN_GO_BACK] =
+    g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CAN_GO_FORWARD] =
+    g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -96,6 +191,22 @@ clamp_range (SlViewport *self,
     }
 }
 
+/* Notifies "visible", and "can-go-back"/"can-go-forward" where the history's emptiness changed
+ * (the caller passes what they were before). */
+static void
+notify_visible (SlViewport *self,
+                gboolean    could_go_back,
+                gboolean    could_go_forward)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE]);
+  if (could_go_back != (self->back->len > 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_BACK]);
+  if (could_go_forward != (self->forward->len > 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_FORWARD]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 static void
 push (GArray *stack,
       SlTime  t0,
@@ -113,16 +224,24 @@ sl_viewport_set_bounds (SlViewport *self,
                         SlTime      start,
                         SlTime      end)
 {
+  gboolean could_go_back, could_go_forward;
+
   g_return_if_fail (SL_IS_VIEWPORT (self));
   if (end <= start)
     end = start + MIN_SPAN;
+  could_go_back = self->back->len > 0;
+  could_go_forward = self->forward->len > 0;
   self->start = start;
   self->end = end;
   g_array_set_size (self->back, 0);
   g_array_set_size (self->forward, 0);
   self->t0 = start;
   self->t1 = end;
-  g_signal_emit (self, signals[CHANGED], 0);
+  /* always notified, even when unchanged: a new trace in the same bounds is drawn anew */
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUNDS]);
+  notify_visible (self, could_go_back, could_go_forward);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -155,10 +274,14 @@ sl_viewport_set_visible (SlViewport *self,
                          SlTime      t1,
                          gboolean    remember)
 {
+  gboolean could_go_back, could_go_forward;
+
   g_return_if_fail (SL_IS_VIEWPORT (self));
   clamp_range (self, &t0, &t1);
   if (t0 == self->t0 && t1 == self->t1)
     return;
+  could_go_back = self->back->len > 0;
+  could_go_forward = self->forward->len > 0;
   if (remember)
     {
       push (self->back, self->t0, self->t1);
@@ -166,7 +289,7 @@ sl_viewport_set_visible (SlViewport *self,
     }
   self->t0 = t0;
   self->t1 = t1;
-  g_signal_emit (self, signals[CHANGED], 0);
+  notify_visible (self, could_go_back, could_go_forward);
 }
 
 void
@@ -201,6 +324,8 @@ step_history (SlViewport *self,
               GArray     *from,
               GArray     *to)
 {
+  gboolean could_go_back = self->back->len > 0, could_go_forward = self->forward->len > 0;
+
   if (from->len == 0)
     return FALSE;
   SlTime *pair = &g_array_index (from, SlTime, (from->len - 1) * 2);
@@ -209,7 +334,7 @@ step_history (SlViewport *self,
   push (to, self->t0, self->t1);
   self->t0 = t0;
   self->t1 = t1;
-  g_signal_emit (self, signals[CHANGED], 0);
+  notify_visible (self, could_go_back, could_go_forward);
   return TRUE;
 }
 
@@ -269,12 +394,18 @@ sl_viewport_set_selection (SlViewport *self,
       t0 = t1;
       t1 = tmp;
     }
+  gboolean had_selection = self->has_selection;
+
   if (self->has_selection && self->sel0 == t0 && self->sel1 == t1)
     return;
   self->has_selection = TRUE;
   self->sel0 = t0;
   self->sel1 = t1;
-  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
+  if (!had_selection)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_SELECTION]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -284,7 +415,10 @@ sl_viewport_clear_selection (SlViewport *self)
   if (!self->has_selection)
     return;
   self->has_selection = FALSE;
-  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_SELECTION]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 double

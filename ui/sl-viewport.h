@@ -5,6 +5,19 @@
 
 G_BEGIN_DECLS
 
+/* A time range [start, end) in trace nanoseconds: the value of the viewport's properties. */
+typedef struct
+{
+  SlTime start;
+  SlTime end;
+} SlTimeRange;
+
+#define SL_TYPE_TIME_RANGE (sl_time_range_get_type ())
+GType sl_time_range_get_type (void) G_GNUC_CONST;
+
+/* The visible and selected ranges of one timeline, as properties that widgets follow through
+ * notify:: or bind to: "bounds" (the whole trace, read-only), "visible", "selection" (NULL when
+ * none), "has-selection", "can-go-back", "can-go-forward" (the zoom history; read-only). */
 #define SL_TYPE_VIEWPORT (sl_viewport_get_type ())
 G_DECLARE_FINAL_TYPE (SlViewport, sl_viewport, SL, VIEWPORT, GObject)
 
