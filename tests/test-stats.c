@@ -17,6 +17,7 @@
 #include <json-glib/json-glib.h>
 #endif
 
+#include "sl-range.h"
 #include "sl-sql-aggregates.h"
 #include "sl-stats.h"
 #include "sl-test-util.h"
@@ -762,6 +763,60 @@ test_cmd_errors (void)
   g_assert_nonnull (strstr (skipped.out, "(cuda_gpu_mem_size_sum):"));
 }
 
+/* --range: every report over the events starting in [A, B) from the start `sightline info`
+ * prints (that of the whole trace, not of the tables a report loads), as
+ * sl_report_compute_range gives it; test_oracle_range holds that to nsys's SQL. */
+static void
+test_cmd_range (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  SlTime t0, t1;
+
+  g_assert_no_error (error);
+  g_assert_true (sl_range_parse ("100ms:0.3s", trace, &t0, &t1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (t0, ==, sl_trace_get_start (trace) + 100000000);
+  g_assert_cmpint (t1, ==, sl_trace_get_start (trace) + 300000000);
+  for (const char *const *n = sl_report_names (); *n != NULL; n++)
+    {
+      g_auto (Run) run = { 0 };
+      g_autofree char *want = report_csv (trace, *n, t0, t1);
+      g_autofree char *whole = report_csv (trace, *n, G_MININT64, G_MAXINT64);
+
+      run_sightline (&run, path, "--report", *n, "--format", "csv", "--range", "100ms:0.3s", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_cmpstr (run.out, ==, want);
+      if (strcmp (*n, "cuda_gpu_trace") == 0)
+        g_assert_cmpstr (run.out, !=, whole);
+    }
+}
+
+static void
+test_cmd_range_errors (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  const char *bad[][2] = {
+    { "2s:1s", "reversed" },
+    { "100s:200s", "outside" },
+    { "garbage", "not a range" },
+    { "1x:2s", "not a time" },
+    { "500ms:500ms", "empty" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_auto (Run) run = { 0 };
+
+      run_sightline (&run, path, "--report", "cuda_gpu_kern_sum", "--range", bad[i][0], NULL);
+      g_assert_cmpint (run.status, !=, 0);
+      g_assert_cmpstr (run.out, ==, "");
+      g_assert_nonnull (strstr (run.err, path));
+      g_assert_nonnull (strstr (run.err, bad[i][1]));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -777,5 +832,7 @@ main (int    argc,
   g_test_add_func ("/app/stats/json", test_cmd_json);
   g_test_add_func ("/app/stats/output-two-reports", test_cmd_output_and_two_reports);
   g_test_add_func ("/app/stats/errors", test_cmd_errors);
+  g_test_add_func ("/app/stats/range", test_cmd_range);
+  g_test_add_func ("/app/stats/range-errors", test_cmd_range_errors);
   return g_test_run ();
 }
