@@ -22,6 +22,12 @@ struct _SlReport
   SlTrace         *trace;      /* keeps the trace's strings alive */
 };
 
+typedef enum
+{
+  _SL_ORDER_TOTAL_DESC,             /* ORDER BY 2 DESC (ties: name, style) */
+  _SL_ORDER_TOTAL_DESC_COUNT_NAME,  /* ORDER BY 2 DESC, 3, "Name" */
+} _SlSummaryOrder;
+
 typedef struct _SlReportInfo _SlReportInfo;
 
 /* Computes a report over the events that start in [t0, t1); the whole trace is
@@ -42,6 +48,12 @@ struct _SlReportInfo
   _SlReportComputeFunc  compute;
   const _SlColumn      *columns;
   guint                 n_columns;
+  /* the time summaries that differ only in these: the lanes they read, what the error says a
+   * trace without them lacks, and their ORDER BY */
+  SlLaneKind            kind;
+  SlLaneKind            also;
+  const char           *what;
+  _SlSummaryOrder       order;
 };
 
 /* sl-stats-reports.c: the table, in sl_report_names () order, and a lookup in it */
@@ -138,12 +150,6 @@ _sl_groups_by_id (_SlGroups *gs,
     }
   return _sl_groups_add_id (gs, id);
 }
-
-typedef enum
-{
-  _SL_ORDER_TOTAL_DESC,             /* ORDER BY 2 DESC (ties: name, style) */
-  _SL_ORDER_TOTAL_DESC_COUNT_NAME,  /* ORDER BY 2 DESC, 3, "Name" */
-} _SlSummaryOrder;
 
 void   _sl_groups_sort      (_SlGroups      *gs,
                              _SlSummaryOrder order);

@@ -161,40 +161,27 @@ group_events (SlTrace    *trace,
     }
 }
 
-/* A time summary of the events of `kind` (or `also`) lanes, grouped by name; NULL and `what`
- * in the error when the trace has none. */
+/* cuda_gpu_kern_sum, osrt_sum, cuda_gpu_mem_time_sum: the durations of the events of the table
+ * row's lanes, grouped by name; NULL and the row's `what` in the error when the trace has none.
+ *   cuda_gpu_kern_sum: kernels GROUP BY name (the demangled name, nsys's default);
+ *   osrt_sum: OSRT_API WHERE eventClass == 27 GROUP BY nameId (the model keeps only class 27);
+ *   cuda_gpu_mem_time_sum: memcpy and memset GROUP BY their "[CUDA memcpy <label>]" names. */
 static SlReport *
-time_summary (SlTrace             *trace,
-              const _SlReportInfo *info,
-              SlTime               t0,
-              SlTime               t1,
-              SlLaneKind           kind,
-              SlLaneKind           also,
-              const char          *what,
-              _SlSummaryOrder      order,
-              GError             **error)
+compute_time_summary (SlTrace             *trace,
+                      const _SlReportInfo *info,
+                      SlTime               t0,
+                      SlTime               t1,
+                      GError             **error)
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, kind) && !trace_has (trace, also))
-    return no_data (trace, error, what), NULL;
+  if (!trace_has (trace, info->kind) && !trace_has (trace, info->also))
+    return no_data (trace, error, info->what), NULL;
   _sl_groups_init (&gs);
-  group_events (trace, kind, also, FALSE, t0, t1, &gs);
-  SlReport *r = summary_emit (_sl_report_new (trace, info), &gs, order);
+  group_events (trace, info->kind, info->also, FALSE, t0, t1, &gs);
+  SlReport *r = summary_emit (_sl_report_new (trace, info), &gs, info->order);
   _sl_groups_clear (&gs);
   return r;
-}
-
-/* cuda_gpu_kern_sum: kernels GROUP BY name (the demangled name, nsys's default). */
-static SlReport *
-compute_kern_sum (SlTrace             *trace,
-                  const _SlReportInfo *info,
-                  SlTime               t0,
-                  SlTime               t1,
-                  GError             **error)
-{
-  return time_summary (trace, info, t0, t1, SL_LANE_KERNELS, SL_LANE_KERNELS, "CUDA kernel data",
-                       _SL_ORDER_TOTAL_DESC_COUNT_NAME, error);
 }
 
 /* cuda_api_sum: CUPTI_ACTIVITY_KIND_RUNTIME (runtime and driver) GROUP BY nameId; the name
@@ -221,29 +208,6 @@ compute_api_sum (SlTrace             *trace,
   summary_emit (r, &gs, _SL_ORDER_TOTAL_DESC);
   _sl_groups_clear (&gs);
   return r;
-}
-
-/* osrt_sum: OSRT_API WHERE eventClass == 27 GROUP BY nameId (the model keeps only class 27). */
-static SlReport *
-compute_osrt_sum (SlTrace             *trace,
-                  const _SlReportInfo *info,
-                  SlTime               t0,
-                  SlTime               t1,
-                  GError             **error)
-{
-  return time_summary (trace, info, t0, t1, SL_LANE_OSRT, SL_LANE_OSRT, "OS Runtime trace data",
-                       _SL_ORDER_TOTAL_DESC, error);
-}
-
-static SlReport *
-compute_mem_time_sum (SlTrace             *trace,
-                      const _SlReportInfo *info,
-                      SlTime               t0,
-                      SlTime               t1,
-                      GError             **error)
-{
-  return time_summary (trace, info, t0, t1, SL_LANE_MEMCPY, SL_LANE_MEMSET, "GPU memory data",
-                       _SL_ORDER_TOTAL_DESC, error);
 }
 
 /* cuda_gpu_mem_size_sum: sum(bytes), count, avg, median, min, max, stdev, none rounded in SQL
@@ -725,23 +689,27 @@ compute_kern_exec_sum (SlTrace             *trace,
 /* ---------------------------------------------------------------------------------------- */
 /* The table: sl_report_names () order                                                      */
 
-#define COLUMNS(c) c, G_N_ELEMENTS (c)
+#define COLUMNS(c) .columns = c, .n_columns = G_N_ELEMENTS (c)
 
 const _SlReportInfo _sl_report_infos[] = {
   { "cuda_api_sum", "CUDA API Summary", SL_LOAD_CUDA_API, compute_api_sum,
     COLUMNS (summary_columns_calls) },
-  { "cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", SL_LOAD_KERNELS, compute_kern_sum,
-    COLUMNS (summary_columns_instances) },
+  { "cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", SL_LOAD_KERNELS, compute_time_summary,
+    COLUMNS (summary_columns_instances), .kind = SL_LANE_KERNELS, .also = SL_LANE_KERNELS,
+    .what = "CUDA kernel data", .order = _SL_ORDER_TOTAL_DESC_COUNT_NAME },
   { "cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
     compute_mem_size_sum, COLUMNS (summary_columns_memsize) },
   { "cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
-    compute_mem_time_sum, COLUMNS (summary_columns_memtime) },
+    compute_time_summary, COLUMNS (summary_columns_memtime), .kind = SL_LANE_MEMCPY,
+    .also = SL_LANE_MEMSET, .what = "GPU memory data", .order = _SL_ORDER_TOTAL_DESC },
   { "cuda_gpu_trace", "CUDA GPU Trace", SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
     compute_gpu_trace, COLUMNS (trace_columns) },
   { "cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", SL_LOAD_KERNELS | SL_LOAD_CUDA_API,
     compute_kern_exec_sum, COLUMNS (exec_columns) },
   { "nvtx_sum", "NVTX Range Summary", SL_LOAD_NVTX, compute_nvtx_sum, COLUMNS (summary_columns_nvtx) },
-  { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_osrt_sum, COLUMNS (summary_columns_calls) },
+  { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_time_summary,
+    COLUMNS (summary_columns_calls), .kind = SL_LANE_OSRT, .also = SL_LANE_OSRT,
+    .what = "OS Runtime trace data", .order = _SL_ORDER_TOTAL_DESC },
 };
 
 const guint _sl_n_report_infos = G_N_ELEMENTS (_sl_report_infos);
