@@ -150,39 +150,6 @@ sl_report_get_cell (const SlReport *report,
   return &g_array_index (report->cells, SlCell, row * report->n_columns + column);
 }
 
-void
-_sl_report_add_int (SlReport *r,
-                    gint64    v)
-{
-  SlCell c = { .type = SL_CELL_INT, .v.i = v };
-  g_array_append_val (r->cells, c);
-}
-
-void
-_sl_report_add_double (SlReport *r,
-                       double    v)
-{
-  SlCell c = { .type = SL_CELL_DOUBLE, .v.d = v };
-  g_array_append_val (r->cells, c);
-}
-
-void
-_sl_report_add_null (SlReport *r)
-{
-  SlCell c = { .type = SL_CELL_NULL };
-  g_array_append_val (r->cells, c);
-}
-
-void
-_sl_report_add_text (SlReport   *r,
-                     const char *s)
-{
-  SlCell c = { .type = SL_CELL_TEXT, .v.s = s };
-  if (s == NULL)
-    c.type = SL_CELL_NULL;
-  g_array_append_val (r->cells, c);
-}
-
 SlReport *
 sl_report_compute_range (SlTrace     *trace,
                          const char  *name,
