@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sl-range.h"
 #include "sl-stats.h"
 #include "sl-trace.h"
 
@@ -53,6 +54,7 @@ sl_cmd_stats (int    argc,
   g_auto (GStrv) reports = NULL;
   g_autofree char *format_text = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *range = NULL;
   g_auto (GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &reports,
@@ -61,6 +63,9 @@ sl_cmd_stats (int    argc,
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output format: column (default), csv or json",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output", "FILE" },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &range,
+      "Only the events that start in [A, B), times from the trace start that `sightline info` "
+      "prints, with units: 1.5s:2s, 250ms:300ms (bare numbers are ns)", "A:B" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
     { NULL }
   };
@@ -98,15 +103,24 @@ sl_cmd_stats (int    argc,
       return 2;
     }
 
-  /* load only the tables the chosen reports read */
+  /* load only the tables the chosen reports read; a range counts from the start of the whole
+   * trace, as `sightline info` prints it, which only loading every table gives */
   SlLoadFlags flags = 0;
   for (guint i = 0; i < names->len; i++)
     flags |= sl_report_needs (g_ptr_array_index (names, i));
+  if (range != NULL)
+    flags = SL_LOAD_ALL;
   g_autoptr (SlTrace) trace = sl_trace_load (files[0], flags, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       fprintf (stderr, "sightline stats: cannot load %s: %s\n", files[0], error->message);
       return 1;
+    }
+  SlTime t0 = G_MININT64, t1 = G_MAXINT64;
+  if (range != NULL && !sl_range_parse (range, trace, &t0, &t1, &error))
+    {
+      fprintf (stderr, "sightline stats: %s: --range: %s\n", files[0], error->message);
+      return 2;
     }
 
   g_autoptr (GString) out = g_string_new (NULL);
@@ -120,7 +134,7 @@ sl_cmd_stats (int    argc,
     {
       const char *name = g_ptr_array_index (names, i);
       g_autoptr (GError) report_error = NULL;
-      g_autoptr (SlReport) report = sl_report_compute (trace, name, &report_error);
+      g_autoptr (SlReport) report = sl_report_compute_range (trace, name, t0, t1, &report_error);
 
       if (report == NULL && !g_error_matches (report_error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA))
         {

@@ -76,6 +76,16 @@ gboolean           sl_report_format_parse    (const char     *text,
 SlReport          *sl_report_compute         (SlTrace        *trace,
                                               const char     *name,
                                               GError        **error);
+/* The report over the events that start in [t0, t1) (absolute trace times; for
+ * cuda_kern_exec_sum the kernels, with their launch calls wherever those start), with the same
+ * columns as the whole report, which is this range from G_MININT64 to G_MAXINT64.  A range that
+ * holds nothing gives a report without rows; NULL with SL_STATS_ERROR_NO_DATA only when the
+ * whole trace lacks the report's data.  Costs O(log n) per lane plus the events in the range. */
+SlReport          *sl_report_compute_range   (SlTrace        *trace,
+                                              const char     *name,
+                                              SlTime          t0,
+                                              SlTime          t1,
+                                              GError        **error);
 void               sl_report_free            (SlReport       *report);
 
 const char        *sl_report_get_name        (const SlReport *report);

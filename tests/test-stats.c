@@ -17,6 +17,7 @@
 #include <json-glib/json-glib.h>
 #endif
 
+#include "sl-range.h"
 #include "sl-sql-aggregates.h"
 #include "sl-stats.h"
 #include "sl-test-util.h"
@@ -215,9 +216,10 @@ oracle_sql (sqlite3    *db,
         return NULL;
       /* domains by (process, domainId); range text from textId, else text; unterminated ranges
        * end at max(max(start), max(end)) of the table; "domain:text", or "text" without one */
-      return g_strdup ("WITH last AS (SELECT max(max(start), coalesce(max(end), max(start))) AS t FROM NVTX_EVENTS), "
+      return g_strdup ("WITH last AS (SELECT max(max(start), coalesce(max(end), max(start))) AS t "
+                       "FROM main.NVTX_EVENTS), "
                        "dom AS (SELECT e.globalTid & 0x0000FFFFFF000000 AS pidbits, e.domainId, "
-                       "coalesce(s.value, e.text) AS dname FROM NVTX_EVENTS AS e "
+                       "coalesce(s.value, e.text) AS dname FROM main.NVTX_EVENTS AS e "
                        "LEFT JOIN StringIds AS s ON s.id = e.textId WHERE e.eventType = 75 "
                        "GROUP BY pidbits, e.domainId), "
                        "ops AS (SELECT coalesce(e.end, (SELECT t FROM last)) - e.start AS dur, "
@@ -245,7 +247,7 @@ oracle_sql (sqlite3    *db,
                        "iif(k.start - r.end >= 0, k.start - r.end, NULL) AS que, k.end - k.start AS kern, "
                        "max(r.end, k.end) - r.start AS tot, " STRIP_V ("rn.value") " AS apiname, "
                        "kn.value AS kname FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
-                       "JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r ON k.correlationId = r.correlationId "
+                       "JOIN main.CUPTI_ACTIVITY_KIND_RUNTIME AS r ON k.correlationId = r.correlationId "
                        "AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000) "
                        "LEFT JOIN StringIds AS rn ON rn.id = r.nameId "
                        "LEFT JOIN StringIds AS kn ON kn.id = k.demangledName) "
@@ -325,16 +327,22 @@ cell_matches (const SlCell  *c,
   return ok;
 }
 
-/* Returns how many rows were compared; fails the test at the first difference. */
+/* Returns how many rows were compared; fails the test at the first difference.  The report is
+ * over [t0, t1), the whole trace for (G_MININT64, G_MAXINT64); the oracle sees that range through
+ * range_views_create (). */
 static gsize
 compare_report (const char *path,
                 sqlite3    *db,
                 SlTrace    *trace,
-                const char *name)
+                const char *name,
+                SlTime      t0,
+                SlTime      t1)
 {
   g_autofree char *sql = oracle_sql (db, name);
   g_autoptr (GError) error = NULL;
-  g_autoptr (SlReport) report = sl_report_compute (trace, name, &error);
+  g_autoptr (SlReport) report = t0 == G_MININT64 && t1 == G_MAXINT64
+                                  ? sl_report_compute (trace, name, &error)
+                                  : sl_report_compute_range (trace, name, t0, t1, &error);
   g_autofree char *base = g_path_get_basename (path);
   sqlite3_stmt *stmt = NULL;
   gsize row = 0;
@@ -408,11 +416,119 @@ test_oracle (void)
       sqlite3 *db = oracle_open (*f);
       for (const char *const *n = sl_report_names (); *n != NULL; n++)
         {
-          gsize rows = compare_report (*f, db, trace, *n);
+          gsize rows = compare_report (*f, db, trace, *n, G_MININT64, G_MAXINT64);
           g_string_append_printf (counts, " %s=%" G_GSIZE_FORMAT, *n, rows);
         }
       sqlite3_close (db);
       g_test_message ("%s:%s", base, counts->str);
+    }
+}
+
+/* The event tables seen through temporary views (which SQLite resolves before the file's own
+ * tables) that keep the rows starting in [t0, t1): the oracle's queries run unchanged on them.
+ * NVTX keeps its domain and mark rows, and the queries read the unterminated ranges' end and
+ * cuda_kern_exec_sum's launch calls from main., as the model does: only the reported events
+ * (the ranges, the kernels) must start in the range. */
+static const char *const range_tables[] = {
+  "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+  "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "NVTX_EVENTS",
+};
+
+static void
+range_views_create (sqlite3 *db,
+                    SlTime   t0,
+                    SlTime   t1)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (range_tables); i++)
+    {
+      const char *table = range_tables[i];
+      gboolean nvtx = strcmp (table, "NVTX_EVENTS") == 0;
+      g_autofree char *sql = NULL;
+      char *message = NULL;
+
+      if (!has_table (db, table))
+        continue;
+      sql = g_strdup_printf ("CREATE TEMP VIEW %s AS SELECT * FROM main.%s WHERE %s(start >= %" G_GINT64_FORMAT
+                             " AND start < %" G_GINT64_FORMAT ")", table, table,
+                             nvtx ? "eventType NOT IN (59, 60, 70, 71) OR " : "", t0, t1);
+      if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+        g_error ("%s: %s", sql, message);
+    }
+}
+
+static void
+range_views_drop (sqlite3 *db)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (range_tables); i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("DROP VIEW IF EXISTS temp.%s", range_tables[i]);
+      g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+    }
+}
+
+static char *
+report_csv (SlTrace    *trace,
+            const char *name,
+            SlTime      t0,
+            SlTime      t1)
+{
+  g_autoptr (SlReport) r = sl_report_compute_range (trace, name, t0, t1, NULL);
+  GString *out = g_string_new (NULL);
+
+  if (r != NULL)
+    sl_report_write (r, SL_REPORT_FORMAT_CSV, out);
+  return g_string_free (out, FALSE);
+}
+
+/* Every report over several ranges of every real trace, against the oracle on the rows that
+ * start in the range: slices in the middle and at the start, one holding nothing, an empty one,
+ * and the whole trace, which must also be the full report, byte for byte. */
+static void
+test_oracle_range (void)
+{
+  g_auto (GStrv) files = sl_test_nsys_traces ();
+
+  for (char **f = files; *f != NULL; f++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (*f, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_autofree char *base = g_path_get_basename (*f);
+
+      g_assert_no_error (error);
+      SlTime s = sl_trace_get_start (trace), e = sl_trace_get_end (trace), d = e - s;
+      const SlTime ranges[][2] = {
+        { s + d / 3, s + 2 * d / 3 },   /* a middle slice */
+        { s, s + d / 50 },              /* the first 2 % */
+        { s + d / 2, s + d / 2 + 1 },   /* one nanosecond */
+        { e + 1, e + 1000000 },         /* after the trace: nothing */
+        { s + d / 2, s + d / 2 },       /* empty */
+        { s, e + 1 },                   /* the whole trace */
+      };
+      sqlite3 *db = oracle_open (*f);
+
+      for (gsize k = 0; k < G_N_ELEMENTS (ranges); k++)
+        {
+          g_autoptr (GString) counts = g_string_new (NULL);
+
+          range_views_create (db, ranges[k][0], ranges[k][1]);
+          for (const char *const *n = sl_report_names (); *n != NULL; n++)
+            {
+              gsize rows = compare_report (*f, db, trace, *n, ranges[k][0], ranges[k][1]);
+              g_string_append_printf (counts, " %s=%" G_GSIZE_FORMAT, *n, rows);
+              if (k == G_N_ELEMENTS (ranges) - 1)
+                {
+                  g_autofree char *whole = report_csv (trace, *n, G_MININT64, G_MAXINT64);
+                  g_autofree char *range = report_csv (trace, *n, ranges[k][0], ranges[k][1]);
+                  g_assert_cmpstr (range, ==, whole);
+                }
+              if (k == 3 || k == 4)
+                g_assert_cmpuint (rows, ==, 0);
+            }
+          range_views_drop (db);
+          g_test_message ("%s [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "):%s", base, ranges[k][0],
+                          ranges[k][1], counts->str);
+        }
+      sqlite3_close (db);
     }
 }
 
@@ -647,12 +763,67 @@ test_cmd_errors (void)
   g_assert_nonnull (strstr (skipped.out, "(cuda_gpu_mem_size_sum):"));
 }
 
+/* --range: every report over the events starting in [A, B) from the start `sightline info`
+ * prints (that of the whole trace, not of the tables a report loads), as
+ * sl_report_compute_range gives it; test_oracle_range holds that to nsys's SQL. */
+static void
+test_cmd_range (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  SlTime t0, t1;
+
+  g_assert_no_error (error);
+  g_assert_true (sl_range_parse ("100ms:0.3s", trace, &t0, &t1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (t0, ==, sl_trace_get_start (trace) + 100000000);
+  g_assert_cmpint (t1, ==, sl_trace_get_start (trace) + 300000000);
+  for (const char *const *n = sl_report_names (); *n != NULL; n++)
+    {
+      g_auto (Run) run = { 0 };
+      g_autofree char *want = report_csv (trace, *n, t0, t1);
+      g_autofree char *whole = report_csv (trace, *n, G_MININT64, G_MAXINT64);
+
+      run_sightline (&run, path, "--report", *n, "--format", "csv", "--range", "100ms:0.3s", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_cmpstr (run.out, ==, want);
+      if (strcmp (*n, "cuda_gpu_trace") == 0)
+        g_assert_cmpstr (run.out, !=, whole);
+    }
+}
+
+static void
+test_cmd_range_errors (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  const char *bad[][2] = {
+    { "2s:1s", "reversed" },
+    { "100s:200s", "outside" },
+    { "garbage", "not a range" },
+    { "1x:2s", "not a time" },
+    { "500ms:500ms", "empty" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_auto (Run) run = { 0 };
+
+      run_sightline (&run, path, "--report", "cuda_gpu_kern_sum", "--range", bad[i][0], NULL);
+      g_assert_cmpint (run.status, !=, 0);
+      g_assert_cmpstr (run.out, ==, "");
+      g_assert_nonnull (strstr (run.err, path));
+      g_assert_nonnull (strstr (run.err, bad[i][1]));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/stats/oracle", test_oracle);
+  g_test_add_func ("/model/stats/oracle-range", test_oracle_range);
   g_test_add_func ("/model/stats/needs", test_needs);
   g_test_add_func ("/model/stats/round", test_round);
   g_test_add_func ("/model/stats/unknown-name", test_unknown_name);
@@ -661,5 +832,7 @@ main (int    argc,
   g_test_add_func ("/app/stats/json", test_cmd_json);
   g_test_add_func ("/app/stats/output-two-reports", test_cmd_output_and_two_reports);
   g_test_add_func ("/app/stats/errors", test_cmd_errors);
+  g_test_add_func ("/app/stats/range", test_cmd_range);
+  g_test_add_func ("/app/stats/range-errors", test_cmd_range_errors);
   return g_test_run ();
 }

@@ -1,0 +1,186 @@
+/* sl-stats-private.h: what the stats files share: the report object, the report table, aggregates. */
+#pragma once
+
+#include "sl-stats.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *header;
+  SlUnit      unit;
+} _SlColumn;
+
+struct _SlReport
+{
+  char            *name;
+  const char      *title;
+  const _SlColumn *columns;
+  guint            n_columns;
+  GArray          *cells;      /* SlCell, row-major */
+  GStringChunk    *strings;    /* text of cells not owned by the trace */
+  SlTrace         *trace;      /* keeps the trace's strings alive */
+};
+
+typedef enum
+{
+  _SL_ORDER_TOTAL_DESC,             /* ORDER BY 2 DESC (ties: name, style) */
+  _SL_ORDER_TOTAL_DESC_COUNT_NAME,  /* ORDER BY 2 DESC, 3, "Name" */
+} _SlSummaryOrder;
+
+typedef struct _SlReportInfo _SlReportInfo;
+
+/* Computes a report over the events that start in [t0, t1); the whole trace is
+ * [G_MININT64, G_MAXINT64).  NULL with SL_STATS_ERROR_NO_DATA when the trace (not the range)
+ * lacks the report's data: a range with nothing in it gives a report without rows. */
+typedef SlReport *(*_SlReportComputeFunc) (SlTrace             *trace,
+                                           const _SlReportInfo *info,
+                                           SlTime               t0,
+                                           SlTime               t1,
+                                           GError             **error);
+
+/* One report of `nsys stats`: a row of the table in sl-stats-reports.c. */
+struct _SlReportInfo
+{
+  const char           *name;
+  const char           *title;
+  SlLoadFlags           needs;
+  _SlReportComputeFunc  compute;
+  const _SlColumn      *columns;
+  guint                 n_columns;
+  /* the time summaries that differ only in these: the lanes they read, what the error says a
+   * trace without them lacks, and their ORDER BY */
+  SlLaneKind            kind;
+  SlLaneKind            also;
+  const char           *what;
+  _SlSummaryOrder       order;
+};
+
+/* sl-stats-reports.c: the table, in sl_report_names () order, and a lookup in it */
+extern const _SlReportInfo _sl_report_infos[];
+extern const guint         _sl_n_report_infos;
+const _SlReportInfo *_sl_report_info_find (const char *name);
+
+/* sl-stats.c: a report without rows, shaped by `info` */
+SlReport *_sl_report_new (SlTrace             *trace,
+                          const _SlReportInfo *info);
+
+/* A report's cells, appended row-major: inline, since cuda_gpu_trace appends 21 a GPU operation
+ * (10^8 for a large trace). */
+static inline void
+_sl_report_add_int (SlReport *r,
+                    gint64    v)
+{
+  SlCell c = { .type = SL_CELL_INT, .v.i = v };
+  g_array_append_val (r->cells, c);
+}
+
+static inline void
+_sl_report_add_double (SlReport *r,
+                       double    v)
+{
+  SlCell c = { .type = SL_CELL_DOUBLE, .v.d = v };
+  g_array_append_val (r->cells, c);
+}
+
+static inline void
+_sl_report_add_null (SlReport *r)
+{
+  SlCell c = { .type = SL_CELL_NULL };
+  g_array_append_val (r->cells, c);
+}
+
+/* s must outlive the report: a trace string or one in r->strings; NULL adds a NULL cell */
+static inline void
+_sl_report_add_text (SlReport   *r,
+                     const char *s)
+{
+  SlCell c = { .type = s != NULL ? SL_CELL_TEXT : SL_CELL_NULL, .v.s = s };
+  g_array_append_val (r->cells, c);
+}
+
+/* sl-stats-aggregate.c -------------------------------------------------------------------- */
+
+/* One group's values: exact sum, count, extremes, Welford's running mean and M2 in the order
+ * values arrive (as extension-functions.c's stdev() sees them), and the values themselves for
+ * the median. */
+typedef struct
+{
+  GArray *values;  /* gint64 */
+  gint64  total;
+  gint64  n;
+  gint64  min;
+  gint64  max;
+  double  mean;
+  double  m2;
+} _SlAcc;
+
+void   _sl_acc_init   (_SlAcc *a);
+void   _sl_acc_clear  (_SlAcc *a);
+double _sl_acc_avg    (const _SlAcc *a);
+double _sl_acc_stdev  (const _SlAcc *a);
+/* median(): reorders the values (selection, O(n) expected) */
+double _sl_acc_median (_SlAcc *a);
+
+static inline void
+_sl_acc_add (_SlAcc *a,
+             gint64  v)
+{
+  if (a->n == 0 || v < a->min)
+    a->min = v;
+  if (a->n == 0 || v > a->max)
+    a->max = v;
+  a->n++;
+  a->total += v;
+  double x = (double) v;
+  double delta = x - a->mean;
+  a->mean += delta / a->n;
+  a->m2 += delta * (x - a->mean);
+  g_array_append_val (a->values, v);
+}
+
+/* A summary's group: its values and the name column(s) it is shown under. */
+typedef struct
+{
+  _SlAcc      acc;
+  const char *name;    /* the Name / Operation / Range column */
+  const char *style;   /* nvtx_sum only */
+  guint32     key;     /* string id it was grouped by */
+} _SlGroup;
+
+typedef struct
+{
+  GPtrArray  *groups;  /* _SlGroup *, owned */
+  GPtrArray  *by_id;   /* _SlGroup * indexed by string id, for O(1) lookup per event */
+  GHashTable *by_key;  /* guint64 key -> _SlGroup *, where one id is not the key */
+} _SlGroups;
+
+void      _sl_groups_init   (_SlGroups *gs);
+void      _sl_groups_clear  (_SlGroups *gs);
+_SlGroup *_sl_groups_by_key (_SlGroups *gs,
+                             guint64    key,
+                             gboolean  *created);
+/* the slow path of _sl_groups_by_id: a new group for that id */
+_SlGroup *_sl_groups_add_id (_SlGroups *gs,
+                             guint32    id);
+
+static inline _SlGroup *
+_sl_groups_by_id (_SlGroups *gs,
+                  guint32    id)
+{
+  if (id < gs->by_id->len)
+    {
+      _SlGroup *g = g_ptr_array_index (gs->by_id, id);
+      if (g != NULL)
+        return g;
+    }
+  return _sl_groups_add_id (gs, id);
+}
+
+void   _sl_groups_sort      (_SlGroups      *gs,
+                             _SlSummaryOrder order);
+
+/* cuda_api_sum and cuda_kern_exec_sum show API names without "_vNNNN": the length kept */
+gsize  _sl_api_name_length  (const char *name);
+
+G_END_DECLS

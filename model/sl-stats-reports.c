@@ -1,0 +1,726 @@
+/* sl-stats-reports.c: the reports of `nsys stats`, computed by walking the model's lanes, and their table.
+ *
+ * Each report reproduces the SQL of NVIDIA's report scripts (nsys 2024.x, the Python scripts
+ * under `reports/`; see shared/reference/nsys-sqlite.md §6): same grouping, same columns, same
+ * rounding (SQLite's round()), same sort order, with the aggregates of sl-stats-aggregate.c.
+ * Every report reads the events that start in [t0, t1): two binary searches per lane, so a
+ * range costs what it holds; the whole trace is [G_MININT64, G_MAXINT64) and walks every event.
+ *
+ * Where nsys leaves the order of equal sort keys to SQLite, we break ties by the name columns
+ * (then the other group keys) so that the output is deterministic; tests/test-stats.c's SQL
+ * oracle adds the same tie-breakers.  Sizes: a summary has one group per distinct name (10^1 …
+ * 10^4); cuda_gpu_trace has one row per GPU operation (up to 10^7).
+ */
+#include "sl-stats-private.h"
+
+#include <string.h>
+
+#include "sl-lane.h"
+
+/* The events of `lane` that start in [t0, t1): indices [*first, *end). */
+static inline void
+lane_range (const SlLane *lane,
+            SlTime        t0,
+            SlTime        t1,
+            gsize        *first,
+            gsize        *end)
+{
+  *first = t0 == G_MININT64 ? 0 : sl_lane_lower_bound (lane, t0);
+  *end = t1 == G_MAXINT64 ? lane->n_events : sl_lane_lower_bound (lane, t1);
+  if (*end < *first)
+    *end = *first;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Summaries grouped by a name                                                              */
+
+static const _SlColumn summary_columns_instances[] = {
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS }, { "Instances", SL_UNIT_NONE },
+  { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS }, { "Min (ns)", SL_UNIT_DUR_NS },
+  { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS }, { "Name", SL_UNIT_NONE },
+};
+
+static const _SlColumn summary_columns_calls[] = {
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS }, { "Num Calls", SL_UNIT_NONE },
+  { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS }, { "Min (ns)", SL_UNIT_DUR_NS },
+  { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS }, { "Name", SL_UNIT_NONE },
+};
+
+static const _SlColumn summary_columns_memtime[] = {
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS }, { "Count", SL_UNIT_NONE },
+  { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS }, { "Min (ns)", SL_UNIT_DUR_NS },
+  { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS }, { "Operation", SL_UNIT_NONE },
+};
+
+static const _SlColumn summary_columns_nvtx[] = {
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS }, { "Instances", SL_UNIT_NONE },
+  { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS }, { "Min (ns)", SL_UNIT_DUR_NS },
+  { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS }, { "Style", SL_UNIT_NONE },
+  { "Range", SL_UNIT_NONE },
+};
+
+static const _SlColumn summary_columns_memsize[] = {
+  { "Total (MB)", SL_UNIT_MEM_B }, { "Count", SL_UNIT_NONE }, { "Avg (MB)", SL_UNIT_MEM_B },
+  { "Med (MB)", SL_UNIT_MEM_B }, { "Min (MB)", SL_UNIT_MEM_B }, { "Max (MB)", SL_UNIT_MEM_B },
+  { "StdDev (MB)", SL_UNIT_MEM_B }, { "Operation", SL_UNIT_NONE },
+};
+
+/* The time summaries: round(total * 100.0 / sum(total), 1), total, count, round(avg, 1),
+ * round(median, 1), min, max, round(stdev, 1), then the name column(s). */
+static SlReport *
+summary_emit (SlReport        *r,
+              _SlGroups       *gs,
+              _SlSummaryOrder  order)
+{
+  gint64 grand = 0;
+
+  for (guint i = 0; i < gs->groups->len; i++)
+    grand += ((_SlGroup *) g_ptr_array_index (gs->groups, i))->acc.total;
+  _sl_groups_sort (gs, order);
+  for (guint i = 0; i < gs->groups->len; i++)
+    {
+      _SlGroup *g = g_ptr_array_index (gs->groups, i);
+      /* sum(total) of 0 makes SQL's division NULL */
+      if (grand != 0)
+        _sl_report_add_double (r, sl_stats_round ((double) g->acc.total * 100.0 / (double) grand, 1));
+      else
+        _sl_report_add_null (r);
+      _sl_report_add_int (r, g->acc.total);
+      _sl_report_add_int (r, g->acc.n);
+      _sl_report_add_double (r, sl_stats_round (_sl_acc_avg (&g->acc), 1));
+      _sl_report_add_double (r, sl_stats_round (_sl_acc_median (&g->acc), 1));
+      _sl_report_add_int (r, g->acc.min);
+      _sl_report_add_int (r, g->acc.max);
+      _sl_report_add_double (r, sl_stats_round (_sl_acc_stdev (&g->acc), 1));
+      if (g->style != NULL)
+        _sl_report_add_text (r, g->style);
+      _sl_report_add_text (r, g->name);
+    }
+  return r;
+}
+
+static gboolean
+trace_has (SlTrace    *trace,
+           SlLaneKind  kind)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind == kind && lane->n_events > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+no_data (SlTrace     *trace,
+         GError     **error,
+         const char  *what)
+{
+  g_set_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA, "%s does not contain %s.",
+               sl_trace_get_path (trace), what);
+  return FALSE;
+}
+
+/* The events of `kind` (or `also`) lanes that start in [t0, t1), grouped by event name: their
+ * durations, or their bytes (memcpy and memset).  The MemOps summaries' names "[CUDA memcpy
+ * <label>]" and "[CUDA memset]" are the lanes' event names already. */
+static void
+group_events (SlTrace    *trace,
+              SlLaneKind  kind,
+              SlLaneKind  also,
+              gboolean    by_size,
+              SlTime      t0,
+              SlTime      t1,
+              _SlGroups  *gs)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != kind && lane->kind != also)
+        continue;
+      gsize first, end;
+      lane_range (lane, t0, t1, &first, &end);
+      for (gsize k = first; k < end; k++)
+        {
+          const SlEvent *ev = &lane->events[k];
+          _SlGroup *g = _sl_groups_by_id (gs, ev->name);
+          if (by_size)
+            {
+              const SlCopyInfo *info = sl_trace_get_copy_info (trace, ev->aux);
+              _sl_acc_add (&g->acc, info != NULL ? (gint64) info->bytes : 0);
+            }
+          else
+            _sl_acc_add (&g->acc, ev->end - ev->start);
+        }
+    }
+  for (guint i = 0; i < gs->groups->len; i++)
+    {
+      _SlGroup *g = g_ptr_array_index (gs->groups, i);
+      g->name = sl_trace_str (trace, g->key);
+    }
+}
+
+/* cuda_gpu_kern_sum, osrt_sum, cuda_gpu_mem_time_sum: the durations of the events of the table
+ * row's lanes, grouped by name; NULL and the row's `what` in the error when the trace has none.
+ *   cuda_gpu_kern_sum: kernels GROUP BY name (the demangled name, nsys's default);
+ *   osrt_sum: OSRT_API WHERE eventClass == 27 GROUP BY nameId (the model keeps only class 27);
+ *   cuda_gpu_mem_time_sum: memcpy and memset GROUP BY their "[CUDA memcpy <label>]" names. */
+static SlReport *
+compute_time_summary (SlTrace             *trace,
+                      const _SlReportInfo *info,
+                      SlTime               t0,
+                      SlTime               t1,
+                      GError             **error)
+{
+  _SlGroups gs;
+
+  if (!trace_has (trace, info->kind) && !trace_has (trace, info->also))
+    return no_data (trace, error, info->what), NULL;
+  _sl_groups_init (&gs);
+  group_events (trace, info->kind, info->also, FALSE, t0, t1, &gs);
+  SlReport *r = summary_emit (_sl_report_new (trace, info), &gs, info->order);
+  _sl_groups_clear (&gs);
+  return r;
+}
+
+/* cuda_api_sum: CUPTI_ACTIVITY_KIND_RUNTIME (runtime and driver) GROUP BY nameId; the name
+ * shown loses its "_vNNNN" suffix, but two ids that strip to the same text stay two rows. */
+static SlReport *
+compute_api_sum (SlTrace             *trace,
+                 const _SlReportInfo *info,
+                 SlTime               t0,
+                 SlTime               t1,
+                 GError             **error)
+{
+  _SlGroups gs;
+
+  if (!trace_has (trace, SL_LANE_CUDA_API))
+    return no_data (trace, error, "CUDA trace data"), NULL;
+  _sl_groups_init (&gs);
+  group_events (trace, SL_LANE_CUDA_API, SL_LANE_CUDA_API, FALSE, t0, t1, &gs);
+  SlReport *r = _sl_report_new (trace, info);
+  for (guint i = 0; i < gs.groups->len; i++)
+    {
+      _SlGroup *g = g_ptr_array_index (gs.groups, i);
+      g->name = g_string_chunk_insert_len (r->strings, g->name, _sl_api_name_length (g->name));
+    }
+  summary_emit (r, &gs, _SL_ORDER_TOTAL_DESC);
+  _sl_groups_clear (&gs);
+  return r;
+}
+
+/* cuda_gpu_mem_size_sum: sum(bytes), count, avg, median, min, max, stdev, none rounded in SQL
+ * (the formatter shows MB); ORDER BY 1 DESC. */
+static SlReport *
+compute_mem_size_sum (SlTrace             *trace,
+                      const _SlReportInfo *info,
+                      SlTime               t0,
+                      SlTime               t1,
+                      GError             **error)
+{
+  _SlGroups gs;
+
+  if (!trace_has (trace, SL_LANE_MEMCPY) && !trace_has (trace, SL_LANE_MEMSET))
+    return no_data (trace, error, "GPU memory data"), NULL;
+  _sl_groups_init (&gs);
+  group_events (trace, SL_LANE_MEMCPY, SL_LANE_MEMSET, TRUE, t0, t1, &gs);
+  SlReport *r = _sl_report_new (trace, info);
+  _sl_groups_sort (&gs, _SL_ORDER_TOTAL_DESC);
+  for (guint i = 0; i < gs.groups->len; i++)
+    {
+      _SlGroup *g = g_ptr_array_index (gs.groups, i);
+      _sl_report_add_int (r, g->acc.total);
+      _sl_report_add_int (r, g->acc.n);
+      _sl_report_add_double (r, _sl_acc_avg (&g->acc));
+      _sl_report_add_double (r, _sl_acc_median (&g->acc));
+      _sl_report_add_int (r, g->acc.min);
+      _sl_report_add_int (r, g->acc.max);
+      _sl_report_add_double (r, _sl_acc_stdev (&g->acc));
+      _sl_report_add_text (r, g->name);
+    }
+  _sl_groups_clear (&gs);
+  return r;
+}
+
+/* nvtx_sum: push/pop and start/end ranges (not marks) GROUP BY tag, style, where tag is
+ * "domain:text", or "text" in the default domain (nsys's published outputs; the 2024 script
+ * would print ":text").  Unterminated ranges already end at the last NVTX timestamp. */
+static SlReport *
+compute_nvtx_sum (SlTrace             *trace,
+                  const _SlReportInfo *info,
+                  SlTime               t0,
+                  SlTime               t1,
+                  GError             **error)
+{
+  _SlGroups gs;
+
+  if (!trace_has (trace, SL_LANE_NVTX))
+    return no_data (trace, error, "NV Tools Extension (NVTX) data"), NULL;
+  _sl_groups_init (&gs);
+  SlReport *r = _sl_report_new (trace, info);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_NVTX)
+        continue;
+      gsize first, end;
+      lane_range (lane, t0, t1, &first, &end);
+      for (gsize k = first; k < end; k++)
+        {
+          const SlEvent *ev = &lane->events[k];
+          if (ev->link & SL_NVTX_MARK)
+            continue;
+          gboolean start_end = (ev->link & SL_NVTX_START_END) != 0;
+          guint64 key = ((guint64) ev->corr << 33) | ((guint64) ev->name << 1) | (start_end ? 1 : 0);
+          gboolean created;
+          _SlGroup *g = _sl_groups_by_key (&gs, key, &created);
+          if (created)
+            {
+              const char *text = sl_trace_str (trace, ev->name);
+              if (ev->corr != SL_NO_STR)
+                {
+                  g_autofree char *tag = g_strconcat (sl_trace_str (trace, ev->corr), ":", text, NULL);
+                  g->name = g_string_chunk_insert_const (r->strings, tag);
+                }
+              else
+                g->name = text;
+              g->style = start_end ? "StartEnd" : "PushPop";
+            }
+          _sl_acc_add (&g->acc, ev->end - ev->start);
+        }
+    }
+  /* two (domain, text) pairs can make the same tag ("a:b" + "c" and "a" + "b:c"): merge them,
+   * since SQL groups by the tag text */
+  g_autoptr (GHashTable) by_tag = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < gs.groups->len;)
+    {
+      _SlGroup *g = g_ptr_array_index (gs.groups, i);
+      g_autofree char *tag = g_strconcat (g->style, "\n", g->name, NULL);
+      _SlGroup *first = g_hash_table_lookup (by_tag, tag);
+      if (first == NULL)
+        {
+          g_hash_table_insert (by_tag, g_string_chunk_insert_const (r->strings, tag), g);
+          i++;
+          continue;
+        }
+      for (guint k = 0; k < g->acc.values->len; k++)
+        _sl_acc_add (&first->acc, g_array_index (g->acc.values, gint64, k));
+      g_ptr_array_remove_index (gs.groups, i);
+    }
+  summary_emit (r, &gs, _SL_ORDER_TOTAL_DESC);
+  _sl_groups_clear (&gs);
+  return r;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* cuda_gpu_trace                                                                           */
+
+static const _SlColumn trace_columns[] = {
+  { "Start (ns)", SL_UNIT_TS_NS }, { "Duration (ns)", SL_UNIT_DUR_NS }, { "CorrId", SL_UNIT_NONE },
+  { "GrdX", SL_UNIT_NONE }, { "GrdY", SL_UNIT_NONE }, { "GrdZ", SL_UNIT_NONE },
+  { "BlkX", SL_UNIT_NONE }, { "BlkY", SL_UNIT_NONE }, { "BlkZ", SL_UNIT_NONE },
+  { "Reg/Trd", SL_UNIT_NONE }, { "StcSMem (MB)", SL_UNIT_MEM_B }, { "DymSMem (MB)", SL_UNIT_MEM_B },
+  { "Bytes (MB)", SL_UNIT_MEM_B }, { "Throughput (MBps)", SL_UNIT_THRU_B },
+  { "SrcMemKd", SL_UNIT_NONE }, { "DstMemKd", SL_UNIT_NONE }, { "Device", SL_UNIT_NONE },
+  { "Ctx", SL_UNIT_NONE }, { "GreenCtx", SL_UNIT_NONE }, { "Strm", SL_UNIT_NONE }, { "Name", SL_UNIT_NONE },
+};
+
+typedef struct
+{
+  const SlLane *lane;
+  gsize         index;
+  guint32       device_id;
+} TraceRow;
+
+static int
+lane_kind_rank (SlLaneKind kind)
+{
+  /* UNION ALL order of the script: kernels, memcpys, memsets */
+  return kind == SL_LANE_KERNELS ? 0 : kind == SL_LANE_MEMCPY ? 1 : 2;
+}
+
+static int
+compare_trace_rows (gconstpointer pa,
+                    gconstpointer pb)
+{
+  const TraceRow *a = pa, *b = pb;
+  const SlEvent *ea = &a->lane->events[a->index], *eb = &b->lane->events[b->index];
+
+  /* ORDER BY start; ties (not ordered by nsys) by kind, device, context, stream, corr, end */
+  if (ea->start != eb->start)
+    return ea->start < eb->start ? -1 : 1;
+  int ka = lane_kind_rank (a->lane->kind), kb = lane_kind_rank (b->lane->kind);
+  if (ka != kb)
+    return ka - kb;
+  if (a->device_id != b->device_id)
+    return a->device_id < b->device_id ? -1 : 1;
+  if (a->lane->context_id != b->lane->context_id)
+    return a->lane->context_id < b->lane->context_id ? -1 : 1;
+  if (a->lane->stream_id != b->lane->stream_id)
+    return a->lane->stream_id < b->lane->stream_id ? -1 : 1;
+  if (ea->corr != eb->corr)
+    return ea->corr < eb->corr ? -1 : 1;
+  if (ea->end != eb->end)
+    return ea->end < eb->end ? -1 : 1;
+  return 0;
+}
+
+static SlReport *
+compute_gpu_trace (SlTrace             *trace,
+                   const _SlReportInfo *info,
+                   SlTime               t0,
+                   SlTime               t1,
+                   GError             **error)
+{
+  if (!trace_has (trace, SL_LANE_KERNELS) && !trace_has (trace, SL_LANE_MEMCPY)
+      && !trace_has (trace, SL_LANE_MEMSET))
+    return no_data (trace, error, "GPU trace data"), NULL;
+
+  SlReport *r = _sl_report_new (trace, info);
+  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (TraceRow));
+  g_autoptr (GPtrArray) devices = g_ptr_array_new ();  /* "name (id)" per GPU index */
+
+  for (guint i = 0; i < sl_trace_get_n_gpus (trace); i++)
+    {
+      const SlGpu *gpu = sl_trace_get_gpu (trace, i);
+      /* printf('%s (%d)', gpu.name, deviceId) */
+      g_autofree char *label = g_strdup_printf ("%s (%u)", sl_trace_str (trace, gpu->name), gpu->device_id);
+      g_ptr_array_add (devices, g_string_chunk_insert_const (r->strings, label));
+    }
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_KERNELS && lane->kind != SL_LANE_MEMCPY && lane->kind != SL_LANE_MEMSET)
+        continue;
+      guint32 device_id = 0;
+      if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
+        device_id = sl_trace_get_gpu (trace, lane->gpu)->device_id;
+      gsize first, end;
+      lane_range (lane, t0, t1, &first, &end);
+      for (gsize k = first; k < end; k++)
+        {
+          TraceRow row = { lane, k, device_id };
+          g_array_append_val (rows, row);
+        }
+    }
+  g_array_sort (rows, compare_trace_rows);
+  g_array_set_size (r->cells, 0);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TraceRow *row = &g_array_index (rows, TraceRow, i);
+      const SlLane *lane = row->lane;
+      const SlEvent *ev = &lane->events[row->index];
+      gint64 duration = ev->end - ev->start;
+
+      _sl_report_add_int (r, ev->start);
+      _sl_report_add_int (r, duration);
+      _sl_report_add_int (r, ev->corr);
+      if (lane->kind == SL_LANE_KERNELS)
+        {
+          const SlKernelInfo *k = sl_trace_get_kernel_info (trace, ev->aux);
+          for (int d = 0; d < 3; d++)
+            k != NULL ? _sl_report_add_int (r, k->grid[d]) : _sl_report_add_null (r);
+          for (int d = 0; d < 3; d++)
+            k != NULL ? _sl_report_add_int (r, k->block[d]) : _sl_report_add_null (r);
+          k != NULL ? _sl_report_add_int (r, k->registers_per_thread) : _sl_report_add_null (r);
+          k != NULL ? _sl_report_add_int (r, k->static_shared) : _sl_report_add_null (r);
+          k != NULL ? _sl_report_add_int (r, k->dynamic_shared) : _sl_report_add_null (r);
+          _sl_report_add_null (r);   /* Bytes */
+          _sl_report_add_null (r);   /* Throughput */
+          _sl_report_add_null (r);   /* SrcMemKd */
+          _sl_report_add_null (r);   /* DstMemKd */
+        }
+      else
+        {
+          const SlCopyInfo *c = sl_trace_get_copy_info (trace, ev->aux);
+          for (int d = 0; d < 9; d++)
+            _sl_report_add_null (r);   /* grid, block, Reg/Trd, StcSMem, DymSMem */
+          if (c == NULL)
+            {
+              for (int d = 0; d < 4; d++)
+                _sl_report_add_null (r);
+            }
+          else
+            {
+              gint64 bytes = (gint64) c->bytes, thru;
+              _sl_report_add_int (r, bytes);
+              /* bytes * (1000000000 / duration): an integer division in SQL; NULL for 0 ns;
+               * SQLite turns an overflowing product into a double */
+              if (duration == 0)
+                _sl_report_add_null (r);
+              else if (__builtin_mul_overflow (bytes, 1000000000 / duration, &thru))
+                _sl_report_add_double (r, (double) bytes * (double) (1000000000 / duration));
+              else
+                _sl_report_add_int (r, thru);
+              guint8 src = lane->kind == SL_LANE_MEMCPY ? c->src_kind : c->mem_kind;
+              guint8 dst = lane->kind == SL_LANE_MEMCPY ? c->dst_kind : SL_MEM_KIND_NONE;
+              _sl_report_add_text (r, src != SL_MEM_KIND_NONE ? sl_trace_enum_label (trace, SL_ENUM_MEM_KIND, src) : NULL);
+              _sl_report_add_text (r, dst != SL_MEM_KIND_NONE ? sl_trace_enum_label (trace, SL_ENUM_MEM_KIND, dst) : NULL);
+            }
+        }
+      if (lane->gpu >= 0 && (guint) lane->gpu < devices->len)
+        _sl_report_add_text (r, g_ptr_array_index (devices, lane->gpu));
+      else
+        _sl_report_add_null (r);
+      _sl_report_add_int (r, lane->context_id);
+      if (lane->green_context_id != 0)   /* GreenCtx: NULLIF(greenContextId, 0) */
+        _sl_report_add_int (r, lane->green_context_id);
+      else
+        _sl_report_add_null (r);
+      _sl_report_add_int (r, lane->stream_id);
+      _sl_report_add_text (r, sl_trace_str (trace, ev->name));
+    }
+  return r;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* cuda_kern_exec_sum                                                                       */
+
+/*
+ * Columns and semantics from NVIDIA's cuda_kern_exec_sum.py (nsys 2024.x, "CUDA Kernel Launch
+ * & Exec Time Summary"): each kernel joined to its launch call (same correlationId in the same
+ * process; the model's `link`), then
+ *   ApiDur = r.end - r.start, QueDur = k.start - r.end when >= 0 else NULL,
+ *   KernDur = k.end - k.start, totalDur = max(r.end, k.end) - r.start,
+ * GROUP BY PID, TID, DevId, API Name (without "_vNNNN"), Kernel Name; per group Count,
+ * QCount = count(QueDur), and avg/median/min/max/stdev of each duration (avg, median, stdev
+ * rounded to 1 digit); ORDER BY TAvg DESC (ties: the group keys, in column order).
+ */
+static const _SlColumn exec_columns[] = {
+  { "PID", SL_UNIT_NONE }, { "TID", SL_UNIT_NONE }, { "DevId", SL_UNIT_NONE },
+  { "Count", SL_UNIT_NONE }, { "QCount", SL_UNIT_NONE },
+  { "TAvg (ns)", SL_UNIT_DUR_NS }, { "TMed (ns)", SL_UNIT_DUR_NS }, { "TMin (ns)", SL_UNIT_DUR_NS },
+  { "TMax (ns)", SL_UNIT_DUR_NS }, { "TStdDev (ns)", SL_UNIT_DUR_NS },
+  { "AAvg (ns)", SL_UNIT_DUR_NS }, { "AMed (ns)", SL_UNIT_DUR_NS }, { "AMin (ns)", SL_UNIT_DUR_NS },
+  { "AMax (ns)", SL_UNIT_DUR_NS }, { "AStdDev (ns)", SL_UNIT_DUR_NS },
+  { "QAvg (ns)", SL_UNIT_DUR_NS }, { "QMed (ns)", SL_UNIT_DUR_NS }, { "QMin (ns)", SL_UNIT_DUR_NS },
+  { "QMax (ns)", SL_UNIT_DUR_NS }, { "QStdDev (ns)", SL_UNIT_DUR_NS },
+  { "KAvg (ns)", SL_UNIT_DUR_NS }, { "KMed (ns)", SL_UNIT_DUR_NS }, { "KMin (ns)", SL_UNIT_DUR_NS },
+  { "KMax (ns)", SL_UNIT_DUR_NS }, { "KStdDev (ns)", SL_UNIT_DUR_NS },
+  { "API Name", SL_UNIT_NONE }, { "Kernel Name", SL_UNIT_NONE },
+};
+
+typedef struct
+{
+  guint32     pid;
+  guint32     tid;
+  guint32     device_id;
+  const char *api;      /* interned in the report's chunk: pointer equality is text equality */
+  guint32     kernel;   /* string id */
+} ExecKey;
+
+typedef struct
+{
+  ExecKey     key;
+  const char *kernel_name;
+  _SlAcc         total;
+  _SlAcc         api;
+  _SlAcc         queue;
+  _SlAcc         kern;
+  double      tavg;
+} ExecGroup;
+
+static guint
+exec_key_hash (gconstpointer p)
+{
+  const ExecKey *k = p;
+  return (k->pid * 31u + k->tid) * 31u + k->device_id * 17u + g_direct_hash (k->api) + k->kernel * 131u;
+}
+
+static gboolean
+exec_key_equal (gconstpointer pa,
+                gconstpointer pb)
+{
+  const ExecKey *a = pa, *b = pb;
+  return a->pid == b->pid && a->tid == b->tid && a->device_id == b->device_id && a->api == b->api
+         && a->kernel == b->kernel;
+}
+
+static void
+exec_group_free (gpointer p)
+{
+  ExecGroup *g = p;
+  _sl_acc_clear (&g->total);
+  _sl_acc_clear (&g->api);
+  _sl_acc_clear (&g->queue);
+  _sl_acc_clear (&g->kern);
+  g_free (g);
+}
+
+static int
+compare_exec_groups (gconstpointer pa,
+                     gconstpointer pb)
+{
+  const ExecGroup *a = *(const ExecGroup *const *) pa;
+  const ExecGroup *b = *(const ExecGroup *const *) pb;
+  int c;
+
+  if (a->tavg != b->tavg)
+    return a->tavg > b->tavg ? -1 : 1;
+  if (a->key.pid != b->key.pid)
+    return a->key.pid < b->key.pid ? -1 : 1;
+  if (a->key.tid != b->key.tid)
+    return a->key.tid < b->key.tid ? -1 : 1;
+  if (a->key.device_id != b->key.device_id)
+    return a->key.device_id < b->key.device_id ? -1 : 1;
+  if ((c = strcmp (a->key.api, b->key.api)) != 0)
+    return c;
+  return strcmp (a->kernel_name, b->kernel_name);
+}
+
+static void
+add_duration_stats (SlReport *r,
+                    _SlAcc      *a)
+{
+  if (a->n == 0)
+    {
+      /* avg, median, min and max of no values are NULL; extension-functions' stdev() is 0.0 */
+      for (int i = 0; i < 4; i++)
+        _sl_report_add_null (r);
+      _sl_report_add_double (r, 0.0);
+      return;
+    }
+  _sl_report_add_double (r, sl_stats_round (_sl_acc_avg (a), 1));
+  _sl_report_add_double (r, sl_stats_round (_sl_acc_median (a), 1));
+  _sl_report_add_int (r, a->min);
+  _sl_report_add_int (r, a->max);
+  _sl_report_add_double (r, sl_stats_round (_sl_acc_stdev (a), 1));
+}
+
+static SlReport *
+compute_kern_exec_sum (SlTrace             *trace,
+                       const _SlReportInfo *info,
+                       SlTime               t0,
+                       SlTime               t1,
+                       GError             **error)
+{
+  if (!trace_has (trace, SL_LANE_KERNELS))
+    return no_data (trace, error, "CUDA kernel data"), NULL;
+  if (!trace_has (trace, SL_LANE_CUDA_API))
+    return no_data (trace, error, "CUDA API data"), NULL;
+
+  SlReport *r = _sl_report_new (trace, info);
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, NULL, exec_group_free);
+  g_autoptr (GHashTable) api_names = g_hash_table_new (g_direct_hash, g_direct_equal); /* id -> stripped */
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_KERNELS)
+        continue;
+      guint32 device_id = 0;
+      if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
+        device_id = sl_trace_get_gpu (trace, lane->gpu)->device_id;
+      gsize first, end;
+      lane_range (lane, t0, t1, &first, &end);
+      for (gsize k = first; k < end; k++)
+        {
+          const SlEvent *kev = &lane->events[k];
+          const SlLane *alane;
+          gsize aindex;
+
+          /* the inner JOIN: kernels without a launch call in the trace are left out */
+          if (kev->link == SL_NO_LINK || !sl_trace_resolve (trace, kev->link, &alane, &aindex)
+              || alane->kind != SL_LANE_CUDA_API || alane->thread < 0)
+            continue;
+          const SlEvent *aev = &alane->events[aindex];
+          const SlThread *thread = sl_trace_get_thread (trace, alane->thread);
+          const char *api = g_hash_table_lookup (api_names, GUINT_TO_POINTER (aev->name));
+          if (api == NULL)
+            {
+              const char *full = sl_trace_str (trace, aev->name);
+              g_autofree char *stripped = g_strndup (full, _sl_api_name_length (full));
+              api = g_string_chunk_insert_const (r->strings, stripped);
+              g_hash_table_insert (api_names, GUINT_TO_POINTER (aev->name), (gpointer) api);
+            }
+          ExecKey key = { thread->pid, thread->tid, device_id, api, kev->name };
+          ExecGroup *g = g_hash_table_lookup (groups, &key);
+          if (g == NULL)
+            {
+              g = g_new0 (ExecGroup, 1);
+              g->key = key;
+              g->kernel_name = sl_trace_str (trace, kev->name);
+              _sl_acc_init (&g->total);
+              _sl_acc_init (&g->api);
+              _sl_acc_init (&g->queue);
+              _sl_acc_init (&g->kern);
+              g_hash_table_insert (groups, &g->key, g);
+            }
+          _sl_acc_add (&g->total, MAX (aev->end, kev->end) - aev->start);
+          _sl_acc_add (&g->api, aev->end - aev->start);
+          if (kev->start - aev->end >= 0)
+            _sl_acc_add (&g->queue, kev->start - aev->end);
+          _sl_acc_add (&g->kern, kev->end - kev->start);
+        }
+    }
+
+  g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, groups);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (sorted, value);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      ExecGroup *g = g_ptr_array_index (sorted, i);
+      g->tavg = sl_stats_round (_sl_acc_avg (&g->total), 1);
+    }
+  g_ptr_array_sort (sorted, compare_exec_groups);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      ExecGroup *g = g_ptr_array_index (sorted, i);
+      _sl_report_add_int (r, g->key.pid);
+      _sl_report_add_int (r, g->key.tid);
+      _sl_report_add_int (r, g->key.device_id);
+      _sl_report_add_int (r, g->total.n);
+      _sl_report_add_int (r, g->queue.n);
+      add_duration_stats (r, &g->total);
+      add_duration_stats (r, &g->api);
+      add_duration_stats (r, &g->queue);
+      add_duration_stats (r, &g->kern);
+      _sl_report_add_text (r, g->key.api);
+      _sl_report_add_text (r, g->kernel_name);
+    }
+  return r;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* ---------------------------------------------------------------------------------------- */
+/* The table: sl_report_names () order                                                      */
+
+#define COLUMNS(c) .columns = c, .n_columns = G_N_ELEMENTS (c)
+
+const _SlReportInfo _sl_report_infos[] = {
+  { "cuda_api_sum", "CUDA API Summary", SL_LOAD_CUDA_API, compute_api_sum,
+    COLUMNS (summary_columns_calls) },
+  { "cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", SL_LOAD_KERNELS, compute_time_summary,
+    COLUMNS (summary_columns_instances), .kind = SL_LANE_KERNELS, .also = SL_LANE_KERNELS,
+    .what = "CUDA kernel data", .order = _SL_ORDER_TOTAL_DESC_COUNT_NAME },
+  { "cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
+    compute_mem_size_sum, COLUMNS (summary_columns_memsize) },
+  { "cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
+    compute_time_summary, COLUMNS (summary_columns_memtime), .kind = SL_LANE_MEMCPY,
+    .also = SL_LANE_MEMSET, .what = "GPU memory data", .order = _SL_ORDER_TOTAL_DESC },
+  { "cuda_gpu_trace", "CUDA GPU Trace", SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
+    compute_gpu_trace, COLUMNS (trace_columns) },
+  { "cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", SL_LOAD_KERNELS | SL_LOAD_CUDA_API,
+    compute_kern_exec_sum, COLUMNS (exec_columns) },
+  { "nvtx_sum", "NVTX Range Summary", SL_LOAD_NVTX, compute_nvtx_sum, COLUMNS (summary_columns_nvtx) },
+  { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_time_summary,
+    COLUMNS (summary_columns_calls), .kind = SL_LANE_OSRT, .also = SL_LANE_OSRT,
+    .what = "OS Runtime trace data", .order = _SL_ORDER_TOTAL_DESC },
+};
+
+const guint _sl_n_report_infos = G_N_ELEMENTS (_sl_report_infos);
+
+const _SlReportInfo *
+_sl_report_info_find (const char *name)
+{
+  if (name == NULL)
+    return NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (_sl_report_infos); i++)
+    if (strcmp (_sl_report_infos[i].name, name) == 0)
+      return &_sl_report_infos[i];
+  return NULL;
+}
