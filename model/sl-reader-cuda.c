@@ -24,12 +24,9 @@ runtime_row (SlReader     *r,
 {
   RuntimeRows *rows = loop->data;
 
-  if (G_UNLIKELY (sqlite3_column_type (stmt, 2) == SQLITE_NULL))
-    {
-      loop->trouble.null_owner++;
-      return;
-    }
-  gint32 thread = _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, 2));
+  gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
+  if (thread < 0)
+    return;
   if (thread != rows->a_thread)
     {
       rows->a = _sl_reader_cpu_events (r, thread, SL_LANE_CUDA_API);
@@ -47,15 +44,13 @@ gboolean
 _sl_reader_read_runtime (SlReader *r,
                          GError  **error)
 {
-  const char *table = "CUPTI_ACTIVITY_KIND_RUNTIME";
-  g_autoptr (GHashTable) c = _sl_reader_columns (r, table);
-  g_autofree char *sql = g_strdup_printf (
-    "SELECT start, end, globalTid, %s, %s, %s, %s FROM %s",
-    _sl_reader_col_or (c, "correlationId", "0"), _sl_reader_col_or (c, "nameId", "NULL"),
-    _sl_reader_col_or (c, "eventClass", "0"), _sl_reader_col_or (c, "returnValue", "0"), table);
   RuntimeRows rows = { NULL, -1 };
-  SlRowLoop loop = { .table = table, .sql = sql, .what = "CUDA API calls", .times = SL_ROW_TIMES,
-                     .row = runtime_row, .data = &rows };
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_RUNTIME", .what = "CUDA API calls", .times = SL_ROW_TIMES,
+    .sql = "SELECT start, end, globalTid, {correlationId:0}, {nameId:NULL}, {eventClass:0}, "
+           "{returnValue:0} FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+    .row = runtime_row, .data = &rows,
+  };
 
   return _sl_reader_each_row (r, &loop, error);
 }
@@ -194,25 +189,20 @@ gboolean
 _sl_reader_read_kernels (SlReader *r,
                          GError  **error)
 {
-  const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
-  g_autoptr (GHashTable) c = _sl_reader_columns (r, table);
-  g_autofree char *sql = g_strdup_printf (
-    "SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, gridX, gridY, gridZ, "
-    "blockX, blockY, blockZ, %s, %s, %s, %s, %s FROM %s",
-    _sl_reader_col_or (c, "contextId", "0"), _sl_reader_col_or (c, "streamId", "0"),
-    _sl_reader_col_or (c, "globalPid", "NULL"), _sl_reader_col_or (c, "correlationId", "0"),
-    _sl_reader_col_or (c, "demangledName", "NULL"), _sl_reader_col_or (c, "shortName", "NULL"),
-    _sl_reader_col_or (c, "mangledName", "NULL"), _sl_reader_col_or (c, "launchType", "0"),
-    _sl_reader_col_or (c, "cacheConfig", "0"), _sl_reader_col_or (c, "registersPerThread", "0"),
-    _sl_reader_col_or (c, "staticSharedMemory", "0"), _sl_reader_col_or (c, "dynamicSharedMemory", "0"),
-    _sl_reader_col_or (c, "localMemoryPerThread", "0"), _sl_reader_col_or (c, "sharedMemoryExecuted", "0"),
-    _sl_reader_col_or (c, "greenContextId", "0"), table);
-  SlRowLoop loop = { .table = table, .sql = sql, .what = "kernels", .times = SL_ROW_TIMES,
-                     .row = kernel_row };
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_KERNEL", .what = "kernels", .times = SL_ROW_TIMES,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {demangledName:NULL}, {shortName:NULL}, {mangledName:NULL}, "
+           "{launchType:0}, {cacheConfig:0}, {registersPerThread:0}, gridX, gridY, gridZ, "
+           "blockX, blockY, blockZ, {staticSharedMemory:0}, {dynamicSharedMemory:0}, "
+           "{localMemoryPerThread:0}, {sharedMemoryExecuted:0}, {greenContextId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_KERNEL",
+    .row = kernel_row,
+  };
 
-  if (!g_hash_table_contains (c, "gridX"))
+  if (!_sl_reader_has_column (r, loop.table, "gridX"))
     {
-      _sl_trace_warn (r->trace, "%s lacks launch configuration columns and was skipped", table);
+      _sl_trace_warn (r->trace, "%s lacks launch configuration columns and was skipped", loop.table);
       return TRUE;
     }
   return _sl_reader_each_row (r, &loop, error);
@@ -310,20 +300,15 @@ gboolean
 _sl_reader_read_memcpy (SlReader *r,
                         GError  **error)
 {
-  const char *table = "CUPTI_ACTIVITY_KIND_MEMCPY";
-  g_autoptr (GHashTable) c = _sl_reader_columns (r, table);
-  g_autofree char *sql = g_strdup_printf (
-    "SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s FROM %s",
-    _sl_reader_col_or (c, "contextId", "0"), _sl_reader_col_or (c, "streamId", "0"),
-    _sl_reader_col_or (c, "globalPid", "NULL"), _sl_reader_col_or (c, "correlationId", "0"),
-    _sl_reader_col_or (c, "bytes", "0"), _sl_reader_col_or (c, "copyKind", "0"),
-    _sl_reader_col_or (c, "srcKind", "NULL"), _sl_reader_col_or (c, "dstKind", "NULL"),
-    _sl_reader_col_or (c, "srcDeviceId", "NULL"), _sl_reader_col_or (c, "dstDeviceId", "NULL"),
-    _sl_reader_col_or (c, "greenContextId", "0"), table);
-  SlRowLoop loop = { .table = table, .sql = sql, .what = "memory operations", .times = SL_ROW_TIMES,
-                     .row = memcpy_row };
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_MEMCPY", .what = "memory operations", .times = SL_ROW_TIMES,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {bytes:0}, {copyKind:0}, {srcKind:NULL}, {dstKind:NULL}, "
+           "{srcDeviceId:NULL}, {dstDeviceId:NULL}, {greenContextId:0} FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+    .row = memcpy_row,
+  };
 
-  /* interned as the memset reader does, so that string ids come out as they always have */
+  /* the memcpy reader has always interned the memset name too: string ids stay as they were */
   _sl_trace_intern (r->trace, "[CUDA memset]", -1);
   return _sl_reader_each_row (r, &loop, error);
 }
@@ -332,17 +317,14 @@ gboolean
 _sl_reader_read_memset (SlReader *r,
                         GError  **error)
 {
-  const char *table = "CUPTI_ACTIVITY_KIND_MEMSET";
-  g_autoptr (GHashTable) c = _sl_reader_columns (r, table);
-  g_autofree char *sql = g_strdup_printf (
-    "SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s, %s, %s FROM %s",
-    _sl_reader_col_or (c, "contextId", "0"), _sl_reader_col_or (c, "streamId", "0"),
-    _sl_reader_col_or (c, "globalPid", "NULL"), _sl_reader_col_or (c, "correlationId", "0"),
-    _sl_reader_col_or (c, "bytes", "0"), _sl_reader_col_or (c, "value", "0"),
-    _sl_reader_col_or (c, "memKind", "NULL"), _sl_reader_col_or (c, "greenContextId", "0"), table);
   guint32 memset_name = _sl_trace_intern (r->trace, "[CUDA memset]", -1);
-  SlRowLoop loop = { .table = table, .sql = sql, .what = "memory operations", .times = SL_ROW_TIMES,
-                     .row = memset_row, .data = &memset_name };
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_MEMSET", .what = "memory operations", .times = SL_ROW_TIMES,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {bytes:0}, {value:0}, {memKind:NULL}, {greenContextId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_MEMSET",
+    .row = memset_row, .data = &memset_name,
+  };
 
   return _sl_reader_each_row (r, &loop, error);
 }
@@ -407,16 +389,13 @@ gboolean
 _sl_reader_read_sync (SlReader *r,
                       GError  **error)
 {
-  const char *table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-  g_autoptr (GHashTable) c = _sl_reader_columns (r, table);
-  g_autofree char *sql = g_strdup_printf (
-    "SELECT start, end, deviceId, %s, %s, %s, %s, %s, %s FROM %s",
-    _sl_reader_col_or (c, "contextId", "0"), _sl_reader_col_or (c, "streamId", "0"),
-    _sl_reader_col_or (c, "globalPid", "NULL"), _sl_reader_col_or (c, "correlationId", "0"),
-    _sl_reader_col_or (c, "syncType", "0"), _sl_reader_col_or (c, "greenContextId", "0"), table);
   guint32 names[5] = { 0 };
-  SlRowLoop loop = { .table = table, .sql = sql, .times = SL_ROW_TIMES, .row = sync_row,
-                     .data = names };
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", .times = SL_ROW_TIMES,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {syncType:0}, {greenContextId:0} FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    .row = sync_row, .data = names,
+  };
 
   map_contexts (r);
   return _sl_reader_each_row (r, &loop, error);

@@ -6,15 +6,12 @@
 /* ---- NVTX -------------------------------------------------------------------------------- */
 
 /* NVTX event types (ENUM_NSYS_EVENT_TYPE) */
-enum
-{
-  NVTX_MARK = 34,
-  NVTX_PUSH_POP = 59,
-  NVTX_START_END = 60,
-  NVTXT_PUSH_POP = 70,
-  NVTXT_START_END = 71,
-  NVTX_DOMAIN_CREATE = 75,
-};
+#define NVTX_MARK          34
+#define NVTX_PUSH_POP      59
+#define NVTX_START_END     60
+#define NVTXT_PUSH_POP     70
+#define NVTXT_START_END    71
+#define NVTX_DOMAIN_CREATE 75
 
 static guint64
 domain_key (guint64 global_tid,
@@ -134,27 +131,25 @@ gboolean
 _sl_reader_read_nvtx (SlReader *r,
                       GError  **error)
 {
-  const char *table = "NVTX_EVENTS";
-  g_autoptr (GHashTable) c = _sl_reader_columns (r, table);
-  g_autofree char *sql = g_strdup_printf (
-    "SELECT start, end, eventType, %s, %s, %s, %s, %s, %s FROM %s",
-    _sl_reader_col_or (c, "globalTid", "NULL"), _sl_reader_col_or (c, "endGlobalTid", "NULL"),
-    _sl_reader_col_or (c, "textId", "NULL"), _sl_reader_col_or (c, "text", "NULL"),
-    _sl_reader_col_or (c, "color", "NULL"), _sl_reader_col_or (c, "domainId", "0"), table);
-  g_autofree char *dsql = g_strdup_printf (
-    "SELECT globalTid, %s, %s, %s FROM %s WHERE eventType = %d", _sl_reader_col_or (c, "domainId", "0"),
-    _sl_reader_col_or (c, "textId", "NULL"), _sl_reader_col_or (c, "text", "NULL"), table,
-    NVTX_DOMAIN_CREATE);
   g_autoptr (GPtrArray) open_ended = g_ptr_array_new ();
   NvtxRows rows = { G_MININT64, open_ended, 0 };
-  SlRowLoop domains = { .table = table, .sql = dsql, .row = nvtx_domain_row };
+  SlRowLoop domains = {
+    .table = "NVTX_EVENTS",
+    .sql = "SELECT globalTid, {domainId:0}, {textId:NULL}, {text:NULL} FROM NVTX_EVENTS "
+           "WHERE eventType = " G_STRINGIFY (NVTX_DOMAIN_CREATE),
+    .row = nvtx_domain_row,
+  };
   /* times are checked by the row function, after the row's type */
-  SlRowLoop ranges = { .table = table, .sql = sql, .what = "NVTX ranges", .times = SL_ROW_NO_TIMES,
-                       .row = nvtx_row, .done = nvtx_done, .data = &rows };
+  SlRowLoop ranges = {
+    .table = "NVTX_EVENTS", .what = "NVTX ranges", .times = SL_ROW_NO_TIMES,
+    .sql = "SELECT start, end, eventType, {globalTid:NULL}, {endGlobalTid:NULL}, {textId:NULL}, "
+           "{text:NULL}, {color:NULL}, {domainId:0} FROM NVTX_EVENTS",
+    .row = nvtx_row, .done = nvtx_done, .data = &rows,
+  };
 
-  if (!g_hash_table_contains (c, "eventType"))
+  if (!_sl_reader_has_column (r, "NVTX_EVENTS", "eventType"))
     {
-      _sl_trace_warn (r->trace, "%s has no eventType column and was skipped", table);
+      _sl_trace_warn (r->trace, "NVTX_EVENTS has no eventType column and was skipped");
       return TRUE;
     }
   /* domains first: ranges name them by (process, domainId) */
@@ -169,12 +164,9 @@ osrt_row (SlReader     *r,
           SlEvent      *ev,
           SlRowLoop    *loop)
 {
-  if (sqlite3_column_type (stmt, 2) == SQLITE_NULL)
-    {
-      loop->trouble.null_owner++;
-      return;
-    }
-  gint32 thread = _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, 2));
+  gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
+  if (thread < 0)
+    return;
   ev->name = _sl_reader_col_str (r, stmt, 3);
   ev->aux = (guint32) sqlite3_column_int64 (stmt, 4);
   ev->corr = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 5));
@@ -187,14 +179,12 @@ gboolean
 _sl_reader_read_osrt (SlReader *r,
                       GError  **error)
 {
-  const char *table = "OSRT_API";
-  g_autoptr (GHashTable) c = _sl_reader_columns (r, table);
-  g_autofree char *sql = g_strdup_printf (
-    "SELECT start, end, globalTid, %s, %s, %s FROM %s WHERE %s = 27",
-    _sl_reader_col_or (c, "nameId", "NULL"), _sl_reader_col_or (c, "returnValue", "0"),
-    _sl_reader_col_or (c, "callchainId", "0"), table, _sl_reader_col_or (c, "eventClass", "27"));
-  SlRowLoop loop = { .table = table, .sql = sql, .what = "OS runtime calls", .times = SL_ROW_TIMES,
-                     .row = osrt_row };
+  SlRowLoop loop = {
+    .table = "OSRT_API", .what = "OS runtime calls", .times = SL_ROW_TIMES,
+    .sql = "SELECT start, end, globalTid, {nameId:NULL}, {returnValue:0}, {callchainId:0} "
+           "FROM OSRT_API WHERE {eventClass:27} = 27",
+    .row = osrt_row,
+  };
 
   return _sl_reader_each_row (r, &loop, error);
 }
@@ -255,12 +245,9 @@ sample_row (SlReader     *r,
 {
   GHashTable *chain_of = loop->data;
 
-  if (sqlite3_column_type (stmt, 2) == SQLITE_NULL)
-    {
-      loop->trouble.null_owner++;
-      return;
-    }
-  gint32 thread = _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, 2));
+  gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
+  if (thread < 0)
+    return;
   gint64 id = sqlite3_column_int64 (stmt, 3);
   guint chain = GPOINTER_TO_UINT (g_hash_table_lookup (chain_of, &id));
   ev->aux = chain != 0 ? chain - 1 : G_MAXUINT32;
@@ -290,12 +277,11 @@ _sl_reader_read_samples (SlReader *r,
   if (_sl_reader_table_exists (r, "SAMPLING_CALLCHAINS") && !_sl_reader_each_row (r, &chain_loop, error))
     return FALSE;
 
-  g_autoptr (GHashTable) c = _sl_reader_columns (r, "COMPOSITE_EVENTS");
-  g_autofree char *sql = g_strdup_printf ("SELECT start, start, globalTid, %s, %s FROM COMPOSITE_EVENTS",
-                                          _sl_reader_col_or (c, "id", "NULL"),
-                                          _sl_reader_col_or (c, "threadState", "0"));
-  SlRowLoop loop = { .table = "COMPOSITE_EVENTS", .sql = sql, .times = SL_ROW_TIMES, .row = sample_row,
-                     .data = chain_of };
+  SlRowLoop loop = {
+    .table = "COMPOSITE_EVENTS", .times = SL_ROW_TIMES,
+    .sql = "SELECT start, start, globalTid, {id:NULL}, {threadState:0} FROM COMPOSITE_EVENTS",
+    .row = sample_row, .data = chain_of,
+  };
 
   return _sl_reader_each_row (r, &loop, error);
 }

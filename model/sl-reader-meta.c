@@ -274,47 +274,36 @@ _sl_reader_read_gpus (SlReader *r,
 {
   if (_sl_reader_table_exists (r, "TARGET_INFO_GPU"))
     {
-      g_autoptr (GHashTable) c = _sl_reader_columns (r, "TARGET_INFO_GPU");
-      static const char *const cols[][2] = {
-        { "name", "NULL" }, { "busLocation", "NULL" }, { "uuid", "NULL" }, { "chipName", "NULL" },
-        { "totalMemory", "0" }, { "memoryBandwidth", "0" }, { "clockRate", "0" }, { "smCount", "0" },
-        { "computeMajor", "0" }, { "computeMinor", "0" }, { "threadsPerWarp", "0" },
-        { "maxThreadsPerBlock", "0" }, { "maxWarpsPerSm", "0" }, { "maxBlocksPerSm", "0" },
-        { "maxRegistersPerBlock", "0" }, { "maxRegistersPerSm", "0" }, { "maxShmemPerBlock", "0" },
-        { "maxShmemPerBlockOptin", "0" }, { "maxShmemPerSm", "0" },
+      SlRowLoop loop = {
+        .table = "TARGET_INFO_GPU",
+        .sql = "SELECT id, {name:NULL}, {busLocation:NULL}, {uuid:NULL}, {chipName:NULL}, "
+               "{totalMemory:0}, {memoryBandwidth:0}, {clockRate:0}, {smCount:0}, {computeMajor:0}, "
+               "{computeMinor:0}, {threadsPerWarp:0}, {maxThreadsPerBlock:0}, {maxWarpsPerSm:0}, "
+               "{maxBlocksPerSm:0}, {maxRegistersPerBlock:0}, {maxRegistersPerSm:0}, "
+               "{maxShmemPerBlock:0}, {maxShmemPerBlockOptin:0}, {maxShmemPerSm:0} FROM TARGET_INFO_GPU",
+        .row = gpu_row,
       };
-      g_autoptr (GString) sql = g_string_new ("SELECT id");
-      for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
-        g_string_append_printf (sql, ", %s", _sl_reader_col_or (c, cols[i][0], cols[i][1]));
-      g_string_append (sql, " FROM TARGET_INFO_GPU");
-      if (!g_hash_table_contains (c, "id"))
+      if (!_sl_reader_has_column (r, loop.table, "id"))
         {
           _sl_trace_warn (r->trace, "TARGET_INFO_GPU has no id column; GPUs are not described");
           return TRUE;
         }
-      SlRowLoop loop = { .table = "TARGET_INFO_GPU", .sql = sql->str, .row = gpu_row };
       return _sl_reader_each_row (r, &loop, error);
     }
 
   if (_sl_reader_table_exists (r, "TARGET_INFO_CUDA_GPU"))
     {
-      g_autoptr (GHashTable) c = _sl_reader_columns (r, "TARGET_INFO_CUDA_GPU");
-      static const char *const cols[][2] = {
-        { "name", "NULL" }, { "pciBusId", "NULL" }, { "globalMemorySize", "0" },
-        { "coreClockRate", "0" }, { "numMultiprocessors", "0" }, { "computeCapabilityMajor", "0" },
-        { "computeCapabilityMinor", "0" }, { "numThreadsPerWarp", "0" }, { "maxThreadsPerBlock", "0" },
-        { "maxWarpsPerMultiprocessor", "0" }, { "maxBlocksPerMultiprocessor", "0" },
-        { "maxRegistersPerBlock", "0" }, { "maxRegistersPerMultiprocessor", "0" },
-        { "maxSharedMemoryPerBlock", "0" }, { "maxSharedMemoryPerMultiprocessor", "0" },
+      SlRowLoop loop = {
+        .table = "TARGET_INFO_CUDA_GPU",
+        .sql = "SELECT deviceId, {name:NULL}, {pciBusId:NULL}, {globalMemorySize:0}, {coreClockRate:0}, "
+               "{numMultiprocessors:0}, {computeCapabilityMajor:0}, {computeCapabilityMinor:0}, "
+               "{numThreadsPerWarp:0}, {maxThreadsPerBlock:0}, {maxWarpsPerMultiprocessor:0}, "
+               "{maxBlocksPerMultiprocessor:0}, {maxRegistersPerBlock:0}, "
+               "{maxRegistersPerMultiprocessor:0}, {maxSharedMemoryPerBlock:0}, "
+               "{maxSharedMemoryPerMultiprocessor:0} FROM TARGET_INFO_CUDA_GPU",
+        .row = cuda_gpu_row,
       };
-      g_autoptr (GString) sql = g_string_new ("SELECT deviceId");
-      for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
-        g_string_append_printf (sql, ", %s", _sl_reader_col_or (c, cols[i][0], cols[i][1]));
-      g_string_append (sql, " FROM TARGET_INFO_CUDA_GPU");
-      if (!g_hash_table_contains (c, "deviceId"))
-        return TRUE;
-      SlRowLoop loop = { .table = "TARGET_INFO_CUDA_GPU", .sql = sql->str, .row = cuda_gpu_row };
-      return _sl_reader_each_row (r, &loop, error);
+      return !_sl_reader_has_column (r, loop.table, "deviceId") || _sl_reader_each_row (r, &loop, error);
     }
 
   _sl_trace_warn (r->trace, "the trace has no GPU descriptions (TARGET_INFO_GPU); "

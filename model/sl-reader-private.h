@@ -84,10 +84,7 @@ typedef struct
 gboolean    _sl_reader_table_exists (SlReader *r, const char *table);
 /* A view is never read (the loader disables them): one named like a table only earns a warning. */
 gboolean    _sl_reader_view_exists  (SlReader *r, const char *name);
-/* Column names of a table, as a set. */
-GHashTable *_sl_reader_columns      (SlReader *r, const char *table);
-/* "col" when the table has it, else the fallback expression (e.g. "NULL" or "0"). */
-const char *_sl_reader_col_or       (GHashTable *cols, const char *name, const char *fallback);
+gboolean    _sl_reader_has_column   (SlReader *r, const char *table, const char *column);
 void        _sl_reader_report_progress (SlReader *r, double mine, const char *what);
 
 /* Rows a table held that were skipped or repaired, warned about once per table. */
@@ -119,7 +116,7 @@ typedef void (*SlRowsDone) (SlReader *r, SlRowLoop *loop);
 struct _SlRowLoop
 {
   const char   *table;      /* named in errors and warnings */
-  const char   *sql;
+  const char   *sql;        /* "{col:fallback}": col where the table has it, else fallback */
   const char   *what;       /* progress label; NULL: the table is small, no progress or cancel */
   SlRowTimes    times;
   SlRowFunc     row;
@@ -128,10 +125,11 @@ struct _SlRowLoop
   SlRowTrouble  trouble;
 };
 
-/* Runs a table's SELECT: prepares it (an error names the file and the table), steps it, checks
- * and clamps the times of each row, hands each good row to loop->row, reports progress and
- * honours cancellation every 65536 rows, then warns about the trouble it met.  FALSE with
- * `error` set when the statement failed, the table is damaged or loading was cancelled. */
+/* Runs a table's SELECT: fills in the columns the table has, prepares it (an error names the
+ * file and the table), steps it, checks and clamps the times of each row, hands each good row to
+ * loop->row, reports progress and honours cancellation every 65536 rows, then warns about the
+ * trouble it met.  FALSE with `error` set when the statement failed, the table is damaged or
+ * loading was cancelled. */
 gboolean    _sl_reader_each_row     (SlReader  *r,
                                      SlRowLoop *loop,
                                      GError   **error);
@@ -248,6 +246,21 @@ _sl_reader_thread_for (SlReader *r,
   if (global_tid == r->last_tid && r->last_thread >= 0)
     return r->last_thread;
   return _sl_reader_thread_lookup (r, global_tid);
+}
+
+/* The thread named in column `col`; -1, and the row counted as ownerless, when it is NULL. */
+static inline gint32
+_sl_reader_row_thread (SlReader     *r,
+                       sqlite3_stmt *stmt,
+                       int           col,
+                       SlRowTrouble *trouble)
+{
+  if (G_UNLIKELY (sqlite3_column_type (stmt, col) == SQLITE_NULL))
+    {
+      trouble->null_owner++;
+      return -1;
+    }
+  return _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, col));
 }
 
 /* ---- lanes under construction (sl-reader.c) ---------------------------------------------- */

@@ -7,6 +7,8 @@
  */
 #include "sl-reader-private.h"
 
+#include <string.h>
+
 #define CHECK_EVERY 65536  /* rows between progress reports and cancellation checks */
 
 /* Whether the file's schema has an object of that type ("table", "view") and name. */
@@ -36,16 +38,10 @@ _sl_reader_table_exists (SlReader   *r,
   return schema_has (r, "table", table);
 }
 
-gboolean
-_sl_reader_view_exists (SlReader   *r,
-                        const char *name)
-{
-  return schema_has (r, "view", name);
-}
-
-GHashTable *
-_sl_reader_columns (SlReader   *r,
-                    const char *table)
+/* Column names of a table, as a set. */
+static GHashTable *
+table_columns (SlReader   *r,
+               const char *table)
 {
   GHashTable *cols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *sql = g_strdup_printf ("SELECT name FROM pragma_table_info('%s')", table);
@@ -62,13 +58,48 @@ _sl_reader_columns (SlReader   *r,
   return cols;
 }
 
-const char *
-_sl_reader_col_or (GHashTable *cols,
-                   const char *name,
-                   const char *fallback)
+/* A SELECT for the columns a table has: each "{col:fallback}" in the template becomes col when
+ * the table has it, else the fallback expression ("NULL", "0"): nsys adds and renames columns. */
+static char *
+expand_sql (GHashTable *cols,
+            const char *template)
 {
-  return g_hash_table_contains (cols, name) ? name : fallback;
+  GString *sql = g_string_sized_new (strlen (template));
+
+  for (const char *p = template; *p != '\0'; p++)
+    {
+      const char *colon, *close;
+      if (*p != '{' || (colon = strchr (p, ':')) == NULL || (close = strchr (colon, '}')) == NULL)
+        {
+          g_string_append_c (sql, *p);
+          continue;
+        }
+      g_autofree char *name = g_strndup (p + 1, colon - p - 1);
+      if (g_hash_table_contains (cols, name))
+        g_string_append (sql, name);
+      else
+        g_string_append_len (sql, colon + 1, close - colon - 1);
+      p = close;
+    }
+  return g_string_free (sql, FALSE);
 }
+
+gboolean
+_sl_reader_has_column (SlReader   *r,
+                       const char *table,
+                       const char *column)
+{
+  g_autoptr (GHashTable) cols = table_columns (r, table);
+  return g_hash_table_contains (cols, column);
+}
+
+gboolean
+_sl_reader_view_exists (SlReader   *r,
+                        const char *name)
+{
+  return schema_has (r, "view", name);
+}
+
 
 /* An estimate of a table's rows that costs O(log n): the largest rowid. */
 static gint64
@@ -127,21 +158,17 @@ report_trouble (SlReader           *r,
                 const char         *table,
                 const SlRowTrouble *t)
 {
-  if (t->null_time > 0)
-    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows with a NULL start or end were skipped",
-                    table, t->null_time);
-  if (t->bad_type > 0)
-    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows whose start or end is not a number were skipped",
-                    table, t->bad_type);
-  if (t->bad_range > 0)
-    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " times lie more than 73 years from time 0 and were clamped",
-                    table, t->bad_range);
-  if (t->bad_order > 0)
-    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows end before they start; their end was set to their start",
-                    table, t->bad_order);
-  if (t->null_owner > 0)
-    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows name no thread or process and were skipped",
-                    table, t->null_owner);
+  const struct { guint64 n; const char *what; } kinds[] = {
+    { t->null_time, "rows with a NULL start or end were skipped" },
+    { t->bad_type, "rows whose start or end is not a number were skipped" },
+    { t->bad_range, "times lie more than 73 years from time 0 and were clamped" },
+    { t->bad_order, "rows end before they start; their end was set to their start" },
+    { t->null_owner, "rows name no thread or process and were skipped" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (kinds[i].n > 0)
+      _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " %s", table, kinds[i].n, kinds[i].what);
 }
 
 gboolean
@@ -150,12 +177,18 @@ _sl_reader_each_row (SlReader  *r,
                      GError   **error)
 {
   sqlite3_stmt *stmt = NULL;
+  g_autofree char *sql = NULL;
   gint64 rows = loop->what != NULL ? table_rows_estimate (r, loop->table) : 1, row = 0;
   gboolean times = loop->times != SL_ROW_NO_TIMES;
   gboolean open_end = loop->times == SL_ROW_TIMES_OPEN_END;
   int rc;
 
-  if (sqlite3_prepare_v2 (r->db, loop->sql, -1, &stmt, NULL) != SQLITE_OK)
+  if (strchr (loop->sql, '{') != NULL)
+    {
+      g_autoptr (GHashTable) cols = table_columns (r, loop->table);
+      sql = expand_sql (cols, loop->sql);
+    }
+  if (sqlite3_prepare_v2 (r->db, sql != NULL ? sql : loop->sql, -1, &stmt, NULL) != SQLITE_OK)
     {
       g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT, "%s: cannot read table %s: %s",
                    r->trace->path, loop->table, sqlite3_errmsg (r->db));

@@ -180,28 +180,17 @@ flush_cpu_builders (SlReader *r)
 
 /* ---- the whole file ---------------------------------------------------------------------- */
 
+/* Frees the event arrays a load gave up on (the values of lane_arrays or cpu_builders). */
 static void
-free_gpu_arrays (SlReader *r)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_hash_table_iter_init (&iter, r->lane_arrays);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_array_free (value, TRUE);
-  g_hash_table_remove_all (r->lane_arrays);
-}
-
-static void
-free_cpu_builders (SlReader *r)
+free_arrays (GHashTable *table)
 {
   GHashTableIter iter;
   gpointer value;
 
-  g_hash_table_iter_init (&iter, r->cpu_builders);
+  g_hash_table_iter_init (&iter, table);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_array_free (value, TRUE);
-  g_hash_table_remove_all (r->cpu_builders);
+  g_hash_table_remove_all (table);
 }
 
 typedef gboolean (*ReadFunc) (SlReader *r, GError **error);
@@ -420,8 +409,8 @@ _sl_reader_read (SlTrace        *trace,
   ok = TRUE;
 
 out:
-  free_gpu_arrays (&r);
-  free_cpu_builders (&r);
+  free_arrays (r.lane_arrays);
+  free_arrays (r.cpu_builders);
   _sl_reader_strings_close (&r);
   g_hash_table_unref (r.threads);
   g_hash_table_unref (r.processes);
