@@ -66,7 +66,8 @@ gpu_row_key (sqlite3_stmt *stmt,
              SlGpuKey     *key,
              SlRowTrouble *trouble)
 {
-  if (G_UNLIKELY (sqlite3_column_type (stmt, 5) == SQLITE_NULL && sqlite3_column_type (stmt, 2) == SQLITE_NULL))
+  if (G_UNLIKELY (sqlite3_column_type (stmt, 5) == SQLITE_NULL
+                  && sqlite3_column_type (stmt, 2) == SQLITE_NULL))
     {
       trouble->null_owner++;
       return FALSE;
@@ -304,7 +305,8 @@ _sl_reader_read_memcpy (SlReader *r,
     .table = "CUPTI_ACTIVITY_KIND_MEMCPY", .what = "memory operations", .times = SL_ROW_TIMES,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
            "{correlationId:0}, {bytes:0}, {copyKind:0}, {srcKind:NULL}, {dstKind:NULL}, "
-           "{srcDeviceId:NULL}, {dstDeviceId:NULL}, {greenContextId:0} FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+           "{srcDeviceId:NULL}, {dstDeviceId:NULL}, {greenContextId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_MEMCPY",
     .row = memcpy_row,
   };
 
@@ -352,7 +354,8 @@ map_contexts (SlReader *r)
       const SlGpuKey *k = key;
       guint64 ck = context_key (k->global_pid, k->context);
       if (!g_hash_table_contains (r->context_gpu, &ck))
-        g_hash_table_insert (r->context_gpu, g_memdup2 (&ck, sizeof ck), GUINT_TO_POINTER (k->device + 1));
+        g_hash_table_insert (r->context_gpu, g_memdup2 (&ck, sizeof ck),
+                             GUINT_TO_POINTER (k->device + 1));
     }
 }
 
@@ -373,14 +376,15 @@ sync_row (SlReader     *r,
     key.device = dev - 1;
   gint64 type = sqlite3_column_int64 (stmt, 7);
   guint t = (guint) CLAMP (type, 0, 4);
-  if (t != type)
-    ev->name = _sl_trace_intern (r->trace, sl_trace_enum_label (r->trace, SL_ENUM_SYNC_TYPE, type), -1);
-  else
+  if (t != type || names[t] == 0)
     {
-      if (names[t] == 0)
-        names[t] = _sl_trace_intern (r->trace, sl_trace_enum_label (r->trace, SL_ENUM_SYNC_TYPE, type), -1);
-      ev->name = names[t];
+      const char *label = sl_trace_enum_label (r->trace, SL_ENUM_SYNC_TYPE, type);
+      ev->name = _sl_trace_intern (r->trace, label, -1);
+      if (t == type)
+        names[t] = ev->name;
     }
+  else
+    ev->name = names[t];
   ev->aux = (guint32) t;
   gpu_append (r, stmt, &key, ev);
 }
@@ -393,7 +397,8 @@ _sl_reader_read_sync (SlReader *r,
   SlRowLoop loop = {
     .table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", .times = SL_ROW_TIMES,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
-           "{correlationId:0}, {syncType:0}, {greenContextId:0} FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+           "{correlationId:0}, {syncType:0}, {greenContextId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
     .row = sync_row, .data = names,
   };
 

@@ -26,7 +26,8 @@ nvtx_domain_row (SlReader     *r,
                  SlEvent      *ev G_GNUC_UNUSED,
                  SlRowLoop    *loop G_GNUC_UNUSED)
 {
-  guint64 key = domain_key ((guint64) sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1));
+  guint64 key = domain_key ((guint64) sqlite3_column_int64 (stmt, 0),
+                            sqlite3_column_int64 (stmt, 1));
   guint32 name = _sl_reader_col_str (r, stmt, 2);
   if (name == SL_NO_STR)
     name = _sl_reader_col_text (r, stmt, 3);
@@ -49,12 +50,10 @@ nvtx_row (SlReader     *r,
   NvtxRows *rows = loop->data;
 
   /* every row's times count towards the last timestamp, ranges or not */
-  if (sqlite3_column_type (stmt, 0) != SQLITE_NULL)
-    rows->max_time = MAX (rows->max_time, CLAMP (sqlite3_column_int64 (stmt, 0), -SL_READER_TIME_LIMIT,
-                                                 SL_READER_TIME_LIMIT));
-  if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
-    rows->max_time = MAX (rows->max_time, CLAMP (sqlite3_column_int64 (stmt, 1), -SL_READER_TIME_LIMIT,
-                                                 SL_READER_TIME_LIMIT));
+  for (int col = 0; col < 2; col++)
+    if (sqlite3_column_type (stmt, col) != SQLITE_NULL)
+      rows->max_time = MAX (rows->max_time, CLAMP (sqlite3_column_int64 (stmt, col),
+                                                   -SL_READER_TIME_LIMIT, SL_READER_TIME_LIMIT));
 
   gint64 type = sqlite3_column_int64 (stmt, 2);
   guint32 flags;
@@ -86,7 +85,8 @@ nvtx_row (SlReader     *r,
   ev->name = _sl_reader_col_str (r, stmt, 5);
   if (ev->name == SL_NO_STR)
     ev->name = _sl_reader_col_text (r, stmt, 6);
-  ev->aux = sqlite3_column_type (stmt, 7) == SQLITE_NULL ? 0 : (guint32) sqlite3_column_int64 (stmt, 7);
+  ev->aux = sqlite3_column_type (stmt, 7) == SQLITE_NULL ? 0
+                                                          : (guint32) sqlite3_column_int64 (stmt, 7);
   gint64 domain = sqlite3_column_int64 (stmt, 8);
   ev->corr = SL_NO_STR;
   if (domain != 0)
@@ -119,11 +119,13 @@ nvtx_done (SlReader  *r,
   for (guint i = 0; i < rows->open_ended->len; i += 2)
     {
       GArray *a = g_ptr_array_index (rows->open_ended, i);
-      SlEvent *ev = &g_array_index (a, SlEvent, GPOINTER_TO_SIZE (g_ptr_array_index (rows->open_ended, i + 1)));
+      gsize at = GPOINTER_TO_SIZE (g_ptr_array_index (rows->open_ended, i + 1));
+      SlEvent *ev = &g_array_index (a, SlEvent, at);
       ev->end = MAX (rows->max_time, ev->start);
     }
   if (rows->unterminated > 0)
-    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " ranges were never closed; they end at the last NVTX timestamp",
+    _sl_trace_warn (r->trace,
+                    "%s: %" G_GUINT64_FORMAT " ranges were never closed; they end at the last NVTX timestamp",
                     loop->table, rows->unterminated);
 }
 
@@ -220,7 +222,8 @@ chain_row (SlReader     *r,
         chain_end (r->trace);
       rows->current = id;
       guint32 chain = r->trace->chain_offsets->len - 1;
-      g_hash_table_insert (rows->chain_of, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (chain + 1));
+      g_hash_table_insert (rows->chain_of, g_memdup2 (&id, sizeof id),
+                           GUINT_TO_POINTER (chain + 1));
     }
   guint32 sym = _sl_reader_col_str (r, stmt, 1), mod = _sl_reader_col_str (r, stmt, 2);
   g_array_append_val (r->trace->chain_symbols, sym);
@@ -268,13 +271,16 @@ gboolean
 _sl_reader_read_samples (SlReader *r,
                          GError  **error)
 {
-  g_autoptr (GHashTable) chain_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) chain_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                           NULL);
   ChainRows chains = { chain_of, G_MININT64 };
-  SlRowLoop chain_loop = { .table = "SAMPLING_CALLCHAINS",
-                           .sql = "SELECT id, symbol, module FROM SAMPLING_CALLCHAINS ORDER BY id, stackDepth",
-                           .row = chain_row, .done = chains_done, .data = &chains };
+  SlRowLoop chain_loop = {
+    .table = "SAMPLING_CALLCHAINS",
+    .sql = "SELECT id, symbol, module FROM SAMPLING_CALLCHAINS ORDER BY id, stackDepth",
+    .row = chain_row, .done = chains_done, .data = &chains,
+  };
 
-  if (_sl_reader_table_exists (r, "SAMPLING_CALLCHAINS") && !_sl_reader_each_row (r, &chain_loop, error))
+  if (_sl_reader_table_exists (r, chain_loop.table) && !_sl_reader_each_row (r, &chain_loop, error))
     return FALSE;
 
   SlRowLoop loop = {

@@ -277,10 +277,11 @@ _sl_reader_read_gpus (SlReader *r,
       SlRowLoop loop = {
         .table = "TARGET_INFO_GPU",
         .sql = "SELECT id, {name:NULL}, {busLocation:NULL}, {uuid:NULL}, {chipName:NULL}, "
-               "{totalMemory:0}, {memoryBandwidth:0}, {clockRate:0}, {smCount:0}, {computeMajor:0}, "
-               "{computeMinor:0}, {threadsPerWarp:0}, {maxThreadsPerBlock:0}, {maxWarpsPerSm:0}, "
-               "{maxBlocksPerSm:0}, {maxRegistersPerBlock:0}, {maxRegistersPerSm:0}, "
-               "{maxShmemPerBlock:0}, {maxShmemPerBlockOptin:0}, {maxShmemPerSm:0} FROM TARGET_INFO_GPU",
+               "{totalMemory:0}, {memoryBandwidth:0}, {clockRate:0}, {smCount:0}, "
+               "{computeMajor:0}, {computeMinor:0}, {threadsPerWarp:0}, {maxThreadsPerBlock:0}, "
+               "{maxWarpsPerSm:0}, {maxBlocksPerSm:0}, {maxRegistersPerBlock:0}, "
+               "{maxRegistersPerSm:0}, {maxShmemPerBlock:0}, {maxShmemPerBlockOptin:0}, "
+               "{maxShmemPerSm:0} FROM TARGET_INFO_GPU",
         .row = gpu_row,
       };
       if (!_sl_reader_has_column (r, loop.table, "id"))
@@ -295,15 +296,17 @@ _sl_reader_read_gpus (SlReader *r,
     {
       SlRowLoop loop = {
         .table = "TARGET_INFO_CUDA_GPU",
-        .sql = "SELECT deviceId, {name:NULL}, {pciBusId:NULL}, {globalMemorySize:0}, {coreClockRate:0}, "
-               "{numMultiprocessors:0}, {computeCapabilityMajor:0}, {computeCapabilityMinor:0}, "
-               "{numThreadsPerWarp:0}, {maxThreadsPerBlock:0}, {maxWarpsPerMultiprocessor:0}, "
-               "{maxBlocksPerMultiprocessor:0}, {maxRegistersPerBlock:0}, "
-               "{maxRegistersPerMultiprocessor:0}, {maxSharedMemoryPerBlock:0}, "
-               "{maxSharedMemoryPerMultiprocessor:0} FROM TARGET_INFO_CUDA_GPU",
+        .sql = "SELECT deviceId, {name:NULL}, {pciBusId:NULL}, {globalMemorySize:0}, "
+               "{coreClockRate:0}, {numMultiprocessors:0}, {computeCapabilityMajor:0}, "
+               "{computeCapabilityMinor:0}, {numThreadsPerWarp:0}, {maxThreadsPerBlock:0}, "
+               "{maxWarpsPerMultiprocessor:0}, {maxBlocksPerMultiprocessor:0}, "
+               "{maxRegistersPerBlock:0}, {maxRegistersPerMultiprocessor:0}, "
+               "{maxSharedMemoryPerBlock:0}, {maxSharedMemoryPerMultiprocessor:0} "
+               "FROM TARGET_INFO_CUDA_GPU",
         .row = cuda_gpu_row,
       };
-      return !_sl_reader_has_column (r, loop.table, "deviceId") || _sl_reader_each_row (r, &loop, error);
+      return !_sl_reader_has_column (r, loop.table, "deviceId")
+             || _sl_reader_each_row (r, &loop, error);
     }
 
   _sl_trace_warn (r->trace, "the trace has no GPU descriptions (TARGET_INFO_GPU); "

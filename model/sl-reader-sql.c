@@ -146,10 +146,12 @@ tick (SlReader    *r,
     return FALSE;
   if (g_atomic_int_get (&r->prog->failed))
     {
-      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT, "%s: loading stopped", r->trace->path);
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT, "%s: loading stopped",
+                   r->trace->path);
       return FALSE;
     }
-  _sl_reader_report_progress (r, r->done + r->share * MIN ((double) row / (double) rows, 1.0), what);
+  double part = MIN ((double) row / (double) rows, 1.0);
+  _sl_reader_report_progress (r, r->done + r->share * part, what);
   return TRUE;
 }
 
