@@ -46,7 +46,7 @@ _sl_reader_read_runtime (SlReader *r,
 {
   RuntimeRows rows = { NULL, -1 };
   SlRowLoop loop = {
-    .table = "CUPTI_ACTIVITY_KIND_RUNTIME", .what = "CUDA API calls", .times = SL_ROW_TIMES,
+    .table = "CUPTI_ACTIVITY_KIND_RUNTIME", .what = "CUDA API calls", .times = TRUE,
     .sql = "SELECT start, end, globalTid, {correlationId:0}, {nameId:NULL}, {eventClass:0}, "
            "{returnValue:0} FROM CUPTI_ACTIVITY_KIND_RUNTIME",
     .row = runtime_row, .data = &rows,
@@ -191,7 +191,7 @@ _sl_reader_read_kernels (SlReader *r,
                          GError  **error)
 {
   SlRowLoop loop = {
-    .table = "CUPTI_ACTIVITY_KIND_KERNEL", .what = "kernels", .times = SL_ROW_TIMES,
+    .table = "CUPTI_ACTIVITY_KIND_KERNEL", .what = "kernels", .times = TRUE,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
            "{correlationId:0}, {demangledName:NULL}, {shortName:NULL}, {mangledName:NULL}, "
            "{launchType:0}, {cacheConfig:0}, {registersPerThread:0}, gridX, gridY, gridZ, "
@@ -302,7 +302,7 @@ _sl_reader_read_memcpy (SlReader *r,
                         GError  **error)
 {
   SlRowLoop loop = {
-    .table = "CUPTI_ACTIVITY_KIND_MEMCPY", .what = "memory operations", .times = SL_ROW_TIMES,
+    .table = "CUPTI_ACTIVITY_KIND_MEMCPY", .what = "memory operations", .times = TRUE,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
            "{correlationId:0}, {bytes:0}, {copyKind:0}, {srcKind:NULL}, {dstKind:NULL}, "
            "{srcDeviceId:NULL}, {dstDeviceId:NULL}, {greenContextId:0} "
@@ -321,7 +321,7 @@ _sl_reader_read_memset (SlReader *r,
 {
   guint32 memset_name = _sl_trace_intern (r->trace, "[CUDA memset]", -1);
   SlRowLoop loop = {
-    .table = "CUPTI_ACTIVITY_KIND_MEMSET", .what = "memory operations", .times = SL_ROW_TIMES,
+    .table = "CUPTI_ACTIVITY_KIND_MEMSET", .what = "memory operations", .times = TRUE,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
            "{correlationId:0}, {bytes:0}, {value:0}, {memKind:NULL}, {greenContextId:0} "
            "FROM CUPTI_ACTIVITY_KIND_MEMSET",
@@ -395,7 +395,7 @@ _sl_reader_read_sync (SlReader *r,
 {
   guint32 names[5] = { 0 };
   SlRowLoop loop = {
-    .table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", .times = SL_ROW_TIMES,
+    .table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", .times = TRUE,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
            "{correlationId:0}, {syncType:0}, {greenContextId:0} "
            "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",

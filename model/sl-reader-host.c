@@ -141,9 +141,9 @@ _sl_reader_read_nvtx (SlReader *r,
            "WHERE eventType = " G_STRINGIFY (NVTX_DOMAIN_CREATE),
     .row = nvtx_domain_row,
   };
-  /* times are checked by the row function, after the row's type */
+  /* times are checked by the row function, after the row's type, and an end may be NULL */
   SlRowLoop ranges = {
-    .table = "NVTX_EVENTS", .what = "NVTX ranges", .times = SL_ROW_NO_TIMES,
+    .table = "NVTX_EVENTS", .what = "NVTX ranges",
     .sql = "SELECT start, end, eventType, {globalTid:NULL}, {endGlobalTid:NULL}, {textId:NULL}, "
            "{text:NULL}, {color:NULL}, {domainId:0} FROM NVTX_EVENTS",
     .row = nvtx_row, .done = nvtx_done, .data = &rows,
@@ -182,7 +182,7 @@ _sl_reader_read_osrt (SlReader *r,
                       GError  **error)
 {
   SlRowLoop loop = {
-    .table = "OSRT_API", .what = "OS runtime calls", .times = SL_ROW_TIMES,
+    .table = "OSRT_API", .what = "OS runtime calls", .times = TRUE,
     .sql = "SELECT start, end, globalTid, {nameId:NULL}, {returnValue:0}, {callchainId:0} "
            "FROM OSRT_API WHERE {eventClass:27} = 27",
     .row = osrt_row,
@@ -284,7 +284,7 @@ _sl_reader_read_samples (SlReader *r,
     return FALSE;
 
   SlRowLoop loop = {
-    .table = "COMPOSITE_EVENTS", .times = SL_ROW_TIMES,
+    .table = "COMPOSITE_EVENTS", .times = TRUE,
     .sql = "SELECT start, start, globalTid, {id:NULL}, {threadState:0} FROM COMPOSITE_EVENTS",
     .row = sample_row, .data = chain_of,
   };

@@ -97,14 +97,6 @@ typedef struct
   guint64 null_owner;
 } SlRowTrouble;
 
-/* How the row loop treats columns 0 and 1. */
-typedef enum
-{
-  SL_ROW_NO_TIMES,          /* not times (metadata), or checked by the row function */
-  SL_ROW_TIMES,             /* start and end; a row with either NULL is skipped */
-  SL_ROW_TIMES_OPEN_END,    /* start and end; a NULL end reads as G_MININT64 */
-} SlRowTimes;
-
 typedef struct _SlRowLoop SlRowLoop;
 
 /* Called once per row (10^6 … 10^7 times a table) with the row's times in `ev` when the loop
@@ -118,7 +110,8 @@ struct _SlRowLoop
   const char   *table;      /* named in errors and warnings */
   const char   *sql;        /* "{col:fallback}": col where the table has it, else fallback */
   const char   *what;       /* progress label; NULL: the table is small, no progress or cancel */
-  SlRowTimes    times;
+  gboolean      times;      /* columns 0 and 1 are start and end: the loop checks and clamps
+                             * them and skips a row where either is NULL or not a number */
   SlRowFunc     row;
   SlRowsDone    done;       /* or NULL */
   gpointer      data;       /* the row function's state */

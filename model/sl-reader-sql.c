@@ -181,8 +181,6 @@ _sl_reader_each_row (SlReader  *r,
   sqlite3_stmt *stmt = NULL;
   g_autofree char *sql = NULL;
   gint64 rows = loop->what != NULL ? table_rows_estimate (r, loop->table) : 1, row = 0;
-  gboolean times = loop->times != SL_ROW_NO_TIMES;
-  gboolean open_end = loop->times == SL_ROW_TIMES_OPEN_END;
   int rc;
 
   if (strchr (loop->sql, '{') != NULL)
@@ -206,7 +204,7 @@ _sl_reader_each_row (SlReader  *r,
           sqlite3_finalize (stmt);
           return FALSE;
         }
-      if (times && !_sl_reader_row_times (stmt, &ev.start, &ev.end, open_end, &loop->trouble))
+      if (loop->times && !_sl_reader_row_times (stmt, &ev.start, &ev.end, FALSE, &loop->trouble))
         continue;
       loop->row (r, stmt, &ev, loop);
     }
