@@ -486,6 +486,60 @@ test_missing_table (void)
     }
 }
 
+/* nsys adds and renames columns: an optional one that is missing reads as its default (every
+ * event kept), a required one skips its table with a warning naming what is missing. */
+static void
+test_missing_column (void)
+{
+  struct
+  {
+    const char *base;
+    const char *table;
+    const char *column;
+    SlLaneKind  lost;      /* the kind whose events go with the column, ALL_KINDS for none */
+    const char *warning;   /* a word the warning holds, NULL when none is due */
+  } cases[] = {
+    { BIG, "CUPTI_ACTIVITY_KIND_KERNEL", "correlationId", ALL_KINDS, NULL },
+    { BIG, "CUPTI_ACTIVITY_KIND_KERNEL", "shortName", ALL_KINDS, NULL },
+    { BIG, "CUPTI_ACTIVITY_KIND_KERNEL", "gridX", SL_LANE_KERNELS, "launch configuration" },
+    { BIG, "CUPTI_ACTIVITY_KIND_MEMCPY", "srcKind", ALL_KINDS, NULL },
+    { BIG, "CUPTI_ACTIVITY_KIND_RUNTIME", "returnValue", ALL_KINDS, NULL },
+    { BIG, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "syncType", ALL_KINDS, NULL },
+    { BIG, "NVTX_EVENTS", "domainId", ALL_KINDS, NULL },
+    { BIG, "NVTX_EVENTS", "eventType", SL_LANE_NVTX, "eventType" },
+    { TINY, "TARGET_INFO_GPU", "smCount", ALL_KINDS, NULL },
+    { TINY, "TARGET_INFO_GPU", "id", ALL_KINDS, "id column" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("no-%s-%s.sqlite", cases[i].table, cases[i].column);
+      g_autofree char *path = copy_trace (cases[i].base, name);
+      const Counts *want = strcmp (cases[i].base, BIG) == 0 ? &big_counts : &tiny_counts;
+      g_autofree char *sql = g_strdup_printf ("ALTER TABLE %s DROP COLUMN %s;", cases[i].table,
+                                              cases[i].column);
+      g_autoptr (SlTrace) trace = NULL;
+      Counts got;
+
+      exec_sql (path, sql);
+      trace = load_ok (path);
+      count_events (trace, &got);
+      assert_kinds_equal (&got, want, cases[i].lost);
+      if (cases[i].lost != ALL_KINDS)
+        g_assert_cmpuint (got.by_kind[cases[i].lost], ==, 0);
+      if (cases[i].warning != NULL)
+        g_assert_true (has_warning (trace, cases[i].table, cases[i].warning, NULL));
+      if (strcmp (cases[i].column, "smCount") == 0)
+        {
+          /* the GPU is still described, with the one limit it lacks unknown */
+          const SlGpu *gpu = sl_trace_get_gpu (trace, 0);
+          g_assert_true (gpu->described);
+          g_assert_cmpint (gpu->limits.sm_count, ==, 0);
+          g_assert_cmpint (gpu->limits.warp_size, ==, 32);
+        }
+    }
+}
+
 static void
 test_null_times (void)
 {
@@ -968,6 +1022,7 @@ main (int    argc,
   g_test_add_func ("/model/badinput/truncated", test_truncated);
   g_test_add_func ("/model/badinput/garbage-pages", test_garbage_pages);
   g_test_add_func ("/model/badinput/missing-table", test_missing_table);
+  g_test_add_func ("/model/badinput/missing-column", test_missing_column);
   g_test_add_func ("/model/badinput/null-times", test_null_times);
   g_test_add_func ("/model/badinput/end-before-start", test_end_before_start);
   g_test_add_func ("/model/badinput/dangling-ids", test_dangling_ids);

@@ -1,0 +1,407 @@
+/* sl-reader-cuda.c: the CUPTI tables: CUDA runtime calls, kernels, memcpy, memset and
+ * synchronization, each row one event in a thread's or a GPU stream's lane.
+ *
+ * Kernel and runtime tables reach 10^6 … 10^7 rows: a row function reads its columns, interns
+ * what repeats (kernel launch configurations, copy descriptions) and appends one SlEvent.
+ */
+#include "sl-reader-private.h"
+
+#include <string.h>
+
+/* ---- CUDA API calls ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  GArray *a;          /* the lane of the thread of the last row */
+  gint32  a_thread;
+} RuntimeRows;
+
+static void
+runtime_row (SlReader     *r,
+             sqlite3_stmt *stmt,
+             SlEvent      *ev,
+             SlRowLoop    *loop)
+{
+  RuntimeRows *rows = loop->data;
+
+  gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
+  if (thread < 0)
+    return;
+  if (thread != rows->a_thread)
+    {
+      rows->a = _sl_reader_cpu_events (r, thread, SL_LANE_CUDA_API);
+      rows->a_thread = thread;
+    }
+  ev->corr = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 3));
+  ev->name = _sl_reader_col_str (r, stmt, 4);
+  ev->link = SL_NO_LINK;
+  ev->aux = (guint32) (sqlite3_column_int64 (stmt, 5) & 0xFF)
+            | (guint32) (MIN ((guint64) sqlite3_column_int64 (stmt, 6), 0xFFFFFFu) << 8);
+  g_array_append_val (rows->a, *ev);
+}
+
+gboolean
+_sl_reader_read_runtime (SlReader *r,
+                         GError  **error)
+{
+  RuntimeRows rows = { NULL, -1 };
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_RUNTIME", .what = "CUDA API calls", .times = TRUE,
+    .sql = "SELECT start, end, globalTid, {correlationId:0}, {nameId:NULL}, {eventClass:0}, "
+           "{returnValue:0} FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+    .row = runtime_row, .data = &rows,
+  };
+
+  return _sl_reader_each_row (r, &loop, error);
+}
+
+/* ---- GPU lanes --------------------------------------------------------------------------- */
+
+/* Columns 2..5 of GPU tables: deviceId, contextId, streamId, globalPid; column 6 correlationId;
+ * greenContextId in column `green_col` (NULL or 0 when none). */
+static gboolean
+gpu_row_key (sqlite3_stmt *stmt,
+             SlLaneKind    kind,
+             int           green_col,
+             SlGpuKey     *key,
+             SlRowTrouble *trouble)
+{
+  if (G_UNLIKELY (sqlite3_column_type (stmt, 5) == SQLITE_NULL
+                  && sqlite3_column_type (stmt, 2) == SQLITE_NULL))
+    {
+      trouble->null_owner++;
+      return FALSE;
+    }
+  memset (key, 0, sizeof *key);
+  key->device = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 2));
+  key->context = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 3));
+  key->stream = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 4));
+  key->global_pid = GPID_OF ((guint64) sqlite3_column_int64 (stmt, 5));
+  key->green_context = _sl_clamp_u32 (sqlite3_column_int64 (stmt, green_col));
+  key->kind = kind;
+  return TRUE;
+}
+
+/* The rest of a GPU row's event: its correlation id (column 6) and the lane it goes to. */
+static void
+gpu_append (SlReader       *r,
+            sqlite3_stmt   *stmt,
+            const SlGpuKey *key,
+            SlEvent        *ev)
+{
+  ev->corr = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 6));
+  ev->link = SL_NO_LINK;
+  GArray *a = _sl_reader_gpu_events (r, key);
+  g_array_append_val (a, *ev);
+}
+
+static guint32
+intern_info (GHashTable    *seen,
+             GArray        *infos,
+             gconstpointer  info,
+             gsize          size)
+{
+  guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (seen, info));
+  if (idx != 0)
+    return idx - 1;
+  g_array_append_vals (infos, info, 1);
+  idx = infos->len;
+  g_hash_table_insert (seen, g_memdup2 (info, size), GUINT_TO_POINTER (idx));
+  return idx - 1;
+}
+
+/* called once per kernel row (10^6 … 10^7): mix whole words, not bytes */
+guint
+_sl_kernel_info_hash (gconstpointer p)
+{
+  const guint32 *w = p;
+  guint64 h = 0x9E3779B97F4A7C15u;
+
+  G_STATIC_ASSERT (sizeof (SlKernelInfo) % sizeof (guint32) == 0);
+  for (gsize i = 0; i < sizeof (SlKernelInfo) / sizeof (guint32); i++)
+    h = (h ^ w[i]) * 0xFF51AFD7ED558CCDu;
+  return (guint) (h ^ (h >> 32));
+}
+
+gboolean
+_sl_kernel_info_equal (gconstpointer a,
+                       gconstpointer b)
+{
+  return memcmp (a, b, sizeof (SlKernelInfo)) == 0;
+}
+
+guint
+_sl_copy_info_hash (gconstpointer p)
+{
+  const guchar *b = p;
+  guint32 h = 2166136261u;
+  for (gsize i = 0; i < sizeof (SlCopyInfo); i++)
+    h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+gboolean
+_sl_copy_info_equal (gconstpointer a,
+                     gconstpointer b)
+{
+  return memcmp (a, b, sizeof (SlCopyInfo)) == 0;
+}
+
+/* ---- kernels ----------------------------------------------------------------------------- */
+
+static void
+kernel_row (SlReader     *r,
+            sqlite3_stmt *stmt,
+            SlEvent      *ev,
+            SlRowLoop    *loop)
+{
+  SlGpuKey key;
+  SlKernelInfo info;
+
+  if (!gpu_row_key (stmt, SL_LANE_KERNELS, 23, &key, &loop->trouble))
+    return;
+  memset (&info, 0, sizeof info);
+  info.demangled_name = _sl_reader_col_str (r, stmt, 7);
+  info.short_name = _sl_reader_col_str (r, stmt, 8);
+  info.mangled_name = _sl_reader_col_str (r, stmt, 9);
+  if (info.demangled_name == SL_NO_STR)
+    info.demangled_name = info.short_name;
+  if (info.short_name == SL_NO_STR)
+    info.short_name = info.demangled_name;
+  info.launch_type = (guint16) CLAMP (sqlite3_column_int64 (stmt, 10), 0, G_MAXUINT16);
+  info.cache_config = (guint16) CLAMP (sqlite3_column_int64 (stmt, 11), 0, G_MAXUINT16);
+  info.registers_per_thread = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 12));
+  for (int i = 0; i < 3; i++)
+    {
+      info.grid[i] = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 13 + i));
+      info.block[i] = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 16 + i));
+    }
+  info.static_shared = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 19));
+  info.dynamic_shared = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 20));
+  info.local_per_thread = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 21));
+  info.shared_executed = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 22));
+
+  ev->name = info.demangled_name;
+  ev->aux = intern_info (r->kernel_infos, r->trace->kernel_infos, &info, sizeof info);
+  gpu_append (r, stmt, &key, ev);
+}
+
+gboolean
+_sl_reader_read_kernels (SlReader *r,
+                         GError  **error)
+{
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_KERNEL", .what = "kernels", .times = TRUE,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {demangledName:NULL}, {shortName:NULL}, {mangledName:NULL}, "
+           "{launchType:0}, {cacheConfig:0}, {registersPerThread:0}, gridX, gridY, gridZ, "
+           "blockX, blockY, blockZ, {staticSharedMemory:0}, {dynamicSharedMemory:0}, "
+           "{localMemoryPerThread:0}, {sharedMemoryExecuted:0}, {greenContextId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_KERNEL",
+    .row = kernel_row,
+  };
+
+  if (!_sl_reader_has_column (r, loop.table, "gridX"))
+    {
+      _sl_trace_warn (r->trace, "%s lacks launch configuration columns and was skipped", loop.table);
+      return TRUE;
+    }
+  return _sl_reader_each_row (r, &loop, error);
+}
+
+/* ---- memcpy and memset ------------------------------------------------------------------- */
+
+static guint32
+memcpy_name (SlReader *r,
+             gint64    kind)
+{
+  if (kind >= 0 && kind < (gint64) G_N_ELEMENTS (r->memcpy_names) && r->memcpy_names[kind] != 0)
+    return r->memcpy_names[kind];
+  g_autofree char *name = g_strdup_printf ("[CUDA memcpy %s]",
+                                           sl_trace_enum_label (r->trace, SL_ENUM_MEMCPY_OPER, kind));
+  guint32 id = _sl_trace_intern (r->trace, name, -1);
+  if (kind >= 0 && kind < (gint64) G_N_ELEMENTS (r->memcpy_names))
+    r->memcpy_names[kind] = id;
+  return id;
+}
+
+static guint8
+mem_kind (sqlite3_stmt *stmt,
+          int           col)
+{
+  if (sqlite3_column_type (stmt, col) == SQLITE_NULL)
+    return SL_MEM_KIND_NONE;
+  return (guint8) CLAMP (sqlite3_column_int64 (stmt, col), 0, 0xFE);
+}
+
+static gint16
+device_or_none (sqlite3_stmt *stmt,
+                int           col)
+{
+  if (sqlite3_column_type (stmt, col) == SQLITE_NULL)
+    return -1;
+  return (gint16) CLAMP (sqlite3_column_int64 (stmt, col), -1, G_MAXINT16);
+}
+
+/* A copy or set row's description: bytes in column 7, the rest filled by the caller. */
+static void
+copy_info_init (SlCopyInfo   *info,
+                sqlite3_stmt *stmt)
+{
+  memset (info, 0, sizeof *info);
+  info->bytes = (guint64) MAX (sqlite3_column_int64 (stmt, 7), 0);
+  info->src_kind = info->dst_kind = info->mem_kind = SL_MEM_KIND_NONE;
+  info->src_device = info->dst_device = -1;
+}
+
+static void
+memcpy_row (SlReader     *r,
+            sqlite3_stmt *stmt,
+            SlEvent      *ev,
+            SlRowLoop    *loop)
+{
+  SlGpuKey key;
+  SlCopyInfo info;
+
+  if (!gpu_row_key (stmt, SL_LANE_MEMCPY, 13, &key, &loop->trouble))
+    return;
+  copy_info_init (&info, stmt);
+  gint64 kind = sqlite3_column_int64 (stmt, 8);
+  info.copy_kind = (guint8) CLAMP (kind, 0, 0xFF);
+  info.src_kind = mem_kind (stmt, 9);
+  info.dst_kind = mem_kind (stmt, 10);
+  info.src_device = device_or_none (stmt, 11);
+  info.dst_device = device_or_none (stmt, 12);
+  ev->name = memcpy_name (r, kind);
+  ev->aux = intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
+  gpu_append (r, stmt, &key, ev);
+}
+
+static void
+memset_row (SlReader     *r,
+            sqlite3_stmt *stmt,
+            SlEvent      *ev,
+            SlRowLoop    *loop)
+{
+  const guint32 *memset_name = loop->data;
+  SlGpuKey key;
+  SlCopyInfo info;
+
+  if (!gpu_row_key (stmt, SL_LANE_MEMSET, 10, &key, &loop->trouble))
+    return;
+  copy_info_init (&info, stmt);
+  info.value = (guint32) sqlite3_column_int64 (stmt, 8);
+  info.mem_kind = mem_kind (stmt, 9);
+  ev->name = *memset_name;
+  ev->aux = intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
+  gpu_append (r, stmt, &key, ev);
+}
+
+gboolean
+_sl_reader_read_memcpy (SlReader *r,
+                        GError  **error)
+{
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_MEMCPY", .what = "memory operations", .times = TRUE,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {bytes:0}, {copyKind:0}, {srcKind:NULL}, {dstKind:NULL}, "
+           "{srcDeviceId:NULL}, {dstDeviceId:NULL}, {greenContextId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+    .row = memcpy_row,
+  };
+
+  /* the memcpy reader has always interned the memset name too: string ids stay as they were */
+  _sl_trace_intern (r->trace, "[CUDA memset]", -1);
+  return _sl_reader_each_row (r, &loop, error);
+}
+
+gboolean
+_sl_reader_read_memset (SlReader *r,
+                        GError  **error)
+{
+  guint32 memset_name = _sl_trace_intern (r->trace, "[CUDA memset]", -1);
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_MEMSET", .what = "memory operations", .times = TRUE,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {bytes:0}, {value:0}, {memKind:NULL}, {greenContextId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_MEMSET",
+    .row = memset_row, .data = &memset_name,
+  };
+
+  return _sl_reader_each_row (r, &loop, error);
+}
+
+/* ---- synchronization --------------------------------------------------------------------- */
+
+static guint64
+context_key (guint64 global_pid,
+             guint32 context)
+{
+  return (global_pid >> 24) << 24 ^ context;
+}
+
+/* Sync rows carry deviceId 0 even for other devices' streams (seen in real 2-GPU exports):
+ * place them by (process, context) where a kernel or copy tells us the context's device. */
+static void
+map_contexts (SlReader *r)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, r->gpu_lanes);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const SlGpuKey *k = key;
+      guint64 ck = context_key (k->global_pid, k->context);
+      if (!g_hash_table_contains (r->context_gpu, &ck))
+        g_hash_table_insert (r->context_gpu, g_memdup2 (&ck, sizeof ck),
+                             GUINT_TO_POINTER (k->device + 1));
+    }
+}
+
+static void
+sync_row (SlReader     *r,
+          sqlite3_stmt *stmt,
+          SlEvent      *ev,
+          SlRowLoop    *loop)
+{
+  guint32 *names = loop->data;   /* the five known sync types' names, 0 until first seen */
+  SlGpuKey key;
+
+  if (!gpu_row_key (stmt, SL_LANE_SYNC, 8, &key, &loop->trouble))
+    return;
+  guint64 ck = context_key (key.global_pid, key.context);
+  guint dev = GPOINTER_TO_UINT (g_hash_table_lookup (r->context_gpu, &ck));
+  if (dev != 0)
+    key.device = dev - 1;
+  gint64 type = sqlite3_column_int64 (stmt, 7);
+  guint t = (guint) CLAMP (type, 0, 4);
+  if (t != type || names[t] == 0)
+    {
+      const char *label = sl_trace_enum_label (r->trace, SL_ENUM_SYNC_TYPE, type);
+      ev->name = _sl_trace_intern (r->trace, label, -1);
+      if (t == type)
+        names[t] = ev->name;
+    }
+  else
+    ev->name = names[t];
+  ev->aux = (guint32) t;
+  gpu_append (r, stmt, &key, ev);
+}
+
+gboolean
+_sl_reader_read_sync (SlReader *r,
+                      GError  **error)
+{
+  guint32 names[5] = { 0 };
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", .times = TRUE,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {syncType:0}, {greenContextId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    .row = sync_row, .data = names,
+  };
+
+  map_contexts (r);
+  return _sl_reader_each_row (r, &loop, error);
+}

@@ -1,0 +1,293 @@
+/* sl-reader-host.c: the host-side tables: NVTX ranges and marks, OS runtime calls, and CPU
+ * samples with their call chains (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS).
+ */
+#include "sl-reader-private.h"
+
+/* ---- NVTX -------------------------------------------------------------------------------- */
+
+/* NVTX event types (ENUM_NSYS_EVENT_TYPE) */
+#define NVTX_MARK          34
+#define NVTX_PUSH_POP      59
+#define NVTX_START_END     60
+#define NVTXT_PUSH_POP     70
+#define NVTXT_START_END    71
+#define NVTX_DOMAIN_CREATE 75
+
+static guint64
+domain_key (guint64 global_tid,
+            gint64  domain)
+{
+  return (PID_OF (global_tid) << 40) ^ (guint64) (domain & 0xFFFFFFFFFF);
+}
+
+static void
+nvtx_domain_row (SlReader     *r,
+                 sqlite3_stmt *stmt,
+                 SlEvent      *ev G_GNUC_UNUSED,
+                 SlRowLoop    *loop G_GNUC_UNUSED)
+{
+  guint64 key = domain_key ((guint64) sqlite3_column_int64 (stmt, 0),
+                            sqlite3_column_int64 (stmt, 1));
+  guint32 name = _sl_reader_col_str (r, stmt, 2);
+  if (name == SL_NO_STR)
+    name = _sl_reader_col_text (r, stmt, 3);
+  g_hash_table_insert (r->nvtx_domains, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (name));
+}
+
+typedef struct
+{
+  SlTime     max_time;     /* the table's last timestamp, where open ranges end */
+  GPtrArray *open_ended;   /* (GArray *, index) pairs of the ranges never closed */
+  guint64    unterminated;
+} NvtxRows;
+
+static void
+nvtx_row (SlReader     *r,
+          sqlite3_stmt *stmt,
+          SlEvent      *ev,
+          SlRowLoop    *loop)
+{
+  NvtxRows *rows = loop->data;
+
+  /* every row's times count towards the last timestamp, ranges or not */
+  for (int col = 0; col < 2; col++)
+    if (sqlite3_column_type (stmt, col) != SQLITE_NULL)
+      rows->max_time = MAX (rows->max_time, CLAMP (sqlite3_column_int64 (stmt, col),
+                                                   -SL_READER_TIME_LIMIT, SL_READER_TIME_LIMIT));
+
+  gint64 type = sqlite3_column_int64 (stmt, 2);
+  guint32 flags;
+  switch (type)
+    {
+    case NVTX_PUSH_POP:
+    case NVTXT_PUSH_POP:
+      flags = 0;
+      break;
+    case NVTX_START_END:
+    case NVTXT_START_END:
+      flags = SL_NVTX_START_END;
+      break;
+    case NVTX_MARK:
+      flags = SL_NVTX_MARK;
+      break;
+    default:
+      return;   /* domain creation, categories, thread names … are not ranges */
+    }
+  if (!_sl_reader_row_times (stmt, &ev->start, &ev->end, TRUE, &loop->trouble))
+    return;
+  int owner = sqlite3_column_type (stmt, 3) != SQLITE_NULL ? 3 : 4;
+  if (sqlite3_column_type (stmt, owner) == SQLITE_NULL)
+    {
+      loop->trouble.null_owner++;
+      return;
+    }
+  guint64 gtid = (guint64) sqlite3_column_int64 (stmt, owner);
+  ev->name = _sl_reader_col_str (r, stmt, 5);
+  if (ev->name == SL_NO_STR)
+    ev->name = _sl_reader_col_text (r, stmt, 6);
+  ev->aux = sqlite3_column_type (stmt, 7) == SQLITE_NULL ? 0
+                                                          : (guint32) sqlite3_column_int64 (stmt, 7);
+  gint64 domain = sqlite3_column_int64 (stmt, 8);
+  ev->corr = SL_NO_STR;
+  if (domain != 0)
+    {
+      guint64 key = domain_key (gtid, domain);
+      ev->corr = GPOINTER_TO_UINT (g_hash_table_lookup (r->nvtx_domains, &key));
+    }
+  if (flags & SL_NVTX_MARK)
+    ev->end = ev->start;
+  else if (ev->end == G_MININT64)
+    flags |= SL_NVTX_UNTERMINATED;
+  ev->link = flags;
+  GArray *a = _sl_reader_cpu_events (r, _sl_reader_thread_for (r, gtid), SL_LANE_NVTX);
+  if (flags & SL_NVTX_UNTERMINATED)
+    {
+      /* clamp once the table's last timestamp is known, as nvtx_sum does */
+      g_ptr_array_add (rows->open_ended, a);
+      g_ptr_array_add (rows->open_ended, GSIZE_TO_POINTER (a->len));
+      rows->unterminated++;
+    }
+  g_array_append_val (a, *ev);
+}
+
+static void
+nvtx_done (SlReader  *r,
+           SlRowLoop *loop)
+{
+  NvtxRows *rows = loop->data;
+
+  for (guint i = 0; i < rows->open_ended->len; i += 2)
+    {
+      GArray *a = g_ptr_array_index (rows->open_ended, i);
+      gsize at = GPOINTER_TO_SIZE (g_ptr_array_index (rows->open_ended, i + 1));
+      SlEvent *ev = &g_array_index (a, SlEvent, at);
+      ev->end = MAX (rows->max_time, ev->start);
+    }
+  if (rows->unterminated > 0)
+    _sl_trace_warn (r->trace,
+                    "%s: %" G_GUINT64_FORMAT " ranges were never closed; they end at the last NVTX timestamp",
+                    loop->table, rows->unterminated);
+}
+
+gboolean
+_sl_reader_read_nvtx (SlReader *r,
+                      GError  **error)
+{
+  g_autoptr (GPtrArray) open_ended = g_ptr_array_new ();
+  NvtxRows rows = { G_MININT64, open_ended, 0 };
+  SlRowLoop domains = {
+    .table = "NVTX_EVENTS",
+    .sql = "SELECT globalTid, {domainId:0}, {textId:NULL}, {text:NULL} FROM NVTX_EVENTS "
+           "WHERE eventType = " G_STRINGIFY (NVTX_DOMAIN_CREATE),
+    .row = nvtx_domain_row,
+  };
+  /* times are checked by the row function, after the row's type, and an end may be NULL */
+  SlRowLoop ranges = {
+    .table = "NVTX_EVENTS", .what = "NVTX ranges",
+    .sql = "SELECT start, end, eventType, {globalTid:NULL}, {endGlobalTid:NULL}, {textId:NULL}, "
+           "{text:NULL}, {color:NULL}, {domainId:0} FROM NVTX_EVENTS",
+    .row = nvtx_row, .done = nvtx_done, .data = &rows,
+  };
+
+  if (!_sl_reader_has_column (r, "NVTX_EVENTS", "eventType"))
+    {
+      _sl_trace_warn (r->trace, "NVTX_EVENTS has no eventType column and was skipped");
+      return TRUE;
+    }
+  /* domains first: ranges name them by (process, domainId) */
+  return _sl_reader_each_row (r, &domains, error) && _sl_reader_each_row (r, &ranges, error);
+}
+
+/* ---- OS runtime calls -------------------------------------------------------------------- */
+
+static void
+osrt_row (SlReader     *r,
+          sqlite3_stmt *stmt,
+          SlEvent      *ev,
+          SlRowLoop    *loop)
+{
+  gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
+  if (thread < 0)
+    return;
+  ev->name = _sl_reader_col_str (r, stmt, 3);
+  ev->aux = (guint32) sqlite3_column_int64 (stmt, 4);
+  ev->corr = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 5));
+  ev->link = SL_NO_LINK;
+  GArray *a = _sl_reader_cpu_events (r, thread, SL_LANE_OSRT);
+  g_array_append_val (a, *ev);
+}
+
+gboolean
+_sl_reader_read_osrt (SlReader *r,
+                      GError  **error)
+{
+  SlRowLoop loop = {
+    .table = "OSRT_API", .what = "OS runtime calls", .times = TRUE,
+    .sql = "SELECT start, end, globalTid, {nameId:NULL}, {returnValue:0}, {callchainId:0} "
+           "FROM OSRT_API WHERE {eventClass:27} = 27",
+    .row = osrt_row,
+  };
+
+  return _sl_reader_each_row (r, &loop, error);
+}
+
+/* ---- CPU samples and call chains --------------------------------------------------------- */
+
+typedef struct
+{
+  GHashTable *chain_of;   /* SAMPLING_CALLCHAINS id -> chain index + 1 */
+  gint64      current;    /* id of the chain being read; G_MININT64 before the first */
+} ChainRows;
+
+static void
+chain_end (SlTrace *trace)
+{
+  guint32 end = trace->chain_symbols->len;
+  g_array_append_val (trace->chain_offsets, end);
+}
+
+/* Rows come ordered by chain and depth: a new id closes the chain before it. */
+static void
+chain_row (SlReader     *r,
+           sqlite3_stmt *stmt,
+           SlEvent      *ev G_GNUC_UNUSED,
+           SlRowLoop    *loop)
+{
+  ChainRows *rows = loop->data;
+  gint64 id = sqlite3_column_int64 (stmt, 0);
+
+  if (id != rows->current)
+    {
+      if (rows->current != G_MININT64)
+        chain_end (r->trace);
+      rows->current = id;
+      guint32 chain = r->trace->chain_offsets->len - 1;
+      g_hash_table_insert (rows->chain_of, g_memdup2 (&id, sizeof id),
+                           GUINT_TO_POINTER (chain + 1));
+    }
+  guint32 sym = _sl_reader_col_str (r, stmt, 1), mod = _sl_reader_col_str (r, stmt, 2);
+  g_array_append_val (r->trace->chain_symbols, sym);
+  g_array_append_val (r->trace->chain_modules, mod);
+}
+
+static void
+chains_done (SlReader  *r,
+             SlRowLoop *loop)
+{
+  ChainRows *rows = loop->data;
+
+  if (rows->current != G_MININT64)
+    chain_end (r->trace);
+}
+
+static void
+sample_row (SlReader     *r,
+            sqlite3_stmt *stmt,
+            SlEvent      *ev,
+            SlRowLoop    *loop)
+{
+  GHashTable *chain_of = loop->data;
+
+  gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
+  if (thread < 0)
+    return;
+  gint64 id = sqlite3_column_int64 (stmt, 3);
+  guint chain = GPOINTER_TO_UINT (g_hash_table_lookup (chain_of, &id));
+  ev->aux = chain != 0 ? chain - 1 : G_MAXUINT32;
+  ev->name = SL_NO_STR;
+  if (chain != 0)
+    {
+      const guint32 *syms, *mods;
+      if (sl_trace_get_callchain (r->trace, chain - 1, &syms, &mods) > 0)
+        ev->name = syms[0];
+    }
+  ev->corr = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 4));
+  ev->link = SL_NO_LINK;
+  GArray *a = _sl_reader_cpu_events (r, thread, SL_LANE_SAMPLES);
+  g_array_append_val (a, *ev);
+}
+
+gboolean
+_sl_reader_read_samples (SlReader *r,
+                         GError  **error)
+{
+  g_autoptr (GHashTable) chain_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                           NULL);
+  ChainRows chains = { chain_of, G_MININT64 };
+  SlRowLoop chain_loop = {
+    .table = "SAMPLING_CALLCHAINS",
+    .sql = "SELECT id, symbol, module FROM SAMPLING_CALLCHAINS ORDER BY id, stackDepth",
+    .row = chain_row, .done = chains_done, .data = &chains,
+  };
+
+  if (_sl_reader_table_exists (r, chain_loop.table) && !_sl_reader_each_row (r, &chain_loop, error))
+    return FALSE;
+
+  SlRowLoop loop = {
+    .table = "COMPOSITE_EVENTS", .times = TRUE,
+    .sql = "SELECT start, start, globalTid, {id:NULL}, {threadState:0} FROM COMPOSITE_EVENTS",
+    .row = sample_row, .data = chain_of,
+  };
+
+  return _sl_reader_each_row (r, &loop, error);
+}

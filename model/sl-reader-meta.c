@@ -1,0 +1,379 @@
+/* sl-reader-meta.c: what a trace says about itself: StringIds, processes and ThreadNames,
+ * TARGET_INFO_* GPUs, ENUM_* labels and the META_DATA_* schema version.
+ *
+ * These tables are small (tens to thousands of rows) except StringIds, which is not read
+ * whole: a name is looked up once, when a row first names it, and cached by its id.
+ */
+#include "sl-reader-private.h"
+
+/* ---- strings ----------------------------------------------------------------------------- */
+
+guint32
+_sl_reader_str_lookup (SlReader *r,
+                       gint64    file_id)
+{
+  guint32 cached = 0;
+
+  if (file_id >= 0 && (guint64) file_id < r->str_map_len)
+    cached = r->str_map[file_id];
+  else if (r->str_map_big != NULL)
+    cached = GPOINTER_TO_UINT (g_hash_table_lookup (r->str_map_big, &file_id));
+  if (cached == G_MAXUINT32)
+    return SL_NO_STR;
+  if (cached != 0)
+    return cached - 1;
+
+  guint32 id = SL_NO_STR;
+  gboolean found = FALSE;
+  if (r->str_stmt != NULL)
+    {
+      sqlite3_reset (r->str_stmt);
+      sqlite3_bind_int64 (r->str_stmt, 1, file_id);
+      if (sqlite3_step (r->str_stmt) == SQLITE_ROW)
+        {
+          const char *text = (const char *) sqlite3_column_text (r->str_stmt, 0);
+          int len = sqlite3_column_bytes (r->str_stmt, 0);
+          found = text != NULL;
+          if (found && !g_utf8_validate_len (text, len, NULL))
+            r->n_bad_utf8++;
+          id = _sl_trace_intern (r->trace, text, len);
+        }
+    }
+  if (!found)
+    r->n_missing_str++;
+  cached = found ? id + 1 : G_MAXUINT32;
+  if (file_id >= 0 && (guint64) file_id < r->str_map_len)
+    r->str_map[file_id] = cached;
+  else
+    {
+      if (r->str_map_big == NULL)
+        r->str_map_big = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      g_hash_table_insert (r->str_map_big, g_memdup2 (&file_id, sizeof file_id), GUINT_TO_POINTER (cached));
+    }
+  return id;
+}
+
+guint32
+_sl_reader_col_text (SlReader     *r,
+                     sqlite3_stmt *stmt,
+                     int           col)
+{
+  const char *text = (const char *) sqlite3_column_text (stmt, col);
+  if (text == NULL)
+    return SL_NO_STR;
+  if (!g_utf8_validate_len (text, sqlite3_column_bytes (stmt, col), NULL))
+    r->n_bad_utf8++;
+  return _sl_trace_intern (r->trace, text, sqlite3_column_bytes (stmt, col));
+}
+
+void
+_sl_reader_strings_open (SlReader *r)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 max_id = 0;
+
+  if (!_sl_reader_table_exists (r, "StringIds"))
+    return;
+  if (sqlite3_prepare_v2 (r->db, "SELECT max(id) FROM StringIds", -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    max_id = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  /* ids are dense in real files; a hostile one with a huge id falls back to a hash table */
+  r->str_map_len = (gsize) CLAMP (max_id, 0, (1 << 24) - 1) + 1;
+  r->str_map = g_new0 (guint32, r->str_map_len);
+  if (sqlite3_prepare_v2 (r->db, "SELECT value FROM StringIds WHERE id = ?", -1, &r->str_stmt, NULL) != SQLITE_OK)
+    r->str_stmt = NULL;
+}
+
+void
+_sl_reader_strings_close (SlReader *r)
+{
+  if (r->str_stmt != NULL)
+    sqlite3_finalize (r->str_stmt);
+  r->str_stmt = NULL;
+  g_clear_pointer (&r->str_map, g_free);
+  r->str_map_len = 0;
+  g_clear_pointer (&r->str_map_big, g_hash_table_unref);
+}
+
+/* ---- processes, threads ------------------------------------------------------------------ */
+
+static guint
+process_for (SlReader *r,
+             guint64   global_pid)
+{
+  guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (r->processes, &global_pid));
+  if (idx != 0)
+    return idx - 1;
+
+  SlProcess p = { global_pid, (guint32) PID_OF (global_pid), SL_NO_STR };
+  g_array_append_val (r->trace->processes, p);
+  idx = r->trace->processes->len;
+  g_hash_table_insert (r->processes, g_memdup2 (&global_pid, sizeof global_pid), GUINT_TO_POINTER (idx));
+  return idx - 1;
+}
+
+gint32
+_sl_reader_thread_lookup (SlReader *r,
+                          guint64   global_tid)
+{
+  guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (r->threads, &global_tid));
+  if (idx == 0)
+    {
+      SlThread t = { global_tid, (guint32) PID_OF (global_tid), (guint32) TID_OF (global_tid), SL_NO_STR, 0 };
+      t.process = process_for (r, GPID_OF (global_tid));
+      g_array_append_val (r->trace->threads, t);
+      idx = r->trace->threads->len;
+      g_hash_table_insert (r->threads, g_memdup2 (&global_tid, sizeof global_tid), GUINT_TO_POINTER (idx));
+    }
+  r->last_tid = global_tid;
+  r->last_thread = idx - 1;
+  return idx - 1;
+}
+
+static void
+process_row (SlReader     *r,
+             sqlite3_stmt *stmt,
+             SlEvent      *ev G_GNUC_UNUSED,
+             SlRowLoop    *loop G_GNUC_UNUSED)
+{
+  if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
+    return;
+  guint64 gpid = GPID_OF ((guint64) sqlite3_column_int64 (stmt, 0));
+  guint pi = process_for (r, gpid);
+  SlProcess *p = &g_array_index (r->trace->processes, SlProcess, pi);
+  guint32 name = _sl_reader_col_text (r, stmt, 2);
+  if (name != SL_NO_STR)
+    p->name = name;
+}
+
+static void
+thread_name_row (SlReader     *r,
+                 sqlite3_stmt *stmt,
+                 SlEvent      *ev G_GNUC_UNUSED,
+                 SlRowLoop    *loop G_GNUC_UNUSED)
+{
+  if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
+    return;
+  gint32 ti = _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, 0));
+  g_array_index (r->trace->threads, SlThread, ti).name = _sl_reader_col_str (r, stmt, 1);
+}
+
+gboolean
+_sl_reader_read_processes (SlReader *r,
+                           GError  **error)
+{
+  SlRowLoop processes = { .table = "PROCESSES", .sql = "SELECT globalPid, pid, name FROM PROCESSES",
+                          .row = process_row };
+  SlRowLoop names = { .table = "ThreadNames", .sql = "SELECT globalTid, nameId FROM ThreadNames",
+                      .row = thread_name_row };
+
+  if (_sl_reader_table_exists (r, "PROCESSES") && !_sl_reader_each_row (r, &processes, error))
+    return FALSE;
+  if (_sl_reader_table_exists (r, "ThreadNames") && !_sl_reader_each_row (r, &names, error))
+    return FALSE;
+
+  /* a process without a name takes its main thread's */
+  for (guint i = 0; i < r->trace->threads->len; i++)
+    {
+      SlThread *t = &g_array_index (r->trace->threads, SlThread, i);
+      SlProcess *p = &g_array_index (r->trace->processes, SlProcess, t->process);
+      if (p->name == SL_NO_STR && t->pid == t->tid)
+        p->name = t->name;
+    }
+  return TRUE;
+}
+
+/* ---- GPUs -------------------------------------------------------------------------------- */
+
+gint
+_sl_reader_gpu_for (SlReader *r,
+                    guint32   device_id)
+{
+  gint i = sl_trace_find_gpu (r->trace, device_id);
+  if (i >= 0)
+    return i;
+
+  SlGpu gpu = { 0 };
+  g_autofree char *name = g_strdup_printf ("GPU %u", device_id);
+  gpu.device_id = device_id;
+  gpu.name = _sl_trace_intern (r->trace, name, -1);
+  g_array_append_val (r->trace->gpus, gpu);
+  return r->trace->gpus->len - 1;
+}
+
+/* The GPU a row describes (column 0), named by column 1 when the row has a name. */
+static SlGpu *
+described_gpu (SlReader     *r,
+               sqlite3_stmt *stmt)
+{
+  gint gi = _sl_reader_gpu_for (r, (guint32) sqlite3_column_int64 (stmt, 0));
+  SlGpu *g = &g_array_index (r->trace->gpus, SlGpu, gi);
+  if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
+    g->name = _sl_reader_col_text (r, stmt, 1);
+  g->described = TRUE;
+  return g;
+}
+
+/* Occupancy limits from consecutive columns from `col` on, in the order of SlGpuLimits; the
+ * early-2021 layout has no opt-in shared memory per block. */
+static void
+read_limits (SlGpuLimits  *l,
+             sqlite3_stmt *stmt,
+             int           col,
+             gboolean      optin)
+{
+  l->sm_count = _sl_col_int (stmt, col++);
+  l->cc_major = _sl_col_int (stmt, col++);
+  l->cc_minor = _sl_col_int (stmt, col++);
+  l->warp_size = _sl_col_int (stmt, col++);
+  l->max_threads_per_block = _sl_col_int (stmt, col++);
+  l->max_warps_per_sm = _sl_col_int (stmt, col++);
+  l->max_blocks_per_sm = _sl_col_int (stmt, col++);
+  l->max_regs_per_block = _sl_col_int (stmt, col++);
+  l->max_regs_per_sm = _sl_col_int (stmt, col++);
+  l->max_smem_per_block = _sl_col_int (stmt, col++);
+  if (optin)
+    l->max_smem_per_block_optin = _sl_col_int (stmt, col++);
+  l->max_smem_per_sm = _sl_col_int (stmt, col);
+}
+
+static void
+gpu_row (SlReader     *r,
+         sqlite3_stmt *stmt,
+         SlEvent      *ev G_GNUC_UNUSED,
+         SlRowLoop    *loop G_GNUC_UNUSED)
+{
+  SlGpu *g = described_gpu (r, stmt);
+  g->bus_location = _sl_reader_col_text (r, stmt, 2);
+  g->uuid = _sl_reader_col_text (r, stmt, 3);
+  g->chip_name = _sl_reader_col_text (r, stmt, 4);
+  g->total_memory = sqlite3_column_int64 (stmt, 5);
+  g->memory_bandwidth = sqlite3_column_int64 (stmt, 6);
+  g->clock_rate = sqlite3_column_int64 (stmt, 7);
+  read_limits (&g->limits, stmt, 8, TRUE);
+}
+
+/* early-2021 layout: one row per (process, device); sizes in MiB, clocks in kHz */
+static void
+cuda_gpu_row (SlReader     *r,
+              sqlite3_stmt *stmt,
+              SlEvent      *ev G_GNUC_UNUSED,
+              SlRowLoop    *loop G_GNUC_UNUSED)
+{
+  SlGpu *g = described_gpu (r, stmt);
+  g->bus_location = _sl_reader_col_text (r, stmt, 2);
+  g->total_memory = sqlite3_column_int64 (stmt, 3) * 1024 * 1024;
+  g->clock_rate = sqlite3_column_int64 (stmt, 4) * 1000;
+  read_limits (&g->limits, stmt, 5, FALSE);
+}
+
+gboolean
+_sl_reader_read_gpus (SlReader *r,
+                      GError  **error)
+{
+  if (_sl_reader_table_exists (r, "TARGET_INFO_GPU"))
+    {
+      SlRowLoop loop = {
+        .table = "TARGET_INFO_GPU",
+        .sql = "SELECT id, {name:NULL}, {busLocation:NULL}, {uuid:NULL}, {chipName:NULL}, "
+               "{totalMemory:0}, {memoryBandwidth:0}, {clockRate:0}, {smCount:0}, "
+               "{computeMajor:0}, {computeMinor:0}, {threadsPerWarp:0}, {maxThreadsPerBlock:0}, "
+               "{maxWarpsPerSm:0}, {maxBlocksPerSm:0}, {maxRegistersPerBlock:0}, "
+               "{maxRegistersPerSm:0}, {maxShmemPerBlock:0}, {maxShmemPerBlockOptin:0}, "
+               "{maxShmemPerSm:0} FROM TARGET_INFO_GPU",
+        .row = gpu_row,
+      };
+      if (!_sl_reader_has_column (r, loop.table, "id"))
+        {
+          _sl_trace_warn (r->trace, "TARGET_INFO_GPU has no id column; GPUs are not described");
+          return TRUE;
+        }
+      return _sl_reader_each_row (r, &loop, error);
+    }
+
+  if (_sl_reader_table_exists (r, "TARGET_INFO_CUDA_GPU"))
+    {
+      SlRowLoop loop = {
+        .table = "TARGET_INFO_CUDA_GPU",
+        .sql = "SELECT deviceId, {name:NULL}, {pciBusId:NULL}, {globalMemorySize:0}, "
+               "{coreClockRate:0}, {numMultiprocessors:0}, {computeCapabilityMajor:0}, "
+               "{computeCapabilityMinor:0}, {numThreadsPerWarp:0}, {maxThreadsPerBlock:0}, "
+               "{maxWarpsPerMultiprocessor:0}, {maxBlocksPerMultiprocessor:0}, "
+               "{maxRegistersPerBlock:0}, {maxRegistersPerMultiprocessor:0}, "
+               "{maxSharedMemoryPerBlock:0}, {maxSharedMemoryPerMultiprocessor:0} "
+               "FROM TARGET_INFO_CUDA_GPU",
+        .row = cuda_gpu_row,
+      };
+      return !_sl_reader_has_column (r, loop.table, "deviceId")
+             || _sl_reader_each_row (r, &loop, error);
+    }
+
+  _sl_trace_warn (r->trace, "the trace has no GPU descriptions (TARGET_INFO_GPU); "
+                            "occupancy uses no GPU limits");
+  return TRUE;
+}
+
+/* ---- enums and the schema version -------------------------------------------------------- */
+
+/* A missing or unreadable ENUM_* table only leaves numbers unlabelled: no error. */
+static void
+read_enum (SlReader   *r,
+           SlEnum      which,
+           const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT id, label FROM %s", table);
+  sqlite3_stmt *stmt = NULL;
+
+  if (!_sl_reader_table_exists (r, table) || sqlite3_prepare_v2 (r->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    return;
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 id = sqlite3_column_int64 (stmt, 0);
+      guint32 label = _sl_reader_col_text (r, stmt, 1);
+      if (label != SL_NO_STR)
+        g_hash_table_insert (r->trace->enum_labels[which], g_memdup2 (&id, sizeof id),
+                             (gpointer) sl_trace_str (r->trace, label));
+    }
+  sqlite3_finalize (stmt);
+}
+
+void
+_sl_reader_read_enums (SlReader *r)
+{
+  read_enum (r, SL_ENUM_MEMCPY_OPER, "ENUM_CUDA_MEMCPY_OPER");
+  read_enum (r, SL_ENUM_MEM_KIND, "ENUM_CUDA_MEM_KIND");
+  read_enum (r, SL_ENUM_SYNC_TYPE, "ENUM_CUPTI_SYNC_TYPE");
+  read_enum (r, SL_ENUM_EVENT_CLASS, "ENUM_NSYS_EVENT_CLASS");
+  read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KERNEL_LAUNCH_TYPE");
+  read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KRENEL_LAUNCH_TYPE"); /* sic, nsys 2023.1 */
+  read_enum (r, SL_ENUM_THREAD_STATE, "ENUM_SAMPLING_THREAD_STATE");
+}
+
+void
+_sl_reader_read_schema_version (SlReader *r)
+{
+  const char *tables[] = { "META_DATA_EXPORT", "EXPORT_META_DATA" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      sqlite3_stmt *stmt = NULL;
+      if (!_sl_reader_table_exists (r, tables[i]))
+        continue;
+      if (sqlite3_prepare_v2 (r->db,
+                              i == 0 ? "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'"
+                                     : "SELECT value FROM EXPORT_META_DATA WHERE name = 'EXPORT_SCHEMA_VERSION'",
+                              -1, &stmt, NULL) == SQLITE_OK
+          && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_text (stmt, 0) != NULL)
+        {
+          const char *v = (const char *) sqlite3_column_text (stmt, 0);
+          r->trace->schema = g_utf8_make_valid (v, -1);
+        }
+      sqlite3_finalize (stmt);
+      if (r->trace->schema != NULL)
+        return;
+    }
+  r->trace->schema = g_strdup (_sl_reader_table_exists (r, "TARGET_INFO_CUDA_GPU")
+                               ? "none (early-2021 layout, TARGET_INFO_CUDA_GPU)"
+                               : "none (2021 layout)");
+}

@@ -1,0 +1,299 @@
+/* sl-reader-private.h: the state and helpers shared by the files of the nsys SQLite reader. */
+#pragma once
+
+#include "sl-trace-private.h"
+
+G_BEGIN_DECLS
+
+#define PID_OF(gtid) (((gtid) >> 24) & 0xFFFFFF)
+#define TID_OF(gtid) ((gtid) & 0xFFFFFF)
+#define GPID_OF(gtid) ((gtid) & G_GUINT64_CONSTANT (0xFFFFFFFFFF000000))
+
+/* Times beyond ±2^61 ns (±73 years) are clamped to it, so that any duration, and the trace's
+ * span, fits in an SlTime with room to add a few together. */
+#define SL_READER_TIME_LIMIT (G_GINT64_CONSTANT (1) << 61)
+
+typedef struct
+{
+  SlLaneKind kind;
+  gint32     thread;
+} SlCpuKey;
+
+typedef struct
+{
+  guint64    global_pid;
+  guint32    device;
+  guint32    context;
+  guint32    stream;
+  guint32    green_context;  /* 0 = none */
+  SlLaneKind kind;
+} SlGpuKey;
+
+/* Progress of the two loading threads, reported as their sum, under a lock. */
+typedef struct
+{
+  GMutex          lock;
+  double          part[2];
+  double          last;
+  gint            failed;        /* 1 + slot of the first thread that failed; the other stops */
+} SlReaderProgress;
+
+/* One loading thread's view of the file: the CPU side and the GPU side each have one, with
+ * their own connection and caches, and share the trace and the lookup tables. */
+typedef struct
+{
+  SlTrace          *trace;
+  sqlite3          *db;
+  SlReaderProgress *prog;
+  guint             slot;          /* which part of `prog` this reader fills */
+  SlLoadFlags       flags;
+  SlProgressFunc    progress;
+  gpointer          user_data;
+  GCancellable     *cancellable;
+  double            done;          /* progress before the current table */
+  double            share;         /* this table's share of the progress bar */
+
+  /* file string id -> our id + 1 (0 = not looked up yet, G_MAXUINT32 = missing) */
+  guint32          *str_map;
+  gsize             str_map_len;
+  GHashTable       *str_map_big;   /* for ids beyond str_map_len */
+  sqlite3_stmt     *str_stmt;
+  guint64           n_missing_str;
+  guint64           n_bad_utf8;    /* names repaired to valid UTF-8 */
+
+  GHashTable       *threads;       /* globalTid -> index + 1 */
+  GHashTable       *processes;     /* globalPid -> index + 1 */
+  GHashTable       *cpu_builders;  /* SlCpuKey * -> GArray of SlEvent */
+  GHashTable       *gpu_lanes;     /* SlGpuKey * -> SlLane * (events in a GArray until finish) */
+  GHashTable       *lane_arrays;   /* SlLane * -> GArray */
+  GHashTable       *kernel_infos;  /* SlKernelInfo * -> index + 1 */
+  GHashTable       *copy_infos;    /* SlCopyInfo * -> index + 1 */
+  GHashTable       *context_gpu;   /* (globalPid, contextId) key -> GPU index + 1 */
+  GHashTable       *nvtx_domains;  /* (pid bits, domainId) key -> string id */
+  guint32           memcpy_names[16];
+
+  /* small caches: rows usually come in runs of one thread or stream */
+  guint64           last_tid;
+  gint32            last_thread;
+  SlGpuKey          last_gpu_key;
+  GArray           *last_gpu_array;
+} SlReader;
+
+/* ---- SQL helpers (sl-reader-sql.c) ------------------------------------------------------- */
+
+gboolean    _sl_reader_table_exists (SlReader *r, const char *table);
+/* A view is never read (the loader disables them): one named like a table only earns a warning. */
+gboolean    _sl_reader_view_exists  (SlReader *r, const char *name);
+gboolean    _sl_reader_has_column   (SlReader *r, const char *table, const char *column);
+void        _sl_reader_report_progress (SlReader *r, double mine, const char *what);
+
+/* Rows a table held that were skipped or repaired, warned about once per table. */
+typedef struct
+{
+  guint64 null_time;
+  guint64 bad_type;
+  guint64 bad_range;
+  guint64 bad_order;
+  guint64 null_owner;
+} SlRowTrouble;
+
+typedef struct _SlRowLoop SlRowLoop;
+
+/* Called once per row (10^6 … 10^7 times a table) with the row's times in `ev` when the loop
+ * checks them; the rest of `ev` is the row function's to fill. */
+typedef void (*SlRowFunc)  (SlReader *r, sqlite3_stmt *stmt, SlEvent *ev, SlRowLoop *loop);
+/* Called after the last row, before the table's trouble is reported. */
+typedef void (*SlRowsDone) (SlReader *r, SlRowLoop *loop);
+
+struct _SlRowLoop
+{
+  const char   *table;      /* named in errors and warnings */
+  const char   *sql;        /* "{col:fallback}": col where the table has it, else fallback */
+  const char   *what;       /* progress label; NULL: the table is small, no progress or cancel */
+  gboolean      times;      /* columns 0 and 1 are start and end: the loop checks and clamps
+                             * them and skips a row where either is NULL or not a number */
+  SlRowFunc     row;
+  SlRowsDone    done;       /* or NULL */
+  gpointer      data;       /* the row function's state */
+  SlRowTrouble  trouble;
+};
+
+/* Runs a table's SELECT: fills in the columns the table has, prepares it (an error names the
+ * file and the table), steps it, checks and clamps the times of each row, hands each good row to
+ * loop->row, reports progress and honours cancellation every 65536 rows, then warns about the
+ * trouble it met.  FALSE with `error` set when the statement failed, the table is damaged or
+ * loading was cancelled. */
+gboolean    _sl_reader_each_row     (SlReader  *r,
+                                     SlRowLoop *loop,
+                                     GError   **error);
+
+static inline SlTime
+_sl_reader_clamp_time (SlTime        t,
+                       SlRowTrouble *trouble)
+{
+  if (G_UNLIKELY (t < -SL_READER_TIME_LIMIT || t > SL_READER_TIME_LIMIT))
+    {
+      trouble->bad_range++;
+      return CLAMP (t, -SL_READER_TIME_LIMIT, SL_READER_TIME_LIMIT);
+    }
+  return t;
+}
+
+/* Reads start/end from columns 0 and 1; FALSE when the row must be skipped.  Inline: once a
+ * row of every event table. */
+static inline gboolean
+_sl_reader_row_times (sqlite3_stmt *stmt,
+                      SlTime       *start,
+                      SlTime       *end,
+                      gboolean      end_may_be_null,
+                      SlRowTrouble *trouble)
+{
+  int start_type = sqlite3_column_type (stmt, 0), end_type = sqlite3_column_type (stmt, 1);
+
+  if (G_UNLIKELY (start_type == SQLITE_NULL))
+    {
+      trouble->null_time++;
+      return FALSE;
+    }
+  /* text or a blob where nsys writes integers would read as time 0: skip the row instead */
+  if (G_UNLIKELY ((start_type != SQLITE_INTEGER && start_type != SQLITE_FLOAT)
+                  || end_type == SQLITE_TEXT || end_type == SQLITE_BLOB))
+    {
+      trouble->bad_type++;
+      return FALSE;
+    }
+  *start = _sl_reader_clamp_time (sqlite3_column_int64 (stmt, 0), trouble);
+  if (end_type == SQLITE_NULL)
+    {
+      if (!end_may_be_null)
+        {
+          trouble->null_time++;
+          return FALSE;
+        }
+      *end = G_MININT64;
+      return TRUE;
+    }
+  *end = _sl_reader_clamp_time (sqlite3_column_int64 (stmt, 1), trouble);
+  if (G_UNLIKELY (*end < *start))
+    {
+      trouble->bad_order++;
+      *end = *start;
+    }
+  return TRUE;
+}
+
+static inline guint32
+_sl_clamp_u32 (gint64 v)
+{
+  return (guint32) CLAMP (v, 0, (gint64) G_MAXUINT32);
+}
+
+static inline gint
+_sl_col_int (sqlite3_stmt *stmt,
+             int           col)
+{
+  gint64 v = sqlite3_column_int64 (stmt, col);
+  return (gint) CLAMP (v, 0, G_MAXINT);
+}
+
+/* ---- strings, processes, threads, GPUs, enums (sl-reader-meta.c) ------------------------- */
+
+void     _sl_reader_strings_open   (SlReader *r);
+void     _sl_reader_strings_close  (SlReader *r);
+/* Our id of a StringIds id, looked up in the file once. */
+guint32  _sl_reader_str_lookup     (SlReader *r, gint64 file_id);
+/* Our id of a text column's value (repaired to UTF-8). */
+guint32  _sl_reader_col_text       (SlReader *r, sqlite3_stmt *stmt, int col);
+gint32   _sl_reader_thread_lookup  (SlReader *r, guint64 global_tid);
+gint     _sl_reader_gpu_for        (SlReader *r, guint32 device_id);
+void     _sl_reader_read_schema_version (SlReader *r);
+void     _sl_reader_read_enums     (SlReader *r);
+gboolean _sl_reader_read_processes (SlReader *r, GError **error);
+gboolean _sl_reader_read_gpus      (SlReader *r, GError **error);
+
+/* Our id of the StringIds id in a column; called for most columns of most rows, so the cached
+ * case is inline. */
+static inline guint32
+_sl_reader_col_str (SlReader     *r,
+                    sqlite3_stmt *stmt,
+                    int           col)
+{
+  if (sqlite3_column_type (stmt, col) == SQLITE_NULL)
+    return SL_NO_STR;
+  gint64 file_id = sqlite3_column_int64 (stmt, col);
+  if (file_id >= 0 && (guint64) file_id < r->str_map_len)
+    {
+      guint32 cached = r->str_map[file_id];
+      if (cached == G_MAXUINT32)
+        return SL_NO_STR;
+      if (cached != 0)
+        return cached - 1;
+    }
+  return _sl_reader_str_lookup (r, file_id);
+}
+
+static inline gint32
+_sl_reader_thread_for (SlReader *r,
+                       guint64   global_tid)
+{
+  if (global_tid == r->last_tid && r->last_thread >= 0)
+    return r->last_thread;
+  return _sl_reader_thread_lookup (r, global_tid);
+}
+
+/* The thread named in column `col`; -1, and the row counted as ownerless, when it is NULL. */
+static inline gint32
+_sl_reader_row_thread (SlReader     *r,
+                       sqlite3_stmt *stmt,
+                       int           col,
+                       SlRowTrouble *trouble)
+{
+  if (G_UNLIKELY (sqlite3_column_type (stmt, col) == SQLITE_NULL))
+    {
+      trouble->null_owner++;
+      return -1;
+    }
+  return _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, col));
+}
+
+/* ---- lanes under construction (sl-reader.c) ---------------------------------------------- */
+
+GArray  *_sl_reader_cpu_events     (SlReader *r, gint32 thread, SlLaneKind kind);
+GArray  *_sl_reader_gpu_lookup     (SlReader *r, const SlGpuKey *key);
+
+static inline gboolean
+_sl_gpu_key_equal (gconstpointer a,
+                   gconstpointer b)
+{
+  const SlGpuKey *x = a, *y = b;
+  return x->global_pid == y->global_pid && x->device == y->device && x->context == y->context
+         && x->stream == y->stream && x->kind == y->kind && x->green_context == y->green_context;
+}
+
+/* The events of a GPU lane; rows come in runs of one stream, so the last one is at hand. */
+static inline GArray *
+_sl_reader_gpu_events (SlReader       *r,
+                       const SlGpuKey *key)
+{
+  if (r->last_gpu_array != NULL && _sl_gpu_key_equal (key, &r->last_gpu_key))
+    return r->last_gpu_array;
+  return _sl_reader_gpu_lookup (r, key);
+}
+
+/* ---- the tables of events (sl-reader-cuda.c, sl-reader-host.c) --------------------------- */
+
+guint    _sl_kernel_info_hash      (gconstpointer p);
+gboolean _sl_kernel_info_equal     (gconstpointer a, gconstpointer b);
+guint    _sl_copy_info_hash        (gconstpointer p);
+gboolean _sl_copy_info_equal       (gconstpointer a, gconstpointer b);
+
+gboolean _sl_reader_read_runtime   (SlReader *r, GError **error);
+gboolean _sl_reader_read_kernels   (SlReader *r, GError **error);
+gboolean _sl_reader_read_memcpy    (SlReader *r, GError **error);
+gboolean _sl_reader_read_memset    (SlReader *r, GError **error);
+gboolean _sl_reader_read_sync      (SlReader *r, GError **error);
+gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
+gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
+gboolean _sl_reader_read_samples   (SlReader *r, GError **error);
+
+G_END_DECLS
