@@ -7,24 +7,10 @@
 #include <stdlib.h>
 
 #include "sl-analyze.h"
+#include "sl-sort.h"
 #include "sl-trace.h"
 
-static int
-cmp_double (const void *a,
-            const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
 
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v,
-        int     n)
-{
-  qsort (v, n, sizeof *v, cmp_double);
-  return v[n / 2];
-}
 
 int
 main (int    argc,
@@ -55,7 +41,7 @@ main (int    argc,
       load[r] = (g_get_monotonic_time () - t) / 1e6;
     }
   printf ("%s: %zu events, load %.3f s (median of %d)\n", argv[1], sl_trace_get_n_events (trace),
-          median (load, runs), runs);
+          sl_median_double (load, runs), runs);
 
   for (int r = 0; r < runs; r++)
     {
@@ -90,10 +76,10 @@ main (int    argc,
         n = a->findings->len;
       }
     printf ("a tenth of the trace (45%%…55%%): %.3f s, %u findings; whole trace %.3f s\n",
-            median (part, runs), n, median (all, runs));
+            sl_median_double (part, runs), n, sl_median_double (all, runs));
   }
   {
-    double l = median (load, runs), x = median (all, runs);
+    double l = sl_median_double (load, runs), x = sl_median_double (all, runs);
     printf ("analysis %.3f s, load %.3f s: analysis / load = %.2f (target <= 1.5)\n", x, l, x / l);
   }
   sl_trace_unref (trace);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sl-application.h"
+#include "sl-sort.h"
 #include "sl-window.h"
 
 static double
@@ -48,14 +49,6 @@ watch_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static int
-cmp_double (const void *a,
-            const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
 
 int
 main (int   argc,
@@ -124,7 +117,7 @@ main (int   argc,
   while (sl_window_is_loading (window))
     g_main_context_iteration (NULL, TRUE);
 
-  g_array_sort (w.gaps, cmp_double);
+  g_array_sort (w.gaps, sl_cmp_double);
   double median = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len / 2) : 0;
   double p99 = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len * 99 / 100) : 0;
   double max = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len - 1) : 0;

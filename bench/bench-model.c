@@ -13,6 +13,7 @@
 
 #include "sl-lane.h"
 #include "sl-resident.h"
+#include "sl-sort.h"
 #include "sl-trace.h"
 
 typedef struct
@@ -43,21 +44,7 @@ now (void)
   return g_get_monotonic_time () / 1e6;
 }
 
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
-static double
-median (double *v,
-        guint   n)
-{
-  qsort (v, n, sizeof *v, compare_doubles);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* Reads every selected column of every row once; returns rows read. */
 static gint64
@@ -169,7 +156,7 @@ main (int    argc,
           return 1;
         }
     }
-  double scan_s = median (scan, runs), load_s = median (load, runs);
+  double scan_s = sl_median_double (scan, runs), load_s = sl_median_double (load, runs);
   printf ("rows                     %" G_GINT64_FORMAT "\n", rows);
   printf ("bare sqlite3 scan        %.3f s (median of %u)\n", scan_s, runs);
   printf ("model load               %.3f s (median of %u)\n", load_s, runs);
@@ -187,7 +174,7 @@ main (int    argc,
       SlTime mid = t0 + (t1 - t0) / 3;
       for (guint r = 0; r < G_N_ELEMENTS (v); r++)
         v[r] = lod_all_lanes (trace, mid - span / 2, mid + span / 2, 2000, items, &n_items, &w[r]);
-      double m = median (v, G_N_ELEMENTS (v)), m1 = median (w, G_N_ELEMENTS (w));
+      double m = sl_median_double (v, G_N_ELEMENTS (v)), m1 = sl_median_double (w, G_N_ELEMENTS (w));
       worst = MAX (worst, m);
       worst_one = MAX (worst_one, m1);
       printf ("  window %14" G_GINT64_FORMAT " ns: all lanes %8.3f ms, slowest lane %6.3f ms, %7" G_GSIZE_FORMAT " items\n",

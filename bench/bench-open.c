@@ -11,15 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl-sort.h"
 #include "sl-trace.h"
 
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 int
 main (int    argc,
@@ -54,8 +48,8 @@ main (int    argc,
       if (trace == NULL)
         g_error ("%s", error->message);
     }
-  qsort (frame, runs, sizeof (double), compare_doubles);
-  qsort (load, runs, sizeof (double), compare_doubles);
+  qsort (frame, runs, sizeof (double), sl_cmp_double);
+  qsort (load, runs, sizeof (double), sl_cmp_double);
   double f = frame[runs / 2], l = load[runs / 2];
   printf ("file                     %s\n", argv[1]);
   printf ("model load               %.3f s (median of %u)\n", l, runs);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdlib.h>
 
 G_BEGIN_DECLS
 
@@ -13,6 +14,27 @@ sl_cmp_int64 (gconstpointer a,
   gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
 
   return x < y ? -1 : x > y;
+}
+
+/* Ascending double; NaN is not expected (times and ratios). */
+static inline gint
+sl_cmp_double (gconstpointer a,
+               gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The median of n > 0 values, sorting them in place: the middle one, or the mean of the two
+ * middle ones.  For benchmarks' repeated runs (a handful of values). */
+static inline double
+sl_median_double (double *v,
+                  gsize   n)
+{
+  g_assert (n > 0);
+  qsort (v, n, sizeof *v, sl_cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 G_END_DECLS

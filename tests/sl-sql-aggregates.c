@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include "sl-sort.h"
+
 
 typedef struct
 {
@@ -52,21 +54,7 @@ median_step (sqlite3_context *ctx,
     }
 }
 
-static int
-compare_int64 (gconstpointer a,
-               gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 /* collect, sort, take the middle: an integer for an odd count of integers, else (a + b) / 2 */
 static void
@@ -84,7 +72,7 @@ median_final (sqlite3_context *ctx)
   guint n = m->values->len;
   if (m->all_int)
     {
-      g_array_sort (m->values, compare_int64);
+      g_array_sort (m->values, sl_cmp_int64);
       gint64 *v = (gint64 *) m->values->data;
       if (n % 2 == 1)
         sqlite3_result_int64 (ctx, v[n / 2]);
@@ -93,7 +81,7 @@ median_final (sqlite3_context *ctx)
     }
   else
     {
-      g_array_sort (m->values, compare_double);
+      g_array_sort (m->values, sl_cmp_double);
       double *v = (double *) m->values->data;
       sqlite3_result_double (ctx, n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
     }
