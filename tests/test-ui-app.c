@@ -19,7 +19,7 @@
 #include "sl-test-util.h"
 #include "sl-timeline-view.h"
 #include "sl-utilization.h"
-#include "sl-window.h"
+#include "sl-window-private.h"
 
 #define NSYS_TRACE "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite"
 
@@ -510,8 +510,8 @@ test_zoom (void)
   sl_viewport_get_visible (vp, &a0, &a1);
   sl_viewport_set_visible (vp, a0, a0 + (a1 - a0) / 4, TRUE);
   iterate_for (20);
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (main_window), "back"));
-  g_action_group_activate_action (G_ACTION_GROUP (main_window), "back", NULL);
+  g_assert_true (gtk_widget_get_sensitive (sl_window_get_back_button (main_window)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.back", NULL));
   iterate_for (50);
   sl_viewport_get_visible (vp, &b0, &b1);
   g_assert_cmpint (b0, ==, a0);
@@ -549,8 +549,8 @@ test_utilization (void)
   g_autofree char *want = g_strdup_printf ("%.1f", util * 100);
   double buckets[200], mean = 0;
 
-  g_action_group_change_action_state (G_ACTION_GROUP (main_window), "util-overlay",
-                                  g_variant_new_boolean (TRUE));
+  /* the menu's toggle: win.util-overlay, a property action over the window's "util-overlay" */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.util-overlay", NULL));
   iterate_for (100);
   screenshot (GTK_WIDGET (main_window), "sample-utilization");
   /* The model says 70.3 % for the sample (see `sightline info`); the timeline's drawing of it is
@@ -565,8 +565,7 @@ test_utilization (void)
   for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
     mean += buckets[i] / G_N_ELEMENTS (buckets);
   g_assert_cmpfloat (fabs (mean - util), <, 0.01);
-  g_action_group_change_action_state (G_ACTION_GROUP (main_window), "util-overlay",
-                                  g_variant_new_boolean (FALSE));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.util-overlay", NULL));
 }
 
 /* "1,234" as the table shows it. */
@@ -803,7 +802,7 @@ test_search (void)
   const char *text;
   guint n = 0, k = 0;
 
-  g_action_group_activate_action (G_ACTION_GROUP (main_window), "find", NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.find", NULL));
   g_assert_true (wait_until (entry_mapped, entry, 3000));
   gtk_editable_set_text (GTK_EDITABLE (entry), "gemm");
   g_assert_true (wait_until (search_counted, main_window, 3000));
