@@ -364,6 +364,10 @@ sl_record_dialog_init (SlRecordDialog *self)
   g_autoptr (SlRecordSettings) last = sl_record_settings_load ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* tenths of a second; set after the range (as gtk_spin_button_new_with_range does it) so that
+   * the fields stay as wide as five digits */
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->delay), 1);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->duration), 1);
   gtk_editable_set_text (GTK_EDITABLE (self->output), output);
   gtk_widget_set_visible (self->again, last != NULL);
   if (last != NULL)
