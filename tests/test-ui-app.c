@@ -1284,6 +1284,79 @@ test_record_keyboard (void)
   iterate_for (50);
 }
 
+static GtkWidget *
+find_shortcuts_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_SHORTCUTS_WINDOW (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
+        return GTK_WIDGET (w);
+    }
+  return NULL;
+}
+
+static gboolean
+shortcuts_shown (gpointer data)
+{
+  (void) data;
+  return find_shortcuts_window () != NULL;
+}
+
+static gboolean
+search_hidden (gpointer data)
+{
+  return !gtk_widget_get_mapped (data);
+}
+
+/* The window's keys, through the X server: Ctrl+F opens the search bar and Escape closes it,
+ * Alt+Left goes back in the zoom history (the header bar's Back follows), Ctrl+? shows the
+ * shortcuts window (from the GResource). */
+static void
+test_keys (void)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (main_window));
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+  GtkWidget *entry = sl_window_get_search_entry (main_window);
+  GtkWidget *shortcuts;
+  SlTime a0, a1, b0, b1;
+
+  if (xdotool == NULL || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("needs xdotool and X11");
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (main_window));
+  gtk_widget_grab_focus (GTK_WIDGET (tv));
+  iterate_for (100);
+  xdotool_window (GTK_WIDGET (main_window), "key ctrl+f");
+  g_assert_true (wait_until (entry_mapped, entry, 3000));
+  xdotool_window (GTK_WIDGET (main_window), "key Escape");
+  g_assert_true (wait_until (search_hidden, entry, 3000));
+
+  sl_viewport_show_all (vp);
+  iterate_for (20);
+  sl_viewport_get_visible (vp, &a0, &a1);
+  sl_viewport_set_visible (vp, a0, a0 + (a1 - a0) / 4, TRUE);
+  iterate_for (50);
+  g_assert_true (gtk_widget_get_sensitive (sl_window_get_back_button (main_window)));
+  xdotool_window (GTK_WIDGET (main_window), "key alt+Left");
+  iterate_for (100);
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b0, ==, a0);
+  g_assert_cmpint (b1, ==, a1);
+
+  xdotool_window (GTK_WIDGET (main_window), "key ctrl+question");
+  g_assert_true (wait_until (shortcuts_shown, NULL, 5000));
+  shortcuts = find_shortcuts_window ();
+  screenshot (shortcuts, "shortcuts");
+  gtk_window_destroy (GTK_WINDOW (shortcuts));
+  iterate_for (50);
+}
+
 static void
 test_record_bad_input (void)
 {
@@ -1361,6 +1434,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/stats", test_stats);
   g_test_add_func ("/ui-app/search", test_search);
   g_test_add_func ("/ui-app/findings", test_findings);
+  g_test_add_func ("/ui-app/keys", test_keys);
   g_test_add_func ("/ui-app/cancel", test_cancel);
   g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
