@@ -72,6 +72,12 @@ has_error_dialog (gpointer data)
   return d != NULL && gtk_widget_get_mapped (d);
 }
 
+static gboolean
+allocated (gpointer data)
+{
+  return gtk_widget_get_width (data) > 0;
+}
+
 /* Renders what the widget shows into build/tests/screenshots/NAME.png. */
 static void
 screenshot (GtkWidget  *widget,
@@ -87,6 +93,15 @@ screenshot (GtkWidget  *widget,
   int w, h;
 
   iterate_for (150);
+  if (gtk_widget_get_width (widget) == 0)
+    {
+      /* a window presented just now may wait on the X server (a loaded machine) */
+      gint64 t0 = g_get_monotonic_time ();
+      gboolean ok = wait_until (allocated, widget, 5000);
+      g_test_message ("%s: allocated after %.0f more ms (mapped %d)", name,
+                      (g_get_monotonic_time () - t0) / 1e3, gtk_widget_get_mapped (widget));
+      (void) ok;
+    }
   w = gtk_widget_get_width (widget);
   h = gtk_widget_get_height (widget);
   g_assert_cmpint (w, >, 0);
