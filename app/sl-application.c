@@ -10,46 +10,6 @@ struct _SlApplication
 
 G_DEFINE_FINAL_TYPE (SlApplication, sl_application, GTK_TYPE_APPLICATION)
 
-/* The shortcuts window is declarative by nature: GtkShortcutsWindow is built for GtkBuilder. */
-static const char shortcuts_ui[] =
-  "<interface>"
-  " <object class='GtkShortcutsWindow' id='shortcuts'>"
-  "  <property name='modal'>1</property>"
-  "  <child><object class='GtkShortcutsSection'>"
-  "   <property name='section-name'>main</property>"
-  "   <child><object class='GtkShortcutsGroup'><property name='title'>Traces</property>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Open a trace</property>"
-  "     <property name='accelerator'>&lt;Control&gt;o</property></object></child>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Record a program</property>"
-  "     <property name='accelerator'>&lt;Control&gt;r</property></object></child>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Close the window</property>"
-  "     <property name='accelerator'>&lt;Control&gt;w</property></object></child>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Quit</property>"
-  "     <property name='accelerator'>&lt;Control&gt;q</property></object></child>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Keyboard shortcuts</property>"
-  "     <property name='accelerator'>&lt;Control&gt;question</property></object></child>"
-  "   </object></child>"
-  "   <child><object class='GtkShortcutsGroup'><property name='title'>Timeline</property>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Zoom in / out</property>"
-  "     <property name='accelerator'>w s</property></object></child>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Pan left / right</property>"
-  "     <property name='accelerator'>a d</property></object></child>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Back / forward in the zoom history</property>"
-  "     <property name='accelerator'>&lt;Alt&gt;Left &lt;Alt&gt;Right</property></object></child>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Select a time range</property>"
-  "     <property name='accelerator'>&lt;Shift&gt;</property>"
-  "     <property name='subtitle'>Shift+drag in the timeline</property></object></child>"
-  "   </object></child>"
-  "   <child><object class='GtkShortcutsGroup'><property name='title'>Search</property>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Find events by name</property>"
-  "     <property name='accelerator'>&lt;Control&gt;f</property></object></child>"
-  "    <child><object class='GtkShortcutsShortcut'><property name='title'>Next / previous match</property>"
-  "     <property name='accelerator'>Return &lt;Shift&gt;Return</property></object></child>"
-  "   </object></child>"
-  "  </object></child>"
-  " </object>"
-  "</interface>";
-
 SlApplication *
 sl_application_new (void)
 {
@@ -146,7 +106,8 @@ shortcuts_action_cb (GSimpleAction *action,
                      GVariant      *parameter,
                      gpointer       user_data)
 {
-  g_autoptr (GtkBuilder) builder = gtk_builder_new_from_string (shortcuts_ui, -1);
+  g_autoptr (GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/dev/sightline/Sightline/ui/sl-shortcuts-window.ui");
   GtkWindow *shortcuts = GTK_WINDOW (gtk_builder_get_object (builder, "shortcuts"));
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
 

@@ -1,4 +1,4 @@
-/* sl-record-dialog.c: the launch dialog.  Fields for the program, its arguments, folder and
+/* sl-record-dialog.c: the launch dialog (data/ui/sl-record-dialog.ui).  Fields for the program, its arguments, folder and
  * environment (a small table of VAR=VALUE rows), what to trace, delay and duration, and the
  * output file; checks them before anything starts and says what is wrong in the dialog. */
 #include "sl-record-dialog.h"
@@ -302,21 +302,12 @@ output_changed_cb (GtkEditable *editable,
   self->confirm_overwrite = FALSE;
 }
 
-static GtkWidget *
-with_button (GtkWidget  *entry,
-             const char *tooltip,
-             GCallback   cb,
-             gpointer    data)
+static void
+cancel_clicked_cb (GtkButton *button,
+                   gpointer   data)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *button = gtk_button_new_from_icon_name ("document-open-symbolic");
-
-  gtk_widget_set_hexpand (entry, TRUE);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  g_signal_connect (button, "clicked", cb, data);
-  gtk_box_append (GTK_BOX (box), entry);
-  gtk_box_append (GTK_BOX (box), button);
-  return box;
+  (void) button;
+  gtk_window_destroy (GTK_WINDOW (data));
 }
 
 static void
@@ -333,136 +324,51 @@ static void
 sl_record_dialog_class_init (SlRecordDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->finalize = sl_record_dialog_finalize;
   signals[RECORD] = g_signal_new ("record", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                   NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
-  gtk_widget_class_add_binding_action (GTK_WIDGET_CLASS (klass), GDK_KEY_Escape, 0,
-                                       "window.close", NULL);
-}
-
-static GtkWidget *
-label (const char *text)
-{
-  GtkWidget *l = gtk_label_new_with_mnemonic (text);
-
-  gtk_label_set_xalign (GTK_LABEL (l), 1);
-  gtk_widget_add_css_class (l, "dim-label");
-  return l;
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/dev/sightline/Sightline/ui/sl-record-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, program);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, args);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, cwd);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, env_list);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, cuda);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, nvtx);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, osrt);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, sample);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, sample_hz);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, delay);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, duration);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, output);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, error);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, again);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, record_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, choose_program_cb);
+  gtk_widget_class_bind_template_callback (widget_class, choose_cwd_cb);
+  gtk_widget_class_bind_template_callback (widget_class, choose_output_cb);
+  gtk_widget_class_bind_template_callback (widget_class, env_add_cb);
+  gtk_widget_class_bind_template_callback (widget_class, sample_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, again_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, output_changed_cb);
 }
 
 static void
 sl_record_dialog_init (SlRecordDialog *self)
 {
-  GtkWidget *header = gtk_header_bar_new ();
-  GtkWidget *cancel = gtk_button_new_with_mnemonic ("_Cancel");
-  GtkWidget *record = gtk_button_new_with_mnemonic ("_Record");
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *traces = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *sampling = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *env_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *env_add = gtk_button_new_with_mnemonic ("_Add a variable");
-  GtkWidget *env_frame = gtk_frame_new (NULL);
-  GtkWidget *limits = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   g_autofree char *output = sl_record_settings_default_output ();
   g_autoptr (SlRecordSettings) last = sl_record_settings_load ();
-  int row = 0;
 
-  gtk_window_set_title (GTK_WINDOW (self), "Record a Program");
-  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
-  gtk_window_set_default_size (GTK_WINDOW (self), 620, -1);
-  gtk_header_bar_set_show_title_buttons (GTK_HEADER_BAR (header), FALSE);
-  gtk_widget_add_css_class (record, "suggested-action");
-  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (gtk_window_destroy), self);
-  g_signal_connect (record, "clicked", G_CALLBACK (record_clicked_cb), self);
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), cancel);
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), record);
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
-  gtk_window_set_default_widget (GTK_WINDOW (self), record);
-
-  self->program = gtk_entry_new ();
-  g_object_set (self->program, "placeholder-text", "python3, ./train, /usr/bin/…",
-                "activates-default", TRUE, NULL);
-  self->args = gtk_entry_new ();
-  g_object_set (self->args, "placeholder-text", "arguments, quoted as in a shell",
-                "activates-default", TRUE, NULL);
-  self->cwd = gtk_entry_new ();
-  g_object_set (self->cwd, "placeholder-text", "the current folder", NULL);
-  self->env_list = gtk_list_box_new ();
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->env_list), GTK_SELECTION_NONE);
-  gtk_frame_set_child (GTK_FRAME (env_frame), self->env_list);
-  gtk_widget_set_halign (env_add, GTK_ALIGN_START);
-  g_signal_connect (env_add, "clicked", G_CALLBACK (env_add_cb), self);
-  gtk_box_append (GTK_BOX (env_box), env_frame);
-  gtk_box_append (GTK_BOX (env_box), env_add);
-
-  self->cuda = gtk_check_button_new_with_mnemonic ("C_UDA");
-  self->nvtx = gtk_check_button_new_with_mnemonic ("_NVTX");
-  self->osrt = gtk_check_button_new_with_mnemonic ("_OS runtime");
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->cuda), TRUE);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->nvtx), TRUE);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->osrt), TRUE);
-  gtk_box_append (GTK_BOX (traces), self->cuda);
-  gtk_box_append (GTK_BOX (traces), self->nvtx);
-  gtk_box_append (GTK_BOX (traces), self->osrt);
-  self->sample = gtk_check_button_new_with_mnemonic ("CPU _sampling at");
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->sample), TRUE);
-  self->sample_hz = gtk_spin_button_new_with_range (10, 20000, 100);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->sample_hz), 1000);
-  g_signal_connect (self->sample, "toggled", G_CALLBACK (sample_toggled_cb), self);
-  gtk_box_append (GTK_BOX (sampling), self->sample);
-  gtk_box_append (GTK_BOX (sampling), self->sample_hz);
-  gtk_box_append (GTK_BOX (sampling), gtk_label_new ("Hz"));
-
-  self->delay = gtk_spin_button_new_with_range (0, 86400, 1);
-  self->duration = gtk_spin_button_new_with_range (0, 86400, 1);
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* tenths of a second; set after the range (as gtk_spin_button_new_with_range does it) so that
+   * the fields stay as wide as five digits */
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->delay), 1);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->duration), 1);
-  gtk_widget_set_tooltip_text (self->delay, "Start collecting after this many seconds");
-  gtk_widget_set_tooltip_text (self->duration, "Collect this many seconds, then end the program "
-                                               "(0: until it ends)");
-  gtk_box_append (GTK_BOX (limits), gtk_label_new ("Start after"));
-  gtk_box_append (GTK_BOX (limits), self->delay);
-  gtk_box_append (GTK_BOX (limits), gtk_label_new ("s, stop after"));
-  gtk_box_append (GTK_BOX (limits), self->duration);
-  gtk_box_append (GTK_BOX (limits), gtk_label_new ("s (0: never)"));
-
-  self->output = gtk_entry_new ();
   gtk_editable_set_text (GTK_EDITABLE (self->output), output);
-  g_signal_connect (self->output, "changed", G_CALLBACK (output_changed_cb), self);
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-#define ROW(text, widget)                                                                          \
-  do                                                                                               \
-    {                                                                                              \
-      gtk_grid_attach (GTK_GRID (grid), label (text), 0, row, 1, 1);                               \
-      gtk_grid_attach (GTK_GRID (grid), widget, 1, row++, 1, 1);                                   \
-    }                                                                                              \
-  while (0)
-  ROW ("_Program", with_button (self->program, "Choose the program", G_CALLBACK (choose_program_cb),
-                                self));
-  ROW ("_Arguments", self->args);
-  ROW ("_Working folder", with_button (self->cwd, "Choose the folder", G_CALLBACK (choose_cwd_cb),
-                                       self));
-  ROW ("_Environment", env_box);
-  ROW ("Trace", traces);
-  ROW ("", sampling);
-  ROW ("Time", limits);
-  ROW ("Trace _file", with_button (self->output, "Choose where to save the trace",
-                                   G_CALLBACK (choose_output_cb), self));
-#undef ROW
-
-  self->error = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->error), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->error), 0);
-  gtk_widget_add_css_class (self->error, "error");
-  gtk_widget_set_visible (self->error, FALSE);
-
-  self->again = gtk_button_new_with_mnemonic ("Record the _last program again");
-  gtk_widget_set_halign (self->again, GTK_ALIGN_START);
-  g_signal_connect (self->again, "clicked", G_CALLBACK (again_clicked_cb), self);
   gtk_widget_set_visible (self->again, last != NULL);
   if (last != NULL)
     {
@@ -472,13 +378,6 @@ sl_record_dialog_init (SlRecordDialog *self)
       last->output = g_strdup (output);
       sl_record_dialog_set_settings (self, last);
     }
-
-  g_object_set (outer, "margin-start", 18, "margin-end", 18, "margin-top", 18, "margin-bottom", 18,
-                NULL);
-  gtk_box_append (GTK_BOX (outer), grid);
-  gtk_box_append (GTK_BOX (outer), self->error);
-  gtk_box_append (GTK_BOX (outer), self->again);
-  gtk_window_set_child (GTK_WINDOW (self), outer);
   /* a person starts with the program: Ctrl+R, type it, Enter */
   gtk_window_set_focus (GTK_WINDOW (self), self->program);
 }

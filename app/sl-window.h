@@ -38,30 +38,20 @@ gboolean   sl_window_record           (SlWindow               *self,
 void       sl_window_stop_recording   (SlWindow       *self,
                                        SlRecordingStop how);
 gboolean   sl_window_is_recording     (SlWindow      *self);
-/* For tests: live reloads shown so far, the program's output, the recording status line. */
+/* Live reloads shown so far and the program's output (for the test and bench/bench-live). */
 guint      sl_window_get_n_live_updates (SlWindow    *self);
 char      *sl_window_get_output_text  (SlWindow      *self);
-const char *sl_window_get_recording_status (SlWindow *self);
 
 /* Loading, showing a trace, or showing an error: a new file goes to another window. */
 gboolean   sl_window_is_busy          (SlWindow      *self);
 gboolean   sl_window_is_loading       (SlWindow      *self);
 SlTrace   *sl_window_get_trace        (SlWindow      *self);
 
-/* The parts, for tests: "empty", "loading" or "trace"; the widgets of the trace page. */
-const char *sl_window_get_page        (SlWindow      *self);
+/* The timeline (for the test and bench/bench-live); the test's other getters are in
+ * sl-window-private.h. */
 GtkWidget *sl_window_get_timeline     (SlWindow      *self);
-GtkWidget *sl_window_get_detail_pane  (SlWindow      *self);
-GtkWidget *sl_window_get_stats_panel  (SlWindow      *self);
-GtkWidget *sl_window_get_search_entry (SlWindow      *self);
-/* Status line ("Selection: 1.234 ms …") and search result ("3 of 17") as shown. */
-const char *sl_window_get_status_text (SlWindow      *self);
-const char *sl_window_get_search_text (SlWindow      *self);
-/* The error dialog while it is shown, or NULL. */
-GtkWidget *sl_window_get_error_dialog (SlWindow      *self);
 
-/* The findings of `sightline analyze` under the timeline, and showing their tab. */
-GtkWidget     *sl_window_get_findings_panel (SlWindow *self);
+/* Shows the tab of the findings of `sightline analyze` under the timeline. */
 void           sl_window_show_findings      (SlWindow *self);
 
 G_END_DECLS

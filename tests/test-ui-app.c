@@ -19,7 +19,7 @@
 #include "sl-test-util.h"
 #include "sl-timeline-view.h"
 #include "sl-utilization.h"
-#include "sl-window.h"
+#include "sl-window-private.h"
 
 #define NSYS_TRACE "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite"
 
@@ -72,6 +72,12 @@ has_error_dialog (gpointer data)
   return d != NULL && gtk_widget_get_mapped (d);
 }
 
+static gboolean
+allocated (gpointer data)
+{
+  return gtk_widget_get_width (data) > 0;
+}
+
 /* Renders what the widget shows into build/tests/screenshots/NAME.png. */
 static void
 screenshot (GtkWidget  *widget,
@@ -87,6 +93,15 @@ screenshot (GtkWidget  *widget,
   int w, h;
 
   iterate_for (150);
+  if (gtk_widget_get_width (widget) == 0)
+    {
+      /* a window presented just now may wait on the X server (a loaded machine) */
+      gint64 t0 = g_get_monotonic_time ();
+      gboolean ok = wait_until (allocated, widget, 5000);
+      g_test_message ("%s: allocated after %.0f more ms (mapped %d)", name,
+                      (g_get_monotonic_time () - t0) / 1e3, gtk_widget_get_mapped (widget));
+      (void) ok;
+    }
   w = gtk_widget_get_width (widget);
   h = gtk_widget_get_height (widget);
   g_assert_cmpint (w, >, 0);
@@ -510,8 +525,8 @@ test_zoom (void)
   sl_viewport_get_visible (vp, &a0, &a1);
   sl_viewport_set_visible (vp, a0, a0 + (a1 - a0) / 4, TRUE);
   iterate_for (20);
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (main_window), "back"));
-  g_action_group_activate_action (G_ACTION_GROUP (main_window), "back", NULL);
+  g_assert_true (gtk_widget_get_sensitive (sl_window_get_back_button (main_window)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.back", NULL));
   iterate_for (50);
   sl_viewport_get_visible (vp, &b0, &b1);
   g_assert_cmpint (b0, ==, a0);
@@ -549,8 +564,8 @@ test_utilization (void)
   g_autofree char *want = g_strdup_printf ("%.1f", util * 100);
   double buckets[200], mean = 0;
 
-  g_action_group_change_action_state (G_ACTION_GROUP (main_window), "util-overlay",
-                                  g_variant_new_boolean (TRUE));
+  /* the menu's toggle: win.util-overlay, a property action over the window's "util-overlay" */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.util-overlay", NULL));
   iterate_for (100);
   screenshot (GTK_WIDGET (main_window), "sample-utilization");
   /* The model says 70.3 % for the sample (see `sightline info`); the timeline's drawing of it is
@@ -565,8 +580,7 @@ test_utilization (void)
   for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
     mean += buckets[i] / G_N_ELEMENTS (buckets);
   g_assert_cmpfloat (fabs (mean - util), <, 0.01);
-  g_action_group_change_action_state (G_ACTION_GROUP (main_window), "util-overlay",
-                                  g_variant_new_boolean (FALSE));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.util-overlay", NULL));
 }
 
 /* "1,234" as the table shows it. */
@@ -803,7 +817,7 @@ test_search (void)
   const char *text;
   guint n = 0, k = 0;
 
-  g_action_group_activate_action (G_ACTION_GROUP (main_window), "find", NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.find", NULL));
   g_assert_true (wait_until (entry_mapped, entry, 3000));
   gtk_editable_set_text (GTK_EDITABLE (entry), "gemm");
   g_assert_true (wait_until (search_counted, main_window, 3000));
@@ -1285,6 +1299,79 @@ test_record_keyboard (void)
   iterate_for (50);
 }
 
+static GtkWidget *
+find_shortcuts_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_SHORTCUTS_WINDOW (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
+        return GTK_WIDGET (w);
+    }
+  return NULL;
+}
+
+static gboolean
+shortcuts_shown (gpointer data)
+{
+  (void) data;
+  return find_shortcuts_window () != NULL;
+}
+
+static gboolean
+search_hidden (gpointer data)
+{
+  return !gtk_widget_get_mapped (data);
+}
+
+/* The window's keys, through the X server: Ctrl+F opens the search bar and Escape closes it,
+ * Alt+Left goes back in the zoom history (the header bar's Back follows), Ctrl+? shows the
+ * shortcuts window (from the GResource). */
+static void
+test_keys (void)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (main_window));
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+  GtkWidget *entry = sl_window_get_search_entry (main_window);
+  GtkWidget *shortcuts;
+  SlTime a0, a1, b0, b1;
+
+  if (xdotool == NULL || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("needs xdotool and X11");
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (main_window));
+  gtk_widget_grab_focus (GTK_WIDGET (tv));
+  iterate_for (100);
+  xdotool_window (GTK_WIDGET (main_window), "key ctrl+f");
+  g_assert_true (wait_until (entry_mapped, entry, 3000));
+  xdotool_window (GTK_WIDGET (main_window), "key Escape");
+  g_assert_true (wait_until (search_hidden, entry, 3000));
+
+  sl_viewport_show_all (vp);
+  iterate_for (20);
+  sl_viewport_get_visible (vp, &a0, &a1);
+  sl_viewport_set_visible (vp, a0, a0 + (a1 - a0) / 4, TRUE);
+  iterate_for (50);
+  g_assert_true (gtk_widget_get_sensitive (sl_window_get_back_button (main_window)));
+  xdotool_window (GTK_WIDGET (main_window), "key alt+Left");
+  iterate_for (100);
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b0, ==, a0);
+  g_assert_cmpint (b1, ==, a1);
+
+  xdotool_window (GTK_WIDGET (main_window), "key ctrl+question");
+  g_assert_true (wait_until (shortcuts_shown, NULL, 5000));
+  shortcuts = find_shortcuts_window ();
+  screenshot (shortcuts, "shortcuts");
+  gtk_window_destroy (GTK_WINDOW (shortcuts));
+  iterate_for (50);
+}
+
 static void
 test_record_bad_input (void)
 {
@@ -1362,6 +1449,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/stats", test_stats);
   g_test_add_func ("/ui-app/search", test_search);
   g_test_add_func ("/ui-app/findings", test_findings);
+  g_test_add_func ("/ui-app/keys", test_keys);
   g_test_add_func ("/ui-app/cancel", test_cancel);
   g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);

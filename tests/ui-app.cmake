@@ -1,14 +1,12 @@
 # tests/ui-app.cmake: test-ui-app drives the real SlApplication and SlWindow in-process (under Xvfb),
-# so it compiles the app's sources except main.c; clicks go through xdotool when it is installed.
+# so it compiles the window's and the application's sources; clicks go through xdotool when it is
+# installed.
 if(TARGET test-ui-app)
-  target_sources(test-ui-app PRIVATE ${SL_SOURCE_DIR}/app/sl-application.c
-                                     ${SL_SOURCE_DIR}/app/sl-window.c
-                                     ${SL_SOURCE_DIR}/app/sl-record-dialog.c
-                                     ${SL_SOURCE_DIR}/app/sl-recording.c
-                                     ${CMAKE_CURRENT_LIST_DIR}/sl-plant.c)
+  target_sources(test-ui-app PRIVATE ${SL_APP_GUI_SOURCES} ${CMAKE_CURRENT_LIST_DIR}/sl-plant.c)
   target_include_directories(test-ui-app PRIVATE ${SL_SOURCE_DIR}/app)
-  # recording from the GUI: the real daemon, library and test program (tests/record.cmake)
-  target_link_libraries(test-ui-app PRIVATE sightline-schema)
+  # recording from the GUI: the real daemon, library and test program (tests/record.cmake); the
+  # window's templates (the GResource built by the top-level CMakeLists.txt)
+  target_link_libraries(test-ui-app PRIVATE sightline-schema sightline-resources)
   add_dependencies(test-ui-app sightline sightlined sightline-inject sl-test-target)
   target_compile_definitions(test-ui-app PRIVATE
     SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>"

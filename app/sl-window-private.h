@@ -1,0 +1,115 @@
+/* sl-window-private.h: what the files of the window share (sl-window.c, -loader.c, -search.c,
+ * -recording.c), and the getters the GUI test reads the window through. */
+#pragma once
+
+#include "sl-recording.h"
+#include "sl-viewport.h"
+#include "sl-window.h"
+
+G_BEGIN_DECLS
+
+struct _SlWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template children (data/ui/sl-window.ui) */
+  GtkWidget    *title;
+  GtkWidget    *back_button;
+  GtkWidget    *stack;
+  GtkWidget    *start_page;
+  GtkWidget    *loading_label;
+  GtkWidget    *progress;
+  GtkWidget    *search_bar;
+  GtkWidget    *search_entry;
+  GtkWidget    *search_label;
+  GtkWidget    *timeline;
+  GtkWidget    *detail;
+  GtkWidget    *stats;
+  GtkWidget    *findings;
+  GtkWidget    *bottom;        /* notebook: statistics, findings */
+  GtkWidget    *output_box;
+  GtkWidget    *output_view;
+  GtkWidget    *status;
+  GtkWidget    *status_right;
+  GtkWidget    *stop_button;
+
+  GtkWidget    *error_dialog;
+  GtkFileChooserNative *chooser;
+  char         *color_by;      /* "kind" or "name": the win.color-by property action */
+  gboolean      util_overlay;
+
+  SlTrace      *trace;
+  GCancellable *cancellable;   /* non-NULL while loading */
+  GFile        *file;          /* being loaded or shown */
+  SlViewport   *viewport;      /* the timeline's, reffed to disconnect from it */
+
+  /* A recording in progress (File → Record…): the trace is reloaded every 0.5 s while the
+   * program runs, then loaded afresh once it is complete. */
+  SlRecording  *recording;
+  guint         live_timer;
+  GCancellable *live_cancellable; /* non-NULL while a live load runs */
+  guint         n_live;           /* live loads shown */
+  char         *recording_status;
+
+  gsize         n_matches;     /* of the timeline's search */
+};
+
+/* sl-window.c */
+void     _sl_window_show_page          (SlWindow     *self,
+                                        const char   *page);
+void     _sl_window_show_error         (SlWindow     *self,
+                                        const char   *primary,
+                                        const GError *error);
+/* Follows the timeline's viewport (status line, Back and Forward) from now on. */
+void     _sl_window_watch_viewport     (SlWindow     *self);
+void     _sl_window_update_status      (SlWindow     *self);
+void     _sl_window_emit_load_finished (SlWindow     *self,
+                                        gboolean      ok);
+
+/* sl-window-loader.c: `show_loading`: the loading page while it loads (else whatever is shown
+ * stays, as a recording's last live state does until its complete trace replaces it). */
+void     _sl_window_load_file          (SlWindow     *self,
+                                        GFile        *file,
+                                        gboolean      show_loading);
+
+/* sl-window-search.c (template callbacks and actions) */
+void     _sl_window_search_changed_cb  (GtkSearchEntry *entry,
+                                        SlWindow       *self);
+void     _sl_window_search_next_cb     (GtkSearchEntry *entry,
+                                        SlWindow       *self);
+void     _sl_window_search_previous_cb (GtkSearchEntry *entry,
+                                        SlWindow       *self);
+void     _sl_window_search_stop_cb     (GtkSearchEntry *entry,
+                                        SlWindow       *self);
+void     _sl_window_search_step        (SlWindow       *self,
+                                        gboolean        forward);
+void     _sl_window_find               (SlWindow       *self);
+void     _sl_window_timeline_selected_cb (SlWindow     *self);
+void     _sl_window_detail_go_to_cb    (GtkWidget      *pane,
+                                        gint            lane,
+                                        guint64         index,
+                                        SlWindow       *self);
+
+/* sl-window-recording.c */
+void     _sl_window_stop_clicked_cb    (GtkButton      *button,
+                                        SlWindow       *self);
+/* The window goes: the program is ended and the trace kept, as with Stop. */
+void     _sl_window_recording_dispose  (SlWindow       *self);
+
+/* For tests: "empty", "loading" or "trace"; the widgets of the trace page. */
+const char *sl_window_get_page          (SlWindow *self);
+GtkWidget  *sl_window_get_detail_pane   (SlWindow *self);
+GtkWidget  *sl_window_get_stats_panel   (SlWindow *self);
+GtkWidget  *sl_window_get_findings_panel (SlWindow *self);
+GtkWidget  *sl_window_get_search_entry  (SlWindow *self);
+/* The header bar's Back button (its sensitivity follows win.back). */
+GtkWidget  *sl_window_get_back_button   (SlWindow *self);
+/* Status line ("Selection: 1.234 ms …") and search result ("3 of 17") as shown. */
+const char *sl_window_get_status_text   (SlWindow *self);
+const char *sl_window_get_search_text   (SlWindow *self);
+/* The error dialog while it is shown, or NULL. */
+GtkWidget  *sl_window_get_error_dialog  (SlWindow *self);
+/* The recording status line. */
+const char *sl_window_get_recording_status (SlWindow *self);
+
+G_END_DECLS
