@@ -1,5 +1,4 @@
-/* sl-timeline-frame.c: the frame's second thread (worker, mutex, condition), its prefetch
- * of the level of detail of the lanes on screen, and the per-lane LOD cache. */
+/* sl-timeline-frame.c: the frame's worker thread, its prefetch, and the per-lane LOD cache. */
 #include "sl-timeline-view-private.h"
 #include "sl-utilization.h"
 
@@ -222,8 +221,8 @@ util_queue (SlTimelineView *self,
  * GPUs, before drawing.  Zoomed out on 10 M events the utilization series take ~0.3 ms and the
  * lists ~0.4 ms of a frame; they only read the trace, so a second thread starts on them at once
  * while this one draws what does not need them (headers and ruler, ~0.4 ms), then joins in:
- * _sl_timeline_frame_prefetch_finish.  The lanes' rows, the "All streams" rows and the utilization images
- * are made there too, from them.
+ * _sl_timeline_frame_prefetch_finish.  The lanes' rows, the "All streams" rows and the
+ * utilization images are made there too, from them.
  */
 void
 _sl_timeline_frame_prefetch_start (SlTimelineView *self,

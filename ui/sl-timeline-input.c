@@ -1,5 +1,4 @@
-/* sl-timeline-input.c: the timeline's input: hit tests, tooltips, zoom/pan/fit navigation
- * and its actions and key bindings, scroll, drag and click gestures. */
+/* sl-timeline-input.c: the timeline's hit tests, tooltips, navigation, actions and gestures. */
 #include "sl-timeline-view-private.h"
 #include "sl-format.h"
 

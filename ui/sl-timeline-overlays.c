@@ -1,5 +1,4 @@
-/* sl-timeline-overlays.c: what the timeline draws over the events: highlight, search and
- * focus marks, the selection outline and the launch -> GPU work arrow. */
+/* sl-timeline-overlays.c: drawn over the events: marks, focus, selection outline, arrow. */
 #include "sl-timeline-view-private.h"
 
 void
@@ -168,10 +167,12 @@ _sl_timeline_arrow_points (SlTimelineView   *self,
   oref = (SlEventRef) { (gint) other->index, other_index };
   if (lane->kind == SL_LANE_CUDA_API)
     {
-      if (!_sl_timeline_event_rect (self, self->selected, &a) || !_sl_timeline_event_rect (self, oref, &b))
+      if (!_sl_timeline_event_rect (self, self->selected, &a)
+          || !_sl_timeline_event_rect (self, oref, &b))
         return FALSE;
     }
-  else if (!_sl_timeline_event_rect (self, oref, &a) || !_sl_timeline_event_rect (self, self->selected, &b))
+  else if (!_sl_timeline_event_rect (self, oref, &a)
+           || !_sl_timeline_event_rect (self, self->selected, &b))
     return FALSE;
   /* from the launch call's start to the GPU op's start */
   *from = GRAPHENE_POINT_INIT (a.origin.x, a.origin.y + a.size.height);

@@ -1,6 +1,7 @@
-/* sl-timeline-palette.c: how the timeline looks: its colours per theme, the colour of an event,
- * and the one Pango layout every label is drawn with. */
+/* sl-timeline-palette.c: the timeline's colours per theme, an event's colour, the label text. */
 #include "sl-timeline-view-private.h"
+
+#include <stddef.h>
 
 static void
 rgba_set (GdkRGBA *c,
@@ -12,6 +13,46 @@ rgba_set (GdkRGBA *c,
   c->blue = (rgb & 0xFF) / 255.f;
   c->alpha = alpha;
 }
+
+/* Each colour of the palette in the dark and the light theme: 0xRRGGBB and alpha.  Only dark or
+ * light comes from the theme: it names a handful of colours, and not these (Adwaita's foreground is
+ * #2e3436, the timeline's #1d1d22). */
+static const struct
+{
+  gsize   offset;
+  guint32 dark;
+  float   dark_alpha;
+  guint32 light;
+  float   light_alpha;
+} palette_colors[] = {
+  { offsetof (Palette, bg),           0x1e1e22, 1.00f, 0xfbfbfc, 1.00f },
+  { offsetof (Palette, bg_alt),       0x25252a, 1.00f, 0xf1f2f4, 1.00f },
+  { offsetof (Palette, header_bg),    0x2b2b31, 1.00f, 0xebecef, 1.00f },
+  { offsetof (Palette, group_bg),     0x34343c, 1.00f, 0xdfe1e6, 1.00f },
+  { offsetof (Palette, fg),           0xe8e8ec, 1.00f, 0x1d1d22, 1.00f },
+  { offsetof (Palette, dim_fg),       0xa0a0aa, 1.00f, 0x5e5e68, 1.00f },
+  { offsetof (Palette, grid),         0xffffff, 0.08f, 0x000000, 0.08f },
+  { offsetof (Palette, ruler_bg),     0x2b2b31, 1.00f, 0xebecef, 1.00f },
+  { offsetof (Palette, kernel),       0x4a90e2, 1.00f, 0x2f6fcf, 1.00f },
+  { offsetof (Palette, memcpy_htod),  0x3fb950, 1.00f, 0x2e9e46, 1.00f },
+  { offsetof (Palette, memcpy_dtoh),  0xc06be0, 1.00f, 0xa347c4, 1.00f },
+  { offsetof (Palette, memcpy_dtod),  0xe3a23c, 1.00f, 0xd98a16, 1.00f },
+  { offsetof (Palette, memcpy_other), 0x9a8f7a, 1.00f, 0x857a62, 1.00f },
+  { offsetof (Palette, memset),       0x36c2c2, 1.00f, 0x1a9e9e, 1.00f },
+  { offsetof (Palette, api),          0x8e86d9, 1.00f, 0x7468c8, 1.00f },
+  { offsetof (Palette, api_sync),     0xf0603c, 1.00f, 0xe0401c, 1.00f },
+  { offsetof (Palette, nvtx),         0xc9ad4a, 1.00f, 0xb8982a, 1.00f },
+  { offsetof (Palette, osrt),         0xb08a68, 1.00f, 0x9a7250, 1.00f },
+  { offsetof (Palette, sample),       0xcfcfd6, 1.00f, 0x505058, 1.00f },
+  { offsetof (Palette, gpu_sync),     0xe0604a, 0.80f, 0xd84a30, 0.80f },
+  { offsetof (Palette, util_any),     0x9aa0b0, 0.45f, 0x707888, 0.35f },
+  { offsetof (Palette, util_kernels), 0x3fb950, 1.00f, 0x2e9e46, 1.00f },
+  { offsetof (Palette, idle),         0xff3030, 0.22f, 0xff0000, 0.16f },
+  { offsetof (Palette, select),       0xffffff, 1.00f, 0x000000, 1.00f },
+  { offsetof (Palette, search),       0xffd400, 1.00f, 0xf0a000, 1.00f },
+  { offsetof (Palette, range),        0x6fa8ff, 0.18f, 0x2f6fcf, 0.14f },
+  { offsetof (Palette, focus),        0x78aeed, 1.00f, 0x1c71d8, 1.00f },
+};
 
 void
 _sl_timeline_palette_update (SlTimelineView *self)
@@ -29,66 +70,10 @@ _sl_timeline_palette_update (SlTimelineView *self)
     return;
   self->dark = dark;
   self->colors_epoch++;
-  if (dark)
-    {
-      rgba_set (&p->bg, 0x1e1e22, 1);
-      rgba_set (&p->bg_alt, 0x25252a, 1);
-      rgba_set (&p->header_bg, 0x2b2b31, 1);
-      rgba_set (&p->group_bg, 0x34343c, 1);
-      rgba_set (&p->fg, 0xe8e8ec, 1);
-      rgba_set (&p->dim_fg, 0xa0a0aa, 1);
-      rgba_set (&p->grid, 0xffffff, 0.08f);
-      rgba_set (&p->ruler_bg, 0x2b2b31, 1);
-      rgba_set (&p->kernel, 0x4a90e2, 1);
-      rgba_set (&p->memcpy_htod, 0x3fb950, 1);
-      rgba_set (&p->memcpy_dtoh, 0xc06be0, 1);
-      rgba_set (&p->memcpy_dtod, 0xe3a23c, 1);
-      rgba_set (&p->memcpy_other, 0x9a8f7a, 1);
-      rgba_set (&p->memset, 0x36c2c2, 1);
-      rgba_set (&p->api, 0x8e86d9, 1);
-      rgba_set (&p->api_sync, 0xf0603c, 1);
-      rgba_set (&p->nvtx, 0xc9ad4a, 1);
-      rgba_set (&p->osrt, 0xb08a68, 1);
-      rgba_set (&p->sample, 0xcfcfd6, 1);
-      rgba_set (&p->gpu_sync, 0xe0604a, 0.8f);
-      rgba_set (&p->util_any, 0x9aa0b0, 0.45f);
-      rgba_set (&p->util_kernels, 0x3fb950, 1);
-      rgba_set (&p->idle, 0xff3030, 0.22f);
-      rgba_set (&p->select, 0xffffff, 1);
-      rgba_set (&p->search, 0xffd400, 1);
-      rgba_set (&p->range, 0x6fa8ff, 0.18f);
-      rgba_set (&p->focus, 0x78aeed, 1);
-    }
-  else
-    {
-      rgba_set (&p->bg, 0xfbfbfc, 1);
-      rgba_set (&p->bg_alt, 0xf1f2f4, 1);
-      rgba_set (&p->header_bg, 0xebecef, 1);
-      rgba_set (&p->group_bg, 0xdfe1e6, 1);
-      rgba_set (&p->fg, 0x1d1d22, 1);
-      rgba_set (&p->dim_fg, 0x5e5e68, 1);
-      rgba_set (&p->grid, 0x000000, 0.08f);
-      rgba_set (&p->ruler_bg, 0xebecef, 1);
-      rgba_set (&p->kernel, 0x2f6fcf, 1);
-      rgba_set (&p->memcpy_htod, 0x2e9e46, 1);
-      rgba_set (&p->memcpy_dtoh, 0xa347c4, 1);
-      rgba_set (&p->memcpy_dtod, 0xd98a16, 1);
-      rgba_set (&p->memcpy_other, 0x857a62, 1);
-      rgba_set (&p->memset, 0x1a9e9e, 1);
-      rgba_set (&p->api, 0x7468c8, 1);
-      rgba_set (&p->api_sync, 0xe0401c, 1);
-      rgba_set (&p->nvtx, 0xb8982a, 1);
-      rgba_set (&p->osrt, 0x9a7250, 1);
-      rgba_set (&p->sample, 0x505058, 1);
-      rgba_set (&p->gpu_sync, 0xd84a30, 0.8f);
-      rgba_set (&p->util_any, 0x707888, 0.35f);
-      rgba_set (&p->util_kernels, 0x2e9e46, 1);
-      rgba_set (&p->idle, 0xff0000, 0.16f);
-      rgba_set (&p->select, 0x000000, 1);
-      rgba_set (&p->search, 0xf0a000, 1);
-      rgba_set (&p->range, 0x2f6fcf, 0.14f);
-      rgba_set (&p->focus, 0x1c71d8, 1);
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (palette_colors); i++)
+    rgba_set ((GdkRGBA *) ((guint8 *) p + palette_colors[i].offset),
+              dark ? palette_colors[i].dark : palette_colors[i].light,
+              dark ? palette_colors[i].dark_alpha : palette_colors[i].light_alpha);
   if (self->text_w != NULL)
     g_hash_table_remove_all (self->text_w);
 }

@@ -1,5 +1,4 @@
-/* sl-timeline-raster.c: rows of events rasterized: columns per pixel, runs of equal columns,
- * row images, pixel blending over what is under the events, and event labels. */
+/* sl-timeline-raster.c: rows of events as pixel columns, runs and row images, and their labels. */
 #include "sl-timeline-view-private.h"
 
 /* Columns for `n` pixel columns, cleared: reused by every row (n is the lanes width, ~2 k). */
@@ -439,8 +438,9 @@ _sl_timeline_gpu_row_runs (SlTimelineView *self,
  * Draws the runs of a row: one rectangle each where they are few; where they are many (a dense
  * lane zoomed out: an event of 2 px, a fold of 3 px, ... ~1 k per lane) one image of the row,
  * n × h px, because the renderer pays ~1 µs per node and ~nothing per pixel of an image.  With
- * `under` (what the row shows beneath its events, _sl_timeline_frame_under) the image is opaque: the events
- * blended over it here, one row of pixels, and copied down the row by pixman, which blends a
+ * `under` (what the row shows beneath its events, _sl_timeline_frame_under) the image is opaque:
+ * the events blended over it here, one row of pixels, and copied down the row by pixman, which
+ * blends a
  * translucent image at ~5 times the cost of copying an opaque one (~0.25 ms a dense frame).
  */
 #define DENSE_RUNS 64
@@ -564,8 +564,8 @@ draw_lane_labels (SlTimelineView *self,
       c = _sl_timeline_event_color (self, lane, ev);
       tc = _sl_timeline_text_on (&c);
       text = _sl_timeline_event_label (self, lane, ev, &id);
-      _sl_timeline_draw_text (self, snapshot, id, text, x0 + 4, by + (bh - self->text_h) / 2, x1 - x0 - 8,
-                              &tc);
+      _sl_timeline_draw_text (self, snapshot, id, text, x0 + 4, by + (bh - self->text_h) / 2,
+                              x1 - x0 - 8, &tc);
     }
 }
 

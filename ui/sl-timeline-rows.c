@@ -1,5 +1,4 @@
-/* sl-timeline-rows.c: the timeline's rows: the lane-header tree, collapsed groups, the
- * vertical adjustment, and the header column drawn for a frame. */
+/* sl-timeline-rows.c: the timeline's rows: lane-header tree, collapse, vadjustment, headers. */
 #include "sl-timeline-view-private.h"
 
 gint

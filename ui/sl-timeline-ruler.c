@@ -1,5 +1,4 @@
-/* sl-timeline-ruler.c: the time ruler along the top of the timeline: ticks, labels, the
- * corner, findings' marks and the selected range; and the grid under the rows. */
+/* sl-timeline-ruler.c: the time ruler on top of the timeline, and the grid of its ticks. */
 #include "sl-timeline-view-private.h"
 #include "sl-format.h"
 
@@ -108,8 +107,8 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
       }
     else
       line = g_strdup_printf ("%s wide", d);
-    _sl_timeline_draw_text (self, snapshot, SL_NO_STR, line, 8, (RULER_H - self->text_h) / 2, HEADER_W - 12,
-                            &dc);
+    _sl_timeline_draw_text (self, snapshot, SL_NO_STR, line, 8, (RULER_H - self->text_h) / 2,
+                            HEADER_W - 12, &dc);
   }
 
   /* where the findings are: shaded marks along the ruler's foot, the one in focus stronger */
@@ -165,7 +164,8 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
             gtk_snapshot_append_color (snapshot, &self->pal.ruler_bg,
                                        &GRAPHENE_RECT_INIT (tx - 3, RULER_H - self->text_h - 4,
                                                             w + 6, self->text_h + 2));
-            _sl_timeline_draw_text (self, snapshot, SL_NO_STR, d, tx, RULER_H - self->text_h - 3, w + 1, &tc);
+            _sl_timeline_draw_text (self, snapshot, SL_NO_STR, d, tx, RULER_H - self->text_h - 3,
+                                    w + 1, &tc);
           }
       }
   }

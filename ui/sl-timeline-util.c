@@ -1,5 +1,4 @@
-/* sl-timeline-util.c: GPU utilization per pixel column: its cache, the utilization row's
- * image and the idle shade over GPU lanes. */
+/* sl-timeline-util.c: GPU utilization per pixel: its cache, the utilization row's image, shade. */
 #include "sl-timeline-view-private.h"
 #include "sl-utilization.h"
 
@@ -207,8 +206,8 @@ _sl_timeline_draw_util_texture (SlTimelineView *self,
   _sl_timeline_util_image_ensure (self, f, gpu, y, h);
   if (u->image == NULL)
     return;
-  _sl_timeline_append_image (snapshot, u->image, HEADER_W, y, cairo_image_surface_get_height (u->image),
-                             CAIRO_EXTEND_PAD);
+  _sl_timeline_append_image (snapshot, u->image, HEADER_W, y,
+                             cairo_image_surface_get_height (u->image), CAIRO_EXTEND_PAD);
 
   /* the threshold as a dotted line, 3 px of every 6: one path of ~300 boxes in one node,
    * anti-aliased at its fractional height as rectangles are */

@@ -1,4 +1,4 @@
-/* sl-timeline-view-private.h: internals shared by the files of the timeline widget, and its test hooks. */
+/* sl-timeline-view-private.h: the timeline's internals shared by its files, and its test hooks. */
 #pragma once
 
 #include <math.h>
@@ -118,8 +118,8 @@ typedef struct
   gboolean     dense;
   SlTime       t0, t1;  /* the window and width it was made for */
   guint        width;
-  /* the lane's own row made of them, as runs of columns (see _sl_timeline_lane_runs), when the frame shows
-   * the lane as a row; valid while runs_epoch is the view's colors_epoch */
+  /* the lane's own row made of them, as runs of columns (see _sl_timeline_lane_runs), when the
+   * frame shows the lane as a row; valid while runs_epoch is the view's colors_epoch */
   Run         *runs;
   guint        n_runs, runs_cap;
   guint        runs_epoch;
@@ -186,7 +186,7 @@ struct _SlTimelineView
   guint          n_cols;
   GPtrArray     *row_images;     /* cairo image surfaces for dense rows, reused (see row_image) */
   struct _FrameWorker *worker;   /* the frame's second thread, once a frame needed one */
-  guint32       *under;          /* this frame's rows under the events (see _sl_timeline_frame_under) */
+  guint32       *under;          /* this frame's rows under the events (_sl_timeline_frame_under) */
   guint          under_n;        /* their width */
   guint          under_ok;       /* which of the four are made */
 };
@@ -377,7 +377,7 @@ typedef struct
   TaskKind      kind;
   const SlLane *lane;   /* TASK_LANE */
   guint         gpu;    /* the others */
-  gboolean      row;    /* TASK_LANE: the lane is a row of its own: its runs too (_sl_timeline_lane_runs) */
+  gboolean      row;    /* TASK_LANE: the lane is a row of its own: its runs too */
   double        y, h;   /* TASK_UTIL_IMAGE */
 } FrameTask;
 

@@ -1,4 +1,4 @@
-/* sl-timeline-view.c: the timeline widget: its GObject, the snapshot that orchestrates a frame, its API. */
+/* sl-timeline-view.c: the timeline widget: its GObject, the snapshot that runs a frame, its API. */
 #include "sl-timeline-view-private.h"
 
 
@@ -47,8 +47,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   gtk_snapshot_append_color (snapshot, &self->pal.bg, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->trace == NULL || width <= HEADER_W + 1)
     {
-      _sl_timeline_draw_text (self, snapshot, SL_NO_STR, "No trace loaded", 16, 16, MAX (width - 32, 0),
-                              &self->pal.dim_fg);
+      _sl_timeline_draw_text (self, snapshot, SL_NO_STR, "No trace loaded", 16, 16,
+                              MAX (width - 32, 0), &self->pal.dim_fg);
       return;
     }
 
@@ -125,16 +125,18 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
       if (r->kind == ROW_LANE)
         {
           const SlLane *lane = sl_trace_get_lane (self->trace, r->lane);
+          GArray *focus = self->focus.lanes != NULL ? self->focus.lanes[r->lane] : NULL;
+          gboolean tinted = self->focus_lanes != NULL && self->focus_lanes[r->lane];
           _sl_timeline_draw_lane_row (self, snapshot, &f, lane, y, r->h, highlighting,
-                                      _sl_timeline_frame_under (self, &f, (i & 1) != 0,
-                                                   self->focus_lanes != NULL && self->focus_lanes[r->lane]));
+                                      _sl_timeline_frame_under (self, &f, (i & 1) != 0, tinted));
           if (highlighting)
             _sl_timeline_draw_search_marks (self, &batch, &f, lane, self->highlight, y, r->h, NULL);
           if (self->search != NULL)
-            _sl_timeline_draw_search_marks (self, &batch, &f, lane, self->search, y, r->h, &self->pal.search);
-          if (self->focus.lanes != NULL && self->focus.lanes[r->lane] != NULL)
-            _sl_timeline_draw_lane_marks (self, &batch, &f, lane, (const guint32 *) self->focus.lanes[r->lane]->data,
-                                          self->focus.lanes[r->lane]->len, y, r->h, &self->pal.focus);
+            _sl_timeline_draw_search_marks (self, &batch, &f, lane, self->search, y, r->h,
+                                            &self->pal.search);
+          if (focus != NULL)
+            _sl_timeline_draw_lane_marks (self, &batch, &f, lane, (const guint32 *) focus->data,
+                                          focus->len, y, r->h, &self->pal.focus);
           batch_flush (&batch);
           if (self->util_overlay && lane->gpu >= 0)
             _sl_timeline_draw_idle_shade (self, &batch, &f, lane->gpu, y, r->h);
@@ -143,15 +145,18 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
         {
           GArray *lanes = self->gpu_lanes[r->gpu];
           const GpuRow *g = &self->gpu_rows[r->gpu];
-          if (!_sl_timeline_gpu_row_fresh (self, r->gpu, &f, (guint) ceil (f.width)))
-            _sl_timeline_gpu_row_runs (self, &f, r->gpu, _sl_timeline_columns_get (self, (guint) ceil (f.width)));
-          _sl_timeline_runs_emit (self, snapshot, g->runs, g->n_runs, (guint) ceil (f.width), y + 1, r->h - 2,
-                                  highlighting, _sl_timeline_frame_under (self, &f, (i & 1) != 0, FALSE));
+          guint n = (guint) ceil (f.width);
+          if (!_sl_timeline_gpu_row_fresh (self, r->gpu, &f, n))
+            _sl_timeline_gpu_row_runs (self, &f, r->gpu, _sl_timeline_columns_get (self, n));
+          _sl_timeline_runs_emit (self, snapshot, g->runs, g->n_runs, n, y + 1, r->h - 2,
+                                  highlighting,
+                                  _sl_timeline_frame_under (self, &f, (i & 1) != 0, FALSE));
           for (guint k = 0; k < lanes->len; k++)
             {
               const SlLane *lane = sl_trace_get_lane (self->trace, g_array_index (lanes, guint, k));
               if (highlighting)
-                _sl_timeline_draw_search_marks (self, &batch, &f, lane, self->highlight, y, r->h, NULL);
+                _sl_timeline_draw_search_marks (self, &batch, &f, lane, self->highlight, y, r->h,
+                                                NULL);
               batch_flush (&batch);
             }
           if (self->util_overlay)
