@@ -64,7 +64,6 @@ typedef struct _FrameWorker
   gboolean  quit;
 } FrameWorker;
 
-
 static gpointer
 frame_job_run (gpointer data)
 {

@@ -188,6 +188,7 @@ _sl_timeline_event_label (SlTimelineView *self,
     }
   return sl_trace_str (self->trace, *id);
 }
+
 void
 _sl_timeline_layout_ensure (SlTimelineView *self)
 {

@@ -24,7 +24,6 @@ _sl_timeline_row_at (SlTimelineView *self,
   return -1;
 }
 
-
 /* ------------------------------------------------------------------------------------------- */
 /* Rows: the header tree                                                                       */
 

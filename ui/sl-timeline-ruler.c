@@ -2,6 +2,11 @@
 #include "sl-timeline-view-private.h"
 #include "sl-format.h"
 
+/* A file of the timeline, not a widget of its own: it is drawn into the frame's top node while the
+ * frame's second thread prefetches (sl-timeline-frame.c), with the timeline's palette and label
+ * layout; the selected range it labels is banded over the rows by the same code, and drag-to-select
+ * on it is the timeline's one drag gesture (sl-timeline-input.c). */
+
 /* 1, 2 or 5 × 10^k ns, so that ticks are at least `min_px` apart. */
 static SlTime
 tick_step (double span,

@@ -1,7 +1,6 @@
 /* sl-timeline-view.c: the timeline widget: its GObject, the snapshot that runs a frame, its API. */
 #include "sl-timeline-view-private.h"
 
-
 enum
 {
   PROP_0,
@@ -29,6 +28,7 @@ sl_timeline_view_new (void)
 {
   return g_object_new (SL_TYPE_TIMELINE_VIEW, NULL);
 }
+
 static void
 sl_timeline_view_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
