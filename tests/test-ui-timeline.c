@@ -5,10 +5,10 @@
 
 #include "sl-lane.h"
 #include "sl-test-util.h"
-#include "sl-timeline-view.h"
+#include "sl-timeline-view-private.h"
 #include "sl-utilization.h"
 
-#define HEADER_W 220   /* the widget's header column, as drawn */
+#define HEADER_PX 220   /* the widget's header column, as drawn */
 
 typedef struct
 {
@@ -180,7 +180,7 @@ test_render_h100 (void)
       gint lane = sl_timeline_view_lane_at (SL_TIMELINE_VIEW (f.view), y);
       if (lane < 0 || sl_trace_get_lane (f.trace, lane)->gpu < 0)
         continue;
-      for (int x = HEADER_W + 1; x < p.w; x += 2)
+      for (int x = HEADER_PX + 1; x < p.w; x += 2)
         {
           int r, g, b;
           pixel_rgb (&p, x, y, &r, &g, &b);
@@ -228,8 +228,8 @@ test_render_h100 (void)
 
   g_assert_true (sl_timeline_view_get_arrow (SL_TIMELINE_VIEW (f.view), &from, &to));
   g_test_message ("arrow (%.0f, %.0f) → (%.0f, %.0f)", from.x, from.y, to.x, to.y);
-  g_assert_cmpfloat (from.x, >=, HEADER_W);
-  g_assert_cmpfloat (to.x, >=, HEADER_W);
+  g_assert_cmpfloat (from.x, >=, HEADER_PX);
+  g_assert_cmpfloat (to.x, >=, HEADER_PX);
   g_assert_cmpfloat (from.x, <=, gtk_widget_get_width (f.view));
   g_assert_cmpfloat (to.x, <=, gtk_widget_get_width (f.view));
   g_assert_cmpfloat (from.y, >=, 0);
@@ -299,7 +299,7 @@ check_util (Fixture *f)
   int width = gtk_widget_get_width (f->view);
 
   for (guint gpu = 0; gpu < sl_trace_get_n_gpus (f->trace); gpu++)
-    for (int x = HEADER_W; x < width; x += 97)
+    for (int x = HEADER_PX; x < width; x += 97)
       {
         SlTime a, b;
         double v = sl_timeline_view_get_util_value (SL_TIMELINE_VIEW (f->view), gpu, x + 0.5, &a,
@@ -418,7 +418,7 @@ test_sample (void)
   {
     Pixels p = pixels_get (t5);
     int r, g, b;
-    pixel_rgb (&p, HEADER_W + 5, p.h - 2, &r, &g, &b);
+    pixel_rgb (&p, HEADER_PX + 5, p.h - 2, &r, &g, &b);
     g_test_message ("dark background %d %d %d", r, g, b);
     g_assert_cmpint (r + g + b, <, 3 * 90);
     g_free (p.data);
@@ -456,7 +456,7 @@ test_every_nsys_file (void)
           g_assert_cmpint (lane, <, (gint) sl_trace_get_n_lanes (f.trace));
           lanes_seen += lane != last;
           last = lane;
-          for (int x = HEADER_W + 1; x < p.w; x += 3)
+          for (int x = HEADER_PX + 1; x < p.w; x += 3)
             {
               int r, g, b;
               pixel_rgb (&p, x, y, &r, &g, &b);

@@ -56,28 +56,6 @@ void        sl_timeline_view_set_util_threshold (SlTimelineView *self,
 gboolean    sl_timeline_view_get_event_area     (SlTimelineView  *self,
                                                  SlEventRef       ref,
                                                  graphene_rect_t *area);
-/* The lane row at widget y, or -1 (headers and ruler included in the layout). */
-gint        sl_timeline_view_lane_at            (SlTimelineView *self,
-                                                 double          y);
-
-/* Additions for tests and the window (not in the first draft of this header). */
-
-/* End points of the launch → GPU work arrow drawn for the selection; FALSE when none is drawn. */
-gboolean    sl_timeline_view_get_arrow          (SlTimelineView   *self,
-                                                 graphene_point_t *from,
-                                                 graphene_point_t *to);
-/* Kernel utilization (0 … 1) the utilization row shows at widget x for `gpu`, and the time
- * window [t0, t1) of that pixel column; -1 when x is not over the lanes. */
-double      sl_timeline_view_get_util_value     (SlTimelineView *self,
-                                                 guint           gpu,
-                                                 double          x,
-                                                 SlTime         *t0,
-                                                 SlTime         *t1);
-/* The colour a single (unfolded) event is drawn with in the current mode and theme. */
-gboolean    sl_timeline_view_get_event_color    (SlTimelineView *self,
-                                                 SlEventRef      ref,
-                                                 GdkRGBA        *color);
-
 /* A finding in focus: its time range banded, its lanes tinted (headers too), its events
  * underlined.  t1 <= t0 and no lanes or events clear it. */
 void        sl_timeline_view_set_focus          (SlTimelineView   *self,

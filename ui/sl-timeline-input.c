@@ -1,0 +1,463 @@
+/* sl-timeline-input.c: the timeline's hit tests, tooltips, navigation, actions and gestures. */
+#include "sl-timeline-view-private.h"
+#include "sl-format.h"
+
+typedef struct
+{
+  SlEventRef ref;     /* the event, or the first event of a fold */
+  SlLodItem  item;
+} Hit;
+
+static gboolean
+hit_lane (SlTimelineView *self,
+          const SlLane   *lane,
+          double          x,
+          Hit            *hit)
+{
+  SlTime t0, t1;
+  double width = lanes_width (self), best = 1e9;
+  gboolean found = FALSE;
+  GArray *lod;
+
+  /* every item, folds included, of the pixels around x: on the frame's pixel grid */
+  sl_viewport_get_visible (self->viewport, &t0, &t1);
+  {
+    double ns_per_px = (double) (t1 - t0) / ceil (width);
+    double c0 = MAX (floor (x - HEADER_W) - 4, 0);
+    SlTime h0 = t0 + (SlTime) (c0 * ns_per_px);
+    sl_lane_lod (lane, h0, h0 + (SlTime) (9 * ns_per_px) + 1, 9, MIN_PX, self->lod);
+  }
+  lod = self->lod;
+  for (guint k = 0; k < lod->len; k++)
+    {
+      const SlLodItem *it = &g_array_index (lod, SlLodItem, k);
+      double x0 = time_to_x (self, it->start), x1 = MAX (time_to_x (self, it->end), x0 + 1);
+      double d = x < x0 ? x0 - x : x > x1 ? x - x1 : 0;
+      /* an exact hit wins; within 2 px the nearest */
+      if (d <= 2 && d < best)
+        {
+          best = d;
+          hit->ref = (SlEventRef) { (gint) lane->index, it->first };
+          hit->item = *it;
+          found = TRUE;
+          if (d == 0 && it->count == 1)
+            break;
+        }
+    }
+  return found;
+}
+
+static gboolean
+hit_test (SlTimelineView *self,
+          double          x,
+          double          y,
+          Hit            *hit)
+{
+  gint ri;
+  const Row *r;
+
+  if (self->trace == NULL || x < HEADER_W)
+    return FALSE;
+  ri = _sl_timeline_row_at (self, y);
+  if (ri < 0)
+    return FALSE;
+  r = row_get (self, ri);
+  if (r->kind == ROW_LANE)
+    return hit_lane (self, sl_trace_get_lane (self->trace, r->lane), x, hit);
+  if (r->kind == ROW_GPU_ALL)
+    {
+      GArray *lanes = self->gpu_lanes[r->gpu];
+      for (guint k = 0; k < lanes->len; k++)
+        if (hit_lane (self, sl_trace_get_lane (self->trace, g_array_index (lanes, guint, k)), x,
+                      hit))
+          return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+query_tooltip_cb (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  SlTime start;
+  Hit hit;
+  gint ri;
+
+  (void) keyboard;
+  (void) user_data;
+  if (self->trace == NULL)
+    return FALSE;
+  start = sl_trace_get_start (self->trace);
+  ri = _sl_timeline_row_at (self, y);
+  if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_GPU_UTIL)
+    {
+      UtilCache *u = _sl_timeline_util_current (self, row_get (self, ri)->gpu);
+      guint col = (guint) (x - HEADER_W);
+      g_autofree char *text = NULL;
+      if (col >= u->n)
+        return FALSE;
+      text = g_strdup_printf ("GPU utilization here: kernels %.1f%%, any work %.1f%%",
+                              100 * u->kernels[col], 100 * u->any[col]);
+      gtk_tooltip_set_text (tooltip, text);
+      return TRUE;
+    }
+  if (!hit_test (self, x, y, &hit))
+    return FALSE;
+  {
+    const SlLane *lane = sl_trace_get_lane (self->trace, hit.ref.lane);
+    const SlEvent *ev = &lane->events[hit.ref.index];
+    g_autofree char *off = sl_format_offset (hit.item.start - start);
+    g_autofree char *text = NULL;
+
+    if (hit.item.count == 1)
+      {
+        g_autofree char *dur = sl_format_duration (ev->end - ev->start);
+        text = g_strdup_printf ("%s\nDuration %s\nStart %s", sl_trace_str (self->trace, ev->name),
+                                dur, off);
+      }
+    else
+      {
+        g_autofree char *n = sl_format_int (hit.item.count);
+        g_autofree char *busy = sl_format_duration (hit.item.busy);
+        g_autofree char *span = sl_format_duration (hit.item.end - hit.item.start);
+        text = g_strdup_printf ("%s events, busy %s\nover %s from %s\n(zoom in to see them)", n,
+                                busy, span, off);
+      }
+    gtk_tooltip_set_text (tooltip, text);
+  }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Navigation                                                                                  */
+
+static SlTime
+zoom_anchor (SlTimelineView *self)
+{
+  SlTime t0, t1;
+
+  if (self->pointer_inside && self->pointer_x >= HEADER_W)
+    return x_to_time (self, self->pointer_x);
+  sl_viewport_get_visible (self->viewport, &t0, &t1);
+  return t0 + (t1 - t0) / 2;
+}
+
+static void
+fit_range (SlTimelineView *self,
+           SlTime          a,
+           SlTime          b)
+{
+  SlTime pad = MAX ((b - a) / 10, 50);
+
+  sl_viewport_set_visible (self->viewport, a - pad, b + pad, TRUE);
+}
+
+static void
+action_zoom_cb (GtkWidget  *widget,
+                const char *name,
+                GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  (void) param;
+  sl_viewport_zoom (self->viewport, g_str_equal (name, "timeline.zoom-in") ? ZOOM_STEP
+                                                                           : 1 / ZOOM_STEP,
+                    zoom_anchor (self));
+}
+
+static void
+action_pan_cb (GtkWidget  *widget,
+               const char *name,
+               GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  SlTime t0, t1, d;
+
+  (void) param;
+  sl_viewport_get_visible (self->viewport, &t0, &t1);
+  d = (SlTime) ((t1 - t0) * PAN_STEP);
+  sl_viewport_pan (self->viewport, g_str_equal (name, "timeline.pan-left") ? -d : d);
+}
+
+static void
+action_fit_cb (GtkWidget  *widget,
+               const char *name,
+               GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  SlTime s0, s1;
+
+  (void) name;
+  (void) param;
+  if (self->trace != NULL && self->selected.lane >= 0)
+    {
+      const SlEvent *ev = &sl_trace_get_lane (self->trace, self->selected.lane)
+                             ->events[self->selected.index];
+      fit_range (self, ev->start, ev->end);
+    }
+  else if (sl_viewport_get_selection (self->viewport, &s0, &s1))
+    sl_viewport_set_visible (self->viewport, s0, s1, TRUE);
+}
+
+static void
+action_misc_cb (GtkWidget  *widget,
+                const char *name,
+                GVariant   *param)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
+  (void) param;
+  if (g_str_equal (name, "timeline.show-all"))
+    sl_viewport_show_all (self->viewport);
+  else if (g_str_equal (name, "timeline.back"))
+    sl_viewport_back (self->viewport);
+  else if (g_str_equal (name, "timeline.forward"))
+    sl_viewport_forward (self->viewport);
+  else if (g_str_equal (name, "timeline.clear"))
+    {
+      sl_viewport_clear_selection (self->viewport);
+      if (self->selected.lane >= 0)
+        _sl_timeline_select_ref (self, SL_EVENT_REF_NONE, TRUE);
+    }
+}
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           SlTimelineView           *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (
+    GTK_EVENT_CONTROLLER (controller));
+  SlTime t0, t1;
+
+  if (self->trace == NULL)
+    return FALSE;
+  sl_viewport_get_visible (self->viewport, &t0, &t1);
+  if (mods & GDK_CONTROL_MASK)
+    {
+      SlTime anchor = self->pointer_x >= HEADER_W ? x_to_time (self, self->pointer_x)
+                                                  : t0 + (t1 - t0) / 2;
+      sl_viewport_zoom (self->viewport, pow (ZOOM_STEP, -dy), anchor);
+    }
+  else if (mods & GDK_SHIFT_MASK)
+    sl_viewport_pan (self->viewport, (SlTime) ((dy + dx) * (t1 - t0) * 0.1));
+  else
+    {
+      if (dx != 0)
+        sl_viewport_pan (self->viewport, (SlTime) (dx * (t1 - t0) * 0.1));
+      if (dy != 0 && self->vadjustment != NULL)
+        gtk_adjustment_set_value (self->vadjustment,
+                                  gtk_adjustment_get_value (self->vadjustment) + dy * 3 * ROW_LANE_H);
+    }
+  return TRUE;
+}
+
+static void
+motion_cb (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           SlTimelineView           *self)
+{
+  (void) controller;
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->pointer_inside = TRUE;
+}
+
+static void
+leave_cb (GtkEventControllerMotion *controller,
+          SlTimelineView           *self)
+{
+  (void) controller;
+  self->pointer_inside = FALSE;
+}
+
+static void
+drag_begin_cb (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               SlTimelineView *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (
+    GTK_EVENT_CONTROLLER (gesture));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  self->pointer_x = x;
+  self->pointer_y = y;
+  sl_viewport_get_visible (self->viewport, &self->drag_t0, &self->drag_t1);
+  self->drag_vvalue = scroll_y (self);
+  if (self->trace == NULL)
+    self->drag_mode = DRAG_NONE;
+  else if (x < HEADER_W)
+    self->drag_mode = DRAG_HEADER;
+  else if (y < RULER_H || (mods & GDK_SHIFT_MASK))
+    {
+      self->drag_mode = DRAG_RANGE;
+      self->drag_anchor = x_to_time (self, x);
+    }
+  else
+    self->drag_mode = DRAG_PAN;
+}
+
+static void
+drag_update_cb (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                SlTimelineView *self)
+{
+  double sx, sy;
+
+  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
+  if (self->drag_mode == DRAG_PAN)
+    {
+      SlTime shift = (SlTime) (dx * (self->drag_t1 - self->drag_t0) / lanes_width (self));
+      sl_viewport_set_visible (self->viewport, self->drag_t0 - shift, self->drag_t1 - shift,
+                               FALSE);
+      if (self->vadjustment != NULL)
+        gtk_adjustment_set_value (self->vadjustment, self->drag_vvalue - dy);
+    }
+  else if (self->drag_mode == DRAG_RANGE && fabs (dx) >= 2)
+    {
+      double w = lanes_width (self);
+      SlTime t = self->drag_t0 + (SlTime) ((CLAMP (sx + dx, HEADER_W, HEADER_W + w) - HEADER_W)
+                                           * (self->drag_t1 - self->drag_t0) / w);
+      sl_viewport_set_selection (self->viewport, self->drag_anchor, t);
+    }
+}
+
+static void
+drag_end_cb (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             SlTimelineView *self)
+{
+  double sx, sy;
+  int mode = self->drag_mode;
+
+  self->drag_mode = DRAG_NONE;
+  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
+  if (fabs (dx) > 3 || fabs (dy) > 3 || self->trace == NULL)
+    return;
+  /* a click, not a drag */
+  if (mode == DRAG_HEADER)
+    {
+      gint ri = _sl_timeline_row_at (self, sy);
+      if (ri >= 0 && row_get (self, ri)->kind == ROW_GROUP)
+        {
+          const char *key = row_get (self, ri)->key;
+          if (!g_hash_table_remove (self->collapsed, key))
+            g_hash_table_add (self->collapsed, g_strdup (key));
+          _sl_timeline_rows_rebuild (self);
+          gtk_widget_queue_draw (GTK_WIDGET (self));
+        }
+    }
+  else if (mode == DRAG_PAN)
+    {
+      Hit hit;
+      if (hit_test (self, sx, sy, &hit))
+        {
+          if (hit.item.count == 1)
+            _sl_timeline_select_ref (self, hit.ref, TRUE);
+          else
+            /* a fold stands for many events: clicking it zooms into them */
+            fit_range (self, hit.item.start, hit.item.end);
+        }
+      else if (self->selected.lane >= 0)
+        _sl_timeline_select_ref (self, SL_EVENT_REF_NONE, TRUE);
+    }
+}
+
+static void
+click_pressed_cb (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  SlTimelineView  *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  Hit hit;
+
+  if (button == 8)
+    sl_viewport_back (self->viewport);
+  else if (button == 9)
+    sl_viewport_forward (self->viewport);
+  else if (button == GDK_BUTTON_PRIMARY && n_press == 2 && hit_test (self, x, y, &hit))
+    {
+      fit_range (self, hit.item.start, hit.item.end);
+      if (hit.item.count == 1)
+        {
+          _sl_timeline_select_ref (self, hit.ref, TRUE);
+          _sl_timeline_emit_activated (self);
+        }
+    }
+}
+
+/* The timeline's actions and their keys, installed once on its class. */
+void
+_sl_timeline_input_class_init (GtkWidgetClass *widget_class)
+{
+  static const struct { const char *name; GtkWidgetActionActivateFunc cb; } actions[] = {
+    { "timeline.zoom-in", action_zoom_cb },     { "timeline.zoom-out", action_zoom_cb },
+    { "timeline.pan-left", action_pan_cb },     { "timeline.pan-right", action_pan_cb },
+    { "timeline.fit", action_fit_cb },          { "timeline.show-all", action_misc_cb },
+    { "timeline.back", action_misc_cb },        { "timeline.forward", action_misc_cb },
+    { "timeline.clear", action_misc_cb },
+  };
+  static const struct { guint key; GdkModifierType mods; const char *action; } bindings[] = {
+    { GDK_KEY_w, 0, "timeline.zoom-in" },       { GDK_KEY_W, GDK_SHIFT_MASK, "timeline.zoom-in" },
+    { GDK_KEY_s, 0, "timeline.zoom-out" },      { GDK_KEY_S, GDK_SHIFT_MASK, "timeline.zoom-out" },
+    { GDK_KEY_a, 0, "timeline.pan-left" },      { GDK_KEY_A, GDK_SHIFT_MASK, "timeline.pan-left" },
+    { GDK_KEY_d, 0, "timeline.pan-right" },     { GDK_KEY_D, GDK_SHIFT_MASK, "timeline.pan-right" },
+    { GDK_KEY_f, 0, "timeline.fit" },           { GDK_KEY_F, GDK_SHIFT_MASK, "timeline.fit" },
+    { GDK_KEY_0, 0, "timeline.show-all" },      { GDK_KEY_KP_0, 0, "timeline.show-all" },
+    { GDK_KEY_Left, GDK_ALT_MASK, "timeline.back" },
+    { GDK_KEY_Right, GDK_ALT_MASK, "timeline.forward" },
+    { GDK_KEY_Back, 0, "timeline.back" },       { GDK_KEY_Forward, 0, "timeline.forward" },
+    { GDK_KEY_Escape, 0, "timeline.clear" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i].name, NULL, actions[i].cb);
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    gtk_widget_class_add_binding_action (widget_class, bindings[i].key, bindings[i].mods,
+                                         bindings[i].action, NULL);
+}
+
+/* The tooltip, the scroll and motion controllers, and the drag and click gestures. */
+void
+_sl_timeline_input_init (SlTimelineView *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkEventController *ec;
+  GtkGesture *g;
+
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+
+  ec = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (ec, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (widget, ec);
+
+  ec = gtk_event_controller_motion_new ();
+  g_signal_connect (ec, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (ec, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect (ec, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (widget, ec);
+
+  g = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (g), GDK_BUTTON_PRIMARY);
+  g_signal_connect (g, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect (g, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect (g, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (g));
+
+  g = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (g), 0);
+  g_signal_connect (g, "pressed", G_CALLBACK (click_pressed_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (g));
+}

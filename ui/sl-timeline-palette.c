@@ -1,0 +1,264 @@
+/* sl-timeline-palette.c: the timeline's colours per theme, an event's colour, the label text. */
+#include "sl-timeline-view-private.h"
+
+#include <stddef.h>
+
+static void
+rgba_set (GdkRGBA *c,
+          guint32  rgb,
+          float    alpha)
+{
+  c->red = ((rgb >> 16) & 0xFF) / 255.f;
+  c->green = ((rgb >> 8) & 0xFF) / 255.f;
+  c->blue = (rgb & 0xFF) / 255.f;
+  c->alpha = alpha;
+}
+
+/* Each colour of the palette in the dark and the light theme: 0xRRGGBB and alpha.  Only dark or
+ * light comes from the theme: it names a handful of colours, and not these (Adwaita's foreground is
+ * #2e3436, the timeline's #1d1d22). */
+static const struct
+{
+  gsize   offset;
+  guint32 dark;
+  float   dark_alpha;
+  guint32 light;
+  float   light_alpha;
+} palette_colors[] = {
+  { offsetof (Palette, bg),           0x1e1e22, 1.00f, 0xfbfbfc, 1.00f },
+  { offsetof (Palette, bg_alt),       0x25252a, 1.00f, 0xf1f2f4, 1.00f },
+  { offsetof (Palette, header_bg),    0x2b2b31, 1.00f, 0xebecef, 1.00f },
+  { offsetof (Palette, group_bg),     0x34343c, 1.00f, 0xdfe1e6, 1.00f },
+  { offsetof (Palette, fg),           0xe8e8ec, 1.00f, 0x1d1d22, 1.00f },
+  { offsetof (Palette, dim_fg),       0xa0a0aa, 1.00f, 0x5e5e68, 1.00f },
+  { offsetof (Palette, grid),         0xffffff, 0.08f, 0x000000, 0.08f },
+  { offsetof (Palette, ruler_bg),     0x2b2b31, 1.00f, 0xebecef, 1.00f },
+  { offsetof (Palette, kernel),       0x4a90e2, 1.00f, 0x2f6fcf, 1.00f },
+  { offsetof (Palette, memcpy_htod),  0x3fb950, 1.00f, 0x2e9e46, 1.00f },
+  { offsetof (Palette, memcpy_dtoh),  0xc06be0, 1.00f, 0xa347c4, 1.00f },
+  { offsetof (Palette, memcpy_dtod),  0xe3a23c, 1.00f, 0xd98a16, 1.00f },
+  { offsetof (Palette, memcpy_other), 0x9a8f7a, 1.00f, 0x857a62, 1.00f },
+  { offsetof (Palette, memset),       0x36c2c2, 1.00f, 0x1a9e9e, 1.00f },
+  { offsetof (Palette, api),          0x8e86d9, 1.00f, 0x7468c8, 1.00f },
+  { offsetof (Palette, api_sync),     0xf0603c, 1.00f, 0xe0401c, 1.00f },
+  { offsetof (Palette, nvtx),         0xc9ad4a, 1.00f, 0xb8982a, 1.00f },
+  { offsetof (Palette, osrt),         0xb08a68, 1.00f, 0x9a7250, 1.00f },
+  { offsetof (Palette, sample),       0xcfcfd6, 1.00f, 0x505058, 1.00f },
+  { offsetof (Palette, gpu_sync),     0xe0604a, 0.80f, 0xd84a30, 0.80f },
+  { offsetof (Palette, util_any),     0x9aa0b0, 0.45f, 0x707888, 0.35f },
+  { offsetof (Palette, util_kernels), 0x3fb950, 1.00f, 0x2e9e46, 1.00f },
+  { offsetof (Palette, idle),         0xff3030, 0.22f, 0xff0000, 0.16f },
+  { offsetof (Palette, select),       0xffffff, 1.00f, 0x000000, 1.00f },
+  { offsetof (Palette, search),       0xffd400, 1.00f, 0xf0a000, 1.00f },
+  { offsetof (Palette, range),        0x6fa8ff, 0.18f, 0x2f6fcf, 0.14f },
+  { offsetof (Palette, focus),        0x78aeed, 1.00f, 0x1c71d8, 1.00f },
+};
+
+void
+_sl_timeline_palette_update (SlTimelineView *self)
+{
+  GdkRGBA fg;
+  Palette *p = &self->pal;
+  gboolean dark;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  /* a light foreground means a dark theme, whatever the theme is called */
+  dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  if (dark == self->dark && p->fg.alpha > 0)
+    return;
+  self->dark = dark;
+  self->colors_epoch++;
+  for (guint i = 0; i < G_N_ELEMENTS (palette_colors); i++)
+    rgba_set ((GdkRGBA *) ((guint8 *) p + palette_colors[i].offset),
+              dark ? palette_colors[i].dark : palette_colors[i].light,
+              dark ? palette_colors[i].dark_alpha : palette_colors[i].light_alpha);
+  if (self->text_w != NULL)
+    g_hash_table_remove_all (self->text_w);
+}
+
+/* TRUE for the CUDA API calls that block the CPU on the GPU: drawn in the warning colour.  Both
+ * threads of a frame ask (colours of rows are made on either); an answer is one byte, the same
+ * whoever writes it first, so relaxed atomic loads and stores are all it needs. */
+static gboolean
+is_sync_api (SlTimelineView *self,
+             guint32         name)
+{
+  guint8 v;
+
+  if (name >= self->n_sync_names)
+    return FALSE;
+  v = __atomic_load_n (&self->sync_names[name], __ATOMIC_RELAXED);
+  if (v == 0)
+    {
+      const char *s = sl_trace_str (self->trace, name);
+      gboolean sync = strstr (s, "Synchronize") != NULL || strstr (s, "EventSynchronize") != NULL
+                      || strstr (s, "StreamWaitEvent") != NULL;
+      v = sync ? 1 : 2;
+      __atomic_store_n (&self->sync_names[name], v, __ATOMIC_RELAXED);
+    }
+  return v == 1;
+}
+
+GdkRGBA
+_sl_timeline_lane_base_color (SlTimelineView *self,
+                              SlLaneKind      kind)
+{
+  switch (kind)
+    {
+    case SL_LANE_CUDA_API: return self->pal.api;
+    case SL_LANE_NVTX: return self->pal.nvtx;
+    case SL_LANE_OSRT: return self->pal.osrt;
+    case SL_LANE_SAMPLES: return self->pal.sample;
+    case SL_LANE_KERNELS: return self->pal.kernel;
+    case SL_LANE_MEMCPY: return self->pal.memcpy_htod;
+    case SL_LANE_MEMSET: return self->pal.memset;
+    case SL_LANE_SYNC: return self->pal.gpu_sync;
+    case SL_N_LANE_KINDS:
+    default: return self->pal.fg;
+    }
+}
+
+static GdkRGBA
+hash_color (SlTimelineView *self,
+            guint32         name)
+{
+  guint h = g_str_hash (sl_trace_str (self->trace, name));
+  double hue = (h % 360) / 360.0, s = 0.55 + ((h >> 9) % 20) / 100.0;
+  double v = self->dark ? 0.78 : 0.72;
+  float r, g, b;
+
+  gtk_hsv_to_rgb ((float) hue, (float) s, (float) v, &r, &g, &b);
+  return (GdkRGBA) { r, g, b, 1 };
+}
+
+GdkRGBA
+_sl_timeline_event_color (SlTimelineView *self,
+                          const SlLane   *lane,
+                          const SlEvent  *ev)
+{
+  if (lane->kind == SL_LANE_NVTX && (ev->aux >> 24) != 0)
+    {
+      GdkRGBA c;
+      rgba_set (&c, ev->aux & 0xFFFFFF, 1);
+      return c;
+    }
+  if (self->color_mode == SL_COLOR_BY_NAME && lane->kind != SL_LANE_SAMPLES)
+    return hash_color (self, ev->name);
+  switch (lane->kind)
+    {
+    case SL_LANE_CUDA_API:
+      return is_sync_api (self, ev->name) ? self->pal.api_sync : self->pal.api;
+    case SL_LANE_MEMCPY:
+      {
+        const SlCopyInfo *ci = sl_trace_get_copy_info (self->trace, ev->aux);
+        switch (ci != NULL ? ci->copy_kind : 0)
+          {
+          case 1: return self->pal.memcpy_htod;
+          case 2: return self->pal.memcpy_dtoh;
+          case 8: return self->pal.memcpy_dtod;
+          default: return self->pal.memcpy_other;
+          }
+      }
+    case SL_LANE_NVTX:
+    case SL_LANE_OSRT:
+    case SL_LANE_SAMPLES:
+    case SL_LANE_KERNELS:
+    case SL_LANE_MEMSET:
+    case SL_LANE_SYNC:
+    case SL_N_LANE_KINDS:
+    default:
+      return _sl_timeline_lane_base_color (self, lane->kind);
+    }
+}
+
+const char *
+_sl_timeline_event_label (SlTimelineView *self,
+                          const SlLane   *lane,
+                          const SlEvent  *ev,
+                          guint32        *id)
+{
+  *id = ev->name;
+  if (lane->kind == SL_LANE_KERNELS)
+    {
+      const SlKernelInfo *ki = sl_trace_get_kernel_info (self->trace, ev->aux);
+      if (ki != NULL && ki->short_name != SL_NO_STR)
+        *id = ki->short_name;
+    }
+  return sl_trace_str (self->trace, *id);
+}
+
+void
+_sl_timeline_layout_ensure (SlTimelineView *self)
+{
+  PangoFontDescription *desc;
+  int w;
+
+  if (self->layout != NULL)
+    return;
+  self->layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  desc = pango_font_description_copy (pango_context_get_font_description (
+    pango_layout_get_context (self->layout)));
+  pango_font_description_set_size (desc, 8 * PANGO_SCALE);
+  pango_layout_set_font_description (self->layout, desc);
+  pango_font_description_free (desc);
+  pango_layout_set_text (self->layout, "Ag", -1);
+  pango_layout_get_pixel_size (self->layout, &w, &self->text_h);
+  g_hash_table_remove_all (self->text_w);
+}
+
+/* Draws `text` at (x, y) clipped to `max_w` px: whole when it fits, ellipsized when the box is
+ * wide, not at all otherwise.  Widths are cached per string id: labels repeat a lot. */
+void
+_sl_timeline_draw_text (SlTimelineView *self,
+                        GtkSnapshot    *snapshot,
+                        guint32         id,
+                        const char     *text,
+                        double          x,
+                        double          y,
+                        double          max_w,
+                        const GdkRGBA  *color)
+{
+  gpointer cached;
+  int w;
+
+  if (max_w < 8 || text == NULL || *text == '\0')
+    return;
+  if (id != SL_NO_STR && g_hash_table_lookup_extended (self->text_w, GUINT_TO_POINTER (id), NULL,
+                                                       &cached))
+    w = GPOINTER_TO_INT (cached);
+  else
+    {
+      pango_layout_set_width (self->layout, -1);
+      pango_layout_set_text (self->layout, text, -1);
+      pango_layout_get_pixel_size (self->layout, &w, NULL);
+      if (id != SL_NO_STR)
+        g_hash_table_insert (self->text_w, GUINT_TO_POINTER (id), GINT_TO_POINTER (w));
+    }
+  if (w > max_w && max_w < 40)
+    return;
+  pango_layout_set_text (self->layout, text, -1);
+  if (w > max_w)
+    {
+      pango_layout_set_width (self->layout, (int) (max_w * PANGO_SCALE));
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_END);
+    }
+  else
+    {
+      pango_layout_set_width (self->layout, -1);
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+    }
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (floor (x), floor (y)));
+  gtk_snapshot_append_layout (snapshot, self->layout, color);
+  gtk_snapshot_restore (snapshot);
+}
+
+GdkRGBA
+_sl_timeline_text_on (const GdkRGBA *bg)
+{
+  double l = 0.2126 * bg->red + 0.7152 * bg->green + 0.0722 * bg->blue;
+
+  return l > 0.55 ? (GdkRGBA) { 0, 0, 0, 0.9f } : (GdkRGBA) { 1, 1, 1, 0.95f };
+}

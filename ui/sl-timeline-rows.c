@@ -1,0 +1,335 @@
+/* sl-timeline-rows.c: the timeline's rows: lane-header tree, collapse, vadjustment, headers. */
+#include "sl-timeline-view-private.h"
+
+gint
+_sl_timeline_row_at (SlTimelineView *self,
+                     double          y)
+{
+  double cy = y - RULER_H + scroll_y (self);
+  guint lo = 0, hi = self->rows->len;
+
+  if (y < RULER_H || self->rows->len == 0)
+    return -1;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const Row *r = row_get (self, mid);
+      if (cy < r->y)
+        hi = mid;
+      else if (cy >= r->y + r->h)
+        lo = mid + 1;
+      else
+        return mid;
+    }
+  return -1;
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Rows: the header tree                                                                       */
+
+void
+_sl_timeline_row_clear (gpointer data)
+{
+  Row *r = data;
+
+  g_free (r->key);
+  g_free (r->label);
+}
+
+typedef struct
+{
+  gint collapsed_level;   /* -1, or the level of the collapsed group whose rows are being skipped */
+} RowBuild;
+
+static gboolean
+add_row (SlTimelineView *self,
+         RowBuild       *b,
+         RowKind         kind,
+         guint           level,
+         gint            lane,
+         gint            gpu,
+         char           *key,
+         char           *label)
+{
+  Row r = { kind, level, lane, gpu, key, label, self->content_h, 0 };
+
+  if (kind == ROW_GROUP && b->collapsed_level >= 0 && (gint) level <= b->collapsed_level)
+    b->collapsed_level = -1;
+  if (b->collapsed_level >= 0 && (gint) level > b->collapsed_level)
+    {
+      g_free (key);
+      g_free (label);
+      return FALSE;
+    }
+  if (kind == ROW_GROUP)
+    {
+      r.h = ROW_GROUP_H;
+      if (g_hash_table_contains (self->collapsed, key))
+        b->collapsed_level = level;
+    }
+  else if (kind == ROW_GPU_UTIL)
+    r.h = ROW_UTIL_H;
+  else if (kind == ROW_LANE)
+    {
+      SlLaneKind lk = sl_trace_get_lane (self->trace, lane)->kind;
+      r.h = lk == SL_LANE_SAMPLES ? ROW_SAMPLE_H : lk == SL_LANE_NVTX ? ROW_NVTX_H : ROW_LANE_H;
+      self->lane_row[lane] = self->rows->len;
+    }
+  else
+    r.h = ROW_LANE_H;
+  self->content_h += r.h;
+  g_array_append_val (self->rows, r);
+  return TRUE;
+}
+
+static char *
+lane_title (const SlLane *lane)
+{
+  switch (lane->kind)
+    {
+    case SL_LANE_CUDA_API:
+      return lane->depth > 0 ? g_strdup_printf ("CUDA API %u", lane->depth) : g_strdup ("CUDA API");
+    case SL_LANE_NVTX:
+      return lane->depth > 0 ? g_strdup_printf ("NVTX %u", lane->depth) : g_strdup ("NVTX");
+    case SL_LANE_OSRT: return g_strdup ("OS runtime");
+    case SL_LANE_SAMPLES: return g_strdup ("CPU samples");
+    case SL_LANE_KERNELS: return g_strdup ("Kernels");
+    case SL_LANE_MEMCPY: return g_strdup ("Memcpy");
+    case SL_LANE_MEMSET: return g_strdup ("Memset");
+    case SL_LANE_SYNC: return g_strdup ("Sync");
+    case SL_N_LANE_KINDS:
+    default: return g_strdup ("?");
+    }
+}
+
+/* The pid of a process as the trace's process table has it (global pids carry more bytes). */
+static guint
+pid_of (SlTimelineView *self,
+        guint64         global_pid)
+{
+  for (guint i = 0; i < sl_trace_get_n_processes (self->trace); i++)
+    if (sl_trace_get_process (self->trace, i)->global_pid == global_pid)
+      return sl_trace_get_process (self->trace, i)->pid;
+  return (guint) (global_pid >> 24) & 0xFFFFFF;
+}
+
+void
+_sl_timeline_configure_vadjustment (SlTimelineView *self)
+{
+  double page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - RULER_H, 1.0);
+  double upper = MAX (self->content_h, page);
+
+  if (self->vadjustment == NULL)
+    return;
+  gtk_adjustment_configure (self->vadjustment,
+                            CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, upper - page),
+                            0, upper, ROW_LANE_H * 2, page * 0.9, page);
+}
+
+/* Lanes come sorted (CPU by thread, GPU by gpu, process, context, stream, kind): one pass. */
+void
+_sl_timeline_rows_rebuild (SlTimelineView *self)
+{
+  RowBuild b = { -1 };
+  guint n_lanes;
+  gint cur_thread = -1, cur_proc = -1, cur_gpu = -1;
+  guint64 cur_pid = 0;
+  guint32 cur_ctx = 0, cur_green = 0, cur_stream = 0;
+  gboolean have_ctx = FALSE, have_stream = FALSE;
+
+  g_array_set_size (self->rows, 0);
+  self->content_h = 0;
+  g_clear_pointer (&self->lane_row, g_free);
+  if (self->trace == NULL)
+    {
+      _sl_timeline_configure_vadjustment (self);
+      return;
+    }
+  n_lanes = sl_trace_get_n_lanes (self->trace);
+  self->lane_row = g_new (gint, MAX (n_lanes, 1));
+  for (guint i = 0; i < n_lanes; i++)
+    self->lane_row[i] = -1;
+
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (self->trace, i);
+
+      if (lane->thread >= 0)
+        {
+          const SlThread *th = sl_trace_get_thread (self->trace, lane->thread);
+          if ((gint) th->process != cur_proc)
+            {
+              const SlProcess *pr = sl_trace_get_process (self->trace, th->process);
+              cur_proc = th->process;
+              cur_thread = -1;
+              add_row (self, &b, ROW_GROUP, 0, -1, -1,
+                       g_strdup_printf ("p:%" G_GUINT64_FORMAT, pr->global_pid),
+                       g_strdup_printf ("%s [%u]", sl_trace_str (self->trace, pr->name), pr->pid));
+            }
+          if (lane->thread != cur_thread)
+            {
+              const char *name = sl_trace_str (self->trace, th->name);
+              cur_thread = lane->thread;
+              add_row (self, &b, ROW_GROUP, 1, -1, -1,
+                       g_strdup_printf ("t:%" G_GUINT64_FORMAT, th->global_tid),
+                       g_strdup_printf ("%s (%u)", *name != '\0' ? name : "thread", th->tid));
+            }
+          add_row (self, &b, ROW_LANE, 2, i, -1, NULL, lane_title (lane));
+        }
+      else if (lane->gpu >= 0 && (guint) lane->gpu < self->n_gpus)
+        {
+          if (lane->gpu != cur_gpu)
+            {
+              const SlGpu *gpu = sl_trace_get_gpu (self->trace, lane->gpu);
+              const char *gname = sl_trace_str (self->trace, gpu->name);
+              g_autofree char *plain = g_strdup_printf ("GPU %u", gpu->device_id);
+              cur_gpu = lane->gpu;
+              have_ctx = FALSE;
+              cur_proc = cur_thread = -1;
+              add_row (self, &b, ROW_GROUP, 0, -1, lane->gpu, g_strdup_printf ("g:%d", lane->gpu),
+                       g_str_equal (gname, plain) || *gname == '\0'
+                         ? g_steal_pointer (&plain)
+                         : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname));
+              add_row (self, &b, ROW_GPU_UTIL, 1, -1, lane->gpu, NULL, g_strdup ("Utilization"));
+              add_row (self, &b, ROW_GPU_ALL, 1, -1, lane->gpu, NULL, g_strdup ("All streams"));
+            }
+          if (!have_ctx || lane->global_pid != cur_pid || lane->context_id != cur_ctx
+              || lane->green_context_id != cur_green)
+            {
+              have_ctx = TRUE;
+              have_stream = FALSE;
+              cur_pid = lane->global_pid;
+              cur_ctx = lane->context_id;
+              cur_green = lane->green_context_id;
+              add_row (self, &b, ROW_GROUP, 1, -1, lane->gpu,
+                       g_strdup_printf ("c:%d:%" G_GUINT64_FORMAT ":%u:%u", lane->gpu, cur_pid,
+                                        cur_ctx, cur_green),
+                       cur_green != 0
+                         ? g_strdup_printf ("pid %u · context %u · green %u",
+                                            pid_of (self, cur_pid), cur_ctx, cur_green)
+                         : g_strdup_printf ("pid %u · context %u", pid_of (self, cur_pid),
+                                            cur_ctx));
+            }
+          if (!have_stream || lane->stream_id != cur_stream)
+            {
+              have_stream = TRUE;
+              cur_stream = lane->stream_id;
+              add_row (self, &b, ROW_GROUP, 2, -1, lane->gpu,
+                       g_strdup_printf ("s:%d:%" G_GUINT64_FORMAT ":%u:%u:%u", lane->gpu, cur_pid,
+                                        cur_ctx, cur_green, cur_stream),
+                       cur_stream == G_MAXUINT32 ? g_strdup ("No stream")
+                                                 : g_strdup_printf ("Stream %u", cur_stream));
+            }
+          add_row (self, &b, ROW_LANE, 3, i, lane->gpu, NULL, lane_title (lane));
+        }
+    }
+  _sl_timeline_configure_vadjustment (self);
+}
+
+void
+_sl_timeline_draw_headers (SlTimelineView *self,
+                           GtkSnapshot    *snapshot,
+                           double          height)
+{
+  double sy = scroll_y (self);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_H, HEADER_W, height - RULER_H));
+  gtk_snapshot_append_color (snapshot, &self->pal.header_bg,
+                             &GRAPHENE_RECT_INIT (0, RULER_H, HEADER_W, height - RULER_H));
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = row_get (self, i);
+      double y = RULER_H + r->y - sy, x = 6 + r->level * INDENT;
+      GdkRGBA *tc = r->kind == ROW_GROUP ? &self->pal.fg : &self->pal.dim_fg;
+
+      if (y + r->h < RULER_H)
+        continue;
+      if (y > height)
+        break;
+      if (r->kind == ROW_LANE && self->focus_lanes != NULL && self->focus_lanes[r->lane])
+        {
+          GdkRGBA tint = self->pal.focus;
+          tint.alpha = 0.22f;
+          gtk_snapshot_append_color (snapshot, &tint, &GRAPHENE_RECT_INIT (0, y, HEADER_W, r->h));
+          tc = &self->pal.fg;
+        }
+      if (r->kind == ROW_GROUP)
+        {
+          gboolean collapsed = g_hash_table_contains (self->collapsed, r->key);
+          gtk_snapshot_append_color (snapshot, &self->pal.group_bg,
+                                     &GRAPHENE_RECT_INIT (0, y, HEADER_W, r->h));
+          _sl_timeline_draw_text (self, snapshot, SL_NO_STR, collapsed ? "▸" : "▾", x,
+                                  y + (r->h - self->text_h) / 2, 12, tc);
+          x += 12;
+        }
+      _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x, y + (r->h - self->text_h) / 2,
+                              HEADER_W - x - 6, tc);
+      gtk_snapshot_append_color (snapshot, &self->pal.grid,
+                                 &GRAPHENE_RECT_INIT (0, y + r->h - 1, HEADER_W, 1));
+    }
+  gtk_snapshot_append_color (snapshot, &self->pal.grid,
+                             &GRAPHENE_RECT_INIT (HEADER_W - 1, RULER_H, 1, height - RULER_H));
+  gtk_snapshot_pop (snapshot);
+}
+
+/* Scrolls vertically so that a row is on screen, expanding the groups that hide it. */
+void
+_sl_timeline_reveal_lane (SlTimelineView *self,
+                          gint            lane)
+{
+  const Row *r;
+  double page, value;
+
+  if (self->lane_row[lane] < 0)
+    {
+      /* expand every group: simpler than finding its ancestors, and rare */
+      const SlLane *l = sl_trace_get_lane (self->trace, lane);
+      GHashTableIter it;
+      gpointer key;
+      g_hash_table_iter_init (&it, self->collapsed);
+      while (g_hash_table_iter_next (&it, &key, NULL))
+        {
+          const char *k = key;
+          gboolean mine = l->gpu >= 0 ? (k[0] == 'g' || k[0] == 'c' || k[0] == 's')
+                                      : (k[0] == 'p' || k[0] == 't');
+          if (mine)
+            g_hash_table_iter_remove (&it);
+        }
+      _sl_timeline_rows_rebuild (self);
+    }
+  if (self->lane_row[lane] < 0 || self->vadjustment == NULL)
+    return;
+  r = row_get (self, self->lane_row[lane]);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  value = gtk_adjustment_get_value (self->vadjustment);
+  if (r->y < value || r->y + r->h > value + page)
+    gtk_adjustment_set_value (self->vadjustment, MAX (r->y - page / 3, 0));
+}
+
+static void
+vadj_value_changed_cb (GtkAdjustment  *adj,
+                       SlTimelineView *self)
+{
+  (void) adj;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+_sl_timeline_set_vadjustment (SlTimelineView *self,
+                              GtkAdjustment  *adj)
+{
+  if (adj == NULL)
+    adj = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
+  if (adj == self->vadjustment)
+    return;
+  if (self->vadjustment != NULL)
+    {
+      g_signal_handler_disconnect (self->vadjustment, self->vadj_changed_id);
+      g_object_unref (self->vadjustment);
+    }
+  self->vadjustment = g_object_ref_sink (adj);
+  self->vadj_changed_id = g_signal_connect (adj, "value-changed",
+                                            G_CALLBACK (vadj_value_changed_cb), self);
+  _sl_timeline_configure_vadjustment (self);
+  g_object_notify (G_OBJECT (self), "vadjustment");
+}

@@ -1,0 +1,191 @@
+/* sl-timeline-ruler.c: the time ruler on top of the timeline, and the grid of its ticks. */
+#include "sl-timeline-view-private.h"
+#include "sl-format.h"
+
+/* A file of the timeline, not a widget of its own: it is drawn into the frame's top node while the
+ * frame's second thread prefetches (sl-timeline-frame.c), with the timeline's palette and label
+ * layout; the selected range it labels is banded over the rows by the same code, and drag-to-select
+ * on it is the timeline's one drag gesture (sl-timeline-input.c). */
+
+/* 1, 2 or 5 × 10^k ns, so that ticks are at least `min_px` apart. */
+static SlTime
+tick_step (double span,
+           double width,
+           double min_px)
+{
+  double want = span * min_px / MAX (width, 1);
+  SlTime step = 1;
+
+  while ((double) step < want)
+    {
+      if ((double) step * 2 >= want)
+        return step * 2;
+      if ((double) step * 5 >= want)
+        return step * 5;
+      step *= 10;
+    }
+  return step;
+}
+
+/* A tick label in the unit the step calls for, with just the decimals it needs. */
+static void
+format_tick (char   *buf,
+             gsize   n,
+             SlTime  t,
+             SlTime  step,
+             gboolean plus)
+{
+  static const struct { SlTime ns; const char *name; } units[] = {
+    { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "µs" }, { 1, "ns" } };
+  guint u = 3;
+  int dec;
+
+  /* 200 µs steps read as 0.2 ms, 100 µs steps as 100 µs */
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (step * 5 >= units[i].ns)
+      {
+        u = i;
+        break;
+      }
+  dec = 0;
+  for (SlTime s = step; s < units[u].ns && dec < 9; s *= 10)
+    dec++;
+  g_snprintf (buf, n, "%s%.*f %s", plus && t >= 0 ? "+" : "", dec,
+              (double) t / (double) units[u].ns, units[u].name);
+}
+
+void
+_sl_timeline_draw_ruler (SlTimelineView *self,
+                         GtkSnapshot    *snapshot,
+                         const Frame    *f,
+                         double          height)
+{
+  SlTime start, end, span = f->t1 - f->t0, step, first, base = 0;
+  char buf[64];
+  gboolean relative;
+  GdkRGBA tc = self->pal.fg, dc = self->pal.dim_fg;
+
+  sl_viewport_get_bounds (self->viewport, &start, &end);
+  gtk_snapshot_append_color (snapshot, &self->pal.ruler_bg,
+                             &GRAPHENE_RECT_INIT (0, 0, f->right, RULER_H));
+  gtk_snapshot_append_color (snapshot, &self->pal.grid,
+                             &GRAPHENE_RECT_INIT (0, RULER_H - 1, f->right, 1));
+  step = tick_step ((double) span, f->width, 110);
+  first = start + ((f->t0 - start) / step) * step;
+  if (first < f->t0)
+    first += step;
+  /* far from the start with fine ticks, absolute labels get long: label offsets from a base */
+  format_tick (buf, sizeof buf, f->t1 - start, step, FALSE);
+  relative = strlen (buf) > 11;
+  if (relative)
+    base = first;
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_W, 0, f->width, RULER_H));
+  for (SlTime t = first - step; t < f->t1 + step; t += step)
+    {
+      double x = frame_x (f, t);
+      gtk_snapshot_append_color (snapshot, &dc, &GRAPHENE_RECT_INIT (floor (x), RULER_H - 9, 1, 8));
+      for (int k = 1; k < 5; k++)
+        gtk_snapshot_append_color (snapshot, &self->pal.grid,
+                                   &GRAPHENE_RECT_INIT (floor (x + k * step * f->scale / 5),
+                                                        RULER_H - 5, 1, 4));
+      if (relative)
+        format_tick (buf, sizeof buf, t - base, step, TRUE);
+      else
+        format_tick (buf, sizeof buf, t - start, step, FALSE);
+      /* a label the right edge would cut is left out, not ellipsized */
+      if (x + 3 + 8 * strlen (buf) < f->right)
+        _sl_timeline_draw_text (self, snapshot, SL_NO_STR, buf, x + 3, 3, step * f->scale - 6, &tc);
+    }
+  gtk_snapshot_pop (snapshot);
+
+  /* the corner: visible span, and the base when labels are relative */
+  gtk_snapshot_append_color (snapshot, &self->pal.header_bg,
+                             &GRAPHENE_RECT_INIT (0, 0, HEADER_W, RULER_H));
+  {
+    g_autofree char *d = sl_format_duration (span);
+    g_autofree char *line = NULL;
+    if (relative)
+      {
+        g_autofree char *o = sl_format_offset (base - start);
+        line = g_strdup_printf ("%s wide · base %s", d, o);
+      }
+    else
+      line = g_strdup_printf ("%s wide", d);
+    _sl_timeline_draw_text (self, snapshot, SL_NO_STR, line, 8, (RULER_H - self->text_h) / 2,
+                            HEADER_W - 12, &dc);
+  }
+
+  /* where the findings are: shaded marks along the ruler's foot, the one in focus stronger */
+  if (self->ruler_marks != NULL && self->ruler_marks->len > 0)
+    {
+      GdkRGBA mark = self->pal.idle, strong = self->pal.focus;
+      mark.alpha = 0.55f;
+      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_W, 0, f->width, RULER_H));
+      for (guint i = 0; i + 1 < self->ruler_marks->len; i += 2)
+        {
+          SlTime a = g_array_index (self->ruler_marks, SlTime, i);
+          SlTime b = g_array_index (self->ruler_marks, SlTime, i + 1);
+          double x0, x1;
+          if (b < f->t0 || a > f->t1)
+            continue;
+          x0 = MAX (frame_x (f, a), HEADER_W - 1);
+          x1 = MAX (MIN (frame_x (f, b), f->right + 1), x0 + 2);
+          gtk_snapshot_append_color (snapshot, &mark,
+                                     &GRAPHENE_RECT_INIT (x0, RULER_H - 6, x1 - x0, 5));
+        }
+      if (self->focus_t1 > self->focus_t0 && self->focus_t1 >= f->t0 && self->focus_t0 <= f->t1)
+        {
+          double x0 = MAX (frame_x (f, self->focus_t0), HEADER_W - 1);
+          double x1 = MAX (MIN (frame_x (f, self->focus_t1), f->right + 1), x0 + 2);
+          gtk_snapshot_append_color (snapshot, &strong,
+                                     &GRAPHENE_RECT_INIT (x0, RULER_H - 6, x1 - x0, 5));
+        }
+      gtk_snapshot_pop (snapshot);
+    }
+
+  /* the selected range, with its duration */
+  {
+    SlTime s0, s1;
+    if (sl_viewport_get_selection (self->viewport, &s0, &s1))
+      {
+        double x0 = MAX (frame_x (f, s0), HEADER_W), x1 = MIN (frame_x (f, s1), f->right);
+        if (x1 > x0 - 1)
+          {
+            g_autofree char *d = sl_format_duration (s1 - s0);
+            GdkRGBA strong = self->pal.range;
+            int w;
+            strong.alpha = MIN (1.0f, strong.alpha * 4);
+            gtk_snapshot_append_color (snapshot, &strong,
+                                       &GRAPHENE_RECT_INIT (x0, 0, MAX (x1 - x0, 1), RULER_H));
+            gtk_snapshot_append_color (snapshot, &self->pal.range,
+                                       &GRAPHENE_RECT_INIT (x0, RULER_H, MAX (x1 - x0, 1),
+                                                            height - RULER_H));
+            pango_layout_set_width (self->layout, -1);
+            pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+            pango_layout_set_text (self->layout, d, -1);
+            pango_layout_get_pixel_size (self->layout, &w, NULL);
+            double tx = CLAMP ((x0 + x1) / 2 - w / 2.0, HEADER_W + 2, f->right - w - 2);
+            gtk_snapshot_append_color (snapshot, &self->pal.ruler_bg,
+                                       &GRAPHENE_RECT_INIT (tx - 3, RULER_H - self->text_h - 4,
+                                                            w + 6, self->text_h + 2));
+            _sl_timeline_draw_text (self, snapshot, SL_NO_STR, d, tx, RULER_H - self->text_h - 3,
+                                    w + 1, &tc);
+          }
+      }
+  }
+}
+
+/* The grid of a frame: a line every `*step` ns from `*first` on, as the ruler's ticks. */
+void
+_sl_timeline_grid_ticks (SlTimelineView *self,
+                         const Frame    *f,
+                         SlTime         *first,
+                         SlTime         *step)
+{
+  SlTime start, end;
+
+  *step = tick_step ((double) (f->t1 - f->t0), f->width, 110);
+  sl_viewport_get_bounds (self->viewport, &start, &end);
+  *first = start + ((f->t0 - start) / *step) * *step - *step;
+}

@@ -1,0 +1,596 @@
+/* sl-timeline-view-private.h: the timeline's internals shared by its files, and its test hooks. */
+#pragma once
+
+#include <math.h>
+#include <string.h>
+
+#include "sl-lane.h"
+#include "sl-search.h"
+#include "sl-timeline-view.h"
+
+G_BEGIN_DECLS
+
+#define HEADER_W     220.0   /* px: the lane header column */
+#define RULER_H      30.0    /* px: the time ruler on top */
+#define INDENT       14.0    /* px per tree level in the headers */
+#define ROW_GROUP_H  22.0
+#define ROW_LANE_H   20.0
+#define ROW_NVTX_H   18.0
+#define ROW_SAMPLE_H 14.0
+#define ROW_UTIL_H   40.0
+#define MIN_PX       2.0     /* events narrower than this fold into LOD items */
+#define ZOOM_STEP    1.5     /* W/S and one Ctrl+wheel notch */
+#define PAN_STEP     0.2     /* A/D: a fifth of the visible span */
+#define TEXT_MIN_W   24.0    /* px: narrower boxes never get a label */
+
+typedef enum
+{
+  ROW_GROUP,
+  ROW_LANE,
+  ROW_GPU_ALL,   /* every stream of a GPU merged */
+  ROW_GPU_UTIL,  /* utilization graph of a GPU */
+} RowKind;
+
+typedef struct
+{
+  RowKind kind;
+  guint   level;     /* indentation in the header tree */
+  gint    lane;      /* ROW_LANE */
+  gint    gpu;       /* GPU rows */
+  char   *key;       /* ROW_GROUP: what the collapsed set remembers */
+  char   *label;
+  double  y, h;      /* content coordinates: 0 is the top of the first row */
+} Row;
+
+/* Utilization per pixel column of one GPU, recomputed when the window or width changes. */
+typedef struct
+{
+  SlTime  t0, t1;
+  guint   n;
+  double *kernels;
+  double *any;
+  /* the row drawn from them: one image instead of ~3 k column rectangles; reused while the
+   * window, size, threshold and colours stay */
+  cairo_surface_t *image;
+  guint            tex_h;   /* 0: the image is stale */
+  double           tex_y;   /* the row's y less floor (y): bars end on whole pixels */
+  double           tex_threshold;
+  guint32          tex_colors[3];
+} UtilCache;
+
+/* Events of interest in each lane (indices, in order of start): highlight or search. */
+typedef struct
+{
+  GArray **lanes;    /* n_lanes entries, NULL where a lane has none */
+  guint    n_lanes;
+} MarkSet;
+
+/* Colours for one theme; dark is picked from the foreground colour's luminance. */
+typedef struct
+{
+  GdkRGBA bg, bg_alt, header_bg, group_bg, fg, dim_fg, grid, ruler_bg;
+  GdkRGBA kernel, memcpy_htod, memcpy_dtoh, memcpy_dtod, memcpy_other, memset, api, api_sync;
+  GdkRGBA nvtx, osrt, sample, gpu_sync, util_any, util_kernels, idle, select, search, range;
+  GdkRGBA focus;   /* a finding in focus: an accent, used translucent */
+} Palette;
+
+/*
+ * Zoomed out, a lane is thousands of LOD items of 1–2 px each; one render node apiece is what
+ * costs the frame (20 lanes × ~3 k nodes at 20 s).  So the items of a row are first rasterized
+ * into one Column per pixel: the colour of the item covering most of it and how busy it is.
+ * Runs of equal columns then become one rectangle each: a row costs at most its width in nodes,
+ * typically a few hundred.  Opacity of folds has FOLD_LEVELS steps so that neighbours merge.
+ */
+#define FOLD_LEVELS 4
+#define KEY_FOLD    1u   /* low bit of Column.key: a fold, drawn by busy fraction */
+
+typedef struct
+{
+  float   w;      /* px of the column covered by the item it shows, 0 when empty */
+  float   busy;   /* px of the column that are busy, over all items */
+  guint32 key;    /* RGB << 8 of that item, | KEY_FOLD for folds */
+} Column;
+
+typedef struct
+{
+  guint   from, to;   /* columns */
+  guint32 key;
+  float   busy;       /* mean over the run */
+  guint32 argb;       /* its pixel, premultiplied (run_pixel), made with the run */
+} Run;
+
+/* The "All streams" row of a GPU as runs, for one window, width and set of colours. */
+typedef struct
+{
+  Run    *runs;
+  guint   n_runs, cap;
+  SlTime  t0, t1;
+  guint   width;
+  guint   epoch;   /* colors_epoch; 0: none */
+} GpuRow;
+
+/* The level of detail of one lane for one frame (see _sl_timeline_lane_lod). */
+typedef struct
+{
+  GArray      *items;   /* SlLodItem: wide events, and folds around them */
+  SlLodColumn *cols;    /* narrow events per pixel column, when `dense` */
+  guint        n_cols;  /* allocated */
+  gboolean     dense;
+  SlTime       t0, t1;  /* the window and width it was made for */
+  guint        width;
+  /* the lane's own row made of them, as runs of columns (see _sl_timeline_lane_runs), when the
+   * frame shows the lane as a row; valid while runs_epoch is the view's colors_epoch */
+  Run         *runs;
+  guint        n_runs, runs_cap;
+  guint        runs_epoch;
+} LaneLod;
+
+struct _SlTimelineView
+{
+  GtkWidget      parent_instance;
+
+  SlTrace       *trace;
+  SlViewport    *viewport;
+  gulong         viewport_changed_id;
+  gulong         selection_changed_id;
+
+  GArray        *rows;           /* Row: a few hundred at most */
+  gint          *lane_row;       /* lane → row, -1 when hidden */
+  double         content_h;
+  GHashTable    *collapsed;      /* group keys */
+  GArray       **gpu_lanes;      /* per GPU: lane indices of kernels, memcpy, memset */
+  UtilCache     *util;           /* per GPU */
+  GpuRow        *gpu_rows;       /* per GPU */
+  guint          n_gpus;
+
+  GtkAdjustment *hadjustment;    /* GtkScrollable wants one; unused: time is the viewport's */
+  GtkAdjustment *vadjustment;
+  guint          hscroll_policy : 1;
+  guint          vscroll_policy : 1;
+  gulong         vadj_changed_id;
+
+  SlEventRef     selected;
+  guint32        highlight_name;
+  SlSearch      *highlight;      /* events named highlight_name; NULL when none */
+  SlSearch      *search;         /* the search bar's matches; NULL when none */
+  /* a finding in focus: its range, lanes and events; and the ranges of all findings */
+  SlTime         focus_t0, focus_t1;
+  gboolean      *focus_lanes;    /* per lane, NULL when none */
+  MarkSet        focus;
+  GArray        *ruler_marks;    /* SlTime pairs */
+  SlColorMode    color_mode;
+  gboolean       util_overlay;
+  double         util_threshold;
+
+  /* input */
+  double         pointer_x, pointer_y;
+  gboolean       pointer_inside;
+  int            drag_mode;
+  SlTime         drag_t0, drag_t1, drag_anchor;
+  double         drag_vvalue;
+
+  /* drawing */
+  Palette        pal;
+  gboolean       dark;
+  guint          colors_epoch;   /* moves with the palette and colour mode: older rows are stale */
+  PangoLayout   *layout;         /* the one layout every label reuses */
+  int            text_h;
+  GHashTable    *text_w;         /* string id → label width in px, measured once */
+  guint8        *sync_names;     /* per string id: 0 not looked at yet, 1 a sync API, 2 not;
+                                  * read and written by the frame's two threads (see is_sync_api) */
+  guint          n_sync_names;
+  GArray        *lod;            /* scratch SlLodItem list for hit tests */
+  LaneLod       *lod_cache;      /* per lane: the last frame's level of detail */
+  Column        *cols;           /* scratch: one per pixel column of the lanes area */
+  Run           *runs;           /* scratch: n_cols + 1 */
+  guint          n_cols;
+  GPtrArray     *row_images;     /* cairo image surfaces for dense rows, reused (see row_image) */
+  struct _FrameWorker *worker;   /* the frame's second thread, once a frame needed one */
+  guint32       *under;          /* this frame's rows under the events (_sl_timeline_frame_under) */
+  guint          under_n;        /* their width */
+  guint          under_ok;       /* which of the four are made */
+};
+
+enum
+{
+  DRAG_NONE,
+  DRAG_PAN,
+  DRAG_RANGE,
+  DRAG_HEADER,
+};
+
+/* Geometry, inline: asked per event and per pixel column. */
+
+static inline double
+lanes_width (SlTimelineView *self)
+{
+  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - HEADER_W, 1.0);
+}
+
+static inline double
+scroll_y (SlTimelineView *self)
+{
+  return self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+}
+
+static inline double
+time_to_x (SlTimelineView *self,
+           SlTime          t)
+{
+  return HEADER_W + sl_viewport_time_to_x (self->viewport, t, lanes_width (self));
+}
+
+static inline SlTime
+x_to_time (SlTimelineView *self,
+           double          x)
+{
+  return sl_viewport_x_to_time (self->viewport, x - HEADER_W, lanes_width (self));
+}
+
+static inline const Row *
+row_get (SlTimelineView *self,
+         gint            i)
+{
+  return &g_array_index (self->rows, Row, i);
+}
+
+/* Adjacent boxes of one colour become one render node: at most a few per pixel column. */
+typedef struct
+{
+  GtkSnapshot *snapshot;
+  double       x0, x1, y, h;
+  GdkRGBA      color;
+  gboolean     pending;
+} Batch;
+
+static inline void
+batch_flush (Batch *b)
+{
+  if (b->pending)
+    gtk_snapshot_append_color (b->snapshot, &b->color,
+                               &GRAPHENE_RECT_INIT (b->x0, b->y, b->x1 - b->x0, b->h));
+  b->pending = FALSE;
+}
+
+static inline void
+batch_add (Batch         *b,
+           double         x0,
+           double         x1,
+           double         y,
+           double         h,
+           const GdkRGBA *c)
+{
+  /* folds next to each other differ a little in opacity; one run keeps the first one's, or a
+   * whole-trace frame of 10 M events is ~70 k rectangles instead of a few hundred */
+  if (b->pending && y == b->y && h == b->h && x0 <= b->x1 + 0.01 && c->red == b->color.red
+      && c->green == b->color.green && c->blue == b->color.blue
+      && fabsf (c->alpha - b->color.alpha) < 0.2f)
+    {
+      b->x1 = MAX (b->x1, x1);
+      return;
+    }
+  batch_flush (b);
+  b->x0 = x0;
+  b->x1 = x1;
+  b->y = y;
+  b->h = h;
+  b->color = *c;
+  b->pending = TRUE;
+}
+
+typedef struct
+{
+  SlTime t0, t1;
+  double scale;     /* px per ns */
+  double width;     /* lanes area width */
+  double right;     /* widget width */
+} Frame;
+
+static inline double
+frame_x (const Frame *f,
+         SlTime       t)
+{
+  return HEADER_W + (double) (t - f->t0) * f->scale;
+}
+
+static inline gboolean
+lane_lod_fresh (const LaneLod *l,
+                SlTime         t0,
+                SlTime         t1,
+                guint          width)
+{
+  return l->items != NULL && l->t0 == t0 && l->t1 == t1 && l->width == width;
+}
+
+/* floor (x) for |x| < 2^62, without a call into libm (a frame asks ~3 k). */
+static inline double
+floor_fast (double x)
+{
+  double t = (double) (gint64) x;
+
+  return t > x ? t - 1 : t;
+}
+
+/* A channel of 0 … 1 as 0 … 255, rounded (lround's answer, without its call: a dense lane of
+ * NVTX colours asks for three a pixel column). */
+static inline guint32
+channel_byte (float v)
+{
+  return (guint32) (CLAMP (v, 0.0f, 1.0f) * 255.0f + 0.5f);
+}
+
+static inline guint32
+rgb_key (const GdkRGBA *c)
+{
+  return (channel_byte (c->red) << 24) | (channel_byte (c->green) << 16)
+         | (channel_byte (c->blue) << 8);
+}
+
+static inline guint32
+rgba_key (const GdkRGBA *c)
+{
+  return rgb_key (c) | channel_byte (c->alpha);
+}
+
+/* `src` (straight alpha, times `cover`) over the premultiplied pixel `dst`, as cairo's OVER. */
+static inline void
+pixel_over (float         *dst,
+            const GdkRGBA *src,
+            float          cover)
+{
+  float a = src->alpha * cover;
+
+  dst[0] = src->red * a + dst[0] * (1 - a);
+  dst[1] = src->green * a + dst[1] * (1 - a);
+  dst[2] = src->blue * a + dst[2] * (1 - a);
+  dst[3] = a + dst[3] * (1 - a);
+}
+
+static inline guint32
+pixel_pack (const float *p)
+{
+  return ((guint32) (CLAMP (p[3], 0, 1) * 255 + 0.5f) << 24)
+         | ((guint32) (CLAMP (p[0], 0, 1) * 255 + 0.5f) << 16)
+         | ((guint32) (CLAMP (p[1], 0, 1) * 255 + 0.5f) << 8)
+         | (guint32) (CLAMP (p[2], 0, 1) * 255 + 0.5f);
+}
+
+/*
+ * The work of one frame's prefetch, shared by two threads: each takes the next task from `next`.
+ * A task is one utilization series (kernels, any work) of a GPU, the level of detail of one lane
+ * (and its row's runs), the runs of a GPU's "All streams" row, made of its lanes' levels of
+ * detail, or the image of a utilization row, made of its two series.  In that order: a series is
+ * one long piece, lanes go largest first, and the rows and images wait until all of those are
+ * done.
+ */
+typedef enum
+{
+  TASK_UTIL_KERNELS,
+  TASK_UTIL_ANY,
+  TASK_LANE,
+  TASK_GPU_ROW,
+  TASK_UTIL_IMAGE,   /* the utilization row, at y, h high */
+} TaskKind;
+
+typedef struct
+{
+  TaskKind      kind;
+  const SlLane *lane;   /* TASK_LANE */
+  guint         gpu;    /* the others */
+  gboolean      row;    /* TASK_LANE: the lane is a row of its own: its runs too */
+  double        y, h;   /* TASK_UTIL_IMAGE */
+} FrameTask;
+
+typedef struct
+{
+  SlTimelineView  *self;
+  const Frame     *f;
+  FrameTask       *tasks;
+  guint            n;
+  guint            n_before_rows;   /* tasks before the first TASK_GPU_ROW */
+  gint             next;            /* atomic: the next task to take */
+  gint             done;            /* atomic: tasks finished */
+  SlTime           t0, t1;
+  guint            width;
+  gboolean         posted;          /* to the view's worker (FALSE: nothing to do) */
+} FrameJob;
+
+/* sl-timeline-view.c */
+void _sl_timeline_emit_activated (SlTimelineView *self);
+void _sl_timeline_select_ref (SlTimelineView *self,
+                              SlEventRef      ref,
+                              gboolean        emit);
+
+/* sl-timeline-palette.c */
+void _sl_timeline_palette_update (SlTimelineView *self);
+GdkRGBA _sl_timeline_lane_base_color (SlTimelineView *self,
+                                      SlLaneKind      kind);
+GdkRGBA _sl_timeline_event_color (SlTimelineView *self,
+                                  const SlLane   *lane,
+                                  const SlEvent  *ev);
+const char *_sl_timeline_event_label (SlTimelineView *self,
+                                      const SlLane   *lane,
+                                      const SlEvent  *ev,
+                                      guint32        *id);
+void _sl_timeline_layout_ensure (SlTimelineView *self);
+void _sl_timeline_draw_text (SlTimelineView *self,
+                             GtkSnapshot    *snapshot,
+                             guint32         id,
+                             const char     *text,
+                             double          x,
+                             double          y,
+                             double          max_w,
+                             const GdkRGBA  *color);
+GdkRGBA _sl_timeline_text_on (const GdkRGBA *bg);
+
+/* sl-timeline-rows.c */
+gint _sl_timeline_row_at (SlTimelineView *self,
+                          double          y);
+void _sl_timeline_row_clear (gpointer data);
+void _sl_timeline_configure_vadjustment (SlTimelineView *self);
+void _sl_timeline_rows_rebuild (SlTimelineView *self);
+void _sl_timeline_draw_headers (SlTimelineView *self,
+                                GtkSnapshot    *snapshot,
+                                double          height);
+void _sl_timeline_reveal_lane (SlTimelineView *self,
+                               gint            lane);
+void _sl_timeline_set_vadjustment (SlTimelineView *self,
+                                   GtkAdjustment  *adj);
+
+/* sl-timeline-util.c */
+gboolean _sl_timeline_util_prepare (UtilCache *u,
+                                    SlTime     t0,
+                                    SlTime     t1,
+                                    guint      n);
+UtilCache *_sl_timeline_util_current (SlTimelineView *self,
+                                      guint           gpu);
+void _sl_timeline_draw_idle_shade (SlTimelineView *self,
+                                   Batch          *batch,
+                                   const Frame    *f,
+                                   guint           gpu,
+                                   double          y,
+                                   double          h);
+void _sl_timeline_util_image_ensure (SlTimelineView *self,
+                                     const Frame    *f,
+                                     guint           gpu,
+                                     double          y,
+                                     double          h);
+void _sl_timeline_draw_util_texture (SlTimelineView *self,
+                                     GtkSnapshot    *snapshot,
+                                     const Frame    *f,
+                                     guint           gpu,
+                                     double          y,
+                                     double          h);
+
+/* sl-timeline-overlays.c */
+void _sl_timeline_markset_clear (MarkSet *m);
+void _sl_timeline_markset_add (MarkSet *m,
+                               guint    lane,
+                               guint32  index);
+void _sl_timeline_draw_lane_marks (SlTimelineView *self,
+                                   Batch          *batch,
+                                   const Frame    *f,
+                                   const SlLane   *lane,
+                                   const guint32  *idx,
+                                   guint           n,
+                                   double          y,
+                                   double          h,
+                                   const GdkRGBA  *underline);
+void _sl_timeline_draw_search_marks (SlTimelineView *self,
+                                     Batch          *batch,
+                                     const Frame    *f,
+                                     const SlLane   *lane,
+                                     const SlSearch *search,
+                                     double          y,
+                                     double          h,
+                                     const GdkRGBA  *underline);
+void _sl_timeline_draw_outline (GtkSnapshot   *snapshot,
+                                const graphene_rect_t *r,
+                                const GdkRGBA *c,
+                                double         w);
+gboolean _sl_timeline_event_rect (SlTimelineView  *self,
+                                  SlEventRef       ref,
+                                  graphene_rect_t *out);
+gboolean _sl_timeline_arrow_points (SlTimelineView   *self,
+                                    graphene_point_t *from,
+                                    graphene_point_t *to);
+void _sl_timeline_draw_arrow (SlTimelineView *self,
+                              GtkSnapshot    *snapshot,
+                              int             width,
+                              int             height);
+
+/* sl-timeline-frame.c */
+const LaneLod *_sl_timeline_lane_lod (SlTimelineView *self,
+                                      const SlLane   *lane,
+                                      SlTime          t0,
+                                      SlTime          t1,
+                                      guint           width);
+void _sl_timeline_worker_stop (SlTimelineView *self);
+gboolean _sl_timeline_gpu_row_fresh (SlTimelineView *self,
+                                     guint           gpu,
+                                     const Frame    *f,
+                                     guint           width);
+void _sl_timeline_frame_prefetch_start (SlTimelineView *self,
+                                        const Frame    *f,
+                                        double          sy,
+                                        int             height,
+                                        FrameJob       *job);
+void _sl_timeline_frame_prefetch_finish (SlTimelineView *self,
+                                         FrameJob       *job);
+
+/* sl-timeline-raster.c */
+Column *_sl_timeline_columns_get (SlTimelineView *self,
+                                  guint           n);
+void _sl_timeline_append_image (GtkSnapshot     *snapshot,
+                                cairo_surface_t *image,
+                                double           x,
+                                double           y,
+                                double           h,
+                                cairo_extend_t   extend);
+void _sl_timeline_lane_runs (SlTimelineView *self,
+                             const Frame    *f,
+                             const SlLane   *lane,
+                             Column         *cols,
+                             guint           n);
+void _sl_timeline_gpu_row_runs (SlTimelineView *self,
+                                const Frame    *f,
+                                guint           gpu,
+                                Column         *cols);
+void _sl_timeline_runs_emit (SlTimelineView *self,
+                             GtkSnapshot    *snapshot,
+                             const Run      *runs,
+                             guint           n_runs,
+                             guint           n,
+                             double          y,
+                             double          h,
+                             gboolean        dim,
+                             const guint32  *under);
+void _sl_timeline_draw_lane_row (SlTimelineView *self,
+                                 GtkSnapshot    *snapshot,
+                                 const Frame    *f,
+                                 const SlLane   *lane,
+                                 double          y,
+                                 double          h,
+                                 gboolean        dim,
+                                 const guint32  *under);
+const guint32 *_sl_timeline_frame_under (SlTimelineView *self,
+                                         const Frame    *f,
+                                         gboolean        alt,
+                                         gboolean        tint);
+
+/* sl-timeline-ruler.c */
+void _sl_timeline_draw_ruler (SlTimelineView *self,
+                              GtkSnapshot    *snapshot,
+                              const Frame    *f,
+                              double          height);
+void _sl_timeline_grid_ticks (SlTimelineView *self,
+                              const Frame    *f,
+                              SlTime         *first,
+                              SlTime         *step);
+
+/* sl-timeline-input.c */
+void _sl_timeline_input_class_init (GtkWidgetClass *widget_class);
+void _sl_timeline_input_init (SlTimelineView *self);
+
+/* Test hooks (tests/test-ui-timeline.c) */
+
+/* The lane row at widget y, or -1 (headers and ruler included in the layout). */
+gint        sl_timeline_view_lane_at            (SlTimelineView *self,
+                                                 double          y);
+/* End points of the launch → GPU work arrow drawn for the selection; FALSE when none is drawn. */
+gboolean    sl_timeline_view_get_arrow          (SlTimelineView   *self,
+                                                 graphene_point_t *from,
+                                                 graphene_point_t *to);
+/* Kernel utilization (0 … 1) the utilization row shows at widget x for `gpu`, and the time
+ * window [t0, t1) of that pixel column; -1 when x is not over the lanes. */
+double      sl_timeline_view_get_util_value     (SlTimelineView *self,
+                                                 guint           gpu,
+                                                 double          x,
+                                                 SlTime         *t0,
+                                                 SlTime         *t1);
+/* The colour a single (unfolded) event is drawn with in the current mode and theme. */
+gboolean    sl_timeline_view_get_event_color    (SlTimelineView *self,
+                                                 SlEventRef      ref,
+                                                 GdkRGBA        *color);
+
+G_END_DECLS
