@@ -384,6 +384,8 @@ sl_window_class_init (SlWindowClass *klass)
    * focus is; Back and Forward are enabled as the viewport's can-go-back/-forward say. */
   for (gsize i = 0; i < G_N_ELEMENTS (actions); i++)
     gtk_widget_class_install_action (widget_class, actions[i], NULL, window_action_cb);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Back, 0, "win.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Forward, 0, "win.forward", NULL);
   gtk_widget_class_install_property_action (widget_class, "win.color-by", "color-by");
   gtk_widget_class_install_property_action (widget_class, "win.util-overlay", "util-overlay");
 

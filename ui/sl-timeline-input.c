@@ -214,10 +214,6 @@ action_misc_cb (GtkWidget  *widget,
   (void) param;
   if (g_str_equal (name, "timeline.show-all"))
     sl_viewport_show_all (self->viewport);
-  else if (g_str_equal (name, "timeline.back"))
-    sl_viewport_back (self->viewport);
-  else if (g_str_equal (name, "timeline.forward"))
-    sl_viewport_forward (self->viewport);
   else if (g_str_equal (name, "timeline.clear"))
     {
       sl_viewport_clear_selection (self->viewport);
@@ -398,7 +394,9 @@ click_pressed_cb (GtkGestureClick *gesture,
     }
 }
 
-/* The timeline's actions and their keys, installed once on its class. */
+/* The timeline's actions and their keys, installed once on its class.  Back and Forward through
+ * the viewport's history are the window's (win.back, win.forward: its header buttons reach
+ * them, and its keys work wherever the focus is). */
 void
 _sl_timeline_input_class_init (GtkWidgetClass *widget_class)
 {
@@ -406,7 +404,6 @@ _sl_timeline_input_class_init (GtkWidgetClass *widget_class)
     { "timeline.zoom-in", action_zoom_cb },     { "timeline.zoom-out", action_zoom_cb },
     { "timeline.pan-left", action_pan_cb },     { "timeline.pan-right", action_pan_cb },
     { "timeline.fit", action_fit_cb },          { "timeline.show-all", action_misc_cb },
-    { "timeline.back", action_misc_cb },        { "timeline.forward", action_misc_cb },
     { "timeline.clear", action_misc_cb },
   };
   static const struct { guint key; GdkModifierType mods; const char *action; } bindings[] = {
@@ -416,9 +413,6 @@ _sl_timeline_input_class_init (GtkWidgetClass *widget_class)
     { GDK_KEY_d, 0, "timeline.pan-right" },     { GDK_KEY_D, GDK_SHIFT_MASK, "timeline.pan-right" },
     { GDK_KEY_f, 0, "timeline.fit" },           { GDK_KEY_F, GDK_SHIFT_MASK, "timeline.fit" },
     { GDK_KEY_0, 0, "timeline.show-all" },      { GDK_KEY_KP_0, 0, "timeline.show-all" },
-    { GDK_KEY_Left, GDK_ALT_MASK, "timeline.back" },
-    { GDK_KEY_Right, GDK_ALT_MASK, "timeline.forward" },
-    { GDK_KEY_Back, 0, "timeline.back" },       { GDK_KEY_Forward, 0, "timeline.forward" },
     { GDK_KEY_Escape, 0, "timeline.clear" },
   };
 
