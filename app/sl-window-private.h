@@ -96,6 +96,15 @@ void     _sl_window_stop_clicked_cb    (GtkButton      *button,
 /* The window goes: the program is ended and the trace kept, as with Stop. */
 void     _sl_window_recording_dispose  (SlWindow       *self);
 
+/* For tests/test-ui-app.c and bench/bench-live.c: the state the GUI test and the live-view
+ * benchmark wait on, the live reloads shown so far and the program's output. */
+gboolean    sl_window_is_recording      (SlWindow *self);
+gboolean    sl_window_is_loading        (SlWindow *self);
+SlTrace    *sl_window_get_trace         (SlWindow *self);
+GtkWidget  *sl_window_get_timeline      (SlWindow *self);
+guint       sl_window_get_n_live_updates (SlWindow *self);
+char       *sl_window_get_output_text   (SlWindow *self);
+
 /* For tests: "empty", "loading" or "trace"; the widgets of the trace page. */
 const char *sl_window_get_page          (SlWindow *self);
 GtkWidget  *sl_window_get_detail_pane   (SlWindow *self);

@@ -37,19 +37,9 @@ gboolean   sl_window_record           (SlWindow               *self,
  * unrecorded; the trace is finished and shown. */
 void       sl_window_stop_recording   (SlWindow       *self,
                                        SlRecordingStop how);
-gboolean   sl_window_is_recording     (SlWindow      *self);
-/* Live reloads shown so far and the program's output (for the test and bench/bench-live). */
-guint      sl_window_get_n_live_updates (SlWindow    *self);
-char      *sl_window_get_output_text  (SlWindow      *self);
 
 /* Loading, showing a trace, or showing an error: a new file goes to another window. */
 gboolean   sl_window_is_busy          (SlWindow      *self);
-gboolean   sl_window_is_loading       (SlWindow      *self);
-SlTrace   *sl_window_get_trace        (SlWindow      *self);
-
-/* The timeline (for the test and bench/bench-live); the test's other getters are in
- * sl-window-private.h. */
-GtkWidget *sl_window_get_timeline     (SlWindow      *self);
 
 /* Shows the tab of the findings of `sightline analyze` under the timeline. */
 void           sl_window_show_findings      (SlWindow *self);

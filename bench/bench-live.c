@@ -16,7 +16,7 @@
 
 #include "sl-application.h"
 #include "sl-sort.h"
-#include "sl-window.h"
+#include "sl-window-private.h"
 
 static double
 parse_wall (const char *text)

@@ -17,7 +17,7 @@
 #include "sl-plant.h"
 #include "sl-stats-panel.h"
 #include "sl-test-util.h"
-#include "sl-timeline-view.h"
+#include "sl-timeline-view-private.h"
 #include "sl-utilization.h"
 #include "sl-window-private.h"
 

@@ -572,7 +572,16 @@ void _sl_timeline_grid_ticks (SlTimelineView *self,
 void _sl_timeline_input_class_init (GtkWidgetClass *widget_class);
 void _sl_timeline_input_init (SlTimelineView *self);
 
-/* Test hooks (tests/test-ui-timeline.c) */
+/* Test hooks (tests/test-ui-timeline.c, tests/test-ui-app.c) */
+
+/* Where an event is drawn, in widget coordinates (for tests and arrows); FALSE when off screen. */
+gboolean    sl_timeline_view_get_event_area     (SlTimelineView  *self,
+                                                 SlEventRef       ref,
+                                                 graphene_rect_t *area);
+/* Whether a lane is tinted as part of the finding in focus; how many ruler marks are drawn. */
+gboolean    sl_timeline_view_lane_in_focus      (SlTimelineView *self,
+                                                 guint           lane);
+guint       sl_timeline_view_get_ruler_marks    (SlTimelineView *self);
 
 /* The lane row at widget y, or -1 (headers and ruler included in the layout). */
 gint        sl_timeline_view_lane_at            (SlTimelineView *self,

@@ -52,10 +52,6 @@ void        sl_timeline_view_set_util_overlay   (SlTimelineView *self,
 void        sl_timeline_view_set_util_threshold (SlTimelineView *self,
                                                  double          threshold);
 
-/* Where an event is drawn, in widget coordinates (for tests and arrows); FALSE when off screen. */
-gboolean    sl_timeline_view_get_event_area     (SlTimelineView  *self,
-                                                 SlEventRef       ref,
-                                                 graphene_rect_t *area);
 /* A finding in focus: its time range banded, its lanes tinted (headers too), its events
  * underlined.  t1 <= t0 and no lanes or events clear it. */
 void        sl_timeline_view_set_focus          (SlTimelineView   *self,
@@ -65,12 +61,9 @@ void        sl_timeline_view_set_focus          (SlTimelineView   *self,
                                                  guint             n_lanes,
                                                  const SlEventRef *events,
                                                  guint             n_events);
-gboolean    sl_timeline_view_lane_in_focus      (SlTimelineView *self,
-                                                 guint           lane);
 /* Shaded marks along the ruler where findings are: `n_ranges` (start, end) pairs. */
 void        sl_timeline_view_set_ruler_marks    (SlTimelineView *self,
                                                  const SlTime   *ranges,
                                                  guint           n_ranges);
-guint       sl_timeline_view_get_ruler_marks    (SlTimelineView *self);
 
 G_END_DECLS
