@@ -1,7 +1,7 @@
 /* sl-record-dialog.c: the launch dialog (data/ui/sl-record-dialog.ui).  Fields for the program, its arguments, folder and
  * environment (a small table of VAR=VALUE rows), what to trace, delay and duration, and the
  * output file; checks them before anything starts and says what is wrong in the dialog. */
-#include "sl-record-dialog.h"
+#include "sl-record-dialog-private.h"
 
 #include <string.h>
 

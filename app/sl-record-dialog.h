@@ -17,8 +17,7 @@ void              sl_record_dialog_set_settings  (SlRecordDialog         *self,
                                                   const SlRecordSettings *settings);
 SlRecordSettings *sl_record_dialog_get_settings  (SlRecordDialog         *self);
 /* Presses Record (as the button does); FALSE when a check failed (its message is shown in the
- * dialog: sl_record_dialog_get_error()). */
+ * dialog). */
 gboolean          sl_record_dialog_record        (SlRecordDialog         *self);
-const char       *sl_record_dialog_get_error     (SlRecordDialog         *self);
 
 G_END_DECLS

@@ -165,8 +165,8 @@ reports_done_cb (GObject      *source,
   LoadResult *result = g_task_propagate_pointer (G_TASK (res), NULL);
 
   (void) user_data;
-  /* another trace may have been opened in this window meanwhile */
-  if (result != NULL && result->trace == self->trace)
+  /* another trace may have been opened in this window meanwhile, or the window closed */
+  if (result != NULL && result->trace == self->trace && !self->disposed)
     {
       sl_stats_panel_set_timeline (SL_STATS_PANEL (self->stats), SL_TIMELINE_VIEW (self->timeline),
                                    g_steal_pointer (&result->reports));
@@ -241,6 +241,11 @@ load_done_cb (GObject      *source,
 
   (void) user_data;
   g_clear_object (&self->cancellable);
+  if (self->disposed)
+    {
+      g_clear_pointer (&result, load_result_free);
+      return;
+    }
   if (result == NULL)
     {
       g_clear_object (&self->file);

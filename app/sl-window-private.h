@@ -40,6 +40,8 @@ struct _SlWindow
 
   SlTrace      *trace;
   GCancellable *cancellable;   /* non-NULL while loading */
+  gboolean      disposed;      /* the window went while a load or its reports were running: their
+                                * callbacks (the tasks hold a reference) must not touch widgets */
   GFile        *file;          /* being loaded or shown */
   SlViewport   *viewport;      /* the timeline's, reffed to disconnect from it */
 

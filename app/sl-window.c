@@ -286,6 +286,7 @@ sl_window_dispose (GObject *object)
 {
   SlWindow *self = SL_WINDOW (object);
 
+  self->disposed = TRUE;
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   _sl_window_recording_dispose (self);

@@ -12,6 +12,7 @@
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
+#include "sl-sort.h"
 #include "sl-timeline-view.h"
 
 #define WIDTH  1920
@@ -25,14 +26,6 @@ typedef struct
   double median_ms, max_ms, snap_median_ms;
 } Level;
 
-static int
-cmp_double (const void *a,
-            const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
 
 static void
 spin (void)
@@ -162,8 +155,8 @@ bench_level_done (Bench  *b,
                   SlTime  span,
                   guint   frames)
 {
-  qsort (b->times, frames, sizeof (double), cmp_double);
-  qsort (b->snaps, frames, sizeof (double), cmp_double);
+  qsort (b->times, frames, sizeof (double), sl_cmp_double);
+  qsort (b->snaps, frames, sizeof (double), sl_cmp_double);
   b->levels[level] = (Level) { span, b->times[frames / 2], b->times[frames - 1],
                                b->snaps[frames / 2] };
 }

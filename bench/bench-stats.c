@@ -11,6 +11,7 @@
 
 #include <glib.h>
 
+#include "sl-sort.h"
 #include "sl-sql-aggregates.h"
 #include "sl-stats.h"
 #include "sl-trace.h"
@@ -101,13 +102,6 @@ compute_range (SlTrace *trace,
   return (g_get_monotonic_time () - start) / 1e6;
 }
 
-static int
-compare_seconds (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 int
 main (int    argc,
@@ -130,8 +124,8 @@ main (int    argc,
       sql[i] = run_sql (argv[1], &sql_rows);
       model[i] = run_model (argv[1], &model_rows);
     }
-  qsort (model, runs, sizeof (double), compare_seconds);
-  qsort (sql, runs, sizeof (double), compare_seconds);
+  qsort (model, runs, sizeof (double), sl_cmp_double);
+  qsort (sql, runs, sizeof (double), sl_cmp_double);
   double m = model[runs / 2], s = sql[runs / 2];
   printf ("%s: %d runs each\n", argv[1], runs);
   printf ("  sightline (load kernels + API, compute, format): %8.3f s median  (%" G_GSIZE_FORMAT " rows)\n", m,
@@ -155,8 +149,8 @@ main (int    argc,
       whole[i] = compute_range (trace, G_MININT64, G_MAXINT64);
       part[i] = compute_range (trace, t0 + d / 2, t0 + d / 2 + d / 100);
     }
-  qsort (whole, runs, sizeof (double), compare_seconds);
-  qsort (part, runs, sizeof (double), compare_seconds);
+  qsort (whole, runs, sizeof (double), sl_cmp_double);
+  qsort (part, runs, sizeof (double), sl_cmp_double);
   printf ("  the two reports computed (loaded): whole trace %8.3f ms, a 1 %% range %8.3f ms "
           "(ratio %.3f)\n", whole[runs / 2] * 1e3, part[runs / 2] * 1e3, part[runs / 2] / whole[runs / 2]);
   return 0;

@@ -16,6 +16,16 @@ sl_cmp_int64 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* Ascending guint32 (string ids, event indexes within a lane). */
+static inline gint
+sl_cmp_uint32 (gconstpointer a,
+               gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 /* Ascending double; NaN is not expected (times and ratios). */
 static inline gint
 sl_cmp_double (gconstpointer a,

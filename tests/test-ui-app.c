@@ -11,11 +11,12 @@
 #include <glib/gstdio.h>
 
 #include "sl-application.h"
-#include "sl-detail-pane.h"
-#include "sl-findings-panel.h"
+#include "sl-detail-pane-private.h"
+#include "sl-findings-panel-private.h"
 #include "sl-lane.h"
 #include "sl-plant.h"
-#include "sl-stats-panel.h"
+#include "sl-record-dialog-private.h"
+#include "sl-stats-panel-private.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
 #include "sl-utilization.h"
@@ -565,7 +566,13 @@ test_utilization (void)
   double buckets[200], mean = 0;
 
   /* the menu's toggle: win.util-overlay, a property action over the window's "util-overlay" */
+  gboolean overlay = TRUE;
+
+  g_object_get (main_window, "util-overlay", &overlay, NULL);
+  g_assert_false (overlay);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.util-overlay", NULL));
+  g_object_get (main_window, "util-overlay", &overlay, NULL);
+  g_assert_true (overlay);
   iterate_for (100);
   screenshot (GTK_WIDGET (main_window), "sample-utilization");
   /* The model says 70.3 % for the sample (see `sightline info`); the timeline's drawing of it is
@@ -581,6 +588,8 @@ test_utilization (void)
     mean += buckets[i] / G_N_ELEMENTS (buckets);
   g_assert_cmpfloat (fabs (mean - util), <, 0.01);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.util-overlay", NULL));
+  g_object_get (main_window, "util-overlay", &overlay, NULL);
+  g_assert_false (overlay);
 }
 
 /* "1,234" as the table shows it. */

@@ -1,5 +1,5 @@
 /* sl-detail-pane.c: everything known about the selected event, as copyable text. */
-#include "sl-detail-pane.h"
+#include "sl-detail-pane-private.h"
 
 #include "sl-format.h"
 #include "sl-occupancy.h"

@@ -19,6 +19,4 @@ void       sl_detail_pane_set_trace (SlDetailPane *self,
  * "go-to-event" (gint lane, guint64 index), which the window turns into a selection. */
 void       sl_detail_pane_set_event (SlDetailPane *self,
                                      SlEventRef    ref);
-SlEventRef sl_detail_pane_get_event (SlDetailPane *self);
-
 G_END_DECLS

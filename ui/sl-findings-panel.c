@@ -1,5 +1,5 @@
 /* sl-findings-panel.c: a list of findings, costliest first, and the details of the selected one. */
-#include "sl-findings-panel.h"
+#include "sl-findings-panel-private.h"
 
 #include "sl-format.h"
 

@@ -18,14 +18,4 @@ void             sl_findings_panel_set_analysis    (SlFindingsPanel *self,
                                                     SlTimelineView  *timeline,
                                                     SlAnalysis      *analysis);
 
-/* For tests and the window. */
-guint            sl_findings_panel_get_n_findings  (SlFindingsPanel *self);
-const SlFinding *sl_findings_panel_get_finding     (SlFindingsPanel *self,
-                                                    guint            i);
-/* Selects finding i as a click on its row would: zoom, focus, details. */
-void             sl_findings_panel_select          (SlFindingsPanel *self,
-                                                    guint            i);
-/* The details shown for the selection, as plain text ("" when none). */
-char            *sl_findings_panel_get_details     (SlFindingsPanel *self);
-
 G_END_DECLS

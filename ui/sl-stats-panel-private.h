@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "sl-stats-panel.h"
 #include "sl-stats.h"
 
 G_BEGIN_DECLS
@@ -86,5 +87,23 @@ gboolean      _sl_stats_page_show         (_SlStatsPage  *page,
 void          _sl_stats_page_set_info     (_SlStatsPage  *page,
                                            const char    *text);
 SlStatsRow   *_sl_stats_page_selected_row (_SlStatsPage  *page);
+
+/* ------------------------------------------------------------------------------------------------
+ * sl-stats-panel.c, for tests/test-ui-app.c: the report shown, its rows as shown (sorted), one
+ * cell's text, and the panel driven as clicks would. */
+const char *sl_stats_panel_get_report     (SlStatsPanel   *self);
+gboolean   sl_stats_panel_show_report     (SlStatsPanel   *self,
+                                           const char     *name);
+guint      sl_stats_panel_get_n_rows      (SlStatsPanel   *self);
+char      *sl_stats_panel_get_cell_text   (SlStatsPanel   *self,
+                                           guint           row,
+                                           const char     *column);
+/* Selects a row of the report shown (as a click would) */
+void       sl_stats_panel_select_row      (SlStatsPanel   *self,
+                                           guint           row);
+/* "Longest instance" of the selected cuda_gpu_kern_sum row; FALSE when there is none. */
+gboolean   sl_stats_panel_go_to_longest   (SlStatsPanel   *self);
+/* Whether the tables describe the selected time range (TRUE) or the whole trace. */
+gboolean   sl_stats_panel_is_ranged       (SlStatsPanel   *self);
 
 G_END_DECLS

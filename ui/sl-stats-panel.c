@@ -2,7 +2,9 @@
  *
  * One page per report (sl-stats-page.c).  The tables are the model's reports: the whole trace's,
  * computed while loading, or sl_report_compute_range () over the selected range when a
- * selection settles (the events that start in it; O(log n) per lane plus what the range holds).
+ * selection settles (the events that start in it; O(log n) per lane plus what the range holds),
+ * on a thread: a range over most of a 10^7-event trace takes seconds, its cuda_gpu_trace alone
+ * up to a million rows.  The tables shown stay until the range's arrive.
  */
 #include "sl-stats-panel.h"
 
@@ -24,7 +26,8 @@ struct _SlStatsPanel
   SlViewport     *viewport;
   gulong          selection_handler;
   guint           range_source;
-  gboolean        ranged;
+  GCancellable   *range_cancel; /* the range's reports being computed, NULL when none */
+  gboolean        ranged;       /* the tables shown are over [r0, r1) */
   SlTime          r0, r1;
   GHashTable     *kernel_ids;  /* demangled name -> string id, of the kernels in the trace */
 };
@@ -164,30 +167,114 @@ add_page (SlStatsPanel *self,
   g_ptr_array_add (self->pages, page);
 }
 
-static void
-recompute (SlStatsPanel *self)
+/* One computation of the reports over a range, for the pages that have a whole-trace table. */
+typedef struct
 {
-  for (guint i = 0; i < self->pages->len; i++)
+  SlTrace   *trace;
+  SlTime     r0, r1;
+  GPtrArray *names;     /* the pages' report names (borrowed: static strings of sl-stats) */
+} RangeJob;
+
+static void
+range_job_free (RangeJob *job)
+{
+  sl_trace_unref (job->trace);
+  g_ptr_array_unref (job->names);
+  g_free (job);
+}
+
+static void
+range_thread_cb (GTask        *task,
+                 gpointer      source,
+                 gpointer      data,
+                 GCancellable *cancellable)
+{
+  RangeJob *job = data;
+  GPtrArray *reports = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_report_free);
+
+  (void) source;
+  for (guint i = 0; i < job->names->len && !g_cancellable_is_cancelled (cancellable); i++)
+    g_ptr_array_add (reports, sl_report_compute_range (job->trace, job->names->pdata[i], job->r0,
+                                                       job->r1, NULL));
+  g_task_return_pointer (task, reports, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+range_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      data)
+{
+  SlStatsPanel *self = SL_STATS_PANEL (source);
+  RangeJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GPtrArray) reports = g_task_propagate_pointer (G_TASK (result), NULL);
+  guint k = 0;
+
+  (void) data;
+  if (reports == NULL)
+    return;  /* cancelled: another range, none, or another trace came meanwhile */
+  g_clear_object (&self->range_cancel);
+  self->ranged = TRUE;
+  self->r0 = job->r0;
+  self->r1 = job->r1;
+  for (guint i = 0; i < self->pages->len && k < reports->len; i++)
     {
       _SlStatsPage *page = self->pages->pdata[i];
+      g_autoptr (_SlStatsTable) table = NULL;
 
       if (page->full == NULL)
         continue;
-      if (!self->ranged)
-        _sl_stats_page_show (page, page->full);
-      else
-        {
-          SlReport *report = sl_report_compute_range (self->trace, page->name, self->r0, self->r1,
-                                                      NULL);
-          g_autoptr (_SlStatsTable) table = NULL;
-
-          /* the whole trace has data for it, so a range never lacks the report */
-          g_assert (report != NULL);
-          table = _sl_stats_table_new (report, page->full);
-          _sl_stats_page_show (page, table);
-        }
+      g_assert (g_str_equal (page->name, job->names->pdata[k]));
+      /* the whole trace has data for it, so a range never lacks the report */
+      g_assert (reports->pdata[k] != NULL);
+      table = _sl_stats_table_new (g_steal_pointer (&reports->pdata[k]), page->full);
+      k++;
+      _sl_stats_page_show (page, table);
       update_info (self, page);
     }
+}
+
+/* Shows the whole trace's tables now, or starts computing the range's. */
+static void
+recompute (SlStatsPanel *self,
+           gboolean      ranged,
+           SlTime        r0,
+           SlTime        r1)
+{
+  g_autoptr (GTask) task = NULL;
+  RangeJob *job;
+
+  if (self->range_cancel != NULL)
+    g_cancellable_cancel (self->range_cancel);
+  g_clear_object (&self->range_cancel);
+  if (!ranged)
+    {
+      self->ranged = FALSE;
+      for (guint i = 0; i < self->pages->len; i++)
+        {
+          _SlStatsPage *page = self->pages->pdata[i];
+          if (page->full == NULL)
+            continue;
+          _sl_stats_page_show (page, page->full);
+          update_info (self, page);
+        }
+      return;
+    }
+  job = g_new0 (RangeJob, 1);
+  job->trace = sl_trace_ref (self->trace);
+  job->r0 = r0;
+  job->r1 = r1;
+  job->names = g_ptr_array_new ();
+  for (guint i = 0; i < self->pages->len; i++)
+    {
+      _SlStatsPage *page = self->pages->pdata[i];
+      if (page->full != NULL)
+        g_ptr_array_add (job->names, (gpointer) page->name);
+    }
+  self->range_cancel = g_cancellable_new ();
+  task = g_task_new (self, self->range_cancel, range_done_cb, NULL);
+  g_task_set_source_tag (task, recompute);
+  g_task_set_task_data (task, job, (GDestroyNotify) range_job_free);
+  g_task_run_in_thread (task, range_thread_cb);
 }
 
 static gboolean
@@ -195,11 +282,13 @@ range_timeout_cb (gpointer data)
 {
   SlStatsPanel *self = data;
 
+  SlTime r0 = 0, r1 = 0;
+  gboolean ranged;
+
   self->range_source = 0;
-  self->ranged = self->viewport != NULL && sl_viewport_get_selection (self->viewport, &self->r0,
-                                                                      &self->r1)
-                 && self->r1 > self->r0;
-  recompute (self);
+  ranged = self->viewport != NULL && sl_viewport_get_selection (self->viewport, &r0, &r1)
+           && r1 > r0;
+  recompute (self, ranged, r0, r1);
   return G_SOURCE_REMOVE;
 }
 
@@ -231,6 +320,9 @@ disconnect_viewport (SlStatsPanel *self)
   self->selection_handler = 0;
   g_clear_object (&self->viewport);
   g_clear_handle_id (&self->range_source, g_source_remove);
+  if (self->range_cancel != NULL)
+    g_cancellable_cancel (self->range_cancel);
+  g_clear_object (&self->range_cancel);
 }
 
 static void

@@ -22,20 +22,4 @@ void       sl_stats_panel_set_timeline    (SlStatsPanel   *self,
                                            SlTimelineView *timeline,
                                            GPtrArray      *reports);
 
-/* For tests and the window: the report shown, its rows as shown (sorted), one cell's text. */
-const char *sl_stats_panel_get_report     (SlStatsPanel   *self);
-gboolean   sl_stats_panel_show_report     (SlStatsPanel   *self,
-                                           const char     *name);
-guint      sl_stats_panel_get_n_rows      (SlStatsPanel   *self);
-char      *sl_stats_panel_get_cell_text   (SlStatsPanel   *self,
-                                           guint           row,
-                                           const char     *column);
-/* Selects a row of the report shown (as a click would) */
-void       sl_stats_panel_select_row      (SlStatsPanel   *self,
-                                           guint           row);
-/* "Longest instance" of the selected cuda_gpu_kern_sum row; FALSE when there is none. */
-gboolean   sl_stats_panel_go_to_longest   (SlStatsPanel   *self);
-/* Whether the tables describe the selected time range (TRUE) or the whole trace. */
-gboolean   sl_stats_panel_is_ranged       (SlStatsPanel   *self);
-
 G_END_DECLS

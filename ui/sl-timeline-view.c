@@ -1,5 +1,6 @@
 /* sl-timeline-view.c: the timeline widget: its GObject, the snapshot that runs a frame, its API. */
 #include "sl-timeline-view-private.h"
+#include "sl-sort.h"
 
 enum
 {
@@ -422,14 +423,6 @@ sl_timeline_view_init (SlTimelineView *self)
 /* ------------------------------------------------------------------------------------------- */
 /* Public API                                                                                  */
 
-static gint
-cmp_guint32 (gconstpointer a,
-             gconstpointer b)
-{
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-
-  return x < y ? -1 : x > y;
-}
 
 static void
 search_clear (SlTimelineView *self)
@@ -477,17 +470,15 @@ sl_timeline_view_set_focus (SlTimelineView  *self,
       for (guint l = 0; l < total; l++)
         if (self->focus.lanes[l] != NULL)
           {
-            const SlLane *lane = sl_trace_get_lane (self->trace, l);
             GArray *m = self->focus.lanes[l];
             guint32 *idx = (guint32 *) m->data;
             /* indexes sort as starts do (lanes are sorted by start); drop repeats */
-            g_array_sort (m, cmp_guint32);
+            g_array_sort (m, sl_cmp_uint32);
             guint out = 0;
             for (guint k = 0; k < m->len; k++)
               if (out == 0 || idx[out - 1] != idx[k])
                 idx[out++] = idx[k];
             g_array_set_size (m, out);
-            (void) lane;
           }
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));

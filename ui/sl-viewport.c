@@ -237,7 +237,9 @@ sl_viewport_set_bounds (SlViewport *self,
   g_array_set_size (self->forward, 0);
   self->t0 = start;
   self->t1 = end;
-  /* always notified, even when unchanged: a new trace in the same bounds is drawn anew */
+  /* The one setter that notifies when nothing changed, on purpose: a new trace (a live
+   * recording's reload) often has the same bounds, and what follows the viewport must redraw
+   * and re-enable Back/Forward for it (the "changed" signal this replaced did the same). */
   g_object_freeze_notify (G_OBJECT (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOUNDS]);
   notify_visible (self, could_go_back, could_go_forward);
