@@ -343,7 +343,8 @@ extern "C"
     return (fixed + text_len + 1 + 7) & ~7u;
   }
 
-  /* Name of an OS runtime function as nsys writes it in StringIds ("read", "pthread_mutex_lock"). */
+  /* Name of an OS runtime function as nsys writes it in StringIds ("read",
+   * "pthread_mutex_lock"). */
   const char *sl_wire_osrt_name (uint32_t func);
 
 #ifdef __cplusplus

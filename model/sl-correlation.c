@@ -188,6 +188,6 @@ _sl_trace_link (SlTrace *trace)
       g_free (g_array_index (maps, ProcMap, p).slots);
     }
   if (dup > 0)
-    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " CUDA API calls repeat a correlation id of their process; "
-                           "GPU work links to the first", dup);
+    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " CUDA API calls repeat a correlation id of "
+                           "their process; GPU work links to the first", dup);
 }

@@ -203,7 +203,8 @@ _sl_reader_read_kernels (SlReader *r,
 
   if (!_sl_reader_has_column (r, loop.table, "gridX"))
     {
-      _sl_trace_warn (r->trace, "%s lacks launch configuration columns and was skipped", loop.table);
+      _sl_trace_warn (r->trace, "%s lacks launch configuration columns and was skipped",
+                      loop.table);
       return TRUE;
     }
   return _sl_reader_each_row (r, &loop, error);
@@ -218,7 +219,8 @@ memcpy_name (SlReader *r,
   if (kind >= 0 && kind < (gint64) G_N_ELEMENTS (r->memcpy_names) && r->memcpy_names[kind] != 0)
     return r->memcpy_names[kind];
   g_autofree char *name = g_strdup_printf ("[CUDA memcpy %s]",
-                                           sl_trace_enum_label (r->trace, SL_ENUM_MEMCPY_OPER, kind));
+                                           sl_trace_enum_label (r->trace,
+                                                                SL_ENUM_MEMCPY_OPER, kind));
   guint32 id = _sl_trace_intern (r->trace, name, -1);
   if (kind >= 0 && kind < (gint64) G_N_ELEMENTS (r->memcpy_names))
     r->memcpy_names[kind] = id;

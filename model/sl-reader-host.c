@@ -85,8 +85,9 @@ nvtx_row (SlReader     *r,
   ev->name = _sl_reader_col_str (r, stmt, 5);
   if (ev->name == SL_NO_STR)
     ev->name = _sl_reader_col_text (r, stmt, 6);
-  ev->aux = sqlite3_column_type (stmt, 7) == SQLITE_NULL ? 0
-                                                          : (guint32) sqlite3_column_int64 (stmt, 7);
+  ev->aux = sqlite3_column_type (stmt, 7) == SQLITE_NULL
+            ? 0
+            : (guint32) sqlite3_column_int64 (stmt, 7);
   gint64 domain = sqlite3_column_int64 (stmt, 8);
   ev->corr = SL_NO_STR;
   if (domain != 0)
@@ -125,7 +126,8 @@ nvtx_done (SlReader  *r,
     }
   if (rows->unterminated > 0)
     _sl_trace_warn (r->trace,
-                    "%s: %" G_GUINT64_FORMAT " ranges were never closed; they end at the last NVTX timestamp",
+                    "%s: %" G_GUINT64_FORMAT " ranges were never closed; they end at the last "
+                    "NVTX timestamp",
                     loop->table, rows->unterminated);
 }
 

@@ -48,7 +48,8 @@ _sl_reader_str_lookup (SlReader *r,
     {
       if (r->str_map_big == NULL)
         r->str_map_big = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-      g_hash_table_insert (r->str_map_big, g_memdup2 (&file_id, sizeof file_id), GUINT_TO_POINTER (cached));
+      g_hash_table_insert (r->str_map_big, g_memdup2 (&file_id, sizeof file_id),
+                           GUINT_TO_POINTER (cached));
     }
   return id;
 }
@@ -81,7 +82,8 @@ _sl_reader_strings_open (SlReader *r)
   /* ids are dense in real files; a hostile one with a huge id falls back to a hash table */
   r->str_map_len = (gsize) CLAMP (max_id, 0, (1 << 24) - 1) + 1;
   r->str_map = g_new0 (guint32, r->str_map_len);
-  if (sqlite3_prepare_v2 (r->db, "SELECT value FROM StringIds WHERE id = ?", -1, &r->str_stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (r->db, "SELECT value FROM StringIds WHERE id = ?", -1, &r->str_stmt,
+                          NULL) != SQLITE_OK)
     r->str_stmt = NULL;
 }
 
@@ -109,7 +111,8 @@ process_for (SlReader *r,
   SlProcess p = { global_pid, (guint32) PID_OF (global_pid), SL_NO_STR };
   g_array_append_val (r->trace->processes, p);
   idx = r->trace->processes->len;
-  g_hash_table_insert (r->processes, g_memdup2 (&global_pid, sizeof global_pid), GUINT_TO_POINTER (idx));
+  g_hash_table_insert (r->processes, g_memdup2 (&global_pid, sizeof global_pid),
+                       GUINT_TO_POINTER (idx));
   return idx - 1;
 }
 
@@ -120,11 +123,13 @@ _sl_reader_thread_lookup (SlReader *r,
   guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (r->threads, &global_tid));
   if (idx == 0)
     {
-      SlThread t = { global_tid, (guint32) PID_OF (global_tid), (guint32) TID_OF (global_tid), SL_NO_STR, 0 };
+      SlThread t = { global_tid, (guint32) PID_OF (global_tid), (guint32) TID_OF (global_tid),
+                     SL_NO_STR, 0 };
       t.process = process_for (r, GPID_OF (global_tid));
       g_array_append_val (r->trace->threads, t);
       idx = r->trace->threads->len;
-      g_hash_table_insert (r->threads, g_memdup2 (&global_tid, sizeof global_tid), GUINT_TO_POINTER (idx));
+      g_hash_table_insert (r->threads, g_memdup2 (&global_tid, sizeof global_tid),
+                           GUINT_TO_POINTER (idx));
     }
   r->last_tid = global_tid;
   r->last_thread = idx - 1;
@@ -325,7 +330,8 @@ read_enum (SlReader   *r,
   g_autofree char *sql = g_strdup_printf ("SELECT id, label FROM %s", table);
   sqlite3_stmt *stmt = NULL;
 
-  if (!_sl_reader_table_exists (r, table) || sqlite3_prepare_v2 (r->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+  if (!_sl_reader_table_exists (r, table)
+      || sqlite3_prepare_v2 (r->db, sql, -1, &stmt, NULL) != SQLITE_OK)
     return;
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
@@ -361,8 +367,10 @@ _sl_reader_read_schema_version (SlReader *r)
       if (!_sl_reader_table_exists (r, tables[i]))
         continue;
       if (sqlite3_prepare_v2 (r->db,
-                              i == 0 ? "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'"
-                                     : "SELECT value FROM EXPORT_META_DATA WHERE name = 'EXPORT_SCHEMA_VERSION'",
+                              i == 0 ? "SELECT value FROM META_DATA_EXPORT "
+                                       "WHERE name = 'EXPORT_SCHEMA_VERSION'"
+                                     : "SELECT value FROM EXPORT_META_DATA "
+                                       "WHERE name = 'EXPORT_SCHEMA_VERSION'",
                               -1, &stmt, NULL) == SQLITE_OK
           && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_text (stmt, 0) != NULL)
         {

@@ -36,8 +36,8 @@ gpu_key_hash (gconstpointer p)
 {
   const SlGpuKey *k = p;
   guint64 h = k->global_pid * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-  h ^= ((guint64) k->device << 40) ^ ((guint64) k->context << 20) ^ k->stream ^ ((guint64) k->kind << 60)
-       ^ ((guint64) k->green_context << 30);
+  h ^= ((guint64) k->device << 40) ^ ((guint64) k->context << 20) ^ k->stream
+       ^ ((guint64) k->kind << 60) ^ ((guint64) k->green_context << 30);
   return (guint) (h ^ (h >> 32));
 }
 
@@ -295,8 +295,8 @@ _sl_reader_read (SlTrace        *trace,
     rc = sqlite3_step (probe);
   if (rc != SQLITE_ROW)
     {
-      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: not a readable SQLite trace: %s",
-                   trace->path, sqlite3_errmsg (db));
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN,
+                   "%s: not a readable SQLite trace: %s", trace->path, sqlite3_errmsg (db));
       sqlite3_finalize (probe);
       return FALSE;
     }
@@ -307,8 +307,9 @@ _sl_reader_read (SlTrace        *trace,
   if (!_sl_reader_table_exists (&r, "StringIds") && !any_table)
     {
       g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_NOT_TRACE,
-                   "%s: not an Nsight Systems trace: it has neither a StringIds table nor any event table "
-                   "(CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, OSRT_API, COMPOSITE_EVENTS)", trace->path);
+                   "%s: not an Nsight Systems trace: it has neither a StringIds table nor any "
+                   "event table (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, OSRT_API, COMPOSITE_EVENTS)",
+                   trace->path);
       return FALSE;
     }
 
@@ -317,7 +318,8 @@ _sl_reader_read (SlTrace        *trace,
   r.cpu_builders = g_hash_table_new_full (cpu_key_hash, cpu_key_equal, g_free, NULL);
   r.gpu_lanes = g_hash_table_new_full (gpu_key_hash, _sl_gpu_key_equal, g_free, NULL);
   r.lane_arrays = g_hash_table_new (g_direct_hash, g_direct_equal);
-  r.kernel_infos = g_hash_table_new_full (_sl_kernel_info_hash, _sl_kernel_info_equal, g_free, NULL);
+  r.kernel_infos = g_hash_table_new_full (_sl_kernel_info_hash, _sl_kernel_info_equal,
+                                          g_free, NULL);
   r.copy_infos = g_hash_table_new_full (_sl_copy_info_hash, _sl_copy_info_equal, g_free, NULL);
   r.context_gpu = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r.nvtx_domains = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -339,7 +341,8 @@ _sl_reader_read (SlTrace        *trace,
   GThread *worker = NULL;
   gboolean want_gpu = FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
-    want_gpu |= steps[i].gpu && (flags & steps[i].flag) && _sl_reader_table_exists (&r, steps[i].table);
+    want_gpu |= steps[i].gpu && (flags & steps[i].flag)
+                && _sl_reader_table_exists (&r, steps[i].table);
   g.slot = 1;
   g.str_map = NULL;
   g.str_map_len = 0;
@@ -396,15 +399,18 @@ _sl_reader_read (SlTrace        *trace,
   g_hash_table_remove_all (r.lane_arrays);
 
   if (r.n_missing_str > 0)
-    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " string ids point nowhere in StringIds; those names are empty",
+    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " string ids point nowhere in StringIds; "
+                           "those names are empty",
                     r.n_missing_str);
   gsize n_events = 0;
   for (guint i = 0; i < trace->lanes->len; i++)
     n_events += ((SlLane *) g_ptr_array_index (trace->lanes, i))->n_events;
   if (n_events == 0)
-    _sl_trace_warn (trace, "the trace holds no events: its event tables are empty or were not loaded");
+    _sl_trace_warn (trace, "the trace holds no events: its event tables are empty "
+                           "or were not loaded");
   if (r.n_bad_utf8 > 0)
-    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " names are not valid UTF-8; unreadable bytes were replaced",
+    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " names are not valid UTF-8; "
+                           "unreadable bytes were replaced",
                     r.n_bad_utf8);
   ok = TRUE;
 

@@ -1,4 +1,5 @@
-/* sl-resident.h: how much memory this process holds resident, for `sightline info` and benchmarks. */
+/* sl-resident.h: how much memory this process holds resident, for `sightline info` and
+ * benchmarks. */
 #pragma once
 
 #include <glib.h>

@@ -1,4 +1,5 @@
-/* sl-stats-aggregate.c: SQL's aggregates as nsys's reports use them: sums, medians, std dev, groups.
+/* sl-stats-aggregate.c: SQL's aggregates as nsys's reports use them: sums, medians, std dev,
+ * groups.
  *
  * The aggregates are those of SQLite's extension-functions.c that nsys ships: median() = middle
  * value or the mean of the two middle ones, stdev() = Welford's running sample standard
@@ -35,7 +36,8 @@ _sl_api_name_length (const char *name)
 {
   gsize len = strlen (name);
   /* substr counts characters; API names are ASCII, and a multibyte tail never matches "_v" */
-  if (len >= 6 && name[len - 6] == '_' && name[len - 5] == 'v' && g_utf8_strlen (name, -1) == (glong) len)
+  if (len >= 6 && name[len - 6] == '_' && name[len - 5] == 'v'
+      && g_utf8_strlen (name, -1) == (glong) len)
     return len - 6;
   return len;
 }

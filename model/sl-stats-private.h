@@ -1,4 +1,5 @@
-/* sl-stats-private.h: what the stats files share: the report object, the report table, aggregates. */
+/* sl-stats-private.h: what the stats files share: the report object, the report table,
+ * aggregates. */
 #pragma once
 
 #include "sl-stats.h"

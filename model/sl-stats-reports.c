@@ -1,4 +1,5 @@
-/* sl-stats-reports.c: the reports of `nsys stats`, computed by walking the model's lanes, and their table.
+/* sl-stats-reports.c: the reports of `nsys stats`, computed by walking the model's lanes, and
+ * their table.
  *
  * Each report reproduces the SQL of NVIDIA's report scripts (nsys 2024.x, the Python scripts
  * under `reports/`; see shared/reference/nsys-sqlite.md §6): same grouping, same columns, same
@@ -35,15 +36,17 @@ lane_range (const SlLane *lane,
 /* Summaries grouped by a name                                                              */
 
 static const _SlColumn summary_columns_instances[] = {
-  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS }, { "Instances", SL_UNIT_NONE },
-  { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS }, { "Min (ns)", SL_UNIT_DUR_NS },
-  { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS }, { "Name", SL_UNIT_NONE },
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS },
+  { "Instances", SL_UNIT_NONE }, { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS },
+  { "Min (ns)", SL_UNIT_DUR_NS }, { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS },
+  { "Name", SL_UNIT_NONE },
 };
 
 static const _SlColumn summary_columns_calls[] = {
-  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS }, { "Num Calls", SL_UNIT_NONE },
-  { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS }, { "Min (ns)", SL_UNIT_DUR_NS },
-  { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS }, { "Name", SL_UNIT_NONE },
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS },
+  { "Num Calls", SL_UNIT_NONE }, { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS },
+  { "Min (ns)", SL_UNIT_DUR_NS }, { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS },
+  { "Name", SL_UNIT_NONE },
 };
 
 static const _SlColumn summary_columns_memtime[] = {
@@ -53,9 +56,10 @@ static const _SlColumn summary_columns_memtime[] = {
 };
 
 static const _SlColumn summary_columns_nvtx[] = {
-  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS }, { "Instances", SL_UNIT_NONE },
-  { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS }, { "Min (ns)", SL_UNIT_DUR_NS },
-  { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS }, { "Style", SL_UNIT_NONE },
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS },
+  { "Instances", SL_UNIT_NONE }, { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS },
+  { "Min (ns)", SL_UNIT_DUR_NS }, { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS },
+  { "Style", SL_UNIT_NONE },
   { "Range", SL_UNIT_NONE },
 };
 
@@ -82,7 +86,8 @@ summary_emit (SlReport        *r,
       _SlGroup *g = g_ptr_array_index (gs->groups, i);
       /* sum(total) of 0 makes SQL's division NULL */
       if (grand != 0)
-        _sl_report_add_double (r, sl_stats_round ((double) g->acc.total * 100.0 / (double) grand, 1));
+        _sl_report_add_double (r, sl_stats_round ((double) g->acc.total * 100.0
+                                                  / (double) grand, 1));
       else
         _sl_report_add_null (r);
       _sl_report_add_int (r, g->acc.total);
@@ -272,7 +277,8 @@ compute_nvtx_sum (SlTrace             *trace,
           if (ev->link & SL_NVTX_MARK)
             continue;
           gboolean start_end = (ev->link & SL_NVTX_START_END) != 0;
-          guint64 key = ((guint64) ev->corr << 33) | ((guint64) ev->name << 1) | (start_end ? 1 : 0);
+          guint64 key = ((guint64) ev->corr << 33) | ((guint64) ev->name << 1)
+                        | (start_end ? 1 : 0);
           gboolean created;
           _SlGroup *g = _sl_groups_by_key (&gs, key, &created);
           if (created)
@@ -280,7 +286,8 @@ compute_nvtx_sum (SlTrace             *trace,
               const char *text = sl_trace_str (trace, ev->name);
               if (ev->corr != SL_NO_STR)
                 {
-                  g_autofree char *tag = g_strconcat (sl_trace_str (trace, ev->corr), ":", text, NULL);
+                  g_autofree char *tag = g_strconcat (sl_trace_str (trace, ev->corr), ":", text,
+                                                      NULL);
                   g->name = g_string_chunk_insert_const (r->strings, tag);
                 }
               else
@@ -323,7 +330,8 @@ static const _SlColumn trace_columns[] = {
   { "Reg/Trd", SL_UNIT_NONE }, { "StcSMem (MB)", SL_UNIT_MEM_B }, { "DymSMem (MB)", SL_UNIT_MEM_B },
   { "Bytes (MB)", SL_UNIT_MEM_B }, { "Throughput (MBps)", SL_UNIT_THRU_B },
   { "SrcMemKd", SL_UNIT_NONE }, { "DstMemKd", SL_UNIT_NONE }, { "Device", SL_UNIT_NONE },
-  { "Ctx", SL_UNIT_NONE }, { "GreenCtx", SL_UNIT_NONE }, { "Strm", SL_UNIT_NONE }, { "Name", SL_UNIT_NONE },
+  { "Ctx", SL_UNIT_NONE }, { "GreenCtx", SL_UNIT_NONE }, { "Strm", SL_UNIT_NONE },
+  { "Name", SL_UNIT_NONE },
 };
 
 typedef struct
@@ -385,13 +393,15 @@ compute_gpu_trace (SlTrace             *trace,
     {
       const SlGpu *gpu = sl_trace_get_gpu (trace, i);
       /* printf('%s (%d)', gpu.name, deviceId) */
-      g_autofree char *label = g_strdup_printf ("%s (%u)", sl_trace_str (trace, gpu->name), gpu->device_id);
+      g_autofree char *label = g_strdup_printf ("%s (%u)", sl_trace_str (trace, gpu->name),
+                                                gpu->device_id);
       g_ptr_array_add (devices, g_string_chunk_insert_const (r->strings, label));
     }
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_KERNELS && lane->kind != SL_LANE_MEMCPY && lane->kind != SL_LANE_MEMSET)
+      if (lane->kind != SL_LANE_KERNELS && lane->kind != SL_LANE_MEMCPY
+          && lane->kind != SL_LANE_MEMSET)
         continue;
       guint32 device_id = 0;
       if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
@@ -455,8 +465,12 @@ compute_gpu_trace (SlTrace             *trace,
                 _sl_report_add_int (r, thru);
               guint8 src = lane->kind == SL_LANE_MEMCPY ? c->src_kind : c->mem_kind;
               guint8 dst = lane->kind == SL_LANE_MEMCPY ? c->dst_kind : SL_MEM_KIND_NONE;
-              _sl_report_add_text (r, src != SL_MEM_KIND_NONE ? sl_trace_enum_label (trace, SL_ENUM_MEM_KIND, src) : NULL);
-              _sl_report_add_text (r, dst != SL_MEM_KIND_NONE ? sl_trace_enum_label (trace, SL_ENUM_MEM_KIND, dst) : NULL);
+              _sl_report_add_text (r, src != SL_MEM_KIND_NONE
+                                      ? sl_trace_enum_label (trace, SL_ENUM_MEM_KIND, src)
+                                      : NULL);
+              _sl_report_add_text (r, dst != SL_MEM_KIND_NONE
+                                      ? sl_trace_enum_label (trace, SL_ENUM_MEM_KIND, dst)
+                                      : NULL);
             }
         }
       if (lane->gpu >= 0 && (guint) lane->gpu < devices->len)
@@ -525,7 +539,8 @@ static guint
 exec_key_hash (gconstpointer p)
 {
   const ExecKey *k = p;
-  return (k->pid * 31u + k->tid) * 31u + k->device_id * 17u + g_direct_hash (k->api) + k->kernel * 131u;
+  return (k->pid * 31u + k->tid) * 31u + k->device_id * 17u + g_direct_hash (k->api)
+         + k->kernel * 131u;
 }
 
 static gboolean
@@ -601,8 +616,10 @@ compute_kern_exec_sum (SlTrace             *trace,
     return no_data (trace, error, "CUDA API data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
-  g_autoptr (GHashTable) groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, NULL, exec_group_free);
-  g_autoptr (GHashTable) api_names = g_hash_table_new (g_direct_hash, g_direct_equal); /* id -> stripped */
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, NULL,
+                                                         exec_group_free);
+  /* id -> stripped */
+  g_autoptr (GHashTable) api_names = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
@@ -704,9 +721,10 @@ const _SlReportInfo _sl_report_infos[] = {
     .also = SL_LANE_MEMSET, .what = "GPU memory data", .order = _SL_ORDER_TOTAL_DESC },
   { "cuda_gpu_trace", "CUDA GPU Trace", SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
     compute_gpu_trace, COLUMNS (trace_columns) },
-  { "cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", SL_LOAD_KERNELS | SL_LOAD_CUDA_API,
-    compute_kern_exec_sum, COLUMNS (exec_columns) },
-  { "nvtx_sum", "NVTX Range Summary", SL_LOAD_NVTX, compute_nvtx_sum, COLUMNS (summary_columns_nvtx) },
+  { "cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary",
+    SL_LOAD_KERNELS | SL_LOAD_CUDA_API, compute_kern_exec_sum, COLUMNS (exec_columns) },
+  { "nvtx_sum", "NVTX Range Summary", SL_LOAD_NVTX, compute_nvtx_sum,
+    COLUMNS (summary_columns_nvtx) },
   { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_time_summary,
     COLUMNS (summary_columns_calls), .kind = SL_LANE_OSRT, .also = SL_LANE_OSRT,
     .what = "OS Runtime trace data", .order = _SL_ORDER_TOTAL_DESC },

@@ -65,7 +65,8 @@ append_double_repr (GString *out,
 
   for (int precision = 15; precision <= 17; precision++)
     {
-      g_ascii_formatd (buf, sizeof buf, precision == 15 ? "%.15g" : precision == 16 ? "%.16g" : "%.17g", d);
+      g_ascii_formatd (buf, sizeof buf,
+                       precision == 15 ? "%.15g" : precision == 16 ? "%.16g" : "%.17g", d);
       if (g_ascii_strtod (buf, NULL) == d)
         break;
     }
@@ -302,7 +303,8 @@ write_json (const SlReport *r,
           g_string_append (out, ": ");
           if (cell->type == SL_CELL_TEXT)
             append_json_string (out, cell->v.s);
-          else if (cell->type == SL_CELL_NULL || (cell->type == SL_CELL_DOUBLE && !isfinite (cell->v.d)))
+          else if (cell->type == SL_CELL_NULL
+                   || (cell->type == SL_CELL_DOUBLE && !isfinite (cell->v.d)))
             g_string_append (out, "null");
           else
             append_plain_number (out, cell, r->columns[c].unit);

@@ -1,4 +1,5 @@
-/* sl-stats.c: the report object of the `nsys stats` reports, and computing one by name over a range.
+/* sl-stats.c: the report object of the `nsys stats` reports, and computing one by name over a
+ * range.
  *
  * The reports themselves are a table (sl-stats-reports.c): a name, a title, the tables it reads, a
  * compute function and its columns.  Aggregates are in sl-stats-aggregate.c, writing in
@@ -166,7 +167,8 @@ sl_report_compute_range (SlTrace     *trace,
     {
       g_autofree char *valid = g_strjoinv (", ", (char **) sl_report_names ());
       g_set_error (error, SL_STATS_ERROR, SL_STATS_ERROR_UNKNOWN_REPORT,
-                   "Unknown report '%s'; valid reports are: %s", name != NULL ? name : "(null)", valid);
+                   "Unknown report '%s'; valid reports are: %s", name != NULL ? name : "(null)",
+                   valid);
       return NULL;
     }
   return info->compute (trace, info, t0, t1, error);

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 typedef enum
 {
   SL_STATS_ERROR_UNKNOWN_REPORT, /* the name is not one of sl_report_names () */
-  SL_STATS_ERROR_NO_DATA,        /* the trace lacks what the report needs ("FILE does not contain …") */
+  SL_STATS_ERROR_NO_DATA,        /* the trace lacks what the report needs ("FILE does not
+                                  * contain …") */
 } SlStatsError;
 
 GQuark sl_stats_error_quark (void);

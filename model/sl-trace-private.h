@@ -26,7 +26,8 @@ _sl_time_add (SlTime a,
  * wider at each level), each knowing its first event, its longest event, the busy time before
  * it and the two event times a fold that starts or ends at its edge needs.  A zoomed-out frame
  * then reads buckets, not events: on 10^6-event lanes each event read was a cache miss, ~85% of
- * the LOD time of a frame, so the 16 bytes of edge times (1.3 bytes an event) pay for themselves. */
+ * the LOD time of a frame, so the 16 bytes of edge times (1.3 bytes an event) pay for
+ * themselves. */
 typedef struct
 {
   guint32 first;        /* index of the first event starting in this bucket or later */
@@ -52,8 +53,8 @@ void    _sl_lane_free_lod     (SlLane *lane);
  * 10^6 … 10^7 intervals.  A chunk is 128 bytes, two cache lines exactly (the chunks start on a
  * line), since a query reads its header and its first pieces and a frame asks ~3 k of them: with
  * 16 pieces (144 bytes, across three lines) the utilization of a frame took 1.6 times as long.
- * Pieces past a chunk's intervals have length 0.  The rare interval of 2^32 ns (4.3 s) or more has length SL_BUSY_LONG and its
- * true length in a side table. */
+ * Pieces past a chunk's intervals have length 0.  The rare interval of 2^32 ns (4.3 s) or more
+ * has length SL_BUSY_LONG and its true length in a side table. */
 #define SL_BUSY_LONG  G_MAXUINT32
 #define SL_BUSY_CHUNK 14
 typedef struct

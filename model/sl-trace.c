@@ -261,7 +261,8 @@ _sl_trace_finish (SlTrace  *trace,
       if ((guint64) base + lane->n_events >= G_MAXUINT32)
         {
           g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT,
-                       "%s: more than 4 294 967 294 events; Sightline cannot hold this trace", trace->path);
+                       "%s: more than 4 294 967 294 events; Sightline cannot hold this trace",
+                       trace->path);
           return FALSE;
         }
       base += lane->n_events;
@@ -306,7 +307,8 @@ _sl_trace_open_db (const char  *path,
   int rc;
 
   /* Read-only and immutable: nothing we do can change the file, and no journal is looked for. */
-  rc = sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+  rc = sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                        NULL);
   if (rc != SQLITE_OK)
     {
       g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: cannot open: %s", path,
@@ -349,7 +351,8 @@ sl_trace_load (const char     *path,
     }
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: is a directory, not a trace", path);
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: is a directory, not a trace",
+                   path);
       return NULL;
     }
 
@@ -415,7 +418,8 @@ sl_trace_get_n_events (SlTrace *trace)
 const char *const *
 sl_trace_get_warnings (SlTrace *trace)
 {
-  if (trace->warnings->len == 0 || g_ptr_array_index (trace->warnings, trace->warnings->len - 1) != NULL)
+  if (trace->warnings->len == 0
+      || g_ptr_array_index (trace->warnings, trace->warnings->len - 1) != NULL)
     g_ptr_array_add (trace->warnings, NULL);
   return (const char *const *) trace->warnings->pdata;
 }

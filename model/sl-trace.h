@@ -44,7 +44,8 @@ typedef struct
   gint64      total_memory;  /* bytes, 0 when unknown */
   gint64      memory_bandwidth; /* bytes/s */
   gint64      clock_rate;    /* Hz */
-  gboolean    described;     /* FALSE when neither TARGET_INFO_GPU nor TARGET_INFO_CUDA_GPU has it */
+  gboolean    described;     /* FALSE when neither TARGET_INFO_GPU nor TARGET_INFO_CUDA_GPU
+                              * has it */
   SlGpuLimits limits;        /* as in the file, completed from compute-capability tables */
 } SlGpu;
 

@@ -45,7 +45,8 @@ typedef enum
  *   CUDA_API  API name          correlation id  global id of GPU op  eventClass | returnValue << 8
  *   NVTX      range text        domain string   SL_NVTX_* flags      ARGB colour (0 = none)
  *   OSRT      function name     callchain id    -                    returnValue (low 32 bits)
- *   SAMPLES   leaf symbol       thread state    -                    index into the call-chain table
+ *   SAMPLES   leaf symbol       thread state    -                    index into the call-chain
+ *                                                                    table
  *   KERNELS   demangled name    correlation id  global id of launch  index of SlKernelInfo
  *   MEMCPY    "[CUDA memcpy …]" correlation id  global id of launch  index of SlCopyInfo
  *   MEMSET    "[CUDA memset]"   correlation id  global id of launch  index of SlCopyInfo

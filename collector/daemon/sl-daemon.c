@@ -426,7 +426,8 @@ session_start (Conn         *client,
       return;
     }
 
-  SlTraceWriter *w = sl_trace_writer_open (output, force != NULL && strcmp (force, "1") == 0, &werr);
+  SlTraceWriter *w = sl_trace_writer_open (output, force != NULL && strcmp (force, "1") == 0,
+                                           &werr);
   if (w == NULL)
     {
       sl_control_sendv (client->fd, "error", werr, "1", NULL);
@@ -478,7 +479,8 @@ session_start (Conn         *client,
         const char *v = kv[i] + 4;
         if (strncmp (v, "LD_PRELOAD=", 11) == 0)
           preload = v + 11;
-        else if (strncmp (v, "SIGHTLINE_", 10) != 0 && strncmp (v, "NVTX_INJECTION64_PATH=", 22) != 0
+        else if (strncmp (v, "SIGHTLINE_", 10) != 0
+                 && strncmp (v, "NVTX_INJECTION64_PATH=", 22) != 0
                  && strncmp (v, "CUDA_INJECTION64_PATH=", 22) != 0)
           envp[e++] = strdup (v);
       }
@@ -824,7 +826,8 @@ find_inject_library (void)
   char *slash = strrchr (exe, '/');
   if (slash != NULL)
     *slash = '\0';
-  const char *candidates[] = { "libsightline-inject.so", "../lib/sightline/libsightline-inject.so" };
+  const char *candidates[] = { "libsightline-inject.so",
+                               "../lib/sightline/libsightline-inject.so" };
   for (size_t i = 0; i < 2; i++)
     {
       if (strlen (exe) + strlen (candidates[i]) + 2 > sizeof d.inject_path)
@@ -872,7 +875,8 @@ sl_daemon_run (const char *path,
     }
   unlink (path);
   mode_t old = umask (077);
-  if (bind (d.listen_fd, (struct sockaddr *) &addr, sizeof addr) != 0 || listen (d.listen_fd, 64) != 0)
+  if (bind (d.listen_fd, (struct sockaddr *) &addr, sizeof addr) != 0
+      || listen (d.listen_fd, 64) != 0)
     {
       fprintf (stderr, "sightlined: cannot listen on %s: %s\n", path, strerror (errno));
       umask (old);

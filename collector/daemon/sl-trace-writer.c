@@ -386,10 +386,12 @@ sl_trace_writer_open (const char *path,
   w->next_string = 1;
   w->next_sample_id = 1;
   w->t_min = UINT64_MAX;
-  if (sqlite3_open_v2 (path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
+  if (sqlite3_open_v2 (path, &w->db,
+                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
                        NULL) != SQLITE_OK)
     {
-      *error = fmt ("%s: cannot create: %s", path, w->db ? sqlite3_errmsg (w->db) : "out of memory");
+      *error = fmt ("%s: cannot create: %s", path,
+                    w->db ? sqlite3_errmsg (w->db) : "out of memory");
       goto fail;
     }
   /* a live view reads while we write: wait for its shared lock at commit rather than fail */
@@ -766,7 +768,8 @@ add_gpu_record (SlTraceWriter      *w,
         if (slot + 2 > w->cap_kernel_names)
           {
             size_t old = w->cap_kernel_names;
-            if (!grow ((void **) &w->kernel_names, &w->cap_kernel_names, slot + 2, sizeof (int64_t)))
+            if (!grow ((void **) &w->kernel_names, &w->cap_kernel_names, slot + 2,
+                       sizeof (int64_t)))
               return false;
             memset (w->kernel_names + old, 0, (w->cap_kernel_names - old) * sizeof (int64_t));
           }

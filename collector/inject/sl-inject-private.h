@@ -80,7 +80,8 @@ SL_HIDDEN void _sl_thread_started (void);
 /* Parts, each started by the core when its trace option is on (SIGHTLINE_TRACE=cuda,nvtx,osrt;
  * SIGHTLINE_SAMPLE_HZ). */
 SL_HIDDEN void _sl_osrt_start   (uint64_t threshold_ns);
-SL_HIDDEN void _sl_sample_start (unsigned hz);          /* main thread; new threads in _sl_thread_started */
+SL_HIDDEN void _sl_sample_start (unsigned hz);          /* main thread; new threads in
+                                                         * _sl_thread_started */
 SL_HIDDEN void _sl_sample_thread_start (void);          /* the calling thread */
 SL_HIDDEN void _sl_sample_thread_stop (void);
 SL_HIDDEN void _sl_sample_stop (void);
