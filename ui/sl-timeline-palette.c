@@ -3,17 +3,6 @@
 
 #include <stddef.h>
 
-static void
-rgba_set (GdkRGBA *c,
-          guint32  rgb,
-          float    alpha)
-{
-  c->red = ((rgb >> 16) & 0xFF) / 255.f;
-  c->green = ((rgb >> 8) & 0xFF) / 255.f;
-  c->blue = (rgb & 0xFF) / 255.f;
-  c->alpha = alpha;
-}
-
 /* Each colour of the palette in the dark and the light theme: 0xRRGGBB and alpha.  Only dark or
  * light comes from the theme: it names a handful of colours, and not these (Adwaita's foreground is
  * #2e3436, the timeline's #1d1d22). */
@@ -71,58 +60,32 @@ _sl_timeline_palette_update (SlTimelineView *self)
   self->dark = dark;
   self->colors_epoch++;
   for (guint i = 0; i < G_N_ELEMENTS (palette_colors); i++)
-    rgba_set ((GdkRGBA *) ((guint8 *) p + palette_colors[i].offset),
+    _sl_rgba_set ((GdkRGBA *) ((guint8 *) p + palette_colors[i].offset),
               dark ? palette_colors[i].dark : palette_colors[i].light,
               dark ? palette_colors[i].dark_alpha : palette_colors[i].light_alpha);
   if (self->text_w != NULL)
     g_hash_table_remove_all (self->text_w);
 }
 
-/* TRUE for the CUDA API calls that block the CPU on the GPU: drawn in the warning colour.  Both
- * threads of a frame ask (colours of rows are made on either); an answer is one byte, the same
- * whoever writes it first, so relaxed atomic loads and stores are all it needs. */
-static gboolean
-is_sync_api (SlTimelineView *self,
-             guint32         name)
+/* Whether the CUDA API call `name` blocks the CPU on the GPU (drawn in the warning colour), decided
+ * once per name: the first time _sl_timeline_is_sync_api () meets it.  Both threads of a frame
+ * ask (colours of rows are made on either); an answer is one byte, the same whoever writes it
+ * first, so relaxed atomic loads and stores are all it needs. */
+gboolean
+_sl_timeline_decide_sync_api (SlTimelineView *self,
+                              guint32         name)
 {
-  guint8 v;
+  const char *s = sl_trace_str (self->trace, name);
+  gboolean sync = strstr (s, "Synchronize") != NULL || strstr (s, "EventSynchronize") != NULL
+                  || strstr (s, "StreamWaitEvent") != NULL;
 
-  if (name >= self->n_sync_names)
-    return FALSE;
-  v = __atomic_load_n (&self->sync_names[name], __ATOMIC_RELAXED);
-  if (v == 0)
-    {
-      const char *s = sl_trace_str (self->trace, name);
-      gboolean sync = strstr (s, "Synchronize") != NULL || strstr (s, "EventSynchronize") != NULL
-                      || strstr (s, "StreamWaitEvent") != NULL;
-      v = sync ? 1 : 2;
-      __atomic_store_n (&self->sync_names[name], v, __ATOMIC_RELAXED);
-    }
-  return v == 1;
+  __atomic_store_n (&self->sync_names[name], sync ? 1 : 2, __ATOMIC_RELAXED);
+  return sync;
 }
 
 GdkRGBA
-_sl_timeline_lane_base_color (SlTimelineView *self,
-                              SlLaneKind      kind)
-{
-  switch (kind)
-    {
-    case SL_LANE_CUDA_API: return self->pal.api;
-    case SL_LANE_NVTX: return self->pal.nvtx;
-    case SL_LANE_OSRT: return self->pal.osrt;
-    case SL_LANE_SAMPLES: return self->pal.sample;
-    case SL_LANE_KERNELS: return self->pal.kernel;
-    case SL_LANE_MEMCPY: return self->pal.memcpy_htod;
-    case SL_LANE_MEMSET: return self->pal.memset;
-    case SL_LANE_SYNC: return self->pal.gpu_sync;
-    case SL_N_LANE_KINDS:
-    default: return self->pal.fg;
-    }
-}
-
-static GdkRGBA
-hash_color (SlTimelineView *self,
-            guint32         name)
+_sl_timeline_hash_color (SlTimelineView *self,
+                         guint32         name)
 {
   guint h = g_str_hash (sl_trace_str (self->trace, name));
   double hue = (h % 360) / 360.0, s = 0.55 + ((h >> 9) % 20) / 100.0;
@@ -131,46 +94,6 @@ hash_color (SlTimelineView *self,
 
   gtk_hsv_to_rgb ((float) hue, (float) s, (float) v, &r, &g, &b);
   return (GdkRGBA) { r, g, b, 1 };
-}
-
-GdkRGBA
-_sl_timeline_event_color (SlTimelineView *self,
-                          const SlLane   *lane,
-                          const SlEvent  *ev)
-{
-  if (lane->kind == SL_LANE_NVTX && (ev->aux >> 24) != 0)
-    {
-      GdkRGBA c;
-      rgba_set (&c, ev->aux & 0xFFFFFF, 1);
-      return c;
-    }
-  if (self->color_mode == SL_COLOR_BY_NAME && lane->kind != SL_LANE_SAMPLES)
-    return hash_color (self, ev->name);
-  switch (lane->kind)
-    {
-    case SL_LANE_CUDA_API:
-      return is_sync_api (self, ev->name) ? self->pal.api_sync : self->pal.api;
-    case SL_LANE_MEMCPY:
-      {
-        const SlCopyInfo *ci = sl_trace_get_copy_info (self->trace, ev->aux);
-        switch (ci != NULL ? ci->copy_kind : 0)
-          {
-          case 1: return self->pal.memcpy_htod;
-          case 2: return self->pal.memcpy_dtoh;
-          case 8: return self->pal.memcpy_dtod;
-          default: return self->pal.memcpy_other;
-          }
-      }
-    case SL_LANE_NVTX:
-    case SL_LANE_OSRT:
-    case SL_LANE_SAMPLES:
-    case SL_LANE_KERNELS:
-    case SL_LANE_MEMSET:
-    case SL_LANE_SYNC:
-    case SL_N_LANE_KINDS:
-    default:
-      return _sl_timeline_lane_base_color (self, lane->kind);
-    }
 }
 
 const char *

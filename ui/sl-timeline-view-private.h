@@ -177,7 +177,7 @@ struct _SlTimelineView
   int            text_h;
   GHashTable    *text_w;         /* string id → label width in px, measured once */
   guint8        *sync_names;     /* per string id: 0 not looked at yet, 1 a sync API, 2 not;
-                                  * read and written by the frame's two threads (see is_sync_api) */
+                                  * read and written by the frame's two threads (see _sl_timeline_is_sync_api) */
   guint          n_sync_names;
   GArray        *lod;            /* scratch SlLodItem list for hit tests */
   LaneLod       *lod_cache;      /* per lane: the last frame's level of detail */
@@ -403,11 +403,94 @@ void _sl_timeline_select_ref (SlTimelineView *self,
 
 /* sl-timeline-palette.c */
 void _sl_timeline_palette_update (SlTimelineView *self);
-GdkRGBA _sl_timeline_lane_base_color (SlTimelineView *self,
-                                      SlLaneKind      kind);
-GdkRGBA _sl_timeline_event_color (SlTimelineView *self,
-                                  const SlLane   *lane,
-                                  const SlEvent  *ev);
+gboolean _sl_timeline_decide_sync_api (SlTimelineView *self,
+                                       guint32         name);
+GdkRGBA _sl_timeline_hash_color (SlTimelineView *self,
+                                 guint32         name);
+
+/* An event's colour and the helpers it needs are inline: the raster asks for one per pixel
+ * column of a dense lane (~4·10^4 a frame), where a call into another file cost ~0.3 ms. */
+static inline void
+_sl_rgba_set (GdkRGBA *c,
+              guint32  rgb,
+              float    alpha)
+{
+  c->red = ((rgb >> 16) & 0xFF) / 255.f;
+  c->green = ((rgb >> 8) & 0xFF) / 255.f;
+  c->blue = (rgb & 0xFF) / 255.f;
+  c->alpha = alpha;
+}
+
+static inline gboolean
+_sl_timeline_is_sync_api (SlTimelineView *self,
+                          guint32         name)
+{
+  guint8 v;
+
+  if (name >= self->n_sync_names)
+    return FALSE;
+  v = __atomic_load_n (&self->sync_names[name], __ATOMIC_RELAXED);
+  return v == 0 ? _sl_timeline_decide_sync_api (self, name) : v == 1;
+}
+
+static inline GdkRGBA
+_sl_timeline_lane_base_color (SlTimelineView *self,
+                              SlLaneKind      kind)
+{
+  switch (kind)
+    {
+    case SL_LANE_CUDA_API: return self->pal.api;
+    case SL_LANE_NVTX: return self->pal.nvtx;
+    case SL_LANE_OSRT: return self->pal.osrt;
+    case SL_LANE_SAMPLES: return self->pal.sample;
+    case SL_LANE_KERNELS: return self->pal.kernel;
+    case SL_LANE_MEMCPY: return self->pal.memcpy_htod;
+    case SL_LANE_MEMSET: return self->pal.memset;
+    case SL_LANE_SYNC: return self->pal.gpu_sync;
+    case SL_N_LANE_KINDS:
+    default: return self->pal.fg;
+    }
+}
+
+G_ALWAYS_INLINE static inline GdkRGBA
+_sl_timeline_event_color (SlTimelineView *self,
+                          const SlLane   *lane,
+                          const SlEvent  *ev)
+{
+  if (lane->kind == SL_LANE_NVTX && (ev->aux >> 24) != 0)
+    {
+      GdkRGBA c;
+      _sl_rgba_set (&c, ev->aux & 0xFFFFFF, 1);
+      return c;
+    }
+  if (self->color_mode == SL_COLOR_BY_NAME && lane->kind != SL_LANE_SAMPLES)
+    return _sl_timeline_hash_color (self, ev->name);
+  switch (lane->kind)
+    {
+    case SL_LANE_CUDA_API:
+      return _sl_timeline_is_sync_api (self, ev->name) ? self->pal.api_sync : self->pal.api;
+    case SL_LANE_MEMCPY:
+      {
+        const SlCopyInfo *ci = sl_trace_get_copy_info (self->trace, ev->aux);
+        switch (ci != NULL ? ci->copy_kind : 0)
+          {
+          case 1: return self->pal.memcpy_htod;
+          case 2: return self->pal.memcpy_dtoh;
+          case 8: return self->pal.memcpy_dtod;
+          default: return self->pal.memcpy_other;
+          }
+      }
+    case SL_LANE_NVTX:
+    case SL_LANE_OSRT:
+    case SL_LANE_SAMPLES:
+    case SL_LANE_KERNELS:
+    case SL_LANE_MEMSET:
+    case SL_LANE_SYNC:
+    case SL_N_LANE_KINDS:
+    default:
+      return _sl_timeline_lane_base_color (self, lane->kind);
+    }
+}
 const char *_sl_timeline_event_label (SlTimelineView *self,
                                       const SlLane   *lane,
                                       const SlEvent  *ev,
