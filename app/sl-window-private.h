@@ -31,6 +31,8 @@ struct _SlWindow
   GtkWidget    *output_view;
   GtkWidget    *status;
   GtkWidget    *status_right;
+  GBinding     *status_bindings[2]; /* viewport "selection" → status, "visible" → status_right;
+                                     * weak pointers, NULL once a binding is gone */
   GtkWidget    *stop_button;
 
   GtkWidget    *error_dialog;
@@ -64,6 +66,7 @@ void     _sl_window_show_error         (SlWindow     *self,
                                         const GError *error);
 /* Follows the timeline's viewport (status line, Back and Forward) from now on. */
 void     _sl_window_watch_viewport     (SlWindow     *self);
+/* The status line anew, for a new trace in the same viewport (a live reload). */
 void     _sl_window_update_status      (SlWindow     *self);
 void     _sl_window_emit_load_finished (SlWindow     *self,
                                         gboolean      ok);

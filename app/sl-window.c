@@ -100,39 +100,91 @@ _sl_window_show_error (SlWindow     *self,
 
 /* ---- status line, Back and Forward: they follow the viewport ----------------------------- */
 
+/* The status line's two labels are bound to the viewport: "Selection: …" to its "selection",
+ * "Visible: … · N events in M lanes" to its "visible".  The transforms read the window's trace for
+ * the offsets and counts. */
+static gboolean
+selection_to_status (GBinding     *binding,
+                     const GValue *from,
+                     GValue       *to,
+                     gpointer      data)
+{
+  SlWindow *self = data;
+  const SlTimeRange *sel = g_value_get_boxed (from);
+
+  (void) binding;
+  if (self->trace == NULL)
+    g_value_set_string (to, "");
+  else if (sel != NULL)
+    {
+      SlTime origin = sl_trace_get_start (self->trace);
+      g_autofree char *d = sl_format_duration (sel->end - sel->start);
+      g_autofree char *a = sl_format_offset (sel->start - origin);
+      g_autofree char *b = sl_format_offset (sel->end - origin);
+      g_value_take_string (to, g_strdup_printf ("Selection: %s (%s … %s)", d, a, b));
+    }
+  else
+    g_value_set_string (to, "No time range selected: Shift+drag in the timeline to select one");
+  return TRUE;
+}
+
+static gboolean
+visible_to_status (GBinding     *binding,
+                   const GValue *from,
+                   GValue       *to,
+                   gpointer      data)
+{
+  SlWindow *self = data;
+  const SlTimeRange *vis = g_value_get_boxed (from);
+
+  (void) binding;
+  if (self->trace == NULL || vis == NULL)
+    g_value_set_string (to, "");
+  else
+    {
+      g_autofree char *d = sl_format_duration (vis->end - vis->start);
+      g_autofree char *n = sl_format_int ((gint64) sl_trace_get_n_events (self->trace));
+      g_value_take_string (to, g_strdup_printf ("Visible: %s · %s events in %u lanes", d, n,
+                                                sl_trace_get_n_lanes (self->trace)));
+    }
+  return TRUE;
+}
+
+static void
+unbind_status (SlWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->status_bindings); i++)
+    if (self->status_bindings[i] != NULL)
+      {
+        GBinding *binding = self->status_bindings[i];
+        g_object_remove_weak_pointer (G_OBJECT (binding), (gpointer *) &self->status_bindings[i]);
+        self->status_bindings[i] = NULL;
+        g_binding_unbind (binding);
+      }
+}
+
 void
 _sl_window_update_status (SlWindow *self)
 {
-  SlViewport *vp = self->viewport;
-  SlTime t0, t1, origin;
-  g_autofree char *left = NULL;
-  g_autofree char *right = NULL;
+  static const char *const source[] = { "selection", "visible" };
+  GBindingTransformFunc transform[] = { selection_to_status, visible_to_status };
+  GtkWidget *label[] = { self->status, self->status_right };
 
-  if (vp == NULL || self->trace == NULL)
+  unbind_status (self);
+  if (self->viewport == NULL || self->trace == NULL)
     {
       gtk_label_set_text (GTK_LABEL (self->status), "");
       gtk_label_set_text (GTK_LABEL (self->status_right), "");
       return;
     }
-  origin = sl_trace_get_start (self->trace);
-  if (sl_viewport_get_selection (vp, &t0, &t1))
+  for (guint i = 0; i < G_N_ELEMENTS (self->status_bindings); i++)
     {
-      g_autofree char *d = sl_format_duration (t1 - t0);
-      g_autofree char *a = sl_format_offset (t0 - origin);
-      g_autofree char *b = sl_format_offset (t1 - origin);
-      left = g_strdup_printf ("Selection: %s (%s … %s)", d, a, b);
+      self->status_bindings[i] = g_object_bind_property_full (self->viewport, source[i], label[i],
+                                                              "label", G_BINDING_SYNC_CREATE,
+                                                              transform[i], NULL, self, NULL);
+      g_object_add_weak_pointer (G_OBJECT (self->status_bindings[i]),
+                                 (gpointer *) &self->status_bindings[i]);
     }
-  else
-    left = g_strdup ("No time range selected: Shift+drag in the timeline to select one");
-  sl_viewport_get_visible (vp, &t0, &t1);
-  {
-    g_autofree char *d = sl_format_duration (t1 - t0);
-    g_autofree char *n = sl_format_int ((gint64) sl_trace_get_n_events (self->trace));
-    right = g_strdup_printf ("Visible: %s · %s events in %u lanes", d, n,
-                             sl_trace_get_n_lanes (self->trace));
-  }
-  gtk_label_set_text (GTK_LABEL (self->status), left);
-  gtk_label_set_text (GTK_LABEL (self->status_right), right);
 }
 
 static void
@@ -146,12 +198,6 @@ update_history (SlWindow *self)
 }
 
 static void
-viewport_range_cb (SlWindow *self)
-{
-  _sl_window_update_status (self);
-}
-
-static void
 viewport_history_cb (SlWindow *self)
 {
   update_history (self);
@@ -160,6 +206,7 @@ viewport_history_cb (SlWindow *self)
 static void
 disconnect_viewport (SlWindow *self)
 {
+  unbind_status (self);
   if (self->viewport == NULL)
     return;
   g_signal_handlers_disconnect_by_data (self->viewport, self);
@@ -169,13 +216,10 @@ disconnect_viewport (SlWindow *self)
 void
 _sl_window_watch_viewport (SlWindow *self)
 {
-  static const char *const range[] = { "notify::visible", "notify::selection" };
   static const char *const history[] = { "notify::can-go-back", "notify::can-go-forward" };
 
   disconnect_viewport (self);
   self->viewport = g_object_ref (sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (self->timeline)));
-  for (gsize i = 0; i < G_N_ELEMENTS (range); i++)
-    g_signal_connect_swapped (self->viewport, range[i], G_CALLBACK (viewport_range_cb), self);
   for (gsize i = 0; i < G_N_ELEMENTS (history); i++)
     g_signal_connect_swapped (self->viewport, history[i], G_CALLBACK (viewport_history_cb), self);
   update_history (self);
