@@ -833,7 +833,7 @@ check_range (const char *path,
         }
       g_assert_cmpuint (n_tiny, ==, n_expected);
       g_test_message ("%s %s GPU %u: busy %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " ns, %u tiny "
-                      "kernel names", path, text, g, busy, MAX (last - first, 0), n_tiny);
+                      "kernel names", path, text, g, busy, last > first ? last - first : 0, n_tiny);
     }
   sqlite3_close (db);
 }
