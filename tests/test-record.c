@@ -124,6 +124,42 @@ count_osrt (sqlite3    *db,
   return sql_int (db, sql);
 }
 
+/* The rows of the event tables: what "N events written" must count. */
+static gint64
+event_rows (sqlite3 *db)
+{
+  static const char *const tables[] = {
+    "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS",
+    "OSRT_API", "COMPOSITE_EVENTS",
+  };
+  gint64 n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      g_autofree char *exists = g_strdup_printf (
+          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'", tables[i]);
+      g_autofree char *count = g_strdup_printf ("SELECT count(*) FROM %s", tables[i]);
+      if (sql_int (db, exists) > 0)
+        n += sql_int (db, count);
+    }
+  return n;
+}
+
+/* The N of the summary's "sightline: N events written to", or -1. */
+static gint64
+events_written (const char *err)
+{
+  const char *at = strstr (err, " events written to");
+  const char *line = at;
+
+  if (at == NULL)
+    return -1;
+  while (line > err && line[-1] != '\n' && line[-1] != ' ')
+    line--;
+  return g_ascii_strtoll (line, NULL, 10);
+}
+
 static void
 test_threads (void)
 {
@@ -156,6 +192,11 @@ test_threads (void)
   sqlite3 *db = open_db (path);
   g_autofree char *schema = sql_text (db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
   g_assert_cmpstr (schema, ==, "3.25.0");
+
+  /* the summary counts every row of the event tables: the samples of the last commit and the
+   * ranges closed at the end too */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS"), >, 0);
+  g_assert_cmpint (events_written (err), ==, event_rows (db));
 
   /* names: set by the creator (pthread_setname_np), by itself (prctl), and the main thread */
   gint64 a = tid_named (db, "worker-a"), b = tid_named (db, "worker-b");
@@ -242,6 +283,7 @@ test_crash (void)
   g_assert_no_error (error);
   sqlite3 *db = open_db (path);
   g_assert_cmpint (count_osrt (db, tid_named (db, "sl-test-target"), "nanosleep", 900000), ==, 4);
+  g_assert_cmpint (events_written (err), ==, event_rows (db));
 #ifdef SL_HAVE_NVTX
   /* the range the program died in ends where the process did */
   g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "

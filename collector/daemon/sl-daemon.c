@@ -200,13 +200,14 @@ writer_main (void *data)
           free (c);
         }
       if (s->writer != NULL)
-        {
-          atomic_store (&s->events, sl_trace_writer_n_events (s->writer));
-          atomic_store (&s->dropped, sl_trace_writer_n_dropped (s->writer));
-        }
+        atomic_store (&s->dropped, sl_trace_writer_n_dropped (s->writer));
       if (s->writer != NULL && (finishing || now_ms () - last_commit >= SL_COMMIT_MS))
         {
-          if (!sl_trace_writer_commit (s->writer, &error))
+          /* the count is read after the commit: samples become rows there */
+          bool ok = finishing ? sl_trace_writer_end (s->writer, &error)
+                              : sl_trace_writer_commit (s->writer, &error);
+          atomic_store (&s->events, sl_trace_writer_n_events (s->writer));
+          if (!ok)
             {
               /* disk full or file gone: keep what is committed, stop writing */
               sl_trace_writer_finish (s->writer, NULL == error ? &error : &(char *) { NULL });
@@ -218,6 +219,8 @@ writer_main (void *data)
             }
           last_commit = now_ms ();
         }
+      else if (s->writer != NULL)
+        atomic_store (&s->events, sl_trace_writer_n_events (s->writer));
       if (finishing)
         break;
     }

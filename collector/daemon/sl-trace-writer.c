@@ -204,6 +204,7 @@ struct _SlTraceWriter
   uint64_t       t_min, t_max;
   uint64_t       from_ns, to_ns;
   uint64_t       n_events, n_dropped, n_bad;
+  uint64_t       n_committed; /* n_events at the last commit: a rolled-back batch is not in */
   bool           wrote_session_time;
   int64_t        osrt_name[SL_OSRT_N_FUNCS]; /* StringIds of the OS runtime names, 0: not yet */
   int64_t       *kernel_names; /* by the mangled name's string id: demangled id, short id */
@@ -349,6 +350,17 @@ exec_sql (SlTraceWriter *w,
     *error = fmt ("%s: %s", w->path, msg != NULL ? msg : sqlite3_errmsg (w->db));
   sqlite3_free (msg);
   return false;
+}
+
+/* Steps an INSERT into an event table; the row counts as an event only once SQLite took it, so
+ * that the summary's count is the rows of the event tables in the file. */
+static void
+step_event (SlTraceWriter *w,
+            sqlite3_stmt  *st)
+{
+  if (sqlite3_step (st) == SQLITE_DONE)
+    w->n_events++;
+  sqlite3_reset (st);
 }
 
 static bool
@@ -549,9 +561,7 @@ nvtx_row (SlTraceWriter   *w,
     sqlite3_bind_null (st, 8);
   sqlite3_bind_int64 (st, 9, r->text_id);
   sqlite3_bind_int64 (st, 10, r->domain_id);
-  sqlite3_step (st);
-  sqlite3_reset (st);
-  w->n_events++;
+  step_event (w, st);
 }
 
 static int64_t
@@ -671,8 +681,7 @@ flush_samples (SlTraceWriter *w)
       sqlite3_bind_int64 (st, 2, (int64_t) s->time);
       sqlite3_bind_int (st, 3, (int) (s->state ? s->state : SL_THREAD_STATE_RUNNING));
       sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
-      sqlite3_step (st);
-      sqlite3_reset (st);
+      step_event (w, st);
       for (uint32_t k = 0; k < s->n_frames; k++)
         {
           uint64_t addr = w->frames[s->first_frame + k];
@@ -689,7 +698,6 @@ flush_samples (SlTraceWriter *w)
           sqlite3_step (st);
           sqlite3_reset (st);
         }
-      w->n_events++;
     }
   w->n_samples = 0;
   w->n_frames = 0;
@@ -931,9 +939,7 @@ add_gpu_record (SlTraceWriter      *w,
     default:
       return false;
     }
-  sqlite3_step (st);
-  sqlite3_reset (st);
-  w->n_events++;
+  step_event (w, st);
   return true;
 }
 
@@ -1060,10 +1066,8 @@ sl_trace_writer_add (SlTraceWriter      *w,
           w->osrt_name[o->func] = intern (w, sl_wire_osrt_name (o->func));
         sqlite3_bind_int64 (st, 4, w->osrt_name[o->func]);
         sqlite3_bind_int64 (st, 5, o->ret);
-        sqlite3_step (st);
-        sqlite3_reset (st);
+        step_event (w, st);
         seen_time (w, p, o->start_ns, o->end_ns);
-        w->n_events++;
         ok = true;
         break;
       }
@@ -1176,21 +1180,29 @@ sl_trace_writer_commit (SlTraceWriter *w,
                                       : "");
       sqlite3_exec (w->db, "ROLLBACK", NULL, NULL, NULL);
       w->in_tx = false;
+      w->n_events = w->n_committed;
       return false;
     }
   w->in_tx = false;
+  w->n_committed = w->n_events;
   return true;
+}
+
+bool
+sl_trace_writer_end (SlTraceWriter *w,
+                     char         **error)
+{
+  for (size_t i = 0; i < w->n_procs; i++)
+    sl_trace_writer_process_ended (w, w->procs[i].pid, 0, false);
+  return sl_trace_writer_commit (w, error);
 }
 
 bool
 sl_trace_writer_finish (SlTraceWriter *w,
                         char         **error)
 {
-  bool ok;
+  bool ok = sl_trace_writer_end (w, error);
 
-  for (size_t i = 0; i < w->n_procs; i++)
-    sl_trace_writer_process_ended (w, w->procs[i].pid, 0, false);
-  ok = sl_trace_writer_commit (w, error);
   for (int i = 0; i < N_STMTS; i++)
     sqlite3_finalize (w->stmts[i]);
   if (sqlite3_close (w->db) != SQLITE_OK && ok)

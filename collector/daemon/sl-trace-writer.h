@@ -30,9 +30,16 @@ void sl_trace_writer_process_ended (SlTraceWriter *w, int32_t pid, int wait_stat
  * the disk is full or the file went away: what was committed before stays. */
 bool sl_trace_writer_commit (SlTraceWriter *w, char **error);
 
+/* Closes what every process left open (NVTX ranges) and commits: after it the count of events is
+ * final.  sl_trace_writer_finish() does it too. */
+bool sl_trace_writer_end (SlTraceWriter *w, char **error);
+
 /* Last commit, ANALYSIS_DETAILS, close.  Frees `w`. */
 bool sl_trace_writer_finish (SlTraceWriter *w, char **error);
 
+/* Rows written to the event tables (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, OSRT_API,
+ * COMPOSITE_EVENTS), the batch not yet committed included; samples count once flushed by a
+ * commit. */
 uint64_t sl_trace_writer_n_events (const SlTraceWriter *w);
 uint64_t sl_trace_writer_n_dropped (const SlTraceWriter *w);
 uint64_t sl_trace_writer_n_bad (const SlTraceWriter *w);
