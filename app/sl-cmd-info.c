@@ -1,9 +1,11 @@
 /* sl-cmd-info.c: `sightline info FILE`: load a whole trace and say what it holds. */
 #include "sl-cmd-info.h"
 
+#include <json-glib/json-glib.h>
 #include <stdio.h>
 
 #include "sl-format.h"
+#include "sl-inventory.h"
 #include "sl-lane.h"
 #include "sl-resident.h"
 #include "sl-occupancy.h"
@@ -99,6 +101,271 @@ lane_label (SlTrace      *trace,
                           lane->stream_id, lane_kind_names[lane->kind]);
 }
 
+/* Events of each thread, by thread index (all its CPU lanes together). */
+static gsize *
+thread_events (SlTrace *trace)
+{
+  gsize *events = g_new0 (gsize, MAX (sl_trace_get_n_threads (trace), 1));
+
+  for (guint k = 0; k < sl_trace_get_n_lanes (trace); k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, k);
+      if (lane->thread >= 0 && (guint) lane->thread < sl_trace_get_n_threads (trace))
+        events[lane->thread] += lane->n_events;
+    }
+  return events;
+}
+
+static void
+json_gpu (JsonBuilder *b,
+          SlTrace     *trace,
+          guint        i)
+{
+  const SlGpu *gpu = sl_trace_get_gpu (trace, i);
+  const SlGpuLimits *l = &gpu->limits;
+  SlTime t0 = sl_trace_get_start (trace), t1 = sl_trace_get_end (trace);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "device_id");
+  json_builder_add_int_value (b, gpu->device_id);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, sl_trace_str (trace, gpu->name));
+  json_builder_set_member_name (b, "described");
+  json_builder_add_boolean_value (b, gpu->described);
+  json_builder_set_member_name (b, "bus_location");
+  json_builder_add_string_value (b, sl_trace_str (trace, gpu->bus_location));
+  json_builder_set_member_name (b, "uuid");
+  json_builder_add_string_value (b, sl_trace_str (trace, gpu->uuid));
+  json_builder_set_member_name (b, "chip_name");
+  json_builder_add_string_value (b, sl_trace_str (trace, gpu->chip_name));
+  json_builder_set_member_name (b, "total_memory");
+  json_builder_add_int_value (b, gpu->total_memory);
+  json_builder_set_member_name (b, "memory_bandwidth");
+  json_builder_add_int_value (b, gpu->memory_bandwidth);
+  json_builder_set_member_name (b, "clock_rate_hz");
+  json_builder_add_int_value (b, gpu->clock_rate);
+  json_builder_set_member_name (b, "limits");
+  json_builder_begin_object (b);
+  const struct { const char *name; gint value; } limits[] = {
+    { "compute_major", l->cc_major },
+    { "compute_minor", l->cc_minor },
+    { "sm_count", l->sm_count },
+    { "warp_size", l->warp_size },
+    { "max_threads_per_block", l->max_threads_per_block },
+    { "max_warps_per_sm", l->max_warps_per_sm },
+    { "max_blocks_per_sm", l->max_blocks_per_sm },
+    { "max_regs_per_block", l->max_regs_per_block },
+    { "max_regs_per_sm", l->max_regs_per_sm },
+    { "max_smem_per_block", l->max_smem_per_block },
+    { "max_smem_per_block_optin", l->max_smem_per_block_optin },
+    { "max_smem_per_sm", l->max_smem_per_sm },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (limits); k++)
+    {
+      json_builder_set_member_name (b, limits[k].name);
+      json_builder_add_int_value (b, limits[k].value);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "utilization");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kernels");
+  json_builder_add_double_value (b, sl_trace_gpu_utilization (trace, i, SL_UTIL_KERNELS, t0, t1));
+  json_builder_set_member_name (b, "any");
+  json_builder_add_double_value (b, sl_trace_gpu_utilization (trace, i, SL_UTIL_ANY, t0, t1));
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+static void
+json_tables (JsonBuilder *b,
+             SlInventory *inv)
+{
+  json_builder_set_member_name (b, "tables");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sl_inventory_get_n_tables (inv); i++)
+    {
+      const SlTableInfo *t = sl_inventory_get_table (inv, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, t->name);
+      json_builder_set_member_name (b, "state");
+      json_builder_add_string_value (b, sl_table_state_label (t->state));
+      json_builder_set_member_name (b, "rows");
+      json_builder_add_int_value (b, t->rows);
+      json_builder_set_member_name (b, "loaded");
+      json_builder_add_int_value (b, t->loaded);
+      json_builder_set_member_name (b, "skipped");
+      json_builder_add_int_value (b, t->skipped);
+      json_builder_set_member_name (b, "repaired");
+      json_builder_add_int_value (b, t->repaired);
+      json_builder_set_member_name (b, "why");
+      json_builder_add_string_value (b, t->why);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "diagnostics");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sl_inventory_get_n_diagnostics (inv); i++)
+    {
+      const SlDiagnostic *d = sl_inventory_get_diagnostic (inv, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "time_ns");
+      json_builder_add_int_value (b, d->time);
+      json_builder_set_member_name (b, "severity");
+      json_builder_add_string_value (b, d->severity);
+      json_builder_set_member_name (b, "source");
+      json_builder_add_string_value (b, d->source);
+      json_builder_set_member_name (b, "text");
+      json_builder_add_string_value (b, d->text);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "lost_records");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sl_inventory_get_n_lost (inv); i++)
+    {
+      const SlLostRecords *l = sl_inventory_get_lost (inv, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "source");
+      json_builder_add_string_value (b, l->source);
+      json_builder_set_member_name (b, "count");
+      json_builder_add_int_value (b, l->count);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* `info --format json`: everything the text says, every thread and lane, and the inventory. */
+static int
+print_json (SlTrace *trace,
+            gint64   load_us,
+            gsize    rss_before,
+            gsize    rss_after)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlInventory) inv = sl_inventory_new (trace, &error);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autofree gsize *events = thread_events (trace);
+
+  if (inv == NULL)
+    {
+      g_printerr ("sightline: %s\n", error->message);
+      return 1;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "file");
+  json_builder_add_string_value (b, sl_trace_get_path (trace));
+  json_builder_set_member_name (b, "schema");
+  json_builder_add_string_value (b, sl_trace_get_schema (trace));
+  json_builder_set_member_name (b, "span");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "start_ns");
+  json_builder_add_int_value (b, sl_trace_get_start (trace));
+  json_builder_set_member_name (b, "end_ns");
+  json_builder_add_int_value (b, sl_trace_get_end (trace));
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "events");
+  json_builder_add_int_value (b, sl_trace_get_n_events (trace));
+
+  json_builder_set_member_name (b, "processes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+    {
+      const SlProcess *p = sl_trace_get_process (trace, i);
+      gsize n = 0;
+      guint threads = 0;
+      for (guint k = 0; k < sl_trace_get_n_threads (trace); k++)
+        threads += sl_trace_get_thread (trace, k)->process == i;
+      for (guint k = 0; k < sl_trace_get_n_lanes (trace); k++)
+        if (sl_trace_get_lane (trace, k)->global_pid == p->global_pid)
+          n += sl_trace_get_lane (trace, k)->n_events;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, p->pid);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, sl_trace_str (trace, p->name));
+      json_builder_set_member_name (b, "threads");
+      json_builder_add_int_value (b, threads);
+      json_builder_set_member_name (b, "events");
+      json_builder_add_int_value (b, n);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "threads");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sl_trace_get_n_threads (trace); i++)
+    {
+      const SlThread *t = sl_trace_get_thread (trace, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, t->pid);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, t->tid);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, sl_trace_str (trace, t->name));
+      json_builder_set_member_name (b, "events");
+      json_builder_add_int_value (b, events[i]);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "gpus");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sl_trace_get_n_gpus (trace); i++)
+    json_gpu (b, trace, i);
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "lanes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      g_autofree char *label = lane_label (trace, lane);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "label");
+      json_builder_add_string_value (b, label);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, lane_kind_names[lane->kind]);
+      json_builder_set_member_name (b, "events");
+      json_builder_add_int_value (b, lane->n_events);
+      json_builder_set_member_name (b, "busy_ns");
+      json_builder_add_int_value (b, lane->busy);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_tables (b, inv);
+
+  json_builder_set_member_name (b, "load_time_s");
+  json_builder_add_double_value (b, load_us / 1e6);
+  json_builder_set_member_name (b, "memory");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "model_bytes");
+  json_builder_add_int_value (b, sl_trace_get_memory_size (trace));
+  json_builder_set_member_name (b, "resident_bytes");
+  json_builder_add_int_value (b, rss_after);
+  json_builder_set_member_name (b, "added_bytes");
+  json_builder_add_int_value (b, rss_after - MIN (rss_before, rss_after));
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (const char *const *w = sl_trace_get_warnings (trace); *w != NULL; w++)
+    json_builder_add_string_value (b, *w);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  g_autofree char *text = json_generator_to_data (gen, NULL);
+  printf ("%s\n", text);
+  return 0;
+}
+
 int
 sl_cmd_info (int    argc,
              char **argv)
@@ -107,8 +374,11 @@ sl_cmd_info (int    argc,
   g_autoptr (GError) error = NULL;
   g_autoptr (SlTrace) trace = NULL;
   gboolean all_lanes = FALSE;
+  g_autofree char *format = NULL;
   GOptionEntry entries[] = {
     { "all-lanes", 'a', 0, G_OPTION_ARG_NONE, &all_lanes, "List every lane (default: the first 40)", NULL },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+      "Output format: text (default) or json (every thread, lane and table of the file)", "FORMAT" },
     { NULL }
   };
 
@@ -125,6 +395,11 @@ sl_cmd_info (int    argc,
       g_printerr ("sightline info: give one trace file (see sightline info --help)\n");
       return 2;
     }
+  if (format != NULL && g_strcmp0 (format, "text") != 0 && g_strcmp0 (format, "json") != 0)
+    {
+      g_printerr ("sightline info: unknown format '%s'; use text or json\n", format);
+      return 2;
+    }
 
   gsize rss_before = sl_resident_bytes ();
   gint64 t_load = g_get_monotonic_time ();
@@ -136,6 +411,8 @@ sl_cmd_info (int    argc,
       return 1;
     }
   gsize rss_after = sl_resident_bytes ();
+  if (g_strcmp0 (format, "json") == 0)
+    return print_json (trace, t_load, rss_before, rss_after);
 
   SlTime t0 = sl_trace_get_start (trace), t1 = sl_trace_get_end (trace);
   g_autofree char *span = sl_format_duration (t1 - t0);

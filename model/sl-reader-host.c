@@ -71,6 +71,7 @@ nvtx_row (SlReader     *r,
       flags = SL_NVTX_MARK;
       break;
     default:
+      loop->trouble.not_events++;
       return;   /* domain creation, categories, thread names … are not ranges */
     }
   if (!_sl_reader_row_times (stmt, &ev->start, &ev->end, TRUE, &loop->trouble))
@@ -141,7 +142,7 @@ _sl_reader_read_nvtx (SlReader *r,
     .table = "NVTX_EVENTS",
     .sql = "SELECT globalTid, {domainId:0}, {textId:NULL}, {text:NULL} FROM NVTX_EVENTS "
            "WHERE eventType = " G_STRINGIFY (NVTX_DOMAIN_CREATE),
-    .row = nvtx_domain_row,
+    .row = nvtx_domain_row, .some_rows = TRUE,
   };
   /* times are checked by the row function, after the row's type, and an end may be NULL */
   SlRowLoop ranges = {
@@ -154,6 +155,7 @@ _sl_reader_read_nvtx (SlReader *r,
   if (!_sl_reader_has_column (r, "NVTX_EVENTS", "eventType"))
     {
       _sl_trace_warn (r->trace, "NVTX_EVENTS has no eventType column and was skipped");
+      _sl_reader_not_read (r, "NVTX_EVENTS", "it has no eventType column");
       return TRUE;
     }
   /* domains first: ranges name them by (process, domainId) */

@@ -140,10 +140,13 @@ static void
 process_row (SlReader     *r,
              sqlite3_stmt *stmt,
              SlEvent      *ev G_GNUC_UNUSED,
-             SlRowLoop    *loop G_GNUC_UNUSED)
+             SlRowLoop    *loop)
 {
   if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
-    return;
+    {
+      loop->trouble.null_owner++;
+      return;
+    }
   guint64 gpid = GPID_OF ((guint64) sqlite3_column_int64 (stmt, 0));
   guint pi = process_for (r, gpid);
   SlProcess *p = &g_array_index (r->trace->processes, SlProcess, pi);
@@ -156,10 +159,13 @@ static void
 thread_name_row (SlReader     *r,
                  sqlite3_stmt *stmt,
                  SlEvent      *ev G_GNUC_UNUSED,
-                 SlRowLoop    *loop G_GNUC_UNUSED)
+                 SlRowLoop    *loop)
 {
   if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
-    return;
+    {
+      loop->trouble.null_owner++;
+      return;
+    }
   gint32 ti = _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, 0));
   g_array_index (r->trace->threads, SlThread, ti).name = _sl_reader_col_str (r, stmt, 1);
 }

@@ -95,6 +95,7 @@ typedef struct
   guint64 bad_range;
   guint64 bad_order;
   guint64 null_owner;
+  guint64 not_events;   /* rows of the table that are not events (skipped without a warning) */
 } SlRowTrouble;
 
 typedef struct _SlRowLoop SlRowLoop;
@@ -115,6 +116,8 @@ struct _SlRowLoop
   SlRowFunc     row;
   SlRowsDone    done;       /* or NULL */
   gpointer      data;       /* the row function's state */
+  gboolean      some_rows;  /* the SELECT reads some of the table's rows (a WHERE): it is
+                             * left out of the trace's record of tables read */
   SlRowTrouble  trouble;
 };
 
@@ -126,6 +129,10 @@ struct _SlRowLoop
 gboolean    _sl_reader_each_row     (SlReader  *r,
                                      SlRowLoop *loop,
                                      GError   **error);
+/* Records a table the loader did not read, and why (a static string), for the inventory. */
+void        _sl_reader_not_read     (SlReader   *r,
+                                     const char *table,
+                                     const char *why);
 
 static inline SlTime
 _sl_reader_clamp_time (SlTime        t,

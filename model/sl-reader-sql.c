@@ -173,6 +173,15 @@ report_trouble (SlReader           *r,
       _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " %s", table, kinds[i].n, kinds[i].what);
 }
 
+void
+_sl_reader_not_read (SlReader   *r,
+                     const char *table,
+                     const char *why)
+{
+  SlTableRead read = { (char *) table, why, 0, 0, 0, 0, 0, 0, 0 };
+  _sl_trace_note_table (r->trace, &read);
+}
+
 gboolean
 _sl_reader_each_row (SlReader  *r,
                      SlRowLoop *loop,
@@ -198,7 +207,7 @@ _sl_reader_each_row (SlReader  *r,
     {
       SlEvent ev;
 
-      if (loop->what != NULL && G_UNLIKELY (++row % CHECK_EVERY == 0)
+      if (G_UNLIKELY (++row % CHECK_EVERY == 0) && loop->what != NULL
           && !tick (r, loop->what, row, rows, error))
         {
           sqlite3_finalize (stmt);
@@ -213,7 +222,18 @@ _sl_reader_each_row (SlReader  *r,
     loop->done (r, loop);
   report_trouble (r, loop->table, &loop->trouble);
   if (rc == SQLITE_DONE)
-    return TRUE;
+    {
+      if (!loop->some_rows)
+        {
+          const SlRowTrouble *t = &loop->trouble;
+          SlTableRead read = {
+            (char *) loop->table, NULL, (guint64) row, t->null_time, t->bad_type, t->null_owner,
+            t->not_events, t->bad_range, t->bad_order,
+          };
+          _sl_trace_note_table (r->trace, &read);
+        }
+      return TRUE;
+    }
   g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT,
                "%s: table %s is damaged (%s); the file may be truncated or corrupt",
                r->trace->path, loop->table, sqlite3_errmsg (r->db));

@@ -228,6 +228,8 @@ run_steps (SlReader        *r,
         }
       else if ((r->flags & steps[i].flag) && _sl_reader_view_exists (r, steps[i].table))
         _sl_trace_warn (r->trace, "%s is a view, not a table; it was not read", steps[i].table);
+      else if (!(r->flags & steps[i].flag) && _sl_reader_table_exists (r, steps[i].table))
+        _sl_reader_not_read (r, steps[i].table, "not needed by this command");
       r->done += steps[i].weight;
     }
   return TRUE;

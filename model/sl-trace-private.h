@@ -94,6 +94,21 @@ typedef struct
   SlBusyUnion any;
 } SlGpuBusy;
 
+/* What the loader made of one table of the file, for the inventory (sl-inventory.c): the rows
+ * its SELECT returned and, by cause, those skipped (not loaded) and those repaired (loaded). */
+typedef struct
+{
+  char       *table;
+  const char *not_read;   /* static: why the table was not read at all, or NULL */
+  guint64     rows;
+  guint64     null_time;  /* skipped: a NULL start or end */
+  guint64     bad_type;   /* skipped: a start or end that is not a number */
+  guint64     null_owner; /* skipped: no thread or process */
+  guint64     not_events; /* skipped: rows that are not events (NVTX domain names …) */
+  guint64     bad_range;  /* repaired: clamped to ±73 years */
+  guint64     bad_order;  /* repaired: end before start */
+} SlTableRead;
+
 struct _SlTrace
 {
   gint          ref_count;
@@ -125,11 +140,15 @@ struct _SlTrace
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
 
   SlGpuBusy    *gpu_busy;      /* one per GPU */
+  GArray       *table_reads;   /* SlTableRead, in the order the tables were read */
 };
 
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
 void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
 SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
+/* Records what the loader made of a table (under the lock: two threads load); `read->table` is
+ * copied. */
+void    _sl_trace_note_table  (SlTrace *trace, const SlTableRead *read);
 /* After all events are in: sort lanes, build indexes, global ids, busy sums. */
 gboolean _sl_trace_finish     (SlTrace *trace,
                                GError **error);

@@ -20,6 +20,7 @@ sl_trace_new (const char *path)
   g_mutex_init (&trace->lock);
   trace->path = g_strdup (path);
   trace->warnings = g_ptr_array_new_with_free_func (g_free);
+  trace->table_reads = g_array_new (FALSE, TRUE, sizeof (SlTableRead));
   trace->chunk = g_string_chunk_new (64 * 1024);
   trace->strs = g_ptr_array_new ();
   trace->str_ids = g_hash_table_new (g_str_hash, g_str_equal);
@@ -88,6 +89,9 @@ sl_trace_unref (SlTrace *trace)
   g_ptr_array_unref (trace->strs);
   g_string_chunk_free (trace->chunk);
   g_ptr_array_unref (trace->warnings);
+  for (guint i = 0; i < trace->table_reads->len; i++)
+    g_free (g_array_index (trace->table_reads, SlTableRead, i).table);
+  g_array_unref (trace->table_reads);
   g_free (trace->schema);
   g_free (trace->path);
   g_mutex_clear (&trace->lock);
@@ -152,6 +156,18 @@ _sl_trace_warn (SlTrace    *trace,
       g_ptr_array_add (trace->warnings, g_strdup_vprintf (format, args));
       va_end (args);
     }
+  g_mutex_unlock (&trace->lock);
+}
+
+void
+_sl_trace_note_table (SlTrace           *trace,
+                      const SlTableRead *read)
+{
+  SlTableRead copy = *read;
+
+  copy.table = g_strdup (read->table);
+  g_mutex_lock (&trace->lock);
+  g_array_append_val (trace->table_reads, copy);
   g_mutex_unlock (&trace->lock);
 }
 
