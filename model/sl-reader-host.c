@@ -170,6 +170,12 @@ osrt_row (SlReader     *r,
           SlEvent      *ev,
           SlRowLoop    *loop)
 {
+  /* other event classes share the table (counted, so that the inventory accounts for them) */
+  if (G_UNLIKELY (sqlite3_column_int64 (stmt, 6) != 27))
+    {
+      loop->trouble.not_events++;
+      return;
+    }
   gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
   if (thread < 0)
     return;
@@ -187,8 +193,8 @@ _sl_reader_read_osrt (SlReader *r,
 {
   SlRowLoop loop = {
     .table = "OSRT_API", .what = "OS runtime calls", .times = TRUE,
-    .sql = "SELECT start, end, globalTid, {nameId:NULL}, {returnValue:0}, {callchainId:0} "
-           "FROM OSRT_API WHERE {eventClass:27} = 27",
+    .sql = "SELECT start, end, globalTid, {nameId:NULL}, {returnValue:0}, {callchainId:0}, "
+           "{eventClass:27} FROM OSRT_API",
     .row = osrt_row,
   };
 
