@@ -9,6 +9,7 @@
 #include "sl-start-page.h"
 #include "sl-stats-panel.h"
 #include "sl-timeline-view.h"
+#include "sl-trace-info.h"
 
 G_DEFINE_FINAL_TYPE (SlWindow, sl_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -251,6 +252,8 @@ window_action_cb (GtkWidget  *widget,
     _sl_window_search_step (self, FALSE);
   else if (g_str_equal (name, "win.findings"))
     sl_window_show_findings (self);
+  else if (g_str_equal (name, "win.about-trace") && self->trace != NULL)
+    gtk_window_present (GTK_WINDOW (sl_trace_info_new (GTK_WINDOW (self), self->trace)));
 }
 
 static void
@@ -402,7 +405,7 @@ sl_window_class_init (SlWindowClass *klass)
 {
   static const char *const actions[] = {
     "win.open", "win.record", "win.back", "win.forward", "win.find", "win.search-next",
-    "win.search-previous", "win.findings",
+    "win.search-previous", "win.findings", "win.about-trace",
   };
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);

@@ -19,6 +19,7 @@
 #include "sl-stats-panel-private.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
+#include "sl-trace-info-private.h"
 #include "sl-utilization.h"
 #include "sl-window-private.h"
 
@@ -1422,6 +1423,46 @@ test_record_bad_input (void)
   iterate_for (50);
 }
 
+static gboolean
+has_tables (gpointer data)
+{
+  return sl_trace_info_get_n_tables (data) > 0;
+}
+
+/* Main menu → About this Trace: every table of the file, the unread ones said to be so, and
+ * nsys's diagnostics. */
+static void
+test_about_trace (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  SlTraceInfo *info = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("real nsys traces not found");
+      return;
+    }
+  SlWindow *window = open_and_wait (path);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.about-trace", NULL));
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (SL_IS_TRACE_INFO (l->data))
+      info = l->data;
+  g_assert_nonnull (info);
+  g_assert_true (wait_until (has_tables, info, 30000));
+  /* the tiny export has 45 tables (sqlite3 … "SELECT count(*) FROM sqlite_master") */
+  g_assert_cmpuint (sl_trace_info_get_n_tables (info), ==, 45);
+  g_autofree char *text = sl_trace_info_get_text (info);
+  g_assert_nonnull (strstr (text, "CUPTI_ACTIVITY_KIND_KERNEL"));
+  g_assert_nonnull (strstr (text, "CUPTI_ACTIVITY_KIND_OVERHEAD"));
+  g_assert_nonnull (strstr (text, "not read by Sightline yet"));
+  g_assert_nonnull (strstr (text, "Number of CUDA events collected"));
+  g_assert_nonnull (strstr (text, "compute capability 8.6"));
+  screenshot (GTK_WIDGET (info), "about-trace");
+  gtk_window_destroy (GTK_WINDOW (info));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1458,6 +1499,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/stats", test_stats);
   g_test_add_func ("/ui-app/search", test_search);
   g_test_add_func ("/ui-app/findings", test_findings);
+  g_test_add_func ("/ui-app/about-trace", test_about_trace);
   g_test_add_func ("/ui-app/keys", test_keys);
   g_test_add_func ("/ui-app/cancel", test_cancel);
   g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
