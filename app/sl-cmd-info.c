@@ -116,6 +116,34 @@ thread_events (SlTrace *trace)
   return events;
 }
 
+/* One member of the object being built: name and value. */
+static void
+member_int (JsonBuilder *b,
+            const char  *name,
+            gint64       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+member_str (JsonBuilder *b,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_string_value (b, value);
+}
+
+static void
+member_double (JsonBuilder *b,
+               const char  *name,
+               double       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_double_value (b, value);
+}
+
 static void
 json_gpu (JsonBuilder *b,
           SlTrace     *trace,
@@ -126,24 +154,16 @@ json_gpu (JsonBuilder *b,
   SlTime t0 = sl_trace_get_start (trace), t1 = sl_trace_get_end (trace);
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "device_id");
-  json_builder_add_int_value (b, gpu->device_id);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, sl_trace_str (trace, gpu->name));
+  member_int (b, "device_id", gpu->device_id);
+  member_str (b, "name", sl_trace_str (trace, gpu->name));
   json_builder_set_member_name (b, "described");
   json_builder_add_boolean_value (b, gpu->described);
-  json_builder_set_member_name (b, "bus_location");
-  json_builder_add_string_value (b, sl_trace_str (trace, gpu->bus_location));
-  json_builder_set_member_name (b, "uuid");
-  json_builder_add_string_value (b, sl_trace_str (trace, gpu->uuid));
-  json_builder_set_member_name (b, "chip_name");
-  json_builder_add_string_value (b, sl_trace_str (trace, gpu->chip_name));
-  json_builder_set_member_name (b, "total_memory");
-  json_builder_add_int_value (b, gpu->total_memory);
-  json_builder_set_member_name (b, "memory_bandwidth");
-  json_builder_add_int_value (b, gpu->memory_bandwidth);
-  json_builder_set_member_name (b, "clock_rate_hz");
-  json_builder_add_int_value (b, gpu->clock_rate);
+  member_str (b, "bus_location", sl_trace_str (trace, gpu->bus_location));
+  member_str (b, "uuid", sl_trace_str (trace, gpu->uuid));
+  member_str (b, "chip_name", sl_trace_str (trace, gpu->chip_name));
+  member_int (b, "total_memory", gpu->total_memory);
+  member_int (b, "memory_bandwidth", gpu->memory_bandwidth);
+  member_int (b, "clock_rate_hz", gpu->clock_rate);
   json_builder_set_member_name (b, "limits");
   json_builder_begin_object (b);
   const struct { const char *name; gint value; } limits[] = {
@@ -161,17 +181,12 @@ json_gpu (JsonBuilder *b,
     { "max_smem_per_sm", l->max_smem_per_sm },
   };
   for (guint k = 0; k < G_N_ELEMENTS (limits); k++)
-    {
-      json_builder_set_member_name (b, limits[k].name);
-      json_builder_add_int_value (b, limits[k].value);
-    }
+    member_int (b, limits[k].name, limits[k].value);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "utilization");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "kernels");
-  json_builder_add_double_value (b, sl_trace_gpu_utilization (trace, i, SL_UTIL_KERNELS, t0, t1));
-  json_builder_set_member_name (b, "any");
-  json_builder_add_double_value (b, sl_trace_gpu_utilization (trace, i, SL_UTIL_ANY, t0, t1));
+  member_double (b, "kernels", sl_trace_gpu_utilization (trace, i, SL_UTIL_KERNELS, t0, t1));
+  member_double (b, "any", sl_trace_gpu_utilization (trace, i, SL_UTIL_ANY, t0, t1));
   json_builder_end_object (b);
   json_builder_end_object (b);
 }
@@ -186,20 +201,13 @@ json_tables (JsonBuilder *b,
     {
       const SlTableInfo *t = sl_inventory_get_table (inv, i);
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, t->name);
-      json_builder_set_member_name (b, "state");
-      json_builder_add_string_value (b, sl_table_state_label (t->state));
-      json_builder_set_member_name (b, "rows");
-      json_builder_add_int_value (b, t->rows);
-      json_builder_set_member_name (b, "loaded");
-      json_builder_add_int_value (b, t->loaded);
-      json_builder_set_member_name (b, "skipped");
-      json_builder_add_int_value (b, t->skipped);
-      json_builder_set_member_name (b, "repaired");
-      json_builder_add_int_value (b, t->repaired);
-      json_builder_set_member_name (b, "why");
-      json_builder_add_string_value (b, t->why);
+      member_str (b, "name", t->name);
+      member_str (b, "state", sl_table_state_label (t->state));
+      member_int (b, "rows", t->rows);
+      member_int (b, "loaded", t->loaded);
+      member_int (b, "skipped", t->skipped);
+      member_int (b, "repaired", t->repaired);
+      member_str (b, "why", t->why);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -210,14 +218,10 @@ json_tables (JsonBuilder *b,
     {
       const SlDiagnostic *d = sl_inventory_get_diagnostic (inv, i);
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "time_ns");
-      json_builder_add_int_value (b, d->time);
-      json_builder_set_member_name (b, "severity");
-      json_builder_add_string_value (b, d->severity);
-      json_builder_set_member_name (b, "source");
-      json_builder_add_string_value (b, d->source);
-      json_builder_set_member_name (b, "text");
-      json_builder_add_string_value (b, d->text);
+      member_int (b, "time_ns", d->time);
+      member_str (b, "severity", d->severity);
+      member_str (b, "source", d->source);
+      member_str (b, "text", d->text);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -228,10 +232,8 @@ json_tables (JsonBuilder *b,
     {
       const SlLostRecords *l = sl_inventory_get_lost (inv, i);
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "source");
-      json_builder_add_string_value (b, l->source);
-      json_builder_set_member_name (b, "count");
-      json_builder_add_int_value (b, l->count);
+      member_str (b, "source", l->source);
+      member_int (b, "count", l->count);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -255,19 +257,14 @@ print_json (SlTrace *trace,
       return 1;
     }
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "file");
-  json_builder_add_string_value (b, sl_trace_get_path (trace));
-  json_builder_set_member_name (b, "schema");
-  json_builder_add_string_value (b, sl_trace_get_schema (trace));
+  member_str (b, "file", sl_trace_get_path (trace));
+  member_str (b, "schema", sl_trace_get_schema (trace));
   json_builder_set_member_name (b, "span");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "start_ns");
-  json_builder_add_int_value (b, sl_trace_get_start (trace));
-  json_builder_set_member_name (b, "end_ns");
-  json_builder_add_int_value (b, sl_trace_get_end (trace));
+  member_int (b, "start_ns", sl_trace_get_start (trace));
+  member_int (b, "end_ns", sl_trace_get_end (trace));
   json_builder_end_object (b);
-  json_builder_set_member_name (b, "events");
-  json_builder_add_int_value (b, sl_trace_get_n_events (trace));
+  member_int (b, "events", sl_trace_get_n_events (trace));
 
   json_builder_set_member_name (b, "processes");
   json_builder_begin_array (b);
@@ -282,14 +279,10 @@ print_json (SlTrace *trace,
         if (sl_trace_get_lane (trace, k)->global_pid == p->global_pid)
           n += sl_trace_get_lane (trace, k)->n_events;
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, p->pid);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, sl_trace_str (trace, p->name));
-      json_builder_set_member_name (b, "threads");
-      json_builder_add_int_value (b, threads);
-      json_builder_set_member_name (b, "events");
-      json_builder_add_int_value (b, n);
+      member_int (b, "pid", p->pid);
+      member_str (b, "name", sl_trace_str (trace, p->name));
+      member_int (b, "threads", threads);
+      member_int (b, "events", n);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -300,14 +293,10 @@ print_json (SlTrace *trace,
     {
       const SlThread *t = sl_trace_get_thread (trace, i);
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, t->pid);
-      json_builder_set_member_name (b, "tid");
-      json_builder_add_int_value (b, t->tid);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, sl_trace_str (trace, t->name));
-      json_builder_set_member_name (b, "events");
-      json_builder_add_int_value (b, events[i]);
+      member_int (b, "pid", t->pid);
+      member_int (b, "tid", t->tid);
+      member_str (b, "name", sl_trace_str (trace, t->name));
+      member_int (b, "events", events[i]);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -325,30 +314,22 @@ print_json (SlTrace *trace,
       const SlLane *lane = sl_trace_get_lane (trace, i);
       g_autofree char *label = lane_label (trace, lane);
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "label");
-      json_builder_add_string_value (b, label);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, lane_kind_names[lane->kind]);
-      json_builder_set_member_name (b, "events");
-      json_builder_add_int_value (b, lane->n_events);
-      json_builder_set_member_name (b, "busy_ns");
-      json_builder_add_int_value (b, lane->busy);
+      member_str (b, "label", label);
+      member_str (b, "kind", lane_kind_names[lane->kind]);
+      member_int (b, "events", lane->n_events);
+      member_int (b, "busy_ns", lane->busy);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
 
   json_tables (b, inv);
 
-  json_builder_set_member_name (b, "load_time_s");
-  json_builder_add_double_value (b, load_us / 1e6);
+  member_double (b, "load_time_s", load_us / 1e6);
   json_builder_set_member_name (b, "memory");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "model_bytes");
-  json_builder_add_int_value (b, sl_trace_get_memory_size (trace));
-  json_builder_set_member_name (b, "resident_bytes");
-  json_builder_add_int_value (b, rss_after);
-  json_builder_set_member_name (b, "added_bytes");
-  json_builder_add_int_value (b, rss_after - MIN (rss_before, rss_after));
+  member_int (b, "model_bytes", sl_trace_get_memory_size (trace));
+  member_int (b, "resident_bytes", rss_after);
+  member_int (b, "added_bytes", rss_after - MIN (rss_before, rss_after));
   json_builder_end_object (b);
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);
@@ -378,7 +359,8 @@ sl_cmd_info (int    argc,
   GOptionEntry entries[] = {
     { "all-lanes", 'a', 0, G_OPTION_ARG_NONE, &all_lanes, "List every lane (default: the first 40)", NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-      "Output format: text (default) or json (every thread, lane and table of the file)", "FORMAT" },
+      "Output format: text (default) or json (every thread, lane and table of the file)",
+      "FORMAT" },
     { NULL }
   };
 

@@ -84,7 +84,8 @@ show_gpus (SlTraceInfo *self)
         g_string_append (text, "\n    compute capability unknown: occupancy cannot be computed");
     }
   gtk_label_set_text (GTK_LABEL (self->gpus), text->len > 0 ? text->str : "None in this trace.");
-  g_string_append_printf (self->report, "\nGPUs\n%s\n", gtk_label_get_text (GTK_LABEL (self->gpus)));
+  g_string_append_printf (self->report, "\nGPUs\n%s\n",
+                          gtk_label_get_text (GTK_LABEL (self->gpus)));
 }
 
 static GtkWidget *
@@ -178,7 +179,8 @@ show_diagnostics (SlTraceInfo *self,
     }
   gtk_label_set_text (GTK_LABEL (self->lost),
                       text->len > 0 ? text->str : "None recorded in this file.");
-  g_string_append_printf (self->report, "\nDiagnostics from Nsight Systems\n%s\n\nLost records\n%s\n",
+  g_string_append_printf (self->report,
+                          "\nDiagnostics from Nsight Systems\n%s\n\nLost records\n%s\n",
                           gtk_label_get_text (GTK_LABEL (self->diagnostics)),
                           gtk_label_get_text (GTK_LABEL (self->lost)));
 }

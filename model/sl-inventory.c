@@ -138,7 +138,8 @@ describe_read (const SlTableRead *r)
   append_part (skipped, r->null_time, "with a NULL start or end");
   append_part (skipped, r->bad_type, "whose start or end is not a number");
   append_part (skipped, r->null_owner, "naming no thread or process");
-  append_part (skipped, r->not_events, "that are not events (NVTX domains, other event classes …)");
+  append_part (skipped, r->not_events,
+               "that are not events (NVTX domains, other event classes …)");
   append_part (repaired, r->bad_range, "with times clamped to ±73 years");
   append_part (repaired, r->bad_order, "ending before they start (end set to start)");
   if (skipped->len > 0 && repaired->len > 0)

@@ -198,7 +198,8 @@ check_trace (const char *path)
   for (guint i = 0; i < json_array_get_length (threads); i++)
     {
       JsonObject *t = json_array_get_object_element (threads, i);
-      g_assert_cmpint (json_object_get_int_member (t, "tid"), ==, sl_trace_get_thread (trace, i)->tid);
+      g_assert_cmpint (json_object_get_int_member (t, "tid"), ==,
+                       sl_trace_get_thread (trace, i)->tid);
       g_assert_true (json_object_has_member (t, "name"));
       thread_events += json_object_get_int_member (t, "events");
     }
@@ -292,12 +293,15 @@ test_generated (void)
         " (400, NULL, 34, NULL, NULL, NULL, NULL, " GTID ", NULL, 2, 0);"
         "CREATE TABLE MY_OWN_TABLE (x INTEGER);"
         "INSERT INTO MY_OWN_TABLE VALUES (1), (2), (3);"
-        "CREATE TABLE ENUM_DIAGNOSTIC_SEVERITY_LEVEL (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
-        "INSERT INTO ENUM_DIAGNOSTIC_SEVERITY_LEVEL VALUES (1, 'INFO', 'Info'), (2, 'WARN', 'Warning');"
+        "CREATE TABLE ENUM_DIAGNOSTIC_SEVERITY_LEVEL (id INTEGER PRIMARY KEY, name TEXT,"
+        " label TEXT);"
+        "INSERT INTO ENUM_DIAGNOSTIC_SEVERITY_LEVEL VALUES (1, 'INFO', 'Info'),"
+        " (2, 'WARN', 'Warning');"
         "CREATE TABLE ENUM_DIAGNOSTIC_SOURCE_TYPE (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
         "INSERT INTO ENUM_DIAGNOSTIC_SOURCE_TYPE VALUES (1, 'INJ', 'Injection');"
         "CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER NOT NULL, timestampType INTEGER NOT NULL,"
-        " source INTEGER NOT NULL, severity INTEGER NOT NULL, text TEXT NOT NULL, globalPid INTEGER);"
+        " source INTEGER NOT NULL, severity INTEGER NOT NULL, text TEXT NOT NULL,"
+        " globalPid INTEGER);"
         "INSERT INTO DIAGNOSTIC_EVENT VALUES (20, 0, 1, 2, 'No CUDA events collected', NULL),"
         " (10, 0, 1, 1, 'Profiling has started.', NULL);"
         "CREATE TABLE SIGHTLINE_DROPPED_RECORDS (time INTEGER, globalPid INTEGER, source TEXT,"
