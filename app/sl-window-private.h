@@ -96,6 +96,10 @@ void     _sl_window_detail_go_to_cb    (GtkWidget      *pane,
                                         guint64         index,
                                         SlWindow       *self);
 
+/* sl-window-export.c: win.export-image and win.export-stats-csv (a file chooser, then the file) */
+void     _sl_window_export             (SlWindow       *self,
+                                        const char     *action);
+
 /* sl-window-recording.c */
 void     _sl_window_stop_clicked_cb    (GtkButton      *button,
                                         SlWindow       *self);
@@ -110,6 +114,14 @@ SlTrace    *sl_window_get_trace         (SlWindow *self);
 GtkWidget  *sl_window_get_timeline      (SlWindow *self);
 guint       sl_window_get_n_live_updates (SlWindow *self);
 char       *sl_window_get_output_text   (SlWindow *self);
+
+/* sl-window-export.c, for tests: the timeline as shown, saved as PNG (or SVG when `path` ends in
+ * .svg, its text also as invisible <text>); the statistics report shown as CSV. */
+gboolean    sl_window_export_timeline   (SlWindow    *self,
+                                         const char  *path,
+                                         GError     **error);
+char       *sl_window_get_stats_csv     (SlWindow    *self,
+                                         GError     **error);
 
 /* For tests: "empty", "loading" or "trace"; the widgets of the trace page. */
 const char *sl_window_get_page          (SlWindow *self);

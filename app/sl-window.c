@@ -252,6 +252,8 @@ window_action_cb (GtkWidget  *widget,
     _sl_window_search_step (self, FALSE);
   else if (g_str_equal (name, "win.findings"))
     sl_window_show_findings (self);
+  else if (g_str_equal (name, "win.export-image") || g_str_equal (name, "win.export-stats-csv"))
+    _sl_window_export (self, name);
 }
 
 static void
@@ -403,7 +405,7 @@ sl_window_class_init (SlWindowClass *klass)
 {
   static const char *const actions[] = {
     "win.open", "win.record", "win.back", "win.forward", "win.find", "win.search-next",
-    "win.search-previous", "win.findings",
+    "win.search-previous", "win.findings", "win.export-image", "win.export-stats-csv",
   };
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);

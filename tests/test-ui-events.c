@@ -11,6 +11,8 @@
 #include "sl-format.h"
 #include "sl-lane.h"
 #include "sl-plant.h"
+#include "sl-stats-panel-private.h"
+#include "sl-stats.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view.h"
 #include "sl-window-private.h"
@@ -106,6 +108,36 @@ find_lane (SlTrace    *trace,
   return -1;
 }
 
+/* The window as shown, into build/tests/screenshots/NAME.png, to look at. */
+static void
+screenshot (GtkWidget  *widget,
+            const char *name)
+{
+  g_autofree char *dir = g_build_filename (SL_BUILD_DIR, "tests", "screenshots", NULL);
+  g_autofree char *file = g_strdup_printf ("%s.png", name);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+
+  iterate_for (150);
+  g_mkdir_with_parents (dir, 0755);
+  for (int tries = 0; node == NULL && tries < 40; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        iterate_for (50);
+    }
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
 static void
 show_events_tab (SlWindow *window)
 {
@@ -177,6 +209,7 @@ test_events (void)
     g_assert_cmpuint (sel.index, ==, r.index);
     g_assert_cmpint (shown.lane, ==, r.lane);
     g_assert_cmpuint (shown.index, ==, r.index);
+    screenshot (GTK_WIDGET (window), "ui-events-table");
   }
 
   /* the selected rows as CSV: the model's own line for that event */
@@ -228,6 +261,89 @@ test_events (void)
   iterate_for (50);
 }
 
+static gboolean
+drawn (gpointer data)
+{
+  return gtk_widget_get_width (data) > 100 && gtk_widget_get_mapped (data);
+}
+
+static gboolean
+stats_ready (gpointer data)
+{
+  SlStatsPanel *panel = SL_STATS_PANEL (sl_window_get_stats_panel (data));
+  return sl_stats_panel_get_report (panel) != NULL && sl_stats_panel_get_n_rows (panel) > 0;
+}
+
+/* The timeline as PNG and SVG, and the statistics shown as CSV, against what they show. */
+static void
+test_export (void)
+{
+  g_autofree char *path = planted ();
+  SlWindow *window = open_and_wait (path);
+  GtkWidget *timeline = sl_window_get_timeline (window);
+  g_autofree char *png = g_build_filename (sl_test_tmpdir (), "timeline.png", NULL);
+  g_autofree char *svg = g_build_filename (sl_test_tmpdir (), "timeline.svg", NULL);
+  g_autofree char *bad = g_build_filename (sl_test_tmpdir (), "no-such-dir", "t.png", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *bytes = NULL;
+  gsize len = 0;
+
+  g_assert_true (wait_until (drawn, timeline, 10000));
+  iterate_for (200);
+
+  g_assert_true (sl_window_export_timeline (window, png, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (png, &bytes, &len, NULL));
+  g_assert_cmpuint (len, >, 2000);
+  g_assert_cmpmem (bytes, 8, "\x89PNG\r\n\x1a\n", 8);
+  {
+    g_autoptr (GdkTexture) texture = gdk_texture_new_from_filename (png, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_texture_get_width (texture), ==, gtk_widget_get_width (timeline));
+    g_assert_cmpint (gdk_texture_get_height (texture), ==, gtk_widget_get_height (timeline));
+  }
+  g_clear_pointer (&bytes, g_free);
+
+  g_assert_true (sl_window_export_timeline (window, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &bytes, &len, NULL));
+  g_assert_cmpuint (len, >, 2000);
+  g_assert_true (g_str_has_prefix (bytes, "<?xml"));
+  g_assert_nonnull (strstr (bytes, "<svg"));
+  g_assert_true (g_str_has_suffix (g_strchomp (bytes), "</svg>"));
+  /* the lane headers' text, searchable: the thread's and the GPU lanes' labels */
+  g_assert_nonnull (strstr (bytes, ">CUDA API</text>"));
+  g_assert_nonnull (strstr (bytes, ">Kernels</text>"));
+
+  /* an unwritable place: an error naming the file */
+  g_assert_false (sl_window_export_timeline (window, bad, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, bad));
+  g_clear_error (&error);
+
+  /* the statistics table shown, as CSV: what `sightline stats --format csv` writes for it, one
+   * line per row the panel shows */
+  g_assert_true (wait_until (stats_ready, window, 60000));
+  {
+    SlStatsPanel *panel = SL_STATS_PANEL (sl_window_get_stats_panel (window));
+    g_autofree char *csv = sl_window_get_stats_csv (window, &error);
+    g_autoptr (SlReport) report = NULL;
+    g_autoptr (GString) want = g_string_new (NULL);
+    g_auto (GStrv) lines = NULL;
+
+    g_assert_no_error (error);
+    report = sl_report_compute (sl_window_get_trace (window), sl_stats_panel_get_report (panel),
+                                &error);
+    g_assert_no_error (error);
+    sl_report_write (report, SL_REPORT_FORMAT_CSV, want);
+    g_assert_cmpstr (csv, ==, want->str);
+    lines = g_strsplit (g_strchomp (csv), "\n", -1);
+    g_assert_cmpuint (g_strv_length (lines), ==, sl_stats_panel_get_n_rows (panel) + 1);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -247,6 +363,7 @@ main (int    argc,
   g_application_hold (G_APPLICATION (app));
 
   g_test_add_func ("/ui-events/table", test_events);
+  g_test_add_func ("/ui-events/export", test_export);
   ret = g_test_run ();
 
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
