@@ -100,6 +100,7 @@ table_open (Table         *t,
   /* open: the rows of the lane made (the index) and the first frame that shows them */
   a = g_get_monotonic_time ();
   sl_events_table_show_lane (SL_EVENTS_TABLE (t->table), lane);
+  sl_events_table_get_n_rows (SL_EVENTS_TABLE (t->table));  /* made now, not after the pause */
   t->open_ms = (g_get_monotonic_time () - a) / 1e3;
   wait_frame (t);
   t->first_frame_ms = (g_get_monotonic_time () - a) / 1e3;

@@ -8,7 +8,9 @@
 #include "sl-plant.h"
 #include "sl-test-util.h"
 
-static const char *const names[] = { "gemm_kernel", "relu<float, 4>", "a\"quoted\" kernel", "zeta" };
+static const char *const names[] = {
+  "gemm_kernel", "relu<float, 4>", "a\"quoted\" kernel", "zeta",
+};
 
 /* Kernels of random names and durations (few distinct durations, so sorts have ties), their
  * launches, and a copy every tenth; returns the loaded trace. */

@@ -150,6 +150,29 @@ show_events_tab (SlWindow *window)
   g_assert_true (wait_until (mapped, table, 5000));
 }
 
+typedef struct
+{
+  char     *text;
+  gboolean  done;
+} ClipboardRead;
+
+static void
+clipboard_read_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  ClipboardRead *read = data;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  read->done = TRUE;
+}
+
+static gboolean
+clipboard_done (gpointer data)
+{
+  return ((ClipboardRead *) data)->done;
+}
+
 static void
 test_events (void)
 {
@@ -225,8 +248,17 @@ test_events (void)
     g_assert_nonnull (strstr (csv, "grid 8×1×1; block 128×1×1; registers 40"));
   }
   {
-    /* Ctrl+C puts them on the clipboard (copy_csv) */
+    /* Ctrl+C (in the rows) puts them on the clipboard */
+    g_autofree char *want = sl_events_table_get_csv (table, TRUE);
+    GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (table));
+    ClipboardRead read = { NULL, FALSE };
+
+    gdk_clipboard_set_text (clipboard, "");
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (table), "events.copy", NULL));
+    gdk_clipboard_read_text_async (clipboard, NULL, clipboard_read_cb, &read);
+    g_assert_true (wait_until (clipboard_done, &read, 5000));
+    g_assert_cmpstr (read.text, ==, want);
+    g_free (read.text);
   }
 
   /* a time range lists every lane's events in it, in start order */

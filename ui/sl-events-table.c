@@ -29,7 +29,8 @@ struct _SlEventsTable
   gulong             selected_id;
   SlTrace           *trace;      /* what `lane` indexes into; reffed */
   gint               lane;       /* of the event last clicked in the timeline; -1 none */
-  gboolean           dirty;      /* scope changed while unmapped: rows made on map */
+  gboolean           dirty;      /* the scope changed: rows to make, on map or after a pause */
+  guint              rebuild_id; /* that pause: a Shift+drag changes the range each motion */
   gboolean           emitting;
   GtkFileChooserNative *chooser;
 };
@@ -92,6 +93,7 @@ rebuild (SlEventsTable *self)
   SlEventsColumn sort = SL_EVENTS_COLUMN_START;
 
   self->dirty = FALSE;
+  g_clear_handle_id (&self->rebuild_id, g_source_remove);
   if (trace != self->trace)
     {
       g_clear_pointer (&self->trace, sl_trace_unref);
@@ -129,13 +131,31 @@ rebuild (SlEventsTable *self)
                                     "list every event in a time range");
 }
 
+static gboolean
+rebuild_cb (gpointer data)
+{
+  SlEventsTable *self = data;
+
+  self->rebuild_id = 0;
+  rebuild (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The rows follow after 50 ms without another change (a range being dragged), and only while
+ * the table is on screen; otherwise when it is mapped. */
 static void
 invalidate (SlEventsTable *self)
 {
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+  self->dirty = TRUE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && self->rebuild_id == 0)
+    self->rebuild_id = g_timeout_add (50, rebuild_cb, self);
+}
+
+static void
+flush (SlEventsTable *self)
+{
+  if (self->dirty)
     rebuild (self);
-  else
-    self->dirty = TRUE;
 }
 
 static void
@@ -266,6 +286,7 @@ sl_events_table_get_csv (SlEventsTable *self,
   SlEventsQuery *q;
 
   g_return_val_if_fail (SL_IS_EVENTS_TABLE (self), NULL);
+  flush (self);
   out = g_string_new (NULL);
   q = query (self);
   sl_events_query_csv_header (out);
@@ -370,8 +391,7 @@ sl_events_table_map (GtkWidget *widget)
   SlEventsTable *self = SL_EVENTS_TABLE (widget);
 
   GTK_WIDGET_CLASS (sl_events_table_parent_class)->map (widget);
-  if (self->dirty)
-    rebuild (self);
+  flush (self);
 }
 
 static void
@@ -380,6 +400,7 @@ sl_events_table_dispose (GObject *object)
   SlEventsTable *self = SL_EVENTS_TABLE (object);
 
   disconnect_timeline (self);
+  g_clear_handle_id (&self->rebuild_id, g_source_remove);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -524,8 +545,7 @@ guint
 sl_events_table_get_n_rows (SlEventsTable *self)
 {
   g_return_val_if_fail (SL_IS_EVENTS_TABLE (self), 0);
-  if (self->dirty)
-    rebuild (self);
+  flush (self);
   return g_list_model_get_n_items (G_LIST_MODEL (self->rows));
 }
 
@@ -535,6 +555,7 @@ sl_events_table_get_cell (SlEventsTable  *self,
                           SlEventsColumn  column)
 {
   g_return_val_if_fail (SL_IS_EVENTS_TABLE (self), NULL);
+  flush (self);
   if (query (self) == NULL)
     return NULL;
   return sl_events_query_cell_text (query (self), row, column);
@@ -545,6 +566,7 @@ sl_events_table_select_row (SlEventsTable *self,
                             guint          row)
 {
   g_return_if_fail (SL_IS_EVENTS_TABLE (self));
+  flush (self);
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), row, TRUE);
 }
 
@@ -563,6 +585,7 @@ const char *
 sl_events_table_get_summary (SlEventsTable *self)
 {
   g_return_val_if_fail (SL_IS_EVENTS_TABLE (self), NULL);
+  flush (self);
   return gtk_label_get_text (GTK_LABEL (self->summary));
 }
 
