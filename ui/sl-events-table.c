@@ -96,9 +96,13 @@ rebuild (SlEventsTable *self)
   g_clear_handle_id (&self->rebuild_id, g_source_remove);
   if (trace != self->trace)
     {
+      /* a live reload of the same file keeps the lane index (the lanes of a recording may still
+       * be reordered as it grows: then the next click puts it right) */
+      if (trace == NULL || self->trace == NULL
+          || g_strcmp0 (sl_trace_get_path (trace), sl_trace_get_path (self->trace)) != 0)
+        self->lane = -1;
       g_clear_pointer (&self->trace, sl_trace_unref);
       self->trace = trace != NULL ? sl_trace_ref (trace) : NULL;
-      self->lane = -1;
     }
   if (query (self) != NULL)
     sort = sl_events_query_get_sort (query (self), &descending);
