@@ -14,7 +14,7 @@ typedef enum
   SL_EVENTS_COLUMN_START,     /* relative to the trace start */
   SL_EVENTS_COLUMN_DURATION,
   SL_EVENTS_COLUMN_LANE,      /* thread or GPU stream, and what the lane holds */
-  SL_EVENTS_COLUMN_DETAILS,   /* the kind's own fields: grid, block, bytes, domain … (not sorted) */
+  SL_EVENTS_COLUMN_DETAILS,   /* the kind's own fields: grid, block, bytes, domain … (unsorted) */
   SL_EVENTS_N_COLUMNS
 } SlEventsColumn;
 
@@ -53,7 +53,8 @@ void           sl_events_query_csv_row     (SlEventsQuery  *query,
                                             gsize           position,
                                             GString        *out);
 
-/* The lane's title as the table shows it: "python [1234] · CUDA API", "GPU 0 · Stream 7 · Kernels" */
+/* The lane's title as the table shows it: "python [1234] · CUDA API",
+ * "GPU 0 · Stream 7 · Kernels" */
 char          *sl_events_lane_title        (SlTrace        *trace,
                                             const SlLane   *lane);
 
