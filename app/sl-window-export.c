@@ -326,15 +326,18 @@ add_filter (GtkFileChooser *chooser,
   gtk_file_chooser_add_filter (chooser, filter);
 }
 
-void
-_sl_window_export (SlWindow   *self,
-                   const char *action)
+static void
+export_action_cb (GtkWidget  *widget,
+                  const char *action,
+                  GVariant   *parameter)
 {
+  SlWindow *self = SL_WINDOW (widget);
   gboolean image = g_str_equal (action, "win.export-image");
   GtkFileChooserNative *chooser;
   g_autofree char *base = NULL;
   g_autofree char *name = NULL;
 
+  (void) parameter;
   if (self->trace == NULL)
     return;
   chooser = gtk_file_chooser_native_new (image ? "Export the Timeline" : "Save Statistics as CSV",
@@ -361,4 +364,11 @@ _sl_window_export (SlWindow   *self,
                      GINT_TO_POINTER (image ? EXPORT_IMAGE : EXPORT_STATS));
   g_signal_connect_object (chooser, "response", G_CALLBACK (export_response_cb), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+void
+_sl_window_export_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.export-image", NULL, export_action_cb);
+  gtk_widget_class_install_action (widget_class, "win.export-stats-csv", NULL, export_action_cb);
 }

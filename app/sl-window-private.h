@@ -96,9 +96,9 @@ void     _sl_window_detail_go_to_cb    (GtkWidget      *pane,
                                         guint64         index,
                                         SlWindow       *self);
 
-/* sl-window-export.c: win.export-image and win.export-stats-csv (a file chooser, then the file) */
-void     _sl_window_export             (SlWindow       *self,
-                                        const char     *action);
+/* sl-window-export.c: installs win.export-image and win.export-stats-csv (a file chooser, then
+ * the file) on the window's class */
+void     _sl_window_export_class_init  (GtkWidgetClass *widget_class);
 
 /* sl-window-recording.c */
 void     _sl_window_stop_clicked_cb    (GtkButton      *button,

@@ -252,8 +252,6 @@ window_action_cb (GtkWidget  *widget,
     _sl_window_search_step (self, FALSE);
   else if (g_str_equal (name, "win.findings"))
     sl_window_show_findings (self);
-  else if (g_str_equal (name, "win.export-image") || g_str_equal (name, "win.export-stats-csv"))
-    _sl_window_export (self, name);
 }
 
 static void
@@ -405,7 +403,7 @@ sl_window_class_init (SlWindowClass *klass)
 {
   static const char *const actions[] = {
     "win.open", "win.record", "win.back", "win.forward", "win.find", "win.search-next",
-    "win.search-previous", "win.findings", "win.export-image", "win.export-stats-csv",
+    "win.search-previous", "win.findings",
   };
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
@@ -436,6 +434,7 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Forward, 0, "win.forward", NULL);
   gtk_widget_class_install_property_action (widget_class, "win.color-by", "color-by");
   gtk_widget_class_install_property_action (widget_class, "win.util-overlay", "util-overlay");
+  _sl_window_export_class_init (widget_class);
 
   g_type_ensure (SL_TYPE_START_PAGE);
   g_type_ensure (SL_TYPE_TIMELINE_VIEW);
