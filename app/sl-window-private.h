@@ -26,7 +26,8 @@ struct _SlWindow
   GtkWidget    *detail;
   GtkWidget    *stats;
   GtkWidget    *findings;
-  GtkWidget    *bottom;        /* notebook: statistics, findings */
+  GtkWidget    *events;        /* the events table (sl-events-table.c) */
+  GtkWidget    *bottom;        /* notebook: statistics, findings, events */
   GtkWidget    *output_box;
   GtkWidget    *output_view;
   GtkWidget    *status;
@@ -95,6 +96,10 @@ void     _sl_window_detail_go_to_cb    (GtkWidget      *pane,
                                         guint64         index,
                                         SlWindow       *self);
 
+/* sl-window-export.c: installs win.export-image and win.export-stats-csv (a file chooser, then
+ * the file) on the window's class */
+void     _sl_window_export_class_init  (GtkWidgetClass *widget_class);
+
 /* sl-window-recording.c */
 void     _sl_window_stop_clicked_cb    (GtkButton      *button,
                                         SlWindow       *self);
@@ -110,11 +115,20 @@ GtkWidget  *sl_window_get_timeline      (SlWindow *self);
 guint       sl_window_get_n_live_updates (SlWindow *self);
 char       *sl_window_get_output_text   (SlWindow *self);
 
+/* sl-window-export.c, for tests: the timeline as shown, saved as PNG (or SVG when `path` ends in
+ * .svg, its text also as invisible <text>); the statistics report shown as CSV. */
+gboolean    sl_window_export_timeline   (SlWindow    *self,
+                                         const char  *path,
+                                         GError     **error);
+char       *sl_window_get_stats_csv     (SlWindow    *self,
+                                         GError     **error);
+
 /* For tests: "empty", "loading" or "trace"; the widgets of the trace page. */
 const char *sl_window_get_page          (SlWindow *self);
 GtkWidget  *sl_window_get_detail_pane   (SlWindow *self);
 GtkWidget  *sl_window_get_stats_panel   (SlWindow *self);
 GtkWidget  *sl_window_get_findings_panel (SlWindow *self);
+GtkWidget  *sl_window_get_events_table  (SlWindow *self);
 GtkWidget  *sl_window_get_search_entry  (SlWindow *self);
 /* The header bar's Back button (its sensitivity follows win.back). */
 GtkWidget  *sl_window_get_back_button   (SlWindow *self);

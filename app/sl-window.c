@@ -4,6 +4,7 @@
 #include "sl-window-private.h"
 
 #include "sl-detail-pane.h"
+#include "sl-events-table.h"
 #include "sl-findings-panel.h"
 #include "sl-format.h"
 #include "sl-start-page.h"
@@ -436,12 +437,14 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Forward, 0, "win.forward", NULL);
   gtk_widget_class_install_property_action (widget_class, "win.color-by", "color-by");
   gtk_widget_class_install_property_action (widget_class, "win.util-overlay", "util-overlay");
+  _sl_window_export_class_init (widget_class);
 
   g_type_ensure (SL_TYPE_START_PAGE);
   g_type_ensure (SL_TYPE_TIMELINE_VIEW);
   g_type_ensure (SL_TYPE_DETAIL_PANE);
   g_type_ensure (SL_TYPE_STATS_PANEL);
   g_type_ensure (SL_TYPE_FINDINGS_PANEL);
+  g_type_ensure (SL_TYPE_EVENTS_TABLE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/dev/sightline/Sightline/ui/sl-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SlWindow, title);
@@ -457,6 +460,7 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlWindow, detail);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, stats);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, findings);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, events);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, bottom);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, output_box);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, output_view);
@@ -483,6 +487,8 @@ sl_window_init (SlWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar),
                                 GTK_EDITABLE (self->search_entry));
+  /* the events table reads the timeline's trace itself, when it is shown */
+  sl_events_table_set_timeline (SL_EVENTS_TABLE (self->events), SL_TIMELINE_VIEW (self->timeline));
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _sl_window_show_page (self, "empty");
@@ -556,6 +562,13 @@ sl_window_get_findings_panel (SlWindow *self)
 {
   g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
   return self->findings;
+}
+
+GtkWidget *
+sl_window_get_events_table (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->events;
 }
 
 GtkWidget *
