@@ -149,7 +149,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
   SlFinding *f;
 
   f = _sl_finding_new (ctx, a, b, v == VERDICT_GPU ? sum->blocked_sync : (b - a) - sum->busy_gpu);
-  f->gpu = gpu;
+  f->gpu = (gint) _sl_gpu_id (ctx, gpu);
   f->thread = gi->launcher;
   f->global_pid = gi->global_pid;
   _sl_evidence_share (f, "gpu_busy_share", "GPU busy", (double) sum->busy_gpu / len);
@@ -166,7 +166,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
   _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, v == VERDICT_LOADER ? tl->osrt : tl->api), a, b,
                    by_name, NULL, NULL);
   top = _sl_top_name (by_name, &top_t);
-  head = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s", gpu, 100.0 * sum->busy_gpu / len,
+  head = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s", _sl_gpu_id (ctx, gpu), 100.0 * sum->busy_gpu / len,
                           d, who);
   switch (v)
     {
@@ -227,7 +227,8 @@ rule_bound (SlAnalyzeCtx *ctx,
       if (span <= 0 || gi->launcher < 0)
         {
           if (span > 0)
-            _sl_analyze_note (ctx, "GPU %u: no launching thread known", g);
+            _sl_analyze_note (ctx, "GPU %u: no launching thread known",
+                              _sl_gpu_id (ctx, g));
           continue;
         }
       /* at most 100 000 windows */
@@ -270,7 +271,8 @@ rule_bound (SlAnalyzeCtx *ctx,
         }
       {
         g_autofree char *who = _sl_thread_label (ctx, gi->launcher), *wd = sl_format_duration (w);
-        _sl_analyze_note (ctx, "GPU %u: %u windows of %s, launching thread %s", g, n, wd, who);
+        _sl_analyze_note (ctx, "GPU %u: %u windows of %s, launching thread %s",
+                          _sl_gpu_id (ctx, g), n, wd, who);
       }
     }
 }

@@ -450,6 +450,13 @@ _sl_median_of (GArray *times)
   return g_array_index (times, SlTime, times->len / 2);
 }
 
+guint32
+_sl_gpu_id (SlAnalyzeCtx *ctx,
+            guint         g)
+{
+  return sl_trace_get_gpu (ctx->trace, g)->device_id;
+}
+
 void
 _sl_finding_add_gpu_lanes (SlAnalyzeCtx *ctx,
                            SlFinding    *f,

@@ -51,9 +51,10 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
             g_autofree char *d = sl_format_duration (len);
             SlFinding *f = _sl_finding_new (ctx, run_start, a, len - run_busy);
 
-            f->gpu = g;
+            f->gpu = (gint) _sl_gpu_id (ctx, g);
             f->global_pid = gi->global_pid;
-            f->summary = g_strdup_printf ("GPU %u busy %.0f%% of %s (%s)", g, util * 100, d, range);
+            f->summary = g_strdup_printf ("GPU %u busy %.0f%% of %s (%s)",
+                                          _sl_gpu_id (ctx, g), util * 100, d, range);
             _sl_evidence_share (f, "busy_share", "GPU busy", util);
             _sl_evidence_share (f, "kernel_share", "Running kernels", kern);
             _sl_evidence_duration (f, "duration_ns", "Stretch", len);
@@ -73,7 +74,7 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
             run_busy = 0;
           }
         }
-      _sl_analyze_note (ctx, "GPU %u: %u of %u chunks below %.0f%%", g, low, chunks,
+      _sl_analyze_note (ctx, "GPU %u: %u of %u chunks below %.0f%%", _sl_gpu_id (ctx, g), low, chunks,
                         threshold * 100);
     }
 }
@@ -350,16 +351,18 @@ _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
           g_autofree char *d = sl_format_duration (b - a);
           g_autofree char *what = NULL;
 
-          f->gpu = g;
+          f->gpu = (gint) _sl_gpu_id (ctx, g);
           f->global_pid = ctx->gpus[g].global_pid;
           _sl_evidence_duration (f, "gap_ns", "GPU idle", b - a);
           what = describe_host (ctx, g, a, b, f);
-          f->summary = g_strdup_printf ("GPU %u idle for %s; %s", g, d, what);
+          f->summary = g_strdup_printf ("GPU %u idle for %s; %s", _sl_gpu_id (ctx, g), d,
+                                        what);
           _sl_finding_add_gpu_lanes (ctx, f, g);
         }
       {
         g_autofree char *t = sl_format_duration (total), *m = sl_format_duration (min_gap);
-        _sl_analyze_note (ctx, "GPU %u: %" G_GSIZE_FORMAT " gaps over %s, %s in all%s", g, n, m, t,
+        _sl_analyze_note (ctx, "GPU %u: %" G_GSIZE_FORMAT " gaps over %s, %s in all%s",
+                          _sl_gpu_id (ctx, g), n, m, t,
                           n > MAX_DESCRIBED ? " (the longest 1000 listed)" : "");
       }
     }
@@ -424,14 +427,14 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
         g_autofree char *d = sl_format_duration (span);
         _sl_analyze_note (ctx, "GPU %u over %s: kernels %.1f%%, copies %.1f%%, sets %.1f%%; idle "
                           "in host sync %.1f%%, idle while launching %.1f%%, other idle %.1f%%",
-                          g, d, 100.0 * kern / sp, 100.0 * (kc - kern) / sp,
+                          _sl_gpu_id (ctx, g), d, 100.0 * kern / sp, 100.0 * (kc - kern) / sp,
                           100.0 * (any - kc) / sp, 100.0 * idle_sync / sp,
                           100.0 * (idle_calls - idle_sync) / sp, 100.0 * other / sp);
         if ((double) idle >= min_idle * sp)
           {
             SlFinding *f = _sl_finding_new (ctx, gi->first, gi->last, idle);
             const char *worst;
-            f->gpu = g;
+            f->gpu = (gint) _sl_gpu_id (ctx, g);
             f->global_pid = gi->global_pid;
             _sl_evidence_duration (f, "span_ns", "Span of its work", span);
             _sl_evidence_share (f, "kernels_share", "Running kernels", kern / sp);
@@ -465,7 +468,8 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
                                       "elsewhere (data loading, Python, I/O). See the gpu_gaps "
                                       "and cpu_bound findings.");
               }
-            f->summary = g_strdup_printf ("GPU %u idle %.0f%% of %s, mostly %s", g,
+            f->summary = g_strdup_printf ("GPU %u idle %.0f%% of %s, mostly %s",
+                                          _sl_gpu_id (ctx, g),
                                           100.0 * idle / sp, d, worst);
           }
       }

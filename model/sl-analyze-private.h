@@ -86,6 +86,10 @@ void          _sl_analyze_lane_window (SlAnalyzeCtx *ctx,
                                        gsize        *e1);
 const SlLane *_sl_lane_or_null       (SlAnalyzeCtx *ctx,
                                       gint          index);
+/* The device id of GPU `g` (an index into the trace's GPU table): what findings name, as the
+ * timeline's lanes do. */
+guint32       _sl_gpu_id             (SlAnalyzeCtx *ctx,
+                                      guint         g);
 SlApiClass    _sl_api_class          (SlAnalyzeCtx *ctx,
                                       guint32       name);
 /* A call during which the host waits for the GPU. */

@@ -57,7 +57,7 @@ typedef struct
   SlTime        cost;           /* time it costs (or puts at stake), ns: findings sort by it */
   char         *summary;        /* one line: "GPU 0 idle for 612 ms while main blocks in read" */
   char         *advice;
-  gint          gpu;            /* GPU index, -1 when none */
+  gint          gpu;            /* GPU device id (as the timeline names it), -1 when none */
   gint          thread;         /* thread index, -1 when none */
   guint64       global_pid;     /* 0 when none */
   guint32       stream;         /* stream id, 0 when none */

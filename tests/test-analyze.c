@@ -146,6 +146,89 @@ test_clean (void)
   g_assert_cmpuint (a->summaries->len, ==, 12);
 }
 
+/* Two GPUs whose file lists device 1 first (its GPU row and its kernels): a gap on device 0 is
+ * named "GPU 0" in the text, the JSON and the rule notes, and every lane it tints is device 0's. */
+static void
+test_gpu_ids (void)
+{
+  static const guint devices[] = { 1, 0 };
+  g_autofree char *path = trace_path ("gpu-ids.sqlite");
+  Plant *p = plant_new_gpus (path, devices, G_N_ELEMENTS (devices));
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  const SlFinding *f;
+  gint64 t, gap_start, gap_end;
+
+  /* device 1: busy (95 µs of every 100 µs) for 2.6 s, launched by a loader thread */
+  for (t = 10 * MS; t < 2610 * MS; t += 100 * US)
+    {
+      gint64 corr = plant_api (p, PLANT_LOADER_1, "cudaLaunchKernel_v7000", t, t + 5 * US);
+      plant_kernel_on (p, 1, "gemm_kernel_one", &plant_config_full, t + 8 * US, t + 103 * US,
+                       corr);
+    }
+  /* device 0: 1 s busy, 600 ms idle while the main thread reads, 1 s busy */
+  for (t = 10 * MS; t < 1010 * MS; t += 100 * US)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 5 * US);
+      plant_kernel_on (p, 0, "gemm_kernel_zero", &plant_config_full, t + 8 * US, t + 103 * US,
+                       corr);
+    }
+  gap_start = t - 100 * US + 103 * US;
+  plant_osrt (p, PLANT_MAIN, "read", t, t + 600 * MS);
+  t += 600 * MS + 10 * US;
+  gap_end = t + 8 * US;
+  for (gint64 end = t + 1 * S; t < end; t += 100 * US)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 5 * US);
+      plant_kernel_on (p, 0, "gemm_kernel_zero", &plant_config_full, t + 8 * US, t + 103 * US,
+                       corr);
+    }
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  /* the planted order holds: the first GPU of the table is device 1 */
+  g_assert_cmpuint (sl_trace_get_n_gpus (trace), ==, 2);
+  g_assert_cmpuint (sl_trace_get_gpu (trace, 0)->device_id, ==, 1);
+  f = the_only (a, "gpu_gaps");
+  g_assert_cmpint (f->start, ==, gap_start);
+  g_assert_cmpint (f->end, ==, gap_end);
+  g_assert_cmpint (f->gpu, ==, 0);
+  g_assert_true (g_str_has_prefix (f->summary, "GPU 0 idle for 600."));
+  /* the lanes the viewer tints: device 0's GPU lanes (and host threads'), none of device 1 */
+  {
+    guint n_gpu_lanes = 0;
+    for (guint i = 0; i < f->lanes->len; i++)
+      {
+        const SlLane *lane = sl_trace_get_lane (trace, g_array_index (f->lanes, guint32, i));
+        if (lane->gpu < 0)
+          continue;
+        g_assert_cmpuint (sl_trace_get_gpu (trace, lane->gpu)->device_id, ==, 0);
+        n_gpu_lanes++;
+      }
+    g_assert_cmpuint (n_gpu_lanes, >, 0);
+  }
+  {
+    g_autofree char *text = sl_analysis_to_text (a, trace);
+    g_autofree char *json = sl_analysis_to_json (a, trace);
+    g_autofree char *range = g_strdup_printf ("\"rule\": \"gpu_gaps\", \"start_ns\": %"
+                                              G_GINT64_FORMAT ", \"end_ns\": %" G_GINT64_FORMAT
+                                              ", \"cost_ns\": %" G_GINT64_FORMAT ", \"gpu\": 0,",
+                                              gap_start, gap_end, gap_end - gap_start);
+    const char *note;
+
+    g_assert_nonnull (strstr (text, "] GPU 0 idle for 600."));
+    g_assert_null (strstr (text, "GPU 1 idle for"));
+    g_assert_nonnull (strstr (json, range));
+    /* idle_breakdown's note: device 0 ran kernels 95% of 2 s in 2.6 s, device 1 95% */
+    note = strstr (text, "GPU 0 over ");
+    g_assert_nonnull (note);
+    g_assert_nonnull (strstr (note, "kernels 73."));
+    note = strstr (text, "GPU 1 over ");
+    g_assert_nonnull (note);
+    g_assert_nonnull (strstr (note, "kernels 95."));
+  }
+}
+
 /* A 600 ms gap while the main thread blocks in read. */
 static void
 test_gap_read (void)
@@ -512,7 +595,8 @@ test_real_traces (void)
     g_assert_cmpuint ((guint64) ev (f, "bytes"), ==, 536870912);
   }
 
-  /* nsys-2024.6-fuser-8gpu-nvtx: only GPU 7 works; it idles 351.080 ms after its first kernel
+  /* nsys-2024.6-fuser-8gpu-nvtx: only device 0 works (the last of the 8 rows of TARGET_INFO_GPU,
+   * which lists devices 6 5 4 7 3 2 1 0: named by its id, not its position 7); it idles 351.080 ms after its first kernel
    * while test_matmul launches (the longest of its 10 gaps over 500 µs). */
   {
     g_autofree char *path = sl_test_trace_path ("nsys/nsys-2024.6-fuser-8gpu-nvtx.sqlite");
@@ -523,7 +607,8 @@ test_real_traces (void)
 
     g_assert_cmpuint (gaps->len, ==, 10);
     f = g_ptr_array_index (gaps, 0);
-    g_assert_cmpint (f->gpu, ==, 7);
+    g_assert_cmpint (f->gpu, ==, 0);
+    g_assert_true (g_str_has_prefix (f->summary, "GPU 0 idle"));
     assert_near (f->cost, 351080000, 1000);
     g_assert_nonnull (strstr (f->summary, "test_matmul"));
   }
@@ -757,7 +842,7 @@ check_range (const char *path,
       last = MIN (last, t1);
       busy = last > first ? union_clipped (ops, first, last) : 0;
       for (guint i = 0; i < util->len; i++)
-        if (((SlFinding *) g_ptr_array_index (util, i))->gpu == (gint) g)
+        if (((SlFinding *) g_ptr_array_index (util, i))->gpu == (gint) device)
           {
             g_assert_null (found);
             found = g_ptr_array_index (util, i);
@@ -820,7 +905,7 @@ check_range (const char *path,
           const SlFindingEvent *e;
           const gint64 *c;
           guint32 ev_name;
-          if (f->gpu != (gint) g)
+          if (f->gpu != (gint) device)
             continue;
           n_tiny++;
           g_assert_cmpuint (f->events->len, >=, 1);
@@ -918,6 +1003,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analyze/clean", test_clean);
   g_test_add_func ("/analyze/gap-read", test_gap_read);
+  g_test_add_func ("/analyze/gpu-ids", test_gpu_ids);
   g_test_add_func ("/analyze/pageable", test_pageable);
   g_test_add_func ("/analyze/tiny-kernels", test_tiny_kernels);
   g_test_add_func ("/analyze/low-occupancy", test_low_occupancy);
