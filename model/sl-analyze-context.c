@@ -174,6 +174,27 @@ _sl_api_class_blocks (SlApiClass c)
          || c == SL_API_MEMSET_SYNC;
 }
 
+gboolean
+_sl_api_call_waits (SlAnalyzeCtx *ctx,
+                    const SlLane *lane,
+                    gsize         index)
+{
+  const SlEvent *ev = &lane->events[index];
+  SlApiClass c = _sl_api_class (ctx, ev->name);
+  const SlLane *op_lane;
+  gsize op;
+  const SlCopyInfo *info;
+
+  if (_sl_api_class_blocks (c))
+    return TRUE;
+  if ((c != SL_API_MEMCPY_ASYNC && c != SL_API_MEMSET_ASYNC) || ev->link == SL_NO_LINK
+      || !sl_trace_resolve (ctx->trace, ev->link, &op_lane, &op)
+      || (op_lane->kind != SL_LANE_MEMCPY && op_lane->kind != SL_LANE_MEMSET))
+    return FALSE;
+  info = sl_trace_get_copy_info (ctx->trace, op_lane->events[op].aux);
+  return info != NULL && (info->src_kind == 0 /* pageable */ || info->dst_kind == 0);
+}
+
 char *
 _sl_thread_label (SlAnalyzeCtx *ctx,
                   gint          thread)

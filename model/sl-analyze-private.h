@@ -94,6 +94,11 @@ SlApiClass    _sl_api_class          (SlAnalyzeCtx *ctx,
                                       guint32       name);
 /* A call during which the host waits for the GPU. */
 gboolean      _sl_api_class_blocks   (SlApiClass    c);
+/* A CUDA call (event `index` of a CUDA API lane) during which the host waits: a blocking class,
+ * or an asynchronous copy or set from or to pageable memory (synchronous in fact). */
+gboolean      _sl_api_call_waits     (SlAnalyzeCtx *ctx,
+                                      const SlLane *lane,
+                                      gsize         index);
 char         *_sl_thread_label       (SlAnalyzeCtx *ctx,
                                       gint          thread);
 guint64       _sl_thread_pid         (SlAnalyzeCtx *ctx,
