@@ -229,6 +229,138 @@ test_gpu_ids (void)
   }
 }
 
+/* Does any cpu_bound finding claim the thread busy? */
+static gboolean
+claims_busy (SlAnalysis *a)
+{
+  g_autoptr (GPtrArray) cpu = of_rule (a, "cpu_bound");
+
+  for (guint i = 0; i < cpu->len; i++)
+    if (strstr (((SlFinding *) g_ptr_array_index (cpu, i))->summary, " is busy ") != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* cpu_bound without CPU evidence (no samples, no OS runtime calls): a 1.9 s stretch in which the
+ * launching thread makes no CUDA call after a 1 ms asynchronous copy from pinned memory is not
+ * "busy 100% (most in cuMemcpyHtoDAsync_v2)": the finding says what the trace lacks. */
+static void
+test_cpu_bound_no_evidence (void)
+{
+  g_autofree char *path = trace_path ("cpu-no-evidence.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = plant_loop (p, 10 * MS, 3000, 100 * US, 95 * US, "gemm_kernel_clean",
+                         &plant_config_full), corr;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  const SlFinding *f;
+
+  corr = plant_api (p, PLANT_MAIN, "cuMemcpyHtoDAsync_v2", t, t + MS);
+  plant_memcpy (p, 1, 1, 2, 1 << 20, t + 10 * US, t + 500 * US, corr);
+  t += 1900 * MS;
+  plant_loop (p, t, 3000, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  g_assert_false (claims_busy (a));
+  f = the_only (a, "cpu_bound");
+  g_assert_nonnull (strstr (f->summary, "in no traced call"));
+  g_assert_nonnull (strstr (f->summary, "without CPU samples or OS runtime calls"));
+  g_assert_null (strstr (f->summary, "cuMemcpyHtoDAsync_v2"));
+  g_assert_cmpfloat (ev (f, "host_busy_share"), <, 0.01);
+  g_assert_cmpfloat (ev (f, "host_untraced_share"), >, 0.99);
+  g_assert_cmpstr (ev_text (f, "cpu_evidence"), ==, "CUDA calls only");
+  g_assert_nonnull (strstr (f->advice, "CPU samples"));
+  assert_near (f->end - f->start, 1900 * MS, 100 * MS);
+}
+
+/* Each millisecond: a 10 µs launch, 390 µs in cudaStreamSynchronize, 600 µs outside any call.
+ * Without samples the 600 µs are not busy, and the sync call is never the busy work; with samples
+ * in those 600 µs the thread is busy there, in what the samples name. */
+static void
+test_cpu_bound_sync_not_busy (void)
+{
+  for (guint sampled = 0; sampled < 2; sampled++)
+    {
+      g_autofree char *path = trace_path (sampled ? "cpu-sync-sampled.sqlite"
+                                                  : "cpu-sync.sqlite");
+      Plant *p = plant_new (path);
+      g_autoptr (SlTrace) trace = NULL;
+      g_autoptr (SlAnalysis) a = NULL;
+      g_autoptr (GPtrArray) cpu = NULL;
+
+      for (gint64 t = 10 * MS; t < 1010 * MS; t += MS)
+        {
+          gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 10 * US);
+          plant_kernel (p, "step_kernel", &plant_config_full, t + 15 * US, t + 395 * US, corr);
+          plant_api (p, PLANT_MAIN, "cudaStreamSynchronize_v3020", t + 10 * US, t + 400 * US);
+          for (gint64 s = t + 450 * US; sampled && s < t + MS; s += 100 * US)
+            plant_sample (p, PLANT_MAIN, s, "compute_loss");
+        }
+      plant_finish (p);
+
+      a = analyze (path, &trace);
+      cpu = of_rule (a, "cpu_bound");
+      g_assert_cmpuint (cpu->len, ==, 1);
+      for (guint i = 0; i < cpu->len; i++)
+        g_assert_null (strstr (((SlFinding *) g_ptr_array_index (cpu, i))->summary,
+                               "cudaStreamSynchronize"));
+      if (!sampled)
+        {
+          const SlFinding *f = g_ptr_array_index (cpu, 0);
+          g_assert_false (claims_busy (a));
+          g_assert_nonnull (strstr (f->summary, "unknown"));
+          g_assert_cmpfloat_with_epsilon (ev (f, "host_sync_share"), 0.39, 0.01);
+          g_assert_cmpfloat_with_epsilon (ev (f, "host_busy_share"), 0.01, 0.005);
+        }
+      else
+        {
+          const SlFinding *f = g_ptr_array_index (cpu, 0);
+          g_assert_nonnull (strstr (f->summary, " is busy 61% (most in compute_loss, "));
+          g_assert_cmpstr (ev_text (f, "cpu_evidence"), ==, "CPU samples, CUDA calls");
+          /* the kernels run 380 µs: no launch-overhead advice */
+          g_assert_null (strstr (f->advice, "CUDA Graphs"));
+        }
+    }
+}
+
+/* Kernels of 350 ms, and 250 ms of sampled CPU work between them: the advice is about the
+ * thread's work, never launch overhead (CUDA Graphs, torch.compile). */
+static void
+test_cpu_bound_long_kernels (void)
+{
+  g_autofree char *path = trace_path ("cpu-long-kernels.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = 10 * MS;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) cpu = NULL;
+
+  for (guint step = 0; step < 6; step++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 10 * US);
+      plant_kernel (p, "triad_kernel", &plant_config_full, t + 20 * US, t + 350 * MS, corr);
+      plant_api (p, PLANT_MAIN, "cudaStreamSynchronize_v3020", t + 10 * US, t + 350 * MS + 5 * US);
+      t += 350 * MS + 10 * US;
+      for (gint64 s = t; s < t + 250 * MS; s += MS)
+        plant_sample (p, PLANT_MAIN, s, "prepare_batch");
+      t += 250 * MS;
+    }
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  cpu = of_rule (a, "cpu_bound");
+  g_assert_cmpuint (cpu->len, >=, 1);
+  for (guint i = 0; i < cpu->len; i++)
+    {
+      const SlFinding *f = g_ptr_array_index (cpu, i);
+      g_assert_nonnull (strstr (f->summary, "most in prepare_batch"));
+      g_assert_null (strstr (f->advice, "CUDA Graphs"));
+      g_assert_null (strstr (f->advice, "torch.compile"));
+      g_assert_nonnull (strstr (f->advice, "kernels run long (median 349.98"));
+    }
+}
+
 /* A 600 ms gap while the main thread blocks in read. */
 static void
 test_gap_read (void)
@@ -1009,6 +1141,9 @@ main (int    argc,
   g_test_add_func ("/analyze/low-occupancy", test_low_occupancy);
   g_test_add_func ("/analyze/sync-every-step", test_sync_every_step);
   g_test_add_func ("/analyze/loader-bound", test_loader_bound);
+  g_test_add_func ("/analyze/cpu-bound-no-evidence", test_cpu_bound_no_evidence);
+  g_test_add_func ("/analyze/cpu-bound-sync-not-busy", test_cpu_bound_sync_not_busy);
+  g_test_add_func ("/analyze/cpu-bound-long-kernels", test_cpu_bound_long_kernels);
   g_test_add_func ("/analyze/launch-latency", test_launch_latency);
   g_test_add_func ("/analyze/params", test_params);
   g_test_add_func ("/analyze/real-traces", test_real_traces);
