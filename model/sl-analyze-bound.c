@@ -363,6 +363,9 @@ bound_finding (SlAnalyzeCtx      *ctx,
         g_autofree char *other = _sl_thread_label (ctx, sum->other);
         _sl_evidence_share (f, "others_busy_share", other, (double) sum->others / len);
         _sl_finding_add_thread_lanes (ctx, f, sum->other);
+        f->cause = g_strdup_printf ("GPU %u waits while %s waits in %s and %s works: the data "
+                                    "loader is the bottleneck", _sl_gpu_id (ctx, gpu), who,
+                                    sl_trace_str (ctx->trace, top), other);
         f->summary = g_strdup_printf ("%s waits in %s (%.0f%%) and %s works (%.0f%%): the data "
                                       "loader is the bottleneck", head,
                                       sl_trace_str (ctx->trace, top), 100.0 * top_t / len, other,
@@ -391,6 +394,12 @@ bound_finding (SlAnalyzeCtx      *ctx,
           _sl_evidence_duration (f, "kernel_median_ns", "Median kernel on the GPU", kernel_median);
         f->summary = g_strdup_printf ("%s is busy %.0f%% (%s): the CPU cannot feed the GPU",
                                       head, 100.0 * sum->host_busy / len, where);
+        f->cause = g_strdup_printf ("GPU %u waits while %s is busy (%s): the CPU cannot feed the "
+                                    "GPU", _sl_gpu_id (ctx, gpu), who,
+                                    top != SL_NO_STR && top_t * 2 >= sum->host_busy
+                                      ? sl_trace_str (ctx->trace, top)
+                                    : sym != SL_NO_STR ? sl_trace_str (ctx->trace, sym)
+                                                       : "outside CUDA and OS runtime calls");
         {
           gboolean call = top != SL_NO_STR && top_t * 2 >= sum->host_busy;
           Longest l = { top, 0, 0 };
@@ -402,6 +411,9 @@ bound_finding (SlAnalyzeCtx      *ctx,
         break;
       }
     case VERDICT_UNKNOWN:
+      f->cause = g_strdup_printf ("GPU %u waits while %s is in no traced call, and the trace has "
+                                  "no CPU samples or OS runtime calls", _sl_gpu_id (ctx, gpu),
+                                  who);
       f->summary = g_strdup_printf ("%s is in no traced call %.0f%% of the time: without CPU "
                                     "samples or OS runtime calls in the trace, whether it "
                                     "computes or waits is unknown", head,
@@ -412,6 +424,9 @@ bound_finding (SlAnalyzeCtx      *ctx,
                             "blocks in the OS or waits for other threads.");
       break;
     case VERDICT_GPU:
+      f->cause = g_strdup_printf ("GPU %u saturated while %s waits for it in %s: the GPU is the "
+                                  "bottleneck", _sl_gpu_id (ctx, gpu), who,
+                                  sl_trace_str (ctx->trace, top));
       f->summary = g_strdup_printf ("%s waits for it %.0f%% of the time (%s): the GPU is the "
                                     "bottleneck", head, 100.0 * sum->blocked_sync / len,
                                     sl_trace_str (ctx->trace, top));

@@ -26,23 +26,31 @@ _sl_analyze_param (SlAnalyzeCtx *ctx,
 }
 
 SlFinding *
-_sl_finding_new (SlAnalyzeCtx *ctx,
-                 SlTime        start,
-                 SlTime        end,
-                 SlTime        cost)
+_sl_finding_alloc (const SlRule *rule)
 {
   SlFinding *f = g_new0 (SlFinding, 1);
 
-  f->rule = ctx->rule;
-  f->start = CLAMP (start, ctx->t0, ctx->t1);
-  f->end = CLAMP (MAX (end, start), f->start, ctx->t1);
-  f->cost = MAX (cost, 0);
+  f->rule = rule;
   f->gpu = -1;
   f->thread = -1;
   f->evidence = g_array_new (FALSE, TRUE, sizeof (SlEvidence));
   g_array_set_clear_func (f->evidence, evidence_clear);
   f->events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
   f->lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  return f;
+}
+
+SlFinding *
+_sl_finding_new (SlAnalyzeCtx *ctx,
+                 SlTime        start,
+                 SlTime        end,
+                 SlTime        cost)
+{
+  SlFinding *f = _sl_finding_alloc (ctx->rule);
+
+  f->start = CLAMP (start, ctx->t0, ctx->t1);
+  f->end = CLAMP (MAX (end, start), f->start, ctx->t1);
+  f->cost = MAX (cost, 0);
   g_ptr_array_add (ctx->findings, f);
   ctx->n_found++;
   ctx->cost = _sl_time_add (ctx->cost, f->cost);

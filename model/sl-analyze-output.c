@@ -6,6 +6,9 @@
 
 #include "sl-format.h"
 
+/* A group in text lists this many of its instances. */
+#define MAX_TEXT_INSTANCES 20
+
 static char *
 where_text (const SlFinding *f,
             SlTrace         *trace)
@@ -62,6 +65,22 @@ sl_analysis_to_text (const SlAnalysis *analysis,
         }
       if (f->advice != NULL)
         g_string_append_printf (out, "   Advice: %s\n", f->advice);
+      if (f->instances != NULL)
+        {
+          guint n = f->instances->len, shown = MIN (n, MAX_TEXT_INSTANCES);
+          g_string_append_printf (out, "   Instances (%u, in time order):\n", n);
+          for (guint k = 0; k < shown; k++)
+            {
+              const SlFinding *in = g_ptr_array_index (f->instances, k);
+              g_autofree char *ia = sl_format_offset (in->start - t0);
+              g_autofree char *ib = sl_format_offset (in->end - t0);
+              g_autofree char *ic = sl_format_duration (in->cost);
+              g_string_append_printf (out, "     %s … %s  %12s  %s\n", ia, ib, ic, in->summary);
+            }
+          if (shown < n)
+            g_string_append_printf (out, "     … and %u more (--format json lists them all)\n",
+                                    n - shown);
+        }
     }
 
   g_string_append (out, "\nRules:\n");
@@ -112,6 +131,76 @@ json_number (GString *out,
     g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
 }
 
+/* One finding as a JSON object; a group's instances under "instances", each as a finding. */
+static void
+json_finding (GString         *out,
+              const SlFinding *f,
+              SlTrace         *trace,
+              const char      *indent)
+{
+  g_string_append (out, "{\"rule\": ");
+  json_string (out, f->rule->name);
+  g_string_append_printf (out, ", \"start_ns\": %" G_GINT64_FORMAT ", \"end_ns\": %"
+                          G_GINT64_FORMAT ", \"cost_ns\": %" G_GINT64_FORMAT, f->start, f->end,
+                          f->cost);
+  g_string_append (out, ", \"gpu\": ");
+  if (f->gpu >= 0)
+    g_string_append_printf (out, "%d", f->gpu);
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ", \"stream\": ");
+  if (f->stream != 0)
+    g_string_append_printf (out, "%u", f->stream);
+  else
+    g_string_append (out, "null");
+  if (f->thread >= 0)
+    {
+      const SlThread *t = sl_trace_get_thread (trace, f->thread);
+      g_string_append_printf (out, ", \"pid\": %u, \"tid\": %u", t->pid, t->tid);
+    }
+  else
+    g_string_append (out, ", \"pid\": null, \"tid\": null");
+  g_string_append_printf (out, ", \"count\": %u", f->instances != NULL ? f->instances->len : 1);
+  g_string_append_printf (out, ",\n%s\"summary\": ", indent);
+  json_string (out, f->summary);
+  g_string_append_printf (out, ",\n%s\"cause\": ", indent);
+  if (f->cause != NULL)
+    json_string (out, f->cause);
+  else
+    g_string_append (out, "null");
+  g_string_append_printf (out, ",\n%s\"advice\": ", indent);
+  json_string (out, f->advice);
+  {
+    g_autoptr (GString) text = g_string_new (NULL);
+    g_string_append_printf (out, ",\n%s\"evidence\": {", indent);
+    for (guint k = 0; k < f->evidence->len; k++)
+      {
+        const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
+        g_string_append (out, k ? ", " : "");
+        json_string (out, e->key);
+        g_string_append (out, ": ");
+        json_number (out, e->value);
+        g_string_append (text, k ? ", [" : "[");
+        json_string (text, e->label);
+        g_string_append (text, ", ");
+        json_string (text, e->text);
+        g_string_append (text, "]");
+      }
+    g_string_append_printf (out, "},\n%s\"evidence_text\": [%s]", indent, text->str);
+  }
+  g_string_append_printf (out, ",\n%s\"instances\": [", indent);
+  if (f->instances != NULL)
+    {
+      g_autofree char *deeper = g_strconcat (indent, "  ", NULL);
+      for (guint k = 0; k < f->instances->len; k++)
+        {
+          g_string_append_printf (out, "%s\n%s", k ? "," : "", deeper);
+          json_finding (out, g_ptr_array_index (f->instances, k), trace, deeper);
+        }
+    }
+  g_string_append (out, "]}");
+}
+
 char *
 sl_analysis_to_json (const SlAnalysis *analysis,
                      SlTrace          *trace)
@@ -143,52 +232,8 @@ sl_analysis_to_json (const SlAnalysis *analysis,
   g_string_append (out, "\n  ],\n  \"findings\": [");
   for (guint i = 0; i < analysis->findings->len; i++)
     {
-      const SlFinding *f = g_ptr_array_index (analysis->findings, i);
-      g_string_append_printf (out, "%s\n    {\"rule\": ", i ? "," : "");
-      json_string (out, f->rule->name);
-      g_string_append_printf (out, ", \"start_ns\": %" G_GINT64_FORMAT ", \"end_ns\": %"
-                              G_GINT64_FORMAT ", \"cost_ns\": %" G_GINT64_FORMAT,
-                              f->start, f->end, f->cost);
-      g_string_append (out, ", \"gpu\": ");
-      if (f->gpu >= 0)
-        g_string_append_printf (out, "%d", f->gpu);
-      else
-        g_string_append (out, "null");
-      g_string_append (out, ", \"stream\": ");
-      if (f->stream != 0)
-        g_string_append_printf (out, "%u", f->stream);
-      else
-        g_string_append (out, "null");
-      if (f->thread >= 0)
-        {
-          const SlThread *t = sl_trace_get_thread (trace, f->thread);
-          g_string_append_printf (out, ", \"pid\": %u, \"tid\": %u", t->pid, t->tid);
-        }
-      else
-        g_string_append (out, ", \"pid\": null, \"tid\": null");
-      g_string_append (out, ",\n     \"summary\": ");
-      json_string (out, f->summary);
-      g_string_append (out, ",\n     \"advice\": ");
-      json_string (out, f->advice);
-      {
-        g_autoptr (GString) text = g_string_new (NULL);
-        g_string_append (out, ",\n     \"evidence\": {");
-        for (guint k = 0; k < f->evidence->len; k++)
-          {
-            const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
-            g_string_append (out, k ? ", " : "");
-            json_string (out, e->key);
-            g_string_append (out, ": ");
-            json_number (out, e->value);
-            g_string_append (text, k ? ", [" : "[");
-            json_string (text, e->label);
-            g_string_append (text, ", ");
-            json_string (text, e->text);
-            g_string_append (text, "]");
-          }
-        g_string_append_printf (out, "},\n     \"evidence_text\": [%s", text->str);
-      }
-      g_string_append (out, "]}");
+      g_string_append (out, i ? ",\n    " : "\n    ");
+      json_finding (out, g_ptr_array_index (analysis->findings, i), trace, "     ");
     }
   g_string_append (out, "\n  ]\n}\n");
   return g_string_free (g_steal_pointer (&out), FALSE);

@@ -115,6 +115,13 @@ char         *_sl_range_text         (SlAnalyzeCtx *ctx,
 
 /* --- findings and their evidence --- */
 
+/* A finding of `rule` with nothing in it, added to nothing. */
+SlFinding    *_sl_finding_alloc      (const SlRule *rule);
+void          _sl_finding_free       (gpointer      finding);
+/* Replaces the findings of one rule with one cause, two or more, by a group finding holding
+ * them (sl-analyze-group.c). */
+void          _sl_analyze_group      (GPtrArray    *findings);
+
 /* A finding of the running rule, added to the analysis; its range is clipped to the window. */
 SlFinding    *_sl_finding_new        (SlAnalyzeCtx *ctx,
                                       SlTime        start,

@@ -331,16 +331,19 @@ sl_analyze_param_format (SlParamKind kind,
 
 /* --- findings --------------------------------------------------------------------------------- */
 
-static void
-finding_free (gpointer data)
+void
+_sl_finding_free (gpointer data)
 {
   SlFinding *f = data;
 
   g_free (f->summary);
   g_free (f->advice);
+  g_free (f->cause);
   g_array_unref (f->evidence);
   g_array_unref (f->events);
   g_array_unref (f->lanes);
+  if (f->instances != NULL)
+    g_ptr_array_unref (f->instances);
   g_free (f);
 }
 
@@ -409,7 +412,7 @@ sl_analyze (SlTrace                *trace,
       run[k] = TRUE;
 
   analysis = g_new0 (SlAnalysis, 1);
-  analysis->findings = g_ptr_array_new_with_free_func (finding_free);
+  analysis->findings = g_ptr_array_new_with_free_func (_sl_finding_free);
   analysis->summaries = g_array_new (FALSE, TRUE, sizeof (SlRuleSummary));
   ctx.trace = trace;
   ctx.params = params;
@@ -440,6 +443,7 @@ sl_analyze (SlTrace                *trace,
       g_array_append_val (analysis->summaries, s);
     }
   _sl_analyze_ctx_clear (&ctx);
+  _sl_analyze_group (analysis->findings);
   g_ptr_array_sort (analysis->findings, cmp_finding);
   return analysis;
 }

@@ -64,6 +64,11 @@ typedef struct
   GArray       *evidence;       /* SlEvidence */
   GArray       *events;         /* SlFindingEvent: the events involved (at most a few hundred) */
   GArray       *lanes;          /* guint32: lanes involved */
+  char         *cause;          /* what findings of its rule with one cause share ("GPU 0 idle;
+                                 * python3 [100] in cuStreamSynchronize"): such findings are
+                                 * grouped into one; NULL: never grouped */
+  GPtrArray    *instances;      /* SlFinding: a group's findings, in time order (each with its
+                                 * own range, cost, events and lanes); NULL when not a group */
 } SlFinding;
 
 /* Thresholds: rule.param → value, as set on the command line; unset ones keep their default. */
@@ -105,7 +110,9 @@ typedef struct
   SlTime     t0, t1;     /* the window analysed; 0, 0 for the whole trace */
 } SlAnalysis;
 
-/* Runs `rules` (NULL: all) over the trace.  FALSE with an error for an unknown rule name. */
+/* Runs `rules` (NULL: all) over the trace.  FALSE with an error for an unknown rule name.
+ * Findings of one rule with one cause (SlFinding.cause) come as one group finding: its count of
+ * instances, their summed cost, the span of them all, and the instances under it. */
 SlAnalysis *sl_analyze      (SlTrace               *trace,
                              const char *const     *rules,
                              const SlAnalyzeParams *params,
