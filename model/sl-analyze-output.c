@@ -27,6 +27,28 @@ where_text (const SlFinding *f,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* nsys's warnings and errors about the collection ("No CUDA events collected"). */
+static void
+diagnostics_text (GString *out,
+                  SlTrace *trace)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_diagnostics (trace); i++)
+    {
+      const SlDiagnostic *d = sl_trace_get_diagnostic (trace, i);
+      g_auto (GStrv) lines = NULL;
+      if (d->severity != SL_DIAGNOSTIC_WARNING && d->severity != SL_DIAGNOSTIC_ERROR)
+        continue;
+      if (n++ == 0)
+        g_string_append (out, "\nnsys diagnostics (warnings and errors):\n");
+      lines = g_strsplit (sl_trace_str (trace, d->text), "\n", -1);
+      g_string_append_printf (out, "  %-8s", sl_diagnostic_severity_name (d->severity));
+      for (guint k = 0; lines[k] != NULL; k++)
+        g_string_append_printf (out, "%s%s\n", k > 0 ? "           " : " ", g_strstrip (lines[k]));
+    }
+}
+
 char *
 sl_analysis_to_text (const SlAnalysis *analysis,
                      SlTrace          *trace)
@@ -41,8 +63,12 @@ sl_analysis_to_text (const SlAnalysis *analysis,
       g_autofree char *b = sl_format_offset (analysis->t1 - t0);
       g_string_append_printf (out, "In %s … %s of the trace:\n", a, b);
     }
+  if (analysis->lacks != NULL)
+    g_string_append_printf (out, "The trace has %s.\n", analysis->lacks);
   if (analysis->findings->len == 0)
-    g_string_append (out, "No findings.\n");
+    g_string_append (out, analysis->lacks != NULL
+                            ? "No findings: the rules need CUDA API calls and GPU activity.\n"
+                            : "No findings: no rule found a problem.\n");
   else
     g_string_append_printf (out, "%u findings, most costly first:\n", analysis->findings->len);
   for (guint i = 0; i < analysis->findings->len; i++)
@@ -83,6 +109,7 @@ sl_analysis_to_text (const SlAnalysis *analysis,
         }
     }
 
+  diagnostics_text (out, trace);
   g_string_append (out, "\nRules:\n");
   for (guint i = 0; i < analysis->summaries->len; i++)
     {
@@ -216,6 +243,23 @@ sl_analysis_to_json (const SlAnalysis *analysis,
     g_string_append_printf (out, ",\n  \"range_start_ns\": %" G_GINT64_FORMAT
                             ",\n  \"range_end_ns\": %" G_GINT64_FORMAT, analysis->t0,
                             analysis->t1);
+  g_string_append (out, ",\n  \"lacks\": ");
+  if (analysis->lacks != NULL)
+    json_string (out, analysis->lacks);
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ",\n  \"diagnostics\": [");
+  for (guint i = 0; i < sl_trace_get_n_diagnostics (trace); i++)
+    {
+      const SlDiagnostic *d = sl_trace_get_diagnostic (trace, i);
+      g_string_append_printf (out, "%s\n    {\"timestamp_ns\": %" G_GINT64_FORMAT
+                              ", \"severity\": ", i ? "," : "", d->timestamp);
+      json_string (out, sl_diagnostic_severity_name (d->severity));
+      g_string_append_printf (out, ", \"source\": %d, \"text\": ", d->source);
+      json_string (out, sl_trace_str (trace, d->text));
+      g_string_append (out, "}");
+    }
+  g_string_append (out, sl_trace_get_n_diagnostics (trace) > 0 ? "\n  ]" : "]");
   g_string_append (out, ",\n  \"rules\": [");
   for (guint i = 0; i < analysis->summaries->len; i++)
     {

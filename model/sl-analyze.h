@@ -108,6 +108,9 @@ typedef struct
   GPtrArray *findings;   /* SlFinding, most costly first */
   GArray    *summaries;  /* SlRuleSummary, one per rule run, in rule order */
   SlTime     t0, t1;     /* the window analysed; 0, 0 for the whole trace */
+  char      *lacks;      /* what the trace lacks for the rules ("no CUDA API calls, no GPU
+                          * activity (kernels, copies, memsets)") and what it holds instead;
+                          * NULL when it has both CUDA calls and GPU work */
 } SlAnalysis;
 
 /* Runs `rules` (NULL: all) over the trace.  FALSE with an error for an unknown rule name.
@@ -119,7 +122,8 @@ SlAnalysis *sl_analyze      (SlTrace               *trace,
                              GError               **error);
 void        sl_analysis_free (SlAnalysis *analysis);
 
-/* The findings as text (ordered by cost, a summary line per rule) or JSON. */
+/* The findings as text (ordered by cost, a summary line per rule) or JSON; what the trace lacks
+ * and nsys's diagnostics (warnings and errors in the text, all in the JSON) with them. */
 char       *sl_analysis_to_text (const SlAnalysis *analysis,
                                  SlTrace          *trace);
 char       *sl_analysis_to_json (const SlAnalysis *analysis,

@@ -492,6 +492,59 @@ test_grouped (void)
   }
 }
 
+/* A trace with only OS runtime calls and nsys's diagnostics: no bare "No findings.", but what it
+ * lacks and holds, and nsys's warning, in the text and the JSON. */
+static void
+test_no_cuda (void)
+{
+  g_autofree char *path = trace_path ("no-cuda.sqlite");
+  Plant *p = plant_new (path);
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autofree char *text = NULL, *json = NULL;
+  sqlite3 *db = NULL;
+
+  for (gint64 t = 10 * MS; t < 110 * MS; t += MS)
+    plant_osrt (p, PLANT_MAIN, "read", t, t + 500 * US);
+  plant_finish (p);
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER NOT NULL, "
+                                 "timestampType INTEGER NOT NULL, source INTEGER NOT NULL, "
+                                 "severity INTEGER NOT NULL, text TEXT NOT NULL, globalPid INTEGER);"
+                                 "INSERT INTO DIAGNOSTIC_EVENT VALUES (120000000, 1, 3, 2, "
+                                 "'No CUDA events collected. Does the process use CUDA?', NULL);"
+                                 "INSERT INTO DIAGNOSTIC_EVENT VALUES (0, 1, 3, 1, "
+                                 "'Profiling has started.', NULL);",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  a = analyze (path, &trace);
+  /* the model reads the table, in the order of time */
+  g_assert_cmpuint (sl_trace_get_n_diagnostics (trace), ==, 2);
+  g_assert_cmpstr (sl_trace_str (trace, sl_trace_get_diagnostic (trace, 1)->text), ==,
+                   "No CUDA events collected. Does the process use CUDA?");
+  g_assert_cmpint (sl_trace_get_diagnostic (trace, 1)->severity, ==, SL_DIAGNOSTIC_WARNING);
+  g_assert_cmpint (sl_trace_get_diagnostic (trace, 1)->timestamp, ==, 120000000);
+  g_assert_cmpuint (a->findings->len, ==, 0);
+  g_assert_cmpstr (a->lacks, ==, "no CUDA API calls and no GPU activity (kernels, copies, "
+                                 "memsets); it holds 100 OS runtime calls");
+  text = sl_analysis_to_text (a, trace);
+  g_assert_null (strstr (text, "No findings.\n"));
+  g_assert_nonnull (strstr (text, "The trace has no CUDA API calls and no GPU activity"));
+  g_assert_nonnull (strstr (text, "it holds 100 OS runtime calls.\n"));
+  g_assert_nonnull (strstr (text, "No findings: the rules need CUDA API calls and GPU activity."));
+  g_assert_nonnull (strstr (text, "  Warning  No CUDA events collected. Does the process use "
+                                  "CUDA?\n"));
+  /* info messages are left to the JSON */
+  g_assert_null (strstr (text, "Profiling has started"));
+  json = sl_analysis_to_json (a, trace);
+  g_assert_nonnull (strstr (json, "\"lacks\": \"no CUDA API calls and no GPU activity"));
+  g_assert_nonnull (strstr (json, "{\"timestamp_ns\": 120000000, \"severity\": \"Warning\", "
+                                  "\"source\": 3, \"text\": \"No CUDA events collected."));
+  g_assert_nonnull (strstr (json, "\"text\": \"Profiling has started.\"}"));
+}
+
 /* A 600 ms gap while the main thread blocks in read. */
 static void
 test_gap_read (void)
@@ -811,6 +864,23 @@ test_real_traces (void)
             g_assert_cmpint (f->cost, <=, ((SlFinding *) g_ptr_array_index (a->findings, k - 1))->cost);
         }
     }
+
+  /* nsys-2026.1-osrt-sampling: 23 rows of DIAGNOSTIC_EVENT (sqlite3), 5 of them warnings, shown */
+  {
+    g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-osrt-sampling.sqlite");
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    g_autofree char *text = sl_analysis_to_text (a, trace);
+    guint warnings = 0;
+
+    g_assert_cmpuint (sl_trace_get_n_diagnostics (trace), ==, 23);
+    for (guint i = 0; i < 23; i++)
+      warnings += sl_trace_get_diagnostic (trace, i)->severity == SL_DIAGNOSTIC_WARNING;
+    g_assert_cmpuint (warnings, ==, 5);
+    g_assert_nonnull (strstr (text, "  Warning  No NVTX events collected. Does the process use "
+                                    "NVTX?\n"));
+    g_assert_null (a->lacks);
+  }
 
   /* nsys-2026.1-tiny: two kernels and a copy; the GPU idles 18.250538 ms between the kernels
    * (1517728492 → 1535979030) while the host is in the second cudaLaunchKernel (17.764006 ms, it
@@ -1271,6 +1341,7 @@ main (int    argc,
   g_test_add_func ("/analyze/gap-read", test_gap_read);
   g_test_add_func ("/analyze/gpu-ids", test_gpu_ids);
   g_test_add_func ("/analyze/grouped", test_grouped);
+  g_test_add_func ("/analyze/no-cuda", test_no_cuda);
   g_test_add_func ("/analyze/pageable", test_pageable);
   g_test_add_func ("/analyze/tiny-kernels", test_tiny_kernels);
   g_test_add_func ("/analyze/low-occupancy", test_low_occupancy);

@@ -290,7 +290,9 @@ sl_findings_panel_set_analysis (SlFindingsPanel *self,
       }
     if (timeline != NULL)
       sl_timeline_view_set_ruler_marks (timeline, marks, n);
-    if (n == 0)
+    if (n == 0 && analysis->lacks != NULL)
+      head = g_strdup_printf ("No findings: the trace has %s.", analysis->lacks);
+    else if (n == 0)
       head = g_strdup ("No findings: no rule found a problem in this trace.");
     else
       head = g_strdup_printf ("%u finding%s, most costly first%s", n, n == 1 ? "" : "s",
