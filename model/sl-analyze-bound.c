@@ -38,60 +38,6 @@ typedef struct
   gint    other;              /* the busiest of them */
 } WindowStats;
 
-/* A thread's CUDA calls in [a, b): time in waits and in other calls, by name when asked. */
-typedef struct
-{
-  SlAnalyzeCtx *ctx;
-  SlTime        a, b;
-  SlTime        waits, works;
-  GHashTable   *by_name;   /* name id → SlTime*, of the calls of the kind asked for */
-  gboolean      of_waits;
-} CallSums;
-
-static gboolean
-call_sums_cb (const SlLane *lane,
-              gsize         index,
-              gpointer      user_data)
-{
-  CallSums *c = user_data;
-  const SlEvent *ev = &lane->events[index];
-  SlTime d = MIN (ev->end, c->b) - MAX (ev->start, c->a);
-  gboolean waits;
-
-  if (d <= 0)
-    return TRUE;
-  waits = _sl_api_call_waits (c->ctx, lane, index);
-  if (waits)
-    c->waits = _sl_time_add (c->waits, d);
-  else
-    c->works = _sl_time_add (c->works, d);
-  if (c->by_name != NULL && waits == c->of_waits)
-    {
-      SlTime *t = g_hash_table_lookup (c->by_name, GUINT_TO_POINTER (ev->name));
-      if (t == NULL)
-        {
-          t = g_new0 (SlTime, 1);
-          g_hash_table_insert (c->by_name, GUINT_TO_POINTER (ev->name), t);
-        }
-      *t = _sl_time_add (*t, d);
-    }
-  return TRUE;
-}
-
-static void
-call_sums (SlAnalyzeCtx *ctx,
-           const SlLane *lane,
-           SlTime        a,
-           SlTime        b,
-           GHashTable   *by_name,
-           gboolean      of_waits,
-           CallSums     *out)
-{
-  *out = (CallSums) { ctx, a, b, 0, 0, by_name, of_waits };
-  if (lane != NULL && b > a)
-    sl_lane_overlap (lane, a, b, call_sums_cb, out);
-}
-
 static void
 window_stats (SlAnalyzeCtx   *ctx,
               guint           gpu,
@@ -102,17 +48,16 @@ window_stats (SlAnalyzeCtx   *ctx,
 {
   SlGpuInfo *gi = &ctx->gpus[gpu];
   const SlThreadLanes *tl = &ctx->tl[gi->launcher];
+  const SlLane *api = _sl_lane_or_null (ctx, tl->api);
   SlTime len = b - a;
-  CallSums calls;
 
   memset (w, 0, sizeof *w);
   w->len = len;
   w->other = -1;
   w->busy_gpu = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_ANY, a, b);
-  call_sums (ctx, _sl_lane_or_null (ctx, tl->api), a, b, NULL, FALSE, &calls);
-  w->blocked_sync = calls.waits;
-  w->api_other = calls.works;
-  w->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, NULL, NULL, NULL);
+  w->blocked_sync = _sl_overlap_sum (ctx, api, a, b, NULL, SL_CALLS_WAITS, NULL);
+  w->api_other = _sl_overlap_sum (ctx, api, a, b, NULL, SL_CALLS_WORK, NULL);
+  w->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, NULL, SL_CALLS_ALL, NULL);
   /* busy only as far as the evidence goes: CUDA calls that are not waits always; with samples,
    * what they say; with OS runtime tracing, the time outside blocking calls.  A wait (a sync
    * call, a synchronous copy) is never busy. */
@@ -346,13 +291,8 @@ bound_finding (SlAnalyzeCtx      *ctx,
 
   /* the call the launching thread spends most time in: OS runtime when it waits for a loader,
    * a wait when the GPU is the bottleneck, else a call that is not a wait */
-  if (v == VERDICT_LOADER)
-    _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, by_name, NULL, NULL);
-  else
-    {
-      CallSums calls;
-      call_sums (ctx, _sl_lane_or_null (ctx, tl->api), a, b, by_name, v == VERDICT_GPU, &calls);
-    }
+  _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, v == VERDICT_LOADER ? tl->osrt : tl->api), a, b,
+                   by_name, v == VERDICT_GPU ? SL_CALLS_WAITS : SL_CALLS_WORK, NULL);
   top = _sl_top_name (by_name, &top_t);
   head = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s", _sl_gpu_id (ctx, gpu),
                           100.0 * sum->busy_gpu / len, d, who);

@@ -379,15 +379,14 @@ _sl_lane_or_null (SlAnalyzeCtx *ctx,
 }
 
 /* Time of [a, b) a lane's events cover, summed (a lane at one depth does not overlap itself);
- * per name into `by_name` (name id → SlTime*) and per class of CUDA API call into `by_class`
- * when given; the events are added to `f`. */
+ * per name into `by_name` (name id → SlTime*) when given; the events are added to `f`. */
 typedef struct
 {
   SlAnalyzeCtx *ctx;
   SlTime        a, b;
   SlTime        total;
   GHashTable   *by_name;
-  SlTime       *by_class;
+  SlCallFilter  filter;
   SlFinding    *f;
 } OverlapSum;
 
@@ -402,6 +401,9 @@ overlap_sum_cb (const SlLane *lane,
 
   if (d <= 0)
     return TRUE;
+  if (o->filter != SL_CALLS_ALL && lane->kind == SL_LANE_CUDA_API
+      && _sl_api_call_waits (o->ctx, lane, index) != (o->filter == SL_CALLS_WAITS))
+    return TRUE;
   o->total = _sl_time_add (o->total, d);
   if (o->by_name != NULL)
     {
@@ -412,11 +414,6 @@ overlap_sum_cb (const SlLane *lane,
           g_hash_table_insert (o->by_name, GUINT_TO_POINTER (ev->name), t);
         }
       *t = _sl_time_add (*t, d);
-    }
-  if (o->by_class != NULL)
-    {
-      SlApiClass c = _sl_api_class (o->ctx, ev->name);
-      o->by_class[c] = _sl_time_add (o->by_class[c], d);
     }
   if (o->f != NULL)
     _sl_finding_add_event (o->ctx, o->f, lane->index, index);
@@ -429,10 +426,10 @@ _sl_overlap_sum (SlAnalyzeCtx *ctx,
                  SlTime        a,
                  SlTime        b,
                  GHashTable   *by_name,
-                 SlTime       *by_class,
+                 SlCallFilter  filter,
                  SlFinding    *f)
 {
-  OverlapSum o = { ctx, a, b, 0, by_name, by_class, f };
+  OverlapSum o = { ctx, a, b, 0, by_name, filter, f };
 
   if (lane == NULL || b <= a)
     return 0;

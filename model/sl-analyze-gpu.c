@@ -76,8 +76,8 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
             run_busy = 0;
           }
         }
-      _sl_analyze_note (ctx, "GPU %u: %u of %u chunks below %.0f%%", _sl_gpu_id (ctx, g), low, chunks,
-                        threshold * 100);
+      _sl_analyze_note (ctx, "GPU %u: %u of %u chunks below %.0f%%", _sl_gpu_id (ctx, g), low,
+                        chunks, threshold * 100);
     }
 }
 
@@ -155,8 +155,8 @@ thread_activity (SlAnalyzeCtx   *ctx,
   const SlLane *samples = _sl_lane_or_null (ctx, tl->samples);
 
   *out = (ThreadActivity) { thread, 0, 0, SL_NO_STR, SL_NO_STR, SL_NO_STR, 0, 0, 0, 0, 0 };
-  out->api = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), a, b, api, NULL, f);
-  out->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, osrt, NULL, f);
+  out->api = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), a, b, api, SL_CALLS_ALL, f);
+  out->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, osrt, SL_CALLS_ALL, f);
   out->api_top = _sl_top_name (api, &out->api_top_t);
   out->osrt_top = _sl_top_name (osrt, &out->osrt_top_t);
   out->samples = _sl_samples_in (samples, a, b);

@@ -1,5 +1,5 @@
 /* sl-analyze-group.c: findings of one rule with one cause (a gap cause repeated 48 times) made
- * into one group finding: a count, the summed cost, the span of them all, the instances under it. */
+ * into one group finding: a count, the summed cost, the span of them all, the instances. */
 #include "sl-analyze-private.h"
 
 #include "sl-format.h"

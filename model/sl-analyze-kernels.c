@@ -304,7 +304,8 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
             _sl_finding_add_gpu_lanes (ctx, f, g);
             f->summary = g_strdup_printf ("%s: %.0f%% theoretical occupancy (limited by %s) in "
                                           "%.0f%% of GPU %u's kernel time (%s)",
-                                          name, occ.occupancy * 100, limit, share * 100, _sl_gpu_id (ctx, g), tot);
+                                          name, occ.occupancy * 100, limit, share * 100,
+                                          _sl_gpu_id (ctx, g), tot);
             switch (occ.limit)
               {
               case SL_OCC_LIMIT_REGISTERS:

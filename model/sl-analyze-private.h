@@ -157,15 +157,23 @@ void          _sl_finding_add_thread_lanes (SlAnalyzeCtx *ctx,
 
 /* --- sums over lanes --- */
 
+/* Which CUDA calls a sum over a CUDA API lane counts (_sl_api_call_waits tells them apart). */
+typedef enum
+{
+  SL_CALLS_ALL,
+  SL_CALLS_WAITS,       /* calls during which the host waits */
+  SL_CALLS_WORK,        /* the others */
+} SlCallFilter;
+
 /* Time of [a, b) a lane's events cover, summed (a lane at one depth does not overlap itself);
- * per name into `by_name` (name id → SlTime*) and per class of CUDA API call into `by_class`
- * when given; the events are added to `f` when given. */
+ * per name into `by_name` (name id → SlTime*) when given; the events are added to `f` when
+ * given.  On a CUDA API lane, only the calls `filter` lets through count. */
 SlTime        _sl_overlap_sum        (SlAnalyzeCtx *ctx,
                                       const SlLane *lane,
                                       SlTime        a,
                                       SlTime        b,
                                       GHashTable   *by_name,
-                                      SlTime       *by_class,
+                                      SlCallFilter  filter,
                                       SlFinding    *f);
 gsize         _sl_samples_in         (const SlLane *lane,
                                       SlTime        a,

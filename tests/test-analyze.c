@@ -511,7 +511,8 @@ test_no_cuda (void)
   g_assert_cmpint (sqlite3_exec (db,
                                  "CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER NOT NULL, "
                                  "timestampType INTEGER NOT NULL, source INTEGER NOT NULL, "
-                                 "severity INTEGER NOT NULL, text TEXT NOT NULL, globalPid INTEGER);"
+                                 "severity INTEGER NOT NULL, text TEXT NOT NULL, "
+                                 "globalPid INTEGER);"
                                  "INSERT INTO DIAGNOSTIC_EVENT VALUES (120000000, 1, 3, 2, "
                                  "'No CUDA events collected. Does the process use CUDA?', NULL);"
                                  "INSERT INTO DIAGNOSTIC_EVENT VALUES (0, 1, 3, 1, "
