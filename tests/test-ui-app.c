@@ -721,6 +721,21 @@ has_analysis (gpointer data)
   return strstr (text, "No analysis yet") == NULL;
 }
 
+/* Opens the trace, waits for its analysis and shows the findings panel. */
+static SlWindow *
+open_findings (const char       *path,
+               SlFindingsPanel **panel,
+               SlTimelineView  **tv)
+{
+  SlWindow *window = open_and_wait (path);
+
+  g_assert_true (wait_until (has_analysis, window, 60000));
+  sl_window_show_findings (window);
+  *panel = SL_FINDINGS_PANEL (sl_window_get_findings_panel (window));
+  *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  return window;
+}
+
 /* The findings panel on a trace with a planted 600 ms gap while the main thread reads: the list,
  * and what selecting the gap does to the timeline (zoom, lanes in focus, ruler marks). */
 static void
@@ -746,11 +761,7 @@ test_findings (void)
   plant_loop (p, t, 5000, 100 * PLANT_US, 95 * PLANT_US, "gemm_kernel_clean", &plant_config_full);
   plant_finish (p);
 
-  window = open_and_wait (path);
-  g_assert_true (wait_until (has_analysis, window, 60000));
-  sl_window_show_findings (window);
-  panel = SL_FINDINGS_PANEL (sl_window_get_findings_panel (window));
-  tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  window = open_findings (path, &panel, &tv);
   trace = sl_window_get_trace (window);
   text = widget_text (GTK_WIDGET (panel));
   g_test_message ("findings panel: %s", text);
@@ -835,11 +846,7 @@ test_findings_group (void)
   plant_loop (p, t, 2000, 100 * PLANT_US, 95 * PLANT_US, "gemm_kernel_clean", &plant_config_full);
   plant_finish (p);
 
-  window = open_and_wait (path);
-  g_assert_true (wait_until (has_analysis, window, 60000));
-  sl_window_show_findings (window);
-  panel = SL_FINDINGS_PANEL (sl_window_get_findings_panel (window));
-  tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  window = open_findings (path, &panel, &tv);
   for (guint i = 0; i < sl_findings_panel_get_n_findings (panel); i++)
     {
       const SlFinding *f = sl_findings_panel_get_finding (panel, i);
