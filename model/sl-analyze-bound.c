@@ -14,7 +14,16 @@ typedef enum
   VERDICT_LAUNCH,    /* cpu_bound: the launching thread is busy */
   VERDICT_LOADER,    /* cpu_bound: it waits, while other threads produce data */
   VERDICT_GPU,       /* gpu_bound */
+  VERDICT_UNKNOWN,   /* cpu_bound: the GPU waits, and nothing traced says what the thread does */
 } Verdict;
+
+/* What the trace can say about a thread's CPU time: "busy" is claimed only from these. */
+typedef struct
+{
+  gboolean samples;  /* the launching thread is sampled: samples × period is its running time */
+  gboolean osrt;     /* OS runtime calls are traced: time outside them and outside CUDA waits is
+                      * not spent blocked in the OS */
+} Evidence;
 
 typedef struct
 {
@@ -22,44 +31,47 @@ typedef struct
   SlTime  blocked_sync;       /* launching thread in blocking CUDA calls */
   SlTime  api_other;          /* in other CUDA calls */
   SlTime  osrt;               /* in OS runtime calls */
-  SlTime  host_busy;          /* not blocked: launching or computing */
+  SlTime  host_busy;          /* busy, as the evidence shows: launching or computing */
+  SlTime  untraced;           /* outside any traced call, with no samples or OS runtime data to
+                               * say whether it ran */
   SlTime  others;             /* other threads active while it is blocked in OS runtime calls */
   gint    other;              /* the busiest of them */
 } WindowStats;
 
 static void
-window_stats (SlAnalyzeCtx *ctx,
-              guint         gpu,
-              SlTime        a,
-              SlTime        b,
-              WindowStats  *w)
+window_stats (SlAnalyzeCtx   *ctx,
+              guint           gpu,
+              const Evidence *evidence,
+              SlTime          a,
+              SlTime          b,
+              WindowStats    *w)
 {
   SlGpuInfo *gi = &ctx->gpus[gpu];
   const SlThreadLanes *tl = &ctx->tl[gi->launcher];
-  SlTime by_class[SL_API_MEMSET_ASYNC + 1] = { 0 };
+  const SlLane *api = _sl_lane_or_null (ctx, tl->api);
   SlTime len = b - a;
 
   memset (w, 0, sizeof *w);
   w->len = len;
   w->other = -1;
   w->busy_gpu = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_ANY, a, b);
-  _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), a, b, NULL, by_class, NULL);
-  for (guint c = 0; c <= SL_API_MEMSET_ASYNC; c++)
+  w->blocked_sync = _sl_overlap_sum (ctx, api, a, b, NULL, SL_CALLS_WAITS, NULL);
+  w->api_other = _sl_overlap_sum (ctx, api, a, b, NULL, SL_CALLS_WORK, NULL);
+  w->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, NULL, SL_CALLS_ALL, NULL);
+  /* busy only as far as the evidence goes: CUDA calls that are not waits always; with samples,
+   * what they say; with OS runtime tracing, the time outside blocking calls.  A wait (a sync
+   * call, a synchronous copy) is never busy. */
+  w->host_busy = MIN (w->api_other, len);
+  if (evidence->samples)
     {
-      if (_sl_api_class_blocks (c))
-        w->blocked_sync += by_class[c];
-      else
-        w->api_other += by_class[c];
-    }
-  w->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, NULL, NULL, NULL);
-  w->host_busy = MAX (len - w->blocked_sync - w->osrt, 0);
-  if (tl->samples >= 0 && tl->sample_period > 0)
-    {
-      /* sampled: running is what the samples say, launching is what the API calls say */
       SlTime running = MIN ((SlTime) _sl_samples_in (_sl_lane_or_null (ctx, tl->samples), a, b)
                             * tl->sample_period, len);
-      w->host_busy = MIN (w->host_busy, MAX (running, w->api_other));
+      w->host_busy = MIN (MAX (len - w->blocked_sync - w->osrt, 0), MAX (running, w->api_other));
     }
+  else if (evidence->osrt)
+    w->host_busy = MAX (len - w->blocked_sync - w->osrt, 0);
+  else
+    w->untraced = MAX (len - w->blocked_sync - w->api_other, 0);
   /* the other threads' activity, and how much of it falls while the launching thread is
    * blocked in OS runtime calls: waiting for them */
   {
@@ -122,6 +134,8 @@ judge (const WindowStats *w,
         return VERDICT_LOADER;
       if ((double) w->host_busy >= share * len)
         return VERDICT_LAUNCH;
+      if ((double) w->untraced >= share * len)
+        return VERDICT_UNKNOWN;
       return VERDICT_NONE;
     }
   if ((double) w->busy_gpu >= threshold * len && (double) w->blocked_sync >= share * len)
@@ -129,9 +143,114 @@ judge (const WindowStats *w,
   return VERDICT_NONE;
 }
 
+/* The leaf symbol most samples of [a, b) fall in, and how many. */
+static guint32
+top_symbol (const SlLane *samples,
+            SlTime        a,
+            SlTime        b,
+            gsize        *count)
+{
+  g_autoptr (GHashTable) counts = g_hash_table_new (NULL, NULL);
+  gsize i0, i1;
+  guint32 best = SL_NO_STR;
+
+  *count = 0;
+  if (samples == NULL)
+    return best;
+  i0 = sl_lane_lower_bound (samples, a);
+  i1 = sl_lane_lower_bound (samples, b);
+  for (gsize i = i0; i < i1; i++)
+    {
+      guint32 name = samples->events[i].name;
+      gsize n = GPOINTER_TO_SIZE (g_hash_table_lookup (counts, GUINT_TO_POINTER (name))) + 1;
+      g_hash_table_insert (counts, GUINT_TO_POINTER (name), GSIZE_TO_POINTER (n));
+      if (n > *count)
+        {
+          *count = n;
+          best = name;
+        }
+    }
+  return best;
+}
+
+/* The longest call named `name` overlapping [a, b). */
+typedef struct
+{
+  guint32 name;
+  SlTime  longest;
+  guint   count;
+} Longest;
+
+static gboolean
+longest_cb (const SlLane *lane,
+            gsize         index,
+            gpointer      user_data)
+{
+  Longest *l = user_data;
+
+  if (lane->events[index].name == l->name)
+    {
+      l->longest = MAX (l->longest, lane->events[index].end - lane->events[index].start);
+      l->count++;
+    }
+  return TRUE;
+}
+
+/* Advice for a thread too busy to feed the GPU, fitted to the figures: launch overhead only
+ * where the kernels are short; a long call where one call takes long; else the thread's work. */
+static char *
+launch_advice (SlAnalyzeCtx *ctx,
+               guint32       top,
+               SlTime        top_t,
+               const Longest *calls,
+               SlTime        busy,
+               SlTime        kernel_median)
+{
+  const char *fn = top != SL_NO_STR ? sl_trace_str (ctx->trace, top) : NULL;
+  g_autofree char *km = sl_format_duration (kernel_median);
+  g_autofree char *lg = sl_format_duration (calls->longest);
+  g_autofree char *avg = sl_format_duration (top_t / MAX (calls->count, 1));
+
+  if (fn != NULL && top_t * 2 >= busy
+      && (strstr (fn, "lloc") != NULL || strstr (fn, "Free") != NULL
+          || strstr (fn, "Module") != NULL || strstr (fn, "Library") != NULL))
+    return g_strdup_printf ("The thread spends the stretch in %s: allocation or module loading, "
+                            "not GPU work. Do it once before the loop (preallocated buffers, a "
+                            "caching allocator, eager module loading).", fn);
+  /* launches of a millisecond (first launches, loading their modules) are not launch overhead */
+  if (fn != NULL && top_t * 2 >= busy && calls->count > 0
+      && top_t / calls->count >= SL_MS && strstr (fn, "Launch") != NULL)
+    return calls->count == 1
+      ? g_strdup_printf ("One %s call takes %s: a first launch that loads its kernel's module "
+                         "(lazy loading), not launch overhead. Load modules eagerly "
+                         "(CUDA_MODULE_LOADING=EAGER) or warm up before the measured part.", fn,
+                         lg)
+      : g_strdup_printf ("%u %s calls take %s on average (longest %s): first launches that "
+                         "load their kernels' modules (lazy loading), not launch overhead. Load "
+                         "modules eagerly (CUDA_MODULE_LOADING=EAGER) or warm up before the "
+                         "measured part.", calls->count, fn, avg, lg);
+  if (kernel_median >= 100 * SL_US)
+    return g_strdup_printf ("The kernels run long (median %s), so launch overhead is not what "
+                            "starves the GPU: the thread's own work between them is%s%s%s. "
+                            "Queue the next GPU work before that work, move it off the "
+                            "launching thread or overlap it with the GPU (asynchronous copies, "
+                            "prefetching).", km, fn != NULL ? " (most in " : "",
+                            fn != NULL ? fn : "", fn != NULL ? ")" : "");
+  if (kernel_median > 0)
+    return g_strdup_printf ("The launching thread is busy and the GPU waits between short kernels "
+                            "(median %s): CPU overhead between kernels (Python, framework, launch "
+                            "calls). Fuse small kernels, use CUDA Graphs or torch.compile, larger "
+                            "batches, and move CPU work out of the loop.", km);
+  return g_strdup_printf ("The launching thread is busy%s%s and queues no GPU work meanwhile: "
+                          "move that work out of the loop or overlap it with queued GPU work.",
+                          fn != NULL ? " in " : "", fn != NULL ? fn : "");
+}
+
 static void
 bound_finding (SlAnalyzeCtx      *ctx,
                guint              gpu,
+               const Evidence    *evidence,
+               SlTime             kernel_median,
                Verdict            v,
                SlTime             a,
                SlTime             b,
@@ -149,7 +268,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
   SlFinding *f;
 
   f = _sl_finding_new (ctx, a, b, v == VERDICT_GPU ? sum->blocked_sync : (b - a) - sum->busy_gpu);
-  f->gpu = gpu;
+  f->gpu = (gint) _sl_gpu_id (ctx, gpu);
   f->thread = gi->launcher;
   f->global_pid = gi->global_pid;
   _sl_evidence_share (f, "gpu_busy_share", "GPU busy", (double) sum->busy_gpu / len);
@@ -158,16 +277,25 @@ bound_finding (SlAnalyzeCtx      *ctx,
                           (double) sum->blocked_sync / len);
   _sl_evidence_share (f, "host_osrt_share", "Launching thread in OS runtime calls",
                           (double) sum->osrt / len);
+  if (v == VERDICT_UNKNOWN)
+    _sl_evidence_share (f, "host_untraced_share", "Launching thread in no traced call",
+                        (double) sum->untraced / len);
+  _sl_evidence (f, "cpu_evidence", "CPU evidence", (evidence->samples ? 1 : 0)
+                + (evidence->osrt ? 2 : 0), "%s", evidence->samples && evidence->osrt
+                  ? "CPU samples, OS runtime calls, CUDA calls"
+                  : evidence->samples ? "CPU samples, CUDA calls"
+                  : evidence->osrt ? "OS runtime calls, CUDA calls" : "CUDA calls only");
   _sl_evidence_duration (f, "duration_ns", "Stretch", b - a);
   _sl_finding_add_gpu_lanes (ctx, f, gpu);
   _sl_finding_add_thread_lanes (ctx, f, gi->launcher);
 
-  /* the call the launching thread spends most time in: OS runtime when it waits for a loader */
+  /* the call the launching thread spends most time in: OS runtime when it waits for a loader,
+   * a wait when the GPU is the bottleneck, else a call that is not a wait */
   _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, v == VERDICT_LOADER ? tl->osrt : tl->api), a, b,
-                   by_name, NULL, NULL);
+                   by_name, v == VERDICT_GPU ? SL_CALLS_WAITS : SL_CALLS_WORK, NULL);
   top = _sl_top_name (by_name, &top_t);
-  head = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s", gpu, 100.0 * sum->busy_gpu / len,
-                          d, who);
+  head = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s", _sl_gpu_id (ctx, gpu),
+                          100.0 * sum->busy_gpu / len, d, who);
   switch (v)
     {
     case VERDICT_LOADER:
@@ -175,6 +303,9 @@ bound_finding (SlAnalyzeCtx      *ctx,
         g_autofree char *other = _sl_thread_label (ctx, sum->other);
         _sl_evidence_share (f, "others_busy_share", other, (double) sum->others / len);
         _sl_finding_add_thread_lanes (ctx, f, sum->other);
+        f->cause = g_strdup_printf ("GPU %u waits while %s waits in %s and %s works: the data "
+                                    "loader is the bottleneck", _sl_gpu_id (ctx, gpu), who,
+                                    sl_trace_str (ctx->trace, top), other);
         f->summary = g_strdup_printf ("%s waits in %s (%.0f%%) and %s works (%.0f%%): the data "
                                       "loader is the bottleneck", head,
                                       sl_trace_str (ctx->trace, top), 100.0 * top_t / len, other,
@@ -185,16 +316,57 @@ bound_finding (SlAnalyzeCtx      *ctx,
         break;
       }
     case VERDICT_LAUNCH:
-      f->summary = g_strdup_printf ("%s is busy %.0f%% (most in %s): the CPU cannot feed the GPU",
-                                    head, 100.0 * sum->host_busy / len,
-                                    top != SL_NO_STR ? sl_trace_str (ctx->trace, top)
-                                                     : "its own code");
-      f->advice = g_strdup ("The launching thread is busy and the GPU waits: CPU overhead between "
-                            "kernels (Python, framework, launch calls). Fuse small kernels, use "
-                            "CUDA Graphs or torch.compile, larger batches, and move CPU work out "
-                            "of the loop.");
+      {
+        g_autofree char *where = NULL;
+        gsize n_top = 0;
+        guint32 sym = evidence->samples
+                        ? top_symbol (_sl_lane_or_null (ctx, tl->samples), a, b, &n_top)
+                        : SL_NO_STR;
+        /* the busy work: the CUDA call that takes most of it, else what the samples say */
+        if (top != SL_NO_STR && top_t * 2 >= sum->host_busy)
+          where = g_strdup_printf ("most in %s", sl_trace_str (ctx->trace, top));
+        else if (sym != SL_NO_STR)
+          where = g_strdup_printf ("most in %s, %" G_GSIZE_FORMAT " CPU samples",
+                                   sl_trace_str (ctx->trace, sym), n_top);
+        else
+          where = g_strdup ("outside CUDA and OS runtime calls");
+        if (kernel_median > 0)
+          _sl_evidence_duration (f, "kernel_median_ns", "Median kernel on the GPU", kernel_median);
+        f->summary = g_strdup_printf ("%s is busy %.0f%% (%s): the CPU cannot feed the GPU",
+                                      head, 100.0 * sum->host_busy / len, where);
+        f->cause = g_strdup_printf ("GPU %u waits while %s is busy (%s): the CPU cannot feed the "
+                                    "GPU", _sl_gpu_id (ctx, gpu), who,
+                                    top != SL_NO_STR && top_t * 2 >= sum->host_busy
+                                      ? sl_trace_str (ctx->trace, top)
+                                    : sym != SL_NO_STR ? sl_trace_str (ctx->trace, sym)
+                                                       : "outside CUDA and OS runtime calls");
+        {
+          gboolean call = top != SL_NO_STR && top_t * 2 >= sum->host_busy;
+          Longest l = { top, 0, 0 };
+          if (call)
+            sl_lane_overlap (_sl_lane_or_null (ctx, tl->api), a, b, longest_cb, &l);
+          f->advice = launch_advice (ctx, call ? top : sym, call ? top_t : sum->host_busy,
+                                     &l, sum->host_busy, kernel_median);
+        }
+        break;
+      }
+    case VERDICT_UNKNOWN:
+      f->cause = g_strdup_printf ("GPU %u waits while %s is in no traced call, and the trace has "
+                                  "no CPU samples or OS runtime calls", _sl_gpu_id (ctx, gpu),
+                                  who);
+      f->summary = g_strdup_printf ("%s is in no traced call %.0f%% of the time: without CPU "
+                                    "samples or OS runtime calls in the trace, whether it "
+                                    "computes or waits is unknown", head,
+                                    100.0 * sum->untraced / len);
+      f->advice = g_strdup ("The GPU waits and the trace cannot say why: record CPU samples and "
+                            "OS runtime calls as well (nsys profile -t cuda,osrt "
+                            "--sample=process-tree) to see whether the launching thread computes, "
+                            "blocks in the OS or waits for other threads.");
       break;
     case VERDICT_GPU:
+      f->cause = g_strdup_printf ("GPU %u saturated while %s waits for it in %s: the GPU is the "
+                                  "bottleneck", _sl_gpu_id (ctx, gpu), who,
+                                  sl_trace_str (ctx->trace, top));
       f->summary = g_strdup_printf ("%s waits for it %.0f%% of the time (%s): the GPU is the "
                                     "bottleneck", head, 100.0 * sum->blocked_sync / len,
                                     sl_trace_str (ctx->trace, top));
@@ -206,6 +378,29 @@ bound_finding (SlAnalyzeCtx      *ctx,
     case VERDICT_NONE:
       break;
     }
+}
+
+/* The median duration of a GPU's kernels in the window (a sample of up to ~4096 a lane). */
+static SlTime
+kernel_median (SlAnalyzeCtx *ctx,
+               guint         gpu)
+{
+  g_autoptr (GArray) d = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+
+  for (guint k = 0; k < gi->kernels->len; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->kernels, guint32, k));
+      gsize e0, e1, step;
+      _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+      step = MAX ((e1 - e0) / 4096, 1);
+      for (gsize e = e0; e < e1; e += step)
+        {
+          SlTime len = lane->events[e].end - lane->events[e].start;
+          g_array_append_val (d, len);
+        }
+    }
+  return _sl_median_of (d);
 }
 
 static void
@@ -222,14 +417,24 @@ rule_bound (SlAnalyzeCtx *ctx,
       SlTime span = gi->last - gi->first, w = window, run_start = 0;
       Verdict run = VERDICT_NONE;
       WindowStats sum = { 0 };
+      Evidence evidence = { FALSE, FALSE };
+      SlTime km;
       guint n;
 
       if (span <= 0 || gi->launcher < 0)
         {
           if (span > 0)
-            _sl_analyze_note (ctx, "GPU %u: no launching thread known", g);
+            _sl_analyze_note (ctx, "GPU %u: no launching thread known",
+                              _sl_gpu_id (ctx, g));
           continue;
         }
+      /* the evidence of the launching thread's CPU time: its samples; OS runtime calls traced
+       * in the process */
+      evidence.samples = ctx->tl[gi->launcher].samples >= 0
+                         && ctx->tl[gi->launcher].sample_period > 0;
+      for (guint k = 0; k < gi->threads->len && !evidence.osrt; k++)
+        evidence.osrt = ctx->tl[g_array_index (gi->threads, guint, k)].osrt >= 0;
+      km = cpu ? kernel_median (ctx, g) : 0;
       /* at most 100 000 windows */
       if (span / w > 100000)
         w = span / 100000 + 1;
@@ -242,11 +447,11 @@ rule_bound (SlAnalyzeCtx *ctx,
 
           if (i < n && b > a)
             {
-              window_stats (ctx, g, a, b, &ws);
+              window_stats (ctx, g, &evidence, a, b, &ws);
               v = judge (&ws, cpu, threshold, share);
             }
           if (v != run && run != VERDICT_NONE)
-            bound_finding (ctx, g, run, run_start, MIN (a, gi->last), &sum);
+            bound_finding (ctx, g, &evidence, km, run, run_start, MIN (a, gi->last), &sum);
           if (v != run)
             {
               run = v;
@@ -261,6 +466,7 @@ rule_bound (SlAnalyzeCtx *ctx,
               sum.blocked_sync = _sl_time_add (sum.blocked_sync, ws.blocked_sync);
               sum.osrt = _sl_time_add (sum.osrt, ws.osrt);
               sum.host_busy = _sl_time_add (sum.host_busy, ws.host_busy);
+              sum.untraced = _sl_time_add (sum.untraced, ws.untraced);
               if (ws.other >= 0 && (sum.other < 0 || ws.other == sum.other))
                 {
                   sum.others = _sl_time_add (sum.others, ws.others);
@@ -270,7 +476,11 @@ rule_bound (SlAnalyzeCtx *ctx,
         }
       {
         g_autofree char *who = _sl_thread_label (ctx, gi->launcher), *wd = sl_format_duration (w);
-        _sl_analyze_note (ctx, "GPU %u: %u windows of %s, launching thread %s", g, n, wd, who);
+        _sl_analyze_note (ctx, "GPU %u: %u windows of %s, launching thread %s (CPU evidence: %s)",
+                          _sl_gpu_id (ctx, g), n, wd, who,
+                          evidence.samples ? (evidence.osrt ? "samples, OS runtime, CUDA calls"
+                                                            : "samples, CUDA calls")
+                          : evidence.osrt ? "OS runtime, CUDA calls" : "CUDA calls only");
       }
     }
 }

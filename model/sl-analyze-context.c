@@ -26,23 +26,31 @@ _sl_analyze_param (SlAnalyzeCtx *ctx,
 }
 
 SlFinding *
-_sl_finding_new (SlAnalyzeCtx *ctx,
-                 SlTime        start,
-                 SlTime        end,
-                 SlTime        cost)
+_sl_finding_alloc (const SlRule *rule)
 {
   SlFinding *f = g_new0 (SlFinding, 1);
 
-  f->rule = ctx->rule;
-  f->start = CLAMP (start, ctx->t0, ctx->t1);
-  f->end = CLAMP (MAX (end, start), f->start, ctx->t1);
-  f->cost = MAX (cost, 0);
+  f->rule = rule;
   f->gpu = -1;
   f->thread = -1;
   f->evidence = g_array_new (FALSE, TRUE, sizeof (SlEvidence));
   g_array_set_clear_func (f->evidence, evidence_clear);
   f->events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
   f->lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  return f;
+}
+
+SlFinding *
+_sl_finding_new (SlAnalyzeCtx *ctx,
+                 SlTime        start,
+                 SlTime        end,
+                 SlTime        cost)
+{
+  SlFinding *f = _sl_finding_alloc (ctx->rule);
+
+  f->start = CLAMP (start, ctx->t0, ctx->t1);
+  f->end = CLAMP (MAX (end, start), f->start, ctx->t1);
+  f->cost = MAX (cost, 0);
   g_ptr_array_add (ctx->findings, f);
   ctx->n_found++;
   ctx->cost = _sl_time_add (ctx->cost, f->cost);
@@ -172,6 +180,27 @@ _sl_api_class_blocks (SlApiClass c)
 {
   return c == SL_API_SYNC || c == SL_API_SYNC_OTHER || c == SL_API_MEMCPY_SYNC
          || c == SL_API_MEMSET_SYNC;
+}
+
+gboolean
+_sl_api_call_waits (SlAnalyzeCtx *ctx,
+                    const SlLane *lane,
+                    gsize         index)
+{
+  const SlEvent *ev = &lane->events[index];
+  SlApiClass c = _sl_api_class (ctx, ev->name);
+  const SlLane *op_lane;
+  gsize op;
+  const SlCopyInfo *info;
+
+  if (_sl_api_class_blocks (c))
+    return TRUE;
+  if ((c != SL_API_MEMCPY_ASYNC && c != SL_API_MEMSET_ASYNC) || ev->link == SL_NO_LINK
+      || !sl_trace_resolve (ctx->trace, ev->link, &op_lane, &op)
+      || (op_lane->kind != SL_LANE_MEMCPY && op_lane->kind != SL_LANE_MEMSET))
+    return FALSE;
+  info = sl_trace_get_copy_info (ctx->trace, op_lane->events[op].aux);
+  return info != NULL && (info->src_kind == 0 /* pageable */ || info->dst_kind == 0);
 }
 
 char *
@@ -350,15 +379,14 @@ _sl_lane_or_null (SlAnalyzeCtx *ctx,
 }
 
 /* Time of [a, b) a lane's events cover, summed (a lane at one depth does not overlap itself);
- * per name into `by_name` (name id → SlTime*) and per class of CUDA API call into `by_class`
- * when given; the events are added to `f`. */
+ * per name into `by_name` (name id → SlTime*) when given; the events are added to `f`. */
 typedef struct
 {
   SlAnalyzeCtx *ctx;
   SlTime        a, b;
   SlTime        total;
   GHashTable   *by_name;
-  SlTime       *by_class;
+  SlCallFilter  filter;
   SlFinding    *f;
 } OverlapSum;
 
@@ -373,6 +401,9 @@ overlap_sum_cb (const SlLane *lane,
 
   if (d <= 0)
     return TRUE;
+  if (o->filter != SL_CALLS_ALL && lane->kind == SL_LANE_CUDA_API
+      && _sl_api_call_waits (o->ctx, lane, index) != (o->filter == SL_CALLS_WAITS))
+    return TRUE;
   o->total = _sl_time_add (o->total, d);
   if (o->by_name != NULL)
     {
@@ -383,11 +414,6 @@ overlap_sum_cb (const SlLane *lane,
           g_hash_table_insert (o->by_name, GUINT_TO_POINTER (ev->name), t);
         }
       *t = _sl_time_add (*t, d);
-    }
-  if (o->by_class != NULL)
-    {
-      SlApiClass c = _sl_api_class (o->ctx, ev->name);
-      o->by_class[c] = _sl_time_add (o->by_class[c], d);
     }
   if (o->f != NULL)
     _sl_finding_add_event (o->ctx, o->f, lane->index, index);
@@ -400,10 +426,10 @@ _sl_overlap_sum (SlAnalyzeCtx *ctx,
                  SlTime        a,
                  SlTime        b,
                  GHashTable   *by_name,
-                 SlTime       *by_class,
+                 SlCallFilter  filter,
                  SlFinding    *f)
 {
-  OverlapSum o = { ctx, a, b, 0, by_name, by_class, f };
+  OverlapSum o = { ctx, a, b, 0, by_name, filter, f };
 
   if (lane == NULL || b <= a)
     return 0;
@@ -448,6 +474,13 @@ _sl_median_of (GArray *times)
     return 0;
   g_array_sort (times, sl_cmp_int64);
   return g_array_index (times, SlTime, times->len / 2);
+}
+
+guint32
+_sl_gpu_id (SlAnalyzeCtx *ctx,
+            guint         g)
+{
+  return sl_trace_get_gpu (ctx->trace, g)->device_id;
 }
 
 void

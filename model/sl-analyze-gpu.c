@@ -51,9 +51,12 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
             g_autofree char *d = sl_format_duration (len);
             SlFinding *f = _sl_finding_new (ctx, run_start, a, len - run_busy);
 
-            f->gpu = g;
+            f->gpu = (gint) _sl_gpu_id (ctx, g);
             f->global_pid = gi->global_pid;
-            f->summary = g_strdup_printf ("GPU %u busy %.0f%% of %s (%s)", g, util * 100, d, range);
+            f->summary = g_strdup_printf ("GPU %u busy %.0f%% of %s (%s)",
+                                          _sl_gpu_id (ctx, g), util * 100, d, range);
+            f->cause = g_strdup_printf ("GPU %u busy below %.0f%%", _sl_gpu_id (ctx, g),
+                                        threshold * 100);
             _sl_evidence_share (f, "busy_share", "GPU busy", util);
             _sl_evidence_share (f, "kernel_share", "Running kernels", kern);
             _sl_evidence_duration (f, "duration_ns", "Stretch", len);
@@ -73,8 +76,8 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
             run_busy = 0;
           }
         }
-      _sl_analyze_note (ctx, "GPU %u: %u of %u chunks below %.0f%%", g, low, chunks,
-                        threshold * 100);
+      _sl_analyze_note (ctx, "GPU %u: %u of %u chunks below %.0f%%", _sl_gpu_id (ctx, g), low,
+                        chunks, threshold * 100);
     }
 }
 
@@ -152,8 +155,8 @@ thread_activity (SlAnalyzeCtx   *ctx,
   const SlLane *samples = _sl_lane_or_null (ctx, tl->samples);
 
   *out = (ThreadActivity) { thread, 0, 0, SL_NO_STR, SL_NO_STR, SL_NO_STR, 0, 0, 0, 0, 0 };
-  out->api = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), a, b, api, NULL, f);
-  out->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, osrt, NULL, f);
+  out->api = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), a, b, api, SL_CALLS_ALL, f);
+  out->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, osrt, SL_CALLS_ALL, f);
   out->api_top = _sl_top_name (api, &out->api_top_t);
   out->osrt_top = _sl_top_name (osrt, &out->osrt_top_t);
   out->samples = _sl_samples_in (samples, a, b);
@@ -214,13 +217,15 @@ activity_text (SlAnalyzeCtx         *ctx,
 }
 
 /* Describes what the threads of a GPU's processes did in [a, b) into `f`; returns the summary
- * clause ("python3 [100] in read 600 ms") and sets the advice. */
+ * clause ("python3 [100] in read 600 ms"), sets the advice and, in `cause`, the clause without
+ * figures ("python3 [100] blocked in read"). */
 static char *
 describe_host (SlAnalyzeCtx *ctx,
                guint         gpu,
                SlTime        a,
                SlTime        b,
-               SlFinding    *f)
+               SlFinding    *f,
+               char        **cause)
 {
   SlGpuInfo *gi = &ctx->gpus[gpu];
   g_autoptr (GArray) acts = g_array_new (FALSE, FALSE, sizeof (ThreadActivity));
@@ -268,6 +273,7 @@ describe_host (SlAnalyzeCtx *ctx,
       f->advice = g_strdup ("No CPU activity was traced in the gap: the process waited on "
                             "something untraced (trace OS runtime calls and sample the CPU to see "
                             "what), or its work on this GPU simply paused.");
+      *cause = g_strdup ("no traced CPU activity");
       return g_strdup ("no traced CPU activity");
     }
   g_autofree char *who = _sl_thread_label (ctx, best->thread);
@@ -276,6 +282,7 @@ describe_host (SlAnalyzeCtx *ctx,
       g_autofree char *d = sl_format_duration (best->osrt_top_t);
       const char *fn = sl_trace_str (ctx->trace, best->osrt_top);
       clause = g_strdup_printf ("%s blocked in %s for %s", who, fn, d);
+      *cause = g_strdup_printf ("%s blocked in %s", who, fn);
       f->thread = best->thread;
       f->advice = g_strdup_printf (
           "The host thread blocks in %s while the GPU has nothing to do. Move the I/O or the "
@@ -288,6 +295,7 @@ describe_host (SlAnalyzeCtx *ctx,
       const char *fn = sl_trace_str (ctx->trace, best->api_top);
       SlApiClass c = _sl_api_class (ctx, best->api_top);
       clause = g_strdup_printf ("%s in %s for %s", who, fn, d);
+      *cause = g_strdup_printf ("%s in %s", who, fn);
       f->thread = best->thread;
       if (_sl_api_class_blocks (c))
         f->advice = g_strdup_printf ("The host waits in %s, so the GPU's queue runs dry until the "
@@ -313,6 +321,8 @@ describe_host (SlAnalyzeCtx *ctx,
     {
       clause = g_strdup_printf ("%s busy on the CPU (%" G_GSIZE_FORMAT " samples, most in %s)",
                                 who, best->samples, sl_trace_str (ctx->trace, best->sample_top));
+      *cause = g_strdup_printf ("%s busy on the CPU (most in %s)", who,
+                                sl_trace_str (ctx->trace, best->sample_top));
       f->thread = best->thread;
       f->advice = g_strdup_printf ("The host computes (%s) instead of feeding the GPU. Move that "
                                    "work off the launching thread, or onto the GPU.",
@@ -348,18 +358,21 @@ _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
           SlTime a = g_array_index (gaps, SlSpan, i).s, b = g_array_index (gaps, SlSpan, i).e;
           SlFinding *f = _sl_finding_new (ctx, a, b, b - a);
           g_autofree char *d = sl_format_duration (b - a);
-          g_autofree char *what = NULL;
+          g_autofree char *what = NULL, *cause = NULL;
 
-          f->gpu = g;
+          f->gpu = (gint) _sl_gpu_id (ctx, g);
           f->global_pid = ctx->gpus[g].global_pid;
           _sl_evidence_duration (f, "gap_ns", "GPU idle", b - a);
-          what = describe_host (ctx, g, a, b, f);
-          f->summary = g_strdup_printf ("GPU %u idle for %s; %s", g, d, what);
+          what = describe_host (ctx, g, a, b, f, &cause);
+          f->cause = g_strdup_printf ("GPU %u idle; %s", _sl_gpu_id (ctx, g), cause);
+          f->summary = g_strdup_printf ("GPU %u idle for %s; %s", _sl_gpu_id (ctx, g), d,
+                                        what);
           _sl_finding_add_gpu_lanes (ctx, f, g);
         }
       {
         g_autofree char *t = sl_format_duration (total), *m = sl_format_duration (min_gap);
-        _sl_analyze_note (ctx, "GPU %u: %" G_GSIZE_FORMAT " gaps over %s, %s in all%s", g, n, m, t,
+        _sl_analyze_note (ctx, "GPU %u: %" G_GSIZE_FORMAT " gaps over %s, %s in all%s",
+                          _sl_gpu_id (ctx, g), n, m, t,
                           n > MAX_DESCRIBED ? " (the longest 1000 listed)" : "");
       }
     }
@@ -424,14 +437,14 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
         g_autofree char *d = sl_format_duration (span);
         _sl_analyze_note (ctx, "GPU %u over %s: kernels %.1f%%, copies %.1f%%, sets %.1f%%; idle "
                           "in host sync %.1f%%, idle while launching %.1f%%, other idle %.1f%%",
-                          g, d, 100.0 * kern / sp, 100.0 * (kc - kern) / sp,
+                          _sl_gpu_id (ctx, g), d, 100.0 * kern / sp, 100.0 * (kc - kern) / sp,
                           100.0 * (any - kc) / sp, 100.0 * idle_sync / sp,
                           100.0 * (idle_calls - idle_sync) / sp, 100.0 * other / sp);
         if ((double) idle >= min_idle * sp)
           {
             SlFinding *f = _sl_finding_new (ctx, gi->first, gi->last, idle);
             const char *worst;
-            f->gpu = g;
+            f->gpu = (gint) _sl_gpu_id (ctx, g);
             f->global_pid = gi->global_pid;
             _sl_evidence_duration (f, "span_ns", "Span of its work", span);
             _sl_evidence_share (f, "kernels_share", "Running kernels", kern / sp);
@@ -465,7 +478,8 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
                                       "elsewhere (data loading, Python, I/O). See the gpu_gaps "
                                       "and cpu_bound findings.");
               }
-            f->summary = g_strdup_printf ("GPU %u idle %.0f%% of %s, mostly %s", g,
+            f->summary = g_strdup_printf ("GPU %u idle %.0f%% of %s, mostly %s",
+                                          _sl_gpu_id (ctx, g),
                                           100.0 * idle / sp, d, worst);
           }
       }

@@ -148,7 +148,7 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
             g_autofree char *tot = sl_format_duration (kg->total);
             double rate = last > first ? (double) (n - 1) * 1e9 / (double) (last - first) : 0;
 
-            f->gpu = g;
+            f->gpu = (gint) _sl_gpu_id (ctx, g);
             f->global_pid = gi->global_pid;
             _sl_evidence (f, "count", "Instances", (double) n, "%u", (guint) n);
             _sl_evidence_duration (f, "median_ns", "Median duration", median);
@@ -250,7 +250,8 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
         continue;
       if (gpu->limits.cc_major == 0)
         {
-          _sl_analyze_note (ctx, "GPU %u: compute capability unknown, occupancy not computed", g);
+          _sl_analyze_note (ctx, "GPU %u: compute capability unknown, occupancy not computed",
+                            _sl_gpu_id (ctx, g));
           continue;
         }
       g_hash_table_iter_init (&it, groups);
@@ -277,7 +278,7 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
             const char *limit = sl_occupancy_limit_name (occ.limit);
             g_autofree char *tot = sl_format_duration (cg->total);
 
-            f->gpu = g;
+            f->gpu = (gint) _sl_gpu_id (ctx, g);
             f->global_pid = gi->global_pid;
             _sl_evidence_share (f, "occupancy", "Theoretical occupancy", occ.occupancy);
             _sl_evidence (f, "limit", "Limited by", occ.limit, "%s", limit);
@@ -303,7 +304,8 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
             _sl_finding_add_gpu_lanes (ctx, f, g);
             f->summary = g_strdup_printf ("%s: %.0f%% theoretical occupancy (limited by %s) in "
                                           "%.0f%% of GPU %u's kernel time (%s)",
-                                          name, occ.occupancy * 100, limit, share * 100, g, tot);
+                                          name, occ.occupancy * 100, limit, share * 100,
+                                          _sl_gpu_id (ctx, g), tot);
             switch (occ.limit)
               {
               case SL_OCC_LIMIT_REGISTERS:
@@ -394,7 +396,7 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
             g_autofree char *w = sl_format_duration (worst);
             g_autofree char *idle = sl_format_duration (idle_total);
 
-            f->gpu = g;
+            f->gpu = (gint) _sl_gpu_id (ctx, g);
             f->stream = lane->stream_id;
             f->thread = thread;
             f->global_pid = lane->global_pid;
@@ -409,7 +411,7 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
                                      g_array_index (events, SlFindingEvent, i).index);
             f->summary = g_strdup_printf ("Stream %u on GPU %u: %u kernels started %s (median) "
                                           "after their launch call while the GPU was idle",
-                                          lane->stream_id, g, delays->len, med);
+                                          lane->stream_id, _sl_gpu_id (ctx, g), delays->len, med);
             f->advice = g_strdup ("The GPU was idle, yet the kernels started late: the launch "
                                   "waited on something else (a stream or event dependency, an "
                                   "implicit synchronization of the legacy default stream, or "

@@ -6,6 +6,9 @@
 
 #include "sl-format.h"
 
+/* A group in text lists this many of its instances. */
+#define MAX_TEXT_INSTANCES 20
+
 static char *
 where_text (const SlFinding *f,
             SlTrace         *trace)
@@ -24,6 +27,28 @@ where_text (const SlFinding *f,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* nsys's warnings and errors about the collection ("No CUDA events collected"). */
+static void
+diagnostics_text (GString *out,
+                  SlTrace *trace)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_diagnostics (trace); i++)
+    {
+      const SlDiagnostic *d = sl_trace_get_diagnostic (trace, i);
+      g_auto (GStrv) lines = NULL;
+      if (d->severity != SL_DIAGNOSTIC_WARNING && d->severity != SL_DIAGNOSTIC_ERROR)
+        continue;
+      if (n++ == 0)
+        g_string_append (out, "\nnsys diagnostics (warnings and errors):\n");
+      lines = g_strsplit (sl_trace_str (trace, d->text), "\n", -1);
+      g_string_append_printf (out, "  %-8s", sl_diagnostic_severity_name (d->severity));
+      for (guint k = 0; lines[k] != NULL; k++)
+        g_string_append_printf (out, "%s%s\n", k > 0 ? "           " : " ", g_strstrip (lines[k]));
+    }
+}
+
 char *
 sl_analysis_to_text (const SlAnalysis *analysis,
                      SlTrace          *trace)
@@ -38,8 +63,12 @@ sl_analysis_to_text (const SlAnalysis *analysis,
       g_autofree char *b = sl_format_offset (analysis->t1 - t0);
       g_string_append_printf (out, "In %s … %s of the trace:\n", a, b);
     }
+  if (analysis->lacks != NULL)
+    g_string_append_printf (out, "The trace has %s.\n", analysis->lacks);
   if (analysis->findings->len == 0)
-    g_string_append (out, "No findings.\n");
+    g_string_append (out, analysis->lacks != NULL
+                            ? "No findings: the rules need CUDA API calls and GPU activity.\n"
+                            : "No findings: no rule found a problem.\n");
   else
     g_string_append_printf (out, "%u findings, most costly first:\n", analysis->findings->len);
   for (guint i = 0; i < analysis->findings->len; i++)
@@ -62,8 +91,25 @@ sl_analysis_to_text (const SlAnalysis *analysis,
         }
       if (f->advice != NULL)
         g_string_append_printf (out, "   Advice: %s\n", f->advice);
+      if (f->instances != NULL)
+        {
+          guint n = f->instances->len, shown = MIN (n, MAX_TEXT_INSTANCES);
+          g_string_append_printf (out, "   Instances (%u, in time order):\n", n);
+          for (guint k = 0; k < shown; k++)
+            {
+              const SlFinding *in = g_ptr_array_index (f->instances, k);
+              g_autofree char *ia = sl_format_offset (in->start - t0);
+              g_autofree char *ib = sl_format_offset (in->end - t0);
+              g_autofree char *ic = sl_format_duration (in->cost);
+              g_string_append_printf (out, "     %s … %s  %12s  %s\n", ia, ib, ic, in->summary);
+            }
+          if (shown < n)
+            g_string_append_printf (out, "     … and %u more (--format json lists them all)\n",
+                                    n - shown);
+        }
     }
 
+  diagnostics_text (out, trace);
   g_string_append (out, "\nRules:\n");
   for (guint i = 0; i < analysis->summaries->len; i++)
     {
@@ -112,6 +158,76 @@ json_number (GString *out,
     g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
 }
 
+/* One finding as a JSON object; a group's instances under "instances", each as a finding. */
+static void
+json_finding (GString         *out,
+              const SlFinding *f,
+              SlTrace         *trace,
+              const char      *indent)
+{
+  g_string_append (out, "{\"rule\": ");
+  json_string (out, f->rule->name);
+  g_string_append_printf (out, ", \"start_ns\": %" G_GINT64_FORMAT ", \"end_ns\": %"
+                          G_GINT64_FORMAT ", \"cost_ns\": %" G_GINT64_FORMAT, f->start, f->end,
+                          f->cost);
+  g_string_append (out, ", \"gpu\": ");
+  if (f->gpu >= 0)
+    g_string_append_printf (out, "%d", f->gpu);
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ", \"stream\": ");
+  if (f->stream != 0)
+    g_string_append_printf (out, "%u", f->stream);
+  else
+    g_string_append (out, "null");
+  if (f->thread >= 0)
+    {
+      const SlThread *t = sl_trace_get_thread (trace, f->thread);
+      g_string_append_printf (out, ", \"pid\": %u, \"tid\": %u", t->pid, t->tid);
+    }
+  else
+    g_string_append (out, ", \"pid\": null, \"tid\": null");
+  g_string_append_printf (out, ", \"count\": %u", f->instances != NULL ? f->instances->len : 1);
+  g_string_append_printf (out, ",\n%s\"summary\": ", indent);
+  json_string (out, f->summary);
+  g_string_append_printf (out, ",\n%s\"cause\": ", indent);
+  if (f->cause != NULL)
+    json_string (out, f->cause);
+  else
+    g_string_append (out, "null");
+  g_string_append_printf (out, ",\n%s\"advice\": ", indent);
+  json_string (out, f->advice);
+  {
+    g_autoptr (GString) text = g_string_new (NULL);
+    g_string_append_printf (out, ",\n%s\"evidence\": {", indent);
+    for (guint k = 0; k < f->evidence->len; k++)
+      {
+        const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
+        g_string_append (out, k ? ", " : "");
+        json_string (out, e->key);
+        g_string_append (out, ": ");
+        json_number (out, e->value);
+        g_string_append (text, k ? ", [" : "[");
+        json_string (text, e->label);
+        g_string_append (text, ", ");
+        json_string (text, e->text);
+        g_string_append (text, "]");
+      }
+    g_string_append_printf (out, "},\n%s\"evidence_text\": [%s]", indent, text->str);
+  }
+  g_string_append_printf (out, ",\n%s\"instances\": [", indent);
+  if (f->instances != NULL)
+    {
+      g_autofree char *deeper = g_strconcat (indent, "  ", NULL);
+      for (guint k = 0; k < f->instances->len; k++)
+        {
+          g_string_append_printf (out, "%s\n%s", k ? "," : "", deeper);
+          json_finding (out, g_ptr_array_index (f->instances, k), trace, deeper);
+        }
+    }
+  g_string_append (out, "]}");
+}
+
 char *
 sl_analysis_to_json (const SlAnalysis *analysis,
                      SlTrace          *trace)
@@ -127,6 +243,23 @@ sl_analysis_to_json (const SlAnalysis *analysis,
     g_string_append_printf (out, ",\n  \"range_start_ns\": %" G_GINT64_FORMAT
                             ",\n  \"range_end_ns\": %" G_GINT64_FORMAT, analysis->t0,
                             analysis->t1);
+  g_string_append (out, ",\n  \"lacks\": ");
+  if (analysis->lacks != NULL)
+    json_string (out, analysis->lacks);
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ",\n  \"diagnostics\": [");
+  for (guint i = 0; i < sl_trace_get_n_diagnostics (trace); i++)
+    {
+      const SlDiagnostic *d = sl_trace_get_diagnostic (trace, i);
+      g_string_append_printf (out, "%s\n    {\"timestamp_ns\": %" G_GINT64_FORMAT
+                              ", \"severity\": ", i ? "," : "", d->timestamp);
+      json_string (out, sl_diagnostic_severity_name (d->severity));
+      g_string_append_printf (out, ", \"source\": %d, \"text\": ", d->source);
+      json_string (out, sl_trace_str (trace, d->text));
+      g_string_append (out, "}");
+    }
+  g_string_append (out, sl_trace_get_n_diagnostics (trace) > 0 ? "\n  ]" : "]");
   g_string_append (out, ",\n  \"rules\": [");
   for (guint i = 0; i < analysis->summaries->len; i++)
     {
@@ -143,52 +276,8 @@ sl_analysis_to_json (const SlAnalysis *analysis,
   g_string_append (out, "\n  ],\n  \"findings\": [");
   for (guint i = 0; i < analysis->findings->len; i++)
     {
-      const SlFinding *f = g_ptr_array_index (analysis->findings, i);
-      g_string_append_printf (out, "%s\n    {\"rule\": ", i ? "," : "");
-      json_string (out, f->rule->name);
-      g_string_append_printf (out, ", \"start_ns\": %" G_GINT64_FORMAT ", \"end_ns\": %"
-                              G_GINT64_FORMAT ", \"cost_ns\": %" G_GINT64_FORMAT,
-                              f->start, f->end, f->cost);
-      g_string_append (out, ", \"gpu\": ");
-      if (f->gpu >= 0)
-        g_string_append_printf (out, "%d", f->gpu);
-      else
-        g_string_append (out, "null");
-      g_string_append (out, ", \"stream\": ");
-      if (f->stream != 0)
-        g_string_append_printf (out, "%u", f->stream);
-      else
-        g_string_append (out, "null");
-      if (f->thread >= 0)
-        {
-          const SlThread *t = sl_trace_get_thread (trace, f->thread);
-          g_string_append_printf (out, ", \"pid\": %u, \"tid\": %u", t->pid, t->tid);
-        }
-      else
-        g_string_append (out, ", \"pid\": null, \"tid\": null");
-      g_string_append (out, ",\n     \"summary\": ");
-      json_string (out, f->summary);
-      g_string_append (out, ",\n     \"advice\": ");
-      json_string (out, f->advice);
-      {
-        g_autoptr (GString) text = g_string_new (NULL);
-        g_string_append (out, ",\n     \"evidence\": {");
-        for (guint k = 0; k < f->evidence->len; k++)
-          {
-            const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
-            g_string_append (out, k ? ", " : "");
-            json_string (out, e->key);
-            g_string_append (out, ": ");
-            json_number (out, e->value);
-            g_string_append (text, k ? ", [" : "[");
-            json_string (text, e->label);
-            g_string_append (text, ", ");
-            json_string (text, e->text);
-            g_string_append (text, "]");
-          }
-        g_string_append_printf (out, "},\n     \"evidence_text\": [%s", text->str);
-      }
-      g_string_append (out, "]}");
+      g_string_append (out, i ? ",\n    " : "\n    ");
+      json_finding (out, g_ptr_array_index (analysis->findings, i), trace, "     ");
     }
   g_string_append (out, "\n  ]\n}\n");
   return g_string_free (g_steal_pointer (&out), FALSE);

@@ -86,10 +86,19 @@ void          _sl_analyze_lane_window (SlAnalyzeCtx *ctx,
                                        gsize        *e1);
 const SlLane *_sl_lane_or_null       (SlAnalyzeCtx *ctx,
                                       gint          index);
+/* The device id of GPU `g` (an index into the trace's GPU table): what findings name, as the
+ * timeline's lanes do. */
+guint32       _sl_gpu_id             (SlAnalyzeCtx *ctx,
+                                      guint         g);
 SlApiClass    _sl_api_class          (SlAnalyzeCtx *ctx,
                                       guint32       name);
 /* A call during which the host waits for the GPU. */
 gboolean      _sl_api_class_blocks   (SlApiClass    c);
+/* A CUDA call (event `index` of a CUDA API lane) during which the host waits: a blocking class,
+ * or an asynchronous copy or set from or to pageable memory (synchronous in fact). */
+gboolean      _sl_api_call_waits     (SlAnalyzeCtx *ctx,
+                                      const SlLane *lane,
+                                      gsize         index);
 char         *_sl_thread_label       (SlAnalyzeCtx *ctx,
                                       gint          thread);
 guint64       _sl_thread_pid         (SlAnalyzeCtx *ctx,
@@ -105,6 +114,13 @@ char         *_sl_range_text         (SlAnalyzeCtx *ctx,
                                       SlTime        b);
 
 /* --- findings and their evidence --- */
+
+/* A finding of `rule` with nothing in it, added to nothing. */
+SlFinding    *_sl_finding_alloc      (const SlRule *rule);
+void          _sl_finding_free       (gpointer      finding);
+/* Replaces the findings of one rule with one cause, two or more, by a group finding holding
+ * them (sl-analyze-group.c). */
+void          _sl_analyze_group      (GPtrArray    *findings);
 
 /* A finding of the running rule, added to the analysis; its range is clipped to the window. */
 SlFinding    *_sl_finding_new        (SlAnalyzeCtx *ctx,
@@ -141,15 +157,23 @@ void          _sl_finding_add_thread_lanes (SlAnalyzeCtx *ctx,
 
 /* --- sums over lanes --- */
 
+/* Which CUDA calls a sum over a CUDA API lane counts (_sl_api_call_waits tells them apart). */
+typedef enum
+{
+  SL_CALLS_ALL,
+  SL_CALLS_WAITS,       /* calls during which the host waits */
+  SL_CALLS_WORK,        /* the others */
+} SlCallFilter;
+
 /* Time of [a, b) a lane's events cover, summed (a lane at one depth does not overlap itself);
- * per name into `by_name` (name id → SlTime*) and per class of CUDA API call into `by_class`
- * when given; the events are added to `f` when given. */
+ * per name into `by_name` (name id → SlTime*) when given; the events are added to `f` when
+ * given.  On a CUDA API lane, only the calls `filter` lets through count. */
 SlTime        _sl_overlap_sum        (SlAnalyzeCtx *ctx,
                                       const SlLane *lane,
                                       SlTime        a,
                                       SlTime        b,
                                       GHashTable   *by_name,
-                                      SlTime       *by_class,
+                                      SlCallFilter  filter,
                                       SlFinding    *f);
 gsize         _sl_samples_in         (const SlLane *lane,
                                       SlTime        a,

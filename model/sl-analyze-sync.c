@@ -212,7 +212,7 @@ group_finding (SlAnalyzeCtx *ctx,
 
   f->thread = g->thread;
   f->global_pid = _sl_thread_pid (ctx, g->thread);
-  f->gpu = g->gpu;
+  f->gpu = g->gpu >= 0 ? (gint) _sl_gpu_id (ctx, (guint) g->gpu) : -1;
   f->stream = g->stream;
   _sl_evidence (f, "count", "Calls", (double) g->count, "%" G_GSIZE_FORMAT, g->count);
   _sl_evidence (f, "host_blocked_ns", "Host blocked in them", (double) g->api_time, "%s", total);

@@ -331,16 +331,19 @@ sl_analyze_param_format (SlParamKind kind,
 
 /* --- findings --------------------------------------------------------------------------------- */
 
-static void
-finding_free (gpointer data)
+void
+_sl_finding_free (gpointer data)
 {
   SlFinding *f = data;
 
   g_free (f->summary);
   g_free (f->advice);
+  g_free (f->cause);
   g_array_unref (f->evidence);
   g_array_unref (f->events);
   g_array_unref (f->lanes);
+  if (f->instances != NULL)
+    g_ptr_array_unref (f->instances);
   g_free (f);
 }
 
@@ -353,6 +356,7 @@ sl_analysis_free (SlAnalysis *analysis)
   for (guint i = 0; i < analysis->summaries->len; i++)
     g_free (g_array_index (analysis->summaries, SlRuleSummary, i).note);
   g_array_unref (analysis->summaries);
+  g_free (analysis->lacks);
   g_free (analysis);
 }
 
@@ -367,6 +371,45 @@ static const RuleFunc rule_funcs[N_RULES] = {
   _sl_rule_tiny_kernels,  _sl_rule_low_occupancy,   _sl_rule_launch_latency,
   _sl_rule_idle_breakdown,
 };
+
+/* What the trace lacks for the rules, and what it holds instead; NULL when it has CUDA API calls
+ * and GPU work. */
+static char *
+lacks_text (SlTrace *trace)
+{
+  static const struct { SlLaneKind kind; const char *what; } held[] = {
+    { SL_LANE_CUDA_API, "CUDA API calls" },  { SL_LANE_KERNELS, "kernels" },
+    { SL_LANE_MEMCPY, "copies" },            { SL_LANE_MEMSET, "memsets" },
+    { SL_LANE_NVTX, "NVTX ranges" },         { SL_LANE_OSRT, "OS runtime calls" },
+    { SL_LANE_SAMPLES, "CPU samples" },
+  };
+  gsize n[G_N_ELEMENTS (held)] = { 0 };
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autoptr (GString) has = g_string_new (NULL);
+  gboolean gpu;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (guint k = 0; k < G_N_ELEMENTS (held); k++)
+        if (lane->kind == held[k].kind)
+          n[k] += lane->n_events;
+    }
+  gpu = n[1] + n[2] + n[3] > 0;
+  if (n[0] > 0 && gpu)
+    return NULL;
+  if (n[0] == 0)
+    g_string_append (s, "no CUDA API calls");
+  if (!gpu)
+    g_string_append_printf (s, "%sno GPU activity (kernels, copies, memsets)",
+                            s->len > 0 ? " and " : "");
+  for (guint k = 0; k < G_N_ELEMENTS (held); k++)
+    if (n[k] > 0)
+      g_string_append_printf (has, "%s%" G_GSIZE_FORMAT " %s", has->len > 0 ? ", " : "", n[k],
+                              held[k].what);
+  g_string_append_printf (s, "; it holds %s", has->len > 0 ? has->str : "no events at all");
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
 
 static gint
 cmp_finding (gconstpointer a,
@@ -409,7 +452,7 @@ sl_analyze (SlTrace                *trace,
       run[k] = TRUE;
 
   analysis = g_new0 (SlAnalysis, 1);
-  analysis->findings = g_ptr_array_new_with_free_func (finding_free);
+  analysis->findings = g_ptr_array_new_with_free_func (_sl_finding_free);
   analysis->summaries = g_array_new (FALSE, TRUE, sizeof (SlRuleSummary));
   ctx.trace = trace;
   ctx.params = params;
@@ -440,6 +483,8 @@ sl_analyze (SlTrace                *trace,
       g_array_append_val (analysis->summaries, s);
     }
   _sl_analyze_ctx_clear (&ctx);
+  analysis->lacks = lacks_text (trace);
+  _sl_analyze_group (analysis->findings);
   g_ptr_array_sort (analysis->findings, cmp_finding);
   return analysis;
 }

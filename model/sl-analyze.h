@@ -57,13 +57,18 @@ typedef struct
   SlTime        cost;           /* time it costs (or puts at stake), ns: findings sort by it */
   char         *summary;        /* one line: "GPU 0 idle for 612 ms while main blocks in read" */
   char         *advice;
-  gint          gpu;            /* GPU index, -1 when none */
+  gint          gpu;            /* GPU device id (as the timeline names it), -1 when none */
   gint          thread;         /* thread index, -1 when none */
   guint64       global_pid;     /* 0 when none */
   guint32       stream;         /* stream id, 0 when none */
   GArray       *evidence;       /* SlEvidence */
   GArray       *events;         /* SlFindingEvent: the events involved (at most a few hundred) */
   GArray       *lanes;          /* guint32: lanes involved */
+  char         *cause;          /* what findings of its rule with one cause share ("GPU 0 idle;
+                                 * python3 [100] in cuStreamSynchronize"): such findings are
+                                 * grouped into one; NULL: never grouped */
+  GPtrArray    *instances;      /* SlFinding: a group's findings, in time order (each with its
+                                 * own range, cost, events and lanes); NULL when not a group */
 } SlFinding;
 
 /* Thresholds: rule.param → value, as set on the command line; unset ones keep their default. */
@@ -103,16 +108,22 @@ typedef struct
   GPtrArray *findings;   /* SlFinding, most costly first */
   GArray    *summaries;  /* SlRuleSummary, one per rule run, in rule order */
   SlTime     t0, t1;     /* the window analysed; 0, 0 for the whole trace */
+  char      *lacks;      /* what the trace lacks for the rules ("no CUDA API calls, no GPU
+                          * activity (kernels, copies, memsets)") and what it holds instead;
+                          * NULL when it has both CUDA calls and GPU work */
 } SlAnalysis;
 
-/* Runs `rules` (NULL: all) over the trace.  FALSE with an error for an unknown rule name. */
+/* Runs `rules` (NULL: all) over the trace.  FALSE with an error for an unknown rule name.
+ * Findings of one rule with one cause (SlFinding.cause) come as one group finding: its count of
+ * instances, their summed cost, the span of them all, and the instances under it. */
 SlAnalysis *sl_analyze      (SlTrace               *trace,
                              const char *const     *rules,
                              const SlAnalyzeParams *params,
                              GError               **error);
 void        sl_analysis_free (SlAnalysis *analysis);
 
-/* The findings as text (ordered by cost, a summary line per rule) or JSON. */
+/* The findings as text (ordered by cost, a summary line per rule) or JSON; what the trace lacks
+ * and nsys's diagnostics (warnings and errors in the text, all in the JSON) with them. */
 char       *sl_analysis_to_text (const SlAnalysis *analysis,
                                  SlTrace          *trace);
 char       *sl_analysis_to_json (const SlAnalysis *analysis,

@@ -350,6 +350,51 @@ read_enum (SlReader   *r,
   sqlite3_finalize (stmt);
 }
 
+/* nsys's own messages about the collection ("No CUDA events collected"): DIAGNOSTIC_EVENT
+ * (timestamp, timestampType, source, severity, text, globalPid), in the order of time.  A missing
+ * table or column leaves none; an unreadable one is a warning, not an error. */
+static void
+read_diagnostics (SlReader *r)
+{
+  static const char *const cols[] = { "timestamp", "source", "severity", "text" };
+  sqlite3_stmt *stmt = NULL;
+  gboolean pid;
+
+  if (!_sl_reader_table_exists (r, "DIAGNOSTIC_EVENT"))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
+    if (!_sl_reader_has_column (r, "DIAGNOSTIC_EVENT", cols[i]))
+      {
+        _sl_trace_warn (r->trace, "DIAGNOSTIC_EVENT has no %s column; nsys's diagnostics are not "
+                                  "shown", cols[i]);
+        return;
+      }
+  pid = _sl_reader_has_column (r, "DIAGNOSTIC_EVENT", "globalPid");
+  if (sqlite3_prepare_v2 (r->db,
+                          pid ? "SELECT timestamp, source, severity, text, globalPid FROM "
+                                "DIAGNOSTIC_EVENT ORDER BY timestamp"
+                              : "SELECT timestamp, source, severity, text, NULL FROM "
+                                "DIAGNOSTIC_EVENT ORDER BY timestamp",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      _sl_trace_warn (r->trace, "DIAGNOSTIC_EVENT cannot be read: %s", sqlite3_errmsg (r->db));
+      return;
+    }
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *text = (const char *) sqlite3_column_text (stmt, 3);
+      g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+      SlDiagnostic d = {
+        sqlite3_column_int64 (stmt, 0), sqlite3_column_int (stmt, 2),
+        sqlite3_column_int (stmt, 1), _sl_trace_intern (r->trace, g_strstrip (valid), -1),
+        (guint64) sqlite3_column_int64 (stmt, 4),
+      };
+      g_array_append_val (r->trace->diagnostics, d);
+    }
+  sqlite3_finalize (stmt);
+}
+
+/* The enums that label numbers, and nsys's diagnostics (whose severity and source they name). */
 void
 _sl_reader_read_enums (SlReader *r)
 {
@@ -360,6 +405,7 @@ _sl_reader_read_enums (SlReader *r)
   read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KERNEL_LAUNCH_TYPE");
   read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KRENEL_LAUNCH_TYPE"); /* sic, nsys 2023.1 */
   read_enum (r, SL_ENUM_THREAD_STATE, "ENUM_SAMPLING_THREAD_STATE");
+  read_diagnostics (r);
 }
 
 void

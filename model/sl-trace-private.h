@@ -138,6 +138,7 @@ struct _SlTrace
   GArray       *chain_modules;
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
+  GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */
 
   SlGpuBusy    *gpu_busy;      /* one per GPU */
   GArray       *table_reads;   /* SlTableRead, in the order the tables were read */

@@ -33,6 +33,7 @@ sl_trace_new (const char *path)
   trace->chain_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
   trace->chain_symbols = g_array_new (FALSE, FALSE, sizeof (guint32));
   trace->chain_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
+  trace->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
   for (guint i = 0; i < SL_N_ENUMS; i++)
     trace->enum_labels[i] = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
@@ -80,6 +81,7 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->chain_offsets);
   g_array_unref (trace->chain_symbols);
   g_array_unref (trace->chain_modules);
+  g_array_unref (trace->diagnostics);
   g_array_unref (trace->kernel_infos);
   g_array_unref (trace->copy_infos);
   g_array_unref (trace->gpus);
@@ -461,6 +463,7 @@ sl_trace_get_memory_size (SlTrace *trace)
   size += (trace->chain_offsets->len + trace->chain_symbols->len * 2) * sizeof (guint32);
   size += trace->threads->len * sizeof (SlThread) + trace->processes->len * sizeof (SlProcess);
   size += trace->gpus->len * sizeof (SlGpu);
+  size += trace->diagnostics->len * sizeof (SlDiagnostic);
   for (guint i = 0; trace->gpu_busy != NULL && i < trace->gpus->len; i++)
     {
       const SlGpuBusy *b = &trace->gpu_busy[i];
@@ -614,4 +617,32 @@ sl_trace_resolve (SlTrace       *trace,
   if (index != NULL)
     *index = global_id - l->base;
   return TRUE;
+}
+
+guint
+sl_trace_get_n_diagnostics (SlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+  return trace->diagnostics->len;
+}
+
+const SlDiagnostic *
+sl_trace_get_diagnostic (SlTrace *trace,
+                         guint    i)
+{
+  g_return_val_if_fail (trace != NULL && i < trace->diagnostics->len, NULL);
+  return &g_array_index (trace->diagnostics, SlDiagnostic, i);
+}
+
+const char *
+sl_diagnostic_severity_name (gint32 severity)
+{
+  switch (severity)
+    {
+    case SL_DIAGNOSTIC_INFO: return "Info";
+    case SL_DIAGNOSTIC_WARNING: return "Warning";
+    case SL_DIAGNOSTIC_ERROR: return "Error";
+    case SL_DIAGNOSTIC_VERBOSE: return "Verbose";
+    default: return "Unknown";
+    }
 }

@@ -49,6 +49,25 @@ typedef struct
   SlGpuLimits limits;        /* as in the file, completed from compute-capability tables */
 } SlGpu;
 
+/* A message nsys recorded about the collection (DIAGNOSTIC_EVENT): "No CUDA events collected". */
+typedef struct
+{
+  SlTime  timestamp;         /* ns, as the file has it (the session's clock) */
+  gint32  severity;          /* SlDiagnosticSeverity's values: ENUM_DIAGNOSTIC_SEVERITY_LEVEL */
+  gint32  source;            /* ENUM_DIAGNOSTIC_SOURCE_TYPE: 1 injection, 2 daemon, 3 analysis */
+  guint32 text;              /* string id */
+  guint64 global_pid;        /* 0 when none */
+} SlDiagnostic;
+
+enum
+{
+  SL_DIAGNOSTIC_UNKNOWN = 0,
+  SL_DIAGNOSTIC_INFO = 1,
+  SL_DIAGNOSTIC_WARNING = 2,
+  SL_DIAGNOSTIC_ERROR = 3,
+  SL_DIAGNOSTIC_VERBOSE = 4,
+};
+
 /* One row on screen.  `events` is sorted by start. */
 struct _SlLane
 {
@@ -129,6 +148,13 @@ const SlThread   *sl_trace_get_thread        (SlTrace        *trace,
 guint             sl_trace_get_n_gpus        (SlTrace        *trace);
 const SlGpu      *sl_trace_get_gpu           (SlTrace        *trace,
                                               guint           i);
+/* nsys's own messages (DIAGNOSTIC_EVENT), in the order of their timestamps; none for a file
+ * without that table. */
+guint               sl_trace_get_n_diagnostics (SlTrace *trace);
+const SlDiagnostic *sl_trace_get_diagnostic    (SlTrace *trace,
+                                                guint    i);
+/* "Info", "Warning", "Error", "Verbose" or "Unknown". */
+const char         *sl_diagnostic_severity_name (gint32 severity);
 /* Index of the GPU with that deviceId, or -1. */
 gint              sl_trace_find_gpu          (SlTrace        *trace,
                                               guint32         device_id);

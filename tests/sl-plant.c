@@ -86,6 +86,16 @@ note_time (Plant *p,
 Plant *
 plant_new (const char *path)
 {
+  static const guint device0 = 0;
+
+  return plant_new_gpus (path, &device0, 1);
+}
+
+Plant *
+plant_new_gpus (const char  *path,
+                const guint *devices,
+                guint        n_devices)
+{
   Plant *p = g_new0 (Plant, 1);
   char *msg = NULL;
 
@@ -105,15 +115,24 @@ plant_new (const char *path)
           GTID (PLANT_LOADER_0));
   insert (p, "INSERT INTO ThreadNames VALUES (?, 20, ?)", "Si", "pt_data_worker_1",
           GTID (PLANT_LOADER_1));
-  insert (p,
-          "INSERT INTO TARGET_INFO_GPU VALUES (?, 0, 'NVIDIA H100 80GB HBM3', '0000:18:00.0', 1, "
-          "52428800, 85520809984, 3352320000000, 1980000000, 132, 0, 'uuid-0', 0, 'GH100', 0, "
-          "NULL, NULL, 161, 0, 65536, 4, 65536, 49152, 232448, 233472, 65536, 32, 3, 64, 32, "
-          "1024, 1024, 1024, 64, 2147483647, 65535, 65535, 9, 0, 9, 0)",
-          "i", (gint64) SL_GLOBAL_PID (1, 0));
-  insert (p, "INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES (0, 0, 100, 'uuid-0', 132)", "");
-  insert (p, "INSERT INTO TARGET_INFO_CUDA_CONTEXT_INFO VALUES (7, 0, 1, 100, 0, 1, 0, 0, 0)", "");
-  insert (p, "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (7, 0, 1, 100, 1, 0, 1)", "");
+  /* each device in the order given; device d's context is 1 + d, its stream 7 */
+  for (guint i = 0; i < n_devices; i++)
+    {
+      gint64 d = devices[i];
+      g_autofree char *uuid = g_strdup_printf ("uuid-%u", devices[i]);
+      g_autofree char *bus = g_strdup_printf ("0000:%02x:00.0", 0x18 + devices[i]);
+      insert (p,
+              "INSERT INTO TARGET_INFO_GPU VALUES (?, ?, 'NVIDIA H100 80GB HBM3', ?, 1, "
+              "52428800, 85520809984, 3352320000000, 1980000000, 132, 0, ?, 0, 'GH100', ?, "
+              "NULL, NULL, 161, 0, 65536, 4, 65536, 49152, 232448, 233472, 65536, 32, 3, 64, 32, "
+              "1024, 1024, 1024, 64, 2147483647, 65535, 65535, 9, 0, 9, 0)",
+              "iiTTi", (gint64) SL_GLOBAL_PID (1, 0), d, bus, uuid, d);
+      insert (p, "INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES (?, ?, 100, ?, 132)", "iiT", d, d,
+              uuid);
+      insert (p, "INSERT INTO TARGET_INFO_CUDA_CONTEXT_INFO VALUES (7, 0, 1, 100, ?, ?, 0, 0, 0)",
+              "ii", d, 1 + d);
+      insert (p, "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (7, 0, 1, 100, ?, 0, 1)", "i", 1 + d);
+    }
   insert (p, "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (0, '2026-01-01T00:00:00', "
              "'2026-01-01T00:00:00', 0)", "");
   return p;
@@ -142,14 +161,27 @@ plant_kernel (Plant             *p,
               gint64             end,
               gint64             corr)
 {
+  plant_kernel_on (p, 0, name, c, start, end, corr);
+}
+
+void
+plant_kernel_on (Plant             *p,
+                 guint              device,
+                 const char        *name,
+                 const PlantConfig *c,
+                 gint64             start,
+                 gint64             end,
+                 gint64             corr)
+{
   insert (p,
           "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, "
           "correlationId, globalPid, demangledName, shortName, registersPerThread, gridX, gridY, "
           "gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
           "localMemoryPerThread, localMemoryTotal, gridId, tensorSizeMinusOneElements) VALUES "
-          "(?, ?, 0, 1, 7, ?, ?, ?, ?, ?, ?, 1, 1, ?, 1, 1, 0, ?, 0, 0, ?, '[]')",
-          "iiiiSSiiiii", start, end, corr, GPID, name, name, (gint64) c->registers,
-          (gint64) c->grid, (gint64) c->block, (gint64) c->dynamic_shared, corr);
+          "(?, ?, ?, ?, 7, ?, ?, ?, ?, ?, ?, 1, 1, ?, 1, 1, 0, ?, 0, 0, ?, '[]')",
+          "iiiiiiSSiiiii", start, end, (gint64) device, (gint64) device + 1, corr, GPID, name,
+          name, (gint64) c->registers, (gint64) c->grid, (gint64) c->block,
+          (gint64) c->dynamic_shared, corr);
   note_time (p, end);
   p->gpu_free = MAX (p->gpu_free, end);
 }

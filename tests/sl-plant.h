@@ -28,10 +28,16 @@ typedef struct
 } PlantConfig;
 
 Plant  *plant_new      (const char *path);
+/* As plant_new with these GPUs (device ids), described in the file in this order; device d's
+ * work runs in context 1 + d, stream 7.  plant_new is plant_new_gpus with device 0 alone. */
+Plant  *plant_new_gpus (const char *path, const guint *devices, guint n_devices);
 /* A CUDA API call; returns its correlation id. */
 gint64  plant_api      (Plant *p, gint tid, const char *name, gint64 start, gint64 end);
 void    plant_kernel   (Plant *p, const char *name, const PlantConfig *config, gint64 start,
                         gint64 end, gint64 corr);
+/* A kernel on the GPU with that device id (plant_kernel: device 0). */
+void    plant_kernel_on (Plant *p, guint device, const char *name, const PlantConfig *config,
+                         gint64 start, gint64 end, gint64 corr);
 /* copy_kind: 1 HtoD, 2 DtoH; kinds: 0 pageable, 1 pinned, 2 device */
 void    plant_memcpy   (Plant *p, gint copy_kind, gint src_kind, gint dst_kind, gint64 bytes,
                         gint64 start, gint64 end, gint64 corr);

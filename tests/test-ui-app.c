@@ -722,6 +722,21 @@ has_analysis (gpointer data)
   return strstr (text, "No analysis yet") == NULL;
 }
 
+/* Opens the trace, waits for its analysis and shows the findings panel. */
+static SlWindow *
+open_findings (const char       *path,
+               SlFindingsPanel **panel,
+               SlTimelineView  **tv)
+{
+  SlWindow *window = open_and_wait (path);
+
+  g_assert_true (wait_until (has_analysis, window, 60000));
+  sl_window_show_findings (window);
+  *panel = SL_FINDINGS_PANEL (sl_window_get_findings_panel (window));
+  *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  return window;
+}
+
 /* The findings panel on a trace with a planted 600 ms gap while the main thread reads: the list,
  * and what selecting the gap does to the timeline (zoom, lanes in focus, ruler marks). */
 static void
@@ -747,11 +762,7 @@ test_findings (void)
   plant_loop (p, t, 5000, 100 * PLANT_US, 95 * PLANT_US, "gemm_kernel_clean", &plant_config_full);
   plant_finish (p);
 
-  window = open_and_wait (path);
-  g_assert_true (wait_until (has_analysis, window, 60000));
-  sl_window_show_findings (window);
-  panel = SL_FINDINGS_PANEL (sl_window_get_findings_panel (window));
-  tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  window = open_findings (path, &panel, &tv);
   trace = sl_window_get_trace (window);
   text = widget_text (GTK_WIDGET (panel));
   g_test_message ("findings panel: %s", text);
@@ -803,6 +814,73 @@ test_findings (void)
   g_assert_nonnull (strstr (details, "blocked in read"));
   g_assert_nonnull (strstr (details, "Advice"));
   screenshot (GTK_WIDGET (window), "findings-gap");
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (50);
+}
+
+/* 48 gaps of one cause in the findings panel: one group row, closed; opened, its instances show
+ * under it, and selecting one zooms the timeline to that gap. */
+static void
+test_findings_group (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "findings-group.sqlite", NULL);
+  Plant *p = plant_new (path);
+  gint64 t = plant_loop (p, 10 * PLANT_MS, 2000, 100 * PLANT_US, 95 * PLANT_US,
+                         "gemm_kernel_clean", &plant_config_full);
+  SlWindow *window;
+  SlFindingsPanel *panel;
+  SlTimelineView *tv;
+  const SlFinding *group = NULL, *inst;
+  guint gi = 0;
+  SlTime v0, v1;
+  g_autofree char *text = NULL, *details = NULL;
+
+  for (guint i = 0; i < 48; i++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cuLaunchKernel", t, t + 5 * PLANT_US);
+      gint64 end = t + 8 * PLANT_US + PLANT_MS;
+      plant_kernel (p, "step_kernel", &plant_config_full, t + 8 * PLANT_US, end, corr);
+      plant_api (p, PLANT_MAIN, "cuStreamSynchronize", t + 5 * PLANT_US, end + 4400 * PLANT_US);
+      t = end + 4410 * PLANT_US;
+    }
+  plant_set_gpu_free (p, t);
+  plant_loop (p, t, 2000, 100 * PLANT_US, 95 * PLANT_US, "gemm_kernel_clean", &plant_config_full);
+  plant_finish (p);
+
+  window = open_findings (path, &panel, &tv);
+  for (guint i = 0; i < sl_findings_panel_get_n_findings (panel); i++)
+    {
+      const SlFinding *f = sl_findings_panel_get_finding (panel, i);
+      if (g_strcmp0 (f->rule->name, "gpu_gaps") == 0 && f->instances != NULL)
+        {
+          group = f;
+          gi = i;
+        }
+    }
+  g_assert_nonnull (group);
+  g_assert_cmpuint (group->instances->len, ==, 48);
+  text = widget_text (GTK_WIDGET (panel));
+  g_assert_nonnull (strstr (text, "48 × GPU 0 idle; python3 [100] in cuStreamSynchronize"));
+  g_assert_false (sl_findings_panel_get_expanded (panel, gi));
+  sl_findings_panel_select (panel, gi);
+  iterate_for (50);
+  details = sl_findings_panel_get_details (panel);
+  g_assert_nonnull (strstr (details, "48 (expand the row"));
+  g_clear_pointer (&details, g_free);
+  sl_findings_panel_set_expanded (panel, gi, TRUE);
+  g_assert_true (sl_findings_panel_get_expanded (panel, gi));
+  inst = g_ptr_array_index (group->instances, 10);
+  sl_findings_panel_select_instance (panel, gi, 10);
+  iterate_for (100);
+  sl_viewport_get_visible (sl_timeline_view_get_viewport (tv), &v0, &v1);
+  g_assert_cmpint (v0, <, inst->start);
+  g_assert_cmpint (v1, >, inst->end);
+  g_assert_cmpint (v1 - v0, <, 2 * (inst->end - inst->start));
+  details = sl_findings_panel_get_details (panel);
+  g_assert_true (g_str_has_prefix (details, "GPU 0 idle for 4.4"));
+  screenshot (GTK_WIDGET (window), "findings-group");
+  sl_findings_panel_set_expanded (panel, gi, FALSE);
+  g_assert_false (sl_findings_panel_get_expanded (panel, gi));
   gtk_window_destroy (GTK_WINDOW (window));
   iterate_for (50);
 }
@@ -1499,6 +1577,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/stats", test_stats);
   g_test_add_func ("/ui-app/search", test_search);
   g_test_add_func ("/ui-app/findings", test_findings);
+  g_test_add_func ("/ui-app/findings-group", test_findings_group);
   g_test_add_func ("/ui-app/about-trace", test_about_trace);
   g_test_add_func ("/ui-app/keys", test_keys);
   g_test_add_func ("/ui-app/cancel", test_cancel);

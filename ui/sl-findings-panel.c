@@ -1,4 +1,5 @@
-/* sl-findings-panel.c: a list of findings, costliest first, and the details of the selected one. */
+/* sl-findings-panel.c: a list of findings, costliest first, and the details of the selected one;
+ * a group of findings of one cause is a row that expands into its instances. */
 #include "sl-findings-panel-private.h"
 
 #include "sl-format.h"
@@ -15,7 +16,13 @@ struct _SlFindingsPanel
   GtkWidget      *details;    /* GtkLabel */
   SlTimelineView *timeline;
   SlAnalysis     *analysis;
+  GPtrArray      *rows;       /* GtkListBoxRow of each finding listed, in order (not reffed) */
 };
+
+/* What a row holds: its finding; a group's row also its instances' rows and its toggle. */
+#define ROW_FINDING   "sl-finding"
+#define ROW_INSTANCES "sl-instance-rows"
+#define ROW_TOGGLE    "sl-toggle"
 
 G_DEFINE_FINAL_TYPE (SlFindingsPanel, sl_findings_panel, GTK_TYPE_WIDGET)
 
@@ -47,6 +54,9 @@ details_markup (SlFindingsPanel *self,
   g_string_append_printf (s, "<b>%s</b>\n<small>%s · %s</small>\n\n", summary, title,
                           f->rule->name);
   g_string_append_printf (s, "<b>When</b>\t%s … %s\n<b>Costs</b>\t%s\n", a, b, cost);
+  if (f->instances != NULL)
+    g_string_append_printf (s, "<b>Instances</b>\t%u (expand the row to go through them)\n",
+                            f->instances->len);
   if (f->gpu >= 0)
     g_string_append_printf (s, "<b>GPU</b>\t%d\n", f->gpu);
   if (f->stream != 0)
@@ -113,16 +123,61 @@ row_selected_cb (GtkListBox      *box,
       show_finding (self, NULL);
       return;
     }
-  guint i = (guint) gtk_list_box_row_get_index (row);
-  show_finding (self, i < self->analysis->findings->len
-                          ? g_ptr_array_index (self->analysis->findings, i) : NULL);
+  show_finding (self, g_object_get_data (G_OBJECT (row), ROW_FINDING));
 }
 
-static GtkWidget *
-finding_row (const SlFinding *f)
+static void
+set_expanded (GtkWidget *row,
+              gboolean   expanded)
 {
+  GPtrArray *instances = g_object_get_data (G_OBJECT (row), ROW_INSTANCES);
+  GtkWidget *toggle = g_object_get_data (G_OBJECT (row), ROW_TOGGLE);
+
+  if (instances == NULL)
+    return;
+  for (guint k = 0; k < instances->len; k++)
+    gtk_widget_set_visible (g_ptr_array_index (instances, k), expanded);
+  gtk_button_set_icon_name (GTK_BUTTON (toggle), expanded ? "pan-down-symbolic"
+                                                          : "pan-end-symbolic");
+  gtk_accessible_update_state (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_STATE_EXPANDED, expanded,
+                               -1);
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)) != expanded)
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), expanded);
+}
+
+static void
+toggle_cb (GtkToggleButton *toggle,
+           GtkWidget       *row)
+{
+  set_expanded (row, gtk_toggle_button_get_active (toggle));
+}
+
+/* Enter or a double click on a group's row opens or closes it. */
+static void
+row_activated_cb (GtkListBox      *box,
+                  GtkListBoxRow   *row,
+                  SlFindingsPanel *self)
+{
+  GtkWidget *toggle = g_object_get_data (G_OBJECT (row), ROW_TOGGLE);
+
+  (void) box;
+  (void) self;
+  if (toggle != NULL)
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle),
+                                  !gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+}
+
+/* A row: the rule, the cost and the summary; a group's with a toggle that shows its instances,
+ * an instance's indented under it. */
+static GtkWidget *
+finding_row (const SlFinding *f,
+             guint            instance)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *rule = gtk_label_new (f->rule->name);
+  g_autofree char *nth = instance > 0 ? g_strdup_printf ("#%u", instance) : NULL;
+  GtkWidget *rule = gtk_label_new (instance > 0 ? nth : f->rule->name);
+  GtkWidget *slot = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *cost = gtk_label_new (NULL);
   GtkWidget *summary = gtk_label_new (f->summary);
   g_autofree char *c = sl_format_duration (f->cost);
@@ -140,10 +195,54 @@ finding_row (const SlFinding *f)
   gtk_widget_set_tooltip_text (summary, f->summary);
   g_object_set (box, "margin-start", 6, "margin-end", 6, "margin-top", 2, "margin-bottom", 2,
                 NULL);
+  if (instance > 0)
+    gtk_label_set_xalign (GTK_LABEL (rule), 1);
+  if (f->instances != NULL)
+    {
+      GtkWidget *toggle = gtk_toggle_button_new ();
+      g_autofree char *tip = g_strdup_printf ("Show the %u instances", f->instances->len);
+      gtk_button_set_icon_name (GTK_BUTTON (toggle), "pan-end-symbolic");
+      gtk_widget_add_css_class (toggle, "flat");
+      gtk_widget_set_tooltip_text (toggle, tip);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL, tip,
+                                      -1);
+      g_signal_connect (toggle, "toggled", G_CALLBACK (toggle_cb), row);
+      g_object_set_data (G_OBJECT (row), ROW_TOGGLE, toggle);
+      gtk_box_append (GTK_BOX (slot), toggle);
+    }
+  /* the same width in every row, so that the columns line up */
+  gtk_widget_set_size_request (slot, 40, -1);
+  gtk_box_append (GTK_BOX (box), slot);
   gtk_box_append (GTK_BOX (box), rule);
   gtk_box_append (GTK_BOX (box), cost);
   gtk_box_append (GTK_BOX (box), summary);
-  return box;
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data (G_OBJECT (row), ROW_FINDING, (gpointer) f);
+  return row;
+}
+
+/* Appends finding f's row, and a group's instances' rows (hidden until it is expanded). */
+static void
+append_finding (SlFindingsPanel *self,
+                const SlFinding *f)
+{
+  GtkWidget *row = finding_row (f, 0);
+
+  gtk_list_box_append (GTK_LIST_BOX (self->list), row);
+  g_ptr_array_add (self->rows, row);
+  if (f->instances != NULL)
+    {
+      GPtrArray *instances = g_ptr_array_new ();
+      for (guint k = 0; k < f->instances->len; k++)
+        {
+          GtkWidget *r = finding_row (g_ptr_array_index (f->instances, k), k + 1);
+          gtk_widget_set_visible (r, FALSE);
+          gtk_list_box_append (GTK_LIST_BOX (self->list), r);
+          g_ptr_array_add (instances, r);
+        }
+      g_object_set_data_full (G_OBJECT (row), ROW_INSTANCES, instances,
+                              (GDestroyNotify) g_ptr_array_unref);
+    }
 }
 
 void
@@ -166,6 +265,7 @@ sl_findings_panel_set_analysis (SlFindingsPanel *self,
       if (timeline != NULL)
         g_object_add_weak_pointer (G_OBJECT (timeline), (gpointer *) &self->timeline);
     }
+  g_ptr_array_set_size (self->rows, 0);
   while ((child = gtk_widget_get_first_child (self->list)) != NULL)
     gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
   gtk_label_set_text (GTK_LABEL (self->details), "");
@@ -186,11 +286,13 @@ sl_findings_panel_set_analysis (SlFindingsPanel *self,
         marks[2 * i] = f->start;
         marks[2 * i + 1] = f->end;
         if (i < MAX_ROWS)
-          gtk_list_box_append (GTK_LIST_BOX (self->list), finding_row (f));
+          append_finding (self, f);
       }
     if (timeline != NULL)
       sl_timeline_view_set_ruler_marks (timeline, marks, n);
-    if (n == 0)
+    if (n == 0 && analysis->lacks != NULL)
+      head = g_strdup_printf ("No findings: the trace has %s.", analysis->lacks);
+    else if (n == 0)
       head = g_strdup ("No findings: no rule found a problem in this trace.");
     else
       head = g_strdup_printf ("%u finding%s, most costly first%s", n, n == 1 ? "" : "s",
@@ -220,12 +322,50 @@ void
 sl_findings_panel_select (SlFindingsPanel *self,
                           guint            i)
 {
-  GtkListBoxRow *row;
+  g_return_if_fail (SL_IS_FINDINGS_PANEL (self));
+  if (i < self->rows->len)
+    gtk_list_box_select_row (GTK_LIST_BOX (self->list), g_ptr_array_index (self->rows, i));
+}
+
+void
+sl_findings_panel_set_expanded (SlFindingsPanel *self,
+                                guint            i,
+                                gboolean         expanded)
+{
+  g_return_if_fail (SL_IS_FINDINGS_PANEL (self));
+  if (i < self->rows->len)
+    set_expanded (g_ptr_array_index (self->rows, i), expanded);
+}
+
+gboolean
+sl_findings_panel_get_expanded (SlFindingsPanel *self,
+                                guint            i)
+{
+  GPtrArray *instances;
+
+  g_return_val_if_fail (SL_IS_FINDINGS_PANEL (self), FALSE);
+  if (i >= self->rows->len)
+    return FALSE;
+  instances = g_object_get_data (g_ptr_array_index (self->rows, i), ROW_INSTANCES);
+  return instances != NULL && instances->len > 0
+         && gtk_widget_get_visible (g_ptr_array_index (instances, 0));
+}
+
+void
+sl_findings_panel_select_instance (SlFindingsPanel *self,
+                                   guint            i,
+                                   guint            k)
+{
+  GPtrArray *instances;
 
   g_return_if_fail (SL_IS_FINDINGS_PANEL (self));
-  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), (int) i);
-  if (row != NULL)
-    gtk_list_box_select_row (GTK_LIST_BOX (self->list), row);
+  if (i >= self->rows->len)
+    return;
+  instances = g_object_get_data (g_ptr_array_index (self->rows, i), ROW_INSTANCES);
+  if (instances == NULL || k >= instances->len)
+    return;
+  set_expanded (g_ptr_array_index (self->rows, i), TRUE);
+  gtk_list_box_select_row (GTK_LIST_BOX (self->list), g_ptr_array_index (instances, k));
 }
 
 char *
@@ -250,6 +390,7 @@ sl_findings_panel_dispose (GObject *object)
   self->list = NULL;
   g_clear_pointer (&self->paned, gtk_widget_unparent);
   g_clear_pointer (&self->analysis, sl_analysis_free);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
   G_OBJECT_CLASS (sl_findings_panel_parent_class)->dispose (object);
 }
 
@@ -277,6 +418,8 @@ sl_findings_panel_init (SlFindingsPanel *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   "Findings", -1);
   g_signal_connect (self->list, "row-selected", G_CALLBACK (row_selected_cb), self);
+  g_signal_connect (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
+  self->rows = g_ptr_array_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (list_scroll), self->list);
   gtk_widget_set_vexpand (list_scroll, TRUE);
   gtk_box_append (GTK_BOX (left), self->header);
