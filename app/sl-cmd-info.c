@@ -216,7 +216,7 @@ json_tables (JsonBuilder *b,
   json_builder_begin_array (b);
   for (guint i = 0; i < sl_inventory_get_n_diagnostics (inv); i++)
     {
-      const SlDiagnostic *d = sl_inventory_get_diagnostic (inv, i);
+      const SlInventoryDiagnostic *d = sl_inventory_get_diagnostic (inv, i);
       json_builder_begin_object (b);
       member_int (b, "time_ns", d->time);
       member_str (b, "severity", d->severity);

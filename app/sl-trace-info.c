@@ -157,7 +157,7 @@ show_diagnostics (SlTraceInfo *self,
 
   for (guint i = 0; i < n && i < MAX_DIAGNOSTICS_SHOWN; i++)
     {
-      const SlDiagnostic *d = sl_inventory_get_diagnostic (inv, i);
+      const SlInventoryDiagnostic *d = sl_inventory_get_diagnostic (inv, i);
       g_autofree char *at = sl_format_offset (d->time - origin);
       if (text->len > 0)
         g_string_append_c (text, '\n');

@@ -16,7 +16,7 @@
 struct _SlInventory
 {
   GArray *tables;       /* SlTableInfo, by name */
-  GArray *diagnostics;  /* SlDiagnostic, by time */
+  GArray *diagnostics;  /* SlInventoryDiagnostic, by time */
   GArray *lost;         /* SlLostRecords, by source */
 };
 
@@ -50,7 +50,7 @@ table_info_clear (gpointer p)
 static void
 diagnostic_clear (gpointer p)
 {
-  SlDiagnostic *d = p;
+  SlInventoryDiagnostic *d = p;
   g_free (d->severity);
   g_free (d->source);
   g_free (d->text);
@@ -265,7 +265,7 @@ read_diagnostics (SlInventory *inv,
     }
   while (inv->diagnostics->len < MAX_DIAGNOSTICS && sqlite3_step (stmt) == SQLITE_ROW)
     {
-      SlDiagnostic d = { sqlite3_column_int64 (stmt, 0), col_text (stmt, 1), col_text (stmt, 2),
+      SlInventoryDiagnostic d = { sqlite3_column_int64 (stmt, 0), col_text (stmt, 1), col_text (stmt, 2),
                          col_text (stmt, 3) };
       if (d.text == NULL)
         {
@@ -333,7 +333,7 @@ sl_inventory_new (SlTrace *trace,
   SlInventory *inv = g_new0 (SlInventory, 1);
   inv->tables = g_array_sized_new (FALSE, TRUE, sizeof (SlTableInfo), names->len);
   g_array_set_clear_func (inv->tables, table_info_clear);
-  inv->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
+  inv->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlInventoryDiagnostic));
   g_array_set_clear_func (inv->diagnostics, diagnostic_clear);
   inv->lost = g_array_new (FALSE, TRUE, sizeof (SlLostRecords));
   g_array_set_clear_func (inv->lost, lost_clear);
@@ -380,12 +380,12 @@ sl_inventory_get_n_diagnostics (SlInventory *inv)
   return inv->diagnostics->len;
 }
 
-const SlDiagnostic *
+const SlInventoryDiagnostic *
 sl_inventory_get_diagnostic (SlInventory *inv,
                              guint        i)
 {
   g_return_val_if_fail (i < inv->diagnostics->len, NULL);
-  return &g_array_index (inv->diagnostics, SlDiagnostic, i);
+  return &g_array_index (inv->diagnostics, SlInventoryDiagnostic, i);
 }
 
 guint

@@ -32,7 +32,7 @@ typedef struct
   char   *severity;        /* "Info", "Warning", "Error" … (ENUM_DIAGNOSTIC_SEVERITY_LEVEL) */
   char   *source;          /* "Injection", "Analysis" … (ENUM_DIAGNOSTIC_SOURCE_TYPE) */
   char   *text;
-} SlDiagnostic;
+} SlInventoryDiagnostic;
 
 typedef struct
 {
@@ -57,7 +57,7 @@ const SlTableInfo  *sl_inventory_get_table       (SlInventory *inv,
 const SlTableInfo  *sl_inventory_find_table      (SlInventory *inv,
                                                   const char  *name);
 guint               sl_inventory_get_n_diagnostics (SlInventory *inv);
-const SlDiagnostic *sl_inventory_get_diagnostic  (SlInventory *inv,
+const SlInventoryDiagnostic *sl_inventory_get_diagnostic  (SlInventory *inv,
                                                   guint        i);
 /* Lost records summed by source (SIGHTLINE_DROPPED_RECORDS, written by `sightline record`). */
 guint               sl_inventory_get_n_lost      (SlInventory *inv);
