@@ -429,6 +429,176 @@ test_sample (void)
   fixture_close (&f);
 }
 
+/* Pixels in rows [y0, y1) and columns [x0, x1) drawn in the colour c. */
+static int
+count_colour (const Pixels  *p,
+              int            x0,
+              int            x1,
+              int            y0,
+              int            y1,
+              const GdkRGBA *c)
+{
+  int cr = (int) lround (c->red * 255), cg = (int) lround (c->green * 255);
+  int cb = (int) lround (c->blue * 255), n = 0;
+
+  for (int y = MAX (y0, 0); y < MIN (y1, p->h); y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, p->w); x++)
+      {
+        int r, g, b;
+        pixel_rgb (p, x, y, &r, &g, &b);
+        n += abs (r - cr) <= 8 && abs (g - cg) <= 8 && abs (b - cb) <= 8;
+      }
+  return n;
+}
+
+/* The selection outline of an event that starts left of the view ends where the event ends; an
+ * event entirely off screen has none (issue 13, item 7). */
+static void
+test_selection_clipped (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  SlTimelineView *view;
+  SlViewport *vp;
+  const SlLane *lane;
+  const SlEvent *ev = NULL;
+  SlEventRef ref = SL_EVENT_REF_NONE;
+  graphene_rect_t area, box;
+  g_autoptr (GdkTexture) t1 = NULL, t2 = NULL;
+  GdkRGBA sel;
+  double end_x;
+  int width, top;
+  Pixels p;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  lane = sl_trace_get_lane (f.trace, find_lane (f.trace, SL_LANE_KERNELS));
+  for (gsize i = lane->n_events / 3; i < lane->n_events && ev == NULL; i++)
+    if (lane->events[i].end - lane->events[i].start >= 20000)
+      {
+        ev = &lane->events[i];
+        ref = (SlEventRef) { (gint) lane->index, i };
+      }
+  g_assert_nonnull (ev);
+  sl_timeline_view_select_event (view, ref, TRUE);
+  sel = view->pal.select;
+  width = gtk_widget_get_width (f.view);
+
+  /* the view starts in the middle of the event and shows 10 of its lengths */
+  sl_viewport_set_visible (vp, ev->start + (ev->end - ev->start) / 2,
+                           ev->start + (ev->end - ev->start) / 2 + 10 * (ev->end - ev->start),
+                           FALSE);
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (view, ref, &area));
+  end_x = area.origin.x + area.size.width;
+  g_assert_cmpfloat (fabs (area.origin.x - HEADER_PX), <, 1);
+  g_assert_cmpfloat (end_x, <, HEADER_PX + (width - HEADER_PX) / 5.0);
+  g_assert_true (sl_timeline_view_get_selection_outline (view, &box));
+  g_test_message ("event ends at x %.1f, outline %.1f … %.1f", end_x, box.origin.x,
+                  box.origin.x + box.size.width);
+  g_assert_cmpfloat (box.origin.x, <, HEADER_PX);
+  g_assert_cmpfloat (fabs (box.origin.x + box.size.width - end_x), <, 1.01);
+  t1 = render (&f, "selection-starts-left");
+  p = pixels_get (t1);
+  top = (int) area.origin.y - 2;
+  /* the outline's top edge runs along the event and stops at its end */
+  g_assert_cmpint (count_colour (&p, HEADER_PX + 2, (int) end_x - 2, top, top + 2, &sel), >,
+                   (int) (end_x - HEADER_PX - 4));
+  g_assert_cmpint (count_colour (&p, (int) end_x + 4, width, top, top + 2, &sel), ==, 0);
+  g_free (p.data);
+
+  /* the event entirely left of the view: no outline anywhere */
+  sl_viewport_set_visible (vp, ev->end + 1000, ev->end + 1000 + 10 * (ev->end - ev->start),
+                           FALSE);
+  spin (50);
+  g_assert_false (sl_timeline_view_get_event_area (view, ref, &area));
+  g_assert_false (sl_timeline_view_get_selection_outline (view, &box));
+  t2 = render (&f, "selection-off-screen");
+  p = pixels_get (t2);
+  g_assert_cmpint (count_colour (&p, HEADER_PX + 1, width, top, top + 2, &sel), ==, 0);
+  g_free (p.data);
+  fixture_close (&f);
+}
+
+/* The ruler's labels at several zoom levels: each wholly inside the lanes area (the leftmost not
+ * clipped by the header), in the unit of the tick spacing with at most four integer digits (no
+ * "2046600 µs"), evenly spaced in value (issue 13, item 10). */
+static void
+test_ruler_labels (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  SlTimelineView *view;
+  SlViewport *vp;
+  SlTime start, end;
+  static const double where[] = { 0.0, 0.37, 0.9, 0.999 };
+  static const SlTime span[] = { 0, 2000000, 1000000, 40000, 700, 30 };
+  int width;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  sl_viewport_get_bounds (vp, &start, &end);
+  width = gtk_widget_get_width (f.view);
+  for (guint w = 0; w < G_N_ELEMENTS (where); w++)
+    for (guint s = 0; s < G_N_ELEMENTS (span); s++)
+      {
+        SlTime t0 = start + (SlTime) ((double) (end - start) * where[w]);
+        SlTime t1 = span[s] == 0 ? end : t0 + span[s];
+        const GArray *labels;
+        SlTime base;
+        double prev_v = 0, gap = 0;
+        g_autoptr (GdkTexture) shot = NULL;
+
+        if (span[s] == 0 && w > 0)
+          continue;
+        if (t1 > end)
+          {
+            t0 -= t1 - end;
+            t1 = end;
+          }
+        sl_viewport_set_visible (vp, t0, t1, FALSE);
+        spin (30);
+        shot = render (&f, "ruler");
+        labels = sl_timeline_view_get_ruler_labels (view, &base);
+        g_assert_nonnull (labels);
+        g_assert_cmpuint (labels->len, >=, 4);
+        for (guint i = 0; i < labels->len; i++)
+          {
+            const SlRulerLabel *l = &g_array_index (labels, SlRulerLabel, i);
+            const char *num = l->text + (l->text[0] == '+');
+            char *rest;
+            double v = g_ascii_strtod (num, &rest);
+            const char *dot = strchr (num, '.');
+            gsize int_digits = (dot != NULL && dot < rest ? dot : rest) - num;
+
+            if (i == 0)
+              g_test_message ("[%s] %s … (%u labels, base %" G_GINT64_FORMAT ")", "ruler",
+                              l->text, labels->len, base);
+            g_assert_cmpfloat (l->x, >=, HEADER_PX);
+            g_assert_cmpfloat (l->x + l->w, <=, width);
+            g_assert_cmpfloat (l->w, >, 8);
+            g_assert_cmpuint (int_digits, <=, 4);
+            g_assert_true (g_str_has_suffix (l->text, " s") || g_str_has_suffix (l->text, " ms")
+                           || g_str_has_suffix (l->text, " µs")
+                           || g_str_has_suffix (l->text, " ns"));
+            /* one unit per frame, so values step evenly */
+            if (i > 0)
+              g_assert_true (strcmp (strrchr (l->text, ' '),
+                                     strrchr (g_array_index (labels, SlRulerLabel, 0).text,
+                                              ' ')) == 0);
+            if (i == 1)
+              gap = v - prev_v;
+            else if (i > 1)
+              g_assert_cmpfloat (fabs ((v - prev_v) - gap), <=, 1e-6 * MAX (fabs (gap), 1));
+            prev_v = v;
+          }
+        g_assert_cmpfloat (gap, >, 0);
+      }
+  fixture_close (&f);
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -481,6 +651,8 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/render-h100", test_render_h100);
   g_test_add_func ("/ui/timeline/zoom-keys", test_zoom_keys);
   g_test_add_func ("/ui/timeline/sample", test_sample);
+  g_test_add_func ("/ui/timeline/selection-clipped", test_selection_clipped);
+  g_test_add_func ("/ui/timeline/ruler-labels", test_ruler_labels);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   return g_test_run ();
 }

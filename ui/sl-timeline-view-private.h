@@ -158,6 +158,8 @@ struct _SlTimelineView
   gboolean      *focus_lanes;    /* per lane, NULL when none */
   MarkSet        focus;
   GArray        *ruler_marks;    /* SlTime pairs */
+  GArray        *ruler_labels;   /* SlRulerLabel: the ruler's labels as last drawn */
+  SlTime         ruler_base;     /* base of relative ruler labels, -1 when absolute */
   SlColorMode    color_mode;
   gboolean       util_overlay;
   double         util_threshold;
@@ -277,6 +279,13 @@ batch_add (Batch         *b,
   b->color = *c;
   b->pending = TRUE;
 }
+
+/* A label of the time ruler: its text and box's left and width, in widget coordinates. */
+typedef struct
+{
+  double x, w;
+  char   text[40];
+} SlRulerLabel;
 
 typedef struct
 {
@@ -574,6 +583,8 @@ void _sl_timeline_draw_outline (GtkSnapshot   *snapshot,
 gboolean _sl_timeline_event_rect (SlTimelineView  *self,
                                   SlEventRef       ref,
                                   graphene_rect_t *out);
+gboolean _sl_timeline_selection_outline (SlTimelineView  *self,
+                                         graphene_rect_t *out);
 gboolean _sl_timeline_arrow_points (SlTimelineView   *self,
                                     graphene_point_t *from,
                                     graphene_point_t *to);
@@ -646,6 +657,10 @@ void _sl_timeline_draw_ruler (SlTimelineView *self,
                               GtkSnapshot    *snapshot,
                               const Frame    *f,
                               double          height);
+void _sl_timeline_ruler_labels (SlTimelineView *self,
+                                const Frame    *f,
+                                GArray         *out,
+                                SlTime         *base);
 void _sl_timeline_grid_ticks (SlTimelineView *self,
                               const Frame    *f,
                               SlTime         *first,
@@ -661,10 +676,17 @@ void _sl_timeline_input_init (SlTimelineView *self);
 gboolean    sl_timeline_view_get_event_area     (SlTimelineView  *self,
                                                  SlEventRef       ref,
                                                  graphene_rect_t *area);
+/* The box the selection outline is drawn around; FALSE when none is drawn. */
+gboolean    sl_timeline_view_get_selection_outline (SlTimelineView  *self,
+                                                    graphene_rect_t *area);
 /* Whether a lane is tinted as part of the finding in focus; how many ruler marks are drawn. */
 gboolean    sl_timeline_view_lane_in_focus      (SlTimelineView *self,
                                                  guint           lane);
 guint       sl_timeline_view_get_ruler_marks    (SlTimelineView *self);
+/* The ruler's labels (SlRulerLabel) as last drawn, and the base of relative labels (-1 when they
+ * are absolute). */
+const GArray *sl_timeline_view_get_ruler_labels (SlTimelineView *self,
+                                                 SlTime         *base);
 
 /* The lane row at widget y, or -1 (headers and ruler included in the layout). */
 gint        sl_timeline_view_lane_at            (SlTimelineView *self,
