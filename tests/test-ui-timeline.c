@@ -3,7 +3,12 @@
 #include <math.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "sl-lane.h"
+#include "sl-plant.h"
+#include "sl-schema.h"
+#include "sl-stats-panel-private.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
 #include "sl-utilization.h"
@@ -599,6 +604,248 @@ test_ruler_labels (void)
   fixture_close (&f);
 }
 
+static void
+sql (const char *path,
+     const char *statements)
+{
+  sqlite3 *db;
+  char *msg = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, statements, NULL, NULL, &msg) != SQLITE_OK)
+    g_error ("%s: %s", statements, msg);
+  sqlite3_close (db);
+}
+
+#define LANES_CUDA_TID 130
+#define LANES_STREAM_NONE "4294967295"
+
+/* A trace laid out the way real ones are and the viewer used to show badly: ten busy workers and
+ * four quiet ones (2 events) come before the thread that makes every CUDA call; GPU 1 is listed
+ * before GPU 0; host waits on stream 7 (which has kernels), on stream 9 (nothing else) and on no
+ * stream (a 50 ms event sync after the GPU went idle). */
+static char *
+write_lanes_trace (void)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), "lanes.sqlite", NULL);
+  Plant *p = plant_new (path);
+  g_autofree char *edit = NULL;
+  gint64 t = PLANT_MS;
+
+  for (int k = 0; k < 10; k++)
+    for (int i = 0; i < 6 + k; i++)
+      plant_osrt (p, 110 + k, "pthread_cond_wait", t + i * 100 * PLANT_US,
+                  t + i * 100 * PLANT_US + 50 * PLANT_US);
+  for (int k = 0; k < 4; k++)
+    for (int i = 0; i < 2; i++)
+      plant_osrt (p, 120 + k, "poll", t + i * PLANT_MS, t + i * PLANT_MS + 10 * PLANT_US);
+  for (int i = 0; i < 20; i++)
+    {
+      gint64 a = t + i * 200 * PLANT_US;
+      gint64 corr = plant_api (p, LANES_CUDA_TID, "cudaLaunchKernel", a, a + 5 * PLANT_US);
+      plant_kernel (p, "gemm", &plant_config_full, a + 10 * PLANT_US, a + 150 * PLANT_US, corr);
+    }
+  plant_finish (p);
+  /* names in file order: the workers, then the CUDA thread (a reader meets threads so) */
+  for (int k = 0; k < 14; k++)
+    {
+      g_autofree char *name = g_strdup_printf (
+        "INSERT INTO StringIds VALUES (%d, 'worker_%d');"
+        "INSERT INTO ThreadNames VALUES (%d, 20, %" G_GINT64_FORMAT ");", 900100 + k, 110 + k,
+        900100 + k, (gint64) SL_GLOBAL_TID (1, 100, 110 + k));
+      sql (path, name);
+    }
+  edit = g_strdup_printf (
+    "INSERT INTO StringIds VALUES (900001, 'trainer');"
+    "INSERT INTO ThreadNames VALUES (900001, 20, %" G_GINT64_FORMAT ");"
+    /* GPU 1 first in the file; the odd kernels run on it, in a context of their own */
+    "CREATE TEMP TABLE g AS SELECT * FROM TARGET_INFO_GPU;"
+    "UPDATE TARGET_INFO_GPU SET id = 1, busLocation = '0000:19:00.0';"
+    "INSERT INTO TARGET_INFO_GPU SELECT * FROM g;"
+    "INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES (1, 1, 100, 'uuid-1', 132);"
+    "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 1, contextId = 2 WHERE correlationId %% 2;"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId, "
+    "  correlationId, globalPid, syncType, eventId) VALUES "
+    "  (2000000, 2300000, 0, 1, 7, 0, %" G_GINT64_FORMAT ", 3, 0),"
+    "  (2500000, 2600000, 0, 1, 9, 0, %" G_GINT64_FORMAT ", 3, 0),"
+    "  (10000000, 60000000, 0, 1, " LANES_STREAM_NONE ", 0, %" G_GINT64_FORMAT ", 1, 0);",
+    (gint64) SL_GLOBAL_TID (1, 100, LANES_CUDA_TID), (gint64) SL_GLOBAL_PID (1, 100),
+    (gint64) SL_GLOBAL_PID (1, 100), (gint64) SL_GLOBAL_PID (1, 100));
+  sql (path, edit);
+  return path;
+}
+
+static gint
+find_label (char      **labels,
+            const char *label)
+{
+  for (gint i = 0; labels[i] != NULL; i++)
+    if (g_str_equal (g_strchug (g_strdup (labels[i])), label))
+      return i;
+  return -1;
+}
+
+/* Lane order (issue 13, item 8): GPUs by device id, the CUDA-calling thread first, busier threads
+ * before idler ones, the quiet threads folded into one collapsed group; host waits (item 9) make
+ * no stream groups of their own. */
+static void
+test_lane_order (void)
+{
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  g_auto (GStrv) labels = NULL;
+  gint cuda_lane = -1, first_worker_lane = -1, quiet, prev = -1;
+
+  fixture_open (&f, path);
+  /* the file as written: the CUDA thread comes after the workers, GPU 1 before GPU 0 */
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (f.trace, i);
+      if (lane->kind == SL_LANE_CUDA_API && cuda_lane < 0)
+        cuda_lane = (gint) i;
+      if (lane->kind == SL_LANE_OSRT && first_worker_lane < 0)
+        first_worker_lane = (gint) i;
+    }
+  g_assert_cmpint (cuda_lane, >, first_worker_lane);
+  g_assert_cmpuint (sl_trace_get_n_gpus (f.trace), ==, 2);
+  g_assert_cmpuint (sl_trace_get_gpu (f.trace, 0)->device_id, ==, 1);
+
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  for (guint i = 0; labels[i] != NULL; i++)
+    g_test_message ("%s", labels[i]);
+  /* process, then the CUDA thread */
+  g_assert_cmpstr (labels[0], ==, "python3 [100]");
+  g_assert_cmpstr (labels[1], ==, "  trainer (130)");
+  /* the workers by activity: 119 (15 events) first, 110 (6) last of them */
+  for (int k = 9; k >= 0; k--)
+    {
+      g_autofree char *want = g_strdup_printf ("worker_%d (%d)", 110 + k, 110 + k);
+      gint at = find_label (labels, want);
+      g_assert_cmpint (at, >, prev);
+      prev = at;
+    }
+  /* the quiet ones: one collapsed group after the workers, their rows hidden */
+  quiet = find_label (labels, "4 quiet threads");
+  g_assert_cmpint (quiet, >, prev);
+  g_assert_true (sl_timeline_view_group_collapsed (SL_TIMELINE_VIEW (f.view), "4 quiet threads"));
+  g_assert_cmpint (find_label (labels, "worker_120 (120)"), <, 0);
+  /* GPUs by device id */
+  g_assert_cmpint (find_label (labels, "GPU 0: NVIDIA H100 80GB HBM3"), >, quiet);
+  g_assert_cmpint (find_label (labels, "GPU 1: NVIDIA H100 80GB HBM3"), >,
+                   find_label (labels, "GPU 0: NVIDIA H100 80GB HBM3"));
+  /* host waits: with stream 7's kernels, under the context for stream 9 and no stream */
+  g_assert_cmpint (find_label (labels, "No stream"), <, 0);
+  g_assert_cmpint (find_label (labels, "Stream 9"), <, 0);
+  g_assert_cmpint (find_label (labels, "Host waits"), >, 0);
+  g_assert_cmpint (find_label (labels, "Host waits · stream 9"), >, 0);
+  {
+    gint s7 = find_label (labels, "Stream 7");
+    g_assert_cmpint (s7, >, 0);
+    g_assert_cmpstr (labels[s7 + 1], ==, "      Kernels");
+    g_assert_cmpstr (labels[s7 + 2], ==, "      Host waits");
+  }
+  render (&f, "lanes-order");
+  fixture_close (&f);
+}
+
+/* Host waits are never GPU busy time (item 9): the utilization over the 50 ms event sync is 0,
+ * its lane is drawn as a faint box between two edges, not a solid bar. */
+static void
+test_host_waits (void)
+{
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  SlViewport *vp;
+  const SlLane *waits = NULL;
+  SlEventRef ref;
+  graphene_rect_t area;
+  g_autoptr (GdkTexture) shot = NULL;
+  Pixels p;
+  GdkRGBA c;
+  int edge = 0, middle = 0, x;
+  guint gpu0 = 1;
+
+  fixture_open (&f, path);
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (f.trace, i);
+      if (lane->kind == SL_LANE_SYNC && lane->stream_id == G_MAXUINT32)
+        waits = lane;
+    }
+  g_assert_nonnull (waits);
+  g_assert_cmpuint (waits->n_events, ==, 1);
+  g_assert_cmpuint (sl_trace_get_gpu (f.trace, gpu0)->device_id, ==, 0);
+  g_assert_cmpint (waits->gpu, ==, (gint) gpu0);
+  g_assert_cmpfloat (sl_trace_gpu_utilization (f.trace, gpu0, SL_UTIL_ANY, waits->events[0].start,
+                                               waits->events[0].end), ==, 0.0);
+  g_assert_cmpfloat (sl_trace_gpu_utilization (f.trace, gpu0, SL_UTIL_KERNELS,
+                                               waits->events[0].start, waits->events[0].end),
+                     ==, 0.0);
+
+  vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (f.view));
+  sl_viewport_set_visible (vp, waits->events[0].start - 10 * PLANT_MS,
+                           waits->events[0].end + 10 * PLANT_MS, FALSE);
+  ref = (SlEventRef) { (gint) waits->index, 0 };
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (SL_TIMELINE_VIEW (f.view), ref, &area));
+  g_assert_true (sl_timeline_view_get_event_color (SL_TIMELINE_VIEW (f.view), ref, &c));
+  shot = render (&f, "host-waits");
+  p = pixels_get (shot);
+  x = (int) (area.origin.x + area.size.width / 2);
+  edge = count_colour (&p, x - 20, x + 20, (int) area.origin.y, (int) area.origin.y + 1, &c);
+  middle = count_colour (&p, x - 20, x + 20, (int) (area.origin.y + area.size.height / 2),
+                         (int) (area.origin.y + area.size.height / 2) + 1, &c);
+  g_test_message ("host wait: %d edge pixels, %d middle pixels in its colour", edge, middle);
+  g_assert_cmpint (edge, ==, 40);
+  g_assert_cmpint (middle, ==, 0);
+  g_free (p.data);
+  fixture_close (&f);
+}
+
+/* A process without a name is "Process [pid]", not " [pid]"; the stats panel opens on the first
+ * report with rows, not on an empty kernel summary (issue 13, item 13). */
+static void
+test_unnamed_process_stats (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "no-kernels.sqlite", NULL);
+  g_autofree char *sample = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  Plant *pl = plant_new (path);
+  Fixture f;
+  g_auto (GStrv) labels = NULL;
+  GtkWidget *panel, *holder;
+
+  for (int i = 0; i < 20; i++)
+    {
+      plant_osrt (pl, PLANT_MAIN, "read", i * PLANT_MS, i * PLANT_MS + 300 * PLANT_US);
+      plant_api (pl, PLANT_MAIN, "cudaMalloc", i * PLANT_MS + 400 * PLANT_US,
+                 i * PLANT_MS + 500 * PLANT_US);
+    }
+  plant_finish (pl);
+  sql (path, "UPDATE PROCESSES SET name = ''; DELETE FROM ThreadNames");
+
+  fixture_open (&f, path);
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  g_assert_cmpstr (labels[0], ==, "Process [100]");
+  panel = sl_stats_panel_new ();
+  holder = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (holder), panel);
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (panel), SL_TIMELINE_VIEW (f.view), NULL);
+  g_test_message ("no kernels: the panel opens on %s",
+                  sl_stats_panel_get_report (SL_STATS_PANEL (panel)));
+  g_assert_cmpstr (sl_stats_panel_get_report (SL_STATS_PANEL (panel)), !=, "cuda_gpu_kern_sum");
+  g_assert_cmpuint (sl_stats_panel_get_n_rows (SL_STATS_PANEL (panel)), >, 0);
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (panel), NULL, NULL);
+  fixture_close (&f);
+
+  /* with kernels, kernels first */
+  fixture_open (&f, sample);
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (panel), SL_TIMELINE_VIEW (f.view), NULL);
+  g_assert_cmpstr (sl_stats_panel_get_report (SL_STATS_PANEL (panel)), ==, "cuda_gpu_kern_sum");
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (panel), NULL, NULL);
+  gtk_window_destroy (GTK_WINDOW (holder));
+  fixture_close (&f);
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -653,6 +900,9 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/sample", test_sample);
   g_test_add_func ("/ui/timeline/selection-clipped", test_selection_clipped);
   g_test_add_func ("/ui/timeline/ruler-labels", test_ruler_labels);
+  g_test_add_func ("/ui/timeline/lane-order", test_lane_order);
+  g_test_add_func ("/ui/timeline/host-waits", test_host_waits);
+  g_test_add_func ("/ui/timeline/unnamed-process-stats", test_unnamed_process_stats);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   return g_test_run ();
 }

@@ -521,6 +521,8 @@ gint _sl_timeline_row_at (SlTimelineView *self,
 void _sl_timeline_row_clear (gpointer data);
 void _sl_timeline_configure_vadjustment (SlTimelineView *self);
 void _sl_timeline_rows_rebuild (SlTimelineView *self);
+gboolean _sl_timeline_group_collapsed (SlTimelineView *self,
+                                       const char     *key);
 void _sl_timeline_draw_headers (SlTimelineView *self,
                                 GtkSnapshot    *snapshot,
                                 double          height);
@@ -688,6 +690,11 @@ guint       sl_timeline_view_get_ruler_marks    (SlTimelineView *self);
 const GArray *sl_timeline_view_get_ruler_labels (SlTimelineView *self,
                                                  SlTime         *base);
 
+/* The header rows' labels, top to bottom, each indented by two spaces per tree level. */
+char      **sl_timeline_view_dup_row_labels     (SlTimelineView *self);
+/* Whether the group row with that label is collapsed (FALSE when there is none). */
+gboolean    sl_timeline_view_group_collapsed    (SlTimelineView *self,
+                                                 const char     *label);
 /* The lane row at widget y, or -1 (headers and ruler included in the layout). */
 gint        sl_timeline_view_lane_at            (SlTimelineView *self,
                                                  double          y);

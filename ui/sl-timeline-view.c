@@ -797,6 +797,39 @@ sl_timeline_view_get_selection_outline (SlTimelineView  *self,
   return _sl_timeline_selection_outline (self, area);
 }
 
+char **
+sl_timeline_view_dup_row_labels (SlTimelineView *self)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  char **labels;
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = row_get (self, i);
+      g_autofree char *indent = g_strnfill (2 * r->level, ' ');
+      g_autofree char *line = g_strconcat (indent, r->label, NULL);
+      g_strv_builder_add (b, line);
+    }
+  labels = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return labels;
+}
+
+gboolean
+sl_timeline_view_group_collapsed (SlTimelineView *self,
+                                  const char     *label)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = row_get (self, i);
+      if (r->kind == ROW_GROUP && g_strcmp0 (r->label, label) == 0)
+        return _sl_timeline_group_collapsed (self, r->key);
+    }
+  return FALSE;
+}
+
 gint
 sl_timeline_view_lane_at (SlTimelineView *self,
                           double          y)
