@@ -471,6 +471,58 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, _sl_window_stop_clicked_cb);
 }
 
+/* ---- the timeline's keys anywhere in the window ------------------------------------------ */
+
+/* W/S/A/D, F, 0 and Esc reach the timeline wherever the focus is (the Statistics or Findings
+ * pane, the detail pane), as in Perfetto, except in a text entry or a popover, which keep them. */
+static gboolean
+timeline_keys_apply (SlWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (self->trace == NULL || g_strcmp0 (sl_window_get_page (self), "trace") != 0)
+    return FALSE;
+  return focus == NULL
+         || (!GTK_IS_EDITABLE (focus) && gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) == NULL);
+}
+
+static gboolean
+timeline_key_pressed_cb (GtkEventControllerKey *controller,
+                         guint                  keyval,
+                         guint                  keycode,
+                         GdkModifierType        state,
+                         SlWindow              *self)
+{
+  (void) controller;
+  (void) keycode;
+  return timeline_keys_apply (self)
+         && sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), keyval, state, TRUE);
+}
+
+static void
+timeline_key_released_cb (GtkEventControllerKey *controller,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          SlWindow              *self)
+{
+  (void) controller;
+  (void) keycode;
+  /* a release always stops a held W/S, wherever the focus went meanwhile */
+  sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), keyval, state, FALSE);
+}
+
+static void
+add_timeline_keys (SlWindow *self)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (timeline_key_pressed_cb), self);
+  g_signal_connect (keys, "key-released", G_CALLBACK (timeline_key_released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+}
+
 static void
 sl_window_init (SlWindow *self)
 {
@@ -484,6 +536,7 @@ sl_window_init (SlWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _sl_window_show_page (self, "empty");
   update_history (self);
+  add_timeline_keys (self);
 }
 
 /* ---- public API ------------------------------------------------------------------------- */

@@ -67,14 +67,14 @@ fixture_close (Fixture *f)
 /* Renders the widget through the window's own renderer; saved to the tmpdir and to
  * build/tests/screenshots/ so people can look at them. */
 static GdkTexture *
-render (Fixture    *f,
-        const char *name)
+render_widget (GtkWidget  *widget,
+               const char *name)
 {
-  int w = gtk_widget_get_width (f->view), h = gtk_widget_get_height (f->view);
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (f->view);
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderNode *node;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (f->view));
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   GdkTexture *texture;
   g_autofree char *dir = g_build_filename (SL_BUILD_DIR, "tests", "screenshots", NULL);
   g_autofree char *file = g_strconcat (name, ".png", NULL);
@@ -92,6 +92,13 @@ render (Fixture    *f,
   g_assert_true (gdk_texture_save_to_png (texture, p2));
   g_test_message ("screenshot %s", p2);
   return texture;
+}
+
+static GdkTexture *
+render (Fixture    *f,
+        const char *name)
+{
+  return render_widget (f->view, name);
 }
 
 typedef struct
@@ -254,7 +261,7 @@ test_zoom_keys (void)
   g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
   SlViewport *vp;
   SlTime t0, t1, z0, z1, start, end;
-  double a, f15 = 1.5;
+  double a, f15 = KEY_ZOOM_STEP;
 
   fixture_open (&f, path);
   vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (f.view));
@@ -296,6 +303,66 @@ test_zoom_keys (void)
 
   g_assert_true (gtk_widget_activate_action (f.view, "timeline.zoom-out", NULL));
   g_assert_true (gtk_widget_get_focusable (f.view));
+  fixture_close (&f);
+}
+
+/* W held zooms on smoothly and stops when it goes up; a tap is one small step; the key repeat of
+ * a held key adds nothing; with Ctrl the keys are not the timeline's (issue 13, item 12). */
+static void
+test_zoom_held (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  SlTimelineView *view;
+  SlViewport *vp;
+  SlTime t0, t1, a0, a1, b0, b1;
+  double one, held, secs;
+  gint64 down;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  sl_viewport_get_visible (vp, &t0, &t1);
+  g_assert_false (sl_timeline_view_handle_key (view, GDK_KEY_w, GDK_CONTROL_MASK, TRUE));
+  g_assert_false (sl_timeline_view_handle_key (view, GDK_KEY_q, 0, TRUE));
+
+  /* a tap, and the key repeat of the key held: one step of KEY_ZOOM_STEP */
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_w, 0, TRUE));
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_w, 0, TRUE));
+  sl_viewport_get_visible (vp, &a0, &a1);
+  one = (double) (t1 - t0) / (double) (a1 - a0);
+  g_assert_cmpfloat (fabs (one - KEY_ZOOM_STEP), <, 0.01);
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_w, 0, FALSE));
+  spin (400);
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b1 - b0, ==, a1 - a0);
+
+  /* held for 0.8 s: KEY_ZOOM_RATE per second after the first 0.15 s */
+  sl_viewport_show_all (vp);
+  down = g_get_monotonic_time ();
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_W, GDK_SHIFT_MASK, TRUE));
+  spin (800);
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_W, GDK_SHIFT_MASK, FALSE));
+  secs = (double) (g_get_monotonic_time () - down) / G_USEC_PER_SEC;
+  sl_viewport_get_visible (vp, &a0, &a1);
+  held = (double) (t1 - t0) / (double) (a1 - a0);
+  g_test_message ("W held %.2f s: zoomed %.2f×", secs, held);
+  g_assert_cmpfloat (held, >, KEY_ZOOM_STEP * 1.5);
+  g_assert_cmpfloat (held, <=, KEY_ZOOM_STEP * pow (KEY_ZOOM_RATE, secs) * 1.01);
+  spin (300);
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b1 - b0, ==, a1 - a0);
+
+  /* S held zooms out again; 0 shows all, F with nothing selected leaves the view */
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_s, 0, TRUE));
+  spin (500);
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_s, 0, FALSE));
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b1 - b0, >, a1 - a0);
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_0, 0, TRUE));
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b0, ==, t0);
+  g_assert_cmpint (b1, ==, t1);
   fixture_close (&f);
 }
 
@@ -846,6 +913,75 @@ test_unnamed_process_stats (void)
   fixture_close (&f);
 }
 
+/* The texts of the labels inside `w`, one per line. */
+static void
+collect_labels (GtkWidget *w,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (w))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (w)));
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, out);
+}
+
+/* The utilization row has a scale and names its threshold; a click on the ruler's corner opens
+ * a legend of the colours in the current mode, another closes it (issue 13, item 11). */
+static void
+test_legend (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  SlTimelineView *view;
+  GtkWidget *legend;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GdkTexture) shot = NULL;
+  Pixels p;
+  int dim = 0;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  sl_timeline_view_set_util_threshold (view, 0.6);
+  shot = render (&f, "util-scale");
+  /* the scale's ticks: dim pixels at the header's right edge, on the utilization row */
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    g_assert_cmpint (find_label (labels, "Utilization"), >, 0);
+  }
+  p = pixels_get (shot);
+  for (int y = 0; y < p.h; y++)
+    dim += count_colour (&p, HEADER_PX - 6, HEADER_PX - 1, y, y + 1, &view->pal.dim_fg) == 5;
+  g_test_message ("scale ticks: %d rows of them", dim);
+  g_assert_cmpint (dim, >=, 3 * (int) sl_trace_get_n_gpus (f.trace));
+  g_free (p.data);
+
+  g_assert_null (sl_timeline_view_get_legend (view));
+  sl_timeline_view_toggle_legend (view);
+  spin (200);
+  legend = sl_timeline_view_get_legend (view);
+  g_assert_nonnull (legend);
+  collect_labels (legend, text);
+  g_test_message ("legend:\n%s", text->str);
+  g_object_unref (render_widget (legend, "legend"));
+  g_assert_nonnull (strstr (text->str, "coloured by kind"));
+  g_assert_nonnull (strstr (text->str, "Kernel\n"));
+  g_assert_nonnull (strstr (text->str, "NVTX range"));
+  g_assert_nonnull (strstr (text->str, "Host wait"));
+  g_assert_nonnull (strstr (text->str, "below 60%"));
+  sl_timeline_view_toggle_legend (view);
+  spin (100);
+  g_assert_null (sl_timeline_view_get_legend (view));
+
+  sl_timeline_view_set_color_mode (view, SL_COLOR_BY_NAME);
+  sl_timeline_view_toggle_legend (view);
+  spin (200);
+  g_string_truncate (text, 0);
+  collect_labels (sl_timeline_view_get_legend (view), text);
+  g_assert_nonnull (strstr (text->str, "coloured by name"));
+  g_assert_null (strstr (text->str, "Kernel\n"));
+  sl_timeline_view_toggle_legend (view);
+  fixture_close (&f);
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -897,12 +1033,14 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/timeline/render-h100", test_render_h100);
   g_test_add_func ("/ui/timeline/zoom-keys", test_zoom_keys);
+  g_test_add_func ("/ui/timeline/zoom-held", test_zoom_held);
   g_test_add_func ("/ui/timeline/sample", test_sample);
   g_test_add_func ("/ui/timeline/selection-clipped", test_selection_clipped);
   g_test_add_func ("/ui/timeline/ruler-labels", test_ruler_labels);
   g_test_add_func ("/ui/timeline/lane-order", test_lane_order);
   g_test_add_func ("/ui/timeline/host-waits", test_host_waits);
   g_test_add_func ("/ui/timeline/unnamed-process-stats", test_unnamed_process_stats);
+  g_test_add_func ("/ui/timeline/legend", test_legend);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   return g_test_run ();
 }

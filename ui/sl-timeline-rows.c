@@ -449,6 +449,40 @@ _sl_timeline_rows_rebuild (SlTimelineView *self)
   _sl_timeline_configure_vadjustment (self);
 }
 
+/* A utilization row's header: its title, the threshold below which it is shaded, and its scale
+ * (ticks at 0, 50 and 100% where the bars reach, the ends labelled) along the right edge. */
+static void
+draw_util_header (SlTimelineView *self,
+                  GtkSnapshot    *snapshot,
+                  const Row      *r,
+                  double          x,
+                  double          y,
+                  const GdkRGBA  *tc)
+{
+  double base = y + r->h - 2, gh = r->h - 6;
+  g_autofree char *idle = g_strdup_printf ("idle < %.0f%%", 100 * self->util_threshold);
+  static const char *const ends[] = { "0%", "100%" };
+
+  _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x, y + 3, HEADER_W - x - 44, tc);
+  _sl_timeline_draw_text (self, snapshot, SL_NO_STR, idle, x, y + 3 + self->text_h,
+                          HEADER_W - x - 44, &self->pal.dim_fg);
+  for (int k = 0; k <= 2; k++)
+    gtk_snapshot_append_color (snapshot, &self->pal.dim_fg,
+                               &GRAPHENE_RECT_INIT (HEADER_W - 6, floor (base - k * gh / 2), 5, 1));
+  pango_layout_set_width (self->layout, -1);
+  pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+  for (guint k = 0; k < G_N_ELEMENTS (ends); k++)
+    {
+      int w;
+      double ty = k == 0 ? base - self->text_h + 2 : base - gh - 2;
+      pango_layout_set_text (self->layout, ends[k], -1);
+      pango_layout_get_pixel_size (self->layout, &w, NULL);
+      _sl_timeline_draw_text (self, snapshot, SL_NO_STR, ends[k], HEADER_W - 9 - w,
+                              CLAMP (ty, y + 1, y + r->h - self->text_h - 1), w + 1,
+                              &self->pal.dim_fg);
+    }
+}
+
 void
 _sl_timeline_draw_headers (SlTimelineView *self,
                            GtkSnapshot    *snapshot,
@@ -485,8 +519,11 @@ _sl_timeline_draw_headers (SlTimelineView *self,
                                   y + (r->h - self->text_h) / 2, 12, tc);
           x += 12;
         }
-      _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x, y + (r->h - self->text_h) / 2,
-                              HEADER_W - x - 6, tc);
+      if (r->kind == ROW_GPU_UTIL)
+        draw_util_header (self, snapshot, r, x, y, tc);
+      else
+        _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x,
+                                y + (r->h - self->text_h) / 2, HEADER_W - x - 6, tc);
       gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                  &GRAPHENE_RECT_INIT (0, y + r->h - 1, HEADER_W, 1));
     }

@@ -166,8 +166,16 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
       }
     else
       line = g_strdup_printf ("%s wide", d);
+    int lw;
+    /* the legend is a click away (sl-timeline-legend.c) */
+    pango_layout_set_width (self->layout, -1);
+    pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_text (self->layout, LEGEND_LABEL, -1);
+    pango_layout_get_pixel_size (self->layout, &lw, NULL);
     _sl_timeline_draw_text (self, snapshot, SL_NO_STR, line, 8, (RULER_H - self->text_h) / 2,
-                            HEADER_W - 12, &dc);
+                            HEADER_W - 20 - lw, &dc);
+    _sl_timeline_draw_text (self, snapshot, SL_NO_STR, LEGEND_LABEL, HEADER_W - 8 - lw,
+                            (RULER_H - self->text_h) / 2, lw + 1, &self->pal.focus);
   }
 
   /* where the findings are: shaded marks along the ruler's foot, the one in focus stronger */

@@ -19,8 +19,12 @@ G_BEGIN_DECLS
 #define ROW_SAMPLE_H 14.0
 #define ROW_UTIL_H   40.0
 #define MIN_PX       2.0     /* events narrower than this fold into LOD items */
-#define ZOOM_STEP    1.5     /* W/S and one Ctrl+wheel notch */
+#define ZOOM_STEP    1.5     /* one Ctrl+wheel notch */
+#define KEY_ZOOM_STEP 1.25   /* one tap of W/S (and the zoom-in/out actions) */
+#define KEY_ZOOM_RATE 4.0    /* W/S held: this factor per second, after KEY_ZOOM_HOLD */
+#define KEY_ZOOM_HOLD 150000 /* µs a key is down before it zooms continuously */
 #define PAN_STEP     0.2     /* A/D: a fifth of the visible span */
+#define LEGEND_LABEL "Legend"  /* in the ruler's corner: a click opens the colours' legend */
 #define TEXT_MIN_W   24.0    /* px: narrower boxes never get a label */
 
 typedef enum
@@ -167,6 +171,11 @@ struct _SlTimelineView
   /* input */
   double         pointer_x, pointer_y;
   gboolean       pointer_inside;
+  GtkWidget     *legend;         /* the colours' legend popover, NULL until first opened */
+  gint           key_zoom_dir;   /* W held: +1, S held: -1, 0 when neither */
+  guint          key_zoom_tick;  /* tick callback of a held W/S, 0 when none */
+  gint64         key_zoom_down;  /* µs, when the key went down */
+  gint64         key_zoom_last;  /* µs, the frame of the last continuous step */
   int            drag_mode;
   SlTime         drag_t0, drag_t1, drag_anchor;
   double         drag_vvalue;
@@ -668,9 +677,14 @@ void _sl_timeline_grid_ticks (SlTimelineView *self,
                               SlTime         *first,
                               SlTime         *step);
 
+/* sl-timeline-legend.c */
+void _sl_timeline_legend_toggle (SlTimelineView *self);
+void _sl_timeline_legend_dispose (SlTimelineView *self);
+
 /* sl-timeline-input.c */
 void _sl_timeline_input_class_init (GtkWidgetClass *widget_class);
 void _sl_timeline_input_init (SlTimelineView *self);
+void _sl_timeline_key_zoom_stop (SlTimelineView *self);
 
 /* Test hooks (tests/test-ui-timeline.c, tests/test-ui-app.c) */
 
@@ -690,6 +704,8 @@ guint       sl_timeline_view_get_ruler_marks    (SlTimelineView *self);
 const GArray *sl_timeline_view_get_ruler_labels (SlTimelineView *self,
                                                  SlTime         *base);
 
+/* The legend popover while it is open, else NULL. */
+GtkWidget  *sl_timeline_view_get_legend         (SlTimelineView *self);
 /* The header rows' labels, top to bottom, each indented by two spaces per tree level. */
 char      **sl_timeline_view_dup_row_labels     (SlTimelineView *self);
 /* Whether the group row with that label is collapsed (FALSE when there is none). */

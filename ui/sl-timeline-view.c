@@ -236,10 +236,14 @@ sl_timeline_view_size_allocate (GtkWidget *widget,
                                 int        height,
                                 int        baseline)
 {
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
   (void) width;
   (void) height;
   (void) baseline;
-  _sl_timeline_configure_vadjustment (SL_TIMELINE_VIEW (widget));
+  _sl_timeline_configure_vadjustment (self);
+  if (self->legend != NULL)
+    gtk_popover_present (GTK_POPOVER (self->legend));
 }
 
 static void
@@ -276,6 +280,8 @@ sl_timeline_view_dispose (GObject *object)
 {
   SlTimelineView *self = SL_TIMELINE_VIEW (object);
 
+  _sl_timeline_key_zoom_stop (self);
+  _sl_timeline_legend_dispose (self);
   sl_timeline_view_set_trace (self, NULL);
   _sl_timeline_worker_stop (self);
   if (self->viewport != NULL)
