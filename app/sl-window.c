@@ -512,11 +512,27 @@ timeline_key_released_cb (GtkEventControllerKey *controller,
   sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), keyval, state, FALSE);
 }
 
+/* A key held while the window loses the focus never sees its release: stop a held W/S then. */
+static void
+timeline_keys_active_cb (SlWindow   *self,
+                         GParamSpec *pspec,
+                         gpointer    user_data)
+{
+  (void) pspec;
+  (void) user_data;
+  if (!gtk_window_is_active (GTK_WINDOW (self)))
+    {
+      sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), GDK_KEY_w, 0, FALSE);
+      sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), GDK_KEY_s, 0, FALSE);
+    }
+}
+
 static void
 add_timeline_keys (SlWindow *self)
 {
   GtkEventController *keys = gtk_event_controller_key_new ();
 
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (timeline_keys_active_cb), NULL);
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (timeline_key_pressed_cb), self);
   g_signal_connect (keys, "key-released", G_CALLBACK (timeline_key_released_cb), self);

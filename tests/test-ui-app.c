@@ -1339,7 +1339,8 @@ search_hidden (gpointer data)
 static gboolean
 focus_inside (GtkWidget *w)
 {
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
     if ((gtk_widget_get_focusable (c) && gtk_widget_get_mapped (c) && gtk_widget_grab_focus (c))
         || focus_inside (c))
       return TRUE;
@@ -1373,7 +1374,8 @@ test_keys_anywhere (void)
   while (page != NULL && gtk_notebook_page_num (GTK_NOTEBOOK (nb), page) < 0)
     page = gtk_widget_get_parent (page);
   g_assert_nonnull (page);
-  gtk_notebook_set_current_page (GTK_NOTEBOOK (nb), gtk_notebook_page_num (GTK_NOTEBOOK (nb), page));
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (nb),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (nb), page));
   iterate_for (100);
   g_assert_true (gtk_widget_get_mapped (stats));
   g_assert_true (focus_inside (stats));

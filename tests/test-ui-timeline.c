@@ -747,8 +747,13 @@ find_label (char      **labels,
             const char *label)
 {
   for (gint i = 0; labels[i] != NULL; i++)
-    if (g_str_equal (g_strchug (g_strdup (labels[i])), label))
-      return i;
+    {
+      const char *l = labels[i];
+      while (*l == ' ')
+        l++;
+      if (g_str_equal (l, label))
+        return i;
+    }
   return -1;
 }
 
@@ -811,7 +816,23 @@ test_lane_order (void)
     g_assert_cmpstr (labels[s7 + 1], ==, "      Kernels");
     g_assert_cmpstr (labels[s7 + 2], ==, "      Host waits");
   }
-  render (&f, "lanes-order");
+  g_object_unref (render (&f, "lanes-order"));
+
+  /* selecting an event of a quiet thread opens their group */
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (f.trace, i);
+      if (lane->thread >= 0 && sl_trace_get_thread (f.trace, lane->thread)->tid == 121)
+        sl_timeline_view_select_event (SL_TIMELINE_VIEW (f.view), (SlEventRef) { (gint) i, 0 },
+                                       TRUE);
+    }
+  g_assert_cmpint (sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (f.view)).lane, >=, 0);
+  g_assert_false (sl_timeline_view_group_collapsed (SL_TIMELINE_VIEW (f.view), "4 quiet threads"));
+  {
+    g_auto (GStrv) after = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+    g_assert_cmpint (find_label (after, "worker_121 (121)"), >,
+                     find_label (after, "4 quiet threads"));
+  }
   fixture_close (&f);
 }
 
@@ -920,7 +941,8 @@ collect_labels (GtkWidget *w,
 {
   if (GTK_IS_LABEL (w))
     g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (w)));
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
     collect_labels (c, out);
 }
 

@@ -70,7 +70,8 @@ legend_content (SlTimelineView *self)
     {
       GdkRGBA a = { 0.85f, 0.45f, 0.35f, 1 }, b = { 0.35f, 0.6f, 0.85f, 1 };
       legend_heading (grid, &row, "Events: coloured by name");
-      legend_row (grid, &row, &a, "██", "Each name has a colour of its own (the same in every lane)");
+      legend_row (grid, &row, &a, "██",
+                  "Each name has a colour of its own (the same in every lane)");
       legend_row (grid, &row, &b, "██", "NVTX ranges keep the colour the program gave them");
     }
   else

@@ -589,15 +589,16 @@ _sl_timeline_draw_lane_row (SlTimelineView *self,
       _sl_timeline_lane_lod (self, lane, f->t0, f->t1, n);
       _sl_timeline_lane_runs (self, f, lane, _sl_timeline_columns_get (self, n), n);
     }
+  _sl_timeline_runs_emit (self, snapshot, l->runs, l->n_runs, n, y + 1, h - 2, dim, under);
   if (lane->kind == SL_LANE_SYNC && h >= 8)
     {
-      /* host waits are no GPU work: a faint box between two strong edges, not a solid bar */
-      _sl_timeline_runs_emit (self, snapshot, l->runs, l->n_runs, n, y + 1, 2, dim, under);
-      _sl_timeline_runs_emit (self, snapshot, l->runs, l->n_runs, n, y + 3, h - 6, TRUE, under);
-      _sl_timeline_runs_emit (self, snapshot, l->runs, l->n_runs, n, y + h - 3, 2, dim, under);
+      /* host waits are no GPU work: a faint box between two strong edges, not a solid bar (the
+       * middle washed with the background: one rectangle, not a second image) */
+      GdkRGBA wash = self->pal.bg;
+      wash.alpha = 0.75f;
+      gtk_snapshot_append_color (snapshot, &wash, &GRAPHENE_RECT_INIT (HEADER_W, y + 3, f->width,
+                                                                       h - 6));
     }
-  else
-    _sl_timeline_runs_emit (self, snapshot, l->runs, l->n_runs, n, y + 1, h - 2, dim, under);
   if (!dim)
     draw_lane_labels (self, snapshot, f, lane, y + 1, h - 2);
 }

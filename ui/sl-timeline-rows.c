@@ -463,23 +463,22 @@ draw_util_header (SlTimelineView *self,
   g_autofree char *idle = g_strdup_printf ("idle < %.0f%%", 100 * self->util_threshold);
   static const char *const ends[] = { "0%", "100%" };
 
-  _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x, y + 3, HEADER_W - x - 44, tc);
-  _sl_timeline_draw_text (self, snapshot, SL_NO_STR, idle, x, y + 3 + self->text_h,
-                          HEADER_W - x - 44, &self->pal.dim_fg);
+  _sl_timeline_draw_text_plain (self, snapshot, r->label, x, y + 3, tc);
+  _sl_timeline_draw_text_plain (self, snapshot, idle, x, y + 3 + self->text_h, &self->pal.dim_fg);
   for (int k = 0; k <= 2; k++)
     gtk_snapshot_append_color (snapshot, &self->pal.dim_fg,
                                &GRAPHENE_RECT_INIT (HEADER_W - 6, floor (base - k * gh / 2), 5, 1));
-  pango_layout_set_width (self->layout, -1);
-  pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
   for (guint k = 0; k < G_N_ELEMENTS (ends); k++)
     {
       int w;
       double ty = k == 0 ? base - self->text_h + 2 : base - gh - 2;
+      pango_layout_set_width (self->layout, -1);
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
       pango_layout_set_text (self->layout, ends[k], -1);
       pango_layout_get_pixel_size (self->layout, &w, NULL);
-      _sl_timeline_draw_text (self, snapshot, SL_NO_STR, ends[k], HEADER_W - 9 - w,
-                              CLAMP (ty, y + 1, y + r->h - self->text_h - 1), w + 1,
-                              &self->pal.dim_fg);
+      _sl_timeline_draw_text_plain (self, snapshot, NULL, HEADER_W - 9 - w,
+                                    CLAMP (ty, y + 1, y + r->h - self->text_h - 1),
+                                    &self->pal.dim_fg);
     }
 }
 
@@ -555,15 +554,16 @@ _sl_timeline_reveal_lane (SlTimelineView *self,
           if (mine)
             g_hash_table_iter_remove (&it);
         }
-      /* the quiet threads' group is collapsed unless named */
-      if (l->gpu < 0 && l->thread >= 0)
+      _sl_timeline_rows_rebuild (self);
+      /* still hidden: a quiet thread's, whose group is collapsed unless named */
+      if (self->lane_row[lane] < 0 && l->gpu < 0 && l->thread >= 0)
         {
           const SlThread *th = sl_trace_get_thread (self->trace, l->thread);
           const SlProcess *pr = sl_trace_get_process (self->trace, th->process);
           g_hash_table_add (self->collapsed,
                             g_strdup_printf ("q:%" G_GUINT64_FORMAT, pr->global_pid));
+          _sl_timeline_rows_rebuild (self);
         }
-      _sl_timeline_rows_rebuild (self);
     }
   if (self->lane_row[lane] < 0 || self->vadjustment == NULL)
     return;

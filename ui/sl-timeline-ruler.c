@@ -76,6 +76,7 @@ labels_relative (SlTime t,
  * `*base` is set to the base of relative labels, or -1 when they are absolute. */
 void
 _sl_timeline_ruler_labels (SlTimelineView *self,
+                           GtkSnapshot    *snapshot,
                            const Frame    *f,
                            GArray         *out,
                            SlTime         *base)
@@ -108,6 +109,8 @@ _sl_timeline_ruler_labels (SlTimelineView *self,
       if (l.x < HEADER_W || l.x + l.w + 2 > f->right)
         continue;
       g_array_append_val (out, l);
+      if (snapshot != NULL)
+        _sl_timeline_draw_text_plain (self, snapshot, NULL, l.x, 3, &self->pal.fg);
     }
 }
 
@@ -143,14 +146,9 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
     }
   if (self->ruler_labels == NULL)
     self->ruler_labels = g_array_new (FALSE, FALSE, sizeof (SlRulerLabel));
-  _sl_timeline_ruler_labels (self, f, self->ruler_labels, &base);
+  _sl_timeline_ruler_labels (self, snapshot, f, self->ruler_labels, &base);
   self->ruler_base = base;
   relative = base >= 0;
-  for (guint i = 0; i < self->ruler_labels->len; i++)
-    {
-      const SlRulerLabel *l = &g_array_index (self->ruler_labels, SlRulerLabel, i);
-      _sl_timeline_draw_text (self, snapshot, SL_NO_STR, l->text, l->x, 3, l->w + 1, &tc);
-    }
   gtk_snapshot_pop (snapshot);
 
   /* the corner: visible span, and the base when labels are relative */
@@ -172,10 +170,10 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
     pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
     pango_layout_set_text (self->layout, LEGEND_LABEL, -1);
     pango_layout_get_pixel_size (self->layout, &lw, NULL);
+    _sl_timeline_draw_text_plain (self, snapshot, NULL, HEADER_W - 8 - lw,
+                                  (RULER_H - self->text_h) / 2, &self->pal.focus);
     _sl_timeline_draw_text (self, snapshot, SL_NO_STR, line, 8, (RULER_H - self->text_h) / 2,
                             HEADER_W - 20 - lw, &dc);
-    _sl_timeline_draw_text (self, snapshot, SL_NO_STR, LEGEND_LABEL, HEADER_W - 8 - lw,
-                            (RULER_H - self->text_h) / 2, lw + 1, &self->pal.focus);
   }
 
   /* where the findings are: shaded marks along the ruler's foot, the one in focus stronger */

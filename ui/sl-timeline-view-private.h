@@ -522,6 +522,12 @@ void _sl_timeline_draw_text (SlTimelineView *self,
                              double          y,
                              double          max_w,
                              const GdkRGBA  *color);
+void _sl_timeline_draw_text_plain (SlTimelineView *self,
+                                   GtkSnapshot    *snapshot,
+                                   const char     *text,
+                                   double          x,
+                                   double          y,
+                                   const GdkRGBA  *color);
 GdkRGBA _sl_timeline_text_on (const GdkRGBA *bg);
 
 /* sl-timeline-rows.c */
@@ -669,6 +675,7 @@ void _sl_timeline_draw_ruler (SlTimelineView *self,
                               const Frame    *f,
                               double          height);
 void _sl_timeline_ruler_labels (SlTimelineView *self,
+                                GtkSnapshot    *snapshot,
                                 const Frame    *f,
                                 GArray         *out,
                                 SlTime         *base);
