@@ -487,29 +487,23 @@ timeline_keys_apply (SlWindow *self)
 }
 
 static gboolean
-timeline_key_pressed_cb (GtkEventControllerKey *controller,
-                         guint                  keyval,
-                         guint                  keycode,
-                         GdkModifierType        state,
-                         SlWindow              *self)
+timeline_key_event_cb (GtkEventControllerLegacy *controller,
+                       GdkEvent                 *event,
+                       SlWindow                 *self)
 {
-  (void) controller;
-  (void) keycode;
-  return timeline_keys_apply (self)
-         && sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), keyval, state, TRUE);
-}
+  GdkEventType type = gdk_event_get_event_type (event);
+  SlTimelineView *tv = SL_TIMELINE_VIEW (self->timeline);
 
-static void
-timeline_key_released_cb (GtkEventControllerKey *controller,
-                          guint                  keyval,
-                          guint                  keycode,
-                          GdkModifierType        state,
-                          SlWindow              *self)
-{
   (void) controller;
-  (void) keycode;
-  /* a release always stops a held W/S, wherever the focus went meanwhile */
-  sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), keyval, state, FALSE);
+  if (type == GDK_KEY_PRESS)
+    return timeline_keys_apply (self)
+           && sl_timeline_view_handle_key (tv, gdk_key_event_get_keyval (event),
+                                           gdk_event_get_modifier_state (event), TRUE);
+  /* a release stops a held W/S wherever the focus went meanwhile, and goes on to the focus */
+  if (type == GDK_KEY_RELEASE)
+    sl_timeline_view_handle_key (tv, gdk_key_event_get_keyval (event),
+                                 gdk_event_get_modifier_state (event), FALSE);
+  return FALSE;
 }
 
 /* A key held while the window loses the focus never sees its release: stop a held W/S then. */
@@ -530,12 +524,11 @@ timeline_keys_active_cb (SlWindow   *self,
 static void
 add_timeline_keys (SlWindow *self)
 {
-  GtkEventController *keys = gtk_event_controller_key_new ();
+  GtkEventController *keys = gtk_event_controller_legacy_new ();
 
   g_signal_connect (self, "notify::is-active", G_CALLBACK (timeline_keys_active_cb), NULL);
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (timeline_key_pressed_cb), self);
-  g_signal_connect (keys, "key-released", G_CALLBACK (timeline_key_released_cb), self);
+  g_signal_connect (keys, "event", G_CALLBACK (timeline_key_event_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
 }
 

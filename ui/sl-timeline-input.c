@@ -479,28 +479,20 @@ sl_timeline_view_handle_key (SlTimelineView  *self,
   return TRUE;
 }
 
+/* Presses and releases in one place: a held W/S needs both. */
 static gboolean
-key_pressed_cb (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                SlTimelineView        *self)
+key_event_cb (GtkEventControllerLegacy *controller,
+              GdkEvent                 *event,
+              SlTimelineView           *self)
 {
-  (void) controller;
-  (void) keycode;
-  return sl_timeline_view_handle_key (self, keyval, state, TRUE);
-}
+  GdkEventType type = gdk_event_get_event_type (event);
 
-static void
-key_released_cb (GtkEventControllerKey *controller,
-                 guint                  keyval,
-                 guint                  keycode,
-                 GdkModifierType        state,
-                 SlTimelineView        *self)
-{
   (void) controller;
-  (void) keycode;
-  sl_timeline_view_handle_key (self, keyval, state, FALSE);
+  if (type != GDK_KEY_PRESS && type != GDK_KEY_RELEASE)
+    return FALSE;
+  return sl_timeline_view_handle_key (self, gdk_key_event_get_keyval (event),
+                                      gdk_event_get_modifier_state (event),
+                                      type == GDK_KEY_PRESS);
 }
 
 /* The timeline's actions, installed once on its class; their keys are a key controller's
@@ -531,9 +523,8 @@ _sl_timeline_input_init (SlTimelineView *self)
 
   g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
 
-  ec = gtk_event_controller_key_new ();
-  g_signal_connect (ec, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-  g_signal_connect (ec, "key-released", G_CALLBACK (key_released_cb), self);
+  ec = gtk_event_controller_legacy_new ();
+  g_signal_connect (ec, "event", G_CALLBACK (key_event_cb), self);
   gtk_widget_add_controller (widget, ec);
 
   ec = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
