@@ -478,6 +478,67 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, _sl_window_stop_clicked_cb);
 }
 
+/* ---- the timeline's keys anywhere in the window ------------------------------------------ */
+
+/* W/S/A/D, F, 0 and Esc reach the timeline wherever the focus is (the Statistics or Findings
+ * pane, the detail pane), as in Perfetto, except in a text entry or a popover, which keep them. */
+static gboolean
+timeline_keys_apply (SlWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (self->trace == NULL || g_strcmp0 (sl_window_get_page (self), "trace") != 0)
+    return FALSE;
+  return focus == NULL
+         || (!GTK_IS_EDITABLE (focus) && gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) == NULL);
+}
+
+static gboolean
+timeline_key_event_cb (GtkEventControllerLegacy *controller,
+                       GdkEvent                 *event,
+                       SlWindow                 *self)
+{
+  GdkEventType type = gdk_event_get_event_type (event);
+  SlTimelineView *tv = SL_TIMELINE_VIEW (self->timeline);
+
+  (void) controller;
+  if (type == GDK_KEY_PRESS)
+    return timeline_keys_apply (self)
+           && sl_timeline_view_handle_key (tv, gdk_key_event_get_keyval (event),
+                                           gdk_event_get_modifier_state (event), TRUE);
+  /* a release stops a held W/S wherever the focus went meanwhile, and goes on to the focus */
+  if (type == GDK_KEY_RELEASE)
+    sl_timeline_view_handle_key (tv, gdk_key_event_get_keyval (event),
+                                 gdk_event_get_modifier_state (event), FALSE);
+  return FALSE;
+}
+
+/* A key held while the window loses the focus never sees its release: stop a held W/S then. */
+static void
+timeline_keys_active_cb (SlWindow   *self,
+                         GParamSpec *pspec,
+                         gpointer    user_data)
+{
+  (void) pspec;
+  (void) user_data;
+  if (!gtk_window_is_active (GTK_WINDOW (self)))
+    {
+      sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), GDK_KEY_w, 0, FALSE);
+      sl_timeline_view_handle_key (SL_TIMELINE_VIEW (self->timeline), GDK_KEY_s, 0, FALSE);
+    }
+}
+
+static void
+add_timeline_keys (SlWindow *self)
+{
+  GtkEventController *keys = gtk_event_controller_legacy_new ();
+
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (timeline_keys_active_cb), NULL);
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "event", G_CALLBACK (timeline_key_event_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+}
+
 static void
 sl_window_init (SlWindow *self)
 {
@@ -493,6 +554,7 @@ sl_window_init (SlWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _sl_window_show_page (self, "empty");
   update_history (self);
+  add_timeline_keys (self);
 }
 
 /* ---- public API ------------------------------------------------------------------------- */

@@ -1414,6 +1414,92 @@ search_hidden (gpointer data)
   return !gtk_widget_get_mapped (data);
 }
 
+/* Focus on the first widget inside `w` that takes it. */
+static gboolean
+focus_inside (GtkWidget *w)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if ((gtk_widget_get_focusable (c) && gtk_widget_get_mapped (c) && gtk_widget_grab_focus (c))
+        || focus_inside (c))
+      return TRUE;
+  return FALSE;
+}
+
+static double
+visible_span (SlViewport *vp)
+{
+  SlTime t0, t1;
+
+  sl_viewport_get_visible (vp, &t0, &t1);
+  return (double) (t1 - t0);
+}
+
+/* The timeline's keys work with the focus in the Statistics pane (a tap of W zooms one small
+ * step, W held zooms on, 0 shows all), and not in the search entry, which gets the letter
+ * (issue 13, item 12). */
+static void
+test_keys_anywhere (void)
+{
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (main_window));
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+  GtkWidget *stats = sl_window_get_stats_panel (main_window);
+  GtkWidget *entry = sl_window_get_search_entry (main_window);
+  GtkWidget *nb = gtk_widget_get_ancestor (gtk_widget_get_parent (stats), GTK_TYPE_NOTEBOOK);
+  GtkWidget *page = stats;
+  double whole, tap, held;
+
+  g_assert_nonnull (nb);
+  while (page != NULL && gtk_notebook_page_num (GTK_NOTEBOOK (nb), page) < 0)
+    page = gtk_widget_get_parent (page);
+  g_assert_nonnull (page);
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (nb),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (nb), page));
+  iterate_for (100);
+  g_assert_true (gtk_widget_get_mapped (stats));
+  g_assert_true (focus_inside (stats));
+  iterate_for (50);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (main_window)), stats));
+  sl_viewport_show_all (vp);
+  iterate_for (50);
+  whole = visible_span (vp);
+  xdotool_window (GTK_WIDGET (main_window), "key w");
+  iterate_for (300);
+  tap = whole / visible_span (vp);
+  {
+    /* the main loop runs while the key is down: xdotool in the background */
+    g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+    g_autofree char *cmd = g_strdup_printf (
+      "%s windowfocus --sync %lu keydown w sleep 0.7 keyup w", xdotool,
+      (unsigned long) gdk_x11_surface_get_xid (
+        gtk_native_get_surface (GTK_NATIVE (main_window))));
+    g_assert_true (g_spawn_command_line_async (cmd, NULL));
+    iterate_for (1500);
+  }
+  held = whole / visible_span (vp) / tap;
+  g_test_message ("focus in the Statistics pane: W tapped zoomed %.2f×, held 0.7 s %.2f× more",
+                  tap, held);
+  g_assert_cmpfloat (tap, >, 1.1);
+  g_assert_cmpfloat (tap, <, 1.4);
+  g_assert_cmpfloat (held, >, 1.5);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (main_window)), stats));
+  xdotool_window (GTK_WIDGET (main_window), "key 0");
+  iterate_for (200);
+  g_assert_cmpfloat (visible_span (vp), ==, whole);
+
+  /* in the search entry, W is a letter */
+  xdotool_window (GTK_WIDGET (main_window), "key ctrl+f");
+  g_assert_true (wait_until (entry_mapped, entry, 3000));
+  iterate_for (100);
+  xdotool_window (GTK_WIDGET (main_window), "key w");
+  iterate_for (300);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "w");
+  g_assert_cmpfloat (visible_span (vp), ==, whole);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  xdotool_window (GTK_WIDGET (main_window), "key Escape");
+  g_assert_true (wait_until (search_hidden, entry, 3000));
+}
+
 /* The window's keys, through the X server: Ctrl+F opens the search bar and Escape closes it,
  * Alt+Left goes back in the zoom history (the header bar's Back follows), Ctrl+? shows the
  * shortcuts window (from the GResource). */
@@ -1451,6 +1537,8 @@ test_keys (void)
   sl_viewport_get_visible (vp, &b0, &b1);
   g_assert_cmpint (b0, ==, a0);
   g_assert_cmpint (b1, ==, a1);
+
+  test_keys_anywhere ();
 
   xdotool_window (GTK_WIDGET (main_window), "key ctrl+question");
   g_assert_true (wait_until (shortcuts_shown, NULL, 5000));

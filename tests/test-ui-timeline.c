@@ -3,7 +3,12 @@
 #include <math.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "sl-lane.h"
+#include "sl-plant.h"
+#include "sl-schema.h"
+#include "sl-stats-panel-private.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
 #include "sl-utilization.h"
@@ -62,14 +67,14 @@ fixture_close (Fixture *f)
 /* Renders the widget through the window's own renderer; saved to the tmpdir and to
  * build/tests/screenshots/ so people can look at them. */
 static GdkTexture *
-render (Fixture    *f,
-        const char *name)
+render_widget (GtkWidget  *widget,
+               const char *name)
 {
-  int w = gtk_widget_get_width (f->view), h = gtk_widget_get_height (f->view);
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (f->view);
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderNode *node;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (f->view));
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   GdkTexture *texture;
   g_autofree char *dir = g_build_filename (SL_BUILD_DIR, "tests", "screenshots", NULL);
   g_autofree char *file = g_strconcat (name, ".png", NULL);
@@ -87,6 +92,13 @@ render (Fixture    *f,
   g_assert_true (gdk_texture_save_to_png (texture, p2));
   g_test_message ("screenshot %s", p2);
   return texture;
+}
+
+static GdkTexture *
+render (Fixture    *f,
+        const char *name)
+{
+  return render_widget (f->view, name);
 }
 
 typedef struct
@@ -249,7 +261,7 @@ test_zoom_keys (void)
   g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
   SlViewport *vp;
   SlTime t0, t1, z0, z1, start, end;
-  double a, f15 = 1.5;
+  double a, f15 = KEY_ZOOM_STEP;
 
   fixture_open (&f, path);
   vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (f.view));
@@ -291,6 +303,66 @@ test_zoom_keys (void)
 
   g_assert_true (gtk_widget_activate_action (f.view, "timeline.zoom-out", NULL));
   g_assert_true (gtk_widget_get_focusable (f.view));
+  fixture_close (&f);
+}
+
+/* W held zooms on smoothly and stops when it goes up; a tap is one small step; the key repeat of
+ * a held key adds nothing; with Ctrl the keys are not the timeline's (issue 13, item 12). */
+static void
+test_zoom_held (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  SlTimelineView *view;
+  SlViewport *vp;
+  SlTime t0, t1, a0, a1, b0, b1;
+  double one, held, secs;
+  gint64 down;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  sl_viewport_get_visible (vp, &t0, &t1);
+  g_assert_false (sl_timeline_view_handle_key (view, GDK_KEY_w, GDK_CONTROL_MASK, TRUE));
+  g_assert_false (sl_timeline_view_handle_key (view, GDK_KEY_q, 0, TRUE));
+
+  /* a tap, and the key repeat of the key held: one step of KEY_ZOOM_STEP */
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_w, 0, TRUE));
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_w, 0, TRUE));
+  sl_viewport_get_visible (vp, &a0, &a1);
+  one = (double) (t1 - t0) / (double) (a1 - a0);
+  g_assert_cmpfloat (fabs (one - KEY_ZOOM_STEP), <, 0.01);
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_w, 0, FALSE));
+  spin (400);
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b1 - b0, ==, a1 - a0);
+
+  /* held for 0.8 s: KEY_ZOOM_RATE per second after the first 0.15 s */
+  sl_viewport_show_all (vp);
+  down = g_get_monotonic_time ();
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_W, GDK_SHIFT_MASK, TRUE));
+  spin (800);
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_W, GDK_SHIFT_MASK, FALSE));
+  secs = (double) (g_get_monotonic_time () - down) / G_USEC_PER_SEC;
+  sl_viewport_get_visible (vp, &a0, &a1);
+  held = (double) (t1 - t0) / (double) (a1 - a0);
+  g_test_message ("W held %.2f s: zoomed %.2f×", secs, held);
+  g_assert_cmpfloat (held, >, KEY_ZOOM_STEP * 1.5);
+  g_assert_cmpfloat (held, <=, KEY_ZOOM_STEP * pow (KEY_ZOOM_RATE, secs) * 1.01);
+  spin (300);
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b1 - b0, ==, a1 - a0);
+
+  /* S held zooms out again; 0 shows all, F with nothing selected leaves the view */
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_s, 0, TRUE));
+  spin (500);
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_s, 0, FALSE));
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b1 - b0, >, a1 - a0);
+  g_assert_true (sl_timeline_view_handle_key (view, GDK_KEY_0, 0, TRUE));
+  sl_viewport_get_visible (vp, &b0, &b1);
+  g_assert_cmpint (b0, ==, t0);
+  g_assert_cmpint (b1, ==, t1);
   fixture_close (&f);
 }
 
@@ -429,6 +501,509 @@ test_sample (void)
   fixture_close (&f);
 }
 
+/* Pixels in rows [y0, y1) and columns [x0, x1) drawn in the colour c. */
+static int
+count_colour (const Pixels  *p,
+              int            x0,
+              int            x1,
+              int            y0,
+              int            y1,
+              const GdkRGBA *c)
+{
+  int cr = (int) lround (c->red * 255), cg = (int) lround (c->green * 255);
+  int cb = (int) lround (c->blue * 255), n = 0;
+
+  for (int y = MAX (y0, 0); y < MIN (y1, p->h); y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, p->w); x++)
+      {
+        int r, g, b;
+        pixel_rgb (p, x, y, &r, &g, &b);
+        n += abs (r - cr) <= 8 && abs (g - cg) <= 8 && abs (b - cb) <= 8;
+      }
+  return n;
+}
+
+/* The selection outline of an event that starts left of the view ends where the event ends; an
+ * event entirely off screen has none (issue 13, item 7). */
+static void
+test_selection_clipped (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  SlTimelineView *view;
+  SlViewport *vp;
+  const SlLane *lane;
+  const SlEvent *ev = NULL;
+  SlEventRef ref = SL_EVENT_REF_NONE;
+  graphene_rect_t area, box;
+  g_autoptr (GdkTexture) t1 = NULL, t2 = NULL;
+  GdkRGBA sel;
+  double end_x;
+  int width, top;
+  Pixels p;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  lane = sl_trace_get_lane (f.trace, find_lane (f.trace, SL_LANE_KERNELS));
+  for (gsize i = lane->n_events / 3; i < lane->n_events && ev == NULL; i++)
+    if (lane->events[i].end - lane->events[i].start >= 20000)
+      {
+        ev = &lane->events[i];
+        ref = (SlEventRef) { (gint) lane->index, i };
+      }
+  g_assert_nonnull (ev);
+  sl_timeline_view_select_event (view, ref, TRUE);
+  sel = view->pal.select;
+  width = gtk_widget_get_width (f.view);
+
+  /* the view starts in the middle of the event and shows 10 of its lengths */
+  sl_viewport_set_visible (vp, ev->start + (ev->end - ev->start) / 2,
+                           ev->start + (ev->end - ev->start) / 2 + 10 * (ev->end - ev->start),
+                           FALSE);
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (view, ref, &area));
+  end_x = area.origin.x + area.size.width;
+  g_assert_cmpfloat (fabs (area.origin.x - HEADER_PX), <, 1);
+  g_assert_cmpfloat (end_x, <, HEADER_PX + (width - HEADER_PX) / 5.0);
+  g_assert_true (sl_timeline_view_get_selection_outline (view, &box));
+  g_test_message ("event ends at x %.1f, outline %.1f … %.1f", end_x, box.origin.x,
+                  box.origin.x + box.size.width);
+  g_assert_cmpfloat (box.origin.x, <, HEADER_PX);
+  g_assert_cmpfloat (fabs (box.origin.x + box.size.width - end_x), <, 1.01);
+  t1 = render (&f, "selection-starts-left");
+  p = pixels_get (t1);
+  top = (int) area.origin.y - 2;
+  /* the outline's top edge runs along the event and stops at its end */
+  g_assert_cmpint (count_colour (&p, HEADER_PX + 2, (int) end_x - 2, top, top + 2, &sel), >,
+                   (int) (end_x - HEADER_PX - 4));
+  g_assert_cmpint (count_colour (&p, (int) end_x + 4, width, top, top + 2, &sel), ==, 0);
+  g_free (p.data);
+
+  /* the event entirely left of the view: no outline anywhere */
+  sl_viewport_set_visible (vp, ev->end + 1000, ev->end + 1000 + 10 * (ev->end - ev->start),
+                           FALSE);
+  spin (50);
+  g_assert_false (sl_timeline_view_get_event_area (view, ref, &area));
+  g_assert_false (sl_timeline_view_get_selection_outline (view, &box));
+  t2 = render (&f, "selection-off-screen");
+  p = pixels_get (t2);
+  g_assert_cmpint (count_colour (&p, HEADER_PX + 1, width, top, top + 2, &sel), ==, 0);
+  g_free (p.data);
+  fixture_close (&f);
+}
+
+/* The ruler's labels at several zoom levels: each wholly inside the lanes area (the leftmost not
+ * clipped by the header), in the unit of the tick spacing with at most four integer digits (no
+ * "2046600 µs"), evenly spaced in value (issue 13, item 10). */
+static void
+test_ruler_labels (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  SlTimelineView *view;
+  SlViewport *vp;
+  SlTime start, end;
+  static const double where[] = { 0.0, 0.37, 0.9, 0.999 };
+  static const SlTime span[] = { 0, 2000000, 1000000, 40000, 700, 30 };
+  int width;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  sl_viewport_get_bounds (vp, &start, &end);
+  width = gtk_widget_get_width (f.view);
+  for (guint w = 0; w < G_N_ELEMENTS (where); w++)
+    for (guint s = 0; s < G_N_ELEMENTS (span); s++)
+      {
+        SlTime t0 = start + (SlTime) ((double) (end - start) * where[w]);
+        SlTime t1 = span[s] == 0 ? end : t0 + span[s];
+        const GArray *labels;
+        SlTime base;
+        double prev_v = 0, gap = 0;
+        g_autoptr (GdkTexture) shot = NULL;
+
+        if (span[s] == 0 && w > 0)
+          continue;
+        if (t1 > end)
+          {
+            t0 -= t1 - end;
+            t1 = end;
+          }
+        sl_viewport_set_visible (vp, t0, t1, FALSE);
+        spin (30);
+        shot = render (&f, "ruler");
+        labels = sl_timeline_view_get_ruler_labels (view, &base);
+        g_assert_nonnull (labels);
+        g_assert_cmpuint (labels->len, >=, 4);
+        for (guint i = 0; i < labels->len; i++)
+          {
+            const SlRulerLabel *l = &g_array_index (labels, SlRulerLabel, i);
+            const char *num = l->text + (l->text[0] == '+');
+            char *rest;
+            double v = g_ascii_strtod (num, &rest);
+            const char *dot = strchr (num, '.');
+            gsize int_digits = (dot != NULL && dot < rest ? dot : rest) - num;
+
+            if (i == 0)
+              g_test_message ("[%s] %s … (%u labels, base %" G_GINT64_FORMAT ")", "ruler",
+                              l->text, labels->len, base);
+            g_assert_cmpfloat (l->x, >=, HEADER_PX);
+            g_assert_cmpfloat (l->x + l->w, <=, width);
+            g_assert_cmpfloat (l->w, >, 8);
+            g_assert_cmpuint (int_digits, <=, 4);
+            g_assert_true (g_str_has_suffix (l->text, " s") || g_str_has_suffix (l->text, " ms")
+                           || g_str_has_suffix (l->text, " µs")
+                           || g_str_has_suffix (l->text, " ns"));
+            /* one unit per frame, so values step evenly */
+            if (i > 0)
+              g_assert_true (strcmp (strrchr (l->text, ' '),
+                                     strrchr (g_array_index (labels, SlRulerLabel, 0).text,
+                                              ' ')) == 0);
+            if (i == 1)
+              gap = v - prev_v;
+            else if (i > 1)
+              g_assert_cmpfloat (fabs ((v - prev_v) - gap), <=, 1e-6 * MAX (fabs (gap), 1));
+            prev_v = v;
+          }
+        g_assert_cmpfloat (gap, >, 0);
+      }
+  fixture_close (&f);
+}
+
+static void
+sql (const char *path,
+     const char *statements)
+{
+  sqlite3 *db;
+  char *msg = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, statements, NULL, NULL, &msg) != SQLITE_OK)
+    g_error ("%s: %s", statements, msg);
+  sqlite3_close (db);
+}
+
+#define LANES_CUDA_TID 130
+#define LANES_STREAM_NONE "4294967295"
+
+/* A trace laid out the way real ones are and the viewer used to show badly: ten busy workers and
+ * four quiet ones (2 events) come before the thread that makes every CUDA call; GPU 1 is listed
+ * before GPU 0; host waits on stream 7 (which has kernels), on stream 9 (nothing else) and on no
+ * stream (a 50 ms event sync after the GPU went idle). */
+static char *
+write_lanes_trace (void)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), "lanes.sqlite", NULL);
+  Plant *p = plant_new (path);
+  g_autofree char *edit = NULL;
+  gint64 t = PLANT_MS;
+
+  for (int k = 0; k < 10; k++)
+    for (int i = 0; i < 6 + k; i++)
+      plant_osrt (p, 110 + k, "pthread_cond_wait", t + i * 100 * PLANT_US,
+                  t + i * 100 * PLANT_US + 50 * PLANT_US);
+  for (int k = 0; k < 4; k++)
+    for (int i = 0; i < 2; i++)
+      plant_osrt (p, 120 + k, "poll", t + i * PLANT_MS, t + i * PLANT_MS + 10 * PLANT_US);
+  for (int i = 0; i < 20; i++)
+    {
+      gint64 a = t + i * 200 * PLANT_US;
+      gint64 corr = plant_api (p, LANES_CUDA_TID, "cudaLaunchKernel", a, a + 5 * PLANT_US);
+      plant_kernel (p, "gemm", &plant_config_full, a + 10 * PLANT_US, a + 150 * PLANT_US, corr);
+    }
+  plant_finish (p);
+  /* names in file order: the workers, then the CUDA thread (a reader meets threads so) */
+  for (int k = 0; k < 14; k++)
+    {
+      g_autofree char *name = g_strdup_printf (
+        "INSERT INTO StringIds VALUES (%d, 'worker_%d');"
+        "INSERT INTO ThreadNames VALUES (%d, 20, %" G_GINT64_FORMAT ");", 900100 + k, 110 + k,
+        900100 + k, (gint64) SL_GLOBAL_TID (1, 100, 110 + k));
+      sql (path, name);
+    }
+  edit = g_strdup_printf (
+    "INSERT INTO StringIds VALUES (900001, 'trainer');"
+    "INSERT INTO ThreadNames VALUES (900001, 20, %" G_GINT64_FORMAT ");"
+    /* GPU 1 first in the file; the odd kernels run on it, in a context of their own */
+    "CREATE TEMP TABLE g AS SELECT * FROM TARGET_INFO_GPU;"
+    "UPDATE TARGET_INFO_GPU SET id = 1, busLocation = '0000:19:00.0';"
+    "INSERT INTO TARGET_INFO_GPU SELECT * FROM g;"
+    "INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES (1, 1, 100, 'uuid-1', 132);"
+    "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 1, contextId = 2 WHERE correlationId %% 2;"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId, "
+    "  correlationId, globalPid, syncType, eventId) VALUES "
+    "  (2000000, 2300000, 0, 1, 7, 0, %" G_GINT64_FORMAT ", 3, 0),"
+    "  (2500000, 2600000, 0, 1, 9, 0, %" G_GINT64_FORMAT ", 3, 0),"
+    "  (10000000, 60000000, 0, 1, " LANES_STREAM_NONE ", 0, %" G_GINT64_FORMAT ", 1, 0);",
+    (gint64) SL_GLOBAL_TID (1, 100, LANES_CUDA_TID), (gint64) SL_GLOBAL_PID (1, 100),
+    (gint64) SL_GLOBAL_PID (1, 100), (gint64) SL_GLOBAL_PID (1, 100));
+  sql (path, edit);
+  return path;
+}
+
+static gint
+find_label (char      **labels,
+            const char *label)
+{
+  for (gint i = 0; labels[i] != NULL; i++)
+    {
+      const char *l = labels[i];
+      while (*l == ' ')
+        l++;
+      if (g_str_equal (l, label))
+        return i;
+    }
+  return -1;
+}
+
+/* Lane order (issue 13, item 8): GPUs by device id, the CUDA-calling thread first, busier threads
+ * before idler ones, the quiet threads folded into one collapsed group; host waits (item 9) make
+ * no stream groups of their own. */
+static void
+test_lane_order (void)
+{
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  g_auto (GStrv) labels = NULL;
+  gint cuda_lane = -1, first_worker_lane = -1, quiet, prev = -1;
+
+  fixture_open (&f, path);
+  /* the file as written: the CUDA thread comes after the workers, GPU 1 before GPU 0 */
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (f.trace, i);
+      if (lane->kind == SL_LANE_CUDA_API && cuda_lane < 0)
+        cuda_lane = (gint) i;
+      if (lane->kind == SL_LANE_OSRT && first_worker_lane < 0)
+        first_worker_lane = (gint) i;
+    }
+  g_assert_cmpint (cuda_lane, >, first_worker_lane);
+  g_assert_cmpuint (sl_trace_get_n_gpus (f.trace), ==, 2);
+  g_assert_cmpuint (sl_trace_get_gpu (f.trace, 0)->device_id, ==, 1);
+
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  for (guint i = 0; labels[i] != NULL; i++)
+    g_test_message ("%s", labels[i]);
+  /* process, then the CUDA thread */
+  g_assert_cmpstr (labels[0], ==, "python3 [100]");
+  g_assert_cmpstr (labels[1], ==, "  trainer (130)");
+  /* the workers by activity: 119 (15 events) first, 110 (6) last of them */
+  for (int k = 9; k >= 0; k--)
+    {
+      g_autofree char *want = g_strdup_printf ("worker_%d (%d)", 110 + k, 110 + k);
+      gint at = find_label (labels, want);
+      g_assert_cmpint (at, >, prev);
+      prev = at;
+    }
+  /* the quiet ones: one collapsed group after the workers, their rows hidden */
+  quiet = find_label (labels, "4 quiet threads");
+  g_assert_cmpint (quiet, >, prev);
+  g_assert_true (sl_timeline_view_group_collapsed (SL_TIMELINE_VIEW (f.view), "4 quiet threads"));
+  g_assert_cmpint (find_label (labels, "worker_120 (120)"), <, 0);
+  /* GPUs by device id */
+  g_assert_cmpint (find_label (labels, "GPU 0: NVIDIA H100 80GB HBM3"), >, quiet);
+  g_assert_cmpint (find_label (labels, "GPU 1: NVIDIA H100 80GB HBM3"), >,
+                   find_label (labels, "GPU 0: NVIDIA H100 80GB HBM3"));
+  /* host waits: with stream 7's kernels, under the context for stream 9 and no stream */
+  g_assert_cmpint (find_label (labels, "No stream"), <, 0);
+  g_assert_cmpint (find_label (labels, "Stream 9"), <, 0);
+  g_assert_cmpint (find_label (labels, "Host waits"), >, 0);
+  g_assert_cmpint (find_label (labels, "Host waits · stream 9"), >, 0);
+  {
+    gint s7 = find_label (labels, "Stream 7");
+    g_assert_cmpint (s7, >, 0);
+    g_assert_cmpstr (labels[s7 + 1], ==, "      Kernels");
+    g_assert_cmpstr (labels[s7 + 2], ==, "      Host waits");
+  }
+  g_object_unref (render (&f, "lanes-order"));
+
+  /* selecting an event of a quiet thread opens their group */
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (f.trace, i);
+      if (lane->thread >= 0 && sl_trace_get_thread (f.trace, lane->thread)->tid == 121)
+        sl_timeline_view_select_event (SL_TIMELINE_VIEW (f.view), (SlEventRef) { (gint) i, 0 },
+                                       TRUE);
+    }
+  g_assert_cmpint (sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (f.view)).lane, >=, 0);
+  g_assert_false (sl_timeline_view_group_collapsed (SL_TIMELINE_VIEW (f.view), "4 quiet threads"));
+  {
+    g_auto (GStrv) after = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+    g_assert_cmpint (find_label (after, "worker_121 (121)"), >,
+                     find_label (after, "4 quiet threads"));
+  }
+  fixture_close (&f);
+}
+
+/* Host waits are never GPU busy time (item 9): the utilization over the 50 ms event sync is 0,
+ * its lane is drawn as a faint box between two edges, not a solid bar. */
+static void
+test_host_waits (void)
+{
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  SlViewport *vp;
+  const SlLane *waits = NULL;
+  SlEventRef ref;
+  graphene_rect_t area;
+  g_autoptr (GdkTexture) shot = NULL;
+  Pixels p;
+  GdkRGBA c;
+  int edge = 0, middle = 0, x;
+  guint gpu0 = 1;
+
+  fixture_open (&f, path);
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (f.trace, i);
+      if (lane->kind == SL_LANE_SYNC && lane->stream_id == G_MAXUINT32)
+        waits = lane;
+    }
+  g_assert_nonnull (waits);
+  g_assert_cmpuint (waits->n_events, ==, 1);
+  g_assert_cmpuint (sl_trace_get_gpu (f.trace, gpu0)->device_id, ==, 0);
+  g_assert_cmpint (waits->gpu, ==, (gint) gpu0);
+  g_assert_cmpfloat (sl_trace_gpu_utilization (f.trace, gpu0, SL_UTIL_ANY, waits->events[0].start,
+                                               waits->events[0].end), ==, 0.0);
+  g_assert_cmpfloat (sl_trace_gpu_utilization (f.trace, gpu0, SL_UTIL_KERNELS,
+                                               waits->events[0].start, waits->events[0].end),
+                     ==, 0.0);
+
+  vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (f.view));
+  sl_viewport_set_visible (vp, waits->events[0].start - 10 * PLANT_MS,
+                           waits->events[0].end + 10 * PLANT_MS, FALSE);
+  ref = (SlEventRef) { (gint) waits->index, 0 };
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (SL_TIMELINE_VIEW (f.view), ref, &area));
+  g_assert_true (sl_timeline_view_get_event_color (SL_TIMELINE_VIEW (f.view), ref, &c));
+  shot = render (&f, "host-waits");
+  p = pixels_get (shot);
+  x = (int) (area.origin.x + area.size.width / 2);
+  edge = count_colour (&p, x - 20, x + 20, (int) area.origin.y, (int) area.origin.y + 1, &c);
+  middle = count_colour (&p, x - 20, x + 20, (int) (area.origin.y + area.size.height / 2),
+                         (int) (area.origin.y + area.size.height / 2) + 1, &c);
+  g_test_message ("host wait: %d edge pixels, %d middle pixels in its colour", edge, middle);
+  g_assert_cmpint (edge, ==, 40);
+  g_assert_cmpint (middle, ==, 0);
+  g_free (p.data);
+  fixture_close (&f);
+}
+
+/* A process without a name is "Process [pid]", not " [pid]"; the stats panel opens on the first
+ * report with rows, not on an empty kernel summary (issue 13, item 13). */
+static void
+test_unnamed_process_stats (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "no-kernels.sqlite", NULL);
+  g_autofree char *sample = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  Plant *pl = plant_new (path);
+  Fixture f;
+  g_auto (GStrv) labels = NULL;
+  GtkWidget *panel, *holder;
+
+  for (int i = 0; i < 20; i++)
+    {
+      plant_osrt (pl, PLANT_MAIN, "read", i * PLANT_MS, i * PLANT_MS + 300 * PLANT_US);
+      plant_api (pl, PLANT_MAIN, "cudaMalloc", i * PLANT_MS + 400 * PLANT_US,
+                 i * PLANT_MS + 500 * PLANT_US);
+    }
+  plant_finish (pl);
+  sql (path, "UPDATE PROCESSES SET name = ''; DELETE FROM ThreadNames");
+
+  fixture_open (&f, path);
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  g_assert_cmpstr (labels[0], ==, "Process [100]");
+  panel = sl_stats_panel_new ();
+  holder = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (holder), panel);
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (panel), SL_TIMELINE_VIEW (f.view), NULL);
+  g_test_message ("no kernels: the panel opens on %s",
+                  sl_stats_panel_get_report (SL_STATS_PANEL (panel)));
+  g_assert_cmpstr (sl_stats_panel_get_report (SL_STATS_PANEL (panel)), !=, "cuda_gpu_kern_sum");
+  g_assert_cmpuint (sl_stats_panel_get_n_rows (SL_STATS_PANEL (panel)), >, 0);
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (panel), NULL, NULL);
+  fixture_close (&f);
+
+  /* with kernels, kernels first */
+  fixture_open (&f, sample);
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (panel), SL_TIMELINE_VIEW (f.view), NULL);
+  g_assert_cmpstr (sl_stats_panel_get_report (SL_STATS_PANEL (panel)), ==, "cuda_gpu_kern_sum");
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (panel), NULL, NULL);
+  gtk_window_destroy (GTK_WINDOW (holder));
+  fixture_close (&f);
+}
+
+/* The texts of the labels inside `w`, one per line. */
+static void
+collect_labels (GtkWidget *w,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (w))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (w)));
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, out);
+}
+
+/* The utilization row has a scale and names its threshold; a click on the ruler's corner opens
+ * a legend of the colours in the current mode, another closes it (issue 13, item 11). */
+static void
+test_legend (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (SL_SOURCE_DIR, "data", "sample.sqlite", NULL);
+  SlTimelineView *view;
+  GtkWidget *legend;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GdkTexture) shot = NULL;
+  Pixels p;
+  int dim = 0;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  sl_timeline_view_set_util_threshold (view, 0.6);
+  shot = render (&f, "util-scale");
+  /* the scale's ticks: dim pixels at the header's right edge, on the utilization row */
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    g_assert_cmpint (find_label (labels, "Utilization"), >, 0);
+  }
+  p = pixels_get (shot);
+  for (int y = 0; y < p.h; y++)
+    dim += count_colour (&p, HEADER_PX - 6, HEADER_PX - 1, y, y + 1, &view->pal.dim_fg) == 5;
+  g_test_message ("scale ticks: %d rows of them", dim);
+  g_assert_cmpint (dim, >=, 3 * (int) sl_trace_get_n_gpus (f.trace));
+  g_free (p.data);
+
+  g_assert_null (sl_timeline_view_get_legend (view));
+  sl_timeline_view_toggle_legend (view);
+  spin (200);
+  legend = sl_timeline_view_get_legend (view);
+  g_assert_nonnull (legend);
+  collect_labels (legend, text);
+  g_test_message ("legend:\n%s", text->str);
+  g_object_unref (render_widget (legend, "legend"));
+  g_assert_nonnull (strstr (text->str, "coloured by kind"));
+  g_assert_nonnull (strstr (text->str, "Kernel\n"));
+  g_assert_nonnull (strstr (text->str, "NVTX range"));
+  g_assert_nonnull (strstr (text->str, "Host wait"));
+  g_assert_nonnull (strstr (text->str, "below 60%"));
+  sl_timeline_view_toggle_legend (view);
+  spin (100);
+  g_assert_null (sl_timeline_view_get_legend (view));
+
+  sl_timeline_view_set_color_mode (view, SL_COLOR_BY_NAME);
+  sl_timeline_view_toggle_legend (view);
+  spin (200);
+  g_string_truncate (text, 0);
+  collect_labels (sl_timeline_view_get_legend (view), text);
+  g_assert_nonnull (strstr (text->str, "coloured by name"));
+  g_assert_null (strstr (text->str, "Kernel\n"));
+  sl_timeline_view_toggle_legend (view);
+  fixture_close (&f);
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -480,7 +1055,14 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/timeline/render-h100", test_render_h100);
   g_test_add_func ("/ui/timeline/zoom-keys", test_zoom_keys);
+  g_test_add_func ("/ui/timeline/zoom-held", test_zoom_held);
   g_test_add_func ("/ui/timeline/sample", test_sample);
+  g_test_add_func ("/ui/timeline/selection-clipped", test_selection_clipped);
+  g_test_add_func ("/ui/timeline/ruler-labels", test_ruler_labels);
+  g_test_add_func ("/ui/timeline/lane-order", test_lane_order);
+  g_test_add_func ("/ui/timeline/host-waits", test_host_waits);
+  g_test_add_func ("/ui/timeline/unnamed-process-stats", test_unnamed_process_stats);
+  g_test_add_func ("/ui/timeline/legend", test_legend);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   return g_test_run ();
 }

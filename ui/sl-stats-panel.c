@@ -361,6 +361,29 @@ sl_stats_panel_init (SlStatsPanel *self)
   gtk_widget_set_parent (self->notebook, GTK_WIDGET (self));
 }
 
+/* Kernels first, they are what a person looks at first; on a trace without kernels the first
+ * report that has rows, not an empty table. */
+static void
+show_first_with_data (SlStatsPanel *self)
+{
+  gint first = -1;
+
+  for (guint i = 0; i < self->pages->len; i++)
+    {
+      const _SlStatsPage *page = self->pages->pdata[i];
+      if (page->full == NULL || page->full->n_rows == 0)
+        continue;
+      if (g_str_equal (page->name, "cuda_gpu_kern_sum"))
+        {
+          first = (gint) i;
+          break;
+        }
+      if (first < 0)
+        first = (gint) i;
+    }
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook), MAX (first, 0));
+}
+
 void
 sl_stats_panel_set_timeline (SlStatsPanel   *self,
                              SlTimelineView *timeline,
@@ -421,8 +444,7 @@ sl_stats_panel_set_timeline (SlStatsPanel   *self,
     }
   for (; i < owned->len; i++)
     g_clear_pointer (&owned->pdata[i], sl_report_free);
-  /* Kernels first: they are what a person looks at first. */
-  sl_stats_panel_show_report (self, "cuda_gpu_kern_sum");
+  show_first_with_data (self);
   /* A selection made before the tables existed applies too. */
   viewport_selection_changed_cb (self->viewport, NULL, self);
 }

@@ -165,8 +165,8 @@ action_zoom_cb (GtkWidget  *widget,
   SlTimelineView *self = SL_TIMELINE_VIEW (widget);
 
   (void) param;
-  sl_viewport_zoom (self->viewport, g_str_equal (name, "timeline.zoom-in") ? ZOOM_STEP
-                                                                           : 1 / ZOOM_STEP,
+  sl_viewport_zoom (self->viewport, g_str_equal (name, "timeline.zoom-in") ? KEY_ZOOM_STEP
+                                                                           : 1 / KEY_ZOOM_STEP,
                     zoom_anchor (self));
 }
 
@@ -341,7 +341,9 @@ drag_end_cb (GtkGestureDrag *gesture,
   if (fabs (dx) > 3 || fabs (dy) > 3 || self->trace == NULL)
     return;
   /* a click, not a drag */
-  if (mode == DRAG_HEADER)
+  if (mode == DRAG_HEADER && sy < RULER_H)
+    _sl_timeline_legend_toggle (self);
+  else if (mode == DRAG_HEADER)
     {
       gint ri = _sl_timeline_row_at (self, sy);
       if (ri >= 0 && row_get (self, ri)->kind == ROW_GROUP)
@@ -394,9 +396,109 @@ click_pressed_cb (GtkGestureClick *gesture,
     }
 }
 
-/* The timeline's actions and their keys, installed once on its class.  Back and Forward through
- * the viewport's history are the window's (win.back, win.forward: its header buttons reach
- * them, and its keys work wherever the focus is). */
+/* ------------------------------------------------------------------------------------------- */
+/* Keys: W/S zoom a small step on a tap and smoothly while held (a tick callback, not the key
+ * repeat: as fast on every machine, and it stops the moment the key goes up)                   */
+
+static gboolean
+key_zoom_tick_cb (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       user_data)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+  gint64 now = gdk_frame_clock_get_frame_time (clock);
+
+  (void) user_data;
+  if (self->key_zoom_dir == 0 || self->trace == NULL)
+    {
+      self->key_zoom_tick = 0;
+      self->key_zoom_dir = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (now - self->key_zoom_down >= KEY_ZOOM_HOLD)
+    {
+      gint64 from = MAX (self->key_zoom_last, self->key_zoom_down + KEY_ZOOM_HOLD);
+      double dt = MIN ((double) (now - from) / G_USEC_PER_SEC, 0.1);
+      if (dt > 0)
+        sl_viewport_zoom (self->viewport, pow (KEY_ZOOM_RATE, self->key_zoom_dir * dt),
+                          zoom_anchor (self));
+      self->key_zoom_last = now;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+void
+_sl_timeline_key_zoom_stop (SlTimelineView *self)
+{
+  if (self->key_zoom_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->key_zoom_tick);
+  self->key_zoom_tick = 0;
+  self->key_zoom_dir = 0;
+}
+
+gboolean
+sl_timeline_view_handle_key (SlTimelineView  *self,
+                             guint            keyval,
+                             GdkModifierType  state,
+                             gboolean         pressed)
+{
+  const char *action = NULL;
+  gint dir = 0;
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK | GDK_META_MASK))
+    return FALSE;
+  switch (gdk_keyval_to_lower (keyval))
+    {
+    case GDK_KEY_w: dir = 1; break;
+    case GDK_KEY_s: dir = -1; break;
+    case GDK_KEY_a: action = "timeline.pan-left"; break;
+    case GDK_KEY_d: action = "timeline.pan-right"; break;
+    case GDK_KEY_f: action = "timeline.fit"; break;
+    case GDK_KEY_0: case GDK_KEY_KP_0: action = "timeline.show-all"; break;
+    case GDK_KEY_Escape: action = "timeline.clear"; break;
+    default: return FALSE;
+    }
+  if (dir == 0)
+    return !pressed || gtk_widget_activate_action (GTK_WIDGET (self), action, NULL);
+  if (!pressed)
+    {
+      if (self->key_zoom_dir == dir)
+        _sl_timeline_key_zoom_stop (self);
+      return TRUE;
+    }
+  if (self->key_zoom_dir == dir || self->trace == NULL)
+    return TRUE;   /* the key repeat of a key already held */
+  _sl_timeline_key_zoom_stop (self);
+  gtk_widget_activate_action (GTK_WIDGET (self), dir > 0 ? "timeline.zoom-in" : "timeline.zoom-out",
+                              NULL);
+  self->key_zoom_dir = dir;
+  self->key_zoom_down = self->key_zoom_last = g_get_monotonic_time ();
+  self->key_zoom_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), key_zoom_tick_cb, NULL,
+                                                      NULL);
+  return TRUE;
+}
+
+/* Presses and releases in one place: a held W/S needs both. */
+static gboolean
+key_event_cb (GtkEventControllerLegacy *controller,
+              GdkEvent                 *event,
+              SlTimelineView           *self)
+{
+  GdkEventType type = gdk_event_get_event_type (event);
+
+  (void) controller;
+  if (type != GDK_KEY_PRESS && type != GDK_KEY_RELEASE)
+    return FALSE;
+  return sl_timeline_view_handle_key (self, gdk_key_event_get_keyval (event),
+                                      gdk_event_get_modifier_state (event),
+                                      type == GDK_KEY_PRESS);
+}
+
+/* The timeline's actions, installed once on its class; their keys are a key controller's
+ * (sl_timeline_view_handle_key, which a window also forwards to).  Back and Forward through the
+ * viewport's history are the window's (win.back, win.forward: its header buttons reach them,
+ * and its keys work wherever the focus is). */
 void
 _sl_timeline_input_class_init (GtkWidgetClass *widget_class)
 {
@@ -406,21 +508,9 @@ _sl_timeline_input_class_init (GtkWidgetClass *widget_class)
     { "timeline.fit", action_fit_cb },          { "timeline.show-all", action_misc_cb },
     { "timeline.clear", action_misc_cb },
   };
-  static const struct { guint key; GdkModifierType mods; const char *action; } bindings[] = {
-    { GDK_KEY_w, 0, "timeline.zoom-in" },       { GDK_KEY_W, GDK_SHIFT_MASK, "timeline.zoom-in" },
-    { GDK_KEY_s, 0, "timeline.zoom-out" },      { GDK_KEY_S, GDK_SHIFT_MASK, "timeline.zoom-out" },
-    { GDK_KEY_a, 0, "timeline.pan-left" },      { GDK_KEY_A, GDK_SHIFT_MASK, "timeline.pan-left" },
-    { GDK_KEY_d, 0, "timeline.pan-right" },     { GDK_KEY_D, GDK_SHIFT_MASK, "timeline.pan-right" },
-    { GDK_KEY_f, 0, "timeline.fit" },           { GDK_KEY_F, GDK_SHIFT_MASK, "timeline.fit" },
-    { GDK_KEY_0, 0, "timeline.show-all" },      { GDK_KEY_KP_0, 0, "timeline.show-all" },
-    { GDK_KEY_Escape, 0, "timeline.clear" },
-  };
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     gtk_widget_class_install_action (widget_class, actions[i].name, NULL, actions[i].cb);
-  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
-    gtk_widget_class_add_binding_action (widget_class, bindings[i].key, bindings[i].mods,
-                                         bindings[i].action, NULL);
 }
 
 /* The tooltip, the scroll and motion controllers, and the drag and click gestures. */
@@ -432,6 +522,10 @@ _sl_timeline_input_init (SlTimelineView *self)
   GtkGesture *g;
 
   g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+
+  ec = gtk_event_controller_legacy_new ();
+  g_signal_connect (ec, "event", G_CALLBACK (key_event_cb), self);
+  gtk_widget_add_controller (widget, ec);
 
   ec = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect (ec, "scroll", G_CALLBACK (scroll_cb), self);

@@ -143,6 +143,31 @@ _sl_timeline_event_rect (SlTimelineView  *self,
   return TRUE;
 }
 
+/* The box the selection outline goes around: the selected event clipped to the lanes area, its
+ * cut sides just outside it (so that an event running on past an edge shows no side there);
+ * FALSE when the event is hidden or entirely off screen. */
+gboolean
+_sl_timeline_selection_outline (SlTimelineView  *self,
+                                graphene_rect_t *out)
+{
+  graphene_rect_t r;
+  double right = gtk_widget_get_width (GTK_WIDGET (self));
+  double bottom = gtk_widget_get_height (GTK_WIDGET (self));
+  double x0, x1;
+
+  if (!_sl_timeline_event_rect (self, self->selected, &r))
+    return FALSE;
+  x0 = r.origin.x;
+  x1 = r.origin.x + r.size.width;
+  if (x1 <= HEADER_W || x0 >= right || r.origin.y + r.size.height <= RULER_H
+      || r.origin.y >= bottom)
+    return FALSE;
+  x0 = MAX (x0, HEADER_W - 3);
+  x1 = MIN (x1, right + 3);
+  graphene_rect_init (out, x0, r.origin.y, x1 - x0, r.size.height);
+  return TRUE;
+}
+
 /* The launch → GPU work pair of the selection, when both rows are shown. */
 gboolean
 _sl_timeline_arrow_points (SlTimelineView   *self,

@@ -178,6 +178,28 @@ _sl_timeline_draw_text (SlTimelineView *self,
   gtk_snapshot_restore (snapshot);
 }
 
+/* Draws `text` at (x, y) as it is: no measuring, no ellipsis, for short texts whose place the
+ * caller knows.  NULL draws the text the layout holds: one just measured is not laid out again. */
+void
+_sl_timeline_draw_text_plain (SlTimelineView *self,
+                              GtkSnapshot    *snapshot,
+                              const char     *text,
+                              double          x,
+                              double          y,
+                              const GdkRGBA  *color)
+{
+  if (text != NULL)
+    {
+      pango_layout_set_width (self->layout, -1);
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+      pango_layout_set_text (self->layout, text, -1);
+    }
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (floor (x), floor (y)));
+  gtk_snapshot_append_layout (snapshot, self->layout, color);
+  gtk_snapshot_restore (snapshot);
+}
+
 GdkRGBA
 _sl_timeline_text_on (const GdkRGBA *bg)
 {

@@ -562,7 +562,7 @@ draw_lane_labels (SlTimelineView *self,
         continue;
       ev = &lane->events[it->first];
       c = _sl_timeline_event_color (self, lane, ev);
-      tc = _sl_timeline_text_on (&c);
+      tc = lane->kind == SL_LANE_SYNC ? self->pal.fg : _sl_timeline_text_on (&c);
       text = _sl_timeline_event_label (self, lane, ev, &id);
       _sl_timeline_draw_text (self, snapshot, id, text, x0 + 4, by + (bh - self->text_h) / 2,
                               x1 - x0 - 8, &tc);
@@ -590,6 +590,15 @@ _sl_timeline_draw_lane_row (SlTimelineView *self,
       _sl_timeline_lane_runs (self, f, lane, _sl_timeline_columns_get (self, n), n);
     }
   _sl_timeline_runs_emit (self, snapshot, l->runs, l->n_runs, n, y + 1, h - 2, dim, under);
+  if (lane->kind == SL_LANE_SYNC && h >= 8)
+    {
+      /* host waits are no GPU work: a faint box between two strong edges, not a solid bar (the
+       * middle washed with the background: one rectangle, not a second image) */
+      GdkRGBA wash = self->pal.bg;
+      wash.alpha = 0.75f;
+      gtk_snapshot_append_color (snapshot, &wash, &GRAPHENE_RECT_INIT (HEADER_W, y + 3, f->width,
+                                                                       h - 6));
+    }
   if (!dim)
     draw_lane_labels (self, snapshot, f, lane, y + 1, h - 2);
 }

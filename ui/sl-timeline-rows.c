@@ -64,7 +64,7 @@ add_row (SlTimelineView *self,
   if (kind == ROW_GROUP)
     {
       r.h = ROW_GROUP_H;
-      if (g_hash_table_contains (self->collapsed, key))
+      if (_sl_timeline_group_collapsed (self, key))
         b->collapsed_level = level;
     }
   else if (kind == ROW_GPU_UTIL)
@@ -96,7 +96,7 @@ lane_title (const SlLane *lane)
     case SL_LANE_KERNELS: return g_strdup ("Kernels");
     case SL_LANE_MEMCPY: return g_strdup ("Memcpy");
     case SL_LANE_MEMSET: return g_strdup ("Memset");
-    case SL_LANE_SYNC: return g_strdup ("Sync");
+    case SL_LANE_SYNC: return g_strdup ("Host waits");
     case SL_N_LANE_KINDS:
     default: return g_strdup ("?");
     }
@@ -113,6 +113,18 @@ pid_of (SlTimelineView *self,
   return (guint) (global_pid >> 24) & 0xFFFFFF;
 }
 
+/* "name [pid]", or "Process [pid]" when the trace has no name for it. */
+static char *
+process_title (SlTimelineView  *self,
+               const SlProcess *pr)
+{
+  const char *name = pr->name != SL_NO_STR ? sl_trace_str (self->trace, pr->name) : "";
+
+  while (g_ascii_isspace (*name))
+    name++;
+  return g_strdup_printf ("%s [%u]", *name != '\0' ? name : "Process", pr->pid);
+}
+
 void
 _sl_timeline_configure_vadjustment (SlTimelineView *self)
 {
@@ -126,16 +138,278 @@ _sl_timeline_configure_vadjustment (SlTimelineView *self)
                             0, upper, ROW_LANE_H * 2, page * 0.9, page);
 }
 
-/* Lanes come sorted (CPU by thread, GPU by gpu, process, context, stream, kind): one pass. */
+/* A thread with no CUDA call and at most this many events is "quiet": folded into one
+ * collapsed group per process, so that idle workers do not push the busy threads off screen. */
+#define QUIET_MAX_EVENTS 4
+
+/* Groups whose key starts with 'q' (the quiet threads) are collapsed unless the set names them:
+ * the set holds the groups whose state differs from their default. */
+gboolean
+_sl_timeline_group_collapsed (SlTimelineView *self,
+                              const char     *key)
+{
+  return g_hash_table_contains (self->collapsed, key) != (key[0] == 'q');
+}
+
+typedef struct
+{
+  gint   thread;
+  guint  process;
+  guint  first, n;          /* its lanes: [first, first + n) */
+  gsize  cuda, events;
+} ThreadRank;
+
+typedef struct
+{
+  guint  process;
+  gsize  cuda, events;
+  guint  order;             /* first appearance */
+} ProcessRank;
+
+static gboolean
+thread_quiet (const ThreadRank *t)
+{
+  return t->cuda == 0 && t->events <= QUIET_MAX_EVENTS;
+}
+
+/* Busy before quiet; threads that call CUDA first (most calls first), then by events. */
+static int
+compare_threads (gconstpointer a,
+                 gconstpointer b)
+{
+  const ThreadRank *x = a, *y = b;
+
+  if (thread_quiet (x) != thread_quiet (y))
+    return thread_quiet (x) ? 1 : -1;
+  if ((x->cuda > 0) != (y->cuda > 0))
+    return x->cuda > 0 ? -1 : 1;
+  if (x->cuda != y->cuda)
+    return x->cuda > y->cuda ? -1 : 1;
+  if (x->events != y->events)
+    return x->events > y->events ? -1 : 1;
+  return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+static int
+compare_processes (gconstpointer a,
+                   gconstpointer b)
+{
+  const ProcessRank *x = a, *y = b;
+
+  if ((x->cuda > 0) != (y->cuda > 0))
+    return x->cuda > 0 ? -1 : 1;
+  if (x->events != y->events)
+    return x->events > y->events ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void
+add_thread_rows (SlTimelineView   *self,
+                 RowBuild         *b,
+                 const ThreadRank *t,
+                 guint             level)
+{
+  const SlThread *th = sl_trace_get_thread (self->trace, t->thread);
+  const char *name = sl_trace_str (self->trace, th->name);
+
+  add_row (self, b, ROW_GROUP, level, -1, -1,
+           g_strdup_printf ("t:%" G_GUINT64_FORMAT, th->global_tid),
+           g_strdup_printf ("%s (%u)", *name != '\0' ? name : "thread", th->tid));
+  for (guint k = 0; k < t->n; k++)
+    add_row (self, b, ROW_LANE, level + 1, (gint) (t->first + k), -1, NULL,
+             lane_title (sl_trace_get_lane (self->trace, t->first + k)));
+}
+
+/* CPU lanes come sorted by thread: per process (those calling CUDA first, then by events), its
+ * threads by what they do, the quiet ones folded into one group at the end. */
+static void
+add_cpu_rows (SlTimelineView *self,
+              RowBuild       *b,
+              guint           n_lanes)
+{
+  g_autoptr (GArray) threads = g_array_new (FALSE, FALSE, sizeof (ThreadRank));
+  guint n_procs = sl_trace_get_n_processes (self->trace);
+  g_autofree ProcessRank *procs = g_new0 (ProcessRank, MAX (n_procs, 1));
+  guint order = 0;
+
+  for (guint p = 0; p < n_procs; p++)
+    {
+      procs[p].process = p;
+      procs[p].order = G_MAXUINT;
+    }
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (self->trace, i);
+      ThreadRank *t;
+
+      if (lane->thread < 0 || lane->gpu >= 0)
+        continue;
+      t = threads->len > 0 ? &g_array_index (threads, ThreadRank, threads->len - 1) : NULL;
+      if (t == NULL || t->thread != lane->thread)
+        {
+          ThreadRank nt = { lane->thread, sl_trace_get_thread (self->trace, lane->thread)->process,
+                            i, 0, 0, 0 };
+          g_array_append_val (threads, nt);
+          t = &g_array_index (threads, ThreadRank, threads->len - 1);
+        }
+      t->n++;
+      t->events += lane->n_events;
+      if (lane->kind == SL_LANE_CUDA_API)
+        t->cuda += lane->n_events;
+    }
+  for (guint i = 0; i < threads->len; i++)
+    {
+      const ThreadRank *t = &g_array_index (threads, ThreadRank, i);
+      ProcessRank *pr = &procs[MIN (t->process, MAX (n_procs, 1) - 1)];
+      pr->cuda += t->cuda;
+      pr->events += t->events;
+      if (pr->order == G_MAXUINT)
+        pr->order = order++;
+    }
+  g_array_sort (threads, compare_threads);
+  qsort (procs, n_procs, sizeof (ProcessRank), compare_processes);
+
+  for (guint p = 0; p < n_procs && procs[p].order != G_MAXUINT; p++)
+    {
+      const SlProcess *pr = sl_trace_get_process (self->trace, procs[p].process);
+      guint n_quiet = 0;
+
+      add_row (self, b, ROW_GROUP, 0, -1, -1,
+               g_strdup_printf ("p:%" G_GUINT64_FORMAT, pr->global_pid), process_title (self, pr));
+      for (guint i = 0; i < threads->len; i++)
+        {
+          const ThreadRank *t = &g_array_index (threads, ThreadRank, i);
+          if (t->process != procs[p].process)
+            continue;
+          if (thread_quiet (t))
+            n_quiet++;
+          else
+            add_thread_rows (self, b, t, 1);
+        }
+      if (n_quiet == 0)
+        continue;
+      add_row (self, b, ROW_GROUP, 1, -1, -1,
+               g_strdup_printf ("q:%" G_GUINT64_FORMAT, pr->global_pid),
+               g_strdup_printf (n_quiet == 1 ? "%u quiet thread" : "%u quiet threads", n_quiet));
+      for (guint i = 0; i < threads->len; i++)
+        {
+          const ThreadRank *t = &g_array_index (threads, ThreadRank, i);
+          if (t->process == procs[p].process && thread_quiet (t))
+            add_thread_rows (self, b, t, 2);
+        }
+    }
+}
+
+/* Whether lanes [from, to) of one GPU hold GPU work (not only host waits) on `ref`'s stream. */
+static gboolean
+stream_has_work (SlTimelineView *self,
+                 guint           from,
+                 guint           to,
+                 const SlLane   *ref)
+{
+  for (guint i = from; i < to; i++)
+    {
+      const SlLane *l = sl_trace_get_lane (self->trace, i);
+      if (l->kind != SL_LANE_SYNC && l->global_pid == ref->global_pid
+          && l->context_id == ref->context_id && l->green_context_id == ref->green_context_id
+          && l->stream_id == ref->stream_id)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* One GPU's lanes [from, to), sorted by process, context, stream, kind: a group per context and
+ * per stream with GPU work.  Host-side synchronization is no GPU work: its lane goes with the
+ * stream it waits for when that stream has work, else under the context as "Host waits", never
+ * a stream group of its own. */
+static void
+add_gpu_rows (SlTimelineView *self,
+              RowBuild       *b,
+              guint           g,
+              guint           from,
+              guint           to)
+{
+  const SlGpu *gpu = sl_trace_get_gpu (self->trace, g);
+  const char *gname = sl_trace_str (self->trace, gpu->name);
+  g_autofree char *plain = g_strdup_printf ("GPU %u", gpu->device_id);
+  guint64 cur_pid = 0;
+  guint32 cur_ctx = 0, cur_green = 0, cur_stream = 0;
+  gboolean have_ctx = FALSE, have_stream = FALSE;
+
+  add_row (self, b, ROW_GROUP, 0, -1, (gint) g, g_strdup_printf ("g:%u", gpu->device_id),
+           g_str_equal (gname, plain) || *gname == '\0'
+             ? g_steal_pointer (&plain)
+             : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname));
+  add_row (self, b, ROW_GPU_UTIL, 1, -1, (gint) g, NULL, g_strdup ("Utilization"));
+  add_row (self, b, ROW_GPU_ALL, 1, -1, (gint) g, NULL, g_strdup ("All streams"));
+  for (guint i = from; i < to; i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (self->trace, i);
+      gboolean on_stream;
+
+      if (!have_ctx || lane->global_pid != cur_pid || lane->context_id != cur_ctx
+          || lane->green_context_id != cur_green)
+        {
+          have_ctx = TRUE;
+          have_stream = FALSE;
+          cur_pid = lane->global_pid;
+          cur_ctx = lane->context_id;
+          cur_green = lane->green_context_id;
+          add_row (self, b, ROW_GROUP, 1, -1, (gint) g,
+                   g_strdup_printf ("c:%u:%" G_GUINT64_FORMAT ":%u:%u", gpu->device_id, cur_pid,
+                                    cur_ctx, cur_green),
+                   cur_green != 0
+                     ? g_strdup_printf ("pid %u · context %u · green %u", pid_of (self, cur_pid),
+                                        cur_ctx, cur_green)
+                     : g_strdup_printf ("pid %u · context %u", pid_of (self, cur_pid), cur_ctx));
+        }
+      on_stream = lane->kind != SL_LANE_SYNC || stream_has_work (self, from, to, lane);
+      if (!on_stream)
+        {
+          /* sorted by stream, the waits on streams without work end up among the streams:
+           * under the context, beside them */
+          add_row (self, b, ROW_LANE, 2, (gint) i, (gint) g, NULL,
+                   lane->stream_id == G_MAXUINT32
+                     ? g_strdup ("Host waits")
+                     : g_strdup_printf ("Host waits · stream %u", lane->stream_id));
+          have_stream = FALSE;
+          continue;
+        }
+      if (!have_stream || lane->stream_id != cur_stream)
+        {
+          have_stream = TRUE;
+          cur_stream = lane->stream_id;
+          add_row (self, b, ROW_GROUP, 2, -1, (gint) g,
+                   g_strdup_printf ("s:%u:%" G_GUINT64_FORMAT ":%u:%u:%u", gpu->device_id,
+                                    cur_pid, cur_ctx, cur_green, cur_stream),
+                   cur_stream == G_MAXUINT32 ? g_strdup ("No stream")
+                                             : g_strdup_printf ("Stream %u", cur_stream));
+        }
+      add_row (self, b, ROW_LANE, 3, (gint) i, (gint) g, NULL, lane_title (lane));
+    }
+}
+
+static int
+compare_gpus (gconstpointer a,
+              gconstpointer b,
+              gpointer      trace)
+{
+  guint32 x = sl_trace_get_gpu (trace, *(const guint *) a)->device_id;
+  guint32 y = sl_trace_get_gpu (trace, *(const guint *) b)->device_id;
+
+  if (x != y)
+    return x < y ? -1 : 1;
+  return *(const guint *) a < *(const guint *) b ? -1 : 1;
+}
+
+/* CPU lanes come first, sorted by thread, then GPU lanes by GPU, process, context, stream, kind
+ * (sl-trace.c): processes and threads are ranked here, GPUs listed by device id. */
 void
 _sl_timeline_rows_rebuild (SlTimelineView *self)
 {
   RowBuild b = { -1 };
   guint n_lanes;
-  gint cur_thread = -1, cur_proc = -1, cur_gpu = -1;
-  guint64 cur_pid = 0;
-  guint32 cur_ctx = 0, cur_green = 0, cur_stream = 0;
-  gboolean have_ctx = FALSE, have_stream = FALSE;
+  g_autofree guint *order = NULL, *first = NULL, *last = NULL;
 
   g_array_set_size (self->rows, 0);
   self->content_h = 0;
@@ -150,80 +424,62 @@ _sl_timeline_rows_rebuild (SlTimelineView *self)
   for (guint i = 0; i < n_lanes; i++)
     self->lane_row[i] = -1;
 
+  add_cpu_rows (self, &b, n_lanes);
+
+  order = g_new (guint, MAX (self->n_gpus, 1));
+  first = g_new (guint, MAX (self->n_gpus, 1));
+  last = g_new0 (guint, MAX (self->n_gpus, 1));
+  for (guint g = 0; g < self->n_gpus; g++)
+    {
+      order[g] = g;
+      first[g] = G_MAXUINT;
+    }
   for (guint i = 0; i < n_lanes; i++)
     {
       const SlLane *lane = sl_trace_get_lane (self->trace, i);
-
-      if (lane->thread >= 0)
-        {
-          const SlThread *th = sl_trace_get_thread (self->trace, lane->thread);
-          if ((gint) th->process != cur_proc)
-            {
-              const SlProcess *pr = sl_trace_get_process (self->trace, th->process);
-              cur_proc = th->process;
-              cur_thread = -1;
-              add_row (self, &b, ROW_GROUP, 0, -1, -1,
-                       g_strdup_printf ("p:%" G_GUINT64_FORMAT, pr->global_pid),
-                       g_strdup_printf ("%s [%u]", sl_trace_str (self->trace, pr->name), pr->pid));
-            }
-          if (lane->thread != cur_thread)
-            {
-              const char *name = sl_trace_str (self->trace, th->name);
-              cur_thread = lane->thread;
-              add_row (self, &b, ROW_GROUP, 1, -1, -1,
-                       g_strdup_printf ("t:%" G_GUINT64_FORMAT, th->global_tid),
-                       g_strdup_printf ("%s (%u)", *name != '\0' ? name : "thread", th->tid));
-            }
-          add_row (self, &b, ROW_LANE, 2, i, -1, NULL, lane_title (lane));
-        }
-      else if (lane->gpu >= 0 && (guint) lane->gpu < self->n_gpus)
-        {
-          if (lane->gpu != cur_gpu)
-            {
-              const SlGpu *gpu = sl_trace_get_gpu (self->trace, lane->gpu);
-              const char *gname = sl_trace_str (self->trace, gpu->name);
-              g_autofree char *plain = g_strdup_printf ("GPU %u", gpu->device_id);
-              cur_gpu = lane->gpu;
-              have_ctx = FALSE;
-              cur_proc = cur_thread = -1;
-              add_row (self, &b, ROW_GROUP, 0, -1, lane->gpu, g_strdup_printf ("g:%d", lane->gpu),
-                       g_str_equal (gname, plain) || *gname == '\0'
-                         ? g_steal_pointer (&plain)
-                         : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname));
-              add_row (self, &b, ROW_GPU_UTIL, 1, -1, lane->gpu, NULL, g_strdup ("Utilization"));
-              add_row (self, &b, ROW_GPU_ALL, 1, -1, lane->gpu, NULL, g_strdup ("All streams"));
-            }
-          if (!have_ctx || lane->global_pid != cur_pid || lane->context_id != cur_ctx
-              || lane->green_context_id != cur_green)
-            {
-              have_ctx = TRUE;
-              have_stream = FALSE;
-              cur_pid = lane->global_pid;
-              cur_ctx = lane->context_id;
-              cur_green = lane->green_context_id;
-              add_row (self, &b, ROW_GROUP, 1, -1, lane->gpu,
-                       g_strdup_printf ("c:%d:%" G_GUINT64_FORMAT ":%u:%u", lane->gpu, cur_pid,
-                                        cur_ctx, cur_green),
-                       cur_green != 0
-                         ? g_strdup_printf ("pid %u · context %u · green %u",
-                                            pid_of (self, cur_pid), cur_ctx, cur_green)
-                         : g_strdup_printf ("pid %u · context %u", pid_of (self, cur_pid),
-                                            cur_ctx));
-            }
-          if (!have_stream || lane->stream_id != cur_stream)
-            {
-              have_stream = TRUE;
-              cur_stream = lane->stream_id;
-              add_row (self, &b, ROW_GROUP, 2, -1, lane->gpu,
-                       g_strdup_printf ("s:%d:%" G_GUINT64_FORMAT ":%u:%u:%u", lane->gpu, cur_pid,
-                                        cur_ctx, cur_green, cur_stream),
-                       cur_stream == G_MAXUINT32 ? g_strdup ("No stream")
-                                                 : g_strdup_printf ("Stream %u", cur_stream));
-            }
-          add_row (self, &b, ROW_LANE, 3, i, lane->gpu, NULL, lane_title (lane));
-        }
+      if (lane->gpu < 0 || (guint) lane->gpu >= self->n_gpus)
+        continue;
+      first[lane->gpu] = MIN (first[lane->gpu], i);
+      last[lane->gpu] = i + 1;
     }
+  g_qsort_with_data (order, (gint) self->n_gpus, sizeof (guint), compare_gpus, self->trace);
+  for (guint k = 0; k < self->n_gpus; k++)
+    if (first[order[k]] != G_MAXUINT)
+      add_gpu_rows (self, &b, order[k], first[order[k]], last[order[k]]);
   _sl_timeline_configure_vadjustment (self);
+}
+
+/* A utilization row's header: its title, the threshold below which it is shaded, and its scale
+ * (ticks at 0, 50 and 100% where the bars reach, the ends labelled) along the right edge. */
+static void
+draw_util_header (SlTimelineView *self,
+                  GtkSnapshot    *snapshot,
+                  const Row      *r,
+                  double          x,
+                  double          y,
+                  const GdkRGBA  *tc)
+{
+  double base = y + r->h - 2, gh = r->h - 6;
+  g_autofree char *idle = g_strdup_printf ("idle < %.0f%%", 100 * self->util_threshold);
+  static const char *const ends[] = { "0%", "100%" };
+
+  _sl_timeline_draw_text_plain (self, snapshot, r->label, x, y + 3, tc);
+  _sl_timeline_draw_text_plain (self, snapshot, idle, x, y + 3 + self->text_h, &self->pal.dim_fg);
+  for (int k = 0; k <= 2; k++)
+    gtk_snapshot_append_color (snapshot, &self->pal.dim_fg,
+                               &GRAPHENE_RECT_INIT (HEADER_W - 6, floor (base - k * gh / 2), 5, 1));
+  for (guint k = 0; k < G_N_ELEMENTS (ends); k++)
+    {
+      int w;
+      double ty = k == 0 ? base - self->text_h + 2 : base - gh - 2;
+      pango_layout_set_width (self->layout, -1);
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+      pango_layout_set_text (self->layout, ends[k], -1);
+      pango_layout_get_pixel_size (self->layout, &w, NULL);
+      _sl_timeline_draw_text_plain (self, snapshot, NULL, HEADER_W - 9 - w,
+                                    CLAMP (ty, y + 1, y + r->h - self->text_h - 1),
+                                    &self->pal.dim_fg);
+    }
 }
 
 void
@@ -255,15 +511,18 @@ _sl_timeline_draw_headers (SlTimelineView *self,
         }
       if (r->kind == ROW_GROUP)
         {
-          gboolean collapsed = g_hash_table_contains (self->collapsed, r->key);
+          gboolean collapsed = _sl_timeline_group_collapsed (self, r->key);
           gtk_snapshot_append_color (snapshot, &self->pal.group_bg,
                                      &GRAPHENE_RECT_INIT (0, y, HEADER_W, r->h));
           _sl_timeline_draw_text (self, snapshot, SL_NO_STR, collapsed ? "▸" : "▾", x,
                                   y + (r->h - self->text_h) / 2, 12, tc);
           x += 12;
         }
-      _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x, y + (r->h - self->text_h) / 2,
-                              HEADER_W - x - 6, tc);
+      if (r->kind == ROW_GPU_UTIL)
+        draw_util_header (self, snapshot, r, x, y, tc);
+      else
+        _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x,
+                                y + (r->h - self->text_h) / 2, HEADER_W - x - 6, tc);
       gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                  &GRAPHENE_RECT_INIT (0, y + r->h - 1, HEADER_W, 1));
     }
@@ -296,6 +555,15 @@ _sl_timeline_reveal_lane (SlTimelineView *self,
             g_hash_table_iter_remove (&it);
         }
       _sl_timeline_rows_rebuild (self);
+      /* still hidden: a quiet thread's, whose group is collapsed unless named */
+      if (self->lane_row[lane] < 0 && l->gpu < 0 && l->thread >= 0)
+        {
+          const SlThread *th = sl_trace_get_thread (self->trace, l->thread);
+          const SlProcess *pr = sl_trace_get_process (self->trace, th->process);
+          g_hash_table_add (self->collapsed,
+                            g_strdup_printf ("q:%" G_GUINT64_FORMAT, pr->global_pid));
+          _sl_timeline_rows_rebuild (self);
+        }
     }
   if (self->lane_row[lane] < 0 || self->vadjustment == NULL)
     return;

@@ -54,14 +54,73 @@ format_tick (char   *buf,
               (double) t / (double) units[u].ns, units[u].name);
 }
 
+/* Whether absolute labels (time since the trace's start) would be long in the step's unit:
+ * more than four integer digits ("2046600 µs") or more than ten characters; such frames label
+ * offsets from a base tick instead, the base written in the corner. */
+static gboolean
+labels_relative (SlTime t,
+                 SlTime step)
+{
+  char buf[64];
+  const char *sp;
+
+  format_tick (buf, sizeof buf, t, step, FALSE);
+  sp = strchr (buf, '.');
+  if (sp == NULL)
+    sp = strchr (buf, ' ');
+  return (sp != NULL && sp - buf > 4) || g_utf8_strlen (buf, -1) > 10;
+}
+
+/* The ruler's labels for a frame: one per tick whose label fits wholly between the header and
+ * the right edge (a label the edges would cut is left out, so the leftmost is never clipped);
+ * `*base` is set to the base of relative labels, or -1 when they are absolute. */
+void
+_sl_timeline_ruler_labels (SlTimelineView *self,
+                           GtkSnapshot    *snapshot,
+                           const Frame    *f,
+                           GArray         *out,
+                           SlTime         *base)
+{
+  SlTime start, end, step, first;
+  gboolean relative;
+
+  g_array_set_size (out, 0);
+  sl_viewport_get_bounds (self->viewport, &start, &end);
+  step = tick_step ((double) (f->t1 - f->t0), f->width, 110);
+  first = start + ((f->t0 - start) / step) * step;
+  if (first < f->t0)
+    first += step;
+  relative = labels_relative (f->t1 - start, step);
+  *base = relative ? first : -1;
+  pango_layout_set_width (self->layout, -1);
+  pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+  for (SlTime t = first; t < f->t1 + step; t += step)
+    {
+      SlRulerLabel l;
+      int w;
+
+      l.x = frame_x (f, t) + 3;
+      if (l.x >= f->right)
+        break;
+      format_tick (l.text, sizeof l.text, relative ? t - first : t - start, step, relative);
+      pango_layout_set_text (self->layout, l.text, -1);
+      pango_layout_get_pixel_size (self->layout, &w, NULL);
+      l.w = w;
+      if (l.x < HEADER_W || l.x + l.w + 2 > f->right)
+        continue;
+      g_array_append_val (out, l);
+      if (snapshot != NULL)
+        _sl_timeline_draw_text_plain (self, snapshot, NULL, l.x, 3, &self->pal.fg);
+    }
+}
+
 void
 _sl_timeline_draw_ruler (SlTimelineView *self,
                          GtkSnapshot    *snapshot,
                          const Frame    *f,
                          double          height)
 {
-  SlTime start, end, span = f->t1 - f->t0, step, first, base = 0;
-  char buf[64];
+  SlTime start, end, span = f->t1 - f->t0, step, first, base;
   gboolean relative;
   GdkRGBA tc = self->pal.fg, dc = self->pal.dim_fg;
 
@@ -74,11 +133,6 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
   first = start + ((f->t0 - start) / step) * step;
   if (first < f->t0)
     first += step;
-  /* far from the start with fine ticks, absolute labels get long: label offsets from a base */
-  format_tick (buf, sizeof buf, f->t1 - start, step, FALSE);
-  relative = strlen (buf) > 11;
-  if (relative)
-    base = first;
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_W, 0, f->width, RULER_H));
   for (SlTime t = first - step; t < f->t1 + step; t += step)
@@ -89,14 +143,12 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (floor (x + k * step * f->scale / 5),
                                                         RULER_H - 5, 1, 4));
-      if (relative)
-        format_tick (buf, sizeof buf, t - base, step, TRUE);
-      else
-        format_tick (buf, sizeof buf, t - start, step, FALSE);
-      /* a label the right edge would cut is left out, not ellipsized */
-      if (x + 3 + 8 * strlen (buf) < f->right)
-        _sl_timeline_draw_text (self, snapshot, SL_NO_STR, buf, x + 3, 3, step * f->scale - 6, &tc);
     }
+  if (self->ruler_labels == NULL)
+    self->ruler_labels = g_array_new (FALSE, FALSE, sizeof (SlRulerLabel));
+  _sl_timeline_ruler_labels (self, snapshot, f, self->ruler_labels, &base);
+  self->ruler_base = base;
+  relative = base >= 0;
   gtk_snapshot_pop (snapshot);
 
   /* the corner: visible span, and the base when labels are relative */
@@ -112,8 +164,16 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
       }
     else
       line = g_strdup_printf ("%s wide", d);
+    int lw;
+    /* the legend is a click away (sl-timeline-legend.c) */
+    pango_layout_set_width (self->layout, -1);
+    pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_text (self->layout, LEGEND_LABEL, -1);
+    pango_layout_get_pixel_size (self->layout, &lw, NULL);
+    _sl_timeline_draw_text_plain (self, snapshot, NULL, HEADER_W - 8 - lw,
+                                  (RULER_H - self->text_h) / 2, &self->pal.focus);
     _sl_timeline_draw_text (self, snapshot, SL_NO_STR, line, 8, (RULER_H - self->text_h) / 2,
-                            HEADER_W - 12, &dc);
+                            HEADER_W - 20 - lw, &dc);
   }
 
   /* where the findings are: shaded marks along the ruler's foot, the one in focus stronger */

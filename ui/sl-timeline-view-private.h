@@ -19,8 +19,12 @@ G_BEGIN_DECLS
 #define ROW_SAMPLE_H 14.0
 #define ROW_UTIL_H   40.0
 #define MIN_PX       2.0     /* events narrower than this fold into LOD items */
-#define ZOOM_STEP    1.5     /* W/S and one Ctrl+wheel notch */
+#define ZOOM_STEP    1.5     /* one Ctrl+wheel notch */
+#define KEY_ZOOM_STEP 1.25   /* one tap of W/S (and the zoom-in/out actions) */
+#define KEY_ZOOM_RATE 4.0    /* W/S held: this factor per second, after KEY_ZOOM_HOLD */
+#define KEY_ZOOM_HOLD 150000 /* µs a key is down before it zooms continuously */
 #define PAN_STEP     0.2     /* A/D: a fifth of the visible span */
+#define LEGEND_LABEL "Legend"  /* in the ruler's corner: a click opens the colours' legend */
 #define TEXT_MIN_W   24.0    /* px: narrower boxes never get a label */
 
 typedef enum
@@ -158,6 +162,8 @@ struct _SlTimelineView
   gboolean      *focus_lanes;    /* per lane, NULL when none */
   MarkSet        focus;
   GArray        *ruler_marks;    /* SlTime pairs */
+  GArray        *ruler_labels;   /* SlRulerLabel: the ruler's labels as last drawn */
+  SlTime         ruler_base;     /* base of relative ruler labels, -1 when absolute */
   SlColorMode    color_mode;
   gboolean       util_overlay;
   double         util_threshold;
@@ -165,6 +171,11 @@ struct _SlTimelineView
   /* input */
   double         pointer_x, pointer_y;
   gboolean       pointer_inside;
+  GtkWidget     *legend;         /* the colours' legend popover, NULL until first opened */
+  gint           key_zoom_dir;   /* W held: +1, S held: -1, 0 when neither */
+  guint          key_zoom_tick;  /* tick callback of a held W/S, 0 when none */
+  gint64         key_zoom_down;  /* µs, when the key went down */
+  gint64         key_zoom_last;  /* µs, the frame of the last continuous step */
   int            drag_mode;
   SlTime         drag_t0, drag_t1, drag_anchor;
   double         drag_vvalue;
@@ -277,6 +288,13 @@ batch_add (Batch         *b,
   b->color = *c;
   b->pending = TRUE;
 }
+
+/* A label of the time ruler: its text and box's left and width, in widget coordinates. */
+typedef struct
+{
+  double x, w;
+  char   text[40];
+} SlRulerLabel;
 
 typedef struct
 {
@@ -504,6 +522,12 @@ void _sl_timeline_draw_text (SlTimelineView *self,
                              double          y,
                              double          max_w,
                              const GdkRGBA  *color);
+void _sl_timeline_draw_text_plain (SlTimelineView *self,
+                                   GtkSnapshot    *snapshot,
+                                   const char     *text,
+                                   double          x,
+                                   double          y,
+                                   const GdkRGBA  *color);
 GdkRGBA _sl_timeline_text_on (const GdkRGBA *bg);
 
 /* sl-timeline-rows.c */
@@ -512,6 +536,8 @@ gint _sl_timeline_row_at (SlTimelineView *self,
 void _sl_timeline_row_clear (gpointer data);
 void _sl_timeline_configure_vadjustment (SlTimelineView *self);
 void _sl_timeline_rows_rebuild (SlTimelineView *self);
+gboolean _sl_timeline_group_collapsed (SlTimelineView *self,
+                                       const char     *key);
 void _sl_timeline_draw_headers (SlTimelineView *self,
                                 GtkSnapshot    *snapshot,
                                 double          height);
@@ -574,6 +600,8 @@ void _sl_timeline_draw_outline (GtkSnapshot   *snapshot,
 gboolean _sl_timeline_event_rect (SlTimelineView  *self,
                                   SlEventRef       ref,
                                   graphene_rect_t *out);
+gboolean _sl_timeline_selection_outline (SlTimelineView  *self,
+                                         graphene_rect_t *out);
 gboolean _sl_timeline_arrow_points (SlTimelineView   *self,
                                     graphene_point_t *from,
                                     graphene_point_t *to);
@@ -646,14 +674,24 @@ void _sl_timeline_draw_ruler (SlTimelineView *self,
                               GtkSnapshot    *snapshot,
                               const Frame    *f,
                               double          height);
+void _sl_timeline_ruler_labels (SlTimelineView *self,
+                                GtkSnapshot    *snapshot,
+                                const Frame    *f,
+                                GArray         *out,
+                                SlTime         *base);
 void _sl_timeline_grid_ticks (SlTimelineView *self,
                               const Frame    *f,
                               SlTime         *first,
                               SlTime         *step);
 
+/* sl-timeline-legend.c */
+void _sl_timeline_legend_toggle (SlTimelineView *self);
+void _sl_timeline_legend_dispose (SlTimelineView *self);
+
 /* sl-timeline-input.c */
 void _sl_timeline_input_class_init (GtkWidgetClass *widget_class);
 void _sl_timeline_input_init (SlTimelineView *self);
+void _sl_timeline_key_zoom_stop (SlTimelineView *self);
 
 /* Test hooks (tests/test-ui-timeline.c, tests/test-ui-app.c) */
 
@@ -661,11 +699,25 @@ void _sl_timeline_input_init (SlTimelineView *self);
 gboolean    sl_timeline_view_get_event_area     (SlTimelineView  *self,
                                                  SlEventRef       ref,
                                                  graphene_rect_t *area);
+/* The box the selection outline is drawn around; FALSE when none is drawn. */
+gboolean    sl_timeline_view_get_selection_outline (SlTimelineView  *self,
+                                                    graphene_rect_t *area);
 /* Whether a lane is tinted as part of the finding in focus; how many ruler marks are drawn. */
 gboolean    sl_timeline_view_lane_in_focus      (SlTimelineView *self,
                                                  guint           lane);
 guint       sl_timeline_view_get_ruler_marks    (SlTimelineView *self);
+/* The ruler's labels (SlRulerLabel) as last drawn, and the base of relative labels (-1 when they
+ * are absolute). */
+const GArray *sl_timeline_view_get_ruler_labels (SlTimelineView *self,
+                                                 SlTime         *base);
 
+/* The legend popover while it is open, else NULL. */
+GtkWidget  *sl_timeline_view_get_legend         (SlTimelineView *self);
+/* The header rows' labels, top to bottom, each indented by two spaces per tree level. */
+char      **sl_timeline_view_dup_row_labels     (SlTimelineView *self);
+/* Whether the group row with that label is collapsed (FALSE when there is none). */
+gboolean    sl_timeline_view_group_collapsed    (SlTimelineView *self,
+                                                 const char     *label);
 /* The lane row at widget y, or -1 (headers and ruler included in the layout). */
 gint        sl_timeline_view_lane_at            (SlTimelineView *self,
                                                  double          y);

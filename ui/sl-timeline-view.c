@@ -174,12 +174,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   /* the selection on top */
   {
     graphene_rect_t area;
-    if (_sl_timeline_event_rect (self, self->selected, &area))
-      {
-        area.origin.x = MAX (area.origin.x, HEADER_W - 3);
-        area.size.width = MIN (area.size.width, width + 6 - area.origin.x);
-        _sl_timeline_draw_outline (snapshot, &area, &self->pal.select, 2);
-      }
+    if (_sl_timeline_selection_outline (self, &area))
+      _sl_timeline_draw_outline (snapshot, &area, &self->pal.select, 2);
   }
   _sl_timeline_draw_arrow (self, snapshot, width, height);
   gtk_snapshot_pop (snapshot);
@@ -240,10 +236,14 @@ sl_timeline_view_size_allocate (GtkWidget *widget,
                                 int        height,
                                 int        baseline)
 {
+  SlTimelineView *self = SL_TIMELINE_VIEW (widget);
+
   (void) width;
   (void) height;
   (void) baseline;
-  _sl_timeline_configure_vadjustment (SL_TIMELINE_VIEW (widget));
+  _sl_timeline_configure_vadjustment (self);
+  if (self->legend != NULL)
+    gtk_popover_present (GTK_POPOVER (self->legend));
 }
 
 static void
@@ -280,6 +280,8 @@ sl_timeline_view_dispose (GObject *object)
 {
   SlTimelineView *self = SL_TIMELINE_VIEW (object);
 
+  _sl_timeline_key_zoom_stop (self);
+  _sl_timeline_legend_dispose (self);
   sl_timeline_view_set_trace (self, NULL);
   _sl_timeline_worker_stop (self);
   if (self->viewport != NULL)
@@ -312,6 +314,7 @@ sl_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->search, sl_search_free);
   g_clear_pointer (&self->highlight, sl_search_free);
   g_clear_pointer (&self->ruler_marks, g_array_unref);
+  g_clear_pointer (&self->ruler_labels, g_array_unref);
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->text_w);
   g_free (self->sync_names);
@@ -403,6 +406,7 @@ sl_timeline_view_init (SlTimelineView *self)
   self->selected = SL_EVENT_REF_NONE;
   self->colors_epoch = 1;   /* a lane's runs_epoch of 0 is "none" */
   self->highlight_name = SL_NO_STR;
+  self->ruler_base = -1;
   self->util_threshold = 0.8;
   self->viewport = sl_viewport_new ();
   self->viewport_changed_id = g_signal_connect (self->viewport, "notify::visible",
@@ -778,6 +782,58 @@ sl_timeline_view_get_event_area (SlTimelineView  *self,
     return FALSE;
   graphene_rect_init (area, x0, r.origin.y, x1 - x0, r.size.height);
   return TRUE;
+}
+
+const GArray *
+sl_timeline_view_get_ruler_labels (SlTimelineView *self,
+                                   SlTime         *base)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  if (base != NULL)
+    *base = self->ruler_base;
+  return self->ruler_labels;
+}
+
+gboolean
+sl_timeline_view_get_selection_outline (SlTimelineView  *self,
+                                        graphene_rect_t *area)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  g_return_val_if_fail (area != NULL, FALSE);
+  return _sl_timeline_selection_outline (self, area);
+}
+
+char **
+sl_timeline_view_dup_row_labels (SlTimelineView *self)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  char **labels;
+
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = row_get (self, i);
+      g_autofree char *indent = g_strnfill (2 * r->level, ' ');
+      g_autofree char *line = g_strconcat (indent, r->label, NULL);
+      g_strv_builder_add (b, line);
+    }
+  labels = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return labels;
+}
+
+gboolean
+sl_timeline_view_group_collapsed (SlTimelineView *self,
+                                  const char     *label)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), FALSE);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = row_get (self, i);
+      if (r->kind == ROW_GROUP && g_strcmp0 (r->label, label) == 0)
+        return _sl_timeline_group_collapsed (self, r->key);
+    }
+  return FALSE;
 }
 
 gint

@@ -66,4 +66,16 @@ void        sl_timeline_view_set_ruler_marks    (SlTimelineView *self,
                                                  const SlTime   *ranges,
                                                  guint           n_ranges);
 
+/* Opens or closes the legend of the colours (also a click on "Legend" in the ruler's corner). */
+void        sl_timeline_view_toggle_legend      (SlTimelineView  *self);
+
+/* The timeline's keys as Perfetto has them (W/S zoom, continuously while held; A/D pan; F fit;
+ * 0 show all; Esc clear), for a key event seen anywhere in the window: a window forwards its key
+ * presses and releases here unless the focus is in a text entry.  TRUE when the key is one of
+ * them (with no Ctrl, Alt or Super held) and was handled. */
+gboolean    sl_timeline_view_handle_key         (SlTimelineView  *self,
+                                                 guint            keyval,
+                                                 GdkModifierType  state,
+                                                 gboolean         pressed);
+
 G_END_DECLS

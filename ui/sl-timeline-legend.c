@@ -1,0 +1,152 @@
+/* sl-timeline-legend.c: what the timeline's colours mean, in a popover from the ruler's corner. */
+#include "sl-timeline-view-private.h"
+
+/* Built when it opens, from the palette of the theme and the colour mode of that moment: no frame
+ * pays for it.  The corner says "Legend" where a click opens it (sl-timeline-ruler.c). */
+
+static char *
+swatch_markup (const GdkRGBA *c,
+               const char    *glyph)
+{
+  return g_strdup_printf ("<span foreground=\"#%02x%02x%02x\" fgalpha=\"%d%%\">%s</span>",
+                          (guint) (c->red * 255 + 0.5), (guint) (c->green * 255 + 0.5),
+                          (guint) (c->blue * 255 + 0.5), (int) CLAMP (c->alpha * 100 + 0.5, 1, 100),
+                          glyph);
+}
+
+static void
+legend_row (GtkGrid       *grid,
+            int           *row,
+            const GdkRGBA *c,
+            const char    *glyph,
+            const char    *text)
+{
+  GtkWidget *sw = gtk_label_new (NULL), *label = gtk_label_new (text);
+  g_autofree char *markup = c != NULL ? swatch_markup (c, glyph) : NULL;
+
+  if (markup != NULL)
+    gtk_label_set_markup (GTK_LABEL (sw), markup);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 52);
+  gtk_grid_attach (grid, sw, 0, *row, 1, 1);
+  gtk_grid_attach (grid, label, 1, *row, 1, 1);
+  (*row)++;
+}
+
+static void
+legend_heading (GtkGrid    *grid,
+                int        *row,
+                const char *text)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>", text);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (*row > 0)
+    gtk_widget_set_margin_top (label, 8);
+  gtk_grid_attach (grid, label, 0, *row, 2, 1);
+  (*row)++;
+}
+
+static GtkWidget *
+legend_content (SlTimelineView *self)
+{
+  const Palette *p = &self->pal;
+  GtkGrid *grid = GTK_GRID (gtk_grid_new ());
+  g_autofree char *threshold = g_strdup_printf (
+    "Shaded: kernels below %.0f%% of the time (the dotted line)", 100 * self->util_threshold);
+  int row = 0;
+
+  gtk_grid_set_column_spacing (grid, 8);
+  gtk_grid_set_row_spacing (grid, 2);
+  gtk_widget_set_margin_start (GTK_WIDGET (grid), 6);
+  gtk_widget_set_margin_end (GTK_WIDGET (grid), 6);
+  gtk_widget_set_margin_top (GTK_WIDGET (grid), 6);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (grid), 6);
+
+  if (self->color_mode == SL_COLOR_BY_NAME)
+    {
+      GdkRGBA a = { 0.85f, 0.45f, 0.35f, 1 }, b = { 0.35f, 0.6f, 0.85f, 1 };
+      legend_heading (grid, &row, "Events: coloured by name");
+      legend_row (grid, &row, &a, "██",
+                  "Each name has a colour of its own (the same in every lane)");
+      legend_row (grid, &row, &b, "██", "NVTX ranges keep the colour the program gave them");
+    }
+  else
+    {
+      legend_heading (grid, &row, "Events: coloured by kind");
+      legend_row (grid, &row, &p->kernel, "██", "Kernel");
+      legend_row (grid, &row, &p->memcpy_htod, "██", "Memcpy host → device");
+      legend_row (grid, &row, &p->memcpy_dtoh, "██", "Memcpy device → host");
+      legend_row (grid, &row, &p->memcpy_dtod, "██", "Memcpy device → device");
+      legend_row (grid, &row, &p->memcpy_other, "██", "Memcpy, other kinds");
+      legend_row (grid, &row, &p->memset, "██", "Memset");
+      legend_row (grid, &row, &p->api, "██", "CUDA API call");
+      legend_row (grid, &row, &p->api_sync, "██", "CUDA API call that waits for the GPU");
+      legend_row (grid, &row, &p->nvtx, "██", "NVTX range (or the colour the program gave it)");
+      legend_row (grid, &row, &p->osrt, "██", "OS runtime call");
+      legend_row (grid, &row, &p->sample, "▮", "CPU sample");
+    }
+  legend_row (grid, &row, &p->gpu_sync, "▭▭",
+              "Host wait (synchronization): the CPU waits, the GPU is not busy");
+  legend_row (grid, &row, &p->dim_fg, "▒▒",
+              "Many events in one pixel: the shade says how much of it they fill");
+
+  legend_heading (grid, &row, "Utilization rows (0–100%)");
+  legend_row (grid, &row, &p->util_kernels, "██", "Kernels running");
+  legend_row (grid, &row, &p->util_any, "██", "Any GPU work (kernels, copies, sets)");
+  legend_row (grid, &row, &p->idle, "██", threshold);
+
+  legend_heading (grid, &row, "Marks");
+  legend_row (grid, &row, &p->select, "▢", "Selected event");
+  legend_row (grid, &row, &p->search, "▁▁", "Search match");
+  legend_row (grid, &row, &p->focus, "▁▁", "Finding in focus");
+  legend_row (grid, &row, &p->range, "██", "Selected time range");
+  return GTK_WIDGET (grid);
+}
+
+/* Opens the legend (made anew: the theme or the colour mode may have changed), or closes it. */
+void
+_sl_timeline_legend_toggle (SlTimelineView *self)
+{
+  if (self->legend != NULL && gtk_widget_get_visible (self->legend))
+    {
+      gtk_popover_popdown (GTK_POPOVER (self->legend));
+      return;
+    }
+  if (self->legend == NULL)
+    {
+      self->legend = gtk_popover_new ();
+      gtk_widget_set_parent (self->legend, GTK_WIDGET (self));
+      gtk_popover_set_position (GTK_POPOVER (self->legend), GTK_POS_BOTTOM);
+      gtk_popover_set_pointing_to (GTK_POPOVER (self->legend),
+                                   &(GdkRectangle) { HEADER_W - 20, 0, 16, (int) RULER_H });
+    }
+  _sl_timeline_palette_update (self);
+  gtk_popover_set_child (GTK_POPOVER (self->legend), legend_content (self));
+  gtk_popover_popup (GTK_POPOVER (self->legend));
+}
+
+void
+_sl_timeline_legend_dispose (SlTimelineView *self)
+{
+  if (self->legend != NULL)
+    gtk_widget_unparent (self->legend);
+  self->legend = NULL;
+}
+
+void
+sl_timeline_view_toggle_legend (SlTimelineView *self)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+  _sl_timeline_legend_toggle (self);
+}
+
+GtkWidget *
+sl_timeline_view_get_legend (SlTimelineView *self)
+{
+  g_return_val_if_fail (SL_IS_TIMELINE_VIEW (self), NULL);
+  return self->legend != NULL && gtk_widget_get_visible (self->legend) ? self->legend : NULL;
+}
