@@ -18,20 +18,6 @@
 
 #include "sl-lane.h"
 
-/* The events of `lane` that start in [t0, t1): indices [*first, *end). */
-static inline void
-lane_range (const SlLane *lane,
-            SlTime        t0,
-            SlTime        t1,
-            gsize        *first,
-            gsize        *end)
-{
-  *first = t0 == G_MININT64 ? 0 : sl_lane_lower_bound (lane, t0);
-  *end = t1 == G_MAXINT64 ? lane->n_events : sl_lane_lower_bound (lane, t1);
-  if (*end < *first)
-    *end = *first;
-}
-
 /* ---------------------------------------------------------------------------------------- */
 /* Summaries grouped by a name                                                              */
 
@@ -104,9 +90,9 @@ summary_emit (SlReport        *r,
   return r;
 }
 
-static gboolean
-trace_has (SlTrace    *trace,
-           SlLaneKind  kind)
+gboolean
+_sl_stats_trace_has (SlTrace    *trace,
+                     SlLaneKind  kind)
 {
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
@@ -117,10 +103,19 @@ trace_has (SlTrace    *trace,
   return FALSE;
 }
 
-static gboolean
-no_data (SlTrace     *trace,
-         GError     **error,
-         const char  *what)
+guint32
+_sl_stats_lane_device_id (SlTrace      *trace,
+                          const SlLane *lane)
+{
+  if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
+    return sl_trace_get_gpu (trace, lane->gpu)->device_id;
+  return 0;
+}
+
+gboolean
+_sl_stats_no_data (SlTrace     *trace,
+                   GError     **error,
+                   const char  *what)
 {
   g_set_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA, "%s does not contain %s.",
                sl_trace_get_path (trace), what);
@@ -145,7 +140,7 @@ group_events (SlTrace    *trace,
       if (lane->kind != kind && lane->kind != also)
         continue;
       gsize first, end;
-      lane_range (lane, t0, t1, &first, &end);
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize k = first; k < end; k++)
         {
           const SlEvent *ev = &lane->events[k];
@@ -180,8 +175,8 @@ compute_time_summary (SlTrace             *trace,
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, info->kind) && !trace_has (trace, info->also))
-    return no_data (trace, error, info->what), NULL;
+  if (!_sl_stats_trace_has (trace, info->kind) && !_sl_stats_trace_has (trace, info->also))
+    return _sl_stats_no_data (trace, error, info->what), NULL;
   _sl_groups_init (&gs);
   group_events (trace, info->kind, info->also, FALSE, t0, t1, &gs);
   SlReport *r = summary_emit (_sl_report_new (trace, info), &gs, info->order);
@@ -200,8 +195,8 @@ compute_api_sum (SlTrace             *trace,
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, SL_LANE_CUDA_API))
-    return no_data (trace, error, "CUDA trace data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+    return _sl_stats_no_data (trace, error, "CUDA trace data"), NULL;
   _sl_groups_init (&gs);
   group_events (trace, SL_LANE_CUDA_API, SL_LANE_CUDA_API, FALSE, t0, t1, &gs);
   SlReport *r = _sl_report_new (trace, info);
@@ -226,8 +221,8 @@ compute_mem_size_sum (SlTrace             *trace,
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, SL_LANE_MEMCPY) && !trace_has (trace, SL_LANE_MEMSET))
-    return no_data (trace, error, "GPU memory data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_MEMCPY) && !_sl_stats_trace_has (trace, SL_LANE_MEMSET))
+    return _sl_stats_no_data (trace, error, "GPU memory data"), NULL;
   _sl_groups_init (&gs);
   group_events (trace, SL_LANE_MEMCPY, SL_LANE_MEMSET, TRUE, t0, t1, &gs);
   SlReport *r = _sl_report_new (trace, info);
@@ -260,8 +255,8 @@ compute_nvtx_sum (SlTrace             *trace,
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, SL_LANE_NVTX))
-    return no_data (trace, error, "NV Tools Extension (NVTX) data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_NVTX))
+    return _sl_stats_no_data (trace, error, "NV Tools Extension (NVTX) data"), NULL;
   _sl_groups_init (&gs);
   SlReport *r = _sl_report_new (trace, info);
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
@@ -270,7 +265,7 @@ compute_nvtx_sum (SlTrace             *trace,
       if (lane->kind != SL_LANE_NVTX)
         continue;
       gsize first, end;
-      lane_range (lane, t0, t1, &first, &end);
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize k = first; k < end; k++)
         {
           const SlEvent *ev = &lane->events[k];
@@ -381,9 +376,9 @@ compute_gpu_trace (SlTrace             *trace,
                    SlTime               t1,
                    GError             **error)
 {
-  if (!trace_has (trace, SL_LANE_KERNELS) && !trace_has (trace, SL_LANE_MEMCPY)
-      && !trace_has (trace, SL_LANE_MEMSET))
-    return no_data (trace, error, "GPU trace data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS) && !_sl_stats_trace_has (trace, SL_LANE_MEMCPY)
+      && !_sl_stats_trace_has (trace, SL_LANE_MEMSET))
+    return _sl_stats_no_data (trace, error, "GPU trace data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
   g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (TraceRow));
@@ -403,11 +398,9 @@ compute_gpu_trace (SlTrace             *trace,
       if (lane->kind != SL_LANE_KERNELS && lane->kind != SL_LANE_MEMCPY
           && lane->kind != SL_LANE_MEMSET)
         continue;
-      guint32 device_id = 0;
-      if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
-        device_id = sl_trace_get_gpu (trace, lane->gpu)->device_id;
+      guint32 device_id = _sl_stats_lane_device_id (trace, lane);
       gsize first, end;
-      lane_range (lane, t0, t1, &first, &end);
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize k = first; k < end; k++)
         {
           TraceRow row = { lane, k, device_id };
@@ -590,10 +583,10 @@ add_duration_stats (SlReport *r,
 {
   if (a->n == 0)
     {
-      /* avg, median, min and max of no values are NULL; extension-functions' stdev() is 0.0 */
-      for (int i = 0; i < 4; i++)
+      /* avg, median, min, max and stdev of no values are NULL: nsys prints QStdDev empty, not
+       * 0.0, for a group none of whose launches queued */
+      for (int i = 0; i < 5; i++)
         _sl_report_add_null (r);
-      _sl_report_add_double (r, 0.0);
       return;
     }
   _sl_report_add_double (r, sl_stats_round (_sl_acc_avg (a), 1));
@@ -610,10 +603,10 @@ compute_kern_exec_sum (SlTrace             *trace,
                        SlTime               t1,
                        GError             **error)
 {
-  if (!trace_has (trace, SL_LANE_KERNELS))
-    return no_data (trace, error, "CUDA kernel data"), NULL;
-  if (!trace_has (trace, SL_LANE_CUDA_API))
-    return no_data (trace, error, "CUDA API data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
+    return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+    return _sl_stats_no_data (trace, error, "CUDA API data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
   g_autoptr (GHashTable) groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, NULL,
@@ -626,11 +619,9 @@ compute_kern_exec_sum (SlTrace             *trace,
       const SlLane *lane = sl_trace_get_lane (trace, i);
       if (lane->kind != SL_LANE_KERNELS)
         continue;
-      guint32 device_id = 0;
-      if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
-        device_id = sl_trace_get_gpu (trace, lane->gpu)->device_id;
+      guint32 device_id = _sl_stats_lane_device_id (trace, lane);
       gsize first, end;
-      lane_range (lane, t0, t1, &first, &end);
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize k = first; k < end; k++)
         {
           const SlEvent *kev = &lane->events[k];
@@ -711,6 +702,8 @@ compute_kern_exec_sum (SlTrace             *trace,
 const _SlReportInfo _sl_report_infos[] = {
   { "cuda_api_sum", "CUDA API Summary", SL_LOAD_CUDA_API, compute_api_sum,
     COLUMNS (summary_columns_calls) },
+  { "cuda_api_trace", "CUDA API Trace", SL_LOAD_CUDA_API, _sl_report_compute_cuda_api_trace,
+    COLUMNS (_sl_cuda_api_trace_columns) },
   { "cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", SL_LOAD_KERNELS, compute_time_summary,
     COLUMNS (summary_columns_instances), .kind = SL_LANE_KERNELS, .also = SL_LANE_KERNELS,
     .what = "CUDA kernel data", .order = _SL_ORDER_TOTAL_DESC_COUNT_NAME },
@@ -723,6 +716,17 @@ const _SlReportInfo _sl_report_infos[] = {
     compute_gpu_trace, COLUMNS (trace_columns) },
   { "cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary",
     SL_LOAD_KERNELS | SL_LOAD_CUDA_API, compute_kern_exec_sum, COLUMNS (exec_columns) },
+  { "cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace",
+    SL_LOAD_KERNELS | SL_LOAD_CUDA_API, _sl_report_compute_cuda_kern_exec_trace,
+    COLUMNS (_sl_cuda_kern_exec_trace_columns) },
+  { "nvtx_gpu_proj_sum", "NVTX GPU Projection Summary",
+    SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
+    _sl_report_compute_nvtx_gpu_proj_sum, COLUMNS (_sl_nvtx_gpu_proj_sum_columns) },
+  { "nvtx_gpu_proj_trace", "NVTX GPU Projection Trace",
+    SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
+    _sl_report_compute_nvtx_gpu_proj_trace, COLUMNS (_sl_nvtx_gpu_proj_trace_columns) },
+  { "nvtx_kern_sum", "NVTX Range Kernel Summary", SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS,
+    _sl_report_compute_nvtx_kern_sum, COLUMNS (_sl_nvtx_kern_sum_columns) },
   { "nvtx_sum", "NVTX Range Summary", SL_LOAD_NVTX, compute_nvtx_sum,
     COLUMNS (summary_columns_nvtx) },
   { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_time_summary,
