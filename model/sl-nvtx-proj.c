@@ -280,13 +280,22 @@ compare_lane_groups (gconstpointer pa,
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
+/* Sorts row indices, not the rows (56 bytes each, which a merge sort would move around) */
+typedef struct
+{
+  const SlNvtxProjRow *rows;
+  SlTrace             *trace;
+} RowOrder;
+
 static int
 compare_rows (gconstpointer pa,
               gconstpointer pb,
               gpointer      data)
 {
-  const SlNvtxProjRow *a = pa, *b = pb;
-  SlTrace *trace = data;
+  const RowOrder *order = data;
+  const SlNvtxProjRow *a = &order->rows[*(const guint32 *) pa];
+  const SlNvtxProjRow *b = &order->rows[*(const guint32 *) pb];
+  SlTrace *trace = order->trace;
 
   if (a->gpu != b->gpu)
     return a->gpu < b->gpu ? -1 : 1;
@@ -404,8 +413,16 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
       g_ptr_array_set_size (seen, 0);
       g = end;
     }
-  g_array_sort_with_data (rows, compare_rows, p->trace);
-  return rows;
+  g_autofree guint32 *order = g_new (guint32, MAX (rows->len, 1));
+  for (guint i = 0; i < rows->len; i++)
+    order[i] = i;
+  RowOrder by = { (const SlNvtxProjRow *) rows->data, p->trace };
+  g_qsort_with_data (order, rows->len, sizeof (guint32), compare_rows, &by);
+  GArray *sorted = g_array_sized_new (FALSE, FALSE, sizeof (SlNvtxProjRow), rows->len);
+  for (guint i = 0; i < rows->len; i++)
+    g_array_append_val (sorted, g_array_index (rows, SlNvtxProjRow, order[i]));
+  g_array_unref (rows);
+  return sorted;
 }
 
 guint

@@ -17,7 +17,10 @@
 #include <json-glib/json-glib.h>
 #endif
 
+#include "sl-nvtx-proj.h"
+#include "sl-plant.h"
 #include "sl-range.h"
+#include "sl-schema.h"
 #include "sl-sql-aggregates.h"
 #include "sl-stats.h"
 #include "sl-test-util.h"
@@ -1058,6 +1061,285 @@ test_cmd_range_errors (void)
     }
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Planted and generated traces                                                              */
+
+/* The reports that follow a launch to its GPU work or an NVTX range to the GPU */
+static const char *const launch_reports[] = {
+  "cuda_api_trace", "cuda_kern_exec_sum", "cuda_kern_exec_trace", "nvtx_gpu_proj_sum",
+  "nvtx_gpu_proj_trace", "nvtx_kern_sum",
+};
+
+static void
+plant_nvtx (const char *path,
+            gint        tid,
+            gint        type,
+            const char *text,
+            gint64      start,
+            gint64      end)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, "
+                                           "domainId) VALUES (?, ?, ?, ?, ?, 0)", -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_int64 (stmt, 1, start);
+  sqlite3_bind_int64 (stmt, 2, end);
+  sqlite3_bind_int (stmt, 3, type);
+  sqlite3_bind_text (stmt, 4, text, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 5, (gint64) SL_GLOBAL_TID (1, 100, tid));
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
+static void
+plant_sql (const char *path,
+           const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+/*
+ * The main thread, in µs: push/pop "step" [0, 100] around "fwd" [10, 50]; k_early launched at
+ * [12, 17] runs [15, 30] on stream 7 (before its launch returned: no queue delay); k_mid
+ * launched at [20, 25] runs [40, 60] on stream 9; k_late launched at [60, 65] (in "step" only)
+ * runs [70, 90]; k_free launched at [120, 125], in no range, runs [130, 140]; a start/end range
+ * "io" [0, 200] on a loader thread launches nothing.
+ */
+static char *
+write_planted_launches (void)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), "launches.sqlite", NULL);
+  Plant *p = plant_new (path);
+  const gint64 us = PLANT_US;
+
+  gint64 c1 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 12 * us, 17 * us);
+  plant_kernel (p, "k_early", &plant_config_full, 15 * us, 30 * us, c1);
+  gint64 c2 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 20 * us, 25 * us);
+  plant_kernel (p, "k_mid", &plant_config_full, 40 * us, 60 * us, c2);
+  gint64 c3 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 60 * us, 65 * us);
+  plant_kernel (p, "k_late", &plant_config_full, 70 * us, 90 * us, c3);
+  gint64 c4 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 120 * us, 125 * us);
+  plant_kernel (p, "k_free", &plant_config_full, 130 * us, 140 * us, c4);
+  plant_finish (p);
+  g_autofree char *move = g_strdup_printf ("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET streamId = 9 "
+                                           "WHERE correlationId = %" G_GINT64_FORMAT, c2);
+  plant_sql (path, move);
+  plant_nvtx (path, PLANT_MAIN, 59, "step", 0, 100 * us);
+  plant_nvtx (path, PLANT_MAIN, 59, "fwd", 10 * us, 50 * us);
+  plant_nvtx (path, PLANT_LOADER_0, 60, "io", 0, 200 * us);
+  return path;
+}
+
+static const SlCell *
+cell (SlReport   *r,
+      gsize       row,
+      const char *column)
+{
+  gint c = sl_report_find_column (r, column);
+
+  g_assert_cmpint (c, >=, 0);
+  return sl_report_get_cell (r, row, (guint) c);
+}
+
+static gsize
+find_row (SlReport   *r,
+          const char *column,
+          const char *text)
+{
+  for (gsize i = 0; i < sl_report_get_n_rows (r); i++)
+    {
+      const SlCell *c = cell (r, i, column);
+      if (c->type == SL_CELL_TEXT && strcmp (c->v.s, text) == 0)
+        return i;
+    }
+  g_error ("no row with %s = %s", column, text);
+}
+
+static void
+assert_int_cell (SlReport   *r,
+                 gsize       row,
+                 const char *column,
+                 gint64      want)
+{
+  const SlCell *c = cell (r, row, column);
+
+  g_assert_cmpint (c->type, ==, SL_CELL_INT);
+  g_assert_cmpint (c->v.i, ==, want);
+}
+
+/* A kernel that starts before its launch call returned has no queue time: NULL, never negative
+ * (cuda_kern_exec_trace), and a group of only such launches has QCount 0 and every queue
+ * statistic, QStdDev included, NULL (cuda_kern_exec_sum); both against the oracle too. */
+static void
+test_planted_queue (void)
+{
+  g_autofree char *path = write_planted_launches ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlReport) sum = sl_report_compute (trace, "cuda_kern_exec_sum", &error);
+  g_assert_no_error (error);
+  g_autoptr (SlReport) trc = sl_report_compute (trace, "cuda_kern_exec_trace", &error);
+  g_assert_no_error (error);
+
+  gsize early = find_row (sum, "Kernel Name", "k_early");
+  assert_int_cell (sum, early, "Count", 1);
+  assert_int_cell (sum, early, "QCount", 0);
+  for (const char *const *q = (const char *const[]) { "QAvg (ns)", "QMed (ns)", "QMin (ns)", "QMax (ns)",
+                                                       "QStdDev (ns)", NULL }; *q != NULL; q++)
+    g_assert_cmpint (cell (sum, early, *q)->type, ==, SL_CELL_NULL);
+  gsize mid = find_row (sum, "Kernel Name", "k_mid");
+  assert_int_cell (sum, mid, "QCount", 1);
+  assert_int_cell (sum, mid, "QMin (ns)", 15 * PLANT_US);
+  g_assert_cmpint (cell (sum, mid, "QStdDev (ns)")->type, ==, SL_CELL_DOUBLE);
+
+  early = find_row (trc, "Kernel Name", "k_early");
+  g_assert_cmpint (cell (trc, early, "Queue Start (ns)")->type, ==, SL_CELL_NULL);
+  g_assert_cmpint (cell (trc, early, "Queue Dur (ns)")->type, ==, SL_CELL_NULL);
+  assert_int_cell (trc, early, "Total Dur (ns)", 18 * PLANT_US);
+  assert_int_cell (trc, find_row (trc, "Kernel Name", "k_mid"), "Queue Dur (ns)", 15 * PLANT_US);
+
+  sqlite3 *db = oracle_open (path);
+  for (gsize i = 0; i < G_N_ELEMENTS (launch_reports); i++)
+    g_assert_cmpuint (compare_report (path, db, trace, launch_reports[i], G_MININT64, G_MAXINT64), >, 0);
+  sqlite3_close (db);
+}
+
+/* The projection of the planted ranges: by range (nsys stats), by stream, through the report */
+static void
+test_planted_projection (void)
+{
+  g_autofree char *path = write_planted_launches ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlNvtxProj) proj = sl_nvtx_proj_new (trace);
+  g_autoptr (GArray) rows = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_RANGE);
+  const gint64 us = PLANT_US;
+
+  /* "step" over k_early … k_late, then "fwd" (same start, earlier end) over k_early, k_mid */
+  g_assert_cmpuint (rows->len, ==, 2);
+  const SlNvtxProjRow *step = &g_array_index (rows, SlNvtxProjRow, 0);
+  const SlNvtxProjRow *fwd = &g_array_index (rows, SlNvtxProjRow, 1);
+  const SlLane *step_lane = sl_trace_get_lane (trace, step->range.lane);
+  g_assert_cmpstr (sl_trace_str (trace, step_lane->events[step->range.index].name), ==, "step");
+  g_assert_cmpint (step->start, ==, 15 * us);
+  g_assert_cmpint (step->end, ==, 90 * us);
+  g_assert_cmpuint (step->n_ops, ==, 3);
+  g_assert_cmpuint (step->n_calls, ==, 3);
+  g_assert_cmpuint (step->level, ==, 0);
+  g_assert_cmpuint (step->n_children, ==, 1);
+  g_assert_cmpint (step->gpu, ==, -1);
+  g_assert_cmpint (fwd->start, ==, 15 * us);
+  g_assert_cmpint (fwd->end, ==, 60 * us);
+  g_assert_cmpuint (fwd->n_ops, ==, 2);
+  g_assert_cmpuint (fwd->level, ==, 1);
+  g_assert_cmpuint (fwd->n_children, ==, 0);
+  SlEventRef parent;
+  g_assert_true (sl_nvtx_proj_get_parent (proj, fwd->range, &parent));
+  g_assert_cmpint (parent.lane, ==, step->range.lane);
+  g_assert_cmpuint (parent.index, ==, step->range.index);
+  g_assert_false (sl_nvtx_proj_get_parent (proj, step->range, NULL));
+
+  /* by stream: stream 7 has step [15, 90] (k_early, k_late) and fwd [15, 30]; stream 9 has
+   * both over k_mid [40, 60], the parent first */
+  g_autoptr (GArray) streams = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_STREAM);
+  g_assert_cmpuint (streams->len, ==, 4);
+  const struct { guint32 stream; gint64 start, end; guint n_ops, level; } want[] = {
+    { 7, 15, 90, 2, 0 }, { 7, 15, 30, 1, 1 }, { 9, 40, 60, 1, 0 }, { 9, 40, 60, 1, 1 },
+  };
+  for (guint i = 0; i < streams->len; i++)
+    {
+      const SlNvtxProjRow *row = &g_array_index (streams, SlNvtxProjRow, i);
+      g_assert_cmpint (row->gpu, ==, 0);
+      g_assert_cmpuint (row->stream_id, ==, want[i].stream);
+      g_assert_cmpint (row->start, ==, want[i].start * us);
+      g_assert_cmpint (row->end, ==, want[i].end * us);
+      g_assert_cmpuint (row->n_ops, ==, want[i].n_ops);
+      g_assert_cmpuint (row->level, ==, want[i].level);
+    }
+  g_autoptr (GArray) gpus = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_GPU);
+  g_assert_cmpuint (gpus->len, ==, 2);
+  g_assert_cmpint (g_array_index (gpus, SlNvtxProjRow, 0).end, ==, 90 * us);
+
+  /* the report: ":step" (default domain), then ":fwd"; k_free is in no range */
+  g_autoptr (SlReport) r = sl_report_compute (trace, "nvtx_gpu_proj_trace", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (r), ==, 2);
+  g_assert_cmpstr (cell (r, 0, "Name")->v.s, ==, ":step");
+  assert_int_cell (r, 0, "Projected Duration (ns)", 75 * us);
+  assert_int_cell (r, 0, "Orig Duration (ns)", 100 * us);
+  assert_int_cell (r, 0, "NumGPUOps", 3);
+  assert_int_cell (r, 0, "NumChild", 1);
+  assert_int_cell (r, 1, "Lvl", 1);
+  g_assert_cmpint (cell (r, 0, "ParentId")->type, ==, SL_CELL_NULL);
+  assert_int_cell (r, 1, "ParentId", cell (r, 0, "RangeId")->v.i);
+  g_autofree char *stack = g_strdup_printf (":%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
+                                            cell (r, 0, "RangeId")->v.i, cell (r, 1, "RangeId")->v.i);
+  g_assert_cmpstr (cell (r, 1, "RangeStack")->v.s, ==, stack);
+  /* --range keeps the rows whose projection starts in it: none from 16 µs */
+  SlTime origin = 0;
+  g_autoptr (SlReport) late = sl_report_compute_range (trace, "nvtx_gpu_proj_trace", origin + 16 * us,
+                                                       G_MAXINT64, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (late), ==, 0);
+
+  g_autoptr (SlReport) kern = sl_report_compute (trace, "nvtx_kern_sum", &error);
+  g_assert_no_error (error);
+  /* NULL range first (k_free), then "fwd" (k_early, k_mid), then "step" (three kernels) */
+  g_assert_cmpuint (sl_report_get_n_rows (kern), ==, 6);
+  g_assert_cmpint (cell (kern, 0, "NVTX Range")->type, ==, SL_CELL_NULL);
+  g_assert_cmpstr (cell (kern, 0, "Kernel Name")->v.s, ==, "k_free");
+  assert_int_cell (kern, 0, "NVTX Inst", 0);
+  g_assert_cmpstr (cell (kern, 1, "NVTX Range")->v.s, ==, "fwd");
+  g_assert_cmpstr (cell (kern, 3, "NVTX Range")->v.s, ==, "step");
+}
+
+/* Every launch report against the oracle on a generated trace (2 GPUs, 3 streams each), over
+ * the whole trace and a middle third. */
+static void
+test_generated (void)
+{
+#ifdef SL_GEN_PATH
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "gen-launches.sqlite", NULL);
+  const char *argv[] = { SL_GEN_PATH, "-o", path, "-n", "60k", "-g", "2", "-k", "3", "--force", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  SlTime s = sl_trace_get_start (trace), e = sl_trace_get_end (trace), d = e - s;
+  sqlite3 *db = oracle_open (path);
+  for (gsize i = 0; i < G_N_ELEMENTS (launch_reports); i++)
+    {
+      gsize whole = compare_report (path, db, trace, launch_reports[i], G_MININT64, G_MAXINT64);
+      range_views_create (db, s + d / 3, s + 2 * d / 3);
+      gsize part = compare_report (path, db, trace, launch_reports[i], s + d / 3, s + 2 * d / 3);
+      range_views_drop (db);
+      g_test_message ("%s: %" G_GSIZE_FORMAT " rows, %" G_GSIZE_FORMAT " in the middle third",
+                      launch_reports[i], whole, part);
+      g_assert_cmpuint (whole, >, 0);
+      g_assert_cmpuint (part, >, 0);
+      g_assert_cmpuint (part, <=, whole);
+    }
+  sqlite3_close (db);
+#else
+  g_test_skip ("sightline-gen is not built");
+#endif
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1065,6 +1347,9 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/stats/oracle", test_oracle);
   g_test_add_func ("/model/stats/oracle-range", test_oracle_range);
+  g_test_add_func ("/model/stats/planted-queue", test_planted_queue);
+  g_test_add_func ("/model/stats/planted-projection", test_planted_projection);
+  g_test_add_func ("/model/stats/generated", test_generated);
   g_test_add_func ("/model/stats/needs", test_needs);
   g_test_add_func ("/model/stats/round", test_round);
   g_test_add_func ("/model/stats/unknown-name", test_unknown_name);
