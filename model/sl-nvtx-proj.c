@@ -30,6 +30,8 @@ struct _SlNvtxProj
                           * other lanes and threads without NVTX */
   GArray   *set_start;   /* guint32 per set, and one past the last: its rids in set_items */
   GArray   *set_items;   /* guint32 rids, outermost first */
+  GArray   *sorting;     /* the rows compare_rows reads */
+  const SlLane *last_api; /* op_set's guess: the lane of the last call it found */
 };
 
 static inline gboolean
@@ -245,8 +247,16 @@ op_set (SlNvtxProj    *p,
   const SlLane *api;
   gsize index;
 
-  if (op->link == SL_NO_LINK || !sl_trace_resolve (p->trace, op->link, &api, &index)
-      || api->kind != SL_LANE_CUDA_API || p->call_set[api->index] == NULL)
+  if (op->link == SL_NO_LINK)
+    return NULL;
+  /* an op's call is mostly in the lane of the op before's: skip the search over lanes */
+  api = p->last_api;
+  if (api != NULL && op->link >= api->base && op->link - api->base < api->n_events)
+    index = op->link - api->base;
+  else if (!sl_trace_resolve (p->trace, op->link, &api, &index))
+    return NULL;
+  p->last_api = api;
+  if (api->kind != SL_LANE_CUDA_API || p->call_set[api->index] == NULL)
     return NULL;
   guint32 *slot = &p->call_set[api->index][index];
   return (*slot & ~SEEN) == NONE ? NULL : slot;
@@ -280,35 +290,34 @@ compare_lane_groups (gconstpointer pa,
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Sorts row indices, not the rows (56 bytes each, which a merge sort would move around) */
+/* The sort key of a row: a merge sort moves these (24 bytes) instead of the rows (56), and
+ * compares without reading the rows but for full ties */
 typedef struct
 {
-  const SlNvtxProjRow *rows;
-  SlTrace             *trace;
-} RowOrder;
+  SlTime  start;
+  SlTime  end;
+  guint32 level;
+  guint32 row;
+} RowKey;
 
 static int
 compare_rows (gconstpointer pa,
               gconstpointer pb,
               gpointer      data)
 {
-  const RowOrder *order = data;
-  const SlNvtxProjRow *a = &order->rows[*(const guint32 *) pa];
-  const SlNvtxProjRow *b = &order->rows[*(const guint32 *) pb];
-  SlTrace *trace = order->trace;
+  const RowKey *ka = pa, *kb = pb;
+  const SlNvtxProj *p = data;
 
-  if (a->gpu != b->gpu)
-    return a->gpu < b->gpu ? -1 : 1;
-  if (a->stream_id != b->stream_id)
-    return a->stream_id < b->stream_id ? -1 : 1;
-  if (a->start != b->start)
-    return a->start < b->start ? -1 : 1;
-  if (a->end != b->end)
-    return a->end > b->end ? -1 : 1;
-  if (a->level != b->level)
-    return a->level < b->level ? -1 : 1;
-  const SlEvent *ra = &sl_trace_get_lane (trace, a->range.lane)->events[a->range.index];
-  const SlEvent *rb = &sl_trace_get_lane (trace, b->range.lane)->events[b->range.index];
+  if (ka->start != kb->start)
+    return ka->start < kb->start ? -1 : 1;
+  if (ka->end != kb->end)
+    return ka->end > kb->end ? -1 : 1;
+  if (ka->level != kb->level)
+    return ka->level < kb->level ? -1 : 1;
+  const SlNvtxProjRow *a = &g_array_index (p->sorting, SlNvtxProjRow, ka->row);
+  const SlNvtxProjRow *b = &g_array_index (p->sorting, SlNvtxProjRow, kb->row);
+  const SlEvent *ra = &sl_trace_get_lane (p->trace, a->range.lane)->events[a->range.index];
+  const SlEvent *rb = &sl_trace_get_lane (p->trace, b->range.lane)->events[b->range.index];
   if (ra->start != rb->start)
     return ra->start < rb->start ? -1 : 1;
   if (ra->end != rb->end)
@@ -316,6 +325,31 @@ compare_rows (gconstpointer pa,
   if (a->range.lane != b->range.lane)
     return a->range.lane < b->range.lane ? -1 : 1;
   return a->range.index < b->range.index ? -1 : a->range.index > b->range.index;
+}
+
+/* Sorts the rows of one group [from, rows->len) */
+static void
+sort_group (SlNvtxProj *p,
+            GArray     *rows,
+            guint       from,
+            GArray     *keys)
+{
+  guint n = rows->len - from;
+
+  g_array_set_size (keys, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const SlNvtxProjRow *row = &g_array_index (rows, SlNvtxProjRow, from + i);
+      g_array_index (keys, RowKey, i) = (RowKey) { row->start, row->end, row->level, from + i };
+    }
+  p->sorting = rows;
+  g_qsort_with_data (keys->data, n, sizeof (RowKey), compare_rows, p);
+  p->sorting = NULL;
+  g_autofree SlNvtxProjRow *copy = g_memdup2 (&g_array_index (rows, SlNvtxProjRow, from),
+                                              n * sizeof (SlNvtxProjRow));
+  for (guint i = 0; i < n; i++)
+    g_array_index (rows, SlNvtxProjRow, from + i)
+      = copy[g_array_index (keys, RowKey, i).row - from];
 }
 
 GArray *
@@ -327,6 +361,7 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
   g_autoptr (GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (GPtrArray) seen = g_ptr_array_new ();   /* guint32 * call slots marked SEEN */
   g_autofree guint32 *row_of = g_new (guint32, MAX (p->n_rids, 1));
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
 
   g_return_val_if_fail (p != NULL, rows);
   for (guint32 r = 0; r < p->n_rids; r++)
@@ -357,6 +392,7 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
             end++;
           }
       gint32 gpu = scope == SL_NVTX_PROJ_BY_RANGE ? -1 : first->gpu;
+      guint group_first_row = rows->len;
       guint32 stream = scope == SL_NVTX_PROJ_BY_STREAM ? first->stream_id : 0;
 
       for (guint li = g; li < end; li++)
@@ -411,18 +447,10 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
       for (guint i = 0; i < seen->len; i++)
         *(guint32 *) g_ptr_array_index (seen, i) &= ~SEEN;
       g_ptr_array_set_size (seen, 0);
+      sort_group (p, rows, group_first_row, keys);
       g = end;
     }
-  g_autofree guint32 *order = g_new (guint32, MAX (rows->len, 1));
-  for (guint i = 0; i < rows->len; i++)
-    order[i] = i;
-  RowOrder by = { (const SlNvtxProjRow *) rows->data, p->trace };
-  g_qsort_with_data (order, rows->len, sizeof (guint32), compare_rows, &by);
-  GArray *sorted = g_array_sized_new (FALSE, FALSE, sizeof (SlNvtxProjRow), rows->len);
-  for (guint i = 0; i < rows->len; i++)
-    g_array_append_val (sorted, g_array_index (rows, SlNvtxProjRow, order[i]));
-  g_array_unref (rows);
-  return sorted;
+  return rows;
 }
 
 guint

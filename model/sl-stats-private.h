@@ -128,6 +128,27 @@ gboolean _sl_stats_no_data   (SlTrace    *trace,
 guint32  _sl_stats_lane_device_id (SlTrace      *trace,
                                    const SlLane *lane);
 
+/* A kernel and the call that launched it (same correlation id in the same process: the model's
+ * `link`), as nsys's cuda_kern_exec_* scripts JOIN them. */
+typedef struct
+{
+  const SlEvent  *kernel;
+  const SlEvent  *api;
+  const SlThread *thread;     /* the launching thread */
+  guint32         device_id;  /* the kernel's GPU */
+} _SlLaunch;
+
+/* The kernels that start in [t0, t1) with their launch calls (those without one in the trace
+ * are left out), lane by lane. */
+GArray     *_sl_stats_launches (SlTrace    *trace,
+                                SlTime      t0,
+                                SlTime      t1);
+/* An API name without "_vNNNN", interned in the report's chunk (pointer-equal for equal text);
+ * `names` caches them by string id. */
+const char *_sl_stats_api_name (SlReport   *r,
+                                GHashTable *names,
+                                guint32     id);
+
 /* sl-stats-nvtx.c and sl-stats-traces.c: the reports that are not in sl-stats-reports.c */
 SlReport *_sl_report_compute_nvtx_gpu_proj_trace (SlTrace             *trace,
                                                   const _SlReportInfo *info,

@@ -484,6 +484,57 @@ compute_gpu_trace (SlTrace             *trace,
 /* ---------------------------------------------------------------------------------------- */
 /* cuda_kern_exec_sum                                                                       */
 
+GArray *
+_sl_stats_launches (SlTrace *trace,
+                    SlTime   t0,
+                    SlTime   t1)
+{
+  GArray *launches = g_array_new (FALSE, FALSE, sizeof (_SlLaunch));
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_KERNELS)
+        continue;
+      guint32 device_id = _sl_stats_lane_device_id (trace, lane);
+      gsize first, end;
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
+      for (gsize k = first; k < end; k++)
+        {
+          const SlEvent *kev = &lane->events[k];
+          const SlLane *alane;
+          gsize aindex;
+
+          /* the inner JOIN: kernels without a launch call in the trace are left out */
+          if (kev->link == SL_NO_LINK || !sl_trace_resolve (trace, kev->link, &alane, &aindex)
+              || alane->kind != SL_LANE_CUDA_API || alane->thread < 0
+              || (guint) alane->thread >= sl_trace_get_n_threads (trace))
+            continue;
+          _SlLaunch l = { kev, &alane->events[aindex], sl_trace_get_thread (trace, alane->thread),
+                          device_id };
+          g_array_append_val (launches, l);
+        }
+    }
+  return launches;
+}
+
+const char *
+_sl_stats_api_name (SlReport   *r,
+                    GHashTable *names,
+                    guint32     id)
+{
+  const char *name = g_hash_table_lookup (names, GUINT_TO_POINTER (id));
+
+  if (name == NULL)
+    {
+      const char *full = sl_trace_str (r->trace, id);
+      g_autofree char *stripped = g_strndup (full, _sl_api_name_length (full));
+      name = g_string_chunk_insert_const (r->strings, stripped);
+      g_hash_table_insert (names, GUINT_TO_POINTER (id), (gpointer) name);
+    }
+  return name;
+}
+
 /*
  * Columns and semantics from NVIDIA's cuda_kern_exec_sum.py (nsys 2024.x, "CUDA Kernel Launch
  * & Exec Time Summary"): each kernel joined to its launch call (same correlationId in the same
@@ -611,56 +662,32 @@ compute_kern_exec_sum (SlTrace             *trace,
   SlReport *r = _sl_report_new (trace, info);
   g_autoptr (GHashTable) groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, NULL,
                                                          exec_group_free);
-  /* id -> stripped */
   g_autoptr (GHashTable) api_names = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GArray) launches = _sl_stats_launches (trace, t0, t1);
 
-  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+  for (guint i = 0; i < launches->len; i++)
     {
-      const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_KERNELS)
-        continue;
-      guint32 device_id = _sl_stats_lane_device_id (trace, lane);
-      gsize first, end;
-      _sl_stats_lane_range (lane, t0, t1, &first, &end);
-      for (gsize k = first; k < end; k++)
+      const _SlLaunch *l = &g_array_index (launches, _SlLaunch, i);
+      const SlEvent *kev = l->kernel, *aev = l->api;
+      ExecKey key = { l->thread->pid, l->thread->tid, l->device_id,
+                      _sl_stats_api_name (r, api_names, aev->name), kev->name };
+      ExecGroup *g = g_hash_table_lookup (groups, &key);
+      if (g == NULL)
         {
-          const SlEvent *kev = &lane->events[k];
-          const SlLane *alane;
-          gsize aindex;
-
-          /* the inner JOIN: kernels without a launch call in the trace are left out */
-          if (kev->link == SL_NO_LINK || !sl_trace_resolve (trace, kev->link, &alane, &aindex)
-              || alane->kind != SL_LANE_CUDA_API || alane->thread < 0)
-            continue;
-          const SlEvent *aev = &alane->events[aindex];
-          const SlThread *thread = sl_trace_get_thread (trace, alane->thread);
-          const char *api = g_hash_table_lookup (api_names, GUINT_TO_POINTER (aev->name));
-          if (api == NULL)
-            {
-              const char *full = sl_trace_str (trace, aev->name);
-              g_autofree char *stripped = g_strndup (full, _sl_api_name_length (full));
-              api = g_string_chunk_insert_const (r->strings, stripped);
-              g_hash_table_insert (api_names, GUINT_TO_POINTER (aev->name), (gpointer) api);
-            }
-          ExecKey key = { thread->pid, thread->tid, device_id, api, kev->name };
-          ExecGroup *g = g_hash_table_lookup (groups, &key);
-          if (g == NULL)
-            {
-              g = g_new0 (ExecGroup, 1);
-              g->key = key;
-              g->kernel_name = sl_trace_str (trace, kev->name);
-              _sl_acc_init (&g->total);
-              _sl_acc_init (&g->api);
-              _sl_acc_init (&g->queue);
-              _sl_acc_init (&g->kern);
-              g_hash_table_insert (groups, &g->key, g);
-            }
-          _sl_acc_add (&g->total, MAX (aev->end, kev->end) - aev->start);
-          _sl_acc_add (&g->api, aev->end - aev->start);
-          if (kev->start - aev->end >= 0)
-            _sl_acc_add (&g->queue, kev->start - aev->end);
-          _sl_acc_add (&g->kern, kev->end - kev->start);
+          g = g_new0 (ExecGroup, 1);
+          g->key = key;
+          g->kernel_name = sl_trace_str (trace, kev->name);
+          _sl_acc_init (&g->total);
+          _sl_acc_init (&g->api);
+          _sl_acc_init (&g->queue);
+          _sl_acc_init (&g->kern);
+          g_hash_table_insert (groups, &g->key, g);
         }
+      _sl_acc_add (&g->total, MAX (aev->end, kev->end) - aev->start);
+      _sl_acc_add (&g->api, aev->end - aev->start);
+      if (kev->start - aev->end >= 0)
+        _sl_acc_add (&g->queue, kev->start - aev->end);
+      _sl_acc_add (&g->kern, kev->end - kev->start);
     }
 
   g_autoptr (GPtrArray) sorted = g_ptr_array_new ();

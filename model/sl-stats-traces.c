@@ -47,23 +47,6 @@ compare_api_rows (gconstpointer pa,
   return da < db ? -1 : da > db;
 }
 
-/* An API name without its "_vNNNN", interned in the report's chunk (by string id) */
-static const char *
-api_name (SlReport   *r,
-          GHashTable *names,
-          guint32     id)
-{
-  const char *name = g_hash_table_lookup (names, GUINT_TO_POINTER (id));
-
-  if (name == NULL)
-    {
-      const char *full = sl_trace_str (r->trace, id);
-      name = g_string_chunk_insert_len (r->strings, full, _sl_api_name_length (full));
-      g_hash_table_insert (names, GUINT_TO_POINTER (id), (gpointer) name);
-    }
-  return name;
-}
-
 SlReport *
 _sl_report_compute_cuda_api_trace (SlTrace             *trace,
                                    const _SlReportInfo *info,
@@ -102,7 +85,7 @@ _sl_report_compute_cuda_api_trace (SlTrace             *trace,
       const SlEvent *ev = row->ev;
       _sl_report_add_int (r, ev->start);
       _sl_report_add_int (r, ev->end - ev->start);
-      _sl_report_add_text (r, api_name (r, names, ev->name));
+      _sl_report_add_text (r, _sl_stats_api_name (r, names, ev->name));
       _sl_report_add_int (r, ev->aux >> 8);
       _sl_report_add_int (r, ev->corr);
       if (row->thread != NULL)
@@ -139,20 +122,12 @@ const _SlColumn _sl_cuda_kern_exec_trace_columns[14] = {
   { "BlockXYZ", SL_UNIT_NONE }, { "Kernel Name", SL_UNIT_NONE },
 };
 
-typedef struct
-{
-  const SlEvent  *kernel;
-  const SlEvent  *api;
-  const SlThread *thread;
-  guint32         device_id;
-} ExecRow;
-
 /* ORDER BY API start; ties by kernel start, DevId, PID, TID, the kernel's correlation id */
 static int
 compare_exec_rows (gconstpointer pa,
                    gconstpointer pb)
 {
-  const ExecRow *a = pa, *b = pb;
+  const _SlLaunch *a = pa, *b = pb;
 
   if (a->api->start != b->api->start)
     return a->api->start < b->api->start ? -1 : 1;
@@ -180,34 +155,13 @@ _sl_report_compute_cuda_kern_exec_trace (SlTrace             *trace,
     return _sl_stats_no_data (trace, error, "CUDA API data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
-  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (ExecRow));
+  g_autoptr (GArray) rows = _sl_stats_launches (trace, t0, t1);
   g_autoptr (GHashTable) names = g_hash_table_new (g_direct_hash, g_direct_equal);
 
-  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
-    {
-      const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_KERNELS)
-        continue;
-      guint32 device_id = _sl_stats_lane_device_id (trace, lane);
-      gsize first, end;
-      _sl_stats_lane_range (lane, t0, t1, &first, &end);
-      for (gsize k = first; k < end; k++)
-        {
-          const SlEvent *kev = &lane->events[k];
-          const SlLane *alane;
-          gsize aindex;
-          if (kev->link == SL_NO_LINK || !sl_trace_resolve (trace, kev->link, &alane, &aindex)
-              || alane->kind != SL_LANE_CUDA_API || alane->thread < 0)
-            continue;
-          ExecRow row = { kev, &alane->events[aindex], sl_trace_get_thread (trace, alane->thread),
-                          device_id };
-          g_array_append_val (rows, row);
-        }
-    }
   g_array_sort (rows, compare_exec_rows);
   for (guint i = 0; i < rows->len; i++)
     {
-      const ExecRow *row = &g_array_index (rows, ExecRow, i);
+      const _SlLaunch *row = &g_array_index (rows, _SlLaunch, i);
       const SlEvent *k = row->kernel, *a = row->api;
       const SlKernelInfo *ki = sl_trace_get_kernel_info (trace, k->aux);
       _sl_report_add_int (r, a->start);
@@ -228,7 +182,7 @@ _sl_report_compute_cuda_kern_exec_trace (SlTrace             *trace,
       _sl_report_add_int (r, row->thread->pid);
       _sl_report_add_int (r, row->thread->tid);
       _sl_report_add_int (r, row->device_id);
-      _sl_report_add_text (r, api_name (r, names, a->name));
+      _sl_report_add_text (r, _sl_stats_api_name (r, names, a->name));
       if (ki != NULL)
         {
           char buf[64];
