@@ -30,7 +30,8 @@ struct _SlNvtxProj
                           * other lanes and threads without NVTX */
   GArray   *set_start;   /* guint32 per set, and one past the last: its rids in set_items */
   GArray   *set_items;   /* guint32 rids, outermost first */
-  GArray   *sorting;     /* the rows compare_rows reads */
+  guint     max_set;     /* ranges in the largest set */
+  GArray   *sorting;     /* compare_rows: the rids of the rows it sorts */
   const SlLane *last_api; /* op_set's guess: the lane of the last call it found */
 };
 
@@ -150,6 +151,7 @@ index_calls (SlNvtxProj   *p,
         {
           prev_id = p->set_start->len - 1;
           g_array_append_vals (p->set_items, cur->data, cur->len);
+          p->max_set = MAX (p->max_set, cur->len);
           guint32 end = p->set_items->len;
           g_array_append_val (p->set_start, end);
           g_array_set_size (prev, 0);
@@ -291,7 +293,8 @@ compare_lane_groups (gconstpointer pa,
 }
 
 /* The sort key of a row: a merge sort moves these (24 bytes) instead of the rows (56), and
- * compares without reading the rows but for full ties */
+ * compares without reading anything else but for full ties; `row` indexes the group's
+ * accumulators */
 typedef struct
 {
   SlTime  start;
@@ -314,56 +317,45 @@ compare_rows (gconstpointer pa,
     return ka->end > kb->end ? -1 : 1;
   if (ka->level != kb->level)
     return ka->level < kb->level ? -1 : 1;
-  const SlNvtxProjRow *a = &g_array_index (p->sorting, SlNvtxProjRow, ka->row);
-  const SlNvtxProjRow *b = &g_array_index (p->sorting, SlNvtxProjRow, kb->row);
-  const SlEvent *ra = &sl_trace_get_lane (p->trace, a->range.lane)->events[a->range.index];
-  const SlEvent *rb = &sl_trace_get_lane (p->trace, b->range.lane)->events[b->range.index];
+  SlEventRef a = rid_ref ((SlNvtxProj *) p, g_array_index (p->sorting, guint32, ka->row));
+  SlEventRef b = rid_ref ((SlNvtxProj *) p, g_array_index (p->sorting, guint32, kb->row));
+  const SlEvent *ra = &sl_trace_get_lane (p->trace, a.lane)->events[a.index];
+  const SlEvent *rb = &sl_trace_get_lane (p->trace, b.lane)->events[b.index];
   if (ra->start != rb->start)
     return ra->start < rb->start ? -1 : 1;
   if (ra->end != rb->end)
     return ra->end > rb->end ? -1 : 1;
-  if (a->range.lane != b->range.lane)
-    return a->range.lane < b->range.lane ? -1 : 1;
-  return a->range.index < b->range.index ? -1 : a->range.index > b->range.index;
+  if (a.lane != b.lane)
+    return a.lane < b.lane ? -1 : 1;
+  return a.index < b.index ? -1 : a.index > b.index;
 }
 
-/* Sorts the rows of one group [from, rows->len) */
-static void
-sort_group (SlNvtxProj *p,
-            GArray     *rows,
-            guint       from,
-            GArray     *keys)
+/* One row while it is being summed */
+typedef struct
 {
-  guint n = rows->len - from;
-
-  g_array_set_size (keys, n);
-  for (guint i = 0; i < n; i++)
-    {
-      const SlNvtxProjRow *row = &g_array_index (rows, SlNvtxProjRow, from + i);
-      g_array_index (keys, RowKey, i) = (RowKey) { row->start, row->end, row->level, from + i };
-    }
-  p->sorting = rows;
-  g_qsort_with_data (keys->data, n, sizeof (RowKey), compare_rows, p);
-  p->sorting = NULL;
-  g_autofree SlNvtxProjRow *copy = g_memdup2 (&g_array_index (rows, SlNvtxProjRow, from),
-                                              n * sizeof (SlNvtxProjRow));
-  for (guint i = 0; i < n; i++)
-    g_array_index (rows, SlNvtxProjRow, from + i)
-      = copy[g_array_index (keys, RowKey, i).row - from];
-}
+  SlTime  start;
+  SlTime  end;
+  guint32 n_ops;
+  guint32 n_calls;
+  guint32 n_children;
+} Acc;
 
 GArray *
 sl_nvtx_proj_compute (SlNvtxProj      *p,
                       SlNvtxProjScope  scope)
 {
-  GArray *rows = g_array_new (FALSE, FALSE, sizeof (SlNvtxProjRow));
+  g_return_val_if_fail (p != NULL, NULL);
+
+  /* sized for a row per range: no reallocation (copying tens of MB) while they fill */
+  GArray *rows = g_array_sized_new (FALSE, FALSE, sizeof (SlNvtxProjRow), p->n_rids);
   g_autoptr (GPtrArray) lanes = g_ptr_array_new ();
-  g_autoptr (GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) touched = g_array_sized_new (FALSE, FALSE, sizeof (guint32), p->n_rids);
   g_autoptr (GPtrArray) seen = g_ptr_array_new ();   /* guint32 * call slots marked SEEN */
   g_autofree guint32 *row_of = g_new (guint32, MAX (p->n_rids, 1));
-  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
+  g_autoptr (GArray) keys = g_array_sized_new (FALSE, FALSE, sizeof (RowKey), p->n_rids);
+  g_autoptr (GArray) accs = g_array_sized_new (FALSE, FALSE, sizeof (Acc), p->n_rids);
+  g_autofree guint32 *cached = g_new (guint32, MAX (p->max_set, 1));
 
-  g_return_val_if_fail (p != NULL, rows);
   for (guint32 r = 0; r < p->n_rids; r++)
     row_of[r] = NONE;
   for (guint i = 0; i < p->n_lanes; i++)
@@ -392,9 +384,13 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
             end++;
           }
       gint32 gpu = scope == SL_NVTX_PROJ_BY_RANGE ? -1 : first->gpu;
-      guint group_first_row = rows->len;
       guint32 stream = scope == SL_NVTX_PROJ_BY_STREAM ? first->stream_id : 0;
 
+      const guint32 *set_start = (const guint32 *) p->set_start->data;
+      const guint32 *set_items = (const guint32 *) p->set_items->data;
+      guint32 last_set = NONE, n_cached = 0;
+
+      g_array_set_size (accs, 0);
       for (guint li = g; li < end; li++)
         {
           const SlLane *lane = g_ptr_array_index (lanes, li);
@@ -411,35 +407,61 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
                   *slot |= SEEN;
                   g_ptr_array_add (seen, slot);
                 }
-              guint32 from = g_array_index (p->set_start, guint32, set);
-              guint32 to = g_array_index (p->set_start, guint32, set + 1);
-              for (guint32 s = from; s < to; s++)
+              if (set != last_set)
                 {
-                  guint32 rid = g_array_index (p->set_items, guint32, s);
-                  SlNvtxProjRow *row;
-                  if (row_of[rid] == NONE)
+                  /* the accumulators of the set's ranges; consecutive operations mostly come
+                   * from one set, which then costs no lookup */
+                  n_cached = 0;
+                  for (guint32 s = set_start[set]; s < set_start[set + 1]; s++)
                     {
-                      SlNvtxProjRow fresh = { rid_ref (p, rid), gpu, stream, op->start, op->end,
-                                              0, 0, 0, p->level[rid] };
-                      row_of[rid] = rows->len;
-                      g_array_append_val (rows, fresh);
-                      g_array_append_val (touched, rid);
+                      guint32 rid = set_items[s];
+                      if (row_of[rid] == NONE)
+                        {
+                          Acc fresh = { op->start, op->end, 0, 0, 0 };
+                          row_of[rid] = accs->len;
+                          g_array_append_val (accs, fresh);
+                          g_array_append_val (touched, rid);
+                        }
+                      cached[n_cached++] = row_of[rid];
                     }
-                  row = &g_array_index (rows, SlNvtxProjRow, row_of[rid]);
-                  row->start = MIN (row->start, op->start);
-                  row->end = MAX (row->end, op->end);
-                  row->n_ops++;
-                  if (new_call)
-                    row->n_calls++;
+                  last_set = set;
+                }
+              Acc *acc = (Acc *) accs->data;
+              for (guint32 j = 0; j < n_cached; j++)
+                {
+                  Acc *a = &acc[cached[j]];
+                  a->start = MIN (a->start, op->start);
+                  a->end = MAX (a->end, op->end);
+                  a->n_ops++;
+                  a->n_calls += new_call;
                 }
             }
         }
-      /* children: projected ranges of this group whose parent is projected here too */
+      /* children: projected ranges of this group whose parent is projected here too; then
+       * the rows in order */
+      Acc *acc = (Acc *) accs->data;
       for (guint i = 0; i < touched->len; i++)
         {
           guint32 parent = p->parent[g_array_index (touched, guint32, i)];
           if (parent != NONE && row_of[parent] != NONE)
-            g_array_index (rows, SlNvtxProjRow, row_of[parent]).n_children++;
+            acc[row_of[parent]].n_children++;
+        }
+      g_array_set_size (keys, touched->len);
+      for (guint i = 0; i < touched->len; i++)
+        g_array_index (keys, RowKey, i) = (RowKey) {
+          acc[i].start, acc[i].end, p->level[g_array_index (touched, guint32, i)], i
+        };
+      p->sorting = touched;
+      g_qsort_with_data (keys->data, keys->len, sizeof (RowKey), compare_rows, p);
+      p->sorting = NULL;
+      for (guint i = 0; i < keys->len; i++)
+        {
+          const RowKey *key = &g_array_index (keys, RowKey, i);
+          const Acc *a = &acc[key->row];
+          guint32 rid = g_array_index (touched, guint32, key->row);
+          SlNvtxProjRow row = { rid_ref (p, rid), gpu, stream, a->start, a->end, a->n_ops,
+                                a->n_calls, a->n_children, key->level };
+          g_array_append_val (rows, row);
         }
       for (guint i = 0; i < touched->len; i++)
         row_of[g_array_index (touched, guint32, i)] = NONE;
@@ -447,7 +469,6 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
       for (guint i = 0; i < seen->len; i++)
         *(guint32 *) g_ptr_array_index (seen, i) &= ~SEEN;
       g_ptr_array_set_size (seen, 0);
-      sort_group (p, rows, group_first_row, keys);
       g = end;
     }
   return rows;
