@@ -56,6 +56,7 @@ struct _SlReportInfo
   SlLaneKind            also;
   const char           *what;
   _SlSummaryOrder       order;
+  gboolean              per_event;  /* a row per event (a trace, not a summary) */
 };
 
 /* sl-stats-reports.c: the table, in sl_report_names () order, and a lookup in it */
