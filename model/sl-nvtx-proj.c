@@ -532,3 +532,57 @@ sl_nvtx_proj_get_level (SlNvtxProj *p,
   guint32 rid = ref_rid (p, range);
   return rid == NONE ? 0 : p->level[rid];
 }
+
+/* One group's rows [from, to): greedy per level (rows come by start), then levels stacked */
+static void
+assign_group (const SlNvtxProjRow *rows,
+              guint                from,
+              guint                to,
+              guint32             *track,
+              guint32             *group_tracks)
+{
+  g_autoptr (GPtrArray) ends = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint i = from; i < to; i++)
+    {
+      guint level = rows[i].level;
+      while (ends->len <= level)
+        g_ptr_array_add (ends, g_array_new (FALSE, FALSE, sizeof (SlTime)));
+      GArray *level_ends = g_ptr_array_index (ends, level);
+      guint k = 0;
+      while (k < level_ends->len && g_array_index (level_ends, SlTime, k) > rows[i].start)
+        k++;
+      if (k == level_ends->len)
+        g_array_append_val (level_ends, rows[i].end);
+      else
+        g_array_index (level_ends, SlTime, k) = rows[i].end;
+      track[i] = k;
+    }
+  g_autofree guint32 *offset = g_new0 (guint32, ends->len + 1);
+  for (guint l = 0; l < ends->len; l++)
+    offset[l + 1] = offset[l] + ((GArray *) g_ptr_array_index (ends, l))->len;
+  for (guint i = from; i < to; i++)
+    {
+      track[i] += offset[rows[i].level];
+      if (group_tracks != NULL)
+        group_tracks[i] = offset[ends->len];
+    }
+}
+
+void
+sl_nvtx_proj_assign_tracks (const GArray *rows,
+                            guint32      *track,
+                            guint32      *group_tracks)
+{
+  g_return_if_fail (rows != NULL && (track != NULL || rows->len == 0));
+
+  const SlNvtxProjRow *r = (const SlNvtxProjRow *) rows->data;
+  for (guint from = 0; from < rows->len;)
+    {
+      guint to = from + 1;
+      while (to < rows->len && r[to].gpu == r[from].gpu && r[to].stream_id == r[from].stream_id)
+        to++;
+      assign_group (r, from, to, track, group_tracks);
+      from = to;
+    }
+}

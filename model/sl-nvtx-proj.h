@@ -15,7 +15,9 @@ G_BEGIN_DECLS
  * GPU; nsys recipe nvtx_gpu_proj_trace (2024.7 and later) per GPU and stream.
  *
  * Built on demand, not at load: one sweep of the CUDA API lanes against their threads' NVTX
- * lanes (a cursor per nesting depth), then one pass over the GPU operations.
+ * lanes (a cursor per nesting depth), then one pass over the GPU operations.  One SlNvtxProj is
+ * used by one thread at a time (compute marks calls while it counts them); the trace may be
+ * shared.
  */
 typedef struct _SlNvtxProj SlNvtxProj;
 
@@ -51,6 +53,16 @@ void                 sl_nvtx_proj_free            (SlNvtxProj       *proj);
  * O(GPU operations + rows log rows).  Free with g_array_unref (). */
 GArray              *sl_nvtx_proj_compute         (SlNvtxProj       *proj,
                                                    SlNvtxProjScope   scope);
+
+/* For drawing the rows under their GPU (or stream): gives row i of `rows` (as
+ * sl_nvtx_proj_compute returned them) a track in track[i], so that rows on one track never
+ * overlap and the tracks of a level all come after those of the level above it (a parent's
+ * projection above its children's).  Tracks count from 0 in each GPU (BY_GPU) or stream
+ * (BY_STREAM) group, from 0 for all of BY_RANGE; group_tracks[i], when not NULL, gets how many
+ * tracks row i's group has.  O(rows × tracks of a level). */
+void                 sl_nvtx_proj_assign_tracks   (const GArray     *rows,
+                                                   guint32          *track,
+                                                   guint32          *group_tracks);
 
 /* The NVTX ranges on the launching thread that enclose the call that launched GPU operation
  * `index` of `gpu_lane`, outermost first, as ranges (lane, index); 0 when the call is not in

@@ -1274,6 +1274,33 @@ test_planted_projection (void)
       g_assert_cmpuint (row->n_ops, ==, want[i].n_ops);
       g_assert_cmpuint (row->level, ==, want[i].level);
     }
+  /* tracks: each stream's "step" on track 0, its "fwd" on track 1 */
+  guint32 track[4], tracks[4];
+  sl_nvtx_proj_assign_tracks (streams, track, tracks);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpuint (track[i], ==, want[i].level);
+      g_assert_cmpuint (tracks[i], ==, 2);
+    }
+  /* overlapping projections of one level take another track; the next level comes after */
+  const SlNvtxProjRow overlap[] = {
+    { .gpu = 0, .stream_id = 7, .start = 0, .end = 10, .level = 0 },
+    { .gpu = 0, .stream_id = 7, .start = 5, .end = 15, .level = 0 },
+    { .gpu = 0, .stream_id = 7, .start = 6, .end = 8, .level = 1 },
+    { .gpu = 0, .stream_id = 7, .start = 12, .end = 20, .level = 0 },
+    { .gpu = 0, .stream_id = 9, .start = 12, .end = 20, .level = 0 },
+  };
+  const guint32 want_track[] = { 0, 1, 2, 0, 0 }, want_tracks[] = { 3, 3, 3, 3, 1 };
+  g_autoptr (GArray) made = g_array_new (FALSE, FALSE, sizeof (SlNvtxProjRow));
+  g_array_append_vals (made, overlap, G_N_ELEMENTS (overlap));
+  guint32 made_track[G_N_ELEMENTS (overlap)], made_tracks[G_N_ELEMENTS (overlap)];
+  sl_nvtx_proj_assign_tracks (made, made_track, made_tracks);
+  for (guint i = 0; i < G_N_ELEMENTS (overlap); i++)
+    {
+      g_assert_cmpuint (made_track[i], ==, want_track[i]);
+      g_assert_cmpuint (made_tracks[i], ==, want_tracks[i]);
+    }
+
   g_autoptr (GArray) gpus = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_GPU);
   g_assert_cmpuint (gpus->len, ==, 2);
   g_assert_cmpint (g_array_index (gpus, SlNvtxProjRow, 0).end, ==, 90 * us);
@@ -1329,6 +1356,38 @@ test_generated (void)
   g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   SlTime s = sl_trace_get_start (trace), e = sl_trace_get_end (trace), d = e - s;
+  /* tracks for drawing by stream: rows of one track never overlap, deeper levels below */
+  g_autoptr (SlNvtxProj) proj = sl_nvtx_proj_new (trace);
+  g_autoptr (GArray) rows = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_STREAM);
+  g_autofree guint32 *track = g_new (guint32, rows->len), *tracks = g_new (guint32, rows->len);
+  g_autoptr (GHashTable) last_end = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr (GHashTable) level_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  guint overlaps_avoided = 0;
+  g_assert_cmpuint (rows->len, >, 0);
+  sl_nvtx_proj_assign_tracks (rows, track, tracks);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const SlNvtxProjRow *row = &g_array_index (rows, SlNvtxProjRow, i);
+      gint64 key = ((gint64) row->gpu << 40) | ((gint64) row->stream_id << 16) | track[i];
+      SlTime *end = g_hash_table_lookup (last_end, &key);
+      guint *level = g_hash_table_lookup (level_of, &key);
+      g_assert_cmpuint (track[i], <, tracks[i]);
+      if (end != NULL)
+        {
+          g_assert_cmpint (*end, <=, row->start);
+          g_assert_cmpuint (*level, ==, row->level);
+          *end = row->end;
+        }
+      else
+        {
+          g_hash_table_insert (last_end, g_memdup2 (&key, sizeof key), g_memdup2 (&row->end, sizeof row->end));
+          g_hash_table_insert (level_of, g_memdup2 (&key, sizeof key), g_memdup2 (&row->level, sizeof row->level));
+        }
+      if (track[i] > row->level)
+        overlaps_avoided++;
+    }
+  g_test_message ("%u rows by stream, %u on an extra track of their level", rows->len, overlaps_avoided);
+
   sqlite3 *db = oracle_open (path);
   for (gsize i = 0; i < G_N_ELEMENTS (launch_reports); i++)
     {
