@@ -140,10 +140,12 @@ typedef struct
 } _SlLaunch;
 
 /* The kernels that start in [t0, t1) with their launch calls (those without one in the trace
- * are left out), lane by lane. */
+ * are left out), lane by lane; NULL and SL_STATS_ERROR_NO_DATA when the trace has no kernels or
+ * no CUDA API calls. */
 GArray     *_sl_stats_launches (SlTrace    *trace,
                                 SlTime      t0,
-                                SlTime      t1);
+                                SlTime      t1,
+                                GError    **error);
 /* An API name without "_vNNNN", interned in the report's chunk (pointer-equal for equal text);
  * `names` caches them by string id. */
 const char *_sl_stats_api_name (SlReport   *r,

@@ -485,10 +485,16 @@ compute_gpu_trace (SlTrace             *trace,
 /* cuda_kern_exec_sum                                                                       */
 
 GArray *
-_sl_stats_launches (SlTrace *trace,
-                    SlTime   t0,
-                    SlTime   t1)
+_sl_stats_launches (SlTrace  *trace,
+                    SlTime    t0,
+                    SlTime    t1,
+                    GError  **error)
 {
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
+    return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+    return _sl_stats_no_data (trace, error, "CUDA API data"), NULL;
+
   GArray *launches = g_array_new (FALSE, FALSE, sizeof (_SlLaunch));
 
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
@@ -654,16 +660,14 @@ compute_kern_exec_sum (SlTrace             *trace,
                        SlTime               t1,
                        GError             **error)
 {
-  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
-    return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
-  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
-    return _sl_stats_no_data (trace, error, "CUDA API data"), NULL;
+  g_autoptr (GArray) launches = _sl_stats_launches (trace, t0, t1, error);
+  if (launches == NULL)
+    return NULL;
 
   SlReport *r = _sl_report_new (trace, info);
   g_autoptr (GHashTable) groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, NULL,
                                                          exec_group_free);
   g_autoptr (GHashTable) api_names = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr (GArray) launches = _sl_stats_launches (trace, t0, t1);
 
   for (guint i = 0; i < launches->len; i++)
     {

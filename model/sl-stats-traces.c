@@ -149,13 +149,11 @@ _sl_report_compute_cuda_kern_exec_trace (SlTrace             *trace,
                                          SlTime               t1,
                                          GError             **error)
 {
-  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
-    return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
-  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
-    return _sl_stats_no_data (trace, error, "CUDA API data"), NULL;
+  g_autoptr (GArray) rows = _sl_stats_launches (trace, t0, t1, error);
+  if (rows == NULL)
+    return NULL;
 
   SlReport *r = _sl_report_new (trace, info);
-  g_autoptr (GArray) rows = _sl_stats_launches (trace, t0, t1);
   g_autoptr (GHashTable) names = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   g_array_sort (rows, compare_exec_rows);
