@@ -2,6 +2,7 @@
  * aggregates. */
 #pragma once
 
+#include "sl-lane.h"
 #include "sl-stats.h"
 
 G_BEGIN_DECLS
@@ -55,6 +56,7 @@ struct _SlReportInfo
   SlLaneKind            also;
   const char           *what;
   _SlSummaryOrder       order;
+  gboolean              per_event;  /* a row per event (a trace, not a summary) */
 };
 
 /* sl-stats-reports.c: the table, in sl_report_names () order, and a lookup in it */
@@ -99,6 +101,88 @@ _sl_report_add_text (SlReport   *r,
   SlCell c = { .type = s != NULL ? SL_CELL_TEXT : SL_CELL_NULL, .v.s = s };
   g_array_append_val (r->cells, c);
 }
+
+/* sl-stats-reports.c: what the report functions share ----------------------------------- */
+
+/* The events of `lane` that start in [t0, t1): indices [*first, *end). */
+static inline void
+_sl_stats_lane_range (const SlLane *lane,
+                      SlTime        t0,
+                      SlTime        t1,
+                      gsize        *first,
+                      gsize        *end)
+{
+  *first = t0 == G_MININT64 ? 0 : sl_lane_lower_bound (lane, t0);
+  *end = t1 == G_MAXINT64 ? lane->n_events : sl_lane_lower_bound (lane, t1);
+  if (*end < *first)
+    *end = *first;
+}
+
+/* Whether the trace has an event in a lane of that kind. */
+gboolean _sl_stats_trace_has (SlTrace    *trace,
+                              SlLaneKind  kind);
+/* Sets SL_STATS_ERROR_NO_DATA "FILE does not contain WHAT."; returns FALSE. */
+gboolean _sl_stats_no_data   (SlTrace    *trace,
+                              GError    **error,
+                              const char *what);
+/* The GPU's device id, 0 for a lane of no known GPU. */
+guint32  _sl_stats_lane_device_id (SlTrace      *trace,
+                                   const SlLane *lane);
+
+/* A kernel and the call that launched it (same correlation id in the same process: the model's
+ * `link`), as nsys's cuda_kern_exec_* scripts JOIN them. */
+typedef struct
+{
+  const SlEvent  *kernel;
+  const SlEvent  *api;
+  const SlThread *thread;     /* the launching thread */
+  guint32         device_id;  /* the kernel's GPU */
+} _SlLaunch;
+
+/* The kernels that start in [t0, t1) with their launch calls (those without one in the trace
+ * are left out), lane by lane; NULL and SL_STATS_ERROR_NO_DATA when the trace has no kernels or
+ * no CUDA API calls. */
+GArray     *_sl_stats_launches (SlTrace    *trace,
+                                SlTime      t0,
+                                SlTime      t1,
+                                GError    **error);
+/* An API name without "_vNNNN", interned in the report's chunk (pointer-equal for equal text);
+ * `names` caches them by string id. */
+const char *_sl_stats_api_name (SlReport   *r,
+                                GHashTable *names,
+                                guint32     id);
+
+/* sl-stats-nvtx.c and sl-stats-traces.c: the reports that are not in sl-stats-reports.c */
+SlReport *_sl_report_compute_nvtx_gpu_proj_trace (SlTrace             *trace,
+                                                  const _SlReportInfo *info,
+                                                  SlTime               t0,
+                                                  SlTime               t1,
+                                                  GError             **error);
+SlReport *_sl_report_compute_nvtx_gpu_proj_sum   (SlTrace             *trace,
+                                                  const _SlReportInfo *info,
+                                                  SlTime               t0,
+                                                  SlTime               t1,
+                                                  GError             **error);
+SlReport *_sl_report_compute_nvtx_kern_sum       (SlTrace             *trace,
+                                                  const _SlReportInfo *info,
+                                                  SlTime               t0,
+                                                  SlTime               t1,
+                                                  GError             **error);
+SlReport *_sl_report_compute_cuda_api_trace      (SlTrace             *trace,
+                                                  const _SlReportInfo *info,
+                                                  SlTime               t0,
+                                                  SlTime               t1,
+                                                  GError             **error);
+SlReport *_sl_report_compute_cuda_kern_exec_trace (SlTrace             *trace,
+                                                   const _SlReportInfo *info,
+                                                   SlTime               t0,
+                                                   SlTime               t1,
+                                                   GError             **error);
+extern const _SlColumn _sl_nvtx_gpu_proj_trace_columns[14];
+extern const _SlColumn _sl_nvtx_gpu_proj_sum_columns[14];
+extern const _SlColumn _sl_nvtx_kern_sum_columns[13];
+extern const _SlColumn _sl_cuda_api_trace_columns[9];
+extern const _SlColumn _sl_cuda_kern_exec_trace_columns[14];
 
 /* sl-stats-aggregate.c -------------------------------------------------------------------- */
 

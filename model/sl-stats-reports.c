@@ -18,20 +18,6 @@
 
 #include "sl-lane.h"
 
-/* The events of `lane` that start in [t0, t1): indices [*first, *end). */
-static inline void
-lane_range (const SlLane *lane,
-            SlTime        t0,
-            SlTime        t1,
-            gsize        *first,
-            gsize        *end)
-{
-  *first = t0 == G_MININT64 ? 0 : sl_lane_lower_bound (lane, t0);
-  *end = t1 == G_MAXINT64 ? lane->n_events : sl_lane_lower_bound (lane, t1);
-  if (*end < *first)
-    *end = *first;
-}
-
 /* ---------------------------------------------------------------------------------------- */
 /* Summaries grouped by a name                                                              */
 
@@ -104,9 +90,9 @@ summary_emit (SlReport        *r,
   return r;
 }
 
-static gboolean
-trace_has (SlTrace    *trace,
-           SlLaneKind  kind)
+gboolean
+_sl_stats_trace_has (SlTrace    *trace,
+                     SlLaneKind  kind)
 {
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
@@ -117,10 +103,19 @@ trace_has (SlTrace    *trace,
   return FALSE;
 }
 
-static gboolean
-no_data (SlTrace     *trace,
-         GError     **error,
-         const char  *what)
+guint32
+_sl_stats_lane_device_id (SlTrace      *trace,
+                          const SlLane *lane)
+{
+  if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
+    return sl_trace_get_gpu (trace, lane->gpu)->device_id;
+  return 0;
+}
+
+gboolean
+_sl_stats_no_data (SlTrace     *trace,
+                   GError     **error,
+                   const char  *what)
 {
   g_set_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA, "%s does not contain %s.",
                sl_trace_get_path (trace), what);
@@ -145,7 +140,7 @@ group_events (SlTrace    *trace,
       if (lane->kind != kind && lane->kind != also)
         continue;
       gsize first, end;
-      lane_range (lane, t0, t1, &first, &end);
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize k = first; k < end; k++)
         {
           const SlEvent *ev = &lane->events[k];
@@ -180,8 +175,8 @@ compute_time_summary (SlTrace             *trace,
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, info->kind) && !trace_has (trace, info->also))
-    return no_data (trace, error, info->what), NULL;
+  if (!_sl_stats_trace_has (trace, info->kind) && !_sl_stats_trace_has (trace, info->also))
+    return _sl_stats_no_data (trace, error, info->what), NULL;
   _sl_groups_init (&gs);
   group_events (trace, info->kind, info->also, FALSE, t0, t1, &gs);
   SlReport *r = summary_emit (_sl_report_new (trace, info), &gs, info->order);
@@ -200,8 +195,8 @@ compute_api_sum (SlTrace             *trace,
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, SL_LANE_CUDA_API))
-    return no_data (trace, error, "CUDA trace data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+    return _sl_stats_no_data (trace, error, "CUDA trace data"), NULL;
   _sl_groups_init (&gs);
   group_events (trace, SL_LANE_CUDA_API, SL_LANE_CUDA_API, FALSE, t0, t1, &gs);
   SlReport *r = _sl_report_new (trace, info);
@@ -226,8 +221,8 @@ compute_mem_size_sum (SlTrace             *trace,
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, SL_LANE_MEMCPY) && !trace_has (trace, SL_LANE_MEMSET))
-    return no_data (trace, error, "GPU memory data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_MEMCPY) && !_sl_stats_trace_has (trace, SL_LANE_MEMSET))
+    return _sl_stats_no_data (trace, error, "GPU memory data"), NULL;
   _sl_groups_init (&gs);
   group_events (trace, SL_LANE_MEMCPY, SL_LANE_MEMSET, TRUE, t0, t1, &gs);
   SlReport *r = _sl_report_new (trace, info);
@@ -260,8 +255,8 @@ compute_nvtx_sum (SlTrace             *trace,
 {
   _SlGroups gs;
 
-  if (!trace_has (trace, SL_LANE_NVTX))
-    return no_data (trace, error, "NV Tools Extension (NVTX) data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_NVTX))
+    return _sl_stats_no_data (trace, error, "NV Tools Extension (NVTX) data"), NULL;
   _sl_groups_init (&gs);
   SlReport *r = _sl_report_new (trace, info);
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
@@ -270,7 +265,7 @@ compute_nvtx_sum (SlTrace             *trace,
       if (lane->kind != SL_LANE_NVTX)
         continue;
       gsize first, end;
-      lane_range (lane, t0, t1, &first, &end);
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize k = first; k < end; k++)
         {
           const SlEvent *ev = &lane->events[k];
@@ -381,9 +376,9 @@ compute_gpu_trace (SlTrace             *trace,
                    SlTime               t1,
                    GError             **error)
 {
-  if (!trace_has (trace, SL_LANE_KERNELS) && !trace_has (trace, SL_LANE_MEMCPY)
-      && !trace_has (trace, SL_LANE_MEMSET))
-    return no_data (trace, error, "GPU trace data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS) && !_sl_stats_trace_has (trace, SL_LANE_MEMCPY)
+      && !_sl_stats_trace_has (trace, SL_LANE_MEMSET))
+    return _sl_stats_no_data (trace, error, "GPU trace data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
   g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (TraceRow));
@@ -403,11 +398,9 @@ compute_gpu_trace (SlTrace             *trace,
       if (lane->kind != SL_LANE_KERNELS && lane->kind != SL_LANE_MEMCPY
           && lane->kind != SL_LANE_MEMSET)
         continue;
-      guint32 device_id = 0;
-      if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
-        device_id = sl_trace_get_gpu (trace, lane->gpu)->device_id;
+      guint32 device_id = _sl_stats_lane_device_id (trace, lane);
       gsize first, end;
-      lane_range (lane, t0, t1, &first, &end);
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize k = first; k < end; k++)
         {
           TraceRow row = { lane, k, device_id };
@@ -490,6 +483,63 @@ compute_gpu_trace (SlTrace             *trace,
 
 /* ---------------------------------------------------------------------------------------- */
 /* cuda_kern_exec_sum                                                                       */
+
+GArray *
+_sl_stats_launches (SlTrace  *trace,
+                    SlTime    t0,
+                    SlTime    t1,
+                    GError  **error)
+{
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
+    return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+    return _sl_stats_no_data (trace, error, "CUDA API data"), NULL;
+
+  GArray *launches = g_array_new (FALSE, FALSE, sizeof (_SlLaunch));
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_KERNELS)
+        continue;
+      guint32 device_id = _sl_stats_lane_device_id (trace, lane);
+      gsize first, end;
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
+      for (gsize k = first; k < end; k++)
+        {
+          const SlEvent *kev = &lane->events[k];
+          const SlLane *alane;
+          gsize aindex;
+
+          /* the inner JOIN: kernels without a launch call in the trace are left out */
+          if (kev->link == SL_NO_LINK || !sl_trace_resolve (trace, kev->link, &alane, &aindex)
+              || alane->kind != SL_LANE_CUDA_API || alane->thread < 0
+              || (guint) alane->thread >= sl_trace_get_n_threads (trace))
+            continue;
+          _SlLaunch l = { kev, &alane->events[aindex], sl_trace_get_thread (trace, alane->thread),
+                          device_id };
+          g_array_append_val (launches, l);
+        }
+    }
+  return launches;
+}
+
+const char *
+_sl_stats_api_name (SlReport   *r,
+                    GHashTable *names,
+                    guint32     id)
+{
+  const char *name = g_hash_table_lookup (names, GUINT_TO_POINTER (id));
+
+  if (name == NULL)
+    {
+      const char *full = sl_trace_str (r->trace, id);
+      g_autofree char *stripped = g_strndup (full, _sl_api_name_length (full));
+      name = g_string_chunk_insert_const (r->strings, stripped);
+      g_hash_table_insert (names, GUINT_TO_POINTER (id), (gpointer) name);
+    }
+  return name;
+}
 
 /*
  * Columns and semantics from NVIDIA's cuda_kern_exec_sum.py (nsys 2024.x, "CUDA Kernel Launch
@@ -590,10 +640,10 @@ add_duration_stats (SlReport *r,
 {
   if (a->n == 0)
     {
-      /* avg, median, min and max of no values are NULL; extension-functions' stdev() is 0.0 */
-      for (int i = 0; i < 4; i++)
+      /* avg, median, min, max and stdev of no values are NULL: nsys prints QStdDev empty, not
+       * 0.0, for a group none of whose launches queued */
+      for (int i = 0; i < 5; i++)
         _sl_report_add_null (r);
-      _sl_report_add_double (r, 0.0);
       return;
     }
   _sl_report_add_double (r, sl_stats_round (_sl_acc_avg (a), 1));
@@ -610,66 +660,38 @@ compute_kern_exec_sum (SlTrace             *trace,
                        SlTime               t1,
                        GError             **error)
 {
-  if (!trace_has (trace, SL_LANE_KERNELS))
-    return no_data (trace, error, "CUDA kernel data"), NULL;
-  if (!trace_has (trace, SL_LANE_CUDA_API))
-    return no_data (trace, error, "CUDA API data"), NULL;
+  g_autoptr (GArray) launches = _sl_stats_launches (trace, t0, t1, error);
+  if (launches == NULL)
+    return NULL;
 
   SlReport *r = _sl_report_new (trace, info);
   g_autoptr (GHashTable) groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, NULL,
                                                          exec_group_free);
-  /* id -> stripped */
   g_autoptr (GHashTable) api_names = g_hash_table_new (g_direct_hash, g_direct_equal);
 
-  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+  for (guint i = 0; i < launches->len; i++)
     {
-      const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_KERNELS)
-        continue;
-      guint32 device_id = 0;
-      if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
-        device_id = sl_trace_get_gpu (trace, lane->gpu)->device_id;
-      gsize first, end;
-      lane_range (lane, t0, t1, &first, &end);
-      for (gsize k = first; k < end; k++)
+      const _SlLaunch *l = &g_array_index (launches, _SlLaunch, i);
+      const SlEvent *kev = l->kernel, *aev = l->api;
+      ExecKey key = { l->thread->pid, l->thread->tid, l->device_id,
+                      _sl_stats_api_name (r, api_names, aev->name), kev->name };
+      ExecGroup *g = g_hash_table_lookup (groups, &key);
+      if (g == NULL)
         {
-          const SlEvent *kev = &lane->events[k];
-          const SlLane *alane;
-          gsize aindex;
-
-          /* the inner JOIN: kernels without a launch call in the trace are left out */
-          if (kev->link == SL_NO_LINK || !sl_trace_resolve (trace, kev->link, &alane, &aindex)
-              || alane->kind != SL_LANE_CUDA_API || alane->thread < 0)
-            continue;
-          const SlEvent *aev = &alane->events[aindex];
-          const SlThread *thread = sl_trace_get_thread (trace, alane->thread);
-          const char *api = g_hash_table_lookup (api_names, GUINT_TO_POINTER (aev->name));
-          if (api == NULL)
-            {
-              const char *full = sl_trace_str (trace, aev->name);
-              g_autofree char *stripped = g_strndup (full, _sl_api_name_length (full));
-              api = g_string_chunk_insert_const (r->strings, stripped);
-              g_hash_table_insert (api_names, GUINT_TO_POINTER (aev->name), (gpointer) api);
-            }
-          ExecKey key = { thread->pid, thread->tid, device_id, api, kev->name };
-          ExecGroup *g = g_hash_table_lookup (groups, &key);
-          if (g == NULL)
-            {
-              g = g_new0 (ExecGroup, 1);
-              g->key = key;
-              g->kernel_name = sl_trace_str (trace, kev->name);
-              _sl_acc_init (&g->total);
-              _sl_acc_init (&g->api);
-              _sl_acc_init (&g->queue);
-              _sl_acc_init (&g->kern);
-              g_hash_table_insert (groups, &g->key, g);
-            }
-          _sl_acc_add (&g->total, MAX (aev->end, kev->end) - aev->start);
-          _sl_acc_add (&g->api, aev->end - aev->start);
-          if (kev->start - aev->end >= 0)
-            _sl_acc_add (&g->queue, kev->start - aev->end);
-          _sl_acc_add (&g->kern, kev->end - kev->start);
+          g = g_new0 (ExecGroup, 1);
+          g->key = key;
+          g->kernel_name = sl_trace_str (trace, kev->name);
+          _sl_acc_init (&g->total);
+          _sl_acc_init (&g->api);
+          _sl_acc_init (&g->queue);
+          _sl_acc_init (&g->kern);
+          g_hash_table_insert (groups, &g->key, g);
         }
+      _sl_acc_add (&g->total, MAX (aev->end, kev->end) - aev->start);
+      _sl_acc_add (&g->api, aev->end - aev->start);
+      if (kev->start - aev->end >= 0)
+        _sl_acc_add (&g->queue, kev->start - aev->end);
+      _sl_acc_add (&g->kern, kev->end - kev->start);
     }
 
   g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
@@ -711,6 +733,8 @@ compute_kern_exec_sum (SlTrace             *trace,
 const _SlReportInfo _sl_report_infos[] = {
   { "cuda_api_sum", "CUDA API Summary", SL_LOAD_CUDA_API, compute_api_sum,
     COLUMNS (summary_columns_calls) },
+  { "cuda_api_trace", "CUDA API Trace", SL_LOAD_CUDA_API, _sl_report_compute_cuda_api_trace,
+    COLUMNS (_sl_cuda_api_trace_columns), .per_event = TRUE },
   { "cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", SL_LOAD_KERNELS, compute_time_summary,
     COLUMNS (summary_columns_instances), .kind = SL_LANE_KERNELS, .also = SL_LANE_KERNELS,
     .what = "CUDA kernel data", .order = _SL_ORDER_TOTAL_DESC_COUNT_NAME },
@@ -720,9 +744,20 @@ const _SlReportInfo _sl_report_infos[] = {
     compute_time_summary, COLUMNS (summary_columns_memtime), .kind = SL_LANE_MEMCPY,
     .also = SL_LANE_MEMSET, .what = "GPU memory data", .order = _SL_ORDER_TOTAL_DESC },
   { "cuda_gpu_trace", "CUDA GPU Trace", SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
-    compute_gpu_trace, COLUMNS (trace_columns) },
+    compute_gpu_trace, COLUMNS (trace_columns), .per_event = TRUE },
   { "cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary",
     SL_LOAD_KERNELS | SL_LOAD_CUDA_API, compute_kern_exec_sum, COLUMNS (exec_columns) },
+  { "cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace",
+    SL_LOAD_KERNELS | SL_LOAD_CUDA_API, _sl_report_compute_cuda_kern_exec_trace,
+    COLUMNS (_sl_cuda_kern_exec_trace_columns), .per_event = TRUE },
+  { "nvtx_gpu_proj_sum", "NVTX GPU Projection Summary",
+    SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
+    _sl_report_compute_nvtx_gpu_proj_sum, COLUMNS (_sl_nvtx_gpu_proj_sum_columns) },
+  { "nvtx_gpu_proj_trace", "NVTX GPU Projection Trace",
+    SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
+    _sl_report_compute_nvtx_gpu_proj_trace, COLUMNS (_sl_nvtx_gpu_proj_trace_columns), .per_event = TRUE },
+  { "nvtx_kern_sum", "NVTX Range Kernel Summary", SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS,
+    _sl_report_compute_nvtx_kern_sum, COLUMNS (_sl_nvtx_kern_sum_columns) },
   { "nvtx_sum", "NVTX Range Summary", SL_LOAD_NVTX, compute_nvtx_sum,
     COLUMNS (summary_columns_nvtx) },
   { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_time_summary,

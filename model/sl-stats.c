@@ -58,6 +58,13 @@ sl_report_needs (const char *name)
   return info != NULL ? info->needs : 0;
 }
 
+gboolean
+sl_report_is_per_event (const char *name)
+{
+  const _SlReportInfo *info = _sl_report_info_find (name);
+  return info != NULL && info->per_event;
+}
+
 SlReport *
 _sl_report_new (SlTrace             *trace,
                 const _SlReportInfo *info)

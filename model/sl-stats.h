@@ -69,6 +69,9 @@ gboolean           sl_report_name_is_valid   (const char     *name);
 const char        *sl_report_name_get_title  (const char     *name);
 /* The tables a report reads, so that a stats run loads only those; 0 when unknown. */
 SlLoadFlags        sl_report_needs           (const char     *name);
+/* Whether the report has a row per event (cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace,
+ * nvtx_gpu_proj_trace: up to millions of rows on a large trace) rather than per group. */
+gboolean           sl_report_is_per_event    (const char     *name);
 
 gboolean           sl_report_format_parse    (const char     *text,
                                               SlReportFormat *format);

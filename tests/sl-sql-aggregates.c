@@ -112,12 +112,17 @@ stdev_step (sqlite3_context *ctx,
   s->m2 += delta * (x - s->mean);
 }
 
-/* sample standard deviation; 0.0 for fewer than two values, as extension-functions.c */
+/* sample standard deviation; 0.0 for one value, as extension-functions.c; NULL for none (no
+ * row, or only NULLs), as nsys prints it: cuda_kern_exec_sum's QStdDev is empty, not 0.0, for
+ * a group none of whose launches queued (issue 13) */
 static void
 stdev_final (sqlite3_context *ctx)
 {
   StdevCtx *s = sqlite3_aggregate_context (ctx, 0);
-  sqlite3_result_double (ctx, s != NULL && s->n > 1 ? sqrt (s->m2 / (s->n - 1)) : 0.0);
+  if (s == NULL || s->n == 0)
+    sqlite3_result_null (ctx);
+  else
+    sqlite3_result_double (ctx, s->n > 1 ? sqrt (s->m2 / (s->n - 1)) : 0.0);
 }
 
 gboolean

@@ -17,22 +17,14 @@
 #include <json-glib/json-glib.h>
 #endif
 
+#include "sl-nvtx-proj.h"
+#include "sl-plant.h"
 #include "sl-range.h"
+#include "sl-schema.h"
 #include "sl-sql-aggregates.h"
 #include "sl-stats.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
-
-static sqlite3 *
-oracle_open (const char *path)
-{
-  sqlite3 *db = NULL;
-  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", path);
-
-  g_assert_cmpint (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL), ==, SQLITE_OK);
-  g_assert_true (sl_sql_add_aggregates (db));
-  return db;
-}
 
 static gboolean
 has_table (sqlite3    *db,
@@ -62,6 +54,83 @@ has_column (sqlite3    *db,
   found = sqlite3_step (stmt) == SQLITE_ROW;
   sqlite3_finalize (stmt);
   return found;
+}
+
+/* The window the range views keep (range_views_create), for the queries that filter on
+ * something else than an event's start: the NVTX projection keeps rows by projected start. */
+static SlTime oracle_t0 = G_MININT64;
+static SlTime oracle_t1 = G_MAXINT64;
+
+static void
+oracle_exec (sqlite3    *db,
+             const char *sql)
+{
+  char *message = NULL;
+
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+}
+
+/*
+ * The NVTX ranges as nsys's nvtx_gpu_proj_trace and nvtx_kern_sum scripts index them (temp
+ * tables, built once per file from main., so the range views do not apply):
+ *   nvtx_rt: ranges (push/pop and start/end, not ending on another thread), end NULL → the
+ *     table's last timestamp; pname "domain:text" / ":text", kname "domain:text" / "text";
+ *   nvtx_ridx: an R*Tree on [start, end] (float bounds rounded outward; exact checks follow);
+ *   nvtx_parent: the tightest enclosing range on the same thread (nsys's NVTX_PARENT), where of
+ *     two identical ranges the earlier row is the parent (nsys makes each the other's parent,
+ *     a cycle that drops both from its tree);
+ *   nvtx_tree: the level and ":id:id" stack from the outermost range.
+ */
+static void
+oracle_nvtx_tables (sqlite3 *db)
+{
+  if (!has_table (db, "NVTX_EVENTS") || !has_column (db, "NVTX_EVENTS", "eventType"))
+    return;
+  const char *same_thread = has_column (db, "NVTX_EVENTS", "endGlobalTid")
+                              ? "AND (e.endGlobalTid IS NULL OR e.endGlobalTid = e.globalTid)" : "";
+  g_autofree char *rt = g_strdup_printf (
+    "CREATE TEMP TABLE nvtx_rt AS WITH last AS (SELECT max(max(start), coalesce(max(end), max(start))) AS t "
+    "FROM main.NVTX_EVENTS), "
+    "dom AS (SELECT e.globalTid & 0x0000FFFFFF000000 AS pidbits, e.domainId, "
+    "coalesce(s.value, e.text) AS dname FROM main.NVTX_EVENTS AS e "
+    "LEFT JOIN StringIds AS s ON s.id = e.textId WHERE e.eventType = 75 GROUP BY pidbits, e.domainId) "
+    "SELECT e.rowid AS rid, e.start AS s, coalesce(e.end, (SELECT t FROM last)) AS en, e.globalTid AS gtid, "
+    "coalesce(d.dname, '') || ':' || coalesce(s.value, e.text, '') AS pname, "
+    "CASE WHEN d.dname IS NOT NULL AND d.dname != '' THEN d.dname || ':' ELSE '' END "
+    "|| coalesce(s.value, e.text, '') AS kname, "
+    "CASE WHEN e.eventType IN (59, 70) THEN 'PushPop' ELSE 'StartEnd' END AS style "
+    "FROM main.NVTX_EVENTS AS e LEFT JOIN StringIds AS s ON s.id = e.textId "
+    "LEFT JOIN dom AS d ON d.domainId = e.domainId AND e.domainId != 0 "
+    "AND d.pidbits = (e.globalTid & 0x0000FFFFFF000000) "
+    "WHERE e.eventType IN (59, 60, 70, 71) AND e.globalTid IS NOT NULL %s", same_thread);
+
+  oracle_exec (db, rt);
+  oracle_exec (db, "CREATE VIRTUAL TABLE temp.nvtx_ridx USING rtree(rid, s, en)");
+  oracle_exec (db, "INSERT INTO nvtx_ridx SELECT rid, s, en FROM nvtx_rt");
+  oracle_exec (db, "CREATE TEMP TABLE nvtx_parent AS SELECT c.rid AS rid, "
+                   "(SELECT p.rid FROM nvtx_ridx AS x JOIN nvtx_rt AS p ON p.rid = x.rid "
+                   "WHERE x.s <= c.s AND x.en >= c.en AND p.rid != c.rid AND p.gtid = c.gtid "
+                   "AND p.s <= c.s AND p.en >= c.en AND NOT (p.s = c.s AND p.en = c.en AND p.rid > c.rid) "
+                   "ORDER BY p.en - p.s, p.rid DESC LIMIT 1) AS parent FROM nvtx_rt AS c");
+  oracle_exec (db, "CREATE INDEX temp.nvtx_parent_by_parent ON nvtx_parent (parent)");
+  oracle_exec (db, "CREATE TEMP TABLE nvtx_tree AS WITH RECURSIVE tree(rid, lvl, stack) AS "
+                   "(SELECT rid, 0, ':' || rid FROM nvtx_parent WHERE parent IS NULL UNION ALL "
+                   "SELECT p.rid, tree.lvl + 1, tree.stack || ':' || p.rid FROM tree "
+                   "JOIN nvtx_parent AS p ON p.parent = tree.rid) SELECT * FROM tree");
+  oracle_exec (db, "CREATE INDEX temp.nvtx_tree_by_rid ON nvtx_tree (rid)");
+}
+
+static sqlite3 *
+oracle_open (const char *path)
+{
+  sqlite3 *db = NULL;
+  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", path);
+
+  g_assert_cmpint (sqlite3_open_v2 (uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL), ==, SQLITE_OK);
+  g_assert_true (sl_sql_add_aggregates (db));
+  oracle_nvtx_tables (db);
+  return db;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -96,6 +165,43 @@ enum_cte (sqlite3    *db,
   "min(dur) AS mn, max(dur) AS mx, stdev(dur) AS sd FROM ops GROUP BY name) " \
   "SELECT round(total * 100.0 / (SELECT sum(total) FROM g), 1), total, n, round(av, 1), " \
   "round(med, 1), mn, mx, round(sd, 1), name FROM g ORDER BY 2 DESC" extra_order
+
+/* The rows of nvtx_gpu_proj_trace, in a CTE `rows` after the GPU operations and their calls;
+ * the projection over the whole trace, the rows kept by projected start in the window. */
+static char *
+proj_rows_sql (sqlite3 *db)
+{
+  GString *q = g_string_new ("WITH ops AS (");
+  const char *tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                           "CUPTI_ACTIVITY_KIND_MEMSET" };
+  const char *sep = "";
+
+  for (gsize i = 0; i < G_N_ELEMENTS (tables); i++)
+    if (has_table (db, tables[i]))
+      {
+        g_string_append_printf (q, "%sSELECT start, end, correlationId AS corr, globalPid AS gpid FROM main.%s",
+                                sep, tables[i]);
+        sep = " UNION ALL ";
+      }
+  g_string_append_printf (q, "), calls AS (SELECT op.start AS os, op.end AS oe, r.correlationId AS corr, "
+                          "r.start AS rs, r.end AS re, r.globalTid AS gtid FROM ops AS op "
+                          "JOIN main.CUPTI_ACTIVITY_KIND_RUNTIME AS r ON r.correlationId = op.corr "
+                          "AND (r.globalTid & 0xFFFFFFFFFF000000) = op.gpid), "
+                          "pr AS (SELECT p.rid, p.pname AS name, p.style, p.s AS ostart, p.en - p.s AS odur, "
+                          "min(c.os) AS ps, max(c.oe) - min(c.os) AS pd, count(DISTINCT c.corr) AS n, "
+                          "(c.gtid >> 24) & 0x00FFFFFF AS pid, c.gtid & 0x00FFFFFF AS tid FROM calls AS c "
+                          "JOIN nvtx_ridx AS x ON x.s <= c.rs AND x.en >= c.re "
+                          "JOIN nvtx_rt AS p ON p.rid = x.rid AND p.gtid = c.gtid AND p.s <= c.rs AND p.en >= c.re "
+                          "GROUP BY p.rid), "
+                          "ch AS (SELECT np.parent AS rid, count(*) AS n FROM pr JOIN nvtx_parent AS np "
+                          "ON np.rid = pr.rid WHERE np.parent IS NOT NULL GROUP BY np.parent), "
+                          "rows AS (SELECT pr.name, pr.ps, pr.pd, pr.ostart, pr.odur, pr.style, pr.pid, pr.tid, "
+                          "pr.n, t.lvl, coalesce(ch.n, 0) AS nchild, pr.rid, np.parent, t.stack FROM pr "
+                          "LEFT JOIN nvtx_tree AS t ON t.rid = pr.rid LEFT JOIN nvtx_parent AS np ON np.rid = pr.rid "
+                          "LEFT JOIN ch ON ch.rid = pr.rid WHERE pr.ps >= %" G_GINT64_FORMAT
+                          " AND pr.ps < %" G_GINT64_FORMAT ") ", oracle_t0, oracle_t1);
+  return g_string_free (q, FALSE);
+}
 
 /* SQL for a report on this file, or NULL when the file has none of its tables. */
 static char *
@@ -256,6 +362,67 @@ oracle_sql (sqlite3    *db,
                        "GROUP BY pid, tid, dev, apiname, kname ORDER BY 6 DESC, 1, 2, 3, 26, 27");
 #undef DUR_STATS
     }
+  if (strcmp (report, "cuda_kern_exec_trace") == 0)
+    {
+      if (!kern || !api)
+        return NULL;
+      return g_strdup ("SELECT r.start, r.end - r.start, iif(k.start - r.end >= 0, r.end, NULL), "
+                       "iif(k.start - r.end >= 0, k.start - r.end, NULL), k.start, k.end - k.start, "
+                       "max(r.end, k.end) - r.start, (r.globalTid >> 24) & 0x00FFFFFF, r.globalTid & 0x00FFFFFF, "
+                       "k.deviceId, " STRIP_V ("rn.value") ", printf('%4d %4d %4d', k.gridX, k.gridY, k.gridZ), "
+                       "printf('%4d %4d %4d', k.blockX, k.blockY, k.blockZ), kn.value "
+                       "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+                       "JOIN main.CUPTI_ACTIVITY_KIND_RUNTIME AS r ON k.correlationId = r.correlationId "
+                       "AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000) "
+                       "LEFT JOIN StringIds AS rn ON rn.id = r.nameId "
+                       "LEFT JOIN StringIds AS kn ON kn.id = k.demangledName "
+                       "ORDER BY 1, 5, 10, 8, 9, k.correlationId");
+    }
+  if (strcmp (report, "cuda_api_trace") == 0)
+    {
+      if (!api)
+        return NULL;
+      /* T-Pri (ThreadNames.priority) is not in the model: NULL on both sides */
+      gboolean names = has_table (db, "ThreadNames");
+      return g_strdup_printf ("SELECT r.start, r.end - r.start, " STRIP_V ("s.value") ", %s, r.correlationId, "
+                              "(r.globalTid >> 24) & 0xFFFFFF, r.globalTid & 0xFFFFFF, NULL, %s "
+                              "FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r LEFT JOIN StringIds AS s ON s.id = r.nameId %s "
+                              "ORDER BY 1, 6, 7, 5, 2",
+                              has_column (db, "CUPTI_ACTIVITY_KIND_RUNTIME", "returnValue") ? "r.returnValue" : "0",
+                              names ? "ts.value" : "NULL",
+                              names ? "LEFT JOIN ThreadNames AS tn ON tn.globalTid = r.globalTid "
+                                      "LEFT JOIN StringIds AS ts ON ts.id = tn.nameId" : "");
+    }
+  if (strcmp (report, "nvtx_gpu_proj_trace") == 0 || strcmp (report, "nvtx_gpu_proj_sum") == 0)
+    {
+      if (!has_table (db, "NVTX_EVENTS") || !api)
+        return NULL;
+      g_autofree char *rows = proj_rows_sql (db);
+      if (strcmp (report, "nvtx_gpu_proj_trace") == 0)
+        return g_strdup_printf ("%s SELECT * FROM rows ORDER BY ps, pd DESC, lvl, ostart, odur DESC, tid, name", rows);
+      return g_strdup_printf ("%s SELECT name, style, sum(pd), sum(odur), count(*), round(avg(pd), 1), "
+                              "round(median(pd), 1), min(pd), max(pd), round(stdev(pd), 1), sum(n), "
+                              "round(avg(n), 1), round(avg(lvl), 1), round(avg(nchild), 1) FROM rows "
+                              "GROUP BY name, style ORDER BY 3 DESC, 1, 2", rows);
+    }
+  if (strcmp (report, "nvtx_kern_sum") == 0)
+    {
+      if (!has_table (db, "NVTX_EVENTS") || !api || !kern)
+        return NULL;
+      return g_strdup ("WITH combo AS (SELECT p.kname AS name, p.style, p.rid AS nid, "
+                       "printf('%d/%d/%d/%d', k.start, k.correlationId, k.deviceId, k.streamId) AS kid, "
+                       "k.end - k.start AS kd, (r.globalTid >> 24) & 0x00FFFFFF AS pid, "
+                       "r.globalTid & 0x00FFFFFF AS tid, ks.value AS kname "
+                       "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS ks ON ks.id = k.demangledName "
+                       "LEFT JOIN main.CUPTI_ACTIVITY_KIND_RUNTIME AS r ON r.correlationId = k.correlationId "
+                       "AND (r.globalTid & 0xFFFFFFFFFF000000) = k.globalPid "
+                       "LEFT JOIN (nvtx_ridx AS x JOIN nvtx_rt AS p ON p.rid = x.rid) "
+                       "ON x.s <= r.start AND x.en >= r.end AND p.gtid = r.globalTid "
+                       "AND p.s <= r.start AND p.en >= r.end) "
+                       "SELECT name, style, pid, tid, count(DISTINCT nid), count(DISTINCT kid), sum(kd), "
+                       "round(avg(kd), 1), round(median(kd), 1), min(kd), max(kd), round(stdev(kd), 1), kname "
+                       "FROM combo GROUP BY pid, tid, name, style, kname ORDER BY 1, 3, 4, 7 DESC, 2, 13");
+    }
   g_assert_not_reached ();
 }
 
@@ -327,6 +494,70 @@ cell_matches (const SlCell  *c,
   return ok;
 }
 
+/* One row's ids: model's RangeId, ParentId (-1 for NULL), RangeStack, and SQL's. */
+typedef struct
+{
+  gint64 id[2];
+  gint64 parent[2];
+  char   stack[2][256];
+} IdRow;
+
+static void
+id_row_collect (SlReport     *report,
+                gsize         row,
+                sqlite3_stmt *stmt,
+                GHashTable   *map,
+                GPtrArray    *rows)
+{
+  IdRow *r = g_new0 (IdRow, 1);
+  const SlCell *id = sl_report_get_cell (report, row, 11);
+  const SlCell *parent = sl_report_get_cell (report, row, 12);
+  const SlCell *stack = sl_report_get_cell (report, row, 13);
+
+  g_assert_cmpint (id->type, ==, SL_CELL_INT);
+  g_assert_cmpint (stack->type, ==, SL_CELL_TEXT);
+  r->id[0] = id->v.i;
+  r->parent[0] = parent->type == SL_CELL_NULL ? -1 : parent->v.i;
+  g_strlcpy (r->stack[0], stack->v.s, sizeof r->stack[0]);
+  r->id[1] = sqlite3_column_int64 (stmt, 11);
+  r->parent[1] = sqlite3_column_type (stmt, 12) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 12);
+  g_strlcpy (r->stack[1], (const char *) sqlite3_column_text (stmt, 13), sizeof r->stack[1]);
+  /* one model id for one SQL id */
+  g_assert_null (g_hash_table_lookup (map, &r->id[0]));
+  g_hash_table_insert (map, g_memdup2 (&r->id[0], sizeof (gint64)), g_memdup2 (&r->id[1], sizeof (gint64)));
+  g_ptr_array_add (rows, r);
+}
+
+/* ParentId and RangeStack through the map, where the range is among the rows (a parent whose
+ * projection starts before a --range window is not) */
+static void
+id_row_check (const IdRow *r,
+              GHashTable  *map,
+              const char  *base)
+{
+  g_auto (GStrv) ours = g_strsplit (r->stack[0], ":", -1);
+  g_auto (GStrv) theirs = g_strsplit (r->stack[1], ":", -1);
+
+  if ((r->parent[0] < 0) != (r->parent[1] < 0))
+    g_error ("%s nvtx_gpu_proj_trace: range %" G_GINT64_FORMAT " has parent %" G_GINT64_FORMAT
+             ", SQL %" G_GINT64_FORMAT, base, r->id[0], r->parent[0], r->parent[1]);
+  if (r->parent[0] >= 0)
+    {
+      gint64 *mapped = g_hash_table_lookup (map, &r->parent[0]);
+      if (mapped != NULL && *mapped != r->parent[1])
+        g_error ("%s nvtx_gpu_proj_trace: range %" G_GINT64_FORMAT "'s parent maps to %" G_GINT64_FORMAT
+                 ", SQL %" G_GINT64_FORMAT, base, r->id[0], *mapped, r->parent[1]);
+    }
+  g_assert_cmpuint (g_strv_length (ours), ==, g_strv_length (theirs));
+  for (guint i = 1; ours[i] != NULL; i++)
+    {
+      gint64 id = g_ascii_strtoll (ours[i], NULL, 10);
+      gint64 *mapped = g_hash_table_lookup (map, &id);
+      if (mapped != NULL && *mapped != g_ascii_strtoll (theirs[i], NULL, 10))
+        g_error ("%s nvtx_gpu_proj_trace: stack %s, SQL %s", base, r->stack[0], r->stack[1]);
+    }
+}
+
 /* Returns how many rows were compared; fails the test at the first difference.  The report is
  * over [t0, t1), the whole trace for (G_MININT64, G_MAXINT64); the oracle sees that range through
  * range_views_create (). */
@@ -373,13 +604,20 @@ compare_report (const char *path,
   guint n_columns = sl_report_get_n_columns (report);
   g_assert_cmpint (sqlite3_column_count (stmt), ==, (int) n_columns);
   gboolean exact = strcmp (name, "cuda_gpu_mem_size_sum") != 0;
+  /* nvtx_gpu_proj_trace's RangeId, ParentId, RangeStack are arbitrary ids (ours: global event
+   * ids; nsys's: NVTX_EVENTS rowids): compared through the map of one to the other */
+  guint first_id_column = strcmp (name, "nvtx_gpu_proj_trace") == 0 ? 11 : n_columns;
+  g_autoptr (GHashTable) id_map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr (GPtrArray) id_rows = g_ptr_array_new_with_free_func (g_free);
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       if (row >= sl_report_get_n_rows (report))
         g_error ("%s %s: SQL has more rows than the model's %" G_GSIZE_FORMAT, base, name,
                  sl_report_get_n_rows (report));
-      for (guint c = 0; c < n_columns; c++)
+      if (first_id_column < n_columns)
+        id_row_collect (report, row, stmt, id_map, id_rows);
+      for (guint c = 0; c < first_id_column; c++)
         {
           const SlCell *cell = sl_report_get_cell (report, row, c);
           g_autofree char *want = NULL;
@@ -397,6 +635,8 @@ compare_report (const char *path,
   if (row != sl_report_get_n_rows (report))
     g_error ("%s %s: model has %" G_GSIZE_FORMAT " rows, SQL %" G_GSIZE_FORMAT, base, name,
              sl_report_get_n_rows (report), row);
+  for (guint i = 0; i < id_rows->len; i++)
+    id_row_check (g_ptr_array_index (id_rows, i), id_map, base);
   return row;
 }
 
@@ -439,6 +679,8 @@ range_views_create (sqlite3 *db,
                     SlTime   t0,
                     SlTime   t1)
 {
+  oracle_t0 = t0;
+  oracle_t1 = t1;
   for (gsize i = 0; i < G_N_ELEMENTS (range_tables); i++)
     {
       const char *table = range_tables[i];
@@ -459,6 +701,8 @@ range_views_create (sqlite3 *db,
 static void
 range_views_drop (sqlite3 *db)
 {
+  oracle_t0 = G_MININT64;
+  oracle_t1 = G_MAXINT64;
   for (gsize i = 0; i < G_N_ELEMENTS (range_tables); i++)
     {
       g_autofree char *sql = g_strdup_printf ("DROP VIEW IF EXISTS temp.%s", range_tables[i]);
@@ -558,6 +802,15 @@ test_needs (void)
       g_assert_cmpstr (ta->str, ==, tb->str);
     }
   g_assert_cmpint (sl_report_needs ("no_such_report"), ==, 0);
+
+  /* the traces (a row per event) and the summaries */
+  g_assert_true (sl_report_is_per_event ("cuda_gpu_trace"));
+  g_assert_true (sl_report_is_per_event ("cuda_api_trace"));
+  g_assert_true (sl_report_is_per_event ("cuda_kern_exec_trace"));
+  g_assert_true (sl_report_is_per_event ("nvtx_gpu_proj_trace"));
+  g_assert_false (sl_report_is_per_event ("nvtx_gpu_proj_sum"));
+  g_assert_false (sl_report_is_per_event ("cuda_kern_exec_sum"));
+  g_assert_false (sl_report_is_per_event ("no_such_report"));
 }
 
 /* SQLite's round() is half away from zero on the printed decimal, not glibc's half-even. */
@@ -817,6 +1070,343 @@ test_cmd_range_errors (void)
     }
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Planted and generated traces                                                              */
+
+/* The reports that follow a launch to its GPU work or an NVTX range to the GPU */
+static const char *const launch_reports[] = {
+  "cuda_api_trace", "cuda_kern_exec_sum", "cuda_kern_exec_trace", "nvtx_gpu_proj_sum",
+  "nvtx_gpu_proj_trace", "nvtx_kern_sum",
+};
+
+static void
+plant_nvtx (const char *path,
+            gint        tid,
+            gint        type,
+            const char *text,
+            gint64      start,
+            gint64      end)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, "
+                                           "domainId) VALUES (?, ?, ?, ?, ?, 0)", -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_int64 (stmt, 1, start);
+  sqlite3_bind_int64 (stmt, 2, end);
+  sqlite3_bind_int (stmt, 3, type);
+  sqlite3_bind_text (stmt, 4, text, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 5, (gint64) SL_GLOBAL_TID (1, 100, tid));
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
+static void
+plant_sql (const char *path,
+           const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+/*
+ * The main thread, in µs: push/pop "step" [0, 100] around "fwd" [10, 50]; k_early launched at
+ * [12, 17] runs [15, 30] on stream 7 (before its launch returned: no queue delay); k_mid
+ * launched at [20, 25] runs [40, 60] on stream 9; k_late launched at [60, 65] (in "step" only)
+ * runs [70, 90]; k_free launched at [120, 125], in no range, runs [130, 140]; a start/end range
+ * "io" [0, 200] on a loader thread launches nothing.
+ */
+static char *
+write_planted_launches (void)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), "launches.sqlite", NULL);
+  Plant *p = plant_new (path);
+  const gint64 us = PLANT_US;
+
+  gint64 c1 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 12 * us, 17 * us);
+  plant_kernel (p, "k_early", &plant_config_full, 15 * us, 30 * us, c1);
+  gint64 c2 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 20 * us, 25 * us);
+  plant_kernel (p, "k_mid", &plant_config_full, 40 * us, 60 * us, c2);
+  gint64 c3 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 60 * us, 65 * us);
+  plant_kernel (p, "k_late", &plant_config_full, 70 * us, 90 * us, c3);
+  gint64 c4 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 120 * us, 125 * us);
+  plant_kernel (p, "k_free", &plant_config_full, 130 * us, 140 * us, c4);
+  plant_finish (p);
+  g_autofree char *move = g_strdup_printf ("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET streamId = 9 "
+                                           "WHERE correlationId = %" G_GINT64_FORMAT, c2);
+  plant_sql (path, move);
+  plant_nvtx (path, PLANT_MAIN, 59, "step", 0, 100 * us);
+  plant_nvtx (path, PLANT_MAIN, 59, "fwd", 10 * us, 50 * us);
+  plant_nvtx (path, PLANT_LOADER_0, 60, "io", 0, 200 * us);
+  return path;
+}
+
+static const SlCell *
+cell (SlReport   *r,
+      gsize       row,
+      const char *column)
+{
+  gint c = sl_report_find_column (r, column);
+
+  g_assert_cmpint (c, >=, 0);
+  return sl_report_get_cell (r, row, (guint) c);
+}
+
+static gsize
+find_row (SlReport   *r,
+          const char *column,
+          const char *text)
+{
+  for (gsize i = 0; i < sl_report_get_n_rows (r); i++)
+    {
+      const SlCell *c = cell (r, i, column);
+      if (c->type == SL_CELL_TEXT && strcmp (c->v.s, text) == 0)
+        return i;
+    }
+  g_error ("no row with %s = %s", column, text);
+}
+
+static void
+assert_int_cell (SlReport   *r,
+                 gsize       row,
+                 const char *column,
+                 gint64      want)
+{
+  const SlCell *c = cell (r, row, column);
+
+  g_assert_cmpint (c->type, ==, SL_CELL_INT);
+  g_assert_cmpint (c->v.i, ==, want);
+}
+
+/* A kernel that starts before its launch call returned has no queue time: NULL, never negative
+ * (cuda_kern_exec_trace), and a group of only such launches has QCount 0 and every queue
+ * statistic, QStdDev included, NULL (cuda_kern_exec_sum); both against the oracle too. */
+static void
+test_planted_queue (void)
+{
+  g_autofree char *path = write_planted_launches ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlReport) sum = sl_report_compute (trace, "cuda_kern_exec_sum", &error);
+  g_assert_no_error (error);
+  g_autoptr (SlReport) trc = sl_report_compute (trace, "cuda_kern_exec_trace", &error);
+  g_assert_no_error (error);
+
+  gsize early = find_row (sum, "Kernel Name", "k_early");
+  assert_int_cell (sum, early, "Count", 1);
+  assert_int_cell (sum, early, "QCount", 0);
+  for (const char *const *q = (const char *const[]) { "QAvg (ns)", "QMed (ns)", "QMin (ns)", "QMax (ns)",
+                                                       "QStdDev (ns)", NULL }; *q != NULL; q++)
+    g_assert_cmpint (cell (sum, early, *q)->type, ==, SL_CELL_NULL);
+  gsize mid = find_row (sum, "Kernel Name", "k_mid");
+  assert_int_cell (sum, mid, "QCount", 1);
+  assert_int_cell (sum, mid, "QMin (ns)", 15 * PLANT_US);
+  g_assert_cmpint (cell (sum, mid, "QStdDev (ns)")->type, ==, SL_CELL_DOUBLE);
+
+  early = find_row (trc, "Kernel Name", "k_early");
+  g_assert_cmpint (cell (trc, early, "Queue Start (ns)")->type, ==, SL_CELL_NULL);
+  g_assert_cmpint (cell (trc, early, "Queue Dur (ns)")->type, ==, SL_CELL_NULL);
+  assert_int_cell (trc, early, "Total Dur (ns)", 18 * PLANT_US);
+  assert_int_cell (trc, find_row (trc, "Kernel Name", "k_mid"), "Queue Dur (ns)", 15 * PLANT_US);
+
+  sqlite3 *db = oracle_open (path);
+  for (gsize i = 0; i < G_N_ELEMENTS (launch_reports); i++)
+    g_assert_cmpuint (compare_report (path, db, trace, launch_reports[i], G_MININT64, G_MAXINT64), >, 0);
+  sqlite3_close (db);
+}
+
+/* The projection of the planted ranges: by range (nsys stats), by stream, through the report */
+static void
+test_planted_projection (void)
+{
+  g_autofree char *path = write_planted_launches ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlNvtxProj) proj = sl_nvtx_proj_new (trace);
+  g_autoptr (GArray) rows = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_RANGE);
+  const gint64 us = PLANT_US;
+
+  /* "step" over k_early … k_late, then "fwd" (same start, earlier end) over k_early, k_mid */
+  g_assert_cmpuint (rows->len, ==, 2);
+  const SlNvtxProjRow *step = &g_array_index (rows, SlNvtxProjRow, 0);
+  const SlNvtxProjRow *fwd = &g_array_index (rows, SlNvtxProjRow, 1);
+  const SlLane *step_lane = sl_trace_get_lane (trace, step->range.lane);
+  g_assert_cmpstr (sl_trace_str (trace, step_lane->events[step->range.index].name), ==, "step");
+  g_assert_cmpint (step->start, ==, 15 * us);
+  g_assert_cmpint (step->end, ==, 90 * us);
+  g_assert_cmpuint (step->n_ops, ==, 3);
+  g_assert_cmpuint (step->n_calls, ==, 3);
+  g_assert_cmpuint (step->level, ==, 0);
+  g_assert_cmpuint (step->n_children, ==, 1);
+  g_assert_cmpint (step->gpu, ==, -1);
+  g_assert_cmpint (fwd->start, ==, 15 * us);
+  g_assert_cmpint (fwd->end, ==, 60 * us);
+  g_assert_cmpuint (fwd->n_ops, ==, 2);
+  g_assert_cmpuint (fwd->level, ==, 1);
+  g_assert_cmpuint (fwd->n_children, ==, 0);
+  SlEventRef parent;
+  g_assert_true (sl_nvtx_proj_get_parent (proj, fwd->range, &parent));
+  g_assert_cmpint (parent.lane, ==, step->range.lane);
+  g_assert_cmpuint (parent.index, ==, step->range.index);
+  g_assert_false (sl_nvtx_proj_get_parent (proj, step->range, NULL));
+
+  /* by stream: stream 7 has step [15, 90] (k_early, k_late) and fwd [15, 30]; stream 9 has
+   * both over k_mid [40, 60], the parent first */
+  g_autoptr (GArray) streams = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_STREAM);
+  g_assert_cmpuint (streams->len, ==, 4);
+  const struct { guint32 stream; gint64 start, end; guint n_ops, level; } want[] = {
+    { 7, 15, 90, 2, 0 }, { 7, 15, 30, 1, 1 }, { 9, 40, 60, 1, 0 }, { 9, 40, 60, 1, 1 },
+  };
+  for (guint i = 0; i < streams->len; i++)
+    {
+      const SlNvtxProjRow *row = &g_array_index (streams, SlNvtxProjRow, i);
+      g_assert_cmpint (row->gpu, ==, 0);
+      g_assert_cmpuint (row->stream_id, ==, want[i].stream);
+      g_assert_cmpint (row->start, ==, want[i].start * us);
+      g_assert_cmpint (row->end, ==, want[i].end * us);
+      g_assert_cmpuint (row->n_ops, ==, want[i].n_ops);
+      g_assert_cmpuint (row->level, ==, want[i].level);
+    }
+  /* tracks: each stream's "step" on track 0, its "fwd" on track 1 */
+  guint32 track[4], tracks[4];
+  sl_nvtx_proj_assign_tracks (streams, track, tracks);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpuint (track[i], ==, want[i].level);
+      g_assert_cmpuint (tracks[i], ==, 2);
+    }
+  /* overlapping projections of one level take another track; the next level comes after */
+  const SlNvtxProjRow overlap[] = {
+    { .gpu = 0, .stream_id = 7, .start = 0, .end = 10, .level = 0 },
+    { .gpu = 0, .stream_id = 7, .start = 5, .end = 15, .level = 0 },
+    { .gpu = 0, .stream_id = 7, .start = 6, .end = 8, .level = 1 },
+    { .gpu = 0, .stream_id = 7, .start = 12, .end = 20, .level = 0 },
+    { .gpu = 0, .stream_id = 9, .start = 12, .end = 20, .level = 0 },
+  };
+  const guint32 want_track[] = { 0, 1, 2, 0, 0 }, want_tracks[] = { 3, 3, 3, 3, 1 };
+  g_autoptr (GArray) made = g_array_new (FALSE, FALSE, sizeof (SlNvtxProjRow));
+  g_array_append_vals (made, overlap, G_N_ELEMENTS (overlap));
+  guint32 made_track[G_N_ELEMENTS (overlap)], made_tracks[G_N_ELEMENTS (overlap)];
+  sl_nvtx_proj_assign_tracks (made, made_track, made_tracks);
+  for (guint i = 0; i < G_N_ELEMENTS (overlap); i++)
+    {
+      g_assert_cmpuint (made_track[i], ==, want_track[i]);
+      g_assert_cmpuint (made_tracks[i], ==, want_tracks[i]);
+    }
+
+  g_autoptr (GArray) gpus = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_GPU);
+  g_assert_cmpuint (gpus->len, ==, 2);
+  g_assert_cmpint (g_array_index (gpus, SlNvtxProjRow, 0).end, ==, 90 * us);
+
+  /* the report: ":step" (default domain), then ":fwd"; k_free is in no range */
+  g_autoptr (SlReport) r = sl_report_compute (trace, "nvtx_gpu_proj_trace", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (r), ==, 2);
+  g_assert_cmpstr (cell (r, 0, "Name")->v.s, ==, ":step");
+  assert_int_cell (r, 0, "Projected Duration (ns)", 75 * us);
+  assert_int_cell (r, 0, "Orig Duration (ns)", 100 * us);
+  assert_int_cell (r, 0, "NumGPUOps", 3);
+  assert_int_cell (r, 0, "NumChild", 1);
+  assert_int_cell (r, 1, "Lvl", 1);
+  g_assert_cmpint (cell (r, 0, "ParentId")->type, ==, SL_CELL_NULL);
+  assert_int_cell (r, 1, "ParentId", cell (r, 0, "RangeId")->v.i);
+  g_autofree char *stack = g_strdup_printf (":%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
+                                            cell (r, 0, "RangeId")->v.i, cell (r, 1, "RangeId")->v.i);
+  g_assert_cmpstr (cell (r, 1, "RangeStack")->v.s, ==, stack);
+  /* --range keeps the rows whose projection starts in it: none from 16 µs */
+  g_autoptr (SlReport) late = sl_report_compute_range (trace, "nvtx_gpu_proj_trace", 16 * us, G_MAXINT64,
+                                                       &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (late), ==, 0);
+
+  g_autoptr (SlReport) kern = sl_report_compute (trace, "nvtx_kern_sum", &error);
+  g_assert_no_error (error);
+  /* NULL range first (k_free), then "fwd" (k_early, k_mid), then "step" (three kernels) */
+  g_assert_cmpuint (sl_report_get_n_rows (kern), ==, 6);
+  g_assert_cmpint (cell (kern, 0, "NVTX Range")->type, ==, SL_CELL_NULL);
+  g_assert_cmpstr (cell (kern, 0, "Kernel Name")->v.s, ==, "k_free");
+  assert_int_cell (kern, 0, "NVTX Inst", 0);
+  g_assert_cmpstr (cell (kern, 1, "NVTX Range")->v.s, ==, "fwd");
+  g_assert_cmpstr (cell (kern, 3, "NVTX Range")->v.s, ==, "step");
+}
+
+/* Every launch report against the oracle on a generated trace (2 GPUs, 3 streams each), over
+ * the whole trace and a middle third. */
+static void
+test_generated (void)
+{
+#ifdef SL_GEN_PATH
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "gen-launches.sqlite", NULL);
+  const char *argv[] = { SL_GEN_PATH, "-o", path, "-n", "60k", "-g", "2", "-k", "3", "--force", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  SlTime s = sl_trace_get_start (trace), e = sl_trace_get_end (trace), d = e - s;
+  /* tracks for drawing by stream: rows of one track never overlap, deeper levels below */
+  g_autoptr (SlNvtxProj) proj = sl_nvtx_proj_new (trace);
+  g_autoptr (GArray) rows = sl_nvtx_proj_compute (proj, SL_NVTX_PROJ_BY_STREAM);
+  g_autofree guint32 *track = g_new (guint32, rows->len), *tracks = g_new (guint32, rows->len);
+  g_autoptr (GHashTable) last_end = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr (GHashTable) level_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  guint overlaps_avoided = 0;
+  g_assert_cmpuint (rows->len, >, 0);
+  sl_nvtx_proj_assign_tracks (rows, track, tracks);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const SlNvtxProjRow *row = &g_array_index (rows, SlNvtxProjRow, i);
+      gint64 key = ((gint64) row->gpu << 40) | ((gint64) row->stream_id << 16) | track[i];
+      SlTime *end = g_hash_table_lookup (last_end, &key);
+      guint *level = g_hash_table_lookup (level_of, &key);
+      g_assert_cmpuint (track[i], <, tracks[i]);
+      if (end != NULL)
+        {
+          g_assert_cmpint (*end, <=, row->start);
+          g_assert_cmpuint (*level, ==, row->level);
+          *end = row->end;
+        }
+      else
+        {
+          g_hash_table_insert (last_end, g_memdup2 (&key, sizeof key), g_memdup2 (&row->end, sizeof row->end));
+          g_hash_table_insert (level_of, g_memdup2 (&key, sizeof key), g_memdup2 (&row->level, sizeof row->level));
+        }
+      if (track[i] > row->level)
+        overlaps_avoided++;
+    }
+  g_test_message ("%u rows by stream, %u on an extra track of their level", rows->len, overlaps_avoided);
+
+  sqlite3 *db = oracle_open (path);
+  for (gsize i = 0; i < G_N_ELEMENTS (launch_reports); i++)
+    {
+      gsize whole = compare_report (path, db, trace, launch_reports[i], G_MININT64, G_MAXINT64);
+      range_views_create (db, s + d / 3, s + 2 * d / 3);
+      gsize part = compare_report (path, db, trace, launch_reports[i], s + d / 3, s + 2 * d / 3);
+      range_views_drop (db);
+      g_test_message ("%s: %" G_GSIZE_FORMAT " rows, %" G_GSIZE_FORMAT " in the middle third",
+                      launch_reports[i], whole, part);
+      g_assert_cmpuint (whole, >, 0);
+      g_assert_cmpuint (part, >, 0);
+      g_assert_cmpuint (part, <=, whole);
+    }
+  sqlite3_close (db);
+#else
+  g_test_skip ("sightline-gen is not built");
+#endif
+}
+
 int
 main (int    argc,
       char **argv)
@@ -824,6 +1414,9 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/stats/oracle", test_oracle);
   g_test_add_func ("/model/stats/oracle-range", test_oracle_range);
+  g_test_add_func ("/model/stats/planted-queue", test_planted_queue);
+  g_test_add_func ("/model/stats/planted-projection", test_planted_projection);
+  g_test_add_func ("/model/stats/generated", test_generated);
   g_test_add_func ("/model/stats/needs", test_needs);
   g_test_add_func ("/model/stats/round", test_round);
   g_test_add_func ("/model/stats/unknown-name", test_unknown_name);

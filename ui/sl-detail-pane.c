@@ -143,14 +143,68 @@ str (SlDetailPane *self,
   return s != NULL && *s != '\0' ? s : "—";
 }
 
+/* An offset from the trace start in the unit sl_format_offset () picks for it, with enough
+ * decimals that a step of `resolution` ns shows: the last digit weighs at most a tenth of it
+ * (3 decimals at least, down to the nanosecond), so that a 100 µs call 2 s into the trace reads
+ * "+2.04660 s" … "+2.04670 s", not "+2.047 s" twice.  resolution <= 0: sl_format_offset (). */
+char *
+_sl_detail_pane_format_offset (SlTime offset,
+                               SlTime resolution)
+{
+  SlTime a = offset < 0 ? -offset : offset;
+  const char *sign = offset < 0 ? "−" : "+";
+  const char *unit;
+  SlTime unit_ns;
+  int decimals = 3, max_decimals;
+
+  if (resolution <= 0)
+    return sl_format_offset (offset);
+  if (a < 1000)
+    return g_strdup_printf ("%s%" G_GINT64_FORMAT " ns", sign, a);
+  if (a < 1000000)
+    unit = "µs", unit_ns = 1000, max_decimals = 3;
+  else if (a < 1000000000)
+    unit = "ms", unit_ns = 1000000, max_decimals = 6;
+  else
+    unit = "s", unit_ns = 1000000000, max_decimals = 9;
+  /* weight of the last digit: unit_ns / 10^decimals, wanted <= resolution / 10 */
+  SlTime weight = unit_ns / 1000;
+  while (decimals < max_decimals && weight * 10 > resolution)
+    {
+      weight /= 10;
+      decimals++;
+    }
+  /* integer arithmetic: a double loses nanoseconds past ~10^6 s */
+  SlTime whole = a / unit_ns, frac = a % unit_ns, scale = unit_ns / weight;
+  frac = (frac + weight / 2) / weight;
+  if (frac >= scale)
+    {
+      whole++;
+      frac -= scale;
+    }
+  return g_strdup_printf ("%s%" G_GINT64_FORMAT ".%0*" G_GINT64_FORMAT " %s", sign, whole, decimals,
+                          frac, unit);
+}
+
+/* How long GPU work waited after the call that launched it returned: nsys's QueDur
+ * (cuda_kern_exec_trace), start − API end when that is >= 0 and no value otherwise. */
+char *
+_sl_detail_pane_format_queue_delay (SlTime api_end,
+                                    SlTime work_start)
+{
+  if (work_start - api_end < 0)
+    return g_strdup ("none: started before the call returned");
+  return sl_format_duration (work_start - api_end);
+}
+
 /* Start, end (relative to the trace start) and duration of any event. */
 static void
 add_times (SlDetailPane  *self,
            const SlEvent *ev)
 {
   SlTime origin = sl_trace_get_start (self->trace);
-  g_autofree char *start = sl_format_offset (ev->start - origin);
-  g_autofree char *end = sl_format_offset (ev->end - origin);
+  g_autofree char *start = _sl_detail_pane_format_offset (ev->start - origin, ev->end - ev->start);
+  g_autofree char *end = _sl_detail_pane_format_offset (ev->end - origin, ev->end - ev->start);
   g_autofree char *dur = sl_format_duration (ev->end - ev->start);
 
   add_row (self, "Start", start);
@@ -218,7 +272,7 @@ add_launch (SlDetailPane  *self,
   api = &api_lane->events[api_index];
   add_row (self, "API call", str (self, api->name));
   add_rowf (self, "Correlation id", "%u", ev->corr);
-  delay = sl_format_duration (ev->start - api->end);
+  delay = _sl_detail_pane_format_queue_delay (api->end, ev->start);
   add_row (self, "Queue delay", delay);
   add_link (self, "Go to launch", api_lane, api_index);
 }
@@ -376,7 +430,7 @@ show_api (SlDetailPane  *self,
   if (ev->link != SL_NO_LINK && sl_trace_resolve (self->trace, ev->link, &gpu_lane, &gpu_index))
     {
       const SlEvent *work = &gpu_lane->events[gpu_index];
-      g_autofree char *delay = sl_format_duration (work->start - ev->end);
+      g_autofree char *delay = _sl_detail_pane_format_queue_delay (ev->end, work->start);
 
       add_heading (self, "GPU work");
       add_row (self, "Launched", str (self, work->name));
@@ -568,4 +622,24 @@ sl_detail_pane_get_event (SlDetailPane *self)
 {
   g_return_val_if_fail (SL_IS_DETAIL_PANE (self), SL_EVENT_REF_NONE);
   return self->ref;
+}
+
+char *
+_sl_detail_pane_get_text (SlDetailPane *self)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (SL_IS_DETAIL_PANE (self), NULL);
+  for (gint row = 0; row < self->row; row++)
+    {
+      GtkWidget *key = gtk_grid_get_child_at (GTK_GRID (self->grid), 0, row);
+      GtkWidget *value = gtk_grid_get_child_at (GTK_GRID (self->grid), 1, row);
+
+      if (GTK_IS_LABEL (key) && GTK_IS_LABEL (value) && key != value)
+        g_string_append_printf (out, "%s: %s\n", gtk_label_get_text (GTK_LABEL (key)),
+                                gtk_label_get_text (GTK_LABEL (value)));
+      else if (GTK_IS_LABEL (key))
+        g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (key)));
+    }
+  return g_string_free (out, FALSE);
 }
