@@ -40,22 +40,40 @@ sl_stats_panel_new (void)
   return g_object_new (SL_TYPE_STATS_PANEL, NULL);
 }
 
-/* cuda_gpu_trace has a row per GPU operation, ~200 bytes of cells each: past a million the
- * table would cost the viewer more than the whole trace, so the panel leaves it to the CLI. */
-#define GPU_TRACE_MAX_ROWS 1000000
+/* The per-event reports (cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace,
+ * nvtx_gpu_proj_trace) have a row per event, ~200 bytes of cells each: past a million the table
+ * would cost the viewer more than the whole trace, so the panel leaves them to the CLI. */
+#define PER_EVENT_MAX_ROWS 1000000
 
+/* The events a per-event report has a row for, at most: the lanes of the kinds it lists. */
 static gsize
-gpu_operations (SlTrace *trace)
+per_event_rows (SlTrace    *trace,
+                const char *name)
 {
+  gboolean api = g_str_equal (name, "cuda_api_trace");
+  gboolean kernels = g_str_equal (name, "cuda_kern_exec_trace");
+  gboolean nvtx = g_str_equal (name, "nvtx_gpu_proj_trace");
   gsize n = 0;
 
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY || lane->kind == SL_LANE_MEMSET)
+      gboolean counts = api ? lane->kind == SL_LANE_CUDA_API
+                      : kernels ? lane->kind == SL_LANE_KERNELS
+                      : nvtx ? lane->kind == SL_LANE_NVTX
+                      : lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
+                          || lane->kind == SL_LANE_MEMSET;
+      if (counts)
         n += lane->n_events;
     }
   return n;
+}
+
+static gboolean
+too_many_rows (SlTrace    *trace,
+               const char *name)
+{
+  return sl_report_is_per_event (name) && per_event_rows (trace, name) > PER_EVENT_MAX_ROWS;
 }
 
 GPtrArray *
@@ -68,7 +86,7 @@ sl_stats_panel_compute_reports (SlTrace *trace)
   for (const char *const *n = sl_report_names (); *n != NULL; n++)
     {
       g_autoptr (GError) error = NULL;
-      if (g_str_equal (*n, "cuda_gpu_trace") && gpu_operations (trace) > GPU_TRACE_MAX_ROWS)
+      if (too_many_rows (trace, *n))
         g_ptr_array_add (reports, NULL);
       else
         g_ptr_array_add (reports, sl_report_compute (trace, *n, &error));
@@ -126,11 +144,11 @@ update_info (SlStatsPanel *self,
   gsize n = page->shown != NULL ? page->shown->n_rows : 0;
   const char *rows = n == 1 ? "row" : "rows";
 
-  if (page->full == NULL && g_str_equal (page->name, "cuda_gpu_trace")
-      && gpu_operations (self->trace) > GPU_TRACE_MAX_ROWS)
-    text = g_strdup_printf ("This trace has %" G_GSIZE_FORMAT " GPU operations, too many to list "
-                            "here; `sightline stats --report cuda_gpu_trace %s` prints them all.",
-                            gpu_operations (self->trace), sl_trace_get_path (self->trace));
+  if (page->full == NULL && too_many_rows (self->trace, page->name))
+    text = g_strdup_printf ("This report has a row for each of %" G_GSIZE_FORMAT " events, too "
+                            "many to list here; `sightline stats --report %s %s` prints them all.",
+                            per_event_rows (self->trace, page->name), page->name,
+                            sl_trace_get_path (self->trace));
   else if (page->full == NULL)
     text = g_strdup ("This trace has no data for this report.");
   else if (!self->ranged)
