@@ -757,7 +757,12 @@ test_oracle_range (void)
           range_views_create (db, ranges[k][0], ranges[k][1]);
           for (const char *const *n = sl_report_names (); *n != NULL; n++)
             {
-              gsize rows = compare_report (*f, db, trace, *n, ranges[k][0], ranges[k][1]);
+              gsize rows = 0;
+
+              /* the whole trace's SQL comparison is /model/stats/oracle's: here only that the
+               * range over all of it is the full report, byte for byte */
+              if (k != G_N_ELEMENTS (ranges) - 1)
+                rows = compare_report (*f, db, trace, *n, ranges[k][0], ranges[k][1]);
               g_string_append_printf (counts, " %s=%" G_GSIZE_FORMAT, *n, rows);
               if (k == G_N_ELEMENTS (ranges) - 1)
                 {

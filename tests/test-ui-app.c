@@ -906,7 +906,7 @@ test_search (void)
   guint n = 0, k = 0;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.find", NULL));
-  g_assert_true (wait_until (entry_mapped, entry, 3000));
+  g_assert_true (wait_until (entry_mapped, entry, 10000));
   gtk_editable_set_text (GTK_EDITABLE (entry), "gemm");
   g_assert_true (wait_until (search_counted, main_window, 3000));
   text = sl_window_get_search_text (main_window);
@@ -1489,7 +1489,7 @@ test_keys_anywhere (void)
 
   /* in the search entry, W is a letter */
   xdotool_window (GTK_WIDGET (main_window), "key ctrl+f");
-  g_assert_true (wait_until (entry_mapped, entry, 3000));
+  g_assert_true (wait_until (entry_mapped, entry, 10000));
   iterate_for (100);
   xdotool_window (GTK_WIDGET (main_window), "key w");
   iterate_for (300);
@@ -1522,7 +1522,7 @@ test_keys (void)
   gtk_widget_grab_focus (GTK_WIDGET (tv));
   iterate_for (100);
   xdotool_window (GTK_WIDGET (main_window), "key ctrl+f");
-  g_assert_true (wait_until (entry_mapped, entry, 3000));
+  g_assert_true (wait_until (entry_mapped, entry, 10000));
   xdotool_window (GTK_WIDGET (main_window), "key Escape");
   g_assert_true (wait_until (search_hidden, entry, 3000));
 
