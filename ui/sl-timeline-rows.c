@@ -77,6 +77,11 @@ add_row (SlTimelineView *self,
       g_free (b->anc[level]);
       b->anc[level] = g_strdup (label);
     }
+  if (kind == ROW_LANE)
+    {
+      SlLaneKind lk = sl_trace_get_lane (self->trace, lane)->kind;
+      r.h = lk == SL_LANE_SAMPLES ? ROW_SAMPLE_H : lk == SL_LANE_NVTX ? ROW_NVTX_H : ROW_LANE_H;
+    }
   if (kind == ROW_LANE
       && (g_hash_table_contains (self->hidden, GINT_TO_POINTER (lane + 1))
           || _sl_timeline_lane_pinned (self, lane)))
@@ -111,12 +116,7 @@ add_row (SlTimelineView *self,
     }
   else if (kind == ROW_GPU_UTIL)
     r.h = ROW_UTIL_H;
-  else if (kind == ROW_LANE)
-    {
-      SlLaneKind lk = sl_trace_get_lane (self->trace, lane)->kind;
-      r.h = lk == SL_LANE_SAMPLES ? ROW_SAMPLE_H : lk == SL_LANE_NVTX ? ROW_NVTX_H : ROW_LANE_H;
-    }
-  else
+  else if (kind != ROW_LANE)
     r.h = ROW_LANE_H;
   g_array_append_val (self->rows, r);
   return TRUE;
