@@ -302,7 +302,6 @@ sl_timeline_view_context_menu_at (SlTimelineView *self,
       gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
       gtk_popover_set_position (GTK_POPOVER (self->menu), GTK_POS_BOTTOM);
       gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
-      gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
     }
   else
     gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->menu), model);

@@ -56,7 +56,13 @@ pinned_title (RowBuild     *b,
   const char *parent = level >= 1 && level - 1 < MAX_LEVELS ? b->anc[level - 1] : NULL;
 
   if (lane->gpu >= 0 && level >= 2 && b->anc[0] != NULL)
-    return g_strdup_printf ("%s · %s · %s", b->anc[0], parent != NULL ? parent : "", title);
+    {
+      /* "GPU 1", without the model: the header column is narrow */
+      const char *colon = strchr (b->anc[0], ':');
+      int n = colon != NULL ? (int) (colon - b->anc[0]) : (int) strlen (b->anc[0]);
+      return g_strdup_printf ("%.*s · %s · %s", n, b->anc[0], parent != NULL ? parent : "",
+                              title);
+    }
   return parent != NULL ? g_strdup_printf ("%s · %s", parent, title) : g_strdup (title);
 }
 
