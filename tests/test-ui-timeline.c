@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include <sqlite3.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
 
 #include "sl-lane.h"
 #include "sl-plant.h"
@@ -1290,6 +1293,67 @@ test_context_menu (void)
   fixture_close (&f);
 }
 
+/* One real right-click, through the gesture: xdotool moves the X pointer onto a kernel and
+ * presses button 3; the menu opens about that kernel. */
+static void
+test_context_menu_click (void)
+{
+#ifdef GDK_WINDOWING_X11
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autofree char *cmd = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) items = g_string_new (NULL);
+  SlTimelineView *view;
+  GdkSurface *surface;
+  graphene_point_t at;
+  graphene_rect_t area;
+  SlEventRef ref;
+  const SlEvent *ev;
+  gint status = -1;
+
+  if (xdotool == NULL || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("needs xdotool on X11");
+      return;
+    }
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  ref.lane = kernel_lane_on_stream (f.trace, 7);
+  ref.index = 5;
+  ev = &sl_trace_get_lane (f.trace, ref.lane)->events[ref.index];
+  sl_viewport_set_visible (sl_timeline_view_get_viewport (view), ev->start - (ev->end - ev->start),
+                           ev->end + (ev->end - ev->start), FALSE);
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (view, ref, &area));
+  g_assert_true (gtk_widget_compute_point (f.view, f.window,
+                                           &GRAPHENE_POINT_INIT (area.origin.x + area.size.width / 2,
+                                                                 area.origin.y + 3),
+                                           &at));
+  surface = gtk_native_get_surface (GTK_NATIVE (f.window));
+  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click 3", xdotool,
+                         (gulong) gdk_x11_surface_get_xid (surface), (int) at.x, (int) at.y);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  spin (300);
+  g_assert_nonnull (view->menu);
+  g_assert_true (gtk_widget_get_visible (view->menu));
+  g_assert_cmpint (view->menu_ref.lane, ==, ref.lane);
+  g_assert_cmpuint (view->menu_ref.index, ==, ref.index);
+  menu_labels (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (view->menu)), items);
+  g_assert_nonnull (strstr (items->str, "Find All “gemm”"));
+  gtk_popover_popdown (GTK_POPOVER (view->menu));
+  spin (50);
+  gtk_widget_activate_action (f.view, "timeline.pin-lane", NULL);
+  g_assert_true (sl_timeline_view_get_lane_pinned (view, (guint) ref.lane));
+  fixture_close (&f);
+#else
+  g_test_skip ("needs X11");
+#endif
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -1351,6 +1415,7 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/legend", test_legend);
   g_test_add_func ("/ui/timeline/lane-pin-hide-filter", test_lane_pin_hide_filter);
   g_test_add_func ("/ui/timeline/context-menu", test_context_menu);
+  g_test_add_func ("/ui/timeline/context-menu-click", test_context_menu_click);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   return g_test_run ();
 }
