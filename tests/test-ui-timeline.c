@@ -1090,6 +1090,14 @@ test_lane_pin_hide_filter (void)
   gtk_widget_activate_action (f.view, "timeline.show-hidden-lanes", NULL);
   g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 0);
   g_assert_cmpfloat (lane_y (view, lane), ==, y0);
+  /* selecting an event of a hidden lane shows it again */
+  sl_timeline_view_set_lane_hidden (view, (guint) lane, TRUE);
+  g_assert_cmpfloat (lane_y (view, lane), <, 0);
+  sl_timeline_view_select_event (view, (SlEventRef) { lane, 0 }, TRUE);
+  g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 0);
+  g_assert_cmpint (view->lane_row[lane], >=, 0);
+  sl_timeline_view_select_event (view, SL_EVENT_REF_NONE, FALSE);
+  gtk_adjustment_set_value (view->vadjustment, 0);
 
   /* the filter: rows whose title or an ancestor's holds the text, and their ancestors */
   sl_timeline_view_set_lane_filter (view, "WORKER_11");

@@ -672,6 +672,9 @@ _sl_timeline_reveal_lane (SlTimelineView *self,
   const Row *r;
   double page, value;
 
+  /* a hidden lane is shown again: its event was asked for */
+  if (g_hash_table_remove (self->hidden, GINT_TO_POINTER (lane + 1)))
+    _sl_timeline_rows_rebuild (self);
   if (self->lane_row[lane] < 0)
     {
       /* expand every group: simpler than finding its ancestors, and rare */
