@@ -1118,6 +1118,19 @@ test_lane_pin_hide_filter (void)
     g_assert_cmpint (find_label (labels, "Utilization"), <, 0);
     g_assert_cmpuint (g_strv_length (labels), ==, 1 + 10 * 2);
   }
+  /* a group collapsed by hand stays so under the filter */
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    _sl_timeline_toggle_group (view, find_label (labels, "worker_113 (113)"));
+  }
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    gint at = find_label (labels, "worker_113 (113)");
+    g_assert_true (sl_timeline_view_group_collapsed (view, "worker_113 (113)"));
+    g_assert_cmpstr (labels[at + 1], ==, "  worker_112 (112)");
+    g_assert_cmpuint (g_strv_length (labels), ==, 1 + 10 * 2 - 1);
+    _sl_timeline_toggle_group (view, at);
+  }
   /* a group's match keeps all below it, collapsed or not (the quiet threads are) */
   sl_timeline_view_set_lane_filter (view, "quiet");
   {
@@ -1356,6 +1369,20 @@ test_context_menu_click (void)
   spin (50);
   gtk_widget_activate_action (f.view, "timeline.pin-lane", NULL);
   g_assert_true (sl_timeline_view_get_lane_pinned (view, (guint) ref.lane));
+
+  /* with a lane filter on, a click on the header corner (which names it) opens its entry */
+  sl_timeline_view_set_lane_filter (view, "stream");
+  g_assert_null (sl_timeline_view_get_filter_popover (view));
+  g_assert_true (gtk_widget_compute_point (f.view, f.window, &GRAPHENE_POINT_INIT (20, 15), &at));
+  g_free (cmd);
+  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click 1", xdotool,
+                         (gulong) gdk_x11_surface_get_xid (surface), (int) at.x, (int) at.y);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  spin (300);
+  g_assert_nonnull (sl_timeline_view_get_filter_popover (view));
+  g_object_unref (render_widget (sl_timeline_view_get_filter_popover (view), "lane-filter-entry"));
+  g_object_unref (render (&f, "lane-filter-corner"));
   fixture_close (&f);
 #else
   g_test_skip ("needs X11");

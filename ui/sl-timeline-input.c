@@ -384,7 +384,9 @@ drag_end_cb (GtkGestureDrag *gesture,
   if (fabs (dx) > 3 || fabs (dy) > 3 || self->trace == NULL)
     return;
   /* a click, not a drag */
-  if (mode == DRAG_HEADER && sy < RULER_H)
+  if (mode == DRAG_HEADER && sy < RULER_H && self->lane_filter != NULL && sx < HEADER_W / 2)
+    _sl_timeline_filter_open (self);
+  else if (mode == DRAG_HEADER && sy < RULER_H)
     _sl_timeline_legend_toggle (self);
   else if (mode == DRAG_HEADER)
     _sl_timeline_toggle_group (self, _sl_timeline_row_at (self, sy));

@@ -140,8 +140,8 @@ filter_stop_cb (GtkSearchEntry *entry,
   gtk_popover_popdown (GTK_POPOVER (self->filter_popover));
 }
 
-static void
-filter_open (SlTimelineView *self)
+void
+_sl_timeline_filter_open (SlTimelineView *self)
 {
   GtkWidget *entry;
 
@@ -387,7 +387,7 @@ action_lanes_cb (GtkWidget  *widget,
   if (g_str_equal (action, "timeline.show-hidden-lanes"))
     sl_timeline_view_show_hidden_lanes (self);
   else if (g_str_equal (action, "timeline.filter-lanes"))
-    filter_open (self);
+    _sl_timeline_filter_open (self);
   else if (g_str_equal (action, "timeline.clear-lane-filter"))
     {
       if (self->filter_popover != NULL)
@@ -463,6 +463,11 @@ _sl_timeline_lanes_reset (SlTimelineView *self)
 void
 _sl_timeline_lanes_dispose (SlTimelineView *self)
 {
+  /* closed first: unparented while open, a popover asks its gone surface for the pointer */
+  if (self->menu != NULL)
+    gtk_popover_popdown (GTK_POPOVER (self->menu));
+  if (self->filter_popover != NULL)
+    gtk_popover_popdown (GTK_POPOVER (self->filter_popover));
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   g_clear_pointer (&self->filter_popover, gtk_widget_unparent);
 }

@@ -116,8 +116,11 @@ add_row (SlTimelineView *self,
   if (kind == ROW_GROUP)
     {
       r.h = ROW_GROUP_H;
-      r.collapsed = !b->expand_all && _sl_timeline_group_collapsed (self, key);
-      if (r.collapsed)
+      /* under a filter every group is built open (its rows may match), and only those the user
+       * collapsed are drawn so (rows_finish) */
+      r.collapsed = b->expand_all ? key[0] != 'q' && g_hash_table_contains (self->collapsed, key)
+                                  : _sl_timeline_group_collapsed (self, key);
+      if (r.collapsed && !b->expand_all)
         b->collapsed_level = level;
     }
   else if (kind == ROW_GPU_UTIL)
@@ -187,11 +190,15 @@ rows_finish (SlTimelineView *self,
             p->label = NULL;
           }
     }
-  for (guint i = 0; i < self->rows->len; i++)
+  for (guint i = 0, skip = G_MAXUINT; i < self->rows->len; i++)
     {
       Row *r = &g_array_index (self->rows, Row, i);
       if (keep != NULL && !keep[i])
         continue;
+      /* what the filter keeps inside a group collapsed by hand stays folded */
+      if (skip != G_MAXUINT && r->level > skip)
+        continue;
+      skip = r->kind == ROW_GROUP && r->collapsed ? r->level : G_MAXUINT;
       g_array_append_val (out, *r);
       r->key = r->label = NULL;   /* moved */
     }

@@ -721,6 +721,7 @@ void _sl_timeline_lanes_init (SlTimelineView *self);
 void _sl_timeline_lanes_reset (SlTimelineView *self);
 void _sl_timeline_lanes_dispose (SlTimelineView *self);
 void _sl_timeline_lanes_finalize (SlTimelineView *self);
+void _sl_timeline_filter_open (SlTimelineView *self);
 gboolean _sl_timeline_lane_pinned (SlTimelineView *self,
                                    gint            lane);
 
