@@ -1370,6 +1370,22 @@ test_context_menu_click (void)
   gtk_widget_activate_action (f.view, "timeline.pin-lane", NULL);
   g_assert_true (sl_timeline_view_get_lane_pinned (view, (guint) ref.lane));
 
+  /* Ctrl+L opens the lane filter's entry; typing there filters */
+  gtk_widget_grab_focus (f.view);
+  g_free (cmd);
+  cmd = g_strdup_printf ("%s key --window %lu ctrl+l", xdotool,
+                         (gulong) gdk_x11_surface_get_xid (surface));
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  spin (300);
+  g_assert_nonnull (sl_timeline_view_get_filter_popover (view));
+  gtk_editable_set_text (GTK_EDITABLE (gtk_popover_get_child (
+                           GTK_POPOVER (sl_timeline_view_get_filter_popover (view)))), "Trainer");
+  spin (400);   /* the entry's search-changed comes after a delay */
+  g_assert_cmpstr (sl_timeline_view_get_lane_filter (view), ==, "trainer");
+  gtk_popover_popdown (GTK_POPOVER (sl_timeline_view_get_filter_popover (view)));
+  spin (100);
+
   /* with a lane filter on, a click on the header corner (which names it) opens its entry */
   sl_timeline_view_set_lane_filter (view, "stream");
   g_assert_null (sl_timeline_view_get_filter_popover (view));
