@@ -1007,7 +1007,7 @@ test_legend (void)
   fixture_close (&f);
 }
 
-/* Widget y of the middle of lane `lane`'s row (the way the view lays it out), -1 when it has none. */
+/* Widget y of the middle of lane `lane`'s row , -1 when it has none. */
 static double
 lane_y (SlTimelineView *view,
         gint            lane)
@@ -1247,7 +1247,8 @@ test_context_menu (void)
   ref.index = 3;
   ev = &sl_trace_get_lane (f.trace, ref.lane)->events[ref.index];
   /* a view where the kernel is a box of its own */
-  sl_viewport_set_visible (sl_timeline_view_get_viewport (view), ev->start - (ev->end - ev->start) * 5,
+  sl_viewport_set_visible (sl_timeline_view_get_viewport (view),
+                           ev->start - (ev->end - ev->start) * 5,
                            ev->end + (ev->end - ev->start) * 5, FALSE);
   spin (50);
   g_assert_true (sl_timeline_view_get_event_area (view, ref, &area));
@@ -1348,10 +1349,8 @@ test_context_menu_click (void)
                            ev->end + (ev->end - ev->start), FALSE);
   spin (50);
   g_assert_true (sl_timeline_view_get_event_area (view, ref, &area));
-  g_assert_true (gtk_widget_compute_point (f.view, f.window,
-                                           &GRAPHENE_POINT_INIT (area.origin.x + area.size.width / 2,
-                                                                 area.origin.y + 3),
-                                           &at));
+  at = GRAPHENE_POINT_INIT (area.origin.x + area.size.width / 2, area.origin.y + 3);
+  g_assert_true (gtk_widget_compute_point (f.view, f.window, &at, &at));
   surface = gtk_native_get_surface (GTK_NATIVE (f.window));
   cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click 3", xdotool,
                          (gulong) gdk_x11_surface_get_xid (surface), (int) at.x, (int) at.y);
