@@ -1007,7 +1007,7 @@ test_legend (void)
   fixture_close (&f);
 }
 
-/* Widget y of the middle of lane `lane`'s row , -1 when it has none. */
+/* Widget y of the middle of lane `lane`'s row, -1 when it has none. */
 static double
 lane_y (SlTimelineView *view,
         gint            lane)
