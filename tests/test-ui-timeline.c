@@ -1068,8 +1068,10 @@ test_lane_pin_hide_filter (void)
     g_test_message ("pinned: %s", labels[1]);
     g_assert_cmpstr (labels[0], ==, "Pinned (1)");
     g_assert_cmpstr (labels[1], ==, "  GPU 1 · Stream 7 · Kernels");
-    /* one row more (the group); the lane's own place in the tree is gone */
-    g_assert_cmpuint (g_strv_length (labels), ==, n_rows + 1);
+    /* two rows more (the group, the lane); the lane's own place in the tree is gone, and with
+     * it its stream's and context's groups, left empty */
+    g_assert_cmpuint (g_strv_length (labels), ==, n_rows + 2 - 3);
+    g_assert_cmpint (find_label (labels, "pid 100 · context 2"), <, 0);
   }
   g_object_unref (render (&f, "lanes-pinned"));
   /* unpin, from its new place: back where it was */
@@ -1085,7 +1087,9 @@ test_lane_pin_hide_filter (void)
   g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 1);
   {
     g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
-    g_assert_cmpuint (g_strv_length (labels), ==, n_rows - 1);
+    g_assert_cmpuint (g_strv_length (labels), ==, n_rows - 3);
+    g_assert_cmpint (find_label (labels, "pid 100 · context 2"), <, 0);
+    g_assert_cmpint (find_label (labels, "GPU 1: NVIDIA H100 80GB HBM3"), >, 0);
   }
   gtk_widget_activate_action (f.view, "timeline.show-hidden-lanes", NULL);
   g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 0);

@@ -169,6 +169,24 @@ rows_finish (SlTimelineView *self,
   GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (Row),
                                    self->rows->len + b->pinned->len + 1);
   g_autofree gboolean *keep = self->lane_filter != NULL ? filter_rows (self) : NULL;
+  guint next_level = 0;   /* of the next row kept, below; 0 past the last */
+
+  /* an open group left with no rows (its lanes pinned or hidden) goes too, and so, bottom up,
+   * the groups above it that it emptied */
+  if (keep == NULL)
+    {
+      keep = g_new (gboolean, MAX (self->rows->len, 1));
+      for (guint i = 0; i < self->rows->len; i++)
+        keep[i] = TRUE;
+    }
+  for (guint i = self->rows->len; i-- > 0;)
+    {
+      const Row *r = row_get (self, i);
+      if (keep[i] && r->kind == ROW_GROUP && !r->collapsed && next_level <= r->level)
+        keep[i] = FALSE;
+      if (keep[i])
+        next_level = r->level;
+    }
 
   g_array_set_clear_func (out, _sl_timeline_row_clear);
   if (b->pinned->len > 0)
@@ -193,7 +211,7 @@ rows_finish (SlTimelineView *self,
   for (guint i = 0, skip = G_MAXUINT; i < self->rows->len; i++)
     {
       Row *r = &g_array_index (self->rows, Row, i);
-      if (keep != NULL && !keep[i])
+      if (!keep[i])
         continue;
       /* what the filter keeps inside a group collapsed by hand stays folded */
       if (skip != G_MAXUINT && r->level > skip)
