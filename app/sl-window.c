@@ -478,6 +478,39 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, _sl_window_stop_clicked_cb);
 }
 
+/* ---- the timeline's context menu: what needs the window ---------------------------------- */
+
+/* "Find all": the search bar, filled with the event's name (its own handler then searches). */
+static void
+timeline_find_name_cb (SlTimelineView *timeline,
+                       const char     *name,
+                       SlWindow       *self)
+{
+  (void) timeline;
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), name);
+}
+
+/* "Show in events table": the table's tab, showing the lane. */
+static void
+timeline_show_in_table_cb (SlTimelineView *timeline,
+                           gint            lane,
+                           SlWindow       *self)
+{
+  (void) timeline;
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (self->bottom),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (self->bottom), self->events));
+  sl_events_table_show_lane (SL_EVENTS_TABLE (self->events), (guint) lane);
+}
+
+static void
+connect_timeline_menu (SlWindow *self)
+{
+  g_signal_connect (self->timeline, "find-name", G_CALLBACK (timeline_find_name_cb), self);
+  g_signal_connect (self->timeline, "show-in-events-table", G_CALLBACK (timeline_show_in_table_cb),
+                    self);
+}
+
 /* ---- the timeline's keys anywhere in the window ------------------------------------------ */
 
 /* W/S/A/D, F, 0 and Esc reach the timeline wherever the focus is (the Statistics or Findings
@@ -555,6 +588,7 @@ sl_window_init (SlWindow *self)
   _sl_window_show_page (self, "empty");
   update_history (self);
   add_timeline_keys (self);
+  connect_timeline_menu (self);
 }
 
 /* ---- public API ------------------------------------------------------------------------- */

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include <sqlite3.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
 
 #include "sl-lane.h"
 #include "sl-plant.h"
@@ -1004,6 +1007,407 @@ test_legend (void)
   fixture_close (&f);
 }
 
+/* Widget y of the middle of lane `lane`'s row, -1 when it has none. */
+static double
+lane_y (SlTimelineView *view,
+        gint            lane)
+{
+  const Row *r;
+
+  if (view->lane_row[lane] < 0)
+    return -1;
+  r = row_get (view, view->lane_row[lane]);
+  return RULER_H + r->y + r->h / 2 - gtk_adjustment_get_value (view->vadjustment);
+}
+
+static gint
+kernel_lane_on_stream (SlTrace *trace,
+                       guint32  stream)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind == SL_LANE_KERNELS && lane->stream_id == stream && lane->n_events > 0)
+        return (gint) i;
+    }
+  return -1;
+}
+
+/* Pin and hide through the context menu's actions (the menu pointed where a right-click would
+ * point it), and the lane filter (issue 13, item 16). */
+static void
+test_lane_pin_hide_filter (void)
+{
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  SlTimelineView *view;
+  gint lane;
+  double y0, y;
+  guint n_rows;
+  g_auto (GStrv) before = NULL;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  lane = kernel_lane_on_stream (f.trace, 7);
+  g_assert_cmpint (lane, >=, 0);
+  before = sl_timeline_view_dup_row_labels (view);
+  n_rows = g_strv_length (before);
+  y0 = lane_y (view, lane);
+  g_assert_cmpfloat (y0, >, RULER_H + 10 * ROW_LANE_H);
+
+  /* pin: the lane's row moves to the top, under "Pinned (1)", named by its GPU and stream */
+  sl_timeline_view_context_menu_at (view, HEADER_PX / 2, y0, FALSE);
+  g_assert_cmpint (sl_timeline_view_lane_at (view, y0), ==, lane);
+  gtk_widget_activate_action (f.view, "timeline.pin-lane", NULL);
+  g_assert_true (sl_timeline_view_get_lane_pinned (view, (guint) lane));
+  y = lane_y (view, lane);
+  g_assert_cmpfloat (y, ==, RULER_H + ROW_GROUP_H + ROW_LANE_H / 2);
+  g_assert_cmpint (sl_timeline_view_lane_at (view, y), ==, lane);
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    g_test_message ("pinned: %s", labels[1]);
+    g_assert_cmpstr (labels[0], ==, "Pinned (1)");
+    g_assert_cmpstr (labels[1], ==, "  GPU 1 · Stream 7 · Kernels");
+    /* two rows more (the group, the lane); the lane's own place in the tree is gone, and with
+     * it its stream's and context's groups, left empty */
+    g_assert_cmpuint (g_strv_length (labels), ==, n_rows + 2 - 3);
+    g_assert_cmpint (find_label (labels, "pid 100 · context 2"), <, 0);
+  }
+  g_object_unref (render (&f, "lanes-pinned"));
+  /* unpin, from its new place: back where it was */
+  sl_timeline_view_context_menu_at (view, HEADER_PX + 5, y, FALSE);
+  gtk_widget_activate_action (f.view, "timeline.pin-lane", NULL);
+  g_assert_false (sl_timeline_view_get_lane_pinned (view, (guint) lane));
+  g_assert_cmpfloat (lane_y (view, lane), ==, y0);
+
+  /* hide: no row; "show hidden" brings it back where it was */
+  sl_timeline_view_context_menu_at (view, HEADER_PX / 2, y0, FALSE);
+  gtk_widget_activate_action (f.view, "timeline.hide-lane", NULL);
+  g_assert_cmpfloat (lane_y (view, lane), <, 0);
+  g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 1);
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    g_assert_cmpuint (g_strv_length (labels), ==, n_rows - 3);
+    g_assert_cmpint (find_label (labels, "pid 100 · context 2"), <, 0);
+    g_assert_cmpint (find_label (labels, "GPU 1: NVIDIA H100 80GB HBM3"), >, 0);
+  }
+  gtk_widget_activate_action (f.view, "timeline.show-hidden-lanes", NULL);
+  g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 0);
+  g_assert_cmpfloat (lane_y (view, lane), ==, y0);
+  /* selecting an event of a hidden lane shows it again */
+  sl_timeline_view_set_lane_hidden (view, (guint) lane, TRUE);
+  g_assert_cmpfloat (lane_y (view, lane), <, 0);
+  sl_timeline_view_select_event (view, (SlEventRef) { lane, 0 }, TRUE);
+  g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 0);
+  g_assert_cmpint (view->lane_row[lane], >=, 0);
+  sl_timeline_view_select_event (view, SL_EVENT_REF_NONE, FALSE);
+  gtk_adjustment_set_value (view->vadjustment, 0);
+
+  /* the filter: rows whose title or an ancestor's holds the text, and their ancestors */
+  sl_timeline_view_set_lane_filter (view, "WORKER_11");
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    for (guint i = 0; labels[i] != NULL; i++)
+      g_test_message ("filter worker_11: %s", labels[i]);
+    g_assert_cmpstr (labels[0], ==, "python3 [100]");
+    for (int k = 0; k < 10; k++)
+      {
+        g_autofree char *want = g_strdup_printf ("worker_%d (%d)", 110 + k, 110 + k);
+        gint at = find_label (labels, want);
+        g_assert_cmpint (at, >, 0);
+        g_assert_cmpstr (labels[at + 1], ==, "    OS runtime");
+      }
+    g_assert_cmpint (find_label (labels, "trainer (130)"), <, 0);
+    g_assert_cmpint (find_label (labels, "worker_120 (120)"), <, 0);
+    g_assert_cmpint (find_label (labels, "Utilization"), <, 0);
+    g_assert_cmpuint (g_strv_length (labels), ==, 1 + 10 * 2);
+  }
+  /* a group collapsed by hand stays so under the filter */
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    _sl_timeline_toggle_group (view, find_label (labels, "worker_113 (113)"));
+  }
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    gint at = find_label (labels, "worker_113 (113)");
+    g_assert_true (sl_timeline_view_group_collapsed (view, "worker_113 (113)"));
+    g_assert_cmpstr (labels[at + 1], ==, "  worker_112 (112)");
+    g_assert_cmpuint (g_strv_length (labels), ==, 1 + 10 * 2 - 1);
+    _sl_timeline_toggle_group (view, at);
+  }
+  /* a group's match keeps all below it, collapsed or not (the quiet threads are) */
+  sl_timeline_view_set_lane_filter (view, "quiet");
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    g_assert_cmpint (find_label (labels, "4 quiet threads"), ==, 1);
+    g_assert_cmpint (find_label (labels, "worker_120 (120)"), >, 1);
+    g_assert_cmpint (find_label (labels, "worker_119 (119)"), <, 0);
+  }
+  /* a stream: its GPU and context above it, its lanes below, not the other streams */
+  sl_timeline_view_set_lane_filter (view, "stream 7");
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    gint s7 = find_label (labels, "Stream 7");
+    for (guint i = 0; labels[i] != NULL; i++)
+      g_test_message ("filter stream 7: %s", labels[i]);
+    g_assert_cmpstr (labels[0], ==, "GPU 0: NVIDIA H100 80GB HBM3");
+    g_assert_cmpint (s7, ==, 2);
+    g_assert_cmpstr (labels[s7 + 1], ==, "      Kernels");
+    g_assert_cmpint (find_label (labels, "Host waits · stream 9"), <, 0);
+    g_assert_cmpint (find_label (labels, "python3 [100]"), <, 0);
+    g_assert_cmpfloat (lane_y (view, lane), >, RULER_H);
+  }
+  g_object_unref (render (&f, "lanes-filtered"));
+  /* the menu's "clear" brings every row back */
+  gtk_widget_activate_action (f.view, "timeline.clear-lane-filter", NULL);
+  g_assert_null (sl_timeline_view_get_lane_filter (view));
+  g_assert_cmpfloat (lane_y (view, lane), ==, y0);
+  fixture_close (&f);
+}
+
+static void
+find_name_cb (SlTimelineView *view,
+              const char     *name,
+              char          **out)
+{
+  (void) view;
+  g_free (*out);
+  *out = g_strdup (name);
+}
+
+static void
+show_in_table_cb (SlTimelineView *view,
+                  gint            lane,
+                  gint           *out)
+{
+  (void) view;
+  *out = lane;
+}
+
+static void
+menu_labels (GMenuModel *model,
+             GString    *out)
+{
+  for (gint i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *label = NULL;
+      g_autoptr (GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      if (section != NULL)
+        menu_labels (section, out);
+      else if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label))
+        g_string_append_printf (out, "%s\n", label);
+    }
+}
+
+static char *
+clipboard_text (GtkWidget *w)
+{
+  GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (w));
+  GValue v = G_VALUE_INIT;
+  char *text;
+
+  g_assert_nonnull (content);
+  g_value_init (&v, G_TYPE_STRING);
+  g_assert_true (gdk_content_provider_get_value (content, &v, NULL));
+  text = g_value_dup_string (&v);
+  g_value_unset (&v);
+  return text;
+}
+
+/* The context menu on an event and on a group's header: each action does what it says. */
+static void
+test_context_menu (void)
+{
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  g_autofree char *found = NULL;
+  g_autofree char *copied = NULL;
+  g_autoptr (GString) items = g_string_new (NULL);
+  SlTimelineView *view;
+  SlEventRef ref;
+  const SlEvent *ev;
+  graphene_rect_t area;
+  GtkWidget *menu;
+  gint table_lane = -1;
+  SlTime t0, t1;
+  double qy;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  g_signal_connect (view, "find-name", G_CALLBACK (find_name_cb), &found);
+  g_signal_connect (view, "show-in-events-table", G_CALLBACK (show_in_table_cb), &table_lane);
+  ref.lane = kernel_lane_on_stream (f.trace, 7);
+  g_assert_cmpint (ref.lane, >=, 0);
+  /* GPU 0's, higher up in the view, with the process collapsed: room for the menu below it
+   * (Xvfb's screen is 1280 × 1024) */
+  _sl_timeline_toggle_group (view, 0);
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace); i++)
+    {
+      const SlLane *l = sl_trace_get_lane (f.trace, i);
+      if (l->kind == SL_LANE_KERNELS && l->stream_id == 7 && l->n_events > 3
+          && view->lane_row[i] >= 0 && view->lane_row[i] < view->lane_row[ref.lane])
+        ref.lane = (gint) i;
+    }
+  ref.index = 3;
+  ev = &sl_trace_get_lane (f.trace, ref.lane)->events[ref.index];
+  /* a view where the kernel is a box of its own */
+  sl_viewport_set_visible (sl_timeline_view_get_viewport (view),
+                           ev->start - (ev->end - ev->start) * 5,
+                           ev->end + (ev->end - ev->start) * 5, FALSE);
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (view, ref, &area));
+
+  menu = sl_timeline_view_context_menu_at (view, area.origin.x + area.size.width / 2,
+                                           area.origin.y + area.size.height / 2, TRUE);
+  g_assert_nonnull (menu);
+  spin (200);
+  g_assert_true (gtk_widget_get_visible (menu));
+  menu_labels (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu)), items);
+  g_test_message ("menu on a kernel:\n%s", items->str);
+  g_assert_nonnull (strstr (items->str, "Copy Name\nFind All “gemm”\nZoom to Event\n"
+                                        "Show in Events Table\nPin Lane to Top\nHide Lane\n"));
+  g_assert_nonnull (strstr (items->str, "Filter Lanes…"));
+  g_object_unref (render_widget (menu, "timeline-context-menu"));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  spin (50);
+
+  gtk_widget_activate_action (f.view, "timeline.copy-name", NULL);
+  copied = clipboard_text (f.view);
+  g_assert_cmpstr (copied, ==, "gemm");
+  gtk_widget_activate_action (f.view, "timeline.find-name", NULL);
+  g_assert_cmpstr (found, ==, "gemm");
+  gtk_widget_activate_action (f.view, "timeline.show-in-events-table", NULL);
+  g_assert_cmpint (table_lane, ==, ref.lane);
+  g_assert_cmpint (sl_timeline_view_get_selected_event (view).lane, ==, ref.lane);
+  g_assert_cmpuint (sl_timeline_view_get_selected_event (view).index, ==, ref.index);
+  sl_viewport_show_all (sl_timeline_view_get_viewport (view));
+  gtk_widget_activate_action (f.view, "timeline.zoom-to-event", NULL);
+  sl_viewport_get_visible (sl_timeline_view_get_viewport (view), &t0, &t1);
+  g_assert_cmpint (t0, <, ev->start);
+  g_assert_cmpint (t1, >, ev->end);
+  g_assert_cmpint (t1 - t0, <, 2 * (ev->end - ev->start));
+
+  /* on a group's header: expand, copy its name; nothing about events */
+  _sl_timeline_toggle_group (view, 0);
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    gint qi = find_label (labels, "4 quiet threads");
+    g_assert_cmpint (qi, >, 0);
+    qy = RULER_H + row_get (view, qi)->y + 2 - gtk_adjustment_get_value (view->vadjustment);
+  }
+  g_assert_true (sl_timeline_view_group_collapsed (view, "4 quiet threads"));
+  menu = sl_timeline_view_context_menu_at (view, 30, qy, TRUE);
+  spin (200);
+  g_string_truncate (items, 0);
+  menu_labels (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu)), items);
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  spin (50);
+  g_test_message ("menu on a group:\n%s", items->str);
+  g_assert_nonnull (strstr (items->str, "Expand\nCopy Name\n"));
+  g_assert_null (strstr (items->str, "Find All"));
+  g_assert_null (strstr (items->str, "Hide Lane"));
+  gtk_widget_activate_action (f.view, "timeline.copy-name", NULL);
+  g_free (copied);
+  copied = clipboard_text (f.view);
+  g_assert_cmpstr (copied, ==, "4 quiet threads");
+  gtk_widget_activate_action (f.view, "timeline.toggle-collapse", NULL);
+  g_assert_false (sl_timeline_view_group_collapsed (view, "4 quiet threads"));
+  /* the actions of an event do nothing here */
+  g_clear_pointer (&found, g_free);
+  gtk_widget_activate_action (f.view, "timeline.find-name", NULL);
+  g_assert_null (found);
+  fixture_close (&f);
+}
+
+/* One real right-click, through the gesture: xdotool moves the X pointer onto a kernel and
+ * presses button 3; the menu opens about that kernel. */
+static void
+test_context_menu_click (void)
+{
+#ifdef GDK_WINDOWING_X11
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autofree char *cmd = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) items = g_string_new (NULL);
+  SlTimelineView *view;
+  GdkSurface *surface;
+  graphene_point_t at;
+  graphene_rect_t area;
+  SlEventRef ref;
+  const SlEvent *ev;
+  gint status = -1;
+
+  if (xdotool == NULL || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("needs xdotool on X11");
+      return;
+    }
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  ref.lane = kernel_lane_on_stream (f.trace, 7);
+  ref.index = 5;
+  ev = &sl_trace_get_lane (f.trace, ref.lane)->events[ref.index];
+  sl_viewport_set_visible (sl_timeline_view_get_viewport (view), ev->start - (ev->end - ev->start),
+                           ev->end + (ev->end - ev->start), FALSE);
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (view, ref, &area));
+  at = GRAPHENE_POINT_INIT (area.origin.x + area.size.width / 2, area.origin.y + 3);
+  g_assert_true (gtk_widget_compute_point (f.view, f.window, &at, &at));
+  surface = gtk_native_get_surface (GTK_NATIVE (f.window));
+  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click 3", xdotool,
+                         (gulong) gdk_x11_surface_get_xid (surface), (int) at.x, (int) at.y);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  spin (300);
+  g_assert_nonnull (view->menu);
+  g_assert_true (gtk_widget_get_visible (view->menu));
+  g_assert_cmpint (view->menu_ref.lane, ==, ref.lane);
+  g_assert_cmpuint (view->menu_ref.index, ==, ref.index);
+  menu_labels (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (view->menu)), items);
+  g_assert_nonnull (strstr (items->str, "Find All “gemm”"));
+  gtk_popover_popdown (GTK_POPOVER (view->menu));
+  spin (50);
+  gtk_widget_activate_action (f.view, "timeline.pin-lane", NULL);
+  g_assert_true (sl_timeline_view_get_lane_pinned (view, (guint) ref.lane));
+
+  /* Ctrl+L opens the lane filter's entry; typing there filters */
+  gtk_widget_grab_focus (f.view);
+  g_free (cmd);
+  cmd = g_strdup_printf ("%s key --window %lu ctrl+l", xdotool,
+                         (gulong) gdk_x11_surface_get_xid (surface));
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  spin (300);
+  g_assert_nonnull (sl_timeline_view_get_filter_popover (view));
+  gtk_editable_set_text (GTK_EDITABLE (gtk_popover_get_child (
+                           GTK_POPOVER (sl_timeline_view_get_filter_popover (view)))), "Trainer");
+  spin (400);   /* the entry's search-changed comes after a delay */
+  g_assert_cmpstr (sl_timeline_view_get_lane_filter (view), ==, "trainer");
+  gtk_popover_popdown (GTK_POPOVER (sl_timeline_view_get_filter_popover (view)));
+  spin (100);
+
+  /* with a lane filter on, a click on the header corner (which names it) opens its entry */
+  sl_timeline_view_set_lane_filter (view, "stream");
+  g_assert_null (sl_timeline_view_get_filter_popover (view));
+  g_assert_true (gtk_widget_compute_point (f.view, f.window, &GRAPHENE_POINT_INIT (20, 15), &at));
+  g_free (cmd);
+  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click 1", xdotool,
+                         (gulong) gdk_x11_surface_get_xid (surface), (int) at.x, (int) at.y);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  spin (300);
+  g_assert_nonnull (sl_timeline_view_get_filter_popover (view));
+  g_object_unref (render_widget (sl_timeline_view_get_filter_popover (view), "lane-filter-entry"));
+  g_object_unref (render (&f, "lane-filter-corner"));
+  fixture_close (&f);
+#else
+  g_test_skip ("needs X11");
+#endif
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -1063,6 +1467,9 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/host-waits", test_host_waits);
   g_test_add_func ("/ui/timeline/unnamed-process-stats", test_unnamed_process_stats);
   g_test_add_func ("/ui/timeline/legend", test_legend);
+  g_test_add_func ("/ui/timeline/lane-pin-hide-filter", test_lane_pin_hide_filter);
+  g_test_add_func ("/ui/timeline/context-menu", test_context_menu);
+  g_test_add_func ("/ui/timeline/context-menu-click", test_context_menu_click);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   return g_test_run ();
 }

@@ -136,6 +136,25 @@ query_tooltip_cb (GtkWidget  *widget,
 /* ------------------------------------------------------------------------------------------- */
 /* Navigation                                                                                  */
 
+/* The event (ref, when a single one) or fold (its span) at widget (x, y): the context menu's. */
+gboolean
+_sl_timeline_item_at (SlTimelineView *self,
+                      double          x,
+                      double          y,
+                      SlEventRef     *ref,
+                      SlTime         *t0,
+                      SlTime         *t1)
+{
+  Hit hit;
+
+  if (!hit_test (self, x, y, &hit))
+    return FALSE;
+  *ref = hit.item.count == 1 ? hit.ref : SL_EVENT_REF_NONE;
+  *t0 = hit.item.start;
+  *t1 = hit.item.end;
+  return TRUE;
+}
+
 static SlTime
 zoom_anchor (SlTimelineView *self)
 {
@@ -155,6 +174,30 @@ fit_range (SlTimelineView *self,
   SlTime pad = MAX ((b - a) / 10, 50);
 
   sl_viewport_set_visible (self->viewport, a - pad, b + pad, TRUE);
+}
+
+void
+_sl_timeline_fit_range (SlTimelineView *self,
+                        SlTime          a,
+                        SlTime          b)
+{
+  fit_range (self, a, b);
+}
+
+/* Collapses or expands the group of row `row`. */
+void
+_sl_timeline_toggle_group (SlTimelineView *self,
+                           gint            row)
+{
+  const char *key;
+
+  if (row < 0 || (guint) row >= self->rows->len || row_get (self, row)->kind != ROW_GROUP)
+    return;
+  key = row_get (self, row)->key;
+  if (!g_hash_table_remove (self->collapsed, key))
+    g_hash_table_add (self->collapsed, g_strdup (key));
+  _sl_timeline_rows_rebuild (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -341,20 +384,12 @@ drag_end_cb (GtkGestureDrag *gesture,
   if (fabs (dx) > 3 || fabs (dy) > 3 || self->trace == NULL)
     return;
   /* a click, not a drag */
-  if (mode == DRAG_HEADER && sy < RULER_H)
+  if (mode == DRAG_HEADER && sy < RULER_H && self->lane_filter != NULL && sx < HEADER_W / 2)
+    _sl_timeline_filter_open (self);
+  else if (mode == DRAG_HEADER && sy < RULER_H)
     _sl_timeline_legend_toggle (self);
   else if (mode == DRAG_HEADER)
-    {
-      gint ri = _sl_timeline_row_at (self, sy);
-      if (ri >= 0 && row_get (self, ri)->kind == ROW_GROUP)
-        {
-          const char *key = row_get (self, ri)->key;
-          if (!g_hash_table_remove (self->collapsed, key))
-            g_hash_table_add (self->collapsed, g_strdup (key));
-          _sl_timeline_rows_rebuild (self);
-          gtk_widget_queue_draw (GTK_WIDGET (self));
-        }
-    }
+    _sl_timeline_toggle_group (self, _sl_timeline_row_at (self, sy));
   else if (mode == DRAG_PAN)
     {
       Hit hit;

@@ -36,10 +36,35 @@ _sl_timeline_row_clear (gpointer data)
   g_free (r->label);
 }
 
+#define MAX_LEVELS 8
+
 typedef struct
 {
-  gint collapsed_level;   /* -1, or the level of the collapsed group whose rows are being skipped */
+  gint       collapsed_level;  /* -1, or the level of the collapsed group whose rows are skipped */
+  gboolean   expand_all;       /* a lane filter is on: every group open */
+  char      *anc[MAX_LEVELS];  /* the titles of the groups above the current row, by level */
+  GArray    *pinned;           /* Row: the pinned lanes' rows, in any order */
 } RowBuild;
+
+/* A pinned lane's title names where it comes from: its thread, or its GPU and stream. */
+static char *
+pinned_title (RowBuild     *b,
+              const SlLane *lane,
+              guint         level,
+              const char   *title)
+{
+  const char *parent = level >= 1 && level - 1 < MAX_LEVELS ? b->anc[level - 1] : NULL;
+
+  if (lane->gpu >= 0 && level >= 2 && b->anc[0] != NULL)
+    {
+      /* "GPU 1", without the model: the header column is narrow */
+      const char *colon = strchr (b->anc[0], ':');
+      int n = colon != NULL ? (int) (colon - b->anc[0]) : (int) strlen (b->anc[0]);
+      return g_strdup_printf ("%.*s · %s · %s", n, b->anc[0], parent != NULL ? parent : "",
+                              title);
+    }
+  return parent != NULL ? g_strdup_printf ("%s · %s", parent, title) : g_strdup (title);
+}
 
 static gboolean
 add_row (SlTimelineView *self,
@@ -51,8 +76,35 @@ add_row (SlTimelineView *self,
          char           *key,
          char           *label)
 {
-  Row r = { kind, level, lane, gpu, key, label, self->content_h, 0 };
+  Row r = { kind, level, lane, gpu, key, label, 0, 0, FALSE };
 
+  if (kind == ROW_GROUP && level < MAX_LEVELS)
+    {
+      g_free (b->anc[level]);
+      b->anc[level] = g_strdup (label);
+    }
+  if (kind == ROW_LANE)
+    {
+      SlLaneKind lk = sl_trace_get_lane (self->trace, lane)->kind;
+      r.h = lk == SL_LANE_SAMPLES ? ROW_SAMPLE_H : lk == SL_LANE_NVTX ? ROW_NVTX_H : ROW_LANE_H;
+    }
+  if (kind == ROW_LANE
+      && (g_hash_table_contains (self->hidden, GINT_TO_POINTER (lane + 1))
+          || _sl_timeline_lane_pinned (self, lane)))
+    {
+      /* hidden, or shown on top (whatever its groups' state) */
+      if (!g_hash_table_contains (self->hidden, GINT_TO_POINTER (lane + 1)))
+        {
+          Row p = r;
+          p.key = NULL;
+          p.level = 1;
+          p.label = pinned_title (b, sl_trace_get_lane (self->trace, lane), level, label);
+          g_array_append_val (b->pinned, p);
+        }
+      g_free (key);
+      g_free (label);
+      return FALSE;
+    }
   if (kind == ROW_GROUP && b->collapsed_level >= 0 && (gint) level <= b->collapsed_level)
     b->collapsed_level = -1;
   if (b->collapsed_level >= 0 && (gint) level > b->collapsed_level)
@@ -64,22 +116,120 @@ add_row (SlTimelineView *self,
   if (kind == ROW_GROUP)
     {
       r.h = ROW_GROUP_H;
-      if (_sl_timeline_group_collapsed (self, key))
+      /* under a filter every group is built open (its rows may match), and only those the user
+       * collapsed are drawn so (rows_finish) */
+      r.collapsed = b->expand_all ? key[0] != 'q' && g_hash_table_contains (self->collapsed, key)
+                                  : _sl_timeline_group_collapsed (self, key);
+      if (r.collapsed && !b->expand_all)
         b->collapsed_level = level;
     }
   else if (kind == ROW_GPU_UTIL)
     r.h = ROW_UTIL_H;
-  else if (kind == ROW_LANE)
-    {
-      SlLaneKind lk = sl_trace_get_lane (self->trace, lane)->kind;
-      r.h = lk == SL_LANE_SAMPLES ? ROW_SAMPLE_H : lk == SL_LANE_NVTX ? ROW_NVTX_H : ROW_LANE_H;
-      self->lane_row[lane] = self->rows->len;
-    }
-  else
+  else if (kind != ROW_LANE)
     r.h = ROW_LANE_H;
-  self->content_h += r.h;
   g_array_append_val (self->rows, r);
   return TRUE;
+}
+
+/* Which rows the lane filter keeps: those whose title or an ancestor's has the text, and the
+ * ancestors of those (rows are in tree order: a row's ancestors are the nearest rows before it
+ * of each lower level). */
+static gboolean *
+filter_rows (SlTimelineView *self)
+{
+  gboolean *keep = g_new0 (gboolean, MAX (self->rows->len, 1));
+  gint stack[MAX_LEVELS] = { 0 };
+  gboolean matched[MAX_LEVELS] = { FALSE };
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = row_get (self, i);
+      guint level = MIN (r->level, MAX_LEVELS - 1);
+      g_autofree char *folded = g_utf8_casefold (r->label, -1);
+      gboolean inherited = FALSE;
+
+      for (guint k = 0; k < level; k++)
+        inherited |= matched[k];
+      matched[level] = strstr (folded, self->lane_filter) != NULL || inherited;
+      stack[level] = (gint) i;
+      keep[i] = matched[level];
+      if (keep[i])
+        for (guint k = 0; k < level; k++)
+          keep[stack[k]] = TRUE;
+    }
+  return keep;
+}
+
+/* The rows as shown: the pinned lanes first (in the order pinned, under a "Pinned" group), then
+ * the tree, less what the filter drops; each row's y and each lane's row. */
+static void
+rows_finish (SlTimelineView *self,
+             RowBuild       *b)
+{
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (Row),
+                                   self->rows->len + b->pinned->len + 1);
+  g_autofree gboolean *keep = self->lane_filter != NULL ? filter_rows (self) : NULL;
+  guint next_level = 0;   /* of the next row kept, below; 0 past the last */
+
+  /* an open group left with no rows (its lanes pinned or hidden) goes too, and so, bottom up,
+   * the groups above it that it emptied */
+  if (keep == NULL)
+    {
+      keep = g_new (gboolean, MAX (self->rows->len, 1));
+      for (guint i = 0; i < self->rows->len; i++)
+        keep[i] = TRUE;
+    }
+  for (guint i = self->rows->len; i-- > 0;)
+    {
+      const Row *r = row_get (self, i);
+      if (keep[i] && r->kind == ROW_GROUP && !r->collapsed && next_level <= r->level)
+        keep[i] = FALSE;
+      if (keep[i])
+        next_level = r->level;
+    }
+
+  g_array_set_clear_func (out, _sl_timeline_row_clear);
+  if (b->pinned->len > 0)
+    {
+      Row g = { ROW_GROUP, 0, -1, -1, g_strdup ("*pinned"), NULL, 0, ROW_GROUP_H, FALSE };
+      g.collapsed = _sl_timeline_group_collapsed (self, g.key);
+      g.label = g_strdup_printf ("Pinned (%u)", b->pinned->len);
+      g_array_append_val (out, g);
+      for (guint k = 0; k < self->pinned->len; k++)
+        for (guint i = 0; i < b->pinned->len; i++)
+          {
+            Row *p = &g_array_index (b->pinned, Row, i);
+            if (p->label == NULL || p->lane != g_array_index (self->pinned, gint, k))
+              continue;
+            if (g.collapsed)
+              g_free (p->label);
+            else
+              g_array_append_val (out, *p);
+            p->label = NULL;
+          }
+    }
+  for (guint i = 0, skip = G_MAXUINT; i < self->rows->len; i++)
+    {
+      Row *r = &g_array_index (self->rows, Row, i);
+      if (!keep[i])
+        continue;
+      /* what the filter keeps inside a group collapsed by hand stays folded */
+      if (skip != G_MAXUINT && r->level > skip)
+        continue;
+      skip = r->kind == ROW_GROUP && r->collapsed ? r->level : G_MAXUINT;
+      g_array_append_val (out, *r);
+      r->key = r->label = NULL;   /* moved */
+    }
+  for (guint i = 0; i < out->len; i++)
+    {
+      Row *r = &g_array_index (out, Row, i);
+      r->y = self->content_h;
+      self->content_h += r->h;
+      if (r->kind == ROW_LANE)
+        self->lane_row[r->lane] = (gint) i;
+    }
+  g_array_unref (self->rows);
+  self->rows = out;
 }
 
 static char *
@@ -407,7 +557,7 @@ compare_gpus (gconstpointer a,
 void
 _sl_timeline_rows_rebuild (SlTimelineView *self)
 {
-  RowBuild b = { -1 };
+  RowBuild b = { -1, FALSE, { NULL }, NULL };
   guint n_lanes;
   g_autofree guint *order = NULL, *first = NULL, *last = NULL;
 
@@ -423,6 +573,8 @@ _sl_timeline_rows_rebuild (SlTimelineView *self)
   self->lane_row = g_new (gint, MAX (n_lanes, 1));
   for (guint i = 0; i < n_lanes; i++)
     self->lane_row[i] = -1;
+  b.expand_all = self->lane_filter != NULL;
+  b.pinned = g_array_new (FALSE, FALSE, sizeof (Row));
 
   add_cpu_rows (self, &b, n_lanes);
 
@@ -446,6 +598,12 @@ _sl_timeline_rows_rebuild (SlTimelineView *self)
   for (guint k = 0; k < self->n_gpus; k++)
     if (first[order[k]] != G_MAXUINT)
       add_gpu_rows (self, &b, order[k], first[order[k]], last[order[k]]);
+  rows_finish (self, &b);
+  for (guint i = 0; i < MAX_LEVELS; i++)
+    g_free (b.anc[i]);
+  for (guint i = 0; i < b.pinned->len; i++)
+    g_free (g_array_index (b.pinned, Row, i).label);   /* NULL once moved */
+  g_array_unref (b.pinned);
   _sl_timeline_configure_vadjustment (self);
 }
 
@@ -511,7 +669,7 @@ _sl_timeline_draw_headers (SlTimelineView *self,
         }
       if (r->kind == ROW_GROUP)
         {
-          gboolean collapsed = _sl_timeline_group_collapsed (self, r->key);
+          gboolean collapsed = r->collapsed;
           gtk_snapshot_append_color (snapshot, &self->pal.group_bg,
                                      &GRAPHENE_RECT_INIT (0, y, HEADER_W, r->h));
           _sl_timeline_draw_text (self, snapshot, SL_NO_STR, collapsed ? "▸" : "▾", x,
@@ -539,6 +697,9 @@ _sl_timeline_reveal_lane (SlTimelineView *self,
   const Row *r;
   double page, value;
 
+  /* a hidden lane is shown again: its event was asked for */
+  if (g_hash_table_remove (self->hidden, GINT_TO_POINTER (lane + 1)))
+    _sl_timeline_rows_rebuild (self);
   if (self->lane_row[lane] < 0)
     {
       /* expand every group: simpler than finding its ancestors, and rare */

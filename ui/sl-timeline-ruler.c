@@ -164,6 +164,13 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
       }
     else
       line = g_strdup_printf ("%s wide", d);
+    if (self->lane_filter != NULL)
+      {
+        /* the lane filter is on: say so (a click here opens its entry, sl-timeline-lanes.c) */
+        g_free (line);
+        line = g_strdup_printf ("Lanes: “%s”", self->lane_filter);
+        dc = self->pal.focus;
+      }
     int lw;
     /* the legend is a click away (sl-timeline-legend.c) */
     pango_layout_set_width (self->layout, -1);

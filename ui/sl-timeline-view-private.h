@@ -44,6 +44,7 @@ typedef struct
   char   *key;       /* ROW_GROUP: what the collapsed set remembers */
   char   *label;
   double  y, h;      /* content coordinates: 0 is the top of the first row */
+  gboolean collapsed; /* ROW_GROUP: drawn and built collapsed */
 } Row;
 
 /* Utilization per pixel column of one GPU, recomputed when the window or width changes. */
@@ -167,6 +168,16 @@ struct _SlTimelineView
   SlColorMode    color_mode;
   gboolean       util_overlay;
   double         util_threshold;
+
+  /* lane management (sl-timeline-lanes.c) */
+  GArray        *pinned;         /* gint lanes, in the order pinned: rows on top */
+  GHashTable    *hidden;         /* lane + 1 of the lanes hidden */
+  char          *lane_filter;    /* casefolded; NULL when none */
+  gint           menu_row;       /* the row the context menu is about, -1 when none */
+  SlEventRef     menu_ref;       /* the event under the pointer then, or none */
+  SlTime         menu_t0, menu_t1;  /* the event's or fold's span, menu_t1 < menu_t0 when none */
+  GtkWidget     *menu;           /* the context menu, NULL until first opened */
+  GtkWidget     *filter_popover; /* the lane filter's entry, NULL until first opened */
 
   /* input */
   double         pointer_x, pointer_y;
@@ -692,6 +703,27 @@ void _sl_timeline_legend_dispose (SlTimelineView *self);
 void _sl_timeline_input_class_init (GtkWidgetClass *widget_class);
 void _sl_timeline_input_init (SlTimelineView *self);
 void _sl_timeline_key_zoom_stop (SlTimelineView *self);
+gboolean _sl_timeline_item_at (SlTimelineView *self,
+                               double          x,
+                               double          y,
+                               SlEventRef     *ref,
+                               SlTime         *t0,
+                               SlTime         *t1);
+void _sl_timeline_fit_range (SlTimelineView *self,
+                             SlTime          a,
+                             SlTime          b);
+void _sl_timeline_toggle_group (SlTimelineView *self,
+                                gint            row);
+
+/* sl-timeline-lanes.c */
+void _sl_timeline_lanes_class_init (GtkWidgetClass *widget_class);
+void _sl_timeline_lanes_init (SlTimelineView *self);
+void _sl_timeline_lanes_reset (SlTimelineView *self);
+void _sl_timeline_lanes_dispose (SlTimelineView *self);
+void _sl_timeline_lanes_finalize (SlTimelineView *self);
+void _sl_timeline_filter_open (SlTimelineView *self);
+gboolean _sl_timeline_lane_pinned (SlTimelineView *self,
+                                   gint            lane);
 
 /* Test hooks (tests/test-ui-timeline.c, tests/test-ui-app.c) */
 
@@ -721,6 +753,14 @@ gboolean    sl_timeline_view_group_collapsed    (SlTimelineView *self,
 /* The lane row at widget y, or -1 (headers and ruler included in the layout). */
 gint        sl_timeline_view_lane_at            (SlTimelineView *self,
                                                  double          y);
+/* Points the context menu at widget (x, y) as a right-click there does; opens it when `popup`.
+ * Returns the menu's popover (NULL when not opened). */
+GtkWidget  *sl_timeline_view_context_menu_at    (SlTimelineView *self,
+                                                 double          x,
+                                                 double          y,
+                                                 gboolean        popup);
+/* The lane filter's popover while it is open, else NULL. */
+GtkWidget  *sl_timeline_view_get_filter_popover (SlTimelineView *self);
 /* End points of the launch → GPU work arrow drawn for the selection; FALSE when none is drawn. */
 gboolean    sl_timeline_view_get_arrow          (SlTimelineView   *self,
                                                  graphene_point_t *from,

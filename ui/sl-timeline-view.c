@@ -282,6 +282,7 @@ sl_timeline_view_dispose (GObject *object)
 
   _sl_timeline_key_zoom_stop (self);
   _sl_timeline_legend_dispose (self);
+  _sl_timeline_lanes_dispose (self);
   sl_timeline_view_set_trace (self, NULL);
   _sl_timeline_worker_stop (self);
   if (self->viewport != NULL)
@@ -319,6 +320,7 @@ sl_timeline_view_finalize (GObject *object)
   g_hash_table_unref (self->text_w);
   g_free (self->sync_names);
   g_free (self->lane_row);
+  _sl_timeline_lanes_finalize (self);
   G_OBJECT_CLASS (sl_timeline_view_parent_class)->finalize (object);
 }
 
@@ -390,6 +392,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
                                            G_TYPE_POINTER);
 
   _sl_timeline_input_class_init (widget_class);
+  _sl_timeline_lanes_class_init (widget_class);
   gtk_widget_class_set_css_name (widget_class, "sltimeline");
 }
 
@@ -422,6 +425,7 @@ sl_timeline_view_init (SlTimelineView *self)
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_vexpand (widget, TRUE);
   _sl_timeline_input_init (self);
+  _sl_timeline_lanes_init (self);
 }
 
 /* ------------------------------------------------------------------------------------------- */
@@ -559,6 +563,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
   self->n_sync_names = 0;
   g_hash_table_remove_all (self->text_w);
   g_hash_table_remove_all (self->collapsed);
+  _sl_timeline_lanes_reset (self);
   self->selected = SL_EVENT_REF_NONE;
   self->highlight_name = SL_NO_STR;
   self->trace = trace;

@@ -69,6 +69,25 @@ void        sl_timeline_view_set_ruler_marks    (SlTimelineView *self,
 /* Opens or closes the legend of the colours (also a click on "Legend" in the ruler's corner). */
 void        sl_timeline_view_toggle_legend      (SlTimelineView  *self);
 
+/* Lane management: pinned lanes come first, under a "Pinned" group; hidden lanes have no row
+ * until shown again; the lane filter (case-insensitive) keeps the rows whose title or an
+ * ancestor's (process, thread, GPU, context, stream) holds it, and their ancestors.  The context
+ * menu (right-click) emits "find-name" (const char *) and "show-in-events-table" (gint lane) for
+ * the window to act on. */
+void        sl_timeline_view_set_lane_pinned    (SlTimelineView *self,
+                                                 guint           lane,
+                                                 gboolean        pinned);
+gboolean    sl_timeline_view_get_lane_pinned    (SlTimelineView *self,
+                                                 guint           lane);
+void        sl_timeline_view_set_lane_hidden    (SlTimelineView *self,
+                                                 guint           lane,
+                                                 gboolean        hidden);
+guint       sl_timeline_view_get_n_hidden_lanes (SlTimelineView *self);
+void        sl_timeline_view_show_hidden_lanes  (SlTimelineView *self);
+void        sl_timeline_view_set_lane_filter    (SlTimelineView *self,
+                                                 const char     *text);
+const char *sl_timeline_view_get_lane_filter    (SlTimelineView *self);
+
 /* The timeline's keys as Perfetto has them (W/S zoom, continuously while held; A/D pan; F fit;
  * 0 show all; Esc clear), for a key event seen anywhere in the window: a window forwards its key
  * presses and releases here unless the focus is in a text entry.  TRUE when the key is one of
