@@ -17,6 +17,7 @@
 #include "sl-plant.h"
 #include "sl-record-dialog-private.h"
 #include "sl-stats-panel-private.h"
+#include "sl-test-gui.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
 #include "sl-trace-info-private.h"
@@ -30,36 +31,7 @@ static SlWindow *main_window;     /* the first window: error first, then the sam
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 
-static void
-iterate_for (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < until)
-    {
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-}
-
-typedef gboolean (*Cond) (gpointer data);
-
-static gboolean
-wait_until (Cond     cond,
-            gpointer data,
-            guint    timeout_ms)
-{
-  gint64 until = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > until)
-        return FALSE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return TRUE;
-}
+typedef SlTestCond Cond;
 
 static gboolean
 not_loading (gpointer data)
@@ -72,58 +44,6 @@ has_error_dialog (gpointer data)
 {
   GtkWidget *d = sl_window_get_error_dialog (data);
   return d != NULL && gtk_widget_get_mapped (d);
-}
-
-static gboolean
-allocated (gpointer data)
-{
-  return gtk_widget_get_width (data) > 0;
-}
-
-/* Renders what the widget shows into build/tests/screenshots/NAME.png. */
-static void
-screenshot (GtkWidget  *widget,
-            const char *name)
-{
-  g_autofree char *dir = g_build_filename (SL_BUILD_DIR, "tests", "screenshots", NULL);
-  g_autofree char *file = g_strdup_printf ("%s.png", name);
-  g_autofree char *path = g_build_filename (dir, file, NULL);
-  g_autoptr (GdkPaintable) paintable = NULL;
-  GtkSnapshot *snapshot;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  int w, h;
-
-  iterate_for (150);
-  if (gtk_widget_get_width (widget) == 0)
-    {
-      /* a window presented just now may wait on the X server (a loaded machine) */
-      gint64 t0 = g_get_monotonic_time ();
-      gboolean ok = wait_until (allocated, widget, 5000);
-      g_test_message ("%s: allocated after %.0f more ms (mapped %d)", name,
-                      (g_get_monotonic_time () - t0) / 1e3, gtk_widget_get_mapped (widget));
-      (void) ok;
-    }
-  w = gtk_widget_get_width (widget);
-  h = gtk_widget_get_height (widget);
-  g_assert_cmpint (w, >, 0);
-  g_assert_cmpint (h, >, 0);
-  g_mkdir_with_parents (dir, 0755);
-  paintable = gtk_widget_paintable_new (widget);
-  /* Right after a page switch the widget may not have drawn yet: give it a few frames. */
-  for (int tries = 0; node == NULL && tries < 40; tries++)
-    {
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, w, h);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        iterate_for (50);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
 }
 
 /* Every label's text under `widget`, one per line: what a person reads. */
@@ -220,7 +140,7 @@ open_and_wait (const char *path)
   SlWindow *window = sl_application_open_file (app, file);
 
   g_assert_nonnull (window);
-  g_assert_true (wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
   return window;
 }
 
@@ -301,26 +221,26 @@ test_corrupt_then_good (void)
 
   main_window = sl_window_new (app);
   gtk_window_present (GTK_WINDOW (main_window));
-  iterate_for (200);
+  sl_test_iterate_for (200);
   g_assert_cmpstr (sl_window_get_page (main_window), ==, "empty");
-  screenshot (GTK_WIDGET (main_window), "start-window");
+  sl_test_screenshot (GTK_WIDGET (main_window), "start-window");
 
   file = g_file_new_for_path (bad);
   g_assert_true (sl_application_open_file (app, file) == main_window);
-  g_assert_true (wait_until (not_loading, main_window, 30000));
-  g_assert_true (wait_until (has_error_dialog, main_window, 5000));
+  g_assert_true (sl_test_wait_until (not_loading, main_window, 30000));
+  g_assert_true (sl_test_wait_until (has_error_dialog, main_window, 5000));
   dialog = sl_window_get_error_dialog (main_window);
   g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (main_window));
   text = widget_text (dialog);
   g_test_message ("error dialog says: %s", text);
   g_assert_nonnull (strstr (text, bad));
-  screenshot (dialog, "error-dialog");
+  sl_test_screenshot (dialog, "error-dialog");
   g_assert_cmpstr (sl_window_get_page (main_window), ==, "empty");
   g_assert_null (sl_window_get_trace (main_window));
 
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
-  iterate_for (100);
+  sl_test_iterate_for (100);
   g_assert_null (sl_window_get_error_dialog (main_window));
   /* The only window stays, usable: the next file opens in it. */
   g_assert_true (g_list_find (gtk_application_get_windows (GTK_APPLICATION (app)), main_window));
@@ -328,7 +248,7 @@ test_corrupt_then_good (void)
   g_assert_cmpstr (sl_window_get_page (main_window), ==, "trace");
   g_assert_nonnull (sl_window_get_trace (main_window));
   g_assert_null (sl_window_get_error_dialog (main_window));
-  screenshot (GTK_WIDGET (main_window), "sample");
+  sl_test_screenshot (GTK_WIDGET (main_window), "sample");
 }
 
 /* A real nsys export opens in a second window and its GPU lanes are on screen. */
@@ -353,8 +273,8 @@ test_open_nsys (void)
   g_assert_nonnull (trace);
   tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   g_assert_true (sl_timeline_view_get_trace (tv) == trace);
-  iterate_for (300);
-  screenshot (GTK_WIDGET (window), "nsys-h100-2gpu");
+  sl_test_iterate_for (300);
+  sl_test_screenshot (GTK_WIDGET (window), "nsys-h100-2gpu");
   /* Scroll down as a person would until GPU work is on screen. */
   {
     GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (tv));
@@ -384,16 +304,16 @@ test_open_nsys (void)
         gtk_adjustment_set_value (vadj, gtk_adjustment_get_value (vadj)
                                           + gtk_adjustment_get_page_size (vadj) / 2);
         scrolled = TRUE;
-        iterate_for (50);
+        sl_test_iterate_for (50);
       }
     if (scrolled)
-      screenshot (GTK_WIDGET (window), "nsys-h100-2gpu-gpu-lanes");
+      sl_test_screenshot (GTK_WIDGET (window), "nsys-h100-2gpu-gpu-lanes");
   }
   g_test_message ("%u GPU lanes, %u with events on screen", gpu_lanes, on_screen);
   g_assert_cmpuint (gpu_lanes, >, 0);
   g_assert_cmpuint (on_screen, >, 0);
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (100);
+  sl_test_iterate_for (100);
 }
 
 /* The longest kernel of the sample: wide enough to click once zoomed to it. */
@@ -442,7 +362,7 @@ test_click_kernel (void)
   /* Show the kernel across the middle third of the timeline. */
   sl_viewport_set_visible (vp, ev->start - (ev->end - ev->start), ev->end + (ev->end - ev->start),
                            TRUE);
-  iterate_for (200);
+  sl_test_iterate_for (200);
   g_assert_true (sl_timeline_view_get_event_area (tv, ref, &area));
   g_test_message ("kernel box at %.0f,%.0f %.0fx%.0f", area.origin.x, area.origin.y,
                   area.size.width, area.size.height);
@@ -454,7 +374,7 @@ test_click_kernel (void)
       g_test_message ("xdotool not found: selecting through the timeline's API");
       programmatic_click (tv, ref);
     }
-  g_assert_true (wait_until (pane_shows, &w, 5000));
+  g_assert_true (sl_test_wait_until (pane_shows, &w, 5000));
   g_assert_cmpint (sl_timeline_view_get_selected_event (tv).lane, ==, ref.lane);
   g_assert_cmpuint (sl_timeline_view_get_selected_event (tv).index, ==, ref.index);
 
@@ -470,7 +390,7 @@ test_click_kernel (void)
   g_assert_nonnull (limit);
   g_assert_nonnull (launch);
   g_assert_nonnull (strstr (launch, "cuda"));
-  screenshot (GTK_WIDGET (main_window), "sample-kernel-selected");
+  sl_test_screenshot (GTK_WIDGET (main_window), "sample-kernel-selected");
 
   /* "Go to launch" selects the API call. */
   {
@@ -494,7 +414,7 @@ test_click_kernel (void)
     g_assert_nonnull (button);
     g_assert_true (sl_trace_resolve (trace, ev->link, &api_lane, &api_index));
     g_signal_emit_by_name (button, "clicked");
-    iterate_for (100);
+    sl_test_iterate_for (100);
     g_assert_cmpint (sl_timeline_view_get_selected_event (tv).lane, ==, (gint) api_lane->index);
     g_assert_cmpuint (sl_timeline_view_get_selected_event (tv).index, ==, api_index);
     g_free (launch);
@@ -512,10 +432,10 @@ test_zoom (void)
   SlTime a0, a1, b0, b1;
 
   sl_viewport_show_all (vp);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   sl_viewport_get_visible (vp, &a0, &a1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (tv), "timeline.zoom-in", NULL));
-  iterate_for (100);
+  sl_test_iterate_for (100);
   sl_viewport_get_visible (vp, &b0, &b1);
   g_test_message ("zoom-in: %" G_GINT64_FORMAT " ns -> %" G_GINT64_FORMAT " ns", a1 - a0, b1 - b0);
   g_assert_cmpint (b1 - b0, <, a1 - a0);
@@ -523,13 +443,13 @@ test_zoom (void)
   g_assert_cmpint (b1, <=, a1);
   /* The header bar's Back button's action returns to the view before a remembered change. */
   sl_viewport_show_all (vp);
-  iterate_for (20);
+  sl_test_iterate_for (20);
   sl_viewport_get_visible (vp, &a0, &a1);
   sl_viewport_set_visible (vp, a0, a0 + (a1 - a0) / 4, TRUE);
-  iterate_for (20);
+  sl_test_iterate_for (20);
   g_assert_true (gtk_widget_get_sensitive (sl_window_get_back_button (main_window)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.back", NULL));
-  iterate_for (50);
+  sl_test_iterate_for (50);
   sl_viewport_get_visible (vp, &b0, &b1);
   g_assert_cmpint (b0, ==, a0);
   g_assert_cmpint (b1, ==, a1);
@@ -544,10 +464,10 @@ test_zoom (void)
                                                 (unsigned long) gdk_x11_surface_get_xid (surface));
         sl_viewport_show_all (vp);
         gtk_widget_grab_focus (GTK_WIDGET (tv));
-        iterate_for (50);
+        sl_test_iterate_for (50);
         sl_viewport_get_visible (vp, &a0, &a1);
         g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
-        iterate_for (300);
+        sl_test_iterate_for (300);
         sl_viewport_get_visible (vp, &b0, &b1);
         g_test_message ("W key: %" G_GINT64_FORMAT " ns -> %" G_GINT64_FORMAT " ns", a1 - a0,
                         b1 - b0);
@@ -574,8 +494,8 @@ test_utilization (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.util-overlay", NULL));
   g_object_get (main_window, "util-overlay", &overlay, NULL);
   g_assert_true (overlay);
-  iterate_for (100);
-  screenshot (GTK_WIDGET (main_window), "sample-utilization");
+  sl_test_iterate_for (100);
+  sl_test_screenshot (GTK_WIDGET (main_window), "sample-utilization");
   /* The model says 70.3 % for the sample (see `sightline info`); the timeline's drawing of it is
    * checked in the timeline's own test; here: the overlay toggle reaches it and the figure the
    * window would show agrees with the model. */
@@ -634,7 +554,7 @@ test_stats (void)
   guint64 in_range = 0, counted = 0;
 
   g_assert_true (sl_stats_panel_show_report (panel, "cuda_gpu_kern_sum"));
-  iterate_for (100);
+  sl_test_iterate_for (100);
   g_assert_cmpuint (sl_stats_panel_get_n_rows (panel), >, 1);
 
   /* Sort by Instances, descending: numbers, not strings. */
@@ -647,7 +567,7 @@ test_stats (void)
       if (g_strcmp0 (gtk_column_view_column_get_title (c), "Instances") == 0)
         gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (view), c, GTK_SORT_DESCENDING);
     }
-  iterate_for (50);
+  sl_test_iterate_for (50);
   for (guint r = 0; r + 1 < sl_stats_panel_get_n_rows (panel); r++)
     {
       g_autofree char *a = sl_stats_panel_get_cell_text (panel, r, "Instances");
@@ -657,10 +577,10 @@ test_stats (void)
 
   /* Selecting the most frequent kernel and asking for its longest instance. */
   sl_stats_panel_select_row (panel, 0);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   name = sl_stats_panel_get_cell_text (panel, 0, "Name");
   g_assert_true (sl_stats_panel_go_to_longest (panel));
-  iterate_for (100);
+  sl_test_iterate_for (100);
   sel = sl_timeline_view_get_selected_event (tv);
   g_assert_cmpint (sel.lane, >=, 0);
   {
@@ -679,7 +599,7 @@ test_stats (void)
       }
     g_assert_cmpint (ev->end - ev->start, ==, longest);
   }
-  screenshot (GTK_WIDGET (main_window), "sample-stats-longest");
+  sl_test_screenshot (GTK_WIDGET (main_window), "sample-stats-longest");
 
   /* A selected range: the tables count only the kernels that start in it. */
   sl_viewport_show_all (vp);
@@ -688,7 +608,7 @@ test_stats (void)
   mid = t0 + (t1 - t0) / 2;
   q = (t1 - t0) / 8;
   sl_viewport_set_selection (vp, mid - q, mid + q);
-  g_assert_true (wait_until (stats_ranged, panel, 3000));
+  g_assert_true (sl_test_wait_until (stats_ranged, panel, 3000));
   status = g_strdup (sl_window_get_status_text (main_window));
   g_test_message ("status: %s", status);
   g_assert_nonnull (strstr (status, "Selection:"));
@@ -708,9 +628,9 @@ test_stats (void)
   g_test_message ("kernels starting in the range: %" G_GUINT64_FORMAT, in_range);
   g_assert_cmpuint (counted, ==, in_range);
   g_assert_cmpuint (in_range, >, 0);
-  screenshot (GTK_WIDGET (main_window), "sample-range");
+  sl_test_screenshot (GTK_WIDGET (main_window), "sample-range");
   sl_viewport_clear_selection (vp);
-  g_assert_true (wait_until (stats_whole, panel, 3000));
+  g_assert_true (sl_test_wait_until (stats_whole, panel, 3000));
 }
 
 static gboolean
@@ -730,7 +650,7 @@ open_findings (const char       *path,
 {
   SlWindow *window = open_and_wait (path);
 
-  g_assert_true (wait_until (has_analysis, window, 60000));
+  g_assert_true (sl_test_wait_until (has_analysis, window, 60000));
   sl_window_show_findings (window);
   *panel = SL_FINDINGS_PANEL (sl_window_get_findings_panel (window));
   *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
@@ -783,7 +703,7 @@ test_findings (void)
   g_assert_cmpint (gap->end, ==, gap_end);
 
   sl_findings_panel_select (panel, gap_index);
-  iterate_for (100);
+  sl_test_iterate_for (100);
   /* the timeline shows the gap, with a little room either side */
   sl_viewport_get_visible (sl_timeline_view_get_viewport (tv), &v0, &v1);
   g_test_message ("visible %" G_GINT64_FORMAT " … %" G_GINT64_FORMAT ", gap %" G_GINT64_FORMAT
@@ -813,9 +733,9 @@ test_findings (void)
   g_test_message ("details: %s", details);
   g_assert_nonnull (strstr (details, "blocked in read"));
   g_assert_nonnull (strstr (details, "Advice"));
-  screenshot (GTK_WIDGET (window), "findings-gap");
+  sl_test_screenshot (GTK_WIDGET (window), "findings-gap");
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 /* 48 gaps of one cause in the findings panel: one group row, closed; opened, its instances show
@@ -863,7 +783,7 @@ test_findings_group (void)
   g_assert_nonnull (strstr (text, "48 × GPU 0 idle; python3 [100] in cuStreamSynchronize"));
   g_assert_false (sl_findings_panel_get_expanded (panel, gi));
   sl_findings_panel_select (panel, gi);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   details = sl_findings_panel_get_details (panel);
   g_assert_nonnull (strstr (details, "48 (expand the row"));
   g_clear_pointer (&details, g_free);
@@ -871,18 +791,18 @@ test_findings_group (void)
   g_assert_true (sl_findings_panel_get_expanded (panel, gi));
   inst = g_ptr_array_index (group->instances, 10);
   sl_findings_panel_select_instance (panel, gi, 10);
-  iterate_for (100);
+  sl_test_iterate_for (100);
   sl_viewport_get_visible (sl_timeline_view_get_viewport (tv), &v0, &v1);
   g_assert_cmpint (v0, <, inst->start);
   g_assert_cmpint (v1, >, inst->end);
   g_assert_cmpint (v1 - v0, <, 2 * (inst->end - inst->start));
   details = sl_findings_panel_get_details (panel);
   g_assert_true (g_str_has_prefix (details, "GPU 0 idle for 4.4"));
-  screenshot (GTK_WIDGET (window), "findings-group");
+  sl_test_screenshot (GTK_WIDGET (window), "findings-group");
   sl_findings_panel_set_expanded (panel, gi, FALSE);
   g_assert_false (sl_findings_panel_get_expanded (panel, gi));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 static gboolean
@@ -906,22 +826,22 @@ test_search (void)
   guint n = 0, k = 0;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (main_window), "win.find", NULL));
-  g_assert_true (wait_until (entry_mapped, entry, 10000));
+  g_assert_true (sl_test_wait_until (entry_mapped, entry, 10000));
   gtk_editable_set_text (GTK_EDITABLE (entry), "gemm");
-  g_assert_true (wait_until (search_counted, main_window, 3000));
+  g_assert_true (sl_test_wait_until (search_counted, main_window, 3000));
   text = sl_window_get_search_text (main_window);
   g_test_message ("search: %s", text);
   g_assert_true (g_str_has_suffix (text, "matches"));
   g_signal_emit_by_name (entry, "activate");
-  iterate_for (50);
+  sl_test_iterate_for (50);
   text = sl_window_get_search_text (main_window);
   g_test_message ("after Enter: %s", text);
   g_assert_cmpint (sscanf (text, "%u of %u", &k, &n), ==, 2);
   g_assert_cmpuint (k, >=, 1);
   g_assert_cmpuint (k, <=, n);
-  screenshot (GTK_WIDGET (main_window), "sample-search");
+  sl_test_screenshot (GTK_WIDGET (main_window), "sample-search");
   g_signal_emit_by_name (entry, "stop-search");
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 /* Cancel right after the start: back to the start page, no error dialog. */
@@ -937,9 +857,9 @@ test_cancel (void)
   sl_window_open (window, file);
   g_assert_true (sl_window_is_loading (window));
   g_assert_cmpstr (sl_window_get_page (window), ==, "loading");
-  screenshot (GTK_WIDGET (window), "loading");
+  sl_test_screenshot (GTK_WIDGET (window), "loading");
   sl_window_cancel_load (window);
-  g_assert_true (wait_until (not_loading, window, 30000));
+  g_assert_true (sl_test_wait_until (not_loading, window, 30000));
   ok = sl_window_get_trace (window) != NULL;
   if (!ok)
     {
@@ -949,9 +869,8 @@ test_cancel (void)
   else
     g_test_message ("the load finished before the cancel reached it");
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
-
 
 /* ---- recording from the GUI ---------------------------------------------------------------- */
 
@@ -1057,26 +976,26 @@ test_record_live (void)
   LiveWait live = { window, 2 };
 
   gtk_window_present (GTK_WINDOW (window));
-  iterate_for (100);
+  sl_test_iterate_for (100);
   /* the dialog as a person fills it in, then Record */
   dialog = sl_window_show_record_dialog (window);
   sl_record_dialog_set_settings (dialog, s);
-  iterate_for (100);
-  screenshot (GTK_WIDGET (dialog), "record-dialog");
+  sl_test_iterate_for (100);
+  sl_test_screenshot (GTK_WIDGET (dialog), "record-dialog");
   g_assert_true (sl_record_dialog_record (dialog));
 
   /* threads appear while the program runs (it starts one every 300 ms for ~2 s) */
-  g_assert_true (wait_until (live_threads_shown, &live, 15000));
+  g_assert_true (sl_test_wait_until (live_threads_shown, &live, 15000));
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   g_assert_true (g_str_has_prefix (sl_window_get_recording_status (window), "Recording"));
-  screenshot (GTK_WIDGET (window), "record-live");
+  sl_test_screenshot (GTK_WIDGET (window), "record-live");
   /* and the view keeps being reloaded while it runs */
   LiveWait more = { window, sl_window_get_n_live_updates (window) };
-  g_assert_true (wait_until (more_live_updates, &more, 15000));
+  g_assert_true (sl_test_wait_until (more_live_updates, &more, 15000));
 
   /* the end: the complete trace, as opening the file afresh shows it */
-  g_assert_true (wait_until (recording_done, window, 30000));
-  screenshot (GTK_WIDGET (window), "record-done");
+  g_assert_true (sl_test_wait_until (recording_done, window, 30000));
+  sl_test_screenshot (GTK_WIDGET (window), "record-done");
   SlTrace *shown = sl_window_get_trace (window);
   g_assert_nonnull (shown);
   g_autoptr (SlTrace) fresh = sl_trace_load (s->output, SL_LOAD_ALL, NULL, NULL, NULL, &error);
@@ -1113,7 +1032,7 @@ test_record_live (void)
   g_assert_cmpuint (n_osrt (cli, "nanosleep"), ==, 6 * 20 + 6);
   g_assert_cmpuint (n_osrt (fresh, "nanosleep"), ==, 6 * 20 + 6);
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 static gboolean
@@ -1166,7 +1085,7 @@ test_record_stop_question (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (sl_window_record (window, s, &error));
   g_assert_no_error (error);
-  g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
+  g_assert_true (sl_test_wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
   stop = find_button (GTK_WIDGET (window), "_Stop Recording");
   g_assert_nonnull (stop);
   g_assert_true (gtk_widget_get_visible (stop));
@@ -1174,7 +1093,7 @@ test_record_stop_question (void)
   /* the button activated (as Enter or Space on it does): the question; Cancel leaves the
    * recording running */
   g_assert_true (gtk_widget_activate (stop));
-  g_assert_true (wait_until (has_question, window, 5000));
+  g_assert_true (sl_test_wait_until (has_question, window, 5000));
   dialog = question_for (GTK_WINDOW (window));
   text = widget_text (dialog);
   g_test_message ("question: %s", text);
@@ -1182,18 +1101,18 @@ test_record_stop_question (void)
   g_assert_nonnull (find_button (dialog, "_End the Program"));
   g_assert_nonnull (find_button (dialog, "_Leave It Running"));
   g_assert_nonnull (find_button (dialog, "_Cancel"));
-  screenshot (dialog, "record-stop-question");
+  sl_test_screenshot (dialog, "record-stop-question");
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
-  iterate_for (300);
+  sl_test_iterate_for (300);
   g_assert_null (question_for (GTK_WINDOW (window)));
   g_assert_true (sl_window_is_recording (window));
 
   /* again, and End the Program: it gets SIGINT, the window then holds the trace */
   g_assert_true (gtk_widget_activate (stop));
-  g_assert_true (wait_until (has_question, window, 5000));
+  g_assert_true (sl_test_wait_until (has_question, window, 5000));
   dialog = question_for (GTK_WINDOW (window));
   gtk_widget_activate (find_button (dialog, "_End the Program"));
-  g_assert_true (wait_until (recording_done, window, 20000));
+  g_assert_true (sl_test_wait_until (recording_done, window, 20000));
   {
     g_autofree char *out = sl_window_get_output_text (window);
     g_assert_nonnull (strstr (out, "signal 2"));
@@ -1201,7 +1120,7 @@ test_record_stop_question (void)
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   g_assert_cmpuint (n_osrt (sl_window_get_trace (window), NULL), >, 10);
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 /* The daemon dies mid-recording: the window says so and shows what was written. */
@@ -1223,16 +1142,16 @@ test_record_daemon_dies (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (sl_window_record (window, s, &error));
   g_assert_no_error (error);
-  g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
+  g_assert_true (sl_test_wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
   live = sl_window_get_n_live_updates (window);
   /* a further reload: something was committed */
   while (sl_window_get_n_live_updates (window) == live)
-    iterate_for (50);
+    sl_test_iterate_for (50);
   g_assert_true (g_file_get_contents (pidfile, &pid_text, NULL, NULL));
   g_assert_cmpint (atoi (pid_text), >, 1);
   g_assert_cmpint (kill (atoi (pid_text), SIGKILL), ==, 0);
 
-  g_assert_true (wait_until (recording_done, window, 20000));
+  g_assert_true (sl_test_wait_until (recording_done, window, 20000));
   out = sl_window_get_output_text (window);
   g_test_message ("output: %s", out);
   g_assert_nonnull (strstr (out, "the collector daemon went away"));
@@ -1241,9 +1160,9 @@ test_record_daemon_dies (void)
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   g_assert_nonnull (sl_window_get_trace (window));
   g_assert_cmpuint (n_osrt (sl_window_get_trace (window), NULL), >, 0);
-  screenshot (GTK_WIDGET (window), "record-daemon-died");
+  sl_test_screenshot (GTK_WIDGET (window), "record-daemon-died");
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 /* Stop, leaving the program running: the trace is finished and shown while the program goes on
@@ -1263,18 +1182,18 @@ test_record_detach (void)
   s->args[2] = g_strdup (marker);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (sl_window_record (window, s, &error));
-  g_assert_true (wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
+  g_assert_true (sl_test_wait_until ((Cond) sl_window_get_n_live_updates, window, 15000));
   sl_window_stop_recording (window, SL_RECORDING_DETACH);
-  g_assert_true (wait_until (recording_done, window, 20000));
+  g_assert_true (sl_test_wait_until (recording_done, window, 20000));
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS)); /* still running */
   gsize recorded = n_osrt (sl_window_get_trace (window), NULL);
   g_assert_cmpuint (recorded, >, 5);
   for (int i = 0; i < 100 && !g_file_test (marker, G_FILE_TEST_EXISTS); i++)
-    iterate_for (50);
+    sl_test_iterate_for (50);
   g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 static void
@@ -1299,7 +1218,7 @@ test_record_crash (void)
       s->args = g_strsplit (cases[i].args, " ", -1);
       gtk_window_present (GTK_WINDOW (window));
       g_assert_true (sl_window_record (window, s, &error));
-      g_assert_true (wait_until (recording_done, window, 20000));
+      g_assert_true (sl_test_wait_until (recording_done, window, 20000));
       out = sl_window_get_output_text (window);
       g_test_message ("%s: output: %s; page %s, loading %d, trace %p, live updates %u",
                       cases[i].args, out, sl_window_get_page (window),
@@ -1310,7 +1229,7 @@ test_record_crash (void)
       g_assert_nonnull (sl_window_get_trace (window));
       g_assert_null (sl_window_get_error_dialog (window));
       gtk_window_destroy (GTK_WINDOW (window));
-      iterate_for (50);
+      sl_test_iterate_for (50);
     }
 }
 
@@ -1364,19 +1283,19 @@ test_record_keyboard (void)
       return;
     }
   gtk_window_present (GTK_WINDOW (window));
-  iterate_for (300);
+  sl_test_iterate_for (300);
   xdotool_window (GTK_WIDGET (window), "key ctrl+r");
-  g_assert_true (wait_until (record_dialog_shown, NULL, 5000));
+  g_assert_true (sl_test_wait_until (record_dialog_shown, NULL, 5000));
   dialog = find_record_dialog ();
-  iterate_for (300);
+  sl_test_iterate_for (300);
   {
     g_autofree char *type = g_strdup_printf ("key ctrl+a type --delay 2 '%s'", SL_TARGET_PATH);
     xdotool_window (GTK_WIDGET (dialog), type);
   }
-  iterate_for (200);
+  sl_test_iterate_for (200);
   xdotool_window (GTK_WIDGET (dialog), "key Return");
-  g_assert_true (wait_until ((Cond) sl_window_is_recording, window, 5000));
-  g_assert_true (wait_until (recording_done, window, 30000));
+  g_assert_true (sl_test_wait_until ((Cond) sl_window_is_recording, window, 5000));
+  g_assert_true (sl_test_wait_until (recording_done, window, 30000));
   SlTrace *trace = sl_window_get_trace (window);
   g_assert_nonnull (trace);
   g_autofree char *names = thread_names (trace);
@@ -1384,7 +1303,7 @@ test_record_keyboard (void)
   g_assert_nonnull (strstr (names, "worker-a"));
   g_assert_nonnull (strstr (names, "worker-b"));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 static GtkWidget *
@@ -1455,16 +1374,16 @@ test_keys_anywhere (void)
   g_assert_nonnull (page);
   gtk_notebook_set_current_page (GTK_NOTEBOOK (nb),
                                  gtk_notebook_page_num (GTK_NOTEBOOK (nb), page));
-  iterate_for (100);
+  sl_test_iterate_for (100);
   g_assert_true (gtk_widget_get_mapped (stats));
   g_assert_true (focus_inside (stats));
-  iterate_for (50);
+  sl_test_iterate_for (50);
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (main_window)), stats));
   sl_viewport_show_all (vp);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   whole = visible_span (vp);
   xdotool_window (GTK_WIDGET (main_window), "key w");
-  iterate_for (300);
+  sl_test_iterate_for (300);
   tap = whole / visible_span (vp);
   {
     /* the main loop runs while the key is down: xdotool in the background */
@@ -1474,7 +1393,7 @@ test_keys_anywhere (void)
       (unsigned long) gdk_x11_surface_get_xid (
         gtk_native_get_surface (GTK_NATIVE (main_window))));
     g_assert_true (g_spawn_command_line_async (cmd, NULL));
-    iterate_for (1500);
+    sl_test_iterate_for (1500);
   }
   held = whole / visible_span (vp) / tap;
   g_test_message ("focus in the Statistics pane: W tapped zoomed %.2f×, held 0.7 s %.2f× more",
@@ -1484,20 +1403,20 @@ test_keys_anywhere (void)
   g_assert_cmpfloat (held, >, 1.5);
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (main_window)), stats));
   xdotool_window (GTK_WIDGET (main_window), "key 0");
-  iterate_for (200);
+  sl_test_iterate_for (200);
   g_assert_cmpfloat (visible_span (vp), ==, whole);
 
   /* in the search entry, W is a letter */
   xdotool_window (GTK_WIDGET (main_window), "key ctrl+f");
-  g_assert_true (wait_until (entry_mapped, entry, 10000));
-  iterate_for (100);
+  g_assert_true (sl_test_wait_until (entry_mapped, entry, 10000));
+  sl_test_iterate_for (100);
   xdotool_window (GTK_WIDGET (main_window), "key w");
-  iterate_for (300);
+  sl_test_iterate_for (300);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "w");
   g_assert_cmpfloat (visible_span (vp), ==, whole);
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
   xdotool_window (GTK_WIDGET (main_window), "key Escape");
-  g_assert_true (wait_until (search_hidden, entry, 3000));
+  g_assert_true (sl_test_wait_until (search_hidden, entry, 3000));
 }
 
 /* The window's keys, through the X server: Ctrl+F opens the search bar and Escape closes it,
@@ -1520,20 +1439,20 @@ test_keys (void)
     }
   gtk_window_present (GTK_WINDOW (main_window));
   gtk_widget_grab_focus (GTK_WIDGET (tv));
-  iterate_for (100);
+  sl_test_iterate_for (100);
   xdotool_window (GTK_WIDGET (main_window), "key ctrl+f");
-  g_assert_true (wait_until (entry_mapped, entry, 10000));
+  g_assert_true (sl_test_wait_until (entry_mapped, entry, 10000));
   xdotool_window (GTK_WIDGET (main_window), "key Escape");
-  g_assert_true (wait_until (search_hidden, entry, 3000));
+  g_assert_true (sl_test_wait_until (search_hidden, entry, 3000));
 
   sl_viewport_show_all (vp);
-  iterate_for (20);
+  sl_test_iterate_for (20);
   sl_viewport_get_visible (vp, &a0, &a1);
   sl_viewport_set_visible (vp, a0, a0 + (a1 - a0) / 4, TRUE);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   g_assert_true (gtk_widget_get_sensitive (sl_window_get_back_button (main_window)));
   xdotool_window (GTK_WIDGET (main_window), "key alt+Left");
-  iterate_for (100);
+  sl_test_iterate_for (100);
   sl_viewport_get_visible (vp, &b0, &b1);
   g_assert_cmpint (b0, ==, a0);
   g_assert_cmpint (b1, ==, a1);
@@ -1541,11 +1460,11 @@ test_keys (void)
   test_keys_anywhere ();
 
   xdotool_window (GTK_WIDGET (main_window), "key ctrl+question");
-  g_assert_true (wait_until (shortcuts_shown, NULL, 5000));
+  g_assert_true (sl_test_wait_until (shortcuts_shown, NULL, 5000));
   shortcuts = find_shortcuts_window ();
-  screenshot (shortcuts, "shortcuts");
+  sl_test_screenshot (shortcuts, "shortcuts");
   gtk_window_destroy (GTK_WINDOW (shortcuts));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 static void
@@ -1564,8 +1483,8 @@ test_record_bad_input (void)
   sl_record_dialog_set_settings (dialog, s);
   g_assert_false (sl_record_dialog_record (dialog));
   g_assert_nonnull (strstr (sl_record_dialog_get_error (dialog), "/nonexistent/sightline-program"));
-  iterate_for (100);
-  screenshot (GTK_WIDGET (dialog), "record-dialog-error");
+  sl_test_iterate_for (100);
+  sl_test_screenshot (GTK_WIDGET (dialog), "record-dialog-error");
 
   /* an unwritable output folder */
   g_free (s->program);
@@ -1586,7 +1505,7 @@ test_record_bad_input (void)
   g_assert_false (sl_window_is_recording (window));
   gtk_window_destroy (GTK_WINDOW (dialog));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 static gboolean
@@ -1614,7 +1533,7 @@ test_about_trace (void)
     if (SL_IS_TRACE_INFO (l->data))
       info = l->data;
   g_assert_nonnull (info);
-  g_assert_true (wait_until (has_tables, info, 30000));
+  g_assert_true (sl_test_wait_until (has_tables, info, 30000));
   /* the tiny export has 45 tables (sqlite3 … "SELECT count(*) FROM sqlite_master") */
   g_assert_cmpuint (sl_trace_info_get_n_tables (info), ==, 45);
   g_autofree char *text = sl_trace_info_get_text (info);
@@ -1623,10 +1542,10 @@ test_about_trace (void)
   g_assert_nonnull (strstr (text, "not read by Sightline yet"));
   g_assert_nonnull (strstr (text, "Number of CUDA events collected"));
   g_assert_nonnull (strstr (text, "compute capability 8.6"));
-  screenshot (GTK_WIDGET (info), "about-trace");
+  sl_test_screenshot (GTK_WIDGET (info), "about-trace");
   gtk_window_destroy (GTK_WINDOW (info));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 int
@@ -1689,7 +1608,7 @@ main (int    argc,
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
        l = gtk_application_get_windows (GTK_APPLICATION (app)))
     gtk_window_destroy (l->data);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   g_application_release (G_APPLICATION (app));
   g_object_unref (app);
   return ret;

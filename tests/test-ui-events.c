@@ -13,38 +13,12 @@
 #include "sl-plant.h"
 #include "sl-stats-panel-private.h"
 #include "sl-stats.h"
+#include "sl-test-gui.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view.h"
 #include "sl-window-private.h"
 
 static SlApplication *app;
-
-static void
-iterate_for (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < until)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
-}
-
-static gboolean
-wait_until (gboolean (*cond) (gpointer),
-            gpointer   data,
-            guint      timeout_ms)
-{
-  gint64 until = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > until)
-        return FALSE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return TRUE;
-}
 
 static gboolean
 not_loading (gpointer data)
@@ -93,7 +67,7 @@ open_and_wait (const char *path)
   SlWindow *window = sl_application_open_file (app, file);
 
   g_assert_nonnull (window);
-  g_assert_true (wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   return window;
 }
@@ -108,36 +82,6 @@ find_lane (SlTrace    *trace,
   return -1;
 }
 
-/* The window as shown, into build/tests/screenshots/NAME.png, to look at. */
-static void
-screenshot (GtkWidget  *widget,
-            const char *name)
-{
-  g_autofree char *dir = g_build_filename (SL_BUILD_DIR, "tests", "screenshots", NULL);
-  g_autofree char *file = g_strdup_printf ("%s.png", name);
-  g_autofree char *path = g_build_filename (dir, file, NULL);
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-
-  iterate_for (150);
-  g_mkdir_with_parents (dir, 0755);
-  for (int tries = 0; node == NULL && tries < 40; tries++)
-    {
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, w, h);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        iterate_for (50);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
-
 static void
 show_events_tab (SlWindow *window)
 {
@@ -147,7 +91,7 @@ show_events_tab (SlWindow *window)
   g_assert_nonnull (notebook);
   gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook),
                                  gtk_notebook_page_num (GTK_NOTEBOOK (notebook), table));
-  g_assert_true (wait_until (mapped, table, 5000));
+  g_assert_true (sl_test_wait_until (mapped, table, 5000));
 }
 
 typedef struct
@@ -194,7 +138,7 @@ test_events (void)
   /* a click on a kernel in the timeline lists its lane */
   sl_timeline_view_select_event (tv, ref, FALSE);
   g_signal_emit_by_name (tv, "event-selected", &ref);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   g_assert_cmpuint (sl_events_table_get_n_rows (table), ==, lane->n_events);
   g_assert_nonnull (strstr (sl_events_table_get_summary (table), "300 events of GPU 0"));
   {
@@ -210,7 +154,7 @@ test_events (void)
         longest_i = i;
       }
   sl_events_table_sort_by (table, SL_EVENTS_COLUMN_DURATION, TRUE);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   {
     g_autofree char *want = sl_format_duration (longest);
     g_autofree char *got = sl_events_table_get_cell (table, 0, SL_EVENTS_COLUMN_DURATION);
@@ -224,7 +168,7 @@ test_events (void)
 
     /* a click on the row selects the event in the timeline and shows it in the detail pane */
     sl_events_table_select_row (table, 0);
-    iterate_for (50);
+    sl_test_iterate_for (50);
     SlEventRef sel = sl_timeline_view_get_selected_event (tv);
     SlEventRef shown =
       sl_detail_pane_get_event (SL_DETAIL_PANE (sl_window_get_detail_pane (window)));
@@ -232,7 +176,7 @@ test_events (void)
     g_assert_cmpuint (sel.index, ==, r.index);
     g_assert_cmpint (shown.lane, ==, r.lane);
     g_assert_cmpuint (shown.index, ==, r.index);
-    screenshot (GTK_WIDGET (window), "ui-events-table");
+    sl_test_screenshot (GTK_WIDGET (window), "ui-events-table");
   }
 
   /* the selected rows as CSV: the model's own line for that event */
@@ -256,7 +200,7 @@ test_events (void)
     gdk_clipboard_set_text (clipboard, "");
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (table), "events.copy", NULL));
     gdk_clipboard_read_text_async (clipboard, NULL, clipboard_read_cb, &read);
-    g_assert_true (wait_until (clipboard_done, &read, 5000));
+    g_assert_true (sl_test_wait_until (clipboard_done, &read, 5000));
     g_assert_cmpstr (read.text, ==, want);
     g_free (read.text);
   }
@@ -275,7 +219,7 @@ test_events (void)
             want++;
       }
     sl_viewport_set_selection (vp, t0, t1);
-    iterate_for (50);
+    sl_test_iterate_for (50);
     g_assert_cmpuint (sl_events_table_get_n_rows (table), ==, want);
     g_assert_cmpuint (want, >=, 20);  /* kernels and their launches */
     g_assert_nonnull (strstr (sl_events_table_get_summary (table), "all lanes"));
@@ -286,11 +230,11 @@ test_events (void)
       g_assert_cmpstr (a, !=, b);
     }
     sl_viewport_clear_selection (vp);
-    iterate_for (50);
+    sl_test_iterate_for (50);
     g_assert_cmpuint (sl_events_table_get_n_rows (table), ==, lane->n_events);
   }
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 static gboolean
@@ -320,8 +264,8 @@ test_export (void)
   g_autofree char *bytes = NULL;
   gsize len = 0;
 
-  g_assert_true (wait_until (drawn, timeline, 10000));
-  iterate_for (200);
+  g_assert_true (sl_test_wait_until (drawn, timeline, 10000));
+  sl_test_iterate_for (200);
 
   g_assert_true (sl_window_export_timeline (window, png, &error));
   g_assert_no_error (error);
@@ -366,7 +310,7 @@ test_export (void)
 
   /* the statistics table shown, as CSV: what `sightline stats --format csv` writes for it, one
    * line per row the panel shows */
-  g_assert_true (wait_until (stats_ready, window, 60000));
+  g_assert_true (sl_test_wait_until (stats_ready, window, 60000));
   {
     SlStatsPanel *panel = SL_STATS_PANEL (sl_window_get_stats_panel (window));
     g_autofree char *csv = sl_window_get_stats_csv (window, &error);
@@ -384,7 +328,7 @@ test_export (void)
     g_assert_cmpuint (g_strv_length (lines), ==, sl_stats_panel_get_n_rows (panel) + 1);
   }
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_for (50);
+  sl_test_iterate_for (50);
 }
 
 int
@@ -412,7 +356,7 @@ main (int    argc,
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
        l = gtk_application_get_windows (GTK_APPLICATION (app)))
     gtk_window_destroy (l->data);
-  iterate_for (50);
+  sl_test_iterate_for (50);
   g_application_release (G_APPLICATION (app));
   g_object_unref (app);
   return ret;

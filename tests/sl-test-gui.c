@@ -1,0 +1,82 @@
+/* sl-test-gui.c: what the GUI tests (test-ui-*) share: running the main loop, waiting, screenshots. */
+#include "sl-test-gui.h"
+
+void
+sl_test_iterate_for (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+}
+
+gboolean
+sl_test_wait_until (SlTestCond cond,
+                    gpointer   data,
+                    guint      timeout_ms)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > until)
+        return FALSE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return TRUE;
+}
+
+static gboolean
+allocated (gpointer data)
+{
+  return gtk_widget_get_width (data) > 0;
+}
+
+void
+sl_test_screenshot (GtkWidget  *widget,
+                    const char *name)
+{
+  g_autofree char *dir = g_build_filename (SL_BUILD_DIR, "tests", "screenshots", NULL);
+  g_autofree char *file = g_strdup_printf ("%s.png", name);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autoptr (GdkPaintable) paintable = NULL;
+  GtkSnapshot *snapshot;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int w, h;
+
+  sl_test_iterate_for (150);
+  if (gtk_widget_get_width (widget) == 0)
+    {
+      /* a window presented just now may wait on the X server (a loaded machine) */
+      gint64 t0 = g_get_monotonic_time ();
+      gboolean ok = sl_test_wait_until (allocated, widget, 5000);
+      g_test_message ("%s: allocated after %.0f more ms (mapped %d)", name,
+                      (g_get_monotonic_time () - t0) / 1e3, gtk_widget_get_mapped (widget));
+      (void) ok;
+    }
+  w = gtk_widget_get_width (widget);
+  h = gtk_widget_get_height (widget);
+  g_assert_cmpint (w, >, 0);
+  g_assert_cmpint (h, >, 0);
+  g_mkdir_with_parents (dir, 0755);
+  paintable = gtk_widget_paintable_new (widget);
+  /* Right after a page switch the widget may not have drawn yet: give it a few frames. */
+  for (int tries = 0; node == NULL && tries < 40; tries++)
+    {
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        sl_test_iterate_for (50);
+    }
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}

@@ -1,0 +1,20 @@
+/* sl-test-gui.h: what the GUI tests (test-ui-*) share: running the main loop, waiting, screenshots. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+typedef gboolean (*SlTestCond) (gpointer data);
+
+/* Runs the main loop for `ms` milliseconds. */
+void     sl_test_iterate_for (guint       ms);
+/* Runs the main loop until cond (data) holds; FALSE after timeout_ms without it. */
+gboolean sl_test_wait_until  (SlTestCond  cond,
+                              gpointer    data,
+                              guint       timeout_ms);
+/* Renders what the widget shows into build/tests/screenshots/NAME.png, to look at. */
+void     sl_test_screenshot  (GtkWidget  *widget,
+                              const char *name);
+
+G_END_DECLS
