@@ -437,8 +437,8 @@ sl_calltree_build (SlTrace               *trace,
       Tree *trees[] = { &td, &bu };
       for (guint t = 0; t < G_N_ELEMENTS (trees); t++)
         {
-          SlCalltreeNode *n = &g_array_index (trees[t]->nodes, SlCalltreeNode,
-                                              tree_child (trees[t], 0, none, empty));
+          guint32 i = tree_child (trees[t], 0, none, empty);   /* may move the array */
+          SlCalltreeNode *n = &g_array_index (trees[t]->nodes, SlCalltreeNode, i);
           n->self += st.no_stack;
           n->total += st.no_stack;
         }
