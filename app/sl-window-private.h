@@ -26,6 +26,7 @@ struct _SlWindow
   GtkWidget    *detail;
   GtkWidget    *stats;
   GtkWidget    *findings;
+  GtkWidget    *calltree;      /* the call tree and flame graph (sl-calltree-panel.c) */
   GtkWidget    *events;        /* the events table (sl-events-table.c) */
   GtkWidget    *bottom;        /* notebook: statistics, findings, events */
   GtkWidget    *output_box;
@@ -128,6 +129,7 @@ const char *sl_window_get_page          (SlWindow *self);
 GtkWidget  *sl_window_get_detail_pane   (SlWindow *self);
 GtkWidget  *sl_window_get_stats_panel   (SlWindow *self);
 GtkWidget  *sl_window_get_findings_panel (SlWindow *self);
+GtkWidget  *sl_window_get_calltree_panel (SlWindow *self);
 GtkWidget  *sl_window_get_events_table  (SlWindow *self);
 GtkWidget  *sl_window_get_search_entry  (SlWindow *self);
 /* The header bar's Back button (its sensitivity follows win.back). */

@@ -3,6 +3,7 @@
  * in sl-window-recording.c. */
 #include "sl-window-private.h"
 
+#include "sl-calltree-panel.h"
 #include "sl-detail-pane.h"
 #include "sl-events-table.h"
 #include "sl-findings-panel.h"
@@ -444,6 +445,7 @@ sl_window_class_init (SlWindowClass *klass)
   g_type_ensure (SL_TYPE_DETAIL_PANE);
   g_type_ensure (SL_TYPE_STATS_PANEL);
   g_type_ensure (SL_TYPE_FINDINGS_PANEL);
+  g_type_ensure (SL_TYPE_CALLTREE_PANEL);
   g_type_ensure (SL_TYPE_EVENTS_TABLE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/dev/sightline/Sightline/ui/sl-window.ui");
@@ -460,6 +462,7 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlWindow, detail);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, stats);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, findings);
+  gtk_widget_class_bind_template_child (widget_class, SlWindow, calltree);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, events);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, bottom);
   gtk_widget_class_bind_template_child (widget_class, SlWindow, output_box);
@@ -583,6 +586,9 @@ sl_window_init (SlWindow *self)
                                 GTK_EDITABLE (self->search_entry));
   /* the events table reads the timeline's trace itself, when it is shown */
   sl_events_table_set_timeline (SL_EVENTS_TABLE (self->events), SL_TIMELINE_VIEW (self->timeline));
+  /* so does the call tree, building it when it is shown */
+  sl_calltree_panel_set_timeline (SL_CALLTREE_PANEL (self->calltree),
+                                  SL_TIMELINE_VIEW (self->timeline));
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _sl_window_show_page (self, "empty");
@@ -658,6 +664,13 @@ sl_window_get_findings_panel (SlWindow *self)
 {
   g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
   return self->findings;
+}
+
+GtkWidget *
+sl_window_get_calltree_panel (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), NULL);
+  return self->calltree;
 }
 
 GtkWidget *
