@@ -158,6 +158,8 @@ show_tree (SlCalltreePanel *self)
   GtkSingleSelection *selection = gtk_single_selection_new (G_LIST_MODEL (rows));
 
   gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
   gtk_column_view_set_model (GTK_COLUMN_VIEW (self->view), GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
   /* the hottest path open, as far as it holds a tenth of the samples */
@@ -466,17 +468,12 @@ show_name (SlCalltreePanel *self,
 }
 
 static void
-cell_teardown_cb (GtkSignalListItemFactory *factory,
-                  GtkListItem              *item,
-                  gpointer                  data)
+label_gone_cb (gpointer  data,
+               GObject  *where_the_object_was)
 {
-  SlCalltreePanel *self = g_object_get_data (G_OBJECT (factory), "sl-panel");
-  GtkWidget *expander = gtk_list_item_get_child (item);
+  SlCalltreePanel *self = data;
 
-  (void) data;
-  if (expander != NULL && self->name_labels != NULL)
-    g_ptr_array_remove_fast (self->name_labels,
-                             gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)));
+  g_ptr_array_remove_fast (self->name_labels, where_the_object_was);
 }
 
 static void
@@ -504,6 +501,7 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
       GtkWidget *expander = gtk_tree_expander_new ();
       gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
       g_ptr_array_add (self->name_labels, label);
+      g_object_weak_ref (G_OBJECT (label), label_gone_cb, self);
       gtk_list_item_set_child (item, expander);
     }
   else
@@ -566,8 +564,6 @@ make_view (SlCalltreePanel *self)
       g_object_set_data (G_OBJECT (factory), "sl-panel", self);
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), GUINT_TO_POINTER (c));
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), GUINT_TO_POINTER (c));
-      if (c == COL_FUNCTION)
-        g_signal_connect (factory, "teardown", G_CALLBACK (cell_teardown_cb), NULL);
       GtkColumnViewColumn *column = gtk_column_view_column_new (titles[c], factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       if (c == COL_FUNCTION)
@@ -603,6 +599,8 @@ sl_calltree_panel_dispose (GObject *object)
 
   disconnect_timeline (self);
   g_clear_pointer (&self->box, gtk_widget_unparent);
+  for (guint i = 0; self->name_labels != NULL && i < self->name_labels->len; i++)
+    g_object_weak_unref (self->name_labels->pdata[i], label_gone_cb, self);
   g_clear_pointer (&self->name_labels, g_ptr_array_unref);
   G_OBJECT_CLASS (sl_calltree_panel_parent_class)->dispose (object);
 }
@@ -803,7 +801,8 @@ _sl_calltree_panel_set_search (SlCalltreePanel *self,
 
   if (text != NULL && *text == '\0')
     text = NULL;
-  if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (self->search))) != 0)
+  if (g_strcmp0 (text != NULL ? text : "", gtk_editable_get_text (GTK_EDITABLE (self->search)))
+      != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->search), text != NULL ? text : "");
   if (g_strcmp0 (text, self->needle) == 0)
     return;
