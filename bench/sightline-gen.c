@@ -26,7 +26,7 @@
 
 /* Share of the event budget per kind (percent); API calls and kernels follow from the op mix. */
 #define SHARE_OSRT 4.0
-#define SHARE_SAMPLES 1.0
+#define SHARE_SAMPLES 1.0   /* the default; --sample-share sets it */
 
 typedef struct
 {
@@ -151,18 +151,19 @@ enum
   OSRT_FSTAT,
 };
 
-/* CPU sample stacks, leaf first; each frame is "symbol@module". */
+/* CPU sample stacks, leaf first; each frame is "symbol@module".  Each sample's stack goes on with
+ * one of TAIL_VARIANTS interpreter tails (see below). */
 static const char *stacks_main[][5] = {
   { "cudaLaunchKernel@libcudart.so.12", "at::native::gpu_kernel_impl@libtorch_cuda.so",
     "at::native::add_kernel@libtorch_cuda.so", "_PyEval_EvalFrameDefault@libpython3.10.so.1.0",
-    "main@python3" },
+    NULL },
   { "cuLaunchKernelEx@libcuda.so.1", "cudaLaunchKernel@libcudart.so.12",
     "at::cuda::blas::gemm@libtorch_cuda.so", NULL, NULL },
   { "_PyEval_EvalFrameDefault@libpython3.10.so.1.0", "_PyFunction_Vectorcall@libpython3.10.so.1.0",
-    "PyObject_Call@libpython3.10.so.1.0", "main@python3", NULL },
+    "PyObject_Call@libpython3.10.so.1.0", NULL, NULL },
   { "c10::TensorImpl::~TensorImpl@libc10.so",
     "torch::autograd::Engine::evaluate_function@libtorch_cpu.so",
-    "torch::autograd::Engine::thread_main@libtorch_cpu.so", "start_thread@libc.so.6", NULL },
+    "torch::autograd::Engine::thread_main@libtorch_cpu.so", NULL, NULL },
   { "ioctl@libc.so.6", "cuStreamSynchronize@libcuda.so.1", "cudaStreamSynchronize@libcudart.so.12",
     "at::native::_local_scalar_dense_cuda@libtorch_cuda.so",
     "THPVariable_item@libtorch_python.so" },
@@ -178,7 +179,26 @@ static const char *stacks_worker[][5] = {
     "_io_FileIO_readinto@libpython3.10.so.1.0", NULL, NULL },
   { "PyArray_NewFromDescr@_multiarray_umath.cpython-310-x86_64-linux-gnu.so",
     "PyArray_FromAny@_multiarray_umath.cpython-310-x86_64-linux-gnu.so",
-    "_PyEval_EvalFrameDefault@libpython3.10.so.1.0", "start_thread@libc.so.6", NULL },
+    "_PyEval_EvalFrameDefault@libpython3.10.so.1.0", NULL, NULL },
+};
+
+/* Below the leaf frames a real native stack of a Python program runs through the interpreter:
+ * pairs of eval/call frames per Python call, then the process's roots.  A sample's tail is one of
+ * TAIL_VARIANTS fixed call paths (TAIL_MIN..TAIL_MAX interpreter frames), so a stack is ~40 frames
+ * deep on average and a trace holds a few thousand distinct stacks, as a training loop's do. */
+#define TAIL_VARIANTS 256
+#define TAIL_MIN 18
+#define TAIL_MAX 42
+static const char *tail_frames[] = {
+  "_PyEval_EvalFrameDefault@libpython3.10.so.1.0", "_PyFunction_Vectorcall@libpython3.10.so.1.0",
+  "method_vectorcall@libpython3.10.so.1.0",        "PyObject_Call@libpython3.10.so.1.0",
+  "slot_tp_call@libpython3.10.so.1.0",             "_PyObject_MakeTpCall@libpython3.10.so.1.0",
+  "cfunction_call@libpython3.10.so.1.0",           "PyVectorcall_Call@libpython3.10.so.1.0",
+};
+static const char *tail_roots[] = {
+  "PyEval_EvalCode@libpython3.10.so.1.0", "pymain_run_python@libpython3.10.so.1.0",
+  "Py_RunMain@libpython3.10.so.1.0", "Py_BytesMain@libpython3.10.so.1.0",
+  "__libc_start_main@libc.so.6", "_start@python3",
 };
 
 /* ARGB colours of NVTX ranges. */
@@ -193,6 +213,7 @@ typedef struct
   int gpus;
   int streams;
   int threads;
+  double sample_share; /* percent of the budget that is CPU samples */
   bool force;
 } Options;
 
@@ -233,6 +254,9 @@ typedef struct
   KernelIds kernel_ids[N_ELEMENTS (sl_gen_kernels)];
   Frame stacks_main_ids[N_ELEMENTS (stacks_main)][5];
   Frame stacks_worker_ids[N_ELEMENTS (stacks_worker)][5];
+  Frame tails[TAIL_VARIANTS][TAIL_MAX + N_ELEMENTS (tail_roots)];
+  int tail_len[TAIL_VARIANTS];
+  Rng tail_rng; /* apart from `rng`, so the other rows are those of shallower stacks */
 
   /* Cumulative launch weights of the kernels of each phase (index = phase bit). */
   uint32_t phase_kernels[3][N_ELEMENTS (sl_gen_kernels)];
@@ -619,14 +643,19 @@ add_sample (Gen *gen, int64_t tid, int64_t t, const Frame *frames)
   step_stmt (gen, STMT_COMPOSITE);
   gen->n.samples++;
   stmt = gen->stmt[STMT_CALLCHAIN];
-  for (int depth = 0; depth < 5 && frames[depth].symbol > 0; depth++)
+  int leaf = 0, tail = (int)rng_below (&gen->tail_rng, TAIL_VARIANTS);
+  while (leaf < 5 && frames[leaf].symbol > 0)
+    leaf++;
+  for (int depth = 0; depth < leaf + gen->tail_len[tail]; depth++)
     {
+      const Frame *f = depth < leaf ? &frames[depth] : &gen->tails[tail][depth - leaf];
+
       bind_i64 (stmt, 1, id);
-      bind_i64 (stmt, 2, frames[depth].symbol);
-      bind_i64 (stmt, 3, frames[depth].module);
+      bind_i64 (stmt, 2, f->symbol);
+      bind_i64 (stmt, 3, f->module);
       bind_i64 (stmt, 4,
-                INT64_C (0x7f3a00000000) + frames[depth].symbol * 0x1000 +
-                    rng_range (&gen->rng, 0, 0xfff));
+                INT64_C (0x7f3a00000000) + f->symbol * 0x1000 +
+                    (depth < leaf ? rng_range (&gen->rng, 0, 0xfff) : 0));
       bind_i64 (stmt, 5, depth);
       step_stmt (gen, STMT_CALLCHAIN);
       gen->n.frames++;
@@ -980,7 +1009,7 @@ run_step (Gen *gen)
   const Options *opt = gen->opt;
   int copy_stream = opt->streams > 1 ? 1 : 0;
   /* Quota of OS runtime calls, from the size of the step before (about 430 rows). */
-  double per_main = gen->last_step_rows / (100.0 - SHARE_OSRT - SHARE_SAMPLES);
+  double per_main = gen->last_step_rows / (100.0 - SHARE_OSRT - opt->sample_share);
   uint64_t main_before;
   uint64_t n_osrt = take_quota (&gen->osrt_carry, per_main * SHARE_OSRT);
   uint64_t n_samples;
@@ -1055,7 +1084,8 @@ run_step (Gen *gen)
   gen->last_step_rows = (double)(total_events (gen) - main_before);
   n_samples =
       take_quota (&gen->sample_carry,
-                  gen->last_step_rows / (100.0 - SHARE_OSRT - SHARE_SAMPLES) * SHARE_SAMPLES);
+                  gen->last_step_rows / (100.0 - SHARE_OSRT - opt->sample_share) *
+                      opt->sample_share);
   if (!budget_reached (gen))
     run_samples (gen, n_samples, step_start, gen->cpu_t);
 }
@@ -1121,6 +1151,34 @@ intern_strings (Gen *gen)
           gen->stacks_worker_ids[i][d].symbol = frame_string (gen, stacks_worker[i][d], false);
           gen->stacks_worker_ids[i][d].module = frame_string (gen, stacks_worker[i][d], true);
         }
+  {
+    Frame pool[N_ELEMENTS (tail_frames)], roots[N_ELEMENTS (tail_roots)];
+
+    for (size_t i = 0; i < N_ELEMENTS (tail_frames); i++)
+      pool[i] = (Frame){ frame_string (gen, tail_frames[i], false),
+                         frame_string (gen, tail_frames[i], true) };
+    for (size_t i = 0; i < N_ELEMENTS (tail_roots); i++)
+      roots[i] = (Frame){ frame_string (gen, tail_roots[i], false),
+                          frame_string (gen, tail_roots[i], true) };
+    /* a Python call is an eval frame under one or two call frames */
+    for (int v = 0; v < TAIL_VARIANTS; v++)
+      {
+        int n = (int)rng_range (&gen->tail_rng, TAIL_MIN, TAIL_MAX), k = 0;
+
+        while (k < n)
+          {
+            gen->tails[v][k++] = pool[1 + rng_below (&gen->tail_rng, N_ELEMENTS (tail_frames) - 1)];
+            if (k < n && rng_chance (&gen->tail_rng, 0.3))
+              gen->tails[v][k++] =
+                  pool[1 + rng_below (&gen->tail_rng, N_ELEMENTS (tail_frames) - 1)];
+            if (k < n)
+              gen->tails[v][k++] = pool[0];
+          }
+        for (size_t r = 0; r < N_ELEMENTS (tail_roots); r++)
+          gen->tails[v][k++] = roots[r];
+        gen->tail_len[v] = k;
+      }
+  }
 
   for (int phase = 0; phase < 3; phase++)
     {
@@ -1325,6 +1383,7 @@ generate (Gen *gen)
   char *msg = NULL;
 
   rng_seed (&gen->rng, opt->seed);
+  rng_seed (&gen->tail_rng, opt->seed ^ UINT64_C (0x5eed7a11));
   /* A plausible pid, fixed by the seed; the data-loader threads follow it. */
   gen->pid = 20000 + (int64_t)(opt->seed % 40000);
   gen->global_pid = SL_GLOBAL_PID (1, gen->pid);
@@ -1405,6 +1464,8 @@ usage (FILE *out)
            "  -g, --gpus G        GPUs (default 1, at most 16)\n"
            "  -k, --streams K     CUDA streams per GPU (default 2, at most 64)\n"
            "  -t, --threads T     CPU threads: main + T-1 data loaders (default 3, at most 256)\n"
+           "  -S, --sample-share P  percent of the events that are CPU samples (default 1, at most 50;\n"
+           "                      stacks are ~40 frames deep)\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n");
 }
@@ -1450,11 +1511,12 @@ main (int argc, char *argv[])
     { "gpus", required_argument, NULL, 'g' },
     { "streams", required_argument, NULL, 'k' },
     { "threads", required_argument, NULL, 't' },
+    { "sample-share", required_argument, NULL, 'S' },
     { "force", no_argument, NULL, 'f' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  Options opt = { .seed = 1, .gpus = 1, .streams = 2, .threads = 3 };
+  Options opt = { .seed = 1, .gpus = 1, .streams = 2, .threads = 3, .sample_share = SHARE_SAMPLES };
   bool have_n = false;
   Gen gen = { 0 };
   char *tmp = NULL;
@@ -1462,7 +1524,7 @@ main (int argc, char *argv[])
   int c, fd, rc = 1;
   size_t len;
 
-  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:fh", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fh", longopts, NULL)) != -1)
     {
       bool ok = true;
 
@@ -1477,6 +1539,13 @@ main (int argc, char *argv[])
         case 'g': ok = parse_int (optarg, 1, 16, &opt.gpus); break;
         case 'k': ok = parse_int (optarg, 1, 64, &opt.streams); break;
         case 't': ok = parse_int (optarg, 1, 256, &opt.threads); break;
+        case 'S':
+          {
+            int percent = 0;
+            ok = parse_int (optarg, 1, 50, &percent);
+            opt.sample_share = percent;
+            break;
+          }
         case 'f': opt.force = true; break;
         case 'h': usage (stdout); return 0;
         default: usage (stderr); return 2;

@@ -448,6 +448,24 @@ test_budget_sizes (void)
     }
 }
 
+/* --sample-share: that percent of the events are CPU samples (the call-tree bench's input). */
+static void
+test_sample_share (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "share.sqlite", NULL);
+  const char *args[] = { "-o", path, "-n", "20000", "--sample-share", "10", "--force", NULL };
+  const char *bad[] = { "-o", path, "-n", "20000", "--sample-share", "90", "--force", NULL };
+  g_autoptr (GenRun) run = gen_spawn (args);
+  g_autoptr (GenRun) refused = gen_spawn (bad);
+
+  g_assert_cmpint (run->status, ==, 0);
+  double share = 100.0 * (double)count_of (run, "samples") / (double)count_of (run, "total");
+  g_assert_cmpfloat (share, >, 8);
+  g_assert_cmpfloat (share, <, 12);
+  g_assert_cmpint (refused->status, !=, 0);
+  g_unlink (path);
+}
+
 static void
 test_deterministic (void)
 {
@@ -735,13 +753,18 @@ test_threads (void)
       query_int (db, "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
                      "WHERE s.value IN ('read', 'pthread_cond_wait', 'poll', 'nanosleep')"),
       >, 0);
-  /* Every sample has a 3-5 frame stack with resolvable names. */
+  /* Every sample has a stack with resolvable names, as deep as a Python program's native stacks
+   * (leaf frames, interpreter frames, the process's roots): ~40 frames on average. */
   g_assert_cmpint (
       query_int (db,
                  "SELECT count(*) FROM (SELECT c.id, count(*) AS n FROM COMPOSITE_EVENTS c "
                  "JOIN SAMPLING_CALLCHAINS f ON f.id = c.id JOIN StringIds s ON s.id = f.symbol "
-                 "JOIN StringIds m ON m.id = f.module GROUP BY c.id) WHERE n BETWEEN 3 AND 5"),
+                 "JOIN StringIds m ON m.id = f.module GROUP BY c.id) WHERE n BETWEEN 25 AND 60"),
       ==, query_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS"));
+  g_assert_cmpint (query_int (db, "SELECT count(*) / (SELECT count(*) FROM COMPOSITE_EVENTS) "
+                                  "FROM SAMPLING_CALLCHAINS"), >=, 35);
+  g_assert_cmpint (query_int (db, "SELECT count(*) / (SELECT count(*) FROM COMPOSITE_EVENTS) "
+                                  "FROM SAMPLING_CALLCHAINS"), <=, 45);
   /* All events inside ANALYSIS_DETAILS. */
   g_assert_cmpint (query_int (db,
                               "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL, ANALYSIS_DETAILS a "
@@ -838,6 +861,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gen/schema/create", test_schema_create);
   g_test_add_func ("/gen/counts", test_counts);
   g_test_add_func ("/gen/budget-sizes", test_budget_sizes);
+  g_test_add_func ("/gen/sample-share", test_sample_share);
   g_test_add_func ("/gen/deterministic", test_deterministic);
   g_test_add_func ("/gen/correlation", test_correlation);
   g_test_add_func ("/gen/streams-serial", test_streams_serial);
