@@ -66,13 +66,20 @@ index_set_grow (IndexSet *set,
   g_free (old);
 }
 
+/* A 64-bit finalizer (Stafford's mix13) over the key's words: the table's index takes the low
+ * bits, so every bit of every word must reach them (ids are small and consecutive). */
 static inline guint32
-mix (guint32 h,
-     guint32 v)
+mix3 (guint32 a,
+      guint32 b,
+      guint32 c)
 {
-  h ^= v;
-  h *= 0x9E3779B1u;
-  return h ^ (h >> 15);
+  guint64 h = ((guint64) a << 32 | b) ^ ((guint64) c * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+  h ^= h >> 30;
+  h *= G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  h ^= h >> 27;
+  h *= G_GUINT64_CONSTANT (0x94D049BB133111EB);
+  h ^= h >> 31;
+  return (guint32) h;
 }
 
 /* ---- nodes ------------------------------------------------------------------------------ */
@@ -88,7 +95,7 @@ node_hash (guint32 parent,
            guint32 symbol,
            guint32 module)
 {
-  return mix (mix (mix (0x811C9DC5u, parent), symbol), module);
+  return mix3 (parent, symbol, module);
 }
 
 static guint32
@@ -221,7 +228,7 @@ stacks_add (Stacks  *st,
   guint32 h = 0x811C9DC5u ^ n;
   for (guint i = 0; i < n; i++)
     h = (h ^ syms[i]) * 0x01000193u;
-  h = mix (h, 0);
+  h = mix3 (h, n, 0);
 
   Stack *all = (Stack *) st->stacks->data;
   guint32 s = h & st->set.mask;
@@ -295,7 +302,7 @@ static guint32
 function_hash (guint32 symbol,
                guint32 module)
 {
-  return mix (mix (0x811C9DC5u, symbol), module);
+  return mix3 (symbol, module, 0x811C9DC5u);
 }
 
 static guint32
