@@ -1464,8 +1464,8 @@ usage (FILE *out)
            "  -g, --gpus G        GPUs (default 1, at most 16)\n"
            "  -k, --streams K     CUDA streams per GPU (default 2, at most 64)\n"
            "  -t, --threads T     CPU threads: main + T-1 data loaders (default 3, at most 256)\n"
-           "  -S, --sample-share P  percent of the events that are CPU samples (default 1, at most 50;\n"
-           "                      stacks are ~40 frames deep)\n"
+           "  -S, --sample-share P  percent of the events that are CPU samples (default 1, at\n"
+           "                      most 50; stacks are ~40 frames deep)\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n");
 }

@@ -3,9 +3,9 @@
  * Three steps.  The samples of the scope are merged into distinct stacks (a hash of the chain's
  * symbols, then an exact comparison with the first chain seen so): one pass over their frames,
  * ~40 per sample, which is most of the cost.  The distinct stacks (a few thousand for a training
- * loop's million samples) are sorted from the root, then from the leaf, and each order becomes
- * its tree by the common prefix with the stack before it: every node is made once, with no
- * lookup.  Last, each node's children are ordered by total.
+ * loop's million samples) are sorted from the root, then from the leaf (memcmp over their
+ * frames), and each order becomes its tree by the common prefix with the stack before it: every
+ * node is made once, with no lookup.  Last, each node's children are ordered by total.
  */
 #include "sl-calltree.h"
 
@@ -251,43 +251,56 @@ compare_functions (const void *a,
 
 /* ---- trees from sorted stacks ----------------------------------------------------------- */
 
-/* Frame `d` of a stack counted from the root (top-down) or from the leaf (bottom-up). */
-static inline guint32
-frame_sym (const Stack *s,
-           guint        d,
-           gboolean     from_root)
+/* A distinct stack as one order reads it: its frames as (symbol, module) pairs from the root
+ * (top-down) or from the leaf (bottom-up), in one buffer, so that sorting compares with memcmp.
+ * Any lexicographic order over whole frames puts the stacks that share a prefix together, which
+ * is all the tree needs. */
+typedef struct
 {
-  return s->syms[from_root ? s->n - 1 - d : d];
-}
-
-static inline guint32
-frame_mod (const Stack *s,
-           guint        d,
-           gboolean     from_root)
-{
-  return s->mods[from_root ? s->n - 1 - d : d];
-}
+  const guint32 *frames;
+  guint32        n;
+  guint64        count;
+} Keyed;
 
 static int
-compare_stacks (const void *a,
-                const void *b,
-                void       *data)
+compare_keyed (const void *a,
+               const void *b)
 {
-  const Stack *x = *(const Stack *const *) a, *y = *(const Stack *const *) b;
-  gboolean from_root = GPOINTER_TO_INT (data);
-  guint n = MIN (x->n, y->n);
+  const Keyed *x = a, *y = b;
+  int c = memcmp (x->frames, y->frames, 2 * sizeof (guint32) * MIN (x->n, y->n));
 
-  for (guint d = 0; d < n; d++)
-    {
-      guint32 p = frame_sym (x, d, from_root), q = frame_sym (y, d, from_root);
-      if (p != q)
-        return p < q ? -1 : 1;
-      p = frame_mod (x, d, from_root);
-      q = frame_mod (y, d, from_root);
-      if (p != q)
-        return p < q ? -1 : 1;
-    }
+  if (c != 0)
+    return c;
   return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* The stacks as `from_root` reads them, sorted; `buffer` holds their frames. */
+static Keyed *
+sort_stacks (GArray   *stacks,
+             gboolean  from_root,
+             guint32 **buffer)
+{
+  gsize total = 0, at = 0;
+  Keyed *keyed = g_new (Keyed, MAX (stacks->len, 1));
+
+  for (guint k = 0; k < stacks->len; k++)
+    total += g_array_index (stacks, Stack, k).n;
+  *buffer = g_new (guint32, MAX (2 * total, 1));
+  for (guint k = 0; k < stacks->len; k++)
+    {
+      const Stack *s = &g_array_index (stacks, Stack, k);
+      guint32 *f = *buffer + at;
+      for (guint d = 0; d < s->n; d++)
+        {
+          guint i = from_root ? s->n - 1 - d : d;
+          f[2 * d] = s->syms[i];
+          f[2 * d + 1] = s->mods[i];
+        }
+      keyed[k] = (Keyed) { f, s->n, s->count };
+      at += 2 * s->n;
+    }
+  qsort (keyed, stacks->len, sizeof *keyed, compare_keyed);
+  return keyed;
 }
 
 static guint32
@@ -351,53 +364,57 @@ order_children (GArray *array)
  * the way (one lookup per node made, not per frame).
  */
 static GArray *
-build_tree (const Stack *const *sorted,
-            guint                n_stacks,
-            guint64              no_stack,
-            gboolean             from_root,
-            Functions           *fs)
+build_tree (const Keyed *sorted,
+            guint        n_stacks,
+            guint64      no_stack,
+            gboolean     from_root,
+            Functions   *fs)
 {
-  GArray *nodes = g_array_new (FALSE, FALSE, sizeof (SlCalltreeNode));
+  gsize most = 2;   /* nodes: at most a root, a node per frame and [no stack] */
+  for (guint k = 0; k < n_stacks; k++)
+    most += sorted[k].n;
+  GArray *nodes = g_array_sized_new (FALSE, FALSE, sizeof (SlCalltreeNode),
+                                     (guint) MIN (most, 1u << 24));
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));   /* node per depth */
   g_autoptr (GArray) fns = g_array_new (FALSE, FALSE, sizeof (guint32));    /* function per depth */
   g_autoptr (GArray) node_fn = g_array_new (FALSE, FALSE, sizeof (guint32)); /* per node */
   SlCalltreeNode root = { SL_NO_STR, SL_NO_STR, SL_CALLTREE_NONE, SL_CALLTREE_NONE,
                           SL_CALLTREE_NONE, 0, 0, 0 };
   guint32 zero = 0;
-  const Stack *prev = NULL;
+  const Keyed *prev = NULL;
 
   g_array_append_val (nodes, root);
   g_array_append_val (path, zero);
   g_array_append_val (node_fn, zero);
   for (guint k = 0; k < n_stacks; k++)
     {
-      const Stack *s = sorted[k];
+      const Keyed *s = &sorted[k];
       guint common = 0;
       if (prev != NULL)
         while (common < MIN (s->n, prev->n)
-               && frame_sym (s, common, from_root) == frame_sym (prev, common, from_root)
-               && frame_mod (s, common, from_root) == frame_mod (prev, common, from_root))
+               && s->frames[2 * common] == prev->frames[2 * common]
+               && s->frames[2 * common + 1] == prev->frames[2 * common + 1])
           common++;
       g_array_set_size (path, s->n + 1);
       g_array_set_size (fns, s->n);
-      guint32 *p = (guint32 *) path->data;
+      guint32 *p = (guint32 *) path->data, *f = (guint32 *) fns->data;
       for (guint d = common; d < s->n; d++)
         {
-          guint32 sym = frame_sym (s, d, from_root), mod = frame_mod (s, d, from_root);
+          guint32 sym = s->frames[2 * d], mod = s->frames[2 * d + 1];
           p[d + 1] = add_node (nodes, p[d], sym, mod);
-          guint32 f = fs != NULL ? function_find (fs, sym, mod) : 0;
-          g_array_append_val (node_fn, f);
+          guint32 fn = fs != NULL ? function_find (fs, sym, mod) : 0;
+          g_array_append_val (node_fn, fn);
         }
       SlCalltreeNode *all = (SlCalltreeNode *) nodes->data;
+      const guint32 *nf = (const guint32 *) node_fn->data;
       for (guint d = 1; d <= s->n; d++)
         {
           all[p[d]].total += s->count;
-          ((guint32 *) fns->data)[d - 1] = g_array_index (node_fn, guint32, p[d]);
+          f[d - 1] = nf[p[d]];
         }
       all[p[from_root ? s->n : 1]].self += s->count;
       if (fs != NULL)
-        functions_add (fs, k, (const guint32 *) fns->data, s->n,
-                       ((guint32 *) fns->data)[s->n - 1], s->count);
+        functions_add (fs, k, f, s->n, f[s->n - 1], s->count);
       prev = s;
     }
   if (no_stack > 0)
@@ -407,8 +424,8 @@ build_tree (const Stack *const *sorted,
       n->self = n->total = no_stack;
       if (fs != NULL)
         {
-          guint32 f = function_find (fs, SL_CALLTREE_NO_STACK, SL_NO_STR);
-          functions_add (fs, n_stacks, &f, 1, f, no_stack);
+          guint32 fn = function_find (fs, SL_CALLTREE_NO_STACK, SL_NO_STR);
+          functions_add (fs, n_stacks, &fn, 1, fn, no_stack);
         }
     }
   return nodes;
@@ -455,16 +472,13 @@ sl_calltree_build (SlTrace               *trace,
     }
 
   SlCalltree *tree = g_new0 (SlCalltree, 1);
-  g_autofree const Stack **sorted = g_new (const Stack *, MAX (st.stacks->len, 1));
   tree->ref_count = 1;
   tree->trace = sl_trace_ref (trace);
   for (guint o = 0; o < SL_CALLTREE_N_ORDERS; o++)
     {
       gboolean from_root = o == SL_CALLTREE_TOP_DOWN;
-      for (guint k = 0; k < st.stacks->len; k++)
-        sorted[k] = &g_array_index (st.stacks, Stack, k);
-      g_qsort_with_data (sorted, st.stacks->len, sizeof *sorted, compare_stacks,
-                         GINT_TO_POINTER (from_root));
+      g_autofree guint32 *buffer = NULL;
+      g_autofree Keyed *sorted = sort_stacks (st.stacks, from_root, &buffer);
       tree->nodes[o] = build_tree (sorted, st.stacks->len, st.no_stack, from_root,
                                    from_root ? &fs : NULL);
       g_array_index (tree->nodes[o], SlCalltreeNode, 0).total = st.n_samples;
@@ -592,7 +606,8 @@ sl_calltree_write_folded (SlCalltree *tree,
   /* stacks that differ only in modules print the same line: one line, their counts summed */
   g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GString) path = g_string_new (NULL);
-  g_autoptr (GArray) offsets = g_array_new (FALSE, FALSE, sizeof (gsize));   /* path length per depth */
+  /* the path's length at each depth */
+  g_autoptr (GArray) offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
   guint32 node = nodes[0].first_child;
 
   /* depth-first, keeping the path to the current node in `path` */

@@ -32,8 +32,9 @@ count_line (GHashTable *lines,
   g_hash_table_insert (lines, g_strdup (line), GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + n));
 }
 
-/* Stacks as SQL sees them: every sample of a thread (globalTid not NULL) in [t0, t1) (and of one
- * globalTid unless 0), its frames from SAMPLING_CALLCHAINS root first, as folded lines with counts. */
+/* Stacks as SQL sees them: every sample of a thread (globalTid not NULL) in [t0, t1) (and of
+ * one globalTid unless 0), its frames from SAMPLING_CALLCHAINS root first, as folded lines with
+ * their counts. */
 static GHashTable *
 oracle_stacks (const char *path,
                gint64      t0,
@@ -643,7 +644,8 @@ test_known (void)
   g_assert_cmpstr (sl_calltree_symbol_name (tree, n->symbol), ==, "main");
   g_assert_cmpuint (n->total, ==, 3);
 
-  /* a range [20 ms, 31 ms) of the session (`--range` counts from the trace's start) and the loader thread alone, in the model and the CLI */
+  /* a range [20 ms, 31 ms) of the session (`--range` counts from the trace's start) and the
+   * loader thread alone, in the model and the CLI */
   SlCalltreeScope scope;
   sl_calltree_scope_init (&scope);
   scope.t0 = 20 * PLANT_MS;
@@ -669,7 +671,8 @@ test_known (void)
   run_samples (&top, path, "--tid", "101", "--format", "top", NULL);
   g_assert_cmpint (top.status, ==, 0);
   g_assert_nonnull (strstr (top.out, "4 samples"));
-  g_assert_nonnull (strstr (top.out, "         3  75.00%          3  75.00%  collate [libplant.so]"));
+  g_assert_nonnull (strstr (top.out,
+                            "         3  75.00%          3  75.00%  collate [libplant.so]"));
 }
 
 /* Damaged input: chains that point nowhere (no sample), samples whose chain is missing,

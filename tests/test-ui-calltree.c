@@ -46,9 +46,10 @@ add_sample (sqlite3    *db,
             const char *frames)
 {
   g_auto (GStrv) names = g_strsplit (frames, "|", -1);
-  g_autofree char *sample = g_strdup_printf ("INSERT INTO COMPOSITE_EVENTS VALUES (%" G_GINT64_FORMAT
-                                             ", %" G_GINT64_FORMAT ", 0, 1, %" G_GINT64_FORMAT ", 0)",
-                                             id, t, (gint64) SL_GLOBAL_TID (1, PLANT_MAIN, tid));
+  g_autofree char *sample = g_strdup_printf ("INSERT INTO COMPOSITE_EVENTS VALUES (%"
+                                             G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, %"
+                                             G_GINT64_FORMAT ", 0)", id, t,
+                                             (gint64) SL_GLOBAL_TID (1, PLANT_MAIN, tid));
   exec_sql (db, sample);
   for (guint d = 0; names[d] != NULL; d++)
     {

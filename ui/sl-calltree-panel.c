@@ -420,7 +420,8 @@ search_changed_cb (GtkSearchEntry  *entry,
 static void
 zoom_changed_cb (SlCalltreePanel *self)
 {
-  gtk_widget_set_sensitive (self->reset, sl_flame_graph_get_zoom (SL_FLAME_GRAPH (self->flame)) != 0);
+  gtk_widget_set_sensitive (self->reset,
+                            sl_flame_graph_get_zoom (SL_FLAME_GRAPH (self->flame)) != 0);
 }
 
 static void
@@ -656,7 +657,8 @@ sl_calltree_panel_init (SlCalltreePanel *self)
   gtk_widget_add_css_class (orders, "linked");
   self->top_down = gtk_toggle_button_new_with_label ("Top Down");
   self->bottom_up = gtk_toggle_button_new_with_label ("Bottom Up");
-  gtk_widget_set_tooltip_text (self->top_down, "From the outermost caller to the functions it calls");
+  gtk_widget_set_tooltip_text (self->top_down,
+                               "From the outermost caller to the functions it calls");
   gtk_widget_set_tooltip_text (self->bottom_up, "From the functions the samples were taken in to "
                                                 "their callers");
   gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->bottom_up),

@@ -175,7 +175,8 @@ update_matches (SlFlameGraph *self)
           if (!self->match[i])
             continue;
           gboolean outer = TRUE;
-          for (guint32 p = node_of (self, i)->parent; p != 0 && outer; p = node_of (self, p)->parent)
+          for (guint32 p = node_of (self, i)->parent; p != 0 && outer;
+               p = node_of (self, p)->parent)
             outer = !self->match[p];
           if (outer)
             matched += node_of (self, i)->total;
