@@ -270,6 +270,60 @@ test_flame_graph (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A real nsys trace with 13 303 samples of C++ code: bottom-up, the widest frame is the function
+ * with most self samples (the model's first function); top-down, a frame is as wide as its
+ * samples. */
+static void
+test_real_trace (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2023.2-cutlass-cpu-sampling.sqlite");
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("real nsys traces not found");
+      return;
+    }
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SlWindow *window = sl_application_open_file (app, file);
+  g_assert_nonnull (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  g_assert_true (sl_test_wait_until (not_loading, window, 60000));
+
+  SlCalltreePanel *panel = SL_CALLTREE_PANEL (sl_window_get_calltree_panel (window));
+  SlFlameGraph *flame = SL_FLAME_GRAPH (_sl_calltree_panel_get_flame_graph (panel));
+  GtkNotebook *bottom = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (panel),
+                                                               GTK_TYPE_NOTEBOOK));
+  gtk_notebook_set_current_page (bottom, gtk_notebook_page_num (bottom, GTK_WIDGET (panel)));
+  sl_calltree_panel_set_view (panel, "flame-graph");
+  wait_for_panel (panel);
+  SlCalltree *tree = _sl_calltree_panel_get_tree (panel);
+  g_assert_cmpuint (sl_calltree_get_n_samples (tree), ==, 13303);
+  sl_test_screenshot (GTK_WIDGET (window), "calltree-cutlass-top-down");
+
+  double full = gtk_widget_get_width (GTK_WIDGET (flame)), width = 0;
+  const SlCalltreeNode *root = sl_calltree_get_node (tree, SL_CALLTREE_TOP_DOWN, 0);
+  graphene_rect_t r;
+  for (guint32 c = root->first_child; c != SL_CALLTREE_NONE;
+       c = sl_calltree_get_node (tree, SL_CALLTREE_TOP_DOWN, c)->next_sibling)
+    {
+      double share = full * (double) sl_calltree_get_node (tree, SL_CALLTREE_TOP_DOWN, c)->total
+                     / (double) root->total;
+      if (share >= 1)
+        {
+          g_assert_true (_sl_flame_graph_get_frame (flame, c, &r));
+          g_assert_cmpfloat (fabs (r.size.width - share), <, 1.0);
+        }
+    }
+
+  sl_calltree_panel_set_order (panel, SL_CALLTREE_BOTTOM_UP);
+  sl_test_iterate_for (200);
+  const SlCalltreeFunction *hottest = sl_calltree_get_function (tree, 0);
+  g_assert_cmpstr (name_of (flame, widest_below_zoom (flame, &width)), ==,
+                   sl_calltree_symbol_name (tree, hottest->symbol));
+  g_assert_cmpfloat (fabs (width - full * (double) hottest->self / 13303.0), <, 1.0);
+  sl_test_screenshot (GTK_WIDGET (window), "calltree-cutlass-bottom-up");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -286,6 +340,7 @@ main (int    argc,
   g_assert_no_error (error);
   g_application_hold (G_APPLICATION (app));
   g_test_add_func ("/ui-calltree/flame-graph", test_flame_graph);
+  g_test_add_func ("/ui-calltree/real-trace", test_real_trace);
   int ret = g_test_run ();
   g_application_release (G_APPLICATION (app));
   g_object_unref (app);
