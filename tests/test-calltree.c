@@ -708,6 +708,20 @@ test_damaged (void)
   g_assert_cmpuint (sl_trace_get_callchain (trace, G_MAXUINT32 - 1, &(const guint32 *) { NULL },
                                             &(const guint32 *) { NULL }), ==, 0);
 
+  /* no SAMPLING_CALLCHAINS at all: every sample counted, each as [no stack] */
+  g_autofree char *chainless = planted_samples ("chainless.sqlite", add_known);
+  {
+    sqlite3 *db = NULL;
+    g_assert_cmpint (sqlite3_open (chainless, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "DROP TABLE SAMPLING_CALLCHAINS", NULL, NULL, NULL), ==,
+                     SQLITE_OK);
+    sqlite3_close (db);
+  }
+  g_auto (Run) chainless_run = { 0 };
+  run_samples (&chainless_run, chainless, NULL);
+  g_assert_cmpint (chainless_run.status, ==, 0);
+  g_assert_cmpstr (chainless_run.out, ==, "[no stack] 12\n");
+
   /* a trace without samples: an empty tree */
   g_autofree char *none = g_build_filename (sl_test_tmpdir (), "none.sqlite", NULL);
   Plant *p = plant_new (none);
