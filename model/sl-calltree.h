@@ -62,7 +62,8 @@ void                      sl_calltree_scope_init    (SlCalltreeScope *scope);
 /*
  * Builds both trees and the function table.  Identical stacks are merged first, so the cost is
  * one pass over the samples' frames plus the tree work per distinct stack: 1 M samples of ~40
- * frames in about 0.1 s.  Returns NULL only when cancelled (G_IO_ERROR_CANCELLED).
+ * frames in ~0.13 s of CPU (bench-calltree).  Returns NULL only when cancelled
+ * (G_IO_ERROR_CANCELLED).
  */
 SlCalltree               *sl_calltree_build         (SlTrace               *trace,
                                                      const SlCalltreeScope *scope,

@@ -406,8 +406,12 @@ order_toggled_cb (GtkToggleButton *button,
 static void
 scope_changed_cb (SlCalltreePanel *self)
 {
-  if (self->trace != NULL)
+  if (self->trace == NULL)
+    return;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     build_now (self);
+  else
+    self->dirty = TRUE;
 }
 
 static void
