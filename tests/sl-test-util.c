@@ -3,6 +3,7 @@
 
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 char *
 sl_test_trace_path (const char *relative)
@@ -82,4 +83,18 @@ sl_test_seed (void)
 
   g_printerr ("# seed %u (set SL_TEST_SEED=%u to replay)\n", seed, seed);
   return seed;
+}
+
+int
+sl_test_run (const char *const *argv,
+             char              **out,
+             char              **err)
+{
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
+                               &wait_status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
 }

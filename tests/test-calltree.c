@@ -2,7 +2,6 @@
  * SQL over COMPOSITE_EVENTS ⋈ SAMPLING_CALLCHAINS on every real trace with samples. */
 #include <sqlite3.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "sl-calltree.h"
 #include "sl-plant.h"
@@ -266,15 +265,14 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
+/* `sightline samples ARGS…` (NULL-terminated). */
 static void
 run_samples (Run *run,
              ...)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
   va_list ap;
   const char *arg;
-  int wait_status;
 
   g_ptr_array_add (argv, (char *) SL_SIGHTLINE_BIN);
   g_ptr_array_add (argv, (char *) "samples");
@@ -283,10 +281,7 @@ run_samples (Run *run,
     g_ptr_array_add (argv, (char *) arg);
   va_end (ap);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run->out, &run->err, &wait_status, &error));
-  g_assert_no_error (error);
-  run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  run->status = sl_test_run ((const char *const *) argv->pdata, &run->out, &run->err);
 }
 
 static GHashTable *
