@@ -2,6 +2,7 @@
 #include "sl-test-util.h"
 
 #include <glib/gstdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 
@@ -85,16 +86,32 @@ sl_test_seed (void)
   return seed;
 }
 
-int
-sl_test_run (const char *const *argv,
-             char              **out,
-             char              **err)
+void
+sl_test_run_clear (SlTestRun *run)
 {
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+void
+sl_test_run (SlTestRun  *run,
+             const char *program,
+             ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   int wait_status = 0;
+  va_list ap;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
-                               &wait_status, &error));
+  g_ptr_array_add (argv, (char *) program);
+  va_start (ap, program);
+  for (const char *arg; (arg = va_arg (ap, const char *)) != NULL;)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  sl_test_run_clear (run);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &run->out, &run->err, &wait_status, &error));
   g_assert_no_error (error);
-  return WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
 }

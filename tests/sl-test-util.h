@@ -11,11 +11,20 @@ char  *sl_test_trace_path (const char *relative);
 char **sl_test_nsys_traces (void);
 /* A fresh temporary directory, removed (with its files) at exit. */
 const char *sl_test_tmpdir (void);
-/* Runs argv[0] (NULL-terminated argv) to its end: its exit status (-1 when killed), its output and
- * errors in *out and *err (newly allocated). */
-int    sl_test_run        (const char *const *argv,
-                           char              **out,
-                           char              **err);
+/* A program run to its end: its exit status (-1 when killed), its output and its errors. */
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+} SlTestRun;
+
+void   sl_test_run_clear  (SlTestRun  *run);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SlTestRun, sl_test_run_clear)
+/* Runs `program` with the arguments that follow, up to a NULL. */
+void   sl_test_run        (SlTestRun  *run,
+                           const char *program,
+                           ...) G_GNUC_NULL_TERMINATED;
 /* Seed for property tests: $SL_TEST_SEED or the time; printed so a failure can be replayed. */
 guint32 sl_test_seed (void);
 

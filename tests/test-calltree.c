@@ -249,40 +249,8 @@ check_leaves (SlCalltree *tree,
   assert_same_counts (expected, got, "leaf");
 }
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* `sightline samples ARGS…` (NULL-terminated). */
-static void
-run_samples (Run *run,
-             ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  va_list ap;
-  const char *arg;
-
-  g_ptr_array_add (argv, (char *) SL_SIGHTLINE_BIN);
-  g_ptr_array_add (argv, (char *) "samples");
-  va_start (ap, run);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  run->status = sl_test_run ((const char *const *) argv->pdata, &run->out, &run->err);
-}
+/* `sightline samples ARGS…` */
+#define run_samples(run, ...) sl_test_run ((run), SL_SIGHTLINE_BIN, "samples", __VA_ARGS__)
 
 static GHashTable *
 folded_of (SlCalltree *tree)
@@ -385,7 +353,7 @@ check_real (const char *path)
   assert_same_counts (self, got_self, "self");
   assert_same_counts (total, got_total, "total");
 
-  g_auto (Run) run = { 0 };
+  g_auto (SlTestRun) run = { 0 };
   run_samples (&run, path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_autoptr (GHashTable) cli = parse_folded (run.out);
@@ -414,7 +382,7 @@ check_real (const char *path)
   g_autofree char *range = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
                                             t0 - sl_trace_get_start (trace),
                                             t1 - sl_trace_get_start (trace));
-  g_auto (Run) ranged_run = { 0 };
+  g_auto (SlTestRun) ranged_run = { 0 };
   run_samples (&ranged_run, path, "--range", range, NULL);
   g_assert_cmpint (ranged_run.status, ==, 0);
   g_autoptr (GHashTable) ranged_cli = parse_folded (ranged_run.out);
@@ -434,14 +402,14 @@ check_real (const char *path)
   assert_same_counts (one_stacks, one_folded, "thread stack");
   g_autofree char *pid = g_strdup_printf ("%u", thread->pid);
   g_autofree char *tid = g_strdup_printf ("%u", thread->tid);
-  g_auto (Run) one_run = { 0 };
+  g_auto (SlTestRun) one_run = { 0 };
   run_samples (&one_run, path, "--pid", pid, "--tid", tid, NULL);
   g_assert_cmpint (one_run.status, ==, 0);
   g_autoptr (GHashTable) one_cli = parse_folded (one_run.out);
   assert_same_counts (one_stacks, one_cli, "CLI thread stack");
 
   /* top: one line per function, the first being the function with most self samples */
-  g_auto (Run) top = { 0 };
+  g_auto (SlTestRun) top = { 0 };
   run_samples (&top, path, "--format", "top", NULL);
   g_assert_cmpint (top.status, ==, 0);
   const SlCalltreeFunction *first = sl_calltree_get_function (tree, 0);
@@ -650,7 +618,7 @@ test_known (void)
   g_string_truncate (folded, 0);
   sl_calltree_write_folded (ranged, folded);
   g_assert_cmpstr (folded->str, ==, "main;load_data;read 1\nmain;work;spin;work;spin 2\n");
-  g_auto (Run) run = { 0 };
+  g_auto (SlTestRun) run = { 0 };
   g_autofree char *range = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
                                             scope.t0 - sl_trace_get_start (trace),
                                             scope.t1 - sl_trace_get_start (trace));
@@ -658,11 +626,11 @@ test_known (void)
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, folded->str);
 
-  g_auto (Run) loader = { 0 };
+  g_auto (SlTestRun) loader = { 0 };
   run_samples (&loader, path, "--tid", "101", NULL);
   g_assert_cmpint (loader.status, ==, 0);
   g_assert_cmpstr (loader.out, ==, "planted_leaf 1\nworker;[unknown];collate 3\n");
-  g_auto (Run) top = { 0 };
+  g_auto (SlTestRun) top = { 0 };
   run_samples (&top, path, "--tid", "101", "--format", "top", NULL);
   g_assert_cmpint (top.status, ==, 0);
   g_assert_nonnull (strstr (top.out, "4 samples"));
@@ -712,7 +680,7 @@ test_damaged (void)
                      SQLITE_OK);
     sqlite3_close (db);
   }
-  g_auto (Run) chainless_run = { 0 };
+  g_auto (SlTestRun) chainless_run = { 0 };
   run_samples (&chainless_run, chainless, NULL);
   g_assert_cmpint (chainless_run.status, ==, 0);
   g_assert_cmpstr (chainless_run.out, ==, "[no stack] 12\n");
@@ -729,7 +697,7 @@ test_damaged (void)
   g_assert_cmpuint (sl_calltree_get_n_samples (nothing), ==, 0);
   g_assert_cmpuint (sl_calltree_get_n_nodes (nothing, SL_CALLTREE_TOP_DOWN), ==, 1);
   g_assert_cmpuint (sl_calltree_get_n_functions (nothing), ==, 0);
-  g_auto (Run) run = { 0 };
+  g_auto (SlTestRun) run = { 0 };
   run_samples (&run, none, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, "");
@@ -763,7 +731,7 @@ test_cmd_errors (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto (Run) run = { 0 };
+      g_auto (SlTestRun) run = { 0 };
       run_samples (&run, cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3],
                    NULL);
       g_assert_cmpint (run.status, ==, 2);
