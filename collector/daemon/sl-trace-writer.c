@@ -96,6 +96,8 @@ typedef struct
   bool          hello;
 } Process;
 
+/* A stack waiting for its symbols: a CPU sample's, or an OS runtime call's backtrace (`chain`
+ * is then its OSRT_CALLCHAINS id). */
 typedef struct
 {
   int32_t  pid;
@@ -104,6 +106,7 @@ typedef struct
   uint32_t state;
   uint32_t n_frames;
   size_t   first_frame;
+  int64_t  chain;
 } PendingSample;
 
 enum
@@ -116,6 +119,9 @@ enum
   ST_NVTX,
   ST_SAMPLE,
   ST_CALLCHAIN,
+  ST_OSRT_CHAIN,
+  ST_SCHED,
+  ST_PROCESS_INFO,
   ST_API,
   ST_KERNEL,
   ST_MEMCPY,
@@ -135,7 +141,7 @@ static const char *const stmt_sql[N_STMTS] = {
   [ST_THREAD_RENAME] = "UPDATE ThreadNames SET nameId = ? WHERE globalTid = ?",
   [ST_PROCESS] = "INSERT INTO PROCESSES (globalPid, pid, name) VALUES (?, ?, ?)",
   [ST_OSRT] = "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue, "
-              "nestingLevel, callchainId, argumentsId) VALUES (?, ?, 27, ?, ?, ?, 0, 0, 0)",
+              "nestingLevel, callchainId, argumentsId) VALUES (?, ?, 27, ?, ?, ?, 0, ?, 0)",
   [ST_NVTX] = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, category, color, "
               "globalTid, endGlobalTid, textId, domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   [ST_SAMPLE] = "INSERT INTO COMPOSITE_EVENTS (id, start, cpu, threadState, globalTid, cpuCycles) "
@@ -143,6 +149,13 @@ static const char *const stmt_sql[N_STMTS] = {
   [ST_CALLCHAIN] = "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
                    "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
                    "VALUES (?, ?, ?, 0, 0, ?, 0, ?, ?, ?)",
+  [ST_OSRT_CHAIN] = "INSERT INTO OSRT_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
+                    "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
+                    "VALUES (?, ?, ?, 0, 0, ?, 0, ?, ?, ?)",
+  [ST_SCHED] = "INSERT INTO SCHED_EVENTS (start, cpu, isSchedIn, globalTid, threadState, "
+               "threadBlock) VALUES (?, ?, ?, ?, ?, NULL)",
+  [ST_PROCESS_INFO] = "INSERT INTO SL_PROCESS_INFO (globalPid, pid, parentPid, commandLine) "
+                      "VALUES (?, ?, ?, ?)",
   [ST_API] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
              "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
   [ST_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
@@ -199,6 +212,7 @@ struct _SlTraceWriter
   uint64_t      *frames;
   size_t         n_frames, cap_frames;
   int64_t        next_sample_id;
+  int64_t        next_osrt_chain; /* OSRT_CALLCHAINS ids from 1; OSRT_API.callchainId 0: none */
   SlSymbolizer  *symbols;
   bool           in_tx;
   uint64_t       t_min, t_max;
@@ -397,6 +411,7 @@ sl_trace_writer_open (const char *path,
   w->path = strdup (path);
   w->next_string = 1;
   w->next_sample_id = 1;
+  w->next_osrt_chain = 1;
   w->t_min = UINT64_MAX;
   if (sqlite3_open_v2 (path, &w->db,
                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
@@ -429,6 +444,15 @@ sl_trace_writer_open (const char *path,
                     "  count                            INTEGER  NOT NULL\n"
                     ")",
                  error)
+      /* nsys records no command line nor parent: every process of the recording, from the
+       * library's HELLO (commandLine: /proc/PID/cmdline, NULs as spaces) */
+      || !exec_sql (w, "CREATE TABLE SL_PROCESS_INFO (\n"
+                       "  globalPid                        INTEGER  NOT NULL,\n"
+                       "  pid                              INTEGER  NOT NULL,\n"
+                       "  parentPid                        INTEGER,\n"
+                       "  commandLine                      TEXT\n"
+                       ")",
+                    error)
       || !exec_sql (w, "COMMIT", error))
     goto fail;
   for (int i = 0; i < N_STMTS; i++)
@@ -660,34 +684,64 @@ add_sample (SlTraceWriter      *w,
       || !grow ((void **) &w->frames, &w->cap_frames, w->n_frames + s->n_frames, sizeof (uint64_t)))
     return false;
   w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, s->time_ns, s->thread_state,
-                                                  s->n_frames, w->n_frames };
+                                                  s->n_frames, w->n_frames, 0 };
   memcpy (w->frames + w->n_frames, frames, s->n_frames * 8u);
   w->n_frames += s->n_frames;
   seen_time (w, p, s->time_ns, s->time_ns);
   return true;
 }
 
-/* Samples are symbolized at commit: by then the module records of the same flush are in. */
+/* An OS runtime call's backtrace (frame 0: the function's entry, then return addresses), to be
+ * written with the samples at commit; returns its OSRT_CALLCHAINS id, 0 when there is none. */
+static int64_t
+add_osrt_chain (SlTraceWriter      *w,
+                Process            *p,
+                const SlWireHeader *h)
+{
+  const SlWireOsrt *o = (const SlWireOsrt *) h;
+
+  if (o->n_frames == 0 || o->n_frames > SL_WIRE_MAX_FRAMES
+      || sizeof *o + o->n_frames * 8u > h->size)
+    return 0;
+  if (!grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
+      || !grow ((void **) &w->frames, &w->cap_frames, w->n_frames + o->n_frames, sizeof (uint64_t)))
+    return 0;
+  int64_t chain = w->next_osrt_chain++;
+  w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, o->start_ns, 0, o->n_frames,
+                                                  w->n_frames, chain };
+  memcpy (w->frames + w->n_frames, o + 1, o->n_frames * 8u);
+  w->n_frames += o->n_frames;
+  return chain;
+}
+
+/* Samples and backtraces are symbolized at commit: by then the module records of the same flush
+ * are in. */
 static void
 flush_samples (SlTraceWriter *w)
 {
   for (size_t i = 0; i < w->n_samples; i++)
     {
       const PendingSample *s = &w->samples[i];
-      int64_t id = w->next_sample_id++;
-      sqlite3_stmt *st = w->stmts[ST_SAMPLE];
+      int64_t id = s->chain;
+      sqlite3_stmt *st;
 
-      sqlite3_bind_int64 (st, 1, id);
-      sqlite3_bind_int64 (st, 2, (int64_t) s->time);
-      sqlite3_bind_int (st, 3, (int) (s->state ? s->state : SL_THREAD_STATE_RUNNING));
-      sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
-      step_event (w, st);
+      if (s->chain == 0)
+        {
+          id = w->next_sample_id++;
+          st = w->stmts[ST_SAMPLE];
+          sqlite3_bind_int64 (st, 1, id);
+          sqlite3_bind_int64 (st, 2, (int64_t) s->time);
+          sqlite3_bind_int (st, 3, (int) (s->state ? s->state : SL_THREAD_STATE_RUNNING));
+          sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
+          step_event (w, st);
+        }
       for (uint32_t k = 0; k < s->n_frames; k++)
         {
           uint64_t addr = w->frames[s->first_frame + k];
           const char *sym = NULL, *mod = NULL;
+          /* frame 0 is an exact address: the interrupted instruction, or the called function */
           bool found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
-          st = w->stmts[ST_CALLCHAIN];
+          st = w->stmts[s->chain == 0 ? ST_CALLCHAIN : ST_OSRT_CHAIN];
           sqlite3_bind_int64 (st, 1, id);
           sqlite3_bind_int64 (st, 2, intern (w, sym));
           sqlite3_bind_int64 (st, 3, intern (w, mod));
@@ -965,8 +1019,31 @@ fixed_size (uint16_t type)
     case SL_WIRE_STREAM: return sizeof (SlWireStream);
     case SL_WIRE_DROPPED: return sizeof (SlWireDropped);
     case SL_WIRE_BYE: return sizeof (SlWireBye);
+    case SL_WIRE_SCHED: return sizeof (SlWireSched);
     default: return SIZE_MAX;
     }
+}
+
+/* A context switch the daemon saw (it has no process record of its own: any pid of the tree). */
+static bool
+add_sched (SlTraceWriter     *w,
+           const SlWireSched *r)
+{
+  sqlite3_stmt *st = w->stmts[ST_SCHED];
+
+  if (r->pid <= 0)
+    {
+      w->n_bad++;
+      return false;
+    }
+  sqlite3_bind_int64 (st, 1, (int64_t) r->time_ns);
+  sqlite3_bind_int (st, 2, r->cpu);
+  sqlite3_bind_int (st, 3, r->is_in != 0);
+  sqlite3_bind_int64 (st, 4, gtid (r->pid, r->h.tid));
+  sqlite3_bind_int (st, 5, r->state);
+  step_event (w, st);
+  seen_time (w, NULL, r->time_ns, r->time_ns);
+  return true;
 }
 
 /* Records that start before the --delay window (or after --duration) are left out. */
@@ -985,6 +1062,7 @@ outside_window (const SlTraceWriter *w,
     case SL_WIRE_MEMCPY: t = ((const SlWireMemcpy *) h)->start_ns; break;
     case SL_WIRE_MEMSET: t = ((const SlWireMemset *) h)->start_ns; break;
     case SL_WIRE_SYNC: t = ((const SlWireSync *) h)->start_ns; break;
+    case SL_WIRE_SCHED: t = ((const SlWireSched *) h)->time_ns; break;
     default: return false; /* NVTX pairs, names, modules: always */
     }
   return (w->from_ns != 0 && t < w->from_ns) || (w->to_ns != 0 && t >= w->to_ns);
@@ -1003,11 +1081,13 @@ sl_trace_writer_add (SlTraceWriter      *w,
       w->n_bad++;
       return false;
     }
+  if (outside_window (w, h))
+    return true;
+  if (h->type == SL_WIRE_SCHED)
+    return add_sched (w, (const SlWireSched *) h);
   p = process_get (w, pid);
   if (p == NULL)
     return false;
-  if (outside_window (w, h))
-    return true;
   switch (h->type)
     {
     case SL_WIRE_HELLO:
@@ -1030,6 +1110,16 @@ sl_trace_writer_add (SlTraceWriter      *w,
         sqlite3_step (st);
         sqlite3_reset (st);
         free (exe);
+        st = w->stmts[ST_PROCESS_INFO];
+        sqlite3_bind_int64 (st, 1, gpid (pid));
+        sqlite3_bind_int64 (st, 2, pid);
+        if (hello->ppid > 0)
+          sqlite3_bind_int64 (st, 3, hello->ppid);
+        else
+          sqlite3_bind_null (st, 3);
+        sqlite3_bind_text (st, 4, cmd, -1, SQLITE_TRANSIENT);
+        sqlite3_step (st);
+        sqlite3_reset (st);
         if (!w->wrote_session_time)
           {
             char sql[256];
@@ -1066,6 +1156,7 @@ sl_trace_writer_add (SlTraceWriter      *w,
           w->osrt_name[o->func] = intern (w, sl_wire_osrt_name (o->func));
         sqlite3_bind_int64 (st, 4, w->osrt_name[o->func]);
         sqlite3_bind_int64 (st, 5, o->ret);
+        sqlite3_bind_int64 (st, 6, add_osrt_chain (w, p, h));
         step_event (w, st);
         seen_time (w, p, o->start_ns, o->end_ns);
         ok = true;
