@@ -14,10 +14,13 @@
  *  - /proc polling (the fallback): every thread's /proc/PID/task/TID/schedstat (CPU time) and
  *    stat (state, last CPU) read at SL_SCHED_PROC_HZ through descriptors kept open; the threads
  *    and child processes are looked for every SL_PROC_SCAN_MS (children files, else a scan of
- *    /proc).  A thread's CPU time in each 1 ms interval is exact; where inside the interval it
- *    ran is not known: it is drawn next to the running time before it (fewest switches), so
- *    each thread's running total is right and its switches are placed within 1 ms.  States are
- *    the kernel's (R runnable, S interruptible, D uninterruptible, T stopped, Z terminated).
+ *    /proc).  schedstat's CPU time is exact at each switch but brought up to date only at
+ *    scheduler ticks while a thread runs, so the CPU time each poll finds is drawn next to the
+ *    running time before it (fewest switches) and what does not fit the interval goes into the
+ *    next ones: each thread's running total is right, its switches are placed within a poll
+ *    (1 ms) where it blocked and within a scheduler tick (1-10 ms) where it was preempted.
+ *    States are the kernel's (R runnable, S interruptible, D uninterruptible, T stopped, Z
+ *    terminated).
  *    Threads and processes living less than SL_PROC_SCAN_MS may be missed.
  * Each thread's ins and outs alternate: an event that would repeat the thread's state is dropped.
  */
@@ -673,6 +676,8 @@ proc_poll (SlSched *s)
       alive = alive && read_fd (t->fd_stat, buf, sizeof buf) && parse_stat (buf, &state, NULL, &cpu);
       uint64_t now = now_ns ();
       uint64_t interval = now - t->last_ns;
+      /* schedstat's CPU time of a running thread is brought up to date at scheduler ticks and
+       * switches only: what does not fit the interval is credited to the next ones */
       uint64_t ran = run > t->run_ns ? run - t->run_ns : 0;
       if (ran > interval)
         ran = interval;
@@ -680,8 +685,10 @@ proc_poll (SlSched *s)
 
       if (t->in)
         {
-          /* it ran from the last poll for `ran`: out there, unless it ran all along */
-          if (!alive || st != ST_RUNNING || ran + interval / 10 < interval)
+          /* it ran from the last poll for `ran`: out there, unless it ran all along (1% or
+           * 20 µs short of it: the two files are not read at the same instant) */
+          uint64_t slack = interval / 100 > 20000 ? interval / 100 : 20000;
+          if (!alive || st != ST_RUNNING || ran + slack < interval)
             emit (s, t, t->last_ns + ran, cpu, false, st == ST_RUNNING ? ST_RUNNING : st);
         }
       else if (ran > 0)
@@ -691,7 +698,7 @@ proc_poll (SlSched *s)
           if (!alive || st != ST_RUNNING)
             emit (s, t, now, cpu, false, st);
         }
-      t->run_ns = run;
+      t->run_ns += ran;
       t->last_ns = now;
       if (!alive || st == ST_TERMINATED)
         {
@@ -776,7 +783,8 @@ sl_sched_start (pid_t         root,
   if (!perf)
     {
       snprintf (s->describe, sizeof s->describe,
-                "/proc polling at %d Hz (CPU time exact, switches placed within %d ms)",
+                "/proc polling at %d Hz (running time exact, switches placed within %d ms to a "
+                "scheduler tick)",
                 SL_SCHED_PROC_HZ, 1000 / SL_SCHED_PROC_HZ);
       proc_add (s, root);
       proc_scan (s, now_ns ());

@@ -122,6 +122,8 @@ enum
   ST_OSRT_CHAIN,
   ST_SCHED,
   ST_PROCESS_INFO,
+  ST_PROCESS_EXEC,
+  ST_PROCESS_EXEC_NAME,
   ST_API,
   ST_KERNEL,
   ST_MEMCPY,
@@ -156,6 +158,8 @@ static const char *const stmt_sql[N_STMTS] = {
                "threadBlock) VALUES (?, ?, ?, ?, ?, NULL)",
   [ST_PROCESS_INFO] = "INSERT INTO SL_PROCESS_INFO (globalPid, pid, parentPid, commandLine) "
                       "VALUES (?, ?, ?, ?)",
+  [ST_PROCESS_EXEC] = "UPDATE SL_PROCESS_INFO SET commandLine = ? WHERE globalPid = ?",
+  [ST_PROCESS_EXEC_NAME] = "UPDATE PROCESSES SET name = ? WHERE globalPid = ?",
   [ST_API] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
              "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
   [ST_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
@@ -1024,6 +1028,41 @@ fixed_size (uint16_t type)
     }
 }
 
+/* PROCESSES.name: the program's base name, as nsys has it (the command line's first word). */
+static char *
+program_name (const char *cmd)
+{
+  const char *space = strchr (cmd, ' ');
+  char *exe = strndup (cmd, space != NULL ? (size_t) (space - cmd) : strlen (cmd));
+  const char *slash = exe != NULL ? strrchr (exe, '/') : NULL;
+  char *base = slash != NULL ? strdup (slash + 1) : NULL;
+
+  if (base == NULL)
+    return exe;
+  free (exe);
+  return base;
+}
+
+static void
+process_exec (SlTraceWriter *w,
+              int32_t        pid,
+              const char    *cmd)
+{
+  char *name = program_name (cmd);
+  sqlite3_stmt *st = w->stmts[ST_PROCESS_EXEC];
+
+  sqlite3_bind_text (st, 1, cmd, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (st, 2, gpid (pid));
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  st = w->stmts[ST_PROCESS_EXEC_NAME];
+  sqlite3_bind_text (st, 1, name != NULL ? name : "", -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (st, 2, gpid (pid));
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  free (name);
+}
+
 /* A context switch the daemon saw (it has no process record of its own: any pid of the tree). */
 static bool
 add_sched (SlTraceWriter     *w,
@@ -1094,22 +1133,27 @@ sl_trace_writer_add (SlTraceWriter      *w,
       {
         const SlWireHello *hello = (const SlWireHello *) h;
         const char *cmd = record_text (h, sizeof *hello);
-        if (cmd == NULL || hello->magic != SL_WIRE_MAGIC || p->hello)
+        if (cmd == NULL || hello->magic != SL_WIRE_MAGIC)
           break;
+        if (p->hello)
+          {
+            /* the same pid again: it ran exec, and is the new program from now on */
+            process_exec (w, pid, cmd);
+            ok = true;
+            break;
+          }
         p->hello = true;
         p->name = strdup (cmd);
         sqlite3_stmt *st = w->stmts[ST_PROCESS];
         /* PROCESSES.name is the program's name, as nsys has it; the command line goes into
-         * META_DATA_CAPTURE */
-        const char *space = strchr (cmd, ' ');
-        char *exe = strndup (cmd, space != NULL ? (size_t) (space - cmd) : strlen (cmd));
-        const char *base = exe != NULL && strrchr (exe, '/') ? strrchr (exe, '/') + 1 : exe;
+         * META_DATA_CAPTURE and SL_PROCESS_INFO */
+        char *base = program_name (cmd);
         sqlite3_bind_int64 (st, 1, gpid (pid));
         sqlite3_bind_int64 (st, 2, pid);
         sqlite3_bind_text (st, 3, base != NULL ? base : "", -1, SQLITE_TRANSIENT);
         sqlite3_step (st);
         sqlite3_reset (st);
-        free (exe);
+        free (base);
         st = w->stmts[ST_PROCESS_INFO];
         sqlite3_bind_int64 (st, 1, gpid (pid));
         sqlite3_bind_int64 (st, 2, pid);
