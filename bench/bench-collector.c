@@ -1,7 +1,7 @@
 /* bench-collector.c: what recording costs the recorded program, and how fast the daemon's writer
  * takes records, each against a baseline measured in the same run.
  *
- * Usage: bench-collector SIGHTLINE BENCH-TARGET [N]
+ * Usage: bench-collector SIGHTLINE BENCH-TARGET [N | sched]   (sched: part 4 only)
  *
  *  1. OS runtime call that does not block (an uncontended pthread_mutex_lock/unlock pair and a
  *     write(2) of one byte to /dev/null), N times: ns per call plain vs. under `sightline record
@@ -12,6 +12,11 @@
  *  3. Ingest: 4 M OSRT and NVTX records through the trace writer (interning, rows, commits every
  *     100 k records) vs. a bare SQLite insert of the same rows with one prepared statement
  *     (target: ≥ 2 M records a second).
+ *  4. Scheduling recorded: threads that switch thousands of times a second, their wall time
+ *     under `sightline record -s none -t none` with --sched off, perf (the default where
+ *     allowed) and proc (the fallback), runs interleaved, medians of 9 → the cost in % of the
+ *     wall time against --sched off (target: ≤ 1 %), of its CPU time, and the switches
+ *     recorded.
  *
  * Not a test: prints, asserts nothing.
  */
@@ -128,6 +133,82 @@ bench_sampling (const char *sightline,
   g_unlink (perf_data);
 }
 
+static double
+median (double *v,
+        int     n)
+{
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && v[j - 1] > v[j]; j--)
+      {
+        double t = v[j];
+        v[j] = v[j - 1];
+        v[j - 1] = t;
+      }
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define SCHED_RUNS 9
+
+/* The first value of `target`'s output line "WHAT VALUE"s, both read from one run. */
+static void
+run_target2 (const char *const *argv,
+             double            *wall,
+             double            *cpu)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  *wall = *cpu = -1;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                     NULL))
+    return;
+  g_auto (GStrv) lines = g_strsplit (out != NULL ? out : "", "\n", -1);
+  for (char **l = lines; *l != NULL; l++)
+    if (g_str_has_prefix (*l, "wall_s "))
+      *wall = g_ascii_strtod (*l + 7, NULL);
+    else if (g_str_has_prefix (*l, "cpu_s "))
+      *cpu = g_ascii_strtod (*l + 6, NULL);
+}
+
+static void
+bench_sched (const char *sightline,
+             const char *target)
+{
+  g_autofree char *trace = g_build_filename (g_get_tmp_dir (), "bench-collector-sched.sqlite", NULL);
+  static const char *const ways[] = { "off", "perf", "proc" };
+  double wall[3][SCHED_RUNS], cpu[3][SCHED_RUNS];
+  gint64 rows[3] = { 0 };
+
+  g_print ("4. Scheduling recorded (2 threads x 3000 rounds of 0.2 ms work + 100 us sleep; %d "
+           "interleaved runs, medians)\n", SCHED_RUNS);
+  for (int i = 0; i < SCHED_RUNS; i++)
+    for (int w = 0; w < 3; w++)
+      {
+        const char *argv[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t", "none",
+                               "--sched", ways[w], "--", target, "switches", "2", "3000", NULL };
+        run_target2 (argv, &wall[w][i], &cpu[w][i]);
+        sqlite3 *db = NULL;
+        sqlite3_stmt *st = NULL;
+        if (i == 0 && sqlite3_open_v2 (trace, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
+            && sqlite3_prepare_v2 (db, "SELECT count(*) FROM SCHED_EVENTS", -1, &st, NULL)
+                   == SQLITE_OK
+            && sqlite3_step (st) == SQLITE_ROW)
+          rows[w] = sqlite3_column_int64 (st, 0);
+        sqlite3_finalize (st);
+        sqlite3_close (db);
+      }
+  double off = median (wall[0], SCHED_RUNS), off_cpu = median (cpu[0], SCHED_RUNS);
+  g_print ("   --sched off  wall %.3f s, CPU %.3f s\n", off, off_cpu);
+  for (int w = 1; w < 3; w++)
+    {
+      double m = median (wall[w], SCHED_RUNS), c = median (cpu[w], SCHED_RUNS);
+      g_print ("   --sched %-4s wall %.3f s: %+.2f %% (target <= 1 %%); CPU %.3f s: %+.2f %%; "
+               "%" G_GINT64_FORMAT " SCHED_EVENTS rows in the first run\n",
+               ways[w], m, 100.0 * (m - off) / off, c, 100.0 * (c - off_cpu) / off_cpu, rows[w]);
+    }
+  g_unlink (trace);
+}
+
 #define INGEST_N 4000000
 
 static void
@@ -241,8 +322,14 @@ main (int   argc,
       g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [N]\n", argv[0]);
       return 2;
     }
+  if (argc > 3 && strcmp (argv[3], "sched") == 0)
+    {
+      bench_sched (argv[1], argv[2]);
+      return 0;
+    }
   bench_calls (argv[1], argv[2], argc > 3 ? argv[3] : "2000000");
   bench_sampling (argv[1], argv[2]);
+  bench_sched (argv[1], argv[2]);
   bench_ingest ();
   return 0;
 }
