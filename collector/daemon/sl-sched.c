@@ -465,6 +465,10 @@ perf_main (void *data)
       perf_process (s, false);
     }
   perf_process (s, true);
+  /* still running at the end (detached): out now, as nsys ends a capture */
+  for (size_t i = 0; i < s->n_threads; i++)
+    emit (s, &s->threads[i], now_ns (), 0, false, ST_UNKNOWN);
+  out_flush (s);
   return NULL;
 }
 
