@@ -418,7 +418,8 @@ perf_process (SlSched *s,
   for (; n < s->n_evs && s->evs[n].time <= cutoff; n++)
     {
       const Ev *e = &s->evs[n];
-      Thread *t = thread_find (s, e->pid, e->tid, true);
+      /* a thread is known from its first in to its exit (an out then has nothing to end) */
+      Thread *t = thread_find (s, e->pid, e->tid, e->kind == EV_IN);
       if (t == NULL)
         continue;
       switch (e->kind)
@@ -426,7 +427,10 @@ perf_process (SlSched *s,
         case EV_IN: emit (s, t, e->time, e->cpu, true, ST_RUNNING); break;
         case EV_OUT: emit (s, t, e->time, e->cpu, false, ST_UNKNOWN); break;
         case EV_OUT_PREEMPT: emit (s, t, e->time, e->cpu, false, ST_RUNNING); break;
-        case EV_EXIT: emit (s, t, e->time, e->cpu, false, ST_TERMINATED); break;
+        case EV_EXIT:
+          emit (s, t, e->time, e->cpu, false, ST_TERMINATED);
+          *t = s->threads[--s->n_threads];
+          break;
         }
     }
   memmove (s->evs, s->evs + n, (s->n_evs - n) * sizeof (Ev));
