@@ -457,13 +457,16 @@ test_sched_off (void)
   sqlite3_close (db);
 }
 
+/* A program that crashes keeps what was recorded, its scheduling (by `sched`) included. */
 static void
-test_crash (void)
+record_crash (const char *sched)
 {
-  g_autofree char *path = trace_path ("crash.sqlite");
+  g_autofree char *name = g_strdup_printf ("crash-%s.sqlite", sched);
+  g_autofree char *path = trace_path (name);
   g_autofree char *err = NULL;
   g_autoptr (GError) error = NULL;
-  int code = record (&err, "-o", path, "-s", "none", "--", SL_TARGET_PATH, "crash", NULL);
+  int code = record (&err, "-o", path, "-s", "none", "--sched", sched, "--", SL_TARGET_PATH,
+                     "crash", NULL);
 
   g_assert_cmpint (code, ==, 128 + SIGSEGV);
   g_assert_nonnull (strstr (err, "signal 11"));
@@ -484,6 +487,18 @@ test_crash (void)
                    ==, 1);
 #endif
   sqlite3_close (db);
+}
+
+static void
+test_crash (void)
+{
+  record_crash ("on");
+}
+
+static void
+test_crash_proc (void)
+{
+  record_crash ("proc");
 }
 
 static void
@@ -635,6 +650,7 @@ main (int   argc,
   g_mkdir (runtime_dir, 0700);
   g_test_add_func ("/collector/record/threads", test_threads);
   g_test_add_func ("/collector/record/crash", test_crash);
+  g_test_add_func ("/collector/record/crash-proc", test_crash_proc);
   g_test_add_func ("/collector/record/sched-perf", test_sched_perf);
   g_test_add_func ("/collector/record/sched-proc", test_sched_proc);
   g_test_add_func ("/collector/record/sched-off", test_sched_off);
