@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sl-daemon-private.h"
 #include "sl-wire.h"
 
 #define SL_PERF_PAGES     64   /* data pages per CPU: 256 KiB, ~8000 switches */
@@ -125,25 +126,6 @@ now_ns (void)
   return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
-static bool
-grow (void  **p,
-      size_t *cap,
-      size_t  need,
-      size_t  elem)
-{
-  if (need <= *cap)
-    return true;
-  size_t c = *cap ? *cap * 2 : 64;
-  while (c < need)
-    c *= 2;
-  void *q = realloc (*p, c * elem);
-  if (q == NULL)
-    return false;
-  *p = q;
-  *cap = c;
-  return true;
-}
-
 int
 sl_sched_method_parse (const char *s)
 {
@@ -189,7 +171,7 @@ thread_find (SlSched *s,
   for (size_t i = 0; i < s->n_threads; i++)
     if (s->threads[i].tid == tid && s->threads[i].pid == pid)
       return &s->threads[i];
-  if (!create || !grow ((void **) &s->threads, &s->cap_threads, s->n_threads + 1, sizeof (Thread)))
+  if (!create || !_sl_grow ((void **) &s->threads, &s->cap_threads, s->n_threads + 1, sizeof (Thread)))
     return NULL;
   Thread *t = &s->threads[s->n_threads++];
   *t = (Thread) { pid, tid, false, -1, -1, 0, 0, false };
@@ -361,7 +343,7 @@ perf_record (SlSched                         *s,
     }
   if (ev.pid <= 0)
     return;
-  if (grow ((void **) &s->evs, &s->cap_evs, s->n_evs + 1, sizeof (Ev)))
+  if (_sl_grow ((void **) &s->evs, &s->cap_evs, s->n_evs + 1, sizeof (Ev)))
     s->evs[s->n_evs++] = ev;
 }
 
@@ -494,7 +476,7 @@ proc_add (SlSched *s,
           int32_t  pid)
 {
   if (!proc_known (s, pid)
-      && grow ((void **) &s->procs, &s->cap_procs, s->n_procs + 1, sizeof (int32_t)))
+      && _sl_grow ((void **) &s->procs, &s->cap_procs, s->n_procs + 1, sizeof (int32_t)))
     s->procs[s->n_procs++] = pid;
 }
 

@@ -21,6 +21,7 @@
 
 #include <sqlite3.h>
 
+#include "sl-daemon-private.h"
 #include "sl-demangle.h"
 #include "sl-schema.h"
 #include "sl-symbols.h"
@@ -229,11 +230,11 @@ struct _SlTraceWriter
   size_t         cap_kernel_names;
 };
 
-static bool
-grow (void  **p,
-      size_t *cap,
-      size_t  need,
-      size_t  elem)
+bool
+_sl_grow (void  **p,
+          size_t *cap,
+          size_t  need,
+          size_t  elem)
 {
   if (need <= *cap)
     return true;
@@ -332,7 +333,7 @@ process_get (SlTraceWriter *w,
   for (size_t i = 0; i < w->n_procs; i++)
     if (w->procs[i].pid == pid)
       return &w->procs[i];
-  if (!grow ((void **) &w->procs, &w->cap_procs, w->n_procs + 1, sizeof (Process)))
+  if (!_sl_grow ((void **) &w->procs, &w->cap_procs, w->n_procs + 1, sizeof (Process)))
     return NULL;
   Process *p = &w->procs[w->n_procs++];
   memset (p, 0, sizeof *p);
@@ -347,7 +348,7 @@ thread_get (Process  *p,
   for (size_t i = 0; i < p->n_threads; i++)
     if (p->threads[i].tid == tid)
       return &p->threads[i];
-  if (!grow ((void **) &p->threads, &p->cap_threads, p->n_threads + 1, sizeof (ThreadStack)))
+  if (!_sl_grow ((void **) &p->threads, &p->cap_threads, p->n_threads + 1, sizeof (ThreadStack)))
     return NULL;
   ThreadStack *t = &p->threads[p->n_threads++];
   memset (t, 0, sizeof *t);
@@ -542,8 +543,8 @@ thread_name (SlTraceWriter *w,
   sqlite3_stmt *st = w->stmts[i < w->n_named ? ST_THREAD_RENAME : ST_THREAD_NAME];
   if (i == w->n_named)
     {
-      if (!grow ((void **) &w->named, &w->cap_named, w->n_named + 1, sizeof (int64_t))
-          || !grow ((void **) &w->named_time, &w->cap_named_time, w->n_named + 1,
+      if (!_sl_grow ((void **) &w->named, &w->cap_named, w->n_named + 1, sizeof (int64_t))
+          || !_sl_grow ((void **) &w->named_time, &w->cap_named_time, w->n_named + 1,
                     sizeof (uint64_t)))
         return;
       w->named[w->n_named++] = g;
@@ -602,7 +603,7 @@ domain_id (Process  *p,
   for (size_t i = 0; i < p->n_domains; i++)
     if (p->domains[i].handle == handle)
       return p->domains[i].id;
-  if (!create || !grow ((void **) &p->domains, &p->cap_domains, p->n_domains + 1, sizeof (Domain)))
+  if (!create || !_sl_grow ((void **) &p->domains, &p->cap_domains, p->n_domains + 1, sizeof (Domain)))
     return 0;
   p->domains[p->n_domains] = (Domain) { handle, (int64_t) p->n_domains + 1 };
   return p->domains[p->n_domains++].id;
@@ -634,7 +635,7 @@ add_nvtx (SlTraceWriter      *w,
       return true;
     case SL_NVTX_PUSH:
       t = thread_get (p, h->tid);
-      if (t == NULL || !grow ((void **) &t->stack, &t->cap, t->depth + 1, sizeof (OpenRange)))
+      if (t == NULL || !_sl_grow ((void **) &t->stack, &t->cap, t->depth + 1, sizeof (OpenRange)))
         return false;
       r.text_id = intern (w, text);
       t->stack[t->depth++] = r;
@@ -649,7 +650,7 @@ add_nvtx (SlTraceWriter      *w,
                 t->stack[t->depth].start, &n->time_ns, &t->stack[t->depth]);
       return true;
     case SL_NVTX_START:
-      if (!grow ((void **) &p->started, &p->cap_started, p->n_started + 1, sizeof (StartedRange)))
+      if (!_sl_grow ((void **) &p->started, &p->cap_started, p->n_started + 1, sizeof (StartedRange)))
         return false;
       r.text_id = intern (w, text);
       p->started[p->n_started++] = (StartedRange) { n->range_id, h->tid, r };
@@ -684,8 +685,8 @@ add_sample (SlTraceWriter      *w,
 
   if (s->n_frames > SL_WIRE_MAX_FRAMES || sizeof *s + s->n_frames * 8u > h->size)
     return false;
-  if (!grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
-      || !grow ((void **) &w->frames, &w->cap_frames, w->n_frames + s->n_frames, sizeof (uint64_t)))
+  if (!_sl_grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
+      || !_sl_grow ((void **) &w->frames, &w->cap_frames, w->n_frames + s->n_frames, sizeof (uint64_t)))
     return false;
   w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, s->time_ns, s->thread_state,
                                                   s->n_frames, w->n_frames, 0 };
@@ -707,8 +708,8 @@ add_osrt_chain (SlTraceWriter      *w,
   if (o->n_frames == 0 || o->n_frames > SL_WIRE_MAX_FRAMES
       || sizeof *o + o->n_frames * 8u > h->size)
     return 0;
-  if (!grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
-      || !grow ((void **) &w->frames, &w->cap_frames, w->n_frames + o->n_frames, sizeof (uint64_t)))
+  if (!_sl_grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
+      || !_sl_grow ((void **) &w->frames, &w->cap_frames, w->n_frames + o->n_frames, sizeof (uint64_t)))
     return 0;
   int64_t chain = w->next_osrt_chain++;
   w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, o->start_ns, 0, o->n_frames,
@@ -834,7 +835,7 @@ add_gpu_record (SlTraceWriter      *w,
         if (slot + 2 > w->cap_kernel_names)
           {
             size_t old = w->cap_kernel_names;
-            if (!grow ((void **) &w->kernel_names, &w->cap_kernel_names, slot + 2,
+            if (!_sl_grow ((void **) &w->kernel_names, &w->cap_kernel_names, slot + 2,
                        sizeof (int64_t)))
               return false;
             memset (w->kernel_names + old, 0, (w->cap_kernel_names - old) * sizeof (int64_t));
