@@ -12,11 +12,11 @@
  *  3. Ingest: 4 M OSRT and NVTX records through the trace writer (interning, rows, commits every
  *     100 k records) vs. a bare SQLite insert of the same rows with one prepared statement
  *     (target: ≥ 2 M records a second).
- *  4. Scheduling recorded: threads that switch thousands of times a second, their wall time
- *     under `sightline record -s none -t none` with --sched off, perf (the default where
- *     allowed) and proc (the fallback), runs interleaved, medians of 9 → the cost in % of the
- *     wall time against --sched off (target: ≤ 1 %), of its CPU time, and the switches
- *     recorded.
+ *  4. Scheduling recorded: threads that switch thousands of times a second, and the worst case
+ *     (a pipe ping-pong, a switch every few µs); their wall time under `sightline record -s
+ *     none -t none` with --sched off, perf (the default where allowed) and proc (the
+ *     fallback), runs interleaved, medians of 9 → the cost in % of the wall time against
+ *     --sched off (target: ≤ 1 %), of its CPU time, and the switches recorded.
  *
  * Not a test: prints, asserts nothing.
  */
@@ -171,21 +171,22 @@ run_target2 (const char *const *argv,
 }
 
 static void
-bench_sched (const char *sightline,
-             const char *target)
+bench_sched_on (const char        *sightline,
+                const char        *target,
+                const char        *what,
+                const char *const *work)
 {
   g_autofree char *trace = g_build_filename (g_get_tmp_dir (), "bench-collector-sched.sqlite", NULL);
   static const char *const ways[] = { "off", "perf", "proc" };
   double wall[3][SCHED_RUNS], cpu[3][SCHED_RUNS];
   gint64 rows[3] = { 0 };
 
-  g_print ("4. Scheduling recorded (2 threads x 3000 rounds of 0.2 ms work + 100 us sleep; %d "
-           "interleaved runs, medians)\n", SCHED_RUNS);
+  g_print ("   %s:\n", what);
   for (int i = 0; i < SCHED_RUNS; i++)
     for (int w = 0; w < 3; w++)
       {
         const char *argv[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t", "none",
-                               "--sched", ways[w], "--", target, "switches", "2", "3000", NULL };
+                               "--sched", ways[w], "--", target, work[0], work[1], work[2], NULL };
         run_target2 (argv, &wall[w][i], &cpu[w][i]);
         sqlite3 *db = NULL;
         sqlite3_stmt *st = NULL;
@@ -198,15 +199,33 @@ bench_sched (const char *sightline,
         sqlite3_close (db);
       }
   double off = median (wall[0], SCHED_RUNS), off_cpu = median (cpu[0], SCHED_RUNS);
-  g_print ("   --sched off  wall %.3f s, CPU %.3f s\n", off, off_cpu);
+  g_print ("     --sched off  wall %.3f s, CPU %.3f s\n", off, off_cpu);
   for (int w = 1; w < 3; w++)
     {
       double m = median (wall[w], SCHED_RUNS), c = median (cpu[w], SCHED_RUNS);
-      g_print ("   --sched %-4s wall %.3f s: %+.2f %% (target <= 1 %%); CPU %.3f s: %+.2f %%; "
+      g_print ("     --sched %-4s wall %.3f s: %+.2f %% (target <= 1 %%); CPU %.3f s: %+.2f %%; "
                "%" G_GINT64_FORMAT " SCHED_EVENTS rows in the first run\n",
                ways[w], m, 100.0 * (m - off) / off, c, 100.0 * (c - off_cpu) / off_cpu, rows[w]);
     }
   g_unlink (trace);
+}
+
+static void
+bench_sched (const char *sightline,
+             const char *target)
+{
+  static const char *const switches[] = { "switches", "2", "3000" };
+  static const char *const pingpong[] = { "pingpong", "100000", NULL };
+
+  g_print ("4. Scheduling recorded (%d interleaved runs, medians; wall and CPU time of the "
+           "program)\n", SCHED_RUNS);
+  bench_sched_on (sightline, target,
+                  "2 threads x 3000 rounds of 0.2 ms work + 100 us sleep (~7000 switches/s)",
+                  switches);
+  bench_sched_on (sightline, target,
+                  "worst case: 2 threads passing a byte over pipes 100 000 times (~400 000 "
+                  "switches)",
+                  pingpong);
 }
 
 #define INGEST_N 4000000
