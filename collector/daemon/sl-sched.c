@@ -45,7 +45,8 @@
 #include "sl-daemon-private.h"
 #include "sl-wire.h"
 
-#define SL_PERF_PAGES     64   /* data pages per CPU: 256 KiB, ~8000 switches */
+#define SL_PERF_PAGES     128  /* data pages per CPU: 512 KiB, ~16000 switches, the most an
+                                * unprivileged user may lock (perf_event_mlock_kb = 516) */
 #define SL_PERF_POLL_MS   20
 #define SL_PERF_HOLD_NS   10000000u /* events younger than this wait for the other CPUs' */
 #define SL_PROC_SCAN_MS   50
@@ -108,6 +109,7 @@ struct _SlSched
   int          *fds;
   void        **maps;
   size_t        map_size;
+  size_t        page_size;
   uint64_t      lost;
   Ev           *evs;
   size_t        n_evs, cap_evs;
@@ -246,6 +248,7 @@ perf_setup (SlSched *s,
 
   if (n_cpus < 1)
     n_cpus = 1;
+  s->page_size = (size_t) page;
   s->map_size = (size_t) page * (1 + SL_PERF_PAGES);
   s->fds = calloc ((size_t) n_cpus, sizeof (int));
   s->maps = calloc ((size_t) n_cpus, sizeof (void *));
@@ -267,6 +270,13 @@ perf_setup (SlSched *s,
           break;
         }
       void *map = mmap (NULL, s->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      while (map == MAP_FAILED && errno == EPERM && s->n_fds == 0
+             && s->map_size > s->page_size * 9)
+        {
+          /* over the locked-memory limit (other perf users of ours): smaller rings */
+          s->map_size = s->page_size * (1 + (s->map_size / s->page_size - 1) / 2);
+          map = mmap (NULL, s->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        }
       if (map == MAP_FAILED)
         {
           refused = errno;
@@ -352,8 +362,8 @@ perf_drain_ring (SlSched *s,
                  int      i)
 {
   struct perf_event_mmap_page *pg = s->maps[i];
-  uint8_t *data = (uint8_t *) s->maps[i] + (s->map_size / (1 + SL_PERF_PAGES));
-  uint64_t size = s->map_size - s->map_size / (1 + SL_PERF_PAGES);
+  uint8_t *data = (uint8_t *) s->maps[i] + s->page_size;
+  uint64_t size = s->map_size - s->page_size;
   uint64_t head = __atomic_load_n (&pg->data_head, __ATOMIC_ACQUIRE);
   uint64_t tail = pg->data_tail;
   uint8_t rec[1024];
