@@ -389,7 +389,8 @@ record_sched (const char *method,
   for (guint k = 2; k <= 5; k++)
     g_assert_cmpfloat (share_of[k], <, 0.05);
   g_assert_cmpfloat (share_of[6], >, share_of[5]);
-  /* the forked (and exec'd) child is another process, covered as well */
+  /* the forked child, exec'd without the injection library, is another process, covered as
+   * well: from outside */
   g_assert_cmpint (pid_of[6], !=, pid_of[0]);
   g_assert_cmpint (pid_of[5], ==, pid_of[6]);
 
@@ -408,7 +409,7 @@ record_sched (const char *method,
                                 "(SELECT 1 FROM OSRT_CALLCHAINS c WHERE c.id = o.callchainId)"),
                    ==, 0);
 
-  /* every process's command line and parent */
+  /* every process's command line and parent, the child's as /proc showed it after its exec */
   g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 2);
   g_autofree char *parent_sql = g_strdup_printf (
       "SELECT commandLine FROM SL_PROCESS_INFO WHERE pid = %" G_GINT64_FORMAT, pid_of[0]);

@@ -266,6 +266,17 @@ test_cpu_records (void)
     SlWireSched orphan = { { SL_WIRE_SCHED, sizeof orphan, TID }, T, 0, 0, 1, 1 };
     g_assert_false (sl_trace_writer_add (w, PID, &orphan.h));
   }
+  /* a process without the library, as the daemon read it from /proc: the latest reading wins,
+   * whatever order they come in */
+  {
+    SlWireProcess r = { { 0, 0, 999 }, 2 * T, 999, PID };
+    add (w, rec (SL_WIRE_PROCESS, &r, sizeof r, "/opt/bin/static-prog -x"));
+    r.time_ns = T;
+    add (w, rec (SL_WIRE_PROCESS, &r, sizeof r, "/bin/sh -c static-prog"));
+    /* older than the process's own HELLO (after its exec): ignored */
+    SlWireProcess old = { { 0, 0, PID }, T / 2, PID, 1 };
+    add (w, rec (SL_WIRE_PROCESS, &old, sizeof old, "/bin/bash"));
+  }
   g_assert_cmpuint (sl_trace_writer_n_bad (w), ==, 1);
   /* 3 OSRT rows and 4 switches are events */
   g_assert_cmpuint (sl_trace_writer_n_events (w), ==, 7);
@@ -277,8 +288,15 @@ test_cpu_records (void)
       "SELECT count(*) FROM SL_PROCESS_INFO WHERE globalPid = %" G_GINT64_FORMAT " AND pid = %d "
       "AND parentPid = 77 AND commandLine = '/usr/bin/worker --id 3'", SL_GLOBAL_PID (1, PID), PID);
   g_assert_cmpint (sql_int (db, pi), ==, 1);
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 1);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 2);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM PROCESSES"), ==, 2);
   g_assert_cmpint (sql_int (db, "SELECT count(*) FROM PROCESSES WHERE name = 'worker'"), ==, 1);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM PROCESSES WHERE pid = 999 AND name = 'static-prog'"),
+                   ==, 1);
+  g_autofree char *child = g_strdup_printf (
+      "SELECT count(*) FROM SL_PROCESS_INFO WHERE pid = 999 AND parentPid = %d AND "
+      "commandLine = '/opt/bin/static-prog -x'", PID);
+  g_assert_cmpint (sql_int (db, child), ==, 1);
 
   g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API"), ==, 3);
   g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API WHERE callchainId = 1 AND start = 1000000000"),

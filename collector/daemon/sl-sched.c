@@ -23,6 +23,9 @@
  *    terminated).
  *    Threads and processes living less than SL_PROC_SCAN_MS may be missed.
  * Each thread's ins and outs alternate: an event that would repeat the thread's state is dropped.
+ * Each process of the tree is also sent as /proc shows it (SL_WIRE_PROCESS: command line, parent)
+ * when first seen and after an exec (perf's COMM_EXEC records; /proc: its command line looked at
+ * every scan), so that processes without the injection library are named too.
  */
 #include "sl-sched.h"
 
@@ -83,12 +86,19 @@ typedef struct
   uint8_t  kind; /* EV_* */
 } Ev;
 
+typedef struct
+{
+  int32_t  pid;
+  uint64_t cmd_hash; /* of the command line last sent */
+} Proc;
+
 enum
 {
   EV_IN,
   EV_OUT,
   EV_OUT_PREEMPT,
   EV_EXIT,
+  EV_EXEC,
 };
 
 struct _SlSched
@@ -114,8 +124,9 @@ struct _SlSched
   Ev           *evs;
   size_t        n_evs, cap_evs;
   /* /proc */
-  int32_t      *procs;
+  Proc         *procs; /* the tree's processes seen so far */
   size_t        n_procs, cap_procs;
+  int32_t       last_pid; /* perf: the pid of the last event, known already */
   bool          no_children_file;
 };
 
@@ -209,6 +220,95 @@ emit_lost (SlSched *s)
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Processes                                                                                      */
+
+/* Reads a whole small /proc file by path into `buf`; its length, or -1. */
+static ssize_t
+read_path (const char *path,
+           char       *buf,
+           size_t      size)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read (fd, buf, size - 1) : -1;
+
+  if (fd >= 0)
+    close (fd);
+  buf[n > 0 ? n : 0] = '\0';
+  return n;
+}
+
+/* Sends what /proc says of `p` (command line, parent) when it changed since last sent: a new
+ * process, or one that ran exec. */
+static void
+proc_report (SlSched *s,
+             Proc    *p)
+{
+  char path[64], cmd[4096], stat[1024];
+  ssize_t n;
+
+  snprintf (path, sizeof path, "/proc/%d/cmdline", (int) p->pid);
+  n = read_path (path, cmd, sizeof cmd);
+  if (n <= 0)
+    return; /* gone, or a zombie: what was sent stays */
+  /* as the library's HELLO has it: arguments separated by spaces */
+  for (ssize_t i = 0; i < n; i++)
+    if (cmd[i] == '\0')
+      cmd[i] = ' ';
+  while (n > 0 && cmd[n - 1] == ' ')
+    n--;
+  cmd[n] = '\0';
+  uint64_t h = 14695981039346656037u; /* FNV-1a */
+  for (const char *c = cmd; *c != '\0'; c++)
+    h = (h ^ (uint8_t) *c) * 1099511628211u;
+  if (h == p->cmd_hash)
+    return;
+  p->cmd_hash = h;
+  int32_t ppid = 0;
+  snprintf (path, sizeof path, "/proc/%d/stat", (int) p->pid);
+  const char *paren = read_path (path, stat, sizeof stat) > 0 ? strrchr (stat, ')') : NULL;
+  if (paren != NULL && paren[1] == ' ' && paren[2] != '\0')
+    ppid = (int32_t) strtol (paren + 4, NULL, 10);
+
+  uint8_t rec[sizeof (SlWireProcess) + sizeof cmd + 8];
+  uint32_t size = sl_wire_size (sizeof (SlWireProcess), (uint32_t) n);
+  SlWireProcess r = { { SL_WIRE_PROCESS, (uint16_t) size, (uint32_t) p->pid }, now_ns (), p->pid,
+                      ppid };
+  memset (rec, 0, size);
+  memcpy (rec, &r, sizeof r);
+  memcpy (rec + sizeof r, cmd, (size_t) n);
+  out_put (s, rec, size);
+}
+
+static Proc *
+proc_find (SlSched *s,
+           int32_t  pid)
+{
+  for (size_t i = 0; i < s->n_procs; i++)
+    if (s->procs[i].pid == pid)
+      return &s->procs[i];
+  return NULL;
+}
+
+static bool
+proc_known (SlSched *s,
+            int32_t  pid)
+{
+  return proc_find (s, pid) != NULL;
+}
+
+/* A process of the tree, sent the first time it is seen. */
+static void
+proc_add (SlSched *s,
+          int32_t  pid)
+{
+  if (proc_known (s, pid)
+      || !_sl_grow ((void **) &s->procs, &s->cap_procs, s->n_procs + 1, sizeof (Proc)))
+    return;
+  s->procs[s->n_procs] = (Proc) { pid, 0 };
+  proc_report (s, &s->procs[s->n_procs++]);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* perf                                                                                           */
 
 static int
@@ -227,6 +327,8 @@ perf_open (pid_t pid,
   a.sample_id_all = 1;
   a.context_switch = 1;
   a.task = 1;
+  a.comm = 1; /* with comm_exec: PERF_RECORD_COMM marks an exec */
+  a.comm_exec = 1;
   a.inherit = 1;
   a.use_clockid = 1;
   a.clockid = CLOCK_MONOTONIC;
@@ -341,6 +443,13 @@ perf_record (SlSched                         *s,
       memcpy (u32 + 3, rec + 32 + 16, 4);
       ev.cpu = (uint16_t) u32[3];
       break;
+    case PERF_RECORD_COMM:
+      if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) == 0 || h->size < 16 + 24)
+        return; /* a thread renamed */
+      memcpy (u32, rec + 8, 8);
+      memcpy (&u64, rec + h->size - 16, 8); /* the time of the sample_id that ends it */
+      ev = (Ev) { u64, (int32_t) u32[0], u32[1], 0, EV_EXEC };
+      break;
     case PERF_RECORD_LOST:
       if (h->size >= 24)
         {
@@ -410,6 +519,18 @@ perf_process (SlSched *s,
   for (; n < s->n_evs && s->evs[n].time <= cutoff; n++)
     {
       const Ev *e = &s->evs[n];
+      if (e->pid != s->last_pid)
+        {
+          proc_add (s, e->pid);
+          s->last_pid = e->pid;
+        }
+      if (e->kind == EV_EXEC)
+        {
+          Proc *p = proc_find (s, e->pid);
+          if (p != NULL)
+            proc_report (s, p); /* its new command line */
+          continue;
+        }
       /* a thread is known from its first in to its exit (an out then has nothing to end) */
       Thread *t = thread_find (s, e->pid, e->tid, e->kind == EV_IN);
       if (t == NULL)
@@ -470,25 +591,6 @@ perf_main (void *data)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* /proc                                                                                          */
-
-static bool
-proc_known (const SlSched *s,
-            int32_t        pid)
-{
-  for (size_t i = 0; i < s->n_procs; i++)
-    if (s->procs[i] == pid)
-      return true;
-  return false;
-}
-
-static void
-proc_add (SlSched *s,
-          int32_t  pid)
-{
-  if (!proc_known (s, pid)
-      && _sl_grow ((void **) &s->procs, &s->cap_procs, s->n_procs + 1, sizeof (int32_t)))
-    s->procs[s->n_procs++] = pid;
-}
 
 /* Reads a /proc file through its open descriptor; false when the task is gone. */
 static bool
@@ -590,7 +692,8 @@ proc_scan (SlSched *s,
 
   for (size_t i = 0; i < s->n_procs; i++)
     {
-      int32_t pid = s->procs[i];
+      int32_t pid = s->procs[i].pid;
+      proc_report (s, &s->procs[i]); /* an exec changes the command line */
       snprintf (path, sizeof path, "/proc/%d/task", (int) pid);
       DIR *dir = opendir (path);
       if (dir == NULL)

@@ -95,6 +95,8 @@ typedef struct
   size_t        n_domains, cap_domains;
   uint64_t      last_time;
   bool          hello;
+  bool          listed;    /* has its PROCESSES and SL_PROCESS_INFO rows */
+  uint64_t      info_time; /* when what they say was true (HELLO or /proc) */
 } Process;
 
 /* A stack waiting for its symbols: a CPU sample's, or an OS runtime call's backtrace (`chain`
@@ -159,7 +161,8 @@ static const char *const stmt_sql[N_STMTS] = {
                "threadBlock) VALUES (?, ?, ?, ?, ?, NULL)",
   [ST_PROCESS_INFO] = "INSERT INTO SL_PROCESS_INFO (globalPid, pid, parentPid, commandLine) "
                       "VALUES (?, ?, ?, ?)",
-  [ST_PROCESS_EXEC] = "UPDATE SL_PROCESS_INFO SET commandLine = ? WHERE globalPid = ?",
+  [ST_PROCESS_EXEC] = "UPDATE SL_PROCESS_INFO SET commandLine = ?, parentPid = ? "
+                      "WHERE globalPid = ?",
   [ST_PROCESS_EXEC_NAME] = "UPDATE PROCESSES SET name = ? WHERE globalPid = ?",
   [ST_API] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
              "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
@@ -1025,6 +1028,7 @@ fixed_size (uint16_t type)
     case SL_WIRE_DROPPED: return sizeof (SlWireDropped);
     case SL_WIRE_BYE: return sizeof (SlWireBye);
     case SL_WIRE_SCHED: return sizeof (SlWireSched);
+    case SL_WIRE_PROCESS: return sizeof (SlWireProcess);
     default: return SIZE_MAX;
     }
 }
@@ -1045,22 +1049,66 @@ program_name (const char *cmd)
 }
 
 static void
-process_exec (SlTraceWriter *w,
-              int32_t        pid,
+bind_pid_or_null (sqlite3_stmt *st,
+                  int           col,
+                  int32_t       pid)
+{
+  if (pid > 0)
+    sqlite3_bind_int64 (st, col, pid);
+  else
+    sqlite3_bind_null (st, col);
+}
+
+/* A process's PROCESSES and SL_PROCESS_INFO rows: made the first time, then kept to what was
+ * true last (`time`): a HELLO after an exec, /proc read by the daemon after one. */
+static void
+process_info (SlTraceWriter *w,
+              Process       *p,
+              uint64_t       time,
+              int32_t        ppid,
               const char    *cmd)
 {
   char *name = program_name (cmd);
-  sqlite3_stmt *st = w->stmts[ST_PROCESS_EXEC];
+  sqlite3_stmt *st;
 
-  sqlite3_bind_text (st, 1, cmd, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (st, 2, gpid (pid));
+  if (p->listed && time < p->info_time)
+    {
+      free (name);
+      return;
+    }
+  st = w->stmts[p->listed ? ST_PROCESS_EXEC_NAME : ST_PROCESS];
+  if (p->listed)
+    {
+      sqlite3_bind_text (st, 1, name != NULL ? name : "", -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int64 (st, 2, gpid (p->pid));
+    }
+  else
+    {
+      sqlite3_bind_int64 (st, 1, gpid (p->pid));
+      sqlite3_bind_int64 (st, 2, p->pid);
+      sqlite3_bind_text (st, 3, name != NULL ? name : "", -1, SQLITE_TRANSIENT);
+    }
   sqlite3_step (st);
   sqlite3_reset (st);
-  st = w->stmts[ST_PROCESS_EXEC_NAME];
-  sqlite3_bind_text (st, 1, name != NULL ? name : "", -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (st, 2, gpid (pid));
+  if (p->listed)
+    {
+      st = w->stmts[ST_PROCESS_EXEC];
+      sqlite3_bind_text (st, 1, cmd, -1, SQLITE_TRANSIENT);
+      bind_pid_or_null (st, 2, ppid);
+      sqlite3_bind_int64 (st, 3, gpid (p->pid));
+    }
+  else
+    {
+      st = w->stmts[ST_PROCESS_INFO];
+      sqlite3_bind_int64 (st, 1, gpid (p->pid));
+      sqlite3_bind_int64 (st, 2, p->pid);
+      bind_pid_or_null (st, 3, ppid);
+      sqlite3_bind_text (st, 4, cmd, -1, SQLITE_TRANSIENT);
+    }
   sqlite3_step (st);
   sqlite3_reset (st);
+  p->listed = true;
+  p->info_time = time;
   free (name);
 }
 
@@ -1125,6 +1173,19 @@ sl_trace_writer_add (SlTraceWriter      *w,
     return true;
   if (h->type == SL_WIRE_SCHED)
     return add_sched (w, (const SlWireSched *) h);
+  if (h->type == SL_WIRE_PROCESS)
+    {
+      const SlWireProcess *r = (const SlWireProcess *) h;
+      const char *cmd = record_text (h, sizeof *r);
+      p = r->pid > 0 && cmd != NULL ? process_get (w, r->pid) : NULL;
+      if (p == NULL)
+        {
+          w->n_bad++;
+          return false;
+        }
+      process_info (w, p, r->time_ns, r->ppid, cmd);
+      return true;
+    }
   p = process_get (w, pid);
   if (p == NULL)
     return false;
@@ -1136,35 +1197,17 @@ sl_trace_writer_add (SlTraceWriter      *w,
         const char *cmd = record_text (h, sizeof *hello);
         if (cmd == NULL || hello->magic != SL_WIRE_MAGIC)
           break;
+        /* a second HELLO of the same pid: it ran exec, and is the new program from now on.
+         * PROCESSES.name is the program's name, as nsys has it; the command line goes into
+         * META_DATA_CAPTURE and SL_PROCESS_INFO */
+        process_info (w, p, hello->start_ns, hello->ppid, cmd);
         if (p->hello)
           {
-            /* the same pid again: it ran exec, and is the new program from now on */
-            process_exec (w, pid, cmd);
             ok = true;
             break;
           }
         p->hello = true;
         p->name = strdup (cmd);
-        sqlite3_stmt *st = w->stmts[ST_PROCESS];
-        /* PROCESSES.name is the program's name, as nsys has it; the command line goes into
-         * META_DATA_CAPTURE and SL_PROCESS_INFO */
-        char *base = program_name (cmd);
-        sqlite3_bind_int64 (st, 1, gpid (pid));
-        sqlite3_bind_int64 (st, 2, pid);
-        sqlite3_bind_text (st, 3, base != NULL ? base : "", -1, SQLITE_TRANSIENT);
-        sqlite3_step (st);
-        sqlite3_reset (st);
-        free (base);
-        st = w->stmts[ST_PROCESS_INFO];
-        sqlite3_bind_int64 (st, 1, gpid (pid));
-        sqlite3_bind_int64 (st, 2, pid);
-        if (hello->ppid > 0)
-          sqlite3_bind_int64 (st, 3, hello->ppid);
-        else
-          sqlite3_bind_null (st, 3);
-        sqlite3_bind_text (st, 4, cmd, -1, SQLITE_TRANSIENT);
-        sqlite3_step (st);
-        sqlite3_reset (st);
         if (!w->wrote_session_time)
           {
             char sql[256];

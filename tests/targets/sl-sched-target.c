@@ -7,7 +7,8 @@
  *                                 blocks in read() on a pipe (pipe_wait_fn) and "locker" blocks
  *                                 on the mutex (mutex_wait_fn) until main lets them through, 8
  *                                 times 100 ms; main forks and execs "sl-sched-target child
- *                                 REPORT" and waits for it
+ *                                 REPORT" without LD_PRELOAD (a program the injection library
+ *                                 is not in: only the daemon sees it) and waits for it
  *   sl-sched-target child REPORT  "child-main" sleeps, its thread "child-spin" spins
  *
  * Every thread first sleeps 150 ms (a /proc poller looks for new threads every 50 ms), then
@@ -211,6 +212,7 @@ main (int   argc,
   if (child == 0)
     {
       char *args[] = { argv[0], "child", argv[1], NULL };
+      unsetenv ("LD_PRELOAD");
       execv ("/proc/self/exe", args);
       _exit (127);
     }
