@@ -3,6 +3,8 @@
  *
  * Usage: bench-collector SIGHTLINE BENCH-TARGET [N | sched]   (sched: part 4 only)
  *
+ * Parts 1 and 2 record with --sched off: part 4 measures scheduling.
+ *
  *  1. OS runtime call that does not block (an uncontended pthread_mutex_lock/unlock pair and a
  *     write(2) of one byte to /dev/null), N times: ns per call plain vs. under `sightline record
  *     -s none` → the difference (target: ≤ 100 ns).
@@ -73,10 +75,10 @@ bench_calls (const char *sightline,
   /* the default threshold (1 µs) records every write: on a VM a write(2) takes ~1.5 µs; with
    * 100 µs it is interposed and timed but not recorded, the case of a call that does not block */
   const char *rec[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t", "osrt,nvtx",
-                        "--", target, "calls", n, NULL };
+                        "--sched", "off", "--", target, "calls", n, NULL };
   const char *rec_quiet[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t",
-                              "osrt,nvtx", "--osrt-threshold", "100000", "--", target, "calls", n,
-                              NULL };
+                              "osrt,nvtx", "--osrt-threshold", "100000", "--sched", "off", "--",
+                              target, "calls", n, NULL };
   const char *keys[] = { "mutex_ns", "write_ns" };
 
   g_print ("1. OS runtime calls (%s calls, median of 3 runs)\n", n);
@@ -106,7 +108,7 @@ bench_sampling (const char *sightline,
   g_autofree char *perf_data = g_build_filename (g_get_tmp_dir (), "bench-collector.perf", NULL);
   const char *plain[] = { target, "work", NULL };
   const char *rec[] = { sightline, "record", "-f", "-o", trace, "-s", "1000", "-t", "none",
-                        "--", target, "work", NULL };
+                        "--sched", "off", "--", target, "work", NULL };
   const char *perf[] = { "perf", "record", "-q", "-F", "1000", "-g", "-o", perf_data, "--",
                          target, "work", NULL };
   double p[3], r[3], f[3];

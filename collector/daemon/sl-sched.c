@@ -466,6 +466,21 @@ perf_record (SlSched                         *s,
     s->evs[s->n_evs++] = ev;
 }
 
+/* `n` bytes at `pos` of a ring of `size` bytes (a power of two), across its end. */
+static void
+ring_copy (void          *dst,
+           const uint8_t *data,
+           uint64_t       size,
+           uint64_t       pos,
+           size_t         n)
+{
+  size_t off = (size_t) (pos & (size - 1));
+  size_t first = n < size - off ? n : (size_t) (size - off);
+
+  memcpy (dst, data + off, first);
+  memcpy ((uint8_t *) dst + first, data, n - first);
+}
+
 static void
 perf_drain_ring (SlSched *s,
                  int      i)
@@ -480,14 +495,12 @@ perf_drain_ring (SlSched *s,
   while (tail + sizeof (struct perf_event_header) <= head)
     {
       struct perf_event_header h;
-      for (size_t k = 0; k < sizeof h; k++)
-        ((uint8_t *) &h)[k] = data[(tail + k) % size];
+      ring_copy (&h, data, size, tail, sizeof h);
       if (h.size < sizeof h || tail + h.size > head)
         break;
       if (h.size <= sizeof rec)
         {
-          for (size_t k = 0; k < h.size; k++)
-            rec[k] = data[(tail + k) % size];
+          ring_copy (rec, data, size, tail, h.size);
           perf_record (s, &h, rec);
         }
       tail += h.size;
@@ -819,7 +832,7 @@ proc_main (void *data)
 {
   SlSched *s = data;
   uint64_t period = 1000000000u / SL_SCHED_PROC_HZ;
-  uint64_t next = now_ns (), last_scan = 0;
+  uint64_t next = now_ns (), last_scan = 0, last_flush = 0;
 
   for (bool last = false;; )
     {
@@ -833,7 +846,12 @@ proc_main (void *data)
       proc_poll (s);
       if (last)
         break;
-      out_flush (s);
+      /* to the writer in batches: one a poll would wake it 1000 times a second */
+      if (now - last_flush >= SL_PERF_POLL_MS * 1000000u)
+        {
+          out_flush (s);
+          last_flush = now;
+        }
       next += period;
       if (next < now)
         next = now + period; /* late (a loaded machine): no burst of catching up */
