@@ -387,9 +387,11 @@ message_cb (gpointer data)
                    g_ascii_strtoull (m->argv[2], NULL, 10));
   else if (strcmp (verb, "exited") == 0 && n >= 2)
     g_signal_emit (self, signals[EXITED], 0, atoi (m->argv[1]));
-  else if (strcmp (verb, "warning") == 0 && n >= 2)
+  else if ((strcmp (verb, "warning") == 0 || strcmp (verb, "sched") == 0) && n >= 2)
     {
-      g_autofree char *text = g_strdup_printf ("sightline: %s\n", m->argv[1]);
+      /* a warning, or how scheduling is recorded: in the output pane */
+      g_autofree char *text = g_strdup_printf ("sightline: %s%s\n",
+                                               verb[0] == 's' ? "scheduling: " : "", m->argv[1]);
       g_signal_emit (self, signals[OUTPUT], 0, text);
     }
   else if (strcmp (verb, "error") == 0 && n >= 2)
