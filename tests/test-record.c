@@ -397,10 +397,10 @@ record_sched (const char *method,
   /* blocking calls over 80 µs have backtraces through the program's own function */
   gint64 n, without;
   check_backtraces (db, gtid_of[3], "read", "pipe_wait_fn", &n, &without);
-  g_assert_cmpint (n, >=, 6);
+  g_assert_cmpint (n, >=, 3); /* of 8: a late thread finds some ready */
   g_assert_cmpint (without, ==, 0);
   check_backtraces (db, gtid_of[4], "pthread_mutex_lock", "mutex_wait_fn", &n, &without);
-  g_assert_cmpint (n, >=, 6);
+  g_assert_cmpint (n, >=, 3); /* of 8: a late thread finds some ready */
   g_assert_cmpint (without, ==, 0);
   /* and only those */
   g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API WHERE end - start < 80000 AND callchainId != 0"),
