@@ -48,6 +48,10 @@ usage (FILE *out)
            "  -t, --trace LIST      what to trace: cuda,nvtx,osrt (default: all three)\n"
            "  -s, --sample HZ|none  CPU sampling with call stacks (default: 1000)\n"
            "      --osrt-threshold NS  record OS runtime calls of at least NS ns (default: 1000)\n"
+           "      --osrt-backtrace NS|none  backtraces of OS runtime calls of at least NS ns\n"
+           "                        (default: 80000)\n"
+           "      --sched on|off|perf|proc  thread scheduling (default: on: perf context-switch\n"
+           "                        records where allowed, else /proc polled at 1 kHz)\n"
            "      --delay S         start collecting after S seconds\n"
            "      --duration S      collect for S seconds, then end the program\n"
            "      --env VAR=VALUE   set VAR in COMMAND's environment (repeatable)\n"
@@ -89,6 +93,9 @@ sl_cmd_record (int    argc,
   const char *trace = "cuda,nvtx,osrt";
   const char *sample = "1000";
   const char *osrt_threshold = NULL;
+  const char *osrt_backtrace = NULL;
+  const char *sched = "auto";
+  g_autofree char *sched_note = NULL;
   double delay = 0, duration = 0;
   gboolean force = FALSE, stats = FALSE;
   g_autoptr (GPtrArray) envs = g_ptr_array_new ();
@@ -151,6 +158,26 @@ sl_cmd_record (int    argc,
           if (!g_ascii_isdigit (osrt_threshold[0]))
             {
               fprintf (stderr, "sightline record: --osrt-threshold wants nanoseconds\n");
+              return 2;
+            }
+        }
+      else if (strcmp (a, "--osrt-backtrace") == 0)
+        {
+          osrt_backtrace = argv[++i];
+          if (!g_ascii_isdigit (osrt_backtrace[0]) && strcmp (osrt_backtrace, "none") != 0)
+            {
+              fprintf (stderr, "sightline record: --osrt-backtrace wants nanoseconds or none\n");
+              return 2;
+            }
+        }
+      else if (strcmp (a, "--sched") == 0)
+        {
+          sched = argv[++i];
+          if (strcmp (sched, "on") != 0 && strcmp (sched, "auto") != 0
+              && strcmp (sched, "off") != 0 && strcmp (sched, "perf") != 0
+              && strcmp (sched, "proc") != 0)
+            {
+              fprintf (stderr, "sightline record: --sched wants on, off, perf or proc\n");
               return 2;
             }
         }
@@ -239,6 +266,11 @@ sl_cmd_record (int    argc,
   settings->delay_s = delay;
   settings->duration_s = duration;
   settings->output = g_strdup (output);
+  settings->sched = g_strdup (strcmp (sched, "on") == 0 ? "auto" : sched);
+  if (osrt_backtrace != NULL)
+    settings->osrt_backtrace_ns = strcmp (osrt_backtrace, "none") == 0
+                                    ? G_MAXUINT64
+                                    : MAX (g_ascii_strtoull (osrt_backtrace, NULL, 10), 1);
   g_ptr_array_add (envs, NULL);
   g_strfreev (settings->env);
   settings->env = g_strdupv ((char **) envs->pdata);
@@ -296,6 +328,11 @@ sl_cmd_record (int    argc,
           fprintf (stderr, "sightline: recording %s (pid %s, tracing %s, sampling %s) into %s\n",
                    program, m.argv[1], trace, strcmp (sample, "0") == 0 ? "off" : sample, output);
         }
+      else if (strcmp (verb, "sched") == 0 && m.n >= 2)
+        {
+          g_free (sched_note);
+          sched_note = g_strdup (m.argv[1]);
+        }
       else if (strcmp (verb, "progress") == 0 && m.n >= 3 && tty)
         {
           g_autofree char *elapsed = sl_format_duration ((SlTime) g_ascii_strtoull (m.argv[1], NULL, 10));
@@ -326,6 +363,7 @@ sl_cmd_record (int    argc,
           else if (status >= 0)
             fprintf (stderr, "sightline: the program exited with status %d\n", WEXITSTATUS (status));
           fprintf (stderr, "sightline: %" G_GUINT64_FORMAT " events written to %s\n", events, output);
+          fprintf (stderr, "sightline: scheduling: %s\n", sched_note != NULL ? sched_note : "off");
           if (dropped > 0)
             fprintf (stderr, "sightline: %" G_GUINT64_FORMAT " records were lost on the way (see "
                              "SIGHTLINE_DROPPED_RECORDS in the trace)\n",

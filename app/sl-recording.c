@@ -48,6 +48,7 @@ sl_record_settings_copy (const SlRecordSettings *s)
   c->cwd = g_strdup (s->cwd);
   c->env = g_strdupv (s->env);
   c->output = g_strdup (s->output);
+  c->sched = g_strdup (s->sched);
   return c;
 }
 
@@ -61,6 +62,7 @@ sl_record_settings_free (SlRecordSettings *s)
   g_free (s->cwd);
   g_strfreev (s->env);
   g_free (s->output);
+  g_free (s->sched);
   g_free (s);
 }
 
@@ -305,6 +307,13 @@ sl_record_request (const SlRecordSettings *s,
   if (s->osrt_threshold_ns > 0)
     g_ptr_array_add (msg, g_strdup_printf ("osrt_threshold_ns=%" G_GUINT64_FORMAT,
                                            s->osrt_threshold_ns));
+  if (s->osrt_backtrace_ns == G_MAXUINT64)
+    g_ptr_array_add (msg, g_strdup ("osrt_backtrace_ns=none"));
+  else if (s->osrt_backtrace_ns > 0)
+    g_ptr_array_add (msg, g_strdup_printf ("osrt_backtrace_ns=%" G_GUINT64_FORMAT,
+                                           s->osrt_backtrace_ns));
+  if (s->sched != NULL)
+    g_ptr_array_add (msg, g_strdup_printf ("sched=%s", s->sched));
   /* our environment, with the settings' variables over it */
   for (char **e = environ; *e != NULL; e++)
     {
@@ -378,9 +387,11 @@ message_cb (gpointer data)
                    g_ascii_strtoull (m->argv[2], NULL, 10));
   else if (strcmp (verb, "exited") == 0 && n >= 2)
     g_signal_emit (self, signals[EXITED], 0, atoi (m->argv[1]));
-  else if (strcmp (verb, "warning") == 0 && n >= 2)
+  else if ((strcmp (verb, "warning") == 0 || strcmp (verb, "sched") == 0) && n >= 2)
     {
-      g_autofree char *text = g_strdup_printf ("sightline: %s\n", m->argv[1]);
+      /* a warning, or how scheduling is recorded: in the output pane */
+      g_autofree char *text = g_strdup_printf ("sightline: %s%s\n",
+                                               verb[0] == 's' ? "scheduling: " : "", m->argv[1]);
       g_signal_emit (self, signals[OUTPUT], 0, text);
     }
   else if (strcmp (verb, "error") == 0 && n >= 2)

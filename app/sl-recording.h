@@ -17,6 +17,9 @@ typedef struct
   guint    sample_hz;     /* 0: no CPU sampling */
   double   delay_s, duration_s;
   guint64  osrt_threshold_ns; /* 0: the default (1 µs) */
+  guint64  osrt_backtrace_ns; /* backtraces of calls this long; 0: the default (80 µs),
+                               * G_MAXUINT64: none */
+  char    *sched;             /* scheduling: "auto" (NULL too), "off", "perf" or "proc" */
   char    *output;        /* the trace file */
 } SlRecordSettings;
 

@@ -4,7 +4,13 @@
  *   work      a fixed amount of CPU work (~1 s); prints "cpu_s X", the process's CPU time
  *   events R S  R one-byte writes to /dev/null a second (record them with --osrt-threshold 0)
  *             for S seconds, in batches every 10 ms, then a fixed CPU loop; prints "wall_s X",
- *             its own run time */
+ *             its own run time
+ *   switches T N  T threads each doing N rounds of ~0.2 ms of CPU work and a 100 µs sleep
+ *             (thousands of context switches a second); prints "wall_s X", its own run time, and
+ *             "cpu_s Y", its CPU time (user and system: perf's switch records are system time)
+ *   pingpong N  two threads pass a byte back and forth over pipes N times (every pass two
+ *             context switches: the worst case for scheduling recording); prints "wall_s X" and
+ *             "cpu_s Y" */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -28,6 +34,35 @@ work (long n)
   for (long i = 0; i < n; i++)
     x = x * 1.0000001 + 0.5;
   return x;
+}
+
+static long switch_rounds;
+static int  ping[2], pong[2];
+
+static void *
+pong_thread (void *data)
+{
+  char c;
+
+  (void) data;
+  for (long i = 0; i < switch_rounds; i++)
+    if (read (ping[0], &c, 1) != 1 || write (pong[1], &c, 1) != 1)
+      break;
+  return NULL;
+}
+
+static void *
+switch_thread (void *data)
+{
+  struct timespec ts = { 0, 100000 };
+
+  (void) data;
+  for (long i = 0; i < switch_rounds; i++)
+    {
+      work (60000L);
+      nanosleep (&ts, NULL);
+    }
+  return NULL;
 }
 
 int
@@ -82,6 +117,40 @@ main (int   argc,
       printf ("wall_s %.4f\n", now (CLOCK_MONOTONIC) - t0);
       return 0;
     }
-  fprintf (stderr, "usage: %s calls N | work | events RATE SECONDS\n", argv[0]);
+  if (argc > 1 && strcmp (argv[1], "switches") == 0)
+    {
+      int n = argc > 2 ? atoi (argv[2]) : 2;
+      pthread_t threads[64];
+      switch_rounds = argc > 3 ? atol (argv[3]) : 3000;
+      n = n < 1 ? 1 : n > 64 ? 64 : n;
+      double t0 = now (CLOCK_MONOTONIC);
+      for (int i = 0; i < n; i++)
+        pthread_create (&threads[i], NULL, switch_thread, NULL);
+      for (int i = 0; i < n; i++)
+        pthread_join (threads[i], NULL);
+      printf ("wall_s %.4f\ncpu_s %.4f\n", now (CLOCK_MONOTONIC) - t0,
+              now (CLOCK_PROCESS_CPUTIME_ID));
+      return 0;
+    }
+  if (argc > 1 && strcmp (argv[1], "pingpong") == 0)
+    {
+      pthread_t t;
+      char c = 'x';
+      switch_rounds = argc > 2 ? atol (argv[2]) : 100000;
+      if (pipe (ping) != 0 || pipe (pong) != 0)
+        return 1;
+      double t0 = now (CLOCK_MONOTONIC);
+      pthread_create (&t, NULL, pong_thread, NULL);
+      for (long i = 0; i < switch_rounds; i++)
+        if (write (ping[1], &c, 1) != 1 || read (pong[0], &c, 1) != 1)
+          return 1;
+      pthread_join (t, NULL);
+      printf ("wall_s %.4f\ncpu_s %.4f\n", now (CLOCK_MONOTONIC) - t0,
+              now (CLOCK_PROCESS_CPUTIME_ID));
+      return 0;
+    }
+  fprintf (stderr, "usage: %s calls N | work | events RATE SECONDS | switches THREADS ROUNDS | "
+                   "pingpong N\n",
+           argv[0]);
   return 2;
 }

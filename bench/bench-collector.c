@@ -1,7 +1,9 @@
 /* bench-collector.c: what recording costs the recorded program, and how fast the daemon's writer
  * takes records, each against a baseline measured in the same run.
  *
- * Usage: bench-collector SIGHTLINE BENCH-TARGET [N]
+ * Usage: bench-collector SIGHTLINE BENCH-TARGET [N | sched]   (sched: part 4 only)
+ *
+ * Parts 1 and 2 record with --sched off: part 4 measures scheduling.
  *
  *  1. OS runtime call that does not block (an uncontended pthread_mutex_lock/unlock pair and a
  *     write(2) of one byte to /dev/null), N times: ns per call plain vs. under `sightline record
@@ -12,6 +14,11 @@
  *  3. Ingest: 4 M OSRT and NVTX records through the trace writer (interning, rows, commits every
  *     100 k records) vs. a bare SQLite insert of the same rows with one prepared statement
  *     (target: ≥ 2 M records a second).
+ *  4. Scheduling recorded: threads that switch thousands of times a second, and the worst case
+ *     (a pipe ping-pong, a switch every few µs); their wall time under `sightline record -s
+ *     none -t none` with --sched off, perf (the default where allowed) and proc (the
+ *     fallback), runs interleaved, medians of 9 → the cost in % of the wall time against
+ *     --sched off (target: ≤ 1 %), of its CPU time, and the switches recorded.
  *
  * Not a test: prints, asserts nothing.
  */
@@ -68,10 +75,10 @@ bench_calls (const char *sightline,
   /* the default threshold (1 µs) records every write: on a VM a write(2) takes ~1.5 µs; with
    * 100 µs it is interposed and timed but not recorded, the case of a call that does not block */
   const char *rec[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t", "osrt,nvtx",
-                        "--", target, "calls", n, NULL };
+                        "--sched", "off", "--", target, "calls", n, NULL };
   const char *rec_quiet[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t",
-                              "osrt,nvtx", "--osrt-threshold", "100000", "--", target, "calls", n,
-                              NULL };
+                              "osrt,nvtx", "--osrt-threshold", "100000", "--sched", "off", "--",
+                              target, "calls", n, NULL };
   const char *keys[] = { "mutex_ns", "write_ns" };
 
   g_print ("1. OS runtime calls (%s calls, median of 3 runs)\n", n);
@@ -101,7 +108,7 @@ bench_sampling (const char *sightline,
   g_autofree char *perf_data = g_build_filename (g_get_tmp_dir (), "bench-collector.perf", NULL);
   const char *plain[] = { target, "work", NULL };
   const char *rec[] = { sightline, "record", "-f", "-o", trace, "-s", "1000", "-t", "none",
-                        "--", target, "work", NULL };
+                        "--sched", "off", "--", target, "work", NULL };
   const char *perf[] = { "perf", "record", "-q", "-F", "1000", "-g", "-o", perf_data, "--",
                          target, "work", NULL };
   double p[3], r[3], f[3];
@@ -126,6 +133,101 @@ bench_sampling (const char *sightline,
     g_print ("   perf record -F 1000 -g: not available here (perf_event_paranoid or no perf)\n");
   g_unlink (trace);
   g_unlink (perf_data);
+}
+
+static double
+median (double *v,
+        int     n)
+{
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && v[j - 1] > v[j]; j--)
+      {
+        double t = v[j];
+        v[j] = v[j - 1];
+        v[j - 1] = t;
+      }
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define SCHED_RUNS 9
+
+/* The first value of `target`'s output line "WHAT VALUE"s, both read from one run. */
+static void
+run_target2 (const char *const *argv,
+             double            *wall,
+             double            *cpu)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  *wall = *cpu = -1;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                     NULL))
+    return;
+  g_auto (GStrv) lines = g_strsplit (out != NULL ? out : "", "\n", -1);
+  for (char **l = lines; *l != NULL; l++)
+    if (g_str_has_prefix (*l, "wall_s "))
+      *wall = g_ascii_strtod (*l + 7, NULL);
+    else if (g_str_has_prefix (*l, "cpu_s "))
+      *cpu = g_ascii_strtod (*l + 6, NULL);
+}
+
+static void
+bench_sched_on (const char        *sightline,
+                const char        *target,
+                const char        *what,
+                const char *const *work)
+{
+  g_autofree char *trace = g_build_filename (g_get_tmp_dir (), "bench-collector-sched.sqlite", NULL);
+  static const char *const ways[] = { "off", "perf", "proc" };
+  double wall[3][SCHED_RUNS], cpu[3][SCHED_RUNS];
+  gint64 rows[3] = { 0 };
+
+  g_print ("   %s:\n", what);
+  for (int i = 0; i < SCHED_RUNS; i++)
+    for (int w = 0; w < 3; w++)
+      {
+        const char *argv[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t", "none",
+                               "--sched", ways[w], "--", target, work[0], work[1], work[2], NULL };
+        run_target2 (argv, &wall[w][i], &cpu[w][i]);
+        sqlite3 *db = NULL;
+        sqlite3_stmt *st = NULL;
+        if (i == 0 && sqlite3_open_v2 (trace, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
+            && sqlite3_prepare_v2 (db, "SELECT count(*) FROM SCHED_EVENTS", -1, &st, NULL)
+                   == SQLITE_OK
+            && sqlite3_step (st) == SQLITE_ROW)
+          rows[w] = sqlite3_column_int64 (st, 0);
+        sqlite3_finalize (st);
+        sqlite3_close (db);
+      }
+  double off = median (wall[0], SCHED_RUNS), off_cpu = median (cpu[0], SCHED_RUNS);
+  g_print ("     --sched off  wall %.3f s, CPU %.3f s\n", off, off_cpu);
+  for (int w = 1; w < 3; w++)
+    {
+      double m = median (wall[w], SCHED_RUNS), c = median (cpu[w], SCHED_RUNS);
+      g_print ("     --sched %-4s wall %.3f s: %+.2f %% (target <= 1 %%); CPU %.3f s: %+.2f %%; "
+               "%" G_GINT64_FORMAT " SCHED_EVENTS rows in the first run\n",
+               ways[w], m, 100.0 * (m - off) / off, c, 100.0 * (c - off_cpu) / off_cpu, rows[w]);
+    }
+  g_unlink (trace);
+}
+
+static void
+bench_sched (const char *sightline,
+             const char *target)
+{
+  static const char *const switches[] = { "switches", "2", "3000" };
+  static const char *const pingpong[] = { "pingpong", "100000", NULL };
+
+  g_print ("4. Scheduling recorded (%d interleaved runs, medians; wall and CPU time of the "
+           "program)\n", SCHED_RUNS);
+  bench_sched_on (sightline, target,
+                  "2 threads x 3000 rounds of 0.2 ms work + 100 us sleep (~7000 switches/s)",
+                  switches);
+  bench_sched_on (sightline, target,
+                  "worst case: 2 threads passing a byte over pipes 100 000 times (~400 000 "
+                  "switches)",
+                  pingpong);
 }
 
 #define INGEST_N 4000000
@@ -241,8 +343,14 @@ main (int   argc,
       g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [N]\n", argv[0]);
       return 2;
     }
+  if (argc > 3 && strcmp (argv[3], "sched") == 0)
+    {
+      bench_sched (argv[1], argv[2]);
+      return 0;
+    }
   bench_calls (argv[1], argv[2], argc > 3 ? argv[3] : "2000000");
   bench_sampling (argv[1], argv[2]);
+  bench_sched (argv[1], argv[2]);
   bench_ingest ();
   return 0;
 }

@@ -42,6 +42,8 @@ extern "C"
     SL_WIRE_STREAM,         /* SlWireStream */
     SL_WIRE_DROPPED,        /* SlWireDropped: records lost on the way, never silent */
     SL_WIRE_BYE,            /* SlWireBye: the process ends normally (exit) or on a signal */
+    SL_WIRE_SCHED,          /* SlWireSched: a context switch (made by the daemon, not the library) */
+    SL_WIRE_PROCESS,        /* SlWireProcess + command line: a process of the tree (daemon) */
     SL_WIRE_N_TYPES
   } SlWireType;
 
@@ -131,7 +133,8 @@ extern "C"
     uint64_t end_ns;
     int64_t ret; /* the call's return value */
     uint32_t func; /* SlOsrtFunc */
-    uint32_t pad;
+    uint32_t n_frames; /* return addresses that follow (the call's backtrace, caller first) */
+    /* followed by n_frames uint64_t: calls longer than the backtrace threshold only */
   } SlWireOsrt;
 
   /* NVTX: the library sends what happened; the daemon pairs push/pop per thread and start/end by
@@ -334,6 +337,32 @@ extern "C"
     int32_t status; /* exit status, or -signal */
     uint32_t pad;
   } SlWireBye;
+
+  /* A thread switched in or out of a CPU.  The daemon makes these from perf context-switch
+   * records or from polling /proc, and queues them as if a target had sent them; h.tid is the
+   * thread. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    int32_t pid;
+    uint16_t cpu;
+    uint8_t is_in;
+    uint8_t state; /* ENUM_SAMPLING_THREAD_STATE after the switch (SL_THREAD_STATE_*) */
+  } SlWireSched;
+
+  /* A process of the recorded tree as /proc showed it at `time_ns` (the daemon's scheduling
+   * collector sends one when it first sees a process and again after an exec): what a process
+   * without the library (a static program, one that dropped LD_PRELOAD) is known by.  The latest
+   * of these and the processes' own HELLOs wins.  h.tid is the pid. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    int32_t pid;
+    int32_t ppid;
+    /* followed by the command line: arguments separated by ' ' */
+  } SlWireProcess;
 
   /* Size of a record with `text_len` bytes of text (without its NUL) after `fixed` bytes. */
   static inline uint32_t

@@ -10,17 +10,27 @@ if(SL_SANITIZE)
   target_compile_options(sl-test-target PRIVATE -fno-sanitize=all)
   target_link_options(sl-test-target PRIVATE -fno-sanitize=all)
 endif()
+# the scheduling tests' program: threads that spin, sleep and block in known ways; noinline
+# functions the OS-runtime backtraces must show
+add_executable(sl-sched-target ${CMAKE_CURRENT_SOURCE_DIR}/targets/sl-sched-target.c)
+target_link_libraries(sl-sched-target PRIVATE Threads::Threads)
+target_compile_options(sl-sched-target PRIVATE -O1 -fno-omit-frame-pointer)
+if(SL_SANITIZE)
+  target_compile_options(sl-sched-target PRIVATE -fno-sanitize=all)
+  target_link_options(sl-sched-target PRIVATE -fno-sanitize=all)
+endif()
 if(SL_HAVE_CUDA)
   target_include_directories(sl-test-target PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
   target_compile_definitions(sl-test-target PRIVATE SL_HAVE_NVTX=1)
 endif()
 if(TARGET test-record)
-  add_dependencies(test-record sightline sightlined sightline-inject sl-test-target)
+  add_dependencies(test-record sightline sightlined sightline-inject sl-test-target sl-sched-target)
   target_link_libraries(test-record PRIVATE PkgConfig::SQLITE)
   target_compile_definitions(test-record PRIVATE
     SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>"
     SL_DAEMON_PATH="$<TARGET_FILE:sightlined>"
-    SL_TARGET_PATH="$<TARGET_FILE:sl-test-target>")
+    SL_TARGET_PATH="$<TARGET_FILE:sl-test-target>"
+    SL_SCHED_TARGET_PATH="$<TARGET_FILE:sl-sched-target>")
   if(SL_HAVE_CUDA)
     target_compile_definitions(test-record PRIVATE SL_HAVE_NVTX=1)
   endif()

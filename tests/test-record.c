@@ -2,6 +2,7 @@
  * a private runtime directory), the injection library inside tests/targets/sl-test-target, and
  * the written trace, read back through the model and checked field by field with SQL. */
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -131,7 +132,7 @@ event_rows (sqlite3 *db)
   static const char *const tables[] = {
     "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
     "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS",
-    "OSRT_API", "COMPOSITE_EVENTS",
+    "OSRT_API", "COMPOSITE_EVENTS", "SCHED_EVENTS",
   };
   gint64 n = 0;
 
@@ -269,13 +270,204 @@ test_threads (void)
   sqlite3_close (db);
 }
 
-static void
-test_crash (void)
+/* A thread's running time inside [from, to] from SCHED_EVENTS: each "in" up to the thread's next
+ * event (an "out": they alternate), clipped to the window. */
+static gint64
+sched_running_ns (sqlite3 *db,
+                  gint64   gtid,
+                  gint64   from,
+                  gint64   to)
 {
-  g_autofree char *path = trace_path ("crash.sqlite");
+  g_autofree char *sql = g_strdup_printf (
+      "WITH e AS (SELECT start, isSchedIn AS i, lead (start) OVER w AS next, "
+      "lead (isSchedIn) OVER w AS ni FROM SCHED_EVENTS WHERE globalTid = %" G_GINT64_FORMAT
+      " WINDOW w AS (ORDER BY start, isSchedIn)) "
+      "SELECT coalesce (sum (max (0, min (next, %" G_GINT64_FORMAT ") - max (start, %"
+      G_GINT64_FORMAT "))), 0) FROM e WHERE i = 1 AND ni = 0",
+      gtid, to, from);
+  return sql_int (db, sql);
+}
+
+/* OS runtime calls `func` of `gtid` of at least 80 µs, and how many of them lack a backtrace
+ * whose frames include `frame` (with the C library function at depth 0). */
+static void
+check_backtraces (sqlite3    *db,
+                  gint64      gtid,
+                  const char *func,
+                  const char *frame,
+                  gint64     *n_calls,
+                  gint64     *n_without)
+{
+  g_autofree char *calls = g_strdup_printf (
+      "SELECT count(*) FROM OSRT_API o JOIN StringIds n ON n.id = o.nameId WHERE o.globalTid = %"
+      G_GINT64_FORMAT " AND n.value = '%s' AND o.end - o.start >= 80000", gtid, func);
+  g_autofree char *without = g_strdup_printf (
+      "SELECT count(*) FROM OSRT_API o JOIN StringIds n ON n.id = o.nameId WHERE o.globalTid = %"
+      G_GINT64_FORMAT " AND n.value = '%s' AND o.end - o.start >= 80000 AND (NOT EXISTS "
+      "(SELECT 1 FROM OSRT_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol WHERE c.id = "
+      "o.callchainId AND s.value = '%s') OR NOT EXISTS (SELECT 1 FROM OSRT_CALLCHAINS c JOIN "
+      "StringIds s ON s.id = c.symbol WHERE c.id = o.callchainId AND c.stackDepth = 0 AND "
+      "s.value LIKE '%%%s%%'))",
+      gtid, func, frame, func);
+  *n_calls = sql_int (db, calls);
+  *n_without = sql_int (db, without);
+}
+
+/* sl-sched-target recorded with scheduling by `method`: every thread's running share from
+ * SCHED_EVENTS against the CPU time it measured itself over its window. */
+static void
+record_sched (const char *method,
+              double      tolerance)
+{
+  g_autofree char *name = g_strdup_printf ("sched-%s.sqlite", method);
+  g_autofree char *path = trace_path (name);
+  g_autofree char *report_name = g_strdup_printf ("sched-%s.txt", method);
+  g_autofree char *report = trace_path (report_name);
+  g_autofree char *err = NULL;
+  g_autofree char *text = NULL;
+
+  g_unlink (report);
+  int code = record (&err, "-o", path, "-f", "-s", "none", "--sched", method, "--",
+                     SL_SCHED_TARGET_PATH, report, NULL);
+  g_assert_cmpint (code, ==, 0);
+  if (strstr (err, "scheduling: not recorded") != NULL)
+    {
+      /* perf refused (a seccomp filter, perf_event_paranoid 3): the fallback is tested too */
+      g_assert_cmpstr (method, ==, "perf");
+      g_test_skip ("perf_event_open is refused here");
+      return;
+    }
+  g_assert_nonnull (strstr (err, strcmp (method, "perf") == 0 ? "scheduling: perf"
+                                                               : "scheduling: /proc polling"));
+  sqlite3 *db = open_db (path);
+  g_autofree char *how = sql_text (db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'SCHED_METHOD'");
+  g_assert_nonnull (how);
+  g_assert_true (g_str_has_prefix (how, strcmp (method, "perf") == 0 ? "perf" : "/proc"));
+  g_assert_cmpint (events_written (err), ==, event_rows (db));
+
+  /* ins and outs alternate per thread; CPUs are the machine's */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM (SELECT isSchedIn AS i, lead (isSchedIn) "
+                                "OVER (PARTITION BY globalTid ORDER BY start, isSchedIn) AS ni "
+                                "FROM SCHED_EVENTS) WHERE i = ni"),
+                   ==, 0);
+  g_autofree char *cpus = g_strdup_printf ("SELECT count(*) FROM SCHED_EVENTS WHERE cpu < 0 OR cpu >= %ld",
+                                           sysconf (_SC_NPROCESSORS_CONF));
+  g_assert_cmpint (sql_int (db, cpus), ==, 0);
+
+  g_assert_true (g_file_get_contents (report, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (g_strstrip (text), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 7); /* five threads, the child's two */
+  double share_of[7] = { 0 };
+  gint64 gtid_of[7] = { 0 }, pid_of[7] = { 0 };
+  const char *const names[] = { "spinner", "duty", "sleeper", "piper", "locker", "child-main",
+                                "child-spin" };
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char tname[32];
+      long pid, tid;
+      gint64 t0, t1, cpu;
+      g_assert_cmpint (sscanf (lines[i], "%31s %ld %ld %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                               " %" G_GINT64_FORMAT, tname, &pid, &tid, &t0, &t1, &cpu), ==, 6);
+      gint64 gtid = (G_GINT64_CONSTANT (1) << 48) | ((gint64) pid << 24) | tid;
+      double share = (double) sched_running_ns (db, gtid, t0, t1) / (double) (t1 - t0);
+      double truth = (double) cpu / (double) (t1 - t0);
+      g_test_message ("%s (%s): running %.1f%% of its window, its own CPU time %.1f%%", tname,
+                      method, share * 100, truth * 100);
+      g_assert_cmpfloat (fabs (share - truth), <=, tolerance);
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        if (strcmp (tname, names[k]) == 0)
+          {
+            share_of[k] = share;
+            gtid_of[k] = gtid;
+            pid_of[k] = pid;
+          }
+    }
+  /* the proportions the program was written for: the spinner busiest, then the 25% duty cycle;
+   * the sleeping and blocked ones next to nothing */
+  g_assert_cmpfloat (share_of[0], >, share_of[1]);
+  g_assert_cmpfloat (share_of[1], >, share_of[2] + 0.02); /* a loaded machine stretches duty */
+  for (guint k = 2; k <= 5; k++)
+    g_assert_cmpfloat (share_of[k], <, 0.05);
+  g_assert_cmpfloat (share_of[6], >, share_of[5]);
+  /* the forked child, exec'd without the injection library, is another process, covered as
+   * well: from outside */
+  g_assert_cmpint (pid_of[6], !=, pid_of[0]);
+  g_assert_cmpint (pid_of[5], ==, pid_of[6]);
+
+  /* blocking calls over 80 µs have backtraces through the program's own function */
+  gint64 n, without;
+  check_backtraces (db, gtid_of[3], "read", "pipe_wait_fn", &n, &without);
+  g_assert_cmpint (n, >=, 3); /* of 8: a late thread finds some ready */
+  g_assert_cmpint (without, ==, 0);
+  check_backtraces (db, gtid_of[4], "pthread_mutex_lock", "mutex_wait_fn", &n, &without);
+  g_assert_cmpint (n, >=, 3); /* of 8: a late thread finds some ready */
+  g_assert_cmpint (without, ==, 0);
+  /* and only those */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API WHERE end - start < 80000 AND callchainId != 0"),
+                   ==, 0);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API o WHERE callchainId != 0 AND NOT EXISTS "
+                                "(SELECT 1 FROM OSRT_CALLCHAINS c WHERE c.id = o.callchainId)"),
+                   ==, 0);
+
+  /* every process's command line and parent, the child's as /proc showed it after its exec */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 2);
+  g_autofree char *parent_sql = g_strdup_printf (
+      "SELECT commandLine FROM SL_PROCESS_INFO WHERE pid = %" G_GINT64_FORMAT, pid_of[0]);
+  g_autofree char *child_sql = g_strdup_printf (
+      "SELECT commandLine FROM SL_PROCESS_INFO WHERE pid = %" G_GINT64_FORMAT " AND parentPid = %"
+      G_GINT64_FORMAT, pid_of[6], pid_of[0]);
+  g_autofree char *parent_cmd = sql_text (db, parent_sql);
+  g_autofree char *child_cmd = sql_text (db, child_sql);
+  g_autofree char *want_parent = g_strdup_printf ("%s %s", SL_SCHED_TARGET_PATH, report);
+  g_autofree char *want_child = g_strdup_printf ("%s child %s", SL_SCHED_TARGET_PATH, report);
+  g_assert_cmpstr (parent_cmd, ==, want_parent);
+  g_assert_cmpstr (child_cmd, ==, want_child);
+  g_autofree char *gpid_sql = g_strdup_printf (
+      "SELECT count(*) FROM SL_PROCESS_INFO WHERE globalPid = %" G_GINT64_FORMAT
+      " AND parentPid > 0", gtid_of[0] & ~G_GINT64_CONSTANT (0xFFFFFF));
+  g_assert_cmpint (sql_int (db, gpid_sql), ==, 1);
+  sqlite3_close (db);
+}
+
+static void
+test_sched_perf (void)
+{
+  record_sched ("perf", 0.03);
+}
+
+/* the fallback: running time exact too, placed within a poll or a scheduler tick */
+static void
+test_sched_proc (void)
+{
+  record_sched ("proc", 0.03);
+}
+
+static void
+test_sched_off (void)
+{
+  g_autofree char *path = trace_path ("sched-off.sqlite");
+  g_autofree char *err = NULL;
+  int code = record (&err, "-o", path, "-s", "none", "--sched", "off", "--", SL_TARGET_PATH,
+                     "exit", "0", NULL);
+
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (err, "scheduling: off"));
+  sqlite3 *db = open_db (path);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SCHED_EVENTS"), ==, 0);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 1);
+  sqlite3_close (db);
+}
+
+/* A program that crashes keeps what was recorded, its scheduling (by `sched`) included. */
+static void
+record_crash (const char *sched)
+{
+  g_autofree char *name = g_strdup_printf ("crash-%s.sqlite", sched);
+  g_autofree char *path = trace_path (name);
   g_autofree char *err = NULL;
   g_autoptr (GError) error = NULL;
-  int code = record (&err, "-o", path, "-s", "none", "--", SL_TARGET_PATH, "crash", NULL);
+  int code = record (&err, "-o", path, "-s", "none", "--sched", sched, "--", SL_TARGET_PATH,
+                     "crash", NULL);
 
   g_assert_cmpint (code, ==, 128 + SIGSEGV);
   g_assert_nonnull (strstr (err, "signal 11"));
@@ -284,6 +476,11 @@ test_crash (void)
   sqlite3 *db = open_db (path);
   g_assert_cmpint (count_osrt (db, tid_named (db, "sl-test-target"), "nanosleep", 900000), ==, 4);
   g_assert_cmpint (events_written (err), ==, event_rows (db));
+  /* its scheduling, recorded from outside, is kept too, to the end of the process */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SCHED_EVENTS"), >, 0);
+  g_assert_cmpint (sql_int (db, "SELECT isSchedIn FROM SCHED_EVENTS WHERE globalTid % 16777216 = "
+                                "(globalTid >> 24) % 16777216 ORDER BY start DESC LIMIT 1"),
+                   ==, 0);
 #ifdef SL_HAVE_NVTX
   /* the range the program died in ends where the process did */
   g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
@@ -291,6 +488,18 @@ test_crash (void)
                    ==, 1);
 #endif
   sqlite3_close (db);
+}
+
+static void
+test_crash (void)
+{
+  record_crash ("on");
+}
+
+static void
+test_crash_proc (void)
+{
+  record_crash ("proc");
 }
 
 static void
@@ -442,6 +651,10 @@ main (int   argc,
   g_mkdir (runtime_dir, 0700);
   g_test_add_func ("/collector/record/threads", test_threads);
   g_test_add_func ("/collector/record/crash", test_crash);
+  g_test_add_func ("/collector/record/crash-proc", test_crash_proc);
+  g_test_add_func ("/collector/record/sched-perf", test_sched_perf);
+  g_test_add_func ("/collector/record/sched-proc", test_sched_proc);
+  g_test_add_func ("/collector/record/sched-off", test_sched_off);
   g_test_add_func ("/collector/record/sigkill", test_sigkill);
   g_test_add_func ("/collector/record/exit-status", test_exit_status);
   g_test_add_func ("/collector/record/bad-program", test_bad_program);

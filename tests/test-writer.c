@@ -201,6 +201,125 @@ test_round_trip (void)
   sqlite3_close (db);
 }
 
+static gint64
+sql_int (sqlite3    *db,
+         const char *sql)
+{
+  sqlite3_stmt *st = NULL;
+  gint64 v = -1;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &st, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (st) == SQLITE_ROW)
+    v = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return v;
+}
+
+/* The CPU side: scheduling records (made by the daemon), OS runtime backtraces, and processes'
+ * command lines and parents, exec included. */
+static void
+test_cpu_records (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "writer-cpu.sqlite", NULL);
+  char *error = NULL;
+  SlTraceWriter *w = sl_trace_writer_open (path, TRUE, &error);
+  const uint64_t T = 1000000000;
+  const int64_t g = SL_GLOBAL_TID (1, PID, TID);
+
+  g_assert_nonnull (w);
+  {
+    SlWireHello h = { { 0, 0, TID }, SL_WIRE_MAGIC, SL_WIRE_VERSION, PID, 77, 7, T, T * 5 };
+    add (w, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/python3 train.py"));
+    /* the same pid after exec: the new program */
+    add (w, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/worker --id 3"));
+  }
+  /* a read with a 3-frame backtrace, one without, one whose frames do not fit the record */
+  {
+    struct
+    {
+      SlWireOsrt o;
+      uint64_t frames[3];
+    } r = { { { SL_WIRE_OSRT, sizeof r, TID }, T, T + 200000, 1, SL_OSRT_READ, 3 },
+            { 0x1000, 0x2004, 0x3008 } };
+    add (w, rec (SL_WIRE_OSRT, &r, sizeof r, NULL));
+    SlWireOsrt plain = { { SL_WIRE_OSRT, sizeof plain, TID }, T + 300000, T + 300500, 1,
+                         SL_OSRT_READ, 0 };
+    add (w, rec (SL_WIRE_OSRT, &plain, sizeof plain, NULL));
+    SlWireOsrt lying = { { SL_WIRE_OSRT, sizeof lying, TID }, T + 400000, T + 500000, 1,
+                         SL_OSRT_READ, 100 };
+    add (w, rec (SL_WIRE_OSRT, &lying, sizeof lying, NULL));
+  }
+  /* in on CPU 1, preempted, in on CPU 0, out for good; one without a process is refused */
+  {
+    const struct
+    {
+      uint64_t t;
+      uint16_t cpu;
+      uint8_t in, state;
+    } sw[] = { { T, 1, 1, 1 }, { T + 1000, 1, 0, 1 }, { T + 5000, 0, 1, 1 }, { T + 9000, 0, 0, 5 } };
+    for (guint i = 0; i < G_N_ELEMENTS (sw); i++)
+      {
+        SlWireSched r = { { SL_WIRE_SCHED, sizeof r, TID }, sw[i].t, PID, sw[i].cpu, sw[i].in,
+                          sw[i].state };
+        add (w, rec (SL_WIRE_SCHED, &r, sizeof r, NULL));
+      }
+    SlWireSched orphan = { { SL_WIRE_SCHED, sizeof orphan, TID }, T, 0, 0, 1, 1 };
+    g_assert_false (sl_trace_writer_add (w, PID, &orphan.h));
+  }
+  /* a process without the library, as the daemon read it from /proc: the latest reading wins,
+   * whatever order they come in */
+  {
+    SlWireProcess r = { { 0, 0, 999 }, 2 * T, 999, PID };
+    add (w, rec (SL_WIRE_PROCESS, &r, sizeof r, "/opt/bin/static-prog -x"));
+    r.time_ns = T;
+    add (w, rec (SL_WIRE_PROCESS, &r, sizeof r, "/bin/sh -c static-prog"));
+    /* older than the process's own HELLO (after its exec): ignored */
+    SlWireProcess old = { { 0, 0, PID }, T / 2, PID, 1 };
+    add (w, rec (SL_WIRE_PROCESS, &old, sizeof old, "/bin/bash"));
+  }
+  g_assert_cmpuint (sl_trace_writer_n_bad (w), ==, 1);
+  /* 3 OSRT rows and 4 switches are events */
+  g_assert_cmpuint (sl_trace_writer_n_events (w), ==, 7);
+  g_assert_true (sl_trace_writer_finish (w, &error));
+
+  sqlite3 *db = NULL;
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_autofree char *pi = g_strdup_printf (
+      "SELECT count(*) FROM SL_PROCESS_INFO WHERE globalPid = %" G_GINT64_FORMAT " AND pid = %d "
+      "AND parentPid = 77 AND commandLine = '/usr/bin/worker --id 3'", SL_GLOBAL_PID (1, PID), PID);
+  g_assert_cmpint (sql_int (db, pi), ==, 1);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 2);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM PROCESSES"), ==, 2);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM PROCESSES WHERE name = 'worker'"), ==, 1);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM PROCESSES WHERE pid = 999 AND name = 'static-prog'"),
+                   ==, 1);
+  g_autofree char *child = g_strdup_printf (
+      "SELECT count(*) FROM SL_PROCESS_INFO WHERE pid = 999 AND parentPid = %d AND "
+      "commandLine = '/opt/bin/static-prog -x'", PID);
+  g_assert_cmpint (sql_int (db, child), ==, 1);
+
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API"), ==, 3);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API WHERE callchainId = 1 AND start = 1000000000"),
+                   ==, 1);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API WHERE callchainId = 0"), ==, 2);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_CALLCHAINS"), ==, 3);
+  g_assert_cmpint (sql_int (db, "SELECT sum(stackDepth * originalIP) FROM OSRT_CALLCHAINS WHERE id = 1"),
+                   ==, 0x2004 + 2 * 0x3008);
+  /* no module covers these addresses: unresolved, but named */
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_CALLCHAINS WHERE unresolved = 1 AND "
+                                "symbol IN (SELECT id FROM StringIds)"),
+                   ==, 3);
+
+  g_autofree char *sched = g_strdup_printf (
+      "SELECT count(*) FROM SCHED_EVENTS WHERE globalTid = %" G_GINT64_FORMAT, g);
+  g_assert_cmpint (sql_int (db, sched), ==, 4);
+  g_assert_cmpint (sql_int (db, "SELECT sum(isSchedIn * cpu) FROM SCHED_EVENTS"), ==, 1);
+  g_assert_cmpint (sql_int (db, "SELECT threadState FROM SCHED_EVENTS ORDER BY start DESC LIMIT 1"), ==, 5);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SCHED_EVENTS WHERE threadBlock IS NOT NULL"), ==, 0);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM ENUM_SCHEDULING_THREAD_BLOCK"), ==, 62);
+  sqlite3_close (db);
+}
+
 /* A file that exists is never overwritten without `force`, and the error names it. */
 static void
 test_no_overwrite (void)
@@ -221,5 +340,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/collector/writer/round-trip", test_round_trip);
   g_test_add_func ("/collector/writer/no-overwrite", test_no_overwrite);
+  g_test_add_func ("/collector/writer/cpu-records", test_cpu_records);
   return g_test_run ();
 }

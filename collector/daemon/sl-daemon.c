@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "sl-control.h"
+#include "sl-sched.h"
 #include "sl-trace-writer.h"
 #include "sl-wire.h"
 
@@ -55,6 +56,8 @@ typedef struct
   pid_t           child;
   int             client_fd;
   SlTraceWriter  *writer;
+  SlSched        *sched;         /* scheduling of the tree (sl-sched.c); NULL: off */
+  char           *sched_note;    /* how it is recorded, for the client */
   char           *output;
   pthread_t       thread;
   pthread_mutex_t lock;
@@ -355,12 +358,32 @@ opt (char **kv,
   return NULL;
 }
 
+/* Scheduling records come from the collector's thread as if a target had sent them. */
+static void
+sched_sink (const void *records,
+            size_t      len,
+            void       *user_data)
+{
+  Session *s = user_data;
+  Chunk *chunk = malloc (sizeof *chunk + len);
+
+  if (chunk == NULL)
+    return;
+  memset (chunk, 0, sizeof *chunk);
+  chunk->pid = s->child;
+  chunk->len = len;
+  memcpy (chunk->data, records, len);
+  queue_push (s, chunk);
+}
+
 static void
 session_free (Session *s)
 {
   for (size_t i = 0; i < sizeof d.sessions / sizeof d.sessions[0]; i++)
     if (d.sessions[i] == s)
       d.sessions[i] = NULL;
+  sl_sched_stop (s->sched);
+  free (s->sched_note);
   free (s->output);
   free (s->error);
   pthread_mutex_destroy (&s->lock);
@@ -405,11 +428,18 @@ session_start (Conn         *client,
   const char *duration = opt (kv, n_kv, "duration_ms");
   const char *force = opt (kv, n_kv, "force");
   const char *threshold = opt (kv, n_kv, "osrt_threshold_ns");
+  const char *backtrace = opt (kv, n_kv, "osrt_backtrace_ns");
+  int sched = sl_sched_method_parse (opt (kv, n_kv, "sched"));
   char *werr = NULL;
 
   if (output == NULL)
     {
       sl_control_sendv (client->fd, "error", "no output file given", "2", NULL);
+      return;
+    }
+  if (sched < 0)
+    {
+      sl_control_sendv (client->fd, "error", "sched: one of auto, on, off, perf, proc", "2", NULL);
       return;
     }
   if (access (argv[0], X_OK) != 0)
@@ -498,6 +528,8 @@ session_start (Conn         *client,
   envp[e++] = env_entry ("SIGHTLINE_SAMPLE_HZ", hz != NULL ? hz : "0");
   if (threshold != NULL)
     envp[e++] = env_entry ("SIGHTLINE_OSRT_THRESHOLD_NS", threshold);
+  if (backtrace != NULL)
+    envp[e++] = env_entry ("SIGHTLINE_OSRT_BACKTRACE_NS", backtrace);
   if (trace == NULL || strstr (trace, "nvtx") != NULL)
     envp[e++] = env_entry ("NVTX_INJECTION64_PATH", d.inject_path);
   if (trace == NULL || strstr (trace, "cuda") != NULL)
@@ -507,9 +539,12 @@ session_start (Conn         *client,
   int fds[3] = { -1, -1, -1 };
   for (size_t i = 0; i < msg->n_fds && i < 3; i++)
     fds[i] = msg->fds[i];
-  int errpipe[2];
+  int errpipe[2], gopipe[2];
   if (pipe2 (errpipe, O_CLOEXEC) != 0)
     errpipe[0] = errpipe[1] = -1;
+  /* the child waits on it until scheduling is recorded: perf events attach before exec */
+  if (pipe2 (gopipe, O_CLOEXEC) != 0)
+    gopipe[0] = gopipe[1] = -1;
 
   pid_t pid = fork ();
   if (pid == 0)
@@ -518,6 +553,13 @@ session_start (Conn         *client,
       sigset_t none;
       sigemptyset (&none);
       sigprocmask (SIG_SETMASK, &none, NULL);
+      if (gopipe[0] >= 0)
+        {
+          char go;
+          close (gopipe[1]);
+          while (read (gopipe[0], &go, 1) < 0 && errno == EINTR)
+            ;
+        }
       setpgid (0, 0);
       for (int i = 0; i < 3; i++)
         if (fds[i] >= 0)
@@ -538,6 +580,32 @@ session_start (Conn         *client,
   for (size_t i = 0; envp[i] != NULL; i++)
     free (envp[i]);
   free (envp);
+  if (pid > 0 && sched != SL_SCHED_OFF)
+    {
+      char *why = NULL;
+      s->sched = sl_sched_start (pid, (SlSchedMethod) sched, sched_sink, s, &why);
+      s->child = pid; /* the sink's process */
+      if (s->sched != NULL)
+        {
+          sl_trace_writer_add_meta (w, "SCHED_METHOD", sl_sched_describe (s->sched));
+          if (asprintf (&s->sched_note, "%s%s%s", sl_sched_describe (s->sched),
+                        why != NULL ? "; " : "", why != NULL ? why : "")
+              < 0)
+            s->sched_note = NULL;
+        }
+      else if (asprintf (&s->sched_note, "not recorded: %s", why != NULL ? why : "?") < 0)
+        s->sched_note = NULL;
+      free (why);
+    }
+  if (backtrace != NULL)
+    sl_trace_writer_add_meta (w, "OSRT_BACKTRACE_THRESHOLD", backtrace);
+  if (gopipe[0] >= 0)
+    {
+      close (gopipe[0]);
+      ssize_t r = write (gopipe[1], "g", 1);
+      (void) r;
+      close (gopipe[1]);
+    }
   close (errpipe[1]);
   int child_errno = 0;
   if (pid > 0 && read (errpipe[0], &child_errno, sizeof child_errno) != sizeof child_errno)
@@ -554,6 +622,8 @@ session_start (Conn         *client,
       sl_control_sendv (client->fd, "error", err, child_errno == ENOENT ? "127" : "126", NULL);
       if (pid > 0)
         waitpid (pid, NULL, 0);
+      sl_sched_stop (s->sched);
+      free (s->sched_note);
       char *ignored = NULL;
       sl_trace_writer_finish (w, &ignored);
       free (ignored);
@@ -572,6 +642,8 @@ session_start (Conn         *client,
   pthread_create (&s->thread, NULL, writer_main, s);
   snprintf (buf, sizeof buf, "%d", (int) pid);
   sl_control_sendv (client->fd, "started", buf, s->output, NULL);
+  if (s->sched_note != NULL)
+    sl_control_sendv (client->fd, "sched", s->sched_note, NULL, NULL);
 }
 
 /* "detach": the recording ends here and the program runs on.  Its processes' connections are
@@ -759,7 +831,10 @@ session_tick (Session *s)
   if (s->child_exited && !s->finishing
       && (s->n_conns == 0 || t - s->exit_time_ms > SL_DRAIN_GRACE_MS))
     {
-      /* the program is gone and so are its processes' connections (or the grace is over) */
+      /* the program is gone and so are its processes' connections (or the grace is over); the
+       * scheduling collector sends its last records before the queue closes */
+      sl_sched_stop (s->sched);
+      s->sched = NULL;
       for (int i = 0; i < MAX_CONNS; i++)
         if (d.conns[i].fd >= 0 && d.conns[i].kind == CONN_TARGET && d.conns[i].session == s)
           {

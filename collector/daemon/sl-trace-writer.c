@@ -21,6 +21,7 @@
 
 #include <sqlite3.h>
 
+#include "sl-daemon-private.h"
 #include "sl-demangle.h"
 #include "sl-schema.h"
 #include "sl-symbols.h"
@@ -94,8 +95,12 @@ typedef struct
   size_t        n_domains, cap_domains;
   uint64_t      last_time;
   bool          hello;
+  bool          listed;    /* has its PROCESSES and SL_PROCESS_INFO rows */
+  uint64_t      info_time; /* when what they say was true (HELLO or /proc) */
 } Process;
 
+/* A stack waiting for its symbols: a CPU sample's, or an OS runtime call's backtrace (`chain`
+ * is then its OSRT_CALLCHAINS id). */
 typedef struct
 {
   int32_t  pid;
@@ -104,6 +109,7 @@ typedef struct
   uint32_t state;
   uint32_t n_frames;
   size_t   first_frame;
+  int64_t  chain;
 } PendingSample;
 
 enum
@@ -116,6 +122,11 @@ enum
   ST_NVTX,
   ST_SAMPLE,
   ST_CALLCHAIN,
+  ST_OSRT_CHAIN,
+  ST_SCHED,
+  ST_PROCESS_INFO,
+  ST_PROCESS_EXEC,
+  ST_PROCESS_EXEC_NAME,
   ST_API,
   ST_KERNEL,
   ST_MEMCPY,
@@ -135,7 +146,7 @@ static const char *const stmt_sql[N_STMTS] = {
   [ST_THREAD_RENAME] = "UPDATE ThreadNames SET nameId = ? WHERE globalTid = ?",
   [ST_PROCESS] = "INSERT INTO PROCESSES (globalPid, pid, name) VALUES (?, ?, ?)",
   [ST_OSRT] = "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue, "
-              "nestingLevel, callchainId, argumentsId) VALUES (?, ?, 27, ?, ?, ?, 0, 0, 0)",
+              "nestingLevel, callchainId, argumentsId) VALUES (?, ?, 27, ?, ?, ?, 0, ?, 0)",
   [ST_NVTX] = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, category, color, "
               "globalTid, endGlobalTid, textId, domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   [ST_SAMPLE] = "INSERT INTO COMPOSITE_EVENTS (id, start, cpu, threadState, globalTid, cpuCycles) "
@@ -143,6 +154,16 @@ static const char *const stmt_sql[N_STMTS] = {
   [ST_CALLCHAIN] = "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
                    "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
                    "VALUES (?, ?, ?, 0, 0, ?, 0, ?, ?, ?)",
+  [ST_OSRT_CHAIN] = "INSERT INTO OSRT_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
+                    "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
+                    "VALUES (?, ?, ?, 0, 0, ?, 0, ?, ?, ?)",
+  [ST_SCHED] = "INSERT INTO SCHED_EVENTS (start, cpu, isSchedIn, globalTid, threadState, "
+               "threadBlock) VALUES (?, ?, ?, ?, ?, NULL)",
+  [ST_PROCESS_INFO] = "INSERT INTO SL_PROCESS_INFO (globalPid, pid, parentPid, commandLine) "
+                      "VALUES (?, ?, ?, ?)",
+  [ST_PROCESS_EXEC] = "UPDATE SL_PROCESS_INFO SET commandLine = ?, parentPid = ? "
+                      "WHERE globalPid = ?",
+  [ST_PROCESS_EXEC_NAME] = "UPDATE PROCESSES SET name = ? WHERE globalPid = ?",
   [ST_API] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
              "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
   [ST_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
@@ -199,6 +220,7 @@ struct _SlTraceWriter
   uint64_t      *frames;
   size_t         n_frames, cap_frames;
   int64_t        next_sample_id;
+  int64_t        next_osrt_chain; /* OSRT_CALLCHAINS ids from 1; OSRT_API.callchainId 0: none */
   SlSymbolizer  *symbols;
   bool           in_tx;
   uint64_t       t_min, t_max;
@@ -211,11 +233,11 @@ struct _SlTraceWriter
   size_t         cap_kernel_names;
 };
 
-static bool
-grow (void  **p,
-      size_t *cap,
-      size_t  need,
-      size_t  elem)
+bool
+_sl_grow (void  **p,
+          size_t *cap,
+          size_t  need,
+          size_t  elem)
 {
   if (need <= *cap)
     return true;
@@ -314,7 +336,7 @@ process_get (SlTraceWriter *w,
   for (size_t i = 0; i < w->n_procs; i++)
     if (w->procs[i].pid == pid)
       return &w->procs[i];
-  if (!grow ((void **) &w->procs, &w->cap_procs, w->n_procs + 1, sizeof (Process)))
+  if (!_sl_grow ((void **) &w->procs, &w->cap_procs, w->n_procs + 1, sizeof (Process)))
     return NULL;
   Process *p = &w->procs[w->n_procs++];
   memset (p, 0, sizeof *p);
@@ -329,7 +351,7 @@ thread_get (Process  *p,
   for (size_t i = 0; i < p->n_threads; i++)
     if (p->threads[i].tid == tid)
       return &p->threads[i];
-  if (!grow ((void **) &p->threads, &p->cap_threads, p->n_threads + 1, sizeof (ThreadStack)))
+  if (!_sl_grow ((void **) &p->threads, &p->cap_threads, p->n_threads + 1, sizeof (ThreadStack)))
     return NULL;
   ThreadStack *t = &p->threads[p->n_threads++];
   memset (t, 0, sizeof *t);
@@ -397,6 +419,7 @@ sl_trace_writer_open (const char *path,
   w->path = strdup (path);
   w->next_string = 1;
   w->next_sample_id = 1;
+  w->next_osrt_chain = 1;
   w->t_min = UINT64_MAX;
   if (sqlite3_open_v2 (path, &w->db,
                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
@@ -429,6 +452,15 @@ sl_trace_writer_open (const char *path,
                     "  count                            INTEGER  NOT NULL\n"
                     ")",
                  error)
+      /* nsys records no command line nor parent: every process of the recording, from the
+       * library's HELLO (commandLine: /proc/PID/cmdline, NULs as spaces) */
+      || !exec_sql (w, "CREATE TABLE SL_PROCESS_INFO (\n"
+                       "  globalPid                        INTEGER  NOT NULL,\n"
+                       "  pid                              INTEGER  NOT NULL,\n"
+                       "  parentPid                        INTEGER,\n"
+                       "  commandLine                      TEXT\n"
+                       ")",
+                    error)
       || !exec_sql (w, "COMMIT", error))
     goto fail;
   for (int i = 0; i < N_STMTS; i++)
@@ -514,8 +546,8 @@ thread_name (SlTraceWriter *w,
   sqlite3_stmt *st = w->stmts[i < w->n_named ? ST_THREAD_RENAME : ST_THREAD_NAME];
   if (i == w->n_named)
     {
-      if (!grow ((void **) &w->named, &w->cap_named, w->n_named + 1, sizeof (int64_t))
-          || !grow ((void **) &w->named_time, &w->cap_named_time, w->n_named + 1,
+      if (!_sl_grow ((void **) &w->named, &w->cap_named, w->n_named + 1, sizeof (int64_t))
+          || !_sl_grow ((void **) &w->named_time, &w->cap_named_time, w->n_named + 1,
                     sizeof (uint64_t)))
         return;
       w->named[w->n_named++] = g;
@@ -574,7 +606,7 @@ domain_id (Process  *p,
   for (size_t i = 0; i < p->n_domains; i++)
     if (p->domains[i].handle == handle)
       return p->domains[i].id;
-  if (!create || !grow ((void **) &p->domains, &p->cap_domains, p->n_domains + 1, sizeof (Domain)))
+  if (!create || !_sl_grow ((void **) &p->domains, &p->cap_domains, p->n_domains + 1, sizeof (Domain)))
     return 0;
   p->domains[p->n_domains] = (Domain) { handle, (int64_t) p->n_domains + 1 };
   return p->domains[p->n_domains++].id;
@@ -606,7 +638,7 @@ add_nvtx (SlTraceWriter      *w,
       return true;
     case SL_NVTX_PUSH:
       t = thread_get (p, h->tid);
-      if (t == NULL || !grow ((void **) &t->stack, &t->cap, t->depth + 1, sizeof (OpenRange)))
+      if (t == NULL || !_sl_grow ((void **) &t->stack, &t->cap, t->depth + 1, sizeof (OpenRange)))
         return false;
       r.text_id = intern (w, text);
       t->stack[t->depth++] = r;
@@ -621,7 +653,7 @@ add_nvtx (SlTraceWriter      *w,
                 t->stack[t->depth].start, &n->time_ns, &t->stack[t->depth]);
       return true;
     case SL_NVTX_START:
-      if (!grow ((void **) &p->started, &p->cap_started, p->n_started + 1, sizeof (StartedRange)))
+      if (!_sl_grow ((void **) &p->started, &p->cap_started, p->n_started + 1, sizeof (StartedRange)))
         return false;
       r.text_id = intern (w, text);
       p->started[p->n_started++] = (StartedRange) { n->range_id, h->tid, r };
@@ -656,38 +688,68 @@ add_sample (SlTraceWriter      *w,
 
   if (s->n_frames > SL_WIRE_MAX_FRAMES || sizeof *s + s->n_frames * 8u > h->size)
     return false;
-  if (!grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
-      || !grow ((void **) &w->frames, &w->cap_frames, w->n_frames + s->n_frames, sizeof (uint64_t)))
+  if (!_sl_grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
+      || !_sl_grow ((void **) &w->frames, &w->cap_frames, w->n_frames + s->n_frames, sizeof (uint64_t)))
     return false;
   w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, s->time_ns, s->thread_state,
-                                                  s->n_frames, w->n_frames };
+                                                  s->n_frames, w->n_frames, 0 };
   memcpy (w->frames + w->n_frames, frames, s->n_frames * 8u);
   w->n_frames += s->n_frames;
   seen_time (w, p, s->time_ns, s->time_ns);
   return true;
 }
 
-/* Samples are symbolized at commit: by then the module records of the same flush are in. */
+/* An OS runtime call's backtrace (frame 0: the function's entry, then return addresses), to be
+ * written with the samples at commit; returns its OSRT_CALLCHAINS id, 0 when there is none. */
+static int64_t
+add_osrt_chain (SlTraceWriter      *w,
+                Process            *p,
+                const SlWireHeader *h)
+{
+  const SlWireOsrt *o = (const SlWireOsrt *) h;
+
+  if (o->n_frames == 0 || o->n_frames > SL_WIRE_MAX_FRAMES
+      || sizeof *o + o->n_frames * 8u > h->size)
+    return 0;
+  if (!_sl_grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
+      || !_sl_grow ((void **) &w->frames, &w->cap_frames, w->n_frames + o->n_frames, sizeof (uint64_t)))
+    return 0;
+  int64_t chain = w->next_osrt_chain++;
+  w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, o->start_ns, 0, o->n_frames,
+                                                  w->n_frames, chain };
+  memcpy (w->frames + w->n_frames, o + 1, o->n_frames * 8u);
+  w->n_frames += o->n_frames;
+  return chain;
+}
+
+/* Samples and backtraces are symbolized at commit: by then the module records of the same flush
+ * are in. */
 static void
 flush_samples (SlTraceWriter *w)
 {
   for (size_t i = 0; i < w->n_samples; i++)
     {
       const PendingSample *s = &w->samples[i];
-      int64_t id = w->next_sample_id++;
-      sqlite3_stmt *st = w->stmts[ST_SAMPLE];
+      int64_t id = s->chain;
+      sqlite3_stmt *st;
 
-      sqlite3_bind_int64 (st, 1, id);
-      sqlite3_bind_int64 (st, 2, (int64_t) s->time);
-      sqlite3_bind_int (st, 3, (int) (s->state ? s->state : SL_THREAD_STATE_RUNNING));
-      sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
-      step_event (w, st);
+      if (s->chain == 0)
+        {
+          id = w->next_sample_id++;
+          st = w->stmts[ST_SAMPLE];
+          sqlite3_bind_int64 (st, 1, id);
+          sqlite3_bind_int64 (st, 2, (int64_t) s->time);
+          sqlite3_bind_int (st, 3, (int) (s->state ? s->state : SL_THREAD_STATE_RUNNING));
+          sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
+          step_event (w, st);
+        }
       for (uint32_t k = 0; k < s->n_frames; k++)
         {
           uint64_t addr = w->frames[s->first_frame + k];
           const char *sym = NULL, *mod = NULL;
+          /* frame 0 is an exact address: the interrupted instruction, or the called function */
           bool found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
-          st = w->stmts[ST_CALLCHAIN];
+          st = w->stmts[s->chain == 0 ? ST_CALLCHAIN : ST_OSRT_CHAIN];
           sqlite3_bind_int64 (st, 1, id);
           sqlite3_bind_int64 (st, 2, intern (w, sym));
           sqlite3_bind_int64 (st, 3, intern (w, mod));
@@ -776,7 +838,7 @@ add_gpu_record (SlTraceWriter      *w,
         if (slot + 2 > w->cap_kernel_names)
           {
             size_t old = w->cap_kernel_names;
-            if (!grow ((void **) &w->kernel_names, &w->cap_kernel_names, slot + 2,
+            if (!_sl_grow ((void **) &w->kernel_names, &w->cap_kernel_names, slot + 2,
                        sizeof (int64_t)))
               return false;
             memset (w->kernel_names + old, 0, (w->cap_kernel_names - old) * sizeof (int64_t));
@@ -965,8 +1027,111 @@ fixed_size (uint16_t type)
     case SL_WIRE_STREAM: return sizeof (SlWireStream);
     case SL_WIRE_DROPPED: return sizeof (SlWireDropped);
     case SL_WIRE_BYE: return sizeof (SlWireBye);
+    case SL_WIRE_SCHED: return sizeof (SlWireSched);
+    case SL_WIRE_PROCESS: return sizeof (SlWireProcess);
     default: return SIZE_MAX;
     }
+}
+
+/* PROCESSES.name: the program's base name, as nsys has it (the command line's first word). */
+static char *
+program_name (const char *cmd)
+{
+  const char *space = strchr (cmd, ' ');
+  char *exe = strndup (cmd, space != NULL ? (size_t) (space - cmd) : strlen (cmd));
+  const char *slash = exe != NULL ? strrchr (exe, '/') : NULL;
+  char *base = slash != NULL ? strdup (slash + 1) : NULL;
+
+  if (base == NULL)
+    return exe;
+  free (exe);
+  return base;
+}
+
+static void
+bind_pid_or_null (sqlite3_stmt *st,
+                  int           col,
+                  int32_t       pid)
+{
+  if (pid > 0)
+    sqlite3_bind_int64 (st, col, pid);
+  else
+    sqlite3_bind_null (st, col);
+}
+
+/* A process's PROCESSES and SL_PROCESS_INFO rows: made the first time, then kept to what was
+ * true last (`time`): a HELLO after an exec, /proc read by the daemon after one. */
+static void
+process_info (SlTraceWriter *w,
+              Process       *p,
+              uint64_t       time,
+              int32_t        ppid,
+              const char    *cmd)
+{
+  char *name = program_name (cmd);
+  sqlite3_stmt *st;
+
+  if (p->listed && time < p->info_time)
+    {
+      free (name);
+      return;
+    }
+  st = w->stmts[p->listed ? ST_PROCESS_EXEC_NAME : ST_PROCESS];
+  if (p->listed)
+    {
+      sqlite3_bind_text (st, 1, name != NULL ? name : "", -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int64 (st, 2, gpid (p->pid));
+    }
+  else
+    {
+      sqlite3_bind_int64 (st, 1, gpid (p->pid));
+      sqlite3_bind_int64 (st, 2, p->pid);
+      sqlite3_bind_text (st, 3, name != NULL ? name : "", -1, SQLITE_TRANSIENT);
+    }
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  if (p->listed)
+    {
+      st = w->stmts[ST_PROCESS_EXEC];
+      sqlite3_bind_text (st, 1, cmd, -1, SQLITE_TRANSIENT);
+      bind_pid_or_null (st, 2, ppid);
+      sqlite3_bind_int64 (st, 3, gpid (p->pid));
+    }
+  else
+    {
+      st = w->stmts[ST_PROCESS_INFO];
+      sqlite3_bind_int64 (st, 1, gpid (p->pid));
+      sqlite3_bind_int64 (st, 2, p->pid);
+      bind_pid_or_null (st, 3, ppid);
+      sqlite3_bind_text (st, 4, cmd, -1, SQLITE_TRANSIENT);
+    }
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  p->listed = true;
+  p->info_time = time;
+  free (name);
+}
+
+/* A context switch the daemon saw (it has no process record of its own: any pid of the tree). */
+static bool
+add_sched (SlTraceWriter     *w,
+           const SlWireSched *r)
+{
+  sqlite3_stmt *st = w->stmts[ST_SCHED];
+
+  if (r->pid <= 0)
+    {
+      w->n_bad++;
+      return false;
+    }
+  sqlite3_bind_int64 (st, 1, (int64_t) r->time_ns);
+  sqlite3_bind_int (st, 2, r->cpu);
+  sqlite3_bind_int (st, 3, r->is_in != 0);
+  sqlite3_bind_int64 (st, 4, gtid (r->pid, r->h.tid));
+  sqlite3_bind_int (st, 5, r->state);
+  step_event (w, st);
+  seen_time (w, NULL, r->time_ns, r->time_ns);
+  return true;
 }
 
 /* Records that start before the --delay window (or after --duration) are left out. */
@@ -985,6 +1150,7 @@ outside_window (const SlTraceWriter *w,
     case SL_WIRE_MEMCPY: t = ((const SlWireMemcpy *) h)->start_ns; break;
     case SL_WIRE_MEMSET: t = ((const SlWireMemset *) h)->start_ns; break;
     case SL_WIRE_SYNC: t = ((const SlWireSync *) h)->start_ns; break;
+    case SL_WIRE_SCHED: t = ((const SlWireSched *) h)->time_ns; break;
     default: return false; /* NVTX pairs, names, modules: always */
     }
   return (w->from_ns != 0 && t < w->from_ns) || (w->to_ns != 0 && t >= w->to_ns);
@@ -1003,33 +1169,45 @@ sl_trace_writer_add (SlTraceWriter      *w,
       w->n_bad++;
       return false;
     }
+  if (outside_window (w, h))
+    return true;
+  if (h->type == SL_WIRE_SCHED)
+    return add_sched (w, (const SlWireSched *) h);
+  if (h->type == SL_WIRE_PROCESS)
+    {
+      const SlWireProcess *r = (const SlWireProcess *) h;
+      const char *cmd = record_text (h, sizeof *r);
+      p = r->pid > 0 && cmd != NULL ? process_get (w, r->pid) : NULL;
+      if (p == NULL)
+        {
+          w->n_bad++;
+          return false;
+        }
+      process_info (w, p, r->time_ns, r->ppid, cmd);
+      return true;
+    }
   p = process_get (w, pid);
   if (p == NULL)
     return false;
-  if (outside_window (w, h))
-    return true;
   switch (h->type)
     {
     case SL_WIRE_HELLO:
       {
         const SlWireHello *hello = (const SlWireHello *) h;
         const char *cmd = record_text (h, sizeof *hello);
-        if (cmd == NULL || hello->magic != SL_WIRE_MAGIC || p->hello)
+        if (cmd == NULL || hello->magic != SL_WIRE_MAGIC)
           break;
+        /* a second HELLO of the same pid: it ran exec, and is the new program from now on.
+         * PROCESSES.name is the program's name, as nsys has it; the command line goes into
+         * META_DATA_CAPTURE and SL_PROCESS_INFO */
+        process_info (w, p, hello->start_ns, hello->ppid, cmd);
+        if (p->hello)
+          {
+            ok = true;
+            break;
+          }
         p->hello = true;
         p->name = strdup (cmd);
-        sqlite3_stmt *st = w->stmts[ST_PROCESS];
-        /* PROCESSES.name is the program's name, as nsys has it; the command line goes into
-         * META_DATA_CAPTURE */
-        const char *space = strchr (cmd, ' ');
-        char *exe = strndup (cmd, space != NULL ? (size_t) (space - cmd) : strlen (cmd));
-        const char *base = exe != NULL && strrchr (exe, '/') ? strrchr (exe, '/') + 1 : exe;
-        sqlite3_bind_int64 (st, 1, gpid (pid));
-        sqlite3_bind_int64 (st, 2, pid);
-        sqlite3_bind_text (st, 3, base != NULL ? base : "", -1, SQLITE_TRANSIENT);
-        sqlite3_step (st);
-        sqlite3_reset (st);
-        free (exe);
         if (!w->wrote_session_time)
           {
             char sql[256];
@@ -1066,6 +1244,7 @@ sl_trace_writer_add (SlTraceWriter      *w,
           w->osrt_name[o->func] = intern (w, sl_wire_osrt_name (o->func));
         sqlite3_bind_int64 (st, 4, w->osrt_name[o->func]);
         sqlite3_bind_int64 (st, 5, o->ret);
+        sqlite3_bind_int64 (st, 6, add_osrt_chain (w, p, h));
         step_event (w, st);
         seen_time (w, p, o->start_ns, o->end_ns);
         ok = true;

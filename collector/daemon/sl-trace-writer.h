@@ -38,8 +38,8 @@ bool sl_trace_writer_end (SlTraceWriter *w, char **error);
 bool sl_trace_writer_finish (SlTraceWriter *w, char **error);
 
 /* Rows written to the event tables (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, OSRT_API,
- * COMPOSITE_EVENTS), the batch not yet committed included; samples count once flushed by a
- * commit. */
+ * COMPOSITE_EVENTS, SCHED_EVENTS), the batch not yet committed included; samples count once
+ * flushed by a commit. */
 uint64_t sl_trace_writer_n_events (const SlTraceWriter *w);
 uint64_t sl_trace_writer_n_dropped (const SlTraceWriter *w);
 uint64_t sl_trace_writer_n_bad (const SlTraceWriter *w);

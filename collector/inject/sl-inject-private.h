@@ -79,13 +79,18 @@ SL_HIDDEN void _sl_thread_started (void);
 
 /* Parts, each started by the core when its trace option is on (SIGHTLINE_TRACE=cuda,nvtx,osrt;
  * SIGHTLINE_SAMPLE_HZ). */
-SL_HIDDEN void _sl_osrt_start   (uint64_t threshold_ns);
+SL_HIDDEN void _sl_osrt_start   (uint64_t threshold_ns, uint64_t backtrace_ns); /* UINT64_MAX:
+                                                                                * no backtraces */
 SL_HIDDEN void _sl_sample_start (unsigned hz);          /* main thread; new threads in
                                                          * _sl_thread_started */
 SL_HIDDEN void _sl_sample_thread_start (void);          /* the calling thread */
 SL_HIDDEN void _sl_sample_thread_stop (void);
 SL_HIDDEN void _sl_sample_stop (void);
 SL_HIDDEN void _sl_modules_update (void);               /* sends SL_WIRE_MODULE for new objects */
+
+/* The calling thread's return addresses above the frame that returns to `from` (`from` first);
+ * 0 when `from` is not among the first frames.  Not for signal handlers (see the sampler's). */
+SL_HIDDEN uint32_t _sl_unwind_from (uint64_t from, uint64_t *frames, uint32_t max);
 
 /* CUPTI (sl-inject-cupti.c; absent from builds without CUDA): started from InitializeInjection()
  * that libcuda calls through CUDA_INJECTION64_PATH; flushed at exit and before a fatal signal. */

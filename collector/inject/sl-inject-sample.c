@@ -183,6 +183,47 @@ unwind_cb (struct _Unwind_Context *ctx,
   return _URC_NO_REASON;
 }
 
+/* The walk of a backtrace taken outside a signal handler (OS runtime calls): our frames are
+ * skipped up to the one whose return address is `from`. */
+typedef struct
+{
+  uint64_t  from;
+  uint64_t *frames;
+  uint32_t  n, max;
+  uint32_t  skipped;
+  bool      found;
+} SlUnwindFrom;
+
+static _Unwind_Reason_Code
+unwind_from_cb (struct _Unwind_Context *ctx,
+                void                   *data)
+{
+  SlUnwindFrom *st = data;
+  uint64_t ip = (uint64_t) _Unwind_GetIP (ctx);
+
+  if (!st->found)
+    {
+      if (ip != st->from)
+        return ++st->skipped < SL_SAMPLE_MAX_SKIP ? _URC_NO_REASON : _URC_END_OF_STACK;
+      st->found = true;
+    }
+  if (ip == 0 || st->n >= st->max)
+    return _URC_END_OF_STACK;
+  st->frames[st->n++] = ip;
+  return _URC_NO_REASON;
+}
+
+uint32_t
+_sl_unwind_from (uint64_t  from,
+                 uint64_t *frames,
+                 uint32_t  max)
+{
+  SlUnwindFrom st = { from, frames, 0, max, 0, false };
+
+  _Unwind_Backtrace (unwind_from_cb, &st);
+  return st.found ? st.n : 0;
+}
+
 static uint64_t
 interrupted_pc (void *ucontext)
 {

@@ -62,6 +62,7 @@ static struct
   unsigned         sample_hz;
   bool             trace_osrt, trace_nvtx, trace_cuda;
   uint64_t         osrt_threshold_ns;
+  uint64_t         osrt_backtrace_ns; /* UINT64_MAX: none */
   uint8_t          send_buf[SL_SEND_BUF];
   size_t           send_len;
   struct sigaction old_actions[NSIG];
@@ -427,6 +428,13 @@ flush_locked (void)
   send_flush ();
 }
 
+/* Stacks (samples, OS runtime backtraces) need the objects they point into. */
+static bool
+want_modules (void)
+{
+  return g.sample_hz > 0 || (g.trace_osrt && g.osrt_backtrace_ns != UINT64_MAX);
+}
+
 static void *
 flusher_main (void *data)
 {
@@ -441,7 +449,7 @@ flusher_main (void *data)
           ssize_t r = read (g.wake_fd, &v, sizeof v);
           (void) r;
         }
-      if (g.sample_hz > 0)
+      if (want_modules ())
         _sl_modules_update ();
       pthread_mutex_lock (&g.drain_lock);
       flush_locked ();
@@ -757,7 +765,7 @@ at_exit (void)
   if (g.trace_cuda)
     _sl_cupti_stop ();
 #endif
-  if (g.sample_hz > 0)
+  if (want_modules ())
     _sl_modules_update ();
   final_flush (0);
   if (atomic_load (&g.flusher_running))
@@ -860,6 +868,10 @@ _sl_inject_ensure_started (void)
   g.sample_hz = v != NULL ? (unsigned) strtoul (v, NULL, 10) : 0;
   v = getenv ("SIGHTLINE_OSRT_THRESHOLD_NS");
   g.osrt_threshold_ns = v != NULL ? strtoull (v, NULL, 10) : 1000;
+  /* nsys's default; "none" (or anything not a number) for no backtraces */
+  v = getenv ("SIGHTLINE_OSRT_BACKTRACE_NS");
+  g.osrt_backtrace_ns = v == NULL ? 80000 : v[0] >= '0' && v[0] <= '9' ? strtoull (v, NULL, 10)
+                                                                       : UINT64_MAX;
   start_common ();
   if (!connect_daemon ())
     {
@@ -871,12 +883,11 @@ _sl_inject_ensure_started (void)
   atexit (at_exit);
   _sl_emit_own_thread_name ();
   if (g.trace_osrt)
-    _sl_osrt_start (g.osrt_threshold_ns);
+    _sl_osrt_start (g.osrt_threshold_ns, g.osrt_backtrace_ns);
   if (g.sample_hz > 0)
-    {
-      _sl_sample_start (g.sample_hz);
-      _sl_modules_update ();
-    }
+    _sl_sample_start (g.sample_hz);
+  if (want_modules ())
+    _sl_modules_update ();
   flusher_start ();
   tls_in_library--;
 }
