@@ -105,6 +105,7 @@ sched_row (SlReader     *r,
   if (G_UNLIKELY (sqlite3_column_type (stmt, 3) != SQLITE_INTEGER))
     {
       rows->bad_flag++;
+      loop->trouble.not_events++;   /* skipped: the inventory counts it, sched_done warns */
       return;
     }
   gint32 thread = _sl_reader_row_thread (r, stmt, 4, &loop->trouble);
