@@ -308,8 +308,8 @@ _sl_reader_read_sched (SlReader *r,
   SchedRows rows = { per_thread, G_MININT64, 0, 0, 0, 0, { 0 } };
   SlRowLoop loop = {
     .table = "SCHED_EVENTS", .what = "thread scheduling", .times = TRUE,
-    .sql = "SELECT start, start, cpu, isSchedIn, globalTid, {threadState:NULL}, "
-           "{threadBlock:NULL} FROM SCHED_EVENTS",
+    .sql = "SELECT start, start, {cpu:NULL}, {isSchedIn:NULL}, {globalTid:NULL}, "
+           "{threadState:NULL}, {threadBlock:NULL} FROM SCHED_EVENTS",
     .row = sched_row, .done = sched_done, .data = &rows,
   };
 
