@@ -40,6 +40,7 @@ typedef struct
 {
   guint    process;
   gboolean derived;
+  guint    peak;     /* most cores busy at once */
   gsize    n;
   SlTime  *t;        /* change points, increasing */
   gint32  *level;    /* cores busy from t[k] to t[k + 1] */
@@ -103,6 +104,7 @@ steps_build (ProcSteps *p,
     {
       const Change *c = &g_array_index (changes, Change, i);
       level += c->d;
+      p->peak = MAX (p->peak, (guint) MAX (level, 0));
       if (n > 0 && p->t[n - 1] == c->t)
         {
           p->level[n - 1] = level;
@@ -164,7 +166,7 @@ sl_cpu_util_new (SlTrace *trace)
   for (guint p = 0; p <= trace->processes->len; p++)
     if (per_proc[p] != NULL)
       {
-        ProcSteps steps = { p, derived[p], 0, NULL, NULL, NULL };
+        ProcSteps steps = { p, derived[p], 0, 0, NULL, NULL, NULL };
         steps_build (&steps, per_proc[p]);
         g_array_free (per_proc[p], TRUE);
         g_array_append_val (u->procs, steps);
@@ -265,6 +267,14 @@ sl_cpu_util_is_derived (SlCpuUtil *u,
 {
   g_return_val_if_fail (i < u->procs->len, FALSE);
   return g_array_index (u->procs, ProcSteps, i).derived;
+}
+
+guint
+sl_cpu_util_get_peak (SlCpuUtil *u,
+                       guint      i)
+{
+  g_return_val_if_fail (i < u->procs->len, 0);
+  return g_array_index (u->procs, ProcSteps, i).peak;
 }
 
 /* Core·ns busy before x. */

@@ -42,6 +42,9 @@ guint         sl_cpu_util_get_process    (SlCpuUtil *util,
 /* Whether process i's running time is derived from samples rather than scheduling data. */
 gboolean      sl_cpu_util_is_derived     (SlCpuUtil *util,
                                           guint      i);
+/* The most cores process i kept busy at once. */
+guint         sl_cpu_util_get_peak       (SlCpuUtil *u,
+                                          guint      i);
 /* Mean number of cores process i kept busy over [t0, t1).  O(log n). */
 double        sl_cpu_util_busy_cores     (SlCpuUtil *util,
                                           guint      i,
