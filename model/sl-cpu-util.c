@@ -224,27 +224,38 @@ sl_cpu_util_get_slices (SlCpuUtil *u,
   return (const SlEvent *) a->data;
 }
 
+/* How many of the n values at `base`, `stride` bytes apart and increasing, are <= t. */
+static gsize
+count_at_or_before (const void *base,
+                    gsize       stride,
+                    gsize       n,
+                    SlTime      t)
+{
+  gsize lo = 0, hi = n;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (*(const SlTime *) ((const guint8 *) base + mid * stride) <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 gssize
 sl_cpu_util_slice_at (SlCpuUtil *u,
                       guint      i,
                       SlTime     t)
 {
-  gsize n = 0, lo = 0, hi;
+  gsize n = 0;
   const SlEvent *s = sl_cpu_util_get_slices (u, i, &n);
 
-  /* the last slice starting at or before t */
-  hi = s != NULL ? n : 0;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (s[mid].start <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == 0 || s[lo - 1].end <= t)
+  /* the last slice starting at or before t, if it lasts past t */
+  gsize k = s != NULL ? count_at_or_before (&s->start, sizeof *s, n, t) : 0;
+  if (k == 0 || s[k - 1].end <= t)
     return -1;
-  return (gssize) lo - 1;
+  return (gssize) k - 1;
 }
 
 guint
@@ -282,15 +293,7 @@ static double
 integral_at (const ProcSteps *p,
              SlTime           x)
 {
-  gsize lo = 0, hi = p->n;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (p->t[mid] <= x)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  gsize lo = count_at_or_before (p->t, sizeof (SlTime), p->n, x);
   if (lo == 0)
     return 0;
   return p->integ[lo - 1] + (double) p->level[lo - 1] * (double) (x - p->t[lo - 1]);
