@@ -7,8 +7,11 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "sl-analyze.h"
 #include "sl-cpu-util.h"
 #include "sl-lane.h"
+#include "sl-plant.h"
+#include "sl-schema.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
 
@@ -577,6 +580,114 @@ test_bad_rows (void)
   check_tiling (stripped);
 }
 
+/* ---- the analysis: CPU evidence in gpu_gaps -------------------------------------------------- */
+
+/* The evidence of the gpu_gaps finding that covers t, or NULL. */
+static const SlEvidence *
+gap_evidence (SlAnalysis *a,
+              SlTime      t,
+              const char *key)
+{
+  for (guint i = 0; i < a->findings->len; i++)
+    {
+      SlFinding *f = g_ptr_array_index (a->findings, i);
+      if (strcmp (f->rule->name, "gpu_gaps") != 0 || f->start > t || f->end <= t)
+        continue;
+      for (guint k = 0; k < f->evidence->len; k++)
+        {
+          const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
+          g_test_message ("gpu_gaps evidence %s: %s", e->label, e->text);
+        }
+      for (guint k = 0; k < f->evidence->len; k++)
+        if (strcmp (g_array_index (f->evidence, SlEvidence, k).key, key) == 0)
+          return &g_array_index (f->evidence, SlEvidence, k);
+    }
+  return NULL;
+}
+
+/* The main thread launches, then reads for 15 ms while the GPU idles 20 ms.  `sched`: its
+ * context switches are in SCHED_EVENTS; `osrt`: the read is traced. */
+static char *
+plant_gap (const char *name,
+           gboolean    sched,
+           gboolean    osrt,
+           gint64     *gap_start)
+{
+  char *path = tmp_path (name);
+  Plant *p = plant_new (path);
+
+  plant_loop (p, 10 * MS, 50, 100000, 95000, "gemm_kernel", &plant_config_full);
+  gint64 g0 = plant_gpu_free (p);
+  if (osrt)
+    plant_osrt (p, PLANT_MAIN, "read", g0 + 1 * MS, g0 + 16 * MS);
+  gint64 end = plant_loop (p, g0 + 20 * MS, 50, 100000, 95000, "gemm_kernel", &plant_config_full);
+  plant_finish (p);
+  *gap_start = g0;
+  if (sched)
+    {
+      gint64 gtid = SL_GLOBAL_TID (1, 100, PLANT_MAIN);
+      g_autofree char *sql = g_strdup_printf (
+        "INSERT INTO SCHED_EVENTS VALUES (%" G_GINT64_FORMAT ", 3, 1, %" G_GINT64_FORMAT
+        ", NULL, NULL), (%" G_GINT64_FORMAT ", 3, 0, %" G_GINT64_FORMAT ", 2, 4), (%"
+        G_GINT64_FORMAT ", 5, 1, %" G_GINT64_FORMAT ", NULL, NULL), (%" G_GINT64_FORMAT
+        ", 5, 0, %" G_GINT64_FORMAT ", 1, NULL);",
+        10 * MS - 1000, gtid, g0 + 1 * MS + 10000, gtid, g0 + 16 * MS, gtid, end + 1 * MS, gtid);
+      exec_sql (path, sql);
+    }
+  return path;
+}
+
+static void
+test_gap_evidence (void)
+{
+  gint64 g0;
+
+  /* scheduling data: blocked 14.99 ms on Nanosleep, in read; running the rest of the gap */
+  {
+    g_autofree char *path = plant_gap ("gap-sched.sqlite", TRUE, TRUE, &g0);
+    g_autoptr (SlTrace) trace = load_ok (path);
+    g_autoptr (GError) error = NULL;
+    SlAnalysis *a = sl_analyze (trace, (const char *const[]) { "gpu_gaps", NULL }, NULL, &error);
+    g_assert_no_error (error);
+    const SlEvidence *blocked = gap_evidence (a, g0 + 5 * MS, "blocked_ns");
+    const SlEvidence *running = gap_evidence (a, g0 + 5 * MS, "running_ns");
+    const SlEvidence *states = gap_evidence (a, g0 + 5 * MS, "thread_states");
+    g_assert_nonnull (blocked);
+    g_assert_nonnull (running);
+    g_assert_cmpfloat (blocked->value, ==, 15 * MS - 10000);
+    g_assert_nonnull (strstr (blocked->text, "Nanosleep"));
+    g_assert_nonnull (strstr (blocked->text, "in read"));
+    g_assert_cmpfloat (states->value, ==, 2);
+    g_assert_cmpfloat (running->value, >, 3 * MS);
+    g_assert_cmpfloat (running->value, <, 6 * MS);
+    sl_analysis_free (a);
+  }
+  /* no scheduling data, the read traced: derived, and said so */
+  {
+    g_autofree char *path = plant_gap ("gap-derived.sqlite", FALSE, TRUE, &g0);
+    g_autoptr (SlTrace) trace = load_ok (path);
+    SlAnalysis *a = sl_analyze (trace, (const char *const[]) { "gpu_gaps", NULL }, NULL, NULL);
+    const SlEvidence *states = gap_evidence (a, g0 + 5 * MS, "thread_states");
+    const SlEvidence *blocked = gap_evidence (a, g0 + 5 * MS, "blocked_ns");
+    g_assert_nonnull (states);
+    g_assert_cmpfloat (states->value, ==, 1);
+    g_assert_nonnull (strstr (states->text, "derived"));
+    g_assert_cmpfloat (blocked->value, ==, 15 * MS);
+    sl_analysis_free (a);
+  }
+  /* nothing about the CPU: no evidence, said so */
+  {
+    g_autofree char *path = plant_gap ("gap-none.sqlite", FALSE, FALSE, &g0);
+    g_autoptr (SlTrace) trace = load_ok (path);
+    SlAnalysis *a = sl_analyze (trace, (const char *const[]) { "gpu_gaps", NULL }, NULL, NULL);
+    const SlEvidence *states = gap_evidence (a, g0 + 5 * MS, "thread_states");
+    g_assert_nonnull (states);
+    g_assert_cmpfloat (states->value, ==, 0);
+    g_assert_nonnull (strstr (states->text, "no evidence"));
+    sl_analysis_free (a);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -588,5 +699,6 @@ main (int    argc,
   g_test_add_func ("/sched/derived-planted", test_derived_planted);
   g_test_add_func ("/sched/derived-real", test_derived_real);
   g_test_add_func ("/sched/bad-rows", test_bad_rows);
+  g_test_add_func ("/sched/gap-evidence", test_gap_evidence);
   return g_test_run ();
 }
