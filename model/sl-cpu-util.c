@@ -111,7 +111,8 @@ steps_build (ProcSteps *p,
           continue;
         }
       p->integ[n] = n == 0 ? 0
-                           : p->integ[n - 1] + (double) p->level[n - 1] * (double) (c->t - p->t[n - 1]);
+                           : p->integ[n - 1]
+                               + (double) p->level[n - 1] * (double) (c->t - p->t[n - 1]);
       p->t[n] = c->t;
       p->level[n] = level;
       n++;
@@ -150,13 +151,14 @@ sl_cpu_util_new (SlTrace *trace)
           g_array_append_vals (per_proc[p], c, 2);
           if (ev->corr == SL_NO_LINK)
             continue;
-          guint row = GPOINTER_TO_UINT (g_hash_table_lookup (cpu_rows, GUINT_TO_POINTER (ev->corr + 1)));
+          gpointer cpu_key = GUINT_TO_POINTER (ev->corr + 1);
+          guint row = GPOINTER_TO_UINT (g_hash_table_lookup (cpu_rows, cpu_key));
           if (row == 0)
             {
               CpuRow r = { ev->corr, g_array_new (FALSE, FALSE, sizeof (SlEvent)) };
               g_array_append_val (u->cpus, r);
               row = u->cpus->len;
-              g_hash_table_insert (cpu_rows, GUINT_TO_POINTER (ev->corr + 1), GUINT_TO_POINTER (row));
+              g_hash_table_insert (cpu_rows, cpu_key, GUINT_TO_POINTER (row));
             }
           SlEvent s = { ev->start, ev->end, th->name, (guint32) lane->thread,
                         lane->base + (guint32) i, ev->aux };

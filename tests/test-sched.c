@@ -388,7 +388,7 @@ test_planted_old_layout (void)
   g_assert_cmpint (sl_trace_thread_running (trace, thread_of (trace, 101)), ==, 350);
 }
 
-/* ---- derived states ---------------------------------------------------------------------------- */
+/* ---- derived states -------------------------------------------------------------------------- */
 
 static void
 test_derived_planted (void)
@@ -527,7 +527,7 @@ test_derived_real (void)
     }
 }
 
-/* ---- bad input --------------------------------------------------------------------------------- */
+/* ---- bad input ------------------------------------------------------------------------------- */
 
 static void
 test_bad_rows (void)
