@@ -437,7 +437,9 @@ add_cpu_rows (SlTimelineView *self,
           t = &g_array_index (threads, ThreadRank, threads->len - 1);
         }
       t->n++;
-      t->events += lane->n_events;
+      /* thread states tile its time: they say nothing of how busy a thread is */
+      if (lane->kind != SL_LANE_SCHED)
+        t->events += lane->n_events;
       if (lane->kind == SL_LANE_CUDA_API)
         t->cuda += lane->n_events;
     }
