@@ -100,7 +100,7 @@ _sl_evidence_states (SlAnalyzeCtx *ctx,
     {
       _sl_evidence (f, "thread_states", "Thread states", 0, "%s",
                     "no evidence: the trace has no scheduling data (SCHED_EVENTS) and no CPU "
-                    "samples or OS runtime calls for this thread");
+                    "samples for this thread");
       return;
     }
   const char *from = st.derived ? " (derived from samples and OS runtime calls)"

@@ -15,9 +15,11 @@
  *   a last in with no out                    Running until the table's last timestamp
  *   a last out (not "Terminated")            its state until the table's last timestamp
  *
- * The derived lanes (aux | SL_STATE_DERIVED): a sample taken while the thread ran stands for
- * one sampling period of running before it (the period estimated from the samples' spacing);
- * an OS runtime call not covered by such running is Blocked; the rest is Unknown.
+ * The derived lanes (aux | SL_STATE_DERIVED), for the threads with CPU samples: a sample taken
+ * while the thread ran stands for one sampling period of running before it (the period
+ * estimated from the samples' spacing); an OS runtime call not covered by such running is
+ * Blocked; the rest is Unknown.  A thread without samples gets none: its OS runtime calls alone
+ * are its OS runtime lane over again.
  */
 #include "sl-reader-private.h"
 
@@ -472,7 +474,9 @@ _sl_reader_derive_sched (SlReader *r)
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       const SlCpuKey *k = key;
-      if ((k->kind == SL_LANE_SAMPLES || k->kind == SL_LANE_OSRT)
+      /* threads with samples: running time is what derived states add (a thread's OS runtime
+       * calls alone are its OS runtime lane over again) */
+      if (k->kind == SL_LANE_SAMPLES
           && !g_hash_table_contains (seen, GINT_TO_POINTER (k->thread + 1)))
         {
           g_hash_table_add (seen, GINT_TO_POINTER (k->thread + 1));
