@@ -260,6 +260,17 @@ sl_cpu_util_slice_at (SlCpuUtil *u,
   return (gssize) k - 1;
 }
 
+SlTime
+sl_cpu_util_next_start (SlCpuUtil *u,
+                         guint      i,
+                         SlTime     t)
+{
+  gsize n = 0;
+  const SlEvent *s = sl_cpu_util_get_slices (u, i, &n);
+  gsize k = s != NULL ? count_at_or_before (&s->start, sizeof *s, n, t) : 0;
+  return k < n ? s[k].start : G_MAXINT64;
+}
+
 guint
 sl_cpu_util_get_n_processes (SlCpuUtil *u)
 {

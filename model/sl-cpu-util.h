@@ -35,6 +35,11 @@ gssize        sl_cpu_util_slice_at       (SlCpuUtil *util,
                                           guint      i,
                                           SlTime     t);
 
+/* Start of the first slice of core i that starts after t; G_MAXINT64 when none. */
+SlTime        sl_cpu_util_next_start     (SlCpuUtil *u,
+                                          guint      i,
+                                          SlTime     t);
+
 /* Processes with any running thread: index into the trace's process table. */
 guint         sl_cpu_util_get_n_processes (SlCpuUtil *util);
 guint         sl_cpu_util_get_process    (SlCpuUtil *util,

@@ -79,14 +79,14 @@ row_image (guint    n,
            guint32 *stride,
            guint32 **px)
 {
+  /* created cleared: transparent where nothing is drawn */
   cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n, (int) h);
   *stride = (guint32) cairo_image_surface_get_stride (image) / 4;
   *px = (guint32 *) cairo_image_surface_get_data (image);
-  memset (*px, 0, (gsize) *stride * h * 4);
   return image;
 }
 
-static void
+static gboolean
 draw_util (SlTimelineView *self,
            SlCpuUtil      *u,
            guint           i,
@@ -102,19 +102,22 @@ draw_util (SlTimelineView *self,
                                                 | (sl_cpu_util_is_derived (u, i)
                                                    ? SL_STATE_DERIVED : 0));
   guint32 bar = pack (&c);
+  gboolean any = FALSE;
   sl_cpu_util_buckets (u, i, f->t0, f->t1, n, v);
   for (guint x = 0; x < n; x++)
     {
       if (v[x] <= 0)
         continue;
+      any = TRUE;
       gint top = (gint) floor (base - MIN (v[x] / scale, 1.0) * gh + 0.5);
       top = MIN (top, (gint) base - 1);   /* any use shows as at least a pixel */
       for (gint y = MAX (top, 0); y < (gint) base; y++)
         px[(gsize) y * stride + x] = bar;
     }
+  return any;
 }
 
-static void
+static gboolean
 draw_core (SlTimelineView *self,
            SlCpuUtil      *u,
            guint           core,
@@ -127,7 +130,13 @@ draw_core (SlTimelineView *self,
   gsize n_slices = 0;
   const SlEvent *s = sl_cpu_util_get_slices (u, core, &n_slices);
   guint32 last_thread = SL_NO_LINK, color = 0;
+  gboolean any = FALSE;
 
+  /* nothing ran on it in the window: no pixel to look up */
+  if (n_slices == 0 || s[0].start >= f->t1
+      || (sl_cpu_util_slice_at (u, core, f->t0) < 0
+          && sl_cpu_util_next_start (u, core, f->t0) >= f->t1))
+    return FALSE;
   for (guint x = 0; x < n; x++)
     {
       SlTime t = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * (x + 0.5) / n);
@@ -141,7 +150,9 @@ draw_core (SlTimelineView *self,
         }
       for (guint y = 2; y + 2 < h; y++)
         px[(gsize) y * stride + x] = color;
+      any = TRUE;
     }
+  return any;
 }
 
 void
@@ -162,12 +173,11 @@ _sl_timeline_draw_cpu_row (SlTimelineView *self,
   if (r->kind == ROW_CPU_CORE && (guint) r->gpu >= sl_cpu_util_get_n_cpus (u))
     return;
   cairo_surface_t *image = row_image (n, h, &stride, &px);
-  if (r->kind == ROW_CPU_UTIL)
-    draw_util (self, u, (guint) r->gpu, f, px, stride, n, h);
-  else
-    draw_core (self, u, (guint) r->gpu, f, px, stride, n, h);
+  gboolean any = r->kind == ROW_CPU_UTIL ? draw_util (self, u, (guint) r->gpu, f, px, stride, n, h)
+                                         : draw_core (self, u, (guint) r->gpu, f, px, stride, n, h);
   cairo_surface_mark_dirty (image);
-  _sl_timeline_append_image (snapshot, image, HEADER_W, floor (y), h, CAIRO_EXTEND_PAD);
+  if (any)   /* an empty row costs no node */
+    _sl_timeline_append_image (snapshot, image, HEADER_W, floor (y), h, CAIRO_EXTEND_PAD);
   cairo_surface_destroy (image);
 }
 

@@ -387,7 +387,8 @@ add_cpu_util_row (SlTimelineView *self,
              g_strdup_printf ("u:%u", process), title);
 }
 
-/* The "CPUs" group: a row per core that ran a thread of the trace. */
+/* The "CPUs" group: a row per core that ran a thread of the trace; folded at first on machines of
+ * more than 8 cores (a key starting with 'q'), so that the threads and GPUs stay in view. */
 static void
 add_cpu_core_rows (SlTimelineView *self,
                    RowBuild       *b)
@@ -397,7 +398,7 @@ add_cpu_core_rows (SlTimelineView *self,
 
   if (n == 0)
     return;
-  add_row (self, b, ROW_GROUP, 0, -1, -1, g_strdup ("cpus"),
+  add_row (self, b, ROW_GROUP, 0, -1, -1, g_strdup (n > 8 ? "qcpus" : "cpus"),
            g_strdup_printf (n == 1 ? "CPUs (1 core)" : "CPUs (%u cores)", n));
   for (guint i = 0; i < n; i++)
     add_row (self, b, ROW_CPU_CORE, 1, -1, (gint) i, NULL,
