@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 
+#include "sl-cpu-util.h"
 #include "sl-format.h"
 #include "sl-inventory.h"
 #include "sl-lane.h"
@@ -21,6 +22,7 @@ static const char *lane_kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_MEMCPY] = "memcpy",
   [SL_LANE_MEMSET] = "memset",
   [SL_LANE_SYNC] = "sync",
+  [SL_LANE_SCHED] = "thread states",
 };
 
 typedef struct
@@ -297,6 +299,13 @@ print_json (SlTrace *trace,
       member_int (b, "tid", t->tid);
       member_str (b, "name", sl_trace_str (trace, t->name));
       member_int (b, "events", events[i]);
+      /* time scheduled in, from scheduling data; null where the trace has none for it */
+      SlTime running = sl_trace_thread_running (trace, i);
+      json_builder_set_member_name (b, "running_ns");
+      if (running >= 0)
+        json_builder_add_int_value (b, running);
+      else
+        json_builder_add_null_value (b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

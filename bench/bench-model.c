@@ -36,6 +36,7 @@ static const ScanTable scan_tables[] = {
   { "NVTX_EVENTS", "start,end,eventType,globalTid,endGlobalTid,textId,text,color,domainId", NULL },
   { "OSRT_API", "start,end,globalTid,nameId,returnValue,callchainId", "eventClass = 27" },
   { "COMPOSITE_EVENTS", "start,start,globalTid,id,threadState", NULL },
+  { "SCHED_EVENTS", "start,start,cpu,isSchedIn,globalTid,threadState,threadBlock", NULL },
 };
 
 static double
@@ -119,6 +120,7 @@ main (int    argc,
   runs = CLAMP (runs, 1, 20);
   g_autofree double *scan = g_new (double, runs);
   g_autofree double *load = g_new (double, runs);
+  g_autofree double *load_nosched = g_new (double, runs);
   gint64 rows = 0;
 
   printf ("file                     %s\n", path);
@@ -155,12 +157,27 @@ main (int    argc,
           fprintf (stderr, "%s\n", run_error->message);
           return 1;
         }
+      g_clear_pointer (&run, sl_trace_unref);
+
+      /* the same load without thread states (SCHED_EVENTS, or states derived) */
+      t = now ();
+      run = sl_trace_load (path, SL_LOAD_ALL & ~SL_LOAD_SCHED, NULL, NULL, NULL, NULL);
+      load_nosched[r] = now () - t;
     }
   double scan_s = sl_median_double (scan, runs), load_s = sl_median_double (load, runs);
   printf ("rows                     %" G_GINT64_FORMAT "\n", rows);
   printf ("bare sqlite3 scan        %.3f s (median of %u)\n", scan_s, runs);
   printf ("model load               %.3f s (median of %u)\n", load_s, runs);
   printf ("load / scan              %.2f   (target <= 1.5)\n", load_s / scan_s);
+  double nosched_s = sl_median_double (load_nosched, runs);
+  gsize states = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    if (sl_trace_get_lane (trace, i)->kind == SL_LANE_SCHED)
+      states += sl_trace_get_lane (trace, i)->n_events;
+  printf ("thread-state events      %" G_GSIZE_FORMAT " (%.1f%% of events)\n", states,
+          100.0 * (double) states / (double) n);
+  printf ("load without states      %.3f s (median of %u, interleaved)\n", nosched_s, runs);
+  printf ("load with / without      %.2f\n", load_s / nosched_s);
 
   /* level of detail: whole span vs. zoom levels down to 1 µs, 2000 px, every lane */
   g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (SlLodItem));

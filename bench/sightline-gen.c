@@ -45,6 +45,7 @@ typedef enum
   STMT_OSRT,
   STMT_COMPOSITE,
   STMT_CALLCHAIN,
+  STMT_SCHED,
   N_STMTS
 } StmtId;
 
@@ -68,7 +69,20 @@ static const char *stmt_sql[N_STMTS] = {
   [STMT_OSRT] = "INSERT INTO OSRT_API VALUES (?, ?, 27, ?, ?, ?, 0, 0, 0)",
   [STMT_COMPOSITE] = "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, ?, ?, ?, ?)",
   [STMT_CALLCHAIN] = "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, NULL, ?, 7, ?)",
+  [STMT_SCHED] = "INSERT INTO SCHED_EVENTS VALUES (?, ?, ?, ?, ?, ?)",
 };
+
+/* Scheduling (SCHED_EVENTS): each thread is switched out for every OS runtime call it makes
+ * (blocked, with the call's block reason) and back in when it returns, maybe on another core;
+ * the main thread is also preempted once a step.  CPUs numbered 0 … SCHED_CPUS - 1. */
+#define SCHED_CPUS 16
+#define SCHED_STATE_RUNNING 1          /* ENUM_SAMPLING_THREAD_STATE */
+#define SCHED_STATE_INTERRUPTIBLE 2
+#define SCHED_BLOCK_UNKNOWN 1          /* ENUM_SCHEDULING_THREAD_BLOCK */
+#define SCHED_BLOCK_NANOSLEEP 4
+#define SCHED_BLOCK_MUTEX 6
+#define SCHED_BLOCK_CONDVAR 7
+#define SCHED_BLOCK_PREEMPTED 44
 
 /* CUDA API names, as nsys spells them (runtime calls carry the _vNNNN suffix). */
 enum
@@ -215,6 +229,7 @@ typedef struct
   int threads;
   double sample_share; /* percent of the budget that is CPU samples */
   bool force;
+  bool no_sched;   /* leave SCHED_EVENTS empty */
 } Options;
 
 typedef struct
@@ -229,7 +244,7 @@ typedef struct
 
 typedef struct
 {
-  uint64_t runtime, driver, kernel, memcpy, memset, sync, nvtx, osrt, samples, frames;
+  uint64_t runtime, driver, kernel, memcpy, memset, sync, nvtx, osrt, samples, frames, sched;
 } Counts;
 
 typedef struct
@@ -246,6 +261,7 @@ typedef struct
   int64_t main_tid;     /* globalTid of the main thread */
   int64_t *worker_tids; /* globalTid of the data-loader threads, threads - 1 of them */
   int64_t *worker_t;    /* each data-loader thread's clock */
+  int *sched_cpu;       /* each thread's core (main first) */
 
   int64_t next_string;
   int64_t api_ids[N_APIS];
@@ -411,7 +427,8 @@ total_events (const Gen *gen)
 {
   const Counts *n = &gen->n;
 
-  return n->runtime + n->kernel + n->memcpy + n->memset + n->sync + n->nvtx + n->osrt + n->samples;
+  return n->runtime + n->kernel + n->memcpy + n->memset + n->sync + n->nvtx + n->osrt + n->samples
+         + n->sched;
 }
 
 static int64_t
@@ -614,10 +631,61 @@ add_nvtx (Gen *gen,
 }
 
 static void
+add_switch (Gen *gen, int64_t tid, int64_t t, int cpu, bool in, int state, int block)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_SCHED];
+
+  bind_i64 (stmt, 1, t);
+  bind_i64 (stmt, 2, cpu);
+  bind_i64 (stmt, 3, in ? 1 : 0);
+  bind_i64 (stmt, 4, tid);
+  bind_opt (stmt, 5, state, !in);
+  bind_opt (stmt, 6, block, !in);
+  step_stmt (gen, STMT_SCHED);
+  gen->n.sched++;
+  note_time (gen, t);
+}
+
+/* The core a thread last ran on (main = 0, workers 1 …); it moves now and then when woken. */
+static int *
+sched_cpu (Gen *gen, int64_t tid)
+{
+  if (tid == gen->main_tid)
+    return &gen->sched_cpu[0];
+  for (int w = 0; w < gen->opt->threads - 1; w++)
+    if (gen->worker_tids[w] == tid)
+      return &gen->sched_cpu[w + 1];
+  return &gen->sched_cpu[0];
+}
+
+/* The thread sleeps through an OS runtime call: out a little after it starts, in a little before
+ * it returns.  No random numbers drawn: --no-sched writes the same other rows. */
+static void
+sched_block (Gen *gen, int64_t tid, int name, int64_t start, int64_t end)
+{
+  int *cpu = sched_cpu (gen, tid);
+  int64_t edge = (end - start) / 16;
+  int block = name == OSRT_NANOSLEEP   ? SCHED_BLOCK_NANOSLEEP
+              : name == OSRT_COND_WAIT ? SCHED_BLOCK_CONDVAR
+              : name >= OSRT_MUTEX_LOCK ? SCHED_BLOCK_MUTEX
+                                       : SCHED_BLOCK_UNKNOWN;
+
+  /* never the budget's last eighth: a tiny trace still gets its GPU work */
+  if (gen->opt->no_sched || end - start < 2 * US
+      || total_events (gen) + 2 >= gen->opt->n_events - gen->opt->n_events / 8)
+    return;
+  add_switch (gen, tid, start + edge, *cpu, false, SCHED_STATE_INTERRUPTIBLE, block);
+  if ((start >> 12) % 5 == 0)
+    *cpu = (int)(((uint64_t)start >> 8) % SCHED_CPUS);
+  add_switch (gen, tid, end - edge, *cpu, true, 0, 0);
+}
+
+static void
 add_osrt (Gen *gen, int64_t tid, int name, int64_t start, int64_t end, int64_t ret)
 {
   sqlite3_stmt *stmt = gen->stmt[STMT_OSRT];
 
+  sched_block (gen, tid, name, start, end);
   bind_i64 (stmt, 1, start);
   bind_i64 (stmt, 2, end);
   bind_i64 (stmt, 3, tid);
@@ -1077,6 +1145,15 @@ run_step (Gen *gen)
       add_nvtx (gen, SL_EVENT_TYPE_NVTX_MARK, gen->cpu_t, -1, gen->main_tid, mark, -1, 1, -1);
     }
   gen->cpu_t += rng_range (&gen->rng, 200, 600);
+  if (!opt->no_sched && total_events (gen) + 2 < opt->n_events - opt->n_events / 8)
+    {
+      /* the main thread loses its core for a moment: a quantum ended */
+      int64_t wait = rng_range (&gen->rng, 5 * US, 80 * US);
+      add_switch (gen, gen->main_tid, gen->cpu_t, gen->sched_cpu[0], false, SCHED_STATE_RUNNING,
+                  SCHED_BLOCK_PREEMPTED);
+      gen->cpu_t += wait;
+      add_switch (gen, gen->main_tid, gen->cpu_t, gen->sched_cpu[0], true, 0, 0);
+    }
   snprintf (text, sizeof text, "step %" PRId64, gen->step);
   add_nvtx (gen, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE, t, gen->cpu_t, gen->main_tid, text, -1, 1,
             colours[gen->step % N_ELEMENTS (colours)]);
@@ -1390,16 +1467,19 @@ generate (Gen *gen)
   gen->main_tid = SL_GLOBAL_TID (1, gen->pid, gen->pid);
   gen->worker_tids = calloc ((size_t)opt->threads, sizeof (int64_t));
   gen->worker_t = calloc ((size_t)opt->threads, sizeof (int64_t));
+  gen->sched_cpu = calloc ((size_t)opt->threads, sizeof (int));
   gen->stream_free = calloc ((size_t)opt->gpus * (size_t)opt->streams, sizeof (int64_t));
   gen->grid_ids = calloc ((size_t)opt->gpus, sizeof (int64_t));
-  if (gen->worker_tids == NULL || gen->worker_t == NULL || gen->stream_free == NULL ||
-      gen->grid_ids == NULL)
+  if (gen->worker_tids == NULL || gen->worker_t == NULL || gen->sched_cpu == NULL ||
+      gen->stream_free == NULL || gen->grid_ids == NULL)
     {
       gen_fail (gen, "out of memory");
       return false;
     }
   for (int w = 0; w < opt->threads - 1; w++)
     gen->worker_tids[w] = SL_GLOBAL_TID (1, gen->pid, gen->pid + 9 + w);
+  for (int i = 0; i < opt->threads; i++)
+    gen->sched_cpu[i] = (i * 5 + 2) % SCHED_CPUS;
 
   if (!exec_sql (gen, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; "
                       "PRAGMA temp_store=MEMORY; PRAGMA locking_mode=EXCLUSIVE; BEGIN"))
@@ -1451,7 +1531,7 @@ usage (FILE *out)
 {
   fprintf (out,
            "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
-           "T] [--force]\n"
+           "T] [--sample-share P] [--no-sched] [--force]\n"
            "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
            ") of about EVENTS events,\n"
            "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
@@ -1459,13 +1539,15 @@ usage (FILE *out)
            "  -o, --output FILE   trace to write\n"
            "  -n, --events N      event budget (suffixes k, M: 10M); counts API calls, kernels, "
            "copies,\n"
-           "                      sets, syncs, NVTX, OS runtime calls and CPU samples\n"
+           "                      sets, syncs, NVTX, OS runtime calls, CPU samples and "
+           "scheduling rows\n"
            "  -s, --seed S        random seed (default 1)\n"
            "  -g, --gpus G        GPUs (default 1, at most 16)\n"
            "  -k, --streams K     CUDA streams per GPU (default 2, at most 64)\n"
            "  -t, --threads T     CPU threads: main + T-1 data loaders (default 3, at most 256)\n"
            "  -S, --sample-share P  percent of the events that are CPU samples (default 1, at\n"
            "                      most 50; stacks are ~40 frames deep)\n"
+           "  -N, --no-sched      no scheduling data (SCHED_EVENTS left empty)\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n");
 }
@@ -1513,6 +1595,7 @@ main (int argc, char *argv[])
     { "threads", required_argument, NULL, 't' },
     { "sample-share", required_argument, NULL, 'S' },
     { "force", no_argument, NULL, 'f' },
+    { "no-sched", no_argument, NULL, 'N' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -1524,7 +1607,7 @@ main (int argc, char *argv[])
   int c, fd, rc = 1;
   size_t len;
 
-  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fh", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNh", longopts, NULL)) != -1)
     {
       bool ok = true;
 
@@ -1547,6 +1630,7 @@ main (int argc, char *argv[])
             break;
           }
         case 'f': opt.force = true; break;
+        case 'N': opt.no_sched = true; break;
         case 'h': usage (stdout); return 0;
         default: usage (stderr); return 2;
         }
@@ -1625,6 +1709,7 @@ main (int argc, char *argv[])
       printf ("osrt %" PRIu64 "\n", n->osrt);
       printf ("samples %" PRIu64 "\n", n->samples);
       printf ("frames %" PRIu64 "\n", n->frames);
+      printf ("sched %" PRIu64 "\n", n->sched);
       printf ("steps %" PRId64 "\n", gen.step);
       printf ("total %" PRIu64 "\n", total_events (&gen));
       rc = 0;
@@ -1632,6 +1717,7 @@ main (int argc, char *argv[])
   free (gen.error);
   free (gen.worker_tids);
   free (gen.worker_t);
+  free (gen.sched_cpu);
   free (gen.stream_free);
   free (gen.grid_ids);
   free (tmp);

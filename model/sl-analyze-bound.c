@@ -286,6 +286,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
                   : evidence->samples ? "CPU samples, CUDA calls"
                   : evidence->osrt ? "OS runtime calls, CUDA calls" : "CUDA calls only");
   _sl_evidence_duration (f, "duration_ns", "Stretch", b - a);
+  _sl_evidence_states (ctx, f, gi->launcher, a, b);
   _sl_finding_add_gpu_lanes (ctx, f, gpu);
   _sl_finding_add_thread_lanes (ctx, f, gi->launcher);
 

@@ -255,7 +255,7 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
   ctx->n_gpus = sl_trace_get_n_gpus (trace);
   ctx->tl = g_new (SlThreadLanes, MAX (ctx->n_threads, 1));
   for (guint i = 0; i < ctx->n_threads; i++)
-    ctx->tl[i] = (SlThreadLanes) { -1, -1, -1, 0 };
+    ctx->tl[i] = (SlThreadLanes) { -1, -1, -1, 0, -1 };
   ctx->gpus = g_new0 (SlGpuInfo, MAX (ctx->n_gpus, 1));
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
@@ -280,6 +280,8 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
             tl->api = i;
           else if (lane->kind == SL_LANE_OSRT && lane->depth == 0)
             tl->osrt = i;
+          else if (lane->kind == SL_LANE_SCHED)
+            tl->sched = i;
           else if (lane->kind == SL_LANE_SAMPLES)
             {
               tl->samples = i;

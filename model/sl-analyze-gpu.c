@@ -267,6 +267,9 @@ describe_host (SlAnalyzeCtx *ctx,
       _sl_finding_add_thread_lanes (ctx, f, t->thread);
       shown++;
     }
+  /* the launching thread's states in the gap: running, runnable or blocked, and where */
+  if (gi->launcher >= 0)
+    _sl_evidence_states (ctx, f, gi->launcher, a, b);
 
   if (best == NULL || activity_total (best) == 0)
     {

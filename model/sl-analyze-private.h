@@ -20,6 +20,7 @@ typedef struct
   gint   osrt;            /* OS runtime at depth 0 */
   gint   samples;
   SlTime sample_period;   /* average spacing of its samples, 0 without */
+  gint   sched;           /* thread states (scheduling data or derived), -1 without */
 } SlThreadLanes;
 
 typedef struct
@@ -183,6 +184,32 @@ guint32       _sl_top_name           (GHashTable *by_name,
                                       SlTime     *time);
 /* Sorts `times` (SlTime) and returns its median, 0 when empty. */
 SlTime        _sl_median_of          (GArray *times);
+
+/* --- thread states (sl-analyze-states.c) --- */
+
+/* A thread's time in [a, b) by state, from its thread-state lane. */
+typedef struct
+{
+  gboolean any;                       /* it has a thread-state lane */
+  gboolean derived;                   /* from samples and OS runtime calls, not scheduling data */
+  SlTime   time[SL_N_THREAD_STATES];  /* by SlThreadState */
+  guint32  block;                     /* the block reason with the most time, or SL_NO_LINK */
+  guint32  call;                      /* the OS runtime call most of the blocked time falls in */
+  SlTime   call_t;                    /* and that time (0: none) */
+} SlStateTimes;
+
+void          _sl_thread_states      (SlAnalyzeCtx *ctx,
+                                      gint          thread,
+                                      SlTime        a,
+                                      SlTime        b,
+                                      SlStateTimes *out);
+/* Evidence rows saying how `thread` spent [a, b): running, runnable, blocked (why, in which
+ * call), or that the trace has no evidence of it. */
+void          _sl_evidence_states    (SlAnalyzeCtx *ctx,
+                                      SlFinding    *f,
+                                      gint          thread,
+                                      SlTime        a,
+                                      SlTime        b);
 
 /* --- unions of time spans (SlSpan arrays) --- */
 

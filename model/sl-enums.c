@@ -42,6 +42,25 @@ static const EnumEntry thread_state[] = {
   { 8, "OS runtime" }, { 9, "Initialized" }, { 10, "Transition" }, { -1, NULL }
 };
 
+/* ENUM_SCHEDULING_THREAD_BLOCK: why a thread was switched out (SCHED_EVENTS.threadBlock) */
+static const EnumEntry thread_block[] = {
+  { 0, "NonBlocked" }, { 1, "Unknown" }, { 2, "SigSuspend" }, { 3, "Stopped" }, { 4, "Nanosleep" },
+  { 5, "Intr" }, { 6, "Mutex" }, { 7, "CondVar" }, { 8, "Sem" }, { 9, "Join" },
+  { 10, "SigWaitInfo" }, { 11, "WaitCtx" }, { 12, "Send" }, { 13, "Receive" }, { 14, "Reply" },
+  { 15, "Stack" }, { 16, "WaitThread" }, { 17, "WaitPage" }, { 18, "NetSend" }, { 19, "NetReply" },
+  { 20, "FreePage" }, { 21, "PageIn" }, { 22, "PoolAllocation" }, { 23, "DelayExecution" },
+  { 24, "Suspended" }, { 25, "UserRequest" }, { 26, "EventPair" }, { 27, "Queue" },
+  { 28, "LPCReceive" }, { 29, "LPCReply" }, { 30, "VirtualMemory" }, { 31, "PageOut" },
+  { 32, "Rendezvous" }, { 33, "KeyedEvent" }, { 34, "Terminated" }, { 35, "ProcessInSwap" },
+  { 36, "CPURateControl" }, { 37, "WrCalloutStack" }, { 38, "Kernel" }, { 39, "Resource" },
+  { 40, "PushLock" }, { 41, "WindowsMutex" }, { 42, "QuantumEnd" }, { 43, "DispatchInt" },
+  { 44, "Preempted" }, { 45, "YieldExecution" }, { 46, "FastMutex" }, { 47, "GuardedMutex" },
+  { 48, "Rundown" }, { 49, "ReadyToRun" }, { 50, "AlertByThreadId" }, { 51, "DeferredPreempt" },
+  { 52, "PhysicalFault" }, { 53, "MqSend" }, { 54, "MqReceive" }, { 55, "MuonMutex" },
+  { 56, "Barrier" }, { 57, "RwlockRead" }, { 58, "RwlockWrite" }, { 59, "TraceBuffer" },
+  { 60, "InterruptAttachEvent" }, { 61, "TimerDelegate" }, { -1, NULL }
+};
+
 static const EnumEntry *builtin[SL_N_ENUMS] = {
   [SL_ENUM_MEMCPY_OPER] = memcpy_oper,
   [SL_ENUM_MEM_KIND] = mem_kind,
@@ -49,6 +68,7 @@ static const EnumEntry *builtin[SL_N_ENUMS] = {
   [SL_ENUM_EVENT_CLASS] = event_class,
   [SL_ENUM_LAUNCH_TYPE] = launch_type,
   [SL_ENUM_THREAD_STATE] = thread_state,
+  [SL_ENUM_THREAD_BLOCK] = thread_block,
 };
 
 const char *

@@ -329,6 +329,7 @@ static const char *const kind_titles[SL_N_LANE_KINDS] = {
   [SL_LANE_MEMCPY] = "Memcpy",
   [SL_LANE_MEMSET] = "Memset",
   [SL_LANE_SYNC] = "Sync",
+  [SL_LANE_SCHED] = "Thread state",
 };
 
 char *
@@ -366,6 +367,7 @@ static const char *const kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_MEMCPY] = "memcpy",
   [SL_LANE_MEMSET] = "memset",
   [SL_LANE_SYNC] = "sync",
+  [SL_LANE_SCHED] = "thread_state",
 };
 
 /* The kind's own fields, "; "-separated "key value" pairs, the same text in the table and CSV. */
@@ -430,6 +432,15 @@ details_text (SlTrace      *trace,
     case SL_LANE_SAMPLES:
       g_string_append_printf (s, "state %s",
                               sl_trace_enum_label (trace, SL_ENUM_THREAD_STATE, e->corr));
+      break;
+    case SL_LANE_SCHED:
+      if (e->corr != SL_NO_LINK)
+        g_string_append_printf (s, "CPU %u", e->corr);
+      if (e->link != SL_NO_LINK)
+        g_string_append_printf (s, "%sblocked in %s", s->len > 0 ? "; " : "",
+                                sl_trace_enum_label (trace, SL_ENUM_THREAD_BLOCK, e->link));
+      if (e->aux & SL_STATE_DERIVED)
+        g_string_append_printf (s, "%sderived", s->len > 0 ? "; " : "");
       break;
     case SL_LANE_SYNC:
       g_string_append_printf (s, "type %s; correlation %u",

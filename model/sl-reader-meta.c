@@ -405,6 +405,7 @@ _sl_reader_read_enums (SlReader *r)
   read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KERNEL_LAUNCH_TYPE");
   read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KRENEL_LAUNCH_TYPE"); /* sic, nsys 2023.1 */
   read_enum (r, SL_ENUM_THREAD_STATE, "ENUM_SAMPLING_THREAD_STATE");
+  read_enum (r, SL_ENUM_THREAD_BLOCK, "ENUM_SCHEDULING_THREAD_BLOCK");
   read_diagnostics (r);
 }
 

@@ -71,6 +71,7 @@ typedef struct
   GHashTable       *context_gpu;   /* (globalPid, contextId) key -> GPU index + 1 */
   GHashTable       *nvtx_domains;  /* (pid bits, domainId) key -> string id */
   guint32           memcpy_names[16];
+  guint64           sched_rows;    /* SCHED_EVENTS rows read: none means states are derived */
 
   /* small caches: rows usually come in runs of one thread or stream */
   guint64           last_tid;
@@ -302,5 +303,11 @@ gboolean _sl_reader_read_sync      (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
 gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
 gboolean _sl_reader_read_samples   (SlReader *r, GError **error);
+
+/* ---- thread states (sl-reader-sched.c) --------------------------------------------------- */
+
+gboolean _sl_reader_read_sched     (SlReader *r, GError **error);
+/* Where no SCHED_EVENTS row was read: states from the samples and OS runtime calls read. */
+void     _sl_reader_derive_sched   (SlReader *r);
 
 G_END_DECLS

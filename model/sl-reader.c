@@ -8,7 +8,8 @@
  *
  * This file opens and validates the file, runs the table readers on two threads and builds the
  * lanes; sl-reader-sql.c holds the row loop, sl-reader-meta.c the metadata tables,
- * sl-reader-cuda.c the CUPTI tables and sl-reader-host.c NVTX, OS runtime and samples.
+ * sl-reader-cuda.c the CUPTI tables, sl-reader-host.c NVTX, OS runtime and samples, and
+ * sl-reader-sched.c thread states.
  */
 #include "sl-reader-private.h"
 
@@ -159,7 +160,7 @@ flush_cpu_builders (SlReader *r)
       const SlCpuKey *k = key;
       GArray *a = value;
 
-      if (k->kind == SL_LANE_SAMPLES)
+      if (k->kind == SL_LANE_SAMPLES || k->kind == SL_LANE_SCHED)
         {
           SlLane *lane = _sl_trace_add_lane (r->trace, k->kind);
           const SlThread *t = &g_array_index (r->trace->threads, SlThread, k->thread);
@@ -274,6 +275,7 @@ _sl_reader_read (SlTrace        *trace,
     { SL_LOAD_NVTX, "NVTX_EVENTS", FALSE, _sl_reader_read_nvtx, 0.15 },
     { SL_LOAD_OSRT, "OSRT_API", FALSE, _sl_reader_read_osrt, 0.04 },
     { SL_LOAD_SAMPLES, "COMPOSITE_EVENTS", FALSE, _sl_reader_read_samples, 0.03 },
+    { SL_LOAD_SCHED, "SCHED_EVENTS", FALSE, _sl_reader_read_sched, 0.03 },
   };
   SlReader r = { 0 };
   gboolean ok = FALSE, any_table = FALSE;
@@ -390,6 +392,7 @@ _sl_reader_read (SlTrace        *trace,
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto out;
+  _sl_reader_derive_sched (&r);
   flush_cpu_builders (&r);
 
   /* GPU lanes: hand the arrays over */

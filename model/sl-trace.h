@@ -108,7 +108,8 @@ typedef enum
   SL_LOAD_NVTX     = 1 << 5,
   SL_LOAD_OSRT     = 1 << 6,
   SL_LOAD_SAMPLES  = 1 << 7,
-  SL_LOAD_ALL      = 0xFF,
+  SL_LOAD_SCHED    = 1 << 9,   /* SCHED_EVENTS, or thread states derived from samples / OSRT */
+  SL_LOAD_ALL      = 0xFF | SL_LOAD_SCHED,
   /* The file is being written (a recording in progress): open it as an ordinary reader that
    * takes SQLite's shared lock and waits for the writer's commits, instead of immutable. */
   SL_LOAD_LIVE     = 1 << 8,
@@ -188,6 +189,7 @@ typedef enum
   SL_ENUM_EVENT_CLASS,
   SL_ENUM_LAUNCH_TYPE,
   SL_ENUM_THREAD_STATE,
+  SL_ENUM_THREAD_BLOCK,
   SL_N_ENUMS
 } SlEnum;
 

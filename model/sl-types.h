@@ -34,6 +34,7 @@ typedef enum
   SL_LANE_MEMCPY,    /* a GPU stream's memory copies */
   SL_LANE_MEMSET,    /* a GPU stream's memory sets */
   SL_LANE_SYNC,      /* a GPU stream's synchronization records */
+  SL_LANE_SCHED,     /* a thread's states (running, runnable, blocked), tiling its time */
   SL_N_LANE_KINDS
 } SlLaneKind;
 
@@ -51,6 +52,10 @@ typedef enum
  *   MEMCPY    "[CUDA memcpy …]" correlation id  global id of launch  index of SlCopyInfo
  *   MEMSET    "[CUDA memset]"   correlation id  global id of launch  index of SlCopyInfo
  *   SYNC      sync type label   correlation id  global id of launch  syncType
+ *   SCHED     state label       CPU (Running)   block reason         SlThreadState
+ *                               or SL_NO_LINK   (ENUM_SCHEDULING_    | SL_STATE_DERIVED
+ *                                               THREAD_BLOCK) or
+ *                                               SL_NO_LINK
  */
 typedef struct
 {
@@ -68,6 +73,21 @@ G_STATIC_ASSERT (sizeof (SlEvent) == 32);
 #define SL_NVTX_START_END    (1u << 0)  /* a start/end range (otherwise push/pop) */
 #define SL_NVTX_MARK         (1u << 1)  /* an instantaneous mark */
 #define SL_NVTX_UNTERMINATED (1u << 2)  /* end was NULL in the file; clamped to the trace end */
+
+/* A thread's state in an SL_LANE_SCHED event's `aux` (low 8 bits). */
+typedef enum
+{
+  SL_STATE_UNKNOWN  = 0,  /* the file does not say */
+  SL_STATE_RUNNING  = 1,  /* on a CPU (`corr`) */
+  SL_STATE_RUNNABLE = 2,  /* preempted: ready, waiting for a CPU */
+  SL_STATE_BLOCKED  = 3,  /* asleep or waiting (`link`: why, where the file says) */
+  SL_N_THREAD_STATES
+} SlThreadState;
+
+/* Set in `aux` when the state was derived from CPU samples and OS runtime calls, not read from
+ * scheduling data. */
+#define SL_STATE_DERIVED (1u << 8)
+#define SL_STATE_OF(aux) ((SlThreadState) ((aux) & 0xFFu))
 
 /* Launch configuration of a kernel; identical configurations are stored once. */
 typedef struct

@@ -381,7 +381,8 @@ test_schema_create (void)
 }
 
 /* What it printed is what is in the file, the total is about what was asked, and the mix is a
- * training loop's: ~40 % API, ~35 % kernels, ~5 % copies/sets, ~15 % NVTX, ~5 % OSRT + samples. */
+ * training loop's: ~40 % API, ~35 % kernels, ~5 % copies/sets, ~15 % NVTX, ~5 % OSRT + samples,
+ * ~8 % scheduling rows. */
 static void
 test_counts (void)
 {
@@ -400,6 +401,7 @@ test_counts (void)
     { "nvtx", "SELECT count(*) FROM NVTX_EVENTS", 11, 19 },
     { "osrt", "SELECT count(*) FROM OSRT_API", 2, 7 },
     { "samples", "SELECT count(*) FROM COMPOSITE_EVENTS", 0.3, 2 },
+    { "sched", "SELECT count(*) FROM SCHED_EVENTS", 4, 12 },
   };
   guint64 total = count_of (main_run, "total");
   guint64 sum = 0;

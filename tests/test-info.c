@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "sl-cpu-util.h"
 #include "sl-inventory.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
@@ -188,8 +189,13 @@ check_trace (const char *path)
       if (!event_tables[i].gpu)
         cpu_events += loaded;
     }
-  g_assert_cmpint (events, ==, sl_trace_get_n_events (trace));
-  g_assert_cmpint (json_object_get_int_member (o, "events"), ==, events);
+  /* the model's events are the tables' rows and the thread-state slices made from them */
+  gint64 state_events = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    if (sl_trace_get_lane (trace, i)->kind == SL_LANE_SCHED)
+      state_events += sl_trace_get_lane (trace, i)->n_events;
+  g_assert_cmpint (events + state_events, ==, sl_trace_get_n_events (trace));
+  g_assert_cmpint (json_object_get_int_member (o, "events"), ==, events + state_events);
 
   /* threads: all of them, their events the CPU tables' loaded rows */
   JsonArray *threads = json_object_get_array_member (o, "threads");
@@ -202,8 +208,19 @@ check_trace (const char *path)
                        sl_trace_get_thread (trace, i)->tid);
       g_assert_true (json_object_has_member (t, "name"));
       thread_events += json_object_get_int_member (t, "events");
+      /* running_ns: null without scheduling data for the thread, else what the model sums
+       * (test-sched checks that against SQL) */
+      g_assert_true (json_object_has_member (t, "running_ns"));
+      SlTime running = sl_trace_thread_running (trace, i);
+      g_autofree char *rows = g_strdup_printf (
+          "SELECT count(*) FROM SCHED_EVENTS WHERE globalTid = %" G_GUINT64_FORMAT,
+          sl_trace_get_thread (trace, i)->global_tid);
+      if (!has_table (db, "SCHED_EVENTS") || sql_int (db, rows) == 0)
+        g_assert_true (json_object_get_null_member (t, "running_ns"));
+      else
+        g_assert_cmpint (json_object_get_int_member (t, "running_ns"), ==, running);
     }
-  g_assert_cmpint (thread_events, ==, cpu_events);
+  g_assert_cmpint (thread_events, ==, cpu_events + state_events);
 
   /* GPUs: those the file describes, with their limits */
   JsonArray *gpus = json_object_get_array_member (o, "gpus");

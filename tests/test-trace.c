@@ -84,6 +84,7 @@ check_real_file (const char *path)
       g_assert_cmpint (count_kind (trace, kind_tables[k].kind), ==, expected);
       total += expected;
     }
+  total += count_kind (trace, SL_LANE_SCHED);   /* made from rows, not rows: see test-sched */
   g_assert_cmpuint (sl_trace_get_n_events (trace), ==, total);
 
   /* lanes are sorted; global ids are dense; CPU lanes of one depth never overlap */

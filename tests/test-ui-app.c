@@ -359,7 +359,10 @@ test_click_kernel (void)
   ev = &sl_trace_get_lane (trace, ref.lane)->events[ref.index];
   ki = sl_trace_get_kernel_info (trace, ev->aux);
   g_assert_nonnull (ki);
-  /* Show the kernel across the middle third of the timeline. */
+  /* Its row scrolled into view (thread states and CPU utilization rows may push it down), then
+   * the kernel across the middle third of the timeline. */
+  sl_timeline_view_select_event (tv, ref, TRUE);
+  sl_timeline_view_select_event (tv, SL_EVENT_REF_NONE, FALSE);
   sl_viewport_set_visible (vp, ev->start - (ev->end - ev->start), ev->end + (ev->end - ev->start),
                            TRUE);
   sl_test_iterate_for (200);

@@ -1,10 +1,12 @@
 /* test-ui-detail.c: what the detail pane says about events of a planted trace: no negative
  * queue delay, and start / end offsets precise enough to tell a short event's ends apart. */
 #include <gtk/gtk.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "sl-detail-pane-private.h"
 #include "sl-plant.h"
+#include "sl-schema.h"
 #include "sl-test-util.h"
 
 /* The offsets: digits follow the event's duration, down to the nanosecond */
@@ -130,6 +132,54 @@ test_pane (void)
   g_object_unref (pane);
 }
 
+/* A thread-state slice: its state, CPU, why it blocked and the OS runtime call it blocked in
+ * (issue 14). */
+static void
+test_thread_state (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "detail-sched.sqlite", NULL);
+  Plant *p = plant_new (path);
+  plant_api (p, PLANT_MAIN, "cudaFree", 0, PLANT_US);
+  plant_osrt (p, PLANT_MAIN, "pthread_cond_wait", PLANT_MS, 5 * PLANT_MS);
+  plant_finish (p);
+  gint64 gtid = SL_GLOBAL_TID (1, 100, PLANT_MAIN);
+  g_autofree char *sql = g_strdup_printf (
+    "INSERT INTO SCHED_EVENTS VALUES (0, 2, 1, %" G_GINT64_FORMAT ", NULL, NULL), (%"
+    G_GINT64_FORMAT ", 2, 0, %" G_GINT64_FORMAT ", 2, 7), (%" G_GINT64_FORMAT ", 6, 1, %"
+    G_GINT64_FORMAT ", NULL, NULL), (%" G_GINT64_FORMAT ", 6, 0, %" G_GINT64_FORMAT ", 1, 44);",
+    gtid, PLANT_MS + 2000, gtid, 5 * PLANT_MS, gtid, 6 * PLANT_MS, gtid);
+  sqlite3 *db = NULL;
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  SlEventRef ref;
+
+  g_assert_true (find_event (trace, SL_LANE_SCHED, "Blocked", &ref));
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  g_autofree char *blocked = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_test_message ("%s", blocked);
+  g_autofree char *on = line_of (blocked, "Blocked on");
+  g_autofree char *in = line_of (blocked, "In call");
+  g_assert_cmpstr (on, ==, "CondVar");
+  g_assert_nonnull (in);
+  g_assert_true (g_str_has_prefix (in, "pthread_cond_wait (OS runtime"));
+  g_assert_nonnull (strstr (blocked, "from scheduling data"));
+
+  g_assert_true (find_event (trace, SL_LANE_SCHED, "Running", &ref));
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  g_autofree char *running = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_autofree char *cpu = line_of (running, "CPU");
+  g_assert_cmpstr (cpu, ==, "2");
+  g_assert_null (line_of (running, "In call"));
+  g_object_unref (pane);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -137,5 +187,6 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/detail/offset-precision", test_offset_precision);
   g_test_add_func ("/ui/detail/pane", test_pane);
+  g_test_add_func ("/ui/detail/thread-state", test_thread_state);
   return g_test_run ();
 }

@@ -1410,6 +1410,118 @@ test_context_menu_click (void)
 
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
+/* Rows of a kind, in order. */
+static GArray *
+rows_of (SlTimelineView *view,
+         RowKind         kind)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < view->rows->len; i++)
+    if (row_get (view, i)->kind == kind)
+      g_array_append_val (out, i);
+  return out;
+}
+
+/* Thread states and CPU rows draw: on a real trace with SCHED_EVENTS, the CPU-utilization row of
+ * its process shows bars in the running colour, every core row shows threads, and a Running
+ * slice of a state lane is drawn in the running colour (issue 14). */
+static void
+test_thread_states (void)
+{
+  Fixture f;
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-osrt-sampling.sqlite");
+  SlTimelineView *view;
+  SlViewport *vp;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  SlCpuUtil *u = _sl_timeline_cpu_util (view);
+  g_assert_nonnull (u);
+  g_assert_cmpuint (sl_cpu_util_get_n_cpus (u), >, 1);
+
+  /* the CPU rows alone: the utilization rows and the "CPUs" group */
+  sl_timeline_view_set_lane_filter (view, "cpu");
+  spin (50);
+  g_autoptr (GArray) util_rows = rows_of (view, ROW_CPU_UTIL);
+  g_autoptr (GArray) core_rows = rows_of (view, ROW_CPU_CORE);
+  g_assert_cmpuint (util_rows->len, >=, 1);
+  g_assert_cmpuint (core_rows->len, ==, sl_cpu_util_get_n_cpus (u));
+  g_assert_nonnull (strstr (row_get (view, g_array_index (util_rows, guint, 0))->label, "cores"));
+  {
+    g_autoptr (GdkTexture) shot = render (&f, "cpu-rows");
+    Pixels p = pixels_get (shot);
+    const Row *r = row_get (view, g_array_index (util_rows, guint, 0));
+    int y0 = (int) (RULER_H + r->y), y1 = (int) (RULER_H + r->y + r->h);
+    int bars = count_colour (&p, HEADER_PX, p.w, y0, y1, &view->pal.sched_running);
+    g_test_message ("CPU utilization row: %d pixels in the running colour", bars);
+    g_assert_cmpint (bars, >, 50);
+    /* threads are saturated colours; background and grid are grey */
+    int busy_rows = 0, all = 0;
+    for (guint k = 0; k < core_rows->len; k++)
+      {
+        const Row *c = row_get (view, g_array_index (core_rows, guint, k));
+        int cy = (int) (RULER_H + c->y + c->h / 2), n = 0;
+        g_assert_cmpint (cy, <, p.h);
+        for (int x = HEADER_PX; x < p.w; x++)
+          {
+            int cr, cg, cb;
+            pixel_rgb (&p, x, cy, &cr, &cg, &cb);
+            n += MAX (cr, MAX (cg, cb)) - MIN (cr, MIN (cg, cb)) > 40;
+          }
+        g_test_message ("CPU %u: %d pixels show a thread", sl_cpu_util_get_cpu (u, k), n);
+        busy_rows += n > 0;
+        all += n;
+      }
+    g_assert_cmpint (busy_rows, >=, 3);
+    g_assert_cmpint (all, >, 500);
+    g_free (p.data);
+  }
+
+  /* the state lanes: a long Running slice, zoomed to, drawn in the running colour */
+  sl_timeline_view_set_lane_filter (view, "thread state");
+  spin (50);
+  const SlLane *lane = NULL;
+  gsize best = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace) && lane == NULL; i++)
+    {
+      const SlLane *l = sl_trace_get_lane (f.trace, i);
+      if (l->kind != SL_LANE_SCHED || view->lane_row[i] < 0)
+        continue;
+      for (gsize e = 0; e < l->n_events; e++)
+        if (SL_STATE_OF (l->events[e].aux) == SL_STATE_RUNNING
+            && l->events[e].end - l->events[e].start > 100000)
+          {
+            lane = l;
+            best = e;
+            break;
+          }
+    }
+  g_assert_nonnull (lane);
+  const SlEvent *ev = &lane->events[best];
+  vp = sl_timeline_view_get_viewport (view);
+  sl_viewport_set_visible (vp, ev->start - (ev->end - ev->start) * 2,
+                           ev->end + (ev->end - ev->start) * 2, FALSE);
+  spin (50);
+  SlEventRef ref = { (gint) lane->index, best };
+  graphene_rect_t area;
+  GdkRGBA c;
+  g_assert_true (sl_timeline_view_get_event_area (view, ref, &area));
+  g_assert_true (sl_timeline_view_get_event_color (view, ref, &c));
+  g_assert_true (gdk_rgba_equal (&c, &view->pal.sched_running));
+  {
+    g_autoptr (GdkTexture) shot = render (&f, "thread-states");
+    Pixels p = pixels_get (shot);
+    int cy = (int) (area.origin.y + area.size.height / 2);
+    int x0 = (int) area.origin.x + 2, x1 = (int) (area.origin.x + area.size.width) - 2;
+    int on = count_colour (&p, x0, x1, cy, cy + 1, &view->pal.sched_running);
+    g_test_message ("running slice: %d of %d pixels in the running colour", on, x1 - x0);
+    g_assert_cmpint (on, >=, (x1 - x0) * 9 / 10);
+    g_free (p.data);
+  }
+  sl_timeline_view_set_lane_filter (view, NULL);
+  fixture_close (&f);
+}
+
 static void
 test_every_nsys_file (void)
 {
@@ -1471,5 +1583,6 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/context-menu", test_context_menu);
   g_test_add_func ("/ui/timeline/context-menu-click", test_context_menu_click);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
+  g_test_add_func ("/ui/timeline/thread-states", test_thread_states);
   return g_test_run ();
 }

@@ -2,6 +2,7 @@
 #include "sl-detail-pane-private.h"
 
 #include "sl-format.h"
+#include "sl-lane.h"
 #include "sl-occupancy.h"
 
 struct _SlDetailPane
@@ -486,6 +487,76 @@ show_cpu (SlDetailPane  *self,
   add_thread (self, lane);
 }
 
+/* The OS runtime call of the thread that covers most of [t0, t1) (any nesting depth), or -1. */
+static gssize
+covering_osrt (SlDetailPane  *self,
+               gint32         thread,
+               SlTime         t0,
+               SlTime         t1,
+               const SlLane **found)
+{
+  gssize best = -1;
+  SlTime best_overlap = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (self->trace); i++)
+    {
+      const SlLane *l = sl_trace_get_lane (self->trace, i);
+      if (l->kind != SL_LANE_OSRT || l->thread != thread)
+        continue;
+      /* OS runtime lanes of one depth do not overlap: look at the calls near t0 */
+      gsize k = sl_lane_lower_bound (l, t0);
+      if (k > 0)
+        k--;
+      for (; k < l->n_events && l->events[k].start < t1; k++)
+        {
+          SlTime overlap = MIN (l->events[k].end, t1) - MAX (l->events[k].start, t0);
+          if (overlap > best_overlap)
+            {
+              best_overlap = overlap;
+              best = (gssize) k;
+              *found = l;
+            }
+        }
+    }
+  return best;
+}
+
+static void
+show_state (SlDetailPane  *self,
+            const SlLane  *lane,
+            const SlEvent *ev)
+{
+  SlThreadState state = SL_STATE_OF (ev->aux);
+  const SlLane *osrt = NULL;
+
+  add_heading (self, str (self, ev->name));
+  add_row (self, "Kind", (ev->aux & SL_STATE_DERIVED)
+                           ? "Thread state, derived from CPU samples and OS runtime calls"
+                           : "Thread state, from scheduling data");
+  add_times (self, ev);
+  if (state == SL_STATE_RUNNING)
+    {
+      if (ev->corr != SL_NO_LINK)
+        add_rowf (self, "CPU", "%u", ev->corr);
+      else
+        add_row (self, "CPU", "unknown");
+    }
+  if (ev->link != SL_NO_LINK)
+    add_row (self, state == SL_STATE_RUNNABLE ? "Switched out" : "Blocked on",
+             sl_trace_enum_label (self->trace, SL_ENUM_THREAD_BLOCK, ev->link));
+  if (state != SL_STATE_RUNNING)
+    {
+      gssize k = covering_osrt (self, lane->thread, ev->start, ev->end, &osrt);
+      if (k >= 0)
+        {
+          g_autofree char *dur = sl_format_duration (osrt->events[k].end - osrt->events[k].start);
+          add_rowf (self, "In call", "%s (OS runtime, %s)", str (self, osrt->events[k].name), dur);
+          add_link (self, "Go to the call", osrt, (gsize) k);
+        }
+    }
+  add_thread (self, lane);
+}
+
 static void
 show_sync (SlDetailPane  *self,
            const SlLane  *lane,
@@ -545,6 +616,9 @@ rebuild (SlDetailPane *self)
       break;
     case SL_LANE_SYNC:
       show_sync (self, lane, ev);
+      break;
+    case SL_LANE_SCHED:
+      show_state (self, lane, ev);
       break;
     case SL_LANE_OSRT:
     case SL_LANE_SAMPLES:

@@ -106,6 +106,14 @@ query_tooltip_cb (GtkWidget  *widget,
       gtk_tooltip_set_text (tooltip, text);
       return TRUE;
     }
+  if (ri >= 0 && x >= HEADER_W
+      && (row_get (self, ri)->kind == ROW_CPU_UTIL || row_get (self, ri)->kind == ROW_CPU_CORE))
+    {
+      g_autofree char *text = _sl_timeline_cpu_tooltip (self, row_get (self, ri),
+                                                        x_to_time (self, x));
+      gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
   if (!hit_test (self, x, y, &hit))
     return FALSE;
   {

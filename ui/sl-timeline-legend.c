@@ -50,6 +50,29 @@ legend_heading (GtkGrid    *grid,
   (*row)++;
 }
 
+/* The thread-state lanes and the CPU rows. */
+static void
+legend_states (SlTimelineView *self,
+               GtkGrid        *grid,
+               int            *row)
+{
+  const Palette *p = &self->pal;
+  GdkRGBA derived = _sl_timeline_state_color (self, SL_STATE_RUNNING | SL_STATE_DERIVED);
+
+  legend_heading (grid, row, "Thread states, CPU rows");
+  legend_row (grid, row, &p->sched_running, "██", "Running on a CPU core");
+  legend_row (grid, row, &p->sched_runnable, "██", "Runnable: preempted, waiting for a core");
+  legend_row (grid, row, &p->sched_blocked, "██",
+              "Blocked: asleep or waiting (the reason in the detail pane)");
+  legend_row (grid, row, &p->sched_unknown, "██", "Unknown: the trace does not say");
+  legend_row (grid, row, &derived, "██",
+              "Paler: derived from CPU samples and OS runtime calls, not scheduling data");
+  legend_row (grid, row, &p->sched_mixed, "▒▒", "Many states in one pixel");
+  legend_row (grid, row, &p->sched_running, "▁▇",
+              "CPU utilization: cores the process keeps busy, 0 to the cores seen");
+  legend_row (grid, row, NULL, "", "CPUs: one row per core, a colour per thread running on it");
+}
+
 static GtkWidget *
 legend_content (SlTimelineView *self)
 {
@@ -98,6 +121,8 @@ legend_content (SlTimelineView *self)
   legend_row (grid, &row, &p->util_kernels, "██", "Kernels running");
   legend_row (grid, &row, &p->util_any, "██", "Any GPU work (kernels, copies, sets)");
   legend_row (grid, &row, &p->idle, "██", threshold);
+
+  legend_states (self, grid, &row);
 
   legend_heading (grid, &row, "Marks");
   legend_row (grid, &row, &p->select, "▢", "Selected event");

@@ -41,7 +41,40 @@ static const struct
   { offsetof (Palette, search),       0xffd400, 1.00f, 0xf0a000, 1.00f },
   { offsetof (Palette, range),        0x6fa8ff, 0.18f, 0x2f6fcf, 0.14f },
   { offsetof (Palette, focus),        0x78aeed, 1.00f, 0x1c71d8, 1.00f },
+  /* thread states, opaque (rows are drawn opaque): blocked and unknown are their hue mixed
+   * into the background, faint */
+  { offsetof (Palette, sched_running),  0x3fb950, 1.00f, 0x2e9e46, 1.00f },
+  { offsetof (Palette, sched_runnable), 0x9ad696, 1.00f, 0xa8e4a8, 1.00f },
+  { offsetof (Palette, sched_blocked),  0x62393f, 1.00f, 0xeec3c8, 1.00f },
+  { offsetof (Palette, sched_unknown),  0x34353c, 1.00f, 0xe6e7eb, 1.00f },
+  { offsetof (Palette, sched_mixed),    0x6f9878, 1.00f, 0x7aaa84, 1.00f },
 };
+
+GdkRGBA
+_sl_timeline_state_color (SlTimelineView *self,
+                          guint32         aux)
+{
+  const Palette *p = &self->pal;
+  GdkRGBA c;
+
+  switch (SL_STATE_OF (aux))
+    {
+    case SL_STATE_RUNNING: c = p->sched_running; break;
+    case SL_STATE_RUNNABLE: c = p->sched_runnable; break;
+    case SL_STATE_BLOCKED: c = p->sched_blocked; break;
+    case SL_STATE_UNKNOWN:
+    case SL_N_THREAD_STATES:
+    default: c = p->sched_unknown; break;
+    }
+  /* derived from samples and OS runtime calls: the same hue, half into the background */
+  if (aux & SL_STATE_DERIVED)
+    {
+      c.red = 0.55f * c.red + 0.45f * p->bg.red;
+      c.green = 0.55f * c.green + 0.45f * p->bg.green;
+      c.blue = 0.55f * c.blue + 0.45f * p->bg.blue;
+    }
+  return c;
+}
 
 void
 _sl_timeline_palette_update (SlTimelineView *self)

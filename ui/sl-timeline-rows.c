@@ -123,7 +123,7 @@ add_row (SlTimelineView *self,
       if (r.collapsed && !b->expand_all)
         b->collapsed_level = level;
     }
-  else if (kind == ROW_GPU_UTIL)
+  else if (kind == ROW_GPU_UTIL || kind == ROW_CPU_UTIL)
     r.h = ROW_UTIL_H;
   else if (kind != ROW_LANE)
     r.h = ROW_LANE_H;
@@ -247,6 +247,9 @@ lane_title (const SlLane *lane)
     case SL_LANE_MEMCPY: return g_strdup ("Memcpy");
     case SL_LANE_MEMSET: return g_strdup ("Memset");
     case SL_LANE_SYNC: return g_strdup ("Host waits");
+    case SL_LANE_SCHED:
+      return g_strdup (lane->n_events > 0 && (lane->events[0].aux & SL_STATE_DERIVED)
+                         ? "Thread state (derived)" : "Thread state");
     case SL_N_LANE_KINDS:
     default: return g_strdup ("?");
     }
@@ -370,6 +373,38 @@ add_thread_rows (SlTimelineView   *self,
              lane_title (sl_trace_get_lane (self->trace, t->first + k)));
 }
 
+/* A process's CPU utilization row, when its threads have running time (sl-timeline-cpu.c). */
+static void
+add_cpu_util_row (SlTimelineView *self,
+                  RowBuild       *b,
+                  guint           process)
+{
+  gint index;
+  char *title = _sl_timeline_cpu_util_title (self, process, &index);
+
+  if (title != NULL)
+    add_row (self, b, ROW_CPU_UTIL, 1, -1, index,
+             g_strdup_printf ("u:%u", process), title);
+}
+
+/* The "CPUs" group: a row per core that ran a thread of the trace; folded at first on machines of
+ * more than 8 cores (a key starting with 'q'), so that the threads and GPUs stay in view. */
+static void
+add_cpu_core_rows (SlTimelineView *self,
+                   RowBuild       *b)
+{
+  SlCpuUtil *u = _sl_timeline_cpu_util (self);
+  guint n = u != NULL ? sl_cpu_util_get_n_cpus (u) : 0;
+
+  if (n == 0)
+    return;
+  add_row (self, b, ROW_GROUP, 0, -1, -1, g_strdup (n > 8 ? "qcpus" : "cpus"),
+           g_strdup_printf (n == 1 ? "CPUs (1 core)" : "CPUs (%u cores)", n));
+  for (guint i = 0; i < n; i++)
+    add_row (self, b, ROW_CPU_CORE, 1, -1, (gint) i, NULL,
+             g_strdup_printf ("CPU %u", sl_cpu_util_get_cpu (u, i)));
+}
+
 /* CPU lanes come sorted by thread: per process (those calling CUDA first, then by events), its
  * threads by what they do, the quiet ones folded into one group at the end. */
 static void
@@ -403,7 +438,9 @@ add_cpu_rows (SlTimelineView *self,
           t = &g_array_index (threads, ThreadRank, threads->len - 1);
         }
       t->n++;
-      t->events += lane->n_events;
+      /* thread states tile its time: they say nothing of how busy a thread is */
+      if (lane->kind != SL_LANE_SCHED)
+        t->events += lane->n_events;
       if (lane->kind == SL_LANE_CUDA_API)
         t->cuda += lane->n_events;
     }
@@ -426,6 +463,7 @@ add_cpu_rows (SlTimelineView *self,
 
       add_row (self, b, ROW_GROUP, 0, -1, -1,
                g_strdup_printf ("p:%" G_GUINT64_FORMAT, pr->global_pid), process_title (self, pr));
+      add_cpu_util_row (self, b, procs[p].process);
       for (guint i = 0; i < threads->len; i++)
         {
           const ThreadRank *t = &g_array_index (threads, ThreadRank, i);
@@ -577,6 +615,7 @@ _sl_timeline_rows_rebuild (SlTimelineView *self)
   b.pinned = g_array_new (FALSE, FALSE, sizeof (Row));
 
   add_cpu_rows (self, &b, n_lanes);
+  add_cpu_core_rows (self, &b);
 
   order = g_new (guint, MAX (self->n_gpus, 1));
   first = g_new (guint, MAX (self->n_gpus, 1));
@@ -678,6 +717,9 @@ _sl_timeline_draw_headers (SlTimelineView *self,
         }
       if (r->kind == ROW_GPU_UTIL)
         draw_util_header (self, snapshot, r, x, y, tc);
+      else if (r->kind == ROW_CPU_UTIL)
+        _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x, y + 3, HEADER_W - x - 6,
+                                tc);
       else
         _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x,
                                 y + (r->h - self->text_h) / 2, HEADER_W - x - 6, tc);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-cpu-util.h"
 #include "sl-lane.h"
 #include "sl-search.h"
 #include "sl-timeline-view.h"
@@ -33,6 +34,8 @@ typedef enum
   ROW_LANE,
   ROW_GPU_ALL,   /* every stream of a GPU merged */
   ROW_GPU_UTIL,  /* utilization graph of a GPU */
+  ROW_CPU_UTIL,  /* busy cores of a process (`gpu`: its index in the SlCpuUtil) */
+  ROW_CPU_CORE,  /* which thread runs on a CPU core (`gpu`: the core's index in the SlCpuUtil) */
 } RowKind;
 
 typedef struct
@@ -77,6 +80,9 @@ typedef struct
   GdkRGBA kernel, memcpy_htod, memcpy_dtoh, memcpy_dtod, memcpy_other, memset, api, api_sync;
   GdkRGBA nvtx, osrt, sample, gpu_sync, util_any, util_kernels, idle, select, search, range;
   GdkRGBA focus;   /* a finding in focus: an accent, used translucent */
+  /* thread states: running solid, runnable lighter, blocked faint, unknown fainter; a pixel of
+   * many states in the mixed colour */
+  GdkRGBA sched_running, sched_runnable, sched_blocked, sched_unknown, sched_mixed;
 } Palette;
 
 /*
@@ -147,6 +153,7 @@ struct _SlTimelineView
   UtilCache     *util;           /* per GPU */
   GpuRow        *gpu_rows;       /* per GPU */
   guint          n_gpus;
+  SlCpuUtil     *cpu_util;   /* busy cores and CPU rows (sl-timeline-cpu.c); NULL until asked */
 
   GtkAdjustment *hadjustment;    /* GtkScrollable wants one; unused: time is the viewport's */
   GtkAdjustment *vadjustment;
@@ -436,6 +443,9 @@ gboolean _sl_timeline_decide_sync_api (SlTimelineView *self,
                                        guint32         name);
 GdkRGBA _sl_timeline_hash_color (SlTimelineView *self,
                                  guint32         name);
+/* A thread-state event's colour from its `aux` (state, derived flag). */
+GdkRGBA _sl_timeline_state_color (SlTimelineView *self,
+                                  guint32         aux);
 
 /* An event's colour and the helpers it needs are inline: the raster asks for one per pixel
  * column of a dense lane (~4·10^4 a frame), where a call into another file cost ~0.3 ms. */
@@ -476,6 +486,7 @@ _sl_timeline_lane_base_color (SlTimelineView *self,
     case SL_LANE_MEMCPY: return self->pal.memcpy_htod;
     case SL_LANE_MEMSET: return self->pal.memset;
     case SL_LANE_SYNC: return self->pal.gpu_sync;
+    case SL_LANE_SCHED: return self->pal.sched_mixed;
     case SL_N_LANE_KINDS:
     default: return self->pal.fg;
     }
@@ -492,6 +503,8 @@ _sl_timeline_event_color (SlTimelineView *self,
       _sl_rgba_set (&c, ev->aux & 0xFFFFFF, 1);
       return c;
     }
+  if (lane->kind == SL_LANE_SCHED)
+    return _sl_timeline_state_color (self, ev->aux);
   if (self->color_mode == SL_COLOR_BY_NAME && lane->kind != SL_LANE_SAMPLES)
     return _sl_timeline_hash_color (self, ev->name);
   switch (lane->kind)
@@ -556,6 +569,24 @@ void _sl_timeline_reveal_lane (SlTimelineView *self,
                                gint            lane);
 void _sl_timeline_set_vadjustment (SlTimelineView *self,
                                    GtkAdjustment  *adj);
+
+/* sl-timeline-cpu.c */
+SlCpuUtil *_sl_timeline_cpu_util (SlTimelineView *self);
+void     _sl_timeline_cpu_reset     (SlTimelineView *self);
+/* The row title of process `process`'s CPU utilization, or NULL when it has no running data
+ * (`*index` set to its index in the SlCpuUtil). */
+char    *_sl_timeline_cpu_util_title (SlTimelineView *self,
+                                      guint           process,
+                                      gint           *index);
+void     _sl_timeline_draw_cpu_row  (SlTimelineView *self,
+                                     GtkSnapshot    *snapshot,
+                                     const Frame    *f,
+                                     const Row      *r,
+                                     double          y);
+/* What a CPU row shows at t, for its tooltip; NULL when nothing. */
+char    *_sl_timeline_cpu_tooltip   (SlTimelineView *self,
+                                     const Row      *r,
+                                     SlTime          t);
 
 /* sl-timeline-util.c */
 gboolean _sl_timeline_util_prepare (UtilCache *u,

@@ -165,6 +165,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
         }
       else if (r->kind == ROW_GPU_UTIL)
         _sl_timeline_draw_util_texture (self, snapshot, &f, r->gpu, y, r->h);
+      else if (r->kind == ROW_CPU_UTIL || r->kind == ROW_CPU_CORE)
+        _sl_timeline_draw_cpu_row (self, snapshot, &f, r, y);
       else
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y + r->h - 1, f.width, 1));
@@ -558,6 +560,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
   g_clear_pointer (&self->util, g_free);
   g_clear_pointer (&self->gpu_rows, g_free);
   self->n_gpus = 0;
+  _sl_timeline_cpu_reset (self);
   g_clear_pointer (&self->trace, sl_trace_unref);
   g_clear_pointer (&self->sync_names, g_free);
   self->n_sync_names = 0;
