@@ -142,6 +142,7 @@ struct _SlTrace
 
   SlGpuBusy    *gpu_busy;      /* one per GPU */
   GArray       *table_reads;   /* SlTableRead, in the order the tables were read */
+  gpointer      nvtx_proj;     /* SlNvtxProj, built on first use (sl_nvtx_proj_get) */
 };
 
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);

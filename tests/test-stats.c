@@ -1412,6 +1412,96 @@ test_generated (void)
 #endif
 }
 
+/* One projection per trace, shared by threads: four threads computing rows of every scope and
+ * the three NVTX reports at once on a trace whose projection is not built yet get what one
+ * thread alone gets (a projection that marked calls while it counted them, or scratch shared
+ * between computations, miscounts NumGPUOps here). */
+typedef struct
+{
+  SlTrace *trace;
+  GString *out;
+} SharedWork;
+
+static const char *const shared_reports[] = { "nvtx_gpu_proj_trace", "nvtx_gpu_proj_sum",
+                                              "nvtx_kern_sum" };
+
+static void
+shared_rows_dump (GString      *out,
+                  const GArray *rows)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const SlNvtxProjRow *r = &g_array_index (rows, SlNvtxProjRow, i);
+      g_string_append_printf (out, "%d:%zu %d %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                              " %u %u %u %u\n", r->range.lane, (size_t) r->range.index, r->gpu,
+                              r->stream_id, r->start, r->end, r->n_ops, r->n_calls,
+                              r->n_children, r->level);
+    }
+}
+
+static gpointer
+shared_work (gpointer data)
+{
+  SharedWork *w = data;
+  SlNvtxProj *proj = sl_nvtx_proj_get (w->trace);
+
+  for (int round = 0; round < 3; round++)
+    for (SlNvtxProjScope s = SL_NVTX_PROJ_BY_RANGE; s <= SL_NVTX_PROJ_BY_STREAM; s++)
+      {
+        g_autoptr (GArray) rows = sl_nvtx_proj_compute (proj, s);
+        if (round == 0)
+          shared_rows_dump (w->out, rows);
+      }
+  for (gsize i = 0; i < G_N_ELEMENTS (shared_reports); i++)
+    {
+      g_autoptr (SlReport) r = sl_report_compute (w->trace, shared_reports[i], NULL);
+      g_assert_nonnull (r);
+      sl_report_write (r, SL_REPORT_FORMAT_CSV, w->out);
+    }
+  return NULL;
+}
+
+static void
+test_projection_shared (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) alone = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlTrace) shared = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  SharedWork one = { alone, g_string_new (NULL) }, many[4];
+  GThread *threads[G_N_ELEMENTS (many)];
+
+  shared_work (&one);
+  for (guint i = 0; i < G_N_ELEMENTS (many); i++)
+    {
+      many[i] = (SharedWork) { shared, g_string_new (NULL) };
+      threads[i] = g_thread_new ("proj", shared_work, &many[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (many); i++)
+    {
+      g_thread_join (threads[i]);
+      g_assert_cmpuint (many[i].out->len, ==, one.out->len);
+      g_assert_true (strcmp (many[i].out->str, one.out->str) == 0);
+      g_string_free (many[i].out, TRUE);
+    }
+  g_assert_cmpuint (one.out->len, >, 1000);
+
+  /* one projection per trace, and its kept rows are what a computation makes */
+  SlNvtxProj *proj = sl_nvtx_proj_get (shared);
+  g_assert_true (sl_nvtx_proj_get (shared) == proj);
+  g_autoptr (GString) kept = g_string_new (NULL), made = g_string_new (NULL);
+  g_autoptr (SlNvtxProj) own = sl_nvtx_proj_new (shared);
+  g_autoptr (GArray) rows = sl_nvtx_proj_compute (own, SL_NVTX_PROJ_BY_GPU);
+  g_assert_true (sl_nvtx_proj_get_rows (proj, SL_NVTX_PROJ_BY_GPU)
+                 == sl_nvtx_proj_get_rows (proj, SL_NVTX_PROJ_BY_GPU));
+  shared_rows_dump (kept, sl_nvtx_proj_get_rows (proj, SL_NVTX_PROJ_BY_GPU));
+  shared_rows_dump (made, rows);
+  g_assert_cmpstr (kept->str, ==, made->str);
+  g_string_free (one.out, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1421,6 +1511,7 @@ main (int    argc,
   g_test_add_func ("/model/stats/oracle-range", test_oracle_range);
   g_test_add_func ("/model/stats/planted-queue", test_planted_queue);
   g_test_add_func ("/model/stats/planted-projection", test_planted_projection);
+  g_test_add_func ("/model/stats/projection-shared", test_projection_shared);
   g_test_add_func ("/model/stats/generated", test_generated);
   g_test_add_func ("/model/stats/needs", test_needs);
   g_test_add_func ("/model/stats/round", test_round);
