@@ -165,6 +165,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
         }
       else if (r->kind == ROW_GPU_UTIL)
         _sl_timeline_draw_util_texture (self, snapshot, &f, r->gpu, y, r->h);
+      else if (r->kind == ROW_NVTX_PROJ)
+        _sl_timeline_nvtxproj_draw (self, snapshot, &f, r, y);
       else
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y + r->h - 1, f.width, 1));
@@ -321,6 +323,7 @@ sl_timeline_view_finalize (GObject *object)
   g_free (self->sync_names);
   g_free (self->lane_row);
   _sl_timeline_lanes_finalize (self);
+  _sl_timeline_nvtxproj_finalize (self);
   G_OBJECT_CLASS (sl_timeline_view_parent_class)->finalize (object);
 }
 
@@ -567,6 +570,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
   self->selected = SL_EVENT_REF_NONE;
   self->highlight_name = SL_NO_STR;
   self->trace = trace;
+  _sl_timeline_nvtxproj_reset (self);
 
   if (trace != NULL)
     {
