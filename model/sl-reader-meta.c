@@ -350,9 +350,13 @@ read_enum (SlReader   *r,
   sqlite3_finalize (stmt);
 }
 
+/* More diagnostics than this are not kept: nsys writes tens; a damaged file could hold millions. */
+#define MAX_DIAGNOSTICS 10000
+
 /* nsys's own messages about the collection ("No CUDA events collected"): DIAGNOSTIC_EVENT
- * (timestamp, timestampType, source, severity, text, globalPid), in the order of time.  A missing
- * table or column leaves none; an unreadable one is a warning, not an error. */
+ * (timestamp, timestampType, source, severity, text, globalPid), in the order of time; a row
+ * without text says nothing and is left out.  A missing table or column leaves none; an
+ * unreadable one is a warning, not an error.  The inventory (sl-inventory.c) lists these. */
 static void
 read_diagnostics (SlReader *r)
 {
@@ -380,10 +384,12 @@ read_diagnostics (SlReader *r)
       _sl_trace_warn (r->trace, "DIAGNOSTIC_EVENT cannot be read: %s", sqlite3_errmsg (r->db));
       return;
     }
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while (r->trace->diagnostics->len < MAX_DIAGNOSTICS && sqlite3_step (stmt) == SQLITE_ROW)
     {
       const char *text = (const char *) sqlite3_column_text (stmt, 3);
-      g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+      if (text == NULL)
+        continue;
+      g_autofree char *valid = g_utf8_make_valid (text, -1);
       SlDiagnostic d = {
         sqlite3_column_int64 (stmt, 0), sqlite3_column_int (stmt, 2),
         sqlite3_column_int (stmt, 1), _sl_trace_intern (r->trace, g_strstrip (valid), -1),
@@ -405,6 +411,8 @@ _sl_reader_read_enums (SlReader *r)
   read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KERNEL_LAUNCH_TYPE");
   read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KRENEL_LAUNCH_TYPE"); /* sic, nsys 2023.1 */
   read_enum (r, SL_ENUM_THREAD_STATE, "ENUM_SAMPLING_THREAD_STATE");
+  read_enum (r, SL_ENUM_DIAGNOSTIC_SEVERITY, "ENUM_DIAGNOSTIC_SEVERITY_LEVEL");
+  read_enum (r, SL_ENUM_DIAGNOSTIC_SOURCE, "ENUM_DIAGNOSTIC_SOURCE_TYPE");
   read_diagnostics (r);
 }
 

@@ -639,12 +639,5 @@ sl_trace_get_diagnostic (SlTrace *trace,
 const char *
 sl_diagnostic_severity_name (gint32 severity)
 {
-  switch (severity)
-    {
-    case SL_DIAGNOSTIC_INFO: return "Info";
-    case SL_DIAGNOSTIC_WARNING: return "Warning";
-    case SL_DIAGNOSTIC_ERROR: return "Error";
-    case SL_DIAGNOSTIC_VERBOSE: return "Verbose";
-    default: return "Unknown";
-    }
+  return sl_trace_enum_label (NULL, SL_ENUM_DIAGNOSTIC_SEVERITY, severity);
 }

@@ -1,5 +1,6 @@
 /* sl-timeline-nvtxproj.c: the "NVTX (projected)" rows under each GPU: NVTX ranges over the GPU
- * work their CUDA calls launched (model/sl-nvtx-proj.c), computed off the main thread.
+ * work their CUDA calls launched (model/sl-nvtx-proj.c), computed off the main thread when a
+ * group is first opened (the groups start collapsed).
  *
  * The rows are not lanes: the trace's projection by GPU gives each range's projected span, and
  * sl_nvtx_proj_assign_tracks a track (a row) per GPU in which no two overlap, deeper levels
@@ -41,7 +42,8 @@ struct _NvtxProjState
 {
   guint    serial;   /* moves with every trace: a computation for an older one is dropped */
   gboolean wanted;   /* the trace has NVTX ranges and CUDA calls: the groups are shown */
-  Store   *store;    /* NULL while computing */
+  gboolean started;  /* the computation, once a group was opened */
+  Store   *store;    /* NULL until computed */
 };
 
 static void
@@ -167,17 +169,23 @@ _sl_timeline_nvtxproj_reset (SlTimelineView *self)
   if (self->nvtxproj == NULL)
     self->nvtxproj = g_new0 (struct _NvtxProjState, 1);
   self->nvtxproj->serial++;
+  self->nvtxproj->started = FALSE;
   g_clear_pointer (&self->nvtxproj->store, store_free);
   self->nvtxproj->wanted = self->trace != NULL && trace_has (self->trace, SL_LANE_NVTX)
                            && trace_has (self->trace, SL_LANE_CUDA_API);
-  if (self->nvtxproj->wanted)
-    {
-      GTask *task = g_task_new (self, NULL, compute_done_cb,
-                                GUINT_TO_POINTER (self->nvtxproj->serial));
-      g_task_set_task_data (task, sl_trace_ref (self->trace), (GDestroyNotify) sl_trace_unref);
-      g_task_run_in_thread (task, compute_thread);
-      g_object_unref (task);
-    }
+}
+
+/* Nothing is computed before a group is opened: opening a trace costs nothing more, and what the
+ * statistics already built (the trace's projection) is shared */
+static void
+compute_start (SlTimelineView *self)
+{
+  GTask *task = g_task_new (self, NULL, compute_done_cb, GUINT_TO_POINTER (self->nvtxproj->serial));
+
+  self->nvtxproj->started = TRUE;
+  g_task_set_task_data (task, sl_trace_ref (self->trace), (GDestroyNotify) sl_trace_unref);
+  g_task_run_in_thread (task, compute_thread);
+  g_object_unref (task);
 }
 
 void
@@ -190,13 +198,16 @@ _sl_timeline_nvtxproj_finalize (SlTimelineView *self)
 
 gint
 _sl_timeline_nvtxproj_tracks (SlTimelineView *self,
-                              guint           gpu)
+                              guint           gpu,
+                              gboolean        open)
 {
   const Store *s = self->nvtxproj != NULL ? self->nvtxproj->store : NULL;
 
   if (self->nvtxproj == NULL || !self->nvtxproj->wanted || gpu >= self->n_gpus
       || self->gpu_lanes[gpu]->len == 0)
     return -1;
+  if (s == NULL && open && !self->nvtxproj->started)
+    compute_start (self);
   if (s == NULL)
     return 0;
   return gpu < s->n_gpus && s->gpus[gpu].n_tracks > 0 ? (gint) s->gpus[gpu].n_tracks : -1;
@@ -294,6 +305,9 @@ _sl_timeline_nvtxproj_draw (SlTimelineView *self,
           /* the ranges under this pixel and the next one: one light box, found by search */
           guint j = first_after (t->starts, t->n, t->starts[i] + (SlTime) (MIN_PX * px));
           j = MAX (j, i + 1);
+          /* a wide range starting there is drawn as itself, next */
+          if (j > i + 1 && (t->ends[j - 1] - t->starts[j - 1]) * f->scale >= MIN_PX)
+            j--;
           x1 = MIN (MAX (frame_x (f, t->ends[j - 1]), x0 + 1), f->right + 2);
           c.alpha = 0.45f;
           batch_add (&batch, x0, x1, y + 2, r->h - 4, &c);

@@ -479,19 +479,22 @@ stream_has_work (SlTimelineView *self,
 }
 
 /* "NVTX (projected)" under a GPU (sl-timeline-nvtxproj.c): a row per track of its projected
- * ranges, or one while they are computed. */
+ * ranges, or one while they are computed (from the first time the group is open). */
 static void
 add_nvtxproj_rows (SlTimelineView *self,
                    RowBuild       *b,
                    guint           g)
 {
-  gint n = _sl_timeline_nvtxproj_tracks (self, g);
+  char *key = g_strdup_printf ("n:%u", sl_trace_get_gpu (self->trace, g)->device_id);
+  gint n = _sl_timeline_nvtxproj_tracks (self, g,
+                                         b->expand_all || !_sl_timeline_group_collapsed (self, key));
 
   if (n < 0)
-    return;
-  add_row (self, b, ROW_GROUP, 1, -1, (gint) g,
-           g_strdup_printf ("n:%u", sl_trace_get_gpu (self->trace, g)->device_id),
-           g_strdup ("NVTX (projected)"));
+    {
+      g_free (key);
+      return;
+    }
+  add_row (self, b, ROW_GROUP, 1, -1, (gint) g, key, g_strdup ("NVTX (projected)"));
   for (gint k = n > 0 ? 0 : -1; k < MAX (n, 0); k++)
     if (add_row (self, b, ROW_NVTX_PROJ, 2, -1, (gint) g, NULL,
                  _sl_timeline_nvtxproj_track_title (self, g, k)))

@@ -699,13 +699,14 @@ void _sl_timeline_grid_ticks (SlTimelineView *self,
                               SlTime         *step);
 
 /* sl-timeline-nvtxproj.c */
-/* After the view's trace changed: drops the old rows and computes the new ones on a thread
- * (the rows are rebuilt when they are in). */
+/* After the view's trace changed: drops the old rows. */
 void _sl_timeline_nvtxproj_reset (SlTimelineView *self);
 void _sl_timeline_nvtxproj_finalize (SlTimelineView *self);
-/* Tracks of a GPU: -1 for no "NVTX (projected)" group, 0 while they are computed */
+/* Tracks of a GPU: -1 for no "NVTX (projected)" group, 0 until they are computed; when `open`
+ * (its group is), they are computed on a thread, and the rows rebuilt when they are in. */
 gint _sl_timeline_nvtxproj_tracks (SlTimelineView *self,
-                                   guint           gpu);
+                                   guint           gpu,
+                                   gboolean        open);
 char *_sl_timeline_nvtxproj_track_title (SlTimelineView *self,
                                          guint           gpu,
                                          gint            track);
