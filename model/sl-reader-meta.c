@@ -124,7 +124,7 @@ _sl_reader_thread_lookup (SlReader *r,
   if (idx == 0)
     {
       SlThread t = { global_tid, (guint32) PID_OF (global_tid), (guint32) TID_OF (global_tid),
-                     SL_NO_STR, 0 };
+                     SL_NO_STR, 0, SL_NO_PRIORITY };
       t.process = process_for (r, GPID_OF (global_tid));
       g_array_append_val (r->trace->threads, t);
       idx = r->trace->threads->len;
@@ -167,7 +167,10 @@ thread_name_row (SlReader     *r,
       return;
     }
   gint32 ti = _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, 0));
-  g_array_index (r->trace->threads, SlThread, ti).name = _sl_reader_col_str (r, stmt, 1);
+  SlThread *t = &g_array_index (r->trace->threads, SlThread, ti);
+  t->name = _sl_reader_col_str (r, stmt, 1);
+  if (sqlite3_column_type (stmt, 2) == SQLITE_INTEGER)
+    t->priority = sqlite3_column_int64 (stmt, 2);
 }
 
 gboolean
@@ -176,7 +179,7 @@ _sl_reader_read_processes (SlReader *r,
 {
   SlRowLoop processes = { .table = "PROCESSES", .sql = "SELECT globalPid, pid, name FROM PROCESSES",
                           .row = process_row };
-  SlRowLoop names = { .table = "ThreadNames", .sql = "SELECT globalTid, nameId FROM ThreadNames",
+  SlRowLoop names = { .table = "ThreadNames", .sql = "SELECT globalTid, nameId, {priority:NULL} FROM ThreadNames",
                       .row = thread_name_row };
 
   if (_sl_reader_table_exists (r, "PROCESSES") && !_sl_reader_each_row (r, &processes, error))

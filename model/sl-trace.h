@@ -32,7 +32,10 @@ typedef struct
   guint32 tid;
   guint32 name;              /* string id, SL_NO_STR when unnamed */
   guint32 process;           /* index into the process table */
+  gint64  priority;          /* ThreadNames.priority, SL_NO_PRIORITY when the file has none */
 } SlThread;
+
+#define SL_NO_PRIORITY G_MININT64
 
 typedef struct
 {

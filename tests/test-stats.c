@@ -382,13 +382,13 @@ oracle_sql (sqlite3    *db,
     {
       if (!api)
         return NULL;
-      /* T-Pri (ThreadNames.priority) is not in the model: NULL on both sides */
       gboolean names = has_table (db, "ThreadNames");
       return g_strdup_printf ("SELECT r.start, r.end - r.start, " STRIP_V ("s.value") ", %s, r.correlationId, "
-                              "(r.globalTid >> 24) & 0xFFFFFF, r.globalTid & 0xFFFFFF, NULL, %s "
+                              "(r.globalTid >> 24) & 0xFFFFFF, r.globalTid & 0xFFFFFF, %s, %s "
                               "FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r LEFT JOIN StringIds AS s ON s.id = r.nameId %s "
                               "ORDER BY 1, 6, 7, 5, 2",
                               has_column (db, "CUPTI_ACTIVITY_KIND_RUNTIME", "returnValue") ? "r.returnValue" : "0",
+                              names && has_column (db, "ThreadNames", "priority") ? "tn.priority" : "NULL",
                               names ? "ts.value" : "NULL",
                               names ? "LEFT JOIN ThreadNames AS tn ON tn.globalTid = r.globalTid "
                                       "LEFT JOIN StringIds AS ts ON ts.id = tn.nameId" : "");
@@ -1089,7 +1089,7 @@ static const char *const launch_reports[] = {
  * [12, 17] runs [15, 30] on stream 7 (before its launch returned: no queue delay); k_mid
  * launched at [20, 25] runs [40, 60] on stream 9; k_late launched at [60, 65] (in "step" only)
  * runs [70, 90]; k_free launched at [120, 125], in no range, runs [130, 140]; a start/end range
- * "io" [0, 200] on a loader thread launches nothing.
+ * "io" [0, 200] on a loader thread launches nothing.  The main thread's priority is 7.
  */
 static char *
 write_planted_launches (void)
@@ -1113,6 +1113,8 @@ write_planted_launches (void)
   plant_nvtx (path, PLANT_MAIN, 59, "step", 0, 100 * us);
   plant_nvtx (path, PLANT_MAIN, 59, "fwd", 10 * us, 50 * us);
   plant_nvtx (path, PLANT_LOADER_0, 60, "io", 0, 200 * us);
+  plant_sql (path, "UPDATE ThreadNames SET priority = 7 WHERE nameId = "
+                   "(SELECT id FROM StringIds WHERE value = 'python3')");
   return path;
 }
 
@@ -1178,6 +1180,13 @@ test_planted_queue (void)
   assert_int_cell (sum, mid, "QCount", 1);
   assert_int_cell (sum, mid, "QMin (ns)", 15 * PLANT_US);
   g_assert_cmpint (cell (sum, mid, "QStdDev (ns)")->type, ==, SL_CELL_DOUBLE);
+
+  /* cuda_api_trace's T-Pri is the calling thread's ThreadNames.priority */
+  g_autoptr (SlReport) api = sl_report_compute (trace, "cuda_api_trace", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (api), ==, 4);
+  for (gsize i = 0; i < sl_report_get_n_rows (api); i++)
+    assert_int_cell (api, i, "T-Pri", 7);
 
   early = find_row (trc, "Kernel Name", "k_early");
   g_assert_cmpint (cell (trc, early, "Queue Start (ns)")->type, ==, SL_CELL_NULL);
