@@ -43,7 +43,7 @@ encloses (const SlEvent *r,
           SlTime         start,
           SlTime         end)
 {
-  return !(r->link & SL_NVTX_MARK) && r->start <= start && r->end >= end;
+  return !(r->link & (SL_NVTX_MARK | SL_NVTX_OTHER_THREAD)) && r->start <= start && r->end >= end;
 }
 
 /* The range of depth lane `lane` whose position (events starting at or before `start`) is
@@ -98,7 +98,7 @@ index_nesting (SlNvtxProj *p,
         {
           const SlEvent *ev = &lane->events[i];
           guint32 rid = base + (guint32) i, parent = NONE;
-          if (ev->link & SL_NVTX_MARK)
+          if (ev->link & (SL_NVTX_MARK | SL_NVTX_OTHER_THREAD))
             continue;
           for (guint dd = d; dd-- > 0 && parent == NONE;)
             {

@@ -21,8 +21,9 @@
  *     kernel name: NVTX Inst = distinct ranges, Kern Inst = distinct kernels, the sum, avg,
  *     median, min, max and stdev of the kernels' durations, once per (kernel, range) pair;
  *     ORDER BY range name, PID, TID, Total Time DESC (ties: style, kernel name).
- * The scripts keep only ranges that start and end on one thread (endGlobalTid NULL); the model
- * does not keep endGlobalTid, and files have it set only for start/end ranges.
+ * The scripts keep only ranges that start and end on one thread (endGlobalTid NULL): the model
+ * marks those that ended on another (SL_NVTX_OTHER_THREAD; an endGlobalTid equal to globalTid,
+ * which Sightline's generator writes, is the same thread), and the projection leaves them out.
  */
 #include "sl-stats-private.h"
 

@@ -1200,6 +1200,64 @@ test_planted_queue (void)
   sqlite3_close (db);
 }
 
+/* A start/end range that ends on another thread (endGlobalTid) is not projected, as nsys's
+ * scripts take only ranges that start and end on one thread; one whose endGlobalTid is its own
+ * thread is.  Both against the SQL oracle. */
+static void
+test_planted_other_thread (void)
+{
+  g_autofree char *path = write_planted_launches ();
+  const gint64 us = PLANT_US;
+  g_autofree char *insert = g_strdup_printf (
+    "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, endGlobalTid, domainId) "
+    "VALUES (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 60, 'handoff', %" G_GINT64_FORMAT ", %"
+    G_GINT64_FORMAT ", 0), (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 60, 'own', %"
+    G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0)",
+    5 * us, 130 * us, (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN),
+    (gint64) SL_GLOBAL_TID (1, 100, PLANT_LOADER_1), 110 * us, 128 * us,
+    (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN), (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN));
+  plant_sql (path, insert);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* the range is loaded, on the thread it started on, marked */
+  guint marked = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_NVTX && k < lane->n_events; k++)
+        if (lane->events[k].link & SL_NVTX_OTHER_THREAD)
+          {
+            g_assert_cmpstr (sl_trace_str (trace, lane->events[k].name), ==, "handoff");
+            g_assert_cmpuint (sl_trace_get_thread (trace, lane->thread)->tid, ==, PLANT_MAIN);
+            marked++;
+          }
+    }
+  g_assert_cmpuint (marked, ==, 1);
+
+  g_autoptr (SlReport) r = sl_report_compute (trace, "nvtx_gpu_proj_trace", &error);
+  g_assert_no_error (error);
+  gboolean own = FALSE;
+  for (gsize i = 0; i < sl_report_get_n_rows (r); i++)
+    {
+      const char *name = cell (r, i, "Name")->v.s;
+      g_assert_cmpstr (name, !=, ":handoff");
+      own |= strcmp (name, ":own") == 0;
+    }
+  g_assert_true (own);   /* k_free, launched at [120, 125] */
+  g_autoptr (SlReport) k = sl_report_compute (trace, "nvtx_kern_sum", &error);
+  g_assert_no_error (error);
+  for (gsize i = 0; i < sl_report_get_n_rows (k); i++)
+    g_assert_true (cell (k, i, "NVTX Range")->type == SL_CELL_NULL
+                   || strcmp (cell (k, i, "NVTX Range")->v.s, "handoff") != 0);
+
+  sqlite3 *db = oracle_open (path);
+  for (gsize i = 0; i < G_N_ELEMENTS (launch_reports); i++)
+    g_assert_cmpuint (compare_report (path, db, trace, launch_reports[i], G_MININT64, G_MAXINT64), >, 0);
+  sqlite3_close (db);
+}
+
 /* The projection of the planted ranges: by range (nsys stats), by stream, through the report */
 static void
 test_planted_projection (void)
@@ -1486,6 +1544,7 @@ main (int    argc,
   g_test_add_func ("/model/stats/planted-queue", test_planted_queue);
   g_test_add_func ("/model/stats/planted-projection", test_planted_projection);
   g_test_add_func ("/model/stats/projection-shared", test_projection_shared);
+  g_test_add_func ("/model/stats/planted-other-thread", test_planted_other_thread);
   g_test_add_func ("/model/stats/generated", test_generated);
   g_test_add_func ("/model/stats/needs", test_needs);
   g_test_add_func ("/model/stats/round", test_round);
