@@ -61,6 +61,27 @@ frame_ms (GtkWidget  *view,
   return a / 1000.0;
 }
 
+/* BENCH_NVTXPROJ=1: the "NVTX (projected)" groups opened (they start collapsed), once their
+ * rows are computed */
+static void
+open_nvtxproj (SlTimelineView *view)
+{
+  gint64 t = g_get_monotonic_time ();
+  gboolean opened = FALSE;
+
+  for (guint i = 0; i < view->rows->len; i++)
+    if (g_strcmp0 (g_array_index (view->rows, Row, i).label, "NVTX (projected)") == 0
+        && g_array_index (view->rows, Row, i).collapsed)
+      {
+        _sl_timeline_toggle_group (view, (gint) i);
+        opened = TRUE;
+      }
+  while (opened && !sl_timeline_view_nvtxproj_ready (view))
+    g_main_context_iteration (NULL, TRUE);
+  spin ();
+  g_print ("NVTX (projected) rows computed in %.1f s\n", (g_get_monotonic_time () - t) / 1e6);
+}
+
 /* One trace in its own window and view. */
 typedef struct
 {
@@ -116,23 +137,6 @@ bench_open (Bench      *b,
   b->rand = g_rand_new_with_seed (42);
   b->times = g_new (double, frames);
   b->snaps = g_new (double, frames);
-}
-
-/* BENCH_NVTXPROJ=1: the "NVTX (projected)" groups opened (they start collapsed), once their
- * rows are computed */
-static void
-open_nvtxproj (SlTimelineView *view)
-{
-  gint64 t = g_get_monotonic_time ();
-
-  for (guint i = 0; i < view->rows->len; i++)
-    if (g_strcmp0 (g_array_index (view->rows, Row, i).label, "NVTX (projected)") == 0
-        && g_array_index (view->rows, Row, i).collapsed)
-      _sl_timeline_toggle_group (view, (gint) i);
-  while (!sl_timeline_view_nvtxproj_ready (view))
-    g_main_context_iteration (NULL, TRUE);
-  spin ();
-  g_print ("NVTX (projected) rows computed in %.1f s\n", (g_get_monotonic_time () - t) / 1e6);
 }
 
 /* Frame `i` of a level: a window `span` wide at a random place inside the trace. */

@@ -11,9 +11,10 @@ G_BEGIN_DECLS
  * A GPU operation (kernel, memcpy, memset) is enclosed by an NVTX range when the CUDA API call
  * that launched it ran inside the range (range start <= call start and call end <= range end)
  * on the range's thread.  As nsys's, only ranges that start and end on one thread count: one
- * that ended on another (SL_NVTX_OTHER_THREAD) encloses nothing and is nobody's parent.  A range's projection is the span from the first enclosed operation's
- * start to the last one's end: nsys stats nvtx_gpu_proj_trace does this per range over every
- * GPU; nsys recipe nvtx_gpu_proj_trace (2024.7 and later) per GPU and stream.
+ * that ended on another (SL_NVTX_OTHER_THREAD) encloses nothing and is nobody's parent.  A
+ * range's projection is the span from the first enclosed operation's start to the last one's
+ * end: nsys stats nvtx_gpu_proj_trace does this per range over every GPU; nsys recipe
+ * nvtx_gpu_proj_trace (2024.7 and later) per GPU and stream.
  *
  * Built on demand, not at load: one sweep of the CUDA API lanes against their threads' NVTX
  * lanes (a cursor per nesting depth), then one pass over the GPU operations.  A trace keeps one

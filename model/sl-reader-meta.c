@@ -179,7 +179,8 @@ _sl_reader_read_processes (SlReader *r,
 {
   SlRowLoop processes = { .table = "PROCESSES", .sql = "SELECT globalPid, pid, name FROM PROCESSES",
                           .row = process_row };
-  SlRowLoop names = { .table = "ThreadNames", .sql = "SELECT globalTid, nameId, {priority:NULL} FROM ThreadNames",
+  SlRowLoop names = { .table = "ThreadNames",
+                      .sql = "SELECT globalTid, nameId, {priority:NULL} FROM ThreadNames",
                       .row = thread_name_row };
 
   if (_sl_reader_table_exists (r, "PROCESSES") && !_sl_reader_each_row (r, &processes, error))
