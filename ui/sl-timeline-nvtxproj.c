@@ -6,13 +6,17 @@
  * sl_nvtx_proj_assign_tracks a track (a row) per GPU in which no two overlap, deeper levels
  * below.  A track is kept as arrays of starts and ends in time order (both sorted: no overlap),
  * so that a frame finds its first visible range by binary search and, zoomed out, skips the
- * ranges under one pixel with another: O(pixels × log n) a row, never O(ranges).  Ranges are
+ * ranges within a few pixels with another: O(pixels × log n) a row, never O(ranges).  Ranges are
  * drawn outlined over a light fill of their NVTX colour (they are not GPU busy time); clicking
  * one selects the NVTX range itself.
  */
 #include "sl-timeline-view-private.h"
 #include "sl-format.h"
 #include "sl-nvtx-proj.h"
+
+/* px: narrower ranges are taken together into light boxes, not outlined one by one (an outlined
+ * box is six render nodes; zoomed out, thousands of them were most of a frame) */
+#define BOX_MIN_PX 5.0
 
 typedef struct
 {
@@ -300,13 +304,13 @@ _sl_timeline_nvtxproj_draw (SlTimelineView *self,
       double x0 = MAX (frame_x (f, t->starts[i]), HEADER_W - 2);
       double x1 = MIN (frame_x (f, t->ends[i]), f->right + 2);
 
-      if (x1 - x0 < MIN_PX)
+      if (x1 - x0 < BOX_MIN_PX)
         {
-          /* the ranges under this pixel and the next one: one light box, found by search */
-          guint j = first_after (t->starts, t->n, t->starts[i] + (SlTime) (MIN_PX * px));
+          /* the ranges starting within these few pixels: one light box, found by search */
+          guint j = first_after (t->starts, t->n, t->starts[i] + (SlTime) (BOX_MIN_PX * px));
           j = MAX (j, i + 1);
           /* a wide range starting there is drawn as itself, next */
-          if (j > i + 1 && (t->ends[j - 1] - t->starts[j - 1]) * f->scale >= MIN_PX)
+          if (j > i + 1 && (t->ends[j - 1] - t->starts[j - 1]) * f->scale >= BOX_MIN_PX)
             j--;
           x1 = MIN (MAX (frame_x (f, t->ends[j - 1]), x0 + 1), f->right + 2);
           c.alpha = 0.45f;
@@ -355,7 +359,7 @@ track_hit (SlTimelineView *self,
     return FALSE;
   /* a range under the pointer wide enough to be drawn on its own is that range */
   for (guint k = i; k < j && k < i + 3; k++)
-    if (t->starts[k] <= at && at < t->ends[k] && (t->ends[k] - t->starts[k]) / px >= MIN_PX)
+    if (t->starts[k] <= at && at < t->ends[k] && (t->ends[k] - t->starts[k]) / px >= BOX_MIN_PX)
       {
         i = k;
         j = k + 1;
