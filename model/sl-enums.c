@@ -59,6 +59,13 @@ static const EnumEntry thread_block[] = {
   { 52, "PhysicalFault" }, { 53, "MqSend" }, { 54, "MqReceive" }, { 55, "MuonMutex" },
   { 56, "Barrier" }, { 57, "RwlockRead" }, { 58, "RwlockWrite" }, { 59, "TraceBuffer" },
   { 60, "InterruptAttachEvent" }, { 61, "TimerDelegate" }, { -1, NULL }
+static const EnumEntry diagnostic_severity[] = {
+  { 0, "Unknown" }, { 1, "Info" }, { 2, "Warning" }, { 3, "Error" }, { 4, "Verbose" },
+  { -1, NULL }
+};
+
+static const EnumEntry diagnostic_source[] = {
+  { 0, "Unknown source" }, { 1, "Injection" }, { 2, "Daemon" }, { 3, "Analysis" }, { -1, NULL }
 };
 
 static const EnumEntry *builtin[SL_N_ENUMS] = {
@@ -69,20 +76,32 @@ static const EnumEntry *builtin[SL_N_ENUMS] = {
   [SL_ENUM_LAUNCH_TYPE] = launch_type,
   [SL_ENUM_THREAD_STATE] = thread_state,
   [SL_ENUM_THREAD_BLOCK] = thread_block,
+  [SL_ENUM_DIAGNOSTIC_SEVERITY] = diagnostic_severity,
+  [SL_ENUM_DIAGNOSTIC_SOURCE] = diagnostic_source,
 };
+
+const char *
+_sl_trace_enum_find (SlTrace *trace,
+                     SlEnum   which,
+                     gint64   value)
+{
+  const char *label;
+
+  g_return_val_if_fail (which < SL_N_ENUMS, NULL);
+  if (trace != NULL && (label = g_hash_table_lookup (trace->enum_labels[which], &value)) != NULL)
+    return label;
+  for (const EnumEntry *e = builtin[which]; e->label != NULL; e++)
+    if (e->value == value)
+      return e->label;
+  return NULL;
+}
 
 const char *
 sl_trace_enum_label (SlTrace *trace,
                      SlEnum   which,
                      gint64   value)
 {
-  const char *label;
+  const char *label = _sl_trace_enum_find (trace, which, value);
 
-  g_return_val_if_fail (which < SL_N_ENUMS, "Unknown");
-  if (trace != NULL && (label = g_hash_table_lookup (trace->enum_labels[which], &value)) != NULL)
-    return label;
-  for (const EnumEntry *e = builtin[which]; e->label != NULL; e++)
-    if (e->value == value)
-      return e->label;
-  return "Unknown";
+  return label != NULL ? label : "Unknown";
 }

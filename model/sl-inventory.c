@@ -3,15 +3,13 @@
  * The loader records each table its row loop read (rows, and the rows it skipped or repaired by
  * cause: SlTableRead in sl-trace-private.h); this file lists every table of the file, counts the
  * ones the loader did not read with SQL (nsys exports have 40 … 90 tables, most of them small or
- * empty), and reads nsys's own diagnostics and the records a recording lost.  It runs once, when
+ * empty), labels the trace's copy of nsys's own diagnostics and reads the records a recording
+ * lost.  It runs once, when
  * `info` or the About page asks, not during a load.
  */
 #include "sl-inventory.h"
 
 #include "sl-trace-private.h"
-
-/* More diagnostics than this are not kept: nsys writes tens; a damaged file could hold millions. */
-#define MAX_DIAGNOSTICS 10000
 
 struct _SlInventory
 {
@@ -241,45 +239,25 @@ has_table (sqlite3    *db,
   return found;
 }
 
-/* DIAGNOSTIC_EVENT with its enums' labels where the file has them, numbers where it does not. */
+/* The trace's diagnostics (read with it: sl-reader-meta.c), with their enums' labels (the file's,
+ * else nsys's), numbers where there is none. */
 static void
-read_diagnostics (SlInventory *inv,
-                  sqlite3     *db)
+copy_diagnostics (SlInventory *inv,
+                  SlTrace     *trace)
 {
-  gboolean labels = has_table (db, "ENUM_DIAGNOSTIC_SEVERITY_LEVEL")
-                    && has_table (db, "ENUM_DIAGNOSTIC_SOURCE_TYPE");
-  const char *sql = labels
-                    ? "SELECT d.timestamp, coalesce(v.label, d.severity), "
-                      "coalesce(s.label, d.source), d.text FROM DIAGNOSTIC_EVENT d "
-                      "LEFT JOIN ENUM_DIAGNOSTIC_SEVERITY_LEVEL v ON v.id = d.severity "
-                      "LEFT JOIN ENUM_DIAGNOSTIC_SOURCE_TYPE s ON s.id = d.source "
-                      "ORDER BY d.timestamp"
-                    : "SELECT timestamp, severity, source, text FROM DIAGNOSTIC_EVENT "
-                      "ORDER BY timestamp";
-  sqlite3_stmt *stmt = NULL;
-
-  if (!has_table (db, "DIAGNOSTIC_EVENT")
-      || sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
+  for (guint i = 0; i < sl_trace_get_n_diagnostics (trace); i++)
     {
-      sqlite3_finalize (stmt);
-      return;
+      const SlDiagnostic *d = sl_trace_get_diagnostic (trace, i);
+      const char *severity = _sl_trace_enum_find (trace, SL_ENUM_DIAGNOSTIC_SEVERITY, d->severity);
+      const char *source = _sl_trace_enum_find (trace, SL_ENUM_DIAGNOSTIC_SOURCE, d->source);
+      SlInventoryDiagnostic c = {
+        d->timestamp,
+        severity != NULL ? g_strdup (severity) : g_strdup_printf ("%d", d->severity),
+        source != NULL ? g_strdup (source) : g_strdup_printf ("%d", d->source),
+        g_strdup (sl_trace_str (trace, d->text)),
+      };
+      g_array_append_val (inv->diagnostics, c);
     }
-  while (inv->diagnostics->len < MAX_DIAGNOSTICS && sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      SlInventoryDiagnostic d = { sqlite3_column_int64 (stmt, 0), col_text (stmt, 1), col_text (stmt, 2),
-                         col_text (stmt, 3) };
-      if (d.text == NULL)
-        {
-          diagnostic_clear (&d);
-          continue;
-        }
-      if (d.severity == NULL)
-        d.severity = g_strdup ("");
-      if (d.source == NULL)
-        d.source = g_strdup ("");
-      g_array_append_val (inv->diagnostics, d);
-    }
-  sqlite3_finalize (stmt);
 }
 
 static void
@@ -345,7 +323,7 @@ sl_inventory_new (SlTrace *trace,
       describe_table (trace, db, g_ptr_array_index (names, i), &t);
       g_array_append_val (inv->tables, t);
     }
-  read_diagnostics (inv, db);
+  copy_diagnostics (inv, trace);
   read_lost (inv, db);
   sqlite3_close (db);
   return inv;

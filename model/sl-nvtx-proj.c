@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "sl-lane.h"
+#include "sl-trace-private.h"
 
 #define NONE ((guint32) 0x7FFFFFFF)   /* no set / no range */
-#define SEEN ((guint32) 0x80000000)   /* in a call's set id: the call is counted in this group */
 
 struct _SlNvtxProj
 {
@@ -26,21 +26,24 @@ struct _SlNvtxProj
   guint32  *rid_lane;    /* per rid: its lane */
   guint32  *parent;      /* per rid: the enclosing range's rid, or NONE */
   guint32  *level;       /* per rid: nesting level, 0 without a parent */
-  guint32 **call_set;    /* per CUDA API lane: per call, its set id (| SEEN), or NONE; NULL for
-                          * other lanes and threads without NVTX */
+  guint32 **call_set;    /* per CUDA API lane: per call, its set id, or NONE; NULL for other
+                          * lanes and threads without NVTX */
   GArray   *set_start;   /* guint32 per set, and one past the last: its rids in set_items */
   GArray   *set_items;   /* guint32 rids, outermost first */
   guint     max_set;     /* ranges in the largest set */
-  GArray   *sorting;     /* compare_rows: the rids of the rows it sorts */
-  const SlLane *last_api; /* op_set's guess: the lane of the last call it found */
+  gboolean  owns_trace;  /* FALSE for the trace's own (sl_nvtx_proj_get): the trace owns it */
+  GArray   *rows[SL_NVTX_PROJ_BY_STREAM + 1];   /* per scope, made on first use */
 };
+
+/* Everything above is written only while the index is built; what one computation changes is
+ * its own (a Pass), so that threads can share a projection. */
 
 static inline gboolean
 encloses (const SlEvent *r,
           SlTime         start,
           SlTime         end)
 {
-  return !(r->link & SL_NVTX_MARK) && r->start <= start && r->end >= end;
+  return !(r->link & (SL_NVTX_MARK | SL_NVTX_OTHER_THREAD)) && r->start <= start && r->end >= end;
 }
 
 /* The range of depth lane `lane` whose position (events starting at or before `start`) is
@@ -95,7 +98,7 @@ index_nesting (SlNvtxProj *p,
         {
           const SlEvent *ev = &lane->events[i];
           guint32 rid = base + (guint32) i, parent = NONE;
-          if (ev->link & SL_NVTX_MARK)
+          if (ev->link & (SL_NVTX_MARK | SL_NVTX_OTHER_THREAD))
             continue;
           for (guint dd = d; dd-- > 0 && parent == NONE;)
             {
@@ -161,14 +164,15 @@ index_calls (SlNvtxProj   *p,
     }
 }
 
-SlNvtxProj *
-sl_nvtx_proj_new (SlTrace *trace)
+static SlNvtxProj *
+proj_build (SlTrace  *trace,
+            gboolean  owns_trace)
 {
   SlNvtxProj *p = g_new0 (SlNvtxProj, 1);
   guint n_threads = sl_trace_get_n_threads (trace);
 
-  g_return_val_if_fail (trace != NULL, NULL);
-  p->trace = sl_trace_ref (trace);
+  p->trace = owns_trace ? sl_trace_ref (trace) : trace;
+  p->owns_trace = owns_trace;
   p->n_lanes = sl_trace_get_n_lanes (trace);
   p->first_rid = g_new (guint32, MAX (p->n_lanes, 1));
   p->call_set = g_new0 (guint32 *, MAX (p->n_lanes, 1));
@@ -223,11 +227,32 @@ sl_nvtx_proj_new (SlTrace *trace)
   return p;
 }
 
+SlNvtxProj *
+sl_nvtx_proj_new (SlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return proj_build (trace, TRUE);
+}
+
+SlNvtxProj *
+sl_nvtx_proj_get (SlTrace *trace)
+{
+  SlNvtxProj **slot;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  slot = (SlNvtxProj **) &trace->nvtx_proj;
+  if (g_once_init_enter (slot))
+    g_once_init_leave (slot, proj_build (trace, FALSE));
+  return *slot;
+}
+
 void
 sl_nvtx_proj_free (SlNvtxProj *p)
 {
   if (p == NULL)
     return;
+  for (guint i = 0; i < G_N_ELEMENTS (p->rows); i++)
+    g_clear_pointer (&p->rows[i], g_array_unref);
   for (guint i = 0; i < p->n_lanes; i++)
     g_free (p->call_set[i]);
   g_free (p->call_set);
@@ -237,36 +262,38 @@ sl_nvtx_proj_free (SlNvtxProj *p)
   g_free (p->level);
   g_array_unref (p->set_start);
   g_array_unref (p->set_items);
-  sl_trace_unref (p->trace);
+  if (p->owns_trace)
+    sl_trace_unref (p->trace);
   g_free (p);
 }
 
-/* The set slot of the call that launched GPU operation `op`, or NULL. */
-static inline guint32 *
-op_set (SlNvtxProj    *p,
-        const SlEvent *op)
+/* The set of the call that launched GPU operation `op`, or NONE.  `last_api` is the caller's
+ * guess, kept between calls: the lane of the last call found. */
+static inline guint32
+op_set (const SlNvtxProj  *p,
+        const SlEvent     *op,
+        const SlLane     **last_api)
 {
   const SlLane *api;
   gsize index;
 
   if (op->link == SL_NO_LINK)
-    return NULL;
+    return NONE;
   /* an op's call is mostly in the lane of the op before's: skip the search over lanes */
-  api = p->last_api;
+  api = *last_api;
   if (api != NULL && op->link >= api->base && op->link - api->base < api->n_events)
     index = op->link - api->base;
   else if (!sl_trace_resolve (p->trace, op->link, &api, &index))
-    return NULL;
-  p->last_api = api;
+    return NONE;
+  *last_api = api;
   if (api->kind != SL_LANE_CUDA_API || p->call_set[api->index] == NULL)
-    return NULL;
-  guint32 *slot = &p->call_set[api->index][index];
-  return (*slot & ~SEEN) == NONE ? NULL : slot;
+    return NONE;
+  return p->call_set[api->index][index];
 }
 
 static inline SlEventRef
-rid_ref (SlNvtxProj *p,
-         guint32     rid)
+rid_ref (const SlNvtxProj *p,
+         guint32           rid)
 {
   guint32 lane = p->rid_lane[rid];
   return (SlEventRef) { (gint) lane, rid - p->first_rid[lane] };
@@ -303,13 +330,21 @@ typedef struct
   guint32 row;
 } RowKey;
 
+/* What compare_rows reads besides the keys: the rids of the rows it sorts */
+typedef struct
+{
+  const SlNvtxProj *proj;
+  const guint32    *rids;
+} Sorting;
+
 static int
 compare_rows (gconstpointer pa,
               gconstpointer pb,
               gpointer      data)
 {
   const RowKey *ka = pa, *kb = pb;
-  const SlNvtxProj *p = data;
+  const Sorting *sorting = data;
+  const SlNvtxProj *p = sorting->proj;
 
   if (ka->start != kb->start)
     return ka->start < kb->start ? -1 : 1;
@@ -317,8 +352,8 @@ compare_rows (gconstpointer pa,
     return ka->end > kb->end ? -1 : 1;
   if (ka->level != kb->level)
     return ka->level < kb->level ? -1 : 1;
-  SlEventRef a = rid_ref ((SlNvtxProj *) p, g_array_index (p->sorting, guint32, ka->row));
-  SlEventRef b = rid_ref ((SlNvtxProj *) p, g_array_index (p->sorting, guint32, kb->row));
+  SlEventRef a = rid_ref (p, sorting->rids[ka->row]);
+  SlEventRef b = rid_ref (p, sorting->rids[kb->row]);
   const SlEvent *ra = &sl_trace_get_lane (p->trace, a.lane)->events[a.index];
   const SlEvent *rb = &sl_trace_get_lane (p->trace, b.lane)->events[b.index];
   if (ra->start != rb->start)
@@ -346,11 +381,17 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
 {
   g_return_val_if_fail (p != NULL, NULL);
 
+  /* the calls counted in the current group, by global id: the computation's own, not the
+   * projection's, so that threads can compute at once */
+  gsize n_events = sl_trace_get_n_events (p->trace);
+  g_autofree guint64 *seen_bits = g_new0 (guint64, n_events / 64 + 1);
+  const SlLane *last_api = NULL;
+
   /* sized for a row per range: no reallocation (copying tens of MB) while they fill */
   GArray *rows = g_array_sized_new (FALSE, FALSE, sizeof (SlNvtxProjRow), p->n_rids);
   g_autoptr (GPtrArray) lanes = g_ptr_array_new ();
   g_autoptr (GArray) touched = g_array_sized_new (FALSE, FALSE, sizeof (guint32), p->n_rids);
-  g_autoptr (GPtrArray) seen = g_ptr_array_new ();   /* guint32 * call slots marked SEEN */
+  g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (guint32));   /* seen_bits set */
   g_autofree guint32 *row_of = g_new (guint32, MAX (p->n_rids, 1));
   g_autoptr (GArray) keys = g_array_sized_new (FALSE, FALSE, sizeof (RowKey), p->n_rids);
   g_autoptr (GArray) accs = g_array_sized_new (FALSE, FALSE, sizeof (Acc), p->n_rids);
@@ -397,15 +438,15 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
           for (gsize k = 0; k < lane->n_events; k++)
             {
               const SlEvent *op = &lane->events[k];
-              guint32 *slot = op_set (p, op);
-              if (slot == NULL)
+              guint32 set = op_set (p, op, &last_api);
+              if (set == NONE || op->link >= n_events)
                 continue;
-              gboolean new_call = (*slot & SEEN) == 0;
-              guint32 set = *slot & ~SEEN;
+              guint64 bit = G_GUINT64_CONSTANT (1) << (op->link % 64);
+              gboolean new_call = (seen_bits[op->link / 64] & bit) == 0;
               if (new_call)
                 {
-                  *slot |= SEEN;
-                  g_ptr_array_add (seen, slot);
+                  seen_bits[op->link / 64] |= bit;
+                  g_array_append_val (seen, op->link);
                 }
               if (set != last_set)
                 {
@@ -451,9 +492,8 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
         g_array_index (keys, RowKey, i) = (RowKey) {
           acc[i].start, acc[i].end, p->level[g_array_index (touched, guint32, i)], i
         };
-      p->sorting = touched;
-      g_qsort_with_data (keys->data, keys->len, sizeof (RowKey), compare_rows, p);
-      p->sorting = NULL;
+      Sorting sorting = { p, (const guint32 *) touched->data };
+      g_qsort_with_data (keys->data, keys->len, sizeof (RowKey), compare_rows, &sorting);
       for (guint i = 0; i < keys->len; i++)
         {
           const RowKey *key = &g_array_index (keys, RowKey, i);
@@ -467,11 +507,22 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
         row_of[g_array_index (touched, guint32, i)] = NONE;
       g_array_set_size (touched, 0);
       for (guint i = 0; i < seen->len; i++)
-        *(guint32 *) g_ptr_array_index (seen, i) &= ~SEEN;
-      g_ptr_array_set_size (seen, 0);
+        seen_bits[g_array_index (seen, guint32, i) / 64] = 0;
+      g_array_set_size (seen, 0);
       g = end;
     }
   return rows;
+}
+
+const GArray *
+sl_nvtx_proj_get_rows (SlNvtxProj      *p,
+                       SlNvtxProjScope  scope)
+{
+  g_return_val_if_fail (p != NULL && scope <= SL_NVTX_PROJ_BY_STREAM, NULL);
+
+  if (g_once_init_enter (&p->rows[scope]))
+    g_once_init_leave (&p->rows[scope], sl_nvtx_proj_compute (p, scope));
+  return p->rows[scope];
 }
 
 guint
@@ -484,10 +535,10 @@ sl_nvtx_proj_enclosing (SlNvtxProj   *p,
   g_array_set_size (out, 0);
   if (index >= gpu_lane->n_events)
     return 0;
-  guint32 *slot = op_set (p, &gpu_lane->events[index]);
-  if (slot == NULL)
+  const SlLane *last_api = NULL;
+  guint32 set = op_set (p, &gpu_lane->events[index], &last_api);
+  if (set == NONE)
     return 0;
-  guint32 set = *slot & ~SEEN;
   guint32 from = g_array_index (p->set_start, guint32, set);
   guint32 to = g_array_index (p->set_start, guint32, set + 1);
   for (guint32 s = from; s < to; s++)

@@ -10,14 +10,16 @@ G_BEGIN_DECLS
 /*
  * A GPU operation (kernel, memcpy, memset) is enclosed by an NVTX range when the CUDA API call
  * that launched it ran inside the range (range start <= call start and call end <= range end)
- * on the range's thread.  A range's projection is the span from the first enclosed operation's
- * start to the last one's end: nsys stats nvtx_gpu_proj_trace does this per range over every
- * GPU; nsys recipe nvtx_gpu_proj_trace (2024.7 and later) per GPU and stream.
+ * on the range's thread.  As nsys's, only ranges that start and end on one thread count: one
+ * that ended on another (SL_NVTX_OTHER_THREAD) encloses nothing and is nobody's parent.  A
+ * range's projection is the span from the first enclosed operation's start to the last one's
+ * end: nsys stats nvtx_gpu_proj_trace does this per range over every GPU; nsys recipe
+ * nvtx_gpu_proj_trace (2024.7 and later) per GPU and stream.
  *
  * Built on demand, not at load: one sweep of the CUDA API lanes against their threads' NVTX
- * lanes (a cursor per nesting depth), then one pass over the GPU operations.  One SlNvtxProj is
- * used by one thread at a time (compute marks calls while it counts them); the trace may be
- * shared.
+ * lanes (a cursor per nesting depth), then one pass over the GPU operations.  A trace keeps one
+ * (sl_nvtx_proj_get), which the reports and the timeline share: an SlNvtxProj is read-only once
+ * built, so any number of threads may use it at once.
  */
 typedef struct _SlNvtxProj SlNvtxProj;
 
@@ -47,11 +49,20 @@ typedef struct
 SlNvtxProj          *sl_nvtx_proj_new             (SlTrace          *trace);
 void                 sl_nvtx_proj_free            (SlNvtxProj       *proj);
 
+/* The trace's own projection: built by the first caller (from any thread; others asking
+ * meanwhile wait for it), then shared; the trace owns it (do not free it). */
+SlNvtxProj          *sl_nvtx_proj_get             (SlTrace          *trace);
+
 /* The projection rows: BY_RANGE sorted by start, then end descending (nsys's order); BY_GPU
  * and BY_STREAM by GPU, stream, then the same.  Ties (a range and its child over the same
  * work) by level, then the range's start, its end descending, its lane and index.
  * O(GPU operations + rows log rows).  Free with g_array_unref (). */
 GArray              *sl_nvtx_proj_compute         (SlNvtxProj       *proj,
+                                                   SlNvtxProjScope   scope);
+
+/* sl_nvtx_proj_compute's rows, computed by the first caller of a scope and kept by `proj`
+ * (read-only; freed with it). */
+const GArray        *sl_nvtx_proj_get_rows        (SlNvtxProj       *proj,
                                                    SlNvtxProjScope   scope);
 
 /* For drawing the rows under their GPU (or stream): gives row i of `rows` (as

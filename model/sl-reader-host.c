@@ -83,6 +83,9 @@ nvtx_row (SlReader     *r,
       return;
     }
   guint64 gtid = (guint64) sqlite3_column_int64 (stmt, owner);
+  if (sqlite3_column_type (stmt, 4) != SQLITE_NULL
+      && (owner == 4 || sqlite3_column_int64 (stmt, 4) != (gint64) gtid))
+    flags |= SL_NVTX_OTHER_THREAD;
   ev->name = _sl_reader_col_str (r, stmt, 5);
   if (ev->name == SL_NO_STR)
     ev->name = _sl_reader_col_text (r, stmt, 6);

@@ -124,7 +124,7 @@ _sl_reader_thread_lookup (SlReader *r,
   if (idx == 0)
     {
       SlThread t = { global_tid, (guint32) PID_OF (global_tid), (guint32) TID_OF (global_tid),
-                     SL_NO_STR, 0 };
+                     SL_NO_STR, 0, SL_NO_PRIORITY };
       t.process = process_for (r, GPID_OF (global_tid));
       g_array_append_val (r->trace->threads, t);
       idx = r->trace->threads->len;
@@ -167,7 +167,10 @@ thread_name_row (SlReader     *r,
       return;
     }
   gint32 ti = _sl_reader_thread_for (r, (guint64) sqlite3_column_int64 (stmt, 0));
-  g_array_index (r->trace->threads, SlThread, ti).name = _sl_reader_col_str (r, stmt, 1);
+  SlThread *t = &g_array_index (r->trace->threads, SlThread, ti);
+  t->name = _sl_reader_col_str (r, stmt, 1);
+  if (sqlite3_column_type (stmt, 2) == SQLITE_INTEGER)
+    t->priority = sqlite3_column_int64 (stmt, 2);
 }
 
 gboolean
@@ -176,7 +179,8 @@ _sl_reader_read_processes (SlReader *r,
 {
   SlRowLoop processes = { .table = "PROCESSES", .sql = "SELECT globalPid, pid, name FROM PROCESSES",
                           .row = process_row };
-  SlRowLoop names = { .table = "ThreadNames", .sql = "SELECT globalTid, nameId FROM ThreadNames",
+  SlRowLoop names = { .table = "ThreadNames",
+                      .sql = "SELECT globalTid, nameId, {priority:NULL} FROM ThreadNames",
                       .row = thread_name_row };
 
   if (_sl_reader_table_exists (r, "PROCESSES") && !_sl_reader_each_row (r, &processes, error))
@@ -350,9 +354,13 @@ read_enum (SlReader   *r,
   sqlite3_finalize (stmt);
 }
 
+/* More diagnostics than this are not kept: nsys writes tens; a damaged file could hold millions. */
+#define MAX_DIAGNOSTICS 10000
+
 /* nsys's own messages about the collection ("No CUDA events collected"): DIAGNOSTIC_EVENT
- * (timestamp, timestampType, source, severity, text, globalPid), in the order of time.  A missing
- * table or column leaves none; an unreadable one is a warning, not an error. */
+ * (timestamp, timestampType, source, severity, text, globalPid), in the order of time; a row
+ * without text says nothing and is left out.  A missing table or column leaves none; an
+ * unreadable one is a warning, not an error.  The inventory (sl-inventory.c) lists these. */
 static void
 read_diagnostics (SlReader *r)
 {
@@ -380,10 +388,12 @@ read_diagnostics (SlReader *r)
       _sl_trace_warn (r->trace, "DIAGNOSTIC_EVENT cannot be read: %s", sqlite3_errmsg (r->db));
       return;
     }
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  while (r->trace->diagnostics->len < MAX_DIAGNOSTICS && sqlite3_step (stmt) == SQLITE_ROW)
     {
       const char *text = (const char *) sqlite3_column_text (stmt, 3);
-      g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+      if (text == NULL)
+        continue;
+      g_autofree char *valid = g_utf8_make_valid (text, -1);
       SlDiagnostic d = {
         sqlite3_column_int64 (stmt, 0), sqlite3_column_int (stmt, 2),
         sqlite3_column_int (stmt, 1), _sl_trace_intern (r->trace, g_strstrip (valid), -1),
@@ -406,6 +416,8 @@ _sl_reader_read_enums (SlReader *r)
   read_enum (r, SL_ENUM_LAUNCH_TYPE, "ENUM_CUDA_KRENEL_LAUNCH_TYPE"); /* sic, nsys 2023.1 */
   read_enum (r, SL_ENUM_THREAD_STATE, "ENUM_SAMPLING_THREAD_STATE");
   read_enum (r, SL_ENUM_THREAD_BLOCK, "ENUM_SCHEDULING_THREAD_BLOCK");
+  read_enum (r, SL_ENUM_DIAGNOSTIC_SEVERITY, "ENUM_DIAGNOSTIC_SEVERITY_LEVEL");
+  read_enum (r, SL_ENUM_DIAGNOSTIC_SOURCE, "ENUM_DIAGNOSTIC_SOURCE_TYPE");
   read_diagnostics (r);
 }
 

@@ -21,8 +21,9 @@
  *     kernel name: NVTX Inst = distinct ranges, Kern Inst = distinct kernels, the sum, avg,
  *     median, min, max and stdev of the kernels' durations, once per (kernel, range) pair;
  *     ORDER BY range name, PID, TID, Total Time DESC (ties: style, kernel name).
- * The scripts keep only ranges that start and end on one thread (endGlobalTid NULL); the model
- * does not keep endGlobalTid, and files have it set only for start/end ranges.
+ * The scripts keep only ranges that start and end on one thread (endGlobalTid NULL): the model
+ * marks those that ended on another (SL_NVTX_OTHER_THREAD; an endGlobalTid equal to globalTid,
+ * which Sightline's generator writes, is the same thread), and the projection leaves them out.
  */
 #include "sl-stats-private.h"
 
@@ -84,8 +85,8 @@ const _SlColumn _sl_nvtx_gpu_proj_trace_columns[14] = {
   { "RangeStack", SL_UNIT_NONE },
 };
 
-/* The projection rows (BY_RANGE) whose projected start is in [t0, t1); NULL and the error when
- * the trace has no NVTX or no CUDA API data. */
+/* The projection rows (BY_RANGE) whose projected start is in [t0, t1), from the trace's own
+ * projection (*proj); NULL and the error when the trace has no NVTX or no CUDA API data. */
 static GArray *
 projection_rows (SlTrace     *trace,
                  SlTime       t0,
@@ -95,16 +96,15 @@ projection_rows (SlTrace     *trace,
 {
   if (!needs_nvtx_and_api (trace, error))
     return NULL;
-  *proj = sl_nvtx_proj_new (trace);
-  GArray *rows = sl_nvtx_proj_compute (*proj, SL_NVTX_PROJ_BY_RANGE);
-  guint kept = 0;
-  for (guint i = 0; i < rows->len; i++)
+  *proj = sl_nvtx_proj_get (trace);
+  const GArray *all = sl_nvtx_proj_get_rows (*proj, SL_NVTX_PROJ_BY_RANGE);
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (SlNvtxProjRow));
+  for (guint i = 0; i < all->len; i++)
     {
-      SlNvtxProjRow *row = &g_array_index (rows, SlNvtxProjRow, i);
+      const SlNvtxProjRow *row = &g_array_index (all, SlNvtxProjRow, i);
       if (row->start >= t0 && row->start < t1)
-        g_array_index (rows, SlNvtxProjRow, kept++) = *row;
+        g_array_append_val (rows, *row);
     }
-  g_array_set_size (rows, kept);
   return rows;
 }
 
@@ -122,7 +122,7 @@ _sl_report_compute_nvtx_gpu_proj_trace (SlTrace             *trace,
                                         SlTime               t1,
                                         GError             **error)
 {
-  g_autoptr (SlNvtxProj) proj = NULL;
+  SlNvtxProj *proj = NULL;
   g_autoptr (GArray) rows = projection_rows (trace, t0, t1, &proj, error);
   g_autoptr (GString) stack = g_string_new (NULL);
   g_autoptr (GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -223,7 +223,7 @@ _sl_report_compute_nvtx_gpu_proj_sum (SlTrace             *trace,
                                       SlTime               t1,
                                       GError             **error)
 {
-  g_autoptr (SlNvtxProj) proj = NULL;
+  SlNvtxProj *proj = NULL;
   g_autoptr (GArray) rows = projection_rows (trace, t0, t1, &proj, error);
   g_autoptr (GHashTable) by_tag = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) groups = g_ptr_array_new_with_free_func (proj_group_free);
@@ -406,7 +406,7 @@ _sl_report_compute_nvtx_kern_sum (SlTrace             *trace,
     return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
-  g_autoptr (SlNvtxProj) proj = sl_nvtx_proj_new (trace);
+  SlNvtxProj *proj = sl_nvtx_proj_get (trace);
   g_autoptr (GArray) ranges = g_array_new (FALSE, FALSE, sizeof (SlEventRef));
   g_autoptr (GHashTable) groups = g_hash_table_new_full (kern_key_hash, kern_key_equal, NULL,
                                                          kern_group_free);

@@ -12,7 +12,7 @@
 /* ---------------------------------------------------------------------------------------- */
 /* cuda_api_trace: Start, Duration, Name (without "_vNNNN"), Result, CorrID, Pid, Tid, T-Pri,
  * Thread Name (ThreadNames joined on globalTid, NULL when unnamed).  T-Pri is the thread's
- * ThreadNames.priority, which the model does not load: always NULL here. */
+ * ThreadNames.priority (NULL without one). */
 
 const _SlColumn _sl_cuda_api_trace_columns[9] = {
   { "Start (ns)", SL_UNIT_TS_NS }, { "Duration (ns)", SL_UNIT_DUR_NS }, { "Name", SL_UNIT_NONE },
@@ -98,7 +98,10 @@ _sl_report_compute_cuda_api_trace (SlTrace             *trace,
           _sl_report_add_null (r);
           _sl_report_add_null (r);
         }
-      _sl_report_add_null (r);   /* T-Pri */
+      if (row->thread != NULL && row->thread->priority != SL_NO_PRIORITY)
+        _sl_report_add_int (r, row->thread->priority);
+      else
+        _sl_report_add_null (r);
       _sl_report_add_text (r, row->thread != NULL && row->thread->name != SL_NO_STR
                               ? sl_trace_str (trace, row->thread->name)
                               : NULL);

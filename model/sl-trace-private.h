@@ -142,9 +142,12 @@ struct _SlTrace
 
   SlGpuBusy    *gpu_busy;      /* one per GPU */
   GArray       *table_reads;   /* SlTableRead, in the order the tables were read */
+  gpointer      nvtx_proj;     /* SlNvtxProj, built on first use (sl_nvtx_proj_get) */
 };
 
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
+/* The label of an enum value (the file's, else built in), NULL when there is none. */
+const char *_sl_trace_enum_find (SlTrace *trace, SlEnum which, gint64 value);
 void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
 SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
 /* Records what the loader made of a table (under the lock: two threads load); `read->table` is

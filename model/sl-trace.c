@@ -1,6 +1,7 @@
 /* sl-trace.c: the trace container: strings, tables, lanes and their final indexing. */
 #include "sl-trace-private.h"
 #include "sl-lane.h"
+#include "sl-nvtx-proj.h"
 #include "sl-occupancy.h"
 
 #include <stdarg.h>
@@ -69,6 +70,7 @@ sl_trace_unref (SlTrace *trace)
   if (!g_atomic_int_dec_and_test (&trace->ref_count))
     return;
 
+  sl_nvtx_proj_free (trace->nvtx_proj);   /* reads the lanes */
   for (guint i = 0; i < trace->lanes->len; i++)
     sl_lane_free (g_ptr_array_index (trace->lanes, i));
   g_ptr_array_unref (trace->lanes);
@@ -637,12 +639,5 @@ sl_trace_get_diagnostic (SlTrace *trace,
 const char *
 sl_diagnostic_severity_name (gint32 severity)
 {
-  switch (severity)
-    {
-    case SL_DIAGNOSTIC_INFO: return "Info";
-    case SL_DIAGNOSTIC_WARNING: return "Warning";
-    case SL_DIAGNOSTIC_ERROR: return "Error";
-    case SL_DIAGNOSTIC_VERBOSE: return "Verbose";
-    default: return "Unknown";
-    }
+  return sl_trace_enum_label (NULL, SL_ENUM_DIAGNOSTIC_SEVERITY, severity);
 }

@@ -32,7 +32,10 @@ typedef struct
   guint32 tid;
   guint32 name;              /* string id, SL_NO_STR when unnamed */
   guint32 process;           /* index into the process table */
+  gint64  priority;          /* ThreadNames.priority, SL_NO_PRIORITY when the file has none */
 } SlThread;
+
+#define SL_NO_PRIORITY G_MININT64
 
 typedef struct
 {
@@ -190,6 +193,8 @@ typedef enum
   SL_ENUM_LAUNCH_TYPE,
   SL_ENUM_THREAD_STATE,
   SL_ENUM_THREAD_BLOCK,
+  SL_ENUM_DIAGNOSTIC_SEVERITY,  /* ENUM_DIAGNOSTIC_SEVERITY_LEVEL */
+  SL_ENUM_DIAGNOSTIC_SOURCE,    /* ENUM_DIAGNOSTIC_SOURCE_TYPE */
   SL_N_ENUMS
 } SlEnum;
 

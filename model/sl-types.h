@@ -73,6 +73,8 @@ G_STATIC_ASSERT (sizeof (SlEvent) == 32);
 #define SL_NVTX_START_END    (1u << 0)  /* a start/end range (otherwise push/pop) */
 #define SL_NVTX_MARK         (1u << 1)  /* an instantaneous mark */
 #define SL_NVTX_UNTERMINATED (1u << 2)  /* end was NULL in the file; clamped to the trace end */
+#define SL_NVTX_OTHER_THREAD (1u << 3)  /* a start/end range ended on another thread (endGlobalTid):
+                                         * drawn on the thread it started on, never projected */
 
 /* A thread's state in an SL_LANE_SCHED event's `aux` (low 8 bits). */
 typedef enum

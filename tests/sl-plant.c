@@ -274,3 +274,40 @@ plant_loop (Plant             *p,
     }
   return t;
 }
+
+/* After plant_finish: rows added to the closed file */
+
+void
+plant_nvtx (const char *path,
+            gint        tid,
+            gint        type,
+            const char *text,
+            gint64      start,
+            gint64      end)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, "
+                                           "domainId) VALUES (?, ?, ?, ?, ?, 0)", -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_int64 (stmt, 1, start);
+  sqlite3_bind_int64 (stmt, 2, end);
+  sqlite3_bind_int (stmt, 3, type);
+  sqlite3_bind_text (stmt, 4, text, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 5, (gint64) SL_GLOBAL_TID (1, 100, tid));
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
+void
+plant_sql (const char *path,
+           const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}

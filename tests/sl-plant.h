@@ -55,6 +55,12 @@ gint64  plant_loop     (Plant *p, gint64 t, guint n, gint64 period, gint64 dur, 
 gint64  plant_gpu_free (Plant *p);
 void    plant_set_gpu_free (Plant *p, gint64 t);
 
+/* After plant_finish, on the file: an NVTX event (type 59 push/pop, 60 start/end) of thread
+ * `tid` of process 100 in the default domain; any SQL. */
+void    plant_nvtx     (const char *path, gint tid, gint type, const char *text, gint64 start,
+                        gint64 end);
+void    plant_sql      (const char *path, const char *sql);
+
 extern const PlantConfig plant_config_full;   /* 256 threads, 32 registers: 100% occupancy */
 
 G_END_DECLS

@@ -320,7 +320,7 @@ test_generated (void)
         " source INTEGER NOT NULL, severity INTEGER NOT NULL, text TEXT NOT NULL,"
         " globalPid INTEGER);"
         "INSERT INTO DIAGNOSTIC_EVENT VALUES (20, 0, 1, 2, 'No CUDA events collected', NULL),"
-        " (10, 0, 1, 1, 'Profiling has started.', NULL);"
+        " (10, 0, 1, 1, 'Profiling has started.', NULL), (30, 0, 7, 4, 'Late', NULL);"
         "CREATE TABLE SIGHTLINE_DROPPED_RECORDS (time INTEGER, globalPid INTEGER, source TEXT,"
         " count INTEGER);"
         "INSERT INTO SIGHTLINE_DROPPED_RECORDS VALUES (1, 1, 'ring buffer full', 5),"
@@ -357,13 +357,42 @@ test_generated (void)
                    "metadata");
   g_assert_cmpint (json_object_get_int_member (o, "events"), ==, 6 + 3);
 
-  /* diagnostics in time order, with their enums' labels */
+  /* diagnostics in time order, with their enums' labels: the file's, else nsys's (severity 4 is
+   * Verbose), else the number (no source 7) */
   JsonArray *diagnostics = json_object_get_array_member (o, "diagnostics");
-  g_assert_cmpuint (json_array_get_length (diagnostics), ==, 2);
+  g_assert_cmpuint (json_array_get_length (diagnostics), ==, 3);
   JsonObject *d = json_array_get_object_element (diagnostics, 1);
   g_assert_cmpstr (json_object_get_string_member (d, "text"), ==, "No CUDA events collected");
   g_assert_cmpstr (json_object_get_string_member (d, "severity"), ==, "Warning");
   g_assert_cmpstr (json_object_get_string_member (d, "source"), ==, "Injection");
+  d = json_array_get_object_element (diagnostics, 2);
+  g_assert_cmpstr (json_object_get_string_member (d, "severity"), ==, "Verbose");
+  g_assert_cmpstr (json_object_get_string_member (d, "source"), ==, "7");
+  {
+    /* read once, with the trace: the inventory lists what was loaded, not what the file holds
+     * by the time it is asked (here a row added after the load), and labels as the model does */
+    g_autoptr (GError) error = NULL;
+    g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (sl_trace_enum_label (trace, SL_ENUM_DIAGNOSTIC_SEVERITY, 2), ==, "Warning");
+    g_assert_cmpstr (sl_trace_enum_label (trace, SL_ENUM_DIAGNOSTIC_SOURCE, 3), ==, "Analysis");
+    g_assert_cmpstr (sl_trace_enum_label (trace, SL_ENUM_DIAGNOSTIC_SOURCE, 7), ==, "Unknown");
+    g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+    exec (db, "INSERT INTO DIAGNOSTIC_EVENT VALUES (40, 0, 1, 3, 'After the load', NULL);");
+    sqlite3_close (db);
+    g_autoptr (SlInventory) inv = sl_inventory_new (trace, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (sl_inventory_get_n_diagnostics (inv), ==, sl_trace_get_n_diagnostics (trace));
+    g_assert_cmpuint (sl_inventory_get_n_diagnostics (inv), ==, 3);
+    for (guint i = 0; i < 3; i++)
+      {
+        const SlInventoryDiagnostic *id = sl_inventory_get_diagnostic (inv, i);
+        const SlDiagnostic *td = sl_trace_get_diagnostic (trace, i);
+        g_assert_cmpint (id->time, ==, td->timestamp);
+        g_assert_cmpstr (id->text, ==, sl_trace_str (trace, td->text));
+      }
+    g_assert_cmpstr (sl_inventory_get_diagnostic (inv, 0)->severity, ==, "Info");
+  }
 
   JsonArray *lost = json_object_get_array_member (o, "lost_records");
   g_assert_cmpuint (json_array_get_length (lost), ==, 2);

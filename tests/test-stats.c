@@ -382,13 +382,13 @@ oracle_sql (sqlite3    *db,
     {
       if (!api)
         return NULL;
-      /* T-Pri (ThreadNames.priority) is not in the model: NULL on both sides */
       gboolean names = has_table (db, "ThreadNames");
       return g_strdup_printf ("SELECT r.start, r.end - r.start, " STRIP_V ("s.value") ", %s, r.correlationId, "
-                              "(r.globalTid >> 24) & 0xFFFFFF, r.globalTid & 0xFFFFFF, NULL, %s "
+                              "(r.globalTid >> 24) & 0xFFFFFF, r.globalTid & 0xFFFFFF, %s, %s "
                               "FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r LEFT JOIN StringIds AS s ON s.id = r.nameId %s "
                               "ORDER BY 1, 6, 7, 5, 2",
                               has_column (db, "CUPTI_ACTIVITY_KIND_RUNTIME", "returnValue") ? "r.returnValue" : "0",
+                              names && has_column (db, "ThreadNames", "priority") ? "tn.priority" : "NULL",
                               names ? "ts.value" : "NULL",
                               names ? "LEFT JOIN ThreadNames AS tn ON tn.globalTid = r.globalTid "
                                       "LEFT JOIN StringIds AS ts ON ts.id = tn.nameId" : "");
@@ -1084,47 +1084,12 @@ static const char *const launch_reports[] = {
   "nvtx_gpu_proj_trace", "nvtx_kern_sum",
 };
 
-static void
-plant_nvtx (const char *path,
-            gint        tid,
-            gint        type,
-            const char *text,
-            gint64      start,
-            gint64      end)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, "
-                                           "domainId) VALUES (?, ?, ?, ?, ?, 0)", -1, &stmt, NULL), ==, SQLITE_OK);
-  sqlite3_bind_int64 (stmt, 1, start);
-  sqlite3_bind_int64 (stmt, 2, end);
-  sqlite3_bind_int (stmt, 3, type);
-  sqlite3_bind_text (stmt, 4, text, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 5, (gint64) SL_GLOBAL_TID (1, 100, tid));
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-}
-
-static void
-plant_sql (const char *path,
-           const char *sql)
-{
-  sqlite3 *db = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
-  sqlite3_close (db);
-}
-
 /*
  * The main thread, in µs: push/pop "step" [0, 100] around "fwd" [10, 50]; k_early launched at
  * [12, 17] runs [15, 30] on stream 7 (before its launch returned: no queue delay); k_mid
  * launched at [20, 25] runs [40, 60] on stream 9; k_late launched at [60, 65] (in "step" only)
  * runs [70, 90]; k_free launched at [120, 125], in no range, runs [130, 140]; a start/end range
- * "io" [0, 200] on a loader thread launches nothing.
+ * "io" [0, 200] on a loader thread launches nothing.  The main thread's priority is 7.
  */
 static char *
 write_planted_launches (void)
@@ -1148,6 +1113,8 @@ write_planted_launches (void)
   plant_nvtx (path, PLANT_MAIN, 59, "step", 0, 100 * us);
   plant_nvtx (path, PLANT_MAIN, 59, "fwd", 10 * us, 50 * us);
   plant_nvtx (path, PLANT_LOADER_0, 60, "io", 0, 200 * us);
+  plant_sql (path, "UPDATE ThreadNames SET priority = 7 WHERE nameId = "
+                   "(SELECT id FROM StringIds WHERE value = 'python3')");
   return path;
 }
 
@@ -1214,11 +1181,76 @@ test_planted_queue (void)
   assert_int_cell (sum, mid, "QMin (ns)", 15 * PLANT_US);
   g_assert_cmpint (cell (sum, mid, "QStdDev (ns)")->type, ==, SL_CELL_DOUBLE);
 
+  /* cuda_api_trace's T-Pri is the calling thread's ThreadNames.priority */
+  g_autoptr (SlReport) api = sl_report_compute (trace, "cuda_api_trace", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (api), ==, 4);
+  for (gsize i = 0; i < sl_report_get_n_rows (api); i++)
+    assert_int_cell (api, i, "T-Pri", 7);
+
   early = find_row (trc, "Kernel Name", "k_early");
   g_assert_cmpint (cell (trc, early, "Queue Start (ns)")->type, ==, SL_CELL_NULL);
   g_assert_cmpint (cell (trc, early, "Queue Dur (ns)")->type, ==, SL_CELL_NULL);
   assert_int_cell (trc, early, "Total Dur (ns)", 18 * PLANT_US);
   assert_int_cell (trc, find_row (trc, "Kernel Name", "k_mid"), "Queue Dur (ns)", 15 * PLANT_US);
+
+  sqlite3 *db = oracle_open (path);
+  for (gsize i = 0; i < G_N_ELEMENTS (launch_reports); i++)
+    g_assert_cmpuint (compare_report (path, db, trace, launch_reports[i], G_MININT64, G_MAXINT64), >, 0);
+  sqlite3_close (db);
+}
+
+/* A start/end range that ends on another thread (endGlobalTid) is not projected, as nsys's
+ * scripts take only ranges that start and end on one thread; one whose endGlobalTid is its own
+ * thread is.  Both against the SQL oracle. */
+static void
+test_planted_other_thread (void)
+{
+  g_autofree char *path = write_planted_launches ();
+  const gint64 us = PLANT_US;
+  g_autofree char *insert = g_strdup_printf (
+    "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, endGlobalTid, domainId) "
+    "VALUES (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 60, 'handoff', %" G_GINT64_FORMAT ", %"
+    G_GINT64_FORMAT ", 0), (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 60, 'own', %"
+    G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0)",
+    5 * us, 130 * us, (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN),
+    (gint64) SL_GLOBAL_TID (1, 100, PLANT_LOADER_1), 110 * us, 128 * us,
+    (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN), (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN));
+  plant_sql (path, insert);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* the range is loaded, on the thread it started on, marked */
+  guint marked = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_NVTX && k < lane->n_events; k++)
+        if (lane->events[k].link & SL_NVTX_OTHER_THREAD)
+          {
+            g_assert_cmpstr (sl_trace_str (trace, lane->events[k].name), ==, "handoff");
+            g_assert_cmpuint (sl_trace_get_thread (trace, lane->thread)->tid, ==, PLANT_MAIN);
+            marked++;
+          }
+    }
+  g_assert_cmpuint (marked, ==, 1);
+
+  g_autoptr (SlReport) r = sl_report_compute (trace, "nvtx_gpu_proj_trace", &error);
+  g_assert_no_error (error);
+  gboolean own = FALSE;
+  for (gsize i = 0; i < sl_report_get_n_rows (r); i++)
+    {
+      const char *name = cell (r, i, "Name")->v.s;
+      g_assert_cmpstr (name, !=, ":handoff");
+      own |= strcmp (name, ":own") == 0;
+    }
+  g_assert_true (own);   /* k_free, launched at [120, 125] */
+  g_autoptr (SlReport) k = sl_report_compute (trace, "nvtx_kern_sum", &error);
+  g_assert_no_error (error);
+  for (gsize i = 0; i < sl_report_get_n_rows (k); i++)
+    g_assert_true (cell (k, i, "NVTX Range")->type == SL_CELL_NULL
+                   || strcmp (cell (k, i, "NVTX Range")->v.s, "handoff") != 0);
 
   sqlite3 *db = oracle_open (path);
   for (gsize i = 0; i < G_N_ELEMENTS (launch_reports); i++)
@@ -1412,6 +1444,96 @@ test_generated (void)
 #endif
 }
 
+/* One projection per trace, shared by threads: four threads computing rows of every scope and
+ * the three NVTX reports at once on a trace whose projection is not built yet get what one
+ * thread alone gets (a projection that marked calls while it counted them, or scratch shared
+ * between computations, miscounts NumGPUOps here). */
+typedef struct
+{
+  SlTrace *trace;
+  GString *out;
+} SharedWork;
+
+static const char *const shared_reports[] = { "nvtx_gpu_proj_trace", "nvtx_gpu_proj_sum",
+                                              "nvtx_kern_sum" };
+
+static void
+shared_rows_dump (GString      *out,
+                  const GArray *rows)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const SlNvtxProjRow *r = &g_array_index (rows, SlNvtxProjRow, i);
+      g_string_append_printf (out, "%d:%zu %d %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                              " %u %u %u %u\n", r->range.lane, (size_t) r->range.index, r->gpu,
+                              r->stream_id, r->start, r->end, r->n_ops, r->n_calls,
+                              r->n_children, r->level);
+    }
+}
+
+static gpointer
+shared_work (gpointer data)
+{
+  SharedWork *w = data;
+  SlNvtxProj *proj = sl_nvtx_proj_get (w->trace);
+
+  for (int round = 0; round < 3; round++)
+    for (SlNvtxProjScope s = SL_NVTX_PROJ_BY_RANGE; s <= SL_NVTX_PROJ_BY_STREAM; s++)
+      {
+        g_autoptr (GArray) rows = sl_nvtx_proj_compute (proj, s);
+        if (round == 0)
+          shared_rows_dump (w->out, rows);
+      }
+  for (gsize i = 0; i < G_N_ELEMENTS (shared_reports); i++)
+    {
+      g_autoptr (SlReport) r = sl_report_compute (w->trace, shared_reports[i], NULL);
+      g_assert_nonnull (r);
+      sl_report_write (r, SL_REPORT_FORMAT_CSV, w->out);
+    }
+  return NULL;
+}
+
+static void
+test_projection_shared (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) alone = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlTrace) shared = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  SharedWork one = { alone, g_string_new (NULL) }, many[4];
+  GThread *threads[G_N_ELEMENTS (many)];
+
+  shared_work (&one);
+  for (guint i = 0; i < G_N_ELEMENTS (many); i++)
+    {
+      many[i] = (SharedWork) { shared, g_string_new (NULL) };
+      threads[i] = g_thread_new ("proj", shared_work, &many[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (many); i++)
+    {
+      g_thread_join (threads[i]);
+      g_assert_cmpuint (many[i].out->len, ==, one.out->len);
+      g_assert_true (strcmp (many[i].out->str, one.out->str) == 0);
+      g_string_free (many[i].out, TRUE);
+    }
+  g_assert_cmpuint (one.out->len, >, 1000);
+
+  /* one projection per trace, and its kept rows are what a computation makes */
+  SlNvtxProj *proj = sl_nvtx_proj_get (shared);
+  g_assert_true (sl_nvtx_proj_get (shared) == proj);
+  g_autoptr (GString) kept = g_string_new (NULL), made = g_string_new (NULL);
+  g_autoptr (SlNvtxProj) own = sl_nvtx_proj_new (shared);
+  g_autoptr (GArray) rows = sl_nvtx_proj_compute (own, SL_NVTX_PROJ_BY_GPU);
+  g_assert_true (sl_nvtx_proj_get_rows (proj, SL_NVTX_PROJ_BY_GPU)
+                 == sl_nvtx_proj_get_rows (proj, SL_NVTX_PROJ_BY_GPU));
+  shared_rows_dump (kept, sl_nvtx_proj_get_rows (proj, SL_NVTX_PROJ_BY_GPU));
+  shared_rows_dump (made, rows);
+  g_assert_cmpstr (kept->str, ==, made->str);
+  g_string_free (one.out, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1421,6 +1543,8 @@ main (int    argc,
   g_test_add_func ("/model/stats/oracle-range", test_oracle_range);
   g_test_add_func ("/model/stats/planted-queue", test_planted_queue);
   g_test_add_func ("/model/stats/planted-projection", test_planted_projection);
+  g_test_add_func ("/model/stats/projection-shared", test_projection_shared);
+  g_test_add_func ("/model/stats/planted-other-thread", test_planted_other_thread);
   g_test_add_func ("/model/stats/generated", test_generated);
   g_test_add_func ("/model/stats/needs", test_needs);
   g_test_add_func ("/model/stats/round", test_round);

@@ -1562,6 +1562,193 @@ test_every_nsys_file (void)
     }
 }
 
+/*
+ * NVTX projected onto the GPU, in µs: the main thread pushes "step" [0, 100] around "fwd"
+ * [10, 50] and launches kernels at [12, 17] (runs [15, 30]), [20, 25] (runs [40, 60]) and
+ * [60, 65] (runs [70, 90]); a second "step" [200, 300] launches one at [210, 215] (runs
+ * [220, 280]).  Under GPU 0, "step" projects to [15, 90] and [220, 280] (level 0, 3 and 1 GPU
+ * ops), "fwd" to [15, 60] (level 1, 2 ops).  A cudaFree at 2 s makes the trace 2 s long.
+ */
+static char *
+write_nvtxproj_trace (void)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), "nvtxproj.sqlite", NULL);
+  Plant *p = plant_new (path);
+  const gint64 us = PLANT_US;
+  const gint64 launch[][4] = { { 12, 17, 15, 30 }, { 20, 25, 40, 60 }, { 60, 65, 70, 90 },
+                               { 210, 215, 220, 280 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (launch); i++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel", launch[i][0] * us,
+                               launch[i][1] * us);
+      plant_kernel (p, "k", &plant_config_full, launch[i][2] * us, launch[i][3] * us, corr);
+    }
+  plant_api (p, PLANT_MAIN, "cudaFree", 2 * PLANT_S, 2 * PLANT_S + us);   /* a 2 s trace */
+  plant_finish (p);
+  plant_nvtx (path, PLANT_MAIN, 59, "step", 0, 100 * us);
+  plant_nvtx (path, PLANT_MAIN, 59, "fwd", 10 * us, 50 * us);
+  plant_nvtx (path, PLANT_MAIN, 59, "step", 200 * us, 300 * us);
+  return path;
+}
+
+/* The NVTX range of the main thread's depth-`depth` lane starting at `start` */
+static SlEventRef
+nvtx_range (SlTrace *trace,
+            guint    depth,
+            SlTime   start)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_NVTX || lane->depth != depth)
+        continue;
+      for (gsize k = 0; k < lane->n_events; k++)
+        if (lane->events[k].start == start)
+          return (SlEventRef) { (gint) i, k };
+    }
+  g_error ("no NVTX range at depth %u starting at %" G_GINT64_FORMAT, depth, start);
+}
+
+static gint
+row_labelled (SlTimelineView *view,
+              const char     *label)
+{
+  for (guint i = 0; i < view->rows->len; i++)
+    if (g_strcmp0 (g_array_index (view->rows, Row, i).label, label) == 0)
+      return (gint) i;
+  return -1;
+}
+
+/* The "NVTX (projected)" group under the GPU: collapsed at first, its tracks once opened, each
+ * range drawn outlined in its colour over its projected span, its tooltip, a click on it
+ * selecting the NVTX range, and zoomed out the ranges under a pixel taken together */
+static void
+test_nvtx_projected (void)
+{
+  Fixture f;
+  g_autofree char *path = write_nvtxproj_trace ();
+  const gint64 us = PLANT_US;
+  SlTimelineView *view;
+  SlViewport *vp;
+  gint64 deadline;
+  graphene_rect_t area;
+  SlEventRef ref;
+  SlTime t0, t1;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  /* nothing is computed before the group is opened */
+  spin (200);
+  g_assert_false (sl_timeline_view_nvtxproj_ready (view));
+  g_assert_true (sl_timeline_view_group_collapsed (view, "NVTX (projected)"));
+  g_assert_cmpint (row_labelled (view, "Level 0"), <, 0);
+  _sl_timeline_toggle_group (view, row_labelled (view, "NVTX (projected)"));
+  g_assert_false (sl_timeline_view_group_collapsed (view, "NVTX (projected)"));
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!sl_timeline_view_nvtxproj_ready (view) && g_get_monotonic_time () < deadline)
+    spin (20);
+  g_assert_true (sl_timeline_view_nvtxproj_ready (view));
+  gint level0 = row_labelled (view, "Level 0"), level1 = row_labelled (view, "Level 1");
+  g_assert_cmpint (level0, >, row_labelled (view, "NVTX (projected)"));
+  g_assert_cmpint (level1, ==, level0 + 1);
+  g_assert_cmpint (row_labelled (view, "Level 2"), <, 0);
+
+  sl_viewport_set_visible (vp, 0, 320 * us, FALSE);
+  spin (50);
+  g_autoptr (GdkTexture) shot = render (&f, "nvtx-projected");
+  Pixels p = pixels_get (shot);
+  double width = gtk_widget_get_width (f.view) - HEADER_PX;
+  SlTime v0, v1;
+  sl_viewport_get_visible (vp, &v0, &v1);
+  const struct
+  {
+    guint  depth;
+    SlTime start, p0, p1;
+    gint   row;
+  } want[] = { { 0, 0, 15, 90, level0 }, { 1, 10 * us, 15, 60, level1 },
+               { 0, 200 * us, 220, 280, level0 } };
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const Row *row = &g_array_index (view->rows, Row, want[i].row);
+      double x0 = HEADER_PX + (double) (want[i].p0 * us - v0) * width / (double) (v1 - v0);
+      double x1 = HEADER_PX + (double) (want[i].p1 * us - v0) * width / (double) (v1 - v0);
+      GdkRGBA c;
+      int r, g, b;
+
+      ref = nvtx_range (f.trace, want[i].depth, want[i].start);
+      g_assert_true (sl_timeline_view_get_nvtxproj_area (view, 0, ref, &area));
+      g_assert_cmpfloat (fabs (area.origin.x - x0), <, 0.5);
+      g_assert_cmpfloat (fabs (area.origin.x + area.size.width - x1), <, 0.5);
+      g_assert_cmpfloat (area.origin.y, ==, RULER_H + row->y);
+      /* outlined in the range's colour: its top edge; inside, a light fill, not the colour */
+      g_assert_true (sl_timeline_view_get_event_color (view, ref, &c));
+      pixel_rgb (&p, (int) ((x0 + x1) / 2), (int) area.origin.y + 2, &r, &g, &b);
+      g_assert_cmpint (abs (r - (int) (c.red * 255)), <=, 12);
+      g_assert_cmpint (abs (g - (int) (c.green * 255)), <=, 12);
+      g_assert_cmpint (abs (b - (int) (c.blue * 255)), <=, 12);
+      pixel_rgb (&p, (int) x0 + 3, (int) (area.origin.y + area.size.height / 2), &r, &g, &b);
+      g_assert_cmpint (abs (r - (int) (c.red * 255)) + abs (g - (int) (c.green * 255))
+                         + abs (b - (int) (c.blue * 255)), >, 60);
+
+      /* what the pointer finds there: the range itself, its tooltip */
+      double cx = (x0 + x1) / 2, cy = area.origin.y + area.size.height / 2;
+      g_assert_true (_sl_timeline_item_at (view, cx, cy, &ref, &t0, &t1));
+      g_assert_cmpint (ref.lane, ==, nvtx_range (f.trace, want[i].depth, want[i].start).lane);
+      g_assert_cmpuint (ref.index, ==, nvtx_range (f.trace, want[i].depth, want[i].start).index);
+      g_assert_cmpint (t0, ==, want[i].p0 * us);
+      g_assert_cmpint (t1, ==, want[i].p1 * us);
+      g_autofree char *tip = _sl_timeline_nvtxproj_tooltip (view, row, cx);
+      g_assert_nonnull (strstr (tip, want[i].depth == 0 ? "step" : "fwd"));
+      g_assert_nonnull (strstr (tip, "Projected start"));
+      g_assert_nonnull (strstr (tip, i == 0 ? "3 GPU operations" : i == 1 ? "2 GPU operations"
+                                                                        : "1 GPU operation"));
+    }
+  g_free (p.data);
+
+#ifdef GDK_WINDOWING_X11
+  /* a real click on "fwd" projected selects the NVTX range (the detail pane follows the
+   * selection, as for a click in its thread lane) */
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  if (xdotool != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      SlEventRef fwd = nvtx_range (f.trace, 1, 10 * us);
+      graphene_point_t at;
+      g_autoptr (GError) error = NULL;
+      gint status = -1;
+      g_assert_true (sl_timeline_view_get_nvtxproj_area (view, 0, fwd, &area));
+      at = GRAPHENE_POINT_INIT (area.origin.x + area.size.width / 2, area.origin.y + 9);
+      g_assert_true (gtk_widget_compute_point (f.view, f.window, &at, &at));
+      g_autofree char *cmd = g_strdup_printf (
+        "%s mousemove --sync --window %lu %d %d click 1", xdotool,
+        (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (f.window))),
+        (int) at.x, (int) at.y);
+      g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, &error));
+      g_assert_no_error (error);
+      spin (300);
+      ref = sl_timeline_view_get_selected_event (view);
+      g_assert_cmpint (ref.lane, ==, fwd.lane);
+      g_assert_cmpuint (ref.index, ==, fwd.index);
+      g_object_unref (render (&f, "nvtx-projected-selected"));
+    }
+#endif
+
+  /* zoomed out, both "step" ranges are under one pixel: one light box, a fold to the pointer */
+  sl_viewport_set_visible (vp, 0, 2 * PLANT_S, FALSE);
+  spin (50);
+  g_object_unref (render (&f, "nvtx-projected-out"));
+  const Row *row = &g_array_index (view->rows, Row, level0);
+  g_assert_true (_sl_timeline_item_at (view, HEADER_PX + 0.5, RULER_H + row->y + 9, &ref, &t0,
+                                       &t1));
+  g_assert_cmpint (ref.lane, <, 0);
+  g_assert_cmpint (t0, ==, 15 * us);
+  g_assert_cmpint (t1, ==, 280 * us);
+  g_autofree char *tip = _sl_timeline_nvtxproj_tooltip (view, row, HEADER_PX + 0.5);
+  g_assert_nonnull (strstr (tip, "2 projected NVTX ranges"));
+  fixture_close (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1584,5 +1771,6 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/context-menu-click", test_context_menu_click);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   g_test_add_func ("/ui/timeline/thread-states", test_thread_states);
+  g_test_add_func ("/ui/timeline/nvtx-projected", test_nvtx_projected);
   return g_test_run ();
 }

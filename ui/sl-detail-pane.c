@@ -452,6 +452,8 @@ show_nvtx (SlDetailPane  *self,
   add_times (self, ev);
   if (ev->link & SL_NVTX_UNTERMINATED)
     add_warning (self, "The range never ended: it is drawn up to the end of the trace.");
+  if (ev->link & SL_NVTX_OTHER_THREAD)
+    add_row (self, "Ends", "on another thread (not projected onto the GPU)");
   add_rowf (self, "Depth", "%u", lane->depth);
   add_row (self, "Style", (ev->link & SL_NVTX_START_END) ? "start/end" : "push/pop");
   add_thread (self, lane);

@@ -64,6 +64,8 @@ hit_test (SlTimelineView *self,
   r = row_get (self, ri);
   if (r->kind == ROW_LANE)
     return hit_lane (self, sl_trace_get_lane (self->trace, r->lane), x, hit);
+  if (r->kind == ROW_NVTX_PROJ)
+    return _sl_timeline_nvtxproj_hit (self, r, x, &hit->ref, &hit->item);
   if (r->kind == ROW_GPU_ALL)
     {
       GArray *lanes = self->gpu_lanes[r->gpu];
@@ -112,6 +114,13 @@ query_tooltip_cb (GtkWidget  *widget,
       g_autofree char *text = _sl_timeline_cpu_tooltip (self, row_get (self, ri),
                                                         x_to_time (self, x));
       gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
+  if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_NVTX_PROJ)
+    {
+      g_autofree char *text = _sl_timeline_nvtxproj_tooltip (self, row_get (self, ri), x);
+      if (text != NULL)
+        gtk_tooltip_set_text (tooltip, text);
       return text != NULL;
     }
   if (!hit_test (self, x, y, &hit))

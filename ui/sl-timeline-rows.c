@@ -38,6 +38,12 @@ _sl_timeline_row_clear (gpointer data)
 
 #define MAX_LEVELS 8
 
+static gboolean
+collapsed_by_default (const char *key)
+{
+  return key[0] == 'q' || key[0] == 'n';
+}
+
 typedef struct
 {
   gint       collapsed_level;  /* -1, or the level of the collapsed group whose rows are skipped */
@@ -76,7 +82,7 @@ add_row (SlTimelineView *self,
          char           *key,
          char           *label)
 {
-  Row r = { kind, level, lane, gpu, key, label, 0, 0, FALSE };
+  Row r = { kind, level, lane, gpu, key, label, 0, 0, FALSE, -1 };
 
   if (kind == ROW_GROUP && level < MAX_LEVELS)
     {
@@ -118,13 +124,16 @@ add_row (SlTimelineView *self,
       r.h = ROW_GROUP_H;
       /* under a filter every group is built open (its rows may match), and only those the user
        * collapsed are drawn so (rows_finish) */
-      r.collapsed = b->expand_all ? key[0] != 'q' && g_hash_table_contains (self->collapsed, key)
+      r.collapsed = b->expand_all ? !collapsed_by_default (key)
+                                      && g_hash_table_contains (self->collapsed, key)
                                   : _sl_timeline_group_collapsed (self, key);
       if (r.collapsed && !b->expand_all)
         b->collapsed_level = level;
     }
   else if (kind == ROW_GPU_UTIL || kind == ROW_CPU_UTIL)
     r.h = ROW_UTIL_H;
+  else if (kind == ROW_NVTX_PROJ)
+    r.h = ROW_NVTX_H;
   else if (kind != ROW_LANE)
     r.h = ROW_LANE_H;
   g_array_append_val (self->rows, r);
@@ -191,7 +200,7 @@ rows_finish (SlTimelineView *self,
   g_array_set_clear_func (out, _sl_timeline_row_clear);
   if (b->pinned->len > 0)
     {
-      Row g = { ROW_GROUP, 0, -1, -1, g_strdup ("*pinned"), NULL, 0, ROW_GROUP_H, FALSE };
+      Row g = { ROW_GROUP, 0, -1, -1, g_strdup ("*pinned"), NULL, 0, ROW_GROUP_H, FALSE, -1 };
       g.collapsed = _sl_timeline_group_collapsed (self, g.key);
       g.label = g_strdup_printf ("Pinned (%u)", b->pinned->len);
       g_array_append_val (out, g);
@@ -295,13 +304,14 @@ _sl_timeline_configure_vadjustment (SlTimelineView *self)
  * collapsed group per process, so that idle workers do not push the busy threads off screen. */
 #define QUIET_MAX_EVENTS 4
 
-/* Groups whose key starts with 'q' (the quiet threads) are collapsed unless the set names them:
- * the set holds the groups whose state differs from their default. */
+/* Groups whose key starts with 'q' (the quiet threads) or 'n' (a GPU's projected NVTX) are
+ * collapsed unless the set names them: the set holds the groups whose state differs from their
+ * default. */
 gboolean
 _sl_timeline_group_collapsed (SlTimelineView *self,
                               const char     *key)
 {
-  return g_hash_table_contains (self->collapsed, key) != (key[0] == 'q');
+  return g_hash_table_contains (self->collapsed, key) != collapsed_by_default (key);
 }
 
 typedef struct
@@ -506,6 +516,29 @@ stream_has_work (SlTimelineView *self,
   return FALSE;
 }
 
+/* "NVTX (projected)" under a GPU (sl-timeline-nvtxproj.c): a row per track of its projected
+ * ranges, or one while they are computed (from the first time the group is open). */
+static void
+add_nvtxproj_rows (SlTimelineView *self,
+                   RowBuild       *b,
+                   guint           g)
+{
+  char *key = g_strdup_printf ("n:%u", sl_trace_get_gpu (self->trace, g)->device_id);
+  gint n = _sl_timeline_nvtxproj_tracks (self, g,
+                                         b->expand_all || !_sl_timeline_group_collapsed (self, key));
+
+  if (n < 0)
+    {
+      g_free (key);
+      return;
+    }
+  add_row (self, b, ROW_GROUP, 1, -1, (gint) g, key, g_strdup ("NVTX (projected)"));
+  for (gint k = n > 0 ? 0 : -1; k < MAX (n, 0); k++)
+    if (add_row (self, b, ROW_NVTX_PROJ, 2, -1, (gint) g, NULL,
+                 _sl_timeline_nvtxproj_track_title (self, g, k)))
+      g_array_index (self->rows, Row, self->rows->len - 1).track = k;
+}
+
 /* One GPU's lanes [from, to), sorted by process, context, stream, kind: a group per context and
  * per stream with GPU work.  Host-side synchronization is no GPU work: its lane goes with the
  * stream it waits for when that stream has work, else under the context as "Host waits", never
@@ -530,6 +563,7 @@ add_gpu_rows (SlTimelineView *self,
              : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname));
   add_row (self, b, ROW_GPU_UTIL, 1, -1, (gint) g, NULL, g_strdup ("Utilization"));
   add_row (self, b, ROW_GPU_ALL, 1, -1, (gint) g, NULL, g_strdup ("All streams"));
+  add_nvtxproj_rows (self, b, g);
   for (guint i = from; i < to; i++)
     {
       const SlLane *lane = sl_trace_get_lane (self->trace, i);

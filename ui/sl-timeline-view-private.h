@@ -36,6 +36,7 @@ typedef enum
   ROW_GPU_UTIL,  /* utilization graph of a GPU */
   ROW_CPU_UTIL,  /* busy cores of a process (`gpu`: its index in the SlCpuUtil) */
   ROW_CPU_CORE,  /* which thread runs on a CPU core (`gpu`: the core's index in the SlCpuUtil) */
+  ROW_NVTX_PROJ, /* a track of NVTX ranges projected onto a GPU (sl-timeline-nvtxproj.c) */
 } RowKind;
 
 typedef struct
@@ -48,6 +49,7 @@ typedef struct
   char   *label;
   double  y, h;      /* content coordinates: 0 is the top of the first row */
   gboolean collapsed; /* ROW_GROUP: drawn and built collapsed */
+  gint    track;     /* ROW_NVTX_PROJ: the GPU's track, -1 while they are computed */
 } Row;
 
 /* Utilization per pixel column of one GPU, recomputed when the window or width changes. */
@@ -218,6 +220,7 @@ struct _SlTimelineView
   guint32       *under;          /* this frame's rows under the events (_sl_timeline_frame_under) */
   guint          under_n;        /* their width */
   guint          under_ok;       /* which of the four are made */
+  struct _NvtxProjState *nvtxproj; /* the "NVTX (projected)" rows (sl-timeline-nvtxproj.c) */
 };
 
 enum
@@ -726,6 +729,33 @@ void _sl_timeline_grid_ticks (SlTimelineView *self,
                               SlTime         *first,
                               SlTime         *step);
 
+/* sl-timeline-nvtxproj.c */
+/* After the view's trace changed: drops the old rows. */
+void _sl_timeline_nvtxproj_reset (SlTimelineView *self);
+void _sl_timeline_nvtxproj_finalize (SlTimelineView *self);
+/* Tracks of a GPU: -1 for no "NVTX (projected)" group, 0 until they are computed; when `open`
+ * (its group is), they are computed on a thread, and the rows rebuilt when they are in. */
+gint _sl_timeline_nvtxproj_tracks (SlTimelineView *self,
+                                   guint           gpu,
+                                   gboolean        open);
+char *_sl_timeline_nvtxproj_track_title (SlTimelineView *self,
+                                         guint           gpu,
+                                         gint            track);
+void _sl_timeline_nvtxproj_draw (SlTimelineView *self,
+                                 GtkSnapshot    *snapshot,
+                                 const Frame    *f,
+                                 const Row      *r,
+                                 double          y);
+/* The range under widget x in row r (ref: the NVTX range), or the ranges there (item->count) */
+gboolean _sl_timeline_nvtxproj_hit (SlTimelineView *self,
+                                    const Row      *r,
+                                    double          x,
+                                    SlEventRef     *ref,
+                                    SlLodItem      *item);
+char *_sl_timeline_nvtxproj_tooltip (SlTimelineView *self,
+                                     const Row      *r,
+                                     double          x);
+
 /* sl-timeline-legend.c */
 void _sl_timeline_legend_toggle (SlTimelineView *self);
 void _sl_timeline_legend_dispose (SlTimelineView *self);
@@ -803,6 +833,13 @@ double      sl_timeline_view_get_util_value     (SlTimelineView *self,
                                                  double          x,
                                                  SlTime         *t0,
                                                  SlTime         *t1);
+/* Whether the "NVTX (projected)" rows are computed; where range `range` is drawn projected onto
+ * GPU `gpu` (widget coordinates, unclipped), FALSE when its row is not shown. */
+gboolean    sl_timeline_view_nvtxproj_ready     (SlTimelineView *self);
+gboolean    sl_timeline_view_get_nvtxproj_area  (SlTimelineView  *self,
+                                                 guint            gpu,
+                                                 SlEventRef       range,
+                                                 graphene_rect_t *area);
 /* The colour a single (unfolded) event is drawn with in the current mode and theme. */
 gboolean    sl_timeline_view_get_event_color    (SlTimelineView *self,
                                                  SlEventRef      ref,

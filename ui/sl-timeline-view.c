@@ -167,6 +167,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
         _sl_timeline_draw_util_texture (self, snapshot, &f, r->gpu, y, r->h);
       else if (r->kind == ROW_CPU_UTIL || r->kind == ROW_CPU_CORE)
         _sl_timeline_draw_cpu_row (self, snapshot, &f, r, y);
+      else if (r->kind == ROW_NVTX_PROJ)
+        _sl_timeline_nvtxproj_draw (self, snapshot, &f, r, y);
       else
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y + r->h - 1, f.width, 1));
@@ -323,6 +325,7 @@ sl_timeline_view_finalize (GObject *object)
   g_free (self->sync_names);
   g_free (self->lane_row);
   _sl_timeline_lanes_finalize (self);
+  _sl_timeline_nvtxproj_finalize (self);
   G_OBJECT_CLASS (sl_timeline_view_parent_class)->finalize (object);
 }
 
@@ -570,6 +573,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
   self->selected = SL_EVENT_REF_NONE;
   self->highlight_name = SL_NO_STR;
   self->trace = trace;
+  _sl_timeline_nvtxproj_reset (self);
 
   if (trace != NULL)
     {
