@@ -59,6 +59,8 @@ static const EnumEntry thread_block[] = {
   { 52, "PhysicalFault" }, { 53, "MqSend" }, { 54, "MqReceive" }, { 55, "MuonMutex" },
   { 56, "Barrier" }, { 57, "RwlockRead" }, { 58, "RwlockWrite" }, { 59, "TraceBuffer" },
   { 60, "InterruptAttachEvent" }, { 61, "TimerDelegate" }, { -1, NULL }
+};
+
 static const EnumEntry diagnostic_severity[] = {
   { 0, "Unknown" }, { 1, "Info" }, { 2, "Warning" }, { 3, "Error" }, { 4, "Verbose" },
   { -1, NULL }
