@@ -313,6 +313,33 @@ check_backtraces (sqlite3    *db,
   *n_without = sql_int (db, without);
 }
 
+/* Time thread `gtid` spends in each SlThreadState inside [from, to], from the model's thread-state
+ * lane as the viewer draws it. */
+static void
+model_state_ns (SlTrace *trace,
+                gint64   gtid,
+                gint64   from,
+                gint64   to,
+                gint64   ns[SL_N_THREAD_STATES])
+{
+  memset (ns, 0, sizeof (gint64) * SL_N_THREAD_STATES);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_SCHED || lane->thread < 0
+          || sl_trace_get_thread (trace, (guint) lane->thread)->global_tid != (guint64) gtid)
+        continue;
+      for (gsize k = 0; k < lane->n_events; k++)
+        {
+          const SlEvent *ev = &lane->events[k];
+          gint64 a = MAX (ev->start, from), b = MIN (ev->end, to);
+          g_assert_cmpuint (ev->aux & SL_STATE_DERIVED, ==, 0);
+          if (b > a)
+            ns[SL_STATE_OF (ev->aux)] += b - a;
+        }
+    }
+}
+
 /* sl-sched-target recorded with scheduling by `method`: every thread's running share from
  * SCHED_EVENTS against the CPU time it measured itself over its window. */
 static void
@@ -357,6 +384,9 @@ record_sched (const char *method,
   g_assert_true (g_file_get_contents (report, &text, NULL, NULL));
   g_auto (GStrv) lines = g_strsplit (g_strstrip (text), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 7); /* five threads, the child's two */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
   double share_of[7] = { 0 };
   gint64 gtid_of[7] = { 0 }, pid_of[7] = { 0 };
   const char *const names[] = { "spinner", "duty", "sleeper", "piper", "locker", "child-main",
@@ -374,6 +404,20 @@ record_sched (const char *method,
       g_test_message ("%s (%s): running %.1f%% of its window, its own CPU time %.1f%%", tname,
                       method, share * 100, truth * 100);
       g_assert_cmpfloat (fabs (share - truth), <=, tolerance);
+      /* the thread-state lane the viewer shows says the same; the threads that sleep or wait on
+       * a pipe or a mutex are blocked, not runnable or unknown, most of their window */
+      gint64 ns[SL_N_THREAD_STATES];
+      model_state_ns (trace, gtid, t0, t1, ns);
+      double running = (double) ns[SL_STATE_RUNNING] / (double) (t1 - t0);
+      double blocked = (double) ns[SL_STATE_BLOCKED] / (double) (t1 - t0);
+      g_test_message ("%s (%s): model: running %.1f%%, blocked %.1f%%, runnable %.1f%%, "
+                      "unknown %.1f%%", tname, method, running * 100, blocked * 100,
+                      100.0 * (double) ns[SL_STATE_RUNNABLE] / (double) (t1 - t0),
+                      100.0 * (double) ns[SL_STATE_UNKNOWN] / (double) (t1 - t0));
+      g_assert_cmpfloat (fabs (running - truth), <=, tolerance);
+      if (g_str_equal (tname, "sleeper") || g_str_equal (tname, "piper")
+          || g_str_equal (tname, "locker"))
+        g_assert_cmpfloat (blocked, >=, 0.8);
       for (guint k = 0; k < G_N_ELEMENTS (names); k++)
         if (strcmp (tname, names[k]) == 0)
           {

@@ -9,8 +9,10 @@
  *    CLOCK_MONOTONIC (use_clockid), the session's base.  Exact: every switch, no sampling.
  *    Allowed with perf_event_paranoid <= 2 for one's own processes (kernel side excluded at 2,
  *    which switch records do not need), refused by seccomp filters such as Docker's default.
- *    A thread's out carries state 1 (Running: it was preempted, still runnable) or 0 (Unknown:
- *    it blocked; perf does not say on what), as nsys writes them; its last out at exit 5.
+ *    A thread's out carries state 1 (Running: it was preempted, still runnable) or 7 (Waiting:
+ *    it gave up the CPU itself, so it waits for something; perf does not say for what, and
+ *    nsys writes 0, Unknown, there, which a viewer cannot tell from a preemption); its last
+ *    out at exit 5.
  *  - /proc polling (the fallback): every thread's /proc/PID/task/TID/schedstat (CPU time) and
  *    stat (state, last CPU) read at SL_SCHED_PROC_HZ through descriptors kept open; the threads
  *    and child processes are looked for every SL_PROC_SCAN_MS (children files, else a scan of
@@ -63,6 +65,7 @@ enum
   ST_UNINTERRUPTIBLE = 3,
   ST_STOPPED = 4,
   ST_TERMINATED = 5,
+  ST_WAITING = 7,
 };
 
 typedef struct
@@ -551,7 +554,7 @@ perf_process (SlSched *s,
       switch (e->kind)
         {
         case EV_IN: emit (s, t, e->time, e->cpu, true, ST_RUNNING); break;
-        case EV_OUT: emit (s, t, e->time, e->cpu, false, ST_UNKNOWN); break;
+        case EV_OUT: emit (s, t, e->time, e->cpu, false, ST_WAITING); break;
         case EV_OUT_PREEMPT: emit (s, t, e->time, e->cpu, false, ST_RUNNING); break;
         case EV_EXIT:
           emit (s, t, e->time, e->cpu, false, ST_TERMINATED);
