@@ -1408,6 +1408,191 @@ test_context_menu_click (void)
 #endif
 }
 
+/* ------------------------------------------------------------------------------------------- */
+/* CPU samples as a flame chart                                                                 */
+
+#define FLAME_T0 (10 * PLANT_MS)
+#define FLAME_DT PLANT_MS
+
+/* Sample i of the flame trace's main thread: 1 ms apart, a 50 ms pause before sample 100. */
+static gint64
+flame_time (int i)
+{
+  return FLAME_T0 + i * FLAME_DT + (i >= 100 ? 50 * PLANT_MS : 0);
+}
+
+/*
+ * A trace whose main thread has 122 samples of known stacks (root first), written with SQL:
+ *   0 … 39   main train forward matmul
+ *   40 … 69  main train backward
+ *   70 … 99  main load read
+ *   (50 ms without samples)
+ *   100 … 109 main load read
+ *   110 … 119 main train read      ("read" again, under another parent)
+ *   120, 121  main a b c d e f g h i  (10 deep)
+ */
+static char *
+write_flame_trace (void)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), "flame.sqlite", NULL);
+  static const char *const names[] = { "main", "train", "forward", "matmul", "backward", "load",
+                                       "read", "a", "b", "c", "d", "e", "f", "g", "h", "i" };
+  static const int stacks[][11] = {
+    { 0, 1, 2, 3, -1 }, { 0, 1, 4, -1 }, { 0, 5, 6, -1 }, { 0, 5, 6, -1 }, { 0, 1, 6, -1 },
+    { 0, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1 },
+  };
+  static const int from[] = { 0, 40, 70, 100, 110, 120, 122 };
+  Plant *p = plant_new (path);
+  GString *q = g_string_new ("BEGIN;");
+
+  plant_api (p, PLANT_MAIN, "cudaLaunchKernel", FLAME_T0, FLAME_T0 + 5 * PLANT_US);
+  plant_finish (p);
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    g_string_append_printf (q, "INSERT INTO StringIds VALUES (%u, '%s');", 800000 + k, names[k]);
+  g_string_append (q, "INSERT INTO StringIds VALUES (800100, 'libflame.so');");
+  for (guint s = 0; s + 1 < G_N_ELEMENTS (from); s++)
+    for (int i = from[s]; i < from[s + 1]; i++)
+      {
+        int len = 0;
+        while (stacks[s][len] >= 0)
+          len++;
+        g_string_append_printf (q, "INSERT INTO COMPOSITE_EVENTS VALUES (%d, %" G_GINT64_FORMAT
+                                   ", 0, 1, %" G_GINT64_FORMAT ", 0);",
+                                5000 + i, flame_time (i),
+                                (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN));
+        /* stackDepth 0 is the leaf */
+        for (int d = 0; d < len; d++)
+          g_string_append_printf (q, "INSERT INTO SAMPLING_CALLCHAINS VALUES (%d, %d, 800100, 0, "
+                                     "0, 0, NULL, NULL, 7, %d);",
+                                  5000 + i, 800000 + stacks[s][len - 1 - d], d);
+      }
+  g_string_append (q, "COMMIT;");
+  sql (path, q->str);
+  g_string_free (q, TRUE);
+  return path;
+}
+
+static void
+assert_flame_box (SlTimelineView *view,
+                  guint           lane,
+                  guint           depth,
+                  int             sample,
+                  int             first,
+                  int             last,
+                  gint64          end)
+{
+  SlTime a, b;
+  guint n;
+
+  g_assert_true (sl_timeline_view_get_flame_box (view, lane, depth, sample, &a, &b, &n));
+  g_test_message ("depth %u, sample %d: [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), %u samples",
+                  depth, sample, a, b, n);
+  g_assert_cmpint (a, ==, flame_time (first));
+  g_assert_cmpint (b, ==, end);
+  g_assert_cmpuint (n, ==, last - first + 1);
+}
+
+/* Issue 14, item 4: samples drawn as a flame chart by stack depth: boxes merge consecutive
+ * samples with the same frames from the root down, span to the next sample (a sampling interval
+ * past the last), break at a pause, never merge under another parent; coloured by function,
+ * labelled; a click selects a sample; deep stacks show a few levels until the header is
+ * clicked. */
+static void
+test_flame (void)
+{
+  Fixture f;
+  g_autofree char *path = write_flame_trace ();
+  SlTimelineView *view;
+  gint lane = -1, row;
+  g_auto (GStrv) labels = NULL;
+  g_autoptr (GdkTexture) shot = NULL;
+  SlEventRef ref;
+  SlTime t0, t1;
+  graphene_rect_t area;
+  Pixels px;
+  GdkRGBA matmul;
+  int hits = 0;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  lane = find_lane (f.trace, SL_LANE_SAMPLES);
+  g_assert_cmpint (lane, >=, 0);
+  g_assert_cmpuint (sl_trace_get_lane (f.trace, lane)->n_events, ==, 122);
+
+  /* depth 0: "main" from sample 0 up to the pause, then again after it */
+  assert_flame_box (view, lane, 0, 50, 0, 99, flame_time (99) + FLAME_DT + FLAME_DT / 2);
+  assert_flame_box (view, lane, 0, 100, 100, 121, flame_time (121) + FLAME_DT + FLAME_DT / 2);
+  /* depth 1: "train" up to the next sample after its last, "load" to the pause */
+  assert_flame_box (view, lane, 1, 0, 0, 69, flame_time (70));
+  assert_flame_box (view, lane, 1, 75, 70, 99, flame_time (99) + FLAME_DT + FLAME_DT / 2);
+  assert_flame_box (view, lane, 1, 105, 100, 109, flame_time (110));
+  /* depth 2: forward, backward; "read" under "load" and under "train" are two boxes */
+  assert_flame_box (view, lane, 2, 39, 0, 39, flame_time (40));
+  assert_flame_box (view, lane, 2, 40, 40, 69, flame_time (70));
+  assert_flame_box (view, lane, 2, 109, 100, 109, flame_time (110));
+  assert_flame_box (view, lane, 2, 110, 110, 119, flame_time (120));
+  /* depth 3: matmul only under forward; nothing under backward */
+  assert_flame_box (view, lane, 3, 20, 0, 39, flame_time (40));
+  {
+    SlTime a, b;
+    guint n;
+    g_assert_false (sl_timeline_view_get_flame_box (view, lane, 3, 50, &a, &b, &n));
+    /* the deep stack, depth 9 */
+    g_assert_true (sl_timeline_view_get_flame_box (view, lane, 9, 121, &a, &b, &n));
+    g_assert_cmpuint (n, ==, 2);
+  }
+
+  /* 10 levels deep: a few shown until the header is clicked */
+  labels = sl_timeline_view_dup_row_labels (view);
+  g_assert_cmpint (find_label (labels, "CPU samples · 6 of 10 levels ▸"), >=, 0);
+  row = ((SlTimelineView *) view)->lane_row[lane];
+  g_assert_cmpfloat (row_get (view, row)->h, ==, 6 * FLAME_ROW_H + 2);
+  _sl_timeline_toggle_group (view, row);
+  g_clear_pointer (&labels, g_strfreev);
+  labels = sl_timeline_view_dup_row_labels (view);
+  g_assert_cmpint (find_label (labels, "CPU samples · 10 levels"), >=, 0);
+  row = view->lane_row[lane];
+  g_assert_cmpfloat (row_get (view, row)->h, ==, 10 * FLAME_ROW_H + 2);
+
+  /* drawn: the matmul box of depth 3 in matmul's colour, nothing at depth 3 under backward */
+  sl_viewport_set_visible (sl_timeline_view_get_viewport (view), flame_time (0) - 2 * PLANT_MS,
+                           flame_time (121) + 4 * PLANT_MS, FALSE);
+  spin (50);
+  shot = render (&f, "flame");
+  px = pixels_get (shot);
+  {
+    double y0 = RULER_H + row_get (view, row)->y - scroll_y (view) + 1;
+    double yd3 = y0 + 3 * FLAME_ROW_H + FLAME_ROW_H / 2;
+    double xa = time_to_x (view, flame_time (5)), xb = time_to_x (view, flame_time (35));
+    double xc = time_to_x (view, flame_time (55) + FLAME_DT / 2);
+    guint32 id = 0;
+    for (guint s = 0; s < sl_trace_get_n_strs (f.trace); s++)
+      if (g_str_equal (sl_trace_str (f.trace, s), "matmul"))
+        id = s;
+    g_assert_cmpuint (id, !=, 0);
+    matmul = _sl_timeline_flame_color (view, id);
+    g_assert_cmpint (count_colour (&px, (int) xa, (int) xb, (int) yd3, (int) yd3 + 1, &matmul),
+                     >, (int) (xb - xa) / 2);
+    g_assert_cmpint (count_colour (&px, (int) xc - 5, (int) xc + 5, (int) yd3, (int) yd3 + 1,
+                                   &matmul), ==, 0);
+
+    /* a click on depth 2 over "backward" selects one of its samples; the box is the item */
+    g_assert_true (_sl_timeline_item_at (view, xc, y0 + 2 * FLAME_ROW_H + 4, &ref, &t0, &t1));
+    g_assert_cmpint (ref.lane, ==, lane);
+    g_assert_cmpuint (ref.index, ==, 55);
+    g_assert_cmpint (t0, ==, flame_time (40));
+    g_assert_cmpint (t1, ==, flame_time (70));
+    hits++;
+    /* below the deepest frame of that stack: nothing */
+    g_assert_false (_sl_timeline_item_at (view, xc, y0 + 5 * FLAME_ROW_H + 4, &ref, &t0, &t1));
+    sl_timeline_view_select_event (view, (SlEventRef) { lane, 55 }, FALSE);
+    g_assert_true (sl_timeline_view_get_event_area (view, (SlEventRef) { lane, 55 }, &area));
+  }
+  g_free (px.data);
+  g_assert_cmpint (hits, ==, 1);
+  fixture_close (&f);
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -1471,5 +1656,6 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/context-menu", test_context_menu);
   g_test_add_func ("/ui/timeline/context-menu-click", test_context_menu_click);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
+  g_test_add_func ("/ui/timeline/flame", test_flame);
   return g_test_run ();
 }

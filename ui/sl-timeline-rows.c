@@ -85,8 +85,10 @@ add_row (SlTimelineView *self,
     }
   if (kind == ROW_LANE)
     {
-      SlLaneKind lk = sl_trace_get_lane (self->trace, lane)->kind;
-      r.h = lk == SL_LANE_SAMPLES ? ROW_SAMPLE_H : lk == SL_LANE_NVTX ? ROW_NVTX_H : ROW_LANE_H;
+      const SlLane *l = sl_trace_get_lane (self->trace, lane);
+      r.h = l->kind == SL_LANE_SAMPLES ? _sl_timeline_flame_row_h (self, l)
+            : l->kind == SL_LANE_NVTX  ? ROW_NVTX_H
+                                       : ROW_LANE_H;
     }
   if (kind == ROW_LANE
       && (g_hash_table_contains (self->hidden, GINT_TO_POINTER (lane + 1))
@@ -366,8 +368,12 @@ add_thread_rows (SlTimelineView   *self,
            g_strdup_printf ("t:%" G_GUINT64_FORMAT, th->global_tid),
            g_strdup_printf ("%s (%u)", *name != '\0' ? name : "thread", th->tid));
   for (guint k = 0; k < t->n; k++)
-    add_row (self, b, ROW_LANE, level + 1, (gint) (t->first + k), -1, NULL,
-             lane_title (sl_trace_get_lane (self->trace, t->first + k)));
+    {
+      const SlLane *lane = sl_trace_get_lane (self->trace, t->first + k);
+      add_row (self, b, ROW_LANE, level + 1, (gint) (t->first + k), -1, NULL,
+               lane->kind == SL_LANE_SAMPLES ? _sl_timeline_flame_title (self, lane)
+                                             : lane_title (lane));
+    }
 }
 
 /* CPU lanes come sorted by thread: per process (those calling CUDA first, then by events), its
