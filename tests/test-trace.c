@@ -185,6 +185,14 @@ check_real_file (const char *path)
   if (has_table (db, "TARGET_INFO_CUDA_GPU"))
     g_assert_cmpstr (sl_trace_str (trace, sl_trace_get_gpu (trace, 0)->name), ==, "Tesla V100-PCIE-32GB");
 
+  /* nsys exports say nothing of parents or command lines (issue 14, item 5): none invented */
+  if (!has_table (db, "SL_PROCESS_INFO"))
+    for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+      {
+        g_assert_cmpuint (sl_trace_get_process (trace, i)->parent_pid, ==, 0);
+        g_assert_cmpuint (sl_trace_get_process (trace, i)->command_line, ==, SL_NO_STR);
+      }
+
   /* samples whose call chain is missing carry G_MAXUINT32: asking for it is safe */
   const guint32 *syms, *mods;
   g_assert_cmpuint (sl_trace_get_callchain (trace, G_MAXUINT32, &syms, &mods), ==, 0);

@@ -1593,6 +1593,88 @@ test_flame (void)
   fixture_close (&f);
 }
 
+/* Issue 14, item 5: with SL_PROCESS_INFO, child processes go under their parent's group (the
+ * DataLoader workers under the training process, it under the shell that started it), titled
+ * with their arguments, collapsible, the whole command line and parent in the header's tooltip;
+ * a parent that is not in the trace leaves a process at the top. */
+static void
+test_process_tree (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "tree.sqlite", NULL);
+  Plant *p = plant_new (path);
+  GString *q = g_string_new ("BEGIN; INSERT INTO StringIds VALUES (900500, 'read');");
+  static const int pids[] = { 101, 102, 103, 104, 300 };
+  g_auto (GStrv) labels = NULL;
+  g_autofree char *tip = NULL;
+  gint row = -1;
+
+  plant_api (p, PLANT_MAIN, "cudaLaunchKernel", PLANT_MS, PLANT_MS + 5 * PLANT_US);
+  plant_finish (p);
+  for (guint k = 0; k < G_N_ELEMENTS (pids); k++)
+    {
+      g_string_append_printf (q, "INSERT INTO PROCESSES VALUES (%" G_GINT64_FORMAT ", %d, '%s');",
+                              (gint64) SL_GLOBAL_PID (1, pids[k]), pids[k],
+                              pids[k] == 300 ? "bash" : "python3");
+      for (int i = 0; i < 6; i++)
+        g_string_append_printf (q, "INSERT INTO OSRT_API VALUES (%" G_GINT64_FORMAT ", %"
+                                   G_GINT64_FORMAT ", 27, %" G_GINT64_FORMAT ", 900500, 0, 0, 0, 0);",
+                                (gint64) (2 + i) * PLANT_MS, (gint64) (2 + i) * PLANT_MS + 50000,
+                                (gint64) SL_GLOBAL_TID (1, pids[k], pids[k]));
+    }
+  g_string_append_printf (
+    q, "CREATE TABLE SL_PROCESS_INFO (globalPid INTEGER NOT NULL, pid INTEGER NOT NULL, "
+       "  parentPid INTEGER, commandLine TEXT);"
+       "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT ", 300, 1, '/bin/bash run.sh'),"
+       "  (%" G_GINT64_FORMAT ", 100, 300, 'python3 train.py --workers 4');",
+    (gint64) SL_GLOBAL_PID (1, 300), (gint64) SL_GLOBAL_PID (1, 100));
+  for (guint k = 0; k < 4; k++)
+    g_string_append_printf (q, "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT ", %d, 100, "
+                               "'python3 train.py --workers 4');",
+                            (gint64) SL_GLOBAL_PID (1, pids[k]), pids[k]);
+  g_string_append (q, "COMMIT;");
+  sql (path, q->str);
+  g_string_free (q, TRUE);
+
+  fixture_open (&f, path);
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  for (guint i = 0; labels[i] != NULL; i++)
+    g_test_message ("%s", labels[i]);
+  g_assert_cmpstr (labels[0], ==, "bash [300] run.sh");
+  g_assert_cmpint (find_label (labels, "python3 [100] train.py --workers 4"), >=, 0);
+  /* the training process one level in, its workers two, after its own threads */
+  for (guint i = 0; labels[i] != NULL; i++)
+    if (strstr (labels[i], "python3 [10") != NULL)
+      {
+        gboolean main = strstr (labels[i], "[100]") != NULL;
+        g_assert_true (g_str_has_prefix (labels[i], main ? "  python3" : "    python3"));
+        if (!main)
+          {
+            g_assert_cmpint (i, >, find_label (labels, "python3 [100] train.py --workers 4"));
+            g_assert_cmpint (i, >, find_label (labels, "python3 (100)"));
+          }
+      }
+  for (gint i = 0; labels[i] != NULL; i++)
+    if (g_str_has_prefix (labels[i], "    python3 [101]"))
+      row = i;
+  g_assert_cmpint (row, >, 0);
+  tip = _sl_timeline_row_tooltip (SL_TIMELINE_VIEW (f.view), row);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "python3 train.py --workers 4"));
+  g_assert_nonnull (strstr (tip, "Parent: pid 100"));
+
+  g_object_unref (render (&f, "process-tree-open"));
+  /* collapsing the training process folds its workers too */
+  _sl_timeline_toggle_group (SL_TIMELINE_VIEW (f.view),
+                             find_label (labels, "python3 [100] train.py --workers 4"));
+  g_clear_pointer (&labels, g_strfreev);
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  for (guint i = 0; labels[i] != NULL; i++)
+    g_assert_null (strstr (labels[i], "[101]"));
+  g_object_unref (render (&f, "process-tree-collapsed"));
+  fixture_close (&f);
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -1631,6 +1713,13 @@ test_every_nsys_file (void)
       g_free (p.data);
       g_assert_cmpuint (lanes_seen, >, 0);
       g_assert_cmpuint (drawn, >, 0);
+      /* no SL_PROCESS_INFO in an nsys export: every process group at the top (issue 14) */
+      {
+        SlTimelineView *v = SL_TIMELINE_VIEW (f.view);
+        for (guint r = 0; r < v->rows->len; r++)
+          if (row_get (v, r)->kind == ROW_GROUP && g_str_has_prefix (row_get (v, r)->key, "p:"))
+            g_assert_cmpuint (row_get (v, r)->level, ==, 0);
+      }
       fixture_close (&f);
     }
 }
@@ -1657,5 +1746,6 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/context-menu-click", test_context_menu_click);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   g_test_add_func ("/ui/timeline/flame", test_flame);
+  g_test_add_func ("/ui/timeline/process-tree", test_process_tree);
   return g_test_run ();
 }

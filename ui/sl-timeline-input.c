@@ -97,6 +97,13 @@ query_tooltip_cb (GtkWidget  *widget,
     return FALSE;
   start = sl_trace_get_start (self->trace);
   ri = _sl_timeline_row_at (self, y);
+  if (ri >= 0 && x < HEADER_W)
+    {
+      g_autofree char *text = _sl_timeline_row_tooltip (self, ri);
+      if (text != NULL)
+        gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
   if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_GPU_UTIL)
     {
       UtilCache *u = _sl_timeline_util_current (self, row_get (self, ri)->gpu);

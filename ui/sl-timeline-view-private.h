@@ -563,6 +563,8 @@ void _sl_timeline_reveal_lane (SlTimelineView *self,
                                gint            lane);
 void _sl_timeline_set_vadjustment (SlTimelineView *self,
                                    GtkAdjustment  *adj);
+char *_sl_timeline_row_tooltip (SlTimelineView *self,
+                                gint            row);
 
 /* sl-timeline-util.c */
 gboolean _sl_timeline_util_prepare (UtilCache *u,
