@@ -5,10 +5,10 @@
 
 /*
  * One box: consecutive samples [first, first + n) whose stacks share the frames from the root
- * down to this depth.  16 bytes; the times come from the samples (start of the first, end of the
- * last as flame_sample_end says), so a lane of 10^6 samples 24 deep costs at most ~380 MB in
- * the worst case of a leaf that changes every sample and nothing above it merging, and in
- * practice a small fraction of that: frames near the root merge into a few long boxes.
+ * down to this depth.  With its start and end (kept apart, in arrays of their own: a frame
+ * searches them a pixel column at a time) 32 bytes: a lane of 10^6 samples 24 deep would cost
+ * ~770 MB in the worst case of a leaf that changes every sample and nothing above it merging,
+ * and in practice a small fraction of that: frames near the root merge into a few long boxes.
  */
 typedef struct
 {
@@ -25,6 +25,8 @@ struct _SlFlame
   SlTime     cap;        /* a sample stands for at most this long: 1.5 × the median interval */
   guint      n_depths;   /* built: MIN (max_depth, FLAME_ROWS_MAX) */
   GArray   **boxes;      /* per depth, FlameBox sorted by time, disjoint */
+  SlTime   **starts;     /* per depth, per box: its first sample's time */
+  SlTime   **ends;       /* per depth, per box: the end of its last sample (flame_sample_end) */
   GArray    *slot_sym;   /* guint32: symbol of each colour slot */
   guint32   *slot_key;   /* rgb_key of each slot for colors_epoch slot_epoch */
   guint      slot_epoch;
@@ -36,8 +38,14 @@ flame_free (SlFlame *fl)
   if (fl == NULL)
     return;
   for (guint d = 0; d < fl->n_depths; d++)
-    g_array_unref (fl->boxes[d]);
+    {
+      g_array_unref (fl->boxes[d]);
+      g_free (fl->starts[d]);
+      g_free (fl->ends[d]);
+    }
   g_free (fl->boxes);
+  g_free (fl->starts);
+  g_free (fl->ends);
   if (fl->slot_sym != NULL)
     g_array_unref (fl->slot_sym);
   g_free (fl->slot_key);
@@ -128,20 +136,7 @@ flame_sample_end (const SlLane *lane,
   return t + fl->cap;
 }
 
-static inline SlTime
-box_start (const SlLane   *lane,
-           const FlameBox *b)
-{
-  return lane->events[b->first].start;
-}
-
-static inline SlTime
-box_end (const SlLane   *lane,
-         const SlFlame  *fl,
-         const FlameBox *b)
-{
-  return flame_sample_end (lane, fl, b->first + b->n - 1);
-}
+#define BOX(fl, d, i) (&g_array_index ((fl)->boxes[d], FlameBox, (i)))
 
 /* Frame `d` from the root of a leaf-first chain of `len` frames. */
 #define ROOT_AT(chain, len, d) ((chain)[(len) - 1 - (d)])
@@ -208,6 +203,20 @@ flame_build (SlTimelineView *self,
       pmods = mods;
       plen = len;
       paux = ev->aux;
+    }
+  fl->starts = g_new (SlTime *, MAX (fl->n_depths, 1));
+  fl->ends = g_new (SlTime *, MAX (fl->n_depths, 1));
+  for (guint d = 0; d < fl->n_depths; d++)
+    {
+      GArray *a = fl->boxes[d];
+      fl->starts[d] = g_new (SlTime, MAX (a->len, 1));
+      fl->ends[d] = g_new (SlTime, MAX (a->len, 1));
+      for (guint k = 0; k < a->len; k++)
+        {
+          const FlameBox *b = &g_array_index (a, FlameBox, k);
+          fl->starts[d][k] = lane->events[b->first].start;
+          fl->ends[d][k] = flame_sample_end (lane, fl, (gsize) b->first + b->n - 1);
+        }
     }
 }
 
@@ -284,7 +293,7 @@ _sl_timeline_flame_title (SlTimelineView *self,
   if (rows >= fl->max_depth)
     return g_strdup_printf ("CPU samples · %u levels", fl->max_depth);
   return g_strdup_printf ("CPU samples · %u of %u levels %s", rows, fl->max_depth,
-                          flame_expanded (self, lane) ? "" : "▸");
+                          flame_expanded (self, lane) ? "▾" : "▸");
 }
 
 /* A click on the lane's header: all levels (up to FLAME_ROWS_MAX) or a few. */
@@ -306,20 +315,34 @@ _sl_timeline_flame_toggle (SlTimelineView *self,
   return TRUE;
 }
 
-/* First box of `a` from `from` on that ends after t (boxes are disjoint and sorted). */
+/* First box of depth `d` from `from` on that ends after t (boxes are disjoint and sorted):
+ * galloping from `from`, since a frame walks forward a pixel column at a time and the answer is
+ * usually a few boxes on, then a binary search in the last stride. */
 static guint
-boxes_after (const SlLane  *lane,
-             const SlFlame *fl,
-             GArray        *a,
+boxes_after (const SlFlame *fl,
+             guint          d,
              guint          from,
              SlTime         t)
 {
-  guint lo = from, hi = a->len;
+  const SlTime *ends = fl->ends[d];
+  guint n = fl->boxes[d]->len, lo = from, hi, step = 1;
 
+  if (lo >= n || ends[lo] > t)
+    return lo;
+  /* ends[lo] <= t: gallop until ends[hi] > t */
+  hi = lo + 1;
+  while (hi < n && ends[hi] <= t)
+    {
+      lo = hi;
+      step *= 2;
+      hi = lo + step;
+    }
+  hi = MIN (hi, n);
+  lo++;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (box_end (lane, fl, &g_array_index (a, FlameBox, mid)) <= t)
+      if (ends[mid] <= t)
         lo = mid + 1;
       else
         hi = mid;
@@ -390,7 +413,6 @@ run_add (Run     *runs,
  */
 static guint
 depth_runs (const Frame    *f,
-            const SlLane   *lane,
             SlFlame        *fl,
             guint           d,
             guint           n,
@@ -398,19 +420,17 @@ depth_runs (const Frame    *f,
             Run            *runs,
             GArray         *labels)
 {
-  GArray *a = fl->boxes[d];
-  guint n_runs = 0, i = boxes_after (lane, fl, a, 0, f->t0);
+  const SlTime *starts = fl->starts[d], *ends = fl->ends[d];
+  guint n_boxes = fl->boxes[d]->len, n_runs = 0, i = boxes_after (fl, d, 0, f->t0);
 
-  while (i < a->len)
+  while (i < n_boxes && starts[i] < f->t1)
     {
-      const FlameBox *b = &g_array_index (a, FlameBox, i);
-      SlTime s = box_start (lane, b), e = box_end (lane, fl, b);
-      double x0 = (double) (s - f->t0) * f->scale, x1 = (double) (e - f->t0) * f->scale;
+      double x0 = (double) (starts[i] - f->t0) * f->scale;
+      double x1 = (double) (ends[i] - f->t0) * f->scale;
 
-      if (s >= f->t1)
-        break;
       if (x1 - x0 >= MIN_PX)
         {
+          const FlameBox *b = BOX (fl, d, i);
           guint32 key = fl->slot_key[b->slot];
           run_add (runs, &n_runs, n, x0, x1 - (x1 - x0 >= 4 ? 1 : 0), key);
           if (x1 - x0 >= TEXT_MIN_W && labels != NULL)
@@ -418,22 +438,18 @@ depth_runs (const Frame    *f,
           i++;
           continue;
         }
-      /* narrow boxes from here on: one fold while they follow each other */
+      /* narrow boxes from here on: one fold while they follow each other, a pixel column a
+       * step */
       double fx1 = x1;
       for (;;)
         {
           SlTime next = f->t0 + (SlTime) ((floor_fast (fx1) + 1) / f->scale);
-          guint j = boxes_after (lane, fl, a, i + 1, MAX (next, e));
-          const FlameBox *last = &g_array_index (a, FlameBox, j - 1);
-          fx1 = MAX (fx1, (double) (box_end (lane, fl, last) - f->t0) * f->scale);
+          guint j = boxes_after (fl, d, i + 1, MAX (next, ends[i]));
+          fx1 = MAX (fx1, (double) (ends[j - 1] - f->t0) * f->scale);
           i = j;
-          if (i >= a->len)
-            break;
-          b = &g_array_index (a, FlameBox, i);
-          s = box_start (lane, b);
-          e = box_end (lane, fl, b);
-          if (s >= f->t1 || (double) (s - f->t0) * f->scale > fx1 + 1
-              || (double) (e - s) * f->scale >= MIN_PX)
+          if (i >= n_boxes || starts[i] >= f->t1
+              || (double) (starts[i] - f->t0) * f->scale > fx1 + 1
+              || (double) (ends[i] - starts[i]) * f->scale >= MIN_PX)
             break;
         }
       run_add (runs, &n_runs, n, x0, MAX (fx1, x0 + 1), fold_key);
@@ -480,7 +496,7 @@ _sl_timeline_flame_draw (SlTimelineView *self,
       if (dy + FLAME_ROW_H < RULER_H)
         continue;
       g_array_set_size (labels, 0);
-      n_runs = depth_runs (f, lane, fl, d, n, fold_key, runs, dim ? NULL : labels);
+      n_runs = depth_runs (f, fl, d, n, fold_key, runs, dim ? NULL : labels);
       _sl_timeline_runs_emit (self, snapshot, runs, n_runs, n, dy, FLAME_ROW_H - 1, dim, under);
       for (guint k = 0; k < labels->len && FLAME_ROW_H - 1 >= self->text_h; k++)
         {
@@ -499,8 +515,9 @@ _sl_timeline_flame_draw (SlTimelineView *self,
   return TRUE;
 }
 
-/* The box at lanes-area x and `dy` px below the top of the lane's row; its depth in `depth`. */
-static const FlameBox *
+/* The box at lanes-area x and `dy` px below the top of the lane's row (within 2 px the nearest
+ * one); its index, and its depth in `depth`; -1 when none. */
+static gint
 flame_box_at (SlTimelineView *self,
               const SlLane   *lane,
               SlFlame        *fl,
@@ -511,47 +528,36 @@ flame_box_at (SlTimelineView *self,
   gint d = (gint) floor ((dy - 1) / FLAME_ROW_H);
   SlTime t0, t1, t, slack;
   double width = lanes_width (self);
-  GArray *a;
-  guint i;
+  guint i, n;
 
   if (d < 0 || (guint) d >= MIN (flame_rows (self, lane, fl), fl->n_depths))
-    return NULL;
-  a = fl->boxes[d];
+    return -1;
+  n = fl->boxes[d]->len;
   sl_viewport_get_visible (self->viewport, &t0, &t1);
   t = x_to_time (self, x);
   slack = (SlTime) (2 * (double) (t1 - t0) / width);   /* 2 px */
-  i = boxes_after (lane, fl, a, 0, t - slack);
-  if (i >= a->len || box_start (lane, &g_array_index (a, FlameBox, i)) > t + slack)
-    return NULL;
-  /* within 2 px the nearest: the next one when this one ends before t and that one is closer */
-  if (i + 1 < a->len && box_end (lane, fl, &g_array_index (a, FlameBox, i)) <= t
-      && box_start (lane, &g_array_index (a, FlameBox, i + 1)) - t
-         < t - box_end (lane, fl, &g_array_index (a, FlameBox, i)))
+  i = boxes_after (fl, (guint) d, 0, t - slack);
+  if (i >= n || fl->starts[d][i] > t + slack)
+    return -1;
+  /* the next one when this one ends before t and that one is closer */
+  if (i + 1 < n && fl->ends[d][i] <= t && fl->starts[d][i + 1] - t < t - fl->ends[d][i])
     i++;
   *depth = (guint) d;
-  return &g_array_index (a, FlameBox, i);
+  return (gint) i;
 }
 
-/* The sample of a box nearest to time t. */
+/* The sample of a box whose span holds time t: the last one starting at or before it. */
 static gsize
 box_sample_at (const SlLane   *lane,
                const FlameBox *b,
                SlTime          t)
 {
-  gsize lo = b->first, hi = (gsize) b->first + b->n;
+  gsize after = sl_lane_lower_bound (lane, t < G_MAXINT64 ? t + 1 : t);
 
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (lane->events[mid].start <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo > b->first ? lo - 1 : b->first;
+  return CLAMP (after, (gsize) b->first + 1, (gsize) b->first + b->n) - 1;
 }
 
-/* Hit test of a flame lane: the sample of the box under (x, dy) nearest to x, and the box's span
+/* Hit test of a flame lane: the sample of the box under (x, dy) whose span holds x, and the box's span
  * as a one-event item (a click selects the sample, a double click fits the box). */
 gboolean
 _sl_timeline_flame_hit (SlTimelineView *self,
@@ -562,16 +568,16 @@ _sl_timeline_flame_hit (SlTimelineView *self,
                         SlLodItem      *item)
 {
   SlFlame *fl = flame_ready (self, lane);
-  const FlameBox *b;
   guint depth;
+  gint k;
   gsize i;
 
-  if (fl == NULL || (b = flame_box_at (self, lane, fl, x, dy, &depth)) == NULL)
+  if (fl == NULL || (k = flame_box_at (self, lane, fl, x, dy, &depth)) < 0)
     return FALSE;
-  i = box_sample_at (lane, b, x_to_time (self, x));
+  i = box_sample_at (lane, BOX (fl, depth, k), x_to_time (self, x));
   *ref = (SlEventRef) { (gint) lane->index, i };
-  *item = (SlLodItem) { box_start (lane, b), box_end (lane, fl, b), i, 1,
-                        box_end (lane, fl, b) - box_start (lane, b) };
+  *item = (SlLodItem) { fl->starts[depth][k], fl->ends[depth][k], i, 1,
+                        fl->ends[depth][k] - fl->starts[depth][k] };
   return TRUE;
 }
 
@@ -586,17 +592,19 @@ _sl_timeline_flame_tooltip (SlTimelineView *self,
   const FlameBox *b;
   const guint32 *syms, *mods;
   guint depth, len;
+  gint k;
   const char *module = "";
 
-  if (fl == NULL || (b = flame_box_at (self, lane, fl, x, dy, &depth)) == NULL)
+  if (fl == NULL || (k = flame_box_at (self, lane, fl, x, dy, &depth)) < 0)
     return NULL;
+  b = BOX (fl, depth, k);
   len = sl_trace_get_callchain (self->trace, lane->events[b->first].aux, &syms, &mods);
   if (depth < len)
     module = sl_trace_str (self->trace, ROOT_AT (mods, len, depth));
   {
     g_autofree char *n = sl_format_int (b->n);
-    g_autofree char *span = sl_format_duration (box_end (lane, fl, b) - box_start (lane, b));
-    g_autofree char *off = sl_format_offset (box_start (lane, b)
+    g_autofree char *span = sl_format_duration (fl->ends[depth][k] - fl->starts[depth][k]);
+    g_autofree char *off = sl_format_offset (fl->starts[depth][k]
                                              - sl_trace_get_start (self->trace));
     return g_strdup_printf ("%s\n%s%sDepth %u · %s %s over %s\nStart %s",
                             sl_trace_str (self->trace, b->symbol), module,
@@ -640,8 +648,8 @@ sl_timeline_view_get_flame_box (SlTimelineView *self,
     }
   if (lo >= a->len || g_array_index (a, FlameBox, lo).first > index)
     return FALSE;
-  *start = box_start (l, &g_array_index (a, FlameBox, lo));
-  *end = box_end (l, fl, &g_array_index (a, FlameBox, lo));
+  *start = fl->starts[depth][lo];
+  *end = fl->ends[depth][lo];
   *n_samples = g_array_index (a, FlameBox, lo).n;
   return TRUE;
 }
