@@ -11,6 +11,7 @@
 #include "sl-lane.h"
 #include "sl-plant.h"
 #include "sl-schema.h"
+#include "sl-sort.h"
 #include "sl-stats-panel-private.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
@@ -1583,6 +1584,14 @@ test_flame (void)
     g_assert_cmpint (t0, ==, flame_time (40));
     g_assert_cmpint (t1, ==, flame_time (70));
     hits++;
+    {
+      g_autofree char *tip = _sl_timeline_flame_tooltip (view, sl_trace_get_lane (f.trace, lane),
+                                                         xc, 1 + 2 * FLAME_ROW_H + 4);
+      g_test_message ("%s", tip);
+      g_assert_nonnull (tip);
+      g_assert_true (g_str_has_prefix (tip, "backward\nlibflame.so\n"));
+      g_assert_nonnull (strstr (tip, "30 samples"));
+    }
     /* below the deepest frame of that stack: nothing */
     g_assert_false (_sl_timeline_item_at (view, xc, y0 + 5 * FLAME_ROW_H + 4, &ref, &t0, &t1));
     sl_timeline_view_select_event (view, (SlEventRef) { lane, 55 }, FALSE);
@@ -1675,6 +1684,100 @@ test_process_tree (void)
   fixture_close (&f);
 }
 
+/* The flame charts of the real traces with samples: every sample is in exactly one box at each
+ * depth of its stack and in none below it, inside the box's span; neighbours share a box only
+ * when their stacks agree down to it, and do when they agree and follow each other closely (no
+ * further apart than the median gap).  Drawn zoomed in, to look at. */
+static void
+test_flame_real (void)
+{
+  static const char *const files[] = { "nsys/nsys-2023.2-cutlass-cpu-sampling.sqlite",
+                                       "nsys/nsys-2026.1-osrt-sampling.sqlite" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (files); k++)
+    {
+      g_autofree char *path = sl_test_trace_path (files[k]);
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *shot = g_strconcat ("flame-", base, NULL);
+      SlTimelineView *view;
+      gsize boxes_checked = 0, merged = 0;
+      Fixture f;
+
+      fixture_open (&f, path);
+      view = SL_TIMELINE_VIEW (f.view);
+      for (guint li = 0; li < sl_trace_get_n_lanes (f.trace); li++)
+        {
+          const SlLane *lane = sl_trace_get_lane (f.trace, li);
+          g_autofree SlTime *gaps = NULL;
+          SlTime median = 0;
+
+          if (lane->kind != SL_LANE_SAMPLES || lane->n_events < 2)
+            continue;
+          gaps = g_new (SlTime, lane->n_events - 1);
+          for (gsize i = 1; i < lane->n_events; i++)
+            gaps[i - 1] = lane->events[i].start - lane->events[i - 1].start;
+          qsort (gaps, lane->n_events - 1, sizeof (SlTime), sl_cmp_int64);
+          median = gaps[(lane->n_events - 1) / 2];
+          for (gsize i = 0; i < lane->n_events; i++)
+            {
+              const guint32 *syms, *mods, *nsyms = NULL, *nmods = NULL;
+              guint len = sl_trace_get_callchain (f.trace, lane->events[i].aux, &syms, &mods);
+              guint nlen = i + 1 < lane->n_events
+                           ? sl_trace_get_callchain (f.trace, lane->events[i + 1].aux, &nsyms,
+                                                     &nmods)
+                           : 0;
+              gboolean agree = TRUE;
+              for (guint d = 0; d < MIN (len, FLAME_ROWS_MAX) + 1 && d < FLAME_ROWS_MAX; d++)
+                {
+                  SlTime a, b, na, nb;
+                  guint n, nn;
+                  gboolean has = sl_timeline_view_get_flame_box (view, li, d, i, &a, &b, &n);
+                  g_assert_true (has == (d < len));
+                  if (!has)
+                    break;
+                  g_assert_cmpint (a, <=, lane->events[i].start);
+                  g_assert_cmpint (b, >, lane->events[i].start);
+                  boxes_checked++;
+                  agree = agree && d < nlen
+                          && syms[len - 1 - d] == nsyms[nlen - 1 - d]
+                          && mods[len - 1 - d] == nmods[nlen - 1 - d];
+                  if (i + 1 >= lane->n_events || d >= nlen)
+                    continue;
+                  g_assert_true (sl_timeline_view_get_flame_box (view, li, d, i + 1, &na, &nb,
+                                                                 &nn));
+                  if (na == a)
+                    {
+                      g_assert_true (agree);
+                      merged++;
+                    }
+                  else if (agree && lane->events[i + 1].start - lane->events[i].start <= median)
+                    g_assert_not_reached ();
+                }
+            }
+        }
+      g_test_message ("%s: %" G_GSIZE_FORMAT " sample-depths in boxes, %" G_GSIZE_FORMAT
+                      " merged with the next sample", base, boxes_checked, merged);
+      g_assert_cmpuint (boxes_checked, >, 0);
+      g_assert_cmpuint (merged, >, 0);
+
+      /* zoomed to 40 ms in the middle of the first samples lane, to look at */
+      for (guint li = 0; li < sl_trace_get_n_lanes (f.trace); li++)
+        {
+          const SlLane *lane = sl_trace_get_lane (f.trace, li);
+          if (lane->kind == SL_LANE_SAMPLES && lane->n_events > 0)
+            {
+              SlTime mid = lane->events[lane->n_events / 2].start;
+              sl_viewport_set_visible (sl_timeline_view_get_viewport (view), mid - 20 * PLANT_MS,
+                                       mid + 20 * PLANT_MS, FALSE);
+              break;
+            }
+        }
+      spin (50);
+      g_object_unref (render (&f, shot));
+      fixture_close (&f);
+    }
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 static void
@@ -1747,5 +1850,6 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   g_test_add_func ("/ui/timeline/flame", test_flame);
   g_test_add_func ("/ui/timeline/process-tree", test_process_tree);
+  g_test_add_func ("/ui/timeline/flame-real", test_flame_real);
   return g_test_run ();
 }
