@@ -27,7 +27,7 @@ G_BEGIN_DECLS
 #define LEGEND_LABEL "Legend"  /* in the ruler's corner: a click opens the colours' legend */
 #define TEXT_MIN_W   24.0    /* px: narrower boxes never get a label */
 #define FLAME_ROW_H  16.0    /* px: one stack depth of a samples lane's flame chart */
-#define FLAME_ROWS_COLLAPSED 6  /* depths a flame chart shows until its header is clicked */
+#define FLAME_ROWS_COLLAPSED 4  /* depths a flame chart shows until its header is clicked */
 #define FLAME_ROWS_MAX 24       /* and at most, expanded (the detail pane has the whole stack) */
 
 typedef struct _SlFlame SlFlame;   /* sl-timeline-flame.c */
