@@ -1613,7 +1613,7 @@ test_process_tree (void)
   g_autofree char *path = g_build_filename (sl_test_tmpdir (), "tree.sqlite", NULL);
   Plant *p = plant_new (path);
   GString *q = g_string_new ("BEGIN; INSERT INTO StringIds VALUES (900500, 'read');");
-  static const int pids[] = { 101, 102, 103, 104, 300 };
+  static const int pids[] = { 101, 102, 103, 104, 300, 500, 501 };
   g_auto (GStrv) labels = NULL;
   g_autofree char *tip = NULL;
   gint row = -1;
@@ -1624,7 +1624,7 @@ test_process_tree (void)
     {
       g_string_append_printf (q, "INSERT INTO PROCESSES VALUES (%" G_GINT64_FORMAT ", %d, '%s');",
                               (gint64) SL_GLOBAL_PID (1, pids[k]), pids[k],
-                              pids[k] == 300 ? "bash" : "python3");
+                              pids[k] == 300 ? "bash" : pids[k] >= 500 ? "loop" : "python3");
       for (int i = 0; i < 6; i++)
         g_string_append_printf (q, "INSERT INTO OSRT_API VALUES (%" G_GINT64_FORMAT ", %"
                                    G_GINT64_FORMAT ", 27, %" G_GINT64_FORMAT ", 900500, 0, 0, 0, 0);",
@@ -1641,12 +1641,27 @@ test_process_tree (void)
     g_string_append_printf (q, "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT ", %d, 100, "
                                "'python3 train.py --workers 4');",
                             (gint64) SL_GLOBAL_PID (1, pids[k]), pids[k]);
+  /* a damaged file's parents that loop: each shown once, one of them at the top */
+  g_string_append_printf (q, "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT ", 500, 501, "
+                             "NULL), (%" G_GINT64_FORMAT ", 501, 500, NULL);",
+                          (gint64) SL_GLOBAL_PID (1, 500), (gint64) SL_GLOBAL_PID (1, 501));
   g_string_append (q, "COMMIT;");
   sql (path, q->str);
   g_string_free (q, TRUE);
 
   fixture_open (&f, path);
   labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  {
+    guint loops = 0, top = 0;
+    for (guint i = 0; labels[i] != NULL; i++)
+      if (strstr (labels[i], "loop [50") != NULL)
+        {
+          loops++;
+          top += g_str_has_prefix (labels[i], "loop");
+        }
+    g_assert_cmpuint (loops, ==, 2);
+    g_assert_cmpuint (top, ==, 1);
+  }
   for (guint i = 0; labels[i] != NULL; i++)
     g_test_message ("%s", labels[i]);
   g_assert_cmpstr (labels[0], ==, "bash [300] run.sh");

@@ -30,6 +30,7 @@ struct _SlFlame
   GArray    *slot_sym;   /* guint32: symbol of each colour slot */
   guint32   *slot_key;   /* rgb_key of each slot for colors_epoch slot_epoch */
   guint      slot_epoch;
+  GHashTable *labels;    /* label_key () -> GskRenderNode of the label, or none (see label_node) */
 };
 
 static void
@@ -49,6 +50,8 @@ flame_free (SlFlame *fl)
   if (fl->slot_sym != NULL)
     g_array_unref (fl->slot_sym);
   g_free (fl->slot_key);
+  if (fl->labels != NULL)
+    g_hash_table_unref (fl->labels);
   g_free (fl);
 }
 
@@ -457,6 +460,48 @@ depth_runs (const Frame    *f,
   return n_runs;
 }
 
+static void
+node_free (gpointer node)
+{
+  if (node != NULL)
+    gsk_render_node_unref (node);
+}
+
+/*
+ * A box's label as a render node, made once per function, width (to 8 px) and text colour: a
+ * zoomed-in chart has ~40 labels a depth, and laying each out with Pango every frame (ellipsized
+ * to its box) was ~10 µs apiece, most of such a frame.  NULL when no label fits.  At most 8 k are
+ * kept.
+ */
+static GskRenderNode *
+label_node (SlTimelineView *self,
+            SlFlame        *fl,
+            guint32         symbol,
+            double          max_w,
+            const GdkRGBA  *tc)
+{
+  guint64 key, *k;
+  int w = (int) MIN (max_w, 4095.0) & ~7;
+  gpointer node;
+
+  key = ((guint64) symbol << 13) | ((guint64) w << 1) | (tc->red > 0.5f);
+  if (fl->labels == NULL)
+    fl->labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, node_free);
+  if (g_hash_table_lookup_extended (fl->labels, &key, NULL, &node))
+    return node;
+  if (g_hash_table_size (fl->labels) >= 8192)
+    g_hash_table_remove_all (fl->labels);
+  {
+    GtkSnapshot *snapshot = gtk_snapshot_new ();
+    _sl_timeline_draw_text (self, snapshot, symbol, sl_trace_str (self->trace, symbol), 0, 0, w,
+                            tc);
+    node = gtk_snapshot_free_to_node (snapshot);
+  }
+  k = g_memdup2 (&key, sizeof key);
+  g_hash_table_insert (fl->labels, k, node);
+  return node;
+}
+
 /* Draws the lane as a flame chart in its row; FALSE when it is no flame (no stacks). */
 gboolean
 _sl_timeline_flame_draw (SlTimelineView *self,
@@ -505,11 +550,18 @@ _sl_timeline_flame_draw (SlTimelineView *self,
           GdkRGBA c, tc;
           if (x1 - x0 < TEXT_MIN_W)
             continue;
+          GskRenderNode *node;
           _sl_rgba_set (&c, l->key >> 8, 1);
           tc = _sl_timeline_text_on (&c);
-          _sl_timeline_draw_text (self, snapshot, l->symbol, sl_trace_str (self->trace, l->symbol),
-                                  x0 + 3, dy + (FLAME_ROW_H - 1 - self->text_h) / 2, x1 - x0 - 6,
-                                  &tc);
+          node = label_node (self, fl, l->symbol, x1 - x0 - 6, &tc);
+          if (node == NULL)
+            continue;
+          gtk_snapshot_save (snapshot);
+          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (
+                                              floor (x0 + 3),
+                                              floor (dy + (FLAME_ROW_H - 1 - self->text_h) / 2)));
+          gtk_snapshot_append_node (snapshot, node);
+          gtk_snapshot_restore (snapshot);
         }
     }
   return TRUE;
