@@ -630,7 +630,8 @@ assert_utf8 (const char *s)
 static void
 test_osrt_chains (void)
 {
-  g_autofree char *path = copy_trace ("nsys/nsys-2026.1-osrt-sampling.sqlite", "osrt-chains.sqlite");
+  g_autofree char *path = copy_trace ("nsys/nsys-2026.1-osrt-sampling.sqlite",
+                                      "osrt-chains.sqlite");
   g_autoptr (SlTrace) clean = NULL, trace = NULL;
   Counts want, got;
   guint with = 0;

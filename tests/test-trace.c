@@ -241,8 +241,8 @@ test_osrt_backtraces (void)
 
       g_assert_no_error (error);
       g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT coalesce(s.value, ''), coalesce(m.value, '') "
-                                               "FROM OSRT_CALLCHAINS c "
+      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT coalesce(s.value, ''), "
+                                               "coalesce(m.value, '') FROM OSRT_CALLCHAINS c "
                                                "LEFT JOIN StringIds s ON s.id = c.symbol "
                                                "LEFT JOIN StringIds m ON m.id = c.module "
                                                "WHERE c.id = ? ORDER BY c.stackDepth",

@@ -1627,7 +1627,8 @@ test_process_tree (void)
                               pids[k] == 300 ? "bash" : pids[k] >= 500 ? "loop" : "python3");
       for (int i = 0; i < 6; i++)
         g_string_append_printf (q, "INSERT INTO OSRT_API VALUES (%" G_GINT64_FORMAT ", %"
-                                   G_GINT64_FORMAT ", 27, %" G_GINT64_FORMAT ", 900500, 0, 0, 0, 0);",
+                                   G_GINT64_FORMAT ", 27, %" G_GINT64_FORMAT
+                                   ", 900500, 0, 0, 0, 0);",
                                 (gint64) (2 + i) * PLANT_MS, (gint64) (2 + i) * PLANT_MS + 50000,
                                 (gint64) SL_GLOBAL_TID (1, pids[k], pids[k]));
     }

@@ -609,8 +609,8 @@ box_sample_at (const SlLane   *lane,
   return CLAMP (after, (gsize) b->first + 1, (gsize) b->first + b->n) - 1;
 }
 
-/* Hit test of a flame lane: the sample of the box under (x, dy) whose span holds x, and the box's span
- * as a one-event item (a click selects the sample, a double click fits the box). */
+/* Hit test of a flame lane: the sample of the box under (x, dy) whose span holds x, and the
+ * box's span as a one-event item (a click selects the sample, a double click fits the box). */
 gboolean
 _sl_timeline_flame_hit (SlTimelineView *self,
                         const SlLane   *lane,
