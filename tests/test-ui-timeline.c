@@ -1716,7 +1716,7 @@ test_flame_real (void)
       g_autofree char *base = g_path_get_basename (path);
       g_autofree char *shot = g_strconcat ("flame-", base, NULL);
       SlTimelineView *view;
-      gsize boxes_checked = 0, merged = 0;
+      gsize boxes_checked = 0, merged = 0, folds = 0;
       Fixture f;
 
       fixture_open (&f, path);
@@ -1775,6 +1775,40 @@ test_flame_real (void)
                       " merged with the next sample", base, boxes_checked, merged);
       g_assert_cmpuint (boxes_checked, >, 0);
       g_assert_cmpuint (merged, >, 0);
+
+      /* the whole trace shown: a click on a box under MIN_PX (inside a grey fold) is on a fold,
+       * and zooms to a few pixels around it; on a wider box it selects a sample of the box */
+      for (guint li = 0; li < sl_trace_get_n_lanes (f.trace); li++)
+        {
+          const SlLane *lane = sl_trace_get_lane (f.trace, li);
+          SlTime v0, v1;
+          if (lane->kind != SL_LANE_SAMPLES || view->lane_row[li] < 0)
+            continue;
+          sl_viewport_get_visible (sl_timeline_view_get_viewport (view), &v0, &v1);
+          double px = (double) (v1 - v0) / lanes_width (view);
+          double y0 = RULER_H + row_get (view, view->lane_row[li])->y - scroll_y (view);
+          for (gsize i = 0; i < lane->n_events; i += MAX (lane->n_events / 50, 1))
+            {
+              SlTime a, b, t0, t1;
+              SlEventRef ref;
+              guint n;
+              if (!sl_timeline_view_get_flame_box (view, li, 0, i, &a, &b, &n))
+                continue;
+              g_assert_true (_sl_timeline_item_at (view, time_to_x (view, (a + b) / 2), y0 + 5,
+                                                   &ref, &t0, &t1));
+              if ((double) (b - a) < MIN_PX * px)
+                {
+                  g_assert_cmpint (ref.lane, <, 0);
+                  g_assert_cmpfloat ((double) (t1 - t0), <=, 8 * px + 1);
+                  folds++;
+                }
+              else
+                g_assert_cmpint (ref.lane, ==, (gint) li);
+            }
+        }
+      g_test_message ("%" G_GSIZE_FORMAT " clicks on folds", folds);
+      if (k == 0)
+        g_assert_cmpuint (folds, >, 0);
 
       /* zoomed to 40 ms in the middle of the first samples lane, to look at */
       for (guint li = 0; li < sl_trace_get_n_lanes (f.trace); li++)
