@@ -154,7 +154,9 @@ flame_build (SlTimelineView *self,
              const SlLane   *lane,
              SlFlame        *fl)
 {
-  g_autoptr (GHashTable) slots = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* string id -> colour slot + 1: an array, not a hash table (a lookup per box made) */
+  guint n_strs = sl_trace_get_n_strs (self->trace);
+  g_autofree guint32 *slot_of = g_new0 (guint32, MAX (n_strs, 1));
   const guint32 *psyms = NULL, *pmods = NULL;
   guint plen = 0;
   guint32 paux = G_MAXUINT32;
@@ -192,14 +194,15 @@ flame_build (SlTimelineView *self,
               continue;
             }
           guint32 sym = ROOT_AT (syms, len, d);
-          gpointer slot;
-          if (!g_hash_table_lookup_extended (slots, GUINT_TO_POINTER (sym), NULL, &slot))
+          guint32 slot = sym < n_strs ? slot_of[sym] : 0;
+          if (slot == 0)
             {
-              slot = GUINT_TO_POINTER (fl->slot_sym->len);
               g_array_append_val (fl->slot_sym, sym);
-              g_hash_table_insert (slots, GUINT_TO_POINTER (sym), slot);
+              slot = fl->slot_sym->len;
+              if (sym < n_strs)
+                slot_of[sym] = slot;
             }
-          FlameBox b = { (guint32) i, 1, sym, GPOINTER_TO_UINT (slot) };
+          FlameBox b = { (guint32) i, 1, sym, slot - 1 };
           g_array_append_val (a, b);
         }
       psyms = syms;
