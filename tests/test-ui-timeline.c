@@ -1519,6 +1519,13 @@ test_flame (void)
   lane = find_lane (f.trace, SL_LANE_SAMPLES);
   g_assert_cmpint (lane, >=, 0);
   g_assert_cmpuint (sl_trace_get_lane (f.trace, lane)->n_events, ==, 122);
+  /* the first frame that showed the lane started its build on a thread; it lands by itself */
+  {
+    gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    while (!_sl_timeline_flame_built (view, lane) && g_get_monotonic_time () < until)
+      spin (20);
+    g_assert_true (_sl_timeline_flame_built (view, lane));
+  }
 
   /* depth 0: "main" from sample 0 up to the pause, then again after it */
   assert_flame_box (view, lane, 0, 50, 0, 99, flame_time (99) + FLAME_DT + FLAME_DT / 2);

@@ -22,6 +22,7 @@ struct _SlFlame
 {
   guint      max_depth;  /* deepest stack of the lane's samples */
   gboolean   built;
+  gboolean   building;   /* a thread is building it (flame_ready_async) */
   SlTime     cap;        /* a sample stands for at most this long: 1.5 × the median interval */
   guint      n_depths;   /* built: MIN (max_depth, FLAME_ROWS_MAX) */
   GArray   **boxes;      /* per depth, FlameBox sorted by time, disjoint */
@@ -58,6 +59,7 @@ flame_free (SlFlame *fl)
 void
 _sl_timeline_flame_clear (SlTimelineView *self)
 {
+  self->flame_gen++;   /* builds under way are for flames that go now */
   for (guint i = 0; i < self->n_flames; i++)
     flame_free (self->flames[i]);
   g_clear_pointer (&self->flames, g_free);
@@ -150,12 +152,12 @@ flame_sample_end (const SlLane *lane,
  * opens its own.  O(samples × depth), once per lane when it is first drawn or hit.
  */
 static void
-flame_build (SlTimelineView *self,
-             const SlLane   *lane,
-             SlFlame        *fl)
+flame_build (SlTrace      *trace,
+             const SlLane *lane,
+             SlFlame      *fl)
 {
   /* string id -> colour slot + 1: an array, not a hash table (a lookup per box made) */
-  guint n_strs = sl_trace_get_n_strs (self->trace);
+  guint n_strs = sl_trace_get_n_strs (trace);
   g_autofree guint32 *slot_of = g_new0 (guint32, MAX (n_strs, 1));
   const guint32 *psyms = NULL, *pmods = NULL;
   guint plen = 0;
@@ -172,7 +174,7 @@ flame_build (SlTimelineView *self,
     {
       const SlEvent *ev = &lane->events[i];
       const guint32 *syms, *mods;
-      guint len = sl_trace_get_callchain (self->trace, ev->aux, &syms, &mods), same = 0;
+      guint len = sl_trace_get_callchain (trace, ev->aux, &syms, &mods), same = 0;
       guint depth = MIN (len, fl->n_depths);
 
       if (i > 0 && ev->start - lane->events[i - 1].start < fl->cap)
@@ -226,6 +228,7 @@ flame_build (SlTimelineView *self,
     }
 }
 
+/* The flame of a lane with stacks, built now if it is not yet (hit tests, tooltips: rare). */
 static SlFlame *
 flame_ready (SlTimelineView *self,
              const SlLane   *lane)
@@ -233,8 +236,102 @@ flame_ready (SlTimelineView *self,
   SlFlame *fl = flame_get (self, lane);
 
   if (fl != NULL && fl->max_depth > 0 && !fl->built)
-    flame_build (self, lane, fl);
+    flame_build (self->trace, lane, fl);
   return fl != NULL && fl->max_depth > 0 ? fl : NULL;
+}
+
+/* A build on a thread of its own: into a flame of its own, handed to the view when done. */
+typedef struct
+{
+  SlTrace      *trace;
+  const SlLane *lane;
+  guint         generation;   /* the view's flame_gen when it started */
+  SlFlame      *target;       /* the view's flame it is for */
+  SlFlame      *result;
+} FlameJob;
+
+static void
+flame_job_free (gpointer data)
+{
+  FlameJob *job = data;
+
+  flame_free (job->result);
+  sl_trace_unref (job->trace);
+  g_free (job);
+}
+
+static void
+flame_job_run (GTask        *task,
+               gpointer      source G_GNUC_UNUSED,
+               gpointer      data,
+               GCancellable *cancellable G_GNUC_UNUSED)
+{
+  FlameJob *job = data;
+
+  flame_build (job->trace, job->lane, job->result);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+flame_job_done (GObject      *source,
+                GAsyncResult *res,
+                gpointer      data G_GNUC_UNUSED)
+{
+  SlTimelineView *self = SL_TIMELINE_VIEW (source);
+  FlameJob *job = g_task_get_task_data (G_TASK (res));
+  guint i = job->lane->index;
+
+  /* the view still has the flame it was for, unbuilt (not cleared, nor built by a hit test) */
+  if (self->flames != NULL && self->flame_gen == job->generation && i < self->n_flames
+      && self->flames[i] == job->target && !job->target->built)
+    {
+      flame_free (self->flames[i]);
+      self->flames[i] = g_steal_pointer (&job->result);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+/*
+ * The flame of a lane for drawing: built on a thread the first time it is asked for (a lane of
+ * 70 k samples takes ~30 ms, one of 10^6 about half a second: too long for a frame), NULL until
+ * then; the row shows the samples as ticks meanwhile.
+ */
+static SlFlame *
+flame_ready_async (SlTimelineView *self,
+                   const SlLane   *lane)
+{
+  SlFlame *fl = flame_get (self, lane);
+  FlameJob *job;
+  GTask *task;
+
+  if (fl == NULL || fl->max_depth == 0)
+    return NULL;
+  if (fl->built)
+    return fl;
+  if (fl->building)
+    return NULL;
+  fl->building = TRUE;
+  job = g_new0 (FlameJob, 1);
+  job->trace = sl_trace_ref (self->trace);
+  job->lane = lane;
+  job->generation = self->flame_gen;
+  job->target = fl;
+  job->result = g_new0 (SlFlame, 1);
+  job->result->max_depth = fl->max_depth;
+  task = g_task_new (self, NULL, flame_job_done, NULL);
+  g_task_set_task_data (task, job, flame_job_free);
+  g_task_run_in_thread (task, flame_job_run);
+  g_object_unref (task);
+  return NULL;
+}
+
+/* Test hook: whether the lane's flame chart is built (without building it). */
+gboolean
+_sl_timeline_flame_built (SlTimelineView *self,
+                          gint            lane)
+{
+  return self->flames != NULL && lane >= 0 && (guint) lane < self->n_flames
+         && self->flames[lane] != NULL && self->flames[lane]->built;
 }
 
 /* Whether the lane is drawn as a flame chart (a samples lane with at least one stack). */
@@ -516,7 +613,7 @@ _sl_timeline_flame_draw (SlTimelineView *self,
                          gboolean        dim,
                          const guint32  *under)
 {
-  SlFlame *fl = flame_ready (self, lane);
+  SlFlame *fl = flame_ready_async (self, lane);
   guint n = (guint) ceil (f->width), rows;
   g_autoptr (GArray) labels = NULL;
   GdkRGBA fold = self->pal.dim_fg;

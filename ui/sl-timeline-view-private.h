@@ -218,6 +218,7 @@ struct _SlTimelineView
   guint          under_ok;       /* which of the four are made */
   SlFlame      **flames;         /* per lane: samples as a flame chart, made on first view */
   guint          n_flames;
+  guint          flame_gen;      /* moves when the flames go: older builds are dropped */
 };
 
 enum
@@ -691,6 +692,8 @@ const guint32 *_sl_timeline_frame_under (SlTimelineView *self,
 
 /* sl-timeline-flame.c */
 void _sl_timeline_flame_clear (SlTimelineView *self);
+gboolean _sl_timeline_flame_built (SlTimelineView *self,
+                                   gint            lane);
 GdkRGBA _sl_timeline_flame_color (SlTimelineView *self,
                                   guint32         symbol);
 gboolean _sl_timeline_flame_wants (SlTimelineView *self,
