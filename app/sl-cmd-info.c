@@ -118,6 +118,18 @@ thread_events (SlTrace *trace)
   return events;
 }
 
+/* The second line of a process in the text: its parent and command line, as recorded. */
+static void
+print_process_origin (SlTrace         *trace,
+                      const SlProcess *p)
+{
+  g_autofree char *parent = p->parent_pid != 0 ? g_strdup_printf ("parent pid %u", p->parent_pid)
+                                               : g_strdup ("");
+
+  printf ("      %s%s%s\n", parent, *parent != '\0' && p->command_line != SL_NO_STR ? " · " : "",
+          p->command_line != SL_NO_STR ? sl_trace_str (trace, p->command_line) : "");
+}
+
 /* One member of the object being built: name and value. */
 static void
 member_int (JsonBuilder *b,
@@ -285,6 +297,17 @@ print_json (SlTrace *trace,
       member_str (b, "name", sl_trace_str (trace, p->name));
       member_int (b, "threads", threads);
       member_int (b, "events", n);
+      /* from the recording (SL_PROCESS_INFO); null where the file does not say (nsys exports) */
+      json_builder_set_member_name (b, "parent_pid");
+      if (p->parent_pid != 0)
+        json_builder_add_int_value (b, p->parent_pid);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "command_line");
+      if (p->command_line != SL_NO_STR)
+        json_builder_add_string_value (b, sl_trace_str (trace, p->command_line));
+      else
+        json_builder_add_null_value (b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -438,6 +461,8 @@ sl_cmd_info (int    argc,
       printf ("  pid %-8u %-24s %4u threads %10" G_GSIZE_FORMAT " events\n", p->pid,
               *sl_trace_str (trace, p->name) ? sl_trace_str (trace, p->name) : "(unnamed)",
               procs[i].threads, procs[i].events);
+      if (p->parent_pid != 0 || p->command_line != SL_NO_STR)
+        print_process_origin (trace, p);
     }
   if (!all_lanes && n_proc > 20)
     printf ("  … %u more (--all-lanes)\n", n_proc - 20);

@@ -1,5 +1,6 @@
-/* sl-reader-host.c: the host-side tables: NVTX ranges and marks, OS runtime calls, and CPU
- * samples with their call chains (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS).
+/* sl-reader-host.c: the host-side tables: NVTX ranges and marks, OS runtime calls with their
+ * backtraces (OSRT_API, OSRT_CALLCHAINS), and CPU samples with their call chains
+ * (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS).
  */
 #include "sl-reader-private.h"
 
@@ -165,51 +166,16 @@ _sl_reader_read_nvtx (SlReader *r,
   return _sl_reader_each_row (r, &domains, error) && _sl_reader_each_row (r, &ranges, error);
 }
 
-/* ---- OS runtime calls -------------------------------------------------------------------- */
+/* ---- call chains (SAMPLING_CALLCHAINS, OSRT_CALLCHAINS) ---------------------------------- */
 
-static void
-osrt_row (SlReader     *r,
-          sqlite3_stmt *stmt,
-          SlEvent      *ev,
-          SlRowLoop    *loop)
-{
-  /* other event classes share the table (counted, so that the inventory accounts for them) */
-  if (G_UNLIKELY (sqlite3_column_int64 (stmt, 6) != 27))
-    {
-      loop->trouble.not_events++;
-      return;
-    }
-  gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
-  if (thread < 0)
-    return;
-  ev->name = _sl_reader_col_str (r, stmt, 3);
-  ev->aux = (guint32) sqlite3_column_int64 (stmt, 4);
-  ev->corr = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 5));
-  ev->link = SL_NO_LINK;
-  GArray *a = _sl_reader_cpu_events (r, thread, SL_LANE_OSRT);
-  g_array_append_val (a, *ev);
-}
-
-gboolean
-_sl_reader_read_osrt (SlReader *r,
-                      GError  **error)
-{
-  SlRowLoop loop = {
-    .table = "OSRT_API", .what = "OS runtime calls", .times = TRUE,
-    .sql = "SELECT start, end, globalTid, {nameId:NULL}, {returnValue:0}, {callchainId:0}, "
-           "{eventClass:27} FROM OSRT_API",
-    .row = osrt_row,
-  };
-
-  return _sl_reader_each_row (r, &loop, error);
-}
-
-/* ---- CPU samples and call chains --------------------------------------------------------- */
-
+/* Both tables go into the trace's one call-chain table: a chain is a run of frames, leaf first,
+ * and its index there is what a sample's aux holds. */
 typedef struct
 {
-  GHashTable *chain_of;   /* SAMPLING_CALLCHAINS id -> chain index + 1 */
+  GHashTable *chain_of;   /* SAMPLING_CALLCHAINS id -> chain index + 1, or NULL */
+  GArray     *ids;        /* OSRT_CALLCHAINS: SlChainId, or NULL */
   gint64      current;    /* id of the chain being read; G_MININT64 before the first */
+  guint64     bad_ids;    /* OSRT ids that no call can name (not in 1 … 2^32-1) */
 } ChainRows;
 
 static void
@@ -235,8 +201,13 @@ chain_row (SlReader     *r,
         chain_end (r->trace);
       rows->current = id;
       guint32 chain = r->trace->chain_offsets->len - 1;
-      g_hash_table_insert (rows->chain_of, g_memdup2 (&id, sizeof id),
-                           GUINT_TO_POINTER (chain + 1));
+      if (rows->chain_of != NULL)
+        g_hash_table_insert (rows->chain_of, g_memdup2 (&id, sizeof id),
+                             GUINT_TO_POINTER (chain + 1));
+      else if (id > 0 && id < G_MAXUINT32)
+        g_array_append_val (rows->ids, ((SlChainId) { (guint32) id, chain }));
+      else
+        rows->bad_ids++;
     }
   guint32 sym = _sl_reader_col_str (r, stmt, 1), mod = _sl_reader_col_str (r, stmt, 2);
   g_array_append_val (r->trace->chain_symbols, sym);
@@ -251,7 +222,114 @@ chains_done (SlReader  *r,
 
   if (rows->current != G_MININT64)
     chain_end (r->trace);
+  if (rows->bad_ids > 0)
+    _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " call chains have an id no call can "
+                              "name (0, negative or too large); they were left out",
+                    loop->table, rows->bad_ids);
 }
+
+/* ---- OS runtime calls -------------------------------------------------------------------- */
+
+static int
+compare_chain_ids (gconstpointer a,
+                   gconstpointer b)
+{
+  const SlChainId *x = a, *y = b;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* OSRT_CALLCHAINS, sorted by id, each id once: the backtraces of OS runtime calls (nsys keeps
+ * those of calls over a threshold, 80 µs by default; a call without one has callchainId 0). */
+static gboolean
+read_osrt_chains (SlReader *r,
+                  GError  **error)
+{
+  GArray *ids = r->trace->osrt_chains;
+  ChainRows chains = { NULL, ids, G_MININT64, 0 };
+  SlRowLoop loop = {
+    .table = "OSRT_CALLCHAINS",
+    .sql = "SELECT id, symbol, module FROM OSRT_CALLCHAINS ORDER BY id, stackDepth",
+    .row = chain_row, .done = chains_done, .data = &chains,
+  };
+  guint kept = 0;
+
+  if (!_sl_reader_each_row (r, &loop, error))
+    return FALSE;
+  /* a damaged file's ids may come out of order (text among integers): sort, keep the first */
+  g_array_sort (ids, compare_chain_ids);
+  for (guint i = 0; i < ids->len; i++)
+    if (kept == 0 || g_array_index (ids, SlChainId, i).id != g_array_index (ids, SlChainId,
+                                                                            kept - 1).id)
+      g_array_index (ids, SlChainId, kept++) = g_array_index (ids, SlChainId, i);
+  g_array_set_size (ids, kept);
+  return TRUE;
+}
+
+typedef struct
+{
+  gboolean has_chains;     /* the file has OSRT_CALLCHAINS (without it, no call has one) */
+  guint64  dangling;       /* calls whose callchainId is not in it */
+} OsrtRows;
+
+static void
+osrt_done (SlReader  *r,
+           SlRowLoop *loop)
+{
+  OsrtRows *rows = loop->data;
+
+  if (rows->dangling > 0)
+    _sl_trace_warn (r->trace,
+                    "%s: %" G_GUINT64_FORMAT " calls name a callchainId that OSRT_CALLCHAINS does "
+                    "not have; they show no backtrace",
+                    loop->table, rows->dangling);
+}
+
+static void
+osrt_row (SlReader     *r,
+          sqlite3_stmt *stmt,
+          SlEvent      *ev,
+          SlRowLoop    *loop)
+{
+  OsrtRows *rows = loop->data;
+
+  /* other event classes share the table (counted, so that the inventory accounts for them) */
+  if (G_UNLIKELY (sqlite3_column_int64 (stmt, 6) != 27))
+    {
+      loop->trouble.not_events++;
+      return;
+    }
+  gint32 thread = _sl_reader_row_thread (r, stmt, 2, &loop->trouble);
+  if (thread < 0)
+    return;
+  ev->name = _sl_reader_col_str (r, stmt, 3);
+  ev->aux = (guint32) sqlite3_column_int64 (stmt, 4);
+  ev->corr = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 5));
+  ev->link = SL_NO_LINK;
+  if (ev->corr != 0 && rows->has_chains
+      && _sl_trace_find_osrt_chain (r->trace, ev->corr) == G_MAXUINT32)
+    rows->dangling++;
+  GArray *a = _sl_reader_cpu_events (r, thread, SL_LANE_OSRT);
+  g_array_append_val (a, *ev);
+}
+
+gboolean
+_sl_reader_read_osrt (SlReader *r,
+                      GError  **error)
+{
+  OsrtRows rows = { _sl_reader_table_exists (r, "OSRT_CALLCHAINS"), 0 };
+  SlRowLoop loop = {
+    .table = "OSRT_API", .what = "OS runtime calls", .times = TRUE,
+    .sql = "SELECT start, end, globalTid, {nameId:NULL}, {returnValue:0}, {callchainId:0}, "
+           "{eventClass:27} FROM OSRT_API",
+    .row = osrt_row, .done = osrt_done, .data = &rows,
+  };
+
+  if (rows.has_chains && !read_osrt_chains (r, error))
+    return FALSE;
+  return _sl_reader_each_row (r, &loop, error);
+}
+
+/* ---- CPU samples ------------------------------------------------------------------------- */
 
 static void
 sample_row (SlReader     *r,
@@ -286,7 +364,7 @@ _sl_reader_read_samples (SlReader *r,
 {
   g_autoptr (GHashTable) chain_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                            NULL);
-  ChainRows chains = { chain_of, G_MININT64 };
+  ChainRows chains = { chain_of, NULL, G_MININT64, 0 };
   SlRowLoop chain_loop = {
     .table = "SAMPLING_CALLCHAINS",
     .sql = "SELECT id, symbol, module FROM SAMPLING_CALLCHAINS ORDER BY id, stackDepth",

@@ -108,7 +108,7 @@ process_for (SlReader *r,
   if (idx != 0)
     return idx - 1;
 
-  SlProcess p = { global_pid, (guint32) PID_OF (global_pid), SL_NO_STR };
+  SlProcess p = { global_pid, (guint32) PID_OF (global_pid), SL_NO_STR, 0, SL_NO_STR };
   g_array_append_val (r->trace->processes, p);
   idx = r->trace->processes->len;
   g_hash_table_insert (r->processes, g_memdup2 (&global_pid, sizeof global_pid),
@@ -173,10 +173,44 @@ thread_name_row (SlReader     *r,
     t->priority = sqlite3_column_int64 (stmt, 2);
 }
 
+/* SL_PROCESS_INFO, Sightline's own table (nsys has no command line or parent): a row per process
+ * of the recorded tree.  A process it names that no other table has is added (it may have run
+ * no traced code, yet be the parent of those that did). */
+static void
+process_info_row (SlReader     *r,
+                  sqlite3_stmt *stmt,
+                  SlEvent      *ev G_GNUC_UNUSED,
+                  SlRowLoop    *loop)
+{
+  if (sqlite3_column_type (stmt, 0) != SQLITE_INTEGER)
+    {
+      loop->trouble.null_owner++;
+      return;
+    }
+  guint pi = process_for (r, GPID_OF ((guint64) sqlite3_column_int64 (stmt, 0)));
+  SlProcess *p = &g_array_index (r->trace->processes, SlProcess, pi);
+  gint64 parent = sqlite3_column_type (stmt, 1) == SQLITE_INTEGER ? sqlite3_column_int64 (stmt, 1)
+                                                                   : 0;
+  /* a pid is 1 … 2^22 on Linux; the pid bits of a global pid hold 24 */
+  if (parent > 0 && parent <= 0xFFFFFF && (guint32) parent != p->pid)
+    p->parent_pid = (guint32) parent;
+  if (sqlite3_column_type (stmt, 2) == SQLITE_TEXT)
+    {
+      guint32 cmd = _sl_reader_col_text (r, stmt, 2);
+      if (cmd != SL_NO_STR)
+        p->command_line = cmd;
+    }
+}
+
 gboolean
 _sl_reader_read_processes (SlReader *r,
                            GError  **error)
 {
+  SlRowLoop info = { .table = "SL_PROCESS_INFO",
+                     .sql = "SELECT globalPid, {parentPid:NULL}, {commandLine:NULL} "
+                            "FROM SL_PROCESS_INFO",
+                     .row = process_info_row };
+
   SlRowLoop processes = { .table = "PROCESSES", .sql = "SELECT globalPid, pid, name FROM PROCESSES",
                           .row = process_row };
   SlRowLoop names = { .table = "ThreadNames",
@@ -186,6 +220,10 @@ _sl_reader_read_processes (SlReader *r,
   if (_sl_reader_table_exists (r, "PROCESSES") && !_sl_reader_each_row (r, &processes, error))
     return FALSE;
   if (_sl_reader_table_exists (r, "ThreadNames") && !_sl_reader_each_row (r, &names, error))
+    return FALSE;
+  if (_sl_reader_table_exists (r, "SL_PROCESS_INFO") && _sl_reader_has_column (r, "SL_PROCESS_INFO",
+                                                                               "globalPid")
+      && !_sl_reader_each_row (r, &info, error))
     return FALSE;
 
   /* a process without a name takes its main thread's */

@@ -109,6 +109,14 @@ typedef struct
   guint64     bad_order;  /* repaired: end before start */
 } SlTableRead;
 
+/* A backtrace of OSRT_CALLCHAINS: its id in the file (an OS runtime call's callchainId, its
+ * event's corr) and its chain in the call-chain table. */
+typedef struct
+{
+  guint32 id;
+  guint32 chain;
+} SlChainId;
+
 struct _SlTrace
 {
   gint          ref_count;
@@ -136,6 +144,7 @@ struct _SlTrace
   GArray       *chain_offsets; /* guint32: start of chain i in chain_symbols; one extra at end */
   GArray       *chain_symbols; /* guint32 string ids */
   GArray       *chain_modules;
+  GArray       *osrt_chains;   /* SlChainId: OSRT_CALLCHAINS id -> chain, sorted by id */
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
   GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */
@@ -149,6 +158,8 @@ guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
 /* The label of an enum value (the file's, else built in), NULL when there is none. */
 const char *_sl_trace_enum_find (SlTrace *trace, SlEnum which, gint64 value);
 void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The chain of an OSRT_CALLCHAINS id, G_MAXUINT32 when the file has none of that id. */
+guint32 _sl_trace_find_osrt_chain (SlTrace *trace, guint32 callchain_id);
 SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
 /* Records what the loader made of a table (under the lock: two threads load); `read->table` is
  * copied. */

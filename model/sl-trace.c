@@ -34,6 +34,7 @@ sl_trace_new (const char *path)
   trace->chain_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
   trace->chain_symbols = g_array_new (FALSE, FALSE, sizeof (guint32));
   trace->chain_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
+  trace->osrt_chains = g_array_new (FALSE, FALSE, sizeof (SlChainId));
   trace->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
   for (guint i = 0; i < SL_N_ENUMS; i++)
     trace->enum_labels[i] = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -83,6 +84,7 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->chain_offsets);
   g_array_unref (trace->chain_symbols);
   g_array_unref (trace->chain_modules);
+  g_array_unref (trace->osrt_chains);
   g_array_unref (trace->diagnostics);
   g_array_unref (trace->kernel_infos);
   g_array_unref (trace->copy_infos);
@@ -463,6 +465,7 @@ sl_trace_get_memory_size (SlTrace *trace)
   size += trace->kernel_infos->len * sizeof (SlKernelInfo);
   size += trace->copy_infos->len * sizeof (SlCopyInfo);
   size += (trace->chain_offsets->len + trace->chain_symbols->len * 2) * sizeof (guint32);
+  size += trace->osrt_chains->len * sizeof (SlChainId);
   size += trace->threads->len * sizeof (SlThread) + trace->processes->len * sizeof (SlProcess);
   size += trace->gpus->len * sizeof (SlGpu);
   size += trace->diagnostics->len * sizeof (SlDiagnostic);
@@ -592,6 +595,39 @@ sl_trace_get_callchain (SlTrace        *trace,
   *symbols = &g_array_index (trace->chain_symbols, guint32, from);
   *modules = &g_array_index (trace->chain_modules, guint32, from);
   return to - from;
+}
+
+guint32
+_sl_trace_find_osrt_chain (SlTrace *trace,
+                           guint32  callchain_id)
+{
+  const SlChainId *ids = (const SlChainId *) trace->osrt_chains->data;
+  guint lo = 0, hi = trace->osrt_chains->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (ids[mid].id < callchain_id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < trace->osrt_chains->len && ids[lo].id == callchain_id ? ids[lo].chain
+                                                                     : G_MAXUINT32;
+}
+
+guint
+sl_trace_get_osrt_callchain (SlTrace        *trace,
+                             guint32         callchain_id,
+                             const guint32 **symbols,
+                             const guint32 **modules)
+{
+  g_return_val_if_fail (trace != NULL && symbols != NULL && modules != NULL, 0);
+  *symbols = *modules = NULL;
+  if (callchain_id == 0)
+    return 0;
+  return sl_trace_get_callchain (trace, _sl_trace_find_osrt_chain (trace, callchain_id), symbols,
+                                 modules);
 }
 
 gboolean

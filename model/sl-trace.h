@@ -23,6 +23,8 @@ typedef struct
   guint64 global_pid;
   guint32 pid;
   guint32 name;              /* string id */
+  guint32 parent_pid;        /* 0 = unknown (nsys exports have none: SL_PROCESS_INFO does) */
+  guint32 command_line;      /* string id, SL_NO_STR = unknown */
 } SlProcess;
 
 typedef struct
@@ -176,6 +178,13 @@ guint             sl_trace_get_callchain     (SlTrace        *trace,
                                               guint32         aux,
                                               const guint32 **symbols,
                                               const guint32 **modules);
+
+/* Frames of an OS runtime call's backtrace (OSRT_CALLCHAINS), leaf first, by the callchainId its
+ * event holds in `corr`; 0 when the call has none (id 0, or one the file does not have). */
+guint             sl_trace_get_osrt_callchain (SlTrace        *trace,
+                                               guint32         callchain_id,
+                                               const guint32 **symbols,
+                                               const guint32 **modules);
 
 /* Global event ids: lane->base + index.  Returns FALSE when the id is out of range. */
 gboolean          sl_trace_resolve           (SlTrace        *trace,

@@ -625,6 +625,95 @@ assert_utf8 (const char *s)
   g_assert_true (g_utf8_validate (s, -1, NULL));
 }
 
+/* Issue 14: OS runtime calls whose callchainId points nowhere, and OSRT_CALLCHAINS rows with ids
+ * no call can name, text ids, frames of missing strings: warnings, no backtrace, never a crash. */
+static void
+test_osrt_chains (void)
+{
+  g_autofree char *path = copy_trace ("nsys/nsys-2026.1-osrt-sampling.sqlite",
+                                      "osrt-chains.sqlite");
+  g_autoptr (SlTrace) clean = NULL, trace = NULL;
+  Counts want, got;
+  guint with = 0;
+
+  clean = load_ok (path);
+  count_events (clean, &want);
+  drop_not_null (path, "OSRT_CALLCHAINS");
+  exec_sql (path, "UPDATE OSRT_API SET callchainId = 99999999 WHERE rowid IN "
+                  "(SELECT rowid FROM OSRT_API WHERE callchainId <> 0 ORDER BY rowid LIMIT 10);"
+                  "UPDATE OSRT_API SET callchainId = -5 WHERE rowid IN "
+                  "(SELECT rowid FROM OSRT_API WHERE callchainId <> 0 ORDER BY rowid LIMIT 3);"
+                  "INSERT INTO OSRT_CALLCHAINS (id, symbol, module, stackDepth) VALUES "
+                  "  (-7, 1, 1, 0), (0, 1, 1, 0), (99999999999, 1, 1, 0), ('abc', 1, 1, 0), "
+                  "  (NULL, 1, 1, 0), (5000000, 987654321, NULL, 0), (5000000, 'x', 1, 3);"
+                  "UPDATE OSRT_CALLCHAINS SET stackDepth = NULL WHERE rowid IN "
+                  "(SELECT rowid FROM OSRT_CALLCHAINS ORDER BY rowid LIMIT 5);");
+  trace = load_ok (path);
+  count_events (trace, &got);
+  assert_kinds_equal (&got, &want, ALL_KINDS);
+  g_assert_true (has_warning (trace, "OSRT_API", "callchainId", "no backtrace", NULL));
+  g_assert_true (has_warning (trace, "OSRT_CALLCHAINS", "left out", NULL));
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize e = 0; lane->kind == SL_LANE_OSRT && e < lane->n_events; e++)
+        {
+          const guint32 *syms, *mods;
+          guint n = sl_trace_get_osrt_callchain (trace, lane->events[e].corr, &syms, &mods);
+          if (lane->events[e].corr == 99999999 || lane->events[e].corr == 0)
+            g_assert_cmpuint (n, ==, 0);
+          for (guint k = 0; k < n; k++)
+            {
+              g_assert_nonnull (sl_trace_str (trace, syms[k]));
+              g_assert_nonnull (sl_trace_str (trace, mods[k]));
+            }
+          with += n > 0;
+        }
+    }
+  g_assert_cmpuint (with, >, 0);
+  {
+    const guint32 *syms, *mods;
+    g_assert_cmpuint (sl_trace_get_osrt_callchain (trace, 5000000, &syms, &mods), ==, 2);
+    g_assert_cmpuint (sl_trace_get_osrt_callchain (trace, G_MAXUINT32, &syms, &mods), ==, 0);
+  }
+}
+
+/* SL_PROCESS_INFO (Sightline's own table) with a NULL or text globalPid, a parent that is no pid,
+ * a command line that is not UTF-8 or not text: the good rows read, the rest ignored. */
+static void
+test_process_info (void)
+{
+  g_autofree char *path = copy_trace (TINY, "process-info.sqlite");
+  g_autoptr (SlTrace) trace = NULL;
+  const SlProcess *pr = NULL;
+  Counts got;
+  gint64 gpid;
+
+  {
+    g_autoptr (SlTrace) t = load_ok (path);
+    g_assert_cmpuint (sl_trace_get_n_processes (t), >, 0);
+    gpid = (gint64) sl_trace_get_process (t, 0)->global_pid;
+  }
+  g_autofree char *sql = g_strdup_printf (
+    "CREATE TABLE SL_PROCESS_INFO (globalPid INTEGER, pid INTEGER, parentPid INTEGER, "
+    "  commandLine TEXT);"
+    "INSERT INTO SL_PROCESS_INFO VALUES (NULL, 1, 2, 'x'), ('abc', 1, 2, 'y'), "
+    "  (%" G_GINT64_FORMAT ", 0, -4, X'C3283A'), (%" G_GINT64_FORMAT ", 0, 99999999999, 42),"
+    "  (%" G_GINT64_FORMAT ", 0, 4242, 'python3 train.py --workers 4');", gpid, gpid, gpid);
+  exec_sql (path, sql);
+  trace = load_ok (path);
+  count_events (trace, &got);
+  assert_kinds_equal (&got, &tiny_counts, ALL_KINDS);
+  for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+    if ((gint64) sl_trace_get_process (trace, i)->global_pid == gpid)
+      pr = sl_trace_get_process (trace, i);
+  g_assert_nonnull (pr);
+  g_assert_cmpuint (pr->parent_pid, ==, 4242);
+  g_assert_cmpstr (sl_trace_str (trace, pr->command_line), ==, "python3 train.py --workers 4");
+  for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+    assert_utf8 (sl_trace_str (trace, sl_trace_get_process (trace, i)->command_line));
+}
+
 static void
 test_not_utf8 (void)
 {
@@ -1027,6 +1116,8 @@ main (int    argc,
   g_test_add_func ("/model/badinput/end-before-start", test_end_before_start);
   g_test_add_func ("/model/badinput/dangling-ids", test_dangling_ids);
   g_test_add_func ("/model/badinput/not-utf8", test_not_utf8);
+  g_test_add_func ("/model/badinput/osrt-chains", test_osrt_chains);
+  g_test_add_func ("/model/badinput/process-info", test_process_info);
   g_test_add_func ("/model/badinput/wrong-types", test_wrong_types);
   g_test_add_func ("/model/badinput/huge-ids", test_huge_ids);
   g_test_add_func ("/model/badinput/extreme-times", test_extreme_times);

@@ -238,6 +238,21 @@ check_trace (const char *path)
         g_assert_cmpint (json_object_get_int_member (limits, "sm_count"), ==, sql_int (db, sql));
       }
 
+  /* issue 14: OS runtime backtraces are read; an nsys export names no parent or command line */
+  if (has_table (db, "OSRT_CALLCHAINS"))
+    g_assert_cmpstr (json_object_get_string_member (find_table (tables, "OSRT_CALLCHAINS"),
+                                                    "state"), ==, "loaded");
+  if (!has_table (db, "SL_PROCESS_INFO"))
+    {
+      JsonArray *procs = json_object_get_array_member (o, "processes");
+      for (guint i = 0; i < json_array_get_length (procs); i++)
+        {
+          JsonObject *pr = json_array_get_object_element (procs, i);
+          g_assert_true (json_object_get_null_member (pr, "parent_pid"));
+          g_assert_true (json_object_get_null_member (pr, "command_line"));
+        }
+    }
+
   JsonObject *span = json_object_get_object_member (o, "span");
   g_assert_cmpint (json_object_get_int_member (span, "start_ns"), ==, sl_trace_get_start (trace));
   g_assert_cmpint (json_object_get_int_member (span, "end_ns"), ==, sl_trace_get_end (trace));
@@ -411,6 +426,60 @@ test_generated (void)
 }
 
 /* The inventory of a trace loaded without some tables says they were not loaded, not unknown. */
+/* Issue 14, item 5: SL_PROCESS_INFO (written by `sightline record`): each process's parent and
+ * command line in `info` (text and JSON), the table listed as loaded. */
+static void
+test_process_info (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "process-info.sqlite", NULL);
+  const char *argv[] = { SL_SIGHTLINE_BIN, "info", path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  sqlite3 *db = NULL;
+  int status = -1;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  exec (db,
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+        "INSERT INTO StringIds VALUES (1, 'read'), (2, 'python3');"
+        "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+        " nameId INTEGER, returnValue INTEGER, nestingLevel INTEGER, callchainId INTEGER,"
+        " argumentsId INTEGER);"
+        "INSERT INTO OSRT_API VALUES (100, 200, 27, (100 << 24) | 100, 1, 0, 0, 0, 0),"
+        " (300, 400, 27, (101 << 24) | 101, 1, 0, 0, 0, 0);"
+        "CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);"
+        "INSERT INTO PROCESSES VALUES (100 << 24, 100, 'python3'), (101 << 24, 101, 'python3');"
+        "CREATE TABLE SL_PROCESS_INFO (globalPid INTEGER NOT NULL, pid INTEGER NOT NULL,"
+        " parentPid INTEGER, commandLine TEXT);"
+        "INSERT INTO SL_PROCESS_INFO VALUES (100 << 24, 100, 77, 'python3 train.py'),"
+        " (101 << 24, 101, 100, 'python3 train.py');");
+  sqlite3_close (db);
+
+  g_autoptr (JsonNode) root = info_json (path);
+  JsonObject *o = json_node_get_object (root);
+  JsonArray *procs = json_object_get_array_member (o, "processes");
+  guint seen = 0;
+  g_assert_cmpstr (json_object_get_string_member (find_table (json_object_get_array_member (
+                                                                o, "tables"), "SL_PROCESS_INFO"),
+                                                  "state"), ==, "loaded");
+  for (guint i = 0; i < json_array_get_length (procs); i++)
+    {
+      JsonObject *pr = json_array_get_object_element (procs, i);
+      gint64 pid = json_object_get_int_member (pr, "pid");
+      g_assert_cmpstr (json_object_get_string_member (pr, "command_line"), ==, "python3 train.py");
+      g_assert_cmpint (json_object_get_int_member (pr, "parent_pid"), ==, pid == 100 ? 77 : 100);
+      seen++;
+    }
+  g_assert_cmpuint (seen, ==, 2);
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, "parent pid 77 · python3 train.py"));
+  g_assert_nonnull (strstr (out, "parent pid 100 · python3 train.py"));
+}
+
 static void
 test_not_loaded (void)
 {
@@ -444,6 +513,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/info/real-traces", test_real_traces);
   g_test_add_func ("/app/info/generated", test_generated);
+  g_test_add_func ("/app/info/process-info", test_process_info);
   g_test_add_func ("/model/inventory/not-loaded", test_not_loaded);
   return g_test_run ();
 }

@@ -186,6 +186,14 @@ check_real_file (const char *path)
   if (has_table (db, "TARGET_INFO_CUDA_GPU"))
     g_assert_cmpstr (sl_trace_str (trace, sl_trace_get_gpu (trace, 0)->name), ==, "Tesla V100-PCIE-32GB");
 
+  /* nsys exports say nothing of parents or command lines (issue 14, item 5): none invented */
+  if (!has_table (db, "SL_PROCESS_INFO"))
+    for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+      {
+        g_assert_cmpuint (sl_trace_get_process (trace, i)->parent_pid, ==, 0);
+        g_assert_cmpuint (sl_trace_get_process (trace, i)->command_line, ==, SL_NO_STR);
+      }
+
   /* samples whose call chain is missing carry G_MAXUINT32: asking for it is safe */
   const guint32 *syms, *mods;
   g_assert_cmpuint (sl_trace_get_callchain (trace, G_MAXUINT32, &syms, &mods), ==, 0);
@@ -209,6 +217,90 @@ test_real_files (void)
   g_auto (GStrv) files = sl_test_nsys_traces ();
   for (guint i = 0; files[i] != NULL; i++)
     check_real_file (files[i]);
+}
+
+/* Issue 14, item 3: every OS runtime call's backtrace is OSRT_CALLCHAINS's frames of its
+ * callchainId, leaf first, symbol and module as SQL joins them; calls without one (id 0) have
+ * none, and as many calls have one as SQL finds. */
+static void
+test_osrt_backtraces (void)
+{
+  static const char *const files[] = {
+    "nsys/nsys-2021-osrt.sqlite", "nsys/nsys-2023.1-cuckoo-osrt.sqlite",
+    "nsys/nsys-2023.2-cutlass-cpu-sampling.sqlite", "nsys/nsys-2026.1-osrt-sampling.sqlite",
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = sl_test_trace_path (files[f]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      sqlite3 *db = NULL;
+      sqlite3_stmt *frames = NULL;
+      gsize with = 0, frames_checked = 0;
+      gint64 longest = -1;
+
+      g_assert_no_error (error);
+      g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT coalesce(s.value, ''), "
+                                               "coalesce(m.value, '') FROM OSRT_CALLCHAINS c "
+                                               "LEFT JOIN StringIds s ON s.id = c.symbol "
+                                               "LEFT JOIN StringIds m ON m.id = c.module "
+                                               "WHERE c.id = ? ORDER BY c.stackDepth",
+                                           -1, &frames, NULL), ==, SQLITE_OK);
+      for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, i);
+          for (gsize e = 0; lane->kind == SL_LANE_OSRT && e < lane->n_events; e++)
+            {
+              const SlEvent *ev = &lane->events[e];
+              const guint32 *syms, *mods;
+              guint n = sl_trace_get_osrt_callchain (trace, ev->corr, &syms, &mods), k = 0;
+
+              if (ev->corr == 0)
+                {
+                  g_assert_cmpuint (n, ==, 0);
+                  continue;
+                }
+              with += n > 0;
+              sqlite3_reset (frames);
+              sqlite3_bind_int64 (frames, 1, ev->corr);
+              while (sqlite3_step (frames) == SQLITE_ROW)
+                {
+                  g_assert_cmpuint (k, <, n);
+                  g_assert_cmpstr (sl_trace_str (trace, syms[k]), ==,
+                                   (const char *) sqlite3_column_text (frames, 0));
+                  g_assert_cmpstr (sl_trace_str (trace, mods[k]), ==,
+                                   (const char *) sqlite3_column_text (frames, 1));
+                  k++;
+                }
+              g_assert_cmpuint (k, ==, n);
+              frames_checked += n;
+              if (ev->end - ev->start > longest)
+                longest = ev->end - ev->start;
+            }
+        }
+      g_test_message ("%s: %" G_GSIZE_FORMAT " calls with a backtrace, %" G_GSIZE_FORMAT
+                      " frames", files[f], with, frames_checked);
+      g_assert_cmpuint (with, >, 0);
+      g_assert_cmpint (with, ==, sql_int (db, "SELECT count(*) FROM OSRT_API WHERE eventClass = 27 "
+                                              "AND globalTid IS NOT NULL AND callchainId IN "
+                                              "(SELECT id FROM OSRT_CALLCHAINS)"));
+      /* the longest call with a backtrace, as SQL picks it, has the frames SQL gives */
+      {
+        g_autofree char *q = g_strdup_printf (
+          "SELECT count(*) FROM OSRT_CALLCHAINS WHERE id = (SELECT callchainId FROM OSRT_API "
+          "WHERE eventClass = 27 AND globalTid IS NOT NULL AND callchainId <> 0 "
+          "ORDER BY end - start DESC LIMIT 1)");
+        g_autofree char *d = g_strdup_printf ("SELECT max(end - start) FROM OSRT_API WHERE "
+                                              "eventClass = 27 AND globalTid IS NOT NULL AND "
+                                              "callchainId <> 0");
+        g_assert_cmpint (longest, ==, sql_int (db, d));
+        g_assert_cmpint (sql_int (db, q), >, 0);
+      }
+      sqlite3_finalize (frames);
+      sqlite3_close (db);
+    }
 }
 
 /* The h100 cut: NVTX push/pop ranges nest per thread, and inner depths lie inside outer ones. */
@@ -463,6 +555,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/trace/real-files", test_real_files);
   g_test_add_func ("/model/trace/nvtx-nesting", test_nvtx_nesting);
+  g_test_add_func ("/model/trace/osrt-backtraces", test_osrt_backtraces);
   g_test_add_func ("/model/trace/utilization", test_utilization);
   g_test_add_func ("/model/trace/progress-cancel", test_progress_cancel);
   g_test_add_func ("/model/trace/load-flags", test_load_flags);

@@ -365,6 +365,8 @@ test_click_kernel (void)
   sl_timeline_view_select_event (tv, SL_EVENT_REF_NONE, FALSE);
   sl_viewport_set_visible (vp, ev->start - (ev->end - ev->start), ev->end + (ev->end - ev->start),
                            TRUE);
+  /* its row scrolled into view: the CPU samples' flame charts above may push it down */
+  _sl_timeline_reveal_lane (tv, ref.lane);
   sl_test_iterate_for (200);
   g_assert_true (sl_timeline_view_get_event_area (tv, ref, &area));
   g_test_message ("kernel box at %.0f,%.0f %.0fx%.0f", area.origin.x, area.origin.y,

@@ -180,6 +180,105 @@ test_thread_state (void)
   g_object_unref (pane);
 }
 
+/* Issue 14, item 3: an OS runtime call's backtrace in the pane, frame by frame as SQL has it: the
+ * longest call with one in a real trace. */
+static void
+test_osrt_backtrace (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-osrt-sampling.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  gint64 start = 0, chain = 0;
+  SlEventRef ref = SL_EVENT_REF_NONE;
+  g_autofree char *text = NULL;
+  const char *at;
+  guint frames = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT start, callchainId FROM OSRT_API WHERE "
+                                           "callchainId <> 0 ORDER BY end - start DESC LIMIT 1",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  start = sqlite3_column_int64 (st, 0);
+  chain = sqlite3_column_int64 (st, 1);
+  sqlite3_finalize (st);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_OSRT && k < lane->n_events; k++)
+        if (lane->events[k].start == start && lane->events[k].corr == chain)
+          ref = (SlEventRef) { (gint) i, k };
+    }
+  g_assert_cmpint (ref.lane, >=, 0);
+
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_test_message ("%s", text);
+  at = strstr (text, "Backtrace (leaf first)");
+  g_assert_nonnull (at);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT s.value, m.value FROM OSRT_CALLCHAINS c "
+                                           "JOIN StringIds s ON s.id = c.symbol "
+                                           "JOIN StringIds m ON m.id = c.module "
+                                           "WHERE c.id = ? ORDER BY c.stackDepth",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  sqlite3_bind_int64 (st, 1, chain);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      g_autofree char *want = g_strdup_printf ("%s  (%s)", sqlite3_column_text (st, 0),
+                                               sqlite3_column_text (st, 1));
+      const char *next = strstr (at, want);
+      g_assert_nonnull (next);   /* in order, leaf first */
+      at = next + strlen (want);
+      frames++;
+    }
+  g_assert_cmpuint (frames, >, 1);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  g_object_unref (pane);
+}
+
+/* Issue 14, item 5: a process's command line and parent, from SL_PROCESS_INFO, by its events. */
+static void
+test_process_origin (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "origin.sqlite", NULL);
+  Plant *p = plant_new (path);
+  sqlite3 *db = NULL;
+  g_autoptr (GError) error = NULL;
+  SlEventRef ref;
+
+  plant_api (p, PLANT_MAIN, "cudaFree", 0, PLANT_US);
+  plant_finish (p);
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_autofree char *sql = g_strdup_printf (
+    "CREATE TABLE SL_PROCESS_INFO (globalPid INTEGER NOT NULL, pid INTEGER NOT NULL, "
+    "  parentPid INTEGER, commandLine TEXT);"
+    "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT ", 100, 77, "
+    "  'python3 train.py --workers 4');",
+    (gint64) SL_GLOBAL_PID (1, 100));
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  g_assert_true (find_event (trace, SL_LANE_CUDA_API, "cudaFree", &ref));
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_autofree char *cmd = line_of (text, "Command line");
+  g_autofree char *parent = line_of (text, "Parent");
+  g_test_message ("%s", text);
+  g_assert_cmpstr (cmd, ==, "python3 train.py --workers 4");
+  g_assert_cmpstr (parent, ==, "pid 77");
+  g_object_unref (pane);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -188,5 +287,7 @@ main (int   argc,
   g_test_add_func ("/ui/detail/offset-precision", test_offset_precision);
   g_test_add_func ("/ui/detail/pane", test_pane);
   g_test_add_func ("/ui/detail/thread-state", test_thread_state);
+  g_test_add_func ("/ui/detail/osrt-backtrace", test_osrt_backtrace);
+  g_test_add_func ("/ui/detail/process-origin", test_process_origin);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include "sl-lane.h"
 #include "sl-plant.h"
 #include "sl-schema.h"
+#include "sl-sort.h"
 #include "sl-stats-panel-private.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
@@ -1408,6 +1409,432 @@ test_context_menu_click (void)
 #endif
 }
 
+/* ------------------------------------------------------------------------------------------- */
+/* CPU samples as a flame chart                                                                 */
+
+#define FLAME_T0 (10 * PLANT_MS)
+#define FLAME_DT PLANT_MS
+
+/* Sample i of the flame trace's main thread: 1 ms apart, a 50 ms pause before sample 100. */
+static gint64
+flame_time (int i)
+{
+  return FLAME_T0 + i * FLAME_DT + (i >= 100 ? 50 * PLANT_MS : 0);
+}
+
+/*
+ * A trace whose main thread has 122 samples of known stacks (root first), written with SQL:
+ *   0 … 39   main train forward matmul
+ *   40 … 69  main train backward
+ *   70 … 99  main load read
+ *   (50 ms without samples)
+ *   100 … 109 main load read
+ *   110 … 119 main train read      ("read" again, under another parent)
+ *   120, 121  main a b c d e f g h i  (10 deep)
+ */
+static char *
+write_flame_trace (void)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), "flame.sqlite", NULL);
+  static const char *const names[] = { "main", "train", "forward", "matmul", "backward", "load",
+                                       "read", "a", "b", "c", "d", "e", "f", "g", "h", "i" };
+  static const int stacks[][11] = {
+    { 0, 1, 2, 3, -1 }, { 0, 1, 4, -1 }, { 0, 5, 6, -1 }, { 0, 5, 6, -1 }, { 0, 1, 6, -1 },
+    { 0, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1 },
+  };
+  static const int from[] = { 0, 40, 70, 100, 110, 120, 122 };
+  Plant *p = plant_new (path);
+  GString *q = g_string_new ("BEGIN;");
+
+  plant_api (p, PLANT_MAIN, "cudaLaunchKernel", FLAME_T0, FLAME_T0 + 5 * PLANT_US);
+  plant_finish (p);
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    g_string_append_printf (q, "INSERT INTO StringIds VALUES (%u, '%s');", 800000 + k, names[k]);
+  g_string_append (q, "INSERT INTO StringIds VALUES (800100, 'libflame.so');");
+  for (guint s = 0; s + 1 < G_N_ELEMENTS (from); s++)
+    for (int i = from[s]; i < from[s + 1]; i++)
+      {
+        int len = 0;
+        while (stacks[s][len] >= 0)
+          len++;
+        g_string_append_printf (q, "INSERT INTO COMPOSITE_EVENTS VALUES (%d, %" G_GINT64_FORMAT
+                                   ", 0, 1, %" G_GINT64_FORMAT ", 0);",
+                                5000 + i, flame_time (i),
+                                (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN));
+        /* stackDepth 0 is the leaf */
+        for (int d = 0; d < len; d++)
+          g_string_append_printf (q, "INSERT INTO SAMPLING_CALLCHAINS VALUES (%d, %d, 800100, 0, "
+                                     "0, 0, NULL, NULL, 7, %d);",
+                                  5000 + i, 800000 + stacks[s][len - 1 - d], d);
+      }
+  g_string_append (q, "COMMIT;");
+  sql (path, q->str);
+  g_string_free (q, TRUE);
+  return path;
+}
+
+static void
+assert_flame_box (SlTimelineView *view,
+                  guint           lane,
+                  guint           depth,
+                  int             sample,
+                  int             first,
+                  int             last,
+                  gint64          end)
+{
+  SlTime a, b;
+  guint n;
+
+  g_assert_true (sl_timeline_view_get_flame_box (view, lane, depth, sample, &a, &b, &n));
+  g_test_message ("depth %u, sample %d: [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), %u samples",
+                  depth, sample, a, b, n);
+  g_assert_cmpint (a, ==, flame_time (first));
+  g_assert_cmpint (b, ==, end);
+  g_assert_cmpuint (n, ==, last - first + 1);
+}
+
+/* Issue 14, item 4: samples drawn as a flame chart by stack depth: boxes merge consecutive
+ * samples with the same frames from the root down, span to the next sample (a sampling interval
+ * past the last), break at a pause, never merge under another parent; coloured by function,
+ * labelled; a click selects a sample; deep stacks show a few levels until the header is
+ * clicked. */
+static void
+test_flame (void)
+{
+  Fixture f;
+  g_autofree char *path = write_flame_trace ();
+  SlTimelineView *view;
+  gint lane = -1, row;
+  g_auto (GStrv) labels = NULL;
+  g_autoptr (GdkTexture) shot = NULL;
+  SlEventRef ref;
+  SlTime t0, t1;
+  graphene_rect_t area;
+  Pixels px;
+  GdkRGBA matmul;
+  int hits = 0;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  lane = find_lane (f.trace, SL_LANE_SAMPLES);
+  g_assert_cmpint (lane, >=, 0);
+  g_assert_cmpuint (sl_trace_get_lane (f.trace, lane)->n_events, ==, 122);
+  /* the first frame that showed the lane started its build on a thread; it lands by itself */
+  {
+    gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    while (!_sl_timeline_flame_built (view, lane) && g_get_monotonic_time () < until)
+      spin (20);
+    g_assert_true (_sl_timeline_flame_built (view, lane));
+  }
+
+  /* depth 0: "main" from sample 0 up to the pause, then again after it */
+  assert_flame_box (view, lane, 0, 50, 0, 99, flame_time (99) + FLAME_DT + FLAME_DT / 2);
+  assert_flame_box (view, lane, 0, 100, 100, 121, flame_time (121) + FLAME_DT + FLAME_DT / 2);
+  /* depth 1: "train" up to the next sample after its last, "load" to the pause */
+  assert_flame_box (view, lane, 1, 0, 0, 69, flame_time (70));
+  assert_flame_box (view, lane, 1, 75, 70, 99, flame_time (99) + FLAME_DT + FLAME_DT / 2);
+  assert_flame_box (view, lane, 1, 105, 100, 109, flame_time (110));
+  /* depth 2: forward, backward; "read" under "load" and under "train" are two boxes */
+  assert_flame_box (view, lane, 2, 39, 0, 39, flame_time (40));
+  assert_flame_box (view, lane, 2, 40, 40, 69, flame_time (70));
+  assert_flame_box (view, lane, 2, 109, 100, 109, flame_time (110));
+  assert_flame_box (view, lane, 2, 110, 110, 119, flame_time (120));
+  /* depth 3: matmul only under forward; nothing under backward */
+  assert_flame_box (view, lane, 3, 20, 0, 39, flame_time (40));
+  {
+    SlTime a, b;
+    guint n;
+    g_assert_false (sl_timeline_view_get_flame_box (view, lane, 3, 50, &a, &b, &n));
+    /* the deep stack, depth 9 */
+    g_assert_true (sl_timeline_view_get_flame_box (view, lane, 9, 121, &a, &b, &n));
+    g_assert_cmpuint (n, ==, 2);
+  }
+
+  /* 10 levels deep: a few shown until the header is clicked */
+  labels = sl_timeline_view_dup_row_labels (view);
+  g_assert_cmpint (find_label (labels, "CPU samples · 4 of 10 levels ▸"), >=, 0);
+  row = view->lane_row[lane];
+  g_assert_cmpfloat (row_get (view, row)->h, ==, FLAME_ROWS_COLLAPSED * FLAME_ROW_H + 2);
+  _sl_timeline_toggle_group (view, row);
+  g_clear_pointer (&labels, g_strfreev);
+  labels = sl_timeline_view_dup_row_labels (view);
+  g_assert_cmpint (find_label (labels, "CPU samples · 10 levels"), >=, 0);
+  row = view->lane_row[lane];
+  g_assert_cmpfloat (row_get (view, row)->h, ==, 10 * FLAME_ROW_H + 2);
+
+  /* drawn: the matmul box of depth 3 in matmul's colour, nothing at depth 3 under backward */
+  sl_viewport_set_visible (sl_timeline_view_get_viewport (view), flame_time (0) - 2 * PLANT_MS,
+                           flame_time (121) + 4 * PLANT_MS, FALSE);
+  spin (50);
+  shot = render (&f, "flame");
+  px = pixels_get (shot);
+  {
+    double y0 = RULER_H + row_get (view, row)->y - scroll_y (view) + 1;
+    double yd3 = y0 + 3 * FLAME_ROW_H + FLAME_ROW_H / 2;
+    double xa = time_to_x (view, flame_time (5)), xb = time_to_x (view, flame_time (35));
+    double xc = time_to_x (view, flame_time (55) + FLAME_DT / 2);
+    guint32 id = 0;
+    for (guint s = 0; s < sl_trace_get_n_strs (f.trace); s++)
+      if (g_str_equal (sl_trace_str (f.trace, s), "matmul"))
+        id = s;
+    g_assert_cmpuint (id, !=, 0);
+    matmul = _sl_timeline_flame_color (view, id);
+    g_assert_cmpint (count_colour (&px, (int) xa, (int) xb, (int) yd3, (int) yd3 + 1, &matmul),
+                     >, (int) (xb - xa) / 2);
+    g_assert_cmpint (count_colour (&px, (int) xc - 5, (int) xc + 5, (int) yd3, (int) yd3 + 1,
+                                   &matmul), ==, 0);
+
+    /* a click on depth 2 over "backward" selects one of its samples; the box is the item */
+    g_assert_true (_sl_timeline_item_at (view, xc, y0 + 2 * FLAME_ROW_H + 4, &ref, &t0, &t1));
+    g_assert_cmpint (ref.lane, ==, lane);
+    g_assert_cmpuint (ref.index, ==, 55);
+    g_assert_cmpint (t0, ==, flame_time (40));
+    g_assert_cmpint (t1, ==, flame_time (70));
+    hits++;
+    {
+      g_autofree char *tip = _sl_timeline_flame_tooltip (view, sl_trace_get_lane (f.trace, lane),
+                                                         xc, 1 + 2 * FLAME_ROW_H + 4);
+      g_test_message ("%s", tip);
+      g_assert_nonnull (tip);
+      g_assert_true (g_str_has_prefix (tip, "backward\nlibflame.so\n"));
+      g_assert_nonnull (strstr (tip, "30 samples"));
+    }
+    /* below the deepest frame of that stack: nothing */
+    g_assert_false (_sl_timeline_item_at (view, xc, y0 + 5 * FLAME_ROW_H + 4, &ref, &t0, &t1));
+    sl_timeline_view_select_event (view, (SlEventRef) { lane, 55 }, FALSE);
+    g_assert_true (sl_timeline_view_get_event_area (view, (SlEventRef) { lane, 55 }, &area));
+  }
+  g_free (px.data);
+  g_assert_cmpint (hits, ==, 1);
+  fixture_close (&f);
+}
+
+/* Issue 14, item 5: with SL_PROCESS_INFO, child processes go under their parent's group (the
+ * DataLoader workers under the training process, it under the shell that started it), titled
+ * with their arguments, collapsible, the whole command line and parent in the header's tooltip;
+ * a parent that is not in the trace leaves a process at the top. */
+static void
+test_process_tree (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "tree.sqlite", NULL);
+  Plant *p = plant_new (path);
+  GString *q = g_string_new ("BEGIN; INSERT INTO StringIds VALUES (900500, 'read');");
+  static const int pids[] = { 101, 102, 103, 104, 300, 500, 501 };
+  g_auto (GStrv) labels = NULL;
+  g_autofree char *tip = NULL;
+  gint row = -1;
+
+  plant_api (p, PLANT_MAIN, "cudaLaunchKernel", PLANT_MS, PLANT_MS + 5 * PLANT_US);
+  plant_finish (p);
+  for (guint k = 0; k < G_N_ELEMENTS (pids); k++)
+    {
+      g_string_append_printf (q, "INSERT INTO PROCESSES VALUES (%" G_GINT64_FORMAT ", %d, '%s');",
+                              (gint64) SL_GLOBAL_PID (1, pids[k]), pids[k],
+                              pids[k] == 300 ? "bash" : pids[k] >= 500 ? "loop" : "python3");
+      for (int i = 0; i < 6; i++)
+        g_string_append_printf (q, "INSERT INTO OSRT_API VALUES (%" G_GINT64_FORMAT ", %"
+                                   G_GINT64_FORMAT ", 27, %" G_GINT64_FORMAT
+                                   ", 900500, 0, 0, 0, 0);",
+                                (gint64) (2 + i) * PLANT_MS, (gint64) (2 + i) * PLANT_MS + 50000,
+                                (gint64) SL_GLOBAL_TID (1, pids[k], pids[k]));
+    }
+  g_string_append_printf (
+    q, "CREATE TABLE SL_PROCESS_INFO (globalPid INTEGER NOT NULL, pid INTEGER NOT NULL, "
+       "  parentPid INTEGER, commandLine TEXT);"
+       "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT ", 300, 1, '/bin/bash run.sh'),"
+       "  (%" G_GINT64_FORMAT ", 100, 300, 'python3 train.py --workers 4');",
+    (gint64) SL_GLOBAL_PID (1, 300), (gint64) SL_GLOBAL_PID (1, 100));
+  for (guint k = 0; k < 4; k++)
+    g_string_append_printf (q, "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT ", %d, 100, "
+                               "'python3 train.py --workers 4');",
+                            (gint64) SL_GLOBAL_PID (1, pids[k]), pids[k]);
+  /* a damaged file's parents that loop: each shown once, one of them at the top */
+  g_string_append_printf (q, "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT ", 500, 501, "
+                             "NULL), (%" G_GINT64_FORMAT ", 501, 500, NULL);",
+                          (gint64) SL_GLOBAL_PID (1, 500), (gint64) SL_GLOBAL_PID (1, 501));
+  g_string_append (q, "COMMIT;");
+  sql (path, q->str);
+  g_string_free (q, TRUE);
+
+  fixture_open (&f, path);
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  {
+    guint loops = 0, top = 0;
+    for (guint i = 0; labels[i] != NULL; i++)
+      if (strstr (labels[i], "loop [50") != NULL)
+        {
+          loops++;
+          top += g_str_has_prefix (labels[i], "loop");
+        }
+    g_assert_cmpuint (loops, ==, 2);
+    g_assert_cmpuint (top, ==, 1);
+  }
+  for (guint i = 0; labels[i] != NULL; i++)
+    g_test_message ("%s", labels[i]);
+  g_assert_cmpstr (labels[0], ==, "bash [300] run.sh");
+  g_assert_cmpint (find_label (labels, "python3 [100] train.py --workers 4"), >=, 0);
+  /* the training process one level in, its workers two, after its own threads */
+  for (guint i = 0; labels[i] != NULL; i++)
+    if (strstr (labels[i], "python3 [10") != NULL)
+      {
+        gboolean main = strstr (labels[i], "[100]") != NULL;
+        g_assert_true (g_str_has_prefix (labels[i], main ? "  python3" : "    python3"));
+        if (!main)
+          {
+            g_assert_cmpint (i, >, find_label (labels, "python3 [100] train.py --workers 4"));
+            g_assert_cmpint (i, >, find_label (labels, "python3 (100)"));
+          }
+      }
+  for (gint i = 0; labels[i] != NULL; i++)
+    if (g_str_has_prefix (labels[i], "    python3 [101]"))
+      row = i;
+  g_assert_cmpint (row, >, 0);
+  tip = _sl_timeline_row_tooltip (SL_TIMELINE_VIEW (f.view), row);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "python3 train.py --workers 4"));
+  g_assert_nonnull (strstr (tip, "Parent: pid 100"));
+
+  g_object_unref (render (&f, "process-tree-open"));
+  /* collapsing the training process folds its workers too */
+  _sl_timeline_toggle_group (SL_TIMELINE_VIEW (f.view),
+                             find_label (labels, "python3 [100] train.py --workers 4"));
+  g_clear_pointer (&labels, g_strfreev);
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  for (guint i = 0; labels[i] != NULL; i++)
+    g_assert_null (strstr (labels[i], "[101]"));
+  g_object_unref (render (&f, "process-tree-collapsed"));
+  fixture_close (&f);
+}
+
+/* The flame charts of the real traces with samples: every sample is in exactly one box at each
+ * depth of its stack and in none below it, inside the box's span; neighbours share a box only
+ * when their stacks agree down to it, and do when they agree and follow each other closely (no
+ * further apart than the median gap).  Drawn zoomed in, to look at. */
+static void
+test_flame_real (void)
+{
+  static const char *const files[] = { "nsys/nsys-2023.2-cutlass-cpu-sampling.sqlite",
+                                       "nsys/nsys-2026.1-osrt-sampling.sqlite" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (files); k++)
+    {
+      g_autofree char *path = sl_test_trace_path (files[k]);
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *shot = g_strconcat ("flame-", base, NULL);
+      SlTimelineView *view;
+      gsize boxes_checked = 0, merged = 0, folds = 0;
+      Fixture f;
+
+      fixture_open (&f, path);
+      view = SL_TIMELINE_VIEW (f.view);
+      for (guint li = 0; li < sl_trace_get_n_lanes (f.trace); li++)
+        {
+          const SlLane *lane = sl_trace_get_lane (f.trace, li);
+          g_autofree SlTime *gaps = NULL;
+          SlTime median = 0;
+
+          if (lane->kind != SL_LANE_SAMPLES || lane->n_events < 2)
+            continue;
+          gaps = g_new (SlTime, lane->n_events - 1);
+          for (gsize i = 1; i < lane->n_events; i++)
+            gaps[i - 1] = lane->events[i].start - lane->events[i - 1].start;
+          qsort (gaps, lane->n_events - 1, sizeof (SlTime), sl_cmp_int64);
+          median = gaps[(lane->n_events - 1) / 2];
+          for (gsize i = 0; i < lane->n_events; i++)
+            {
+              const guint32 *syms, *mods, *nsyms = NULL, *nmods = NULL;
+              guint len = sl_trace_get_callchain (f.trace, lane->events[i].aux, &syms, &mods);
+              guint nlen = i + 1 < lane->n_events
+                           ? sl_trace_get_callchain (f.trace, lane->events[i + 1].aux, &nsyms,
+                                                     &nmods)
+                           : 0;
+              gboolean agree = TRUE;
+              for (guint d = 0; d < MIN (len, FLAME_ROWS_MAX) + 1 && d < FLAME_ROWS_MAX; d++)
+                {
+                  SlTime a, b, na, nb;
+                  guint n, nn;
+                  gboolean has = sl_timeline_view_get_flame_box (view, li, d, i, &a, &b, &n);
+                  g_assert_true (has == (d < len));
+                  if (!has)
+                    break;
+                  g_assert_cmpint (a, <=, lane->events[i].start);
+                  g_assert_cmpint (b, >, lane->events[i].start);
+                  boxes_checked++;
+                  agree = agree && d < nlen
+                          && syms[len - 1 - d] == nsyms[nlen - 1 - d]
+                          && mods[len - 1 - d] == nmods[nlen - 1 - d];
+                  if (i + 1 >= lane->n_events || d >= nlen)
+                    continue;
+                  g_assert_true (sl_timeline_view_get_flame_box (view, li, d, i + 1, &na, &nb,
+                                                                 &nn));
+                  if (na == a)
+                    {
+                      g_assert_true (agree);
+                      merged++;
+                    }
+                  else if (agree && lane->events[i + 1].start - lane->events[i].start <= median)
+                    g_assert_not_reached ();
+                }
+            }
+        }
+      g_test_message ("%s: %" G_GSIZE_FORMAT " sample-depths in boxes, %" G_GSIZE_FORMAT
+                      " merged with the next sample", base, boxes_checked, merged);
+      g_assert_cmpuint (boxes_checked, >, 0);
+      g_assert_cmpuint (merged, >, 0);
+
+      /* the whole trace shown: a click on a box under MIN_PX (inside a grey fold) is on a fold,
+       * and zooms to a few pixels around it; on a wider box it selects a sample of the box */
+      for (guint li = 0; li < sl_trace_get_n_lanes (f.trace); li++)
+        {
+          const SlLane *lane = sl_trace_get_lane (f.trace, li);
+          SlTime v0, v1;
+          if (lane->kind != SL_LANE_SAMPLES || view->lane_row[li] < 0)
+            continue;
+          sl_viewport_get_visible (sl_timeline_view_get_viewport (view), &v0, &v1);
+          double px = (double) (v1 - v0) / lanes_width (view);
+          double y0 = RULER_H + row_get (view, view->lane_row[li])->y - scroll_y (view);
+          for (gsize i = 0; i < lane->n_events; i += MAX (lane->n_events / 50, 1))
+            {
+              SlTime a, b, t0, t1;
+              SlEventRef ref;
+              guint n;
+              if (!sl_timeline_view_get_flame_box (view, li, 0, i, &a, &b, &n))
+                continue;
+              g_assert_true (_sl_timeline_item_at (view, time_to_x (view, (a + b) / 2), y0 + 5,
+                                                   &ref, &t0, &t1));
+              if ((double) (b - a) < MIN_PX * px)
+                {
+                  g_assert_cmpint (ref.lane, <, 0);
+                  g_assert_cmpfloat ((double) (t1 - t0), <=, 8 * px + 1);
+                  folds++;
+                }
+              else
+                g_assert_cmpint (ref.lane, ==, (gint) li);
+            }
+        }
+      g_test_message ("%" G_GSIZE_FORMAT " clicks on folds", folds);
+      if (k == 0)
+        g_assert_cmpuint (folds, >, 0);
+
+      /* zoomed to 40 ms in the middle of the first samples lane, to look at */
+      for (guint li = 0; li < sl_trace_get_n_lanes (f.trace); li++)
+        {
+          const SlLane *lane = sl_trace_get_lane (f.trace, li);
+          if (lane->kind == SL_LANE_SAMPLES && lane->n_events > 0)
+            {
+              SlTime mid = lane->events[lane->n_events / 2].start;
+              sl_viewport_set_visible (sl_timeline_view_get_viewport (view), mid - 20 * PLANT_MS,
+                                       mid + 20 * PLANT_MS, FALSE);
+              break;
+            }
+        }
+      spin (50);
+      g_object_unref (render (&f, shot));
+      fixture_close (&f);
+    }
+}
+
 /* Every real nsys export opens: its lanes are laid out and drawn, and the events are not all
  * background.  (The issue: "It opens every file in ../shared/traces/nsys/".) */
 /* Rows of a kind, in order. */
@@ -1558,6 +1985,13 @@ test_every_nsys_file (void)
       g_free (p.data);
       g_assert_cmpuint (lanes_seen, >, 0);
       g_assert_cmpuint (drawn, >, 0);
+      /* no SL_PROCESS_INFO in an nsys export: every process group at the top (issue 14) */
+      {
+        SlTimelineView *v = SL_TIMELINE_VIEW (f.view);
+        for (guint r = 0; r < v->rows->len; r++)
+          if (row_get (v, r)->kind == ROW_GROUP && g_str_has_prefix (row_get (v, r)->key, "p:"))
+            g_assert_cmpuint (row_get (v, r)->level, ==, 0);
+      }
       fixture_close (&f);
     }
 }
@@ -1772,5 +2206,8 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   g_test_add_func ("/ui/timeline/thread-states", test_thread_states);
   g_test_add_func ("/ui/timeline/nvtx-projected", test_nvtx_projected);
+  g_test_add_func ("/ui/timeline/flame", test_flame);
+  g_test_add_func ("/ui/timeline/process-tree", test_process_tree);
+  g_test_add_func ("/ui/timeline/flame-real", test_flame_real);
   return g_test_run ();
 }

@@ -213,6 +213,27 @@ add_times (SlDetailPane  *self,
   add_row (self, "Duration", dur);
 }
 
+/* What the recording knew of a process (SL_PROCESS_INFO): its command line and its parent. */
+static void
+add_process_origin (SlDetailPane    *self,
+                    const SlProcess *process)
+{
+  if (process->command_line != SL_NO_STR)
+    add_row (self, "Command line", str (self, process->command_line));
+  if (process->parent_pid == 0)
+    return;
+  for (guint i = 0; i < sl_trace_get_n_processes (self->trace); i++)
+    {
+      const SlProcess *parent = sl_trace_get_process (self->trace, i);
+      if (parent->pid == process->parent_pid && parent->name != SL_NO_STR)
+        {
+          add_rowf (self, "Parent", "%s (pid %u)", str (self, parent->name), parent->pid);
+          return;
+        }
+    }
+  add_rowf (self, "Parent", "pid %u", process->parent_pid);
+}
+
 static void
 add_thread (SlDetailPane *self,
             const SlLane *lane)
@@ -228,6 +249,7 @@ add_thread (SlDetailPane *self,
     {
       process = sl_trace_get_process (self->trace, thread->process);
       add_rowf (self, "Process", "%s (pid %u)", str (self, process->name), process->pid);
+      add_process_origin (self, process);
     }
 }
 
@@ -459,34 +481,58 @@ show_nvtx (SlDetailPane  *self,
   add_thread (self, lane);
 }
 
+/* A call chain, leaf first: every frame up to 512 (a sample's whole stack; the flame chart in the
+ * timeline shows at most 24 levels of it), then how many more. */
+static void
+add_stack (SlDetailPane  *self,
+           const char    *heading,
+           const guint32 *symbols,
+           const guint32 *modules,
+           guint          n)
+{
+  if (n == 0)
+    return;
+  add_heading (self, heading);
+  for (guint i = 0; i < n && i < 512; i++)
+    {
+      const char *module = str (self, modules[i]);
+      if (*module != '\0')
+        add_rowf (self, i == 0 ? "Leaf" : "", "%s  (%s)", str (self, symbols[i]), module);
+      else
+        add_row (self, i == 0 ? "Leaf" : "", str (self, symbols[i]));
+    }
+  if (n > 512)
+    add_rowf (self, "", "… %u more frames", n - 512);
+}
+
 static void
 show_cpu (SlDetailPane  *self,
           const SlLane  *lane,
           const SlEvent *ev)
 {
+  const guint32 *symbols, *modules;
+  guint n;
+
   add_heading (self, str (self, ev->name));
   if (lane->kind == SL_LANE_OSRT)
     {
       add_row (self, "Kind", "OS runtime call");
       add_times (self, ev);
       add_rowf (self, "Return value", "%d", (gint32) ev->aux);
+      n = sl_trace_get_osrt_callchain (self->trace, ev->corr, &symbols, &modules);
+      add_thread (self, lane);
+      add_stack (self, "Backtrace (leaf first)", symbols, modules, n);
+      return;
     }
-  else
-    {
-      const guint32 *symbols, *modules;
-      guint n = sl_trace_get_callchain (self->trace, ev->aux, &symbols, &modules);
-      SlTime origin = sl_trace_get_start (self->trace);
-      g_autofree char *at = sl_format_offset (ev->start - origin);
+  SlTime origin = sl_trace_get_start (self->trace);
+  g_autofree char *at = sl_format_offset (ev->start - origin);
 
-      add_row (self, "Kind", "CPU sample");
-      add_row (self, "Time", at);
-      if (n > 0)
-        add_heading (self, "Call chain (leaf first)");
-      for (guint i = 0; i < n && i < 64; i++)
-        add_rowf (self, i == 0 ? "Leaf" : "", "%s  (%s)", str (self, symbols[i]),
-                  str (self, modules[i]));
-    }
+  n = sl_trace_get_callchain (self->trace, ev->aux, &symbols, &modules);
+  add_row (self, "Kind", "CPU sample");
+  add_row (self, "Time", at);
+  add_rowf (self, "Stack depth", "%u", n);
   add_thread (self, lane);
+  add_stack (self, "Call chain (leaf first)", symbols, modules, n);
 }
 
 /* The OS runtime call of the thread that covers most of [t0, t1) (any nesting depth), or -1. */

@@ -249,6 +249,8 @@ _sl_timeline_frame_prefetch_start (SlTimelineView *self,
         continue;
       if (y > height)
         break;
+      if (r->kind == ROW_LANE && _sl_timeline_flame_wants (self, r->lane))
+        continue;   /* drawn from its flame chart's boxes, no level of detail */
       if (r->kind == ROW_GPU_UTIL || (self->util_overlay && r->kind == ROW_GPU_ALL))
         util_queue (self, r->gpu, f, width, job);
       else if (self->util_overlay && r->kind == ROW_LANE)

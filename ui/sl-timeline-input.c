@@ -62,6 +62,9 @@ hit_test (SlTimelineView *self,
   if (ri < 0)
     return FALSE;
   r = row_get (self, ri);
+  if (r->kind == ROW_LANE && _sl_timeline_flame_wants (self, r->lane))
+    return _sl_timeline_flame_hit (self, sl_trace_get_lane (self->trace, r->lane), x,
+                                   y - RULER_H + scroll_y (self) - r->y, &hit->ref, &hit->item);
   if (r->kind == ROW_LANE)
     return hit_lane (self, sl_trace_get_lane (self->trace, r->lane), x, hit);
   if (r->kind == ROW_NVTX_PROJ)
@@ -96,6 +99,13 @@ query_tooltip_cb (GtkWidget  *widget,
     return FALSE;
   start = sl_trace_get_start (self->trace);
   ri = _sl_timeline_row_at (self, y);
+  if (ri >= 0 && x < HEADER_W)
+    {
+      g_autofree char *text = _sl_timeline_row_tooltip (self, ri);
+      if (text != NULL)
+        gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
   if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_GPU_UTIL)
     {
       UtilCache *u = _sl_timeline_util_current (self, row_get (self, ri)->gpu);
@@ -119,6 +129,16 @@ query_tooltip_cb (GtkWidget  *widget,
   if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_NVTX_PROJ)
     {
       g_autofree char *text = _sl_timeline_nvtxproj_tooltip (self, row_get (self, ri), x);
+      if (text != NULL)
+        gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
+  if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_LANE
+      && _sl_timeline_flame_wants (self, row_get (self, ri)->lane))
+    {
+      const Row *r = row_get (self, ri);
+      g_autofree char *text = _sl_timeline_flame_tooltip (
+        self, sl_trace_get_lane (self->trace, r->lane), x, y - RULER_H + scroll_y (self) - r->y);
       if (text != NULL)
         gtk_tooltip_set_text (tooltip, text);
       return text != NULL;
@@ -208,6 +228,9 @@ _sl_timeline_toggle_group (SlTimelineView *self,
 {
   const char *key;
 
+  if (row >= 0 && (guint) row < self->rows->len && row_get (self, row)->kind == ROW_LANE
+      && _sl_timeline_flame_toggle (self, row_get (self, row)->lane))
+    return;
   if (row < 0 || (guint) row >= self->rows->len || row_get (self, row)->kind != ROW_GROUP)
     return;
   key = row_get (self, row)->key;

@@ -110,7 +110,9 @@ legend_content (SlTimelineView *self)
       legend_row (grid, &row, &p->api_sync, "██", "CUDA API call that waits for the GPU");
       legend_row (grid, &row, &p->nvtx, "██", "NVTX range (or the colour the program gave it)");
       legend_row (grid, &row, &p->osrt, "██", "OS runtime call");
-      legend_row (grid, &row, &p->sample, "▮", "CPU sample");
+      legend_row (grid, &row, &p->sample, "▮",
+                  "CPU samples: a flame chart by stack depth, coloured by function (grey: many "
+                  "in a pixel); ticks where samples have no stack");
     }
   legend_row (grid, &row, &p->gpu_sync, "▭▭",
               "Host wait (synchronization): the CPU waits, the GPU is not busy");

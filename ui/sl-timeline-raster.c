@@ -584,6 +584,9 @@ _sl_timeline_draw_lane_row (SlTimelineView *self,
   guint n = (guint) ceil (f->width);
   const LaneLod *l = &self->lod_cache[lane->index];
 
+  if (lane->kind == SL_LANE_SAMPLES
+      && _sl_timeline_flame_draw (self, snapshot, f, lane, y, h, dim, under))
+    return;
   if (!lane_lod_fresh (l, f->t0, f->t1, n) || l->runs_epoch != self->colors_epoch)
     {
       _sl_timeline_lane_lod (self, lane, f->t0, f->t1, n);

@@ -91,8 +91,10 @@ add_row (SlTimelineView *self,
     }
   if (kind == ROW_LANE)
     {
-      SlLaneKind lk = sl_trace_get_lane (self->trace, lane)->kind;
-      r.h = lk == SL_LANE_SAMPLES ? ROW_SAMPLE_H : lk == SL_LANE_NVTX ? ROW_NVTX_H : ROW_LANE_H;
+      const SlLane *l = sl_trace_get_lane (self->trace, lane);
+      r.h = l->kind == SL_LANE_SAMPLES ? _sl_timeline_flame_row_h (self, l)
+            : l->kind == SL_LANE_NVTX  ? ROW_NVTX_H
+                                       : ROW_LANE_H;
     }
   if (kind == ROW_LANE
       && (g_hash_table_contains (self->hidden, GINT_TO_POINTER (lane + 1))
@@ -275,16 +277,66 @@ pid_of (SlTimelineView *self,
   return (guint) (global_pid >> 24) & 0xFFFFFF;
 }
 
-/* "name [pid]", or "Process [pid]" when the trace has no name for it. */
+/* "name [pid]", or "Process [pid]" when the trace has no name for it; then the command line's
+ * arguments where the recording has it ("python3 [4242] train.py --workers 4"). */
 static char *
 process_title (SlTimelineView  *self,
                const SlProcess *pr)
 {
   const char *name = pr->name != SL_NO_STR ? sl_trace_str (self->trace, pr->name) : "";
+  const char *args = pr->command_line != SL_NO_STR ? sl_trace_str (self->trace, pr->command_line)
+                                                   : "";
 
   while (g_ascii_isspace (*name))
     name++;
+  while (g_ascii_isspace (*args))
+    args++;
+  if (*args != '\0' && *name != '\0')
+    {
+      /* the program is in the name already: its arguments say which one this is */
+      g_autofree char *prog = g_strndup (args, strcspn (args, " "));
+      g_autofree char *base = g_path_get_basename (prog);
+      if (g_str_equal (base, name) || g_str_equal (prog, name))
+        args += strlen (prog);
+      while (g_ascii_isspace (*args))
+        args++;
+    }
+  if (*args != '\0')
+    return g_strdup_printf ("%s [%u] %s", *name != '\0' ? name : "Process", pr->pid, args);
   return g_strdup_printf ("%s [%u]", *name != '\0' ? name : "Process", pr->pid);
+}
+
+/* A header row's tooltip: a process's whole command line and parent, when recorded. */
+char *
+_sl_timeline_row_tooltip (SlTimelineView *self,
+                          gint            row)
+{
+  const Row *r;
+  guint64 gpid;
+  GString *s;
+
+  if (self->trace == NULL || row < 0 || (guint) row >= self->rows->len)
+    return NULL;
+  r = row_get (self, row);
+  if (r->kind != ROW_GROUP || r->key == NULL || !g_str_has_prefix (r->key, "p:"))
+    return NULL;
+  gpid = g_ascii_strtoull (r->key + 2, NULL, 10);
+  for (guint i = 0; i < sl_trace_get_n_processes (self->trace); i++)
+    {
+      const SlProcess *pr = sl_trace_get_process (self->trace, i);
+      if (pr->global_pid != gpid)
+        continue;
+      if (pr->command_line == SL_NO_STR && pr->parent_pid == 0)
+        return NULL;
+      s = g_string_new (NULL);
+      g_string_append_printf (s, "%s (pid %u)", sl_trace_str (self->trace, pr->name), pr->pid);
+      if (pr->command_line != SL_NO_STR)
+        g_string_append_printf (s, "\n%s", sl_trace_str (self->trace, pr->command_line));
+      if (pr->parent_pid != 0)
+        g_string_append_printf (s, "\nParent: pid %u", pr->parent_pid);
+      return g_string_free (s, FALSE);
+    }
+  return NULL;
 }
 
 void
@@ -379,22 +431,115 @@ add_thread_rows (SlTimelineView   *self,
            g_strdup_printf ("t:%" G_GUINT64_FORMAT, th->global_tid),
            g_strdup_printf ("%s (%u)", *name != '\0' ? name : "thread", th->tid));
   for (guint k = 0; k < t->n; k++)
-    add_row (self, b, ROW_LANE, level + 1, (gint) (t->first + k), -1, NULL,
-             lane_title (sl_trace_get_lane (self->trace, t->first + k)));
+    {
+      const SlLane *lane = sl_trace_get_lane (self->trace, t->first + k);
+      add_row (self, b, ROW_LANE, level + 1, (gint) (t->first + k), -1, NULL,
+               lane->kind == SL_LANE_SAMPLES ? _sl_timeline_flame_title (self, lane)
+                                             : lane_title (lane));
+    }
+}
+
+/* The processes shown, ranked, and where each goes in the tree of processes. */
+typedef struct
+{
+  const ProcessRank *procs;
+  guint              n;        /* shown ones first: those with order != G_MAXUINT */
+  GArray            *threads;  /* ThreadRank, ranked */
+  gint              *parent;   /* per rank: the rank of its parent's row, -1 at the top */
+} ProcessTree;
+
+#define MAX_PROCESS_NESTING 4   /* levels of child processes; deeper ones stay at that level */
+
+/* A process goes under its parent (SL_PROCESS_INFO's parentPid) when the parent is shown too;
+ * without that table (nsys exports) every process is at the top, as before.  Parents that loop
+ * (a damaged file) are cut where the loop closes. */
+static gint *
+process_parents (SlTimelineView    *self,
+                 const ProcessRank *procs,
+                 guint              n)
+{
+  gint *parent = g_new (gint, MAX (n, 1));
+
+  for (guint p = 0; p < n; p++)
+    {
+      const SlProcess *pr = sl_trace_get_process (self->trace, procs[p].process);
+      parent[p] = -1;
+      for (guint q = 0; pr->parent_pid != 0 && q < n && procs[q].order != G_MAXUINT; q++)
+        if (q != p && sl_trace_get_process (self->trace, procs[q].process)->pid == pr->parent_pid)
+          parent[p] = (gint) q;
+    }
+  for (guint p = 0; p < n; p++)
+    {
+      /* walk up n steps at most: a chain longer than that is a loop */
+      gint at = parent[p];
+      for (guint k = 0; at >= 0 && k <= n; k++)
+        {
+          if (at == (gint) p)
+            {
+              parent[p] = -1;
+              break;
+            }
+          at = parent[at];
+        }
+    }
+  return parent;
 }
 
 /* A process's CPU utilization row, when its threads have running time (sl-timeline-cpu.c). */
 static void
 add_cpu_util_row (SlTimelineView *self,
                   RowBuild       *b,
-                  guint           process)
+                  guint           process,
+                  guint           level)
 {
   gint index;
   char *title = _sl_timeline_cpu_util_title (self, process, &index);
 
   if (title != NULL)
-    add_row (self, b, ROW_CPU_UTIL, 1, -1, index,
+    add_row (self, b, ROW_CPU_UTIL, level, -1, index,
              g_strdup_printf ("u:%u", process), title);
+}
+
+/* A process's group: its busy threads, its quiet ones folded, then its child processes' groups
+ * (DataLoader workers under the training process). */
+static void
+add_process_rows (SlTimelineView    *self,
+                  RowBuild          *b,
+                  const ProcessTree *tree,
+                  guint              p,
+                  guint              level)
+{
+  const SlProcess *pr = sl_trace_get_process (self->trace, tree->procs[p].process);
+  guint n_quiet = 0;
+
+  add_row (self, b, ROW_GROUP, level, -1, -1,
+           g_strdup_printf ("p:%" G_GUINT64_FORMAT, pr->global_pid), process_title (self, pr));
+  add_cpu_util_row (self, b, tree->procs[p].process, level + 1);
+  for (guint i = 0; i < tree->threads->len; i++)
+    {
+      const ThreadRank *t = &g_array_index (tree->threads, ThreadRank, i);
+      if (t->process != tree->procs[p].process)
+        continue;
+      if (thread_quiet (t))
+        n_quiet++;
+      else
+        add_thread_rows (self, b, t, level + 1);
+    }
+  if (n_quiet > 0)
+    {
+      add_row (self, b, ROW_GROUP, level + 1, -1, -1,
+               g_strdup_printf ("q:%" G_GUINT64_FORMAT, pr->global_pid),
+               g_strdup_printf (n_quiet == 1 ? "%u quiet thread" : "%u quiet threads", n_quiet));
+      for (guint i = 0; i < tree->threads->len; i++)
+        {
+          const ThreadRank *t = &g_array_index (tree->threads, ThreadRank, i);
+          if (t->process == tree->procs[p].process && thread_quiet (t))
+            add_thread_rows (self, b, t, level + 2);
+        }
+    }
+  for (guint c = 0; c < tree->n && tree->procs[c].order != G_MAXUINT; c++)
+    if (tree->parent[c] == (gint) p)
+      add_process_rows (self, b, tree, c, MIN (level + 1, MAX_PROCESS_NESTING));
 }
 
 /* The "CPUs" group: a row per core that ran a thread of the trace; folded at first on machines of
@@ -416,7 +561,8 @@ add_cpu_core_rows (SlTimelineView *self,
 }
 
 /* CPU lanes come sorted by thread: per process (those calling CUDA first, then by events), its
- * threads by what they do, the quiet ones folded into one group at the end. */
+ * threads by what they do, the quiet ones folded into one group at the end, its child processes
+ * (when the recording says who started whom) below it. */
 static void
 add_cpu_rows (SlTimelineView *self,
               RowBuild       *b,
@@ -466,36 +612,11 @@ add_cpu_rows (SlTimelineView *self,
   g_array_sort (threads, compare_threads);
   qsort (procs, n_procs, sizeof (ProcessRank), compare_processes);
 
+  ProcessTree tree = { procs, n_procs, threads, process_parents (self, procs, n_procs) };
   for (guint p = 0; p < n_procs && procs[p].order != G_MAXUINT; p++)
-    {
-      const SlProcess *pr = sl_trace_get_process (self->trace, procs[p].process);
-      guint n_quiet = 0;
-
-      add_row (self, b, ROW_GROUP, 0, -1, -1,
-               g_strdup_printf ("p:%" G_GUINT64_FORMAT, pr->global_pid), process_title (self, pr));
-      add_cpu_util_row (self, b, procs[p].process);
-      for (guint i = 0; i < threads->len; i++)
-        {
-          const ThreadRank *t = &g_array_index (threads, ThreadRank, i);
-          if (t->process != procs[p].process)
-            continue;
-          if (thread_quiet (t))
-            n_quiet++;
-          else
-            add_thread_rows (self, b, t, 1);
-        }
-      if (n_quiet == 0)
-        continue;
-      add_row (self, b, ROW_GROUP, 1, -1, -1,
-               g_strdup_printf ("q:%" G_GUINT64_FORMAT, pr->global_pid),
-               g_strdup_printf (n_quiet == 1 ? "%u quiet thread" : "%u quiet threads", n_quiet));
-      for (guint i = 0; i < threads->len; i++)
-        {
-          const ThreadRank *t = &g_array_index (threads, ThreadRank, i);
-          if (t->process == procs[p].process && thread_quiet (t))
-            add_thread_rows (self, b, t, 2);
-        }
-    }
+    if (tree.parent[p] < 0)
+      add_process_rows (self, b, &tree, p, 0);
+  g_free (tree.parent);
 }
 
 /* Whether lanes [from, to) of one GPU hold GPU work (not only host waits) on `ref`'s stream. */

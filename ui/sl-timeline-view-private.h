@@ -27,6 +27,11 @@ G_BEGIN_DECLS
 #define PAN_STEP     0.2     /* A/D: a fifth of the visible span */
 #define LEGEND_LABEL "Legend"  /* in the ruler's corner: a click opens the colours' legend */
 #define TEXT_MIN_W   24.0    /* px: narrower boxes never get a label */
+#define FLAME_ROW_H  16.0    /* px: one stack depth of a samples lane's flame chart */
+#define FLAME_ROWS_COLLAPSED 4  /* depths a flame chart shows until its header is clicked */
+#define FLAME_ROWS_MAX 24       /* and at most, expanded (the detail pane has the whole stack) */
+
+typedef struct _SlFlame SlFlame;   /* sl-timeline-flame.c */
 
 typedef enum
 {
@@ -221,6 +226,9 @@ struct _SlTimelineView
   guint          under_n;        /* their width */
   guint          under_ok;       /* which of the four are made */
   struct _NvtxProjState *nvtxproj; /* the "NVTX (projected)" rows (sl-timeline-nvtxproj.c) */
+  SlFlame      **flames;         /* per lane: samples as a flame chart, made on first view */
+  guint          n_flames;
+  guint          flame_gen;      /* moves when the flames go: older builds are dropped */
 };
 
 enum
@@ -572,6 +580,8 @@ void _sl_timeline_reveal_lane (SlTimelineView *self,
                                gint            lane);
 void _sl_timeline_set_vadjustment (SlTimelineView *self,
                                    GtkAdjustment  *adj);
+char *_sl_timeline_row_tooltip (SlTimelineView *self,
+                                gint            row);
 
 /* sl-timeline-cpu.c */
 SlCpuUtil *_sl_timeline_cpu_util (SlTimelineView *self);
@@ -714,6 +724,39 @@ const guint32 *_sl_timeline_frame_under (SlTimelineView *self,
                                          gboolean        alt,
                                          gboolean        tint);
 
+/* sl-timeline-flame.c */
+void _sl_timeline_flame_clear (SlTimelineView *self);
+gboolean _sl_timeline_flame_built (SlTimelineView *self,
+                                   gint            lane);
+GdkRGBA _sl_timeline_flame_color (SlTimelineView *self,
+                                  guint32         symbol);
+gboolean _sl_timeline_flame_wants (SlTimelineView *self,
+                                   gint            lane);
+double _sl_timeline_flame_row_h (SlTimelineView *self,
+                                 const SlLane   *lane);
+char *_sl_timeline_flame_title (SlTimelineView *self,
+                                const SlLane   *lane);
+gboolean _sl_timeline_flame_toggle (SlTimelineView *self,
+                                    gint            lane);
+gboolean _sl_timeline_flame_draw (SlTimelineView *self,
+                                  GtkSnapshot    *snapshot,
+                                  const Frame    *f,
+                                  const SlLane   *lane,
+                                  double          y,
+                                  double          h,
+                                  gboolean        dim,
+                                  const guint32  *under);
+gboolean _sl_timeline_flame_hit (SlTimelineView *self,
+                                 const SlLane   *lane,
+                                 double          x,
+                                 double          dy,
+                                 SlEventRef     *ref,
+                                 SlLodItem      *item);
+char *_sl_timeline_flame_tooltip (SlTimelineView *self,
+                                  const SlLane   *lane,
+                                  double          x,
+                                  double          dy);
+
 /* sl-timeline-ruler.c */
 void _sl_timeline_draw_ruler (SlTimelineView *self,
                               GtkSnapshot    *snapshot,
@@ -840,6 +883,15 @@ gboolean    sl_timeline_view_get_nvtxproj_area  (SlTimelineView  *self,
                                                  guint            gpu,
                                                  SlEventRef       range,
                                                  graphene_rect_t *area);
+/* The span and samples of the flame chart's box at `depth` (0 = root) holding sample `index` of a
+ * samples lane; FALSE when there is none. */
+gboolean    sl_timeline_view_get_flame_box      (SlTimelineView *self,
+                                                 guint           lane,
+                                                 guint           depth,
+                                                 gsize           index,
+                                                 SlTime         *start,
+                                                 SlTime         *end,
+                                                 guint          *n_samples);
 /* The colour a single (unfolded) event is drawn with in the current mode and theme. */
 gboolean    sl_timeline_view_get_event_color    (SlTimelineView *self,
                                                  SlEventRef      ref,

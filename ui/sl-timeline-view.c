@@ -559,6 +559,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
         g_free (self->lod_cache[i].runs);
       }
   g_clear_pointer (&self->lod_cache, g_free);
+  _sl_timeline_flame_clear (self);
   g_clear_pointer (&self->gpu_lanes, g_free);
   g_clear_pointer (&self->util, g_free);
   g_clear_pointer (&self->gpu_rows, g_free);
