@@ -299,7 +299,8 @@ sort_stacks (GArray   *stacks,
       keyed[k] = (Keyed) { f, s->n, s->count };
       at += 2 * s->n;
     }
-  qsort (keyed, stacks->len, sizeof *keyed, compare_keyed);
+  if (stacks->len > 1)
+    qsort (keyed, stacks->len, sizeof *keyed, compare_keyed);
   return keyed;
 }
 
@@ -488,8 +489,7 @@ sl_calltree_build (SlTrace               *trace,
   g_array_unref (fs.stamp);
   g_free (fs.slots);
   tree->functions = fs.functions;
-  qsort (tree->functions->data, tree->functions->len, sizeof (SlCalltreeFunction),
-         compare_functions);
+  g_array_sort (tree->functions, compare_functions);
   return tree;
 }
 

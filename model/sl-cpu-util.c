@@ -94,7 +94,7 @@ static void
 steps_build (ProcSteps *p,
              GArray    *changes)
 {
-  qsort (changes->data, changes->len, sizeof (Change), compare_change);
+  g_array_sort (changes, compare_change);
   p->t = g_new (SlTime, changes->len + 1);
   p->level = g_new (gint32, changes->len + 1);
   p->integ = g_new (double, changes->len + 1);
@@ -173,11 +173,11 @@ sl_cpu_util_new (SlTrace *trace)
         g_array_free (per_proc[p], TRUE);
         g_array_append_val (u->procs, steps);
       }
-  qsort (u->cpus->data, u->cpus->len, sizeof (CpuRow), compare_cpu);
+  g_array_sort (u->cpus, compare_cpu);
   for (guint i = 0; i < u->cpus->len; i++)
     {
       GArray *a = g_array_index (u->cpus, CpuRow, i).slices;
-      qsort (a->data, a->len, sizeof (SlEvent), compare_start);
+      g_array_sort (a, compare_start);
     }
   return u;
 }

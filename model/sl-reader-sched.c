@@ -374,7 +374,7 @@ running_samples (GArray *samples)
       if (ev->corr == TS_RUNNING)
         g_array_append_val (t, ev->start);
     }
-  qsort (t->data, t->len, sizeof (SlTime), compare_time);
+  g_array_sort (t, compare_time);
   return t;
 }
 
@@ -396,7 +396,7 @@ sampling_period (GPtrArray *times)
     }
   if (gaps->len == 0)
     return 1000000;   /* 1 ms, nsys's default rate, when no thread has two samples */
-  qsort (gaps->data, gaps->len, sizeof (SlTime), compare_time);
+  g_array_sort (gaps, compare_time);
   return MAX (g_array_index (gaps, SlTime, gaps->len / 4), 1000);
 }
 

@@ -656,6 +656,31 @@ test_duration (void)
   sqlite3_close (db);
 }
 
+/* Whether sl-test-target runs with `arg` among its arguments (not `sightline record`, whose
+ * arguments hold it too). */
+static gboolean
+program_running (const char *arg)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *cmd = NULL;
+      gsize len = 0;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &cmd, &len, NULL)
+          || len == 0 || strcmp (cmd, SL_TARGET_PATH) != 0)
+        continue;
+      /* NUL-separated arguments: look at each */
+      for (gsize at = 0; at < len; at += strlen (cmd + at) + 1)
+        if (strcmp (cmd + at, arg) == 0)
+          return TRUE;
+    }
+  return FALSE;
+}
+
 /* The daemon is killed while the program runs: the program goes on unharmed to its end. */
 static void
 test_daemon_killed (void)
@@ -672,8 +697,12 @@ test_daemon_killed (void)
   g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
                                 &pid, &error));
   g_assert_no_error (error);
-  g_usleep (500000);
-  /* the daemon of our private runtime directory */
+  /* the program runs (a loaded machine, or ASan, may take longer than half a second to start the
+   * daemon and the program); then the daemon of our private runtime directory goes */
+  for (int i = 0; i < 200 && !program_running (marker); i++)
+    g_usleep (50000);
+  g_assert_true (program_running (marker));
+  g_usleep (200000);
   signal_daemon (SIGKILL);
   waitpid (pid, &status, 0);
   g_assert_true (WIFEXITED (status));

@@ -531,7 +531,8 @@ perf_process (SlSched *s,
 
   for (int i = 0; i < s->n_fds; i++)
     perf_drain_ring (s, i);
-  qsort (s->evs, s->n_evs, sizeof (Ev), ev_cmp);
+  if (s->n_evs > 1)
+    qsort (s->evs, s->n_evs, sizeof (Ev), ev_cmp);
   for (; n < s->n_evs && s->evs[n].time <= cutoff; n++)
     {
       const Ev *e = &s->evs[n];
