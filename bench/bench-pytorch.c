@@ -1,10 +1,12 @@
 /* bench-pytorch.c: what CPU sampling at 1 kHz costs a real PyTorch training loop
  * (bench/bench-pytorch.py: DataLoader with 4 workers, a small conv net on CPU).
  *
- * Usage: bench-pytorch SIGHTLINE SCRIPT [RUNS [STEPS]]   (defaults: 5 runs of 60 steps)
+ * Usage: bench-pytorch SIGHTLINE SCRIPT [RUNS [STEPS [OTHER-SIGHTLINE]]]
+ *        (defaults: 5 runs of 60 steps)
  *
- * Each round runs the loop under `sightline record -s none`, under `sightline record -s 1000`
- * and, where perf works, under `perf record -F 1000 -g`, interleaved; the training loop's wall
+ * Each round runs the loop under `sightline record -s none`, under `sightline record -s 1000`,
+ * under OTHER-SIGHTLINE's `record -s 1000` when given (another build, say the one before a
+ * change) and, where perf works, under `perf record -F 1000 -g`, interleaved; the training loop's wall
  * time (the script's own clock, imports excluded) is compared median against median with the
  * `-s none` runs of the same rounds (target: ≤ 3 %).  Also prints the samples recorded and their
  * mean depth, so a cheap run that records nothing shows.  Needs python3 with torch and numpy
@@ -23,30 +25,43 @@ enum
 {
   MODE_NONE,
   MODE_SAMPLE,
+  MODE_OTHER,
   MODE_PERF,
   N_MODES
 };
 
+static const char *const mode_names[N_MODES] = { "none", "1 kHz", "other", "perf" };
+
 #define MAX_RUNS 31
 
-/* The loop time the script printed ("loop SECONDS"), -1 on failure. */
+/* The loop time the script printed ("loop SECONDS"), -1 on failure; its CPU time ("cpu
+ * SECONDS", the process and its workers) in *cpu. */
 static double
-run_loop (const char *const *argv)
+run_loop (const char *const *argv,
+          char              **envp,
+          double             *cpu)
 {
+  double loop = -1;
+
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
   int status = 0;
 
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+  if (!g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
                      &status, &error))
     {
       g_printerr ("bench-pytorch: %s\n", error->message);
       return -1;
     }
   g_auto (GStrv) lines = g_strsplit (out != NULL ? out : "", "\n", -1);
+  *cpu = -1;
   for (char **l = lines; *l != NULL; l++)
     if (g_str_has_prefix (*l, "loop "))
-      return g_ascii_strtod (*l + 5, NULL);
+      loop = g_ascii_strtod (*l + 5, NULL);
+    else if (g_str_has_prefix (*l, "cpu "))
+      *cpu = g_ascii_strtod (*l + 4, NULL);
+  if (loop > 0)
+    return loop;
   g_printerr ("bench-pytorch: %s gave no loop time (status %d, stderr: %s)\n", argv[0], status,
               err != NULL ? err : "");
   return -1;
@@ -104,9 +119,9 @@ trace_samples (const char *trace,
 }
 
 static gboolean
-have_torch (void)
+have_torch (const char *python)
 {
-  const char *argv[] = { "python3", "-c", "import torch, numpy", NULL };
+  const char *argv[] = { python, "-c", "import torch, numpy", NULL };
   int status = 0;
 
   return g_spawn_sync (NULL, (char **) argv, NULL,
@@ -122,14 +137,18 @@ main (int   argc,
 {
   if (argc < 3)
     {
-      g_printerr ("Usage: %s SIGHTLINE SCRIPT [RUNS [STEPS]]\n", argv[0]);
+      g_printerr ("Usage: %s SIGHTLINE SCRIPT [RUNS [STEPS [OTHER-SIGHTLINE]]]\n", argv[0]);
       return 2;
     }
   const char *sightline = argv[1], *script = argv[2];
   int runs = argc > 3 ? CLAMP (atoi (argv[3]), 1, MAX_RUNS) : 5;
   const char *steps = argc > 4 ? argv[4] : "60";
+  const char *other = argc > 5 ? argv[5] : NULL;
 
-  if (!have_torch ())
+  /* Debian's python3-torch is for the system's python3, which a pyenv or venv may hide */
+  const char *python = have_torch ("python3") ? "python3"
+                       : have_torch ("/usr/bin/python3") ? "/usr/bin/python3" : NULL;
+  if (python == NULL)
     {
       g_print ("bench-pytorch: skipped: python3 cannot import torch and numpy "
                "(install Debian's python3-torch: bench/setup-pytorch.sh)\n");
@@ -139,30 +158,47 @@ main (int   argc,
   g_autofree char *perf_data = g_build_filename (g_get_tmp_dir (), "bench-pytorch.perf", NULL);
   g_autofree char *perf_path = g_find_program_in_path ("perf");
   const char *none[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "--",
-                         "python3", script, steps, NULL };
+                         python, script, steps, NULL };
   const char *sample[] = { sightline, "record", "-f", "-o", trace, "-s", "1000", "--",
-                           "python3", script, steps, NULL };
+                           python, script, steps, NULL };
+  const char *sample_other[] = { other, "record", "-f", "-o", trace, "-s", "1000", "--",
+                                 python, script, steps, NULL };
   const char *perf[] = { "perf", "record", "-q", "-F", "1000", "-g", "-o", perf_data, "--",
-                         "python3", script, steps, NULL };
-  const char *const *modes[N_MODES] = { none, sample, perf };
-  double t[N_MODES][MAX_RUNS];
+                         python, script, steps, NULL };
+  const char *const *modes[N_MODES] = { none, sample, sample_other, perf };
+  /* each build its own daemon (a daemon left running by another build would take the records),
+   * and the DataLoader's warning about 4 workers on a small machine kept out of the output */
+  g_autofree char *run_dir = g_build_filename (g_get_tmp_dir (), "bench-pytorch-run", NULL);
+  g_autofree char *run_dir_other = g_strconcat (run_dir, "-other", NULL);
+  char **env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", run_dir, TRUE);
+  env = g_environ_setenv (env, "PYTHONWARNINGS", "ignore", TRUE);
+  char **env_other = g_environ_setenv (g_strdupv (env), "SIGHTLINE_RUNTIME_DIR", run_dir_other,
+                                       TRUE);
+  g_mkdir_with_parents (run_dir, 0700);
+  g_mkdir_with_parents (run_dir_other, 0700);
+  double t[N_MODES][MAX_RUNS], c[N_MODES][MAX_RUNS];
   gint64 n_samples = 0;
   double depth = 0;
 
-  g_print ("bench-pytorch: %s steps, %d interleaved rounds of -s none / -s 1000%s\n", steps,
-           runs, perf_path != NULL ? " / perf record -F 1000 -g" : "");
-  (void) run_loop (none); /* warm the page cache: the first import of torch reads ~1 GB */
+  g_print ("bench-pytorch: %s steps, %d interleaved rounds of -s none / -s 1000%s%s\n", steps,
+           runs, other != NULL ? " / other -s 1000" : "",
+           perf_path != NULL ? " / perf record -F 1000 -g" : "");
+  (void) run_loop (none, env, &c[0][0]); /* warm the page cache: the first import of torch reads ~1 GB */
   for (int i = 0; i < runs; i++)
     for (int m = 0; m < N_MODES; m++)
       {
-        t[m][i] = m == MODE_PERF && perf_path == NULL ? -1 : run_loop (modes[m]);
+        if ((m == MODE_PERF && perf_path == NULL) || (m == MODE_OTHER && other == NULL))
+          {
+            t[m][i] = c[m][i] = -1;
+            continue;
+          }
+        t[m][i] = run_loop (modes[m], m == MODE_OTHER ? env_other : env, &c[m][i]);
         if (m == MODE_SAMPLE && t[m][i] > 0)
           trace_samples (trace, &n_samples, &depth);
-        g_print ("   round %d %-6s %.3f s\n", i + 1,
-                 m == MODE_NONE ? "none" : m == MODE_SAMPLE ? "1 kHz" : "perf", t[m][i]);
+        g_print ("   round %d %-6s %.3f s (CPU %.3f s)\n", i + 1, mode_names[m], t[m][i], c[m][i]);
       }
   double base = median (t[MODE_NONE], runs), smp = median (t[MODE_SAMPLE], runs);
-  double prf = median (t[MODE_PERF], runs);
+  double prf = median (t[MODE_PERF], runs), oth = median (t[MODE_OTHER], runs);
   if (base <= 0 || smp <= 0)
     {
       g_printerr ("bench-pytorch: the loop did not run\n");
@@ -171,12 +207,26 @@ main (int   argc,
   g_print ("   -s none %.3f s, -s 1000 %.3f s: ratio %.4f, %+.2f %% (target <= 3 %%); "
            "last trace: %" G_GINT64_FORMAT " samples, %.1f frames each\n",
            base, smp, smp / base, 100.0 * (smp - base) / base, n_samples, depth);
+  if (oth > 0)
+    g_print ("   other -s 1000 %.3f s: ratio %.4f, %+.2f %%\n", oth, oth / base,
+             100.0 * (oth - base) / base);
   if (prf > 0)
     g_print ("   perf record -F 1000 -g %.3f s: ratio %.4f, %+.2f %%\n", prf, prf / base,
              100.0 * (prf - base) / base);
+  /* the CPU time of the program (not the daemon's): what a loaded machine blurs least */
+  double cbase = median (c[MODE_NONE], runs);
+  for (int m = MODE_SAMPLE; m < N_MODES && cbase > 0; m++)
+    {
+      double cm = median (c[m], runs);
+      if (cm > 0)
+        g_print ("   CPU time, %-5s vs none: %.3f s vs %.3f s, ratio %.4f, %+.2f %%\n",
+                 mode_names[m], cm, cbase, cm / cbase, 100.0 * (cm - cbase) / cbase);
+    }
   else
     g_print ("   perf record -F 1000 -g: not available here (no perf, or perf_event_paranoid)\n");
   g_unlink (trace);
   g_unlink (perf_data);
+  g_strfreev (env);
+  g_strfreev (env_other);
   return 0;
 }
