@@ -213,6 +213,8 @@ main (int   argc,
   if (prf > 0)
     g_print ("   perf record -F 1000 -g %.3f s: ratio %.4f, %+.2f %%\n", prf, prf / base,
              100.0 * (prf - base) / base);
+  else
+    g_print ("   perf record -F 1000 -g: not available here (no perf, or perf_event_paranoid)\n");
   /* the CPU time of the program (not the daemon's): what a loaded machine blurs least */
   double cbase = median (c[MODE_NONE], runs);
   for (int m = MODE_SAMPLE; m < N_MODES && cbase > 0; m++)
@@ -222,8 +224,6 @@ main (int   argc,
         g_print ("   CPU time, %-5s vs none: %.3f s vs %.3f s, ratio %.4f, %+.2f %%\n",
                  mode_names[m], cm, cbase, cm / cbase, 100.0 * (cm - cbase) / cbase);
     }
-  else
-    g_print ("   perf record -F 1000 -g: not available here (no perf, or perf_event_paranoid)\n");
   g_unlink (trace);
   g_unlink (perf_data);
   g_strfreev (env);
