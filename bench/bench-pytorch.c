@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 enum
 {
@@ -118,6 +121,42 @@ trace_samples (const char *trace,
   return ok;
 }
 
+/* The pid of the daemon listening in `run_dir` (SO_PEERCRED of a connection), 0 if none. */
+static pid_t
+daemon_pid (const char *run_dir)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  struct ucred cred = { 0 };
+  socklen_t len = sizeof cred;
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/sightlined.sock", run_dir);
+  if (fd < 0)
+    return 0;
+  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0
+      || getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+    cred.pid = 0;
+  close (fd);
+  return cred.pid;
+}
+
+/* CPU seconds (user + system) `pid` has used, -1 when it is gone. */
+static double
+process_cpu (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *text = NULL;
+  unsigned long long ut, st;
+
+  if (pid <= 0 || !g_file_get_contents (path, &text, NULL, NULL))
+    return -1;
+  const char *p = strrchr (text, ')'); /* the name may hold spaces */
+  if (p == NULL
+      || sscanf (p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+    return -1;
+  return (double) (ut + st) / (double) sysconf (_SC_CLK_TCK);
+}
+
 static gboolean
 have_torch (const char *python)
 {
@@ -176,7 +215,7 @@ main (int   argc,
                                        TRUE);
   g_mkdir_with_parents (run_dir, 0700);
   g_mkdir_with_parents (run_dir_other, 0700);
-  double t[N_MODES][MAX_RUNS], c[N_MODES][MAX_RUNS];
+  double t[N_MODES][MAX_RUNS], c[N_MODES][MAX_RUNS], dc[N_MODES][MAX_RUNS];
   gint64 n_samples = 0;
   double depth = 0;
 
@@ -184,18 +223,26 @@ main (int   argc,
            runs, other != NULL ? " / other -s 1000" : "",
            perf_path != NULL ? " / perf record -F 1000 -g" : "");
   (void) run_loop (none, env, &c[0][0]); /* warm the page cache: the first import of torch reads ~1 GB */
+  if (other != NULL)
+    (void) run_loop (sample_other, env_other, &c[0][0]); /* start its daemon */
   for (int i = 0; i < runs; i++)
     for (int m = 0; m < N_MODES; m++)
       {
         if ((m == MODE_PERF && perf_path == NULL) || (m == MODE_OTHER && other == NULL))
           {
-            t[m][i] = c[m][i] = -1;
+            t[m][i] = c[m][i] = dc[m][i] = -1;
             continue;
           }
+        /* the daemon's CPU time over the run: the sampling's cost that is not in the program */
+        pid_t d = m == MODE_PERF ? 0 : daemon_pid (m == MODE_OTHER ? run_dir_other : run_dir);
+        double d0 = process_cpu (d);
         t[m][i] = run_loop (modes[m], m == MODE_OTHER ? env_other : env, &c[m][i]);
+        double d1 = process_cpu (d);
+        dc[m][i] = d0 >= 0 && d1 >= d0 ? d1 - d0 : -1;
         if (m == MODE_SAMPLE && t[m][i] > 0)
           trace_samples (trace, &n_samples, &depth);
-        g_print ("   round %d %-6s %.3f s (CPU %.3f s)\n", i + 1, mode_names[m], t[m][i], c[m][i]);
+        g_print ("   round %d %-6s %.3f s (CPU %.3f s, daemon %.3f s)\n", i + 1, mode_names[m],
+                 t[m][i], c[m][i], dc[m][i]);
       }
   double base = median (t[MODE_NONE], runs), smp = median (t[MODE_SAMPLE], runs);
   double prf = median (t[MODE_PERF], runs), oth = median (t[MODE_OTHER], runs);
@@ -223,6 +270,14 @@ main (int   argc,
       if (cm > 0)
         g_print ("   CPU time, %-5s vs none: %.3f s vs %.3f s, ratio %.4f, %+.2f %%\n",
                  mode_names[m], cm, cbase, cm / cbase, 100.0 * (cm - cbase) / cbase);
+    }
+  /* the daemon's CPU time (the whole recording, imports too) against the program's loop */
+  for (int m = MODE_NONE; m < MODE_PERF && cbase > 0; m++)
+    {
+      double dm = median (dc[m], runs);
+      if (dm >= 0)
+        g_print ("   daemon CPU time, %-5s: %.3f s (%.2f %% of the loop's CPU time with -s none)\n",
+                 mode_names[m], dm, 100.0 * dm / cbase);
     }
   g_unlink (trace);
   g_unlink (perf_data);
