@@ -1,6 +1,7 @@
 #!/bin/sh
 # setup-pytorch.sh: installs what bench-pytorch needs (Debian's PyTorch 1.13 and numpy; perf for
-# its comparison), as root or through sudo.  About 330 MB of packages, 1.4 GB installed.
+# its comparison), as root or through sudo.  On Debian 12: 175 packages, 147 MB to fetch, 636 MB
+# installed: too much for CI, where the benches do not run.
 set -e
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
