@@ -179,7 +179,9 @@ main (int   argc,
       g_printerr ("Usage: %s SIGHTLINE SCRIPT [RUNS [STEPS [OTHER-SIGHTLINE]]]\n", argv[0]);
       return 2;
     }
-  const char *sightline = argv[1], *script = argv[2];
+  /* absolute: a daemon already running (started elsewhere) may not start the program here */
+  g_autofree char *script_path = g_canonicalize_filename (argv[2], NULL);
+  const char *sightline = argv[1], *script = script_path;
   int runs = argc > 3 ? CLAMP (atoi (argv[3]), 1, MAX_RUNS) : 5;
   const char *steps = argc > 4 ? argv[4] : "60";
   const char *other = argc > 5 ? argv[5] : NULL;
