@@ -161,9 +161,9 @@ queue_push (Session *s,
 
 /* The cost the daemon puts on the recorded program where they share CPUs (a training loop with
  * its DataLoader workers keeps every core busy): the writer, which turns records into rows, runs
- * niced, so that it takes the CPU time the program leaves; records wait in the queue meanwhile
- * (the connection thread, which empties the targets' sockets, keeps its priority so that their
- * rings do not fill).  Measured by bench-pytorch. */
+ * niced, so that it takes mostly the CPU time the program leaves; records wait in the queue
+ * meanwhile (the connection thread, which empties the targets' sockets, keeps its priority so
+ * that their rings do not fill).  bench-pytorch prints the daemon's CPU time. */
 #define SL_WRITER_NICE 10
 
 static void
@@ -943,10 +943,9 @@ find_inject_library (void)
 }
 
 /* Chunks of records (up to CONN_BUF each) are allocated by the connection thread and freed by
- * the writer: with glibc's defaults each large one was an mmap/munmap pair, and the writer's
- * frees trimmed the connection thread's arena back to the kernel a few times a second (page
- * faults, TLB shootdowns, seen in perf profiles of bench-pytorch).  Keep them in the heap and
- * the heap's top mapped. */
+ * the writer: with glibc's defaults large ones may be mmap/munmap pairs and the writer's frees
+ * trim the connection thread's arena back to the kernel (munmap and page faults showed in perf
+ * profiles of the daemon under bench-pytorch).  Keep them in the heap and the heap's top mapped. */
 static void
 tune_malloc (void)
 {
