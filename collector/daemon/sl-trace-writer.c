@@ -208,7 +208,6 @@ struct _SlTraceWriter
   sqlite3       *db;
   char          *path;
   sqlite3_stmt  *stmts[N_STMTS];
-  sqlite3_stmt  *chain_batch; /* SL_CHAIN_BATCH rows of SAMPLING_CALLCHAINS at once */
   StrTable       strings;
   int64_t        next_string;
   Process       *procs;
@@ -251,60 +250,6 @@ _sl_grow (void  **p,
   *p = q;
   *cap = c;
   return true;
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Call chains of samples, SL_CHAIN_BATCH rows a statement                                        */
-
-/* A sample's ~40 frames are ~40 rows: one statement each spent as much in the statement (its
- * journal savepoint, bind/step/reset) as in the row; a multi-row INSERT shares that. */
-#define SL_CHAIN_BATCH 8
-#define SL_CHAIN_COLS  7 /* id, symbol, module, unresolved, originalIP, unwindMethod, stackDepth */
-
-static bool
-chain_batch_prepare (SlTraceWriter *w)
-{
-  static const char head[] = "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, kernelMode, "
-                             "thumbCode, unresolved, specialEntry, originalIP, unwindMethod, "
-                             "stackDepth) VALUES ";
-  static const char row[] = "(?, ?, ?, 0, 0, ?, 0, ?, ?, ?)";
-  char sql[sizeof head + SL_CHAIN_BATCH * sizeof row + SL_CHAIN_BATCH];
-  size_t len = 0;
-
-  memcpy (sql, head, sizeof head - 1);
-  len = sizeof head - 1;
-  for (int i = 0; i < SL_CHAIN_BATCH; i++)
-    {
-      if (i > 0)
-        sql[len++] = ',';
-      memcpy (sql + len, row, sizeof row - 1);
-      len += sizeof row - 1;
-    }
-  sql[len] = '\0';
-  return sqlite3_prepare_v3 (w->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &w->chain_batch, NULL)
-         == SQLITE_OK;
-}
-
-/* Binds one frame's row as row `row` of `st` (1 row: ST_CALLCHAIN / ST_OSRT_CHAIN). */
-static void
-chain_bind (sqlite3_stmt *st,
-            int           row,
-            int64_t       id,
-            int64_t       symbol,
-            int64_t       module,
-            bool          found,
-            uint64_t      addr,
-            uint32_t      depth)
-{
-  int c = row * SL_CHAIN_COLS + 1;
-
-  sqlite3_bind_int64 (st, c++, id);
-  sqlite3_bind_int64 (st, c++, symbol);
-  sqlite3_bind_int64 (st, c++, module);
-  sqlite3_bind_int (st, c++, found ? 0 : 1);
-  sqlite3_bind_int64 (st, c++, (int64_t) addr);
-  sqlite3_bind_int (st, c++, SL_UNWIND_TABLE);
-  sqlite3_bind_int (st, c++, (int) depth);
 }
 
 static char *
@@ -534,17 +479,10 @@ sl_trace_writer_open (const char *path,
         *error = fmt ("%s: cannot prepare (%s): %s", path, stmt_sql[i], sqlite3_errmsg (w->db));
         goto fail;
       }
-  if (!chain_batch_prepare (w))
-    {
-      *error = fmt ("%s: cannot prepare the batched call chain insert: %s", path,
-                    sqlite3_errmsg (w->db));
-      goto fail;
-    }
   w->symbols = sl_symbolizer_new ();
   return w;
 
 fail:
-  sqlite3_finalize (w->chain_batch);
   for (int i = 0; i < N_STMTS; i++)
     sqlite3_finalize (w->stmts[i]);
   sqlite3_close (w->db);
@@ -814,23 +752,22 @@ flush_samples (SlTraceWriter *w)
           sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
           step_event (w, st);
         }
-      /* whole batches of a sample's frames through chain_batch, the rest a row at a time */
-      uint32_t batched = s->chain == 0 ? s->n_frames / SL_CHAIN_BATCH * SL_CHAIN_BATCH : 0;
       for (uint32_t k = 0; k < s->n_frames; k++)
         {
           uint64_t addr = w->frames[s->first_frame + k];
           const char *sym = NULL, *mod = NULL;
           /* frame 0 is an exact address: the interrupted instruction, or the called function */
           bool found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
-          bool in_batch = k < batched;
-          st = in_batch ? w->chain_batch : w->stmts[s->chain == 0 ? ST_CALLCHAIN : ST_OSRT_CHAIN];
-          chain_bind (st, in_batch ? (int) (k % SL_CHAIN_BATCH) : 0, id, intern (w, sym),
-                      intern (w, mod), found, addr, k);
-          if (!in_batch || k % SL_CHAIN_BATCH == SL_CHAIN_BATCH - 1)
-            {
-              sqlite3_step (st);
-              sqlite3_reset (st);
-            }
+          st = w->stmts[s->chain == 0 ? ST_CALLCHAIN : ST_OSRT_CHAIN];
+          sqlite3_bind_int64 (st, 1, id);
+          sqlite3_bind_int64 (st, 2, intern (w, sym));
+          sqlite3_bind_int64 (st, 3, intern (w, mod));
+          sqlite3_bind_int (st, 4, found ? 0 : 1);
+          sqlite3_bind_int64 (st, 5, (int64_t) addr);
+          sqlite3_bind_int (st, 6, SL_UNWIND_TABLE);
+          sqlite3_bind_int (st, 7, (int) k);
+          sqlite3_step (st);
+          sqlite3_reset (st);
         }
     }
   w->n_samples = 0;
@@ -1454,7 +1391,6 @@ sl_trace_writer_finish (SlTraceWriter *w,
 {
   bool ok = sl_trace_writer_end (w, error);
 
-  sqlite3_finalize (w->chain_batch);
   for (int i = 0; i < N_STMTS; i++)
     sqlite3_finalize (w->stmts[i]);
   if (sqlite3_close (w->db) != SQLITE_OK && ok)
