@@ -320,8 +320,8 @@ test_cpu_records (void)
   sqlite3_close (db);
 }
 
-/* Samples' call chains of every length around the writer's batches of rows (1, 7, 8, 9, 16, 17,
- * 40 frames): each chain whole, in order, each frame its own address. */
+/* Samples' call chains of several lengths (1, 7, 8, 9, 16, 17, 40 frames), as batched inserts
+ * would cut them: each chain whole, in order, each frame its own address. */
 static void
 test_sample_chains (void)
 {
