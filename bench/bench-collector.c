@@ -1,7 +1,8 @@
 /* bench-collector.c: what recording costs the recorded program, and how fast the daemon's writer
  * takes records, each against a baseline measured in the same run.
  *
- * Usage: bench-collector SIGHTLINE BENCH-TARGET [N | sched]   (sched: part 4 only)
+ * Usage: bench-collector SIGHTLINE BENCH-TARGET [N | sched | sampling]
+ *        (sched: part 4 only; sampling: part 2 only)
  *
  * Parts 1 and 2 record with --sched off: part 4 measures scheduling.
  *
@@ -115,6 +116,7 @@ bench_sampling (const char *sightline,
 
   g_print ("2. CPU sampling at 1 kHz (CPU seconds of a fixed loop, median of 3 runs)\n");
   g_autofree char *perf_path = g_find_program_in_path ("perf");
+  perf[0] = perf_path; /* g_spawn_sync is not told to search PATH */
   for (int i = 0; i < 3; i++)
     {
       p[i] = run_target (plain, "cpu_s");
@@ -346,6 +348,11 @@ main (int   argc,
   if (argc > 3 && strcmp (argv[3], "sched") == 0)
     {
       bench_sched (argv[1], argv[2]);
+      return 0;
+    }
+  if (argc > 3 && strcmp (argv[3], "sampling") == 0)
+    {
+      bench_sampling (argv[1], argv[2]);
       return 0;
     }
   bench_calls (argv[1], argv[2], argc > 3 ? argv[3] : "2000000");

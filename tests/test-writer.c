@@ -320,6 +320,55 @@ test_cpu_records (void)
   sqlite3_close (db);
 }
 
+/* Samples' call chains of several lengths (1, 7, 8, 9, 16, 17, 40 frames), as batched inserts
+ * would cut them: each chain whole, in order, each frame its own address. */
+static void
+test_sample_chains (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "writer-chains.sqlite", NULL);
+  char *error = NULL;
+  SlTraceWriter *w = sl_trace_writer_open (path, TRUE, &error);
+  const uint64_t T = 1000000000;
+  static const uint32_t lengths[] = { 1, 7, 8, 9, 16, 17, 40 };
+
+  g_assert_nonnull (w);
+  SlWireHello h = { { 0, 0, TID }, SL_WIRE_MAGIC, SL_WIRE_VERSION, PID, 77, 7, T, T * 5 };
+  add (w, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/python3 train.py"));
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      struct
+      {
+        SlWireSample s;
+        uint64_t frames[40];
+      } r = { { { SL_WIRE_SAMPLE, 0, TID }, T + i * 1000, lengths[i], 1 }, { 0 } };
+      for (uint32_t k = 0; k < lengths[i]; k++)
+        r.frames[k] = 0x100000 * (i + 1) + 0x10 * k;
+      r.s.h.size = (uint16_t) (sizeof r.s + lengths[i] * sizeof (uint64_t));
+      add (w, rec (SL_WIRE_SAMPLE, &r, r.s.h.size, NULL));
+    }
+  g_assert_true (sl_trace_writer_finish (w, &error));
+
+  sqlite3 *db = NULL;
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS"), ==, G_N_ELEMENTS (lengths));
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      /* the i-th sample (ids in time order): its rows, depths 0..n-1, each with its own address */
+      g_autofree char *q = g_strdup_printf (
+          "SELECT count(*) FROM SAMPLING_CALLCHAINS c JOIN COMPOSITE_EVENTS e ON e.id = c.id "
+          "WHERE e.start = %" G_GUINT64_FORMAT " AND c.originalIP = %d + 16 * c.stackDepth "
+          "AND c.unwindMethod = %d AND c.unresolved = 1 AND c.symbol IN (SELECT id FROM StringIds)",
+          T + i * 1000, 0x100000 * (int) (i + 1), SL_UNWIND_TABLE);
+      g_assert_cmpint (sql_int (db, q), ==, lengths[i]);
+      g_autofree char *depth = g_strdup_printf (
+          "SELECT max(c.stackDepth) FROM SAMPLING_CALLCHAINS c JOIN COMPOSITE_EVENTS e "
+          "ON e.id = c.id WHERE e.start = %" G_GUINT64_FORMAT, T + i * 1000);
+      g_assert_cmpint (sql_int (db, depth), ==, lengths[i] - 1);
+    }
+  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SAMPLING_CALLCHAINS"), ==, 1 + 7 + 8 + 9 + 16 + 17 + 40);
+  sqlite3_close (db);
+}
+
 /* A file that exists is never overwritten without `force`, and the error names it. */
 static void
 test_no_overwrite (void)
@@ -341,5 +390,6 @@ main (int   argc,
   g_test_add_func ("/collector/writer/round-trip", test_round_trip);
   g_test_add_func ("/collector/writer/no-overwrite", test_no_overwrite);
   g_test_add_func ("/collector/writer/cpu-records", test_cpu_records);
+  g_test_add_func ("/collector/writer/sample-chains", test_sample_chains);
   return g_test_run ();
 }

@@ -421,8 +421,11 @@ sl_trace_writer_open (const char *path,
   w->next_sample_id = 1;
   w->next_osrt_chain = 1;
   w->t_min = UINT64_MAX;
+  /* NOMUTEX: a writer is used by one thread at a time (the session's, then its writer thread),
+   * and SQLite's own lock around every bind and step was an eighth of the daemon's profile */
   if (sqlite3_open_v2 (path, &w->db,
-                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE,
+                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE
+                         | SQLITE_OPEN_NOMUTEX,
                        NULL) != SQLITE_OK)
     {
       *error = fmt ("%s: cannot create: %s", path,
@@ -431,9 +434,15 @@ sl_trace_writer_open (const char *path,
     }
   /* a live view reads while we write: wait for its shared lock at commit rather than fail */
   sqlite3_busy_timeout (w->db, 10000);
-  /* the file is whole after each commit; losing the last batch to a power cut is acceptable */
+  /* the file is whole after each commit; losing the last batch to a power cut is acceptable.
+   * temp_store: an INSERT into a table with a key keeps a statement journal of the pages it
+   * touches; on disk (the default) one 64 KiB page is past its 64 KiB spill, so every such row
+   * created, wrote and deleted a temporary file (stat of each temp dir, open, unlink): a quarter
+   * of the daemon's profile in one perf --call-graph dwarf run under bench-pytorch.  Those
+   * journals hold one statement's pages: memory is the place for them. */
   if (!exec_sql (w, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; "
-                    "PRAGMA cache_size = -65536; PRAGMA page_size = 65536",
+                    "PRAGMA cache_size = -65536; PRAGMA page_size = 65536; "
+                    "PRAGMA temp_store = MEMORY",
                  error))
     goto fail;
   if (!exec_sql (w, "BEGIN", error))

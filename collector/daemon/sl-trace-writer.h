@@ -1,5 +1,6 @@
 /* sl-trace-writer.h: turns wire records into rows of the nsys schema, in batched transactions, so
- * that the file is a whole trace after every commit; C11 + POSIX + SQLite, no GLib. */
+ * that the file is a whole trace after every commit; C11 + POSIX + SQLite, no GLib.  A writer is
+ * not locked: one thread at a time uses it. */
 #pragma once
 
 #include <stdbool.h>

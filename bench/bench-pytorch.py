@@ -1,0 +1,78 @@
+# bench-pytorch.py: a small real PyTorch training loop for bench-pytorch (synthetic Dataset with
+# numpy work per item, DataLoader with 4 workers, a small conv net on CPU, a fixed step count).
+# Prints "loop SECONDS" (the training steps' wall time, imports excluded), "cpu SECONDS" (the CPU
+# time of the process and its DataLoader workers over the loop, less sensitive to a loaded
+# machine) and "steps N".
+import resource
+import sys
+import time
+
+import numpy as np
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+
+class Synthetic(Dataset):
+    """Images made with some numpy work per item, as a decoding/augmenting Dataset does."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        rng = np.random.default_rng(i)
+        img = rng.standard_normal((3, 32, 32)).astype(np.float32)
+        img = np.clip(img * 0.5 + np.roll(img, 1, axis=2) * 0.25, -2.0, 2.0)
+        img -= img.mean(axis=(1, 2), keepdims=True)
+        return torch.from_numpy(img), int(i % 10)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2))
+        self.head = nn.Linear(32 * 8 * 8, 10)
+
+    def forward(self, x):
+        return self.head(torch.flatten(self.features(x), 1))
+
+
+def cpu_time():
+    """User + system time of this process and its waited-for children (the workers, joined when
+    the loader is exhausted)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        r = resource.getrusage(who)
+        total += r.ru_utime + r.ru_stime
+    return total
+
+
+def main():
+    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 60
+    torch.manual_seed(0)
+    batch = 32
+    loader = DataLoader(Synthetic(steps * batch), batch_size=batch, num_workers=4, shuffle=False)
+    net = Net()
+    opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+    loss_fn = nn.CrossEntropyLoss()
+    t0 = time.monotonic()
+    c0 = cpu_time()
+    n = 0
+    for x, y in loader:
+        opt.zero_grad()
+        loss = loss_fn(net(x), y)
+        loss.backward()
+        opt.step()
+        n += 1
+    print("loop %.6f" % (time.monotonic() - t0))
+    print("cpu %.6f" % (cpu_time() - c0))
+    print("steps %d" % n)
+
+
+if __name__ == "__main__":
+    main()

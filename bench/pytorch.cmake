@@ -1,0 +1,6 @@
+# pytorch.cmake: bench-pytorch, CPU sampling's cost on a real PyTorch training loop
+# (bench/bench-pytorch.py; needs Debian's python3-torch, see bench/setup-pytorch.sh, else it
+# says it skipped).  Run: bench-pytorch build/sightline bench/bench-pytorch.py [RUNS [STEPS]]
+add_executable(bench-pytorch ${CMAKE_CURRENT_LIST_DIR}/bench-pytorch.c)
+target_link_libraries(bench-pytorch PRIVATE PkgConfig::GLIB PkgConfig::SQLITE)
+add_dependencies(bench-pytorch sightline sightlined sightline-inject)
