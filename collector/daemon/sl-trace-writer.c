@@ -7,6 +7,7 @@
  * interned once in StringIds through a hash table.
  */
 #include "sl-trace-writer.h"
+#include "sl-python.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -222,6 +223,8 @@ struct _SlTraceWriter
   int64_t        next_sample_id;
   int64_t        next_osrt_chain; /* OSRT_CALLCHAINS ids from 1; OSRT_API.callchainId 0: none */
   SlSymbolizer  *symbols;
+  SlPyCodes     *py_codes;
+  uint64_t       n_py_unread; /* samples whose Python stack the library could not read */
   bool           in_tx;
   uint64_t       t_min, t_max;
   uint64_t       from_ns, to_ns;
@@ -722,6 +725,27 @@ add_osrt_chain (SlTraceWriter      *w,
   return chain;
 }
 
+/* A Python frame as SAMPLING_CALLCHAINS / OSRT_CALLCHAINS has it: symbol the function's qualified
+ * name, module "file.py:line" (the file as the interpreter knows it).  nsys's own Python
+ * backtraces are CUDA-API-only; this keeps the call tree's symbol/module columns meaningful. */
+static bool
+python_frame (SlTraceWriter *w,
+              int32_t        pid,
+              uint64_t       addr,
+              char          *where,
+              size_t         max,
+              const char   **sym,
+              const char   **mod)
+{
+  const char *file;
+  int line;
+  bool found = sl_py_codes_lookup (w->py_codes, pid, addr, sym, &file, &line);
+
+  snprintf (where, max, "%s:%d", file, line);
+  *mod = where;
+  return found;
+}
+
 /* Samples and backtraces are symbolized at commit: by then the module records of the same flush
  * are in. */
 static void
@@ -747,8 +771,12 @@ flush_samples (SlTraceWriter *w)
         {
           uint64_t addr = w->frames[s->first_frame + k];
           const char *sym = NULL, *mod = NULL;
-          /* frame 0 is an exact address: the interrupted instruction, or the called function */
-          bool found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
+          char where[1100];
+          bool found;
+          if ((addr & SL_WIRE_PYFRAME_BIT) != 0)
+            found = python_frame (w, s->pid, addr, where, sizeof where, &sym, &mod);
+          else /* frame 0 is exact: the interrupted instruction, or the called function */
+            found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
           st = w->stmts[s->chain == 0 ? ST_CALLCHAIN : ST_OSRT_CHAIN];
           sqlite3_bind_int64 (st, 1, id);
           sqlite3_bind_int64 (st, 2, intern (w, sym));
@@ -1029,6 +1057,7 @@ fixed_size (uint16_t type)
     case SL_WIRE_BYE: return sizeof (SlWireBye);
     case SL_WIRE_SCHED: return sizeof (SlWireSched);
     case SL_WIRE_PROCESS: return sizeof (SlWireProcess);
+    case SL_WIRE_PYCODE: return sizeof (SlWirePyCode);
     default: return SIZE_MAX;
     }
 }
@@ -1267,9 +1296,20 @@ sl_trace_writer_add (SlTraceWriter      *w,
           }
         break;
       }
+    case SL_WIRE_PYCODE:
+      ok = (w->py_codes != NULL || (w->py_codes = sl_py_codes_new ()) != NULL)
+           && sl_py_codes_add (w->py_codes, pid, h);
+      break;
     case SL_WIRE_DROPPED:
       {
         const SlWireDropped *d = (const SlWireDropped *) h;
+        if (d->source == SL_DROP_PYTHON)
+          {
+            /* not lost: samples kept with their native frames only */
+            w->n_py_unread += d->count;
+            ok = true;
+            break;
+          }
         static const char *const sources[] = { "ring buffer full", "CUPTI", "samples" };
         sqlite3_stmt *st = w->stmts[ST_DROPPED];
         sqlite3_bind_int64 (st, 1, (int64_t) d->time_ns);
@@ -1373,6 +1413,12 @@ sl_trace_writer_end (SlTraceWriter *w,
 {
   for (size_t i = 0; i < w->n_procs; i++)
     sl_trace_writer_process_ended (w, w->procs[i].pid, 0, false);
+  if (w->n_py_unread > 0)
+    {
+      char n[32];
+      snprintf (n, sizeof n, "%" PRIu64, w->n_py_unread);
+      sl_trace_writer_add_meta (w, "PythonStacksUnread", n);
+    }
   return sl_trace_writer_commit (w, error);
 }
 
@@ -1409,6 +1455,7 @@ sl_trace_writer_finish (SlTraceWriter *w,
   free (w->samples);
   free (w->frames);
   sl_symbolizer_free (w->symbols);
+  sl_py_codes_free (w->py_codes);
   free (w->path);
   free (w);
   return ok;

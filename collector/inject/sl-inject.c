@@ -56,8 +56,8 @@ static struct
   _Atomic int      stop_flusher;
   pthread_mutex_t  drain_lock;
   _Atomic(SlRing *) rings[SL_MAX_RINGS];
-  _Atomic uint64_t drops[3];
-  uint64_t         drops_sent[3];
+  _Atomic uint64_t drops[SL_DROP_N_SOURCES];
+  uint64_t         drops_sent[SL_DROP_N_SOURCES];
   char             socket_path[sizeof ((struct sockaddr_un *) 0)->sun_path];
   unsigned         sample_hz;
   bool             trace_osrt, trace_nvtx, trace_cuda;
@@ -114,7 +114,7 @@ void
 _sl_count_drop (uint32_t source,
                 uint64_t n)
 {
-  if (source < 3)
+  if (source < SL_DROP_N_SOURCES)
     atomic_fetch_add_explicit (&g.drops[source], n, memory_order_relaxed);
 }
 
@@ -405,7 +405,7 @@ send_direct (const void *record)
 static void
 report_drops (void)
 {
-  for (uint32_t s = 0; s < 3; s++)
+  for (uint32_t s = 0; s < SL_DROP_N_SOURCES; s++)
     {
       uint64_t n = atomic_load (&g.drops[s]);
       if (n == g.drops_sent[s])
@@ -728,7 +728,7 @@ atfork_child (void)
       atomic_store (&g.rings[i], NULL);
       munmap (ring, sizeof (SlRing) + SL_RING_SIZE);
     }
-  for (uint32_t s = 0; s < 3; s++)
+  for (uint32_t s = 0; s < SL_DROP_N_SOURCES; s++)
     {
       atomic_store (&g.drops[s], 0);
       g.drops_sent[s] = 0;
