@@ -88,6 +88,7 @@ typedef struct
 {
   int32_t       pid;
   char         *name;
+  char         *label; /* what it runs, from its Python stack: "multiprocessing: f", … */
   ThreadStack  *threads;
   size_t        n_threads, cap_threads;
   StartedRange *started;
@@ -735,19 +736,51 @@ python_frame (SlTraceWriter *w,
               char          *where,
               size_t         max,
               const char   **sym,
-              const char   **mod)
+              const char   **mod,
+              const char   **file)
 {
-  const char *file;
   int line;
-  bool found = sl_py_codes_lookup (w->py_codes, pid, addr, sym, &file, &line);
+  bool found = sl_py_codes_lookup (w->py_codes, pid, addr, sym, file, &line);
 
-  snprintf (where, max, "%s:%d", file, line);
+  snprintf (where, max, "%s:%d", *file, line);
   *mod = where;
   return found;
 }
 
 /* Samples and backtraces are symbolized at commit: by then the module records of the same flush
  * are in. */
+static bool
+ends_with (const char *s,
+           const char *tail)
+{
+  size_t n = strlen (s), m = strlen (tail);
+
+  return n >= m && strcmp (s + n - m, tail) == 0;
+}
+
+static void process_label (SlTraceWriter *w, int32_t pid, const char *label);
+
+/* What a process runs, told by a Python frame (`callee`: the Python function it called, NULL for
+ * none yet): a multiprocessing child by its target (BaseProcess.run calls it), a PyTorch
+ * DataLoader worker by _worker_loop.  NULL when the frame says nothing. */
+static const char *
+python_role (const char *sym,
+             const char *file,
+             const char *callee,
+             char       *buf,
+             size_t      max)
+{
+  if (strcmp (sym, "_worker_loop") == 0 && ends_with (file, "torch/utils/data/_utils/worker.py"))
+    return "DataLoader worker";
+  if (callee != NULL && strcmp (sym, "BaseProcess.run") == 0
+      && ends_with (file, "multiprocessing/process.py"))
+    {
+      snprintf (buf, max, "multiprocessing: %s", callee);
+      return buf;
+    }
+  return NULL;
+}
+
 static void
 flush_samples (SlTraceWriter *w)
 {
@@ -767,14 +800,24 @@ flush_samples (SlTraceWriter *w)
           sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
           step_event (w, st);
         }
+      char callee[256] = "", role_buf[300];
+      const char *role = NULL;
       for (uint32_t k = 0; k < s->n_frames; k++)
         {
           uint64_t addr = w->frames[s->first_frame + k];
-          const char *sym = NULL, *mod = NULL;
+          const char *sym = NULL, *mod = NULL, *file = NULL;
           char where[1100];
           bool found;
           if ((addr & SL_WIRE_PYFRAME_BIT) != 0)
-            found = python_frame (w, s->pid, addr, where, sizeof where, &sym, &mod);
+            {
+              found = python_frame (w, s->pid, addr, where, sizeof where, &sym, &mod, &file);
+              if (found && role == NULL)
+                {
+                  role = python_role (sym, file, callee[0] != '\0' ? callee : NULL, role_buf,
+                                      sizeof role_buf);
+                  snprintf (callee, sizeof callee, "%s", sym);
+                }
+            }
           else /* frame 0 is exact: the interrupted instruction, or the called function */
             found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
           st = w->stmts[s->chain == 0 ? ST_CALLCHAIN : ST_OSRT_CHAIN];
@@ -788,6 +831,8 @@ flush_samples (SlTraceWriter *w)
           sqlite3_step (st);
           sqlite3_reset (st);
         }
+      if (role != NULL)
+        process_label (w, s->pid, role);
     }
   w->n_samples = 0;
   w->n_frames = 0;
@@ -1088,6 +1133,41 @@ bind_pid_or_null (sqlite3_stmt *st,
     sqlite3_bind_null (st, col);
 }
 
+/* PROCESSES.name: the program's name, then what it runs where its stacks told ("python3
+ * (multiprocessing: worker_main)"); takes `name`. */
+static char *
+labelled_name (const Process *p,
+               char          *name)
+{
+  char *full;
+
+  if (p->label == NULL || name == NULL
+      || asprintf (&full, "%s (%s)", name, p->label) < 0)
+    return name;
+  free (name);
+  return full;
+}
+
+/* The first role a process's Python stack shows is its label, on its PROCESSES row from now on. */
+static void
+process_label (SlTraceWriter *w,
+               int32_t        pid,
+               const char    *label)
+{
+  Process *p = process_get (w, pid);
+
+  if (p == NULL || p->label != NULL || (p->label = strdup (label)) == NULL || !p->listed
+      || p->name == NULL)
+    return;
+  char *name = labelled_name (p, program_name (p->name));
+  sqlite3_stmt *st = w->stmts[ST_PROCESS_EXEC_NAME];
+  sqlite3_bind_text (st, 1, name != NULL ? name : "", -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (st, 2, gpid (pid));
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  free (name);
+}
+
 /* A process's PROCESSES and SL_PROCESS_INFO rows: made the first time, then kept to what was
  * true last (`time`): a HELLO after an exec, /proc read by the daemon after one. */
 static void
@@ -1097,7 +1177,7 @@ process_info (SlTraceWriter *w,
               int32_t        ppid,
               const char    *cmd)
 {
-  char *name = program_name (cmd);
+  char *name = labelled_name (p, program_name (cmd));
   sqlite3_stmt *st;
 
   if (p->listed && time < p->info_time)
@@ -1447,6 +1527,7 @@ sl_trace_writer_finish (SlTraceWriter *w,
       free (p->started);
       free (p->domains);
       free (p->name);
+      free (p->label);
     }
   free (w->procs);
   free (w->named);
