@@ -1,6 +1,8 @@
 # sl-py-target.py: the Python program tests/test-python.c records: two threads each busy in a known
 # function, one blocking read from a known line, and a forked multiprocessing worker.
 # Pure Python, no third-party module.  Lines named by the test are marked "# LINE:<tag>".
+# Usage: sl-py-target.py [BUSY_S [exit|crash|exec]]: with a mode, the main thread spins BUSY_S in
+# spin_alpha and then leaves that way (os._exit(3), os.abort(), exec of another Python).
 import multiprocessing
 import os
 import sys
@@ -8,6 +10,7 @@ import threading
 import time
 
 BUSY_S = float(sys.argv[1]) if len(sys.argv) > 1 else 0.6
+MODE = sys.argv[2] if len(sys.argv) > 2 else ""
 
 
 def spin_alpha(seconds):
@@ -46,7 +49,18 @@ def worker_main(seconds):
     spin_alpha(seconds)
 
 
+def leave(mode):
+    spin_alpha(BUSY_S)
+    if mode == "exit":
+        os._exit(3)
+    if mode == "crash":
+        os.abort()
+    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(0.1)"])
+
+
 def main():
+    if MODE:
+        leave(MODE)
     threads = [threading.Thread(target=spin_alpha, args=(BUSY_S,), name="alpha"),
                threading.Thread(target=spin_beta, args=(BUSY_S,), name="beta")]
     for t in threads:
