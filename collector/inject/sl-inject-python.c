@@ -3,9 +3,10 @@
  * signal handler and in OS runtime backtraces).
  *
  * Finding the interpreter.  _sl_python_update() (every module walk, never in a handler) looks up
- * `_PyRuntime`, `Py_Version` and `_PyEval_EvalFrameDefault` with dlsym: the python3 program exports
- * them (and libpython does for an embedding program).  Only the layouts known here are read:
- * CPython 3.11 for now; another version leaves Python frames out (and counts it).
+ * `_PyRuntime`, `Py_Version`, `PyCode_Type` and `_PyEval_EvalFrameDefault` with dlsym: the python3
+ * program exports them (and libpython does for a shared build or an embedding program).  Only the
+ * layouts known here are read: CPython 3.11, 3.12 and 3.13; another version leaves Python frames
+ * out (and counts each sample so left).
  *
  * Reading.  Every read of the interpreter's memory is process_vm_readv() on our own pid: a torn
  * chain (a frame freed under us, a pointer half written) gives EFAULT instead of a crash.  The
@@ -19,8 +20,9 @@
  * uses it; a lock-free table of sent addresses (cleared in a forked child, whose connection has
  * seen nothing) keeps that to once.  The daemon turns the code unit into a line.
  *
- * Merging (as py-spy --native).  3.11 runs a Python call made from Python in the same C call of
- * _PyEval_EvalFrameDefault; `is_entry` marks the frame a C call began with.  So each native frame
+ * Merging (as py-spy --native).  3.11+ runs a Python call made from Python in the same C call of
+ * _PyEval_EvalFrameDefault; in 3.11 `is_entry` marks the frame a C call began with, from 3.12 a shim
+ * frame (owner FRAME_OWNED_BY_CSTACK) sits under it.  So each native frame
  * inside _PyEval_EvalFrameDefault is replaced by the Python frames up to and including the next
  * entry frame.  Python frames left over (native unwinding stopped early) go at the root end.
  */
@@ -42,8 +44,8 @@
 #define SL_PY_SENT_SLOTS  8192 /* code objects sent (power of 2); beyond: sent again */
 #define SL_PY_PROBES      16
 
-/* Offsets of what is read, per CPython version (from its internal headers; tests/test-python.c
- * checks 3.11's against /usr/include/python3.11 where it is installed). */
+/* Offsets of what is read, per CPython version, from its internal headers (tests/test-python.c
+ * checks them against the headers of every version installed, and records each for real). */
 typedef struct
 {
   uint32_t version; /* PY_VERSION_HEX >> 16 */
@@ -51,32 +53,40 @@ typedef struct
   uint32_t interp_next;
   uint32_t interp_threads_head;
   uint32_t tstate_next;
-  uint32_t tstate_cframe;
-  uint32_t tstate_thread_id;
+  uint32_t tstate_cframe;        /* 3.13: current_frame itself (cframe_current_frame NONE) */
   uint32_t cframe_current_frame;
-  uint32_t frame_code;
+  uint32_t tstate_thread_id;
+  uint32_t frame_code;     /* f_code; 3.13: f_executable */
   uint32_t frame_previous;
-  uint32_t frame_prev_instr;
-  uint32_t frame_is_entry;
+  uint32_t frame_instr;    /* prev_instr; 3.13: instr_ptr */
+  uint32_t frame_is_entry; /* 3.11; NONE from 3.12: a C call's frames end at a shim frame */
   uint32_t frame_owner;
-  uint32_t frame_size; /* bytes read of a frame: covers all of the above */
+  uint32_t frame_size;     /* bytes read of a frame: covers all of the above */
   uint32_t code_filename;
   uint32_t code_qualname;
   uint32_t code_linetable;
   uint32_t code_firstlineno;
-  uint32_t code_adaptive; /* co_code_adaptive: the first code unit */
-  uint32_t code_size;     /* bytes read of a code object */
-  uint32_t bytes_size;    /* PyBytesObject: ob_size */
-  uint32_t bytes_data;    /* ob_sval */
+  uint32_t code_adaptive;  /* co_code_adaptive: the first code unit */
+  uint32_t code_size;      /* bytes read of a code object */
+  uint32_t bytes_size;     /* PyBytesObject: ob_size */
+  uint32_t bytes_data;     /* ob_sval */
   uint32_t unicode_length;
   uint32_t unicode_state;
-  uint32_t unicode_ascii_data; /* sizeof (PyASCIIObject) */
+  uint32_t unicode_ascii_data;   /* sizeof (PyASCIIObject) */
   uint32_t unicode_compact_data; /* sizeof (PyCompactUnicodeObject) */
 } SlPyLayout;
 
+#define NONE              UINT32_MAX
+#define OWNED_BY_CSTACK   3 /* 3.12+: the shim frame _PyEval_EvalFrameDefault pushes on entry */
+#define OB_TYPE           8 /* PyObject.ob_type */
+
 static const SlPyLayout py_layouts[] = {
-  { 0x030b, 40, 0, 16, 8, 56, 152, 8, 32, 48, 56, 68, 69, 72, 112, 128, 136, 72, 184, 192, 16, 32,
+  { 0x030b, 40, 0, 16, 8, 56, 8, 152, 32, 48, 56, 68, 69, 72, 112, 128, 136, 72, 184, 192, 16, 32,
     16, 32, 48, 72 },
+  { 0x030c, 40, 0, 72, 8, 56, 0, 136, 0, 8, 56, NONE, 70, 72, 112, 128, 136, 68, 192, 192, 16, 32,
+    16, 32, 40, 56 },
+  { 0x030d, 632, 7264, 7344, 8, 72, NONE, 152, 0, 8, 56, NONE, 70, 72, 112, 128, 136, 68, 200, 200,
+    16, 32, 16, 32, 40, 56 },
 };
 
 static struct
@@ -84,6 +94,7 @@ static struct
   _Atomic (const SlPyLayout *) layout;
   uint64_t runtime;
   uint64_t eval_start, eval_end; /* _PyEval_EvalFrameDefault's code */
+  uint64_t code_type;             /* &PyCode_Type */
   bool     looked;  /* dlsym said what it knows */
   _Atomic bool unknown; /* a Python this library cannot read: each sample counted */
   _Atomic pid_t    sent_pid;
@@ -103,7 +114,8 @@ _sl_python_update (void)
   void *runtime = dlsym (RTLD_DEFAULT, "_PyRuntime");
   const unsigned long *version = dlsym (RTLD_DEFAULT, "Py_Version");
   void *eval = dlsym (RTLD_DEFAULT, "_PyEval_EvalFrameDefault");
-  if (runtime == NULL || eval == NULL)
+  void *code_type = dlsym (RTLD_DEFAULT, "PyCode_Type");
+  if (runtime == NULL || eval == NULL || code_type == NULL)
     return; /* not Python (yet: libpython may come with a dlopen) */
   if (P.looked)
     return;
@@ -122,6 +134,7 @@ _sl_python_update (void)
       return; /* a Python whose frames this library cannot read: stacks stay native */
     }
   P.runtime = (uint64_t) (uintptr_t) runtime;
+  P.code_type = (uint64_t) (uintptr_t) code_type;
   P.eval_start = (uint64_t) (uintptr_t) eval;
   P.eval_end = P.eval_start + sym->st_size;
   atomic_store (&P.layout, layout);
@@ -259,7 +272,8 @@ code_sent (uint64_t           code,
   return false; /* table full around here: send it again */
 }
 
-static bool
+/* 1: sent; 0: could not be (unreadable, ring full); -1: not a code object. */
+static int
 send_code (const SlPyLayout *L,
            uint64_t          code)
 {
@@ -270,7 +284,9 @@ send_code (const SlPyLayout *L,
   int32_t first = 0;
 
   if (!peek (code, co, L->code_size))
-    return false;
+    return 0;
+  if (u64_at (co, OB_TYPE) != P.code_type)
+    return -1;
   memcpy (&first, co + L->code_firstlineno, sizeof first);
   uint16_t name_len = read_str (L, u64_at (co, L->code_qualname), name, SL_PY_MAX_NAME);
   uint16_t file_len = read_str (L, u64_at (co, L->code_filename), file, SL_PY_MAX_FILE);
@@ -284,7 +300,7 @@ send_code (const SlPyLayout *L,
   uint32_t size = (fixed + (uint32_t) table_len + 7u) & ~7u;
   SlWirePyCode *rec = _sl_emit_begin (SL_WIRE_PYCODE, size);
   if (rec == NULL)
-    return false;
+    return 0;
   rec->code = code;
   rec->firstlineno = first;
   rec->name_len = name_len;
@@ -300,7 +316,7 @@ send_code (const SlPyLayout *L,
   rec->table_len = (uint16_t) table_len;
   memset (t + table_len, 0, size - fixed - (uint32_t) table_len);
   _sl_emit_end (rec);
-  return true;
+  return 1;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -324,36 +340,51 @@ read_frames (const SlPyLayout *L,
 
   if (ts == 0)
     return 0; /* no Python on this thread */
-  if (!peek (ts + L->tstate_cframe, &cframe, sizeof cframe)
-      || !peek (cframe + L->cframe_current_frame, &frame, sizeof frame))
+  if (L->cframe_current_frame == NONE)
+    {
+      if (!peek (ts + L->tstate_cframe, &frame, sizeof frame))
+        return -1;
+    }
+  else if (!peek (ts + L->tstate_cframe, &cframe, sizeof cframe)
+           || !peek (cframe + L->cframe_current_frame, &frame, sizeof frame))
     return -1;
   while (frame != 0 && n < max)
     {
       if (!peek (frame, buf, L->frame_size))
         return -1; /* torn */
       uint64_t code = u64_at (buf, L->frame_code);
-      uint64_t prev_instr = u64_at (buf, L->frame_prev_instr);
-      int64_t lasti = ((int64_t) prev_instr - (int64_t) (code + L->code_adaptive)) / 2;
+      uint64_t instr = u64_at (buf, L->frame_instr);
+      int64_t lasti = ((int64_t) instr - (int64_t) (code + L->code_adaptive)) / 2;
+      bool entry = L->frame_is_entry != NONE && buf[L->frame_is_entry] != 0;
+      frame = u64_at (buf, L->frame_previous);
+      if (L->frame_is_entry == NONE && buf[L->frame_owner] == OWNED_BY_CSTACK)
+        {
+          /* 3.12+: the frames since the last shim were one C call's */
+          if (n > 0)
+            out[n - 1].entry = true;
+          continue;
+        }
       if (code == 0 || (code & 7) != 0 || code > SL_WIRE_PYFRAME_CODE)
         return -1;
-      if (lasti >= 0) /* else a frame not started yet (3.11's "incomplete" frames): left out */
+      if (lasti < 0)
         {
-          _Atomic uint64_t *slot = NULL;
-          if (!code_sent (code, &slot) && !send_code (L, code))
-            {
-              /* not described (ring full): forgotten, so that it goes next time */
-              if (slot != NULL)
-                atomic_store (slot, 0);
-              return -1;
-            }
-          uint64_t unit = (uint64_t) (lasti < 0xffff ? lasti : 0xffff);
-          out[n].frame = SL_WIRE_PYFRAME_BIT | unit << 47 | code;
-          out[n].entry = buf[L->frame_is_entry] != 0;
-          n++;
+          /* a frame not started yet ("incomplete"): left out */
+          if (entry && n > 0)
+            out[n - 1].entry = true;
+          continue;
         }
-      else if (n > 0 && buf[L->frame_is_entry] != 0)
-        out[n - 1].entry = true;
-      frame = u64_at (buf, L->frame_previous);
+      _Atomic uint64_t *slot = NULL;
+      int sent = code_sent (code, &slot) ? 1 : send_code (L, code);
+      if (sent <= 0 && slot != NULL)
+        atomic_store (slot, 0); /* not described: forgotten, so that it goes next time */
+      if (sent == 0)
+        return -1;
+      if (sent < 0)
+        continue; /* not a code object (3.13's f_executable may be another callable) */
+      uint64_t unit = (uint64_t) (lasti < 0xffff ? lasti : 0xffff);
+      out[n].frame = SL_WIRE_PYFRAME_BIT | unit << 47 | code;
+      out[n].entry = entry;
+      n++;
     }
   return n;
 }
