@@ -136,7 +136,7 @@ thread_share (sqlite3    *db,
   return permille / 1000.0;
 }
 
-/* One interpreter (`data`: its path): /usr/bin/python3, and every other 3.11+ found. */
+/* One interpreter (`data`: its path): /usr/bin/python3, and every other 3.8+ found. */
 static void
 test_record (gconstpointer data)
 {
@@ -192,10 +192,11 @@ test_record (gconstpointer data)
                 &error);
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  /* (3.11 has _PyFunction_Vectorcall between a thread's run and its target; 3.12 not) */
-  g_assert_true (g_regex_match_simple ("Thread\\.run;([^; ]+;)?spin_alpha ", out, 0, 0));
-  g_assert_true (g_regex_match_simple ("Thread\\.run;([^; ]+;)?spin_beta ", out, 0, 0));
-  g_assert_true (g_regex_match_simple ("BaseProcess\\.run;([^; ]+;)?worker_main;spin_alpha ", out,
+  /* (between a thread's run and its target: 3.11 has _PyFunction_Vectorcall, 3.12 nothing, up to
+   * 3.10 the evaluator's own frames; qualified names from 3.11) */
+  g_assert_true (g_regex_match_simple ("(Thread\\.)?run;([^; ]+;)*spin_alpha ", out, 0, 0));
+  g_assert_true (g_regex_match_simple ("(Thread\\.)?run;([^; ]+;)*spin_beta ", out, 0, 0));
+  g_assert_true (g_regex_match_simple ("(BaseProcess\\.)?run;([^; ]+;)*worker_main;([^; ]+;)*spin_alpha ", out,
                                        0, 0));
 }
 
@@ -230,7 +231,7 @@ test_leave (gconstpointer data)
   /* 0.4 s of spinning (CPU time, less on a loaded machine); the samples reach its end: the last
    * flush before the exit, abort or exec (up to 50 ms of them) is in */
   g_assert_cmpint (n, >=, 100);
-  g_assert_cmpint (span_ms, >=, 360);
+  g_assert_cmpint (span_ms, >=, 370);
   sqlite3_close (db);
 }
 
@@ -355,7 +356,7 @@ main (int   argc,
   /* other CPython versions where they are installed (pyenv's, Debian's python3.X) */
   g_autoptr (GPtrArray) others = g_ptr_array_new_with_free_func (g_free);
   const char *home = g_get_home_dir ();
-  for (int minor = 11; minor <= 13; minor++)
+  for (int minor = 8; minor <= 13; minor++)
     {
       g_autofree char *glob = g_strdup_printf ("%s/.pyenv/versions/3.%d.", home, minor);
       g_autofree char *debian = g_strdup_printf ("/usr/bin/python3.%d", minor);

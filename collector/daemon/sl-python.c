@@ -13,6 +13,7 @@ typedef struct
   uint8_t *table;
   size_t   table_len;
   int      firstlineno;
+  uint16_t version;
 } SlPyCode;
 
 struct _SlPyCodes
@@ -88,7 +89,7 @@ sl_py_codes_add (SlPyCodes          *c,
     return false;
   SlPyCode *e = &c->slots[slot_of (c, pid, r->code)];
   SlPyCode fresh = { pid, r->code, strdup (name), strdup (file), malloc (r->table_len + 1u),
-                     r->table_len, r->firstlineno };
+                     r->table_len, r->firstlineno, r->version };
   if (fresh.name == NULL || fresh.file == NULL || fresh.table == NULL)
     {
       free (fresh.name);
@@ -129,7 +130,8 @@ sl_py_codes_lookup (SlPyCodes   *c,
     }
   *name = e->name;
   *file = e->file;
-  *line = sl_py_line (e->table, e->table_len, e->firstlineno, SL_WIRE_PYFRAME_LASTI (frame));
+  *line = sl_py_line_for (e->version, e->table, e->table_len, e->firstlineno,
+                          SL_WIRE_PYFRAME_LASTI (frame));
   return true;
 }
 
@@ -206,4 +208,60 @@ sl_py_line (const uint8_t *t,
       addr += units;
     }
   return firstlineno;
+}
+
+/* 3.10's co_linetable: (bytes covered, line delta) byte pairs, -128 for no line. */
+static int
+line_310 (const uint8_t *t,
+          size_t         len,
+          int            firstlineno,
+          uint32_t       byte)
+{
+  int line = firstlineno;
+  uint32_t addr = 0;
+
+  for (size_t i = 0; i + 1 < len; i += 2)
+    {
+      int delta = (int8_t) t[i + 1];
+      if (delta != -128)
+        line += delta;
+      if (byte < addr + t[i])
+        return delta == -128 ? firstlineno : line;
+      addr += t[i];
+    }
+  return firstlineno;
+}
+
+/* 3.8 and 3.9's co_lnotab: (bytes advanced, line delta) pairs, as PyCode_Addr2Line reads them. */
+static int
+line_lnotab (const uint8_t *t,
+             size_t         len,
+             int            firstlineno,
+             uint32_t       byte)
+{
+  int line = firstlineno;
+  uint32_t addr = 0;
+
+  for (size_t i = 0; i + 1 < len; i += 2)
+    {
+      addr += t[i];
+      if (addr > byte)
+        break;
+      line += (int8_t) t[i + 1];
+    }
+  return line;
+}
+
+int
+sl_py_line_for (uint16_t       version,
+                const uint8_t *table,
+                size_t         len,
+                int            firstlineno,
+                uint32_t       unit)
+{
+  if (version >= 0x030b)
+    return sl_py_line (table, len, firstlineno, unit);
+  if (version == 0x030a)
+    return line_310 (table, len, firstlineno, unit * 2);
+  return line_lnotab (table, len, firstlineno, unit * 2);
 }

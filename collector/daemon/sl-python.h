@@ -34,3 +34,11 @@ int sl_py_line (const uint8_t *table,
                 size_t         len,
                 int            firstlineno,
                 uint32_t       unit);
+
+/* The same for the table of CPython `version` (PY_VERSION_HEX >> 16): 3.11+'s location table,
+ * 3.10's co_linetable, 3.8 and 3.9's co_lnotab. */
+int sl_py_line_for (uint16_t       version,
+                    const uint8_t *table,
+                    size_t         len,
+                    int            firstlineno,
+                    uint32_t       unit);

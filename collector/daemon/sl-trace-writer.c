@@ -129,6 +129,7 @@ enum
   ST_PROCESS_INFO,
   ST_PROCESS_EXEC,
   ST_PROCESS_EXEC_NAME,
+  ST_PROCESS_LABEL,
   ST_API,
   ST_KERNEL,
   ST_MEMCPY,
@@ -166,6 +167,7 @@ static const char *const stmt_sql[N_STMTS] = {
   [ST_PROCESS_EXEC] = "UPDATE SL_PROCESS_INFO SET commandLine = ?, parentPid = ? "
                       "WHERE globalPid = ?",
   [ST_PROCESS_EXEC_NAME] = "UPDATE PROCESSES SET name = ? WHERE globalPid = ?",
+  [ST_PROCESS_LABEL] = "UPDATE PROCESSES SET name = name || ' (' || ? || ')' WHERE globalPid = ?",
   [ST_API] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
              "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
   [ST_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
@@ -772,7 +774,8 @@ python_role (const char *sym,
 {
   if (strcmp (sym, "_worker_loop") == 0 && ends_with (file, "torch/utils/data/_utils/worker.py"))
     return "DataLoader worker";
-  if (callee != NULL && strcmp (sym, "BaseProcess.run") == 0
+  /* (before 3.11 code objects have no qualified name: "run") */
+  if (callee != NULL && (strcmp (sym, "BaseProcess.run") == 0 || strcmp (sym, "run") == 0)
       && ends_with (file, "multiprocessing/process.py"))
     {
       snprintf (buf, max, "multiprocessing: %s", callee);
@@ -1156,16 +1159,13 @@ process_label (SlTraceWriter *w,
 {
   Process *p = process_get (w, pid);
 
-  if (p == NULL || p->label != NULL || (p->label = strdup (label)) == NULL || !p->listed
-      || p->name == NULL)
-    return;
-  char *name = labelled_name (p, program_name (p->name));
-  sqlite3_stmt *st = w->stmts[ST_PROCESS_EXEC_NAME];
-  sqlite3_bind_text (st, 1, name != NULL ? name : "", -1, SQLITE_TRANSIENT);
+  if (p == NULL || p->label != NULL || (p->label = strdup (label)) == NULL || !p->listed)
+    return; /* not listed yet: process_info() labels it */
+  sqlite3_stmt *st = w->stmts[ST_PROCESS_LABEL];
+  sqlite3_bind_text (st, 1, label, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64 (st, 2, gpid (pid));
   sqlite3_step (st);
   sqlite3_reset (st);
-  free (name);
 }
 
 /* A process's PROCESSES and SL_PROCESS_INFO rows: made the first time, then kept to what was

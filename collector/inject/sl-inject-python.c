@@ -5,8 +5,9 @@
  * Finding the interpreter.  _sl_python_update() (every module walk, never in a handler) looks up
  * `_PyRuntime`, `Py_Version`, `PyCode_Type` and `_PyEval_EvalFrameDefault` with dlsym: the python3
  * program exports them (and libpython does for a shared build or an embedding program).  Only the
- * layouts known here are read: CPython 3.11, 3.12 and 3.13; another version leaves Python frames
- * out (and counts each sample so left).
+ * layouts known here are read: CPython 3.8 to 3.13 (before 3.11, whose Py_Version is missing, the
+ * version comes from Py_GetVersion()); another version leaves Python frames out (and counts each
+ * sample so left).
  *
  * Reading.  Every read of the interpreter's memory is process_vm_readv() on our own pid: a torn
  * chain (a frame freed under us, a pointer half written) gives EFAULT instead of a crash.  The
@@ -74,19 +75,29 @@ typedef struct
   uint32_t unicode_state;
   uint32_t unicode_ascii_data;   /* sizeof (PyASCIIObject) */
   uint32_t unicode_compact_data; /* sizeof (PyCompactUnicodeObject) */
+  uint32_t instr_kind; /* frame_instr is: 0 a pointer to the code unit after the last one run
+                        * (3.11+), 1 f_lasti in bytes (3.8, 3.9), 2 f_lasti in code units (3.10) */
 } SlPyLayout;
 
 #define NONE              UINT32_MAX
 #define OWNED_BY_CSTACK   3 /* 3.12+: the shim frame _PyEval_EvalFrameDefault pushes on entry */
 #define OB_TYPE           8 /* PyObject.ob_type */
 
+/* 3.8-3.10: tstate->frame is a PyFrameObject (f_back, f_lasti), one C call of the evaluator per
+ * frame, no co_qualname (co_name instead). */
 static const SlPyLayout py_layouts[] = {
+  { 0x0308, 32, 0, 8, 8, 24, NONE, 176, 32, 24, 104, NONE, NONE, 108, 104, 112, 120, 40, 0, 128,
+    16, 32, 16, 32, 48, 72, 1 },
+  { 0x0309, 32, 0, 8, 8, 24, NONE, 176, 32, 24, 104, NONE, NONE, 108, 104, 112, 120, 40, 0, 128,
+    16, 32, 16, 32, 48, 72, 1 },
+  { 0x030a, 32, 0, 8, 8, 24, NONE, 176, 32, 24, 96, NONE, NONE, 100, 104, 112, 120, 40, 0, 128,
+    16, 32, 16, 32, 48, 72, 2 },
   { 0x030b, 40, 0, 16, 8, 56, 8, 152, 32, 48, 56, 68, 69, 72, 112, 128, 136, 72, 184, 192, 16, 32,
-    16, 32, 48, 72 },
+    16, 32, 48, 72, 0 },
   { 0x030c, 40, 0, 72, 8, 56, 0, 136, 0, 8, 56, NONE, 70, 72, 112, 128, 136, 68, 192, 192, 16, 32,
-    16, 32, 40, 56 },
+    16, 32, 40, 56, 0 },
   { 0x030d, 632, 7264, 7344, 8, 72, NONE, 152, 0, 8, 56, NONE, 70, 72, 112, 128, 136, 68, 200, 200,
-    16, 32, 16, 32, 40, 56 },
+    16, 32, 16, 32, 40, 56, 0 },
 };
 
 static struct
@@ -121,6 +132,17 @@ _sl_python_update (void)
     return;
   P.looked = true;
   uint32_t v = version != NULL ? (uint32_t) (*version >> 16) : 0; /* Py_Version: 3.11+ */
+  const char *(*get_version) (void) = (const char *(*) (void)) dlsym (RTLD_DEFAULT,
+                                                                    "Py_GetVersion");
+  const char *text = version == NULL && get_version != NULL ? get_version () : NULL;
+  if (text != NULL && text[0] == '3' && text[1] == '.')
+    {
+      /* "3.9.18 (main, …)" */
+      uint32_t minor = 0;
+      for (const char *c = text + 2; *c >= '0' && *c <= '9'; c++)
+        minor = minor * 10 + (uint32_t) (*c - '0');
+      v = 0x0300 | (minor & 0xff);
+    }
   const SlPyLayout *layout = NULL;
   for (size_t i = 0; i < sizeof py_layouts / sizeof py_layouts[0]; i++)
     if (py_layouts[i].version == v)
@@ -353,11 +375,21 @@ read_frames (const SlPyLayout *L,
       if (!peek (frame, buf, L->frame_size))
         return -1; /* torn */
       uint64_t code = u64_at (buf, L->frame_code);
-      uint64_t instr = u64_at (buf, L->frame_instr);
-      int64_t lasti = ((int64_t) instr - (int64_t) (code + L->code_adaptive)) / 2;
-      bool entry = L->frame_is_entry != NONE && buf[L->frame_is_entry] != 0;
+      int64_t lasti;
+      if (L->instr_kind == 0)
+        lasti = ((int64_t) u64_at (buf, L->frame_instr) - (int64_t) (code + L->code_adaptive)) / 2;
+      else
+        {
+          int32_t f_lasti;
+          memcpy (&f_lasti, buf + L->frame_instr, sizeof f_lasti);
+          /* -1: not started, yet evaluated by its own C call (kept, so that merging stays right) */
+          lasti = f_lasti < 0 ? 0 : L->instr_kind == 1 ? f_lasti / 2 : f_lasti;
+        }
+      /* before 3.11 every Python frame is a C call of its own */
+      bool entry = L->frame_is_entry != NONE ? buf[L->frame_is_entry] != 0 : L->frame_owner == NONE;
       frame = u64_at (buf, L->frame_previous);
-      if (L->frame_is_entry == NONE && buf[L->frame_owner] == OWNED_BY_CSTACK)
+      if (L->frame_owner != NONE && L->frame_is_entry == NONE
+          && buf[L->frame_owner] == OWNED_BY_CSTACK)
         {
           /* 3.12+: the frames since the last shim were one C call's */
           if (n > 0)

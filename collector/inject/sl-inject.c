@@ -671,6 +671,20 @@ final_flush (int32_t status)
     pthread_mutex_unlock (&g.drain_lock);
 }
 
+void
+_sl_flush_now (void)
+{
+  if (!atomic_load (&g.connected) || g.pid != getpid ())
+    return;
+  tls_in_library++;
+  if (want_modules ())
+    _sl_modules_update ();
+  pthread_mutex_lock (&g.drain_lock);
+  flush_locked ();
+  pthread_mutex_unlock (&g.drain_lock);
+  tls_in_library--;
+}
+
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
 static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU };
 
