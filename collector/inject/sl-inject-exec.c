@@ -12,17 +12,22 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-static void
+/* Not in a vfork child: it shares our memory (the sampler's registry) but not our connection. */
+static bool
 before_exec (void)
 {
+  if (!_sl_owns_process ())
+    return false;
   _sl_sample_thread_stop ();
   _sl_flush_now ();
+  return true;
 }
 
 static void
-after_failed_exec (void)
+after_failed_exec (bool stopped)
 {
-  _sl_sample_thread_start ();
+  if (stopped)
+    _sl_sample_thread_start ();
 }
 
 #define SL_REAL(name) ((__typeof__ (&name)) dlsym (RTLD_NEXT, #name))
@@ -34,9 +39,9 @@ execve (const char  *path,
 {
   __typeof__ (&execve) real = SL_REAL (execve);
 
-  before_exec ();
+  bool stopped = before_exec ();
   int r = real (path, argv, envp);
-  after_failed_exec ();
+  after_failed_exec (stopped);
   return r;
 }
 
@@ -46,9 +51,9 @@ execv (const char  *path,
 {
   __typeof__ (&execv) real = SL_REAL (execv);
 
-  before_exec ();
+  bool stopped = before_exec ();
   int r = real (path, argv);
-  after_failed_exec ();
+  after_failed_exec (stopped);
   return r;
 }
 
@@ -58,9 +63,9 @@ execvp (const char  *file,
 {
   __typeof__ (&execvp) real = SL_REAL (execvp);
 
-  before_exec ();
+  bool stopped = before_exec ();
   int r = real (file, argv);
-  after_failed_exec ();
+  after_failed_exec (stopped);
   return r;
 }
 
@@ -71,9 +76,9 @@ execvpe (const char  *file,
 {
   __typeof__ (&execvpe) real = SL_REAL (execvpe);
 
-  before_exec ();
+  bool stopped = before_exec ();
   int r = real (file, argv, envp);
-  after_failed_exec ();
+  after_failed_exec (stopped);
   return r;
 }
 
@@ -84,8 +89,8 @@ fexecve (int          fd,
 {
   __typeof__ (&fexecve) real = SL_REAL (fexecve);
 
-  before_exec ();
+  bool stopped = before_exec ();
   int r = real (fd, argv, envp);
-  after_failed_exec ();
+  after_failed_exec (stopped);
   return r;
 }

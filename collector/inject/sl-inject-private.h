@@ -92,7 +92,9 @@ SL_HIDDEN void _sl_modules_update (void);               /* sends SL_WIRE_MODULE 
  * 0 when `from` is not among the first frames.  Not for signal handlers (see the sampler's). */
 SL_HIDDEN uint32_t _sl_unwind_from (uint64_t from, uint64_t *frames, uint32_t max);
 
-/* Sends what the rings hold now (and new modules): before an exec replaces the process image. */
+/* Sends what the rings hold now (and new modules): before an exec replaces the process image.
+ * Only in the process the connection is ours (not a vfork child sharing our memory). */
+SL_HIDDEN bool _sl_owns_process (void);
 SL_HIDDEN void _sl_flush_now (void);
 /* Python stacks (sl-inject-python.c): _sl_python_update() finds the interpreter (module walks,
  * not in handlers); _sl_python_merge() puts the calling thread's Python frames in place of its

@@ -671,10 +671,16 @@ final_flush (int32_t status)
     pthread_mutex_unlock (&g.drain_lock);
 }
 
+bool
+_sl_owns_process (void)
+{
+  return atomic_load (&g.connected) && g.pid == getpid ();
+}
+
 void
 _sl_flush_now (void)
 {
-  if (!atomic_load (&g.connected) || g.pid != getpid ())
+  if (!_sl_owns_process ())
     return;
   tls_in_library++;
   if (want_modules ())
