@@ -106,6 +106,7 @@ static struct
   uint64_t runtime;
   uint64_t eval_start, eval_end; /* _PyEval_EvalFrameDefault's code */
   uint64_t code_type;             /* &PyCode_Type */
+  uint32_t win_off, win_len;      /* the code object's bytes read for each frame */
   bool     looked;  /* dlsym said what it knows */
   _Atomic bool unknown; /* a Python this library cannot read: each sample counted */
   _Atomic pid_t    sent_pid;
@@ -157,6 +158,15 @@ _sl_python_update (void)
     }
   P.runtime = (uint64_t) (uintptr_t) runtime;
   P.code_type = (uint64_t) (uintptr_t) code_type;
+  uint32_t lo = layout->code_firstlineno, hi = layout->code_firstlineno + 4;
+  const uint32_t ptrs[] = { layout->code_filename, layout->code_qualname };
+  for (int i = 0; i < 2; i++)
+    {
+      lo = ptrs[i] < lo ? ptrs[i] : lo;
+      hi = ptrs[i] + 8 > hi ? ptrs[i] + 8 : hi;
+    }
+  P.win_off = lo;
+  P.win_len = hi - lo; /* at most 128 (checked by the layouts' test) */
   P.eval_start = (uint64_t) (uintptr_t) eval;
   P.eval_end = P.eval_start + sym->st_size;
   atomic_store (&P.layout, layout);
@@ -230,38 +240,46 @@ find_tstate (const SlPyLayout *L)
 /* ---------------------------------------------------------------------------------------------- */
 /* Code objects                                                                                   */
 
-/* Text of a str object into buf (NUL-terminated); compact ASCII and Latin-1 strings only, others
- * read as "?".  Returns the length. */
-static uint16_t
-read_str (const SlPyLayout *L,
-          uint64_t          obj,
-          char             *buf,
-          size_t            max)
+/* A str object's text: where it is and how long (cut at `max`); data 0 for one this does not read
+ * (only compact 1-byte strings: ASCII and Latin-1), which reads as "?". */
+typedef struct
+{
+  uint64_t data;
+  uint16_t len;
+} SlPyStr;
+
+static SlPyStr
+str_at (const SlPyLayout *L,
+        uint64_t          obj,
+        size_t            max)
 {
   uint8_t head[80];
   int64_t len;
   uint32_t state;
 
-  buf[0] = '\0';
   if (!peek (obj, head, L->unicode_compact_data))
-    return 0;
+    return (SlPyStr) { 0, 1 };
   memcpy (&len, head + L->unicode_length, sizeof len);
   memcpy (&state, head + L->unicode_state, sizeof state);
   unsigned kind = (state >> 2) & 7, compact = (state >> 5) & 1, ascii = (state >> 6) & 1;
   if (len < 0 || !compact || kind != 1)
-    {
-      memcpy (buf, "?", 2);
-      return 1;
-    }
-  size_t n = (size_t) len < max ? (size_t) len : max;
-  if (!peek (obj + (ascii ? L->unicode_ascii_data : L->unicode_compact_data), buf, n))
-    n = 0;
-  buf[n] = '\0';
-  return (uint16_t) n;
+    return (SlPyStr) { 0, 1 };
+  return (SlPyStr) { obj + (ascii ? L->unicode_ascii_data : L->unicode_compact_data),
+                     (uint16_t) ((size_t) len < max ? (size_t) len : max) };
 }
 
-/* Whether `code` is sent already in this process; marks it when not (*slot: the mark, to take
- * back when the send fails). */
+/* The text into dst, NUL-terminated ("?"s where it cannot be read). */
+static void
+str_copy (const SlPyStr *str,
+          char          *dst)
+{
+  if (str->data == 0 || !peek (str->data, dst, str->len))
+    memset (dst, '?', str->len);
+  dst[str->len] = '\0';
+}
+
+/* Whether the code object `code` (a key of its address and identity) is sent already in this
+ * process; marks it when not (*slot: the mark, to take back when the send fails). */
 static bool
 code_sent (uint64_t           code,
            _Atomic uint64_t **slot_out)
@@ -275,7 +293,7 @@ code_sent (uint64_t           code,
         atomic_store_explicit (&P.sent[i], 0, memory_order_relaxed);
       atomic_store (&P.sent_pid, self);
     }
-  size_t h = (size_t) ((code >> 4) * 0x9e3779b97f4a7c15u >> 51) & (SL_PY_SENT_SLOTS - 1);
+  size_t h = (size_t) (code >> 51) & (SL_PY_SENT_SLOTS - 1);
   for (int k = 0; k < SL_PY_PROBES; k++)
     {
       _Atomic uint64_t *slot = &P.sent[(h + (size_t) k) & (SL_PY_SENT_SLOTS - 1)];
@@ -300,7 +318,6 @@ send_code (const SlPyLayout *L,
            uint64_t          code)
 {
   uint8_t co[256];
-  char name[SL_PY_MAX_NAME + 1], file[SL_PY_MAX_FILE + 1];
   uint64_t table = 0;
   int64_t table_len = 0;
   int32_t first = 0;
@@ -310,8 +327,9 @@ send_code (const SlPyLayout *L,
   if (u64_at (co, OB_TYPE) != P.code_type)
     return -1;
   memcpy (&first, co + L->code_firstlineno, sizeof first);
-  uint16_t name_len = read_str (L, u64_at (co, L->code_qualname), name, SL_PY_MAX_NAME);
-  uint16_t file_len = read_str (L, u64_at (co, L->code_filename), file, SL_PY_MAX_FILE);
+  SlPyStr name = str_at (L, u64_at (co, L->code_qualname), SL_PY_MAX_NAME);
+  SlPyStr file = str_at (L, u64_at (co, L->code_filename), SL_PY_MAX_FILE);
+  uint16_t name_len = name.len, file_len = file.len;
   table = u64_at (co, L->code_linetable);
   if (!peek (table + L->bytes_size, &table_len, sizeof table_len) || table_len < 0)
     table_len = 0;
@@ -330,8 +348,8 @@ send_code (const SlPyLayout *L,
   rec->version = (uint16_t) L->version;
   rec->pad = 0;
   char *text = (char *) (rec + 1);
-  memcpy (text, name, name_len + 1u);
-  memcpy (text + name_len + 1, file, file_len + 1u);
+  str_copy (&name, text); /* straight into the record: no copy on the handler's stack */
+  str_copy (&file, text + name_len + 1);
   uint8_t *t = (uint8_t *) text + name_len + 1 + file_len + 1;
   if (table_len > 0 && !peek (table + L->bytes_data, t, (size_t) table_len))
     table_len = 0;
@@ -344,21 +362,16 @@ send_code (const SlPyLayout *L,
 /* ---------------------------------------------------------------------------------------------- */
 /* The stack                                                                                      */
 
-typedef struct
-{
-  uint64_t frame;
-  bool     entry;
-} SlPyFrame;
-
 /* The calling thread's Python frames, innermost first; -1 when they could not be read. */
 static int
 read_frames (const SlPyLayout *L,
-             SlPyFrame        *out,
+             uint64_t         *out,
+             bool             *entries,
              int               max)
 {
   uint64_t ts = find_tstate (L), cframe = 0, frame = 0;
-  uint8_t buf[128];
-  int n = 0;
+  uint8_t bufs[2][128], win[128];
+  int n = 0, cur = 0;
 
   if (ts == 0)
     return 0; /* no Python on this thread */
@@ -370,10 +383,11 @@ read_frames (const SlPyLayout *L,
   else if (!peek (ts + L->tstate_cframe, &cframe, sizeof cframe)
            || !peek (cframe + L->cframe_current_frame, &frame, sizeof frame))
     return -1;
+  if (frame != 0 && !peek (frame, bufs[0], L->frame_size))
+    return -1; /* torn */
   while (frame != 0 && n < max)
     {
-      if (!peek (frame, buf, L->frame_size))
-        return -1; /* torn */
+      const uint8_t *buf = bufs[cur];
       uint64_t code = u64_at (buf, L->frame_code);
       int64_t lasti;
       if (L->instr_kind == 0)
@@ -387,26 +401,44 @@ read_frames (const SlPyLayout *L,
         }
       /* before 3.11 every Python frame is a C call of its own */
       bool entry = L->frame_is_entry != NONE ? buf[L->frame_is_entry] != 0 : L->frame_owner == NONE;
-      frame = u64_at (buf, L->frame_previous);
-      if (L->frame_owner != NONE && L->frame_is_entry == NONE
-          && buf[L->frame_owner] == OWNED_BY_CSTACK)
+      bool shim = L->frame_owner != NONE && L->frame_is_entry == NONE
+                  && buf[L->frame_owner] == OWNED_BY_CSTACK;
+      if (code == 0 || (code & 7) != 0 || code > SL_WIRE_PYFRAME_CODE)
+        return -1;
+      /* what tells this code object from one freed before at the same address (its names and
+       * first line), and the next frame: one read */
+      uint64_t prev = u64_at (buf, L->frame_previous);
+      struct iovec local[2] = { { win, P.win_len }, { bufs[cur ^ 1], L->frame_size } };
+      struct iovec remote[2] = { { (void *) (uintptr_t) (code + P.win_off), P.win_len },
+                                 { (void *) (uintptr_t) prev, L->frame_size } };
+      ssize_t want = (ssize_t) (P.win_len + (prev != 0 ? L->frame_size : 0));
+      if (process_vm_readv (getpid (), local, prev != 0 ? 2 : 1, remote, prev != 0 ? 2 : 1, 0)
+          != want)
+        return -1; /* torn */
+      frame = prev;
+      cur ^= 1;
+      if (shim)
         {
           /* 3.12+: the frames since the last shim were one C call's */
           if (n > 0)
-            out[n - 1].entry = true;
+            entries[n - 1] = true;
           continue;
         }
-      if (code == 0 || (code & 7) != 0 || code > SL_WIRE_PYFRAME_CODE)
-        return -1;
       if (lasti < 0)
         {
           /* a frame not started yet ("incomplete"): left out */
           if (entry && n > 0)
-            out[n - 1].entry = true;
+            entries[n - 1] = true;
           continue;
         }
       _Atomic uint64_t *slot = NULL;
-      int sent = code_sent (code, &slot) ? 1 : send_code (L, code);
+      int32_t first;
+      memcpy (&first, win + L->code_firstlineno - P.win_off, sizeof first);
+      uint64_t key = code * 0x9e3779b97f4a7c15u
+                     ^ u64_at (win, L->code_qualname - P.win_off) * 0xc2b2ae3d27d4eb4fu
+                     ^ u64_at (win, L->code_filename - P.win_off) >> 3
+                     ^ (uint64_t) (uint32_t) first << 40;
+      int sent = code_sent (key != 0 ? key : 1, &slot) ? 1 : send_code (L, code);
       if (sent <= 0 && slot != NULL)
         atomic_store (slot, 0); /* not described: forgotten, so that it goes next time */
       if (sent == 0)
@@ -414,8 +446,8 @@ read_frames (const SlPyLayout *L,
       if (sent < 0)
         continue; /* not a code object (3.13's f_executable may be another callable) */
       uint64_t unit = (uint64_t) (lasti < 0xffff ? lasti : 0xffff);
-      out[n].frame = SL_WIRE_PYFRAME_BIT | unit << 47 | code;
-      out[n].entry = entry;
+      out[n] = SL_WIRE_PYFRAME_BIT | unit << 47 | code;
+      entries[n] = entry;
       n++;
     }
   return n;
@@ -428,7 +460,9 @@ _sl_python_merge (uint64_t *frames,
                   bool      leaf_exact)
 {
   const SlPyLayout *L = atomic_load_explicit (&P.layout, memory_order_acquire);
-  SlPyFrame py[SL_PY_MAX_FRAMES];
+  /* ~2.2 KiB of the handler's stack, with the sampler's 1 KiB */
+  uint64_t py[SL_PY_MAX_FRAMES];
+  bool entries[SL_PY_MAX_FRAMES];
   uint64_t native[SL_WIRE_MAX_FRAMES];
 
   if (L == NULL || n > SL_WIRE_MAX_FRAMES)
@@ -437,7 +471,7 @@ _sl_python_merge (uint64_t *frames,
         _sl_count_drop (SL_DROP_PYTHON, 1);
       return n;
     }
-  int n_py = read_frames (L, py, SL_PY_MAX_FRAMES);
+  int n_py = read_frames (L, py, entries, SL_PY_MAX_FRAMES);
   if (n_py < 0)
     {
       _sl_count_drop (SL_DROP_PYTHON, 1);
@@ -456,8 +490,8 @@ _sl_python_merge (uint64_t *frames,
         {
           while (next < n_py && out < max)
             {
-              bool entry = py[next].entry;
-              frames[out++] = py[next++].frame;
+              bool entry = entries[next];
+              frames[out++] = py[next++];
               if (entry)
                 break;
             }
@@ -466,6 +500,6 @@ _sl_python_merge (uint64_t *frames,
       frames[out++] = native[i];
     }
   while (next < n_py && out < max)
-    frames[out++] = py[next++].frame;
+    frames[out++] = py[next++];
   return out;
 }
