@@ -375,8 +375,9 @@ extern "C"
 #define SL_WIRE_PYFRAME_CODE  ((UINT64_C (1) << 47) - 1)
 #define SL_WIRE_PYFRAME_LASTI(f) ((uint32_t) (((f) >> 47) & 0xffff))
 
-  /* A Python code object: its qualified name, file and location table (co_linetable, 3.11's
-   * format, PEP 657), to turn a frame's code unit into a line.  h.tid: the sending thread. */
+  /* A Python code object: its qualified name (3.8-3.10: its name), file and line table (3.11+:
+   * co_linetable, PEP 657's format; 3.10: co_linetable; 3.8, 3.9: co_lnotab), to turn a frame's
+   * code unit into a line.  h.tid: the sending thread. */
   typedef struct
   {
     SlWireHeader h;
@@ -385,7 +386,7 @@ extern "C"
     uint16_t name_len;  /* bytes of the name, NUL not counted */
     uint16_t file_len;
     uint16_t table_len; /* bytes of the location table */
-    uint16_t version;   /* PY_VERSION_HEX >> 16: 0x030b for 3.11 (the table's format) */
+    uint16_t version;   /* PY_VERSION_HEX >> 16, 0x030b for 3.11: the table's format */
     uint32_t pad;
     /* followed by name NUL file NUL table */
   } SlWirePyCode;

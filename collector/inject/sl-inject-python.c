@@ -45,8 +45,8 @@
 #define SL_PY_SENT_SLOTS  8192 /* code objects sent (power of 2); beyond: sent again */
 #define SL_PY_PROBES      16
 
-/* Offsets of what is read, per CPython version, from its internal headers (tests/test-python.c
- * checks them against the headers of every version installed, and records each for real). */
+/* Offsets of what is read, per CPython version, from its internal headers (offsetof against
+ * pyenv's 3.8-3.13 and Debian's 3.11; tests/test-python.c records each version installed). */
 typedef struct
 {
   uint32_t version; /* PY_VERSION_HEX >> 16 */
