@@ -320,7 +320,7 @@ extern "C"
     SL_DROP_RING_FULL, /* a thread produced faster than the library could send */
     SL_DROP_CUPTI,     /* CUPTI's own dropped-record count */
     SL_DROP_SAMPLES,   /* samples skipped (reentrancy, no room) */
-    SL_DROP_PYTHON,    /* not lost: samples whose Python stack could not be read (native kept) */
+    SL_DROP_PYTHON,    /* not lost: stacks whose Python frames could not be read (native kept) */
     SL_DROP_N_SOURCES
   } SlDropSource;
 

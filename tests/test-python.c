@@ -235,6 +235,35 @@ test_leave (gconstpointer data)
   sqlite3_close (db);
 }
 
+/* An interpreter whose layout the library does not know (3.7): samples keep their native frames,
+ * nothing is lost, and the trace says how many had their Python stack left out. */
+static void
+test_unknown_version (gconstpointer data)
+{
+  const char *python = data;
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "py-unknown.sqlite", NULL);
+
+  g_assert_cmpint (record ("-f", "-o", path, "--", python, SCRIPT, "0.3", "exit", NULL), ==, 3);
+  sqlite3 *db = open_db (path);
+  gint64 samples = sql_int (db, "SELECT COUNT (*) FROM COMPOSITE_EVENTS");
+  gint64 unread = sql_int (db, "SELECT CAST (value AS INTEGER) FROM META_DATA_CAPTURE "
+                               "WHERE name = 'PythonStacksUnread'");
+  g_test_message ("%" G_GINT64_FORMAT " samples, %" G_GINT64_FORMAT " without Python frames",
+                  samples, unread);
+  g_assert_cmpint (samples, >=, 100);
+  /* counted per stack taken: one signal may stand for several samples (timer overruns) */
+  g_assert_cmpint (unread, >=, samples / 8);
+  g_assert_cmpint (unread, <=, samples);
+  g_assert_cmpint (sql_int (db, "SELECT COUNT (*) FROM META_DATA_CAPTURE "
+                                "WHERE name = 'PythonStacksUnread'"),
+                   ==, 1);
+  g_assert_cmpint (sql_int (db, "SELECT COUNT (*) FROM SAMPLING_CALLCHAINS c JOIN StringIds s "
+                                "ON s.id = c.symbol WHERE s.value = '_PyEval_EvalFrameDefault'"),
+                   >, 0);
+  g_assert_cmpint (sql_int (db, "SELECT COUNT (*) FROM SIGHTLINE_DROPPED_RECORDS"), ==, 0);
+  sqlite3_close (db);
+}
+
 /* The daemon's location-table decoder agrees with CPython's co_lines() on every code unit. */
 static void
 test_line_table (void)
@@ -380,6 +409,14 @@ main (int   argc,
   g_test_add_data_func ("/python/leave/exit", "exit", test_leave);
   g_test_add_data_func ("/python/leave/crash", "crash", test_leave);
   g_test_add_data_func ("/python/leave/exec", "exec", test_leave);
+  g_autofree char *py37 = NULL;
+  g_autofree char *versions = g_build_filename (home, ".pyenv", "versions", NULL);
+  g_autoptr (GDir) dir = g_dir_open (versions, 0, NULL);
+  for (const char *e; dir != NULL && py37 == NULL && (e = g_dir_read_name (dir)) != NULL;)
+    if (g_str_has_prefix (e, "3.7."))
+      py37 = g_build_filename (versions, e, "bin", "python3", NULL);
+  if (py37 != NULL && g_file_test (py37, G_FILE_TEST_IS_EXECUTABLE))
+    g_test_add_data_func ("/python/unknown-version", py37, test_unknown_version);
   int r = g_test_run ();
   g_autofree char *pidfile = g_build_filename (runtime_dir, "sightlined.sock.pid", NULL);
   g_autofree char *text = NULL;

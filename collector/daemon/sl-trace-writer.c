@@ -1498,6 +1498,7 @@ sl_trace_writer_end (SlTraceWriter *w,
       char n[32];
       snprintf (n, sizeof n, "%" PRIu64, w->n_py_unread);
       sl_trace_writer_add_meta (w, "PythonStacksUnread", n);
+      w->n_py_unread = 0; /* once, whether ended by _end() or _finish() */
     }
   return sl_trace_writer_commit (w, error);
 }
