@@ -7,7 +7,7 @@
  * program exports them (and libpython does for a shared build or an embedding program).  Only the
  * layouts known here are read: CPython 3.8 to 3.13 (before 3.11, whose Py_Version is missing, the
  * version comes from Py_GetVersion()); another version leaves Python frames out (and counts each
- * sample so left).
+ * stack so left).  SIGHTLINE_PYTHON=off in the program's environment turns the reading off.
  *
  * Reading.  Every read of the interpreter's memory is process_vm_readv() on our own pid: a torn
  * chain (a frame freed under us, a pointer half written) gives EFAULT instead of a crash.  The
@@ -33,6 +33,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -132,6 +133,9 @@ _sl_python_update (void)
   if (P.looked)
     return;
   P.looked = true;
+  const char *want = getenv ("SIGHTLINE_PYTHON");
+  if (want != NULL && strcmp (want, "off") == 0)
+    return; /* native stacks only, as asked */
   uint32_t v = version != NULL ? (uint32_t) (*version >> 16) : 0; /* Py_Version: 3.11+ */
   const char *(*get_version) (void) = (const char *(*) (void)) dlsym (RTLD_DEFAULT,
                                                                     "Py_GetVersion");
