@@ -44,7 +44,7 @@ extern "C"
     SL_WIRE_BYE,            /* SlWireBye: the process ends normally (exit) or on a signal */
     SL_WIRE_SCHED,          /* SlWireSched: a context switch (made by the daemon, not the library) */
     SL_WIRE_PROCESS,        /* SlWireProcess + command line: a process of the tree (daemon) */
-    SL_WIRE_PYCODE,         /* SlWirePyCode + name, file, location table: a Python code object */
+    SL_WIRE_PYCODE,         /* SlWirePyCode + name, file, line table: a Python code object */
     SL_WIRE_N_TYPES
   } SlWireType;
 

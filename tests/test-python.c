@@ -15,6 +15,7 @@
 #include "sl-inject-private.h"
 #include "sl-python.h"
 #include "sl-test-util.h"
+#include "sl-trace-writer.h"
 
 #define PYTHON "/usr/bin/python3"
 #define SCRIPT SL_SOURCE_DIR "/tests/targets/sl-py-target.py"
@@ -196,8 +197,8 @@ test_record (gconstpointer data)
    * 3.10 the evaluator's own frames; qualified names from 3.11) */
   g_assert_true (g_regex_match_simple ("(Thread\\.)?run;([^; ]+;)*spin_alpha ", out, 0, 0));
   g_assert_true (g_regex_match_simple ("(Thread\\.)?run;([^; ]+;)*spin_beta ", out, 0, 0));
-  g_assert_true (g_regex_match_simple ("(BaseProcess\\.)?run;([^; ]+;)*worker_main;([^; ]+;)*spin_alpha ", out,
-                                       0, 0));
+  g_assert_true (g_regex_match_simple (
+      "(BaseProcess\\.)?run;([^; ]+;)*worker_main;([^; ]+;)*spin_alpha ", out, 0, 0));
 }
 
 /* A program that exits, crashes or execs right after spinning keeps the samples taken before. */
@@ -321,6 +322,98 @@ test_line_table (void)
 }
 
 /* ------------------------------------------------------------------------------------------- */
+/* The daemon's side on planted records: names, lines, labels, bad input                         */
+
+static SlWireHeader *
+pycode_rec (uint64_t       code,
+            const char    *name,
+            const char    *file,
+            int32_t        first,
+            const guint8  *table,
+            guint16        table_len)
+{
+  size_t nl = strlen (name), fl = strlen (file);
+  uint32_t size = (uint32_t) ((sizeof (SlWirePyCode) + nl + 1 + fl + 1 + table_len + 7) & ~7u);
+  SlWirePyCode *r = g_malloc0 (size);
+
+  *r = (SlWirePyCode) { { SL_WIRE_PYCODE, (uint16_t) size, 4243 }, code, first, (uint16_t) nl,
+                        (uint16_t) fl, table_len, 0x030b, 0 };
+  char *t = (char *) (r + 1);
+  memcpy (t, name, nl + 1);
+  memcpy (t + nl + 1, file, fl + 1);
+  memcpy (t + nl + 1 + fl + 1, table, table_len);
+  return &r->h;
+}
+
+static guint64
+pyframe (uint64_t code,
+         guint64  unit)
+{
+  return SL_WIRE_PYFRAME_BIT | unit << 47 | code;
+}
+
+static void
+test_writer (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "py-writer.sqlite", NULL);
+  char *error = NULL;
+  SlTraceWriter *w = sl_trace_writer_open (path, FALSE, &error);
+  const int32_t pid = 4242;
+  /* 3.11 table: units 0-3 at line first+2, 4-5 at first+5 (two "no column" entries) */
+  const guint8 table[] = { 0x80 | 13 << 3 | 3, 4, 0x80 | 13 << 3 | 1, 6 };
+
+  g_assert_null (error);
+  SlWireHello h = { { SL_WIRE_HELLO, 0, 4243 }, SL_WIRE_MAGIC, SL_WIRE_VERSION, pid, 1, 7, 10, 20 };
+  uint32_t hsize = sl_wire_size (sizeof h, 5);
+  g_autofree SlWireHello *hello = g_malloc0 (hsize);
+  *hello = h;
+  hello->h.size = (uint16_t) hsize;
+  memcpy (hello + 1, "train", 5);
+  g_assert_true (sl_trace_writer_add (w, pid, &hello->h));
+#define WORKER_PY "/usr/lib/python3/dist-packages/torch/utils/data/_utils/worker.py"
+  g_autofree SlWireHeader *loop = pycode_rec (0x7f0000001000, "_worker_loop", WORKER_PY, 200,
+                                              table, sizeof table);
+  g_autofree SlWireHeader *collate = pycode_rec (0x7f0000002000, "collate_fn", "/src/dataset.py",
+                                                 40, table, sizeof table);
+  g_assert_true (sl_trace_writer_add (w, pid, loop));
+  g_assert_true (sl_trace_writer_add (w, pid, collate));
+  /* a name not terminated inside the record: refused, nothing else changes */
+  g_autofree SlWireHeader *bad = pycode_rec (0x7f0000003000, "x", "y.py", 1, NULL, 0);
+  ((SlWirePyCode *) bad)->name_len = 40;
+  g_assert_false (sl_trace_writer_add (w, pid, bad));
+
+  struct
+  {
+    SlWireSample s;
+    uint64_t frames[4];
+  } smp = { { { SL_WIRE_SAMPLE, sizeof smp, 4243 }, 100, 4, 1 },
+            { pyframe (0x7f0000002000, 5), 0x1234, pyframe (0x7f0000001000, 2),
+              pyframe (0x7f0000004000, 0) } };
+  g_assert_true (sl_trace_writer_add (w, pid, &smp.s.h));
+  g_assert_true (sl_trace_writer_finish (w, &error));
+  g_assert_null (error);
+
+  sqlite3 *db = open_db (path);
+  g_assert_cmpint (sql_int (db, "SELECT COUNT (*) FROM PROCESSES WHERE name = "
+                                "'train (DataLoader worker)'"),
+                   ==, 1);
+  const char *rows =
+      "SELECT group_concat (s.value || '@' || m.value, ' ') "
+      "FROM (SELECT * FROM SAMPLING_CALLCHAINS ORDER BY stackDepth) c "
+      "JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON m.id = c.module "
+      "WHERE c.stackDepth != 1";
+  sqlite3_stmt *st = NULL;
+  g_assert_cmpint (sqlite3_prepare_v2 (db, rows, -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 0), ==,
+                   "collate_fn@/src/dataset.py:45 "
+                   "_worker_loop@" WORKER_PY ":202 "
+                   "<python>@?:0");
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+}
+
+/* ------------------------------------------------------------------------------------------- */
 /* A record nested in another (a sample's signal handler while the thread writes a record)      */
 
 static void
@@ -381,6 +474,7 @@ main (int   argc,
   g_mkdir (runtime_dir, 0700);
   g_test_add_func ("/python/line-table", test_line_table);
   g_test_add_func ("/python/nested-record", test_nested_record);
+  g_test_add_func ("/python/writer", test_writer);
   g_test_add_data_func ("/python/record/system", PYTHON, test_record);
   /* other CPython versions where they are installed (pyenv's, Debian's python3.X) */
   g_autoptr (GPtrArray) others = g_ptr_array_new_with_free_func (g_free);

@@ -22,8 +22,8 @@
  * seen nothing) keeps that to once.  The daemon turns the code unit into a line.
  *
  * Merging (as py-spy --native).  3.11+ runs a Python call made from Python in the same C call of
- * _PyEval_EvalFrameDefault; in 3.11 `is_entry` marks the frame a C call began with, from 3.12 a shim
- * frame (owner FRAME_OWNED_BY_CSTACK) sits under it.  So each native frame
+ * _PyEval_EvalFrameDefault; in 3.11 `is_entry` marks the frame a C call began with, from 3.12 a
+ * shim frame (owner FRAME_OWNED_BY_CSTACK) sits under it.  So each native frame
  * inside _PyEval_EvalFrameDefault is replaced by the Python frames up to and including the next
  * entry frame.  Python frames left over (native unwinding stopped early) go at the root end.
  */

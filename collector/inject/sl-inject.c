@@ -189,7 +189,8 @@ emit_begin (uint16_t type,
     }
   tls_emitting = outer != 0 ? 4 : 1;
   atomic_signal_fence (memory_order_seq_cst);
-  uint64_t head = outer != 0 ? tls_reserved : atomic_load_explicit (&ring->head, memory_order_relaxed);
+  uint64_t head = outer != 0 ? tls_reserved
+                             : atomic_load_explicit (&ring->head, memory_order_relaxed);
   for (int tries = 0;; tries++)
     {
       uint64_t tail = atomic_load_explicit (&ring->tail, memory_order_acquire);
