@@ -44,6 +44,7 @@ extern "C"
     SL_WIRE_BYE,            /* SlWireBye: the process ends normally (exit) or on a signal */
     SL_WIRE_SCHED,          /* SlWireSched: a context switch (made by the daemon, not the library) */
     SL_WIRE_PROCESS,        /* SlWireProcess + command line: a process of the tree (daemon) */
+    SL_WIRE_PYCODE,         /* SlWirePyCode + name, file, line table: a Python code object */
     SL_WIRE_N_TYPES
   } SlWireType;
 
@@ -319,6 +320,8 @@ extern "C"
     SL_DROP_RING_FULL, /* a thread produced faster than the library could send */
     SL_DROP_CUPTI,     /* CUPTI's own dropped-record count */
     SL_DROP_SAMPLES,   /* samples skipped (reentrancy, no room) */
+    SL_DROP_PYTHON,    /* not lost: stacks whose Python frames could not be read (native kept) */
+    SL_DROP_N_SOURCES
   } SlDropSource;
 
   typedef struct
@@ -363,6 +366,30 @@ extern "C"
     int32_t ppid;
     /* followed by the command line: arguments separated by ' ' */
   } SlWireProcess;
+
+  /* A Python frame among a stack's addresses (CPU samples, OS runtime backtraces): bit 63 set,
+   * bits 47-62 the code unit the frame was at (its "last instruction" index, clamped), bits 0-46
+   * the code object's address, described by an SL_WIRE_PYCODE sent before its first use.  User
+   * addresses on x86-64 and arm64 (47/48-bit) never have bit 63 set. */
+#define SL_WIRE_PYFRAME_BIT   (UINT64_C (1) << 63)
+#define SL_WIRE_PYFRAME_CODE  ((UINT64_C (1) << 47) - 1)
+#define SL_WIRE_PYFRAME_LASTI(f) ((uint32_t) (((f) >> 47) & 0xffff))
+
+  /* A Python code object: its qualified name (3.8-3.10: its name), file and line table (3.11+:
+   * co_linetable, PEP 657's format; 3.10: co_linetable; 3.8, 3.9: co_lnotab), to turn a frame's
+   * code unit into a line.  h.tid: the sending thread. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t code;      /* its address (as in the frames) */
+    int32_t firstlineno;
+    uint16_t name_len;  /* bytes of the name, NUL not counted */
+    uint16_t file_len;
+    uint16_t table_len; /* bytes of the location table */
+    uint16_t version;   /* PY_VERSION_HEX >> 16, 0x030b for 3.11: the table's format */
+    uint32_t pad;
+    /* followed by name NUL file NUL table */
+  } SlWirePyCode;
 
   /* Size of a record with `text_len` bytes of text (without its NUL) after `fixed` bytes. */
   static inline uint32_t

@@ -1,6 +1,8 @@
 /* sl-test-util.c: small helpers shared by the test programs. */
 #include "sl-test-util.h"
 
+#include <sqlite3.h>
+
 #include <glib/gstdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -114,4 +116,28 @@ sl_test_run (SlTestRun  *run,
                                &run->out, &run->err, &wait_status, &error));
   g_assert_no_error (error);
   run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+struct sqlite3 *
+sl_test_open_db (const char *path)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  return db;
+}
+
+gint64
+sl_test_sql_int (struct sqlite3 *db,
+                 const char     *sql)
+{
+  sqlite3_stmt *st = NULL;
+  gint64 v = -1;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
+    g_error ("%s: %s", sql, sqlite3_errmsg (db));
+  if (sqlite3_step (st) == SQLITE_ROW)
+    v = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return v;
 }

@@ -25,6 +25,13 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SlTestRun, sl_test_run_clear)
 void   sl_test_run        (SlTestRun  *run,
                            const char *program,
                            ...) G_GNUC_NULL_TERMINATED;
+/* A trace opened read-only (asserted); the first column of the first row of `sql` as an integer,
+ * -1 without a row (an SQL error fails the test). */
+struct sqlite3;
+struct sqlite3 *sl_test_open_db (const char *path);
+gint64          sl_test_sql_int (struct sqlite3 *db,
+                                 const char     *sql);
+
 /* Seed for property tests: $SL_TEST_SEED or the time; printed so a failure can be replayed. */
 guint32 sl_test_seed (void);
 

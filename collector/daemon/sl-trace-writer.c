@@ -7,6 +7,7 @@
  * interned once in StringIds through a hash table.
  */
 #include "sl-trace-writer.h"
+#include "sl-python.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -87,6 +88,7 @@ typedef struct
 {
   int32_t       pid;
   char         *name;
+  char         *label; /* what it runs, from its Python stack: "multiprocessing: f", … */
   ThreadStack  *threads;
   size_t        n_threads, cap_threads;
   StartedRange *started;
@@ -127,6 +129,7 @@ enum
   ST_PROCESS_INFO,
   ST_PROCESS_EXEC,
   ST_PROCESS_EXEC_NAME,
+  ST_PROCESS_LABEL,
   ST_API,
   ST_KERNEL,
   ST_MEMCPY,
@@ -164,6 +167,7 @@ static const char *const stmt_sql[N_STMTS] = {
   [ST_PROCESS_EXEC] = "UPDATE SL_PROCESS_INFO SET commandLine = ?, parentPid = ? "
                       "WHERE globalPid = ?",
   [ST_PROCESS_EXEC_NAME] = "UPDATE PROCESSES SET name = ? WHERE globalPid = ?",
+  [ST_PROCESS_LABEL] = "UPDATE PROCESSES SET name = name || ' (' || ? || ')' WHERE globalPid = ?",
   [ST_API] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
              "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
   [ST_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
@@ -222,6 +226,8 @@ struct _SlTraceWriter
   int64_t        next_sample_id;
   int64_t        next_osrt_chain; /* OSRT_CALLCHAINS ids from 1; OSRT_API.callchainId 0: none */
   SlSymbolizer  *symbols;
+  SlPyCodes     *py_codes;
+  uint64_t       n_py_unread; /* samples whose Python stack the library could not read */
   bool           in_tx;
   uint64_t       t_min, t_max;
   uint64_t       from_ns, to_ns;
@@ -731,8 +737,62 @@ add_osrt_chain (SlTraceWriter      *w,
   return chain;
 }
 
+/* A Python frame as SAMPLING_CALLCHAINS / OSRT_CALLCHAINS has it: symbol the function's qualified
+ * name, module "file.py:line" (the file as the interpreter knows it).  nsys's own Python
+ * backtraces are CUDA-API-only; this keeps the call tree's symbol/module columns meaningful. */
+static bool
+python_frame (SlTraceWriter *w,
+              int32_t        pid,
+              uint64_t       addr,
+              char          *where,
+              size_t         max,
+              const char   **sym,
+              const char   **mod,
+              const char   **file)
+{
+  int line;
+  bool found = sl_py_codes_lookup (w->py_codes, pid, addr, sym, file, &line);
+
+  snprintf (where, max, "%s:%d", *file, line);
+  *mod = where;
+  return found;
+}
+
 /* Samples and backtraces are symbolized at commit: by then the module records of the same flush
  * are in. */
+static bool
+ends_with (const char *s,
+           const char *tail)
+{
+  size_t n = strlen (s), m = strlen (tail);
+
+  return n >= m && strcmp (s + n - m, tail) == 0;
+}
+
+static void process_label (SlTraceWriter *w, int32_t pid, const char *label);
+
+/* What a process runs, told by a Python frame (`callee`: the Python function it called, NULL for
+ * none yet): a multiprocessing child by its target (BaseProcess.run calls it), a PyTorch
+ * DataLoader worker by _worker_loop.  NULL when the frame says nothing. */
+static const char *
+python_role (const char *sym,
+             const char *file,
+             const char *callee,
+             char       *buf,
+             size_t      max)
+{
+  if (strcmp (sym, "_worker_loop") == 0 && ends_with (file, "torch/utils/data/_utils/worker.py"))
+    return "DataLoader worker";
+  /* (before 3.11 code objects have no qualified name: "run") */
+  if (callee != NULL && (strcmp (sym, "BaseProcess.run") == 0 || strcmp (sym, "run") == 0)
+      && ends_with (file, "multiprocessing/process.py"))
+    {
+      snprintf (buf, max, "multiprocessing: %s", callee);
+      return buf;
+    }
+  return NULL;
+}
+
 static void
 flush_samples (SlTraceWriter *w)
 {
@@ -752,12 +812,26 @@ flush_samples (SlTraceWriter *w)
           sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
           step_event (w, st);
         }
+      char callee[256] = "", role_buf[300];
+      const char *role = NULL;
       for (uint32_t k = 0; k < s->n_frames; k++)
         {
           uint64_t addr = w->frames[s->first_frame + k];
-          const char *sym = NULL, *mod = NULL;
-          /* frame 0 is an exact address: the interrupted instruction, or the called function */
-          bool found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
+          const char *sym = NULL, *mod = NULL, *file = NULL;
+          char where[1100];
+          bool found;
+          if ((addr & SL_WIRE_PYFRAME_BIT) != 0)
+            {
+              found = python_frame (w, s->pid, addr, where, sizeof where, &sym, &mod, &file);
+              if (found && role == NULL)
+                {
+                  role = python_role (sym, file, callee[0] != '\0' ? callee : NULL, role_buf,
+                                      sizeof role_buf);
+                  snprintf (callee, sizeof callee, "%s", sym);
+                }
+            }
+          else /* frame 0 is exact: the interrupted instruction, or the called function */
+            found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
           st = w->stmts[s->chain == 0 ? ST_CALLCHAIN : ST_OSRT_CHAIN];
           sqlite3_bind_int64 (st, 1, id);
           sqlite3_bind_int64 (st, 2, intern (w, sym));
@@ -769,6 +843,8 @@ flush_samples (SlTraceWriter *w)
           sqlite3_step (st);
           sqlite3_reset (st);
         }
+      if (role != NULL)
+        process_label (w, s->pid, role);
     }
   w->n_samples = 0;
   w->n_frames = 0;
@@ -1038,6 +1114,7 @@ fixed_size (uint16_t type)
     case SL_WIRE_BYE: return sizeof (SlWireBye);
     case SL_WIRE_SCHED: return sizeof (SlWireSched);
     case SL_WIRE_PROCESS: return sizeof (SlWireProcess);
+    case SL_WIRE_PYCODE: return sizeof (SlWirePyCode);
     default: return SIZE_MAX;
     }
 }
@@ -1068,6 +1145,38 @@ bind_pid_or_null (sqlite3_stmt *st,
     sqlite3_bind_null (st, col);
 }
 
+/* PROCESSES.name: the program's name, then what it runs where its stacks told ("python3
+ * (multiprocessing: worker_main)"); takes `name`. */
+static char *
+labelled_name (const Process *p,
+               char          *name)
+{
+  char *full;
+
+  if (p->label == NULL || name == NULL
+      || asprintf (&full, "%s (%s)", name, p->label) < 0)
+    return name;
+  free (name);
+  return full;
+}
+
+/* The first role a process's Python stack shows is its label, on its PROCESSES row from now on. */
+static void
+process_label (SlTraceWriter *w,
+               int32_t        pid,
+               const char    *label)
+{
+  Process *p = process_get (w, pid);
+
+  if (p == NULL || p->label != NULL || (p->label = strdup (label)) == NULL || !p->listed)
+    return; /* not listed yet: process_info() labels it */
+  sqlite3_stmt *st = w->stmts[ST_PROCESS_LABEL];
+  sqlite3_bind_text (st, 1, label, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (st, 2, gpid (pid));
+  sqlite3_step (st);
+  sqlite3_reset (st);
+}
+
 /* A process's PROCESSES and SL_PROCESS_INFO rows: made the first time, then kept to what was
  * true last (`time`): a HELLO after an exec, /proc read by the daemon after one. */
 static void
@@ -1077,7 +1186,7 @@ process_info (SlTraceWriter *w,
               int32_t        ppid,
               const char    *cmd)
 {
-  char *name = program_name (cmd);
+  char *name = labelled_name (p, program_name (cmd));
   sqlite3_stmt *st;
 
   if (p->listed && time < p->info_time)
@@ -1276,9 +1385,20 @@ sl_trace_writer_add (SlTraceWriter      *w,
           }
         break;
       }
+    case SL_WIRE_PYCODE:
+      ok = (w->py_codes != NULL || (w->py_codes = sl_py_codes_new ()) != NULL)
+           && sl_py_codes_add (w->py_codes, pid, h);
+      break;
     case SL_WIRE_DROPPED:
       {
         const SlWireDropped *d = (const SlWireDropped *) h;
+        if (d->source == SL_DROP_PYTHON)
+          {
+            /* not lost: samples kept with their native frames only */
+            w->n_py_unread += d->count;
+            ok = true;
+            break;
+          }
         static const char *const sources[] = { "ring buffer full", "CUPTI", "samples" };
         sqlite3_stmt *st = w->stmts[ST_DROPPED];
         sqlite3_bind_int64 (st, 1, (int64_t) d->time_ns);
@@ -1382,6 +1502,13 @@ sl_trace_writer_end (SlTraceWriter *w,
 {
   for (size_t i = 0; i < w->n_procs; i++)
     sl_trace_writer_process_ended (w, w->procs[i].pid, 0, false);
+  if (w->n_py_unread > 0)
+    {
+      char n[32];
+      snprintf (n, sizeof n, "%" PRIu64, w->n_py_unread);
+      sl_trace_writer_add_meta (w, "PythonStacksUnread", n);
+      w->n_py_unread = 0; /* once, whether ended by _end() or _finish() */
+    }
   return sl_trace_writer_commit (w, error);
 }
 
@@ -1410,6 +1537,7 @@ sl_trace_writer_finish (SlTraceWriter *w,
       free (p->started);
       free (p->domains);
       free (p->name);
+      free (p->label);
     }
   free (w->procs);
   free (w->named);
@@ -1418,6 +1546,7 @@ sl_trace_writer_finish (SlTraceWriter *w,
   free (w->samples);
   free (w->frames);
   sl_symbolizer_free (w->symbols);
+  sl_py_codes_free (w->py_codes);
   free (w->path);
   free (w);
   return ok;

@@ -205,7 +205,7 @@ osrt_backtrace (const void *entry,
       frames[1] = (uint64_t) (uintptr_t) caller; /* no unwind info: the caller at least */
       n = 1;
     }
-  return n + 1;
+  return _sl_python_merge (frames, n + 1, max, true); /* the Python line that called it */
 }
 
 static void

@@ -92,6 +92,17 @@ SL_HIDDEN void _sl_modules_update (void);               /* sends SL_WIRE_MODULE 
  * 0 when `from` is not among the first frames.  Not for signal handlers (see the sampler's). */
 SL_HIDDEN uint32_t _sl_unwind_from (uint64_t from, uint64_t *frames, uint32_t max);
 
+/* Sends what the rings hold now (and new modules): before an exec replaces the process image.
+ * Only in the process the connection is ours (not a vfork child sharing our memory). */
+SL_HIDDEN bool _sl_owns_process (void);
+SL_HIDDEN void _sl_flush_now (void);
+/* Python stacks (sl-inject-python.c): _sl_python_update() finds the interpreter (module walks,
+ * not in handlers); _sl_python_merge() puts the calling thread's Python frames in place of its
+ * _PyEval_EvalFrameDefault frames among `n` native ones (leaf first; `leaf_exact`: frame 0 is an
+ * instruction, not a return address) and returns the new count.  Async-signal-safe. */
+SL_HIDDEN void     _sl_python_update (void);
+SL_HIDDEN bool     _sl_python_known (void);
+SL_HIDDEN uint32_t _sl_python_merge (uint64_t *frames, uint32_t n, uint32_t max, bool leaf_exact);
 /* CUPTI (sl-inject-cupti.c; absent from builds without CUDA): started from InitializeInjection()
  * that libcuda calls through CUDA_INJECTION64_PATH; flushed at exit and before a fatal signal. */
 SL_HIDDEN bool _sl_cupti_start (void);

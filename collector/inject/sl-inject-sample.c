@@ -271,6 +271,7 @@ take_sample (const siginfo_t *info,
       frames[0] = st.pc; /* no unwind info through the trampoline: the leaf at least */
       st.n = 1;
     }
+  st.n = _sl_python_merge (frames, st.n, SL_WIRE_MAX_FRAMES, st.found || st.pc != 0);
   if (info != NULL && info->si_code == SI_TIMER && info->si_overrun > 0)
     {
       uint64_t overrun = (uint64_t) info->si_overrun;
@@ -758,6 +759,7 @@ _sl_modules_update (void)
   dl_iterate_phdr (module_cb, &walk);
   if (walk.changed)
     {
+      _sl_python_update (); /* libpython may have come with this object */
       /* forget the unloaded ones: loaded again, they are sent again */
       size_t kept = 0;
       for (size_t i = 0; i < M.n_sent; i++)

@@ -56,8 +56,8 @@ static struct
   _Atomic int      stop_flusher;
   pthread_mutex_t  drain_lock;
   _Atomic(SlRing *) rings[SL_MAX_RINGS];
-  _Atomic uint64_t drops[3];
-  uint64_t         drops_sent[3];
+  _Atomic uint64_t drops[SL_DROP_N_SOURCES];
+  uint64_t         drops_sent[SL_DROP_N_SOURCES];
   char             socket_path[sizeof ((struct sockaddr_un *) 0)->sun_path];
   unsigned         sample_hz;
   bool             trace_osrt, trace_nvtx, trace_cuda;
@@ -71,7 +71,12 @@ static struct
 
 static __thread SlRing *tls_ring __attribute__ ((tls_model ("initial-exec")));
 static __thread int     tls_in_library __attribute__ ((tls_model ("initial-exec")));
+/* tls_emitting: 0 idle, 1 reserving, 2 a record reserved and being written, 3 publishing it, 4 a
+ * record of a signal handler that interrupted 2 or 3 (tls_nest_outer): it goes right after the
+ * interrupted one, and is published with it (2) or by itself (3).  A sample taken while the
+ * thread writes an OS runtime record is so not lost. */
 static __thread int     tls_emitting __attribute__ ((tls_model ("initial-exec")));
+static __thread int     tls_nest_outer __attribute__ ((tls_model ("initial-exec")));
 static __thread uint32_t tls_tid __attribute__ ((tls_model ("initial-exec")));
 static __thread uint64_t tls_reserved __attribute__ ((tls_model ("initial-exec")));
 
@@ -114,7 +119,7 @@ void
 _sl_count_drop (uint32_t source,
                 uint64_t n)
 {
-  if (source < 3)
+  if (source < SL_DROP_N_SOURCES)
     atomic_fetch_add_explicit (&g.drops[source], n, memory_order_relaxed);
 }
 
@@ -169,20 +174,23 @@ emit_begin (uint16_t type,
   if (!atomic_load_explicit (&g.recording, memory_order_relaxed) || size > SL_WIRE_MAX_RECORD - 8
       || (size & 7) != 0 || size < sizeof (SlWireHeader))
     return NULL;
-  if (tls_emitting)
+  int outer = tls_emitting;
+  if (outer != 0 && outer != 2 && outer != 3)
     {
-      /* a signal handler interrupted a record of this thread: never interleave */
+      /* a signal handler interrupted this thread's reservation: never interleave */
       _sl_count_drop (SL_DROP_SAMPLES, 1);
       return NULL;
     }
-  SlRing *ring = ring_get ();
+  SlRing *ring = outer != 0 ? tls_ring : ring_get ();
   if (ring == NULL)
     {
       _sl_count_drop (SL_DROP_RING_FULL, 1);
       return NULL;
     }
-  tls_emitting = 1;
-  uint64_t head = atomic_load_explicit (&ring->head, memory_order_relaxed);
+  tls_emitting = outer != 0 ? 4 : 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  uint64_t head = outer != 0 ? tls_reserved
+                             : atomic_load_explicit (&ring->head, memory_order_relaxed);
   for (int tries = 0;; tries++)
     {
       uint64_t tail = atomic_load_explicit (&ring->tail, memory_order_acquire);
@@ -207,12 +215,16 @@ emit_begin (uint16_t type,
           h->size = (uint16_t) size;
           h->tid = ring->tid;
           tls_reserved = head + size;
+          tls_nest_outer = outer;
+          atomic_signal_fence (memory_order_seq_cst);
+          if (outer == 0)
+            tls_emitting = 2;
           /* half full: wake the flusher (eventfd_write is glibc-internal: not our wrapper) */
           if (SL_RING_SIZE - (head + size - tail) < SL_RING_SIZE / 2 && g.wake_fd >= 0)
             eventfd_write (g.wake_fd, 1);
           return h;
         }
-      if (!wait || tries > 1000 || !atomic_load (&g.connected))
+      if (!wait || outer != 0 || tries > 1000 || !atomic_load (&g.connected))
         break;
       eventfd_write (g.wake_fd, 1);
       struct timespec ts = { 0, 1000000 };
@@ -220,7 +232,7 @@ emit_begin (uint16_t type,
       nanosleep (&ts, NULL);
       tls_in_library--;
     }
-  tls_emitting = 0;
+  tls_emitting = outer;
   _sl_count_drop (SL_DROP_RING_FULL, 1);
   return NULL;
 }
@@ -239,6 +251,19 @@ _sl_emit_begin_wait (uint16_t type,
   return emit_begin (type, size, true);
 }
 
+/* head = max (head, end): a nested record may have published past the one ending here. */
+static void
+publish (SlRing   *ring,
+         uint64_t  end)
+{
+  uint64_t cur = atomic_load_explicit (&ring->head, memory_order_relaxed);
+
+  while (cur < end
+         && !atomic_compare_exchange_weak_explicit (&ring->head, &cur, end, memory_order_release,
+                                                    memory_order_relaxed))
+    ;
+}
+
 void
 _sl_emit_end (void *record)
 {
@@ -246,7 +271,18 @@ _sl_emit_end (void *record)
 
   if (record == NULL || ring == NULL)
     return;
-  atomic_store_explicit (&ring->head, tls_reserved, memory_order_release);
+  if (tls_emitting == 4)
+    {
+      /* nested in a record being written: that one's end publishes both */
+      if (tls_nest_outer == 3)
+        publish (ring, tls_reserved);
+      tls_emitting = tls_nest_outer;
+      return;
+    }
+  tls_emitting = 3;
+  atomic_signal_fence (memory_order_seq_cst);
+  publish (ring, tls_reserved);
+  atomic_signal_fence (memory_order_seq_cst);
   tls_emitting = 0;
 }
 
@@ -405,7 +441,7 @@ send_direct (const void *record)
 static void
 report_drops (void)
 {
-  for (uint32_t s = 0; s < 3; s++)
+  for (uint32_t s = 0; s < SL_DROP_N_SOURCES; s++)
     {
       uint64_t n = atomic_load (&g.drops[s]);
       if (n == g.drops_sent[s])
@@ -636,6 +672,26 @@ final_flush (int32_t status)
     pthread_mutex_unlock (&g.drain_lock);
 }
 
+bool
+_sl_owns_process (void)
+{
+  return atomic_load (&g.connected) && g.pid == getpid ();
+}
+
+void
+_sl_flush_now (void)
+{
+  if (!_sl_owns_process ())
+    return;
+  tls_in_library++;
+  if (want_modules ())
+    _sl_modules_update ();
+  pthread_mutex_lock (&g.drain_lock);
+  flush_locked ();
+  pthread_mutex_unlock (&g.drain_lock);
+  tls_in_library--;
+}
+
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
 static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU };
 
@@ -728,7 +784,7 @@ atfork_child (void)
       atomic_store (&g.rings[i], NULL);
       munmap (ring, sizeof (SlRing) + SL_RING_SIZE);
     }
-  for (uint32_t s = 0; s < 3; s++)
+  for (uint32_t s = 0; s < SL_DROP_N_SOURCES; s++)
     {
       atomic_store (&g.drops[s], 0);
       g.drops_sent[s] = 0;

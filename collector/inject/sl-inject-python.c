@@ -1,0 +1,509 @@
+/* sl-inject-python.c: the Python stack of the calling thread, read from CPython's own structures
+ * and merged into a native stack; C11 + POSIX, no GLib, async-signal-safe (runs in the sampler's
+ * signal handler and in OS runtime backtraces).
+ *
+ * Finding the interpreter.  _sl_python_update() (every module walk, never in a handler) looks up
+ * `_PyRuntime`, `Py_Version`, `PyCode_Type` and `_PyEval_EvalFrameDefault` with dlsym: the python3
+ * program exports them (and libpython does for a shared build or an embedding program).  Only the
+ * layouts known here are read: CPython 3.8 to 3.13 (before 3.11, whose Py_Version is missing, the
+ * version comes from Py_GetVersion()); another version leaves Python frames out (and counts each
+ * stack so left).  SIGHTLINE_PYTHON=off in the program's environment turns the reading off.
+ *
+ * Reading.  Every read of the interpreter's memory is process_vm_readv() on our own pid: a torn
+ * chain (a frame freed under us, a pointer half written) gives EFAULT instead of a crash.  The
+ * calling thread's PyThreadState is the one of the interpreter's list whose thread_id is
+ * pthread_self() (cached per thread, checked again each time); its cframe->current_frame is the
+ * innermost _PyInterpreterFrame, and `previous` leads out, at most SL_PY_MAX_FRAMES deep.
+ *
+ * Frames.  A frame goes out as an address with SL_WIRE_PYFRAME_BIT: the code object and the code
+ * unit it was at (prev_instr - co_code_adaptive).  The first time this process meets a code object
+ * it sends an SL_WIRE_PYCODE (name, file, location table) from the same ring before the stack that
+ * uses it; a lock-free table of sent addresses (cleared in a forked child, whose connection has
+ * seen nothing) keeps that to once.  The daemon turns the code unit into a line.
+ *
+ * Merging (as py-spy --native).  3.11+ runs a Python call made from Python in the same C call of
+ * _PyEval_EvalFrameDefault; in 3.11 `is_entry` marks the frame a C call began with, from 3.12 a
+ * shim frame (owner FRAME_OWNED_BY_CSTACK) sits under it.  So each native frame
+ * inside _PyEval_EvalFrameDefault is replaced by the Python frames up to and including the next
+ * entry frame.  Python frames left over (native unwinding stopped early) go at the root end.
+ */
+#include "sl-inject-private.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define SL_PY_MAX_FRAMES  128  /* Python frames read per stack */
+#define SL_PY_MAX_THREADS 4096 /* thread states looked at to find ours */
+#define SL_PY_MAX_NAME    255
+#define SL_PY_MAX_FILE    1023
+#define SL_PY_MAX_TABLE   8192
+#define SL_PY_SENT_SLOTS  8192 /* code objects sent (power of 2); beyond: sent again */
+#define SL_PY_PROBES      16
+
+/* Offsets of what is read, per CPython version, from its internal headers (offsetof against
+ * pyenv's 3.8-3.13 and Debian's 3.11; tests/test-python.c records each version installed). */
+typedef struct
+{
+  uint32_t version; /* PY_VERSION_HEX >> 16 */
+  uint32_t runtime_interpreters_head;
+  uint32_t interp_next;
+  uint32_t interp_threads_head;
+  uint32_t tstate_next;
+  uint32_t tstate_cframe;        /* 3.13: current_frame itself (cframe_current_frame NONE) */
+  uint32_t cframe_current_frame;
+  uint32_t tstate_thread_id;
+  uint32_t frame_code;     /* f_code; 3.13: f_executable */
+  uint32_t frame_previous;
+  uint32_t frame_instr;    /* prev_instr; 3.13: instr_ptr */
+  uint32_t frame_is_entry; /* 3.11; NONE from 3.12: a C call's frames end at a shim frame */
+  uint32_t frame_owner;
+  uint32_t frame_size;     /* bytes read of a frame: covers all of the above */
+  uint32_t code_filename;
+  uint32_t code_qualname;
+  uint32_t code_linetable;
+  uint32_t code_firstlineno;
+  uint32_t code_adaptive;  /* co_code_adaptive: the first code unit */
+  uint32_t code_size;      /* bytes read of a code object */
+  uint32_t bytes_size;     /* PyBytesObject: ob_size */
+  uint32_t bytes_data;     /* ob_sval */
+  uint32_t unicode_length;
+  uint32_t unicode_state;
+  uint32_t unicode_ascii_data;   /* sizeof (PyASCIIObject) */
+  uint32_t unicode_compact_data; /* sizeof (PyCompactUnicodeObject) */
+  uint32_t instr_kind; /* frame_instr is: 0 a pointer to the code unit after the last one run
+                        * (3.11+), 1 f_lasti in bytes (3.8, 3.9), 2 f_lasti in code units (3.10) */
+} SlPyLayout;
+
+#define NONE              UINT32_MAX
+#define OWNED_BY_CSTACK   3 /* 3.12+: the shim frame _PyEval_EvalFrameDefault pushes on entry */
+#define OB_TYPE           8 /* PyObject.ob_type */
+
+/* 3.8-3.10: tstate->frame is a PyFrameObject (f_back, f_lasti), one C call of the evaluator per
+ * frame, no co_qualname (co_name instead). */
+static const SlPyLayout py_layouts[] = {
+  { 0x0308, 32, 0, 8, 8, 24, NONE, 176, 32, 24, 104, NONE, NONE, 108, 104, 112, 120, 40, 0, 128,
+    16, 32, 16, 32, 48, 72, 1 },
+  { 0x0309, 32, 0, 8, 8, 24, NONE, 176, 32, 24, 104, NONE, NONE, 108, 104, 112, 120, 40, 0, 128,
+    16, 32, 16, 32, 48, 72, 1 },
+  { 0x030a, 32, 0, 8, 8, 24, NONE, 176, 32, 24, 96, NONE, NONE, 100, 104, 112, 120, 40, 0, 128,
+    16, 32, 16, 32, 48, 72, 2 },
+  { 0x030b, 40, 0, 16, 8, 56, 8, 152, 32, 48, 56, 68, 69, 72, 112, 128, 136, 72, 184, 192, 16, 32,
+    16, 32, 48, 72, 0 },
+  { 0x030c, 40, 0, 72, 8, 56, 0, 136, 0, 8, 56, NONE, 70, 72, 112, 128, 136, 68, 192, 192, 16, 32,
+    16, 32, 40, 56, 0 },
+  { 0x030d, 632, 7264, 7344, 8, 72, NONE, 152, 0, 8, 56, NONE, 70, 72, 112, 128, 136, 68, 200, 200,
+    16, 32, 16, 32, 40, 56, 0 },
+};
+
+static struct
+{
+  _Atomic (const SlPyLayout *) layout;
+  uint64_t runtime;
+  uint64_t eval_start, eval_end; /* _PyEval_EvalFrameDefault's code */
+  uint64_t code_type;             /* &PyCode_Type */
+  uint32_t win_off, win_len;      /* the code object's bytes read for each frame */
+  bool     looked;  /* dlsym said what it knows */
+  _Atomic bool unknown; /* a Python this library cannot read: each sample counted */
+  _Atomic pid_t    sent_pid;
+  _Atomic uint64_t sent[SL_PY_SENT_SLOTS];
+} P;
+
+static __thread uint64_t tls_tstate __attribute__ ((tls_model ("initial-exec")));
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Finding the interpreter                                                                        */
+
+void
+_sl_python_update (void)
+{
+  if (atomic_load (&P.layout) != NULL)
+    return;
+  void *runtime = dlsym (RTLD_DEFAULT, "_PyRuntime");
+  const unsigned long *version = dlsym (RTLD_DEFAULT, "Py_Version");
+  void *eval = dlsym (RTLD_DEFAULT, "_PyEval_EvalFrameDefault");
+  void *code_type = dlsym (RTLD_DEFAULT, "PyCode_Type");
+  if (runtime == NULL || eval == NULL || code_type == NULL)
+    return; /* not Python (yet: libpython may come with a dlopen) */
+  if (P.looked)
+    return;
+  P.looked = true;
+  const char *want = getenv ("SIGHTLINE_PYTHON");
+  if (want != NULL && strcmp (want, "off") == 0)
+    return; /* native stacks only, as asked */
+  uint32_t v = version != NULL ? (uint32_t) (*version >> 16) : 0; /* Py_Version: 3.11+ */
+  const char *(*get_version) (void) = (const char *(*) (void)) dlsym (RTLD_DEFAULT,
+                                                                    "Py_GetVersion");
+  const char *text = version == NULL && get_version != NULL ? get_version () : NULL;
+  if (text != NULL && text[0] == '3' && text[1] == '.')
+    {
+      /* "3.9.18 (main, …)" */
+      uint32_t minor = 0;
+      for (const char *c = text + 2; *c >= '0' && *c <= '9'; c++)
+        minor = minor * 10 + (uint32_t) (*c - '0');
+      v = 0x0300 | (minor & 0xff);
+    }
+  const SlPyLayout *layout = NULL;
+  for (size_t i = 0; i < sizeof py_layouts / sizeof py_layouts[0]; i++)
+    if (py_layouts[i].version == v)
+      layout = &py_layouts[i];
+  Dl_info info;
+  const ElfW (Sym) *sym = NULL;
+  if (layout == NULL || dladdr1 (eval, &info, (void **) &sym, RTLD_DL_SYMENT) == 0 || sym == NULL
+      || sym->st_size == 0)
+    {
+      atomic_store (&P.unknown, true);
+      return; /* a Python whose frames this library cannot read: stacks stay native */
+    }
+  P.runtime = (uint64_t) (uintptr_t) runtime;
+  P.code_type = (uint64_t) (uintptr_t) code_type;
+  uint32_t lo = layout->code_firstlineno, hi = layout->code_firstlineno + 4;
+  const uint32_t ptrs[] = { layout->code_filename, layout->code_qualname };
+  for (int i = 0; i < 2; i++)
+    {
+      lo = ptrs[i] < lo ? ptrs[i] : lo;
+      hi = ptrs[i] + 8 > hi ? ptrs[i] + 8 : hi;
+    }
+  P.win_off = lo;
+  P.win_len = hi - lo; /* at most 128 (checked by the layouts' test) */
+  P.eval_start = (uint64_t) (uintptr_t) eval;
+  P.eval_end = P.eval_start + sym->st_size;
+  atomic_store (&P.layout, layout);
+}
+
+bool
+_sl_python_known (void)
+{
+  return atomic_load (&P.layout) != NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Fault-safe reads                                                                               */
+
+static bool
+peek (uint64_t addr,
+      void    *buf,
+      size_t   len)
+{
+  struct iovec local = { buf, len };
+  struct iovec remote = { (void *) (uintptr_t) addr, len };
+
+  if (addr < 4096)
+    return false;
+  return process_vm_readv (getpid (), &local, 1, &remote, 1, 0) == (ssize_t) len;
+}
+
+static uint64_t
+u64_at (const uint8_t *buf,
+        uint32_t       off)
+{
+  uint64_t v;
+
+  memcpy (&v, buf + off, sizeof v);
+  return v;
+}
+
+/* The calling thread's PyThreadState, 0 when it has none (not a Python thread, not started). */
+static uint64_t
+find_tstate (const SlPyLayout *L)
+{
+  uint64_t self = (uint64_t) pthread_self (), id = 0;
+
+  if (tls_tstate != 0 && peek (tls_tstate + L->tstate_thread_id, &id, sizeof id) && id == self)
+    return tls_tstate;
+  tls_tstate = 0;
+  uint64_t interp = 0;
+  if (!peek (P.runtime + L->runtime_interpreters_head, &interp, sizeof interp))
+    return 0;
+  unsigned budget = SL_PY_MAX_THREADS;
+  for (int i = 0; interp != 0 && i < 64; i++)
+    {
+      uint64_t ts = 0;
+      if (!peek (interp + L->interp_threads_head, &ts, sizeof ts))
+        return 0;
+      while (ts != 0 && budget-- > 0)
+        {
+          if (!peek (ts + L->tstate_thread_id, &id, sizeof id))
+            return 0;
+          if (id == self)
+            return tls_tstate = ts;
+          if (!peek (ts + L->tstate_next, &ts, sizeof ts))
+            return 0;
+        }
+      if (!peek (interp + L->interp_next, &interp, sizeof interp))
+        return 0;
+    }
+  return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Code objects                                                                                   */
+
+/* A str object's text: where it is and how long (cut at `max`); data 0 for one this does not read
+ * (only compact 1-byte strings: ASCII and Latin-1), which reads as "?". */
+typedef struct
+{
+  uint64_t data;
+  uint16_t len;
+} SlPyStr;
+
+static SlPyStr
+str_at (const SlPyLayout *L,
+        uint64_t          obj,
+        size_t            max)
+{
+  uint8_t head[80];
+  int64_t len;
+  uint32_t state;
+
+  if (!peek (obj, head, L->unicode_compact_data))
+    return (SlPyStr) { 0, 1 };
+  memcpy (&len, head + L->unicode_length, sizeof len);
+  memcpy (&state, head + L->unicode_state, sizeof state);
+  unsigned kind = (state >> 2) & 7, compact = (state >> 5) & 1, ascii = (state >> 6) & 1;
+  if (len < 0 || !compact || kind != 1)
+    return (SlPyStr) { 0, 1 };
+  return (SlPyStr) { obj + (ascii ? L->unicode_ascii_data : L->unicode_compact_data),
+                     (uint16_t) ((size_t) len < max ? (size_t) len : max) };
+}
+
+/* The text into dst, NUL-terminated ("?"s where it cannot be read). */
+static void
+str_copy (const SlPyStr *str,
+          char          *dst)
+{
+  if (str->data == 0 || !peek (str->data, dst, str->len))
+    memset (dst, '?', str->len);
+  dst[str->len] = '\0';
+}
+
+/* Whether the code object `code` (a key of its address and identity) is sent already in this
+ * process; marks it when not (*slot: the mark, to take back when the send fails). */
+static bool
+code_sent (uint64_t           code,
+           _Atomic uint64_t **slot_out)
+{
+  pid_t self = getpid ();
+
+  if (atomic_load_explicit (&P.sent_pid, memory_order_relaxed) != self)
+    {
+      /* first use, or a forked child: its connection has seen none of them */
+      for (size_t i = 0; i < SL_PY_SENT_SLOTS; i++)
+        atomic_store_explicit (&P.sent[i], 0, memory_order_relaxed);
+      atomic_store (&P.sent_pid, self);
+    }
+  size_t h = (size_t) (code >> 51) & (SL_PY_SENT_SLOTS - 1);
+  for (int k = 0; k < SL_PY_PROBES; k++)
+    {
+      _Atomic uint64_t *slot = &P.sent[(h + (size_t) k) & (SL_PY_SENT_SLOTS - 1)];
+      uint64_t cur = atomic_load_explicit (slot, memory_order_relaxed);
+      if (cur == code)
+        return true;
+      if (cur == 0 && atomic_compare_exchange_strong (slot, &cur, code))
+        {
+          *slot_out = slot;
+          return false;
+        }
+      if (cur == code)
+        return true;
+    }
+  *slot_out = NULL;
+  return false; /* table full around here: send it again */
+}
+
+/* 1: sent; 0: could not be (unreadable, ring full); -1: not a code object. */
+static int
+send_code (const SlPyLayout *L,
+           uint64_t          code)
+{
+  uint8_t co[256];
+  uint64_t table = 0;
+  int64_t table_len = 0;
+  int32_t first = 0;
+
+  if (!peek (code, co, L->code_size))
+    return 0;
+  if (u64_at (co, OB_TYPE) != P.code_type)
+    return -1;
+  memcpy (&first, co + L->code_firstlineno, sizeof first);
+  SlPyStr name = str_at (L, u64_at (co, L->code_qualname), SL_PY_MAX_NAME);
+  SlPyStr file = str_at (L, u64_at (co, L->code_filename), SL_PY_MAX_FILE);
+  uint16_t name_len = name.len, file_len = file.len;
+  table = u64_at (co, L->code_linetable);
+  if (!peek (table + L->bytes_size, &table_len, sizeof table_len) || table_len < 0)
+    table_len = 0;
+  if (table_len > SL_PY_MAX_TABLE)
+    table_len = SL_PY_MAX_TABLE; /* lines past it read as the first line */
+
+  uint32_t fixed = sizeof (SlWirePyCode) + name_len + 1u + file_len + 1u;
+  uint32_t size = (fixed + (uint32_t) table_len + 7u) & ~7u;
+  SlWirePyCode *rec = _sl_emit_begin (SL_WIRE_PYCODE, size);
+  if (rec == NULL)
+    return 0;
+  rec->code = code;
+  rec->firstlineno = first;
+  rec->name_len = name_len;
+  rec->file_len = file_len;
+  rec->version = (uint16_t) L->version;
+  rec->pad = 0;
+  char *text = (char *) (rec + 1);
+  str_copy (&name, text); /* straight into the record: no copy on the handler's stack */
+  str_copy (&file, text + name_len + 1);
+  uint8_t *t = (uint8_t *) text + name_len + 1 + file_len + 1;
+  if (table_len > 0 && !peek (table + L->bytes_data, t, (size_t) table_len))
+    table_len = 0;
+  rec->table_len = (uint16_t) table_len;
+  memset (t + table_len, 0, size - fixed - (uint32_t) table_len);
+  _sl_emit_end (rec);
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The stack                                                                                      */
+
+/* The calling thread's Python frames, innermost first; -1 when they could not be read. */
+static int
+read_frames (const SlPyLayout *L,
+             uint64_t         *out,
+             bool             *entries,
+             int               max)
+{
+  uint64_t ts = find_tstate (L), cframe = 0, frame = 0;
+  uint8_t bufs[2][128], win[128];
+  int n = 0, cur = 0;
+
+  if (ts == 0)
+    return 0; /* no Python on this thread */
+  if (L->cframe_current_frame == NONE)
+    {
+      if (!peek (ts + L->tstate_cframe, &frame, sizeof frame))
+        return -1;
+    }
+  else if (!peek (ts + L->tstate_cframe, &cframe, sizeof cframe)
+           || !peek (cframe + L->cframe_current_frame, &frame, sizeof frame))
+    return -1;
+  if (frame != 0 && !peek (frame, bufs[0], L->frame_size))
+    return -1; /* torn */
+  while (frame != 0 && n < max)
+    {
+      const uint8_t *buf = bufs[cur];
+      uint64_t code = u64_at (buf, L->frame_code);
+      int64_t lasti;
+      if (L->instr_kind == 0)
+        lasti = ((int64_t) u64_at (buf, L->frame_instr) - (int64_t) (code + L->code_adaptive)) / 2;
+      else
+        {
+          int32_t f_lasti;
+          memcpy (&f_lasti, buf + L->frame_instr, sizeof f_lasti);
+          /* -1: not started, yet evaluated by its own C call (kept, so that merging stays right) */
+          lasti = f_lasti < 0 ? 0 : L->instr_kind == 1 ? f_lasti / 2 : f_lasti;
+        }
+      /* before 3.11 every Python frame is a C call of its own */
+      bool entry = L->frame_is_entry != NONE ? buf[L->frame_is_entry] != 0 : L->frame_owner == NONE;
+      bool shim = L->frame_owner != NONE && L->frame_is_entry == NONE
+                  && buf[L->frame_owner] == OWNED_BY_CSTACK;
+      if (code == 0 || (code & 7) != 0 || code > SL_WIRE_PYFRAME_CODE)
+        return -1;
+      /* what tells this code object from one freed before at the same address (its names and
+       * first line), and the next frame: one read */
+      uint64_t prev = u64_at (buf, L->frame_previous);
+      struct iovec local[2] = { { win, P.win_len }, { bufs[cur ^ 1], L->frame_size } };
+      struct iovec remote[2] = { { (void *) (uintptr_t) (code + P.win_off), P.win_len },
+                                 { (void *) (uintptr_t) prev, L->frame_size } };
+      ssize_t want = (ssize_t) (P.win_len + (prev != 0 ? L->frame_size : 0));
+      if (process_vm_readv (getpid (), local, prev != 0 ? 2 : 1, remote, prev != 0 ? 2 : 1, 0)
+          != want)
+        return -1; /* torn */
+      frame = prev;
+      cur ^= 1;
+      if (shim)
+        {
+          /* 3.12+: the frames since the last shim were one C call's */
+          if (n > 0)
+            entries[n - 1] = true;
+          continue;
+        }
+      if (lasti < 0)
+        {
+          /* a frame not started yet ("incomplete"): left out */
+          if (entry && n > 0)
+            entries[n - 1] = true;
+          continue;
+        }
+      _Atomic uint64_t *slot = NULL;
+      int32_t first;
+      memcpy (&first, win + L->code_firstlineno - P.win_off, sizeof first);
+      uint64_t key = code * 0x9e3779b97f4a7c15u
+                     ^ u64_at (win, L->code_qualname - P.win_off) * 0xc2b2ae3d27d4eb4fu
+                     ^ u64_at (win, L->code_filename - P.win_off) >> 3
+                     ^ (uint64_t) (uint32_t) first << 40;
+      int sent = code_sent (key != 0 ? key : 1, &slot) ? 1 : send_code (L, code);
+      if (sent <= 0 && slot != NULL)
+        atomic_store (slot, 0); /* not described: forgotten, so that it goes next time */
+      if (sent == 0)
+        return -1;
+      if (sent < 0)
+        continue; /* not a code object (3.13's f_executable may be another callable) */
+      uint64_t unit = (uint64_t) (lasti < 0xffff ? lasti : 0xffff);
+      out[n] = SL_WIRE_PYFRAME_BIT | unit << 47 | code;
+      entries[n] = entry;
+      n++;
+    }
+  return n;
+}
+
+uint32_t
+_sl_python_merge (uint64_t *frames,
+                  uint32_t  n,
+                  uint32_t  max,
+                  bool      leaf_exact)
+{
+  const SlPyLayout *L = atomic_load_explicit (&P.layout, memory_order_acquire);
+  /* ~2.2 KiB of the handler's stack, with the sampler's 1 KiB */
+  uint64_t py[SL_PY_MAX_FRAMES];
+  bool entries[SL_PY_MAX_FRAMES];
+  uint64_t native[SL_WIRE_MAX_FRAMES];
+
+  if (L == NULL || n > SL_WIRE_MAX_FRAMES)
+    {
+      if (L == NULL && atomic_load_explicit (&P.unknown, memory_order_relaxed))
+        _sl_count_drop (SL_DROP_PYTHON, 1);
+      return n;
+    }
+  int n_py = read_frames (L, py, entries, SL_PY_MAX_FRAMES);
+  if (n_py < 0)
+    {
+      _sl_count_drop (SL_DROP_PYTHON, 1);
+      return n;
+    }
+  if (n_py == 0)
+    return n;
+  memcpy (native, frames, n * sizeof *native);
+  uint32_t out = 0;
+  int next = 0;
+  for (uint32_t i = 0; i < n && out < max; i++)
+    {
+      /* return addresses point after the call: look one byte back (the leaf is exact) */
+      uint64_t at = (i == 0 && leaf_exact) ? native[i] : native[i] - 1;
+      if (at >= P.eval_start && at < P.eval_end && next < n_py)
+        {
+          while (next < n_py && out < max)
+            {
+              bool entry = entries[next];
+              frames[out++] = py[next++];
+              if (entry)
+                break;
+            }
+          continue;
+        }
+      frames[out++] = native[i];
+    }
+  while (next < n_py && out < max)
+    frames[out++] = py[next++];
+  return out;
+}
