@@ -294,7 +294,7 @@ check_thread (SlSymbolizer *s,
                   caller_above);
   g_assert_cmpuint (n, >=, MIN_SAMPLES);
   g_assert_cmpfloat (n, >=, lo * 0.9 - 3);
-  g_assert_cmpfloat (n, <=, hi * 1.05 + 3);
+  g_assert_cmpfloat (n, <=, hi * 1.05 + 6); /* a signal may land a tick after the mark */
   g_assert_cmpuint (busy_innermost * 10, >=, n * 8);
   if (!SL_SANITIZED)
     g_assert_cmpuint (leaf_in_busy * 10, >=, n * 5);
