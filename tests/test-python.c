@@ -342,7 +342,8 @@ pycode_rec (uint64_t       code,
   char *t = (char *) (r + 1);
   memcpy (t, name, nl + 1);
   memcpy (t + nl + 1, file, fl + 1);
-  memcpy (t + nl + 1 + fl + 1, table, table_len);
+  if (table_len > 0)
+    memcpy (t + nl + 1 + fl + 1, table, table_len);
   return &r->h;
 }
 
