@@ -143,36 +143,6 @@ judge (const WindowStats *w,
   return VERDICT_NONE;
 }
 
-/* The leaf symbol most samples of [a, b) fall in, and how many. */
-static guint32
-top_symbol (const SlLane *samples,
-            SlTime        a,
-            SlTime        b,
-            gsize        *count)
-{
-  g_autoptr (GHashTable) counts = g_hash_table_new (NULL, NULL);
-  gsize i0, i1;
-  guint32 best = SL_NO_STR;
-
-  *count = 0;
-  if (samples == NULL)
-    return best;
-  i0 = sl_lane_lower_bound (samples, a);
-  i1 = sl_lane_lower_bound (samples, b);
-  for (gsize i = i0; i < i1; i++)
-    {
-      guint32 name = samples->events[i].name;
-      gsize n = GPOINTER_TO_SIZE (g_hash_table_lookup (counts, GUINT_TO_POINTER (name))) + 1;
-      g_hash_table_insert (counts, GUINT_TO_POINTER (name), GSIZE_TO_POINTER (n));
-      if (n > *count)
-        {
-          *count = n;
-          best = name;
-        }
-    }
-  return best;
-}
-
 /* The longest call named `name` overlapping [a, b). */
 typedef struct
 {
@@ -199,14 +169,12 @@ longest_cb (const SlLane *lane,
 /* Advice for a thread too busy to feed the GPU, fitted to the figures: launch overhead only
  * where the kernels are short; a long call where one call takes long; else the thread's work. */
 static char *
-launch_advice (SlAnalyzeCtx *ctx,
-               guint32       top,
-               SlTime        top_t,
+launch_advice (const char    *fn,
+               SlTime         top_t,
                const Longest *calls,
-               SlTime        busy,
-               SlTime        kernel_median)
+               SlTime         busy,
+               SlTime         kernel_median)
 {
-  const char *fn = top != SL_NO_STR ? sl_trace_str (ctx->trace, top) : NULL;
   g_autofree char *km = sl_format_duration (kernel_median);
   g_autofree char *lg = sl_format_duration (calls->longest);
   g_autofree char *avg = sl_format_duration (top_t / MAX (calls->count, 1));
@@ -319,16 +287,18 @@ bound_finding (SlAnalyzeCtx      *ctx,
     case VERDICT_LAUNCH:
       {
         g_autofree char *where = NULL;
-        gsize n_top = 0;
-        guint32 sym = evidence->samples
-                        ? top_symbol (_sl_lane_or_null (ctx, tl->samples), a, b, &n_top)
-                        : SL_NO_STR;
+        guint32 sym = SL_NO_STR, mod = SL_NO_STR;
+        gsize n_top = evidence->samples
+                        ? _sl_samples_top (ctx, _sl_lane_or_null (ctx, tl->samples), a, b, &sym,
+                                           &mod)
+                        : 0;
+        /* the function most samples are in: its Python line where the stack has one */
+        g_autofree char *sampled = n_top > 0 ? _sl_sample_name (ctx, sym, mod) : NULL;
         /* the busy work: the CUDA call that takes most of it, else what the samples say */
         if (top != SL_NO_STR && top_t * 2 >= sum->host_busy)
           where = g_strdup_printf ("most in %s", sl_trace_str (ctx->trace, top));
-        else if (sym != SL_NO_STR)
-          where = g_strdup_printf ("most in %s, %" G_GSIZE_FORMAT " CPU samples",
-                                   sl_trace_str (ctx->trace, sym), n_top);
+        else if (n_top > 0)
+          where = g_strdup_printf ("most in %s, %" G_GSIZE_FORMAT " CPU samples", sampled, n_top);
         else
           where = g_strdup ("outside CUDA and OS runtime calls");
         if (kernel_median > 0)
@@ -339,15 +309,16 @@ bound_finding (SlAnalyzeCtx      *ctx,
                                     "GPU", _sl_gpu_id (ctx, gpu), who,
                                     top != SL_NO_STR && top_t * 2 >= sum->host_busy
                                       ? sl_trace_str (ctx->trace, top)
-                                    : sym != SL_NO_STR ? sl_trace_str (ctx->trace, sym)
-                                                       : "outside CUDA and OS runtime calls");
+                                    : sampled != NULL ? sampled
+                                                      : "outside CUDA and OS runtime calls");
         {
           gboolean call = top != SL_NO_STR && top_t * 2 >= sum->host_busy;
           Longest l = { top, 0, 0 };
           if (call)
             sl_lane_overlap (_sl_lane_or_null (ctx, tl->api), a, b, longest_cb, &l);
-          f->advice = launch_advice (ctx, call ? top : sym, call ? top_t : sum->host_busy,
-                                     &l, sum->host_busy, kernel_median);
+          f->advice = launch_advice (call ? sl_trace_str (ctx->trace, top) : sampled,
+                                     call ? top_t : sum->host_busy, &l, sum->host_busy,
+                                     kernel_median);
         }
         break;
       }

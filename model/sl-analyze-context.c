@@ -370,6 +370,7 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
     }
   g_free (ctx->gpus);
   g_free (ctx->tl);
+  g_free (ctx->python_module);
   g_hash_table_unref (ctx->api_class);
 }
 
@@ -447,6 +448,101 @@ _sl_samples_in (const SlLane *lane,
   if (lane == NULL || b <= a)
     return 0;
   return sl_lane_lower_bound (lane, b) - sl_lane_lower_bound (lane, a);
+}
+
+/* Whether `text` is a Python source line as the collector writes a Python frame's module:
+ * "….py:42". */
+static gboolean
+is_python_line (const char *text)
+{
+  const char *colon = strrchr (text, ':');
+
+  if (colon == NULL || colon - text < 3 || colon[1] == '\0' || strncmp (colon - 3, ".py", 3) != 0)
+    return FALSE;
+  for (const char *c = colon + 1; *c != '\0'; c++)
+    if (!g_ascii_isdigit (*c))
+      return FALSE;
+  return TRUE;
+}
+
+/* Marks the string ids that are Python source lines, once per analysis. */
+static void
+find_python_modules (SlAnalyzeCtx *ctx)
+{
+  guint n = sl_trace_get_n_strs (ctx->trace);
+
+  if (ctx->python_module != NULL)
+    return;
+  ctx->python_module = g_new (guint8, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean py = is_python_line (sl_trace_str (ctx->trace, i));
+      ctx->python_module[i] = py ? 1 : 2;
+      ctx->has_python |= py;
+    }
+}
+
+gsize
+_sl_samples_top (SlAnalyzeCtx *ctx,
+                 const SlLane *samples,
+                 SlTime        a,
+                 SlTime        b,
+                 guint32      *symbol,
+                 guint32      *module)
+{
+  g_autoptr (GHashTable) counts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                            g_free);
+  gsize best = 0;
+
+  *symbol = *module = SL_NO_STR;
+  if (samples == NULL || b <= a)
+    return 0;
+  find_python_modules (ctx);
+  for (gsize i = sl_lane_lower_bound (samples, a), i1 = sl_lane_lower_bound (samples, b); i < i1;
+       i++)
+    {
+      const SlEvent *ev = &samples->events[i];
+      guint32 sym = ev->name, mod = SL_NO_STR;
+
+      if (ctx->has_python)
+        {
+          const guint32 *symbols, *modules;
+          guint n = sl_trace_get_callchain (ctx->trace, ev->aux, &symbols, &modules);
+          for (guint k = 0; k < n; k++)
+            if (modules[k] < sl_trace_get_n_strs (ctx->trace) && ctx->python_module[modules[k]] == 1)
+              {
+                sym = symbols[k];
+                mod = modules[k];
+                break;
+              }
+        }
+      gint64 key = ((gint64) sym << 32) | mod;
+      gsize *count = g_hash_table_lookup (counts, &key);
+      if (count == NULL)
+        {
+          count = g_new0 (gsize, 1);
+          g_hash_table_insert (counts, g_memdup2 (&key, sizeof key), count);
+        }
+      (*count)++;
+      if (*count > best)
+        {
+          best = *count;
+          *symbol = sym;
+          *module = mod;
+        }
+    }
+  return best;
+}
+
+char *
+_sl_sample_name (SlAnalyzeCtx *ctx,
+                 guint32       symbol,
+                 guint32       module)
+{
+  if (module == SL_NO_STR)
+    return g_strdup (sl_trace_str (ctx->trace, symbol));
+  return g_strdup_printf ("%s (%s)", sl_trace_str (ctx->trace, symbol),
+                          sl_trace_str (ctx->trace, module));
 }
 
 /* The name with the most time in a by_name table, and that time. */

@@ -136,6 +136,7 @@ typedef struct
   gint       thread;
   SlTime     api, osrt;       /* covered time */
   guint32    api_top, osrt_top, sample_top;
+  guint32    sample_top_module; /* SL_NO_STR, or the Python line of sample_top (_sl_samples_top) */
   SlTime     api_top_t, osrt_top_t;
   gsize      samples, sample_top_n;
   SlTime     sampled;         /* samples × period */
@@ -154,7 +155,8 @@ thread_activity (SlAnalyzeCtx   *ctx,
   g_autoptr (GHashTable) osrt = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   const SlLane *samples = _sl_lane_or_null (ctx, tl->samples);
 
-  *out = (ThreadActivity) { thread, 0, 0, SL_NO_STR, SL_NO_STR, SL_NO_STR, 0, 0, 0, 0, 0 };
+  *out = (ThreadActivity) { thread, 0, 0, SL_NO_STR, SL_NO_STR, SL_NO_STR, SL_NO_STR, 0, 0, 0, 0,
+                            0 };
   out->api = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), a, b, api, SL_CALLS_ALL, f);
   out->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, osrt, SL_CALLS_ALL, f);
   out->api_top = _sl_top_name (api, &out->api_top_t);
@@ -162,22 +164,8 @@ thread_activity (SlAnalyzeCtx   *ctx,
   out->samples = _sl_samples_in (samples, a, b);
   out->sampled = MIN ((SlTime) out->samples * tl->sample_period, b - a);
   if (out->samples > 0)
-    {
-      /* the most frequent leaf symbol */
-      g_autoptr (GHashTable) counts = g_hash_table_new (NULL, NULL);
-      gsize i0 = sl_lane_lower_bound (samples, a), i1 = sl_lane_lower_bound (samples, b);
-      for (gsize i = i0; i < i1; i++)
-        {
-          guint32 name = samples->events[i].name;
-          gsize n = GPOINTER_TO_SIZE (g_hash_table_lookup (counts, GUINT_TO_POINTER (name))) + 1;
-          g_hash_table_insert (counts, GUINT_TO_POINTER (name), GSIZE_TO_POINTER (n));
-          if (n > out->sample_top_n)
-            {
-              out->sample_top_n = n;
-              out->sample_top = name;
-            }
-        }
-    }
+    out->sample_top_n = _sl_samples_top (ctx, samples, a, b, &out->sample_top,
+                                         &out->sample_top_module);
 }
 
 static SlTime
@@ -208,9 +196,11 @@ activity_text (SlAnalyzeCtx         *ctx,
                               sl_trace_str (ctx->trace, t->api_top), d, all);
     }
   if (t->samples > 0)
-    g_string_append_printf (s, "%s%" G_GSIZE_FORMAT " CPU samples, %" G_GSIZE_FORMAT " in %s",
-                            s->len ? "; " : "", t->samples, t->sample_top_n,
-                            sl_trace_str (ctx->trace, t->sample_top));
+    {
+      g_autofree char *top = _sl_sample_name (ctx, t->sample_top, t->sample_top_module);
+      g_string_append_printf (s, "%s%" G_GSIZE_FORMAT " CPU samples, %" G_GSIZE_FORMAT " in %s",
+                              s->len ? "; " : "", t->samples, t->sample_top_n, top);
+    }
   if (s->len == 0)
     g_string_append (s, "no traced activity (idle, or in untraced code)");
   return g_string_free (g_steal_pointer (&s), FALSE);
@@ -322,14 +312,13 @@ describe_host (SlAnalyzeCtx *ctx,
     }
   else
     {
+      g_autofree char *top = _sl_sample_name (ctx, best->sample_top, best->sample_top_module);
       clause = g_strdup_printf ("%s busy on the CPU (%" G_GSIZE_FORMAT " samples, most in %s)",
-                                who, best->samples, sl_trace_str (ctx->trace, best->sample_top));
-      *cause = g_strdup_printf ("%s busy on the CPU (most in %s)", who,
-                                sl_trace_str (ctx->trace, best->sample_top));
+                                who, best->samples, top);
+      *cause = g_strdup_printf ("%s busy on the CPU (most in %s)", who, top);
       f->thread = best->thread;
       f->advice = g_strdup_printf ("The host computes (%s) instead of feeding the GPU. Move that "
-                                   "work off the launching thread, or onto the GPU.",
-                                   sl_trace_str (ctx->trace, best->sample_top));
+                                   "work off the launching thread, or onto the GPU.", top);
     }
   return clause;
 }

@@ -59,6 +59,9 @@ typedef struct
   guint                  n_found;     /* by the running rule */
   SlTime                 cost;
   GString               *note;
+  guint8                *python_module; /* per string id: 1 = a Python source line ("x.py:42"),
+                                         * 2 = not; NULL until _sl_samples_top needs it */
+  gboolean               has_python;    /* some call-chain module is a Python line */
 } SlAnalyzeCtx;
 
 /* A time span [s, e); arrays of them are merged into unions. */
@@ -179,6 +182,20 @@ SlTime        _sl_overlap_sum        (SlAnalyzeCtx *ctx,
 gsize         _sl_samples_in         (const SlLane *lane,
                                       SlTime        a,
                                       SlTime        b);
+/* What most samples of [a, b) were running, as a function's (symbol, module): a sample's
+ * innermost Python frame where its stack has one (the collector writes them with the module
+ * "file.py:LINE"), else its leaf symbol (module SL_NO_STR).  Returns how many samples that is,
+ * 0 (with SL_NO_STR) when none fall in [a, b). */
+gsize         _sl_samples_top        (SlAnalyzeCtx *ctx,
+                                      const SlLane *samples,
+                                      SlTime        a,
+                                      SlTime        b,
+                                      guint32      *symbol,
+                                      guint32      *module);
+/* "collate (dataset.py:42)" for a Python frame, the symbol alone otherwise; a new string. */
+char         *_sl_sample_name        (SlAnalyzeCtx *ctx,
+                                      guint32       symbol,
+                                      guint32       module);
 /* The name with the most time in a by_name table, and that time. */
 guint32       _sl_top_name           (GHashTable *by_name,
                                       SlTime     *time);

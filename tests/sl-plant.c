@@ -233,6 +233,25 @@ plant_sample (Plant      *p,
 }
 
 void
+plant_sample_stack (Plant             *p,
+                    gint               tid,
+                    gint64             t,
+                    const char *const *frames,
+                    guint              n)
+{
+  gint64 id = p->next_sample++;
+
+  insert (p, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 0, 1, ?, 0)", "iii", id, t, GTID (tid));
+  for (guint d = 0; d < n; d++)
+    {
+      g_auto (GStrv) parts = g_strsplit (frames[d], "@", 2);
+      insert (p, "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, NULL, NULL, 7, ?)",
+              "iSSi", id, parts[0], parts[1] != NULL ? parts[1] : "", (gint64) d);
+    }
+  note_time (p, t);
+}
+
+void
 plant_finish (Plant *p)
 {
   insert (p, "INSERT INTO ANALYSIS_DETAILS VALUES (?, ?, 0, ?)", "iii",

@@ -43,6 +43,8 @@ void    plant_memcpy   (Plant *p, gint copy_kind, gint src_kind, gint dst_kind, 
                         gint64 start, gint64 end, gint64 corr);
 void    plant_osrt     (Plant *p, gint tid, const char *name, gint64 start, gint64 end);
 void    plant_sample   (Plant *p, gint tid, gint64 t, const char *symbol);
+/* A sample with a whole stack: frames[i] is "symbol@module", leaf first, n of them. */
+void    plant_sample_stack (Plant *p, gint tid, gint64 t, const char *const *frames, guint n);
 /* Writes the session's extent and closes the file. */
 void    plant_finish   (Plant *p);
 

@@ -383,6 +383,50 @@ test_cpu_bound_long_kernels (void)
     }
 }
 
+/* Issue 15: samples with Python frames name the innermost Python function and its line, not the
+ * interpreter's C function at the leaf. */
+static void
+test_cpu_bound_python (void)
+{
+  g_autofree char *path = trace_path ("cpu-python.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = 10 * MS;
+  static const char *const stack[] = {
+    "PyObject_Free@/usr/bin/python3.11", "collate@/srv/data/dataset.py:42",
+    "_PyEval_EvalFrameDefault@/usr/bin/python3.11", "train_step@/srv/train.py:7",
+  };
+  static const char *const native[] = { "memcpy@libc.so.6", "main@/usr/bin/python3.11" };
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) cpu = NULL;
+
+  for (guint step = 0; step < 6; step++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 10 * US);
+      plant_kernel (p, "triad_kernel", &plant_config_full, t + 20 * US, t + 350 * MS, corr);
+      plant_api (p, PLANT_MAIN, "cudaStreamSynchronize_v3020", t + 10 * US, t + 350 * MS + 5 * US);
+      t += 350 * MS + 10 * US;
+      /* 2 of 3 samples in collate (under an interpreter leaf), 1 in native code */
+      for (gint64 s = t, k = 0; s < t + 250 * MS; s += MS, k++)
+        if (k % 3 == 2)
+          plant_sample_stack (p, PLANT_MAIN, s, native, G_N_ELEMENTS (native));
+        else
+          plant_sample_stack (p, PLANT_MAIN, s, stack, G_N_ELEMENTS (stack));
+      t += 250 * MS;
+    }
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  cpu = instances_of_rule (a, "cpu_bound");
+  g_assert_cmpuint (cpu->len, >=, 4);
+  for (guint i = 0; i < cpu->len; i++)
+    {
+      const SlFinding *f = g_ptr_array_index (cpu, i);
+      g_test_message ("%s", f->summary);
+      g_assert_nonnull (strstr (f->summary, "most in collate (/srv/data/dataset.py:42), "));
+    }
+}
+
 /* 48 gaps of one cause (the GPU idle 4.4 ms while the host is in cuStreamSynchronize) and one of
  * another (a 600 ms read): the 48 come as one finding with their count, summed cost and the
  * instances under it, in the text and the JSON; the other stays on its own. */
@@ -1351,6 +1395,7 @@ main (int    argc,
   g_test_add_func ("/analyze/cpu-bound-no-evidence", test_cpu_bound_no_evidence);
   g_test_add_func ("/analyze/cpu-bound-sync-not-busy", test_cpu_bound_sync_not_busy);
   g_test_add_func ("/analyze/cpu-bound-long-kernels", test_cpu_bound_long_kernels);
+  g_test_add_func ("/analyze/cpu-bound-python", test_cpu_bound_python);
   g_test_add_func ("/analyze/launch-latency", test_launch_latency);
   g_test_add_func ("/analyze/params", test_params);
   g_test_add_func ("/analyze/real-traces", test_real_traces);
