@@ -393,6 +393,21 @@ typedef struct
   SlFinding    *f;
 } OverlapSum;
 
+void
+_sl_by_name_add (GHashTable *by_name,
+                 guint32     name,
+                 SlTime      d)
+{
+  SlTime *t = g_hash_table_lookup (by_name, GUINT_TO_POINTER (name));
+
+  if (t == NULL)
+    {
+      t = g_new0 (SlTime, 1);
+      g_hash_table_insert (by_name, GUINT_TO_POINTER (name), t);
+    }
+  *t = _sl_time_add (*t, d);
+}
+
 static gboolean
 overlap_sum_cb (const SlLane *lane,
                 gsize         index,
@@ -409,15 +424,7 @@ overlap_sum_cb (const SlLane *lane,
     return TRUE;
   o->total = _sl_time_add (o->total, d);
   if (o->by_name != NULL)
-    {
-      SlTime *t = g_hash_table_lookup (o->by_name, GUINT_TO_POINTER (ev->name));
-      if (t == NULL)
-        {
-          t = g_new0 (SlTime, 1);
-          g_hash_table_insert (o->by_name, GUINT_TO_POINTER (ev->name), t);
-        }
-      *t = _sl_time_add (*t, d);
-    }
+    _sl_by_name_add (o->by_name, ev->name, d);
   if (o->f != NULL)
     _sl_finding_add_event (o->ctx, o->f, lane->index, index);
   return TRUE;

@@ -196,6 +196,10 @@ gsize         _sl_samples_top        (SlAnalyzeCtx *ctx,
 char         *_sl_sample_name        (SlAnalyzeCtx *ctx,
                                       guint32       symbol,
                                       guint32       module);
+/* Adds `d` to `name`'s time in a by_name table (name id → SlTime*, owned). */
+void          _sl_by_name_add        (GHashTable *by_name,
+                                      guint32     name,
+                                      SlTime      d);
 /* The name with the most time in a by_name table, and that time. */
 guint32       _sl_top_name           (GHashTable *by_name,
                                       SlTime     *time);

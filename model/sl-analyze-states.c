@@ -41,13 +41,7 @@ _sl_thread_states (SlAnalyzeCtx *ctx,
       g_array_append_val (blocked, sp);
       if (ev->link == SL_NO_LINK)
         continue;
-      SlTime *t = g_hash_table_lookup (reasons, GUINT_TO_POINTER (ev->link + 1));
-      if (t == NULL)
-        {
-          t = g_new0 (SlTime, 1);
-          g_hash_table_insert (reasons, GUINT_TO_POINTER (ev->link + 1), t);
-        }
-      *t += d;
+      _sl_by_name_add (reasons, ev->link + 1, d);
     }
   SlTime top_t = 0;
   guint32 top = _sl_top_name (reasons, &top_t);
@@ -59,27 +53,10 @@ _sl_thread_states (SlAnalyzeCtx *ctx,
   if (osrt != NULL && blocked->len > 0)
     {
       g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-      gsize k = sl_lane_lower_bound (osrt, a);
-      if (k > 0)
-        k--;
       for (guint s = 0; s < blocked->len; s++)
         {
           const SlSpan *sp = &g_array_index (blocked, SlSpan, s);
-          while (k > 0 && osrt->events[k].end > sp->s)
-            k--;
-          for (gsize j = k; j < osrt->n_events && osrt->events[j].start < sp->e; j++)
-            {
-              SlTime d = MIN (osrt->events[j].end, sp->e) - MAX (osrt->events[j].start, sp->s);
-              if (d <= 0)
-                continue;
-              SlTime *t = g_hash_table_lookup (by_name, GUINT_TO_POINTER (osrt->events[j].name));
-              if (t == NULL)
-                {
-                  t = g_new0 (SlTime, 1);
-                  g_hash_table_insert (by_name, GUINT_TO_POINTER (osrt->events[j].name), t);
-                }
-              *t += d;
-            }
+          _sl_overlap_sum (ctx, osrt, sp->s, sp->e, by_name, SL_CALLS_ALL, NULL);
         }
       out->call = _sl_top_name (by_name, &out->call_t);
     }
