@@ -30,21 +30,6 @@ static const EventTable event_tables[] = {
   { "COMPOSITE_EVENTS", "globalTid IS NOT NULL", FALSE },
 };
 
-static gint64
-sql_int (sqlite3    *db,
-         const char *sql)
-{
-  sqlite3_stmt *st = NULL;
-  gint64 v = -1;
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
-    g_error ("%s: %s", sql, sqlite3_errmsg (db));
-  if (sqlite3_step (st) == SQLITE_ROW)
-    v = sqlite3_column_int64 (st, 0);
-  sqlite3_finalize (st);
-  return v;
-}
-
 static gboolean
 has_column (sqlite3    *db,
             const char *table,
@@ -52,7 +37,7 @@ has_column (sqlite3    *db,
 {
   g_autofree char *sql = g_strdup_printf (
       "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'", table, column);
-  return sql_int (db, sql) > 0;
+  return sl_test_sql_int (db, sql) > 0;
 }
 
 static gboolean
@@ -61,7 +46,7 @@ has_table (sqlite3    *db,
 {
   g_autofree char *sql = g_strdup_printf (
       "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'", table);
-  return sql_int (db, sql) > 0;
+  return sl_test_sql_int (db, sql) > 0;
 }
 
 /* Rows of an event table that must become events. */
@@ -100,7 +85,7 @@ sql_loaded (sqlite3          *db,
     }
   g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM %s WHERE %s AND %s AND %s AND %s",
                                           t->table, start_ok, end_ok, owner, extra);
-  return sql_int (db, sql);
+  return sl_test_sql_int (db, sql);
 }
 
 /* Runs `sightline info PATH --format json` and parses what it prints. */
@@ -151,7 +136,7 @@ check_trace (const char *path)
 
   g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   g_assert_cmpint (json_array_get_length (tables), ==,
-                   sql_int (db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                   sl_test_sql_int (db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
                                 "AND name NOT LIKE 'sqlite_%'"));
   for (guint i = 0; i < json_array_get_length (tables); i++)
     {
@@ -159,7 +144,7 @@ check_trace (const char *path)
       const char *name = json_object_get_string_member (t, "name");
       g_autofree char *count = g_strdup_printf ("SELECT count(*) FROM \"%s\"", name);
       gint64 rows = json_object_get_int_member (t, "rows");
-      g_assert_cmpint (rows, ==, sql_int (db, count));
+      g_assert_cmpint (rows, ==, sl_test_sql_int (db, count));
       g_assert_cmpint (json_object_get_int_member (t, "loaded")
                        + json_object_get_int_member (t, "skipped"), ==, rows);
       g_assert_true (json_object_has_member (t, "why"));
@@ -215,7 +200,7 @@ check_trace (const char *path)
       g_autofree char *rows = g_strdup_printf (
           "SELECT count(*) FROM SCHED_EVENTS WHERE globalTid = %" G_GUINT64_FORMAT,
           sl_trace_get_thread (trace, i)->global_tid);
-      if (!has_table (db, "SCHED_EVENTS") || sql_int (db, rows) == 0)
+      if (!has_table (db, "SCHED_EVENTS") || sl_test_sql_int (db, rows) == 0)
         g_assert_true (json_object_get_null_member (t, "running_ns"));
       else
         g_assert_cmpint (json_object_get_int_member (t, "running_ns"), ==, running);
@@ -235,7 +220,7 @@ check_trace (const char *path)
             "SELECT smCount FROM TARGET_INFO_GPU WHERE id = %" G_GINT64_FORMAT,
             json_object_get_int_member (g, "device_id"));
         JsonObject *limits = json_object_get_object_member (g, "limits");
-        g_assert_cmpint (json_object_get_int_member (limits, "sm_count"), ==, sql_int (db, sql));
+        g_assert_cmpint (json_object_get_int_member (limits, "sm_count"), ==, sl_test_sql_int (db, sql));
       }
 
   /* issue 14: OS runtime backtraces are read; an nsys export names no parent or command line */
@@ -260,7 +245,7 @@ check_trace (const char *path)
   JsonArray *diagnostics = json_object_get_array_member (o, "diagnostics");
   g_assert_cmpint (json_array_get_length (diagnostics), ==,
                    has_table (db, "DIAGNOSTIC_EVENT")
-                   ? sql_int (db, "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE text IS NOT NULL")
+                   ? sl_test_sql_int (db, "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE text IS NOT NULL")
                    : 0);
   sqlite3_close (db);
 }

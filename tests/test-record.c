@@ -63,29 +63,6 @@ trace_path (const char *name)
   return g_build_filename (sl_test_tmpdir (), name, NULL);
 }
 
-static sqlite3 *
-open_db (const char *path)
-{
-  sqlite3 *db = NULL;
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  return db;
-}
-
-static gint64
-sql_int (sqlite3    *db,
-         const char *sql)
-{
-  sqlite3_stmt *st = NULL;
-  gint64 v = -1;
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
-    g_error ("%s: %s", sql, sqlite3_errmsg (db));
-  if (sqlite3_step (st) == SQLITE_ROW)
-    v = sqlite3_column_int64 (st, 0);
-  sqlite3_finalize (st);
-  return v;
-}
-
 static char *
 sql_text (sqlite3    *db,
           const char *sql)
@@ -109,7 +86,7 @@ tid_named (sqlite3    *db,
   g_autofree char *sql = g_strdup_printf (
       "SELECT t.globalTid FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId WHERE s.value = '%s'",
       name);
-  return sql_int (db, sql);
+  return sl_test_sql_int (db, sql);
 }
 
 static gint64
@@ -122,7 +99,7 @@ count_osrt (sqlite3    *db,
       "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId WHERE o.globalTid = %"
       G_GINT64_FORMAT " AND s.value = '%s' AND o.end - o.start >= %" G_GINT64_FORMAT,
       gtid, func, min_ns);
-  return sql_int (db, sql);
+  return sl_test_sql_int (db, sql);
 }
 
 /* The rows of the event tables: what "N events written" must count. */
@@ -141,8 +118,8 @@ event_rows (sqlite3 *db)
       g_autofree char *exists = g_strdup_printf (
           "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'", tables[i]);
       g_autofree char *count = g_strdup_printf ("SELECT count(*) FROM %s", tables[i]);
-      if (sql_int (db, exists) > 0)
-        n += sql_int (db, count);
+      if (sl_test_sql_int (db, exists) > 0)
+        n += sl_test_sql_int (db, count);
     }
   return n;
 }
@@ -190,13 +167,13 @@ test_threads (void)
   g_assert_true (saw_nvtx1);
 #endif
 
-  sqlite3 *db = open_db (path);
+  sqlite3 *db = sl_test_open_db (path);
   g_autofree char *schema = sql_text (db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
   g_assert_cmpstr (schema, ==, "3.25.0");
 
   /* the summary counts every row of the event tables: the samples of the last commit and the
    * ranges closed at the end too */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS"), >, 0);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS"), >, 0);
   g_assert_cmpint (events_written (err), ==, event_rows (db));
 
   /* names: set by the creator (pthread_setname_np), by itself (prctl), and the main thread */
@@ -223,27 +200,27 @@ test_threads (void)
       g_assert_cmpint (count_osrt (db, t, "read", 5000000), ==, 1);
     }
   /* the child: 3 usleeps of 5 ms, in its own process */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM PROCESSES"), ==, 2);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM PROCESSES"), ==, 2);
   g_autofree char *child_sql = g_strdup_printf (
       "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId WHERE s.value = 'usleep' "
       "AND o.end - o.start >= 4900000 AND (o.globalTid >> 24) != %" G_GINT64_FORMAT, a >> 24);
-  g_assert_cmpint (sql_int (db, child_sql), ==, 3);
+  g_assert_cmpint (sl_test_sql_int (db, child_sql), ==, 3);
 
 #ifdef SL_HAVE_NVTX
   /* NVTX: 3 "step i" at depth 0 of each worker, each containing one "inner"; one start/end
    * range; the child's mark */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
                                 "WHERE n.eventType = 59 AND s.value LIKE 'step %'"),
                    ==, 6);
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS o JOIN StringIds so ON so.id = o.textId "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM NVTX_EVENTS o JOIN StringIds so ON so.id = o.textId "
                                 "JOIN NVTX_EVENTS i ON i.globalTid = o.globalTid AND i.start >= o.start "
                                 "AND i.end <= o.end JOIN StringIds si ON si.id = i.textId "
                                 "WHERE so.value LIKE 'step %' AND si.value = 'inner'"),
                    ==, 6);
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
                                 "WHERE n.eventType = 60 AND s.value = 'whole run' AND n.end > n.start"),
                    ==, 1);
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
                                 "WHERE n.eventType = 34 AND s.value = 'child mark'"),
                    ==, 1);
 #endif
@@ -260,13 +237,13 @@ test_threads (void)
           "JOIN StringIds s ON s.id = k.symbol WHERE c.globalTid = %" G_GINT64_FORMAT
           " AND s.value = '%s'",
           t, fn);
-      gint64 total = sql_int (db, total_sql), in = sql_int (db, in_sql);
+      gint64 total = sl_test_sql_int (db, total_sql), in = sl_test_sql_int (db, in_sql);
       g_test_message ("%s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " samples", fn, in, total);
       g_assert_cmpint (total, >=, 100);
       g_assert_cmpint (in * 10, >=, total * 9);
     }
   /* every frame names a module; the leaf of a busy sample is in the test program */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE module IS NULL"), ==, 0);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE module IS NULL"), ==, 0);
   sqlite3_close (db);
 }
 
@@ -285,7 +262,7 @@ sched_running_ns (sqlite3 *db,
       "SELECT coalesce (sum (max (0, min (next, %" G_GINT64_FORMAT ") - max (start, %"
       G_GINT64_FORMAT "))), 0) FROM e WHERE i = 1 AND ni = 0",
       gtid, to, from);
-  return sql_int (db, sql);
+  return sl_test_sql_int (db, sql);
 }
 
 /* OS runtime calls `func` of `gtid` of at least 80 µs, and how many of them lack a backtrace
@@ -309,8 +286,8 @@ check_backtraces (sqlite3    *db,
       "StringIds s ON s.id = c.symbol WHERE c.id = o.callchainId AND c.stackDepth = 0 AND "
       "s.value LIKE '%%%s%%'))",
       gtid, func, frame, func);
-  *n_calls = sql_int (db, calls);
-  *n_without = sql_int (db, without);
+  *n_calls = sl_test_sql_int (db, calls);
+  *n_without = sl_test_sql_int (db, without);
 }
 
 /* Time thread `gtid` spends in each SlThreadState inside [from, to], from the model's thread-state
@@ -366,20 +343,20 @@ record_sched (const char *method,
     }
   g_assert_nonnull (strstr (err, strcmp (method, "perf") == 0 ? "scheduling: perf"
                                                                : "scheduling: /proc polling"));
-  sqlite3 *db = open_db (path);
+  sqlite3 *db = sl_test_open_db (path);
   g_autofree char *how = sql_text (db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'SCHED_METHOD'");
   g_assert_nonnull (how);
   g_assert_true (g_str_has_prefix (how, strcmp (method, "perf") == 0 ? "perf" : "/proc"));
   g_assert_cmpint (events_written (err), ==, event_rows (db));
 
   /* ins and outs alternate per thread; CPUs are the machine's */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM (SELECT isSchedIn AS i, lead (isSchedIn) "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM (SELECT isSchedIn AS i, lead (isSchedIn) "
                                 "OVER (PARTITION BY globalTid ORDER BY start, isSchedIn) AS ni "
                                 "FROM SCHED_EVENTS) WHERE i = ni"),
                    ==, 0);
   g_autofree char *cpus = g_strdup_printf ("SELECT count(*) FROM SCHED_EVENTS WHERE cpu < 0 OR cpu >= %ld",
                                            sysconf (_SC_NPROCESSORS_CONF));
-  g_assert_cmpint (sql_int (db, cpus), ==, 0);
+  g_assert_cmpint (sl_test_sql_int (db, cpus), ==, 0);
 
   g_assert_true (g_file_get_contents (report, &text, NULL, NULL));
   g_auto (GStrv) lines = g_strsplit (g_strstrip (text), "\n", -1);
@@ -447,14 +424,14 @@ record_sched (const char *method,
   g_assert_cmpint (n, >=, 3); /* of 8: a late thread finds some ready */
   g_assert_cmpint (without, ==, 0);
   /* and only those */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API WHERE end - start < 80000 AND callchainId != 0"),
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API WHERE end - start < 80000 AND callchainId != 0"),
                    ==, 0);
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API o WHERE callchainId != 0 AND NOT EXISTS "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API o WHERE callchainId != 0 AND NOT EXISTS "
                                 "(SELECT 1 FROM OSRT_CALLCHAINS c WHERE c.id = o.callchainId)"),
                    ==, 0);
 
   /* every process's command line and parent, the child's as /proc showed it after its exec */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 2);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 2);
   g_autofree char *parent_sql = g_strdup_printf (
       "SELECT commandLine FROM SL_PROCESS_INFO WHERE pid = %" G_GINT64_FORMAT, pid_of[0]);
   g_autofree char *child_sql = g_strdup_printf (
@@ -469,7 +446,7 @@ record_sched (const char *method,
   g_autofree char *gpid_sql = g_strdup_printf (
       "SELECT count(*) FROM SL_PROCESS_INFO WHERE globalPid = %" G_GINT64_FORMAT
       " AND parentPid > 0", gtid_of[0] & ~G_GINT64_CONSTANT (0xFFFFFF));
-  g_assert_cmpint (sql_int (db, gpid_sql), ==, 1);
+  g_assert_cmpint (sl_test_sql_int (db, gpid_sql), ==, 1);
   sqlite3_close (db);
 }
 
@@ -496,9 +473,9 @@ test_sched_off (void)
 
   g_assert_cmpint (code, ==, 0);
   g_assert_nonnull (strstr (err, "scheduling: off"));
-  sqlite3 *db = open_db (path);
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SCHED_EVENTS"), ==, 0);
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 1);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SCHED_EVENTS"), ==, 0);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SL_PROCESS_INFO"), ==, 1);
   sqlite3_close (db);
 }
 
@@ -517,17 +494,17 @@ record_crash (const char *sched)
   g_assert_nonnull (strstr (err, "signal 11"));
   g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  sqlite3 *db = open_db (path);
+  sqlite3 *db = sl_test_open_db (path);
   g_assert_cmpint (count_osrt (db, tid_named (db, "sl-test-target"), "nanosleep", 900000), ==, 4);
   g_assert_cmpint (events_written (err), ==, event_rows (db));
   /* its scheduling, recorded from outside, is kept too, to the end of the process */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM SCHED_EVENTS"), >, 0);
-  g_assert_cmpint (sql_int (db, "SELECT isSchedIn FROM SCHED_EVENTS WHERE globalTid % 16777216 = "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SCHED_EVENTS"), >, 0);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT isSchedIn FROM SCHED_EVENTS WHERE globalTid % 16777216 = "
                                 "(globalTid >> 24) % 16777216 ORDER BY start DESC LIMIT 1"),
                    ==, 0);
 #ifdef SL_HAVE_NVTX
   /* the range the program died in ends where the process did */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s ON s.id = n.textId "
                                 "WHERE s.value = 'doomed' AND n.end - n.start >= 300000000"),
                    ==, 1);
 #endif
@@ -557,7 +534,7 @@ test_sigkill (void)
   g_assert_cmpint (code, ==, 128 + SIGKILL);
   g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  sqlite3 *db = open_db (path);
+  sqlite3 *db = sl_test_open_db (path);
   /* flushed 300 ms before the kill: the three 1 ms sleeps are there (the 300 ms one ended just
    * before the kill and may be lost with the last flush) */
   g_assert_cmpint (count_osrt (db, tid_named (db, "sl-test-target"), "nanosleep", 900000), >=, 3);
@@ -629,8 +606,8 @@ test_interrupt (void)
   g_assert_cmpint (WEXITSTATUS (status), ==, 128 + SIGINT);
   g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  sqlite3 *db = open_db (path);
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OSRT_API"), >=, 10);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API"), >=, 10);
   sqlite3_close (db);
 }
 
@@ -647,9 +624,9 @@ test_duration (void)
 
   g_assert_cmpint (code, ==, 128 + SIGTERM);
   g_assert_cmpint (g_get_monotonic_time () - t0, <, 10 * G_USEC_PER_SEC);
-  sqlite3 *db = open_db (path);
-  gint64 n = sql_int (db, "SELECT count(*) FROM OSRT_API");
-  gint64 span = sql_int (db, "SELECT max(start) - min(start) FROM OSRT_API");
+  sqlite3 *db = sl_test_open_db (path);
+  gint64 n = sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API");
+  gint64 span = sl_test_sql_int (db, "SELECT max(start) - min(start) FROM OSRT_API");
   g_test_message ("%" G_GINT64_FORMAT " sleeps over %" G_GINT64_FORMAT " ns", n, span);
   g_assert_cmpint (n, >=, 10);
   g_assert_cmpint (span, <=, 550000000);
