@@ -36,6 +36,9 @@ typedef struct
                                * say whether it ran */
   SlTime  others;             /* other threads active while it is blocked in OS runtime calls */
   gint    other;              /* the busiest of them */
+  gboolean workers_busy;      /* its process's worker processes keep their cores busy */
+  SlTime  waits;              /* it is not running: by its thread states (not running), else in
+                               * OS runtime calls; 0 without worker processes */
 } WindowStats;
 
 static void
@@ -116,6 +119,16 @@ window_stats (SlAnalyzeCtx   *ctx,
     _sl_spans_merge (active);
     w->others = _sl_spans_intersect (blocked, active);
   }
+  /* worker processes (DataLoader workers) busy while it waits */
+  if (gi->workers->len > 0)
+    {
+      SlWorkers wk;
+      SlStateTimes st;
+      _sl_workers (ctx, gpu, a, b, FALSE, &wk);
+      _sl_thread_states (ctx, gi->launcher, a, b, &st);
+      w->workers_busy = _sl_workers_busy (&wk);
+      w->waits = st.any ? len - st.time[SL_STATE_RUNNING] : w->osrt;
+    }
 }
 
 static Verdict
@@ -131,6 +144,8 @@ judge (const WindowStats *w,
       if ((double) w->busy_gpu >= threshold * len)
         return VERDICT_NONE;
       if ((double) w->osrt >= share * len && (double) w->others >= share * len)
+        return VERDICT_LOADER;
+      if (w->workers_busy && (double) w->waits >= share * len)
         return VERDICT_LOADER;
       if ((double) w->host_busy >= share * len)
         return VERDICT_LAUNCH;
@@ -214,6 +229,47 @@ launch_advice (const char    *fn,
                           fn != NULL ? " in " : "", fn != NULL ? fn : "");
 }
 
+/* cpu_bound's data-loader case with worker processes: the launching thread waits (in `top` for
+ * `top_t` when an OS runtime call says where) while its workers keep their cores busy. */
+static void
+loader_workers_text (SlAnalyzeCtx    *ctx,
+                     guint            gpu,
+                     SlFinding       *f,
+                     const char      *head,
+                     SlTime           a,
+                     SlTime           b,
+                     guint32          top,
+                     SlTime           top_t,
+                     const SlWorkers *workers)
+{
+  g_autofree char *who = _sl_thread_label (ctx, ctx->gpus[gpu].launcher);
+  g_autofree char *text = _sl_workers_text (ctx, workers);
+  g_autofree char *verdict = _sl_workers_verdict (workers);
+  g_autofree char *waits = NULL;
+  double len = (double) MAX (b - a, 1);
+  SlStateTimes st;
+
+  _sl_thread_states (ctx, ctx->gpus[gpu].launcher, a, b, &st);
+  if (top_t > 0)
+    waits = g_strdup_printf ("waits in %s (%.0f%%)", sl_trace_str (ctx->trace, top),
+                             100.0 * top_t / len);
+  else if (st.any)
+    waits = g_strdup_printf ("is not running %.0f%% of the time",
+                             100.0 * (double) (b - a - st.time[SL_STATE_RUNNING]) / len);
+  else
+    waits = g_strdup ("waits");
+  f->summary = g_strdup_printf ("%s %s and %s: the data loader is the bottleneck (%s)", head,
+                                waits, text, verdict);
+  f->cause = g_strdup_printf ("GPU %u waits while %s waits for the data loader's workers: the data "
+                              "loader is the bottleneck (%s)", _sl_gpu_id (ctx, gpu), who,
+                              _sl_workers_saturated (workers) ? "cores saturated" : "cores idle");
+  f->advice = _sl_workers_advice (workers);
+  for (guint k = 0; k < ctx->gpus[gpu].worker_threads->len; k++)
+    if (ctx->tl[g_array_index (ctx->gpus[gpu].worker_threads, guint, k)].sched >= 0)
+      _sl_finding_add_thread_lanes (ctx, f, (gint) g_array_index (ctx->gpus[gpu].worker_threads,
+                                                                  guint, k));
+}
+
 static void
 bound_finding (SlAnalyzeCtx      *ctx,
                guint              gpu,
@@ -234,6 +290,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
   SlTime top_t;
   guint32 top;
   SlFinding *f;
+  SlWorkers workers;
 
   f = _sl_finding_new (ctx, a, b, v == VERDICT_GPU ? sum->blocked_sync : (b - a) - sum->busy_gpu);
   f->gpu = (gint) _sl_gpu_id (ctx, gpu);
@@ -255,6 +312,8 @@ bound_finding (SlAnalyzeCtx      *ctx,
                   : evidence->osrt ? "OS runtime calls, CUDA calls" : "CUDA calls only");
   _sl_evidence_duration (f, "duration_ns", "Stretch", b - a);
   _sl_evidence_states (ctx, f, gi->launcher, a, b);
+  _sl_workers (ctx, gpu, a, b, TRUE, &workers);
+  _sl_evidence_workers (ctx, f, &workers);
   _sl_finding_add_gpu_lanes (ctx, f, gpu);
   _sl_finding_add_thread_lanes (ctx, f, gi->launcher);
 
@@ -268,6 +327,11 @@ bound_finding (SlAnalyzeCtx      *ctx,
   switch (v)
     {
     case VERDICT_LOADER:
+      if (_sl_workers_busy (&workers))
+        {
+          loader_workers_text (ctx, gpu, f, head, a, b, top, top_t, &workers);
+          break;
+        }
       {
         g_autofree char *other = _sl_thread_label (ctx, sum->other);
         _sl_evidence_share (f, "others_busy_share", other, (double) sum->others / len);
@@ -349,6 +413,17 @@ bound_finding (SlAnalyzeCtx      *ctx,
       break;
     case VERDICT_NONE:
       break;
+    }
+  /* worker processes that take every core the machine has slow the launching thread too */
+  if (v != VERDICT_LOADER && v != VERDICT_GPU && _sl_workers_point (&workers, FALSE))
+    {
+      g_autofree char *text = _sl_workers_text (ctx, &workers);
+      g_autofree char *verdict = _sl_workers_verdict (&workers);
+      g_autofree char *advice = _sl_workers_advice (&workers);
+      g_autofree char *summary = f->summary, *cause = f->cause, *old_advice = f->advice;
+      f->summary = g_strdup_printf ("%s; %s (%s)", summary, text, verdict);
+      f->cause = g_strdup_printf ("%s; the data loader's workers take every core", cause);
+      f->advice = g_strdup_printf ("%s %s", old_advice, advice);
     }
 }
 

@@ -262,6 +262,8 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
       ctx->gpus[g].ops = g_array_new (FALSE, FALSE, sizeof (guint32));
       ctx->gpus[g].kernels = g_array_new (FALSE, FALSE, sizeof (guint32));
       ctx->gpus[g].threads = g_array_new (FALSE, FALSE, sizeof (guint));
+      ctx->gpus[g].workers = g_array_new (FALSE, FALSE, sizeof (guint));
+      ctx->gpus[g].worker_threads = g_array_new (FALSE, FALSE, sizeof (guint));
       ctx->gpus[g].first = G_MAXINT64;
       ctx->gpus[g].last = G_MININT64;
       ctx->gpus[g].launcher = -1;
@@ -357,6 +359,7 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
             g_array_append_val (gi->threads, t);
         }
     }
+  _sl_analyze_find_workers (ctx);
 }
 
 void
@@ -367,7 +370,10 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
       g_array_unref (ctx->gpus[g].ops);
       g_array_unref (ctx->gpus[g].kernels);
       g_array_unref (ctx->gpus[g].threads);
+      g_array_unref (ctx->gpus[g].workers);
+      g_array_unref (ctx->gpus[g].worker_threads);
     }
+  g_clear_pointer (&ctx->cpu_util, sl_cpu_util_free);
   g_free (ctx->gpus);
   g_free (ctx->tl);
   g_free (ctx->python_module);
@@ -489,21 +495,29 @@ find_python_modules (SlAnalyzeCtx *ctx)
     }
 }
 
-gsize
-_sl_samples_top (SlAnalyzeCtx *ctx,
-                 const SlLane *samples,
-                 SlTime        a,
-                 SlTime        b,
-                 guint32      *symbol,
-                 guint32      *module)
+void
+_sl_sample_tally_init (SlSampleTally *t)
 {
-  g_autoptr (GHashTable) counts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                                            g_free);
-  gsize best = 0;
+  t->counts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  t->total = t->best = 0;
+  t->symbol = t->module = SL_NO_STR;
+}
 
-  *symbol = *module = SL_NO_STR;
+void
+_sl_sample_tally_clear (SlSampleTally *t)
+{
+  g_clear_pointer (&t->counts, g_hash_table_unref);
+}
+
+void
+_sl_samples_tally (SlAnalyzeCtx  *ctx,
+                   const SlLane  *samples,
+                   SlTime         a,
+                   SlTime         b,
+                   SlSampleTally *t)
+{
   if (samples == NULL || b <= a)
-    return 0;
+    return;
   find_python_modules (ctx);
   for (gsize i = sl_lane_lower_bound (samples, a), i1 = sl_lane_lower_bound (samples, b); i < i1;
        i++)
@@ -524,21 +538,39 @@ _sl_samples_top (SlAnalyzeCtx *ctx,
               }
         }
       gint64 key = ((gint64) sym << 32) | mod;
-      gsize *count = g_hash_table_lookup (counts, &key);
+      gsize *count = g_hash_table_lookup (t->counts, &key);
       if (count == NULL)
         {
           count = g_new0 (gsize, 1);
-          g_hash_table_insert (counts, g_memdup2 (&key, sizeof key), count);
+          g_hash_table_insert (t->counts, g_memdup2 (&key, sizeof key), count);
         }
       (*count)++;
-      if (*count > best)
+      t->total++;
+      if (*count > t->best)
         {
-          best = *count;
-          *symbol = sym;
-          *module = mod;
+          t->best = *count;
+          t->symbol = sym;
+          t->module = mod;
         }
     }
-  return best;
+}
+
+gsize
+_sl_samples_top (SlAnalyzeCtx *ctx,
+                 const SlLane *samples,
+                 SlTime        a,
+                 SlTime        b,
+                 guint32      *symbol,
+                 guint32      *module)
+{
+  SlSampleTally t;
+
+  _sl_sample_tally_init (&t);
+  _sl_samples_tally (ctx, samples, a, b, &t);
+  *symbol = t.symbol;
+  *module = t.module;
+  _sl_sample_tally_clear (&t);
+  return t.best;
 }
 
 char *

@@ -206,60 +206,15 @@ activity_text (SlAnalyzeCtx         *ctx,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-/* Describes what the threads of a GPU's processes did in [a, b) into `f`; returns the summary
- * clause ("python3 [100] in read 600 ms"), sets the advice and, in `cause`, the clause without
- * figures ("python3 [100] blocked in read"). */
+/* The summary clause for the thread that did most in the gap (its cause, without figures, in
+ * `cause`), and the advice that fits what it did. */
 static char *
-describe_host (SlAnalyzeCtx *ctx,
-               guint         gpu,
-               SlTime        a,
-               SlTime        b,
-               SlFinding    *f,
-               char        **cause)
+host_clause (SlAnalyzeCtx         *ctx,
+             const ThreadActivity *best,
+             SlFinding            *f,
+             char                **cause)
 {
-  SlGpuInfo *gi = &ctx->gpus[gpu];
-  g_autoptr (GArray) acts = g_array_new (FALSE, FALSE, sizeof (ThreadActivity));
-  const ThreadActivity *launcher = NULL, *best = NULL;
-  SlTime len = b - a;
   char *clause;
-
-  for (guint k = 0; k < gi->threads->len; k++)
-    {
-      ThreadActivity t;
-      gint thread = (gint) g_array_index (gi->threads, guint, k);
-      thread_activity (ctx, thread, a, b, f, &t);
-      g_array_append_val (acts, t);
-    }
-  for (guint k = 0; k < acts->len; k++)
-    {
-      const ThreadActivity *t = &g_array_index (acts, ThreadActivity, k);
-      if (t->thread == gi->launcher)
-        launcher = t;
-      if (best == NULL || activity_total (t) > activity_total (best))
-        best = t;
-    }
-  /* the launching thread first: its state is what starves the GPU */
-  if (launcher != NULL && (activity_total (launcher) * 10 >= len || best == NULL
-                           || activity_total (best) == 0))
-    best = launcher;
-
-  for (guint k = 0, shown = 0; k < acts->len && shown < 6; k++)
-    {
-      const ThreadActivity *t = &g_array_index (acts, ThreadActivity, k);
-      g_autofree char *who = _sl_thread_label (ctx, t->thread);
-      g_autofree char *what = activity_text (ctx, t);
-      g_autofree char *key = g_strdup_printf ("thread_%u_active_ns",
-                                              sl_trace_get_thread (ctx->trace, t->thread)->tid);
-      if (activity_total (t) == 0 && t->thread != gi->launcher)
-        continue;
-      _sl_evidence (f, key, who, (double) activity_total (t), "%s%s", what,
-                    t->thread == gi->launcher ? " — launches the GPU's work" : "");
-      _sl_finding_add_thread_lanes (ctx, f, t->thread);
-      shown++;
-    }
-  /* the launching thread's states in the gap: running, runnable or blocked, and where */
-  if (gi->launcher >= 0)
-    _sl_evidence_states (ctx, f, gi->launcher, a, b);
 
   if (best == NULL || activity_total (best) == 0)
     {
@@ -319,6 +274,88 @@ describe_host (SlAnalyzeCtx *ctx,
       f->thread = best->thread;
       f->advice = g_strdup_printf ("The host computes (%s) instead of feeding the GPU. Move that "
                                    "work off the launching thread, or onto the GPU.", top);
+    }
+  return clause;
+}
+
+/* Describes what the threads of a GPU's processes did in [a, b) into `f`; returns the summary
+ * clause ("python3 [100] in read 600 ms"), sets the advice and, in `cause`, the clause without
+ * figures ("python3 [100] blocked in read"). */
+static char *
+describe_host (SlAnalyzeCtx *ctx,
+               guint         gpu,
+               SlTime        a,
+               SlTime        b,
+               SlFinding    *f,
+               char        **cause)
+{
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+  g_autoptr (GArray) acts = g_array_new (FALSE, FALSE, sizeof (ThreadActivity));
+  const ThreadActivity *launcher = NULL, *best = NULL;
+  SlTime len = b - a;
+  SlWorkers workers;
+  char *clause;
+
+  for (guint k = 0; k < gi->threads->len; k++)
+    {
+      ThreadActivity t;
+      gint thread = (gint) g_array_index (gi->threads, guint, k);
+      thread_activity (ctx, thread, a, b, f, &t);
+      g_array_append_val (acts, t);
+    }
+  for (guint k = 0; k < acts->len; k++)
+    {
+      const ThreadActivity *t = &g_array_index (acts, ThreadActivity, k);
+      if (t->thread == gi->launcher)
+        launcher = t;
+      if (best == NULL || activity_total (t) > activity_total (best))
+        best = t;
+    }
+  /* the launching thread first: its state is what starves the GPU */
+  if (launcher != NULL && (activity_total (launcher) * 10 >= len || best == NULL
+                           || activity_total (best) == 0))
+    best = launcher;
+
+  for (guint k = 0, shown = 0; k < acts->len && shown < 6; k++)
+    {
+      const ThreadActivity *t = &g_array_index (acts, ThreadActivity, k);
+      g_autofree char *who = _sl_thread_label (ctx, t->thread);
+      g_autofree char *what = activity_text (ctx, t);
+      g_autofree char *key = g_strdup_printf ("thread_%u_active_ns",
+                                              sl_trace_get_thread (ctx->trace, t->thread)->tid);
+      if (activity_total (t) == 0 && t->thread != gi->launcher)
+        continue;
+      _sl_evidence (f, key, who, (double) activity_total (t), "%s%s", what,
+                    t->thread == gi->launcher ? " — launches the GPU's work" : "");
+      _sl_finding_add_thread_lanes (ctx, f, t->thread);
+      shown++;
+    }
+  /* the launching thread's states in the gap: running, runnable or blocked, and where */
+  if (gi->launcher >= 0)
+    _sl_evidence_states (ctx, f, gi->launcher, a, b);
+  /* its worker processes: how many cores they kept busy, in what */
+  _sl_workers (ctx, gpu, a, b, TRUE, &workers);
+  _sl_evidence_workers (ctx, f, &workers);
+
+  clause = host_clause (ctx, best, f, cause);
+  if (workers.n > 0)
+    {
+      /* the GPU idles; the main thread waits unless its states say it ran most of the gap */
+      SlStateTimes st;
+      _sl_thread_states (ctx, gi->launcher, a, b, &st);
+      if (_sl_workers_point (&workers, !st.any || st.time[SL_STATE_RUNNING] * 2 < len))
+        {
+          g_autofree char *text = _sl_workers_text (ctx, &workers);
+          g_autofree char *verdict = _sl_workers_verdict (&workers);
+          g_autofree char *old_clause = clause, *old_cause = *cause;
+          clause = g_strdup_printf ("%s; %s: the data loader is the bottleneck (%s)", old_clause,
+                                    text, verdict);
+          *cause = g_strdup_printf ("%s; the data loader is the bottleneck (%s)", old_cause,
+                                    _sl_workers_saturated (&workers) ? "cores saturated"
+                                                                     : "cores idle");
+          g_free (f->advice);
+          f->advice = _sl_workers_advice (&workers);
+        }
     }
   return clause;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sl-analyze.h"
+#include "sl-cpu-util.h"
 #include "sl-lane.h"
 #include "sl-trace-private.h"
 
@@ -31,6 +32,9 @@ typedef struct
   gint    launcher;     /* thread launching most of its work, -1 when unknown */
   GArray *threads;      /* guint: threads of the processes that use it */
   guint64 global_pid;   /* process of most of its work */
+  GArray *workers;      /* guint: processes descended from that one (SlProcess.parent_pid) with
+                         * no GPU work of their own: DataLoader workers, multiprocessing children */
+  GArray *worker_threads; /* guint: their threads */
 } SlGpuInfo;
 
 typedef enum
@@ -62,6 +66,8 @@ typedef struct
   guint8                *python_module; /* per string id: 1 = a Python source line ("x.py:42"),
                                          * 2 = not; NULL until _sl_samples_top needs it */
   gboolean               has_python;    /* some call-chain module is a Python line */
+  SlCpuUtil             *cpu_util;      /* busy cores per process; NULL until _sl_workers needs
+                                         * it (only GPUs with worker processes do) */
 } SlAnalyzeCtx;
 
 /* A time span [s, e); arrays of them are merged into unions. */
@@ -192,6 +198,22 @@ gsize         _sl_samples_top        (SlAnalyzeCtx *ctx,
                                       SlTime        b,
                                       guint32      *symbol,
                                       guint32      *module);
+/* The same over several lanes: samples counted by that function, the top one so far. */
+typedef struct
+{
+  GHashTable *counts;     /* (symbol << 32 | module) → gsize */
+  gsize       total;      /* samples counted */
+  gsize       best;       /* in the top function */
+  guint32     symbol, module;
+} SlSampleTally;
+
+void          _sl_sample_tally_init  (SlSampleTally *t);
+void          _sl_sample_tally_clear (SlSampleTally *t);
+void          _sl_samples_tally      (SlAnalyzeCtx  *ctx,
+                                      const SlLane  *samples,
+                                      SlTime         a,
+                                      SlTime         b,
+                                      SlSampleTally *t);
 /* "collate (dataset.py:42)" for a Python frame, the symbol alone otherwise; a new string. */
 char         *_sl_sample_name        (SlAnalyzeCtx *ctx,
                                       guint32       symbol,
@@ -231,6 +253,58 @@ void          _sl_evidence_states    (SlAnalyzeCtx *ctx,
                                       gint          thread,
                                       SlTime        a,
                                       SlTime        b);
+
+/* --- the DataLoader case (sl-analyze-workers.c) --- */
+
+/* What a GPU's worker processes did on the CPU in [a, b), against the machine's cores. */
+typedef struct
+{
+  guint       gpu;
+  guint       n;            /* worker processes; 0: none known (the rest is empty) */
+  gboolean    evidence;     /* some worker has thread states (scheduling data or derived) */
+  gboolean    derived;      /* all of those are derived from CPU samples */
+  double      busy;         /* mean cores the workers kept busy */
+  double      all_busy;     /* mean cores all processes of the trace kept busy */
+  guint       usable;       /* cores the workers can keep busy: one a worker, at most the machine's */
+  guint       cores;        /* the machine's, 0 when unknown */
+  gboolean    cores_at_least; /* `cores` is a lower bound */
+  const char *cores_from;   /* where `cores` comes from */
+  gsize       samples;      /* the workers' CPU samples */
+  gsize       top_n;        /* how many of them are in the top function */
+  guint32     top_symbol, top_module;
+} SlWorkers;
+
+/* Fills each GPU's workers and worker_threads (from SlProcess.parent_pid; none in nsys exports). */
+void          _sl_analyze_find_workers (SlAnalyzeCtx *ctx);
+/* The workers' load in [a, b), with their samples' top function when `samples`; `n` is 0 for a
+ * GPU whose process has no worker processes. */
+void          _sl_workers            (SlAnalyzeCtx *ctx,
+                                      guint         gpu,
+                                      SlTime        a,
+                                      SlTime        b,
+                                      gboolean      samples,
+                                      SlWorkers    *out);
+/* The workers keep the cores they can use busy (3/4 or more of them, on average). */
+gboolean      _sl_workers_busy       (const SlWorkers *w);
+/* The machine's cores are all busy (9/10 or more, all processes), as far as the trace knows. */
+gboolean      _sl_workers_saturated  (const SlWorkers *w);
+/* The finding points at the DataLoader: the workers keep their cores busy while the main thread
+ * waits (`main_waits`), or they take every core of the machine. */
+gboolean      _sl_workers_point      (const SlWorkers *w,
+                                      gboolean         main_waits);
+/* Evidence rows about the workers (none when there are none), saying when the trace has no
+ * evidence of their CPU use. */
+void          _sl_evidence_workers   (SlAnalyzeCtx    *ctx,
+                                      SlFinding       *f,
+                                      const SlWorkers *w);
+/* "4 worker processes ran 100% of 2 cores, 61% of their samples in collate (dataset.py:42)" */
+char         *_sl_workers_text       (SlAnalyzeCtx    *ctx,
+                                      const SlWorkers *w);
+/* The conclusion: "the machine's 2 cores are saturated" / "12 of its 16 cores idle". */
+char         *_sl_workers_verdict    (const SlWorkers *w);
+/* The DataLoader advice fitted to the cores: more workers while cores idle, else a cheaper
+ * loader. */
+char         *_sl_workers_advice     (const SlWorkers *w);
 
 /* --- unions of time spans (SlSpan arrays) --- */
 

@@ -55,9 +55,12 @@ typedef struct
 
 struct _SlCpuUtil
 {
-  SlTrace *trace;
-  GArray  *procs;    /* ProcSteps */
-  GArray  *cpus;     /* CpuRow, by cpu number */
+  SlTrace    *trace;
+  GArray     *procs;    /* ProcSteps, by process index */
+  GArray     *cpus;     /* CpuRow, by cpu number */
+  gint        cores;    /* the machine's, -1 until read */
+  gboolean    cores_at_least;
+  const char *cores_from;
 };
 
 typedef struct
@@ -129,6 +132,7 @@ sl_cpu_util_new (SlTrace *trace)
   g_autofree gboolean *derived = g_new0 (gboolean, trace->processes->len + 1);
 
   u->trace = trace;
+  u->cores = -1;
   u->procs = g_array_new (FALSE, TRUE, sizeof (ProcSteps));
   u->cpus = g_array_new (FALSE, TRUE, sizeof (CpuRow));
   for (guint l = 0; l < trace->lanes->len; l++)
@@ -344,6 +348,75 @@ sl_cpu_util_buckets (SlCpuUtil *u,
       out[b] = e > a ? (next - prev) / (double) (e - a) : 0;
       prev = next;
     }
+}
+
+gint
+sl_cpu_util_find_process (SlCpuUtil *u,
+                          guint      process)
+{
+  guint lo = 0, hi = u->procs->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint p = g_array_index (u->procs, ProcSteps, mid).process;
+      if (p == process)
+        return (gint) mid;
+      if (p < process)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return -1;
+}
+
+/* CpuCores of TARGET_INFO_SYSTEM_ENV, 0 when the file has none (or is no SQLite file). */
+static guint
+system_env_cores (SlTrace *trace)
+{
+  sqlite3 *db = trace->path != NULL ? _sl_trace_open_db (trace->path, FALSE, NULL) : NULL;
+  sqlite3_stmt *stmt = NULL;
+  guint64 n = 0;
+
+  if (db == NULL)
+    return 0;
+  if (sqlite3_prepare_v2 (db, "SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = 'CpuCores'",
+                          -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      g_autofree char *v = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+      if (v == NULL || !g_ascii_string_to_unsigned (g_strstrip (v), 10, 1, 1 << 16, &n, NULL))
+        n = 0;
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return (guint) n;
+}
+
+guint
+sl_cpu_util_machine_cores (SlCpuUtil   *u,
+                           gboolean    *at_least,
+                           const char **source)
+{
+  if (u->cores < 0)
+    {
+      u->cores = (gint) system_env_cores (u->trace);
+      u->cores_at_least = FALSE;
+      u->cores_from = "CpuCores in TARGET_INFO_SYSTEM_ENV";
+      if (u->cores == 0 && u->cpus->len > 0)
+        {
+          u->cores = (gint) g_array_index (u->cpus, CpuRow, u->cpus->len - 1).cpu + 1;
+          u->cores_at_least = TRUE;
+          u->cores_from = "the highest CPU number in the scheduling data + 1";
+        }
+      else if (u->cores == 0)
+        u->cores_from = "neither TARGET_INFO_SYSTEM_ENV nor CPU numbers in scheduling data";
+    }
+  if (at_least != NULL)
+    *at_least = u->cores_at_least;
+  if (source != NULL)
+    *source = u->cores_from;
+  return (guint) u->cores;
 }
 
 gsize

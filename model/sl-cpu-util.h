@@ -62,6 +62,16 @@ void          sl_cpu_util_buckets        (SlCpuUtil *util,
                                           SlTime     t1,
                                           guint      n,
                                           double    *out);
+/* The machine's CPU cores: CpuCores of TARGET_INFO_SYSTEM_ENV where the file has it (nsys
+ * exports), else, where the scheduling data names CPUs, the highest CPU number + 1, a lower bound
+ * (*at_least set); 0 when neither says.  `source` (static) says where the count comes from.
+ * Reads the trace's file on the first call. */
+guint         sl_cpu_util_machine_cores  (SlCpuUtil   *util,
+                                          gboolean    *at_least,
+                                          const char **source);
+/* Index of the trace's process `process` among those with a running thread, or -1. */
+gint          sl_cpu_util_find_process   (SlCpuUtil *util,
+                                          guint      process);
 /* Bytes it holds. */
 gsize         sl_cpu_util_get_memory_size (SlCpuUtil *util);
 
