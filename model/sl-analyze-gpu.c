@@ -225,7 +225,21 @@ host_clause (SlAnalyzeCtx         *ctx,
       return g_strdup ("no traced CPU activity");
     }
   g_autofree char *who = _sl_thread_label (ctx, best->thread);
-  if (best->osrt_top_t >= best->api_top_t && best->osrt_top_t > 0)
+  /* what its samples show it running outside the traced calls, when that is most of what it did
+   * (the gap's last few µs always fall in the next launch call) */
+  SlTime outside = best->sampled - best->api - best->osrt;
+  if ((best->samples > 0 && outside > best->osrt_top_t && outside > best->api_top_t)
+      || (best->api_top_t == 0 && best->osrt_top_t == 0))
+    {
+      g_autofree char *top = _sl_sample_name (ctx, best->sample_top, best->sample_top_module);
+      clause = g_strdup_printf ("%s busy on the CPU (%" G_GSIZE_FORMAT " samples, most in %s)",
+                                who, best->samples, top);
+      *cause = g_strdup_printf ("%s busy on the CPU (most in %s)", who, top);
+      f->thread = best->thread;
+      f->advice = g_strdup_printf ("The host computes (%s) instead of feeding the GPU. Move that "
+                                   "work off the launching thread, or onto the GPU.", top);
+    }
+  else if (best->osrt_top_t >= best->api_top_t && best->osrt_top_t > 0)
     {
       g_autofree char *d = sl_format_duration (best->osrt_top_t);
       const char *fn = sl_trace_str (ctx->trace, best->osrt_top);
@@ -237,7 +251,7 @@ host_clause (SlAnalyzeCtx         *ctx,
           "wait off the thread that launches GPU work (more DataLoader workers, prefetching, "
           "pinned-memory staging), or overlap it with queued GPU work.", fn);
     }
-  else if (best->api_top_t > 0)
+  else
     {
       g_autofree char *d = sl_format_duration (best->api_top_t);
       const char *fn = sl_trace_str (ctx->trace, best->api_top);
@@ -264,16 +278,6 @@ host_clause (SlAnalyzeCtx         *ctx,
       else
         f->advice = g_strdup_printf ("The host spends the gap in %s instead of queuing GPU "
                                      "work: move it out of the loop or overlap it.", fn);
-    }
-  else
-    {
-      g_autofree char *top = _sl_sample_name (ctx, best->sample_top, best->sample_top_module);
-      clause = g_strdup_printf ("%s busy on the CPU (%" G_GSIZE_FORMAT " samples, most in %s)",
-                                who, best->samples, top);
-      *cause = g_strdup_printf ("%s busy on the CPU (most in %s)", who, top);
-      f->thread = best->thread;
-      f->advice = g_strdup_printf ("The host computes (%s) instead of feeding the GPU. Move that "
-                                   "work off the launching thread, or onto the GPU.", top);
     }
   return clause;
 }

@@ -12,6 +12,7 @@ struct _Plant
   GHashTable *strings;   /* value → id */
   gint64      next_string, next_corr, next_sample;
   gint64      max_t, gpu_free;
+  gboolean    process_info, system_env;   /* those tables made */
 };
 
 const PlantConfig plant_config_full = { 264, 256, 32, 0 };
@@ -239,9 +240,21 @@ plant_sample_stack (Plant             *p,
                     const char *const *frames,
                     guint              n)
 {
+  plant_sample_stack_of (p, 100, tid, t, frames, n);
+}
+
+void
+plant_sample_stack_of (Plant             *p,
+                       gint               pid,
+                       gint               tid,
+                       gint64             t,
+                       const char *const *frames,
+                       guint              n)
+{
   gint64 id = p->next_sample++;
 
-  insert (p, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 0, 1, ?, 0)", "iii", id, t, GTID (tid));
+  insert (p, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 0, 1, ?, 0)", "iii", id, t,
+          (gint64) SL_GLOBAL_TID (1, pid, tid));
   for (guint d = 0; d < n; d++)
     {
       g_auto (GStrv) parts = g_strsplit (frames[d], "@", 2);
@@ -249,6 +262,61 @@ plant_sample_stack (Plant             *p,
               "iSSi", id, parts[0], parts[1] != NULL ? parts[1] : "", (gint64) d);
     }
   note_time (p, t);
+}
+
+void
+plant_process (Plant      *p,
+               gint        pid,
+               gint        parent,
+               const char *name,
+               const char *command_line)
+{
+  if (!p->process_info)
+    exec (p, "CREATE TABLE SL_PROCESS_INFO (globalPid INTEGER NOT NULL, pid INTEGER NOT NULL, "
+             "parentPid INTEGER, commandLine TEXT)");
+  p->process_info = TRUE;
+  insert (p, "INSERT INTO PROCESSES VALUES (?, ?, ?)", "iiT", (gint64) SL_GLOBAL_PID (1, pid),
+          (gint64) pid, name);
+  insert (p, "INSERT INTO ThreadNames VALUES (?, 20, ?)", "Si", name,
+          (gint64) SL_GLOBAL_TID (1, pid, pid));
+  insert (p, "INSERT INTO SL_PROCESS_INFO VALUES (?, ?, ?, ?)", "iiiT",
+          (gint64) SL_GLOBAL_PID (1, pid), (gint64) pid, (gint64) parent, command_line);
+}
+
+void
+plant_sched (Plant *p,
+             gint   pid,
+             gint   tid,
+             gint   cpu,
+             gint64 in,
+             gint64 out,
+             gint   state,
+             gint   block)
+{
+  gint64 gtid = (gint64) SL_GLOBAL_TID (1, pid, tid);
+
+  insert (p, "INSERT INTO SCHED_EVENTS VALUES (?, ?, 1, ?, NULL, NULL)", "iii", in, (gint64) cpu,
+          gtid);
+  if (block < 0)
+    insert (p, "INSERT INTO SCHED_EVENTS VALUES (?, ?, 0, ?, ?, NULL)", "iiii", out, (gint64) cpu,
+            gtid, (gint64) state);
+  else
+    insert (p, "INSERT INTO SCHED_EVENTS VALUES (?, ?, 0, ?, ?, ?)", "iiiii", out, (gint64) cpu,
+            gtid, (gint64) state, (gint64) block);
+  note_time (p, out);
+}
+
+void
+plant_system_env (Plant      *p,
+                  const char *name,
+                  const char *value)
+{
+  if (!p->system_env)
+    exec (p, "CREATE TABLE TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT NOT NULL, "
+             "name TEXT NOT NULL, nameEnum INTEGER NOT NULL, value TEXT NOT NULL)");
+  p->system_env = TRUE;
+  insert (p, "INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (281474976710656, 'Local (CLI)', ?, 0, ?)",
+          "TT", name, value);
 }
 
 void

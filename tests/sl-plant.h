@@ -45,6 +45,21 @@ void    plant_osrt     (Plant *p, gint tid, const char *name, gint64 start, gint
 void    plant_sample   (Plant *p, gint tid, gint64 t, const char *symbol);
 /* A sample with a whole stack: frames[i] is "symbol@module", leaf first, n of them. */
 void    plant_sample_stack (Plant *p, gint tid, gint64 t, const char *const *frames, guint n);
+/* The same for thread `tid` of process `pid`. */
+void    plant_sample_stack_of (Plant *p, gint pid, gint tid, gint64 t, const char *const *frames,
+                               guint n);
+/* Another process `pid` (its main thread `pid`), a child of `parent` (0: none): its PROCESSES
+ * and ThreadNames rows and a row of SL_PROCESS_INFO (Sightline's own table: parent, command
+ * line), as the collector writes them. */
+void    plant_process  (Plant *p, gint pid, gint parent, const char *name,
+                        const char *command_line);
+/* Thread `tid` of process `pid` scheduled in on `cpu` at `in` and out at `out` (SCHED_EVENTS),
+ * switching out in threadState `state` with threadBlock `block` (-1: NULL); state 1 (Running)
+ * is a preemption, 2 (Interruptible sleep) a block. */
+void    plant_sched    (Plant *p, gint pid, gint tid, gint cpu, gint64 in, gint64 out, gint state,
+                        gint block);
+/* A row of TARGET_INFO_SYSTEM_ENV ("CpuCores", "16"), the table made on first use. */
+void    plant_system_env (Plant *p, const char *name, const char *value);
 /* Writes the session's extent and closes the file. */
 void    plant_finish   (Plant *p);
 

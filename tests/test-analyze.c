@@ -1377,6 +1377,270 @@ test_range_cli (void)
     }
 }
 
+/* Issue 14: the launching thread's states in a cpu_bound stretch from planted SCHED_EVENTS.  Each
+ * millisecond it launches a kernel of 85 µs, runs 600 µs (sampled), is preempted 100 µs
+ * (Runnable), runs 50 µs more and blocks 250 µs (threadBlock 13, "Receive"), 240 µs of it in
+ * read: running 65%, runnable 10%, blocked 25%, on Receive, in read. */
+static void
+test_cpu_bound_states (void)
+{
+  g_autofree char *path = trace_path ("cpu-states.sqlite");
+  Plant *p = plant_new (path);
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  const SlFinding *f;
+  double len;
+
+  for (gint64 t = 10 * MS; t < 1010 * MS; t += MS)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 10 * US);
+      plant_kernel (p, "step_kernel", &plant_config_full, t + 15 * US, t + 100 * US, corr);
+      plant_sched (p, 100, PLANT_MAIN, 3, t, t + 600 * US, 1, -1);
+      plant_sched (p, 100, PLANT_MAIN, 3, t + 700 * US, t + 750 * US, 2, 13);
+      plant_osrt (p, PLANT_MAIN, "read", t + 750 * US, t + 990 * US);
+      for (gint64 s = t + 50 * US; s < t + 600 * US; s += 100 * US)
+        plant_sample (p, PLANT_MAIN, s, "compute_loss");
+    }
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  f = the_only (a, "cpu_bound");
+  g_test_message ("%s", f->summary);
+  len = (double) (f->end - f->start);
+  g_assert_cmpfloat (len, >, 900 * MS);
+  g_assert_nonnull (strstr (f->summary, " is busy "));
+  g_assert_cmpstr (ev_text (f, "thread_states"), ==, "from scheduling data (SCHED_EVENTS)");
+  g_assert_cmpfloat_with_epsilon (ev (f, "running_ns") / len, 0.65, 0.01);
+  g_assert_nonnull (strstr (ev_text (f, "running_ns"), "(65%) (scheduling data)"));
+  g_assert_cmpfloat_with_epsilon (ev (f, "runnable_ns") / len, 0.10, 0.01);
+  g_assert_cmpfloat_with_epsilon (ev (f, "blocked_ns") / len, 0.25, 0.01);
+  g_test_message ("%s", ev_text (f, "blocked_ns"));
+  g_assert_nonnull (strstr (ev_text (f, "blocked_ns"), "(25%), on Receive, "));
+  g_assert_true (g_str_has_suffix (ev_text (f, "blocked_ns"), " of it in read"));
+  /* 240 of each 250 µs blocked fall in read */
+  {
+    g_autofree char *in_read = NULL;
+    const char *of = strstr (ev_text (f, "blocked_ns"), "Receive, ");
+    in_read = g_strndup (of + 9, strstr (of, " of it") - of - 9);
+    g_test_message ("in read: %s", in_read);
+    g_assert_true (g_str_has_suffix (in_read, " ms"));
+    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (in_read, NULL) * 1e6 / (len * 0.24), 1, 0.02);
+  }
+  /* no worker processes: no word about them */
+  for (guint i = 0; i < f->evidence->len; i++)
+    g_assert_false (g_str_has_prefix (g_array_index (f->evidence, SlEvidence, i).key, "workers"));
+}
+
+/* Issue 15: a gap in which the main thread computes in Python: gpu_gaps names the Python
+ * function (the innermost Python frame under the interpreter's C leaf) and its line. */
+static void
+test_gap_python (void)
+{
+  g_autofree char *path = trace_path ("gap-python.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = plant_loop (p, 10 * MS, 5000, 100 * US, 95 * US, "gemm_kernel_clean",
+                         &plant_config_full);
+  static const char *const stack[] = {
+    "_PyEval_EvalFrameDefault@/usr/bin/python3.11", "augment@/srv/data/transforms.py:88",
+    "_PyEval_EvalFrameDefault@/usr/bin/python3.11", "train_step@/srv/train.py:7",
+  };
+  static const char *const other[] = { "memmove@libc.so.6", "train_step@/srv/train.py:9" };
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  const SlFinding *f;
+
+  for (gint64 s = t + 500 * US, k = 0; s < t + 100 * MS; s += MS, k++)
+    if (k % 3 == 2)
+      plant_sample_stack (p, PLANT_MAIN, s, other, G_N_ELEMENTS (other));
+    else
+      plant_sample_stack (p, PLANT_MAIN, s, stack, G_N_ELEMENTS (stack));
+  plant_loop (p, t + 100 * MS, 5000, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  f = the_only (a, "gpu_gaps");
+  g_test_message ("%s", f->summary);
+  g_assert_nonnull (strstr (f->summary, "python3 [100] busy on the CPU (100 samples, most in "
+                                        "augment (/srv/data/transforms.py:88))"));
+  g_assert_nonnull (strstr (f->cause, "augment (/srv/data/transforms.py:88)"));
+  g_assert_nonnull (strstr (f->advice, "augment (/srv/data/transforms.py:88)"));
+  g_assert_nonnull (strstr (ev_text (f, "thread_100_active_ns"),
+                            "; 100 CPU samples, 67 in augment (/srv/data/transforms.py:88)"));
+}
+
+/* --- the DataLoader case (issue 14): worker processes against the machine's cores ------------ */
+
+typedef enum
+{
+  WORKERS_SATURATE,     /* two run while two wait, on the two cores there are */
+  WORKERS_SPREAD,       /* each on a core of its own */
+  WORKERS_IDLE,         /* asleep, a millisecond of work each */
+  WORKERS_NO_EVIDENCE,  /* no scheduling data, no samples */
+  WORKERS_SAMPLED,      /* no scheduling data: sampled every millisecond while they work */
+} WorkersMode;
+
+#define N_WORKERS 4
+
+/* 500 ms of healthy steps, a 300 ms gap in which the main thread (100) blocks in read for its
+ * next batch (scheduled out in threadBlock 13, "Receive"), 500 ms of steps again; four DataLoader
+ * workers (processes 201 … 204, children of 100) doing, in the gap, what `mode` says; 3 of 5 of
+ * their samples in collate.  `cores`: TARGET_INFO_SYSTEM_ENV's CpuCores, 0 for none.  Returns the
+ * gap. */
+static void
+plant_dataloader (const char  *path,
+                  WorkersMode  mode,
+                  guint        cores,
+                  gint64      *gap_start,
+                  gint64      *gap_end)
+{
+  static const char *const collate[] = {
+    "collate@/srv/data/dataset.py:42",
+    "_worker_loop@/usr/lib/python3/dist-packages/torch/utils/data/_utils/worker.py:308",
+  };
+  static const char *const decode[] = {
+    "decode@/srv/data/dataset.py:17",
+    "_worker_loop@/usr/lib/python3/dist-packages/torch/utils/data/_utils/worker.py:308",
+  };
+  Plant *p = plant_new (path);
+  gint64 t = plant_loop (p, 10 * MS, 5000, 100 * US, 95 * US, "gemm_kernel_clean",
+                         &plant_config_full);
+  gint64 g0 = t, g1 = t + 300 * MS, end;
+  gboolean sched = mode != WORKERS_NO_EVIDENCE && mode != WORKERS_SAMPLED;
+  guint k = 0;
+
+  *gap_start = plant_gpu_free (p);
+  for (gint w = 0; w < N_WORKERS; w++)
+    plant_process (p, 201 + w, 100, "python3 (DataLoader worker)",
+                   "/usr/bin/python3 -c from multiprocessing.spawn import spawn_main");
+  if (cores > 0)
+    {
+      g_autofree char *n = g_strdup_printf ("%u", cores);
+      plant_system_env (p, "CpuCores", n);
+    }
+  plant_osrt (p, PLANT_MAIN, "read", g0, g1);
+  t = g1 + 10 * US;
+  *gap_end = t + 8 * US;
+  end = plant_loop (p, t, 5000, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
+  if (sched)
+    {
+      /* the main thread runs on CPU 0 but while it waits for the batch */
+      plant_sched (p, 100, PLANT_MAIN, 0, 5 * MS, g0, 2, 13);
+      plant_sched (p, 100, PLANT_MAIN, 0, g1, end, 2, 13);
+      /* the workers wait for work until the gap */
+      for (gint w = 0; w < N_WORKERS; w++)
+        plant_sched (p, 201 + w, 201 + w, 1, 1 * MS + w * 10 * US, 2 * MS, 2, 27);
+    }
+  for (gint w = 0; w < N_WORKERS; w++)
+    for (gint64 s = g0; s < g1; s += 10 * MS)
+      {
+        gboolean runs = mode == WORKERS_SATURATE ? (((s - g0) / (10 * MS)) % 2 == w / 2)
+                      : mode == WORKERS_IDLE ? s == g0 : TRUE;
+        gint64 e = mode == WORKERS_IDLE ? s + MS : s + 10 * MS;
+        gint cpu = mode == WORKERS_SATURATE ? w % 2 : 2 + w;
+        if (!runs)
+          continue;
+        if (sched)
+          plant_sched (p, 201 + w, 201 + w, cpu, s + (mode == WORKERS_IDLE ? w * MS : 0),
+                       e + (mode == WORKERS_IDLE ? w * MS : 0), e + 10 * MS < g1 ? 1 : 2,
+                       e + 10 * MS < g1 ? -1 : 27);
+        for (gint64 x = s + MS / 2; mode != WORKERS_NO_EVIDENCE && mode != WORKERS_IDLE && x < e;
+             x += MS, k++)
+          plant_sample_stack_of (p, 201 + w, 201 + w, x, k % 5 < 3 ? collate : decode, 2);
+      }
+  plant_finish (p);
+}
+
+static void
+test_dataloader (void)
+{
+  static const struct
+  {
+    WorkersMode mode;
+    guint       cores;
+    const char *text;      /* in the gap's and the stretch's summaries; NULL: no DataLoader point */
+    const char *verdict;
+    const char *advice;
+    double      busy;      /* cores the workers kept busy; < 0: no evidence */
+    const char *machine;   /* the machine_cores evidence */
+  } cases[] = {
+    { WORKERS_SATURATE, 2, "4 worker processes ran 100% of 2 cores, 60% of their samples in "
+      "collate (/srv/data/dataset.py:42)", "the machine's 2 cores are saturated",
+      "more workers cannot help", 2.0, "2 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
+    { WORKERS_SPREAD, 16, "4 worker processes ran 100% of 4 cores, 60% of their samples in "
+      "collate (/srv/data/dataset.py:42)", "12 of the machine's 16 cores idle",
+      "Raise num_workers (to about 16)", 4.0, "16 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
+    { WORKERS_SPREAD, 0, "4 worker processes ran 100% of 4 cores", "2 of the machine's at least "
+      "6 cores idle", "Raise num_workers (to about 6)", 4.0,
+      "at least 6 (the highest CPU number in the scheduling data + 1)" },
+    { WORKERS_SAMPLED, 16, "4 worker processes ran 100% of 4 cores, 60% of their samples in "
+      "collate (/srv/data/dataset.py:42)", "12 of the machine's 16 cores idle",
+      "Raise num_workers", 4.0, "16 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
+    { WORKERS_IDLE, 2, NULL, NULL, NULL, 4.0 / 300, "2 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
+    { WORKERS_NO_EVIDENCE, 2, NULL, NULL, NULL, -1, NULL },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *name = g_strdup_printf ("dataloader-%u.sqlite", c);
+      g_autofree char *path = trace_path (name);
+      g_autoptr (SlTrace) trace = NULL;
+      g_autoptr (SlAnalysis) a = NULL;
+      g_autoptr (GPtrArray) cpu = NULL;
+      gint64 gap_start, gap_end;
+      const SlFinding *f;
+
+      plant_dataloader (path, cases[c].mode, cases[c].cores, &gap_start, &gap_end);
+      a = analyze (path, &trace);
+      f = the_only (a, "gpu_gaps");
+      g_test_message ("case %u: %s\n  %s", c, f->summary, f->advice);
+      for (guint i = 0; i < f->evidence->len; i++)
+        g_test_message ("  %s: %s", g_array_index (f->evidence, SlEvidence, i).label,
+                        g_array_index (f->evidence, SlEvidence, i).text);
+      g_assert_cmpint (f->start, ==, gap_start);
+      g_assert_cmpint (f->end, ==, gap_end);
+      g_assert_nonnull (strstr (f->summary, "python3 [100] blocked in read for 299.99"));
+      g_assert_cmpfloat (ev (f, "workers"), ==, N_WORKERS);
+      g_assert_true (g_str_has_prefix (ev_text (f, "workers"), "4 (child processes without GPU "
+                                       "work; python3 (DataLoader worker): 201, 202, 203, 204)"));
+      if (cases[c].busy < 0)
+        g_assert_true (g_str_has_prefix (ev_text (f, "workers_cpu"), "no evidence: the trace has "
+                                         "no scheduling data (SCHED_EVENTS) and no CPU samples"));
+      else
+        {
+          g_assert_cmpfloat_with_epsilon (ev (f, "workers_busy_cores"), cases[c].busy, 0.01);
+          g_assert_cmpstr (ev_text (f, "machine_cores"), ==, cases[c].machine);
+          g_assert_nonnull (strstr (ev_text (f, "workers_busy_cores"),
+                                    cases[c].mode == WORKERS_SAMPLED
+                                      ? "derived from CPU samples" : "from scheduling data"));
+        }
+      cpu = of_rule (a, "cpu_bound");
+      if (cases[c].text == NULL)
+        {
+          /* no DataLoader point: the main thread's read, nothing about the loader */
+          g_assert_null (strstr (f->summary, "worker process"));
+          g_assert_null (strstr (f->summary, "data loader"));
+          g_assert_null (strstr (f->advice, "num_workers"));
+          g_assert_cmpuint (cpu->len, ==, 0);
+          continue;
+        }
+      g_assert_nonnull (strstr (f->summary, cases[c].text));
+      g_assert_nonnull (strstr (f->summary, "the data loader is the bottleneck"));
+      g_assert_nonnull (strstr (f->summary, cases[c].verdict));
+      g_assert_nonnull (strstr (f->advice, cases[c].advice));
+      /* cpu_bound: the three windows of the gap, the same point */
+      g_assert_cmpuint (cpu->len, ==, 1);
+      f = g_ptr_array_index (cpu, 0);
+      g_test_message ("  cpu_bound: %s\n  %s", f->summary, f->advice);
+      assert_near (f->start, gap_start, 100 * MS);
+      assert_near (f->end, gap_end, 100 * MS);
+      g_assert_nonnull (strstr (f->summary, "python3 [100] waits in read ("));
+      g_assert_nonnull (strstr (f->summary, cases[c].text));
+      g_assert_nonnull (strstr (f->summary, cases[c].verdict));
+      g_assert_nonnull (strstr (f->advice, cases[c].advice));
+      g_assert_nonnull (strstr (f->cause, "the data loader is the bottleneck"));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1396,6 +1660,9 @@ main (int    argc,
   g_test_add_func ("/analyze/cpu-bound-sync-not-busy", test_cpu_bound_sync_not_busy);
   g_test_add_func ("/analyze/cpu-bound-long-kernels", test_cpu_bound_long_kernels);
   g_test_add_func ("/analyze/cpu-bound-python", test_cpu_bound_python);
+  g_test_add_func ("/analyze/cpu-bound-states", test_cpu_bound_states);
+  g_test_add_func ("/analyze/gap-python", test_gap_python);
+  g_test_add_func ("/analyze/dataloader", test_dataloader);
   g_test_add_func ("/analyze/launch-latency", test_launch_latency);
   g_test_add_func ("/analyze/params", test_params);
   g_test_add_func ("/analyze/real-traces", test_real_traces);
