@@ -264,6 +264,7 @@ loader_workers_text (SlAnalyzeCtx    *ctx,
                               "loader is the bottleneck (%s)", _sl_gpu_id (ctx, gpu), who,
                               _sl_workers_saturated (workers) ? "cores saturated" : "cores idle");
   f->advice = _sl_workers_advice (workers);
+  _sl_evidence_wait_backtrace (ctx, f, ctx->gpus[gpu].launcher, a, b);
   for (guint k = 0; k < ctx->gpus[gpu].worker_threads->len; k++)
     if (ctx->tl[g_array_index (ctx->gpus[gpu].worker_threads, guint, k)].sched >= 0)
       _sl_finding_add_thread_lanes (ctx, f, (gint) g_array_index (ctx->gpus[gpu].worker_threads,

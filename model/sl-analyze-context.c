@@ -495,6 +495,14 @@ find_python_modules (SlAnalyzeCtx *ctx)
     }
 }
 
+gboolean
+_sl_is_python_line (SlAnalyzeCtx *ctx,
+                    guint32       module)
+{
+  find_python_modules (ctx);
+  return module < sl_trace_get_n_strs (ctx->trace) && ctx->python_module[module] == 1;
+}
+
 void
 _sl_sample_tally_init (SlSampleTally *t)
 {

@@ -359,6 +359,7 @@ describe_host (SlAnalyzeCtx *ctx,
                                                                      : "cores idle");
           g_free (f->advice);
           f->advice = _sl_workers_advice (&workers);
+          _sl_evidence_wait_backtrace (ctx, f, gi->launcher, a, b);
         }
     }
   return clause;

@@ -214,6 +214,9 @@ void          _sl_samples_tally      (SlAnalyzeCtx  *ctx,
                                       SlTime         a,
                                       SlTime         b,
                                       SlSampleTally *t);
+/* Whether a call-chain module is a Python source line ("dataset.py:42"). */
+gboolean      _sl_is_python_line     (SlAnalyzeCtx *ctx,
+                                      guint32       module);
 /* "collate (dataset.py:42)" for a Python frame, the symbol alone otherwise; a new string. */
 char         *_sl_sample_name        (SlAnalyzeCtx *ctx,
                                       guint32       symbol,
@@ -297,6 +300,13 @@ gboolean      _sl_workers_point      (const SlWorkers *w,
 void          _sl_evidence_workers   (SlAnalyzeCtx    *ctx,
                                       SlFinding       *f,
                                       const SlWorkers *w);
+/* The backtrace (OSRT_CALLCHAINS) of the thread's longest OS runtime call in [a, b) that has one,
+ * as an evidence row, the call added to the finding's events; nothing when none has one. */
+void          _sl_evidence_wait_backtrace (SlAnalyzeCtx *ctx,
+                                           SlFinding    *f,
+                                           gint          thread,
+                                           SlTime        a,
+                                           SlTime        b);
 /* "4 worker processes ran 100% of 2 cores, 61% of their samples in collate (dataset.py:42)" */
 char         *_sl_workers_text       (SlAnalyzeCtx    *ctx,
                                       const SlWorkers *w);

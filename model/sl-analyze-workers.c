@@ -269,3 +269,65 @@ _sl_workers_advice (const SlWorkers *w)
                           w->n, w->cores - w->all_busy, w->cores_at_least ? "at least " : "",
                           w->cores, w->n + (guint) (w->cores - w->all_busy));
 }
+
+/* The longest OS runtime call with a backtrace overlapping [a, b). */
+typedef struct
+{
+  SlTrace *trace;
+  SlTime   a, b;
+  gssize   best;
+  SlTime   best_t;
+} LongestWait;
+
+static gboolean
+longest_wait_cb (const SlLane *lane,
+                 gsize         index,
+                 gpointer      user_data)
+{
+  LongestWait *l = user_data;
+  const SlEvent *ev = &lane->events[index];
+  SlTime d = MIN (ev->end, l->b) - MAX (ev->start, l->a);
+  const guint32 *symbols, *modules;
+
+  if (d > l->best_t && sl_trace_get_osrt_callchain (l->trace, ev->corr, &symbols, &modules) > 0)
+    {
+      l->best = (gssize) index;
+      l->best_t = d;
+    }
+  return TRUE;
+}
+
+void
+_sl_evidence_wait_backtrace (SlAnalyzeCtx *ctx,
+                             SlFinding    *f,
+                             gint          thread,
+                             SlTime        a,
+                             SlTime        b)
+{
+  const SlLane *osrt = thread >= 0 ? _sl_lane_or_null (ctx, ctx->tl[thread].osrt) : NULL;
+  LongestWait l = { ctx->trace, a, b, -1, 0 };
+  const guint32 *symbols, *modules;
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  if (osrt == NULL || b <= a)
+    return;
+  sl_lane_overlap (osrt, a, b, longest_wait_cb, &l);
+  if (l.best < 0)
+    return;
+  const SlEvent *ev = &osrt->events[l.best];
+  guint n = sl_trace_get_osrt_callchain (ctx->trace, ev->corr, &symbols, &modules);
+  g_autofree char *d = sl_format_duration (ev->end - ev->start);
+  g_string_append_printf (text, "%s, %s: ", sl_trace_str (ctx->trace, ev->name), d);
+  for (guint k = 0; k < n && k < 8; k++)
+    {
+      g_autofree char *frame = _sl_sample_name (ctx, symbols[k], _sl_is_python_line (ctx,
+                                                                                     modules[k])
+                                                                   ? modules[k] : SL_NO_STR);
+      g_string_append_printf (text, "%s%s", k > 0 ? " ← " : "", frame);
+    }
+  if (n > 8)
+    g_string_append_printf (text, " ← … (%u frames)", n);
+  _sl_finding_add_event (ctx, f, osrt->index, (gsize) l.best);
+  _sl_evidence (f, "wait_backtrace", "Backtrace of its longest wait", (double) (ev->end - ev->start),
+                "%s", text->str);
+}

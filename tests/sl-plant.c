@@ -10,7 +10,7 @@ struct _Plant
 {
   sqlite3    *db;
   GHashTable *strings;   /* value → id */
-  gint64      next_string, next_corr, next_sample;
+  gint64      next_string, next_corr, next_sample, next_chain;
   gint64      max_t, gpu_free;
   gboolean    process_info, system_env;   /* those tables made */
 };
@@ -107,6 +107,7 @@ plant_new_gpus (const char  *path,
   p->next_string = 1;
   p->next_corr = 1;
   p->next_sample = 1;
+  p->next_chain = 1;
   exec (p, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN");
   if (!sl_schema_create (p->db, &msg))
     g_error ("plant: %s", msg);
@@ -216,6 +217,28 @@ plant_osrt (Plant      *p,
 {
   insert (p, "INSERT INTO OSRT_API VALUES (?, ?, 27, ?, ?, 0, 0, 0, 0)", "iiiS", start, end,
           GTID (tid), name);
+  note_time (p, end);
+}
+
+void
+plant_osrt_backtrace (Plant             *p,
+                      gint               tid,
+                      const char        *name,
+                      gint64             start,
+                      gint64             end,
+                      const char *const *frames,
+                      guint              n)
+{
+  gint64 id = p->next_chain++;
+
+  insert (p, "INSERT INTO OSRT_API VALUES (?, ?, 27, ?, ?, 0, 0, ?, 0)", "iiiSi", start, end,
+          GTID (tid), name, id);
+  for (guint d = 0; d < n; d++)
+    {
+      g_auto (GStrv) parts = g_strsplit (frames[d], "@", 2);
+      insert (p, "INSERT INTO OSRT_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, NULL, NULL, 7, ?)", "iSSi",
+              id, parts[0], parts[1] != NULL ? parts[1] : "", (gint64) d);
+    }
   note_time (p, end);
 }
 

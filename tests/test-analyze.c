@@ -1501,6 +1501,12 @@ plant_dataloader (const char  *path,
     "decode@/srv/data/dataset.py:17",
     "_worker_loop@/usr/lib/python3/dist-packages/torch/utils/data/_utils/worker.py:308",
   };
+  /* the main thread's wait for the batch: a read of the workers' result pipe */
+  static const char *const wait[] = {
+    "read@/lib/x86_64-linux-gnu/libc.so.6", "_recv_bytes@/usr/lib/python3.11/multiprocessing/"
+    "connection.py:413", "get@/usr/lib/python3.11/multiprocessing/queues.py:103",
+    "_next_data@/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py:1328",
+  };
   Plant *p = plant_new (path);
   gint64 t = plant_loop (p, 10 * MS, 5000, 100 * US, 95 * US, "gemm_kernel_clean",
                          &plant_config_full);
@@ -1517,7 +1523,7 @@ plant_dataloader (const char  *path,
       g_autofree char *n = g_strdup_printf ("%u", cores);
       plant_system_env (p, "CpuCores", n);
     }
-  plant_osrt (p, PLANT_MAIN, "read", g0, g1);
+  plant_osrt_backtrace (p, PLANT_MAIN, "read", g0, g1, wait, G_N_ELEMENTS (wait));
   t = g1 + 10 * US;
   *gap_end = t + 8 * US;
   end = plant_loop (p, t, 5000, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
@@ -1579,6 +1585,11 @@ test_dataloader (void)
     { WORKERS_NO_EVIDENCE, 2, NULL, NULL, NULL, -1, NULL },
   };
 
+  static const char backtrace[] =
+    "read, 300.000 ms: read ← _recv_bytes (/usr/lib/python3.11/multiprocessing/connection.py:413) "
+    "← get (/usr/lib/python3.11/multiprocessing/queues.py:103) ← _next_data "
+    "(/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py:1328)";
+
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       g_autofree char *name = g_strdup_printf ("dataloader-%u.sqlite", c);
@@ -1627,6 +1638,7 @@ test_dataloader (void)
       g_assert_nonnull (strstr (f->summary, "the data loader is the bottleneck"));
       g_assert_nonnull (strstr (f->summary, cases[c].verdict));
       g_assert_nonnull (strstr (f->advice, cases[c].advice));
+      g_assert_cmpstr (ev_text (f, "wait_backtrace"), ==, backtrace);
       /* cpu_bound: the three windows of the gap, the same point */
       g_assert_cmpuint (cpu->len, ==, 1);
       f = g_ptr_array_index (cpu, 0);
@@ -1638,6 +1650,7 @@ test_dataloader (void)
       g_assert_nonnull (strstr (f->summary, cases[c].verdict));
       g_assert_nonnull (strstr (f->advice, cases[c].advice));
       g_assert_nonnull (strstr (f->cause, "the data loader is the bottleneck"));
+      g_assert_cmpstr (ev_text (f, "wait_backtrace"), ==, backtrace);
     }
 }
 
