@@ -166,6 +166,26 @@ find_read (SlTrace    *trace,
   return found;
 }
 
+/* Tables the loader reads in the step of another (a call's backtraces with the calls): a command
+ * that does not need that one skips them too, and the reason is that one's. */
+static const char *const companions[][2] = {
+  { "OSRT_CALLCHAINS", "OSRT_API" },
+  { "SAMPLING_CALLCHAINS", "COMPOSITE_EVENTS" },
+};
+
+static const SlTableRead *
+find_companion_skip (SlTrace    *trace,
+                     const char *table)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (companions); i++)
+    if (g_strcmp0 (companions[i][0], table) == 0)
+      {
+        const SlTableRead *r = find_read (trace, companions[i][1]);
+        return r != NULL && r->not_read != NULL ? r : NULL;
+      }
+  return NULL;
+}
+
 static gboolean
 is_metadata (const char *table)
 {
@@ -183,6 +203,8 @@ describe_table (SlTrace     *trace,
 {
   const SlTableRead *r = find_read (trace, name);
 
+  if (r == NULL)
+    r = find_companion_skip (trace, name);
   t->name = g_strdup (name);
   if (r != NULL && r->not_read == NULL)
     {

@@ -491,6 +491,46 @@ test_not_loaded (void)
   g_assert_cmpint (kernels->loaded, ==, kernels->rows);
 }
 
+/* A load that skips OS runtime calls and samples skips their call chains too, for the same
+ * reason (they were listed "not read by Sightline yet"); a full load reads them. */
+static void
+test_chains_not_loaded (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-osrt-sampling.sqlite");
+  static const char *const chains[] = { "OSRT_CALLCHAINS", "SAMPLING_CALLCHAINS" };
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no osrt-sampling trace");
+      return;
+    }
+  for (guint full = 0; full < 2; full++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (path, full ? SL_LOAD_ALL : SL_LOAD_KERNELS, NULL,
+                                                 NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_autoptr (SlInventory) inv = sl_inventory_new (trace, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < G_N_ELEMENTS (chains); i++)
+        {
+          const SlTableInfo *t = sl_inventory_find_table (inv, chains[i]);
+          g_assert_nonnull (t);
+          g_assert_cmpint (t->rows, >, 0);
+          if (full)
+            {
+              g_assert_cmpint (t->state, ==, SL_TABLE_LOADED);
+              g_assert_cmpint (t->loaded, ==, t->rows);
+              continue;
+            }
+          g_assert_cmpint (t->state, ==, SL_TABLE_NOT_LOADED);
+          g_assert_cmpint (t->loaded, ==, 0);
+          g_assert_cmpint (t->skipped, ==, t->rows);
+          g_assert_cmpstr (t->why, ==, "not needed by this command");
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -500,5 +540,6 @@ main (int    argc,
   g_test_add_func ("/app/info/generated", test_generated);
   g_test_add_func ("/app/info/process-info", test_process_info);
   g_test_add_func ("/model/inventory/not-loaded", test_not_loaded);
+  g_test_add_func ("/model/inventory/chains-not-loaded", test_chains_not_loaded);
   return g_test_run ();
 }
