@@ -307,14 +307,14 @@ plant_process (Plant      *p,
 }
 
 void
-plant_sched (Plant *p,
-             gint   pid,
-             gint   tid,
-             gint   cpu,
-             gint64 in,
-             gint64 out,
-             gint   state,
-             gint   block)
+plant_sched_slice (Plant *p,
+                   gint   pid,
+                   gint   tid,
+                   gint   cpu,
+                   gint64 in,
+                   gint64 out,
+                   gint   state,
+                   gint   block)
 {
   gint64 gtid = (gint64) SL_GLOBAL_TID (1, pid, tid);
 

@@ -59,8 +59,8 @@ void    plant_process  (Plant *p, gint pid, gint parent, const char *name,
 /* Thread `tid` of process `pid` scheduled in on `cpu` at `in` and out at `out` (SCHED_EVENTS),
  * switching out in threadState `state` with threadBlock `block` (-1: NULL); state 1 (Running)
  * is a preemption, 2 (Interruptible sleep) a block. */
-void    plant_sched    (Plant *p, gint pid, gint tid, gint cpu, gint64 in, gint64 out, gint state,
-                        gint block);
+void    plant_sched_slice (Plant *p, gint pid, gint tid, gint cpu, gint64 in, gint64 out,
+                           gint state, gint block);
 /* A row of TARGET_INFO_SYSTEM_ENV ("CpuCores", "16"), the table made on first use. */
 void    plant_system_env (Plant *p, const char *name, const char *value);
 /* Writes the session's extent and closes the file. */

@@ -1395,8 +1395,8 @@ test_cpu_bound_states (void)
     {
       gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 10 * US);
       plant_kernel (p, "step_kernel", &plant_config_full, t + 15 * US, t + 100 * US, corr);
-      plant_sched (p, 100, PLANT_MAIN, 3, t, t + 600 * US, 1, -1);
-      plant_sched (p, 100, PLANT_MAIN, 3, t + 700 * US, t + 750 * US, 2, 13);
+      plant_sched_slice (p, 100, PLANT_MAIN, 3, t, t + 600 * US, 1, -1);
+      plant_sched_slice (p, 100, PLANT_MAIN, 3, t + 700 * US, t + 750 * US, 2, 13);
       plant_osrt (p, PLANT_MAIN, "read", t + 750 * US, t + 990 * US);
       for (gint64 s = t + 50 * US; s < t + 600 * US; s += 100 * US)
         plant_sample (p, PLANT_MAIN, s, "compute_loss");
@@ -1530,11 +1530,11 @@ plant_dataloader (const char  *path,
   if (sched)
     {
       /* the main thread runs on CPU 0 but while it waits for the batch */
-      plant_sched (p, 100, PLANT_MAIN, 0, 5 * MS, g0, 2, 13);
-      plant_sched (p, 100, PLANT_MAIN, 0, g1, end, 2, 13);
+      plant_sched_slice (p, 100, PLANT_MAIN, 0, 5 * MS, g0, 2, 13);
+      plant_sched_slice (p, 100, PLANT_MAIN, 0, g1, end, 2, 13);
       /* the workers wait for work until the gap */
       for (gint w = 0; w < N_WORKERS; w++)
-        plant_sched (p, 201 + w, 201 + w, 1, 1 * MS + w * 10 * US, 2 * MS, 2, 27);
+        plant_sched_slice (p, 201 + w, 201 + w, 1, 1 * MS + w * 10 * US, 2 * MS, 2, 27);
     }
   for (gint w = 0; w < N_WORKERS; w++)
     for (gint64 s = g0; s < g1; s += 10 * MS)
@@ -1546,7 +1546,7 @@ plant_dataloader (const char  *path,
         if (!runs)
           continue;
         if (sched)
-          plant_sched (p, 201 + w, 201 + w, cpu, s + (mode == WORKERS_IDLE ? w * MS : 0),
+          plant_sched_slice (p, 201 + w, 201 + w, cpu, s + (mode == WORKERS_IDLE ? w * MS : 0),
                        e + (mode == WORKERS_IDLE ? w * MS : 0), e + 10 * MS < g1 ? 1 : 2,
                        e + 10 * MS < g1 ? -1 : 27);
         for (gint64 x = s + MS / 2; mode != WORKERS_NO_EVIDENCE && mode != WORKERS_IDLE && x < e;
