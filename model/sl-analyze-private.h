@@ -268,7 +268,8 @@ typedef struct
   gboolean    derived;      /* all of those are derived from CPU samples */
   double      busy;         /* mean cores the workers kept busy */
   double      all_busy;     /* mean cores all processes of the trace kept busy */
-  guint       usable;       /* cores the workers can keep busy: one a worker, at most the machine's */
+  guint       usable;       /* cores the workers can keep busy: one a worker, at most the
+                             * machine's */
   guint       cores;        /* the machine's, 0 when unknown */
   gboolean    cores_at_least; /* `cores` is a lower bound */
   const char *cores_from;   /* where `cores` comes from */

@@ -36,7 +36,8 @@ _sl_analyze_find_workers (SlAnalyzeCtx *ctx)
   for (guint g = 0; g < ctx->n_gpus; g++)
     for (guint k = 0; k < ctx->gpus[g].ops->len; k++)
       {
-        const SlLane *lane = sl_trace_get_lane (trace, g_array_index (ctx->gpus[g].ops, guint32, k));
+        guint32 li = g_array_index (ctx->gpus[g].ops, guint32, k);
+        const SlLane *lane = sl_trace_get_lane (trace, li);
         g_hash_table_add (gpu_pids, (gpointer) &lane->global_pid);
       }
 
@@ -60,8 +61,8 @@ _sl_analyze_find_workers (SlAnalyzeCtx *ctx)
             continue;
           for (guint depth = 0; depth < MAX_DEPTH && cur->parent_pid != 0 && !below; depth++)
             {
-              guint up = GPOINTER_TO_UINT (g_hash_table_lookup (by_pid,
-                                                                GUINT_TO_POINTER (cur->parent_pid)));
+              gpointer key = GUINT_TO_POINTER (cur->parent_pid);
+              guint up = GPOINTER_TO_UINT (g_hash_table_lookup (by_pid, key));
               below = cur->parent_pid == main_pid;
               if (up == 0)
                 break;
@@ -328,6 +329,6 @@ _sl_evidence_wait_backtrace (SlAnalyzeCtx *ctx,
   if (n > 8)
     g_string_append_printf (text, " ← … (%u frames)", n);
   _sl_finding_add_event (ctx, f, osrt->index, (gsize) l.best);
-  _sl_evidence (f, "wait_backtrace", "Backtrace of its longest wait", (double) (ev->end - ev->start),
-                "%s", text->str);
+  _sl_evidence (f, "wait_backtrace", "Backtrace of its longest wait",
+                (double) (ev->end - ev->start), "%s", text->str);
 }

@@ -42,7 +42,8 @@ void    plant_kernel_on (Plant *p, guint device, const char *name, const PlantCo
 void    plant_memcpy   (Plant *p, gint copy_kind, gint src_kind, gint dst_kind, gint64 bytes,
                         gint64 start, gint64 end, gint64 corr);
 void    plant_osrt     (Plant *p, gint tid, const char *name, gint64 start, gint64 end);
-/* An OS runtime call with its backtrace (OSRT_CALLCHAINS): frames[i] "symbol@module", leaf first. */
+/* An OS runtime call with its backtrace (OSRT_CALLCHAINS): frames[i] "symbol@module", leaf
+ * first. */
 void    plant_osrt_backtrace (Plant *p, gint tid, const char *name, gint64 start, gint64 end,
                               const char *const *frames, guint n);
 void    plant_sample   (Plant *p, gint tid, gint64 t, const char *symbol);
