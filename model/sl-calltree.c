@@ -1,8 +1,9 @@
 /* sl-calltree.c: CPU samples aggregated into top-down and bottom-up call trees and functions.
  *
- * Three steps.  The samples of the scope are merged into distinct stacks (a hash of the chain's
- * symbols, then an exact comparison with the first chain seen so): one pass over their frames,
- * ~40 per sample, which is most of the cost.  The distinct stacks (a few thousand for a training
+ * Three steps.  The samples of the scope are counted by chain (the reader keeps identical stacks
+ * as one chain), and the chains with a count merged into distinct stacks (a hash of the chain's
+ * symbols, then an exact comparison with the first chain seen so; two chains may still hold one
+ * stack where the reader's hashes met): one pass over their frames.  The distinct stacks (a few thousand for a training
  * loop's million samples) are sorted from the root, then from the leaf (memcmp over their
  * frames), and each order becomes its tree by the common prefix with the stack before it: every
  * node is made once, with no lookup.  Last, each node's children are ordered by total.
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "sl-lane.h"
+#include "sl-trace-private.h"
 
 struct _SlCalltree
 {
@@ -93,17 +95,19 @@ stacks_grow (Stacks *st)
     }
 }
 
+/* Adds `count` samples of one chain. */
 static inline void
 stacks_add (Stacks  *st,
-            guint32  chain)
+            guint32  chain,
+            guint64  count)
 {
   const guint32 *syms, *mods;
   guint n = sl_trace_get_callchain (st->trace, chain, &syms, &mods);
 
-  st->n_samples++;
+  st->n_samples += count;
   if (n == 0)
     {
-      st->no_stack++;
+      st->no_stack += count;
       return;
     }
 
@@ -116,26 +120,30 @@ stacks_add (Stacks  *st,
       if (k->hash == h && k->n == n && memcmp (k->syms, syms, n * sizeof *syms) == 0
           && memcmp (k->mods, mods, n * sizeof *mods) == 0)
         {
-          k->count++;
+          k->count += count;
           return;
         }
     }
 
-  Stack stack = { syms, mods, n, h, 1 };
+  Stack stack = { syms, mods, n, h, count };
   st->slots[s] = st->stacks->len + 1;
   g_array_append_val (st->stacks, stack);
   if (st->stacks->len * 2 > st->mask)
     stacks_grow (st);
 }
 
-/* Every sample of the scope, lane by lane; FALSE when cancelled. */
+/* Every sample of the scope, lane by lane, counted by chain (the reader keeps one chain for
+ * identical stacks: a few thousand for a million samples), then each chain's count added with its
+ * frames read once; FALSE when cancelled. */
 static gboolean
 stacks_collect (Stacks                *st,
                 const SlCalltreeScope *scope,
                 GCancellable          *cancellable)
 {
   guint n_threads = sl_trace_get_n_threads (st->trace);
+  guint32 n_chains = st->trace->chain_offsets->len - 1;
   g_autofree gboolean *wanted = NULL;
+  g_autofree guint64 *per_chain = g_new0 (guint64, MAX (n_chains, 1));
 
   if (scope->threads != NULL)
     {
@@ -157,9 +165,15 @@ stacks_collect (Stacks                *st,
             break;
           if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
             return FALSE;
-          stacks_add (st, lane->events[i].aux);
+          if (lane->events[i].aux < n_chains)
+            per_chain[lane->events[i].aux]++;
+          else
+            stacks_add (st, lane->events[i].aux, 1);
         }
     }
+  for (guint32 c = 0; c < n_chains; c++)
+    if (per_chain[c] > 0)
+      stacks_add (st, c, per_chain[c]);
   return TRUE;
 }
 
