@@ -1572,6 +1572,10 @@ test_dataloader (void)
     { WORKERS_SATURATE, 2, "4 worker processes ran 100% of 2 cores, 60% of their samples in "
       "collate (/srv/data/dataset.py:42)", "the machine's 2 cores are saturated",
       "more workers cannot help", 2.0, "2 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
+    { WORKERS_SATURATE, 0, "4 worker processes ran 100% of 2 cores, 60% of their samples in "
+      "collate (/srv/data/dataset.py:42)", "all 2 cores the scheduling data shows are busy",
+      "unless the machine has more cores than the scheduling data shows", 2.0,
+      "at least 2 (the highest CPU number in the scheduling data + 1)" },
     { WORKERS_SPREAD, 16, "4 worker processes ran 100% of 4 cores, 60% of their samples in "
       "collate (/srv/data/dataset.py:42)", "12 of the machine's 16 cores idle",
       "Raise num_workers (to about 16)", 4.0, "16 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
