@@ -347,19 +347,32 @@ describe_host (SlAnalyzeCtx *ctx,
       /* the GPU idles; the main thread waits unless its states say it ran most of the gap */
       SlStateTimes st;
       _sl_thread_states (ctx, gi->launcher, a, b, &st);
-      if (_sl_workers_point (&workers, !st.any || st.time[SL_STATE_RUNNING] * 2 < len))
+      gboolean waits = !st.any || st.time[SL_STATE_RUNNING] * 2 < len;
+      if (_sl_workers_point (&workers, waits))
         {
           g_autofree char *text = _sl_workers_text (ctx, &workers);
           g_autofree char *verdict = _sl_workers_verdict (&workers);
-          g_autofree char *old_clause = clause, *old_cause = *cause;
-          clause = g_strdup_printf ("%s; %s: the data loader is the bottleneck (%s)", old_clause,
-                                    text, verdict);
-          *cause = g_strdup_printf ("%s; the data loader is the bottleneck (%s)", old_cause,
-                                    _sl_workers_saturated (&workers) ? "cores saturated"
-                                                                     : "cores idle");
-          g_free (f->advice);
-          f->advice = _sl_workers_advice (&workers);
-          _sl_evidence_wait_backtrace (ctx, f, gi->launcher, a, b);
+          g_autofree char *advice = _sl_workers_advice (&workers);
+          g_autofree char *old_clause = clause, *old_cause = *cause, *old_advice = f->advice;
+          if (waits)
+            {
+              /* it waits for the batches they make */
+              clause = g_strdup_printf ("%s; %s: the data loader is the bottleneck (%s)",
+                                        old_clause, text, verdict);
+              *cause = g_strdup_printf ("%s; the data loader is the bottleneck (%s)", old_cause,
+                                        _sl_workers_saturated (&workers) ? "cores saturated"
+                                                                         : "cores idle");
+              f->advice = g_steal_pointer (&advice);
+              _sl_evidence_wait_backtrace (ctx, f, gi->launcher, a, b);
+            }
+          else
+            {
+              /* it runs, on a machine they fill */
+              clause = g_strdup_printf ("%s; %s (%s)", old_clause, text, verdict);
+              *cause = g_strdup_printf ("%s; the data loader's workers take every core",
+                                        old_cause);
+              f->advice = g_strdup_printf ("%s %s", old_advice, advice);
+            }
         }
     }
   return clause;

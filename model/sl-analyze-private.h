@@ -293,7 +293,7 @@ gboolean      _sl_workers_busy       (const SlWorkers *w);
 /* The machine's cores are all busy (9/10 or more, all processes), as far as the trace knows. */
 gboolean      _sl_workers_saturated  (const SlWorkers *w);
 /* The finding points at the DataLoader: the workers keep their cores busy while the main thread
- * waits (`main_waits`), or they take every core of the machine. */
+ * waits (`main_waits`), or while the machine has no core left. */
 gboolean      _sl_workers_point      (const SlWorkers *w,
                                       gboolean         main_waits);
 /* Evidence rows about the workers (none when there are none), saying when the trace has no

@@ -156,10 +156,9 @@ gboolean
 _sl_workers_point (const SlWorkers *w,
                    gboolean         main_waits)
 {
-  /* the workers take every core the machine has, or the main thread waits for them while they
-   * keep theirs busy */
-  return _sl_workers_busy (w)
-         && (main_waits || (w->cores > 0 && w->busy >= SATURATED * w->cores));
+  /* the main thread waits for them while they keep their cores busy, or they keep theirs busy
+   * and the machine has no core left */
+  return _sl_workers_busy (w) && (main_waits || _sl_workers_saturated (w));
 }
 
 void

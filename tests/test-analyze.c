@@ -1477,12 +1477,14 @@ typedef enum
   WORKERS_IDLE,         /* asleep, a millisecond of work each */
   WORKERS_NO_EVIDENCE,  /* no scheduling data, no samples */
   WORKERS_SAMPLED,      /* no scheduling data: sampled every millisecond while they work */
+  WORKERS_CROWD,        /* each on a core of its own, the main thread on the last one, computing */
 } WorkersMode;
 
 #define N_WORKERS 4
 
 /* 500 ms of healthy steps, a 300 ms gap in which the main thread (100) blocks in read for its
- * next batch (scheduled out in threadBlock 13, "Receive"), 500 ms of steps again; four DataLoader
+ * next batch (scheduled out in threadBlock 13, "Receive") or, WORKERS_CROWD, computes in
+ * prepare_batch (sampled every ms), 500 ms of steps again; four DataLoader
  * workers (processes 201 … 204, children of 100) doing, in the gap, what `mode` says; 3 of 5 of
  * their samples in collate.  `cores`: TARGET_INFO_SYSTEM_ENV's CpuCores, 0 for none.  Returns the
  * gap. */
@@ -1523,15 +1525,24 @@ plant_dataloader (const char  *path,
       g_autofree char *n = g_strdup_printf ("%u", cores);
       plant_system_env (p, "CpuCores", n);
     }
-  plant_osrt_backtrace (p, PLANT_MAIN, "read", g0, g1, wait, G_N_ELEMENTS (wait));
+  if (mode == WORKERS_CROWD)
+    for (gint64 s = g0 + MS / 2; s < g1; s += MS)
+      plant_sample (p, PLANT_MAIN, s, "prepare_batch");
+  else
+    plant_osrt_backtrace (p, PLANT_MAIN, "read", g0, g1, wait, G_N_ELEMENTS (wait));
   t = g1 + 10 * US;
   *gap_end = t + 8 * US;
   end = plant_loop (p, t, 5000, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
   if (sched)
     {
       /* the main thread runs on CPU 0 but while it waits for the batch */
-      plant_sched_slice (p, 100, PLANT_MAIN, 0, 5 * MS, g0, 2, 13);
-      plant_sched_slice (p, 100, PLANT_MAIN, 0, g1, end, 2, 13);
+      if (mode == WORKERS_CROWD)
+        plant_sched_slice (p, 100, PLANT_MAIN, 0, 5 * MS, end, 2, 13);
+      else
+        {
+          plant_sched_slice (p, 100, PLANT_MAIN, 0, 5 * MS, g0, 2, 13);
+          plant_sched_slice (p, 100, PLANT_MAIN, 0, g1, end, 2, 13);
+        }
       /* the workers wait for work until the gap */
       for (gint w = 0; w < N_WORKERS; w++)
         plant_sched_slice (p, 201 + w, 201 + w, 1, 1 * MS + w * 10 * US, 2 * MS, 2, 27);
@@ -1542,7 +1553,7 @@ plant_dataloader (const char  *path,
         gboolean runs = mode == WORKERS_SATURATE ? (((s - g0) / (10 * MS)) % 2 == w / 2)
                       : mode == WORKERS_IDLE ? s == g0 : TRUE;
         gint64 e = mode == WORKERS_IDLE ? s + MS : s + 10 * MS;
-        gint cpu = mode == WORKERS_SATURATE ? w % 2 : 2 + w;
+        gint cpu = mode == WORKERS_SATURATE ? w % 2 : mode == WORKERS_CROWD ? 1 + w : 2 + w;
         if (!runs)
           continue;
         if (sched)
@@ -1585,6 +1596,9 @@ test_dataloader (void)
     { WORKERS_SAMPLED, 16, "4 worker processes ran 100% of 4 cores, 60% of their samples in "
       "collate (/srv/data/dataset.py:42)", "12 of the machine's 16 cores idle",
       "Raise num_workers", 4.0, "16 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
+    { WORKERS_CROWD, 5, "4 worker processes ran 100% of 4 cores, 60% of their samples in "
+      "collate (/srv/data/dataset.py:42)", "the machine's 5 cores are saturated",
+      "more workers cannot help", 4.0, "5 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
     { WORKERS_IDLE, 2, NULL, NULL, NULL, 4.0 / 300, "2 (CpuCores in TARGET_INFO_SYSTEM_ENV)" },
     { WORKERS_NO_EVIDENCE, 2, NULL, NULL, NULL, -1, NULL },
   };
@@ -1603,6 +1617,7 @@ test_dataloader (void)
       g_autoptr (GPtrArray) cpu = NULL;
       gint64 gap_start, gap_end;
       const SlFinding *f;
+      gboolean crowd = cases[c].mode == WORKERS_CROWD;
 
       plant_dataloader (path, cases[c].mode, cases[c].cores, &gap_start, &gap_end);
       a = analyze (path, &trace);
@@ -1613,7 +1628,9 @@ test_dataloader (void)
                         g_array_index (f->evidence, SlEvidence, i).text);
       g_assert_cmpint (f->start, ==, gap_start);
       g_assert_cmpint (f->end, ==, gap_end);
-      g_assert_nonnull (strstr (f->summary, "python3 [100] blocked in read for 299.99"));
+      g_assert_nonnull (strstr (f->summary, crowd ? "python3 [100] busy on the CPU (300 samples, "
+                                                    "most in prepare_batch); "
+                                                  : "python3 [100] blocked in read for 299.99"));
       g_assert_cmpfloat (ev (f, "workers"), ==, N_WORKERS);
       g_assert_true (g_str_has_prefix (ev_text (f, "workers"), "4 (child processes without GPU "
                                        "work; python3 (DataLoader worker): 201, 202, 203, 204)"));
@@ -1639,20 +1656,36 @@ test_dataloader (void)
           continue;
         }
       g_assert_nonnull (strstr (f->summary, cases[c].text));
-      g_assert_nonnull (strstr (f->summary, "the data loader is the bottleneck"));
       g_assert_nonnull (strstr (f->summary, cases[c].verdict));
       g_assert_nonnull (strstr (f->advice, cases[c].advice));
-      g_assert_cmpstr (ev_text (f, "wait_backtrace"), ==, backtrace);
+      if (crowd)
+        {
+          /* the main thread computes: its own advice first, then the workers' */
+          g_assert_null (strstr (f->summary, "the data loader is the bottleneck"));
+          g_assert_true (g_str_has_prefix (f->advice, "The host computes (prepare_batch)"));
+        }
+      else
+        {
+          g_assert_nonnull (strstr (f->summary, "the data loader is the bottleneck"));
+          g_assert_cmpstr (ev_text (f, "wait_backtrace"), ==, backtrace);
+        }
       /* cpu_bound: the three windows of the gap, the same point */
       g_assert_cmpuint (cpu->len, ==, 1);
       f = g_ptr_array_index (cpu, 0);
       g_test_message ("  cpu_bound: %s\n  %s", f->summary, f->advice);
       assert_near (f->start, gap_start, 100 * MS);
       assert_near (f->end, gap_end, 100 * MS);
-      g_assert_nonnull (strstr (f->summary, "python3 [100] waits in read ("));
       g_assert_nonnull (strstr (f->summary, cases[c].text));
       g_assert_nonnull (strstr (f->summary, cases[c].verdict));
       g_assert_nonnull (strstr (f->advice, cases[c].advice));
+      if (crowd)
+        {
+          g_assert_nonnull (strstr (f->summary, "python3 [100] is busy 100% (most in "
+                                                "prepare_batch, 300 CPU samples)"));
+          g_assert_nonnull (strstr (f->cause, "the data loader's workers take every core"));
+          continue;
+        }
+      g_assert_nonnull (strstr (f->summary, "python3 [100] waits in read ("));
       g_assert_nonnull (strstr (f->cause, "the data loader is the bottleneck"));
       g_assert_cmpstr (ev_text (f, "wait_backtrace"), ==, backtrace);
     }
