@@ -256,13 +256,13 @@ _sl_workers_advice (const SlWorkers *w)
                             "cheaper: fewer or cheaper transforms, pin_memory=True for the "
                             "copies, prefetching.", w->n);
   if (_sl_workers_saturated (w))
-    return g_strdup_printf ("The DataLoader's %u workers keep %s %u cores busy and the training "
-                            "loop still waits for batches: more workers cannot help%s. Make each "
-                            "batch cheaper: a faster loader (fewer or cheaper transforms, "
-                            "decoding and augmenting on the GPU, preprocessed and cached data), "
-                            "pin_memory=True so that the copies to the GPU are asynchronous, and "
-                            "prefetching (prefetch_factor, non_blocking copies).", w->n,
-                            w->cores_at_least ? "all the" : "the machine's", w->cores,
+    return g_strdup_printf ("%s %u cores are all busy, %.1f of them with the DataLoader's %u "
+                            "workers: more workers cannot help%s. Make each batch cheaper: a "
+                            "faster loader (fewer or cheaper transforms, decoding and augmenting "
+                            "on the GPU, preprocessed and cached data), pin_memory=True so that "
+                            "the copies to the GPU are asynchronous, and prefetching "
+                            "(prefetch_factor, non_blocking copies).",
+                            w->cores_at_least ? "The" : "The machine's", w->cores, w->busy, w->n,
                             w->cores_at_least ? " unless the machine has more cores than the "
                                                 "scheduling data shows" : "");
   return g_strdup_printf ("The %u DataLoader workers keep the cores they have busy while %.0f of "
