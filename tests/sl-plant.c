@@ -220,6 +220,24 @@ plant_osrt (Plant      *p,
   note_time (p, end);
 }
 
+/* A call chain's rows in OSRT_CALLCHAINS or SAMPLING_CALLCHAINS (the same columns). */
+static void
+plant_frames (Plant             *p,
+              const char        *table,
+              gint64             id,
+              const char *const *frames,
+              guint              n)
+{
+  g_autofree char *sql = g_strdup_printf ("INSERT INTO %s VALUES (?, ?, ?, 0, 0, 0, NULL, NULL, 7, "
+                                          "?)", table);
+
+  for (guint d = 0; d < n; d++)
+    {
+      g_auto (GStrv) parts = g_strsplit (frames[d], "@", 2);
+      insert (p, sql, "iSSi", id, parts[0], parts[1] != NULL ? parts[1] : "", (gint64) d);
+    }
+}
+
 void
 plant_osrt_backtrace (Plant             *p,
                       gint               tid,
@@ -233,12 +251,7 @@ plant_osrt_backtrace (Plant             *p,
 
   insert (p, "INSERT INTO OSRT_API VALUES (?, ?, 27, ?, ?, 0, 0, ?, 0)", "iiiSi", start, end,
           GTID (tid), name, id);
-  for (guint d = 0; d < n; d++)
-    {
-      g_auto (GStrv) parts = g_strsplit (frames[d], "@", 2);
-      insert (p, "INSERT INTO OSRT_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, NULL, NULL, 7, ?)", "iSSi",
-              id, parts[0], parts[1] != NULL ? parts[1] : "", (gint64) d);
-    }
+  plant_frames (p, "OSRT_CALLCHAINS", id, frames, n);
   note_time (p, end);
 }
 
@@ -278,12 +291,7 @@ plant_sample_stack_of (Plant             *p,
 
   insert (p, "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, 0, 1, ?, 0)", "iii", id, t,
           (gint64) SL_GLOBAL_TID (1, pid, tid));
-  for (guint d = 0; d < n; d++)
-    {
-      g_auto (GStrv) parts = g_strsplit (frames[d], "@", 2);
-      insert (p, "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, NULL, NULL, 7, ?)",
-              "iSSi", id, parts[0], parts[1] != NULL ? parts[1] : "", (gint64) d);
-    }
+  plant_frames (p, "SAMPLING_CALLCHAINS", id, frames, n);
   note_time (p, t);
 }
 
