@@ -13,25 +13,35 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 using namespace simdjson;
 
 struct _SlJsonParser
 {
-  ondemand::parser parser;
-  dom::parser      dom;
+  gpointer    state;   /* the On-Demand parser, made on first use */
+  dom::parser dom;
 };
+
+static void free_state (gpointer state);
 
 extern "C" SlJsonParser *
 sl_json_parser_new (void)
 {
-  return new (std::nothrow) _SlJsonParser ();
+  SlJsonParser *p = new (std::nothrow) _SlJsonParser ();
+  if (p == NULL)
+    return NULL;
+  p->state = NULL;
+  return p;
 }
 
 extern "C" void
 sl_json_parser_free (SlJsonParser *p)
 {
+  if (p == NULL)
+    return;
+  free_state (p->state);
   delete p;
 }
 
@@ -140,11 +150,19 @@ text_of (std::string_view s)
   return SlJsonText { s.data (), s.size () };
 }
 
+/* ---- events -------------------------------------------------------------------------------- */
+
 /* An integer from a number (a fraction truncated, beyond int64 clamped) or a numeric string. */
 static gboolean
 get_int (ondemand::value &v,
          gint64          *out)
 {
+  int64_t fast;
+  if (v.get_int64 ().get (fast) == SUCCESS)
+    {
+      *out = fast;
+      return TRUE;
+    }
   ondemand::json_type t;
   if (v.type ().get (t) != SUCCESS)
     return FALSE;
@@ -258,11 +276,22 @@ get_dim3 (ondemand::value &v,
     }
 }
 
+/* Keys are compared as the file writes them, unescaped only where a counter needs its text: the
+ * names compared hold no quote or backslash. */
 static inline gboolean
-key_is (std::string_view key,
-        const char      *name)
+key_is (ondemand::raw_json_string key,
+        const char               *name)
 {
-  return key == std::string_view (name);
+  return key.unsafe_is_equal (name);
+}
+
+static std::string_view
+key_text (ondemand::raw_json_string key)
+{
+  const char *p = key.raw (), *q = p;
+  while (*q != '"' || (q > p && q[-1] == '\\'))
+    q++;
+  return std::string_view (p, (size_t) (q - p));
 }
 
 static error_code
@@ -272,17 +301,16 @@ read_args (ondemand::value &v,
   ondemand::object obj;
   if (v.get_object ().get (obj) != SUCCESS)
     return SUCCESS;   /* args that are not an object say nothing */
-  for (auto f : obj)
+  for (auto &&fr : obj)
     {
-      std::string_view key;
-      error_code err = f.unescaped_key ().get (key);
+      ondemand::field f;
+      error_code err = std::move (fr).get (f);
       if (err)
         return err;
-      ondemand::value x;
-      if ((err = f.value ().get (x)))
-        return err;
+      ondemand::raw_json_string key = f.key ();
+      ondemand::value x = f.value ();
       gint64 n;
-      switch (key.size () > 0 ? key[0] : 0)
+      switch (key.raw ()[0])
         {
         case 'c':
           if (key_is (key, "correlation"))
@@ -381,7 +409,7 @@ read_args (ondemand::value &v,
           if (x.type ().get (t) == SUCCESS && t == ondemand::json_type::number
               && get_double (x, &d))
             {
-              ev->series_name[ev->n_series] = text_of (key);
+              ev->series_name[ev->n_series] = text_of (key_text (key));
               ev->series_value[ev->n_series++] = d;
             }
         }
@@ -394,17 +422,20 @@ read_event (ondemand::object &obj,
             SlJsonEvent      *ev)
 {
   memset (ev, 0, sizeof *ev);
-  for (auto f : obj)
+  for (auto &&fr : obj)
     {
-      std::string_view key;
-      error_code err = f.unescaped_key ().get (key);
+      ondemand::field f;
+      error_code err = std::move (fr).get (f);
       if (err)
         return err;
-      ondemand::value v;
-      if ((err = f.value ().get (v)))
-        return err;
+      ondemand::raw_json_string key = f.key ();
+      ondemand::value v = f.value ();
       std::string_view s;
-      switch (key.size () == 0 ? 0 : key.size () == 1 ? key[0] : key.size () * 256 + key[0])
+      const char *k = key.raw ();
+      /* the length of short keys, and their first letter */
+      int len = k[0] == '"' ? 0 : k[1] == '"' ? 1 : k[2] == '"' ? 2 : k[3] == '"' ? 3
+                : k[4] == '"' ? 4 : 5;
+      switch (len <= 1 ? k[0] * (len == 1) : len * 256 + k[0])
         {
         case 2 * 256 + 'p':    /* "ph" */
           if (key_is (key, "ph") && v.get_string ().get (s) == SUCCESS && s.size () == 1)
@@ -469,17 +500,17 @@ read_event (ondemand::object &obj,
   return SUCCESS;
 }
 
-extern "C" gboolean
-sl_json_parse_events (SlJsonParser    *p,
-                      const char      *buf,
-                      gsize            len,
-                      SlJsonEventFunc  func,
-                      gpointer         data,
-                      guint64         *n_done,
-                      guint64         *n_other,
-                      gsize           *error_at,
-                      const char     **message,
-                      gboolean        *utf8)
+static gboolean
+parse_events (gpointer        *state,
+              const char      *buf,
+              gsize            len,
+              SlJsonEventFunc  func,
+              gpointer         data,
+              guint64         *n_done,
+              guint64         *n_other,
+              gsize           *error_at,
+              const char     **message,
+              gboolean        *utf8)
 {
   ondemand::document doc;
   ondemand::array arr;
@@ -489,7 +520,15 @@ sl_json_parse_events (SlJsonParser    *p,
   *n_done = 0;
   *utf8 = FALSE;
   *error_at = 0;
-  err = p->parser.iterate (buf, len, len + SIMDJSON_PADDING).get (doc);
+  if (*state == NULL)
+    *state = new (std::nothrow) ondemand::parser ();
+  if (*state == NULL)
+    {
+      *message = "out of memory";
+      return FALSE;
+    }
+  ondemand::parser *parser = static_cast<ondemand::parser *> (*state);
+  err = parser->iterate (buf, len, len + SIMDJSON_PADDING).get (doc);
   if (!err)
     err = doc.get_array ().get (arr);
   if (!err)
@@ -523,6 +562,28 @@ sl_json_parse_events (SlJsonParser    *p,
   *utf8 = err == UTF8_ERROR;
   *message = error_message (err);
   return FALSE;
+}
+
+static void
+free_state (gpointer state)
+{
+  delete static_cast<ondemand::parser *> (state);
+}
+
+extern "C" gboolean
+sl_json_parse_events (SlJsonParser    *p,
+                      const char      *buf,
+                      gsize            len,
+                      SlJsonEventFunc  func,
+                      gpointer         data,
+                      guint64         *n_done,
+                      guint64         *n_other,
+                      gsize           *error_at,
+                      const char     **message,
+                      gboolean        *utf8)
+{
+  return parse_events (&p->state, buf, len, func, data, n_done, n_other, error_at, message,
+                       utf8);
 }
 
 /* ---- the top-level values ---------------------------------------------------------------- */

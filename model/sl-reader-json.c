@@ -280,6 +280,17 @@ typedef struct
   gboolean pending;
 } Series;
 
+/* Names repeat (a few thousand distinct ones in millions of events): a table of their ids by
+ * their bytes spares the trace's interning (UTF-8 check, lock, hash of the whole text) for all
+ * but the first of each.  Its hash reads the length and at most 32 bytes; a hit compares all. */
+typedef struct
+{
+  guint64     hash;
+  const char *text;      /* the interned copy; NULL = empty slot */
+  gsize       len;
+  guint32     id;
+} NameSlot;
+
 typedef struct
 {
   SlReader       r;
@@ -299,6 +310,7 @@ typedef struct
   guint32        next_synthetic;
   GHashTable    *given_names;  /* gpid or gtid (guint64) -> string id: the file's text ids */
   GHashTable    *process_names;/* gpid -> string id (M process_name) */
+  GHashTable    *gpu_labels;   /* gpid -> string id (M process_labels "GPU 0") */
   GHashTable    *thread_names; /* gtid -> string id (M thread_name) */
   GHashTable    *process_sort; /* gpid -> sort index */
   GHashTable    *thread_sort;
@@ -308,16 +320,71 @@ typedef struct
   guint32        memset_name;
   guint32        sync_names[5];
 
+  NameSlot      *names;        /* intern_text's table */
+  gsize          n_name_slots, n_names;
   GString       *meta;         /* `{"key":value,…}` of the top-level values */
   guint64        batch_offset; /* file offset of the batch being parsed */
   guint64        consumed;     /* for progress */
 } JsonReader;
 
+#define MAX_CACHED_NAMES (1u << 20)
+
+static guint64
+name_hash (const char *s,
+           gsize       len)
+{
+  guint64 h = len * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  gsize n = MIN (len, 16);
+  for (gsize i = 0; i < n; i++)
+    h = (h ^ (guchar) s[i]) * G_GUINT64_CONSTANT (0x100000001B3);
+  for (gsize i = len - MIN (len, 16); i < len; i++)
+    h = (h ^ (guchar) s[i]) * G_GUINT64_CONSTANT (0x100000001B3);
+  return h ^ (h >> 31);
+}
+
 static guint32
 intern_text (JsonReader *jr,
              SlJsonText  t)
 {
-  return t.len == 0 ? SL_NO_STR : _sl_trace_intern (jr->r.trace, t.s, (gssize) t.len);
+  if (t.len == 0)
+    return SL_NO_STR;
+  guint64 h = name_hash (t.s, t.len);
+  gsize mask = jr->n_name_slots - 1;
+  for (gsize i = h & mask;; i = (i + 1) & mask)
+    {
+      NameSlot *slot = &jr->names[i];
+      if (slot->text == NULL)
+        break;
+      if (slot->hash == h && slot->len == t.len && memcmp (slot->text, t.s, t.len) == 0)
+        return slot->id;
+    }
+  guint32 id = _sl_trace_intern (jr->r.trace, t.s, (gssize) t.len);
+  const char *stored = sl_trace_str (jr->r.trace, id);
+  if (jr->n_names >= MAX_CACHED_NAMES || strlen (stored) != t.len)
+    return id;    /* repaired text is not cached: it would never match the file's bytes */
+  if (2 * (jr->n_names + 1) > jr->n_name_slots)
+    {
+      gsize n = jr->n_name_slots * 2;
+      NameSlot *grown = g_new0 (NameSlot, n);
+      for (gsize k = 0; k < jr->n_name_slots; k++)
+        if (jr->names[k].text != NULL)
+          {
+            gsize j = jr->names[k].hash & (n - 1);
+            while (grown[j].text != NULL)
+              j = (j + 1) & (n - 1);
+            grown[j] = jr->names[k];
+          }
+      g_free (jr->names);
+      jr->names = grown;
+      jr->n_name_slots = n;
+      mask = n - 1;
+    }
+  gsize i = h & mask;
+  while (jr->names[i].text != NULL)
+    i = (i + 1) & mask;
+  jr->names[i] = (NameSlot) { h, stored, t.len, id };
+  jr->n_names++;
+  return id;
 }
 
 /* A 24-bit pid or tid: small numbers as they are, text and the rest as synthetic ids counted
@@ -673,12 +740,20 @@ read_metadata (JsonReader        *jr,
   GHashTable *table = NULL;
   guint64 key = 0;
 
-  if (text_is (ev->name, "process_name") || text_is (ev->name, "process_labels"))
+  if (text_is (ev->name, "process_name"))
     {
-      if (text_is (ev->name, "process_labels"))
-        return;   /* "labels" ("CPU", "GPU 0") repeat what the name says */
       table = jr->process_names;
       key = gpid;
+    }
+  else if (text_is (ev->name, "process_labels"))
+    {
+      /* Kineto names a GPU's process after the program and labels it "GPU 0": the label is
+       * the better name; "CPU" says nothing */
+      if (ev->arg_name.len < 4 || g_ascii_strncasecmp (ev->arg_name.s, "GPU ", 4) != 0)
+        return;
+      g_hash_table_insert (jr->gpu_labels, g_memdup2 (&gpid, sizeof gpid),
+                           GUINT_TO_POINTER (intern_text (jr, ev->arg_name)));
+      return;
     }
   else if (text_is (ev->name, "thread_name"))
     {
@@ -965,22 +1040,42 @@ parse_batch (JsonReader *jr,
   if (from >= to)
     return;
 
+  /* in place: the byte before the first event becomes '[' (it is the array's own '[', a comma
+   * or a blank) and the one after the last ']', put back after */
   gsize pad = sl_json_padding ();
   gsize len = to - from + 2;
-  g_byte_array_set_size (scratch, len + pad);
-  char *buf = (char *) scratch->data;
+  char *buf;
+  char saved_open = 0, saved_close = 0;
+  gboolean in_place = from > 0;
+  if (in_place)
+    {
+      buf = work + from - 1;
+      saved_open = buf[0];
+      saved_close = buf[len - 1];
+    }
+  else
+    {
+      g_byte_array_set_size (scratch, len + pad);
+      buf = (char *) scratch->data;
+      memcpy (buf + 1, work + from, to - from);
+      memset (buf + len, 0, pad);
+    }
   buf[0] = '[';
-  memcpy (buf + 1, work + from, to - from);
   buf[len - 1] = ']';
-  memset (buf + len, 0, pad);
 
   guint64 n_done = 0, n_other = 0;
   gsize at;
   const char *message = NULL;
   gboolean utf8;
   jr->batch_offset = work_offset + from;
-  if (sl_json_parse_events (jr->parser, buf, len, on_event, jr, &n_done, &n_other, &at, &message,
-                            &utf8))
+  gboolean parsed = sl_json_parse_events (jr->parser, buf, len, on_event, jr, &n_done, &n_other,
+                                          &at, &message, &utf8);
+  if (in_place)
+    {
+      buf[0] = saved_open;
+      buf[len - 1] = saved_close;
+    }
+  if (parsed)
     {
       jr->n_not_events += n_other;
       return;
@@ -1054,7 +1149,7 @@ read_file (JsonReader *jr,
 {
   Scan sc = { TOP_START, FALSE, FALSE, 0, 0, g_string_new (NULL), FALSE, FALSE };
   gsize pad = sl_json_padding ();
-  gsize cap = 2 * CHUNK + pad, len = 0;
+  gsize cap = 2 * CHUNK + pad + 16, len = 0;
   g_autofree char *work = g_malloc (cap);
   g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
   g_autoptr (GByteArray) scratch = g_byte_array_new ();
@@ -1069,14 +1164,14 @@ read_file (JsonReader *jr,
   while (!eof)
     {
       /* room for a chunk after what is kept */
-      if (len + CHUNK + pad > cap)
+      if (len + CHUNK + pad + 16 > cap)
         {
           if (len > MAX_EVENT)
             {
               scan_error (jr, work_offset, "an event longer than 256 MiB", error);
               goto out;
             }
-          cap = len + CHUNK + pad;
+          cap = len + CHUNK + pad + 16;
           work = g_realloc (work, cap);
         }
       gssize n = input_read (&jr->in, work + len, error);
@@ -1547,7 +1642,8 @@ finish_model (JsonReader       *jr,
     {
       SlProcess *p = &g_array_index (trace->processes, SlProcess, i);
       gpointer name;
-      if (g_hash_table_lookup_extended (jr->process_names, &p->global_pid, NULL, &name)
+      if (g_hash_table_lookup_extended (jr->gpu_labels, &p->global_pid, NULL, &name)
+          || g_hash_table_lookup_extended (jr->process_names, &p->global_pid, NULL, &name)
           || g_hash_table_lookup_extended (jr->given_names, &p->global_pid, NULL, &name))
         p->name = GPOINTER_TO_UINT (name);
     }
@@ -1608,20 +1704,15 @@ note_reads (JsonReader *jr)
     { "traceEvents: instants", jr->n_marks },
     { "traceEvents: counter samples", jr->n_counters },
   };
+  /* all events first, with what was skipped or repaired; then what became what */
+  SlTableRead all = { (char *) "traceEvents", NULL, jr->n_events + jr->n_bad_events,
+                      jr->trouble.null_time, jr->trouble.bad_type + jr->n_bad_events, 0,
+                      jr->n_not_events, jr->trouble.bad_range, jr->trouble.bad_order };
+  _sl_trace_note_table (jr->r.trace, &all);
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     {
       SlTableRead read = { (char *) parts[i].table, NULL, parts[i].n, 0, 0, 0, 0, 0, 0 };
-      if (i == 0)
-        {
-          /* the trouble of all events, once */
-          read.null_time = jr->trouble.null_time;
-          read.bad_type = jr->trouble.bad_type + jr->n_bad_events;
-          read.not_events = jr->n_not_events;
-          read.bad_range = jr->trouble.bad_range;
-          read.bad_order = jr->trouble.bad_order;
-          read.rows += read.null_time + read.bad_type + read.not_events;
-        }
-      if (read.rows > 0 || i == 0)
+      if (read.rows > 0)
         _sl_trace_note_table (jr->r.trace, &read);
     }
 }
@@ -1686,6 +1777,7 @@ _sl_reader_read_json (SlTrace        *trace,
   jr->next_synthetic = 0xFFFFFF;
   jr->given_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   jr->process_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  jr->gpu_labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   jr->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   jr->process_sort = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   jr->thread_sort = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -1693,6 +1785,8 @@ _sl_reader_read_json (SlTrace        *trace,
   jr->flows = g_array_new (FALSE, FALSE, sizeof (FlowPoint));
   jr->cat_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   jr->meta = g_string_new ("{");
+  jr->n_name_slots = 1024;
+  jr->names = g_new0 (NameSlot, jr->n_name_slots);
   _sl_trace_intern (trace, "[CUDA memset]", -1);
   jr->memset_name = _sl_trace_intern (trace, "[CUDA memset]", -1);
   meta.schema_version = -1;
@@ -1716,11 +1810,20 @@ _sl_reader_read_json (SlTrace        *trace,
                            "(%s); GPUs are not described",
                     trace->path, message);
   finish_model (jr, &meta);
+  /* the schema line says what the file is, and the rank of a distributed run */
+  g_autoptr (GString) schema = g_string_new (NULL);
+  if (meta.schema_version >= 0)
+    g_string_printf (schema, "Kineto JSON (schemaVersion %" G_GINT64_FORMAT ")",
+                     meta.schema_version);
+  else
+    g_string_assign (schema, jr->meta->len > 2 ? "trace-event JSON" : "trace-event JSON array");
+  if (meta.has_rank && meta.world_size > 0)
+    g_string_append_printf (schema, ", rank %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT,
+                            meta.rank, meta.world_size);
+  else if (meta.has_rank)
+    g_string_append_printf (schema, ", rank %" G_GINT64_FORMAT, meta.rank);
   g_free (trace->schema);
-  trace->schema = meta.schema_version >= 0
-                  ? g_strdup_printf ("Kineto JSON, schemaVersion %" G_GINT64_FORMAT,
-                                     meta.schema_version)
-                  : g_strdup (jr->meta->len > 2 ? "trace-event JSON" : "trace-event JSON array");
+  trace->schema = g_string_free (g_steal_pointer (&schema), FALSE);
   if (meta.has_rank)
     {
       trace->json_rank = meta.rank;
@@ -1741,6 +1844,7 @@ out:
   g_hash_table_unref (jr->synthetic);
   g_hash_table_unref (jr->given_names);
   g_hash_table_unref (jr->process_names);
+  g_hash_table_unref (jr->gpu_labels);
   g_hash_table_unref (jr->thread_names);
   g_hash_table_unref (jr->process_sort);
   g_hash_table_unref (jr->thread_sort);
@@ -1748,6 +1852,7 @@ out:
   g_array_unref (jr->flows);
   g_hash_table_unref (jr->cat_ids);
   g_string_free (jr->meta, TRUE);
+  g_free (jr->names);
   g_free (jr);
   return ok;
 }
