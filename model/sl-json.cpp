@@ -529,6 +529,7 @@ parse_events (gpointer        *state,
     }
   ondemand::parser *parser = static_cast<ondemand::parser *> (*state);
   err = parser->iterate (buf, len, len + SIMDJSON_PADDING).get (doc);
+  bool iterated = !err;   /* a document that failed to start has no location to ask */
   if (!err)
     err = doc.get_array ().get (arr);
   if (!err)
@@ -557,7 +558,7 @@ parse_events (gpointer        *state,
   if (!err)
     return TRUE;
   const char *at = NULL;
-  if (doc.current_location ().get (at) == SUCCESS && at >= buf && at <= buf + len)
+  if (iterated && doc.current_location ().get (at) == SUCCESS && at >= buf && at <= buf + len)
     *error_at = (gsize) (at - buf);
   *utf8 = err == UTF8_ERROR;
   *message = error_message (err);

@@ -53,6 +53,7 @@ typedef struct
   GAsyncQueue *full, *empty;
   gint         stop;
   gboolean     eof;
+  char        *pending_error;  /* the inflater's, after its last data */
   Block       *blocks[N_GZ_BLOCKS];
 } Input;
 
@@ -172,6 +173,14 @@ input_read (Input   *in,
             char    *dst,
             GError **error)
 {
+  if (in->pending_error != NULL)
+    {
+      /* the inflater stopped after the data it handed over last time */
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT, "%s: %s", in->path,
+                   in->pending_error);
+      g_clear_pointer (&in->pending_error, g_free);
+      return -1;
+    }
   if (in->eof)
     return 0;
   if (!in->gz)
@@ -198,13 +207,9 @@ input_read (Input   *in,
   if (b->last)
     {
       in->eof = TRUE;
-      if (b->error != NULL)
-        {
-          g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT, "%s: %s", in->path,
-                       b->error);
-          g_clear_pointer (&b->error, g_free);
-          return -1;
-        }
+      in->pending_error = g_steal_pointer (&b->error);
+      if (n == 0 && in->pending_error != NULL)
+        return input_read (in, dst, error);
     }
   else
     g_async_queue_push (in->empty, b);
@@ -239,6 +244,7 @@ input_close (Input *in)
       g_async_queue_unref (in->full);
       g_async_queue_unref (in->empty);
     }
+  g_free (in->pending_error);
   if (in->fd >= 0)
     close (in->fd);
 }
@@ -1160,6 +1166,7 @@ read_file (JsonReader *jr,
   gsize elem_start = 0;
   gboolean ok = FALSE, eof = FALSE;
   guint chunks = 0;
+  GError *read_error = NULL;
 
   while (!eof)
     {
@@ -1174,20 +1181,10 @@ read_file (JsonReader *jr,
           cap = len + CHUNK + pad + 16;
           work = g_realloc (work, cap);
         }
-      gssize n = input_read (&jr->in, work + len, error);
+      /* a read or gzip error ends the input: what came before it is read, then it is reported */
+      gssize n = read_error == NULL ? input_read (&jr->in, work + len, &read_error) : 0;
       if (n < 0)
-        {
-          if (jr->n_events > 0)
-            {
-              /* a truncated or damaged gzip: keep what came before */
-              _sl_trace_warn (jr->r.trace, "%s; the events before it were read",
-                              (*error)->message);
-              g_clear_error (error);
-              n = 0;
-            }
-          else
-            goto out;
-        }
+        n = 0;
       eof = n == 0;
       len += (gsize) n;
       if ((++chunks & 3) == 0)
@@ -1378,6 +1375,16 @@ read_file (JsonReader *jr,
         break;
     }
 
+  if (read_error != NULL)
+    {
+      if (jr->n_events == 0)
+        {
+          g_propagate_error (error, g_steal_pointer (&read_error));
+          goto out;
+        }
+      _sl_trace_warn (jr->r.trace, "%s; the events before it were read", read_error->message);
+      g_clear_error (&read_error);
+    }
   if (sc.state != TOP_DONE)
     {
       guint64 at = work_offset + pos;
@@ -1407,6 +1414,7 @@ read_file (JsonReader *jr,
   ok = TRUE;
 
 out:
+  g_clear_error (&read_error);
   g_string_free (sc.key, TRUE);
   return ok;
 }
