@@ -302,11 +302,44 @@ read_lost (SlInventory *inv,
   sqlite3_finalize (stmt);
 }
 
+static SlInventory *
+inventory_alloc (guint n_tables)
+{
+  SlInventory *inv = g_new0 (SlInventory, 1);
+  inv->tables = g_array_sized_new (FALSE, TRUE, sizeof (SlTableInfo), n_tables);
+  g_array_set_clear_func (inv->tables, table_info_clear);
+  inv->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlInventoryDiagnostic));
+  g_array_set_clear_func (inv->diagnostics, diagnostic_clear);
+  inv->lost = g_array_new (FALSE, TRUE, sizeof (SlLostRecords));
+  g_array_set_clear_func (inv->lost, lost_clear);
+  return inv;
+}
+
+/* A JSON trace has no tables: its "tables" are the kinds of events the reader took from
+ * traceEvents (sl-reader-json.c notes each), all loaded, the trouble on the first. */
+static SlInventory *
+json_inventory (SlTrace *trace)
+{
+  SlInventory *inv = inventory_alloc (trace->table_reads->len);
+
+  for (guint i = 0; i < trace->table_reads->len; i++)
+    {
+      const SlTableRead *r = &g_array_index (trace->table_reads, SlTableRead, i);
+      SlTableInfo t = { 0 };
+      describe_table (trace, NULL, r->table, &t);
+      g_array_append_val (inv->tables, t);
+    }
+  return inv;
+}
+
 SlInventory *
 sl_inventory_new (SlTrace *trace,
                   GError **error)
 {
   g_return_val_if_fail (trace != NULL, NULL);
+
+  if (trace->is_json)
+    return json_inventory (trace);
 
   sqlite3 *db = _sl_trace_open_db (trace->path, FALSE, error);
   sqlite3_stmt *stmt = NULL;
@@ -331,13 +364,7 @@ sl_inventory_new (SlTrace *trace,
     }
   sqlite3_finalize (stmt);
 
-  SlInventory *inv = g_new0 (SlInventory, 1);
-  inv->tables = g_array_sized_new (FALSE, TRUE, sizeof (SlTableInfo), names->len);
-  g_array_set_clear_func (inv->tables, table_info_clear);
-  inv->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlInventoryDiagnostic));
-  g_array_set_clear_func (inv->diagnostics, diagnostic_clear);
-  inv->lost = g_array_new (FALSE, TRUE, sizeof (SlLostRecords));
-  g_array_set_clear_func (inv->lost, lost_clear);
+  SlInventory *inv = inventory_alloc (names->len);
 
   for (guint i = 0; i < names->len; i++)
     {

@@ -95,11 +95,11 @@ gpu_append (SlReader       *r,
   g_array_append_val (a, *ev);
 }
 
-static guint32
-intern_info (GHashTable    *seen,
-             GArray        *infos,
-             gconstpointer  info,
-             gsize          size)
+guint32
+_sl_reader_intern_info (GHashTable    *seen,
+                        GArray        *infos,
+                        gconstpointer  info,
+                        gsize          size)
 {
   guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (seen, info));
   if (idx != 0)
@@ -182,7 +182,7 @@ kernel_row (SlReader     *r,
   info.shared_executed = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 22));
 
   ev->name = info.demangled_name;
-  ev->aux = intern_info (r->kernel_infos, r->trace->kernel_infos, &info, sizeof info);
+  ev->aux = _sl_reader_intern_info (r->kernel_infos, r->trace->kernel_infos, &info, sizeof info);
   gpu_append (r, stmt, &key, ev);
 }
 
@@ -212,9 +212,9 @@ _sl_reader_read_kernels (SlReader *r,
 
 /* ---- memcpy and memset ------------------------------------------------------------------- */
 
-static guint32
-memcpy_name (SlReader *r,
-             gint64    kind)
+guint32
+_sl_reader_memcpy_name (SlReader *r,
+                        gint64    kind)
 {
   if (kind >= 0 && kind < (gint64) G_N_ELEMENTS (r->memcpy_names) && r->memcpy_names[kind] != 0)
     return r->memcpy_names[kind];
@@ -274,8 +274,8 @@ memcpy_row (SlReader     *r,
   info.dst_kind = mem_kind (stmt, 10);
   info.src_device = device_or_none (stmt, 11);
   info.dst_device = device_or_none (stmt, 12);
-  ev->name = memcpy_name (r, kind);
-  ev->aux = intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
+  ev->name = _sl_reader_memcpy_name (r, kind);
+  ev->aux = _sl_reader_intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
   gpu_append (r, stmt, &key, ev);
 }
 
@@ -295,7 +295,7 @@ memset_row (SlReader     *r,
   info.value = (guint32) sqlite3_column_int64 (stmt, 8);
   info.mem_kind = mem_kind (stmt, 9);
   ev->name = *memset_name;
-  ev->aux = intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
+  ev->aux = _sl_reader_intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
   gpu_append (r, stmt, &key, ev);
 }
 

@@ -266,6 +266,12 @@ _sl_reader_row_thread (SlReader     *r,
 
 /* ---- lanes under construction (sl-reader.c) ---------------------------------------------- */
 
+/* What every reader (SQLite, JSON) shares: the lookup tables, the lanes built from the event
+ * arrays after the last event, and freeing. */
+void     _sl_reader_init_tables    (SlReader *r);
+void     _sl_reader_build_lanes    (SlReader *r);
+void     _sl_reader_clear          (SlReader *r);
+
 GArray  *_sl_reader_cpu_events     (SlReader *r, gint32 thread, SlLaneKind kind);
 GArray  *_sl_reader_gpu_lookup     (SlReader *r, const SlGpuKey *key);
 
@@ -295,6 +301,14 @@ gboolean _sl_kernel_info_equal     (gconstpointer a, gconstpointer b);
 guint    _sl_copy_info_hash        (gconstpointer p);
 gboolean _sl_copy_info_equal       (gconstpointer a, gconstpointer b);
 
+/* The index of a kernel or copy description in `infos`, stored once (`seen`: info -> index + 1). */
+guint32  _sl_reader_intern_info    (GHashTable    *seen,
+                                    GArray        *infos,
+                                    gconstpointer  info,
+                                    gsize          size);
+/* "[CUDA memcpy Host-to-Device]": a copy's name as nsys gives it, by ENUM_CUDA_MEMCPY_OPER. */
+guint32  _sl_reader_memcpy_name    (SlReader *r, gint64 kind);
+
 gboolean _sl_reader_read_runtime   (SlReader *r, GError **error);
 gboolean _sl_reader_read_kernels   (SlReader *r, GError **error);
 gboolean _sl_reader_read_memcpy    (SlReader *r, GError **error);
@@ -309,5 +323,14 @@ gboolean _sl_reader_read_samples   (SlReader *r, GError **error);
 gboolean _sl_reader_read_sched     (SlReader *r, GError **error);
 /* Where no SCHED_EVENTS row was read: states from the samples and OS runtime calls read. */
 void     _sl_reader_derive_sched   (SlReader *r);
+
+/* ---- Kineto / Chrome trace-event JSON (sl-reader-json.c) --------------------------------- */
+
+gboolean _sl_reader_read_json      (SlTrace        *trace,
+                                    SlLoadFlags     flags,
+                                    SlProgressFunc  progress,
+                                    gpointer        user_data,
+                                    GCancellable   *cancellable,
+                                    GError        **error);
 
 G_END_DECLS

@@ -194,6 +194,70 @@ free_arrays (GHashTable *table)
   g_hash_table_remove_all (table);
 }
 
+/* ---- what every reader shares ------------------------------------------------------------ */
+
+void
+_sl_reader_init_tables (SlReader *r)
+{
+  r->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->processes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->cpu_builders = g_hash_table_new_full (cpu_key_hash, cpu_key_equal, g_free, NULL);
+  r->gpu_lanes = g_hash_table_new_full (gpu_key_hash, _sl_gpu_key_equal, g_free, NULL);
+  r->lane_arrays = g_hash_table_new (g_direct_hash, g_direct_equal);
+  r->kernel_infos = g_hash_table_new_full (_sl_kernel_info_hash, _sl_kernel_info_equal,
+                                           g_free, NULL);
+  r->copy_infos = g_hash_table_new_full (_sl_copy_info_hash, _sl_copy_info_equal, g_free, NULL);
+  r->context_gpu = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->nvtx_domains = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+}
+
+/* After the last event: thread states, the CPU lanes by depth, the GPU lanes' arrays handed
+ * over; warns about an empty trace and repaired names. */
+void
+_sl_reader_build_lanes (SlReader *r)
+{
+  SlTrace *trace = r->trace;
+
+  _sl_reader_derive_sched (r);
+  flush_cpu_builders (r);
+
+  /* GPU lanes: hand the arrays over */
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, r->lane_arrays);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    lane_take (key, value);
+  g_hash_table_remove_all (r->lane_arrays);
+
+  gsize n_events = 0;
+  for (guint i = 0; i < trace->lanes->len; i++)
+    n_events += ((SlLane *) g_ptr_array_index (trace->lanes, i))->n_events;
+  if (n_events == 0)
+    _sl_trace_warn (trace, "the trace holds no events: its event tables are empty "
+                           "or were not loaded");
+  if (r->n_bad_utf8 > 0)
+    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " names are not valid UTF-8; "
+                           "unreadable bytes were replaced",
+                    r->n_bad_utf8);
+}
+
+/* Frees the lookup tables and any event arrays a failed load left. */
+void
+_sl_reader_clear (SlReader *r)
+{
+  free_arrays (r->lane_arrays);
+  free_arrays (r->cpu_builders);
+  g_hash_table_unref (r->threads);
+  g_hash_table_unref (r->processes);
+  g_hash_table_unref (r->cpu_builders);
+  g_hash_table_unref (r->gpu_lanes);
+  g_hash_table_unref (r->lane_arrays);
+  g_hash_table_unref (r->kernel_infos);
+  g_hash_table_unref (r->copy_infos);
+  g_hash_table_unref (r->context_gpu);
+  g_hash_table_unref (r->nvtx_domains);
+}
+
 typedef gboolean (*ReadFunc) (SlReader *r, GError **error);
 
 typedef struct
@@ -317,16 +381,7 @@ _sl_reader_read (SlTrace        *trace,
       return FALSE;
     }
 
-  r.threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r.processes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r.cpu_builders = g_hash_table_new_full (cpu_key_hash, cpu_key_equal, g_free, NULL);
-  r.gpu_lanes = g_hash_table_new_full (gpu_key_hash, _sl_gpu_key_equal, g_free, NULL);
-  r.lane_arrays = g_hash_table_new (g_direct_hash, g_direct_equal);
-  r.kernel_infos = g_hash_table_new_full (_sl_kernel_info_hash, _sl_kernel_info_equal,
-                                          g_free, NULL);
-  r.copy_infos = g_hash_table_new_full (_sl_copy_info_hash, _sl_copy_info_equal, g_free, NULL);
-  r.context_gpu = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r.nvtx_domains = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  _sl_reader_init_tables (&r);
 
   if (!_sl_reader_table_exists (&r, "StringIds"))
     _sl_trace_warn (trace, _sl_reader_view_exists (&r, "StringIds")
@@ -392,46 +447,16 @@ _sl_reader_read (SlTrace        *trace,
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto out;
-  _sl_reader_derive_sched (&r);
-  flush_cpu_builders (&r);
-
-  /* GPU lanes: hand the arrays over */
-  GHashTableIter iter;
-  gpointer key, value;
-  g_hash_table_iter_init (&iter, r.lane_arrays);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    lane_take (key, value);
-  g_hash_table_remove_all (r.lane_arrays);
-
+  _sl_reader_build_lanes (&r);
   if (r.n_missing_str > 0)
     _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " string ids point nowhere in StringIds; "
                            "those names are empty",
                     r.n_missing_str);
-  gsize n_events = 0;
-  for (guint i = 0; i < trace->lanes->len; i++)
-    n_events += ((SlLane *) g_ptr_array_index (trace->lanes, i))->n_events;
-  if (n_events == 0)
-    _sl_trace_warn (trace, "the trace holds no events: its event tables are empty "
-                           "or were not loaded");
-  if (r.n_bad_utf8 > 0)
-    _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " names are not valid UTF-8; "
-                           "unreadable bytes were replaced",
-                    r.n_bad_utf8);
   ok = TRUE;
 
 out:
-  free_arrays (r.lane_arrays);
-  free_arrays (r.cpu_builders);
   _sl_reader_strings_close (&r);
-  g_hash_table_unref (r.threads);
-  g_hash_table_unref (r.processes);
-  g_hash_table_unref (r.cpu_builders);
-  g_hash_table_unref (r.gpu_lanes);
-  g_hash_table_unref (r.lane_arrays);
-  g_hash_table_unref (r.kernel_infos);
-  g_hash_table_unref (r.copy_infos);
-  g_hash_table_unref (r.context_gpu);
-  g_hash_table_unref (r.nvtx_domains);
+  _sl_reader_clear (&r);
   g_mutex_clear (&prog.lock);
   return ok;
 }

@@ -152,6 +152,12 @@ struct _SlTrace
   SlGpuBusy    *gpu_busy;      /* one per GPU */
   GArray       *table_reads;   /* SlTableRead, in the order the tables were read */
   gpointer      nvtx_proj;     /* SlNvtxProj, built on first use (sl_nvtx_proj_get) */
+
+  /* a Kineto / Chrome JSON trace (sl-reader-json.c): no SQLite file behind it */
+  gboolean      is_json;
+  gboolean      json_rank_known; /* distributedInfo.rank */
+  gint64        json_rank;
+  gint64        json_world_size; /* 0 when the file does not say */
 };
 
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);

@@ -1,5 +1,6 @@
 /* sl-trace.c: the trace container: strings, tables, lanes and their final indexing. */
 #include "sl-trace-private.h"
+#include "sl-reader-private.h"
 #include "sl-lane.h"
 #include "sl-nvtx-proj.h"
 #include "sl-occupancy.h"
@@ -378,13 +379,20 @@ sl_trace_load (const char     *path,
       return NULL;
     }
 
-  db = _sl_trace_open_db (path, (flags & SL_LOAD_LIVE) != 0, error);
-  if (db == NULL)
-    return NULL;
-
-  trace = sl_trace_new (path);
-  ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
-  sqlite3_close (db);
+  if (sl_trace_file_is_json (path))
+    {
+      trace = sl_trace_new (path);
+      ok = _sl_reader_read_json (trace, flags, progress, user_data, cancellable, error);
+    }
+  else
+    {
+      db = _sl_trace_open_db (path, (flags & SL_LOAD_LIVE) != 0, error);
+      if (db == NULL)
+        return NULL;
+      trace = sl_trace_new (path);
+      ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
+      sqlite3_close (db);
+    }
   if (!ok)
     {
       /* GIO's "Operation was cancelled" does not say which load was */
@@ -435,6 +443,26 @@ gsize
 sl_trace_get_n_events (SlTrace *trace)
 {
   return trace->n_events;
+}
+
+gboolean
+sl_trace_is_json (SlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, FALSE);
+  return trace->is_json;
+}
+
+gboolean
+sl_trace_get_rank (SlTrace *trace,
+                   gint64  *rank,
+                   gint64  *world_size)
+{
+  g_return_val_if_fail (trace != NULL, FALSE);
+  if (rank != NULL)
+    *rank = trace->json_rank;
+  if (world_size != NULL)
+    *world_size = trace->json_world_size;
+  return trace->json_rank_known;
 }
 
 const char *const *

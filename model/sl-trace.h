@@ -135,6 +135,16 @@ const char       *sl_trace_get_schema        (SlTrace        *trace);
 SlTime            sl_trace_get_start         (SlTrace        *trace);
 SlTime            sl_trace_get_end           (SlTrace        *trace);
 gsize             sl_trace_get_n_events      (SlTrace        *trace);
+/* TRUE for a Kineto (PyTorch profiler) or Chrome trace-event JSON file, read by content (plain or
+ * gzip), FALSE for anything else (an nsys SQLite export). */
+gboolean          sl_trace_file_is_json      (const char     *path);
+/* TRUE when the trace was read from JSON. */
+gboolean          sl_trace_is_json           (SlTrace        *trace);
+/* The rank of a distributed run (Kineto's distributedInfo) and its world size (0 when not
+ * given); FALSE when the trace does not say. */
+gboolean          sl_trace_get_rank          (SlTrace        *trace,
+                                              gint64         *rank,
+                                              gint64         *world_size);
 /* Warnings collected while loading (rows skipped and why), NULL-terminated. */
 const char *const*sl_trace_get_warnings      (SlTrace        *trace);
 /* Bytes of memory the model holds for this trace (events, indexes, strings, tables). */
