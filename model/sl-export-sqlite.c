@@ -7,8 +7,10 @@
  * ranges their domain (a NvtxDomainCreate row per process and domain) and kind (push/pop,
  * start/end, mark), OS runtime calls their backtraces, CPU samples their call chains, and the
  * ENUM_* tables the labels the trace was read with, so that names made from them (memcpy kinds,
- * sync types) come back the same.  Not written: thread states (SCHED_EVENTS: the model keeps
- * states, not the switches they came from) and nsys's diagnostics.
+ * sync types) come back the same.  Thread states read from SCHED_EVENTS become switches again
+ * (an in and an out around each Running span, the out saying what state follows); states the
+ * reader derived from samples and OS runtime calls are left out (it derives them again).
+ * nsys's diagnostics go to a DIAGNOSTIC_EVENT table as nsys has it.
  *
  * One transaction, prepared statements, journal off: 10^7 rows take seconds, not minutes.
  */
@@ -555,6 +557,150 @@ write_cpu_event (Rows           *rows,
     }
 }
 
+/* ---- thread states ----------------------------------------------------------------------- */
+
+/* ENUM_SAMPLING_THREAD_STATE values the reader (sl-reader-sched.c) turns back into these states */
+#define TS_UNKNOWN       0
+#define TS_RUNNING       1
+#define TS_INTERRUPTIBLE 2
+#define TS_TERMINATED    5
+
+static gboolean
+sched_row (Sql          *s,
+           sqlite3_stmt *stmt,
+           SlTime        t,
+           gint64        cpu,
+           gboolean      in,
+           gint64        state,    /* -1: NULL */
+           gint64        block,    /* -1: NULL */
+           guint64       global_tid)
+{
+  sqlite3_bind_int64 (stmt, 1, t);
+  sqlite3_bind_int64 (stmt, 2, cpu);
+  sqlite3_bind_int64 (stmt, 3, in);
+  sqlite3_bind_int64 (stmt, 4, (gint64) global_tid);
+  if (state >= 0)
+    sqlite3_bind_int64 (stmt, 5, state);
+  else
+    sqlite3_bind_null (stmt, 5);
+  if (block >= 0)
+    sqlite3_bind_int64 (stmt, 6, block);
+  else
+    sqlite3_bind_null (stmt, 6);
+  return sql_step (s, stmt, "SCHED_EVENTS");
+}
+
+/* The switch out that starts a state span: the thread's state and block reason it reads as. */
+static gboolean
+sched_out (Sql           *s,
+           sqlite3_stmt  *stmt,
+           SlTime         t,
+           gint64         cpu,
+           const SlEvent *next,      /* the span after it, NULL when the thread is done */
+           guint64        global_tid)
+{
+  gint64 why = next != NULL && next->link != SL_NO_LINK ? (gint64) next->link : -1;
+  if (next == NULL)
+    return sched_row (s, stmt, t, cpu, FALSE, TS_TERMINATED, -1, global_tid);
+  switch (SL_STATE_OF (next->aux))
+    {
+    case SL_STATE_RUNNING:
+    case SL_STATE_RUNNABLE:
+      return sched_row (s, stmt, t, cpu, FALSE, TS_RUNNING, why, global_tid);
+    case SL_STATE_BLOCKED:
+      return sched_row (s, stmt, t, cpu, FALSE, TS_INTERRUPTIBLE, why, global_tid);
+    default:
+      return sched_row (s, stmt, t, cpu, FALSE, TS_UNKNOWN, -1, global_tid);
+    }
+}
+
+/* One thread's states (tiling its time, sorted) as SCHED_EVENTS rows. */
+static void
+write_sched_lane (Sql            *s,
+                  sqlite3_stmt   *stmt,
+                  const SlLane   *lane,
+                  const SlThread *t)
+{
+  const SlEvent *prev = NULL;
+
+  for (gsize k = 0; k < lane->n_events && !s->failed; k++)
+    {
+      const SlEvent *ev = &lane->events[k];
+      if (ev->aux & SL_STATE_DERIVED)
+        return;
+      if (ev->start >= s->t1)
+        break;
+      if (!sl_export_keeps (ev->start, ev->end, s->t0, s->t1))
+        continue;
+      const SlEvent *next = k + 1 < lane->n_events && lane->events[k + 1].start == ev->end
+                            && lane->events[k + 1].start < s->t1
+                            ? &lane->events[k + 1] : NULL;
+      if (SL_STATE_OF (ev->aux) == SL_STATE_RUNNING)
+        {
+          gint64 cpu = ev->corr != SL_NO_LINK ? (gint64) ev->corr : -1;
+          sched_row (s, stmt, ev->start, cpu, TRUE, -1, -1, t->global_tid);
+          sched_out (s, stmt, ev->end, cpu, next, t->global_tid);
+        }
+      else if (prev == NULL || prev->end != ev->start
+               || SL_STATE_OF (prev->aux) != SL_STATE_RUNNING)
+        /* a state no Running span's switch out began */
+        sched_out (s, stmt, ev->start, -1, ev, t->global_tid);
+      prev = ev;
+    }
+}
+
+static void
+write_sched (Sql *s)
+{
+  sqlite3_stmt *stmt = sql_prepare (s, "INSERT INTO SCHED_EVENTS (start, cpu, isSchedIn, "
+                                       "globalTid, threadState, threadBlock) "
+                                       "VALUES (?, ?, ?, ?, ?, ?)");
+  if (stmt == NULL)
+    return;
+  for (guint i = 0; i < sl_trace_get_n_lanes (s->trace) && !s->failed; i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (s->trace, i);
+      if (lane->kind == SL_LANE_SCHED && lane->thread >= 0)
+        write_sched_lane (s, stmt, lane, sl_trace_get_thread (s->trace, lane->thread));
+    }
+  sqlite3_finalize (stmt);
+}
+
+/* nsys's messages about the collection, in nsys's own table (not one of the daemon's). */
+static void
+write_diagnostics (Sql *s)
+{
+  guint n = sl_trace_get_n_diagnostics (s->trace);
+  sqlite3_stmt *stmt;
+
+  if (n == 0
+      || !sql_exec (s, "CREATE TABLE DIAGNOSTIC_EVENT (\n"
+                       "  timestamp                        INTEGER  NOT NULL,\n"
+                       "  timestampType                    INTEGER  NOT NULL,\n"
+                       "  source                           INTEGER  NOT NULL,\n"
+                       "  severity                         INTEGER  NOT NULL,\n"
+                       "  text                             TEXT     NOT NULL,\n"
+                       "  globalPid                        INTEGER\n"
+                       ")")
+      || (stmt = sql_prepare (s, "INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, "
+                                 "severity, text, globalPid) VALUES (?, 0, ?, ?, ?, ?)")) == NULL)
+    return;
+  for (guint i = 0; i < n && !s->failed; i++)
+    {
+      const SlDiagnostic *d = sl_trace_get_diagnostic (s->trace, i);
+      sqlite3_bind_int64 (stmt, 1, d->timestamp);
+      sqlite3_bind_int64 (stmt, 2, d->source);
+      sqlite3_bind_int64 (stmt, 3, d->severity);
+      sqlite3_bind_text (stmt, 4, sl_trace_str (s->trace, d->text), -1, SQLITE_STATIC);
+      if (d->global_pid != 0)
+        sqlite3_bind_int64 (stmt, 5, (gint64) d->global_pid);
+      else
+        sqlite3_bind_null (stmt, 5);
+      sql_step (s, stmt, "DIAGNOSTIC_EVENT");
+    }
+  sqlite3_finalize (stmt);
+}
+
 /* OSRT_CALLCHAINS: every backtrace the trace has, by its id. */
 static void
 write_osrt_chains (Sql *s)
@@ -674,6 +820,8 @@ sl_export_sqlite (SlTrace     *trace,
       write_gpus (&s);
       write_enum_labels (&s);
       write_events (&s);
+      write_sched (&s);
+      write_diagnostics (&s);
       sql_exec (&s, "COMMIT");
     }
   if (sqlite3_close (s.db) != SQLITE_OK && !s.failed)
