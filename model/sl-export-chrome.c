@@ -368,18 +368,38 @@ static void
 write_names (Chrome *c)
 {
   SlTrace *trace = c->trace;
+  guint n_threads = sl_trace_get_n_threads (trace), n_processes = sl_trace_get_n_processes (trace);
+  g_autofree gboolean *thread_used = g_new0 (gboolean, n_threads + 1);
+  g_autofree gboolean *process_used = g_new0 (gboolean, n_processes + 1);
 
-  for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+  /* only the threads that have events to show (nsys lists every thread of the system) and
+   * their processes */
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->thread >= 0 && (guint) lane->thread < n_threads && lane->kind != SL_LANE_SCHED
+          && lane->n_events > 0)
+        {
+          thread_used[lane->thread] = TRUE;
+          guint p = sl_trace_get_thread (trace, lane->thread)->process;
+          if (p < n_processes)
+            process_used[p] = TRUE;
+        }
+    }
+  for (guint i = 0; i < n_processes; i++)
     {
       const SlProcess *p = sl_trace_get_process (trace, i);
-      const char *name = sl_trace_str (trace, p->name);
-      out_meta (c, "process_name", p->pid, 0, "name", *name != '\0' ? name : "", 0);
+      if (!process_used[i])
+        continue;
+      out_meta (c, "process_name", p->pid, 0, "name", sl_trace_str (trace, p->name), 0);
       out_meta (c, "process_labels", p->pid, 0, "labels", "CPU", 0);
       out_meta (c, "process_sort_index", p->pid, 0, "sort_index", NULL, p->pid);
     }
-  for (guint i = 0; i < sl_trace_get_n_threads (trace); i++)
+  for (guint i = 0; i < n_threads; i++)
     {
       const SlThread *t = sl_trace_get_thread (trace, i);
+      if (!thread_used[i])
+        continue;
       if (t->name != SL_NO_STR)
         out_meta (c, "thread_name", t->pid, t->tid, "name", sl_trace_str (trace, t->name), 0);
       out_meta (c, "thread_sort_index", t->pid, t->tid, "sort_index", NULL, t->tid);
