@@ -1,0 +1,6 @@
+# export.cmake: test-export parses the Chrome JSON it writes with json-glib, plants traces
+# (tests/sl-plant.c, the schema library) and runs the built `sightline export`.
+target_sources(test-export PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sl-plant.c)
+target_link_libraries(test-export PRIVATE sightline-schema PkgConfig::SL_JSON)
+target_compile_definitions(test-export PRIVATE SL_SIGHTLINE_BIN="$<TARGET_FILE:sightline>")
+add_dependencies(test-export sightline)
