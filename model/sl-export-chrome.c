@@ -877,11 +877,14 @@ sl_export_chrome (SlTrace     *trace,
   g_return_val_if_fail (trace != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  g_autofree char *part = _sl_export_part_path (path);
+  g_autofree char *part = NULL;
+  g_autofree char *target = _sl_export_target (path, &part, error);
   Chrome c = { 0 };
   gboolean gz = g_str_has_suffix (path, ".gz");
-  int fd = g_open (part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 
+  if (target == NULL)
+    return FALSE;
+  int fd = g_open (part != NULL ? part : target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0)
     {
       _sl_export_set_error (error, path, NULL, errno);
@@ -895,7 +898,8 @@ sl_export_chrome (SlTrace     *trace,
     {
       int errsv = errno;
       close (fd);
-      g_unlink (part);
+      if (part != NULL)
+        g_unlink (part);
       _sl_export_set_error (error, path, NULL, errsv);
       return FALSE;
     }
@@ -945,9 +949,10 @@ sl_export_chrome (SlTrace     *trace,
 
   if (c.o.failed)
     {
-      g_unlink (part);
+      if (part != NULL)
+        g_unlink (part);
       _sl_export_set_error (error, path, c.o.what[0] != '\0' ? c.o.what : NULL, c.o.errsv);
       return FALSE;
     }
-  return _sl_export_finish (part, path, error);
+  return _sl_export_finish (part, target, error);
 }

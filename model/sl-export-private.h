@@ -8,8 +8,13 @@
 G_BEGIN_DECLS
 
 /* Both writers write "OUT.part" beside OUT and rename it over OUT when done, so that a failed
- * export leaves no half file and never destroys what OUT held. */
-char    *_sl_export_part_path  (const char  *path);
+ * export leaves no half file and never destroys what OUT held.  OUT a symbolic link: the file it
+ * points to, so that the link stays.  OUT an existing device or pipe (/dev/stdout): written in
+ * place, *part_out NULL.  NULL (and `error` set) when OUT's link cannot be followed. */
+char    *_sl_export_target     (const char  *path,
+                                char       **part_out,
+                                GError     **error);
+/* Renames `part` (when not NULL) over `target`. */
 gboolean _sl_export_finish     (const char  *part,
                                 const char  *path,
                                 GError     **error);

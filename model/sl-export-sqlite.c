@@ -785,10 +785,20 @@ sl_export_sqlite (SlTrace     *trace,
   g_return_val_if_fail (trace != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  g_autofree char *part = _sl_export_part_path (path);
+  g_autofree char *part = NULL;
+  g_autofree char *target = _sl_export_target (path, &part, error);
   Sql s = { trace, NULL, t0, t1, path, error, FALSE };
   char *msg = NULL;
 
+  if (target == NULL)
+    return FALSE;
+  if (part == NULL)
+    {
+      /* SQLite needs a file it can seek in and lock */
+      g_set_error (error, SL_EXPORT_ERROR, SL_EXPORT_ERROR_WRITE,
+                   "cannot write %s: not a regular file; an SQLite export needs one", path);
+      return FALSE;
+    }
   if (g_unlink (part) != 0 && errno != ENOENT)
     {
       _sl_export_set_error (error, path, NULL, errno);
@@ -835,5 +845,5 @@ sl_export_sqlite (SlTrace     *trace,
       g_unlink (part);
       return FALSE;
     }
-  return _sl_export_finish (part, path, error);
+  return _sl_export_finish (part, target, error);
 }

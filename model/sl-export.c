@@ -3,7 +3,9 @@
 #include "sl-export-private.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gstdio.h>
 
@@ -47,9 +49,48 @@ sl_export_write (SlTrace        *trace,
 }
 
 char *
-_sl_export_part_path (const char *path)
+_sl_export_target (const char  *path,
+                   char       **part_out,
+                   GError     **error)
 {
-  return g_strconcat (path, ".part", NULL);
+  GStatBuf st;
+  g_autofree char *target = NULL;
+  gboolean link = g_lstat (path, &st) == 0 && S_ISLNK (st.st_mode);
+
+  *part_out = NULL;
+  if (g_stat (path, &st) == 0)
+    {
+      if (S_ISDIR (st.st_mode))
+        {
+          _sl_export_set_error (error, path, NULL, EISDIR);
+          return NULL;
+        }
+      if (!S_ISREG (st.st_mode))
+        return g_strdup (path);   /* a device or a pipe (/dev/stdout): written in place */
+      target = link ? realpath (path, NULL) : g_strdup (path);
+    }
+  else if (link)
+    {
+      /* a link to a file yet to be made */
+      g_autoptr (GError) local = NULL;
+      g_autofree char *to = g_file_read_link (path, &local);
+      if (to != NULL && !g_path_is_absolute (to))
+        {
+          g_autofree char *dir = g_path_get_dirname (path);
+          target = g_build_filename (dir, to, NULL);
+        }
+      else
+        target = g_steal_pointer (&to);
+    }
+  else
+    target = g_strdup (path);
+  if (target == NULL)
+    {
+      _sl_export_set_error (error, path, "cannot follow the symbolic link", errno);
+      return NULL;
+    }
+  *part_out = g_strconcat (target, ".part", NULL);
+  return g_steal_pointer (&target);
 }
 
 void
@@ -71,7 +112,7 @@ _sl_export_finish (const char  *part,
                    const char  *path,
                    GError     **error)
 {
-  if (g_rename (part, path) != 0)
+  if (part != NULL && g_rename (part, path) != 0)
     {
       int errsv = errno;
       g_unlink (part);

@@ -1,7 +1,11 @@
 /* test-export.c: `sightline export`: nsys SQLite -> SQLite gives the same reports, -> Chrome JSON
  * is valid JSON holding the model's events, flows, names and args; --range; errors. */
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -606,6 +610,90 @@ test_errors (void)
   g_assert_false (sl_export_format_parse ("xml", &format));
 }
 
+/* A pipe (or device: /dev/stdout, /dev/null) is written in place and stays what it was; a
+ * symbolic link stays a link, and the file it points to gets the export.  (Renaming the finished
+ * file over the output replaced a device with a regular file.) */
+typedef struct
+{
+  const char *path;
+  GString    *got;
+} FifoReader;
+
+static gpointer
+fifo_read (gpointer data)
+{
+  FifoReader *r = data;
+  int fd = g_open (r->path, O_RDONLY | O_NONBLOCK, 0);
+  gboolean seen = FALSE;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  char buf[65536];
+
+  g_assert_cmpint (fd, >=, 0);
+  while (g_get_monotonic_time () < deadline)
+    {
+      struct pollfd pfd = { fd, POLLIN, 0 };
+      poll (&pfd, 1, 100);
+      gssize n = read (fd, buf, sizeof buf);
+      if (n > 0)
+        {
+          g_string_append_len (r->got, buf, n);
+          seen = TRUE;
+        }
+      else if (n == 0 && seen)
+        break;   /* the writer closed it */
+    }
+  close (fd);
+  return NULL;
+}
+
+static void
+test_special_outputs (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_autoptr (SlTrace) trace = load (path);
+  g_autofree char *plain = out_path ("plain.json");
+  g_autofree char *fifo = out_path ("fifo.json");
+  g_autofree char *link = out_path ("link.json");
+  g_autofree char *real = out_path ("real.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *want = NULL;
+  GStatBuf st;
+
+  g_assert_true (sl_export_chrome (trace, plain, G_MININT64, G_MAXINT64, &error));
+  g_assert_true (g_file_get_contents (plain, &want, NULL, NULL));
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  FifoReader r = { fifo, g_string_new (NULL) };
+  GThread *reader = g_thread_new ("fifo", fifo_read, &r);
+  g_usleep (50000);
+  g_assert_true (sl_export_chrome (trace, fifo, G_MININT64, G_MAXINT64, &error));
+  g_assert_no_error (error);
+  g_thread_join (reader);
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  g_assert_cmpstr (r.got->str, ==, want);
+  g_string_free (r.got, TRUE);
+  /* SQLite cannot be written to a pipe: an error naming it, and the pipe left alone */
+  g_assert_false (sl_export_sqlite (trace, fifo, G_MININT64, G_MAXINT64, &error));
+  g_assert_error (error, SL_EXPORT_ERROR, SL_EXPORT_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, fifo));
+  g_clear_error (&error);
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+
+  /* a link to a file not made yet, then to one that exists */
+  g_assert_cmpint (symlink ("real.sqlite", link), ==, 0);
+  for (int i = 0; i < 2; i++)
+    {
+      g_assert_true (sl_export_sqlite (trace, link, G_MININT64, G_MAXINT64, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (g_lstat (link, &st), ==, 0);
+      g_assert_true (S_ISLNK (st.st_mode));
+      g_autoptr (SlTrace) back = load (real);
+      g_assert_cmpuint (sl_trace_get_n_events (back), ==, sl_trace_get_n_events (trace));
+    }
+}
+
 #ifdef SL_SIGHTLINE_BIN
 /* The command: its output equals the library's, and its errors name the file and the problem. */
 static void
@@ -658,6 +746,7 @@ main (int    argc,
   g_test_add_func ("/model/export/chrome-times", test_chrome_times);
   g_test_add_func ("/model/export/range", test_range);
   g_test_add_func ("/model/export/errors", test_errors);
+  g_test_add_func ("/model/export/special-outputs", test_special_outputs);
 #ifdef SL_SIGHTLINE_BIN
   g_test_add_func ("/app/export/cmd", test_cmd);
 #endif
