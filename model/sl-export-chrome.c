@@ -239,6 +239,21 @@ typedef struct
   guint32    *copy_name_len;
 } Chrome;
 
+/* Keeps `s` quoted and escaped in `esc`: its offset + 1 and length go to *off and *len. */
+static void
+esc_keep (Chrome     *c,
+          const char *s,
+          guint32    *off,
+          guint32    *len)
+{
+  gsize at = c->esc->len;
+  g_string_append_c (c->esc, '"');
+  escape_into (c->esc, s, strlen (s));
+  g_string_append_c (c->esc, '"');
+  *off = (guint32) at + 1;
+  *len = (guint32) (c->esc->len - at);
+}
+
 /* The quoted, escaped text of string `id`. */
 static inline void
 out_str (Chrome *c,
@@ -247,15 +262,7 @@ out_str (Chrome *c,
   if (id >= c->n_strs)
     id = SL_NO_STR;
   if (c->esc_off[id] == 0)
-    {
-      const char *s = sl_trace_str (c->trace, id);
-      gsize at = c->esc->len;
-      g_string_append_c (c->esc, '"');
-      escape_into (c->esc, s, strlen (s));
-      g_string_append_c (c->esc, '"');
-      c->esc_off[id] = (guint32) at + 1;
-      c->esc_len[id] = (guint32) (c->esc->len - at);
-    }
+    esc_keep (c, sl_trace_str (c->trace, id), &c->esc_off[id], &c->esc_len[id]);
   out_raw (&c->o, c->esc->str + c->esc_off[id] - 1, c->esc_len[id]);
 }
 
@@ -596,12 +603,7 @@ out_copy_name (Chrome       *c,
                                                  copy_kind_name (info->copy_kind),
                                                  mem_kind_name (info->src_kind),
                                                  mem_kind_name (info->dst_kind));
-      gsize at = c->esc->len;
-      g_string_append_c (c->esc, '"');
-      escape_into (c->esc, name, strlen (name));
-      g_string_append_c (c->esc, '"');
-      c->copy_name[aux] = (guint32) at + 1;
-      c->copy_name_len[aux] = (guint32) (c->esc->len - at);
+      esc_keep (c, name, &c->copy_name[aux], &c->copy_name_len[aux]);
     }
   out_raw (&c->o, c->esc->str + c->copy_name[aux] - 1, c->copy_name_len[aux]);
 }
@@ -658,13 +660,9 @@ write_gpu_lane (Chrome       *c,
   /* correlation ids are per process: the flows of the second process on are told apart */
   guint64 flow_base = process > 0 ? (guint64) process << 32 : 0;
 
-  for (gsize k = 0; k < lane->n_events; k++)
+  for (gsize k = 0; _sl_export_next (lane, &k, c->t0, c->t1); k++)
     {
       const SlEvent *ev = &lane->events[k];
-      if (ev->start >= c->t1)
-        break;
-      if (!sl_export_keeps (ev->start, ev->end, c->t0, c->t1))
-        continue;
       switch (lane->kind)
         {
         case SL_LANE_KERNELS:
@@ -761,13 +759,9 @@ write_cpu_lane (Chrome       *c,
 {
   const SlThread *t = sl_trace_get_thread (c->trace, lane->thread);
 
-  for (gsize k = 0; k < lane->n_events; k++)
+  for (gsize k = 0; _sl_export_next (lane, &k, c->t0, c->t1); k++)
     {
       const SlEvent *ev = &lane->events[k];
-      if (ev->start >= c->t1)
-        break;
-      if (!sl_export_keeps (ev->start, ev->end, c->t0, c->t1))
-        continue;
       switch (lane->kind)
         {
         case SL_LANE_CUDA_API:

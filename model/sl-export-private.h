@@ -30,4 +30,18 @@ gint     _sl_export_process_of (SlTrace     *trace,
 /* global pid -> process index + 1, for _sl_export_process_of. */
 GHashTable *_sl_export_process_index (SlTrace *trace);
 
+/* Moves *k to the next event of `lane` from *k on that overlaps [t0, t1) (sl_export_keeps);
+ * FALSE when there is none (events are sorted by start: none after one that starts at t1). */
+static inline gboolean
+_sl_export_next (const SlLane *lane,
+                 gsize        *k,
+                 SlTime        t0,
+                 SlTime        t1)
+{
+  for (; *k < lane->n_events && lane->events[*k].start < t1; (*k)++)
+    if (sl_export_keeps (lane->events[*k].start, lane->events[*k].end, t0, t1))
+      return TRUE;
+  return FALSE;
+}
+
 G_END_DECLS

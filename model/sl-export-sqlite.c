@@ -623,15 +623,11 @@ write_sched_lane (Sql            *s,
 {
   const SlEvent *prev = NULL;
 
-  for (gsize k = 0; k < lane->n_events && !s->failed; k++)
+  for (gsize k = 0; !s->failed && _sl_export_next (lane, &k, s->t0, s->t1); k++)
     {
       const SlEvent *ev = &lane->events[k];
       if (ev->aux & SL_STATE_DERIVED)
         return;
-      if (ev->start >= s->t1)
-        break;
-      if (!sl_export_keeps (ev->start, ev->end, s->t0, s->t1))
-        continue;
       const SlEvent *next = k + 1 < lane->n_events && lane->events[k + 1].start == ev->end
                             && lane->events[k + 1].start < s->t1
                             ? &lane->events[k + 1] : NULL;
@@ -754,13 +750,9 @@ write_events (Sql *s)
             continue;
           t = sl_trace_get_thread (s->trace, lane->thread);
         }
-      for (gsize k = 0; k < lane->n_events; k++)
+      for (gsize k = 0; _sl_export_next (lane, &k, s->t0, s->t1); k++)
         {
           const SlEvent *ev = &lane->events[k];
-          if (ev->start >= s->t1)
-            break;
-          if (!sl_export_keeps (ev->start, ev->end, s->t0, s->t1))
-            continue;
           if (!(gpu ? write_gpu_event (&rows, lane, ev) : write_cpu_event (&rows, lane, t, ev)))
             break;
         }
