@@ -697,6 +697,91 @@ test_special_outputs (void)
     }
 }
 
+#ifdef SL_HAVE_JSON_READER
+/* Reports compared across a JSON round trip: those of the issue, and every one of them for a
+ * trace the JSON reader wrote (an nsys trace loses, in Chrome JSON, what the format has no room
+ * for: NVTX domains other than Kineto's, thread states). */
+static void
+assert_same_named (SlTrace            *trace,
+                   SlTrace            *back,
+                   const char *const  *names,
+                   const char         *what)
+{
+  for (const char *const *n = names; *n != NULL; n++)
+    {
+      g_autofree char *x = report_csv (trace, *n);
+      g_autofree char *y = report_csv (back, *n);
+      if (g_strcmp0 (x, y) != 0)
+        g_error ("%s: %s differs after the round trip:\n%s\n---\n%s", what, *n, x, y);
+    }
+}
+
+/* nsys SQLite -> Chrome JSON -> model: the same kernel and API summaries (the issue's test). */
+static void
+test_chrome_read_back (void)
+{
+  static const char *const names[] = { "cuda_gpu_kern_sum", "cuda_api_sum", NULL };
+  g_auto (GStrv) traces = sl_test_nsys_traces ();
+
+  for (char **t = traces; *t != NULL; t++)
+    {
+      g_autoptr (SlTrace) trace = load (*t);
+      g_autofree char *base = g_path_get_basename (*t);
+      g_autoptr (GError) error = NULL;
+
+      for (int gz = 0; gz < 2; gz++)
+        {
+          g_autofree char *name = g_strconcat (base, gz ? ".json.gz" : ".json", NULL);
+          g_autofree char *out = out_path (name);
+          g_test_message ("%s", name);
+          g_assert_true (sl_export_chrome (trace, out, G_MININT64, G_MAXINT64, &error));
+          g_assert_no_error (error);
+          g_autoptr (SlTrace) back = load (out);
+          assert_same_named (trace, back, names, name);
+          g_unlink (out);
+        }
+    }
+}
+
+/* The PyTorch traces: Kineto JSON -> SQLite -> model gives every report as the JSON did, and
+ * Kineto JSON -> Chrome JSON -> model the kernel and API summaries. */
+static void
+test_kineto_round_trip (void)
+{
+  static const char *const names[] = { "cuda_gpu_kern_sum", "cuda_api_sum", NULL };
+  g_autofree char *dir = g_build_filename (SL_TRACES_DIR, "pytorch", NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *file;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((file = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autofree char *sql = out_path ("kineto.sqlite");
+      g_autofree char *json = out_path ("kineto.json.gz");
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+
+      g_test_message ("%s", file);
+      if (trace == NULL)
+        g_error ("%s: %s", file, error->message);
+      g_assert_true (sl_export_sqlite (trace, sql, G_MININT64, G_MAXINT64, &error));
+      g_assert_no_error (error);
+      g_autoptr (SlTrace) from_sql = load (sql);
+      assert_same_reports (trace, from_sql, file);
+
+      g_assert_true (sl_export_chrome (trace, json, G_MININT64, G_MAXINT64, &error));
+      g_assert_no_error (error);
+      check_chrome (trace, json, G_MININT64, G_MAXINT64);
+      g_autoptr (SlTrace) from_json = load (json);
+      assert_same_named (trace, from_json, names, file);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 0);
+}
+#endif
+
 #ifdef SL_SIGHTLINE_BIN
 /* The command: its output equals the library's, and its errors name the file and the problem. */
 static void
@@ -750,6 +835,10 @@ main (int    argc,
   g_test_add_func ("/model/export/range", test_range);
   g_test_add_func ("/model/export/errors", test_errors);
   g_test_add_func ("/model/export/special-outputs", test_special_outputs);
+#ifdef SL_HAVE_JSON_READER
+  g_test_add_func ("/model/export/chrome-read-back", test_chrome_read_back);
+  g_test_add_func ("/model/export/kineto-round-trip", test_kineto_round_trip);
+#endif
 #ifdef SL_SIGHTLINE_BIN
   g_test_add_func ("/app/export/cmd", test_cmd);
 #endif
