@@ -528,6 +528,29 @@ test_chrome_times (void)
   g_assert_nonnull (strstr (text, "\"ts\":1712195495505582.988,\"dur\":4.928,"));
 }
 
+/* A trace with no events: valid JSON with empty arrays, an SQLite file that loads. */
+static void
+test_empty (void)
+{
+  g_autofree char *path = out_path ("empty.sqlite");
+  g_autofree char *json = out_path ("empty.json");
+  g_autofree char *sql = out_path ("empty-export.sqlite");
+  g_autoptr (GError) error = NULL;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT)",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  g_autoptr (SlTrace) trace = load (path);
+  g_assert_true (sl_export_chrome (trace, json, G_MININT64, G_MAXINT64, &error));
+  g_assert_true (sl_export_sqlite (trace, sql, G_MININT64, G_MAXINT64, &error));
+  g_assert_no_error (error);
+  check_chrome (trace, json, G_MININT64, G_MAXINT64);
+  g_autoptr (SlTrace) back = load (sql);
+  g_assert_cmpuint (sl_trace_get_n_events (back), ==, 0);
+}
+
 /* ---- --range ---------------------------------------------------------------------------------- */
 
 static void
@@ -832,6 +855,7 @@ main (int    argc,
   g_test_add_func ("/model/export/chrome-real", test_chrome_real);
   g_test_add_func ("/model/export/chrome-planted", test_chrome_planted);
   g_test_add_func ("/model/export/chrome-times", test_chrome_times);
+  g_test_add_func ("/model/export/empty", test_empty);
   g_test_add_func ("/model/export/range", test_range);
   g_test_add_func ("/model/export/errors", test_errors);
   g_test_add_func ("/model/export/special-outputs", test_special_outputs);
