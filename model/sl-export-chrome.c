@@ -590,8 +590,8 @@ out_copy_name (Chrome       *c,
   guint n = c->trace->copy_infos->len;
   if (aux >= n)
     {
-      out_cstr_raw (&c->o, lane->kind == SL_LANE_MEMSET ? "\"Memset (Unknown)\""
-                                                        : "\"Memcpy Unknown (Unknown -> Unknown)\"");
+      out_cstr_raw (&c->o, lane->kind == SL_LANE_MEMSET
+                           ? "\"Memset (Unknown)\"" : "\"Memcpy Unknown (Unknown -> Unknown)\"");
       return;
     }
   if (c->copy_name[aux] == 0)

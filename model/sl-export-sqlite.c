@@ -311,10 +311,12 @@ static const char *const st_sql[N_ST] = {
               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 4294967295)",  /* eventId: SL_SCHEMA_ID_NONE */
   [ST_NVTX] = "INSERT INTO NVTX_EVENTS (start, end, eventType, color, globalTid, textId, "
               "domainId) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  /* eventType 75: SL_EVENT_TYPE_NVTX_DOMAIN_CREATE */
   [ST_NVTX_DOMAIN] = "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, "
-                     "domainId) VALUES (?, NULL, 75, ?, ?, ?)",  /* SL_EVENT_TYPE_NVTX_DOMAIN_CREATE */
+                     "domainId) VALUES (?, NULL, 75, ?, ?, ?)",
+  /* eventClass 27: SL_EVENT_CLASS_OS_RUNTIME */
   [ST_OSRT] = "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue, "
-              "callchainId, argumentsId) VALUES (?, ?, 27, ?, ?, ?, ?, 0)",  /* SL_EVENT_CLASS_OS_RUNTIME */
+              "callchainId, argumentsId) VALUES (?, ?, 27, ?, ?, ?, ?, 0)",
   [ST_SAMPLE] = "INSERT INTO COMPOSITE_EVENTS (id, start, threadState, globalTid, cpuCycles) "
                 "VALUES (?, ?, ?, ?, 0)",
   [ST_SAMPLE_FRAME] = "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, stackDepth) "

@@ -1,4 +1,4 @@
-/* sl-export.h: a loaded trace written out as Kineto-shaped Chrome trace JSON or nsys-schema SQLite. */
+/* sl-export.h: a loaded trace written out as Kineto-shaped Chrome trace JSON or nsys SQLite. */
 #pragma once
 
 #include <glib.h>
