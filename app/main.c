@@ -23,7 +23,7 @@ usage (FILE *out)
            "  sightline stats FILE [OPTION…]      print nsys-style summary reports\n"
            "  sightline analyze FILE [OPTION…]    find the bottleneck: findings with evidence and advice\n"
            "  sightline samples FILE [OPTION…]    CPU samples as collapsed stacks (flame graphs) or top functions\n"
-           "  sightline export FILE -f FMT -o OUT write the trace as Chrome trace JSON (chrome) or nsys SQLite (sqlite)\n"
+           "  sightline export FILE -o OUT        write the trace as Chrome trace JSON (.json[.gz]) or nsys SQLite (.sqlite)\n"
            "  sightline record [OPTION…] -- CMD   record a program into a trace (like nsys profile)\n"
            "  sightline --version                 print the version\n"
            "\n"

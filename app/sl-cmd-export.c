@@ -20,7 +20,8 @@ sl_cmd_export (int    argc,
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
       "chrome (Chrome trace-event JSON as PyTorch's profiler writes it; gzip when OUT ends in .gz) "
-      "or sqlite (the Nsight Systems SQLite export schema)", "FORMAT" },
+      "or sqlite (the Nsight Systems SQLite export schema); by default, by OUT's name (.json, "
+      ".json.gz, .sqlite)", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The file to write (replaced)", "OUT" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &range,
       "Only the events that overlap [A, B), times from the trace start that `sightline info` "
@@ -52,20 +53,29 @@ sl_cmd_export (int    argc,
                        "--help`)\n");
       return 2;
     }
-  if (format_text == NULL)
-    {
-      fprintf (stderr, "sightline export: --format is required: chrome or sqlite\n");
-      return 2;
-    }
-  if (!sl_export_format_parse (format_text, &format))
-    {
-      fprintf (stderr, "sightline export: unknown format '%s'; use chrome or sqlite\n",
-               format_text);
-      return 2;
-    }
   if (output == NULL || *output == '\0')
     {
       fprintf (stderr, "sightline export: -o OUT is required: the file to write\n");
+      return 2;
+    }
+  if (format_text == NULL)
+    {
+      /* by the name of OUT where it says */
+      if (g_str_has_suffix (output, ".json") || g_str_has_suffix (output, ".json.gz"))
+        format = SL_EXPORT_CHROME;
+      else if (g_str_has_suffix (output, ".sqlite"))
+        format = SL_EXPORT_SQLITE;
+      else
+        {
+          fprintf (stderr, "sightline export: give --format chrome or sqlite (%s ends in neither "
+                           ".json, .json.gz nor .sqlite)\n", output);
+          return 2;
+        }
+    }
+  else if (!sl_export_format_parse (format_text, &format))
+    {
+      fprintf (stderr, "sightline export: unknown format '%s'; use chrome or sqlite\n",
+               format_text);
       return 2;
     }
 

@@ -820,6 +820,8 @@ test_cmd (void)
   g_auto (SlTestRun) unwritable = { 0 };
   g_auto (SlTestRun) absent = { 0 };
   g_auto (SlTestRun) range = { 0 };
+  g_auto (SlTestRun) sql = { 0 };
+  g_auto (SlTestRun) no_fmt = { 0 };
 
   sl_test_run (&ok, SL_SIGHTLINE_BIN, "export", path, "--format", "chrome", "-o", out, NULL);
   g_assert_cmpint (ok.status, ==, 0);
@@ -832,6 +834,17 @@ test_cmd (void)
   sl_test_run (&no_out, SL_SIGHTLINE_BIN, "export", path, "-f", "sqlite", NULL);
   g_assert_cmpint (no_out.status, ==, 2);
   g_assert_nonnull (strstr (no_out.err, "-o"));
+  /* no --format: by the name of OUT, or an error that says so */
+  g_autofree char *by_name = out_path ("by-name.sqlite");
+  g_autofree char *unnamed = out_path ("by-name.out");
+  sl_test_run (&sql, SL_SIGHTLINE_BIN, "export", path, "-o", by_name, NULL);
+  g_assert_cmpint (sql.status, ==, 0);
+  g_autoptr (SlTrace) back = load (by_name);
+  g_assert_cmpuint (sl_trace_get_n_events (back), ==, sl_trace_get_n_events (trace));
+  sl_test_run (&no_fmt, SL_SIGHTLINE_BIN, "export", path, "-o", unnamed, NULL);
+  g_assert_cmpint (no_fmt.status, ==, 2);
+  g_assert_nonnull (strstr (no_fmt.err, "--format"));
+  g_assert_false (g_file_test (unnamed, G_FILE_TEST_EXISTS));
   sl_test_run (&unwritable, SL_SIGHTLINE_BIN, "export", path, "-f", "chrome", "-o", bad, NULL);
   g_assert_cmpint (unwritable.status, ==, 1);
   g_assert_nonnull (strstr (unwritable.err, bad));
