@@ -7,6 +7,7 @@
 
 #include "sl-application.h"
 #include "sl-cmd-analyze.h"
+#include "sl-cmd-export.h"
 #include "sl-cmd-info.h"
 #include "sl-cmd-record.h"
 #include "sl-cmd-samples.h"
@@ -22,6 +23,7 @@ usage (FILE *out)
            "  sightline stats FILE [OPTION…]      print nsys-style summary reports\n"
            "  sightline analyze FILE [OPTION…]    find the bottleneck: findings with evidence and advice\n"
            "  sightline samples FILE [OPTION…]    CPU samples as collapsed stacks (flame graphs) or top functions\n"
+           "  sightline export FILE -o OUT        write the trace as Chrome trace JSON (.json[.gz]) or nsys SQLite (.sqlite)\n"
            "  sightline record [OPTION…] -- CMD   record a program into a trace (like nsys profile)\n"
            "  sightline --version                 print the version\n"
            "\n"
@@ -55,6 +57,8 @@ main (int    argc,
     return sl_cmd_analyze (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "samples") == 0)
     return sl_cmd_samples (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "export") == 0)
+    return sl_cmd_export (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "record") == 0)
     return sl_cmd_record (argc - 1, argv + 1);
   for (int i = 1; i < argc; i++)
