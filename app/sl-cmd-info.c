@@ -118,15 +118,19 @@ thread_events (SlTrace *trace)
   return events;
 }
 
-/* The second line of a process in the text: its parent and command line, as recorded. */
+/* The second line of a process in the text: its rank, parent and command line, as recorded. */
 static void
 print_process_origin (SlTrace         *trace,
                       const SlProcess *p)
 {
   g_autofree char *parent = p->parent_pid != 0 ? g_strdup_printf ("parent pid %u", p->parent_pid)
                                                : g_strdup ("");
+  g_autofree char *rank = p->rank >= 0 ? g_strdup_printf ("rank %d%s", p->rank,
+                                                          *parent != '\0' ? " · " : "")
+                                       : g_strdup ("");
 
-  printf ("      %s%s%s\n", parent, *parent != '\0' && p->command_line != SL_NO_STR ? " · " : "",
+  printf ("      %s%s%s%s\n", rank, parent,
+          (*parent != '\0' || *rank != '\0') && p->command_line != SL_NO_STR ? " · " : "",
           p->command_line != SL_NO_STR ? sl_trace_str (trace, p->command_line) : "");
 }
 
@@ -273,6 +277,17 @@ print_json (SlTrace *trace,
   json_builder_begin_object (b);
   member_str (b, "file", sl_trace_get_path (trace));
   member_str (b, "schema", sl_trace_get_schema (trace));
+  /* the rank of a distributed run's trace (sl_trace_get_rank), null when it does not say */
+  json_builder_set_member_name (b, "rank");
+  if (sl_trace_get_rank (trace) >= 0)
+    json_builder_add_int_value (b, sl_trace_get_rank (trace));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "world_size");
+  if (sl_trace_get_world_size (trace) > 0)
+    json_builder_add_int_value (b, sl_trace_get_world_size (trace));
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "span");
   json_builder_begin_object (b);
   member_int (b, "start_ns", sl_trace_get_start (trace));
@@ -306,6 +321,11 @@ print_json (SlTrace *trace,
       json_builder_set_member_name (b, "command_line");
       if (p->command_line != SL_NO_STR)
         json_builder_add_string_value (b, sl_trace_str (trace, p->command_line));
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "rank");
+      if (p->rank >= 0)
+        json_builder_add_int_value (b, p->rank);
       else
         json_builder_add_null_value (b);
       json_builder_end_object (b);
@@ -435,6 +455,11 @@ sl_cmd_info (int    argc,
 
   printf ("File:       %s\n", sl_trace_get_path (trace));
   printf ("Schema:     %s\n", sl_trace_get_schema (trace));
+  if (sl_trace_get_rank (trace) >= 0 && sl_trace_get_world_size (trace) > 0)
+    printf ("Rank:       %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT "\n", sl_trace_get_rank (trace),
+            sl_trace_get_world_size (trace));
+  else if (sl_trace_get_rank (trace) >= 0)
+    printf ("Rank:       %" G_GINT64_FORMAT "\n", sl_trace_get_rank (trace));
   printf ("Time span:  %s (%" G_GINT64_FORMAT " … %" G_GINT64_FORMAT " ns)\n", span, t0, t1);
   printf ("Events:     %" G_GSIZE_FORMAT " in %u lanes\n", n_events, sl_trace_get_n_lanes (trace));
 
@@ -461,7 +486,7 @@ sl_cmd_info (int    argc,
       printf ("  pid %-8u %-24s %4u threads %10" G_GSIZE_FORMAT " events\n", p->pid,
               *sl_trace_str (trace, p->name) ? sl_trace_str (trace, p->name) : "(unnamed)",
               procs[i].threads, procs[i].events);
-      if (p->parent_pid != 0 || p->command_line != SL_NO_STR)
+      if (p->parent_pid != 0 || p->command_line != SL_NO_STR || p->rank >= 0)
         print_process_origin (trace, p);
     }
   if (!all_lanes && n_proc > 20)

@@ -43,7 +43,10 @@ usage (FILE *out)
            "\n"
            "Runs COMMAND and records it into a trace (SQLite, Nsight Systems schema).\n"
            "\n"
-           "  -o, --output FILE     the trace (default: sightline-N.sqlite, a new N)\n"
+           "  -o, --output FILE     the trace (default: sightline-N.sqlite, a new N); in FILE,\n"
+           "                        %%q{VAR} is the environment variable VAR, %%h the host name,\n"
+           "                        %%p the pid of this command, %%%% a %%: one file per rank\n"
+           "                        with srun/mpirun/torchrun (-o 'trace-%%q{RANK}.sqlite')\n"
            "  -f, --force           overwrite FILE if it exists\n"
            "  -t, --trace LIST      what to trace: cuda,nvtx,osrt (default: all three)\n"
            "  -s, --sample HZ|none  CPU sampling with call stacks (default: 1000)\n"
@@ -72,6 +75,14 @@ default_output (void)
       g_free (p);
     }
   return g_strdup ("sightline.sqlite");
+}
+
+static const char *
+lookup_env (const char *name,
+            void       *data)
+{
+  (void) data;
+  return g_getenv (name);
 }
 
 static int
@@ -225,6 +236,21 @@ sl_cmd_record (int    argc,
     }
   if (output == NULL)
     output = default_output ();
+  else
+    {
+      /* %q{VAR}, %h, %p, %%: as nsys expands them; what %p names is said in sl-control.h */
+      char why_not[512];
+      char *expanded = sl_control_expand_output (output, lookup_env, NULL, g_get_host_name (),
+                                                 (long) getpid (), why_not, sizeof why_not);
+      if (expanded == NULL)
+        {
+          fprintf (stderr, "sightline record: -o %s\n", why_not);
+          return 2;
+        }
+      g_free (output);
+      output = g_strdup (expanded);
+      free (expanded);
+    }
   {
     char *abs = g_canonicalize_filename (output, NULL);
     g_free (output);

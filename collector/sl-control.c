@@ -354,3 +354,102 @@ fail_nobuf:
   errno = EPROTO;
   return -1;
 }
+
+/* A growing string for sl_control_expand_output(); false when out of memory. */
+typedef struct
+{
+  char  *s;
+  size_t len, cap;
+} Buf;
+
+static bool
+buf_add (Buf        *b,
+         const char *s,
+         size_t      n)
+{
+  if (b->len + n + 1 > b->cap)
+    {
+      size_t cap = (b->len + n + 1) * 2;
+      char *p = realloc (b->s, cap);
+      if (p == NULL)
+        return false;
+      b->s = p;
+      b->cap = cap;
+    }
+  memcpy (b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = '\0';
+  return true;
+}
+
+char *
+sl_control_expand_output (const char *pattern,
+                          const char *(*lookup) (const char *name, void *data),
+                          void       *data,
+                          const char *host,
+                          long        pid,
+                          char       *err,
+                          size_t      err_size)
+{
+  Buf b = { NULL, 0, 0 };
+  bool ok = buf_add (&b, "", 0);
+
+  for (const char *p = pattern; ok && *p != '\0'; p++)
+    {
+      if (*p != '%')
+        {
+          ok = buf_add (&b, p, 1);
+          continue;
+        }
+      p++;
+      if (*p == '%')
+        ok = buf_add (&b, "%", 1);
+      else if (*p == 'h')
+        ok = buf_add (&b, host != NULL ? host : "", host != NULL ? strlen (host) : 0);
+      else if (*p == 'p')
+        {
+          char num[32];
+          int n = snprintf (num, sizeof num, "%ld", pid);
+          ok = buf_add (&b, num, (size_t) n);
+        }
+      else if (*p == 'q' && p[1] == '{')
+        {
+          const char *name = p + 2;
+          const char *close = strchr (name, '}');
+          if (close == NULL || close == name)
+            {
+              snprintf (err, err_size, "%s: %%q{ wants a variable's name and a closing }",
+                        pattern);
+              free (b.s);
+              return NULL;
+            }
+          char var[256];
+          snprintf (var, sizeof var, "%.*s", (int) (close - name), name);
+          const char *value = lookup (var, data);
+          if (value == NULL)
+            {
+              snprintf (err, err_size, "%s: %%q{%s}: the environment variable %s is not set",
+                        pattern, var, var);
+              free (b.s);
+              return NULL;
+            }
+          ok = buf_add (&b, value, strlen (value));
+          p = close;
+        }
+      else
+        {
+          snprintf (err, err_size, "%s: '%%%.1s' is not a pattern (%%q{VAR}, %%h, %%p; %%%% for "
+                                   "a '%%')",
+                    pattern, p);
+          free (b.s);
+          return NULL;
+        }
+    }
+  if (!ok)
+    {
+      snprintf (err, err_size, "out of memory");
+      free (b.s);
+      return NULL;
+    }
+  return b.s;
+}

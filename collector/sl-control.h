@@ -62,6 +62,21 @@ extern "C"
    * malformed. */
   long sl_control_parse (const uint8_t *buf, size_t len, SlControlMsg *msg);
 
+  /* An output file name pattern, expanded as nsys's --output is: %q{VAR} the value of the
+   * environment variable VAR (from `lookup`, getenv's shape; an empty value stays empty), %h the
+   * host name, %p `pid`, %% a '%'.  `sightline record` gives %p its own pid: the file is made
+   * before the program starts, and one `sightline record` runs per rank under srun/mpirun, so it
+   * is as unique as nsys's (which names the program's process).  Returns a malloc'd string, or
+   * NULL with `err` saying what is wrong: an unset variable (named), "%q{" without its "}", a
+   * '%' followed by anything else. */
+  char *sl_control_expand_output (const char *pattern,
+                                  const char *(*lookup) (const char *name, void *data),
+                                  void       *data,
+                                  const char *host,
+                                  long        pid,
+                                  char       *err,
+                                  size_t      err_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -130,19 +130,20 @@ write_processes (Sql *s)
       sqlite3_bind_int64 (stmt, 2, p->pid);
       sqlite3_bind_text (stmt, 3, sl_trace_str (trace, p->name), -1, SQLITE_STATIC);
       sql_step (s, stmt, "PROCESSES");
-      info |= p->parent_pid != 0 || p->command_line != SL_NO_STR;
+      info |= p->parent_pid != 0 || p->command_line != SL_NO_STR || p->rank >= 0;
     }
   sqlite3_finalize (stmt);
 
-  /* Sightline's own table (collector/daemon/sl-trace-writer.c): parents and command lines */
+  /* Sightline's own table (collector/daemon/sl-trace-writer.c): parents, command lines, ranks */
   if (info && sql_exec (s, "CREATE TABLE SL_PROCESS_INFO (\n"
                            "  globalPid                        INTEGER  NOT NULL,\n"
                            "  pid                              INTEGER  NOT NULL,\n"
                            "  parentPid                        INTEGER,\n"
-                           "  commandLine                      TEXT\n"
+                           "  commandLine                      TEXT,\n"
+                           "  rank                             INTEGER\n"
                            ")")
       && (stmt = sql_prepare (s, "INSERT INTO SL_PROCESS_INFO (globalPid, pid, parentPid, "
-                                 "commandLine) VALUES (?, ?, ?, ?)")) != NULL)
+                                 "commandLine, rank) VALUES (?, ?, ?, ?, ?)")) != NULL)
     {
       for (guint i = 0; i < sl_trace_get_n_processes (trace) && !s->failed; i++)
         {
@@ -158,6 +159,10 @@ write_processes (Sql *s)
                                SQLITE_STATIC);
           else
             sqlite3_bind_null (stmt, 4);
+          if (p->rank >= 0)
+            sqlite3_bind_int64 (stmt, 5, p->rank);
+          else
+            sqlite3_bind_null (stmt, 5);
           sql_step (s, stmt, "SL_PROCESS_INFO");
         }
       sqlite3_finalize (stmt);

@@ -1832,12 +1832,11 @@ _sl_reader_read_json (SlTrace        *trace,
     g_string_append_printf (schema, ", rank %" G_GINT64_FORMAT, meta.rank);
   g_free (trace->schema);
   trace->schema = g_string_free (g_steal_pointer (&schema), FALSE);
-  if (meta.has_rank)
+  if (meta.has_rank && meta.rank >= 0)
     {
-      trace->json_rank = meta.rank;
-      trace->json_world_size = meta.world_size;
+      trace->rank = meta.rank;
+      trace->world_size = MAX (meta.world_size, 0);
     }
-  trace->json_rank_known = meta.has_rank;
   trace->is_json = TRUE;
   warn_trouble (jr);
   note_reads (jr);

@@ -108,7 +108,7 @@ process_for (SlReader *r,
   if (idx != 0)
     return idx - 1;
 
-  SlProcess p = { global_pid, (guint32) PID_OF (global_pid), SL_NO_STR, 0, SL_NO_STR };
+  SlProcess p = { global_pid, (guint32) PID_OF (global_pid), SL_NO_STR, 0, SL_NO_STR, -1 };
   g_array_append_val (r->trace->processes, p);
   idx = r->trace->processes->len;
   g_hash_table_insert (r->processes, g_memdup2 (&global_pid, sizeof global_pid),
@@ -200,6 +200,91 @@ process_info_row (SlReader     *r,
       if (cmd != SL_NO_STR)
         p->command_line = cmd;
     }
+  if (sqlite3_column_type (stmt, 3) == SQLITE_INTEGER)
+    {
+      gint64 rank = sqlite3_column_int64 (stmt, 3);
+      if (rank >= 0 && rank <= G_MAXINT32)
+        p->rank = (gint32) rank;
+      else
+        loop->trouble.bad_range++;
+    }
+}
+
+/* A rank from an environment variable's value: a whole number, 0 … 2^31 - 1; -1 otherwise. */
+static gint64
+rank_of_text (const char *text)
+{
+  guint64 v = 0;
+
+  if (text == NULL || !g_ascii_isdigit (*text)
+      || !g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT32, &v, NULL))
+    return -1;
+  return (gint64) v;
+}
+
+/* The trace's rank (sl_trace_get_rank): the recorded environment of an nsys export's program
+ * (META_DATA_CAPTURE: PROCESS_0:ENVIRONMENT_VARIABLE rows, `NAME="value"`; nsys's
+ * TARGET_INFO_SYSTEM_ENV holds the machine's properties, not the program's environment), else the
+ * one rank a Sightline recording's processes share. */
+static void
+read_rank (SlReader *r)
+{
+  static const char *const ranks[] = { "RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK",
+                                       "PMI_RANK" };
+  static const char *const sizes[] = { "WORLD_SIZE", "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE",
+                                       "PMI_SIZE" };
+  sqlite3_stmt *stmt = NULL;
+  gint64 rank_by[G_N_ELEMENTS (ranks)] = { -1, -1, -1, -1 };
+  gint64 size_by[G_N_ELEMENTS (sizes)] = { -1, -1, -1, -1 };
+
+  if (_sl_reader_table_exists (r, "META_DATA_CAPTURE")
+      && sqlite3_prepare_v2 (r->db, "SELECT value FROM META_DATA_CAPTURE "
+                                    "WHERE name = 'PROCESS_0:ENVIRONMENT_VARIABLE'",
+                             -1, &stmt, NULL) == SQLITE_OK)
+    while (sqlite3_step (stmt) == SQLITE_ROW)
+      {
+        const char *v = (const char *) sqlite3_column_text (stmt, 0);
+        const char *eq = v != NULL ? strchr (v, '=') : NULL;
+        if (eq == NULL)
+          continue;
+        /* the value is quoted: RANK="3" */
+        g_autofree char *value = g_strdup (eq + 1);
+        gsize len = strlen (value);
+        if (len >= 2 && value[0] == '"' && value[len - 1] == '"')
+          {
+            value[len - 1] = '\0';
+            memmove (value, value + 1, len - 1);
+          }
+        for (guint i = 0; i < G_N_ELEMENTS (ranks); i++)
+          {
+            if ((gsize) (eq - v) == strlen (ranks[i]) && strncmp (v, ranks[i], eq - v) == 0)
+              rank_by[i] = rank_of_text (value);
+            if ((gsize) (eq - v) == strlen (sizes[i]) && strncmp (v, sizes[i], eq - v) == 0)
+              size_by[i] = rank_of_text (value);
+          }
+      }
+  sqlite3_finalize (stmt);
+  for (guint i = 0; i < G_N_ELEMENTS (ranks) && r->trace->rank < 0; i++)
+    if (rank_by[i] >= 0)
+      {
+        r->trace->rank = rank_by[i];
+        r->trace->world_size = MAX (size_by[i], 0);
+      }
+  if (r->trace->rank >= 0)
+    return;
+
+  /* a recording: the rank all its ranked processes share */
+  gint64 shared = -1;
+  for (guint i = 0; i < r->trace->processes->len; i++)
+    {
+      const SlProcess *p = &g_array_index (r->trace->processes, SlProcess, i);
+      if (p->rank < 0)
+        continue;
+      if (shared >= 0 && shared != p->rank)
+        return;
+      shared = p->rank;
+    }
+  r->trace->rank = shared;
 }
 
 gboolean
@@ -207,8 +292,8 @@ _sl_reader_read_processes (SlReader *r,
                            GError  **error)
 {
   SlRowLoop info = { .table = "SL_PROCESS_INFO",
-                     .sql = "SELECT globalPid, {parentPid:NULL}, {commandLine:NULL} "
-                            "FROM SL_PROCESS_INFO",
+                     .sql = "SELECT globalPid, {parentPid:NULL}, {commandLine:NULL}, "
+                            "{rank:NULL} FROM SL_PROCESS_INFO",
                      .row = process_info_row };
 
   SlRowLoop processes = { .table = "PROCESSES", .sql = "SELECT globalPid, pid, name FROM PROCESSES",
@@ -234,6 +319,7 @@ _sl_reader_read_processes (SlReader *r,
       if (p->name == SL_NO_STR && t->pid == t->tid)
         p->name = t->name;
     }
+  read_rank (r);
   return TRUE;
 }
 

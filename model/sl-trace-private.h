@@ -155,9 +155,8 @@ struct _SlTrace
 
   /* a Kineto / Chrome JSON trace (sl-reader-json.c): no SQLite file behind it */
   gboolean      is_json;
-  gboolean      json_rank_known; /* distributedInfo.rank */
-  gint64        json_rank;
-  gint64        json_world_size; /* 0 when the file does not say */
+  gint64        rank;            /* sl_trace_get_rank(): -1 when the file does not say */
+  gint64        world_size;      /* 0 when the file does not say */
 };
 
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);

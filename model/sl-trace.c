@@ -37,6 +37,7 @@ sl_trace_new (const char *path)
   trace->chain_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
   trace->osrt_chains = g_array_new (FALSE, FALSE, sizeof (SlChainId));
   trace->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
+  trace->rank = -1;
   for (guint i = 0; i < SL_N_ENUMS; i++)
     trace->enum_labels[i] = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
@@ -452,17 +453,18 @@ sl_trace_is_json (SlTrace *trace)
   return trace->is_json;
 }
 
-gboolean
-sl_trace_get_rank (SlTrace *trace,
-                   gint64  *rank,
-                   gint64  *world_size)
+gint64
+sl_trace_get_rank (SlTrace *trace)
 {
-  g_return_val_if_fail (trace != NULL, FALSE);
-  if (rank != NULL)
-    *rank = trace->json_rank;
-  if (world_size != NULL)
-    *world_size = trace->json_world_size;
-  return trace->json_rank_known;
+  g_return_val_if_fail (trace != NULL, -1);
+  return trace->rank;
+}
+
+gint64
+sl_trace_get_world_size (SlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+  return trace->world_size;
 }
 
 const char *const *

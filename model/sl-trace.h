@@ -25,6 +25,8 @@ typedef struct
   guint32 name;              /* string id */
   guint32 parent_pid;        /* 0 = unknown (nsys exports have none: SL_PROCESS_INFO does) */
   guint32 command_line;      /* string id, SL_NO_STR = unknown */
+  gint32  rank;              /* its rank in a distributed job (SL_PROCESS_INFO.rank, from RANK,
+                              * SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK), -1 = unknown */
 } SlProcess;
 
 typedef struct
@@ -140,11 +142,15 @@ gsize             sl_trace_get_n_events      (SlTrace        *trace);
 gboolean          sl_trace_file_is_json      (const char     *path);
 /* TRUE when the trace was read from JSON. */
 gboolean          sl_trace_is_json           (SlTrace        *trace);
-/* The rank of a distributed run (Kineto's distributedInfo) and its world size (0 when not
- * given); FALSE when the trace does not say. */
-gboolean          sl_trace_get_rank          (SlTrace        *trace,
-                                              gint64         *rank,
-                                              gint64         *world_size);
+/* The rank of the trace in a distributed run, -1 when it does not say: Kineto's
+ * distributedInfo.rank; for an nsys export the recorded environment of the program
+ * (META_DATA_CAPTURE's PROCESS_0:ENVIRONMENT_VARIABLE: RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK,
+ * PMI_RANK, the first set); for a Sightline recording the rank its processes share (-1 when
+ * they have several: `sightline record -- torchrun …` holds every rank, each process its own). */
+gint64            sl_trace_get_rank          (SlTrace        *trace);
+/* The run's world size where the trace says (distributedInfo.world_size; WORLD_SIZE,
+ * SLURM_NTASKS, OMPI_COMM_WORLD_SIZE, PMI_SIZE), else 0. */
+gint64            sl_trace_get_world_size    (SlTrace        *trace);
 /* Warnings collected while loading (rows skipped and why), NULL-terminated. */
 const char *const*sl_trace_get_warnings      (SlTrace        *trace);
 /* Bytes of memory the model holds for this trace (events, indexes, strings, tables). */

@@ -25,7 +25,7 @@ if(SL_HAVE_CUDA)
 endif()
 if(TARGET test-record)
   add_dependencies(test-record sightline sightlined sightline-inject sl-test-target sl-sched-target)
-  target_link_libraries(test-record PRIVATE PkgConfig::SQLITE)
+  target_link_libraries(test-record PRIVATE PkgConfig::SQLITE sightline-schema)
   target_compile_definitions(test-record PRIVATE
     SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>"
     SL_DAEMON_PATH="$<TARGET_FILE:sightlined>"

@@ -11,10 +11,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sl-control.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
 
 static const char *runtime_dir;
+/* VAR=VALUE pairs `record` adds to the environment of `sightline record` (NULL: none) */
+static const char *const *record_env;
 
 /* Sends `sig` to the daemon of our runtime directory (and no other: tests run side by side). */
 static void
@@ -48,6 +51,11 @@ record (char       **err,
   va_end (ap);
   g_ptr_array_add (argv, NULL);
   env = g_environ_setenv (env, "SIGHTLINE_RUNTIME_DIR", runtime_dir, TRUE);
+  for (const char *const *e = record_env; e != NULL && *e != NULL; e++)
+    {
+      g_auto (GStrv) kv = g_strsplit (*e, "=", 2);
+      env = g_environ_setenv (env, kv[0], kv[1], TRUE);
+    }
   g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL, &out, err, &status,
                 &error);
   g_assert_no_error (error);
@@ -692,6 +700,206 @@ test_daemon_killed (void)
   g_assert_no_error (error);
 }
 
+/* ---- issue 17: one file per rank, each process's rank ---------------------------------- */
+
+static const char *
+lookup_table (const char *name,
+              void       *data)
+{
+  return g_hash_table_lookup (data, name);
+}
+
+/* Expands `pattern` with RANK=3, SLURM_PROCID=12, EMPTY="" set (and nothing else), host "node7",
+ * pid 4242; the error text in *err when it fails. */
+static char *
+expand (const char *pattern,
+        char      **err)
+{
+  g_autoptr (GHashTable) env = g_hash_table_new (g_str_hash, g_str_equal);
+  char why[512] = "";
+
+  g_hash_table_insert (env, "RANK", "3");
+  g_hash_table_insert (env, "SLURM_PROCID", "12");
+  g_hash_table_insert (env, "EMPTY", "");
+  char *r = sl_control_expand_output (pattern, lookup_table, env, "node7", 4242, why, sizeof why);
+  char *copy = g_strdup (r);
+  free (r);
+  if (err != NULL)
+    *err = r == NULL ? g_strdup (why) : NULL;
+  return copy;
+}
+
+/* %q{VAR}, %h, %p and %% as nsys has them; an unset variable is an error naming it */
+static void
+test_output_pattern (void)
+{
+  static const struct
+  {
+    const char *pattern, *want;
+  } ok[] = {
+    { "trace.sqlite", "trace.sqlite" },
+    { "trace-%q{RANK}.sqlite", "trace-3.sqlite" },
+    { "%q{SLURM_PROCID}/r%q{RANK}-%h-%p.sqlite", "12/r3-node7-4242.sqlite" },
+    { "%q{RANK}%q{RANK}", "33" },
+    { "100%%-%q{RANK}%%", "100%-3%" },
+    { "%%q{RANK}", "%q{RANK}" },   /* %% first: the rest is text */
+    { "%%%p", "%4242" },
+    { "a%q{EMPTY}b", "ab" },       /* set but empty: nothing */
+    { "", "" },
+  };
+  static const struct
+  {
+    const char *pattern, *says;
+  } bad[] = {
+    { "trace-%q{NO_SUCH_VAR}.sqlite", "NO_SUCH_VAR is not set" },
+    { "t-%q{RANK}-%q{WORLD}.sqlite", "WORLD is not set" },
+    { "t-%q{RANK", "closing }" },
+    { "t-%q{}", "closing }" },
+    { "t-%q", "'%q' is not a pattern" },
+    { "t-%n.sqlite", "'%n' is not a pattern" },
+    { "t-%", "is not a pattern" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      g_autofree char *err = NULL;
+      g_autofree char *got = expand (ok[i].pattern, &err);
+      g_assert_no_errno (0);
+      if (got == NULL)
+        g_error ("%s: %s", ok[i].pattern, err);
+      g_assert_cmpstr (got, ==, ok[i].want);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *err = NULL;
+      g_autofree char *got = expand (bad[i].pattern, &err);
+      g_assert_null (got);
+      g_assert_nonnull (strstr (err, bad[i].says));
+      g_assert_nonnull (strstr (err, bad[i].pattern)); /* and names the pattern */
+    }
+}
+
+/* `sightline record -o 'rank-%q{…}.sqlite'` end to end: the file the rank's variable names; an
+ * unset variable fails before anything runs, naming it */
+static void
+test_output_per_rank (void)
+{
+  static const char *const env[] = { "SL_TEST_RANK=5", NULL };
+  g_autofree char *pattern = trace_path ("rank-%q{SL_TEST_RANK}-%%.sqlite");
+  g_autofree char *want = trace_path ("rank-5-%.sqlite");
+  g_autofree char *err = NULL;
+
+  record_env = env;
+  int code = record (&err, "-o", pattern, "-s", "none", "--sched", "off", "--", SL_TARGET_PATH,
+                     "exit", "0", NULL);
+  record_env = NULL;
+  g_assert_cmpint (code, ==, 0);
+  g_assert_true (g_file_test (want, G_FILE_TEST_IS_REGULAR));
+  g_assert_nonnull (strstr (err, want));
+
+  g_autofree char *err2 = NULL;
+  g_autofree char *unset = trace_path ("rank-%q{SL_TEST_NO_SUCH_RANK}.sqlite");
+  code = record (&err2, "-o", unset, "--", SL_TARGET_PATH, "exit", "0", NULL);
+  g_assert_cmpint (code, ==, 2);
+  g_assert_nonnull (strstr (err2, "SL_TEST_NO_SUCH_RANK is not set"));
+  g_autofree char *literal = trace_path ("rank-.sqlite");
+  g_assert_false (g_file_test (literal, G_FILE_TEST_EXISTS));
+}
+
+/* Each process's rank from its own environment (RANK before SLURM_PROCID before
+ * OMPI_COMM_WORLD_RANK before PMI_RANK), as `sightline record -- torchrun …` sees a job's ranks:
+ * a shell with SLURM_PROCID=7 starts one child with RANK=1, one with RANK=2 and one that drops
+ * SLURM_PROCID and OMPI_COMM_WORLD_RANK and has PMI_RANK=5 (through env's exec: the rank after
+ * the exec counts). */
+static void
+test_process_ranks (void)
+{
+  g_autofree char *path = trace_path ("ranks.sqlite");
+  g_autofree char *err = NULL;
+  g_autofree char *script = g_strdup_printf (
+      "RANK=1 %s exit 0 & RANK=2 %s exit 0 & env -u SLURM_PROCID -u OMPI_COMM_WORLD_RANK "
+      "PMI_RANK=5 %s exit 0; wait",
+      SL_TARGET_PATH, SL_TARGET_PATH, SL_TARGET_PATH);
+  int code = record (&err, "-o", path, "-s", "none", "--env", "SLURM_PROCID=7", "--env",
+                     "OMPI_COMM_WORLD_RANK=9", "--", "/bin/sh", "-c", script, NULL);
+
+  g_assert_cmpint (code, ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  g_autofree char *by_target = g_strdup_printf (
+      "SELECT group_concat(rank) FROM (SELECT rank FROM SL_PROCESS_INFO WHERE commandLine LIKE "
+      "'%s exit 0' ORDER BY rank)", SL_TARGET_PATH);
+  g_autofree char *ranks = sql_text (db, by_target);
+  g_assert_cmpstr (ranks, ==, "1,2,5");
+  /* the shell: SLURM_PROCID, which comes before OMPI_COMM_WORLD_RANK */
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT rank FROM SL_PROCESS_INFO WHERE commandLine "
+                                        "LIKE '/bin/sh -c %'"),
+                   ==, 7);
+  sqlite3_close (db);
+
+  /* the model: each process its rank; the trace none (it holds several) */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  guint seen = 0;
+  for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+    {
+      const SlProcess *p = sl_trace_get_process (trace, i);
+      const char *cmd = sl_trace_str (trace, p->command_line);
+      if (g_str_has_prefix (cmd, SL_TARGET_PATH))
+        {
+          g_assert_true (p->rank == 1 || p->rank == 2 || p->rank == 5);
+          seen |= 1u << p->rank;
+        }
+    }
+  g_assert_cmpuint (seen, ==, (1u << 1) | (1u << 2) | (1u << 5));
+  g_assert_cmpint (sl_trace_get_rank (trace), ==, -1);
+
+  /* `sightline info` says it, in text and JSON */
+  g_auto (SlTestRun) run = { 0 };
+  sl_test_run (&run, SL_SIGHTLINE_PATH, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "rank 1 · "));
+  g_assert_nonnull (strstr (run.out, "rank 2 · "));
+  g_assert_nonnull (strstr (run.out, "rank 5 · "));
+  g_assert_nonnull (strstr (run.out, "rank 7 · "));
+  g_assert_null (strstr (run.out, "Rank:"));
+  g_auto (SlTestRun) json = { 0 };
+  sl_test_run (&json, SL_SIGHTLINE_PATH, "info", "--format", "json", path, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_nonnull (strstr (json.out, "\"rank\" : 5"));
+  g_assert_nonnull (strstr (json.out, "\"rank\" : null"));
+}
+
+/* One rank's recording (srun sightline record …): the trace is that rank; none without one */
+static void
+test_trace_rank (void)
+{
+  g_autofree char *path = trace_path ("rank-4.sqlite");
+  g_autofree char *plain = trace_path ("no-rank.sqlite");
+  g_autofree char *err = NULL, *err2 = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (record (&err, "-o", path, "-s", "none", "--env", "RANK=4", "--env",
+                           "WORLD_SIZE=8", "--", SL_TARGET_PATH, "exit", "0", NULL),
+                   ==, 0);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_trace_get_rank (trace), ==, 4);
+  g_auto (SlTestRun) run = { 0 };
+  sl_test_run (&run, SL_SIGHTLINE_PATH, "info", path, NULL);
+  g_assert_nonnull (strstr (run.out, "Rank:       4\n"));
+
+  /* a rank's variable that is no number is no rank ("RANK=abc") */
+  g_assert_cmpint (record (&err2, "-o", plain, "-s", "none", "--env", "RANK=abc", "--",
+                           SL_TARGET_PATH, "exit", "0", NULL),
+                   ==, 0);
+  g_autoptr (SlTrace) none = sl_trace_load (plain, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_trace_get_rank (none), ==, -1);
+  for (guint i = 0; i < sl_trace_get_n_processes (none); i++)
+    g_assert_cmpint (sl_trace_get_process (none, i)->rank, ==, -1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -712,6 +920,10 @@ main (int   argc,
   g_test_add_func ("/collector/record/interrupt", test_interrupt);
   g_test_add_func ("/collector/record/duration", test_duration);
   g_test_add_func ("/collector/record/daemon-killed", test_daemon_killed);
+  g_test_add_func ("/collector/record/output-pattern", test_output_pattern);
+  g_test_add_func ("/collector/record/output-per-rank", test_output_per_rank);
+  g_test_add_func ("/collector/record/process-ranks", test_process_ranks);
+  g_test_add_func ("/collector/record/trace-rank", test_trace_rank);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */
   signal_daemon (SIGTERM);

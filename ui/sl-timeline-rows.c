@@ -278,7 +278,8 @@ pid_of (SlTimelineView *self,
 }
 
 /* "name [pid]", or "Process [pid]" when the trace has no name for it; then the command line's
- * arguments where the recording has it ("python3 [4242] train.py --workers 4"). */
+ * arguments where the recording has it ("python3 [4242] train.py --workers 4"); first the rank
+ * of a distributed job's process where it was recorded ("rank 3 · python3 [4242] train.py"). */
 static char *
 process_title (SlTimelineView  *self,
                const SlProcess *pr)
@@ -301,9 +302,10 @@ process_title (SlTimelineView  *self,
       while (g_ascii_isspace (*args))
         args++;
     }
+  g_autofree char *rank = pr->rank >= 0 ? g_strdup_printf ("rank %d · ", pr->rank) : g_strdup ("");
   if (*args != '\0')
-    return g_strdup_printf ("%s [%u] %s", *name != '\0' ? name : "Process", pr->pid, args);
-  return g_strdup_printf ("%s [%u]", *name != '\0' ? name : "Process", pr->pid);
+    return g_strdup_printf ("%s%s [%u] %s", rank, *name != '\0' ? name : "Process", pr->pid, args);
+  return g_strdup_printf ("%s%s [%u]", rank, *name != '\0' ? name : "Process", pr->pid);
 }
 
 /* A header row's tooltip: a process's whole command line and parent, when recorded. */
@@ -326,10 +328,12 @@ _sl_timeline_row_tooltip (SlTimelineView *self,
       const SlProcess *pr = sl_trace_get_process (self->trace, i);
       if (pr->global_pid != gpid)
         continue;
-      if (pr->command_line == SL_NO_STR && pr->parent_pid == 0)
+      if (pr->command_line == SL_NO_STR && pr->parent_pid == 0 && pr->rank < 0)
         return NULL;
       s = g_string_new (NULL);
       g_string_append_printf (s, "%s (pid %u)", sl_trace_str (self->trace, pr->name), pr->pid);
+      if (pr->rank >= 0)
+        g_string_append_printf (s, "\nRank: %d", pr->rank);
       if (pr->command_line != SL_NO_STR)
         g_string_append_printf (s, "\n%s", sl_trace_str (self->trace, pr->command_line));
       if (pr->parent_pid != 0)

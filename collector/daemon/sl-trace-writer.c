@@ -473,7 +473,10 @@ sl_trace_writer_open (const char *path,
                        "  globalPid                        INTEGER  NOT NULL,\n"
                        "  pid                              INTEGER  NOT NULL,\n"
                        "  parentPid                        INTEGER,\n"
-                       "  commandLine                      TEXT\n"
+                       "  commandLine                      TEXT,\n"
+                       /* from RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK (the
+                        * library's HELLO); NULL when none */
+                       "  rank                             INTEGER\n"
                        ")",
                     error)
       || !exec_sql (w, "COMMIT", error))
@@ -1319,6 +1322,14 @@ sl_trace_writer_add (SlTraceWriter      *w,
          * PROCESSES.name is the program's name, as nsys has it; the command line goes into
          * META_DATA_CAPTURE and SL_PROCESS_INFO */
         process_info (w, p, hello->start_ns, hello->ppid, cmd);
+        if (hello->rank_1 > 0)
+          {
+            /* once a process (and again after an exec), whatever /proc said since */
+            char sql[160];
+            snprintf (sql, sizeof sql, "UPDATE SL_PROCESS_INFO SET rank = %" PRIu32
+                      " WHERE globalPid = %" PRId64, hello->rank_1 - 1, gpid (p->pid));
+            sqlite3_exec (w->db, sql, NULL, NULL, NULL);
+          }
         if (p->hello)
           {
             ok = true;

@@ -507,6 +507,28 @@ flusher_start (void)
   pthread_sigmask (SIG_SETMASK, &old, NULL);
 }
 
+/* 1 + the rank a launcher (torchrun, srun, mpirun) gave this process, 0 when none: the first
+ * of the variables they set that holds a number (SlWireHello.rank_1). */
+static uint32_t
+rank_from_environment (void)
+{
+  static const char *const names[] = { "RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK",
+                                       "PMI_RANK" };
+
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    {
+      const char *v = getenv (names[i]);
+      char *end = NULL;
+      if (v == NULL || *v < '0' || *v > '9')
+        continue;
+      errno = 0;
+      unsigned long r = strtoul (v, &end, 10);
+      if (errno == 0 && *end == '\0' && r < 0x7fffffffUL)
+        return (uint32_t) r + 1;
+    }
+  return 0;
+}
+
 static void
 send_hello (void)
 {
@@ -533,7 +555,8 @@ send_hello (void)
   clock_gettime (CLOCK_REALTIME, &rt);
   SlWireHello hello = { { SL_WIRE_HELLO, 0, _sl_tid () }, SL_WIRE_MAGIC, SL_WIRE_VERSION,
                         (int32_t) getpid (), (int32_t) getppid (), g.session, _sl_now (),
-                        (uint64_t) rt.tv_sec * 1000000000u + (uint64_t) rt.tv_nsec };
+                        (uint64_t) rt.tv_sec * 1000000000u + (uint64_t) rt.tv_nsec,
+                        rank_from_environment (), 0 };
   uint8_t buf[sizeof hello + sizeof cmdline + 8] = { 0 };
   uint32_t size = sl_wire_size (sizeof hello, (uint32_t) n);
   hello.h.size = (uint16_t) size;
