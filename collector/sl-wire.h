@@ -20,7 +20,7 @@ extern "C"
 #endif
 
 #define SL_WIRE_MAGIC   0x534c5731u /* "SLW1": first 4 bytes of a HELLO */
-#define SL_WIRE_VERSION 2 /* 2: SlWireHello.rank_1 */
+#define SL_WIRE_VERSION 1
 #define SL_WIRE_MAX_RECORD (1u << 16) /* `size` is 16 bits: no record is bigger than 64 KiB - 8 */
 #define SL_WIRE_MAX_FRAMES 128        /* frames of one CPU sample, leaf first */
 
@@ -65,12 +65,10 @@ extern "C"
     uint64_t session;  /* from SIGHTLINE_SESSION: which recording this process belongs to */
     uint64_t start_ns; /* CLOCK_MONOTONIC when the library started in this process */
     uint64_t realtime_ns; /* CLOCK_REALTIME at the same moment */
-    /* 1 + the process's rank in a distributed job, from its environment: the first of RANK,
-     * SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK that holds a number; 0 when none does (so a
-     * HELLO built with the fields before it zeroes the rest means "no rank") */
-    uint32_t rank_1;
-    uint32_t reserved;
-    /* followed by the command line: arguments separated by ' ' */
+    /* followed by the command line: arguments separated by ' ', NUL-terminated; then, where the
+     * process has a rank in a distributed job, "rank=N" and a NUL (N from the first of RANK,
+     * SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK that holds a number): text after the command
+     * line, so that a HELLO without it (or a reader that ignores it) means what it always did */
   } SlWireHello;
 
   typedef struct

@@ -465,6 +465,103 @@ test_process_info (void)
   g_assert_nonnull (strstr (out, "parent pid 100 · python3 train.py"));
 }
 
+/* Issue 17: the trace's rank.  An nsys export's recorded environment (META_DATA_CAPTURE's
+ * PROCESS_0:ENVIRONMENT_VARIABLE rows) says it: the real traces of a SLURM job and of a torchrun
+ * job, planted ones for the order of the variables, values that are no rank, and SL_PROCESS_INFO's
+ * ranks of a recording (one shared rank: the trace's; several: none). */
+static gint64
+rank_of_planted (const char *name,
+                 const char *sql)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+  g_autoptr (GError) error = NULL;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  exec (db,
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+        "INSERT INTO StringIds VALUES (1, 'read');"
+        "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+        " nameId INTEGER, returnValue INTEGER, nestingLevel INTEGER, callchainId INTEGER);"
+        "INSERT INTO OSRT_API VALUES (100, 200, 27, (100 << 24) | 100, 1, 0, 0, 0),"
+        " (300, 400, 27, (101 << 24) | 101, 1, 0, 0, 0);"
+        "CREATE TABLE META_DATA_CAPTURE (name TEXT, value TEXT);");
+  exec (db, sql);
+  sqlite3_close (db);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return sl_trace_get_rank (trace) * 1000 + sl_trace_get_world_size (trace);
+}
+
+static void
+test_trace_rank (void)
+{
+  static const struct
+  {
+    const char *trace;
+    gint64      rank;
+  } real[] = {
+    { "nsys/nsys-2023.3-t4-openmp.sqlite", 0 },     /* SLURM_PROCID="0" */
+    { "nsys/nsys-2024.6-fuser-8gpu-nvtx.sqlite", 0 }, /* RANK="0", SLURM_PROCID="0" */
+    { "nsys/nsys-2026.1-tiny.sqlite", -1 },
+    { "nsys/nsys-2021-old-layout.sqlite", -1 },      /* no META_DATA_CAPTURE */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (real); i++)
+    {
+      g_autofree char *path = sl_test_trace_path (real[i].trace);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (sl_trace_get_rank (trace), ==, real[i].rank);
+      g_autoptr (JsonNode) root = info_json (path);
+      JsonObject *o = json_node_get_object (root);
+      if (real[i].rank < 0)
+        g_assert_true (json_object_get_null_member (o, "rank"));
+      else
+        g_assert_cmpint (json_object_get_int_member (o, "rank"), ==, real[i].rank);
+    }
+
+  const char *env = "INSERT INTO META_DATA_CAPTURE VALUES ";
+  g_autofree char *a = g_strconcat (env, "('PROCESS_0:ENVIRONMENT_VARIABLE', 'SLURM_PROCID=\"3\"'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'RANK=\"12\"'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'WORLD_SIZE=\"16\"'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'SLURM_NTASKS=\"4\"')",
+                                    NULL);
+  g_assert_cmpint (rank_of_planted ("rank-a.sqlite", a), ==, 12 * 1000 + 16);
+  /* RANK no number: the next one that is, with its own size */
+  g_autofree char *b = g_strconcat (env, "('PROCESS_0:ENVIRONMENT_VARIABLE', 'RANK=\"x1\"'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'PMI_RANK=\"7\"'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'WORLD_SIZE=\"16\"')",
+                                    NULL);
+  g_assert_cmpint (rank_of_planted ("rank-b.sqlite", b), ==, 7 * 1000);
+  /* unquoted, negative, huge, a longer name that starts like one, another process's */
+  g_autofree char *c = g_strconcat (env, "('PROCESS_0:ENVIRONMENT_VARIABLE', 'RANK=-1'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'PMI_RANK=99999999999'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'RANKS=\"2\"'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'LOCAL_RANK=\"2\"'),"
+                                    "('PROCESS_1:ENVIRONMENT_VARIABLE', 'RANK=\"2\"'),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', NULL),"
+                                    "('PROCESS_0:ENVIRONMENT_VARIABLE', 'OMPI_COMM_WORLD_RANK=5')",
+                                    NULL);
+  g_assert_cmpint (rank_of_planted ("rank-c.sqlite", c), ==, 5 * 1000);
+  /* a recording: the rank its processes share, none when they differ */
+  const char *info = "CREATE TABLE SL_PROCESS_INFO (globalPid INTEGER NOT NULL, pid INTEGER NOT"
+                     " NULL, parentPid INTEGER, commandLine TEXT, rank INTEGER);";
+  g_autofree char *d = g_strconcat (info, "INSERT INTO SL_PROCESS_INFO VALUES (100 << 24, 100, 1, "
+                                    "'a', 6), (101 << 24, 101, 100, 'b', 6), (102 << 24, 102, 1,"
+                                    " 'c', NULL)", NULL);
+  g_assert_cmpint (rank_of_planted ("rank-d.sqlite", d), ==, 6 * 1000);
+  g_autofree char *e = g_strconcat (info, "INSERT INTO SL_PROCESS_INFO VALUES (100 << 24, 100, 1, "
+                                    "'a', 6), (101 << 24, 101, 100, 'b', 2)", NULL);
+  g_assert_cmpint (rank_of_planted ("rank-e.sqlite", e), ==, -1000);
+  /* a bad rank in the table is no rank (and no crash) */
+  g_autofree char *f = g_strconcat (info, "INSERT INTO SL_PROCESS_INFO VALUES (100 << 24, 100, 1, "
+                                    "'a', -4), (101 << 24, 101, 1, 'b', 'two'), (102 << 24, 102,"
+                                    " 1, 'c', 1e30)", NULL);
+  g_assert_cmpint (rank_of_planted ("rank-f.sqlite", f), ==, -1000);
+}
+
 static void
 test_not_loaded (void)
 {
@@ -539,6 +636,7 @@ main (int    argc,
   g_test_add_func ("/app/info/real-traces", test_real_traces);
   g_test_add_func ("/app/info/generated", test_generated);
   g_test_add_func ("/app/info/process-info", test_process_info);
+  g_test_add_func ("/app/info/trace-rank", test_trace_rank);
   g_test_add_func ("/model/inventory/not-loaded", test_not_loaded);
   g_test_add_func ("/model/inventory/chains-not-loaded", test_chains_not_loaded);
   return g_test_run ();

@@ -1322,14 +1322,24 @@ sl_trace_writer_add (SlTraceWriter      *w,
          * PROCESSES.name is the program's name, as nsys has it; the command line goes into
          * META_DATA_CAPTURE and SL_PROCESS_INFO */
         process_info (w, p, hello->start_ns, hello->ppid, cmd);
-        if (hello->rank_1 > 0)
-          {
-            /* once a process (and again after an exec), whatever /proc said since */
-            char sql[160];
-            snprintf (sql, sizeof sql, "UPDATE SL_PROCESS_INFO SET rank = %" PRIu32
-                      " WHERE globalPid = %" PRId64, hello->rank_1 - 1, gpid (p->pid));
-            sqlite3_exec (w->db, sql, NULL, NULL, NULL);
-          }
+        {
+          /* "rank=N" after the command line (sl-wire.h): once a process, and again after an
+           * exec, whatever /proc said since */
+          const char *rank = cmd + strlen (cmd) + 1;
+          const char *end = (const char *) h + h->size;
+          char *num_end = NULL;
+          if (rank + 5 < end && strncmp (rank, "rank=", 5) == 0 && memchr (rank, '\0', end - rank))
+            {
+              long r = strtol (rank + 5, &num_end, 10);
+              char sql[160];
+              if (*num_end == '\0' && r >= 0 && r <= INT32_MAX)
+                {
+                  snprintf (sql, sizeof sql, "UPDATE SL_PROCESS_INFO SET rank = %ld"
+                            " WHERE globalPid = %" PRId64, r, gpid (p->pid));
+                  sqlite3_exec (w->db, sql, NULL, NULL, NULL);
+                }
+            }
+        }
         if (p->hello)
           {
             ok = true;

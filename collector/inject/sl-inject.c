@@ -507,9 +507,9 @@ flusher_start (void)
   pthread_sigmask (SIG_SETMASK, &old, NULL);
 }
 
-/* 1 + the rank a launcher (torchrun, srun, mpirun) gave this process, 0 when none: the first
- * of the variables they set that holds a number (SlWireHello.rank_1). */
-static uint32_t
+/* The rank a launcher (torchrun, srun, mpirun) gave this process, -1 when none: the first of
+ * the variables they set that holds a number (sent after the HELLO's command line). */
+static long
 rank_from_environment (void)
 {
   static const char *const names[] = { "RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK",
@@ -523,10 +523,10 @@ rank_from_environment (void)
         continue;
       errno = 0;
       unsigned long r = strtoul (v, &end, 10);
-      if (errno == 0 && *end == '\0' && r < 0x7fffffffUL)
-        return (uint32_t) r + 1;
+      if (errno == 0 && *end == '\0' && r <= 0x7fffffffUL)
+        return (long) r;
     }
-  return 0;
+  return -1;
 }
 
 static void
@@ -555,13 +555,17 @@ send_hello (void)
   clock_gettime (CLOCK_REALTIME, &rt);
   SlWireHello hello = { { SL_WIRE_HELLO, 0, _sl_tid () }, SL_WIRE_MAGIC, SL_WIRE_VERSION,
                         (int32_t) getpid (), (int32_t) getppid (), g.session, _sl_now (),
-                        (uint64_t) rt.tv_sec * 1000000000u + (uint64_t) rt.tv_nsec,
-                        rank_from_environment (), 0 };
-  uint8_t buf[sizeof hello + sizeof cmdline + 8] = { 0 };
-  uint32_t size = sl_wire_size (sizeof hello, (uint32_t) n);
+                        (uint64_t) rt.tv_sec * 1000000000u + (uint64_t) rt.tv_nsec };
+  char rank[24] = "";
+  long r = rank_from_environment ();
+  int rank_len = r >= 0 ? snprintf (rank, sizeof rank, "rank=%ld", r) : -1;
+  uint8_t buf[sizeof hello + sizeof cmdline + sizeof rank + 8] = { 0 };
+  uint32_t size = sl_wire_size (sizeof hello, (uint32_t) (n + 1 + rank_len));
   hello.h.size = (uint16_t) size;
   memcpy (buf, &hello, sizeof hello);
   memcpy (buf + sizeof hello, cmdline, (size_t) n + 1);
+  if (rank_len > 0)
+    memcpy (buf + sizeof hello + n + 1, rank, (size_t) rank_len + 1);
   send_all (buf, size);
 }
 
