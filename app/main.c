@@ -9,6 +9,7 @@
 #include "sl-cmd-analyze.h"
 #include "sl-cmd-export.h"
 #include "sl-cmd-info.h"
+#include "sl-cmd-merge-summaries.h"
 #include "sl-cmd-record.h"
 #include "sl-cmd-samples.h"
 #include "sl-cmd-stats.h"
@@ -25,6 +26,7 @@ usage (FILE *out)
            "  sightline samples FILE [OPTION…]    CPU samples as collapsed stacks (flame graphs) or top functions\n"
            "  sightline export FILE -o OUT        write the trace as Chrome trace JSON (.json[.gz]) or nsys SQLite (.sqlite)\n"
            "  sightline record [OPTION…] -- CMD   record a program into a trace (like nsys profile)\n"
+           "  sightline merge-summaries A.json …  rank the ranks of a job by their `analyze --format json`\n"
            "  sightline --version                 print the version\n"
            "\n"
            "FILE is an Nsight Systems SQLite export (nsys export --type sqlite) or a Sightline recording.\n"
@@ -61,6 +63,8 @@ main (int    argc,
     return sl_cmd_export (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "record") == 0)
     return sl_cmd_record (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "merge-summaries") == 0)
+    return sl_cmd_merge_summaries (argc - 1, argv + 1);
   for (int i = 1; i < argc; i++)
     if (argv[i][0] == '-')
       {

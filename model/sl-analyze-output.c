@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "sl-format.h"
+#include "sl-summaries.h"
 
 /* A group in text lists this many of its instances. */
 #define MAX_TEXT_INSTANCES 20
@@ -238,6 +239,39 @@ sl_analysis_to_json (const SlAnalysis *analysis,
   g_return_val_if_fail (analysis != NULL, NULL);
   json_string (out, sl_trace_get_path (trace));
   g_string_append_printf (out, ",\n  \"start_ns\": %" G_GINT64_FORMAT, t0);
+  {
+    /* the rank's figures, for `sightline merge-summaries` (sl-summaries.h) */
+    SlRankSummary s;
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    sl_rank_summary_compute (&s, trace, analysis);
+    g_string_append (out, ",\n  \"rank\": ");
+    if (s.rank >= 0)
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, s.rank);
+    else
+      g_string_append (out, "null");
+    g_string_append (out, ",\n  \"world_size\": ");
+    if (s.world_size > 0)
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, s.world_size);
+    else
+      g_string_append (out, "null");
+    g_string_append_printf (out, ",\n  \"summary\": {\"span_ns\": %" G_GINT64_FORMAT
+                            ", \"gpus\": %u, \"gpu_time_ns\": %" G_GINT64_FORMAT
+                            ", \"gpu_utilization\": %s, \"steps\": %u, \"step_ns\": ",
+                            s.span, s.gpus, s.gpu_time,
+                            isfinite (s.gpu_util) ? g_ascii_formatd (buf, sizeof buf, "%.6g",
+                                                                     s.gpu_util)
+                                                  : "null",
+                            s.steps);
+    if (s.step >= 0)
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, s.step);
+    else
+      g_string_append (out, "null");
+    g_string_append_printf (out, ",\n              \"findings_by_severity\": {\"high\": %u, "
+                            "\"medium\": %u, \"low\": %u}}",
+                            s.findings[SL_SEVERITY_HIGH], s.findings[SL_SEVERITY_MEDIUM],
+                            s.findings[SL_SEVERITY_LOW]);
+    sl_rank_summary_clear (&s);
+  }
   /* a window: its absolute times, as the findings' */
   if (analysis->t1 > analysis->t0)
     g_string_append_printf (out, ",\n  \"range_start_ns\": %" G_GINT64_FORMAT
