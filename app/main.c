@@ -26,7 +26,7 @@ usage (FILE *out)
            "  sightline samples FILE [OPTION…]    CPU samples as collapsed stacks (flame graphs) or top functions\n"
            "  sightline export FILE -o OUT        write the trace as Chrome trace JSON (.json[.gz]) or nsys SQLite (.sqlite)\n"
            "  sightline record [OPTION…] -- CMD   record a program into a trace (like nsys profile)\n"
-           "  sightline merge-summaries A.json …  rank the ranks of a job by their `analyze --format json`\n"
+           "  sightline merge-summaries A.json …  rank a job's ranks by their analyze --format json\n"
            "  sightline --version                 print the version\n"
            "\n"
            "FILE is an Nsight Systems SQLite export (nsys export --type sqlite) or a Sightline recording.\n"

@@ -14,8 +14,8 @@
 
 #define SL_MERGE_ERROR (g_quark_from_static_string ("sl-merge-summaries"))
 
-/* An integer member ≥ 0, or -1 for null (when `nullable`); FALSE with an error naming the file
- * and the member for anything else. */
+/* An integer member ≥ 0, or -1 for null or none (when `nullable`); FALSE with an error naming
+ * the file and the member for anything else. */
 static gboolean
 member_int (JsonObject  *o,
             const char  *name,
@@ -26,7 +26,7 @@ member_int (JsonObject  *o,
 {
   JsonNode *n = json_object_get_member (o, name);
 
-  if (n != NULL && JSON_NODE_HOLDS_NULL (n) && nullable)
+  if ((n == NULL || JSON_NODE_HOLDS_NULL (n)) && nullable)
     {
       *value = -1;
       return TRUE;

@@ -34,7 +34,8 @@ typedef struct
   char   *trace;        /* the trace the analysis read */
   gint64  rank;         /* -1 when the trace does not say */
   gint64  world_size;   /* 0 when the trace does not say */
-  SlTime  span;         /* the wall time analysed (the trace, or --range's window), ns; -1 unknown */
+  SlTime  span;         /* the wall time analysed (the trace, or --range's window), ns; -1
+                         * unknown */
   guint   gpus;         /* GPUs that ran work in the trace (it may list the machine's others) */
   SlTime  gpu_time;     /* time some GPU work ran, each GPU's union summed over GPUs, ns; -1
                          * unknown */
