@@ -1609,6 +1609,64 @@ test_flame (void)
   fixture_close (&f);
 }
 
+/* Issue 17: `sightline record -- torchrun …` records each rank's process with its rank
+ * (SL_PROCESS_INFO.rank): the process's title starts with it, its tooltip says it; a process
+ * without one (torchrun itself) is titled as before. */
+static void
+test_process_ranks (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "ranks.sqlite", NULL);
+  Plant *p = plant_new (path);
+  GString *q = g_string_new ("BEGIN; INSERT INTO StringIds VALUES (900500, 'read');"
+                             "CREATE TABLE SL_PROCESS_INFO (globalPid INTEGER NOT NULL, pid "
+                             "INTEGER NOT NULL, parentPid INTEGER, commandLine TEXT, rank "
+                             "INTEGER);");
+  static const int pids[] = { 200, 201, 202 };
+  g_auto (GStrv) labels = NULL;
+
+  plant_api (p, PLANT_MAIN, "cudaLaunchKernel", PLANT_MS, PLANT_MS + 5 * PLANT_US);
+  plant_finish (p);
+  for (guint k = 0; k < G_N_ELEMENTS (pids); k++)
+    {
+      g_string_append_printf (q, "INSERT INTO PROCESSES VALUES (%" G_GINT64_FORMAT ", %d, '%s');"
+                                 "INSERT INTO OSRT_API VALUES (%" G_GINT64_FORMAT ", %"
+                                 G_GINT64_FORMAT ", 27, %" G_GINT64_FORMAT ", 900500, 0, 0, 0,"
+                                 " 0);",
+                              (gint64) SL_GLOBAL_PID (1, pids[k]), pids[k], "python3",
+                              (gint64) (2 + k) * PLANT_MS, (gint64) (3 + k) * PLANT_MS,
+                              (gint64) SL_GLOBAL_TID (1, pids[k], pids[k]));
+      if (k == 0)
+        g_string_append_printf (q, "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT
+                                   ", 200, 1, 'python3 /usr/bin/torchrun train.py', NULL);",
+                                (gint64) SL_GLOBAL_PID (1, 200));
+      else
+        g_string_append_printf (q, "INSERT INTO SL_PROCESS_INFO VALUES (%" G_GINT64_FORMAT
+                                   ", %d, 200, 'python3 train.py', %u);",
+                                (gint64) SL_GLOBAL_PID (1, pids[k]), pids[k], k - 1);
+    }
+  g_string_append (q, "COMMIT;");
+  sql (path, q->str);
+  g_string_free (q, TRUE);
+
+  fixture_open (&f, path);
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  for (guint i = 0; labels[i] != NULL; i++)
+    g_test_message ("%s", labels[i]);
+  g_assert_cmpint (find_label (labels, "python3 [200] /usr/bin/torchrun train.py"), >=, 0);
+  /* under torchrun, one level in */
+  gint r0 = find_label (labels, "rank 0 · python3 [201] train.py");
+  gint r1 = find_label (labels, "rank 1 · python3 [202] train.py");
+  g_assert_cmpint (r0, >=, 0);
+  g_assert_cmpint (r1, >=, 0);
+  g_assert_true (g_str_has_prefix (labels[r0], "  rank 0"));
+  g_autofree char *tip = _sl_timeline_row_tooltip (SL_TIMELINE_VIEW (f.view), r1);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "Rank: 1"));
+  g_object_unref (render (&f, "process-ranks"));
+  fixture_close (&f);
+}
+
 /* Issue 14, item 5: with SL_PROCESS_INFO, child processes go under their parent's group (the
  * DataLoader workers under the training process, it under the shell that started it), titled
  * with their arguments, collapsible, the whole command line and parent in the header's tooltip;
@@ -2208,6 +2266,7 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/nvtx-projected", test_nvtx_projected);
   g_test_add_func ("/ui/timeline/flame", test_flame);
   g_test_add_func ("/ui/timeline/process-tree", test_process_tree);
+  g_test_add_func ("/ui/timeline/process-ranks", test_process_ranks);
   g_test_add_func ("/ui/timeline/flame-real", test_flame_real);
   return g_test_run ();
 }
