@@ -868,6 +868,20 @@ test_process_ranks (void)
   g_assert_cmpint (json.status, ==, 0);
   g_assert_nonnull (strstr (json.out, "\"rank\" : 5"));
   g_assert_nonnull (strstr (json.out, "\"rank\" : null"));
+
+  /* `export` to SQLite keeps them */
+  g_autofree char *copy = trace_path ("ranks-export.sqlite");
+  g_auto (SlTestRun) exp = { 0 };
+  sl_test_run (&exp, SL_SIGHTLINE_PATH, "export", path, "-o", copy, NULL);
+  g_assert_cmpint (exp.status, ==, 0);
+  g_autoptr (SlTrace) back = sl_trace_load (copy, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_processes (back), ==, sl_trace_get_n_processes (trace));
+  for (guint i = 0; i < sl_trace_get_n_processes (trace); i++)
+    for (guint k = 0; k < sl_trace_get_n_processes (back); k++)
+      if (sl_trace_get_process (back, k)->pid == sl_trace_get_process (trace, i)->pid)
+        g_assert_cmpint (sl_trace_get_process (back, k)->rank, ==,
+                         sl_trace_get_process (trace, i)->rank);
 }
 
 /* One rank's recording (srun sightline record …): the trace is that rank; none without one */
