@@ -200,14 +200,12 @@ process_info_row (SlReader     *r,
       if (cmd != SL_NO_STR)
         p->command_line = cmd;
     }
-  if (sqlite3_column_type (stmt, 3) == SQLITE_INTEGER)
-    {
-      gint64 rank = sqlite3_column_int64 (stmt, 3);
-      if (rank >= 0 && rank <= G_MAXINT32)
-        p->rank = (gint32) rank;
-      else
-        loop->trouble.bad_range++;
-    }
+  /* a rank: a whole number 0 … 2^31 - 1; anything else is counted (loop->data) and left out */
+  if (sqlite3_column_type (stmt, 3) == SQLITE_INTEGER && sqlite3_column_int64 (stmt, 3) >= 0
+      && sqlite3_column_int64 (stmt, 3) <= G_MAXINT32)
+    p->rank = (gint32) sqlite3_column_int64 (stmt, 3);
+  else if (sqlite3_column_type (stmt, 3) != SQLITE_NULL)
+    (*(guint64 *) loop->data)++;
 }
 
 /* A rank from an environment variable's value: a whole number, 0 … 2^31 - 1; -1 otherwise. */
@@ -291,10 +289,12 @@ gboolean
 _sl_reader_read_processes (SlReader *r,
                            GError  **error)
 {
+  guint64 bad_ranks = 0;
   SlRowLoop info = { .table = "SL_PROCESS_INFO",
                      .sql = "SELECT globalPid, {parentPid:NULL}, {commandLine:NULL}, "
                             "{rank:NULL} FROM SL_PROCESS_INFO",
-                     .row = process_info_row };
+                     .row = process_info_row,
+                     .data = &bad_ranks };
 
   SlRowLoop processes = { .table = "PROCESSES", .sql = "SELECT globalPid, pid, name FROM PROCESSES",
                           .row = process_row };
@@ -310,6 +310,9 @@ _sl_reader_read_processes (SlReader *r,
                                                                                "globalPid")
       && !_sl_reader_each_row (r, &info, error))
     return FALSE;
+  if (bad_ranks > 0)
+    _sl_trace_warn (r->trace, "SL_PROCESS_INFO: %" G_GUINT64_FORMAT " ranks are not whole "
+                              "numbers from 0 to 2^31 - 1 and were left out", bad_ranks);
 
   /* a process without a name takes its main thread's */
   for (guint i = 0; i < r->trace->threads->len; i++)

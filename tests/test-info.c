@@ -560,6 +560,16 @@ test_trace_rank (void)
                                     "'a', -4), (101 << 24, 101, 1, 'b', 'two'), (102 << 24, 102,"
                                     " 1, 'c', 1e30)", NULL);
   g_assert_cmpint (rank_of_planted ("rank-f.sqlite", f), ==, -1000);
+  {
+    g_autofree char *path = g_build_filename (sl_test_tmpdir (), "rank-f.sqlite", NULL);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+    const char *const *w = sl_trace_get_warnings (trace);
+    gboolean said = FALSE;
+    for (guint i = 0; w[i] != NULL; i++)
+      said |= strstr (w[i], "SL_PROCESS_INFO: 3 ranks are not whole numbers") != NULL;
+    g_assert_true (said);
+  }
 }
 
 static void
