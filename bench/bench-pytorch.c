@@ -9,7 +9,8 @@
  * change) and, where perf works, under `perf record -F 1000 -g`, interleaved; the training loop's wall
  * time (the script's own clock, imports excluded) is compared median against median with the
  * `-s none` runs of the same rounds (target: ≤ 3 %).  Also prints the samples recorded and their
- * mean depth, so a cheap run that records nothing shows.  Needs python3 with torch and numpy
+ * mean depth, so a cheap run that records nothing shows, and the daemon's CPU time per sample
+ * (its whole run's CPU time, less the median of the `-s none` runs', over the run's samples).  Needs python3 with torch and numpy
  * (Debian's python3-torch: bench/setup-pytorch.sh); without them it says so and exits 0.
  *
  * Not a test: prints, asserts nothing.
@@ -218,6 +219,7 @@ main (int   argc,
   g_mkdir_with_parents (run_dir, 0700);
   g_mkdir_with_parents (run_dir_other, 0700);
   double t[N_MODES][MAX_RUNS], c[N_MODES][MAX_RUNS], dc[N_MODES][MAX_RUNS];
+  double ns[N_MODES][MAX_RUNS]; /* samples in the run's trace */
   gint64 n_samples = 0;
   double depth = 0;
 
@@ -241,8 +243,16 @@ main (int   argc,
         t[m][i] = run_loop (modes[m], m == MODE_OTHER ? env_other : env, &c[m][i]);
         double d1 = process_cpu (d);
         dc[m][i] = d0 >= 0 && d1 >= d0 ? d1 - d0 : -1;
-        if (m == MODE_SAMPLE && t[m][i] > 0)
-          trace_samples (trace, &n_samples, &depth);
+        ns[m][i] = -1;
+        if ((m == MODE_SAMPLE || m == MODE_OTHER) && t[m][i] > 0)
+          {
+            gint64 n = 0;
+            double dp = 0;
+            if (trace_samples (trace, &n, &dp))
+              ns[m][i] = (double) n;
+            if (m == MODE_SAMPLE)
+              n_samples = n, depth = dp;
+          }
         g_print ("   round %d %-6s %.3f s (CPU %.3f s, daemon %.3f s)\n", i + 1, mode_names[m],
                  t[m][i], c[m][i], dc[m][i]);
       }
@@ -280,6 +290,19 @@ main (int   argc,
       if (dm >= 0)
         g_print ("   daemon CPU time, %-5s: %.3f s (%.2f %% of the loop's CPU time with -s none)\n",
                  mode_names[m], dm, 100.0 * dm / cbase);
+    }
+  /* per sample: what sampling adds to the daemon's work, over the samples it wrote */
+  double dnone = median (dc[MODE_NONE], runs);
+  for (int m = MODE_SAMPLE; m <= MODE_OTHER && dnone >= 0; m++)
+    {
+      double per[MAX_RUNS];
+      for (int i = 0; i < runs; i++)
+        per[i] = dc[m][i] >= 0 && ns[m][i] > 0 ? (dc[m][i] - dnone) / ns[m][i] : -1;
+      /* (a run whose extra CPU time came out negative has no figure: median() skips it) */
+      double pm = median (per, runs);
+      if (pm > 0)
+        g_print ("   daemon CPU time per sample, %-5s: %.1f µs (its run's CPU time less the "
+                 "median -s none run's, over its samples)\n", mode_names[m], pm * 1e6);
     }
   g_unlink (trace);
   g_unlink (perf_data);
