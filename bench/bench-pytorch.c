@@ -301,7 +301,7 @@ main (int   argc,
       /* (a run whose extra CPU time came out negative has no figure: median() skips it) */
       double pm = median (per, runs);
       if (pm > 0)
-        g_print ("   daemon CPU time per sample, %-5s: %.1f µs (its run's CPU time less the "
+        g_print ("   daemon CPU time per sample, %-5s: %.1f us (its run's CPU time less the "
                  "median -s none run's, over its samples)\n", mode_names[m], pm * 1e6);
     }
   g_unlink (trace);

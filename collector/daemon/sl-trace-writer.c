@@ -106,8 +106,10 @@ typedef struct
   uint64_t      last_time;
   bool          hello;
   bool          listed;    /* has its PROCESSES and SL_PROCESS_INFO rows */
-  uint32_t      names_gen; /* its MODULE and PYCODE records so far: frame names cached before
-                            * the last one may have changed */
+  uint32_t      native_gen; /* its MODULE records so far: native frames named before the
+                             * last one may have changed */
+  uint32_t      py_gen;     /* its PYCODE records so far: the same for Python frames (a
+                             * worker describes code objects as its samples first meet them) */
   uint64_t      info_time; /* when what they say was true (HELLO or /proc) */
 } Process;
 
@@ -835,7 +837,7 @@ typedef struct
   const char *py_name, *py_file;
 } NamedFrame;
 
-/* Frame `k` of a stack of process `pid` (generation `gen`) named: from the cache, else looked up
+/* Frame `k` of a stack of process `pid` (at generation `gen` of its kind of frame) named: from the cache, else looked up
  * and interned once (≈ 3,600 distinct (process, address) pairs in the 200,000 frames of a
  * 5-second PyTorch recording). */
 static void
@@ -951,7 +953,7 @@ flush_samples (SlTraceWriter *w)
 {
   NamedFrame f[SL_WIRE_MAX_FRAMES]; /* 5 KiB; not static: sessions write on threads of their own */
   int32_t last_pid = 0;
-  uint32_t gen = 0;
+  uint32_t native_gen = 0, py_gen = 0;
 
   for (size_t i = 0; i < w->n_samples; i++)
     {
@@ -963,11 +965,16 @@ flush_samples (SlTraceWriter *w)
       if (i == 0 || s->pid != last_pid)
         {
           Process *p = process_get (w, s->pid);
-          gen = p != NULL ? p->names_gen : 0;
+          native_gen = p != NULL ? p->native_gen : 0;
+          py_gen = p != NULL ? p->py_gen : 0;
           last_pid = s->pid;
         }
       for (uint32_t k = 0; k < s->n_frames; k++)
-        name_frame (w, s->pid, gen, w->frames[s->first_frame + k], k, &f[k]);
+        {
+          uint64_t addr = w->frames[s->first_frame + k];
+          name_frame (w, s->pid, (addr & SL_WIRE_PYFRAME_BIT) != 0 ? py_gen : native_gen, addr, k,
+                      &f[k]);
+        }
       if (s->chain != 0)
         {
           /* an OS runtime call's backtrace: its own rows, as nsys has them */
@@ -1532,7 +1539,7 @@ sl_trace_writer_add (SlTraceWriter      *w,
         if (path != NULL && m->end > m->start)
           {
             sl_symbolizer_add_module (w->symbols, pid, m->base, m->start, m->end, path);
-            p->names_gen++;
+            p->native_gen++;
             ok = true;
           }
         break;
@@ -1540,7 +1547,7 @@ sl_trace_writer_add (SlTraceWriter      *w,
     case SL_WIRE_PYCODE:
       ok = (w->py_codes != NULL || (w->py_codes = sl_py_codes_new ()) != NULL)
            && sl_py_codes_add (w->py_codes, pid, h);
-      p->names_gen++;
+      p->py_gen++;
       break;
     case SL_WIRE_DROPPED:
       {
