@@ -450,7 +450,8 @@ read_side_chains (SlReader   *r,
   };
   SlRowLoop chain_loop = {
     .table = "SIGHTLINE_CHAIN_FRAMES",
-    .sql = "SELECT chainId, symbol, module FROM SIGHTLINE_CHAIN_FRAMES ORDER BY chainId, stackDepth",
+    .sql = "SELECT chainId, symbol, module FROM SIGHTLINE_CHAIN_FRAMES "
+           "ORDER BY chainId, stackDepth",
     .row = chain_row, .done = chains_done, .data = &chains,
   };
   guint64 dangling = 0;

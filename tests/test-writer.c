@@ -589,7 +589,8 @@ feed_module_cb (struct dl_phdr_info *info,
     if (info->dlpi_phdr[i].p_type == PT_LOAD)
       {
         m.start = MIN (m.start, info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-        m.end = MAX (m.end, info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + info->dlpi_phdr[i].p_memsz);
+        m.end = MAX (m.end, info->dlpi_addr + info->dlpi_phdr[i].p_vaddr
+                              + info->dlpi_phdr[i].p_memsz);
       }
   path = info->dlpi_name[0] == '\0' ? g_file_read_link ("/proc/self/exe", NULL)
                                     : g_strdup (info->dlpi_name);
@@ -672,7 +673,8 @@ add_samples (ChainFeed *f,
 {
   const uint64_t self = (uint64_t) (uintptr_t) test_round_trip, rec_fn = (uint64_t) (uintptr_t) rec;
   const uint64_t mainf = (uint64_t) (uintptr_t) test_sample_chains + 16;
-  const uint64_t glib = (uint64_t) (uintptr_t) g_test_run, sql = (uint64_t) (uintptr_t) sqlite3_open_v2;
+  const uint64_t glib = (uint64_t) (uintptr_t) g_test_run;
+  const uint64_t sql = (uint64_t) (uintptr_t) sqlite3_open_v2;
   const uint64_t shapes[][8] = {
     { 3, self, rec_fn + 8, mainf },
     { 3, glib, py (CODE_STEP, 2), mainf },
@@ -781,7 +783,8 @@ test_chain_tables (void)
   sqlite3 *db = sl_test_open_db (mid);
   g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SAMPLING_CALLCHAINS"), ==, 0);
   g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS"), ==, 300);
-  gint64 chains = sl_test_sql_int (db, "SELECT count(DISTINCT chainId) FROM SIGHTLINE_CHAIN_FRAMES");
+  gint64 chains = sl_test_sql_int (db, "SELECT count(DISTINCT chainId) "
+                                       "FROM SIGHTLINE_CHAIN_FRAMES");
   g_test_message ("seed %u: %" G_GINT64_FORMAT " chains for 300 samples", seed, chains);
   g_assert_cmpint (chains, >, 6);
   g_assert_cmpint (chains, <=, 2 * (6 + 6 * 3));

@@ -837,9 +837,9 @@ typedef struct
   const char *py_name, *py_file;
 } NamedFrame;
 
-/* Frame `k` of a stack of process `pid` (at generation `gen` of its kind of frame) named: from the cache, else looked up
- * and interned once (≈ 3,600 distinct (process, address) pairs in the 200,000 frames of a
- * 5-second PyTorch recording). */
+/* Frame `k` of a stack of process `pid` (at generation `gen` of its kind of frame) named: from
+ * the cache, else looked up and interned once (≈ 3,600 distinct (process, address) pairs in the
+ * 200,000 frames of a 5-second PyTorch recording). */
 static void
 name_frame (SlTraceWriter *w,
             int32_t        pid,
