@@ -1649,6 +1649,8 @@ sl_trace_writer_commit (SlTraceWriter *w,
       sqlite3_exec (w->db, "ROLLBACK", NULL, NULL, NULL);
       w->in_tx = false;
       w->n_events = w->n_committed;
+      /* the chains first written in this batch went with it: write each again when next met */
+      sl_chains_clear (&w->chains);
       return false;
     }
   w->in_tx = false;
