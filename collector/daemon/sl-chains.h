@@ -20,7 +20,7 @@ typedef struct
 {
   uint64_t    addr;
   int32_t     pid;
-  uint32_t    gen;      /* the process's generation when it was looked up */
+  uint32_t    gen;      /* the generation it was looked up at */
   int64_t     symbol;   /* StringIds ids */
   int64_t     module;
   bool        used;
@@ -39,8 +39,9 @@ typedef struct
 } SlFrameNames;
 
 /* The entry of frame `addr` of process `pid` (`is_leaf`: frame 0, looked up as it is, not as a
- * return address) at generation `gen` (the process's count of module and code-object records:
- * a name looked up before one of those may be stale).  *fresh is true when it has to be filled
+ * return address) at generation `gen` (the process's count of module records for a native
+ * frame, of code-object records for a Python one: a name looked up before one of those may be
+ * stale).  *fresh is true when it has to be filled
  * (then its key and generation are set and the rest is the caller's to fill); NULL when out of
  * memory. */
 SlFrameName *sl_frame_names_get (SlFrameNames *c,

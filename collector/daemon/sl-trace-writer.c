@@ -850,8 +850,8 @@ name_frame (SlTraceWriter *w,
 {
   bool python = (addr & SL_WIRE_PYFRAME_BIT) != 0, fresh = true;
   /* frame 0 is exact: the interrupted instruction, or the called function */
-  SlFrameName scratch, *e = sl_frame_names_get (&w->frame_names, pid, addr, k == 0 && !python,
-                                                gen, &fresh);
+  SlFrameName scratch = { 0 };
+  SlFrameName *e = sl_frame_names_get (&w->frame_names, pid, addr, k == 0 && !python, gen, &fresh);
 
   if (e == NULL)
     e = &scratch; /* out of memory: named, not kept */
