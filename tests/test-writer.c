@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "sl-chains.h"
 #include "sl-python.h"
 #include "sl-schema.h"
 #include "sl-symbols.h"
@@ -812,6 +813,68 @@ test_chain_tables (void)
   g_hash_table_unref (o.by_time);
 }
 
+/* The daemon's frame-name cache and chain table: found again by key, stale by generation, and
+ * bounded (past their size they start again empty; rows are written again, never wrong ones). */
+static void
+test_chain_table_limits (void)
+{
+  SlChains t = { .max_slots = 64 };
+  SlFrameNames c = { .max_slots = 64 };
+  SlChainHash first, h;
+  bool fresh;
+
+  for (int i = 0; i < 200; i++)
+    {
+      sl_chain_hash_init (&h);
+      sl_chain_hash_frame (&h, 0x1000 + (uint64_t) i, 5, 6, false);
+      sl_chain_hash_frame (&h, 0x2000, 7, 8, true);
+      sl_chain_hash_end (&h);
+      if (i == 0)
+        first = h;
+      SlChain *e = sl_chains_get (&t, &h, &fresh);
+      g_assert_nonnull (e);
+      g_assert_true (fresh);
+      e->id = i + 1;
+      e->role = i % 3 == 0 ? g_strdup ("DataLoader worker") : NULL; /* freed by the table */
+      g_assert_cmpuint (t.cap, <=, 64);
+      g_assert_cmpuint (t.n, <=, 32);
+      g_assert_cmpint (sl_chains_get (&t, &h, &fresh)->id, ==, i + 1);
+      g_assert_false (fresh);
+    }
+  /* the first chain went with a reset: met again, it is new */
+  g_assert_cmpint (sl_chains_get (&t, &first, &fresh)->id, ==, 0);
+  g_assert_true (fresh);
+  sl_chains_get (&t, &first, &fresh)->id = 201;
+  /* one frame more, or one flag other, is another chain */
+  sl_chain_hash_init (&h);
+  sl_chain_hash_frame (&h, 0x1000, 5, 6, false);
+  sl_chain_hash_frame (&h, 0x2000, 7, 8, false);
+  sl_chain_hash_end (&h);
+  g_assert_true (h.h1 != first.h1 || h.h2 != first.h2);
+  sl_chains_clear (&t);
+
+  for (int i = 0; i < 200; i++)
+    {
+      SlFrameName *e = sl_frame_names_get (&c, 7, 0x400000 + (uint64_t) i * 16, i == 0, 1, &fresh);
+      g_assert_nonnull (e);
+      g_assert_true (fresh);
+      e->symbol = i;
+      g_assert_cmpuint (c.cap, <=, 64);
+      e = sl_frame_names_get (&c, 7, 0x400000 + (uint64_t) i * 16, i == 0, 1, &fresh);
+      g_assert_false (fresh);
+      g_assert_cmpint (e->symbol, ==, i);
+      /* another generation of the process (a module loaded since), another process, the same
+       * address as a leaf: each named anew */
+      sl_frame_names_get (&c, 7, 0x400000 + (uint64_t) i * 16, i == 0, 2, &fresh);
+      g_assert_true (fresh);
+      sl_frame_names_get (&c, 8, 0x400000 + (uint64_t) i * 16, i == 0, 2, &fresh);
+      g_assert_true (fresh);
+      sl_frame_names_get (&c, 7, 0x400000 + (uint64_t) i * 16, i != 0, 2, &fresh);
+      g_assert_true (fresh);
+    }
+  sl_frame_names_clear (&c);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -822,5 +885,6 @@ main (int   argc,
   g_test_add_func ("/collector/writer/cpu-records", test_cpu_records);
   g_test_add_func ("/collector/writer/sample-chains", test_sample_chains);
   g_test_add_func ("/collector/writer/chain-tables", test_chain_tables);
+  g_test_add_func ("/collector/writer/chain-table-limits", test_chain_table_limits);
   return g_test_run ();
 }

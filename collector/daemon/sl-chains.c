@@ -26,9 +26,16 @@ frame_slot (const SlFrameNames *c,
 static bool
 frame_grow (SlFrameNames *c)
 {
-  size_t cap = c->cap ? c->cap * 2 : 4096;
-  SlFrameNames bigger = { calloc (cap, sizeof (SlFrameName)), cap, c->n };
+  size_t max = c->max_slots ? c->max_slots : SL_FRAME_NAMES_MAX_SLOTS;
+  size_t cap = c->cap ? c->cap * 2 : max < 4096 ? max : 4096;
 
+  if (c->cap >= max)
+    {
+      memset (c->slots, 0, c->cap * sizeof (SlFrameName));
+      c->n = 0;
+      return true;
+    }
+  SlFrameNames bigger = { calloc (cap, sizeof (SlFrameName)), cap, c->n, c->max_slots };
   if (bigger.slots == NULL)
     return false;
   for (size_t i = 0; i < c->cap; i++)
@@ -48,13 +55,20 @@ sl_frame_names_get (SlFrameNames *c,
                     uint32_t      gen,
                     bool         *fresh)
 {
-  if ((c->n + 1) * 2 > c->cap && !frame_grow (c))
+  if (c->cap == 0 && !frame_grow (c))
     return NULL;
   SlFrameName *e = &c->slots[frame_slot (c, pid, addr, is_leaf)];
   if (e->used && e->gen == gen)
     {
       *fresh = false;
       return e;
+    }
+  /* grown (or emptied) only to take a new key, so that a hit never loses its entry */
+  if (!e->used && (c->n + 1) * 2 > c->cap)
+    {
+      if (!frame_grow (c))
+        return NULL;
+      e = &c->slots[frame_slot (c, pid, addr, is_leaf)];
     }
   if (!e->used)
     c->n++;
@@ -67,7 +81,7 @@ void
 sl_frame_names_clear (SlFrameNames *c)
 {
   free (c->slots);
-  *c = (SlFrameNames) { 0 };
+  *c = (SlFrameNames) { .max_slots = c->max_slots };
 }
 
 /* ---- chain hashes: MurmurHash3_x64_128's block step and finalizer (Austin Appleby, public
@@ -162,12 +176,29 @@ chain_slot (const SlChains *t,
   return i;
 }
 
+static void
+chains_empty (SlChains *t)
+{
+  if (t->slots == NULL)
+    return;
+  for (size_t i = 0; i < t->cap; i++)
+    free (t->slots[i].role);
+  memset (t->slots, 0, t->cap * sizeof (SlChain));
+  t->n = 0;
+}
+
 static bool
 chain_grow (SlChains *t)
 {
-  size_t cap = t->cap ? t->cap * 2 : 4096;
-  SlChains bigger = { calloc (cap, sizeof (SlChain)), cap, t->n };
+  size_t max = t->max_slots ? t->max_slots : SL_CHAINS_MAX_SLOTS;
+  size_t cap = t->cap ? t->cap * 2 : max < 4096 ? max : 4096;
 
+  if (t->cap >= max)
+    {
+      chains_empty (t);
+      return true;
+    }
+  SlChains bigger = { calloc (cap, sizeof (SlChain)), cap, t->n, t->max_slots };
   if (bigger.slots == NULL)
     return false;
   for (size_t i = 0; i < t->cap; i++)
@@ -183,9 +214,15 @@ sl_chains_get (SlChains          *t,
                const SlChainHash *h,
                bool              *fresh)
 {
-  if ((t->n + 1) * 2 > t->cap && !chain_grow (t))
+  if (t->cap == 0 && !chain_grow (t))
     return NULL;
   SlChain *e = &t->slots[chain_slot (t, h->h1, h->h2)];
+  if (e->id == 0 && (t->n + 1) * 2 > t->cap)
+    {
+      if (!chain_grow (t))
+        return NULL;
+      e = &t->slots[chain_slot (t, h->h1, h->h2)];
+    }
   *fresh = e->id == 0;
   if (*fresh)
     {
@@ -198,8 +235,7 @@ sl_chains_get (SlChains          *t,
 void
 sl_chains_clear (SlChains *t)
 {
-  for (size_t i = 0; i < t->cap; i++)
-    free (t->slots[i].role);
+  chains_empty (t);
   free (t->slots);
-  *t = (SlChains) { 0 };
+  *t = (SlChains) { .max_slots = t->max_slots };
 }

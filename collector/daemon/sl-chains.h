@@ -34,9 +34,14 @@ typedef struct
 
 typedef struct
 {
-  SlFrameName *slots; /* open addressing */
+  SlFrameName *slots;     /* open addressing */
   size_t       cap, n;
+  size_t       max_slots; /* past it the cache starts again empty (0: SL_FRAME_NAMES_MAX_SLOTS) */
 } SlFrameNames;
+
+/* 2^20 slots, 56 MiB: half a million (process, address) pairs, a thousand forked workers of
+ * 500 distinct frames each; past that, names are looked up again. */
+#define SL_FRAME_NAMES_MAX_SLOTS ((size_t) 1 << 20)
 
 /* The entry of frame `addr` of process `pid` (`is_leaf`: frame 0, looked up as it is, not as a
  * return address) at generation `gen` (the process's count of module records for a native
@@ -84,7 +89,12 @@ typedef struct
 {
   SlChain *slots;
   size_t   cap, n;
+  size_t   max_slots; /* past it the table starts again empty (0: SL_CHAINS_MAX_SLOTS) */
 } SlChains;
+
+/* 2^21 slots, 64 MiB: a million distinct chains (hours at 1 kHz of a Python program); past that,
+ * a chain met again is written again under a new id: more rows, the same stacks. */
+#define SL_CHAINS_MAX_SLOTS ((size_t) 1 << 21)
 
 /* The chain with hash `h` (ended), or (*fresh) a new one with its key set, whose id (not 0) and
  * role the caller sets at once; NULL when out of memory. */
