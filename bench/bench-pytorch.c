@@ -9,7 +9,9 @@
  * change) and, where perf works, under `perf record -F 1000 -g`, interleaved; the training loop's wall
  * time (the script's own clock, imports excluded) is compared median against median with the
  * `-s none` runs of the same rounds (target: ≤ 3 %).  Also prints the samples recorded and their
- * mean depth, so a cheap run that records nothing shows.  Needs python3 with torch and numpy
+ * mean depth, so a cheap run that records nothing shows, and the daemon's CPU time per sample
+ * (its whole run's CPU time, less the median of the `-s none` runs', over the run's samples).
+ * Needs python3 with torch and numpy
  * (Debian's python3-torch: bench/setup-pytorch.sh); without them it says so and exits 0.
  *
  * Not a test: prints, asserts nothing.
@@ -20,8 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 enum
@@ -37,36 +41,93 @@ static const char *const mode_names[N_MODES] = { "none", "1 kHz", "other", "perf
 
 #define MAX_RUNS 31
 
+/* CPU seconds (user + system) `pid` has used, -1 when it is gone. */
+static double process_cpu (pid_t pid);
+
 /* The loop time the script printed ("loop SECONDS"), -1 on failure; its CPU time ("cpu
- * SECONDS", the process and its workers) in *cpu. */
+ * SECONDS", the process and its workers) in *cpu; the CPU time daemon `daemon` (0: none) used
+ * between the script's "start" and "loop" lines in *daemon_loop (-1 when not known): the
+ * daemon's share of the machine while the loop ran, without the imports before it nor the end
+ * of the trace after it. */
 static double
 run_loop (const char *const *argv,
           char              **envp,
-          double             *cpu)
+          pid_t               daemon,
+          double             *cpu,
+          double             *daemon_loop,
+          gint64              window[2])
 {
-  double loop = -1;
-
-  g_autofree char *out = NULL, *err = NULL;
+  double loop = -1, d_start = -1, d_end = -1;
   g_autoptr (GError) error = NULL;
-  int status = 0;
+  g_autoptr (GString) out = g_string_new (NULL), err = g_string_new (NULL);
+  GPid child;
+  int fds[2], status = 0;
 
-  if (!g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
-                     &status, &error))
+  *cpu = *daemon_loop = -1;
+  window[0] = window[1] = 0;
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv, envp,
+                                 G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                 &child, NULL, &fds[0], &fds[1], &error))
     {
       g_printerr ("bench-pytorch: %s\n", error->message);
       return -1;
     }
-  g_auto (GStrv) lines = g_strsplit (out != NULL ? out : "", "\n", -1);
-  *cpu = -1;
+  /* stdout line by line as it comes, stderr kept for a failure's message */
+  for (int open_fds = 2; open_fds > 0;)
+    {
+      struct pollfd p[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
+      if (poll (p, 2, -1) < 0)
+        break;
+      for (int k = 0; k < 2; k++)
+        {
+          char buf[4096];
+          ssize_t n;
+          if (fds[k] < 0 || (p[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0)
+            continue;
+          n = read (fds[k], buf, sizeof buf);
+          if (n <= 0)
+            {
+              close (fds[k]);
+              fds[k] = -1;
+              open_fds--;
+              continue;
+            }
+          if (k == 1)
+            {
+              g_string_append_len (err, buf, n);
+              continue;
+            }
+          gsize before = out->len;
+          g_string_append_len (out, buf, n);
+          /* lines completed by this read */
+          for (const char *l = out->str + before; (l = strchr (l, '\n')) != NULL; l++)
+            {
+              const char *line = l;
+              while (line > out->str && line[-1] != '\n')
+                line--;
+              if (g_str_has_prefix (line, "start\n") && daemon > 0)
+                d_start = process_cpu (daemon);
+              else if (g_str_has_prefix (line, "loop ") && daemon > 0)
+                d_end = process_cpu (daemon);
+            }
+        }
+    }
+  waitpid (child, &status, 0);
+  g_spawn_close_pid (child);
+  g_auto (GStrv) lines = g_strsplit (out->str, "\n", -1);
   for (char **l = lines; *l != NULL; l++)
     if (g_str_has_prefix (*l, "loop "))
       loop = g_ascii_strtod (*l + 5, NULL);
     else if (g_str_has_prefix (*l, "cpu "))
       *cpu = g_ascii_strtod (*l + 4, NULL);
+    else if (g_str_has_prefix (*l, "window "))
+      sscanf (*l + 7, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, &window[0], &window[1]);
+  if (d_start >= 0 && d_end >= d_start)
+    *daemon_loop = d_end - d_start;
   if (loop > 0)
     return loop;
   g_printerr ("bench-pytorch: %s gave no loop time (status %d, stderr: %s)\n", argv[0], status,
-              err != NULL ? err : "");
+              err->str);
   return -1;
 }
 
@@ -94,11 +155,14 @@ median (const double *v,
   return k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
 }
 
-/* Samples in the trace and their mean number of frames; false when it cannot be read. */
+/* Samples in the trace and their mean number of frames, and the samples taken in `window` (the
+ * loop's, CLOCK_MONOTONIC ns as the trace's times); false when it cannot be read. */
 static gboolean
-trace_samples (const char *trace,
-               gint64     *n_samples,
-               double     *mean_depth)
+trace_samples (const char   *trace,
+               const gint64  window[2],
+               gint64       *n_samples,
+               double       *mean_depth,
+               gint64       *n_in_window)
 {
   sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;
@@ -107,11 +171,16 @@ trace_samples (const char *trace,
   if (sqlite3_open_v2 (trace, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
       && sqlite3_prepare_v2 (db,
                              "SELECT (SELECT count(*) FROM COMPOSITE_EVENTS),"
-                             " (SELECT count(*) FROM SAMPLING_CALLCHAINS)",
+                             " (SELECT count(*) FROM SAMPLING_CALLCHAINS),"
+                             " (SELECT count(*) FROM COMPOSITE_EVENTS WHERE start >= ?"
+                             " AND start < ?)",
                              -1, &st, NULL) == SQLITE_OK
+      && sqlite3_bind_int64 (st, 1, window[0]) == SQLITE_OK
+      && sqlite3_bind_int64 (st, 2, window[1]) == SQLITE_OK
       && sqlite3_step (st) == SQLITE_ROW)
     {
       *n_samples = sqlite3_column_int64 (st, 0);
+      *n_in_window = sqlite3_column_int64 (st, 2);
       gint64 frames = sqlite3_column_int64 (st, 1);
       *mean_depth = *n_samples > 0 ? (double) frames / (double) *n_samples : 0;
       ok = TRUE;
@@ -140,7 +209,6 @@ daemon_pid (const char *run_dir)
   return cred.pid;
 }
 
-/* CPU seconds (user + system) `pid` has used, -1 when it is gone. */
 static double
 process_cpu (pid_t pid)
 {
@@ -218,15 +286,24 @@ main (int   argc,
   g_mkdir_with_parents (run_dir, 0700);
   g_mkdir_with_parents (run_dir_other, 0700);
   double t[N_MODES][MAX_RUNS], c[N_MODES][MAX_RUNS], dc[N_MODES][MAX_RUNS];
+  double ns[N_MODES][MAX_RUNS]; /* samples in the run's trace */
+  double dl[N_MODES][MAX_RUNS]; /* the daemon's CPU time while the loop ran */
+  double nl[N_MODES][MAX_RUNS]; /* samples taken while the loop ran */
   gint64 n_samples = 0;
   double depth = 0;
 
-  g_print ("bench-pytorch: %s steps, %d interleaved rounds of -s none / -s 1000%s%s\n", steps,
-           runs, other != NULL ? " / other -s 1000" : "",
-           perf_path != NULL ? " / perf record -F 1000 -g" : "");
-  (void) run_loop (none, env, &c[0][0]); /* warm the page cache: the first import of torch reads ~1 GB */
+  double load[3] = { -1, -1, -1 };
+  /* the machine may be shared: its load says how far to trust the wall times */
+  getloadavg (load, 3);
+  g_print ("bench-pytorch: %s steps, %d interleaved rounds of -s none / -s 1000%s%s "
+           "(load average %.2f %.2f %.2f)\n", steps, runs, other != NULL ? " / other -s 1000" : "",
+           perf_path != NULL ? " / perf record -F 1000 -g" : "", load[0], load[1], load[2]);
+  double ignored;
+  /* warm the page cache: the first import of torch reads ~1 GB */
+  gint64 window[2];
+  (void) run_loop (none, env, 0, &c[0][0], &ignored, window);
   if (other != NULL)
-    (void) run_loop (sample_other, env_other, &c[0][0]); /* start its daemon */
+    (void) run_loop (sample_other, env_other, 0, &c[0][0], &ignored, window); /* its daemon */
   for (int i = 0; i < runs; i++)
     for (int m = 0; m < N_MODES; m++)
       {
@@ -238,13 +315,22 @@ main (int   argc,
         /* the daemon's CPU time over the run: the sampling's cost that is not in the program */
         pid_t d = m == MODE_PERF ? 0 : daemon_pid (m == MODE_OTHER ? run_dir_other : run_dir);
         double d0 = process_cpu (d);
-        t[m][i] = run_loop (modes[m], m == MODE_OTHER ? env_other : env, &c[m][i]);
+        t[m][i] = run_loop (modes[m], m == MODE_OTHER ? env_other : env, d, &c[m][i], &dl[m][i],
+                            window);
         double d1 = process_cpu (d);
         dc[m][i] = d0 >= 0 && d1 >= d0 ? d1 - d0 : -1;
-        if (m == MODE_SAMPLE && t[m][i] > 0)
-          trace_samples (trace, &n_samples, &depth);
-        g_print ("   round %d %-6s %.3f s (CPU %.3f s, daemon %.3f s)\n", i + 1, mode_names[m],
-                 t[m][i], c[m][i], dc[m][i]);
+        ns[m][i] = nl[m][i] = -1;
+        if ((m == MODE_SAMPLE || m == MODE_OTHER) && t[m][i] > 0)
+          {
+            gint64 n = 0, in_loop = 0;
+            double dp = 0;
+            if (trace_samples (trace, window, &n, &dp, &in_loop))
+              ns[m][i] = (double) n, nl[m][i] = (double) in_loop;
+            if (m == MODE_SAMPLE)
+              n_samples = n, depth = dp;
+          }
+        g_print ("   round %d %-6s %.3f s (CPU %.3f s, daemon %.3f s, %.3f s of it in the loop)\n",
+                 i + 1, mode_names[m], t[m][i], c[m][i], dc[m][i], dl[m][i]);
       }
   double base = median (t[MODE_NONE], runs), smp = median (t[MODE_SAMPLE], runs);
   double prf = median (t[MODE_PERF], runs), oth = median (t[MODE_OTHER], runs);
@@ -281,6 +367,37 @@ main (int   argc,
         g_print ("   daemon CPU time, %-5s: %.3f s (%.2f %% of the loop's CPU time with -s none)\n",
                  mode_names[m], dm, 100.0 * dm / cbase);
     }
+  /* per sample: what sampling adds to the daemon's work, over the samples it wrote */
+  double dnone = median (dc[MODE_NONE], runs);
+  for (int m = MODE_SAMPLE; m <= MODE_OTHER && dnone >= 0; m++)
+    {
+      double per[MAX_RUNS];
+      for (int i = 0; i < runs; i++)
+        per[i] = dc[m][i] >= 0 && ns[m][i] > 0 ? (dc[m][i] - dnone) / ns[m][i] : -1;
+      /* (a run whose extra CPU time came out negative has no figure: median() skips it) */
+      double pm = median (per, runs);
+      if (pm > 0)
+        g_print ("   daemon CPU time per sample, %-5s: %.1f us (its run's CPU time less the "
+                 "median -s none run's, over its samples)\n", mode_names[m], pm * 1e6);
+    }
+  /* the same while the loop ran: what the daemon took from the machine the loop runs on (the
+   * imports before, and the end of the trace after, left out) */
+  double lnone = median (dl[MODE_NONE], runs);
+  for (int m = MODE_NONE; m <= MODE_OTHER && lnone >= 0; m++)
+    {
+      double per[MAX_RUNS];
+      for (int i = 0; i < runs; i++)
+        per[i] = dl[m][i] >= 0 && nl[m][i] > 0 ? (dl[m][i] - lnone) / nl[m][i] : -1;
+      double lm = median (dl[m], runs), pm = median (per, runs), sm = median (nl[m], runs);
+      if (lm < 0)
+        continue;
+      g_print ("   daemon CPU time in the loop, %-5s: %.3f s", mode_names[m], lm);
+      if (m != MODE_NONE && pm > 0)
+        g_print (", %.0f samples, %.1f us per sample more than -s none", sm, pm * 1e6);
+      g_print ("\n");
+    }
+  getloadavg (load, 3);
+  g_print ("   load average at the end: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
   g_unlink (trace);
   g_unlink (perf_data);
   g_strfreev (env);

@@ -415,6 +415,66 @@ sample_row (SlReader     *r,
   g_array_append_val (a, *ev);
 }
 
+/* A row of SIGHTLINE_SAMPLE_CHAINS: sample id → chain id, kept until the chains are read. */
+static void
+sample_chain_row (SlReader     *r G_GNUC_UNUSED,
+                  sqlite3_stmt *stmt,
+                  SlEvent      *ev G_GNUC_UNUSED,
+                  SlRowLoop    *loop)
+{
+  gint64 ids[2] = { sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1) };
+
+  g_array_append_vals (loop->data, ids, 2);
+}
+
+/* A recording in progress (the live view), or one whose daemon died before the end, has its
+ * samples' stacks in two side tables instead of SAMPLING_CALLCHAINS (collector/daemon/
+ * sl-trace-writer.c writes each distinct chain once): SIGHTLINE_SAMPLE_CHAINS (sampleId,
+ * chainId) and SIGHTLINE_CHAIN_FRAMES (chainId, stackDepth, symbol, module, …).  The samples'
+ * rows are read first: a chain is committed with the first sample that names it, so a file
+ * growing between the two reads still has every chain they name. */
+static gboolean
+read_side_chains (SlReader   *r,
+                  GHashTable *chain_of,
+                  GHashTable *distinct,
+                  GError    **error)
+{
+  g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GHashTable) by_chain = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                           NULL);
+  ChainRows chains = { by_chain, NULL, G_MININT64, 0, distinct };
+  SlRowLoop sample_loop = {
+    .table = "SIGHTLINE_SAMPLE_CHAINS",
+    .sql = "SELECT sampleId, chainId FROM SIGHTLINE_SAMPLE_CHAINS",
+    .row = sample_chain_row, .data = pairs,
+  };
+  SlRowLoop chain_loop = {
+    .table = "SIGHTLINE_CHAIN_FRAMES",
+    .sql = "SELECT chainId, symbol, module FROM SIGHTLINE_CHAIN_FRAMES "
+           "ORDER BY chainId, stackDepth",
+    .row = chain_row, .done = chains_done, .data = &chains,
+  };
+  guint64 dangling = 0;
+
+  if (!_sl_reader_each_row (r, &sample_loop, error) || !_sl_reader_each_row (r, &chain_loop, error))
+    return FALSE;
+  for (guint i = 0; i + 1 < pairs->len; i += 2)
+    {
+      gpointer chain = g_hash_table_lookup (by_chain, &g_array_index (pairs, gint64, i + 1));
+      if (chain != NULL)
+        g_hash_table_insert (chain_of, g_memdup2 (&g_array_index (pairs, gint64, i),
+                                                  sizeof (gint64)),
+                             chain);
+      else
+        dangling++;
+    }
+  if (dangling > 0)
+    _sl_trace_warn (r->trace, "SIGHTLINE_SAMPLE_CHAINS: %" G_GUINT64_FORMAT " samples name a "
+                              "chainId that SIGHTLINE_CHAIN_FRAMES does not have; they show no "
+                              "stack", dangling);
+  return TRUE;
+}
+
 gboolean
 _sl_reader_read_samples (SlReader *r,
                          GError  **error)
@@ -430,6 +490,10 @@ _sl_reader_read_samples (SlReader *r,
   };
 
   if (_sl_reader_table_exists (r, chain_loop.table) && !_sl_reader_each_row (r, &chain_loop, error))
+    return FALSE;
+  if (_sl_reader_table_exists (r, "SIGHTLINE_SAMPLE_CHAINS")
+      && _sl_reader_table_exists (r, "SIGHTLINE_CHAIN_FRAMES")
+      && !read_side_chains (r, chain_of, distinct, error))
     return FALSE;
 
   SlRowLoop loop = {

@@ -914,6 +914,225 @@ test_trace_rank (void)
     g_assert_cmpint (sl_trace_get_process (none, i)->rank, ==, -1);
 }
 
+/* ---- call chains while recording (issue 15, item 4) -------------------------------------- */
+
+/* A consistent copy of a trace the daemon may be writing: what a reader sees at one moment. */
+static void
+backup (const char *from,
+        const char *to)
+{
+  sqlite3 *src = sl_test_open_db (from), *dst = NULL;
+
+  g_assert_cmpint (sqlite3_open (to, &dst), ==, SQLITE_OK);
+  sqlite3_backup *b = sqlite3_backup_init (dst, "main", src, "main");
+  g_assert_nonnull (b);
+  while (sqlite3_backup_step (b, -1) == SQLITE_BUSY)
+    g_usleep (10000);
+  g_assert_cmpint (sqlite3_backup_finish (b), ==, SQLITE_OK);
+  sqlite3_close (dst);
+  sqlite3_close (src);
+}
+
+static gboolean
+has_table (sqlite3    *db,
+           const char *table)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'", table);
+  return sl_test_sql_int (db, sql) > 0;
+}
+
+/* `sightline samples` of the file: its folded stacks. */
+static char *
+folded_samples (const char *path)
+{
+  g_auto (SlTestRun) run = { 0 };
+
+  sl_test_run (&run, SL_SIGHTLINE_PATH, "samples", "--format", "folded", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  return g_steal_pointer (&run.out);
+}
+
+/* The frames of the samples with id <= max_id, a line per frame (id, depth, symbol, module,
+ * unresolved, address, unwind method): from SAMPLING_CALLCHAINS, or from the side tables the
+ * daemon writes until the end. */
+static char *
+chain_rows (sqlite3  *db,
+            gint64    max_id,
+            gboolean  side)
+{
+  g_autofree char *sql = g_strdup_printf (
+      side ? "SELECT s.sampleId, f.stackDepth, y.value, m.value, f.unresolved, f.originalIP, "
+             "f.unwindMethod FROM SIGHTLINE_SAMPLE_CHAINS s JOIN SIGHTLINE_CHAIN_FRAMES f "
+             "ON f.chainId = s.chainId JOIN StringIds y ON y.id = f.symbol JOIN StringIds m "
+             "ON m.id = f.module WHERE s.sampleId <= %" G_GINT64_FORMAT " ORDER BY 1, 2"
+           : "SELECT c.id, c.stackDepth, y.value, m.value, c.unresolved, c.originalIP, "
+             "c.unwindMethod FROM SAMPLING_CALLCHAINS c JOIN StringIds y ON y.id = c.symbol "
+             "JOIN StringIds m ON m.id = c.module WHERE c.id <= %" G_GINT64_FORMAT
+             " ORDER BY 1, 2",
+      max_id);
+  sqlite3_stmt *st = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &st, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    for (int c = 0; c < 7; c++)
+      g_string_append_printf (out, "%s%c", (const char *) sqlite3_column_text (st, c),
+                              c < 6 ? '|' : '\n');
+  sqlite3_finalize (st);
+  return g_string_free (out, FALSE);
+}
+
+/* Starts `sightline record -s 1000 -o PATH -- sl-test-target spin MS MARKER` and returns once
+ * the program runs and the trace has at least `min_samples` samples committed. */
+static GPid
+start_spinning (const char *path,
+                const char *marker,
+                const char *ms,
+                gint64      min_samples)
+{
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", runtime_dir,
+                                         TRUE);
+  const char *argv[] = { SL_SIGHTLINE_PATH, "record", "-s", "1000", "-o", path, "--",
+                         SL_TARGET_PATH, "spin", ms, marker, NULL };
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, &error));
+  g_assert_no_error (error);
+  for (int i = 0; i < 400 && !g_file_test (marker, G_FILE_TEST_EXISTS); i++)
+    g_usleep (50000);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+  gint64 n = 0;
+  for (int i = 0; i < 400 && n < min_samples; i++)
+    {
+      g_usleep (50000);
+      sqlite3 *db = sl_test_open_db (path);
+      sqlite3_busy_timeout (db, 5000);
+      n = sl_test_sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS");
+      sqlite3_close (db);
+    }
+  g_assert_cmpint (n, >=, min_samples);
+  return pid;
+}
+
+/* The daemon writes each distinct call chain once, in side tables, and SAMPLING_CALLCHAINS at the
+ * end: a trace read while recording (the live view) has the samples' stacks from the side tables,
+ * the same frames, row for row, as the finished file's SAMPLING_CALLCHAINS, and `sightline
+ * samples` folds them into the same stacks. */
+static void
+test_live_chains (void)
+{
+  g_autofree char *path = trace_path ("live-chains.sqlite");
+  g_autofree char *marker = trace_path ("live-chains.go");
+  g_autofree char *mid = trace_path ("live-chains-mid.sqlite");
+  g_autofree char *cut = trace_path ("live-chains-cut.sqlite");
+  g_autoptr (GError) error = NULL;
+  int status;
+  GPid pid = start_spinning (path, marker, "2500", 200);
+
+  /* a copy of the moment, and the model reading the growing file as the live view does */
+  backup (path, mid);
+  g_autoptr (SlTrace) live = sl_trace_load (path, SL_LOAD_SAMPLES | SL_LOAD_LIVE, NULL, NULL,
+                                            NULL, &error);
+  g_assert_no_error (error);
+  guint64 with_stack = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (live); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (live, i);
+      for (gsize e = 0; lane->kind == SL_LANE_SAMPLES && e < lane->n_events; e++)
+        with_stack += lane->events[e].aux != G_MAXUINT32;
+    }
+  g_assert_cmpuint (with_stack, >=, 200);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+
+  sqlite3 *m = sl_test_open_db (mid), *f = sl_test_open_db (path);
+  gint64 n = sl_test_sql_int (m, "SELECT max(id) FROM COMPOSITE_EVENTS");
+  g_test_message ("%" G_GINT64_FORMAT " samples mid-recording, %" G_GINT64_FORMAT " at the end, "
+                  "%" G_GINT64_FORMAT " chains", n,
+                  sl_test_sql_int (f, "SELECT count(*) FROM COMPOSITE_EVENTS"),
+                  sl_test_sql_int (m, "SELECT count(DISTINCT chainId) "
+                                      "FROM SIGHTLINE_CHAIN_FRAMES"));
+  g_assert_cmpint (n, >=, 200);
+  g_assert_true (has_table (m, "SIGHTLINE_SAMPLE_CHAINS"));
+  g_assert_true (has_table (m, "SIGHTLINE_CHAIN_FRAMES"));
+  g_assert_cmpint (sl_test_sql_int (m, "SELECT count(*) FROM SAMPLING_CALLCHAINS"), ==, 0);
+  g_assert_false (has_table (f, "SIGHTLINE_SAMPLE_CHAINS"));
+  g_assert_false (has_table (f, "SIGHTLINE_CHAIN_FRAMES"));
+  /* the columns the side tables do not hold are nsys's constants */
+  g_assert_cmpint (sl_test_sql_int (f, "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE "
+                                       "kernelMode != 0 OR thumbCode != 0 OR specialEntry != 0"),
+                   ==, 0);
+  g_autofree char *rows_mid = chain_rows (m, n, TRUE), *rows_end = chain_rows (f, n, FALSE);
+  g_assert_cmpuint (strlen (rows_mid), >, 0);
+  g_assert_cmpstr (rows_mid, ==, rows_end);
+  sqlite3_close (m);
+  sqlite3_close (f);
+
+  /* the finished file cut to the same samples folds into the same stacks */
+  backup (path, cut);
+  sqlite3 *c = NULL;
+  g_assert_cmpint (sqlite3_open (cut, &c), ==, SQLITE_OK);
+  g_autofree char *del = g_strdup_printf ("DELETE FROM COMPOSITE_EVENTS WHERE id > %"
+                                          G_GINT64_FORMAT, n);
+  g_assert_cmpint (sqlite3_exec (c, del, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (c);
+  g_autofree char *folded_mid = folded_samples (mid), *folded_end = folded_samples (cut);
+  g_assert_nonnull (strstr (folded_mid, "busy_alpha"));
+  g_assert_nonnull (strstr (folded_mid, "busy_beta"));
+  g_assert_cmpstr (folded_mid, ==, folded_end);
+}
+
+/* The daemon dies mid-recording: the samples it committed keep their stacks (the side tables
+ * were never expanded), through the model and `sightline samples`. */
+static void
+test_daemon_killed_chains (void)
+{
+  g_autofree char *path = trace_path ("orphan-chains.sqlite");
+  g_autofree char *marker = trace_path ("orphan-chains.go");
+  g_autofree char *journal = g_strconcat (path, "-journal", NULL);
+  g_autoptr (GError) error = NULL;
+  int status;
+  GPid pid = start_spinning (path, marker, "3000", 100);
+
+  signal_daemon (SIGKILL);
+  waitpid (pid, &status, 0);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), !=, 0);
+  /* killed inside a commit: the hot journal is rolled back by the next read-write open, as
+   * SQLite does (the model opens a finished file immutable and would not look) */
+  if (g_file_test (journal, G_FILE_TEST_EXISTS))
+    {
+      sqlite3 *rw = NULL;
+      g_assert_cmpint (sqlite3_open (path, &rw), ==, SQLITE_OK);
+      sl_test_sql_int (rw, "SELECT count(*) FROM COMPOSITE_EVENTS");
+      sqlite3_close (rw);
+    }
+  sqlite3 *db = sl_test_open_db (path);
+  gint64 samples = sl_test_sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS");
+  g_assert_cmpint (samples, >=, 100);
+  g_assert_true (has_table (db, "SIGHTLINE_SAMPLE_CHAINS"));
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SAMPLING_CALLCHAINS"), ==, 0);
+  sqlite3_close (db);
+
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  gint64 with_stack = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize e = 0; lane->kind == SL_LANE_SAMPLES && e < lane->n_events; e++)
+        with_stack += lane->events[e].aux != G_MAXUINT32;
+    }
+  g_assert_cmpint (with_stack, ==, samples);
+  g_autofree char *folded = folded_samples (path);
+  g_assert_nonnull (strstr (folded, "busy_alpha"));
+  g_assert_null (strstr (folded, "[no stack]"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -938,6 +1157,8 @@ main (int   argc,
   g_test_add_func ("/collector/record/output-per-rank", test_output_per_rank);
   g_test_add_func ("/collector/record/process-ranks", test_process_ranks);
   g_test_add_func ("/collector/record/trace-rank", test_trace_rank);
+  g_test_add_func ("/collector/record/live-chains", test_live_chains);
+  g_test_add_func ("/collector/record/daemon-killed-chains", test_daemon_killed_chains);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */
   signal_daemon (SIGTERM);

@@ -1,16 +1,24 @@
 /* test-writer.c: the daemon's trace writer, round trip: wire records built by hand (as the
  * injection library sends them, GPU ones included, which no test here can get from a real GPU) →
  * sl-trace-writer → SQLite → the model, field by field. */
+#include <link.h>
 #include <sqlite3.h>
 #include <string.h>
 
+#include "sl-chains.h"
+#include "sl-python.h"
 #include "sl-schema.h"
+#include "sl-symbols.h"
 #include "sl-test-util.h"
 #include "sl-trace-writer.h"
+/* after the wire's names: the model's macros shadow some */
+#include "sl-calltree.h"
 #include "sl-trace.h"
 
-#define PID 4242
-#define TID 4243
+#define PID  4242
+#define TID  4243
+#define PID2 4250 /* a forked worker: the same code at the same addresses */
+#define TID2 4251
 
 /* A record of `fixed` bytes plus `text`, header filled. */
 static SlWireHeader *
@@ -382,6 +390,491 @@ test_no_overwrite (void)
   free (error);
 }
 
+/* ---- call chains written once (issue 15, item 4) ------------------------------------------ */
+
+/* What the old writer made of a sample, frame by frame (a SAMPLING_CALLCHAINS row each): named at
+ * the commit of its batch with the names known then, through a symbolizer and a code table of
+ * the test's own fed the same records.  The oracle the chain tables must reproduce. */
+typedef struct
+{
+  SlSymbolizer *symbols;
+  SlPyCodes    *py;
+  GArray       *batch;    /* samples added since the last commit: SampleRec */
+  GString      *rows;     /* "id|symbol|module|0|0|unresolved|0|address|2|depth\n" … */
+  GHashTable   *by_time;  /* sample time → its stack, "symbol@module;…" leaf first */
+  gint64        next_id;
+} ChainOracle;
+
+typedef struct
+{
+  int32_t  pid;
+  uint64_t time;
+  guint    n;
+  uint64_t frames[48];
+} SampleRec;
+
+static void
+oracle_name (ChainOracle *o,
+             int32_t      pid,
+             uint64_t     addr,
+             guint        k,
+             char       **sym,
+             char       **mod,
+             gboolean    *found)
+{
+  const char *s = NULL, *m = NULL, *file = NULL;
+  int line = 0;
+
+  if ((addr & SL_WIRE_PYFRAME_BIT) != 0)
+    {
+      *found = sl_py_codes_lookup (o->py, pid, addr, &s, &file, &line);
+      *sym = g_strdup (s);
+      *mod = g_strdup_printf ("%s:%d", file, line);
+    }
+  else
+    {
+      *found = sl_symbolizer_lookup_frame (o->symbols, pid, addr, k == 0, &s, &m);
+      *sym = g_strdup (s);
+      *mod = g_strdup (m);
+    }
+}
+
+/* The batch's samples as the old writer named them at this commit. */
+static void
+oracle_commit (ChainOracle *o)
+{
+  for (guint i = 0; i < o->batch->len; i++)
+    {
+      const SampleRec *s = &g_array_index (o->batch, SampleRec, i);
+      GString *stack = g_string_new (NULL);
+      gint64 id = o->next_id++;
+      for (guint k = 0; k < s->n; k++)
+        {
+          g_autofree char *sym = NULL, *mod = NULL;
+          gboolean found;
+          oracle_name (o, s->pid, s->frames[k], k, &sym, &mod, &found);
+          g_string_append_printf (o->rows, "%" G_GINT64_FORMAT "|%s|%s|0|0|%d|0|%" G_GINT64_FORMAT
+                                  "|%d|%u\n", id, sym, mod, found ? 0 : 1,
+                                  (gint64) s->frames[k], SL_UNWIND_TABLE, k);
+          g_string_append_printf (stack, "%s%s@%s", k > 0 ? ";" : "", sym, mod);
+        }
+      g_hash_table_insert (o->by_time, g_memdup2 (&s->time, sizeof s->time),
+                           g_string_free (stack, FALSE));
+    }
+  g_array_set_size (o->batch, 0);
+}
+
+/* Every SAMPLING_CALLCHAINS row in rowid order, as the oracle writes them. */
+static char *
+callchain_rows (const char *path)
+{
+  sqlite3 *db = sl_test_open_db (path);
+  sqlite3_stmt *st = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db,
+                                       "SELECT c.id, s.value, m.value, c.kernelMode, c.thumbCode, "
+                                       "c.unresolved, c.specialEntry, c.originalIP, "
+                                       "c.unwindMethod, c.stackDepth FROM SAMPLING_CALLCHAINS c "
+                                       "JOIN StringIds s ON s.id = c.symbol "
+                                       "JOIN StringIds m ON m.id = c.module ORDER BY c.rowid",
+                                       -1, &st, NULL),
+                   ==, SQLITE_OK);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    for (int c = 0; c < 10; c++)
+      g_string_append_printf (out, "%s%c", (const char *) sqlite3_column_text (st, c),
+                              c < 9 ? '|' : '\n');
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  return g_string_free (out, FALSE);
+}
+
+/* Each sample's stack through the model equals the oracle's; returns how many samples. */
+static guint
+check_model_stacks (const char  *path,
+                    ChainOracle *o)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  guint n = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_SAMPLES)
+        continue;
+      for (gsize e = 0; e < lane->n_events; e++)
+        {
+          const SlEvent *ev = &lane->events[e];
+          const guint32 *syms = NULL, *mods = NULL;
+          guint depth = ev->aux == G_MAXUINT32 ? 0
+                                               : sl_trace_get_callchain (trace, ev->aux, &syms,
+                                                                         &mods);
+          g_autoptr (GString) stack = g_string_new (NULL);
+          for (guint k = 0; k < depth; k++)
+            g_string_append_printf (stack, "%s%s@%s", k > 0 ? ";" : "",
+                                    sl_trace_str (trace, syms[k]), sl_trace_str (trace, mods[k]));
+          guint64 t = (guint64) ev->start;
+          const char *want = g_hash_table_lookup (o->by_time, &t);
+          g_assert_nonnull (want);
+          g_assert_cmpstr (stack->str, ==, want);
+          n++;
+        }
+    }
+  return n;
+}
+
+static char *
+folded (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_SAMPLES, NULL, NULL, NULL, &error);
+  SlCalltreeScope scope;
+
+  g_assert_no_error (error);
+  sl_calltree_scope_init (&scope);
+  g_autoptr (SlCalltree) tree = sl_calltree_build (trace, &scope, NULL, &error);
+  g_assert_no_error (error);
+  GString *out = g_string_new (NULL);
+  sl_calltree_write_folded (tree, out);
+  return g_string_free (out, FALSE);
+}
+
+/* A consistent copy of a file another connection is writing (the live view's reading). */
+static void
+snapshot (const char *from,
+          const char *to)
+{
+  sqlite3 *src = sl_test_open_db (from), *dst = NULL;
+
+  g_assert_cmpint (sqlite3_open (to, &dst), ==, SQLITE_OK);
+  sqlite3_backup *b = sqlite3_backup_init (dst, "main", src, "main");
+  g_assert_nonnull (b);
+  g_assert_cmpint (sqlite3_backup_step (b, -1), ==, SQLITE_DONE);
+  sqlite3_backup_finish (b);
+  sqlite3_close (dst);
+  sqlite3_close (src);
+}
+
+static gboolean
+has_table (const char *path,
+           const char *table)
+{
+  sqlite3 *db = sl_test_open_db (path);
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'", table);
+  gboolean has = sl_test_sql_int (db, sql) > 0;
+
+  sqlite3_close (db);
+  return has;
+}
+
+typedef struct
+{
+  SlTraceWriter *w;
+  ChainOracle   *o;
+} ChainFeed;
+
+static int
+feed_module_cb (struct dl_phdr_info *info,
+                size_t               size,
+                void                *data)
+{
+  ChainFeed *f = data;
+  SlWireModule m = { { SL_WIRE_MODULE, 0, TID }, info->dlpi_addr, UINT64_MAX, 0 };
+  g_autofree char *path = NULL;
+
+  (void) size;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD)
+      {
+        m.start = MIN (m.start, info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+        m.end = MAX (m.end, info->dlpi_addr + info->dlpi_phdr[i].p_vaddr
+                              + info->dlpi_phdr[i].p_memsz);
+      }
+  path = info->dlpi_name[0] == '\0' ? g_file_read_link ("/proc/self/exe", NULL)
+                                    : g_strdup (info->dlpi_name);
+  if (m.start >= m.end || path == NULL)
+    return 0;
+  for (int32_t pid = PID; pid <= PID2; pid += PID2 - PID)
+    {
+      SlWireHeader *r = rec (SL_WIRE_MODULE, &m, sizeof m, path);
+      sl_symbolizer_add_module (f->o->symbols, pid, m.base, m.start, m.end, path);
+      g_assert_true (sl_trace_writer_add (f->w, pid, r));
+      g_free (r);
+    }
+  return 0;
+}
+
+static SlWireHeader *
+pycode (uint64_t    code,
+        const char *name,
+        const char *file)
+{
+  /* 3.11 location table: code units 0-3 at the first line + 2, 4-5 at + 5 */
+  static const guint8 table[] = { 0x80 | 13 << 3 | 3, 4, 0x80 | 13 << 3 | 1, 6 };
+  size_t nl = strlen (name), fl = strlen (file);
+  uint32_t size = (uint32_t) ((sizeof (SlWirePyCode) + nl + 1 + fl + 1 + sizeof table + 7) & ~7u);
+  SlWirePyCode *r = g_malloc0 (size);
+
+  *r = (SlWirePyCode) { { SL_WIRE_PYCODE, (uint16_t) size, TID }, code, 10, (uint16_t) nl,
+                        (uint16_t) fl, sizeof table, 0x030b, 0 };
+  char *t = (char *) (r + 1);
+  memcpy (t, name, nl + 1);
+  memcpy (t + nl + 1, file, fl + 1);
+  memcpy (t + nl + 1 + fl + 1, table, sizeof table);
+  return &r->h;
+}
+
+static void
+add_pycode (ChainFeed  *f,
+            uint64_t    code,
+            const char *name,
+            const char *file)
+{
+  SlWireHeader *r = pycode (code, name, file);
+
+  g_assert_true (sl_py_codes_add (f->o->py, PID, r));
+  g_assert_true (sl_trace_writer_add (f->w, PID, r));
+  g_free (r);
+}
+
+static void
+add_module (ChainFeed  *f,
+            uint64_t    start,
+            uint64_t    end,
+            const char *name)
+{
+  SlWireModule m = { { SL_WIRE_MODULE, 0, TID }, 0, start, end };
+  SlWireHeader *r = rec (SL_WIRE_MODULE, &m, sizeof m, name);
+
+  sl_symbolizer_add_module (f->o->symbols, PID, 0, start, end, name);
+  g_assert_true (sl_trace_writer_add (f->w, PID, r));
+  g_free (r);
+}
+
+static uint64_t
+py (uint64_t code,
+    guint    unit)
+{
+  return SL_WIRE_PYFRAME_BIT | (uint64_t) unit << 47 | code;
+}
+
+#define CODE_STEP    UINT64_C (0x7f0000001000)
+#define CODE_COLLATE UINT64_C (0x7f0000002000)
+#define CODE_LATE    UINT64_C (0x7f0000003000) /* described only in the second batch */
+
+/* `n` samples of random stacks from a few shapes, in both processes, plus one without frames. */
+static void
+add_samples (ChainFeed *f,
+             GRand     *rand,
+             guint      n,
+             uint64_t  *time)
+{
+  const uint64_t self = (uint64_t) (uintptr_t) test_round_trip, rec_fn = (uint64_t) (uintptr_t) rec;
+  const uint64_t mainf = (uint64_t) (uintptr_t) test_sample_chains + 16;
+  const uint64_t glib = (uint64_t) (uintptr_t) g_test_run;
+  const uint64_t sql = (uint64_t) (uintptr_t) sqlite3_open_v2;
+  const uint64_t shapes[][8] = {
+    { 3, self, rec_fn + 8, mainf },
+    { 3, glib, py (CODE_STEP, 2), mainf },
+    { 4, 0x1234, py (CODE_LATE, 0), py (CODE_COLLATE, 5), mainf },
+    { 5, sql, py (CODE_COLLATE, 1), py (CODE_STEP, 3), 0x1244, mainf },
+    { 1, 0x1234 },
+    { 1, glib + 1 },
+  };
+
+  for (guint i = 0; i < n; i++)
+    {
+      SampleRec s = { g_rand_boolean (rand) ? PID : PID2, (*time += 1000), 0, { 0 } };
+      guint shape = (guint) g_rand_int_range (rand, 0, G_N_ELEMENTS (shapes) + 2);
+      if (shape < G_N_ELEMENTS (shapes))
+        {
+          s.n = (guint) shapes[shape][0];
+          memcpy (s.frames, &shapes[shape][1], s.n * sizeof (uint64_t));
+        }
+      else if (shape == G_N_ELEMENTS (shapes))
+        {
+          /* deep: 40 frames, a few distinct */
+          s.n = 40;
+          for (guint k = 0; k < s.n; k++)
+            s.frames[k] = k % 3 == 0 ? py (CODE_STEP, k % 6) : self + (k % 5) * 4;
+          s.frames[39] = mainf + (uint64_t) g_rand_int_range (rand, 0, 3) * 8;
+        }
+      /* else none */
+      struct
+      {
+        SlWireSample s;
+        uint64_t frames[48];
+      } r = { { { SL_WIRE_SAMPLE, 0, s.pid == PID ? TID : TID2 }, s.time, s.n, 1 }, { 0 } };
+      memcpy (r.frames, s.frames, s.n * sizeof (uint64_t));
+      r.s.h.size = (uint16_t) (sizeof r.s + s.n * sizeof (uint64_t));
+      g_assert_true (sl_trace_writer_add (f->w, s.pid, &r.s.h));
+      g_array_append_val (f->o->batch, s);
+    }
+}
+
+static void
+commit (ChainFeed *f)
+{
+  char *error = NULL;
+
+  g_assert_true (sl_trace_writer_commit (f->w, &error));
+  oracle_commit (f->o);
+}
+
+/* Issue 15, item 4: each distinct chain is written once and SAMPLING_CALLCHAINS made at the end.
+ * Its rows must be what the old writer wrote row by row (all columns, in order), names looked up
+ * at each batch's commit as before even where a module or a code object arrived between batches
+ * (the daemon's name cache must not keep a stale name); a copy taken mid-recording, which has
+ * only the side tables (the live view; a daemon killed then), must give each sample the same
+ * stack through the model, and the same folded stacks as the finished file. */
+static void
+test_chain_tables (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "writer-dedup.sqlite", NULL);
+  g_autofree char *mid = g_build_filename (sl_test_tmpdir (), "writer-dedup-mid.sqlite", NULL);
+  g_autofree char *cut = g_build_filename (sl_test_tmpdir (), "writer-dedup-cut.sqlite", NULL);
+  char *error = NULL;
+  guint32 seed = sl_test_seed ();
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  ChainOracle o = { sl_symbolizer_new (), sl_py_codes_new (), g_array_new (FALSE, FALSE,
+                                                                           sizeof (SampleRec)),
+                    g_string_new (NULL),
+                    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free), 1 };
+  ChainFeed f = { sl_trace_writer_open (path, TRUE, &error), &o };
+  uint64_t time = 1000000000;
+
+  g_assert_nonnull (f.w);
+  for (int32_t pid = PID; pid <= PID2; pid += PID2 - PID)
+    {
+      SlWireHello h = { { 0, 0, pid == PID ? TID : TID2 }, SL_WIRE_MAGIC, SL_WIRE_VERSION, pid,
+                        77, 7, time, time * 5 };
+      add (f.w, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/python3 train.py"));
+    }
+  dl_iterate_phdr (feed_module_cb, &f);
+  add_pycode (&f, CODE_STEP, "train_step", "/src/train.py");
+  add_pycode (&f, CODE_COLLATE, "collate_fn", "/src/dataset.py");
+  add_samples (&f, rand, 150, &time);
+  commit (&f);
+  /* named at this commit: CODE_LATE and a module over 0x1234, both after the batch's samples */
+  add_samples (&f, rand, 150, &time);
+  add_pycode (&f, CODE_LATE, "late", "/src/late.py");
+  add_module (&f, 0x1000, 0x2000, "[jit]");
+  commit (&f);
+  snapshot (path, mid);
+  /* a code object freed and another made at its address */
+  add_pycode (&f, CODE_STEP, "train_step_v2", "/src/train2.py");
+  add_samples (&f, rand, 150, &time);
+  g_assert_true (sl_trace_writer_finish (f.w, &error));
+  g_assert_null (error);
+  oracle_commit (&o);
+
+  /* the finished file: SAMPLING_CALLCHAINS as the old writer had it, the side tables gone */
+  g_autofree char *rows = callchain_rows (path);
+  g_auto (GStrv) got = g_strsplit (rows, "\n", -1), want = g_strsplit (o.rows->str, "\n", -1);
+  for (guint i = 0; got[i] != NULL || want[i] != NULL; i++)
+    g_assert_cmpstr (got[i], ==, want[i]); /* the first row that differs */
+  g_assert_false (has_table (path, "SIGHTLINE_SAMPLE_CHAINS"));
+  g_assert_false (has_table (path, "SIGHTLINE_CHAIN_FRAMES"));
+  g_assert_cmpuint (check_model_stacks (path, &o), ==, 450);
+
+  /* mid-recording: the side tables only, each distinct chain once across both processes */
+  sqlite3 *db = sl_test_open_db (mid);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SAMPLING_CALLCHAINS"), ==, 0);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS"), ==, 300);
+  gint64 chains = sl_test_sql_int (db, "SELECT count(DISTINCT chainId) "
+                                       "FROM SIGHTLINE_CHAIN_FRAMES");
+  g_test_message ("seed %u: %" G_GINT64_FORMAT " chains for 300 samples", seed, chains);
+  g_assert_cmpint (chains, >, 6);
+  g_assert_cmpint (chains, <=, 2 * (6 + 6 * 3));
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM SIGHTLINE_SAMPLE_CHAINS"), <, 300);
+  sqlite3_close (db);
+  g_assert_cmpuint (check_model_stacks (mid, &o), ==, 300);
+
+  /* the same folded stacks as the finished file cut to the same samples */
+  g_assert_true (g_file_set_contents (cut, "", 0, NULL));
+  snapshot (path, cut);
+  g_assert_cmpint (sqlite3_open (cut, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "DELETE FROM COMPOSITE_EVENTS WHERE id > 300", NULL, NULL,
+                                 NULL),
+                   ==, SQLITE_OK);
+  sqlite3_close (db);
+  g_autofree char *folded_mid = folded (mid), *folded_cut = folded (cut);
+  g_assert_nonnull (strstr (folded_mid, "train_step"));
+  g_assert_nonnull (strstr (folded_mid, "late"));
+  g_assert_cmpstr (folded_mid, ==, folded_cut);
+
+  sl_symbolizer_free (o.symbols);
+  sl_py_codes_free (o.py);
+  g_array_unref (o.batch);
+  g_string_free (o.rows, TRUE);
+  g_hash_table_unref (o.by_time);
+}
+
+/* The daemon's frame-name cache and chain table: found again by key, stale by generation, and
+ * bounded (past their size they start again empty; rows are written again, never wrong ones). */
+static void
+test_chain_table_limits (void)
+{
+  SlChains t = { .max_slots = 64 };
+  SlFrameNames c = { .max_slots = 64 };
+  SlChainHash first, h;
+  bool fresh;
+
+  for (int i = 0; i < 200; i++)
+    {
+      sl_chain_hash_init (&h);
+      sl_chain_hash_frame (&h, 0x1000 + (uint64_t) i, 5, 6, false);
+      sl_chain_hash_frame (&h, 0x2000, 7, 8, true);
+      sl_chain_hash_end (&h);
+      if (i == 0)
+        first = h;
+      SlChain *e = sl_chains_get (&t, &h, &fresh);
+      g_assert_nonnull (e);
+      g_assert_true (fresh);
+      e->id = i + 1;
+      e->role = i % 3 == 0 ? g_strdup ("DataLoader worker") : NULL; /* freed by the table */
+      g_assert_cmpuint (t.cap, <=, 64);
+      g_assert_cmpuint (t.n, <=, 32);
+      g_assert_cmpint (sl_chains_get (&t, &h, &fresh)->id, ==, i + 1);
+      g_assert_false (fresh);
+    }
+  /* the first chain went with a reset: met again, it is new */
+  g_assert_cmpint (sl_chains_get (&t, &first, &fresh)->id, ==, 0);
+  g_assert_true (fresh);
+  sl_chains_get (&t, &first, &fresh)->id = 201;
+  /* one frame more, or one flag other, is another chain */
+  sl_chain_hash_init (&h);
+  sl_chain_hash_frame (&h, 0x1000, 5, 6, false);
+  sl_chain_hash_frame (&h, 0x2000, 7, 8, false);
+  sl_chain_hash_end (&h);
+  g_assert_true (h.h1 != first.h1 || h.h2 != first.h2);
+  sl_chains_clear (&t);
+
+  for (int i = 0; i < 200; i++)
+    {
+      SlFrameName *e = sl_frame_names_get (&c, 7, 0x400000 + (uint64_t) i * 16, i == 0, 1, &fresh);
+      g_assert_nonnull (e);
+      g_assert_true (fresh);
+      e->symbol = i;
+      g_assert_cmpuint (c.cap, <=, 64);
+      e = sl_frame_names_get (&c, 7, 0x400000 + (uint64_t) i * 16, i == 0, 1, &fresh);
+      g_assert_false (fresh);
+      g_assert_cmpint (e->symbol, ==, i);
+      /* another generation of the process (a module loaded since), another process, the same
+       * address as a leaf: each named anew */
+      sl_frame_names_get (&c, 7, 0x400000 + (uint64_t) i * 16, i == 0, 2, &fresh);
+      g_assert_true (fresh);
+      sl_frame_names_get (&c, 8, 0x400000 + (uint64_t) i * 16, i == 0, 2, &fresh);
+      g_assert_true (fresh);
+      sl_frame_names_get (&c, 7, 0x400000 + (uint64_t) i * 16, i != 0, 2, &fresh);
+      g_assert_true (fresh);
+    }
+  sl_frame_names_clear (&c);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -391,5 +884,7 @@ main (int   argc,
   g_test_add_func ("/collector/writer/no-overwrite", test_no_overwrite);
   g_test_add_func ("/collector/writer/cpu-records", test_cpu_records);
   g_test_add_func ("/collector/writer/sample-chains", test_sample_chains);
+  g_test_add_func ("/collector/writer/chain-tables", test_chain_tables);
+  g_test_add_func ("/collector/writer/chain-table-limits", test_chain_table_limits);
   return g_test_run ();
 }

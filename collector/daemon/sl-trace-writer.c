@@ -5,8 +5,16 @@
  * mid-commit leaves a hot journal that SQLite rolls back on the next read-write open).
  * Typical load: 10^5 … 2·10^6 records a second; rows go through prepared statements, strings are
  * interned once in StringIds through a hash table.
+ *
+ * CPU samples' call chains: each distinct chain is written once, to SIGHTLINE_CHAIN_FRAMES, and
+ * each sample names its chain in SIGHTLINE_SAMPLE_CHAINS; sl_trace_writer_finish() expands them
+ * into SAMPLING_CALLCHAINS (a row per sample and frame, as nsys has it) with one INSERT … SELECT
+ * and drops them.  A file read before that (the live view), or left so by a daemon that died,
+ * has the side tables, which the model reads (model/sl-reader-host.c).  Writing a 40-frame
+ * sample's rows one by one cost the daemon ≈ 80 µs, on a busy machine taken from the target.
  */
 #include "sl-trace-writer.h"
+#include "sl-chains.h"
 #include "sl-python.h"
 
 #include <errno.h>
@@ -98,6 +106,10 @@ typedef struct
   uint64_t      last_time;
   bool          hello;
   bool          listed;    /* has its PROCESSES and SL_PROCESS_INFO rows */
+  uint32_t      native_gen; /* its MODULE records so far: native frames named before the
+                             * last one may have changed */
+  uint32_t      py_gen;     /* its PYCODE records so far: the same for Python frames (a
+                             * worker describes code objects as its samples first meet them) */
   uint64_t      info_time; /* when what they say was true (HELLO or /proc) */
 } Process;
 
@@ -123,7 +135,8 @@ enum
   ST_OSRT,
   ST_NVTX,
   ST_SAMPLE,
-  ST_CALLCHAIN,
+  ST_SAMPLE_CHAIN,
+  ST_CHAIN_FRAME,
   ST_OSRT_CHAIN,
   ST_SCHED,
   ST_PROCESS_INFO,
@@ -154,12 +167,12 @@ static const char *const stmt_sql[N_STMTS] = {
               "globalTid, endGlobalTid, textId, domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   [ST_SAMPLE] = "INSERT INTO COMPOSITE_EVENTS (id, start, cpu, threadState, globalTid, cpuCycles) "
                 "VALUES (?, ?, NULL, ?, ?, 0)",
-  [ST_CALLCHAIN] = "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
-                   "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
-                   "VALUES (?, ?, ?, 0, 0, ?, 0, ?, ?, ?)",
-  [ST_OSRT_CHAIN] = "INSERT INTO OSRT_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
-                    "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
-                    "VALUES (?, ?, ?, 0, 0, ?, 0, ?, ?, ?)",
+  [ST_SAMPLE_CHAIN] = "INSERT INTO SIGHTLINE_SAMPLE_CHAINS (sampleId, chainId) VALUES (?, ?)",
+  [ST_CHAIN_FRAME] = "INSERT INTO SIGHTLINE_CHAIN_FRAMES (chainId, stackDepth, symbol, module, "
+                     "unresolved, originalIP, unwindMethod) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  [ST_OSRT_CHAIN] = "INSERT INTO OSRT_CALLCHAINS (id, stackDepth, symbol, module, unresolved, "
+                    "originalIP, unwindMethod, kernelMode, thumbCode, specialEntry) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 0)",
   [ST_SCHED] = "INSERT INTO SCHED_EVENTS (start, cpu, isSchedIn, globalTid, threadState, "
                "threadBlock) VALUES (?, ?, ?, ?, ?, NULL)",
   [ST_PROCESS_INFO] = "INSERT INTO SL_PROCESS_INFO (globalPid, pid, parentPid, commandLine) "
@@ -225,6 +238,9 @@ struct _SlTraceWriter
   size_t         n_frames, cap_frames;
   int64_t        next_sample_id;
   int64_t        next_osrt_chain; /* OSRT_CALLCHAINS ids from 1; OSRT_API.callchainId 0: none */
+  int64_t        next_chain;      /* SIGHTLINE_CHAIN_FRAMES ids from 1 */
+  SlFrameNames   frame_names;     /* (pid, address) → names, each looked up once */
+  SlChains       chains;          /* chains written, by hash */
   SlSymbolizer  *symbols;
   SlPyCodes     *py_codes;
   uint64_t       n_py_unread; /* samples whose Python stack the library could not read */
@@ -426,6 +442,7 @@ sl_trace_writer_open (const char *path,
   w->next_string = 1;
   w->next_sample_id = 1;
   w->next_osrt_chain = 1;
+  w->next_chain = 1;
   w->t_min = UINT64_MAX;
   /* NOMUTEX: a writer is used by one thread at a time (the session's, then its writer thread),
    * and SQLite's own lock around every bind and step was an eighth of the daemon's profile */
@@ -477,6 +494,24 @@ sl_trace_writer_open (const char *path,
                        /* from RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK (the
                         * library's HELLO); NULL when none */
                        "  rank                             INTEGER\n"
+                       ")",
+                    error)
+      /* CPU samples' call chains until the end of the recording (see the head of the file):
+       * each distinct chain's frames, as SAMPLING_CALLCHAINS has them; each sample's chain */
+      || !exec_sql (w, "CREATE TABLE SIGHTLINE_CHAIN_FRAMES (\n"
+                       "  chainId                          INTEGER  NOT NULL,\n"
+                       "  stackDepth                       INTEGER  NOT NULL,\n"
+                       "  symbol                           INTEGER  NOT NULL,\n"
+                       "  module                           INTEGER  NOT NULL,\n"
+                       "  unresolved                       INTEGER,\n"
+                       "  originalIP                       INTEGER,\n"
+                       "  unwindMethod                     INTEGER,\n"
+                       "  PRIMARY KEY (chainId, stackDepth)\n"
+                       ") WITHOUT ROWID",
+                    error)
+      || !exec_sql (w, "CREATE TABLE SIGHTLINE_SAMPLE_CHAINS (\n"
+                       "  sampleId                         INTEGER  NOT NULL PRIMARY KEY,\n"
+                       "  chainId                          INTEGER  NOT NULL\n"
                        ")",
                     error)
       || !exec_sql (w, "COMMIT", error))
@@ -796,55 +831,178 @@ python_role (const char *sym,
   return NULL;
 }
 
+/* A frame of a stack, named: what its SAMPLING_CALLCHAINS / OSRT_CALLCHAINS row holds, and for a
+ * Python frame what the process-role test reads. */
+typedef struct
+{
+  int64_t     symbol, module;
+  bool        found, python;
+  const char *py_name, *py_file;
+} NamedFrame;
+
+/* Frame `k` of a stack of process `pid` (at generation `gen` of its kind of frame) named: from
+ * the cache, else looked up and interned once (≈ 3,600 distinct (process, address) pairs in the
+ * 200,000 frames of a 5-second PyTorch recording). */
+static void
+name_frame (SlTraceWriter *w,
+            int32_t        pid,
+            uint32_t       gen,
+            uint64_t       addr,
+            uint32_t       k,
+            NamedFrame    *out)
+{
+  bool python = (addr & SL_WIRE_PYFRAME_BIT) != 0, fresh = true;
+  /* frame 0 is exact: the interrupted instruction, or the called function */
+  SlFrameName scratch = { 0 };
+  SlFrameName *e = sl_frame_names_get (&w->frame_names, pid, addr, k == 0 && !python, gen, &fresh);
+
+  if (e == NULL)
+    e = &scratch; /* out of memory: named, not kept */
+  if (fresh)
+    {
+      const char *sym = NULL, *mod = NULL, *file = NULL;
+      char where[1100];
+      e->python = python;
+      if (python)
+        {
+          e->found = python_frame (w, pid, addr, where, sizeof where, &sym, &mod, &file);
+          e->py_name = sym;
+          e->py_file = file;
+        }
+      else
+        e->found = sl_symbolizer_lookup_frame (w->symbols, pid, addr, k == 0, &sym, &mod);
+      e->symbol = intern (w, sym);
+      e->module = intern (w, mod);
+    }
+  *out = (NamedFrame) { e->symbol, e->module, e->found, e->python, e->py_name, e->py_file };
+}
+
+/* What a stack's Python frames (leaf first) say its process runs, or NULL: the first frame that
+ * tells, given the Python function it called. */
+static const char *
+stack_role (const NamedFrame *f,
+            uint32_t          n,
+            char             *buf,
+            size_t            max)
+{
+  char callee[256] = "";
+
+  for (uint32_t k = 0; k < n; k++)
+    if (f[k].python && f[k].found)
+      {
+        const char *role = python_role (f[k].py_name, f[k].py_file,
+                                        callee[0] != '\0' ? callee : NULL, buf, max);
+        if (role != NULL)
+          return role;
+        snprintf (callee, sizeof callee, "%s", f[k].py_name);
+      }
+  return NULL;
+}
+
+/* A frame's row of SIGHTLINE_CHAIN_FRAMES or OSRT_CALLCHAINS (the same columns, in that order
+ * after the id). */
+static void
+frame_row (sqlite3_stmt     *st,
+           int64_t           id,
+           uint32_t          k,
+           uint64_t          addr,
+           const NamedFrame *f)
+{
+  sqlite3_bind_int64 (st, 1, id);
+  sqlite3_bind_int (st, 2, (int) k);
+  sqlite3_bind_int64 (st, 3, f->symbol);
+  sqlite3_bind_int64 (st, 4, f->module);
+  sqlite3_bind_int (st, 5, f->found ? 0 : 1);
+  sqlite3_bind_int64 (st, 6, (int64_t) addr);
+  sqlite3_bind_int (st, 7, SL_UNWIND_TABLE);
+  sqlite3_step (st);
+  sqlite3_reset (st);
+}
+
+/* A sample's chain: the one written before with the same frames, else written now.  0 when it
+ * cannot be kept (out of memory). */
+static int64_t
+sample_chain (SlTraceWriter      *w,
+              const PendingSample *s,
+              const NamedFrame   *f,
+              const char        **role)
+{
+  const uint64_t *addrs = w->frames + s->first_frame;
+  SlChainHash h;
+  bool fresh;
+
+  sl_chain_hash_init (&h);
+  for (uint32_t k = 0; k < s->n_frames; k++)
+    sl_chain_hash_frame (&h, addrs[k], f[k].symbol, f[k].module, !f[k].found);
+  sl_chain_hash_end (&h);
+  SlChain *c = sl_chains_get (&w->chains, &h, &fresh);
+  if (c == NULL)
+    return 0;
+  if (fresh)
+    {
+      char buf[300];
+      const char *r = stack_role (f, s->n_frames, buf, sizeof buf);
+      c->id = w->next_chain++;
+      c->role = r != NULL ? strdup (r) : NULL;
+      for (uint32_t k = 0; k < s->n_frames; k++)
+        frame_row (w->stmts[ST_CHAIN_FRAME], c->id, k, addrs[k], &f[k]);
+    }
+  *role = c->role;
+  return c->id;
+}
+
 static void
 flush_samples (SlTraceWriter *w)
 {
+  NamedFrame f[SL_WIRE_MAX_FRAMES]; /* 5 KiB; not static: sessions write on threads of their own */
+  int32_t last_pid = 0;
+  uint32_t native_gen = 0, py_gen = 0;
+
   for (size_t i = 0; i < w->n_samples; i++)
     {
       const PendingSample *s = &w->samples[i];
-      int64_t id = s->chain;
+      const char *role = NULL;
+      char role_buf[300];
       sqlite3_stmt *st;
 
-      if (s->chain == 0)
+      if (i == 0 || s->pid != last_pid)
         {
-          id = w->next_sample_id++;
+          Process *p = process_get (w, s->pid);
+          native_gen = p != NULL ? p->native_gen : 0;
+          py_gen = p != NULL ? p->py_gen : 0;
+          last_pid = s->pid;
+        }
+      for (uint32_t k = 0; k < s->n_frames; k++)
+        {
+          uint64_t addr = w->frames[s->first_frame + k];
+          name_frame (w, s->pid, (addr & SL_WIRE_PYFRAME_BIT) != 0 ? py_gen : native_gen, addr, k,
+                      &f[k]);
+        }
+      if (s->chain != 0)
+        {
+          /* an OS runtime call's backtrace: its own rows, as nsys has them */
+          for (uint32_t k = 0; k < s->n_frames; k++)
+            frame_row (w->stmts[ST_OSRT_CHAIN], s->chain, k, w->frames[s->first_frame + k], &f[k]);
+          role = stack_role (f, s->n_frames, role_buf, sizeof role_buf);
+        }
+      else
+        {
+          int64_t id = w->next_sample_id++;
           st = w->stmts[ST_SAMPLE];
           sqlite3_bind_int64 (st, 1, id);
           sqlite3_bind_int64 (st, 2, (int64_t) s->time);
           sqlite3_bind_int (st, 3, (int) (s->state ? s->state : SL_THREAD_STATE_RUNNING));
           sqlite3_bind_int64 (st, 4, gtid (s->pid, s->tid));
           step_event (w, st);
-        }
-      char callee[256] = "", role_buf[300];
-      const char *role = NULL;
-      for (uint32_t k = 0; k < s->n_frames; k++)
-        {
-          uint64_t addr = w->frames[s->first_frame + k];
-          const char *sym = NULL, *mod = NULL, *file = NULL;
-          char where[1100];
-          bool found;
-          if ((addr & SL_WIRE_PYFRAME_BIT) != 0)
+          int64_t chain = s->n_frames > 0 ? sample_chain (w, s, f, &role) : 0;
+          if (chain != 0)
             {
-              found = python_frame (w, s->pid, addr, where, sizeof where, &sym, &mod, &file);
-              if (found && role == NULL)
-                {
-                  role = python_role (sym, file, callee[0] != '\0' ? callee : NULL, role_buf,
-                                      sizeof role_buf);
-                  snprintf (callee, sizeof callee, "%s", sym);
-                }
+              st = w->stmts[ST_SAMPLE_CHAIN];
+              sqlite3_bind_int64 (st, 1, id);
+              sqlite3_bind_int64 (st, 2, chain);
+              sqlite3_step (st);
+              sqlite3_reset (st);
             }
-          else /* frame 0 is exact: the interrupted instruction, or the called function */
-            found = sl_symbolizer_lookup_frame (w->symbols, s->pid, addr, k == 0, &sym, &mod);
-          st = w->stmts[s->chain == 0 ? ST_CALLCHAIN : ST_OSRT_CHAIN];
-          sqlite3_bind_int64 (st, 1, id);
-          sqlite3_bind_int64 (st, 2, intern (w, sym));
-          sqlite3_bind_int64 (st, 3, intern (w, mod));
-          sqlite3_bind_int (st, 4, found ? 0 : 1);
-          sqlite3_bind_int64 (st, 5, (int64_t) addr);
-          sqlite3_bind_int (st, 6, SL_UNWIND_TABLE);
-          sqlite3_bind_int (st, 7, (int) k);
-          sqlite3_step (st);
-          sqlite3_reset (st);
         }
       if (role != NULL)
         process_label (w, s->pid, role);
@@ -1402,6 +1560,7 @@ sl_trace_writer_add (SlTraceWriter      *w,
         if (path != NULL && m->end > m->start)
           {
             sl_symbolizer_add_module (w->symbols, pid, m->base, m->start, m->end, path);
+            p->native_gen++;
             ok = true;
           }
         break;
@@ -1409,6 +1568,7 @@ sl_trace_writer_add (SlTraceWriter      *w,
     case SL_WIRE_PYCODE:
       ok = (w->py_codes != NULL || (w->py_codes = sl_py_codes_new ()) != NULL)
            && sl_py_codes_add (w->py_codes, pid, h);
+      p->py_gen++;
       break;
     case SL_WIRE_DROPPED:
       {
@@ -1510,6 +1670,8 @@ sl_trace_writer_commit (SlTraceWriter *w,
       sqlite3_exec (w->db, "ROLLBACK", NULL, NULL, NULL);
       w->in_tx = false;
       w->n_events = w->n_committed;
+      /* the chains first written in this batch went with it: write each again when next met */
+      sl_chains_clear (&w->chains);
       return false;
     }
   w->in_tx = false;
@@ -1533,6 +1695,41 @@ sl_trace_writer_end (SlTraceWriter *w,
   return sl_trace_writer_commit (w, error);
 }
 
+/* The samples' chains into SAMPLING_CALLCHAINS, a row per sample and frame in (id, stackDepth)
+ * order as they were written one by one before, in one transaction with the side tables' drop:
+ * a reader sees either.  Samples in id order (the rowid), each one's frames by the key of
+ * SIGHTLINE_CHAIN_FRAMES: CROSS JOIN keeps that nesting, so no sort.  ≈ 0.1 s for 200,000 rows.
+ * On failure (disk full) the side tables stay, and the model reads them. */
+static bool
+expand_chains (SlTraceWriter *w,
+               char         **error)
+{
+  if (exec_sql (w, "BEGIN; "
+                   "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
+                   "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
+                   "SELECT s.sampleId, f.symbol, f.module, 0, 0, f.unresolved, 0, f.originalIP, "
+                   "f.unwindMethod, f.stackDepth FROM SIGHTLINE_SAMPLE_CHAINS s "
+                   "CROSS JOIN SIGHTLINE_CHAIN_FRAMES f ON f.chainId = s.chainId "
+                   "ORDER BY s.sampleId, f.stackDepth; "
+                   "DROP TABLE SIGHTLINE_SAMPLE_CHAINS; DROP TABLE SIGHTLINE_CHAIN_FRAMES; "
+                   "COMMIT",
+                error))
+    return true;
+  sqlite3_exec (w->db, "ROLLBACK", NULL, NULL, NULL);
+  if (error != NULL && *error != NULL)
+    {
+      char *e = fmt ("%s (the samples' call stacks stay in SIGHTLINE_SAMPLE_CHAINS and "
+                     "SIGHTLINE_CHAIN_FRAMES, which Sightline reads; SAMPLING_CALLCHAINS is empty)",
+                     *error);
+      if (e != NULL)
+        {
+          free (*error);
+          *error = e;
+        }
+    }
+  return false;
+}
+
 bool
 sl_trace_writer_finish (SlTraceWriter *w,
                         char         **error)
@@ -1541,6 +1738,11 @@ sl_trace_writer_finish (SlTraceWriter *w,
 
   for (int i = 0; i < N_STMTS; i++)
     sqlite3_finalize (w->stmts[i]);
+  /* after the statements that name the side tables are gone */
+  if (ok)
+    ok = expand_chains (w, error);
+  else
+    expand_chains (w, NULL);
   if (sqlite3_close (w->db) != SQLITE_OK && ok)
     {
       *error = fmt ("%s: cannot close: %s", w->path, sqlite3_errmsg (w->db));
@@ -1568,6 +1770,8 @@ sl_trace_writer_finish (SlTraceWriter *w,
   free (w->frames);
   sl_symbolizer_free (w->symbols);
   sl_py_codes_free (w->py_codes);
+  sl_frame_names_clear (&w->frame_names);
+  sl_chains_clear (&w->chains);
   free (w->path);
   free (w);
   return ok;

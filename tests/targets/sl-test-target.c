@@ -12,6 +12,8 @@
  *   sleep MS sleeps MS milliseconds in 10 ms steps, then writes argv[3] (a marker file)
  *   live     for the live view: every 500 ms a new thread "live-N" (N = 1…6) sleeps 20 × 5 ms;
  *            prints "tick N" on stdout and "warn N" on stderr as each starts (~3.2 s in all)
+ *   spin MS  writes argv[3] (a marker file), then burns MS ms of CPU in 10 ms turns of
+ *            busy_alpha and busy_beta (samples with a few distinct stacks, for a while)
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -192,6 +194,22 @@ main (int   argc,
         sleep_ms (1);
       sleep_ms (300);
       kill (getpid (), SIGKILL);
+      return 0;
+    }
+  if (strcmp (mode, "spin") == 0)
+    {
+      int ms = argc > 2 ? atoi (argv[2]) : 1000;
+      if (argc > 3)
+        {
+          FILE *f = fopen (argv[3], "w");
+          if (f != NULL)
+            fclose (f);
+        }
+      for (int t = 0; t < ms; t += 20)
+        {
+          busy_alpha (0.01);
+          busy_beta (0.01);
+        }
       return 0;
     }
   if (strcmp (mode, "exit") == 0)
