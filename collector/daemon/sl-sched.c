@@ -73,6 +73,7 @@ typedef struct
   int32_t  pid;
   uint32_t tid;
   bool     in;
+  uint32_t cpu_in; /* the CPU of its last switch in */
   /* /proc */
   int      fd_stat, fd_schedstat;
   uint64_t run_ns; /* schedstat's CPU time at the last poll */
@@ -190,7 +191,7 @@ thread_find (SlSched *s,
   if (!create || !_sl_grow ((void **) &s->threads, &s->cap_threads, s->n_threads + 1, sizeof (Thread)))
     return NULL;
   Thread *t = &s->threads[s->n_threads++];
-  *t = (Thread) { pid, tid, false, -1, -1, 0, 0, false };
+  *t = (Thread) { .pid = pid, .tid = tid, .fd_stat = -1, .fd_schedstat = -1 };
   return t;
 }
 
@@ -206,6 +207,8 @@ emit (SlSched  *s,
   if (t->in == in)
     return;
   t->in = in;
+  if (in)
+    t->cpu_in = cpu;
   SlWireSched r = { { SL_WIRE_SCHED, sizeof r, t->tid }, time, t->pid,
                     (uint16_t) (cpu < UINT16_MAX ? cpu : UINT16_MAX), in, state };
   out_put (s, &r, sizeof r);
@@ -808,8 +811,16 @@ proc_poll (SlSched *s)
           /* it ran from the last poll for `ran`: out there, unless it ran all along (1% or
            * 20 µs short of it: the two files are not read at the same instant) */
           uint64_t slack = interval / 100 > 20000 ? interval / 100 : 20000;
+          /* out on the CPU it came in on: /proc's CPU is the last it ran on, and it may have
+           * moved since (a switch the model would not pair); a move while it runs all along is
+           * an out and an in now */
           if (!alive || st != ST_RUNNING || ran + slack < interval)
-            emit (s, t, t->last_ns + ran, cpu, false, st == ST_RUNNING ? ST_RUNNING : st);
+            emit (s, t, t->last_ns + ran, t->cpu_in, false, st == ST_RUNNING ? ST_RUNNING : st);
+          else if (cpu != t->cpu_in)
+            {
+              emit (s, t, now, t->cpu_in, false, ST_RUNNING);
+              emit (s, t, now, cpu, true, ST_RUNNING);
+            }
         }
       else if (ran > 0)
         {
@@ -822,7 +833,7 @@ proc_poll (SlSched *s)
       t->last_ns = now;
       if (!alive || st == ST_TERMINATED)
         {
-          emit (s, t, now, cpu, false, ST_TERMINATED);
+          emit (s, t, now, t->in ? t->cpu_in : cpu, false, ST_TERMINATED);
           thread_close (t);
           continue; /* gone: no longer polled */
         }

@@ -6,7 +6,8 @@
 # synchronization, TARGET_INFO_GPU, streams and contexts, NVTX ranges, dropped records.
 #
 # Exit status: 0 all checks passed, 1 a check failed, 77 skipped (no GPU, driver or nvcc here).
-# Run from anywhere; uses ./build of the repository (configured and built here if needed).
+# Run from anywhere; uses ./build of the repository (configured and built here if needed;
+# SL_GPU_PREBUILT=1 uses the binaries already in build/ as they are).
 # Takes ~1 minute after the build (the build itself: a few minutes on 16 cores).
 #
 # SL_GPU_TRACE=FILE [SL_GPU_PLAIN=FILE] runs only the checks, on a recording made before (FILE's
@@ -37,6 +38,11 @@ nvidia-smi -L
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 [ -x "$NVCC" ] || skip "nvcc not found (set NVCC or install the CUDA toolkit)"
 
+if [ -n "${SL_GPU_PREBUILT:-}" ]; then
+  # binaries built on another machine and copied into build/ (a GPU machine without GTK's
+  # development files); the libraries they need come through LD_LIBRARY_PATH
+  echo "== using the Sightline binaries already in build/ (SL_GPU_PREBUILT)"
+else
 echo "== building Sightline (build/)"
 if [ ! -f build/CMakeCache.txt ]; then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
@@ -46,6 +52,7 @@ cmake --build build -j"$(nproc)" --target sightline sightlined sightline-inject 
   echo "FAIL: build"
   exit 1
 }
+fi
 for f in build/sightline build/sightlined build/libsightline-inject.so; do
   [ -e "$f" ] || { echo "FAIL: $f was not built"; exit 1; }
 done
@@ -151,10 +158,19 @@ check "scale_kernel grid|block|dynamic shared" \
 check "shared_sum_kernel grid|block|dynamic shared" \
   "$(q "SELECT DISTINCT gridX||','||gridY||','||gridZ||'|'||blockX||','||blockY||','||blockZ||'|'||dynamicSharedMemory FROM $K WHERE shortName = $SUM")" \
   "13,1,1|96,1,1|4096"
-check "scale_kernel registersPerThread (cudaFuncGetAttributes)" \
-  "$(q "SELECT DISTINCT registersPerThread FROM $K WHERE shortName = $SCALE")" "$(val scale_regs)"
-check "shared_sum_kernel registersPerThread (cudaFuncGetAttributes)" \
-  "$(q "SELECT DISTINCT registersPerThread FROM $K WHERE shortName = $SUM")" "$(val sum_regs)"
+# CUPTI gives the registers the driver allocates per thread: the compiler's count
+# (cudaFuncGetAttributes) raised to the driver's minimum (16 on an H200: scale_kernel's 8 ran
+# with 16), what nsys shows too and what occupancy is computed from
+regs_want () {
+  local n="$1"
+  [ -n "$n" ] || return
+  [ "$n" -lt 16 ] && n=16
+  echo "$n"
+}
+check "scale_kernel registersPerThread (cudaFuncGetAttributes, at least 16)" \
+  "$(q "SELECT DISTINCT registersPerThread FROM $K WHERE shortName = $SCALE")" "$(regs_want "$(val scale_regs)")"
+check "shared_sum_kernel registersPerThread (cudaFuncGetAttributes, at least 16)" \
+  "$(q "SELECT DISTINCT registersPerThread FROM $K WHERE shortName = $SUM")" "$(regs_want "$(val sum_regs)")"
 check "scale_kernel staticSharedMemory" \
   "$(q "SELECT DISTINCT staticSharedMemory FROM $K WHERE shortName = $SCALE")" "$(val scale_static)"
 check "shared_sum_kernel staticSharedMemory" \
