@@ -158,8 +158,13 @@ struct _SlTrace
   gboolean      json_rank_known; /* distributedInfo.rank */
   gint64        json_rank;
   gint64        json_world_size; /* 0 when the file does not say */
+
+  /* SlSource: the files of a merged trace (sl-trace-merge.c), or the one file's, made when
+   * first asked for (under `lock`); NULL until then */
+  GArray       *sources;
 };
 
+SlTrace *_sl_trace_new        (const char *path);
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
 /* The label of an enum value (the file's, else built in), NULL when there is none. */
 const char *_sl_trace_enum_find (SlTrace *trace, SlEnum which, gint64 value);
@@ -174,6 +179,9 @@ void    _sl_trace_note_table  (SlTrace *trace, const SlTableRead *read);
 gboolean _sl_trace_finish     (SlTrace *trace,
                                GError **error);
 void    _sl_trace_link        (SlTrace *trace);
+/* Orders the lanes as they appear on screen (CPU lanes by thread, then GPU lanes by device,
+ * context, stream and kind) and numbers them; global ids (`base`) are left to the caller. */
+void    _sl_trace_sort_lanes  (SlTrace *trace);
 void    _sl_events_sort       (SlEvent *ev,
                                gsize    n);
 void    _sl_lane_build_index  (SlLane *lane);

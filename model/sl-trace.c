@@ -13,8 +13,8 @@
 
 G_DEFINE_QUARK (sl-trace-error-quark, sl_trace_error)
 
-static SlTrace *
-sl_trace_new (const char *path)
+SlTrace *
+_sl_trace_new (const char *path)
 {
   SlTrace *trace = g_new0 (SlTrace, 1);
 
@@ -73,6 +73,8 @@ sl_trace_unref (SlTrace *trace)
     return;
 
   sl_nvtx_proj_free (trace->nvtx_proj);   /* reads the lanes */
+  if (trace->sources != NULL)
+    g_array_unref (trace->sources);
   for (guint i = 0; i < trace->lanes->len; i++)
     sl_lane_free (g_ptr_array_index (trace->lanes, i));
   g_ptr_array_unref (trace->lanes);
@@ -255,6 +257,14 @@ compare_lanes (gconstpointer a,
   return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
+void
+_sl_trace_sort_lanes (SlTrace *trace)
+{
+  g_ptr_array_sort (trace->lanes, compare_lanes);
+  for (guint i = 0; i < trace->lanes->len; i++)
+    ((SlLane *) g_ptr_array_index (trace->lanes, i))->index = i;
+}
+
 gboolean
 _sl_trace_finish (SlTrace  *trace,
                   GError  **error)
@@ -381,7 +391,7 @@ sl_trace_load (const char     *path,
 
   if (sl_trace_file_is_json (path))
     {
-      trace = sl_trace_new (path);
+      trace = _sl_trace_new (path);
       ok = _sl_reader_read_json (trace, flags, progress, user_data, cancellable, error);
     }
   else
@@ -389,7 +399,7 @@ sl_trace_load (const char     *path,
       db = _sl_trace_open_db (path, (flags & SL_LOAD_LIVE) != 0, error);
       if (db == NULL)
         return NULL;
-      trace = sl_trace_new (path);
+      trace = _sl_trace_new (path);
       ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
       sqlite3_close (db);
     }
