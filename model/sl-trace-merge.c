@@ -1061,8 +1061,8 @@ load_job_run (gpointer data,
 {
   LoadJob *job = data;
 
-  job->trace = sl_trace_load (job->path, job->shared->flags, job_progress, job,
-                              job->shared->cancellable, &job->error);
+  job->trace = _sl_trace_load_file (job->path, job->shared->flags, FALSE, job_progress, job,
+                                    job->shared->cancellable, &job->error);
   /* the file's clock and rank, here on the worker: each costs opening it again */
   if (job->trace != NULL)
     ensure_sources (job->trace);

@@ -195,6 +195,16 @@ sqlite3 *_sl_trace_open_db    (const char  *path,
                                gboolean     live,
                                GError     **error);
 
+/* sl_trace_load(), where `trim` FALSE leaves freed memory to the allocator: loads running side
+ * by side (sl_trace_load_merged) trim once, at the end, instead of stalling each other. */
+SlTrace *_sl_trace_load_file  (const char     *path,
+                               SlLoadFlags     flags,
+                               gboolean        trim,
+                               SlProgressFunc  progress,
+                               gpointer        user_data,
+                               GCancellable   *cancellable,
+                               GError        **error);
+
 /* The nsys reader fills a new trace; sl_trace_load() wraps it. */
 gboolean _sl_reader_read      (SlTrace        *trace,
                                sqlite3        *db,

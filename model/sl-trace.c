@@ -371,6 +371,18 @@ sl_trace_load (const char     *path,
                GCancellable   *cancellable,
                GError        **error)
 {
+  return _sl_trace_load_file (path, flags, TRUE, progress, user_data, cancellable, error);
+}
+
+SlTrace *
+_sl_trace_load_file (const char     *path,
+                     SlLoadFlags     flags,
+                     gboolean        trim,
+                     SlProgressFunc  progress,
+                     gpointer        user_data,
+                     GCancellable   *cancellable,
+                     GError        **error)
+{
   g_autoptr (SlTrace) trace = NULL;
   sqlite3 *db = NULL;
   gboolean ok;
@@ -417,8 +429,10 @@ sl_trace_load (const char     *path,
    * that back to the system rather than keep it resident for the life of the viewer.  Not for
    * the live loads of a recording (every half second): trimming holds the allocator's locks for
    * tens of ms, and the viewer's main thread would wait on them. */
-  if (!(flags & SL_LOAD_LIVE))
+  if (trim && !(flags & SL_LOAD_LIVE))
     malloc_trim (0);
+#else
+  (void) trim;
 #endif
   if (progress != NULL)
     progress (1.0, "done", user_data);
