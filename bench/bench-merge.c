@@ -17,9 +17,12 @@
 #include <string.h>
 
 #include <glib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "sl-resident.h"
-#include "sl-trace.h"
+#include "sl-trace-private.h"
 
 static double
 now (void)
@@ -83,7 +86,43 @@ peak_resident (void)
 static gboolean
 reset_peak (void)
 {
-  return g_file_set_contents ("/proc/self/clear_refs", "5", 1, NULL);
+  FILE *f = fopen ("/proc/self/clear_refs", "w");
+  gboolean ok = f != NULL && fputs ("5", f) >= 0;
+  if (f != NULL)
+    ok &= fclose (f) == 0;
+  return ok;
+}
+
+/* Where the model's bytes go, per event (as sl_trace_get_memory_size counts them). */
+static void
+print_breakdown (SlTrace *t)
+{
+  double n = MAX (sl_trace_get_n_events (t), 1);
+  gsize events = 0, trees = 0, prefix = 0, lod = 0, busy = 0;
+
+  for (guint i = 0; i < t->lanes->len; i++)
+    {
+      const SlLane *lane = g_ptr_array_index (t->lanes, i);
+      events += lane->n_events * sizeof (SlEvent);
+      trees += lane->max_end != NULL ? lane->n_events * sizeof (SlTime) : 0;
+      prefix += (lane->n_events / SL_BUSY_STRIDE + 1) * sizeof (SlTime);
+      for (guint l = 0; l < lane->n_lod; l++)
+        lod += lane->lod[l].n * sizeof (SlLodBucket);
+    }
+  for (guint g = 0; t->gpu_busy != NULL && g < t->gpus->len; g++)
+    {
+      const SlGpuBusy *b = &t->gpu_busy[g];
+      const SlBusyUnion *u[2] = { &b->kernels, &b->any };
+      for (guint k = 0; k < (b->any.chunks != b->kernels.chunks ? 2u : 1u); k++)
+        busy += u[k]->n_chunks * sizeof (SlBusyChunk) + u[k]->n_idx * sizeof (guint32);
+    }
+  gsize chains = (t->chain_offsets->len + t->chain_symbols->len * 2) * sizeof (guint32);
+  gsize strings = t->str_bytes + t->strs->len * sizeof (gpointer);
+  gsize total = sl_trace_get_memory_size (t);
+  g_print ("  events %.1f, interval trees %.1f, busy sums %.1f, LOD %.1f, GPU busy unions %.1f, "
+           "call chains %.1f, strings %.1f, the rest %.1f\n",
+           events / n, trees / n, prefix / n, lod / n, busy / n, chains / n, strings / n,
+           (total - events - trees - prefix - lod - busy - chains - strings) / n);
 }
 
 static gboolean
@@ -159,6 +198,7 @@ main (int    argc,
   g_autoptr (GArray) c_merged = g_array_new (FALSE, FALSE, sizeof (double));
   double bytes_single = 0, bytes_merged = 0;
   gsize events_merged = 0, merge_peak = 0;
+  gssize merge_after = 0;
   gboolean peak_known = TRUE;
   g_autofree char *load_before = load_average ();
 
@@ -201,6 +241,11 @@ main (int    argc,
                 }
               gsize peak = peak_resident ();
               merge_peak = MAX (merge_peak, peak > rss ? peak - rss : 0);
+#ifdef __GLIBC__
+              malloc_trim (0);
+#endif
+              gsize after = sl_resident_bytes ();
+              merge_after = after > rss ? (gssize) (after - rss) : -(gssize) (rss - after);
               g_array_append_val (t_step, step);
             }
           else
@@ -218,6 +263,8 @@ main (int    argc,
                 }
               events_merged = sl_trace_get_n_events (all);
               bytes_merged = (double) sl_trace_get_memory_size (all) / MAX (events_merged, 1);
+              if (r == runs - 1)
+                print_breakdown (all);
             }
         }
       double q = merged / single;
@@ -250,8 +297,11 @@ main (int    argc,
            "(target ≤ 48)\n",
            bytes_merged, bytes_single);
   if (peak_known)
-    g_print ("merge's peak          %8.1f MiB above the loaded traces' (%.2f bytes/event)\n",
-             merge_peak / (1024.0 * 1024), (double) merge_peak / MAX (events_merged, 1));
+    g_print ("merge's peak          %8.1f MiB above the loaded traces' (%.2f bytes/event); "
+             "after it (trimmed) %+.1f MiB: the merged tables are new, the files' freed; no "
+             "event is copied\n",
+             merge_peak / (1024.0 * 1024), (double) merge_peak / MAX (events_merged, 1),
+             merge_after / (1024.0 * 1024));
   g_print ("load average          before %s, after %s\n", load_before, load_after);
   return 0;
 }
