@@ -134,8 +134,8 @@ first_int (sqlite3    *db,
 }
 
 /* The wall clock of an nsys export's time 0.  TARGET_INFO_SESSION_START_TIME.utcEpochNs is the
- * wall clock at the start of the capture, which is systemClockNs (3.24+) or
- * ANALYSIS_DETAILS.startTime on the session clock (they agree in every real file).  Sightline's
+ * wall clock at the start of the capture, which is ANALYSIS_DETAILS.startTime on the exported
+ * time line, or systemClockNs (3.24+) on the session clock (they agree in every real file).  Sightline's
  * recorder writes utcEpochNs as the wall clock at time 0 itself, with no utcTime: told apart by
  * that.  LEAD: the collector should write nsys's meaning (realtime_ns, not realtime_ns -
  * start_ns); then the special case goes. */
@@ -168,10 +168,14 @@ nsys_wall_zero (sqlite3 *db,
   sqlite3_finalize (stmt);
   if (!has_utc || utc < EPOCH_MIN || utc > EPOCH_MAX)
     return FALSE;
+  gint64 start;
   if (has_anchor && !has_text)
     anchor = 0;   /* a Sightline recording: utcEpochNs is already the wall clock at time 0 */
-  else if (!has_anchor
-           && !first_int (db, "SELECT startTime FROM ANALYSIS_DETAILS LIMIT 1", &anchor))
+  /* the start on the exported time line, which `nsys export --time-normalize` or --time-shift
+   * would have moved with the events (systemClockNs stays the capture's own clock) */
+  else if (first_int (db, "SELECT startTime FROM ANALYSIS_DETAILS LIMIT 1", &start))
+    anchor = start;
+  else if (!has_anchor)
     anchor = 0;
   if (anchor < 0 || anchor > utc)
     return FALSE;
