@@ -530,6 +530,31 @@ test_self (void)
   sl_trace_unref (alone[1]);
 }
 
+/* ---- nsys exports that say their rank: the same one ------------------------------------- */
+
+static void
+test_nsys_ranks (void)
+{
+  /* SLURM_PROCID="0" and RANK="0" in the targets' recorded environments */
+  const char *files[] = { "nsys/nsys-2023.3-t4-openmp.sqlite",
+                          "nsys/nsys-2024.6-fuser-8gpu-nvtx.sqlite" };
+  g_autoptr (SlTrace) merged = load_merged (files, 2, NULL);
+
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autofree char *base = g_path_get_basename (files[s]);
+      g_autofree char *label = g_strdup_printf ("rank 0 (%s)", base);
+      g_assert_cmpint (sl_trace_get_source (merged, s)->rank, ==, 0);
+      g_assert_cmpstr (sl_trace_get_source (merged, s)->label, ==, label);
+      g_assert_true (sl_trace_get_source (merged, s)->has_clock);
+    }
+  g_assert_true (has_warning (merged, "both say they are rank 0", NULL));
+  /* 2023 and 2024 */
+  g_assert_true (has_warning (merged, "does not overlap", NULL));
+  g_assert_cmpint (sl_trace_get_source (merged, 0)->offset, ==, 0);
+  g_assert_cmpint (sl_trace_get_source (merged, 1)->offset, >, 30 * 24 * 3600 * PLANT_S);
+}
+
 /* ---- bad files among good ones ------------------------------------------------------------ */
 
 static void
@@ -817,6 +842,7 @@ main (int    argc,
   g_test_add_func ("/model/merge/pytorch-ranks", test_pytorch_ranks);
   g_test_add_func ("/model/merge/nsys-pair", test_nsys_pair);
   g_test_add_func ("/model/merge/self", test_self);
+  g_test_add_func ("/model/merge/nsys-ranks", test_nsys_ranks);
   g_test_add_func ("/model/merge/bad-file", test_bad_file);
   g_test_add_func ("/model/merge/offsets-align", test_offsets_and_align);
   g_test_add_func ("/model/merge/planted", test_planted);
