@@ -21,6 +21,7 @@ usage (FILE *out)
            "Usage:\n"
            "  sightline [FILE…]                   open the viewer, one window per trace (none: a start window)\n"
            "  sightline info FILE                 load a trace and describe what it holds\n"
+           "  sightline info --merge FILE…        several traces (one per rank) merged on one time axis\n"
            "  sightline stats FILE [OPTION…]      print nsys-style summary reports\n"
            "  sightline analyze FILE [OPTION…]    find the bottleneck: findings with evidence and advice\n"
            "  sightline samples FILE [OPTION…]    CPU samples as collapsed stacks (flame graphs) or top functions\n"

@@ -173,6 +173,7 @@ json_gpu (JsonBuilder *b,
 
   json_builder_begin_object (b);
   member_int (b, "device_id", gpu->device_id);
+  member_int (b, "source", gpu->source);
   member_str (b, "name", sl_trace_str (trace, gpu->name));
   json_builder_set_member_name (b, "described");
   json_builder_add_boolean_value (b, gpu->described);
@@ -257,6 +258,63 @@ json_tables (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* The files of a merged trace (one for a trace of one file): label, rank, offset, events. */
+static void
+json_sources (JsonBuilder *b,
+              SlTrace     *trace)
+{
+  json_builder_set_member_name (b, "sources");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sl_trace_get_n_sources (trace); i++)
+    {
+      const SlSource *s = sl_trace_get_source (trace, i);
+      json_builder_begin_object (b);
+      member_str (b, "path", s->path);
+      member_str (b, "label", s->label);
+      json_builder_set_member_name (b, "rank");
+      if (s->rank >= 0)
+        json_builder_add_int_value (b, s->rank);
+      else
+        json_builder_add_null_value (b);
+      member_int (b, "offset_ns", s->offset);
+      json_builder_set_member_name (b, "wall_start_ns");
+      if (s->has_clock)
+        json_builder_add_int_value (b, s->wall_start);
+      else
+        json_builder_add_null_value (b);
+      member_int (b, "start_ns", s->start);
+      member_int (b, "end_ns", s->end);
+      member_int (b, "events", s->n_events);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+print_sources (SlTrace *trace)
+{
+  printf ("Sources:    %u traces on one time axis\n", sl_trace_get_n_sources (trace));
+  for (guint i = 0; i < sl_trace_get_n_sources (trace); i++)
+    {
+      const SlSource *s = sl_trace_get_source (trace, i);
+      g_autofree char *rank = s->rank >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, s->rank)
+                                           : g_strdup ("-");
+      g_autofree char *wall = NULL;
+      if (s->has_clock)
+        {
+          g_autoptr (GDateTime) t = g_date_time_new_from_unix_utc (s->wall_start / 1000000000);
+          g_autofree char *day = t != NULL ? g_date_time_format (t, "%Y-%m-%d %H:%M:%S") : NULL;
+          wall = g_strdup_printf ("%s.%09" G_GINT64_FORMAT " UTC", day != NULL ? day : "?",
+                                  s->wall_start % 1000000000);
+        }
+      printf ("  [%u] %-24s rank %-5s offset %+" G_GINT64_FORMAT " ns  %" G_GSIZE_FORMAT
+              " events  %s\n",
+              i, s->label, rank, s->offset, s->n_events, s->path);
+      printf ("      starts %" G_GINT64_FORMAT " ns on the merged axis, wall clock %s\n", s->start,
+              wall != NULL ? wall : "unknown (the file has none)");
+    }
+}
+
 /* `info --format json`: everything the text says, every thread and lane, and the inventory. */
 static int
 print_json (SlTrace *trace,
@@ -265,11 +323,13 @@ print_json (SlTrace *trace,
             gsize    rss_after)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (SlInventory) inv = sl_inventory_new (trace, &error);
+  gboolean merged = sl_trace_get_n_sources (trace) > 1;
+  /* a merged trace has no one file to list the tables of: its sources say what each holds */
+  g_autoptr (SlInventory) inv = merged ? NULL : sl_inventory_new (trace, &error);
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autofree gsize *events = thread_events (trace);
 
-  if (inv == NULL)
+  if (inv == NULL && !merged)
     {
       g_printerr ("sightline: %s\n", error->message);
       return 1;
@@ -294,6 +354,7 @@ print_json (SlTrace *trace,
   member_int (b, "end_ns", sl_trace_get_end (trace));
   json_builder_end_object (b);
   member_int (b, "events", sl_trace_get_n_events (trace));
+  json_sources (b, trace);
 
   json_builder_set_member_name (b, "processes");
   json_builder_begin_array (b);
@@ -310,6 +371,7 @@ print_json (SlTrace *trace,
       json_builder_begin_object (b);
       member_int (b, "pid", p->pid);
       member_str (b, "name", sl_trace_str (trace, p->name));
+      member_int (b, "source", p->source);
       member_int (b, "threads", threads);
       member_int (b, "events", n);
       /* from the recording (SL_PROCESS_INFO); null where the file does not say (nsys exports) */
@@ -374,7 +436,8 @@ print_json (SlTrace *trace,
     }
   json_builder_end_array (b);
 
-  json_tables (b, inv);
+  if (inv != NULL)
+    json_tables (b, inv);
 
   member_double (b, "load_time_s", load_us / 1e6);
   json_builder_set_member_name (b, "memory");
@@ -403,12 +466,15 @@ int
 sl_cmd_info (int    argc,
              char **argv)
 {
-  g_autoptr (GOptionContext) context = g_option_context_new ("FILE - load a trace and describe what it holds");
+  g_autoptr (GOptionContext) context = g_option_context_new ("FILE… - load a trace (or merge several) and describe what it holds");
   g_autoptr (GError) error = NULL;
   g_autoptr (SlTrace) trace = NULL;
-  gboolean all_lanes = FALSE;
+  gboolean all_lanes = FALSE, merge = FALSE;
   g_autofree char *format = NULL;
   GOptionEntry entries[] = {
+    { "merge", 'm', 0, G_OPTION_ARG_NONE, &merge,
+      "Load every FILE (in parallel) and merge them into one trace on one time axis, aligned by "
+      "their wall clocks; say what each holds", NULL },
     { "all-lanes", 'a', 0, G_OPTION_ARG_NONE, &all_lanes, "List every lane (default: the first 40)", NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
       "Output format: text (default) or json (every thread, lane and table of the file)",
@@ -424,9 +490,10 @@ sl_cmd_info (int    argc,
       g_printerr ("sightline info: %s\n", error->message);
       return 2;
     }
-  if (argc != 2)
+  if (argc != 2 && !(merge && argc >= 2))
     {
-      g_printerr ("sightline info: give one trace file (see sightline info --help)\n");
+      g_printerr ("sightline info: give one trace file, or --merge and several (see sightline "
+                  "info --help)\n");
       return 2;
     }
   if (format != NULL && g_strcmp0 (format, "text") != 0 && g_strcmp0 (format, "json") != 0)
@@ -437,7 +504,11 @@ sl_cmd_info (int    argc,
 
   gsize rss_before = sl_resident_bytes ();
   gint64 t_load = g_get_monotonic_time ();
-  trace = sl_trace_load (argv[1], SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  if (merge)
+    trace = sl_trace_load_merged ((const char *const *) argv + 1, argc - 1, SL_LOAD_ALL, NULL,
+                                  NULL, NULL, NULL, &error);
+  else
+    trace = sl_trace_load (argv[1], SL_LOAD_ALL, NULL, NULL, NULL, &error);
   t_load = g_get_monotonic_time () - t_load;
   if (trace == NULL)
     {
@@ -462,6 +533,8 @@ sl_cmd_info (int    argc,
     printf ("Rank:       %" G_GINT64_FORMAT "\n", sl_trace_get_rank (trace));
   printf ("Time span:  %s (%" G_GINT64_FORMAT " … %" G_GINT64_FORMAT " ns)\n", span, t0, t1);
   printf ("Events:     %" G_GSIZE_FORMAT " in %u lanes\n", n_events, sl_trace_get_n_lanes (trace));
+  if (merge)
+    print_sources (trace);
 
   /* processes with events first (most events first), then the rest by pid */
   guint n_proc = sl_trace_get_n_processes (trace);

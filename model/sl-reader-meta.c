@@ -108,7 +108,7 @@ process_for (SlReader *r,
   if (idx != 0)
     return idx - 1;
 
-  SlProcess p = { global_pid, (guint32) PID_OF (global_pid), SL_NO_STR, 0, SL_NO_STR, -1 };
+  SlProcess p = { global_pid, (guint32) PID_OF (global_pid), SL_NO_STR, 0, SL_NO_STR, -1, 0 };
   g_array_append_val (r->trace->processes, p);
   idx = r->trace->processes->len;
   g_hash_table_insert (r->processes, g_memdup2 (&global_pid, sizeof global_pid),
@@ -124,7 +124,7 @@ _sl_reader_thread_lookup (SlReader *r,
   if (idx == 0)
     {
       SlThread t = { global_tid, (guint32) PID_OF (global_tid), (guint32) TID_OF (global_tid),
-                     SL_NO_STR, 0, SL_NO_PRIORITY };
+                     SL_NO_STR, 0, SL_NO_PRIORITY, 0 };
       t.process = process_for (r, GPID_OF (global_tid));
       g_array_append_val (r->trace->threads, t);
       idx = r->trace->threads->len;

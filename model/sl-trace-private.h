@@ -157,8 +157,13 @@ struct _SlTrace
   gboolean      is_json;
   gint64        rank;            /* sl_trace_get_rank(): -1 when the file does not say */
   gint64        world_size;      /* 0 when the file does not say */
+
+  /* SlSource: the files of a merged trace (sl-trace-merge.c), or the one file's, made when
+   * first asked for (under `lock`); NULL until then */
+  GArray       *sources;
 };
 
+SlTrace *_sl_trace_new        (const char *path);
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
 /* The label of an enum value (the file's, else built in), NULL when there is none. */
 const char *_sl_trace_enum_find (SlTrace *trace, SlEnum which, gint64 value);
@@ -173,6 +178,9 @@ void    _sl_trace_note_table  (SlTrace *trace, const SlTableRead *read);
 gboolean _sl_trace_finish     (SlTrace *trace,
                                GError **error);
 void    _sl_trace_link        (SlTrace *trace);
+/* Orders the lanes as they appear on screen (CPU lanes by thread, then GPU lanes by device,
+ * context, stream and kind) and numbers them; global ids (`base`) are left to the caller. */
+void    _sl_trace_sort_lanes  (SlTrace *trace);
 void    _sl_events_sort       (SlEvent *ev,
                                gsize    n);
 void    _sl_lane_build_index  (SlLane *lane);
@@ -185,6 +193,16 @@ void    _sl_gpu_busy_clear    (SlGpuBusy *busy);
 sqlite3 *_sl_trace_open_db    (const char  *path,
                                gboolean     live,
                                GError     **error);
+
+/* sl_trace_load(), where `trim` FALSE leaves freed memory to the allocator: loads running side
+ * by side (sl_trace_load_merged) trim once, at the end, instead of stalling each other. */
+SlTrace *_sl_trace_load_file  (const char     *path,
+                               SlLoadFlags     flags,
+                               gboolean        trim,
+                               SlProgressFunc  progress,
+                               gpointer        user_data,
+                               GCancellable   *cancellable,
+                               GError        **error);
 
 /* The nsys reader fills a new trace; sl_trace_load() wraps it. */
 gboolean _sl_reader_read      (SlTrace        *trace,

@@ -13,8 +13,8 @@
 
 G_DEFINE_QUARK (sl-trace-error-quark, sl_trace_error)
 
-static SlTrace *
-sl_trace_new (const char *path)
+SlTrace *
+_sl_trace_new (const char *path)
 {
   SlTrace *trace = g_new0 (SlTrace, 1);
 
@@ -74,6 +74,8 @@ sl_trace_unref (SlTrace *trace)
     return;
 
   sl_nvtx_proj_free (trace->nvtx_proj);   /* reads the lanes */
+  if (trace->sources != NULL)
+    g_array_unref (trace->sources);
   for (guint i = 0; i < trace->lanes->len; i++)
     sl_lane_free (g_ptr_array_index (trace->lanes, i));
   g_ptr_array_unref (trace->lanes);
@@ -256,6 +258,14 @@ compare_lanes (gconstpointer a,
   return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
+void
+_sl_trace_sort_lanes (SlTrace *trace)
+{
+  g_ptr_array_sort (trace->lanes, compare_lanes);
+  for (guint i = 0; i < trace->lanes->len; i++)
+    ((SlLane *) g_ptr_array_index (trace->lanes, i))->index = i;
+}
+
 gboolean
 _sl_trace_finish (SlTrace  *trace,
                   GError  **error)
@@ -362,6 +372,18 @@ sl_trace_load (const char     *path,
                GCancellable   *cancellable,
                GError        **error)
 {
+  return _sl_trace_load_file (path, flags, TRUE, progress, user_data, cancellable, error);
+}
+
+SlTrace *
+_sl_trace_load_file (const char     *path,
+                     SlLoadFlags     flags,
+                     gboolean        trim,
+                     SlProgressFunc  progress,
+                     gpointer        user_data,
+                     GCancellable   *cancellable,
+                     GError        **error)
+{
   g_autoptr (SlTrace) trace = NULL;
   sqlite3 *db = NULL;
   gboolean ok;
@@ -382,7 +404,7 @@ sl_trace_load (const char     *path,
 
   if (sl_trace_file_is_json (path))
     {
-      trace = sl_trace_new (path);
+      trace = _sl_trace_new (path);
       ok = _sl_reader_read_json (trace, flags, progress, user_data, cancellable, error);
     }
   else
@@ -390,7 +412,7 @@ sl_trace_load (const char     *path,
       db = _sl_trace_open_db (path, (flags & SL_LOAD_LIVE) != 0, error);
       if (db == NULL)
         return NULL;
-      trace = sl_trace_new (path);
+      trace = _sl_trace_new (path);
       ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
       sqlite3_close (db);
     }
@@ -408,8 +430,10 @@ sl_trace_load (const char     *path,
    * that back to the system rather than keep it resident for the life of the viewer.  Not for
    * the live loads of a recording (every half second): trimming holds the allocator's locks for
    * tens of ms, and the viewer's main thread would wait on them. */
-  if (!(flags & SL_LOAD_LIVE))
+  if (trim && !(flags & SL_LOAD_LIVE))
     malloc_trim (0);
+#else
+  (void) trim;
 #endif
   if (progress != NULL)
     progress (1.0, "done", user_data);

@@ -14,6 +14,7 @@ typedef enum
   SL_TRACE_ERROR_OPEN,       /* not readable, not SQLite, corrupt or truncated */
   SL_TRACE_ERROR_NOT_TRACE,  /* SQLite, but not an nsys-schema trace */
   SL_TRACE_ERROR_CORRUPT,    /* a table is unreadable, or the trace too large */
+  SL_TRACE_ERROR_MERGE,      /* traces that cannot be merged, a name to align on not found */
 } SlTraceError;
 
 GQuark sl_trace_error_quark (void);
@@ -27,6 +28,7 @@ typedef struct
   guint32 command_line;      /* string id, SL_NO_STR = unknown */
   gint32  rank;              /* its rank in a distributed job (SL_PROCESS_INFO.rank, from RANK,
                               * SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK), -1 = unknown */
+  guint32 source;            /* index of its trace among the merged ones (0 for one trace) */
 } SlProcess;
 
 typedef struct
@@ -37,6 +39,7 @@ typedef struct
   guint32 name;              /* string id, SL_NO_STR when unnamed */
   guint32 process;           /* index into the process table */
   gint64  priority;          /* ThreadNames.priority, SL_NO_PRIORITY when the file has none */
+  guint32 source;            /* index of its trace among the merged ones (0 for one trace) */
 } SlThread;
 
 #define SL_NO_PRIORITY G_MININT64
@@ -54,6 +57,8 @@ typedef struct
   gboolean    described;     /* FALSE when neither TARGET_INFO_GPU nor TARGET_INFO_CUDA_GPU
                               * has it */
   SlGpuLimits limits;        /* as in the file, completed from compute-capability tables */
+  guint32     source;        /* index of its trace among the merged ones (0 for one trace): GPU 0
+                              * of two ranks is two SlGpu */
 } SlGpu;
 
 /* A message nsys recorded about the collection (DIAGNOSTIC_EVENT): "No CUDA events collected". */
@@ -98,6 +103,7 @@ struct _SlLane
   struct _SlLodLevel *lod;   /* private: precomputed time buckets for zoomed-out views */
   guint      n_lod;
   SlTime     lod_origin;
+  guint32    source;         /* index of its trace among the merged ones (0 for one trace) */
 };
 
 /* Progress: fraction in [0,1], never decreasing, and what is being read; called from the thread
@@ -228,5 +234,65 @@ const char       *sl_trace_enum_label        (SlTrace        *trace,
                                               gint64          value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlTrace, sl_trace_unref)
+
+/* ---- several traces on one time axis (sl-trace-merge.c) ---------------------------------------
+ *
+ * Files of one distributed job (a trace per rank, nsys exports and Kineto JSON mixed) become one
+ * SlTrace: each file is a source, and its processes, threads, GPUs and lanes say which
+ * (`source`).  Times are put on the wall clock of the file that started first; a file's
+ * times plus its `offset` are its times in the merged trace. */
+typedef struct
+{
+  char    *path;
+  char    *label;       /* "rank 3" when the file says its rank, else its base name; unique in
+                         * the trace ("rank 0 (b.json.gz)" when two files say rank 0) */
+  gint64   rank;        /* -1 when the file does not say */
+  SlTime   offset;      /* added to the file's own times */
+  SlTime   wall_start;  /* wall clock at its first event, ns since 1970 (UTC); 0 when the file
+                         * has no wall clock */
+  SlTime   start;       /* its first event and last end, on the merged axis */
+  SlTime   end;
+  gsize    n_events;
+  gboolean has_clock;   /* FALSE: the file has no wall clock; unless an offset was given, its
+                         * first event was put at that of the earliest file */
+} SlSource;
+
+/* An offset that says "from the wall clocks", in the `offsets` of the functions below. */
+#define SL_OFFSET_AUTO G_MININT64
+
+/* One for a trace of one file. */
+guint             sl_trace_get_n_sources     (SlTrace        *trace);
+const SlSource   *sl_trace_get_source        (SlTrace        *trace,
+                                              guint           i);
+
+/* One trace of `n` loaded ones.  Takes the references in `traces` (whatever the outcome) and
+ * moves their events, without copying them: each must be held by nobody else (a reference
+ * count of 1) and come from one file.  `offsets` (NULL: all SL_OFFSET_AUTO) gives a file's
+ * offset on the merged axis; SL_OFFSET_AUTO aligns it by the wall clocks.  Files that do not
+ * overlap in time, or say the same rank, are warnings of the merged trace. */
+SlTrace          *sl_trace_merge             (SlTrace       **traces,
+                                              guint           n,
+                                              const SlTime   *offsets,
+                                              GError        **error);
+
+/* Loads `n` files in parallel (on every core) and merges them.  A file that cannot be read is
+ * left out with a warning naming it; an error only when none can be read, or when cancelled. */
+SlTrace          *sl_trace_load_merged       (const char *const *paths,
+                                              guint           n,
+                                              SlLoadFlags     flags,
+                                              const SlTime   *offsets,
+                                              SlProgressFunc  progress,
+                                              gpointer        user_data,
+                                              GCancellable   *cancellable,
+                                              GError        **error);
+
+/* The offset for `source` that puts the first occurrence of `name` (an NVTX range or mark, a
+ * kernel, a CUDA or OS call: an event's exact name) in it at the first occurrence of `name`
+ * in source 0; give it in `offsets` to merge again.  FALSE when either source lacks the name. */
+gboolean          sl_trace_align_on          (SlTrace        *trace,
+                                              guint           source,
+                                              const char     *name,
+                                              SlTime         *offset,
+                                              GError        **error);
 
 G_END_DECLS
