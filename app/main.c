@@ -20,6 +20,7 @@ usage (FILE *out)
   fprintf (out,
            "Usage:\n"
            "  sightline [FILE…]                   open the viewer, one window per trace (none: a start window)\n"
+           "  sightline --merge FILE…             open traces together (one per rank) on one time axis\n"
            "  sightline info FILE                 load a trace and describe what it holds\n"
            "  sightline info --merge FILE…        several traces (one per rank) merged on one time axis\n"
            "  sightline stats FILE [OPTION…]      print nsys-style summary reports\n"
@@ -30,7 +31,8 @@ usage (FILE *out)
            "  sightline merge-summaries A.json …  rank a job's ranks by their analyze --format json\n"
            "  sightline --version                 print the version\n"
            "\n"
-           "FILE is an Nsight Systems SQLite export (nsys export --type sqlite) or a Sightline recording.\n"
+           "FILE is an Nsight Systems SQLite export (nsys export --type sqlite), a Sightline recording, or\n"
+           "a PyTorch profiler / Chrome trace-event JSON file (.json, .json.gz).\n"
            "`sightline COMMAND --help` tells more about a command.\n");
 }
 
@@ -66,6 +68,13 @@ main (int    argc,
     return sl_cmd_record (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "merge-summaries") == 0)
     return sl_cmd_merge_summaries (argc - 1, argv + 1);
+  gboolean merge = argc >= 2 && strcmp (argv[1], "--merge") == 0;
+  if (merge)
+    {
+      /* the rest are files: GApplication must not see the option */
+      memmove (argv + 1, argv + 2, sizeof (char *) * (size_t) (argc - 1));
+      argc--;
+    }
   for (int i = 1; i < argc; i++)
     if (argv[i][0] == '-')
       {
@@ -77,6 +86,7 @@ main (int    argc,
   /* The viewer: every argument is a trace to open (G_APPLICATION_HANDLES_OPEN). */
   {
     g_autoptr (SlApplication) app = sl_application_new ();
+    sl_application_set_merge (app, merge);
     return g_application_run (G_APPLICATION (app), argc, argv);
   }
 }

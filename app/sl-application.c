@@ -6,6 +6,7 @@
 struct _SlApplication
 {
   GtkApplication parent_instance;
+  gboolean       merge;    /* the files given open as one merged trace */
 };
 
 G_DEFINE_FINAL_TYPE (SlApplication, sl_application, GTK_TYPE_APPLICATION)
@@ -45,6 +46,14 @@ sl_application_open_file (SlApplication *self,
   return window;
 }
 
+void
+sl_application_set_merge (SlApplication *self,
+                          gboolean       merge)
+{
+  g_return_if_fail (SL_IS_APPLICATION (self));
+  self->merge = merge;
+}
+
 static void
 sl_application_activate (GApplication *app)
 {
@@ -61,9 +70,20 @@ sl_application_open (GApplication  *app,
                      gint           n_files,
                      const char    *hint)
 {
+  SlApplication *self = SL_APPLICATION (app);
+
   (void) hint;
+  if (self->merge && n_files > 1)
+    {
+      SlWindow *window = find_idle_window (self);
+      if (window == NULL)
+        window = sl_window_new (self);
+      gtk_window_present (GTK_WINDOW (window));
+      sl_window_open_merged (window, files, (guint) n_files);
+      return;
+    }
   for (gint i = 0; i < n_files; i++)
-    sl_application_open_file (SL_APPLICATION (app), files[i]);
+    sl_application_open_file (self, files[i]);
 }
 
 static void

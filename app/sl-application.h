@@ -16,5 +16,8 @@ SlApplication *sl_application_new       (void);
 /* Opens `file` in an empty start window when there is one, else in a new window; returns it. */
 SlWindow      *sl_application_open_file (SlApplication *self,
                                          GFile         *file);
+/* `sightline --merge A B …`: the files given are opened together, as one trace in one window. */
+void           sl_application_set_merge (SlApplication *self,
+                                         gboolean       merge);
 
 G_END_DECLS

@@ -20,6 +20,7 @@ typedef struct
 typedef struct
 {
   char     *path;
+  GStrv     merged;        /* the paths of merged traces, or NULL */
   GWeakRef  window;
   double    last_fraction;
   char     *last_what;
@@ -55,6 +56,7 @@ load_data_free (gpointer data)
   LoadData *d = data;
 
   g_free (d->path);
+  g_strfreev (d->merged);
   g_free (d->last_what);
   g_weak_ref_clear (&d->window);
   g_free (d);
@@ -122,7 +124,11 @@ load_thread_cb (GTask        *task,
   SlTrace *trace;
 
   (void) source_object;
-  trace = sl_trace_load (d->path, SL_LOAD_ALL, load_progress_cb, d, cancellable, &error);
+  if (d->merged != NULL)
+    trace = sl_trace_load_merged ((const char *const *) d->merged, g_strv_length (d->merged),
+                                  SL_LOAD_ALL, NULL, load_progress_cb, d, cancellable, &error);
+  else
+    trace = sl_trace_load (d->path, SL_LOAD_ALL, load_progress_cb, d, cancellable, &error);
   if (trace == NULL)
     {
       g_task_return_error (task, error);
@@ -222,9 +228,28 @@ show_trace (SlWindow   *self,
         g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), self);
     }
   _sl_window_watch_viewport (self);
-  gtk_label_set_text (GTK_LABEL (self->title), base);
-  gtk_widget_set_tooltip_text (self->title, sl_trace_get_path (self->trace));
-  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
+  if (self->merged != NULL)
+    {
+      /* "3 traces: rank0.sqlite, rank1.sqlite, rank2.sqlite", each file in the tooltip */
+      g_autoptr (GString) title = g_string_new (NULL), tip = g_string_new (NULL);
+      guint n = sl_trace_get_n_sources (self->trace);
+      g_string_printf (title, "%u traces: ", n);
+      for (guint i = 0; i < n; i++)
+        {
+          const SlSource *src = sl_trace_get_source (self->trace, i);
+          g_autofree char *name = g_path_get_basename (src->path);
+          g_string_append_printf (title, i > 0 ? ", %s" : "%s", name);
+          g_string_append_printf (tip, i > 0 ? "\n%s: %s" : "%s: %s", src->label, src->path);
+        }
+      gtk_label_set_text (GTK_LABEL (self->title), title->str);
+      gtk_widget_set_tooltip_text (self->title, tip->str);
+    }
+  else
+    {
+      gtk_label_set_text (GTK_LABEL (self->title), base);
+      gtk_widget_set_tooltip_text (self->title, sl_trace_get_path (self->trace));
+      gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
+    }
   _sl_window_show_page (self, "trace");
   _sl_window_update_status (self);
   gtk_widget_grab_focus (self->timeline);
@@ -249,6 +274,7 @@ load_done_cb (GObject      *source,
   if (result == NULL)
     {
       g_clear_object (&self->file);
+      g_clear_pointer (&self->merged, g_ptr_array_unref);
       _sl_window_show_page (self, "empty");
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         _sl_window_show_error (self, "Could not open the trace", error);
@@ -274,9 +300,38 @@ sl_window_open (SlWindow *self,
         sl_application_open_file (SL_APPLICATION (app), file);
       return;
     }
+  g_clear_pointer (&self->merged, g_ptr_array_unref);
   _sl_window_load_file (self, file, TRUE);
 }
 
+void
+sl_window_open_merged (SlWindow *self,
+                       GFile   **files,
+                       guint     n_files)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  g_return_if_fail (n_files >= 1);
+
+  if (n_files == 1)
+    {
+      sl_window_open (self, files[0]);
+      return;
+    }
+  if (self->cancellable != NULL || self->recording != NULL)
+    {
+      /* loading or recording: the merged traces get a window of their own */
+      SlWindow *other = sl_window_new (SL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+      gtk_window_present (GTK_WINDOW (other));
+      sl_window_open_merged (other, files, n_files);
+      return;
+    }
+  GPtrArray *merged = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n_files; i++)
+    g_ptr_array_add (merged, g_object_ref (files[i]));
+  g_clear_pointer (&self->merged, g_ptr_array_unref);
+  self->merged = merged;
+  _sl_window_load_file (self, files[0], TRUE);
+}
 void
 _sl_window_load_file (SlWindow *self,
                       GFile    *file,
@@ -303,6 +358,19 @@ _sl_window_load_file (SlWindow *self,
   d->path = g_file_get_path (file);
   if (d->path == NULL)
     d->path = g_file_get_uri (file);  /* the model says it cannot open it, naming it */
+  if (self->merged != NULL)
+    {
+      d->merged = g_new0 (char *, self->merged->len + 1);
+      for (guint i = 0; i < self->merged->len; i++)
+        {
+          GFile *f = g_ptr_array_index (self->merged, i);
+          d->merged[i] = g_file_get_path (f);
+          if (d->merged[i] == NULL)
+            d->merged[i] = g_file_get_uri (f);
+        }
+      text = g_strdup_printf ("Loading %u traces…", self->merged->len);
+      gtk_label_set_text (GTK_LABEL (self->loading_label), text);
+    }
   d->last_fraction = -1;
   g_weak_ref_init (&d->window, self);
   task = g_task_new (self, self->cancellable, load_done_cb, NULL);
@@ -328,7 +396,16 @@ chooser_response_cb (GtkNativeDialog *dialog,
                      int              response,
                      SlWindow        *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
+  if (response == GTK_RESPONSE_ACCEPT && self->chooser_adds)
+    {
+      g_autoptr (GListModel) chosen = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+      for (guint i = 0; i < g_list_model_get_n_items (chosen); i++)
+        g_ptr_array_add (files, g_list_model_get_item (chosen, i));
+      if (files->len > 0)
+        sl_window_add_traces (self, (GFile **) files->pdata, files->len);
+    }
+  else if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       if (file != NULL)
@@ -337,22 +414,28 @@ chooser_response_cb (GtkNativeDialog *dialog,
   g_clear_object (&self->chooser);
 }
 
-void
-sl_window_show_open_dialog (SlWindow *self)
+static void
+show_chooser (SlWindow *self,
+              gboolean  adds)
 {
   GtkFileFilter *traces = gtk_file_filter_new ();
   GtkFileFilter *all = gtk_file_filter_new ();
 
-  g_return_if_fail (SL_IS_WINDOW (self));
   if (self->chooser != NULL)
     {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-      return;
+      /* the other kind was open: replaced */
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
     }
-  self->chooser = gtk_file_chooser_native_new ("Open a Trace", GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
-  gtk_file_filter_set_name (traces, "Traces (*.sqlite)");
+  self->chooser_adds = adds;
+  self->chooser = gtk_file_chooser_native_new (adds ? "Add Traces to This Window" : "Open a Trace",
+                                               GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               adds ? "_Add" : "_Open", "_Cancel");
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), adds);
+  gtk_file_filter_set_name (traces, "Traces (*.sqlite, *.json, *.json.gz)");
   gtk_file_filter_add_pattern (traces, "*.sqlite");
+  gtk_file_filter_add_pattern (traces, "*.json");
+  gtk_file_filter_add_pattern (traces, "*.json.gz");
   gtk_file_filter_set_name (all, "All files");
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), traces);
@@ -363,4 +446,43 @@ sl_window_show_open_dialog (SlWindow *self)
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+void
+sl_window_add_traces (SlWindow *self,
+                      GFile   **files,
+                      guint     n_files)
+{
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_return_if_fail (SL_IS_WINDOW (self));
+  if (self->merged != NULL)
+    for (guint i = 0; i < self->merged->len; i++)
+      g_ptr_array_add (all, g_object_ref (g_ptr_array_index (self->merged, i)));
+  else if (self->file != NULL && self->trace != NULL && self->recording == NULL)
+    g_ptr_array_add (all, g_object_ref (self->file));
+  for (guint i = 0; i < n_files; i++)
+    g_ptr_array_add (all, g_object_ref (files[i]));
+  if (all->len > 0)
+    sl_window_open_merged (self, (GFile **) all->pdata, all->len);
+}
+
+void
+sl_window_show_open_dialog (SlWindow *self)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  if (self->chooser != NULL && !self->chooser_adds)
+    gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  else
+    show_chooser (self, FALSE);
+}
+
+void
+sl_window_show_add_dialog (SlWindow *self)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  if (self->chooser != NULL && self->chooser_adds)
+    gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  else
+    show_chooser (self, TRUE);
 }

@@ -46,7 +46,10 @@ struct _SlWindow
   GCancellable *cancellable;   /* non-NULL while loading */
   gboolean      disposed;      /* the window went while a load or its reports were running: their
                                 * callbacks (the tasks hold a reference) must not touch widgets */
-  GFile        *file;          /* being loaded or shown */
+  GFile        *file;          /* being loaded or shown (the first of merged ones) */
+  GPtrArray    *merged;        /* GFile: the traces loaded or shown together (2 or more), else
+                                * NULL */
+  gboolean      chooser_adds;  /* the chooser adds a trace to this window's (Add Trace) */
   SlViewport   *viewport;      /* the timeline's, reffed to disconnect from it */
 
   /* A recording in progress (File → Record…): the trace is reloaded every 0.5 s while the

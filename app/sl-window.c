@@ -240,6 +240,8 @@ window_action_cb (GtkWidget  *widget,
   (void) parameter;
   if (g_str_equal (name, "win.open"))
     sl_window_show_open_dialog (self);
+  else if (g_str_equal (name, "win.add-trace"))
+    sl_window_show_add_dialog (self);
   else if (g_str_equal (name, "win.record"))
     sl_window_show_record_dialog (self);
   else if (g_str_equal (name, "win.back") && self->viewport != NULL)
@@ -354,6 +356,7 @@ sl_window_finalize (GObject *object)
   g_clear_pointer (&self->trace, sl_trace_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->file);
+  g_clear_pointer (&self->merged, g_ptr_array_unref);
   g_clear_object (&self->live_cancellable);
   g_free (self->recording_status);
   g_free (self->color_by);
@@ -406,7 +409,7 @@ static void
 sl_window_class_init (SlWindowClass *klass)
 {
   static const char *const actions[] = {
-    "win.open", "win.record", "win.back", "win.forward", "win.find", "win.search-next",
+    "win.open", "win.add-trace", "win.record", "win.back", "win.forward", "win.find", "win.search-next",
     "win.search-previous", "win.findings", "win.about-trace",
   };
   GObjectClass *object_class = G_OBJECT_CLASS (klass);

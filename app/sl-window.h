@@ -20,7 +20,19 @@ SlWindow  *sl_window_new              (SlApplication *app);
  * when another window of the application exists (so failed opens leave no stray windows). */
 void       sl_window_open             (SlWindow      *self,
                                        GFile         *file);
+/* Loads `files` (2 or more) into this window as one trace on one time axis, a group per file
+ * (sl_trace_load_merged): `sightline --merge A B …`, File → Add Trace to This Window. */
+void       sl_window_open_merged      (SlWindow      *self,
+                                       GFile        **files,
+                                       guint          n_files);
 void       sl_window_show_open_dialog (SlWindow      *self);
+/* File → Add Traces to This Window: a file chooser, then sl_window_add_traces. */
+void       sl_window_show_add_dialog  (SlWindow      *self);
+/* Loads the window's traces (the one shown, or the merged ones) and `files` after them, merged;
+ * `files` alone when the window shows none. */
+void       sl_window_add_traces       (SlWindow      *self,
+                                       GFile        **files,
+                                       guint          n_files);
 /* Cancels a load in progress (the Cancel button). */
 void       sl_window_cancel_load      (SlWindow      *self);
 

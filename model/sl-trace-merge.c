@@ -59,10 +59,10 @@ first_int (sqlite3    *db,
 
 /* The wall clock of an nsys export's time 0.  TARGET_INFO_SESSION_START_TIME.utcEpochNs is the
  * wall clock at the start of the capture, which is ANALYSIS_DETAILS.startTime on the exported
- * time line, or systemClockNs (3.24+) on the session clock (they agree in every real file).  Sightline's
- * recorder writes utcEpochNs as the wall clock at time 0 itself, with no utcTime: told apart by
- * that.  LEAD: the collector should write nsys's meaning (realtime_ns, not realtime_ns -
- * start_ns); then the special case goes. */
+ * time line, or systemClockNs (3.24+) on the session clock (they agree in every real file).
+ * Sightline's recorder (an SL_PROCESS_INFO table) writes nsys's meaning with systemClockNs on its
+ * own clock and ANALYSIS_DETAILS.startTime at its first event; before 2026-12 it wrote the wall
+ * clock at time 0 itself, with no utcTime. */
 static gboolean
 nsys_wall_zero (sqlite3 *db,
                 SlTime  *wall_zero)
@@ -92,9 +92,14 @@ nsys_wall_zero (sqlite3 *db,
   sqlite3_finalize (stmt);
   if (!has_utc || utc < EPOCH_MIN || utc > EPOCH_MAX)
     return FALSE;
-  gint64 start;
+  gint64 start, sightline;
   if (has_anchor && !has_text)
-    anchor = 0;   /* a Sightline recording: utcEpochNs is already the wall clock at time 0 */
+    anchor = 0;   /* an older Sightline recording: utcEpochNs is the wall clock at time 0 */
+  else if (has_anchor
+           && first_int (db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'SL_PROCESS_INFO'",
+                         &sightline)
+           && sightline > 0)
+    ;             /* a Sightline recording: systemClockNs is the start on its clock */
   /* the start on the exported time line, which `nsys export --time-normalize` or --time-shift
    * would have moved with the events (systemClockNs stays the capture's own clock) */
   else if (first_int (db, "SELECT startTime FROM ANALYSIS_DETAILS LIMIT 1", &start))

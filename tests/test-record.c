@@ -179,6 +179,16 @@ test_threads (void)
   g_autofree char *schema = sql_text (db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
   g_assert_cmpstr (schema, ==, "3.25.0");
 
+  /* the session's start as nsys writes it: the wall clock then (utcEpochNs, utcTime), and then
+   * on the trace's clock (systemClockNs, at or before the first event) */
+  gint64 wall_zero = g_get_real_time () * 1000 - g_get_monotonic_time () * 1000;
+  g_autofree char *zero_sql = g_strdup_printf (
+      "SELECT abs (utcEpochNs - systemClockNs - %" G_GINT64_FORMAT ") < 1000000000 "
+      "AND systemClockNs <= (SELECT startTime FROM ANALYSIS_DETAILS) "
+      "AND utcTime GLOB '20[0-9][0-9]-[01][0-9]-[0-3][0-9]T*Z' "
+      "FROM TARGET_INFO_SESSION_START_TIME", wall_zero);
+  g_assert_cmpint (sl_test_sql_int (db, zero_sql), ==, 1);
+
   /* the summary counts every row of the event tables: the samples of the last commit and the
    * ranges closed at the end too */
   g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS"), >, 0);

@@ -252,6 +252,53 @@ test_corrupt_then_good (void)
 }
 
 /* A real nsys export opens in a second window and its GPU lanes are on screen. */
+/* Issue 17, item 1: `sightline --merge A B` opens two ranks in one window, a group per file;
+ * Add Traces to This Window puts a third beside a trace that was open alone. */
+static void
+test_merge (void)
+{
+  g_autofree char *a = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autofree char *b = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
+  g_autofree char *c = sl_test_trace_path (NSYS_TRACE);
+  GFile *files[] = { g_file_new_for_path (a), g_file_new_for_path (b) };
+  sl_application_set_merge (app, TRUE);
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  sl_application_set_merge (app, FALSE);
+  SlWindow *window = NULL;
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (SL_IS_WINDOW (l->data) && sl_window_is_loading (l->data))
+      window = l->data;
+  g_assert_nonnull (window);
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  SlTrace *trace = sl_window_get_trace (window);
+  g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 2);
+  g_assert_cmpstr (sl_trace_get_source (trace, 0)->label, ==, "rank 0");
+  g_assert_cmpstr (sl_trace_get_source (trace, 1)->label, ==, "rank 1");
+  g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (sl_window_get_timeline (window)));
+  guint groups = 0;
+  for (guint i = 0; labels[i] != NULL; i++)
+    groups += g_str_has_prefix (labels[i], "rank 0 · ") || g_str_has_prefix (labels[i], "rank 1 · ");
+  g_assert_cmpuint (groups, ==, 2);
+  sl_test_iterate_for (300);
+  sl_test_screenshot (GTK_WIDGET (window), "merge-two-ranks");
+
+  /* the nsys export added to the two */
+  if (g_file_test (c, G_FILE_TEST_EXISTS))
+    {
+      GFile *more[] = { g_file_new_for_path (c) };
+      sl_window_add_traces (window, more, 1);
+      g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+      trace = sl_window_get_trace (window);
+      g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 3);
+      g_object_unref (more[0]);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (100);
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+}
+
 static void
 test_open_nsys (void)
 {
@@ -1606,6 +1653,7 @@ main (int    argc,
 
   g_test_add_func ("/ui-app/corrupt-then-good", test_corrupt_then_good);
   g_test_add_func ("/ui-app/open-nsys", test_open_nsys);
+  g_test_add_func ("/ui-app/merge", test_merge);
   g_test_add_func ("/ui-app/click-kernel", test_click_kernel);
   g_test_add_func ("/ui-app/zoom", test_zoom);
   g_test_add_func ("/ui-app/utilization", test_utilization);

@@ -1667,6 +1667,99 @@ test_process_ranks (void)
   fixture_close (&f);
 }
 
+/* Issue 17, item 1: two ranks' traces merged (sightline --merge): a group per file, titled by its
+ * rank and file, holding that file's processes and GPUs; the two GPU 0s are two groups (folding
+ * one leaves the other open); the CPU's and GPU's rows of each rank drawn. */
+static void
+test_merged_ranks (void)
+{
+  Fixture f;
+  g_autofree char *a = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autofree char *b = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
+  const char *paths[] = { a, b };
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) labels = NULL;
+  gint64 deadline;
+
+  f.trace = sl_trace_load_merged (paths, 2, SL_LOAD_ALL, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_sources (f.trace), ==, 2);
+  f.window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 1600, 900);
+  f.view = sl_timeline_view_new ();
+  gtk_window_set_child (GTK_WINDOW (f.window), f.view);
+  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (f.view), f.trace);
+  gtk_window_present (GTK_WINDOW (f.window));
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((!gtk_widget_get_mapped (f.view) || gtk_widget_get_width (f.view) < 1000)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  spin (100);
+
+  labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  for (guint i = 0; labels[i] != NULL; i++)
+    g_test_message ("%s", labels[i]);
+  gint g0 = -1, g1 = -1;
+  for (gint i = 0; labels[i] != NULL; i++)
+    if (g_str_has_prefix (labels[i], "rank 0 · trace_filter_sampled_rank-0.json.gz"))
+      g0 = i;
+    else if (g_str_has_prefix (labels[i], "rank 1 · trace_filter_sampled_rank-1.json.gz"))
+      g1 = i;
+  g_assert_cmpint (g0, ==, 0);
+  g_assert_cmpint (g1, >, g0);
+  /* every other row is inside one of the two groups; each holds a process and a GPU */
+  guint procs[2] = { 0 }, gpus[2] = { 0 };
+  for (gint i = 1; labels[i] != NULL; i++)
+    {
+      if (i == g1)
+        continue;
+      g_assert_true (g_str_has_prefix (labels[i], "  "));
+      guint side = i > g1;
+      const char *l = labels[i] + 2;
+      if (*l != ' ' && g_str_has_prefix (l, "GPU "))
+        gpus[side]++;
+      else if (*l != ' ' && strchr (l, '[') != NULL)
+        procs[side]++;
+    }
+  g_test_message ("processes %u, %u; GPUs %u, %u", procs[0], procs[1], gpus[0], gpus[1]);
+  g_assert_cmpuint (procs[0], >=, 1);
+  g_assert_cmpuint (procs[1], >=, 1);
+  g_assert_cmpuint (gpus[0], >=, 1);
+  g_assert_cmpuint (gpus[1], >=, 1);
+
+  g_autoptr (GdkTexture) shot = render (&f, "merged-ranks");
+  fixture_close (&f);
+
+  /* a file with itself: two "GPU 0" groups, each with a key of its own (folding the second
+   * leaves the first open) */
+  const char *same[] = { a, a };
+  f.trace = sl_trace_load_merged (same, 2, SL_LOAD_ALL, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  f.view = sl_timeline_view_new ();
+  g_object_ref_sink (f.view);
+  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (f.view), f.trace);
+  g_auto (GStrv) twice = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  gint first = -1, second = -1;
+  for (gint i = 0; twice[i] != NULL; i++)
+    if (g_str_equal (twice[i], "  GPU 0"))
+      {
+        if (first < 0)
+          first = i;
+        else if (second < 0)
+          second = i;
+      }
+  g_assert_cmpint (first, >, 0);
+  g_assert_cmpint (second, >, first);
+  _sl_timeline_toggle_group (SL_TIMELINE_VIEW (f.view), second);
+  g_auto (GStrv) folded = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (f.view));
+  g_assert_cmpuint (g_strv_length (folded), <, g_strv_length (twice));
+  g_assert_cmpstr (folded[first + 1], ==, twice[first + 1]);   /* the first stays open */
+  g_assert_cmpstr (folded[second], ==, "  GPU 0");
+  g_assert_cmpuint (g_strv_length (folded) - second, <, g_strv_length (twice) - second);
+  g_object_unref (f.view);
+  sl_trace_unref (f.trace);
+}
+
 /* Issue 14, item 5: with SL_PROCESS_INFO, child processes go under their parent's group (the
  * DataLoader workers under the training process, it under the shell that started it), titled
  * with their arguments, collapsible, the whole command line and parent in the header's tooltip;
@@ -2267,6 +2360,7 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/flame", test_flame);
   g_test_add_func ("/ui/timeline/process-tree", test_process_tree);
   g_test_add_func ("/ui/timeline/process-ranks", test_process_ranks);
+  g_test_add_func ("/ui/timeline/merged-ranks", test_merged_ranks);
   g_test_add_func ("/ui/timeline/flame-real", test_flame_real);
   return g_test_run ();
 }

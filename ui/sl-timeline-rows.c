@@ -1,5 +1,6 @@
 /* sl-timeline-rows.c: the timeline's rows: lane-header tree, collapse, vadjustment, headers. */
 #include "sl-timeline-view-private.h"
+#include "sl-format.h"
 
 gint
 _sl_timeline_row_at (SlTimelineView *self,
@@ -50,6 +51,8 @@ typedef struct
   gboolean   expand_all;       /* a lane filter is on: every group open */
   char      *anc[MAX_LEVELS];  /* the titles of the groups above the current row, by level */
   GArray    *pinned;           /* Row: the pinned lanes' rows, in any order */
+  guint      base;             /* added to every row's level: 1 under a merged trace's group */
+  gint       source;           /* the merged trace's source whose rows are built; -1: all */
 } RowBuild;
 
 /* A pinned lane's title names where it comes from: its thread, or its GPU and stream. */
@@ -60,14 +63,14 @@ pinned_title (RowBuild     *b,
               const char   *title)
 {
   const char *parent = level >= 1 && level - 1 < MAX_LEVELS ? b->anc[level - 1] : NULL;
+  const char *gpu = b->base < MAX_LEVELS ? b->anc[b->base] : NULL;
 
-  if (lane->gpu >= 0 && level >= 2 && b->anc[0] != NULL)
+  if (lane->gpu >= 0 && level >= b->base + 2 && gpu != NULL)
     {
       /* "GPU 1", without the model: the header column is narrow */
-      const char *colon = strchr (b->anc[0], ':');
-      int n = colon != NULL ? (int) (colon - b->anc[0]) : (int) strlen (b->anc[0]);
-      return g_strdup_printf ("%.*s · %s · %s", n, b->anc[0], parent != NULL ? parent : "",
-                              title);
+      const char *colon = strchr (gpu, ':');
+      int n = colon != NULL ? (int) (colon - gpu) : (int) strlen (gpu);
+      return g_strdup_printf ("%.*s · %s · %s", n, gpu, parent != NULL ? parent : "", title);
     }
   return parent != NULL ? g_strdup_printf ("%s · %s", parent, title) : g_strdup (title);
 }
@@ -82,6 +85,7 @@ add_row (SlTimelineView *self,
          char           *key,
          char           *label)
 {
+  level += b->base;
   Row r = { kind, level, lane, gpu, key, label, 0, 0, FALSE, -1 };
 
   if (kind == ROW_GROUP && level < MAX_LEVELS)
@@ -618,7 +622,9 @@ add_cpu_rows (SlTimelineView *self,
 
   ProcessTree tree = { procs, n_procs, threads, process_parents (self, procs, n_procs) };
   for (guint p = 0; p < n_procs && procs[p].order != G_MAXUINT; p++)
-    if (tree.parent[p] < 0)
+    if (tree.parent[p] < 0
+        && (b->source < 0
+            || sl_trace_get_process (self->trace, procs[p].process)->source == (guint32) b->source))
       add_process_rows (self, b, &tree, p, 0);
   g_free (tree.parent);
 }
@@ -641,6 +647,17 @@ stream_has_work (SlTimelineView *self,
   return FALSE;
 }
 
+/* A GPU in its groups' keys: its device id, after its source's index in a merged trace (two
+ * ranks' GPU 0 are two GPUs). */
+static char *
+gpu_tag (SlTimelineView *self,
+         const SlGpu    *gpu)
+{
+  if (sl_trace_get_n_sources (self->trace) > 1)
+    return g_strdup_printf ("%u.%u", gpu->source, gpu->device_id);
+  return g_strdup_printf ("%u", gpu->device_id);
+}
+
 /* "NVTX (projected)" under a GPU (sl-timeline-nvtxproj.c): a row per track of its projected
  * ranges, or one while they are computed (from the first time the group is open). */
 static void
@@ -648,7 +665,8 @@ add_nvtxproj_rows (SlTimelineView *self,
                    RowBuild       *b,
                    guint           g)
 {
-  char *key = g_strdup_printf ("n:%u", sl_trace_get_gpu (self->trace, g)->device_id);
+  g_autofree char *tag = gpu_tag (self, sl_trace_get_gpu (self->trace, g));
+  char *key = g_strdup_printf ("n:%s", tag);
   gint n = _sl_timeline_nvtxproj_tracks (self, g,
                                          b->expand_all || !_sl_timeline_group_collapsed (self, key));
 
@@ -678,11 +696,12 @@ add_gpu_rows (SlTimelineView *self,
   const SlGpu *gpu = sl_trace_get_gpu (self->trace, g);
   const char *gname = sl_trace_str (self->trace, gpu->name);
   g_autofree char *plain = g_strdup_printf ("GPU %u", gpu->device_id);
+  g_autofree char *tag = gpu_tag (self, gpu);
   guint64 cur_pid = 0;
   guint32 cur_ctx = 0, cur_green = 0, cur_stream = 0;
   gboolean have_ctx = FALSE, have_stream = FALSE;
 
-  add_row (self, b, ROW_GROUP, 0, -1, (gint) g, g_strdup_printf ("g:%u", gpu->device_id),
+  add_row (self, b, ROW_GROUP, 0, -1, (gint) g, g_strdup_printf ("g:%s", tag),
            g_str_equal (gname, plain) || *gname == '\0'
              ? g_steal_pointer (&plain)
              : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname));
@@ -703,8 +722,8 @@ add_gpu_rows (SlTimelineView *self,
           cur_ctx = lane->context_id;
           cur_green = lane->green_context_id;
           add_row (self, b, ROW_GROUP, 1, -1, (gint) g,
-                   g_strdup_printf ("c:%u:%" G_GUINT64_FORMAT ":%u:%u", gpu->device_id, cur_pid,
-                                    cur_ctx, cur_green),
+                   g_strdup_printf ("c:%s:%" G_GUINT64_FORMAT ":%u:%u", tag, cur_pid, cur_ctx,
+                                    cur_green),
                    cur_green != 0
                      ? g_strdup_printf ("pid %u · context %u · green %u", pid_of (self, cur_pid),
                                         cur_ctx, cur_green)
@@ -727,8 +746,8 @@ add_gpu_rows (SlTimelineView *self,
           have_stream = TRUE;
           cur_stream = lane->stream_id;
           add_row (self, b, ROW_GROUP, 2, -1, (gint) g,
-                   g_strdup_printf ("s:%u:%" G_GUINT64_FORMAT ":%u:%u:%u", gpu->device_id,
-                                    cur_pid, cur_ctx, cur_green, cur_stream),
+                   g_strdup_printf ("s:%s:%" G_GUINT64_FORMAT ":%u:%u:%u", tag, cur_pid, cur_ctx,
+                                    cur_green, cur_stream),
                    cur_stream == G_MAXUINT32 ? g_strdup ("No stream")
                                              : g_strdup_printf ("Stream %u", cur_stream));
         }
@@ -749,12 +768,32 @@ compare_gpus (gconstpointer a,
   return *(const guint *) a < *(const guint *) b ? -1 : 1;
 }
 
+/* A merged trace's group: what the file says it is ("rank 3", else its name), its file when
+ * that is not its name already, and when its first event is after the trace's first one. */
+static char *
+source_title (SlTrace *trace,
+              guint    s)
+{
+  const SlSource *src = sl_trace_get_source (trace, s);
+  g_autofree char *base = g_path_get_basename (src->path);
+  GString *t = g_string_new (src->label);
+
+  if (strstr (src->label, base) == NULL)
+    g_string_append_printf (t, " · %s", base);
+  if (src->n_events > 0 && src->start > sl_trace_get_start (trace))
+    {
+      g_autofree char *late = sl_format_duration (src->start - sl_trace_get_start (trace));
+      g_string_append_printf (t, " (starts +%s)", late);
+    }
+  return g_string_free (t, FALSE);
+}
+
 /* CPU lanes come first, sorted by thread, then GPU lanes by GPU, process, context, stream, kind
  * (sl-trace.c): processes and threads are ranked here, GPUs listed by device id. */
 void
 _sl_timeline_rows_rebuild (SlTimelineView *self)
 {
-  RowBuild b = { -1, FALSE, { NULL }, NULL };
+  RowBuild b = { -1, FALSE, { NULL }, NULL, 0, -1 };
   guint n_lanes;
   g_autofree guint *order = NULL, *first = NULL, *last = NULL;
 
@@ -773,9 +812,6 @@ _sl_timeline_rows_rebuild (SlTimelineView *self)
   b.expand_all = self->lane_filter != NULL;
   b.pinned = g_array_new (FALSE, FALSE, sizeof (Row));
 
-  add_cpu_rows (self, &b, n_lanes);
-  add_cpu_core_rows (self, &b);
-
   order = g_new (guint, MAX (self->n_gpus, 1));
   first = g_new (guint, MAX (self->n_gpus, 1));
   last = g_new0 (guint, MAX (self->n_gpus, 1));
@@ -793,9 +829,31 @@ _sl_timeline_rows_rebuild (SlTimelineView *self)
       last[lane->gpu] = i + 1;
     }
   g_qsort_with_data (order, (gint) self->n_gpus, sizeof (guint), compare_gpus, self->trace);
-  for (guint k = 0; k < self->n_gpus; k++)
-    if (first[order[k]] != G_MAXUINT)
-      add_gpu_rows (self, &b, order[k], first[order[k]], last[order[k]]);
+
+  /* merged traces: a group per file (its processes, then its GPUs), the CPU cores after them */
+  guint n_sources = sl_trace_get_n_sources (self->trace);
+  for (guint s = 0; s < n_sources; s++)
+    {
+      if (n_sources > 1)
+        {
+          b.base = 0;
+          add_row (self, &b, ROW_GROUP, 0, -1, -1, g_strdup_printf ("S:%u", s),
+                   source_title (self->trace, s));
+          b.base = 1;
+          b.source = (gint) s;
+        }
+      add_cpu_rows (self, &b, n_lanes);
+      for (guint k = 0; k < self->n_gpus; k++)
+        if (first[order[k]] != G_MAXUINT
+            && (n_sources == 1 || sl_trace_get_gpu (self->trace, order[k])->source == s))
+          add_gpu_rows (self, &b, order[k], first[order[k]], last[order[k]]);
+      if (n_sources == 1)
+        add_cpu_core_rows (self, &b);
+    }
+  b.base = 0;
+  b.source = -1;
+  if (n_sources > 1)
+    add_cpu_core_rows (self, &b);
   rows_finish (self, &b);
   for (guint i = 0; i < MAX_LEVELS; i++)
     g_free (b.anc[i]);

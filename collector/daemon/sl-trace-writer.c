@@ -249,7 +249,6 @@ struct _SlTraceWriter
   uint64_t       from_ns, to_ns;
   uint64_t       n_events, n_dropped, n_bad;
   uint64_t       n_committed; /* n_events at the last commit: a rolled-back batch is not in */
-  bool           wrote_session_time;
   int64_t        osrt_name[SL_OSRT_N_FUNCS]; /* StringIds of the OS runtime names, 0: not yet */
   int64_t       *kernel_names; /* by the mangled name's string id: demangled id, short id */
   size_t         cap_kernel_names;
@@ -416,6 +415,32 @@ begin_tx (SlTraceWriter *w)
   return w->in_tx;
 }
 
+/* The session's start as nsys writes it: the wall clock now (utcEpochNs, and as text), and now
+ * on the trace's clock (CLOCK_MONOTONIC, systemClockNs): before any event of the recording. */
+static void
+session_start_time (SlTraceWriter *w)
+{
+  struct timespec m0, real, m1;
+  char sql[320], utc[40] = "", local[40] = "";
+  struct tm tm;
+
+  clock_gettime (CLOCK_MONOTONIC, &m0);
+  clock_gettime (CLOCK_REALTIME, &real);
+  clock_gettime (CLOCK_MONOTONIC, &m1);
+  int64_t mono = ((int64_t) m0.tv_sec * 1000000000 + m0.tv_nsec
+                  + (int64_t) m1.tv_sec * 1000000000 + m1.tv_nsec) / 2;
+  if (gmtime_r (&real.tv_sec, &tm) != NULL)
+    strftime (utc, sizeof utc, "%Y-%m-%dT%H:%M:%S", &tm);
+  if (localtime_r (&real.tv_sec, &tm) != NULL)
+    strftime (local, sizeof local, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf (sql, sizeof sql,
+            "INSERT INTO TARGET_INFO_SESSION_START_TIME (utcEpochNs, utcTime, localTime, "
+            "systemClockNs) VALUES (%" PRId64 ", '%s.%09ldZ', '%s', %" PRId64 ")",
+            (int64_t) real.tv_sec * 1000000000 + real.tv_nsec, utc, (long) real.tv_nsec, local,
+            mono);
+  sqlite3_exec (w->db, sql, NULL, NULL, NULL);
+}
+
 SlTraceWriter *
 sl_trace_writer_open (const char *path,
                       bool        force,
@@ -523,6 +548,7 @@ sl_trace_writer_open (const char *path,
         *error = fmt ("%s: cannot prepare (%s): %s", path, stmt_sql[i], sqlite3_errmsg (w->db));
         goto fail;
       }
+  session_start_time (w);
   w->symbols = sl_symbolizer_new ();
   return w;
 
@@ -1505,16 +1531,6 @@ sl_trace_writer_add (SlTraceWriter      *w,
           }
         p->hello = true;
         p->name = strdup (cmd);
-        if (!w->wrote_session_time)
-          {
-            char sql[256];
-            snprintf (sql, sizeof sql,
-                      "INSERT INTO TARGET_INFO_SESSION_START_TIME (utcEpochNs, systemClockNs) "
-                      "VALUES (%" PRId64 ", %" PRId64 ")",
-                      (int64_t) (hello->realtime_ns - hello->start_ns), (int64_t) hello->start_ns);
-            sqlite3_exec (w->db, sql, NULL, NULL, NULL);
-            w->wrote_session_time = true;
-          }
         ok = true;
         break;
       }
