@@ -262,6 +262,7 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
       ctx->gpus[g].ops = g_array_new (FALSE, FALSE, sizeof (guint32));
       ctx->gpus[g].kernels = g_array_new (FALSE, FALSE, sizeof (guint32));
       ctx->gpus[g].threads = g_array_new (FALSE, FALSE, sizeof (guint));
+      ctx->gpus[g].launchers = g_array_new (FALSE, FALSE, sizeof (guint));
       ctx->gpus[g].workers = g_array_new (FALSE, FALSE, sizeof (guint));
       ctx->gpus[g].worker_threads = g_array_new (FALSE, FALSE, sizeof (guint));
       ctx->gpus[g].first = G_MAXINT64;
@@ -346,6 +347,9 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
           if (launches[t] > 0 && (gi->launcher < 0 || launches[t] > launches[gi->launcher]))
             gi->launcher = t;
         }
+      for (guint t = 0; t < ctx->n_threads && gi->launcher >= 0; t++)
+        if (launches[t] > 0 && launches[t] * 4 >= launches[gi->launcher])
+          g_array_append_val (gi->launchers, t);
       for (guint t = 0; t < ctx->n_threads; t++)
         {
           guint64 pid = _sl_thread_pid (ctx, t);
@@ -370,6 +374,7 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
       g_array_unref (ctx->gpus[g].ops);
       g_array_unref (ctx->gpus[g].kernels);
       g_array_unref (ctx->gpus[g].threads);
+      g_array_unref (ctx->gpus[g].launchers);
       g_array_unref (ctx->gpus[g].workers);
       g_array_unref (ctx->gpus[g].worker_threads);
     }

@@ -140,6 +140,7 @@ typedef struct
   SlTime     api_top_t, osrt_top_t;
   gsize      samples, sample_top_n;
   SlTime     sampled;         /* samples × period */
+  SlTime     len;             /* of [a, b) */
 } ThreadActivity;
 
 static void
@@ -156,7 +157,7 @@ thread_activity (SlAnalyzeCtx   *ctx,
   const SlLane *samples = _sl_lane_or_null (ctx, tl->samples);
 
   *out = (ThreadActivity) { thread, 0, 0, SL_NO_STR, SL_NO_STR, SL_NO_STR, SL_NO_STR, 0, 0, 0, 0,
-                            0 };
+                            0, b - a };
   out->api = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), a, b, api, SL_CALLS_ALL, f);
   out->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, osrt, SL_CALLS_ALL, f);
   out->api_top = _sl_top_name (api, &out->api_top_t);
@@ -168,10 +169,25 @@ thread_activity (SlAnalyzeCtx   *ctx,
                                          &out->sample_top_module);
 }
 
+/* Its traced calls, and its running time outside its CUDA calls (samples land in API calls that
+ * spin, never in OS calls that block), at most the time outside its calls: a thread that
+ * computes between a few reads counts as busy. */
 static SlTime
 activity_total (const ThreadActivity *t)
 {
-  return t->api + t->osrt + (t->api + t->osrt == 0 ? t->sampled : 0);
+  SlTime outside = MIN (MAX (t->sampled - t->api, 0), MAX (t->len - t->api - t->osrt, 0));
+
+  return t->api + t->osrt + outside;
+}
+
+static gboolean
+is_launcher (const SlGpuInfo *gi,
+             gint             thread)
+{
+  for (guint k = 0; k < gi->launchers->len; k++)
+    if ((gint) g_array_index (gi->launchers, guint, k) == thread)
+      return TRUE;
+  return FALSE;
 }
 
 /* "read 600.000 ms (OS runtime), cudaStreamSynchronize 5.000 ms; 12 samples, most in foo" */
@@ -307,10 +323,12 @@ describe_host (SlAnalyzeCtx *ctx,
       thread_activity (ctx, thread, a, b, f, &t);
       g_array_append_val (acts, t);
     }
+  /* of the threads that launch its work, the one that did most in the gap */
   for (guint k = 0; k < acts->len; k++)
     {
       const ThreadActivity *t = &g_array_index (acts, ThreadActivity, k);
-      if (t->thread == gi->launcher)
+      if (is_launcher (gi, t->thread)
+          && (launcher == NULL || activity_total (t) > activity_total (launcher)))
         launcher = t;
       if (best == NULL || activity_total (t) > activity_total (best))
         best = t;

@@ -30,6 +30,8 @@ typedef struct
   GArray *kernels;
   SlTime  first, last;  /* span of its work in the window; first >= last when it has none */
   gint    launcher;     /* thread launching most of its work, -1 when unknown */
+  GArray *launchers;    /* guint: the threads launching at least a quarter as much as it (PyTorch:
+                         * the main thread forward and the optimizer, pt_autograd_0 backward) */
   GArray *threads;      /* guint: threads of the processes that use it */
   guint64 global_pid;   /* process of most of its work */
   GArray *workers;      /* guint: processes descended from that one (SlProcess.parent_pid) with

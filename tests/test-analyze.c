@@ -590,6 +590,56 @@ test_no_cuda (void)
   g_assert_nonnull (strstr (json, "\"text\": \"Profiling has started.\"}"));
 }
 
+/* Launches from two threads, `n` kernels from `t`: three in five from PLANT_LOADER_1 (as
+ * pt_autograd_0 launches the backward pass), the rest from the main thread. */
+static gint64
+two_launchers (Plant *p,
+               gint64 t,
+               guint  n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      gint tid = i % 5 < 3 ? PLANT_LOADER_1 : PLANT_MAIN;
+      gint64 corr = plant_api (p, tid, "cudaLaunchKernel_v7000", t, t + 5 * US);
+      gint64 start = MAX (t + 8 * US, plant_gpu_free (p));
+      plant_kernel (p, "gemm_kernel_clean", &plant_config_full, start, start + 95 * US, corr);
+      t += 100 * US;
+    }
+  return t;
+}
+
+/* Seen on a real PyTorch run (the first optimizer step imports torch._dynamo): two threads launch
+ * the GPU's work; in a 600 ms gap the main thread computes (samples, and a few short reads) while
+ * the thread that launches most idles and another waits on a condition variable the whole gap.
+ * The gap is the main thread's, busy on the CPU, not the waiting thread's. */
+static void
+test_gap_two_launchers (void)
+{
+  g_autofree char *path = trace_path ("gap-two-launchers.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = two_launchers (p, 10 * MS, 250);
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+
+  plant_osrt (p, PLANT_LOADER_0, "pthread_cond_timedwait", t, t + 600 * MS);
+  for (gint64 s = t; s < t + 600 * MS; s += MS)
+    plant_sample (p, PLANT_MAIN, s + 3 * US, "build_dataclass");
+  for (gint k = 0; k < 3; k++)
+    plant_osrt (p, PLANT_MAIN, "read", t + k * 200 * MS + 50 * MS, t + k * 200 * MS + 50 * MS + 100 * US);
+  t = two_launchers (p, t + 600 * MS + 10 * US, 250);
+  plant_finish (p);
+
+  a = analyze (path, &trace);
+  const SlFinding *f = the_only (a, "gpu_gaps");
+  g_test_message ("%s", f->summary);
+  g_assert_cmpint (sl_trace_get_thread (trace, f->thread)->tid, ==, PLANT_MAIN);
+  g_assert_nonnull (strstr (f->summary, "busy on the CPU"));
+  g_assert_nonnull (strstr (f->summary, "build_dataclass"));
+  g_assert_null (strstr (f->summary, "pthread_cond_timedwait"));
+  /* its evidence counts the running time, not only the 300 µs of reads */
+  assert_near ((gint64) ev (f, "thread_100_active_ns"), 600 * MS, 2 * MS);
+}
+
 /* A 600 ms gap while the main thread blocks in read. */
 static void
 test_gap_read (void)
@@ -1698,6 +1748,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analyze/clean", test_clean);
   g_test_add_func ("/analyze/gap-read", test_gap_read);
+  g_test_add_func ("/analyze/gap-two-launchers", test_gap_two_launchers);
   g_test_add_func ("/analyze/gpu-ids", test_gpu_ids);
   g_test_add_func ("/analyze/grouped", test_grouped);
   g_test_add_func ("/analyze/no-cuda", test_no_cuda);
