@@ -236,6 +236,43 @@ test_leave (gconstpointer data)
   sqlite3_close (db);
 }
 
+/* A stack deeper than a sample keeps (40 Python calls through map(), ~7 C frames each): the
+ * interpreter's C frames between the Python ones give way, and the samples in spin_alpha still
+ * reach the script's <module> through every `deep` frame. */
+static void
+test_deep (void)
+{
+  if (!have_python ())
+    return;
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "py-deep.sqlite", NULL);
+
+  g_assert_cmpint (record ("-f", "-o", path, "--", PYTHON, SCRIPT, "0.6", "deep", NULL), ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  g_autofree char *alpha = chains_in ("SAMPLING_CALLCHAINS", "spin_alpha");
+  g_autofree char *sql = g_strdup_printf (
+      "WITH a AS (%s), "
+      "whole AS (SELECT c.id FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+      "          JOIN StringIds m ON m.id = c.module WHERE s.value = '<module>' "
+      "          AND m.value LIKE '%%/sl-py-target.py:%%' AND c.id IN a), "
+      "deep AS (SELECT c.id, COUNT (*) AS n FROM SAMPLING_CALLCHAINS c JOIN StringIds s "
+      "         ON s.id = c.symbol WHERE s.value = 'deep' AND c.id IN a GROUP BY c.id) "
+      "SELECT COUNT (*), SUM (e.id IN whole), SUM (e.id IN (SELECT id FROM deep WHERE n = 41)) "
+      "FROM COMPOSITE_EVENTS e WHERE e.id IN a", alpha);
+  sqlite3_stmt *st = NULL;
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  gint64 n = sqlite3_column_int64 (st, 0), whole = sqlite3_column_int64 (st, 1),
+         all_deep = sqlite3_column_int64 (st, 2);
+  sqlite3_finalize (st);
+  g_test_message ("%" G_GINT64_FORMAT " samples in spin_alpha, %" G_GINT64_FORMAT
+                  " reach <module>, %" G_GINT64_FORMAT " hold the 41 deep frames",
+                  n, whole, all_deep);
+  g_assert_cmpint (n, >=, 200);
+  g_assert_cmpint (whole * 10, >=, n * 9);
+  g_assert_cmpint (all_deep * 10, >=, n * 9);
+  sqlite3_close (db);
+}
+
 /* An interpreter whose layout the library does not know (3.7): samples keep their native frames,
  * nothing is lost, and the trace says how many had their Python stack left out. */
 static void
@@ -502,6 +539,7 @@ main (int   argc,
       g_autofree char *test = g_strdup_printf ("/python/record/3.%d", minor);
       g_test_add_data_func (test, found, test_record);
     }
+  g_test_add_func ("/python/deep", test_deep);
   g_test_add_data_func ("/python/leave/exit", "exit", test_leave);
   g_test_add_data_func ("/python/leave/crash", "crash", test_leave);
   g_test_add_data_func ("/python/leave/exec", "exec", test_leave);

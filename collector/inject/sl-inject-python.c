@@ -106,6 +106,7 @@ static struct
   _Atomic (const SlPyLayout *) layout;
   uint64_t runtime;
   uint64_t eval_start, eval_end; /* _PyEval_EvalFrameDefault's code */
+  uint64_t interp_start, interp_end; /* the executable segment of the object holding it */
   uint64_t code_type;             /* &PyCode_Type */
   uint32_t win_off, win_len;      /* the code object's bytes read for each frame */
   bool     looked;  /* dlsym said what it knows */
@@ -118,6 +119,30 @@ static __thread uint64_t tls_tstate __attribute__ ((tls_model ("initial-exec")))
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Finding the interpreter                                                                        */
+
+/* The executable PT_LOAD segment holding _PyEval_EvalFrameDefault (the python binary's or
+ * libpython's): its other functions are the interpreter's C frames between Python frames. */
+static int
+find_interp_text (struct dl_phdr_info *info,
+                  size_t               size,
+                  void                *data)
+{
+  (void) size;
+  (void) data;
+  for (ElfW (Half) i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      uint64_t start = (uint64_t) info->dlpi_addr + ph->p_vaddr;
+      if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && P.eval_start >= start
+          && P.eval_start < start + ph->p_memsz)
+        {
+          P.interp_start = start;
+          P.interp_end = start + ph->p_memsz;
+          return 1;
+        }
+    }
+  return 0;
+}
 
 void
 _sl_python_update (void)
@@ -173,6 +198,7 @@ _sl_python_update (void)
   P.win_len = hi - lo; /* at most 128 (checked by the layouts' test) */
   P.eval_start = (uint64_t) (uintptr_t) eval;
   P.eval_end = P.eval_start + sym->st_size;
+  dl_iterate_phdr (find_interp_text, NULL);
   atomic_store (&P.layout, layout);
 }
 
@@ -484,12 +510,38 @@ _sl_python_merge (uint64_t *frames,
   if (n_py == 0)
     return n;
   memcpy (native, frames, n * sizeof *native);
+  /* too deep for `max` (Python calling through C many times: imports, map, __call__): the
+   * interpreter's own C frames between the Python ones go first, from the innermost out, so that
+   * the Python frames reach the script's <module> */
+  bool drop[SL_WIRE_MAX_FRAMES] = { false };
+  uint32_t n_eval = 0, last_eval = 0;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      uint64_t at = (i == 0 && leaf_exact) ? native[i] : native[i] - 1;
+      if (at >= P.eval_start && at < P.eval_end)
+        {
+          n_eval++;
+          last_eval = i;
+        }
+    }
+  int64_t over = (int64_t) n - n_eval + n_py - max;
+  for (uint32_t i = 1; i < last_eval && over > 0; i++)
+    {
+      uint64_t at = native[i] - 1;
+      if (at >= P.interp_start && at < P.interp_end && !(at >= P.eval_start && at < P.eval_end))
+        {
+          drop[i] = true;
+          over--;
+        }
+    }
   uint32_t out = 0;
   int next = 0;
   for (uint32_t i = 0; i < n && out < max; i++)
     {
       /* return addresses point after the call: look one byte back (the leaf is exact) */
       uint64_t at = (i == 0 && leaf_exact) ? native[i] : native[i] - 1;
+      if (drop[i])
+        continue;
       if (at >= P.eval_start && at < P.eval_end && next < n_py)
         {
           while (next < n_py && out < max)

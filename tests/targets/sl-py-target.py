@@ -1,8 +1,10 @@
 # sl-py-target.py: the Python program tests/test-python.c records: two threads each busy in a known
 # function, one blocking read from a known line, and a forked multiprocessing worker.
 # Pure Python, no third-party module.  Lines named by the test are marked "# LINE:<tag>".
-# Usage: sl-py-target.py [BUSY_S [exit|crash|exec]]: with a mode, the main thread spins BUSY_S in
-# spin_alpha and then leaves that way (os._exit(3), os.abort(), exec of another Python).
+# Usage: sl-py-target.py [BUSY_S [exit|crash|exec|deep]]: with a mode, the main thread spins BUSY_S
+# in spin_alpha and then leaves that way (os._exit(3), os.abort(), exec of another Python); deep:
+# spins in spin_alpha at the bottom of 40 calls of `deep` through the C function map() (a stack
+# deeper than the 128 frames a sample keeps), then returns.
 import multiprocessing
 import os
 import sys
@@ -49,6 +51,12 @@ def worker_main(seconds):
     spin_alpha(seconds)
 
 
+def deep(n):
+    if n == 0:
+        return spin_alpha(BUSY_S)
+    return list(map(deep, [n - 1]))[0]  # LINE:deep
+
+
 def leave(mode):
     spin_alpha(BUSY_S)
     if mode == "exit":
@@ -59,6 +67,8 @@ def leave(mode):
 
 
 def main():
+    if MODE == "deep":
+        return 0 if deep(40) > 0 else 1
     if MODE:
         leave(MODE)
     threads = [threading.Thread(target=spin_alpha, args=(BUSY_S,), name="alpha"),
