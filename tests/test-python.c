@@ -273,6 +273,37 @@ test_deep (void)
   sqlite3_close (db);
 }
 
+/* Python 3.12+'s perf trampolines (-X perf) name the script's functions through its
+ * /tmp/perf-PID.map, read by the daemon, when the library does not read the interpreter itself
+ * (SIGHTLINE_PYTHON=off here; an unknown future version in use). */
+static void
+test_perf_trampoline (gconstpointer data)
+{
+  const char *python = data;
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "py-perf-map.sqlite", NULL);
+
+  g_setenv ("SIGHTLINE_PYTHON", "off", TRUE);
+  int code = record ("-f", "-o", path, "--", python, "-X", "perf", SCRIPT, "0.4", "exit", NULL);
+  g_unsetenv ("SIGHTLINE_PYTHON");
+  g_assert_cmpint (code, ==, 3);
+  sqlite3 *db = sl_test_open_db (path);
+  gint64 pid = sl_test_sql_int (db, "SELECT MIN (pid) FROM PROCESSES");
+  g_autofree char *map = g_strdup_printf ("/tmp/perf-%" G_GINT64_FORMAT ".map", pid);
+  g_assert_true (g_file_test (map, G_FILE_TEST_IS_REGULAR));
+  gint64 named = sl_test_sql_int (
+      db, "SELECT COUNT (*) FROM COMPOSITE_EVENTS WHERE id IN (SELECT c.id FROM "
+          "SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol JOIN StringIds m "
+          "ON m.id = c.module WHERE s.value = 'spin_alpha' AND m.value LIKE '%/sl-py-target.py')");
+  gint64 read_by_library = sl_test_sql_int (
+      db, "SELECT COUNT (*) FROM SAMPLING_CALLCHAINS c JOIN StringIds m ON m.id = c.module "
+          "WHERE m.value LIKE '%.py:%'");
+  g_test_message ("%" G_GINT64_FORMAT " samples name spin_alpha through %s", named, map);
+  g_assert_cmpint (named, >=, 100);
+  g_assert_cmpint (read_by_library, ==, 0);
+  g_unlink (map);
+  sqlite3_close (db);
+}
+
 /* An interpreter whose layout the library does not know (3.7): samples keep their native frames,
  * nothing is lost, and the trace says how many had their Python stack left out. */
 static void
@@ -538,6 +569,11 @@ main (int   argc,
       g_ptr_array_add (others, found);
       g_autofree char *test = g_strdup_printf ("/python/record/3.%d", minor);
       g_test_add_data_func (test, found, test_record);
+      if (minor >= 12)
+        {
+          g_autofree char *perf = g_strdup_printf ("/python/perf-map/3.%d", minor);
+          g_test_add_data_func (perf, found, test_perf_trampoline);
+        }
     }
   g_test_add_func ("/python/deep", test_deep);
   g_test_add_data_func ("/python/leave/exit", "exit", test_leave);

@@ -307,6 +307,94 @@ build_id_of (const char *path)
   return g_strndup (at, strspn (at, "0123456789abcdef"));
 }
 
+/* One frame of process `pid` named: its symbol and module, "symbol @ module". */
+static char *
+named (SlSymbolizer *s,
+       int32_t       pid,
+       uint64_t      addr)
+{
+  const char *sym = NULL, *mod = NULL;
+
+  sl_symbolizer_lookup_frame (s, pid, addr, TRUE, &sym, &mod);
+  return g_strdup_printf ("%s @ %s", sym, mod);
+}
+
+static void
+append (const char *path,
+        const char *text)
+{
+  FILE *f = fopen (path, "a");
+  g_assert_nonnull (f);
+  fputs (text, f);
+  fclose (f);
+}
+
+/* Generated code that no module maps, named by the process's perf map (perf-PID.map: Python's
+ * -X perf trampolines, JITs): lines read as they are appended; malformed lines, an unfinished
+ * last line, links, another user's map and one others may write are not trusted. */
+static void
+test_perf_map (void)
+{
+  g_autofree char *dir = g_build_filename (sl_test_tmpdir (), "perf-maps", NULL);
+  g_autofree char *map = g_build_filename (dir, "perf-4242.map", NULL);
+  g_autofree char *link = g_build_filename (dir, "perf-4243.map", NULL);
+  g_autofree char *other = g_build_filename (dir, "perf-4244.map", NULL);
+  g_autofree char *open_to_all = g_build_filename (dir, "perf-4245.map", NULL);
+  SlSymbolizer *s = sl_symbolizer_new ();
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  sl_symbolizer_set_perf_map_dir (s, dir);
+  append (map, "7f0000001000 40 py::train_step:/src/train.py\n"
+               "7f0000002000 100 [jit] matmul_kernel\n"
+               "zz 10 bad\n"
+               "7f0000003000 0 empty\n"
+               "\n"
+               "7f0000003100 10\n"
+               "7f0000004000 10 unfinished");
+  g_autofree char *a = named (s, 4242, 0x7f0000001010);
+  g_assert_cmpstr (a, ==, "train_step @ /src/train.py");
+  g_autofree char *b = named (s, 4242, 0x7f000000203f);
+  g_autofree char *b_want = g_strdup_printf ("[jit] matmul_kernel @ %s", map);
+  g_assert_cmpstr (b, ==, b_want);
+  g_autofree char *c = named (s, 4242, 0x7f0000003000);
+  g_assert_cmpstr (c, ==, "0x7f0000003000 @ [Unknown]");
+  g_autofree char *d = named (s, 4242, 0x7f0000001040);   /* one past its end */
+  g_assert_cmpstr (d, ==, "0x7f0000001040 @ [Unknown]");
+  g_autofree char *e = named (s, 4242, 0x7f0000004005);   /* its line is not finished */
+  g_assert_cmpstr (e, ==, "0x7f0000004005 @ [Unknown]");
+
+  /* appended: the unfinished line, a later one, and a new name for train_step's code */
+  append (map, "\n7f0000005000 10 py::later:/src/x.py\n"
+               "7f0000001000 40 py::renamed:/src/train.py\n");
+  g_autofree char *f = named (s, 4242, 0x7f0000005001);
+  g_assert_cmpstr (f, ==, "later @ /src/x.py");
+  g_autofree char *g = named (s, 4242, 0x7f0000004005);
+  g_autofree char *g_want = g_strdup_printf ("unfinished @ %s", map);
+  g_assert_cmpstr (g, ==, g_want);
+  g_autofree char *h = named (s, 4242, 0x7f0000001010);   /* the later line wins */
+  g_assert_cmpstr (h, ==, "renamed @ /src/train.py");
+
+  /* not trusted: a link to a good map, another user's map, a map others may write */
+  g_assert_cmpint (symlink (map, link), ==, 0);
+  g_autofree char *i = named (s, 4243, 0x7f0000001010);
+  g_assert_cmpstr (i, ==, "0x7f0000001010 @ [Unknown]");
+  append (open_to_all, "7f0000001000 40 py::evil:/x.py\n");
+  g_assert_cmpint (chmod (open_to_all, 0666), ==, 0);
+  g_autofree char *j = named (s, 4245, 0x7f0000001010);
+  g_assert_cmpstr (j, ==, "0x7f0000001010 @ [Unknown]");
+  if (geteuid () == 0)
+    {
+      append (other, "7f0000001000 40 py::evil:/x.py\n");
+      g_assert_cmpint (chown (other, 65534, 65534), ==, 0);
+      g_autofree char *k = named (s, 4244, 0x7f0000001010);
+      g_assert_cmpstr (k, ==, "0x7f0000001010 @ [Unknown]");
+    }
+  /* a process without a map */
+  g_autofree char *l = named (s, 4246, 0x7f0000001010);
+  g_assert_cmpstr (l, ==, "0x7f0000001010 @ [Unknown]");
+  sl_symbolizer_free (s);
+}
+
 static void
 test_stripped (void)
 {
@@ -525,5 +613,6 @@ main (int    argc,
   g_test_add_func ("/collector/symbols/stripped", test_stripped);
   g_test_add_func ("/collector/symbols/bad-files", test_bad_files);
   g_test_add_func ("/collector/symbols/modules", test_modules);
+  g_test_add_func ("/collector/symbols/perf-map", test_perf_map);
   return g_test_run ();
 }

@@ -425,6 +425,23 @@ env_entry (const char *key,
   return e;
 }
 
+/* A NAME=value the daemon sets for the recorded program itself (a recording inside a recording
+ * gets the inner session's); the person's own (SIGHTLINE_PYTHON, SIGHTLINE_SAMPLER) pass. */
+static bool
+set_by_daemon (const char *v)
+{
+  static const char *const names[] = {
+    "SIGHTLINE_SOCKET=", "SIGHTLINE_SESSION=", "SIGHTLINE_TRACE=", "SIGHTLINE_SAMPLE_HZ=",
+    "SIGHTLINE_OSRT_THRESHOLD_NS=", "SIGHTLINE_OSRT_BACKTRACE_NS=", "NVTX_INJECTION64_PATH=",
+    "CUDA_INJECTION64_PATH=",
+  };
+
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strncmp (v, names[i], strlen (names[i])) == 0)
+      return true;
+  return false;
+}
+
 /* "record" OPTIONS… "--" PROGRAM ARGS…: check, create the trace, fork and exec the program. */
 static void
 session_start (Conn         *client,
@@ -535,9 +552,7 @@ session_start (Conn         *client,
         const char *v = kv[i] + 4;
         if (strncmp (v, "LD_PRELOAD=", 11) == 0)
           preload = v + 11;
-        else if (strncmp (v, "SIGHTLINE_", 10) != 0
-                 && strncmp (v, "NVTX_INJECTION64_PATH=", 22) != 0
-                 && strncmp (v, "CUDA_INJECTION64_PATH=", 22) != 0)
+        else if (!set_by_daemon (v))
           envp[e++] = strdup (v);
       }
   char buf[PATH_MAX * 2];

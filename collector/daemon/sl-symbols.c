@@ -17,6 +17,7 @@
  * milliseconds it is mapped raises SIGBUS.)
  */
 #include "sl-symbols.h"
+#include "sl-perfmap.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -76,6 +77,7 @@ struct _SlSymbolizer
   size_t       n_texts, cap_texts;
   const char  *debug_root; /* where debug files are looked for by build id; NULL: nowhere */
   char        *debug_root_copy;
+  SlPerfMaps  *perf;       /* code no module maps: JITs' perf maps, Python's trampolines */
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -601,7 +603,10 @@ sl_symbolizer_new (void)
   SlSymbolizer *s = calloc (1, sizeof *s);
 
   if (s != NULL)
-    s->debug_root = SL_SYMBOLS_DEBUG_ROOT;
+    {
+      s->debug_root = SL_SYMBOLS_DEBUG_ROOT;
+      s->perf = sl_perf_maps_new (NULL);
+    }
   return s;
 }
 
@@ -619,7 +624,18 @@ sl_symbolizer_free (SlSymbolizer *s)
   free (s->texts);
   free (s->modules);
   free (s->debug_root_copy);
+  sl_perf_maps_free (s->perf);
   free (s);
+}
+
+void
+sl_symbolizer_set_perf_map_dir (SlSymbolizer *s,
+                                const char   *dir)
+{
+  if (s == NULL)
+    return;
+  sl_perf_maps_free (s->perf);
+  s->perf = sl_perf_maps_new (dir);
 }
 
 void
@@ -701,6 +717,9 @@ sl_symbolizer_lookup_frame (SlSymbolizer *s,
           if (found != NULL)
             sym = sym_name (m->file, found);
         }
+      else
+        sl_perf_maps_lookup (s->perf, pid, at, &sym, &mod); /* generated code, named in the
+                                                               * process's perf map */
     }
   if (symbol != NULL)
     *symbol = sym != NULL ? sym : s != NULL ? addr_text (s, addr) : "0x?";

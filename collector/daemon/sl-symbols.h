@@ -40,6 +40,11 @@ extern "C"
   void sl_symbolizer_set_debug_root (SlSymbolizer *s,
                                      const char   *dir);
 
+  /* Where the perf maps of generated code (perf-PID.map, sl-perfmap.h) are read, "/tmp" unless
+   * set: a frame that no module maps is looked up there.  Before the first lookup. */
+  void sl_symbolizer_set_perf_map_dir (SlSymbolizer *s,
+                                       const char   *dir);
+
   /* An ELF object mapped into process `pid` at load bias `base`, its PT_LOAD segments covering
    * [start, end).  `path` is the file to read ("[vdso]" and other names not starting with '/'
    * are kept as module names and never opened).  A module that overlaps ones already known for
