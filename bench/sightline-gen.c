@@ -1,5 +1,6 @@
 /* sightline-gen.c: writes a synthetic, seed-deterministic nsys-schema trace of a training loop. */
 #include "sl-gen-kernels.h"
+#include "sl-gen-kineto.h"
 #include "sl-schema.h"
 
 #include <errno.h>
@@ -230,6 +231,7 @@ typedef struct
   double sample_share; /* percent of the budget that is CPU samples */
   bool force;
   bool no_sched;   /* leave SCHED_EVENTS empty */
+  bool kineto;     /* write Kineto JSON (through the model) instead of nsys SQLite */
 } Options;
 
 typedef struct
@@ -1531,10 +1533,12 @@ usage (FILE *out)
 {
   fprintf (out,
            "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
-           "T] [--sample-share P] [--no-sched] [--force]\n"
+           "T] [--sample-share P] [--no-sched] [--format nsys|kineto] [--force]\n"
            "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
            ") of about EVENTS events,\n"
            "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
+           "With --format kineto the same trace is written as PyTorch profiler (Kineto) JSON,\n"
+           "gzipped when FILE ends in .gz (CPU samples and scheduling rows have no place there).\n"
            "\n"
            "  -o, --output FILE   trace to write\n"
            "  -n, --events N      event budget (suffixes k, M: 10M); counts API calls, kernels, "
@@ -1548,6 +1552,7 @@ usage (FILE *out)
            "  -S, --sample-share P  percent of the events that are CPU samples (default 1, at\n"
            "                      most 50; stacks are ~40 frames deep)\n"
            "  -N, --no-sched      no scheduling data (SCHED_EVENTS left empty)\n"
+           "  -F, --format F      nsys (default) or kineto\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n");
 }
@@ -1596,6 +1601,7 @@ main (int argc, char *argv[])
     { "sample-share", required_argument, NULL, 'S' },
     { "force", no_argument, NULL, 'f' },
     { "no-sched", no_argument, NULL, 'N' },
+    { "format", required_argument, NULL, 'F' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -1607,7 +1613,7 @@ main (int argc, char *argv[])
   int c, fd, rc = 1;
   size_t len;
 
-  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNh", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNF:h", longopts, NULL)) != -1)
     {
       bool ok = true;
 
@@ -1631,6 +1637,10 @@ main (int argc, char *argv[])
           }
         case 'f': opt.force = true; break;
         case 'N': opt.no_sched = true; break;
+        case 'F':
+          ok = strcmp (optarg, "nsys") == 0 || strcmp (optarg, "kineto") == 0;
+          opt.kineto = strcmp (optarg, "kineto") == 0;
+          break;
         case 'h': usage (stdout); return 0;
         default: usage (stderr); return 2;
         }
@@ -1683,7 +1693,16 @@ main (int argc, char *argv[])
     generate (&gen);
   if (gen.db != NULL && sqlite3_close (gen.db) != SQLITE_OK && gen.error == NULL)
     gen_fail (&gen, "closing the database failed");
-  if (gen.error == NULL && rename (tmp, opt.output) != 0)
+  if (gen.error == NULL && opt.kineto)
+    {
+      /* the model writes the JSON itself, replacing FILE only when whole */
+      char *why = NULL;
+      if (!sl_gen_to_kineto (tmp, opt.output, &why))
+        gen_fail (&gen, "%s", why);
+      free (why);
+      unlink (tmp);
+    }
+  else if (gen.error == NULL && rename (tmp, opt.output) != 0)
     gen_fail (&gen, "%s", strerror (errno));
   clock_gettime (CLOCK_MONOTONIC, &t1);
 

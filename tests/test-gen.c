@@ -3,6 +3,8 @@
 #include "sl-test-util.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -781,6 +783,73 @@ test_threads (void)
   sqlite3_close (db);
 }
 
+/* --format kineto: the same seed's trace as Kineto JSON (json-glib's reading): every kernel of the
+ * SQLite file, with its name, stream, correlation and duration, every runtime and driver call;
+ * .gz is gzip. */
+static void
+test_kineto (void)
+{
+  g_autofree char *db_path = g_build_filename (sl_test_tmpdir (), "kineto.sqlite", NULL);
+  g_autofree char *json_path = g_build_filename (sl_test_tmpdir (), "kineto.json", NULL);
+  g_autofree char *gz_path = g_build_filename (sl_test_tmpdir (), "kineto.json.gz", NULL);
+  const char *nsys[] = { "-o", db_path, "-n", "20k", "--seed", "7", "-f", NULL };
+  const char *kineto[] = { "-o", json_path, "-n", "20k", "--seed", "7", "-F", "kineto", "-f", NULL };
+  const char *gz[] = { "-o", gz_path, "-n", "20k", "--seed", "7", "--format", "kineto", "-f", NULL };
+  const char *bad[] = { "-o", json_path, "-n", "20k", "--format", "perfetto", "-f", NULL };
+  g_autoptr (GenRun) a = gen_spawn (nsys), b = gen_spawn (kineto), c = gen_spawn (gz);
+  g_autoptr (GenRun) d = gen_spawn (bad);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (a->status, ==, 0);
+  g_assert_cmpint (b->status, ==, 0);
+  g_assert_cmpint (c->status, ==, 0);
+  g_assert_cmpint (d->status, ==, 2);
+  g_assert_nonnull (strstr (d->err, "perfetto"));
+
+  sqlite3 *db = open_db (db_path);
+  gint64 kernels = query_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  gint64 kernel_ns = query_int (db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  gint64 runtime = query_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+  sqlite3_close (db);
+
+  g_assert_true (json_parser_load_from_file (parser, json_path, &error));
+  g_assert_no_error (error);
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_object_has_member (root, "deviceProperties"));
+  JsonArray *events = json_object_get_array_member (root, "traceEvents");
+  gint64 n_kernels = 0, n_api = 0;
+  double kernel_us = 0;
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      const char *cat = json_object_get_string_member_with_default (e, "cat", "");
+      if (g_str_equal (cat, "kernel"))
+        {
+          JsonObject *args = json_object_get_object_member (e, "args");
+          g_assert_true (json_object_has_member (args, "stream"));
+          g_assert_true (json_object_has_member (args, "correlation"));
+          g_assert_cmpstr (json_object_get_string_member (e, "name"), !=, "");
+          kernel_us += json_object_get_double_member (e, "dur");
+          n_kernels++;
+        }
+      else if (g_str_equal (cat, "cuda_runtime") || g_str_equal (cat, "cuda_driver"))
+        n_api++;
+    }
+  g_test_message ("%" G_GINT64_FORMAT " kernels, %" G_GINT64_FORMAT " runtime calls", n_kernels,
+                  n_api);
+  g_assert_cmpint (n_kernels, ==, kernels);
+  g_assert_cmpint (n_api, ==, runtime);
+  g_assert_cmpfloat (fabs (kernel_us * 1000 - (double) kernel_ns), <, 1.0 * (double) kernels);
+
+  g_autofree char *head = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (gz_path, &head, &len, NULL));
+  g_assert_cmpuint (len, >, 2);
+  g_assert_cmpint ((guchar) head[0], ==, 0x1f);
+  g_assert_cmpint ((guchar) head[1], ==, 0x8b);
+}
+
 static void
 test_force (void)
 {
@@ -870,6 +939,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gen/nvtx-nesting", test_nvtx);
   g_test_add_func ("/gen/threads", test_threads);
   g_test_add_func ("/gen/force", test_force);
+  g_test_add_func ("/gen/kineto", test_kineto);
   g_test_add_func ("/gen/unwritable", test_unwritable);
   g_test_add_func ("/gen/usage", test_usage);
   rc = g_test_run ();
