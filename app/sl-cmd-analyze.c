@@ -29,7 +29,7 @@ sl_cmd_analyze (int    argc,
 {
   g_auto (GStrv) rule_args = NULL, sets = NULL, files = NULL;
   g_autofree char *format = NULL, *output = NULL, *range = NULL;
-  gboolean list = FALSE;
+  gboolean list = FALSE, merge = FALSE;
   gint limit = 0;
   const GOptionEntry entries[] = {
     { "rule", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &rule_args, "Rules to run (default: all)",
@@ -47,6 +47,9 @@ sl_cmd_analyze (int    argc,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output",
       "FILE" },
     { "list-rules", 0, 0, G_OPTION_ARG_NONE, &list, "List the rules and their thresholds", NULL },
+    { "merge", 0, 0, G_OPTION_ARG_NONE, &merge,
+      "The FILEs are one job's ranks: analyse them merged on one time axis (as sightline info "
+      "--merge; the straggler rule compares them)", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
     { NULL }
   };
@@ -71,10 +74,10 @@ sl_cmd_analyze (int    argc,
       list_rules ();
       return 0;
     }
-  if (files == NULL || files[0] == NULL || files[1] != NULL)
+  if (files == NULL || files[0] == NULL || (files[1] != NULL && !merge))
     {
-      fprintf (stderr, "sightline analyze: give exactly one trace FILE (see `sightline analyze "
-                       "--help`)\n");
+      fprintf (stderr, "sightline analyze: give exactly one trace FILE, or --merge and several "
+                       "(see `sightline analyze --help`)\n");
       return 2;
     }
   if (format != NULL && strcmp (format, "json") == 0)
@@ -113,10 +116,16 @@ sl_cmd_analyze (int    argc,
     }
   g_ptr_array_add (names, NULL);
 
-  g_autoptr (SlTrace) trace = sl_trace_load (files[0], SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_autoptr (SlTrace) trace =
+      merge ? sl_trace_load_merged ((const char *const *) files, g_strv_length (files),
+                                    SL_LOAD_ALL, NULL, NULL, NULL, NULL, &error)
+            : sl_trace_load (files[0], SL_LOAD_ALL, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
-      fprintf (stderr, "sightline analyze: cannot load %s: %s\n", files[0], error->message);
+      if (merge)
+        fprintf (stderr, "sightline analyze: %s\n", error->message);
+      else
+        fprintf (stderr, "sightline analyze: cannot load %s: %s\n", files[0], error->message);
       return 1;
     }
   if (range != NULL)

@@ -351,5 +351,6 @@ void _sl_rule_sync_api        (SlAnalyzeCtx *ctx);
 void _sl_rule_tiny_kernels    (SlAnalyzeCtx *ctx);
 void _sl_rule_low_occupancy   (SlAnalyzeCtx *ctx);
 void _sl_rule_launch_latency  (SlAnalyzeCtx *ctx);
+void _sl_rule_straggler       (SlAnalyzeCtx *ctx);
 
 G_END_DECLS

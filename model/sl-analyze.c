@@ -61,6 +61,12 @@ static const SlRuleParam p_launch_latency[] = {
   { "idle", SL_PARAM_FRACTION, 0.50, "counted only when the GPU is idle this much of the delay" },
   { NULL, 0, 0, NULL },
 };
+static const SlRuleParam p_straggler[] = {
+  { "excess", SL_PARAM_FRACTION, 0.05,
+    "reported when the slowest rank takes this much longer than the others to reach a step's "
+    "collectives" },
+  { NULL, 0, 0, NULL },
+};
 static const SlRuleParam p_idle_breakdown[] = {
   { "idle", SL_PARAM_FRACTION, 0.20, "reported when the GPU is idle this share of its span" },
   { NULL, 0, 0, NULL },
@@ -80,6 +86,7 @@ enum
   RULE_LOW_OCCUPANCY,
   RULE_LAUNCH_LATENCY,
   RULE_IDLE_BREAKDOWN,
+  RULE_STRAGGLER,
   N_RULES
 };
 
@@ -111,6 +118,9 @@ static const SlRule rules[N_RULES + 1] = {
   { "idle_breakdown", "GPU time breakdown",
     "each GPU's time: busy (kernels, copies, sets), idle in host sync, idle while launching, other",
     p_idle_breakdown },
+  { "straggler", "Straggler rank",
+    "in a trace of several ranks, the rank the others wait for in each step's collectives, and "
+    "what it does differently", p_straggler },
   { NULL, NULL, NULL, NULL },
 };
 
@@ -369,7 +379,7 @@ static const RuleFunc rule_funcs[N_RULES] = {
   _sl_rule_gpu_util,      _sl_rule_gpu_gaps,        _sl_rule_cpu_bound,   _sl_rule_gpu_bound,
   _sl_rule_sync_memcpy,   _sl_rule_pageable_memcpy, _sl_rule_sync_memset, _sl_rule_sync_api,
   _sl_rule_tiny_kernels,  _sl_rule_low_occupancy,   _sl_rule_launch_latency,
-  _sl_rule_idle_breakdown,
+  _sl_rule_idle_breakdown, _sl_rule_straggler,
 };
 
 /* What the trace lacks for the rules, and what it holds instead; NULL when it has CUDA API calls

@@ -71,27 +71,50 @@ step_class (const char *name)
   return STEP_NONE;
 }
 
-SlTime
-sl_trace_median_step (SlTrace *trace,
-                      SlTime   t0,
-                      SlTime   t1,
-                      guint   *n_steps)
+/* The number at the end of a step's name, -1 when none. */
+static gint64
+step_number (const char *name)
+{
+  gsize len = strlen (name), k = len;
+
+  while (k > 0 && g_ascii_isdigit (name[k - 1]))
+    k--;
+  if (k == len || len - k > 15)
+    return -1;
+  return g_ascii_strtoll (name + k, NULL, 10);
+}
+
+static int
+compare_step_start (gconstpointer a,
+                    gconstpointer b)
+{
+  const SlStep *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+GArray *
+sl_trace_steps (SlTrace        *trace,
+                SlTime          t0,
+                SlTime          t1,
+                SlThreadFilter  keep,
+                gpointer        data)
 {
   /* a class per string id, looked at once: NVTX lanes of a Kineto trace hold every operator
    * (10^6 … 10^7 ranges) under a few thousand names */
   guint n_strs = sl_trace_get_n_strs (trace);
   g_autofree guint8 *cls = g_new0 (guint8, MAX (n_strs, 1));
-  /* per thread and class: the steps' durations */
+  /* per thread and class: its steps */
   g_autoptr (GHashTable) by = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                                      (GDestroyNotify) g_array_unref);
   GArray *best = NULL;
   guint best_class = STEP_NONE, best_key = 0;
 
-  *n_steps = 0;
   for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, l);
-      if (lane->kind != SL_LANE_NVTX || lane->thread < 0)
+      if (lane->kind != SL_LANE_NVTX || lane->thread < 0
+          || (keep != NULL && !keep (trace, lane->thread, data)))
         continue;
       for (gsize e = sl_lane_lower_bound (lane, t0); e < lane->n_events; e++)
         {
@@ -107,9 +130,10 @@ sl_trace_median_step (SlTrace *trace,
           gpointer key = GUINT_TO_POINTER (((guint) lane->thread << 2) | cls[ev->name]);
           GArray *d = g_hash_table_lookup (by, key);
           if (d == NULL)
-            g_hash_table_insert (by, key, d = g_array_new (FALSE, FALSE, sizeof (SlTime)));
-          SlTime dur = ev->end - ev->start;
-          g_array_append_val (d, dur);
+            g_hash_table_insert (by, key, d = g_array_new (FALSE, FALSE, sizeof (SlStep)));
+          SlStep step = { step_number (sl_trace_str (trace, ev->name)), ev->start, ev->end,
+                          lane->thread };
+          g_array_append_val (d, step);
         }
     }
 
@@ -130,12 +154,33 @@ sl_trace_median_step (SlTrace *trace,
           best_key = GPOINTER_TO_UINT (key);
         }
     }
-  if (best == NULL || best->len == 0)
+  if (best == NULL)
+    return g_array_new (FALSE, FALSE, sizeof (SlStep));
+  g_hash_table_steal (by, GUINT_TO_POINTER (best_key));
+  g_array_sort (best, compare_step_start);
+  return best;
+}
+
+SlTime
+sl_trace_median_step (SlTrace *trace,
+                      SlTime   t0,
+                      SlTime   t1,
+                      guint   *n_steps)
+{
+  g_autoptr (GArray) steps = sl_trace_steps (trace, t0, t1, NULL, NULL);
+  g_autoptr (GArray) d = g_array_sized_new (FALSE, FALSE, sizeof (SlTime), steps->len);
+
+  *n_steps = steps->len;
+  if (steps->len == 0)
     return -1;
-  g_array_sort (best, sl_cmp_int64);
-  *n_steps = best->len;
-  SlTime *v = (SlTime *) best->data;
-  return best->len % 2 ? v[best->len / 2] : (v[best->len / 2 - 1] + v[best->len / 2]) / 2;
+  for (guint i = 0; i < steps->len; i++)
+    {
+      SlTime dur = g_array_index (steps, SlStep, i).end - g_array_index (steps, SlStep, i).start;
+      g_array_append_val (d, dur);
+    }
+  g_array_sort (d, sl_cmp_int64);
+  SlTime *v = (SlTime *) d->data;
+  return d->len % 2 ? v[d->len / 2] : (v[d->len / 2 - 1] + v[d->len / 2]) / 2;
 }
 
 void

@@ -66,6 +66,27 @@ SlTime sl_trace_median_step (SlTrace *trace,
                              SlTime   t1,
                              guint   *n_steps);
 
+/* One training step (sl_trace_steps). */
+typedef struct
+{
+  gint64 number;   /* the number at the end of its name ("ProfilerStep#12": 12), -1 when none */
+  SlTime start, end;
+  gint   thread;
+} SlStep;
+
+/* Which threads sl_trace_steps looks at. */
+typedef gboolean (*SlThreadFilter) (SlTrace *trace,
+                                    gint     thread,
+                                    gpointer data);
+
+/* The steps sl_trace_median_step takes, among the threads `keep` accepts (NULL: every thread),
+ * in time order; an empty array when there are none. */
+GArray *sl_trace_steps (SlTrace        *trace,
+                        SlTime          t0,
+                        SlTime          t1,
+                        SlThreadFilter  keep,
+                        gpointer        data);
+
 typedef enum
 {
   SL_SUMMARIES_COLUMN,

@@ -220,6 +220,245 @@ test_steps_planted (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
+/* ---- the straggler rule ------------------------------------------------------------------ */
+
+/* `sightline analyze --merge --format json -r straggler [--set …] FILES`: its straggler finding,
+ * NULL when there is none. */
+static JsonNode *
+straggler_of (GPtrArray  *files,
+              const char *set)
+{
+  g_auto (SlTestRun) run = { 0 };
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_ptr_array_add (args, "analyze");
+  g_ptr_array_add (args, "--merge");
+  g_ptr_array_add (args, "--format");
+  g_ptr_array_add (args, "json");
+  g_ptr_array_add (args, "-r");
+  g_ptr_array_add (args, "straggler");
+  if (set != NULL)
+    {
+      g_ptr_array_add (args, "--set");
+      g_ptr_array_add (args, (char *) set);
+    }
+  for (guint i = 0; i < files->len; i++)
+    g_ptr_array_add (args, g_ptr_array_index (files, i));
+  run_list (&run, args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  JsonArray *findings = json_object_get_array_member (
+      json_node_get_object (json_parser_get_root (parser)), "findings");
+  if (json_array_get_length (findings) == 0)
+    return NULL;
+  g_assert_cmpuint (json_array_get_length (findings), ==, 1);
+  return json_node_copy (json_array_get_element (findings, 0));
+}
+
+static gint64
+evidence_int (JsonNode   *finding,
+              const char *key)
+{
+  JsonObject *ev = json_object_get_object_member (json_node_get_object (finding), "evidence");
+  g_assert_true (json_object_has_member (ev, key));
+  return (gint64) llround (json_object_get_double_member (ev, key));
+}
+
+static gint64
+median_i64 (GArray *v)
+{
+  g_autoptr (GArray) c = g_array_copy (v);
+  g_array_sort (c, cmp_i64);
+  gint64 *x = (gint64 *) c->data;
+  return c->len % 2 ? x[c->len / 2] : (x[c->len / 2 - 1] + x[c->len / 2]) / 2;
+}
+
+/* The oracle for one rank's Kineto file (json-glib, times through doubles): per ProfilerStep#N
+ * of the thread with most, N and its time to the collectives: its duration less the time NCCL
+ * kernels run inside it. */
+static void
+kineto_own_times (const char *path,
+                  GArray     *numbers,
+                  GArray     *own)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, NULL));
+  g_autoptr (GZlibDecompressor) z = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr (GInputStream) in = g_converter_input_stream_new (raw, G_CONVERTER (z));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, 3 * sizeof (double));
+  g_autoptr (GArray) nccl = g_array_new (FALSE, FALSE, 2 * sizeof (double));
+
+  g_assert_true (json_parser_load_from_stream (parser, in, NULL, &error));
+  g_assert_no_error (error);
+  JsonArray *events = json_object_get_array_member (
+      json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      const char *name = json_object_get_string_member_with_default (e, "name", "");
+      if (g_strcmp0 (json_object_get_string_member_with_default (e, "ph", ""), "X") != 0
+          || !json_object_has_member (e, "dur"))
+        continue;
+      double ts = json_object_get_double_member (e, "ts") * 1000;
+      double end = ts + json_object_get_double_member (e, "dur") * 1000;
+      if (g_str_has_prefix (name, "ProfilerStep#"))
+        {
+          double s[3] = { g_ascii_strtod (name + 13, NULL), ts, end };
+          g_array_append_val (steps, s);
+        }
+      else if (g_strcmp0 (json_object_get_string_member_with_default (e, "cat", ""), "kernel") == 0
+               && strstr (name, "nccl") != NULL)
+        {
+          double k[2] = { ts, end };
+          g_array_append_val (nccl, k);
+        }
+    }
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const double *s = &g_array_index (steps, double, 3 * i);
+      double comm = 0;
+      for (guint k = 0; k < nccl->len; k++)
+        {
+          const double *n = &g_array_index (nccl, double, 2 * k);
+          double d = MIN (n[1], s[2]) - MAX (n[0], s[1]);
+          comm += d > 0 ? d : 0;
+        }
+      gint64 number = (gint64) s[0], t = llround (s[2] - s[1] - comm);
+      g_array_append_val (numbers, number);
+      g_array_append_val (own, t);
+    }
+}
+
+/* The two ranks of a real PyTorch job, merged: the straggler rule's figures against the
+ * oracle's (each step's slowest rank by its time to the collectives); below the default 5 % it
+ * says nothing. */
+static void
+test_straggler_real (void)
+{
+  g_autofree char *a = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autofree char *b = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
+  g_autoptr (GPtrArray) files = g_ptr_array_new ();
+  g_autoptr (GArray) n0 = g_array_new (FALSE, FALSE, 8), o0 = g_array_new (FALSE, FALSE, 8);
+  g_autoptr (GArray) n1 = g_array_new (FALSE, FALSE, 8), o1 = g_array_new (FALSE, FALSE, 8);
+
+  g_ptr_array_add (files, a);
+  g_ptr_array_add (files, b);
+  kineto_own_times (a, n0, o0);
+  kineto_own_times (b, n1, o1);
+  g_assert_cmpuint (n0->len, ==, 2);
+  g_assert_cmpuint (n1->len, ==, 2);
+  guint slow0 = 0, slow1 = 0;
+  for (guint i = 0; i < n0->len; i++)
+    for (guint j = 0; j < n1->len; j++)
+      if (g_array_index (n0, gint64, i) == g_array_index (n1, gint64, j))
+        {
+          if (g_array_index (o0, gint64, i) >= g_array_index (o1, gint64, j))
+            slow0++;
+          else
+            slow1++;
+        }
+  gint64 m0 = median_i64 (o0), m1 = median_i64 (o1);
+  gboolean one = slow1 > slow0 || (slow1 == slow0 && m1 > m0);
+  gint64 mine = one ? m1 : m0, theirs = one ? m0 : m1;
+  g_test_message ("rank 0: %" G_GINT64_FORMAT " ns, rank 1: %" G_GINT64_FORMAT " ns; slowest "
+                  "in %u and %u steps", m0, m1, slow0, slow1);
+
+  g_autoptr (JsonNode) quiet = straggler_of (files, NULL);
+  if ((double) mine < 1.05 * (double) theirs)
+    g_assert_null (quiet);
+  g_autoptr (JsonNode) f = straggler_of (files, "straggler.excess=0%");
+  g_assert_nonnull (f);
+  const char *summary = json_object_get_string_member (json_node_get_object (f), "summary");
+  g_assert_true (g_str_has_prefix (summary, one ? "rank 1 is the slowest" : "rank 0 is the slowest"));
+  g_assert_cmpint (evidence_int (f, "ranks"), ==, 2);
+  g_assert_cmpint (evidence_int (f, "steps"), ==, 2);
+  g_assert_cmpint (evidence_int (f, "slowest_steps"), ==, one ? slow1 : slow0);
+  /* times through doubles in the oracle: a kernel cut by a step's edge may be 0.25 µs off */
+  g_assert_cmpint (ABS (evidence_int (f, "step_ns") - mine), <=, 2000);
+  g_assert_cmpint (ABS (evidence_int (f, "others_step_ns") - theirs), <=, 2000);
+}
+
+/* Three planted ranks of a synchronous job, 10 steps of 100 ms that end together: rank 2 waits
+ * 30 ms a step on its data loader (poll) and spends 10 ms in the all-reduce; ranks 0 and 1 wait
+ * 2 ms and then 38 ms in the all-reduce for it.  The rule names rank 2, 90 ms against 62 ms, the
+ * poll, and 28 ms a step of waiting by the others; without rank 2's slowness, nothing. */
+static char *
+plant_rank (guint    rank,
+            gboolean slow)
+{
+  g_autofree char *name = g_strdup_printf ("straggler-rank%u%s.sqlite", rank, slow ? "" : "-even");
+  char *path = tmp_path (name);
+  Plant *p = plant_new (path);
+  const gint64 MS = PLANT_MS, step = 100 * MS, t0 = 10 * MS;
+  gint64 wait = slow && rank == 2 ? 30 * MS : 2 * MS;
+
+  for (gint k = 0; k < 10; k++)
+    {
+      gint64 s = t0 + k * step;
+      plant_osrt (p, PLANT_MAIN, "poll", s + MS / 2, s + MS / 2 + wait);
+      gint64 t = s + MS / 2 + wait + 100 * PLANT_US;
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel", t, t + 5 * PLANT_US);
+      plant_kernel (p, "gemm_kernel", &plant_config_full, t + 10 * PLANT_US, t + 10 * PLANT_US + 50 * MS,
+                    corr);
+      /* the all-reduce starts when this rank gets there and ends when the last one does */
+      gint64 arrive = t + 10 * PLANT_US + 50 * MS;
+      gint64 done = s + step - MS;
+      corr = plant_api (p, PLANT_MAIN, "ncclAllReduce", arrive - 20 * PLANT_US, arrive - 10 * PLANT_US);
+      plant_kernel (p, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", &plant_config_full, arrive, done,
+                    corr);
+      plant_set_gpu_free (p, done);
+    }
+  plant_finish (p);
+  for (gint k = 0; k < 10; k++)
+    {
+      g_autofree char *text = g_strdup_printf ("step %d", k);
+      plant_nvtx (path, PLANT_MAIN, 59, text, t0 + k * step, t0 + (k + 1) * step);
+    }
+  g_autofree char *env = g_strdup_printf ("INSERT INTO META_DATA_CAPTURE VALUES "
+                                          "('PROCESS_0:ENVIRONMENT_VARIABLE', 'RANK=\"%u\"')",
+                                          rank);
+  plant_sql (path, env);
+  return path;
+}
+
+static void
+test_straggler_planted (void)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) even = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint r = 0; r < 3; r++)
+    {
+      g_ptr_array_add (files, plant_rank (r, TRUE));
+      g_ptr_array_add (even, plant_rank (r, FALSE));
+    }
+  g_autoptr (JsonNode) f = straggler_of (files, NULL);
+  g_assert_nonnull (f);
+  const char *summary = json_object_get_string_member (json_node_get_object (f), "summary");
+  g_assert_true (g_str_has_prefix (summary, "rank 2 is the slowest rank in 10 of 10 steps"));
+  g_assert_nonnull (strstr (summary, "OS calls (most in poll)"));
+  /* time to the collectives: the step less the all-reduce, i.e. the poll, the launch, the gemm
+   * and the last millisecond of the step after it (0.5 + wait + 0.11 + 50 + 1 ms) */
+  gint64 mine = evidence_int (f, "step_ns"), theirs = evidence_int (f, "others_step_ns");
+  g_test_message ("%s", summary);
+  g_assert_cmpint (ABS (mine - (81 * PLANT_MS + 610 * PLANT_US)), <=, 1000);
+  g_assert_cmpint (ABS (theirs - (53 * PLANT_MS + 610 * PLANT_US)), <=, 1000);
+  g_assert_cmpint (evidence_int (f, "osrt_ns"), ==, 30 * PLANT_MS);
+  g_assert_cmpint (ABS (evidence_int (f, "others_wait_ns") - 28 * PLANT_MS), <=, 1000);
+  g_assert_cmpint (ABS (evidence_int (f, "compute_ns") - 50 * PLANT_MS), <=, 1000);
+  /* each step costs the others rank 2's lead: 10 × 28 ms */
+  gint64 cost = json_object_get_int_member (json_node_get_object (f), "cost_ns");
+  g_assert_cmpint (ABS (cost - 280 * PLANT_MS), <=, 10000);
+
+  g_autoptr (JsonNode) none = straggler_of (even, NULL);
+  g_assert_null (none);
+}
+
 /* ---- merge-summaries --------------------------------------------------------------------- */
 
 /* Every rank of the merge against its own analyze JSON; slowest first; deviations against the
@@ -537,6 +776,8 @@ main (int   argc,
   g_test_add_func ("/model/summaries/steps-kineto", test_steps_kineto);
   g_test_add_func ("/model/summaries/steps-planted", test_steps_planted);
   g_test_add_func ("/app/merge-summaries/real", test_merge_real);
+  g_test_add_func ("/analyze/straggler/real", test_straggler_real);
+  g_test_add_func ("/analyze/straggler/planted", test_straggler_planted);
   g_test_add_func ("/app/merge-summaries/planted", test_merge_planted);
   g_test_add_func ("/app/merge-summaries/bad-input", test_merge_bad);
   return g_test_run ();
