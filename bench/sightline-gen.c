@@ -232,6 +232,10 @@ typedef struct
   bool force;
   bool no_sched;   /* leave SCHED_EVENTS empty */
   bool kineto;     /* write Kineto JSON (through the model) instead of nsys SQLite */
+  int ranks;       /* --ranks N: N files of one synchronous job; 0: one trace */
+  int rank;        /* the file being written */
+  int straggler;   /* the rank whose data loading is slower, -1: none */
+  int slowdown;    /* by this many percent of a step */
 } Options;
 
 typedef struct
@@ -293,6 +297,8 @@ typedef struct
   int op_seq;
   double osrt_carry, sample_carry;
   double last_step_rows; /* main-thread rows of the step before, for the OSRT quota */
+  int64_t base_step;     /* the step before without the straggler's delay (--ranks): the same on
+                          * every rank */
 } Gen;
 
 /* --- random numbers: xoshiro256** seeded by splitmix64
@@ -1107,6 +1113,15 @@ run_step (Gen *gen)
   gen->cpu_t += rng_range (&gen->rng, 2 * US, 8 * US);
   t = gen->cpu_t;
   gen->cpu_t += rng_range (&gen->rng, 200, 600);
+  /* several ranks: the straggler's batch comes late by a share of a step; it waits for it (the
+   * others wait in the all-reduce at the end).  No random draw: every rank's rows stay alike. */
+  int64_t late = opt->ranks > 0 && opt->straggler >= 0 && gen->step > 1
+                     ? gen->base_step * opt->slowdown / 100 : 0;
+  if (late > 0 && opt->rank == opt->straggler)
+    {
+      add_osrt (gen, gen->main_tid, OSRT_POLL, gen->cpu_t, gen->cpu_t + late, 1);
+      gen->cpu_t += late;
+    }
 
   /* The batch goes to every GPU from pinned memory on the copy stream; compute waits for it. */
   for (int g = 0; g < opt->gpus && !budget_reached (gen); g++)
@@ -1127,6 +1142,19 @@ run_step (Gen *gen)
     run_phase (gen, 1, 28);
   if (!budget_reached (gen))
     run_phase (gen, 2, 8);
+
+  /* several ranks: the gradients' all-reduce, which ends when the last rank gets there */
+  if (opt->ranks > 0 && !budget_reached (gen))
+    {
+      cpu_gap (gen);
+      int64_t api_start = gen->cpu_t, api_dur = rng_range (&gen->rng, 3 * US, 8 * US);
+      int64_t corr = add_runtime (gen, api_start, api_start + api_dur, API_LAUNCH_KERNEL);
+      int64_t start = gpu_start (gen, 0, 0, api_start);
+      int64_t transfer = rng_range (&gen->rng, 2 * MS, 4 * MS);
+      add_kernel (gen, 0, 0, SL_GEN_ALLREDUCE, start,
+                  start + transfer + (opt->rank == opt->straggler ? 0 : late), corr);
+      gen->cpu_t = api_start + api_dur;
+    }
 
   /* loss.item(): a small copy to pageable memory and a stream synchronize. */
   cpu_gap (gen);
@@ -1160,6 +1188,7 @@ run_step (Gen *gen)
   add_nvtx (gen, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE, t, gen->cpu_t, gen->main_tid, text, -1, 1,
             colours[gen->step % N_ELEMENTS (colours)]);
 
+  gen->base_step = gen->cpu_t - t - late;
   gen->last_step_rows = (double)(total_events (gen) - main_before);
   n_samples =
       take_quota (&gen->sample_carry,
@@ -1427,6 +1456,22 @@ write_target_info (Gen *gen)
           sqlite3_free (msg);
           return;
         }
+    /* one rank of several: its environment says which, as nsys records it */
+    if (opt->ranks > 0)
+      {
+        char rank[64], size[64];
+        snprintf (rank, sizeof rank, "RANK=\"%d\"", opt->rank);
+        snprintf (size, sizeof size, "WORLD_SIZE=\"%d\"", opt->ranks);
+        if (!sl_schema_add_meta (gen->db, "META_DATA_CAPTURE", "PROCESS_0:ENVIRONMENT_VARIABLE",
+                                 rank, &msg)
+            || !sl_schema_add_meta (gen->db, "META_DATA_CAPTURE", "PROCESS_0:ENVIRONMENT_VARIABLE",
+                                    size, &msg))
+          {
+            gen_fail (gen, "%s", msg);
+            sqlite3_free (msg);
+            return;
+          }
+      }
   }
   return;
 
@@ -1464,7 +1509,7 @@ generate (Gen *gen)
   rng_seed (&gen->rng, opt->seed);
   rng_seed (&gen->tail_rng, opt->seed ^ UINT64_C (0x5eed7a11));
   /* A plausible pid, fixed by the seed; the data-loader threads follow it. */
-  gen->pid = 20000 + (int64_t)(opt->seed % 40000);
+  gen->pid = 20000 + (int64_t)(opt->seed % 40000) + opt->rank;
   gen->global_pid = SL_GLOBAL_PID (1, gen->pid);
   gen->main_tid = SL_GLOBAL_TID (1, gen->pid, gen->pid);
   gen->worker_tids = calloc ((size_t)opt->threads, sizeof (int64_t));
@@ -1533,7 +1578,8 @@ usage (FILE *out)
 {
   fprintf (out,
            "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
-           "T] [--sample-share P] [--no-sched] [--format nsys|kineto] [--force]\n"
+           "T] [--sample-share P] [--no-sched] [--format nsys|kineto] [--ranks N [--straggler R]\n"
+           "       [--slowdown P]] [--force]\n"
            "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
            ") of about EVENTS events,\n"
            "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
@@ -1553,6 +1599,11 @@ usage (FILE *out)
            "                      most 50; stacks are ~40 frames deep)\n"
            "  -N, --no-sched      no scheduling data (SCHED_EVENTS left empty)\n"
            "  -F, --format F      nsys (default) or kineto\n"
+           "  -R, --ranks N       N files, the ranks of one synchronous job: each step ends in an\n"
+           "                      NCCL all-reduce; FILE's \"%%r\" is the rank (else -rankN is added)\n"
+           "  -T, --straggler R   rank R's data loading is slower: it waits a share of each step\n"
+           "                      for its batch, the others wait for it in the all-reduce\n"
+           "  -D, --slowdown P    that share, in percent of a step (default 30)\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n");
 }
@@ -1588,6 +1639,99 @@ parse_int (const char *s, int lo, int hi, int *out)
   return true;
 }
 
+/* One trace file: written beside its name and renamed at the end (a Kineto one through the
+ * model); prints what it holds. */
+static int
+write_trace (const Options *opt)
+{
+  Gen gen = { 0 };
+  char *tmp = NULL;
+  struct timespec t0, t1;
+  int fd, rc = 1;
+  size_t len;
+
+  if (!opt->force && access (opt->output, F_OK) == 0)
+    {
+      fprintf (stderr, "sightline-gen: '%s' already exists; pass --force to overwrite it\n",
+               opt->output);
+      return 1;
+    }
+
+  /* Write beside the target and rename at the end, so FILE is either the old file or a whole trace.
+   */
+  len = strlen (opt->output) + 32;
+  tmp = malloc (len);
+  if (tmp == NULL)
+    return 1;
+  snprintf (tmp, len, "%s.tmp-sightline-gen", opt->output);
+  unlink (tmp);
+  fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0)
+    {
+      fprintf (stderr, "sightline-gen: cannot write '%s': %s\n", opt->output, strerror (errno));
+      free (tmp);
+      return 1;
+    }
+  close (fd);
+
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  gen.opt = opt;
+  if (sqlite3_open_v2 (tmp, &gen.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    gen_fail (&gen, "%s", gen.db != NULL ? sqlite3_errmsg (gen.db) : "cannot open");
+  else
+    generate (&gen);
+  if (gen.db != NULL && sqlite3_close (gen.db) != SQLITE_OK && gen.error == NULL)
+    gen_fail (&gen, "closing the database failed");
+  if (gen.error == NULL && opt->kineto)
+    {
+      /* the model writes the JSON itself, replacing FILE only when whole */
+      char *why = NULL;
+      if (!sl_gen_to_kineto (tmp, opt->output, &why))
+        gen_fail (&gen, "%s", why);
+      free (why);
+      unlink (tmp);
+    }
+  else if (gen.error == NULL && rename (tmp, opt->output) != 0)
+    gen_fail (&gen, "%s", strerror (errno));
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+
+  if (gen.error != NULL)
+    {
+      fprintf (stderr, "sightline-gen: cannot write '%s': %s\n", opt->output, gen.error);
+      unlink (tmp);
+    }
+  else
+    {
+      const Counts *n = &gen.n;
+
+      printf ("wrote %s (seed %" PRIu64 ", %d GPU, %d streams/GPU, %d threads) in %.2f s\n",
+              opt->output, opt->seed, opt->gpus, opt->streams, opt->threads,
+              (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+      printf ("runtime %" PRIu64 "\n", n->runtime);
+      printf ("driver %" PRIu64 "\n", n->driver);
+      printf ("kernel %" PRIu64 "\n", n->kernel);
+      printf ("memcpy %" PRIu64 "\n", n->memcpy);
+      printf ("memset %" PRIu64 "\n", n->memset);
+      printf ("sync %" PRIu64 "\n", n->sync);
+      printf ("nvtx %" PRIu64 "\n", n->nvtx);
+      printf ("osrt %" PRIu64 "\n", n->osrt);
+      printf ("samples %" PRIu64 "\n", n->samples);
+      printf ("frames %" PRIu64 "\n", n->frames);
+      printf ("sched %" PRIu64 "\n", n->sched);
+      printf ("steps %" PRId64 "\n", gen.step);
+      printf ("total %" PRIu64 "\n", total_events (&gen));
+      rc = 0;
+    }
+  free (gen.error);
+  free (gen.worker_tids);
+  free (gen.worker_t);
+  free (gen.sched_cpu);
+  free (gen.stream_free);
+  free (gen.grid_ids);
+  free (tmp);
+  return rc;
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1602,18 +1746,18 @@ main (int argc, char *argv[])
     { "force", no_argument, NULL, 'f' },
     { "no-sched", no_argument, NULL, 'N' },
     { "format", required_argument, NULL, 'F' },
+    { "ranks", required_argument, NULL, 'R' },
+    { "straggler", required_argument, NULL, 'T' },
+    { "slowdown", required_argument, NULL, 'D' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
-  Options opt = { .seed = 1, .gpus = 1, .streams = 2, .threads = 3, .sample_share = SHARE_SAMPLES };
+  Options opt = { .seed = 1, .gpus = 1, .streams = 2, .threads = 3, .sample_share = SHARE_SAMPLES,
+                  .straggler = -1, .slowdown = 30 };
   bool have_n = false;
-  Gen gen = { 0 };
-  char *tmp = NULL;
-  struct timespec t0, t1;
-  int c, fd, rc = 1;
-  size_t len;
+  int c;
 
-  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNF:h", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNF:R:T:D:h", longopts, NULL)) != -1)
     {
       bool ok = true;
 
@@ -1641,6 +1785,9 @@ main (int argc, char *argv[])
           ok = strcmp (optarg, "nsys") == 0 || strcmp (optarg, "kineto") == 0;
           opt.kineto = strcmp (optarg, "kineto") == 0;
           break;
+        case 'R': ok = parse_int (optarg, 1, 1024, &opt.ranks); break;
+        case 'T': ok = parse_int (optarg, 0, 1023, &opt.straggler); break;
+        case 'D': ok = parse_int (optarg, 1, 1000, &opt.slowdown); break;
         case 'h': usage (stdout); return 0;
         default: usage (stderr); return 2;
         }
@@ -1650,6 +1797,11 @@ main (int argc, char *argv[])
           usage (stderr);
           return 2;
         }
+    }
+  if (opt.straggler >= 0 && opt.straggler >= opt.ranks)
+    {
+      fprintf (stderr, "sightline-gen: --straggler %d needs --ranks above it\n", opt.straggler);
+      return 2;
     }
   if (opt.output == NULL || !have_n || optind != argc)
     {
@@ -1661,84 +1813,29 @@ main (int argc, char *argv[])
       return 2;
     }
 
-  if (!opt.force && access (opt.output, F_OK) == 0)
+  if (opt.ranks == 0)
+    return write_trace (&opt);
+  /* one file per rank: "%r" in the name is the rank, else "-rankN" goes before the extension */
+  for (int r = 0; r < opt.ranks; r++)
     {
-      fprintf (stderr, "sightline-gen: '%s' already exists; pass --force to overwrite it\n",
-               opt.output);
-      return 1;
+      Options one = opt;
+      char name[4096];
+      const char *at = strstr (opt.output, "%r");
+      const char *dot = strrchr (opt.output, '.');
+      if (dot != NULL && strchr (dot, '/') != NULL)
+        dot = NULL;
+      if (at != NULL)
+        snprintf (name, sizeof name, "%.*s%d%s", (int) (at - opt.output), opt.output, r, at + 2);
+      else if (dot != NULL)
+        snprintf (name, sizeof name, "%.*s-rank%d%s", (int) (dot - opt.output), opt.output, r,
+                  dot);
+      else
+        snprintf (name, sizeof name, "%s-rank%d", opt.output, r);
+      one.output = name;
+      one.rank = r;
+      int rc = write_trace (&one);
+      if (rc != 0)
+        return rc;
     }
-
-  /* Write beside the target and rename at the end, so FILE is either the old file or a whole trace.
-   */
-  len = strlen (opt.output) + 32;
-  tmp = malloc (len);
-  if (tmp == NULL)
-    return 1;
-  snprintf (tmp, len, "%s.tmp-sightline-gen", opt.output);
-  unlink (tmp);
-  fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-  if (fd < 0)
-    {
-      fprintf (stderr, "sightline-gen: cannot write '%s': %s\n", opt.output, strerror (errno));
-      free (tmp);
-      return 1;
-    }
-  close (fd);
-
-  clock_gettime (CLOCK_MONOTONIC, &t0);
-  gen.opt = &opt;
-  if (sqlite3_open_v2 (tmp, &gen.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
-    gen_fail (&gen, "%s", gen.db != NULL ? sqlite3_errmsg (gen.db) : "cannot open");
-  else
-    generate (&gen);
-  if (gen.db != NULL && sqlite3_close (gen.db) != SQLITE_OK && gen.error == NULL)
-    gen_fail (&gen, "closing the database failed");
-  if (gen.error == NULL && opt.kineto)
-    {
-      /* the model writes the JSON itself, replacing FILE only when whole */
-      char *why = NULL;
-      if (!sl_gen_to_kineto (tmp, opt.output, &why))
-        gen_fail (&gen, "%s", why);
-      free (why);
-      unlink (tmp);
-    }
-  else if (gen.error == NULL && rename (tmp, opt.output) != 0)
-    gen_fail (&gen, "%s", strerror (errno));
-  clock_gettime (CLOCK_MONOTONIC, &t1);
-
-  if (gen.error != NULL)
-    {
-      fprintf (stderr, "sightline-gen: cannot write '%s': %s\n", opt.output, gen.error);
-      unlink (tmp);
-    }
-  else
-    {
-      const Counts *n = &gen.n;
-
-      printf ("wrote %s (seed %" PRIu64 ", %d GPU, %d streams/GPU, %d threads) in %.2f s\n",
-              opt.output, opt.seed, opt.gpus, opt.streams, opt.threads,
-              (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-      printf ("runtime %" PRIu64 "\n", n->runtime);
-      printf ("driver %" PRIu64 "\n", n->driver);
-      printf ("kernel %" PRIu64 "\n", n->kernel);
-      printf ("memcpy %" PRIu64 "\n", n->memcpy);
-      printf ("memset %" PRIu64 "\n", n->memset);
-      printf ("sync %" PRIu64 "\n", n->sync);
-      printf ("nvtx %" PRIu64 "\n", n->nvtx);
-      printf ("osrt %" PRIu64 "\n", n->osrt);
-      printf ("samples %" PRIu64 "\n", n->samples);
-      printf ("frames %" PRIu64 "\n", n->frames);
-      printf ("sched %" PRIu64 "\n", n->sched);
-      printf ("steps %" PRId64 "\n", gen.step);
-      printf ("total %" PRIu64 "\n", total_events (&gen));
-      rc = 0;
-    }
-  free (gen.error);
-  free (gen.worker_tids);
-  free (gen.worker_t);
-  free (gen.sched_cpu);
-  free (gen.stream_free);
-  free (gen.grid_ids);
-  free (tmp);
-  return rc;
+  return 0;
 }

@@ -229,4 +229,11 @@ static const SlGenKernel sl_gen_kernels[] = {
     { 4096, 1, 1 }, { 128, 1, 1 }, 48, 0, 0, 12000, SL_GEN_B, 1, 1 },
   { "triton_tem_fused_mm_3", "triton_tem_fused_mm_3", "triton_tem_fused_mm_3",
     { 264, 1, 1 }, { 256, 1, 1 }, 255, 0, 98304, 80000, SL_GEN_F, 1, 1 },
+  /* the all-reduce of a step of several ranks (--ranks): in no phase, launched by itself */
+  { "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096UL>)",
+    "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE",
+    { 32, 1, 1 }, { 640, 1, 1 }, 96, 0, 0, 3000000, 0, 0, 0 },
 };
+
+/* Its index in the table above. */
+#define SL_GEN_ALLREDUCE (sizeof sl_gen_kernels / sizeof sl_gen_kernels[0] - 1)

@@ -4,6 +4,7 @@
 if(TARGET test-summaries)
   target_sources(test-summaries PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sl-plant.c)
   target_link_libraries(test-summaries PRIVATE sightline-schema PkgConfig::SL_JSON)
-  target_compile_definitions(test-summaries PRIVATE SL_SIGHTLINE_BIN="$<TARGET_FILE:sightline>")
-  add_dependencies(test-summaries sightline)
+  target_compile_definitions(test-summaries PRIVATE SL_SIGHTLINE_BIN="$<TARGET_FILE:sightline>"
+                             SL_GEN_BIN="$<TARGET_FILE:sightline-gen>")
+  add_dependencies(test-summaries sightline sightline-gen)
 endif()
