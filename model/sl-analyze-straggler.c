@@ -239,11 +239,7 @@ median_ns (GArray *times)
 {
   g_autoptr (GArray) c = g_array_copy (times);
 
-  if (c->len == 0)
-    return 0;
-  g_array_sort (c, sl_cmp_int64);
-  SlTime *v = (SlTime *) c->data;
-  return c->len % 2 ? v[c->len / 2] : (v[c->len / 2 - 1] + v[c->len / 2]) / 2;
+  return c->len == 0 ? 0 : sl_median_int64 ((gint64 *) (void *) c->data, c->len);
 }
 
 void

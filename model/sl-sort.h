@@ -47,4 +47,14 @@ sl_median_double (double *v,
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The median of n > 0 gint64s (sorted in place): the mean of the middle two for an even n. */
+static inline gint64
+sl_median_int64 (gint64 *v,
+                 gsize   n)
+{
+  g_assert (n > 0);
+  qsort (v, n, sizeof *v, sl_cmp_int64);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 G_END_DECLS

@@ -178,9 +178,7 @@ sl_trace_median_step (SlTrace *trace,
       SlTime dur = g_array_index (steps, SlStep, i).end - g_array_index (steps, SlStep, i).start;
       g_array_append_val (d, dur);
     }
-  g_array_sort (d, sl_cmp_int64);
-  SlTime *v = (SlTime *) d->data;
-  return d->len % 2 ? v[d->len / 2] : (v[d->len / 2 - 1] + v[d->len / 2]) / 2;
+  return sl_median_int64 ((gint64 *) (void *) d->data, d->len);
 }
 
 void
