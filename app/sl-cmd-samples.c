@@ -69,7 +69,10 @@ sl_cmd_samples (int    argc,
                                     "Every sample is counted once; one without a call stack as "
                                     "[no stack]. `top` lists each function with the samples taken "
                                     "in it (self) and the samples whose stack holds it (total; a "
-                                    "function that recurses counts once per sample).");
+                                    "function that recurses counts once per sample). Where the "
+                                    "selection has no CPU samples (a PyTorch profiler trace), its "
+                                    "nested ranges (python_function, cpu_op, NVTX) make the stacks, "
+                                    "weighted by their self time in ns.");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "sightline samples: %s\n", error->message);
@@ -129,7 +132,11 @@ sl_cmd_samples (int    argc,
   else
     sl_calltree_write_folded (tree, out);
   if (sl_calltree_get_n_samples (tree) == 0)
-    fprintf (stderr, "sightline samples: %s: no CPU samples in the selection\n", files[0]);
+    fprintf (stderr, "sightline samples: %s: no CPU samples or ranges in the selection\n",
+             files[0]);
+  else if (sl_calltree_get_unit (tree) == SL_CALLTREE_NANOSECONDS)
+    fprintf (stderr, "sightline samples: %s: no CPU samples in the selection: the stacks are its "
+                     "nested ranges, weighted by time in ns\n", files[0]);
 
   if (output != NULL)
     {

@@ -1,4 +1,5 @@
-/* sl-calltree.c: CPU samples aggregated into top-down and bottom-up call trees and functions.
+/* sl-calltree.c: CPU samples aggregated into top-down and bottom-up call trees and functions;
+ * where a selection has no samples, its nested ranges by time (ranges_collect).
  *
  * Three steps.  The samples of the scope are counted by chain (the reader keeps identical stacks
  * as one chain), and the chains with a count merged into distinct stacks (a hash of the chain's
@@ -13,13 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl-format.h"
 #include "sl-lane.h"
 #include "sl-trace-private.h"
 
 struct _SlCalltree
 {
-  gint     ref_count;
-  SlTrace *trace;
+  gint            ref_count;
+  SlTrace        *trace;
+  SlCalltreeUnit  unit;
   GArray  *nodes[SL_CALLTREE_N_ORDERS];   /* SlCalltreeNode */
   GArray  *functions;                     /* SlCalltreeFunction */
 };
@@ -53,12 +56,13 @@ typedef struct
 
 typedef struct
 {
-  SlTrace *trace;
-  GArray  *stacks;   /* Stack */
-  guint32 *slots;    /* open addressing: index into stacks + 1, 0 = empty */
-  guint32  mask;
-  guint64  no_stack;
-  guint64  n_samples;
+  SlTrace   *trace;
+  GArray    *stacks;   /* Stack */
+  guint32   *slots;    /* open addressing: index into stacks + 1, 0 = empty */
+  guint32    mask;
+  guint64    no_stack;
+  guint64    n_samples;
+  GPtrArray *owned;    /* frames of stacks made here (nested ranges), not the trace's */
 } Stacks;
 
 /* FNV-1a in four independent lanes: a chain of 40 frames is hashed at the speed it is read. */
@@ -95,15 +99,16 @@ stacks_grow (Stacks *st)
     }
 }
 
-/* Adds `count` samples of one chain. */
-static inline void
-stacks_add (Stacks  *st,
-            guint32  chain,
-            guint64  count)
+/* Adds `count` of one stack of `n` frames, leaf first; `copy`: the frames are the caller's
+ * scratch, kept by a copy when the stack is new. */
+static void
+stacks_add_frames (Stacks        *st,
+                   const guint32 *syms,
+                   const guint32 *mods,
+                   guint          n,
+                   guint64        count,
+                   gboolean       copy)
 {
-  const guint32 *syms, *mods;
-  guint n = sl_trace_get_callchain (st->trace, chain, &syms, &mods);
-
   st->n_samples += count;
   if (n == 0)
     {
@@ -125,11 +130,32 @@ stacks_add (Stacks  *st,
         }
     }
 
+  if (copy)
+    {
+      guint32 *both = g_new (guint32, 2 * n);
+      memcpy (both, syms, n * sizeof *syms);
+      memcpy (both + n, mods, n * sizeof *mods);
+      g_ptr_array_add (st->owned, both);
+      syms = both;
+      mods = both + n;
+    }
   Stack stack = { syms, mods, n, h, count };
   st->slots[s] = st->stacks->len + 1;
   g_array_append_val (st->stacks, stack);
   if (st->stacks->len * 2 > st->mask)
     stacks_grow (st);
+}
+
+/* Adds `count` samples of one chain. */
+static inline void
+stacks_add (Stacks  *st,
+            guint32  chain,
+            guint64  count)
+{
+  const guint32 *syms, *mods;
+  guint n = sl_trace_get_callchain (st->trace, chain, &syms, &mods);
+
+  stacks_add_frames (st, syms, mods, n, count, FALSE);
 }
 
 /* Every sample of the scope, lane by lane, counted by chain (the reader keeps one chain for
@@ -174,6 +200,113 @@ stacks_collect (Stacks                *st,
   for (guint32 c = 0; c < n_chains; c++)
     if (per_chain[c] > 0)
       stacks_add (st, c, per_chain[c]);
+  return TRUE;
+}
+
+#define MAX_RANGE_DEPTH 256
+
+/* The part of [a, b) in the scope. */
+static inline SlTime
+in_scope (const SlCalltreeScope *scope,
+          SlTime                 a,
+          SlTime                 b)
+{
+  SlTime d = MIN (b, scope->t1) - MAX (a, scope->t0);
+  return d > 0 ? d : 0;
+}
+
+/* The event of `lane` covering time `t`, or NULL (events of one depth do not overlap). */
+static const SlEvent *
+covering (const SlLane *lane,
+          SlTime        t)
+{
+  gsize i = sl_lane_lower_bound (lane, t + 1);   /* the first starting after t */
+  if (i == 0)
+    return NULL;
+  const SlEvent *e = &lane->events[i - 1];
+  return e->start <= t && t < e->end ? e : NULL;
+}
+
+/* Where the scope has no CPU samples: the nested ranges of its threads (NVTX lanes by depth: a
+ * Kineto trace's python_function, cpu_op and user_annotation events, an nsys trace's NVTX ranges)
+ * make the stacks, weighted by time: each range's self time in the scope (its part of the scope
+ * less its children's) counts for its path from the outermost range.  FALSE when cancelled. */
+static gboolean
+ranges_collect (Stacks                *st,
+                const SlCalltreeScope *scope,
+                GCancellable          *cancellable)
+{
+  SlTrace *trace = st->trace;
+  guint n_threads = sl_trace_get_n_threads (trace);
+  g_autofree gboolean *wanted = NULL;
+  /* per thread, its NVTX lanes by depth */
+  g_autofree const SlLane **by_depth = g_new0 (const SlLane *, MAX_RANGE_DEPTH);
+  guint32 syms[MAX_RANGE_DEPTH], mods[MAX_RANGE_DEPTH];
+
+  if (scope->threads != NULL)
+    {
+      wanted = g_new0 (gboolean, MAX (n_threads, 1));
+      for (guint i = 0; i < scope->n_threads; i++)
+        if (scope->threads[i] < n_threads)
+          wanted[scope->threads[i]] = TRUE;
+    }
+  for (guint i = 0; i < MAX_RANGE_DEPTH; i++)
+    mods[i] = SL_NO_STR;
+  for (guint th = 0; th < n_threads; th++)
+    {
+      if (wanted != NULL && !wanted[th])
+        continue;
+      guint n_depths = 0;
+      memset (by_depth, 0, MAX_RANGE_DEPTH * sizeof *by_depth);
+      for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, l);
+          if (lane->kind == SL_LANE_NVTX && lane->thread == (gint) th
+              && lane->depth < MAX_RANGE_DEPTH)
+            {
+              by_depth[lane->depth] = lane;
+              n_depths = MAX (n_depths, lane->depth + 1);
+            }
+        }
+      for (guint d = 0; d < n_depths && by_depth[d] != NULL; d++)
+        {
+          const SlLane *lane = by_depth[d];
+          const SlLane *inner = d + 1 < n_depths ? by_depth[d + 1] : NULL;
+          /* ranges of one depth do not overlap: one that starts before the scope may reach in */
+          gsize first = sl_lane_lower_bound (lane, scope->t0);
+          if (first > 0 && lane->events[first - 1].end > scope->t0)
+            first--;
+          for (gsize i = first; i < lane->n_events; i++)
+            {
+              const SlEvent *e = &lane->events[i];
+              if (e->start >= scope->t1)
+                break;
+              if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
+                return FALSE;
+              if ((e->link & SL_NVTX_MARK) != 0)
+                continue;
+              SlTime self = in_scope (scope, e->start, e->end);
+              for (gsize c = inner != NULL ? sl_lane_lower_bound (inner, e->start) : 0;
+                   inner != NULL && c < inner->n_events && inner->events[c].start < e->end; c++)
+                if ((inner->events[c].link & SL_NVTX_MARK) == 0)
+                  self -= in_scope (scope, MAX (inner->events[c].start, e->start),
+                                    MIN (inner->events[c].end, e->end));
+              if (self <= 0)
+                continue;
+              /* its path, leaf first: it, then the range around it at each depth above */
+              guint n = 0;
+              syms[n++] = e->name;
+              for (guint up = d; up > 0; up--)
+                {
+                  const SlEvent *p = covering (by_depth[up - 1], e->start);
+                  if (p == NULL)
+                    break;
+                  syms[n++] = p->name;
+                }
+              stacks_add_frames (st, syms, mods, n, (guint64) self, TRUE);
+            }
+        }
+    }
   return TRUE;
 }
 
@@ -463,7 +596,8 @@ sl_calltree_build (SlTrace               *trace,
 {
   SlCalltreeScope whole;
   Stacks st = { trace, g_array_new (FALSE, FALSE, sizeof (Stack)), g_new0 (guint32, 4096), 4095,
-                0, 0 };
+                0, 0, g_ptr_array_new_with_free_func (g_free) };
+  SlCalltreeUnit unit = SL_CALLTREE_SAMPLES;
   Functions fs = { g_array_new (FALSE, FALSE, sizeof (SlCalltreeFunction)),
                    g_array_new (FALSE, FALSE, sizeof (guint32)), g_new0 (guint32, 256), 255 };
 
@@ -475,10 +609,16 @@ sl_calltree_build (SlTrace               *trace,
     }
 
   gboolean ok = stacks_collect (&st, scope, cancellable);
+  if (ok && st.n_samples == 0)
+    {
+      unit = SL_CALLTREE_NANOSECONDS;
+      ok = ranges_collect (&st, scope, cancellable);
+    }
   g_clear_pointer (&st.slots, g_free);
   if (!ok || g_cancellable_is_cancelled (cancellable))
     {
       g_array_unref (st.stacks);
+      g_ptr_array_unref (st.owned);
       g_array_unref (fs.functions);
       g_array_unref (fs.stamp);
       g_free (fs.slots);
@@ -489,6 +629,7 @@ sl_calltree_build (SlTrace               *trace,
   SlCalltree *tree = g_new0 (SlCalltree, 1);
   tree->ref_count = 1;
   tree->trace = sl_trace_ref (trace);
+  tree->unit = unit;
   for (guint o = 0; o < SL_CALLTREE_N_ORDERS; o++)
     {
       gboolean from_root = o == SL_CALLTREE_TOP_DOWN;
@@ -500,6 +641,7 @@ sl_calltree_build (SlTrace               *trace,
       order_children (tree->nodes[o]);
     }
   g_array_unref (st.stacks);
+  g_ptr_array_unref (st.owned);
   g_array_unref (fs.stamp);
   g_free (fs.slots);
   tree->functions = fs.functions;
@@ -541,6 +683,27 @@ sl_calltree_get_n_samples (SlCalltree *tree)
 {
   g_return_val_if_fail (tree != NULL, 0);
   return g_array_index (tree->nodes[SL_CALLTREE_TOP_DOWN], SlCalltreeNode, 0).total;
+}
+
+SlCalltreeUnit
+sl_calltree_get_unit (SlCalltree *tree)
+{
+  g_return_val_if_fail (tree != NULL, SL_CALLTREE_SAMPLES);
+  return tree->unit;
+}
+
+char *
+sl_calltree_format_value (SlCalltree *tree,
+                          guint64     value,
+                          gboolean    with_unit)
+{
+  g_return_val_if_fail (tree != NULL, NULL);
+  gint64 v = (gint64) MIN (value, (guint64) G_MAXINT64);
+  if (tree->unit == SL_CALLTREE_NANOSECONDS)
+    return sl_format_duration (v);
+  g_autofree char *n = sl_format_int (v);
+  return with_unit ? g_strdup_printf ("%s %s", n, value == 1 ? "sample" : "samples")
+                   : g_steal_pointer (&n);
 }
 
 guint
@@ -681,9 +844,15 @@ sl_calltree_write_top (SlCalltree *tree,
   guint64 n = sl_calltree_get_n_samples (tree);
   double scale = n > 0 ? 100.0 / (double) n : 0.0;
 
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT " samples\n\n", n);
-  g_string_append_printf (out, "%10s %7s %10s %7s  %s\n", "Self", "Self%", "Total", "Total%",
-                          "Function [module]");
+  gboolean ns = tree->unit == SL_CALLTREE_NANOSECONDS;
+
+  if (ns)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " ns of nested ranges (no CPU samples "
+                                 "here: self and total are times, in ns)\n\n", n);
+  else
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " samples\n\n", n);
+  g_string_append_printf (out, "%10s %7s %10s %7s  %s\n", ns ? "Self (ns)" : "Self", "Self%",
+                          ns ? "Total (ns)" : "Total", "Total%", "Function [module]");
   for (guint i = 0; i < tree->functions->len; i++)
     {
       const SlCalltreeFunction *f = &g_array_index (tree->functions, SlCalltreeFunction, i);

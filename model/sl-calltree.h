@@ -16,6 +16,14 @@ typedef enum
   SL_CALLTREE_N_ORDERS
 } SlCalltreeOrder;
 
+/* What a tree's counts are: CPU samples, or nanoseconds of nested ranges (a selection without
+ * samples: a Kineto trace's python_function / cpu_op events, an nsys trace's NVTX ranges). */
+typedef enum
+{
+  SL_CALLTREE_SAMPLES,
+  SL_CALLTREE_NANOSECONDS,
+} SlCalltreeUnit;
+
 #define SL_CALLTREE_NONE     G_MAXUINT32
 /* The symbol of the node that stands for samples with no call chain, shown as "[no stack]". */
 #define SL_CALLTREE_NO_STACK ((guint32) 0xFFFFFFFEu)
@@ -75,6 +83,12 @@ void                      sl_calltree_unref         (SlCalltree            *tree
 SlTrace                  *sl_calltree_get_trace     (SlCalltree            *tree);
 /* Samples in the scope (the roots' total). */
 guint64                   sl_calltree_get_n_samples (SlCalltree            *tree);
+SlCalltreeUnit            sl_calltree_get_unit      (SlCalltree            *tree);
+/* A count as the tree's unit says: "1,234 samples" ("1,234" without `with_unit`), or a duration
+ * ("12.345 ms") for a tree of ranges. */
+char                     *sl_calltree_format_value  (SlCalltree            *tree,
+                                                     guint64                value,
+                                                     gboolean               with_unit);
 guint                     sl_calltree_get_n_nodes   (SlCalltree            *tree,
                                                      SlCalltreeOrder        order);
 const SlCalltreeNode     *sl_calltree_get_node      (SlCalltree            *tree,

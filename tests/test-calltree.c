@@ -740,6 +740,103 @@ test_cmd_errors (void)
     }
 }
 
+/* The node of `order` reached from the root by `path` (names, root first), NULL when none. */
+static const SlCalltreeNode *
+node_at (SlCalltree      *tree,
+         SlCalltreeOrder  order,
+         const char      *const *path)
+{
+  guint32 at = 0;
+
+  for (guint d = 0; path[d] != NULL; d++)
+    {
+      guint32 c = sl_calltree_get_node (tree, order, at)->first_child;
+      while (c != SL_CALLTREE_NONE
+             && g_strcmp0 (sl_calltree_symbol_name (
+                               tree, sl_calltree_get_node (tree, order, c)->symbol),
+                           path[d]) != 0)
+        c = sl_calltree_get_node (tree, order, c)->next_sibling;
+      if (c == SL_CALLTREE_NONE)
+        return NULL;
+      at = c;
+    }
+  return sl_calltree_get_node (tree, order, at);
+}
+
+/* A PyTorch profiler trace has no CPU samples: its nested ranges (python_function, cpu_op) make
+ * the trees, by time: each range's self time (its own less its children's) counted for its path,
+ * the whole trace and a window.  The figures are worked out by hand below. */
+static void
+test_ranges (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "ranges.json", NULL);
+  const char *json =
+      "{\"schemaVersion\": 1, \"traceEvents\": [\n"
+      "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"train.py(10): main\", "
+      "\"pid\": 1, \"tid\": 1, \"ts\": 1000, \"dur\": 100},\n"
+      "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"train.py(20): train_step\", "
+      "\"pid\": 1, \"tid\": 1, \"ts\": 1010, \"dur\": 80},\n"
+      "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"model.py(5): forward\", "
+      "\"pid\": 1, \"tid\": 1, \"ts\": 1020, \"dur\": 30},\n"
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+      "\"ts\": 1025, \"dur\": 20},\n"
+      "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"model.py(9): backward\", "
+      "\"pid\": 1, \"tid\": 1, \"ts\": 1050, \"dur\": 35},\n"
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+      "\"ts\": 1060, \"dur\": 10},\n"
+      "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"train.py(10): main\", "
+      "\"pid\": 1, \"tid\": 2, \"ts\": 1000, \"dur\": 50}\n"
+      "]}\n";
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, json, -1, NULL));
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlCalltree) tree = sl_calltree_build (trace, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_calltree_get_unit (tree), ==, SL_CALLTREE_NANOSECONDS);
+  g_assert_cmpuint (sl_calltree_get_n_samples (tree), ==, 150000);   /* 100 + 50 µs */
+  static const struct
+  {
+    const char *path[5];
+    guint64     self, total;   /* µs */
+  } want[] = {
+    { { "train.py(10): main" }, 70, 150 },
+    { { "train.py(10): main", "train.py(20): train_step" }, 15, 80 },
+    { { "train.py(10): main", "train.py(20): train_step", "model.py(5): forward" }, 10, 30 },
+    { { "train.py(10): main", "train.py(20): train_step", "model.py(5): forward", "aten::mm" },
+      20, 20 },
+    { { "train.py(10): main", "train.py(20): train_step", "model.py(9): backward" }, 25, 35 },
+    { { "train.py(10): main", "train.py(20): train_step", "model.py(9): backward", "aten::mm" },
+      10, 10 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const SlCalltreeNode *n = node_at (tree, SL_CALLTREE_TOP_DOWN, want[i].path);
+      g_assert_nonnull (n);
+      g_assert_cmpuint (n->self, ==, want[i].self * 1000);
+      g_assert_cmpuint (n->total, ==, want[i].total * 1000);
+    }
+  /* bottom-up: aten::mm's self time under both callers */
+  const char *mm[] = { "aten::mm", NULL };
+  g_assert_cmpuint (node_at (tree, SL_CALLTREE_BOTTOM_UP, mm)->total, ==, 30000);
+  g_autofree char *v = sl_calltree_format_value (tree, 30000, TRUE);
+  g_assert_cmpstr (v, ==, "30.000 µs");
+
+  /* a window, 1040 … 1070 µs: forward 5 (its mm 5), backward 10 (its mm 10), thread 2's main 10 */
+  SlCalltreeScope scope;
+  sl_calltree_scope_init (&scope);
+  scope.t0 = sl_trace_get_start (trace) + 40000;
+  scope.t1 = sl_trace_get_start (trace) + 70000;
+  g_autoptr (SlCalltree) part = sl_calltree_build (trace, &scope, NULL, &error);
+  g_assert_cmpuint (sl_calltree_get_n_samples (part), ==, 40000);
+  const char *fwd[] = { "train.py(10): main", "train.py(20): train_step", "model.py(5): forward",
+                        NULL };
+  g_assert_cmpuint (node_at (part, SL_CALLTREE_TOP_DOWN, fwd)->self, ==, 5000);
+  const char *root[] = { "train.py(10): main", NULL };
+  g_assert_cmpuint (node_at (part, SL_CALLTREE_TOP_DOWN, root)->self, ==, 10000);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -748,6 +845,7 @@ main (int    argc,
   g_test_add_func ("/model/calltree/real", test_real);
   g_test_add_func ("/model/calltree/known", test_known);
   g_test_add_func ("/model/calltree/damaged", test_damaged);
+  g_test_add_func ("/model/calltree/ranges", test_ranges);
   g_test_add_func ("/app/samples/errors", test_cmd_errors);
   return g_test_run ();
 }

@@ -324,6 +324,42 @@ test_real_trace (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A PyTorch profiler trace (no CPU samples): the panel shows its nested ranges by time and says
+ * so; a frame's tooltip and the table give times. */
+static void
+test_kineto_ranges (void)
+{
+  g_autofree char *path = sl_test_trace_path (
+      "pytorch/critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SlWindow *window = sl_application_open_file (app, file);
+  g_assert_nonnull (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  g_assert_true (sl_test_wait_until (not_loading, window, 60000));
+
+  SlCalltreePanel *panel = SL_CALLTREE_PANEL (sl_window_get_calltree_panel (window));
+  GtkNotebook *bottom = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (panel),
+                                                               GTK_TYPE_NOTEBOOK));
+  gtk_notebook_set_current_page (bottom, gtk_notebook_page_num (bottom, GTK_WIDGET (panel)));
+  sl_calltree_panel_set_view (panel, "flame-graph");
+  wait_for_panel (panel);
+  SlCalltree *tree = _sl_calltree_panel_get_tree (panel);
+  g_assert_cmpint (sl_calltree_get_unit (tree), ==, SL_CALLTREE_NANOSECONDS);
+  g_assert_cmpuint (sl_calltree_get_n_samples (tree), >, 0);
+  const char *summary = _sl_calltree_panel_get_summary (panel);
+  g_test_message ("%s", summary);
+  g_assert_true (g_str_has_prefix (summary, "No CPU samples: nested ranges by time, "));
+  /* the widest frame under the root, bottom-up: the function with most self time */
+  sl_calltree_panel_set_order (panel, SL_CALLTREE_BOTTOM_UP);
+  sl_test_iterate_for (200);
+  double width = 0;
+  SlFlameGraph *flame = SL_FLAME_GRAPH (_sl_calltree_panel_get_flame_graph (panel));
+  g_assert_cmpstr (name_of (flame, widest_below_zoom (flame, &width)), ==,
+                   sl_calltree_symbol_name (tree, sl_calltree_get_function (tree, 0)->symbol));
+  sl_test_screenshot (GTK_WIDGET (window), "calltree-kineto-ranges");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -341,6 +377,7 @@ main (int    argc,
   g_application_hold (G_APPLICATION (app));
   g_test_add_func ("/ui-calltree/flame-graph", test_flame_graph);
   g_test_add_func ("/ui-calltree/real-trace", test_real_trace);
+  g_test_add_func ("/ui-calltree/kineto-ranges", test_kineto_ranges);
   int ret = g_test_run ();
   g_application_release (G_APPLICATION (app));
   g_object_unref (app);

@@ -90,8 +90,12 @@ update_summary (SlCalltreePanel *self)
   if (self->tree != NULL)
     {
       guint64 n = sl_calltree_get_n_samples (self->tree);
-      g_autofree char *count = sl_format_int ((gint64) n);
-      g_string_append_printf (text, "%s samples", count);
+      gboolean ranges = sl_calltree_get_unit (self->tree) == SL_CALLTREE_NANOSECONDS;
+      g_autofree char *count = sl_calltree_format_value (self->tree, n, TRUE);
+      if (ranges)
+        g_string_append_printf (text, "No CPU samples: nested ranges by time, %s", count);
+      else
+        g_string_append (text, count);
       if (self->ranged)
         {
           g_autofree char *d = sl_format_duration (self->r1 - self->r0);
@@ -101,11 +105,12 @@ update_summary (SlCalltreePanel *self)
         g_string_append (text, " in the whole trace");
       if (n == 0)
         g_string_append (text, self->ranged ? ": none here, select a wider range or other threads"
-                                            : ": this trace has no CPU samples on these threads");
+                                            : ": this trace has no CPU samples or ranges on these "
+                                              "threads");
       guint64 matched = sl_flame_graph_get_matched (SL_FLAME_GRAPH (self->flame));
       if (self->needle != NULL && n > 0)
         {
-          g_autofree char *m = sl_format_int ((gint64) matched);
+          g_autofree char *m = sl_calltree_format_value (self->tree, matched, FALSE);
           g_string_append_printf (text, " · “%s”: %s (%.1f%%)", self->needle, m,
                                   100.0 * (double) matched / (double) n);
         }
@@ -542,8 +547,8 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
         gtk_widget_set_tooltip_text (label, name);
         return;
       }
-    case COL_SELF: text = sl_format_int ((gint64) n->self); break;
-    case COL_TOTAL: text = sl_format_int ((gint64) n->total); break;
+    case COL_SELF: text = sl_calltree_format_value (tree, n->self, FALSE); break;
+    case COL_TOTAL: text = sl_calltree_format_value (tree, n->total, FALSE); break;
     case COL_SELF_PCT: text = g_strdup_printf ("%.1f%%", 100.0 * (double) n->self / all); break;
     case COL_TOTAL_PCT: text = g_strdup_printf ("%.1f%%", 100.0 * (double) n->total / all); break;
     case COL_MODULE:

@@ -246,8 +246,9 @@ sl_flame_graph_snapshot (GtkWidget   *widget,
       g_autofree char *label = NULL;
       if (f->node == 0)
         {
-          g_autofree char *n = sl_format_int ((gint64) node_of (self, 0)->total);
-          label = g_strdup_printf ("all (%s samples)", n);
+          g_autofree char *n = sl_calltree_format_value (self->tree, node_of (self, 0)->total,
+                                                         TRUE);
+          label = g_strdup_printf ("all (%s)", n);
         }
       pango_layout_set_text (self->layout, label != NULL ? label : node_name (self, f->node), -1);
       pango_layout_set_width (self->layout, (int) ((f->w - 6) * PANGO_SCALE));
@@ -327,11 +328,11 @@ query_tooltip_cb (GtkWidget    *widget,
 
   const SlCalltreeNode *n = node_of (self, node);
   double all = (double) MAX (node_of (self, 0)->total, 1);
-  g_autofree char *total = sl_format_int ((gint64) n->total);
-  g_autofree char *self_n = sl_format_int ((gint64) n->self);
+  g_autofree char *total = sl_calltree_format_value (self->tree, n->total, TRUE);
+  g_autofree char *self_n = sl_calltree_format_value (self->tree, n->self, TRUE);
   const char *module = n->module != SL_NO_STR
                            ? sl_trace_str (sl_calltree_get_trace (self->tree), n->module) : NULL;
-  g_autofree char *text = g_strdup_printf ("%s%s%s\nTotal: %s samples (%.1f%%)\nSelf: %s samples "
+  g_autofree char *text = g_strdup_printf ("%s%s%s\nTotal: %s (%.1f%%)\nSelf: %s "
                                            "(%.1f%%)%s", node_name (self, node),
                                            module != NULL && *module != '\0' ? "\n" : "",
                                            module != NULL ? module : "", total,
