@@ -98,7 +98,8 @@ lane_take (SlLane *lane,
  * A thread's ranges become one lane per nesting depth.  With a stack of open ranges, a range
  * goes one below the innermost range still open at its start; push/pop ranges then land at
  * their true nesting depth, and no two ranges of one depth ever overlap (so those lanes need no
- * interval tree).
+ * interval tree).  Takes `a`: the depth with most events keeps its memory (compacted in place),
+ * so that a thread's millions of CUDA calls are not held twice at the end of a load.
  */
 static void
 split_by_depth (SlReader   *r,
@@ -129,9 +130,14 @@ split_by_depth (SlReader   *r,
         g_array_append_val (stack, close);
     }
 
-  /* one lane per depth, filled in one pass (a hostile file may nest 1023 deep) */
+  /* one lane per depth, filled in one pass (a hostile file may nest 1023 deep); the largest
+   * one's events move to the front of `a` (never past where they are read) */
   g_autofree SlLane **by_depth = g_new0 (SlLane *, counts->len);
   g_autofree gsize *fill = g_new0 (gsize, counts->len);
+  guint big = 0;
+  for (guint d = 0; d < counts->len; d++)
+    if (g_array_index (counts, gsize, d) > g_array_index (counts, gsize, big))
+      big = d;
   for (guint d = 0; d < counts->len; d++)
     {
       gsize count = g_array_index (counts, gsize, d);
@@ -142,10 +148,17 @@ split_by_depth (SlReader   *r,
       lane->global_pid = GPID_OF (t->global_tid);
       lane->depth = d;
       lane->n_events = count;
-      lane->events = g_new (SlEvent, count);
+      lane->events = d == big ? ev : g_new (SlEvent, count);
     }
   for (gsize i = 0; i < n; i++)
     by_depth[depth[i]]->events[fill[depth[i]]++] = ev[i];
+  if (n == 0)
+    {
+      g_array_free (a, TRUE);
+      return;
+    }
+  SlLane *kept = by_depth[big];
+  kept->events = g_renew (SlEvent, (SlEvent *) (void *) g_array_free (a, FALSE), kept->n_events);
 }
 
 static void
@@ -170,8 +183,7 @@ flush_cpu_builders (SlReader *r)
         }
       else
         {
-          split_by_depth (r, k->thread, k->kind, a);
-          g_array_free (a, TRUE);
+          split_by_depth (r, k->thread, k->kind, a);   /* takes `a` */
         }
       g_hash_table_iter_steal (&iter);
       g_free (key);
