@@ -383,10 +383,19 @@ sl_diff_compute (SlTrace     *a,
       return NULL;
     }
 
-  /* each side walks its own trace (its report, the analysis): B on a second thread */
-  GThread *thread = g_thread_new ("sl-diff-b", side_compute, &sides[1]);
-  side_compute (&sides[0]);
-  g_thread_join (thread);
+  /* each side walks its own trace (its report, the analysis): B on a second thread; a trace
+   * against itself one side after the other, since both would build its lazy indexes at once */
+  if (a != b)
+    {
+      GThread *thread = g_thread_new ("sl-diff-b", side_compute, &sides[1]);
+      side_compute (&sides[0]);
+      g_thread_join (thread);
+    }
+  else
+    {
+      side_compute (&sides[0]);
+      side_compute (&sides[1]);
+    }
 
   /* an error other than a lack of data is the caller's to see */
   for (guint i = 0; i < 2; i++)
@@ -456,7 +465,9 @@ time_change (SlTime a,
   g_autofree char *d = sl_format_offset (b - a);
   if (a == 0)
     return g_strdup_printf ("  (%s)", d);
-  return g_strdup_printf ("  (%s, %+.1f%%)", d, 100.0 * (double) (b - a) / (double) a);
+  double pct = 100.0 * (double) (b - a) / (double) a;
+  /* no "-0.0%" for a change too small to show */
+  return g_strdup_printf ("  (%s, %+.1f%%)", d, fabs (pct) < 0.05 ? 0.0 : pct);
 }
 
 static char *
