@@ -42,7 +42,7 @@ sl_cmd_diff (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "A B" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("A B — compare two traces");
+  g_autoptr (GOptionContext) context = g_option_context_new ("— compare two traces");
   g_autoptr (GError) error = NULL;
   SlDiffFormat format = SL_DIFF_COLUMN;
   int status = 0;
