@@ -1,13 +1,16 @@
 /* test-diff.c: issue 17, item 4: `sightline diff A B`: planted traces with known changes (a
  * kernel twice as slow, one gone, one new, ties, a GPU gap and slower steps in B) checked row by
  * row in the three formats; real traces against themselves (every delta 0, the rows those of
- * `sightline stats`); a side without the report's data; bad input. */
+ * `sightline stats`); an nsys export against a Kineto trace, against `stats` of each; the model's
+ * API; a side without the report's data; bad input. */
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "sl-diff.h"
 #include "sl-plant.h"
 #include "sl-test-util.h"
+#include "sl-trace.h"
 
 static char *
 tmp_path (const char *name)
@@ -328,6 +331,132 @@ test_self_kineto (void)
   check_self ("pytorch/trace_filter_sampled_rank-0.json.gz", "cuda_api_sum");
 }
 
+/* `stats --format json` of one side, by name: {instances, total} (a name's rows added up, as
+ * nvtx_sum has one per range and style). */
+static GHashTable *
+stats_by_name (const char *path,
+               const char *report)
+{
+  g_auto (SlTestRun) run = { 0 };
+  GHashTable *by = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *count = strcmp (report, "cuda_api_sum") == 0 || strcmp (report, "osrt_sum") == 0
+                          ? "Num Calls" : "Instances";
+  const char *name = strcmp (report, "nvtx_sum") == 0 ? "Range" : "Name";
+
+  sl_test_run (&run, SL_SIGHTLINE_BIN, "stats", "-r", report, "-f", "json", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_autoptr (JsonNode) root = parse (run.out);
+  JsonArray *rows = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *r = json_array_get_object_element (rows, i);
+      const char *n = json_object_get_string_member (r, name);
+      gint64 *v = g_hash_table_lookup (by, n);
+      if (v == NULL)
+        g_hash_table_insert (by, g_strdup (n), v = g_new0 (gint64, 2));
+      v[0] += json_object_get_int_member (r, count);
+      v[1] += json_object_get_int_member (r, "Total Time (ns)");
+    }
+  return by;
+}
+
+/* diff of two different traces (an nsys export against a Kineto trace) checked against `stats`
+ * of each: every name of either once, its figures, delta, percent and order. */
+static void
+test_mixed (void)
+{
+  g_autofree char *a = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autofree char *b = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  const char *reports[] = { "cuda_gpu_kern_sum", "cuda_api_sum" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (reports); k++)
+    {
+      g_auto (SlTestRun) run = { 0 };
+      g_autoptr (GHashTable) sa = stats_by_name (a, reports[k]);
+      g_autoptr (GHashTable) sb = stats_by_name (b, reports[k]);
+      g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+      GHashTableIter it;
+      gpointer key;
+
+      g_hash_table_iter_init (&it, sa);
+      while (g_hash_table_iter_next (&it, &key, NULL))
+        g_hash_table_add (names, key);
+      g_hash_table_iter_init (&it, sb);
+      while (g_hash_table_iter_next (&it, &key, NULL))
+        g_hash_table_add (names, key);
+
+      sl_test_run (&run, SL_SIGHTLINE_BIN, "diff", "-r", reports[k], "-f", "json", a, b, NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_autoptr (JsonNode) root = parse (run.out);
+      JsonArray *rows = json_object_get_array_member (json_node_get_object (root), "rows");
+      g_assert_cmpuint (json_array_get_length (rows), ==, g_hash_table_size (names));
+      gint64 previous = G_MAXINT64;
+      const char *previous_name = NULL;
+      for (guint i = 0; i < json_array_get_length (rows); i++)
+        {
+          JsonObject *r = json_array_get_object_element (rows, i);
+          const char *n = json_object_get_string_member (r, "Name");
+          const gint64 zero[2] = { 0, 0 };
+          const gint64 *va = g_hash_table_lookup (sa, n), *vb = g_hash_table_lookup (sb, n);
+          g_assert_true (va != NULL || vb != NULL);
+          if (va == NULL)
+            va = zero;
+          if (vb == NULL)
+            vb = zero;
+          g_assert_cmpint (json_object_get_int_member (r, "Instances A"), ==, va[0]);
+          g_assert_cmpint (json_object_get_int_member (r, "Instances B"), ==, vb[0]);
+          g_assert_cmpint (json_object_get_int_member (r, "Total Time A (ns)"), ==, va[1]);
+          g_assert_cmpint (json_object_get_int_member (r, "Total Time B (ns)"), ==, vb[1]);
+          gint64 delta = vb[1] - va[1];
+          g_assert_cmpint (json_object_get_int_member (r, "Delta (ns)"), ==, delta);
+          if (va == zero)
+            g_assert_true (json_object_get_null_member (r, "Delta (%)"));
+          else
+            g_assert_cmpfloat_with_epsilon (json_object_get_double_member (r, "Delta (%)"),
+                                            100.0 * (double) delta / (double) va[1], 0.05 + 1e-9);
+          /* |delta| descending, ties by name */
+          g_assert_cmpint (ABS (delta), <=, previous);
+          if (ABS (delta) == previous)
+            g_assert_cmpint (strcmp (previous_name, n), <, 0);
+          previous = ABS (delta);
+          previous_name = n;
+        }
+    }
+}
+
+/* The model's API on loaded traces: a trace against itself (one SlTrace: the sides one after the
+ * other), the table's columns, and a report a diff cannot compare. */
+static void
+test_api (void)
+{
+  g_autoptr (GError) error = NULL;
+
+  plant_pair ();
+  g_autoptr (SlTrace) a = sl_trace_load (planted_a, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlDiff) d = sl_diff_compute (a, a, "cuda_gpu_kern_sum", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (d->table), ==, 4);
+  g_assert_cmpuint (sl_report_get_n_columns (d->table), ==, 7);
+  g_assert_cmpstr (sl_report_get_column (d->table, 0), ==, "Name");
+  g_assert_cmpstr (sl_report_get_column (d->table, 6), ==, "Delta (%)");
+  for (gsize i = 0; i < 4; i++)
+    g_assert_cmpint (sl_report_get_cell (d->table, i, 5)->v.i, ==, 0);
+  /* 0 delta everywhere: by name */
+  g_assert_cmpstr (sl_report_get_cell (d->table, 0, 0)->v.s, ==, "k_gone");
+  g_assert_cmpstr (sl_report_get_cell (d->table, 3, 0)->v.s, ==, "k_slow");
+  g_assert_cmpuint (d->new_findings->len, ==, 0);
+  g_assert_cmpuint (d->gone_findings->len, ==, 0);
+  g_assert_cmpint (d->a.figures.steps, ==, 3);
+  g_assert_null (d->a.no_data);
+
+  g_assert_null (sl_diff_compute (a, a, "cuda_gpu_trace", &error));
+  g_assert_error (error, SL_STATS_ERROR, SL_STATS_ERROR_UNKNOWN_REPORT);
+  g_clear_error (&error);
+  g_assert_null (sl_diff_compute (a, a, "osrt_sum", &error));
+  g_assert_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA);
+}
+
 /* ---- bad input --------------------------------------------------------------------------- */
 
 static void
@@ -389,6 +518,8 @@ main (int    argc,
   g_test_add_func ("/diff/one-side", test_one_side);
   g_test_add_func ("/diff/self/nsys", test_self_nsys);
   g_test_add_func ("/diff/self/kineto", test_self_kineto);
+  g_test_add_func ("/diff/mixed", test_mixed);
+  g_test_add_func ("/diff/api", test_api);
   g_test_add_func ("/diff/bad-input", test_bad_input);
   return g_test_run ();
 }
