@@ -83,12 +83,12 @@ sl_diff_format_parse (const char   *text,
 /* What one side's thread computes: its report, figures and findings. */
 typedef struct
 {
-  SlTrace    *trace;
-  const char *report;
-  SlReport   *rows;      /* NULL when the trace lacks the report's data */
-  GError     *error;     /* why rows is NULL */
-  SlRankSummary figures;
-  SlAnalysis *analysis;  /* NULL when the analysis failed (it does not for the default rules) */
+  SlTrace       *trace;
+  const char    *report;
+  SlReport      *rows;      /* NULL when the trace lacks the report's data */
+  GError        *error;     /* why rows is NULL */
+  SlRankSummary  figures;
+  SlAnalysis    *analysis;  /* NULL when the analysis failed (not for the default rules) */
 } Side;
 
 static gpointer
