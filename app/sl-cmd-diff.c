@@ -1,5 +1,6 @@
 /* sl-cmd-diff.c: `sightline diff A B`: loads both traces at once (a thread each: two 10^7-event
- * traces take seconds each) and prints model/sl-diff.c's comparison of them. */
+ * traces take seconds each), each thread going on to its side's report and analysis, and prints
+ * model/sl-diff.c's comparison of them. */
 #include "sl-cmd-diff.h"
 
 #include <stdio.h>
@@ -10,18 +11,23 @@
 
 typedef struct
 {
-  const char *path;
-  SlTrace    *trace;
-  GError     *error;
+  const char  *path;
+  const char  *report;
+  SlDiffInput *input;
+  GError      *error;
 } Load;
 
+/* A side: its trace loaded, then its part of the diff computed on the same thread, so that one
+ * side's analysis runs while the other trace is still loading. */
 static gpointer
 load_cb (gpointer data)
 {
   Load *l = data;
 
   /* every table: the analysis behind the findings reads them all */
-  l->trace = sl_trace_load (l->path, SL_LOAD_ALL, NULL, NULL, NULL, &l->error);
+  g_autoptr (SlTrace) trace = sl_trace_load (l->path, SL_LOAD_ALL, NULL, NULL, NULL, &l->error);
+  if (trace != NULL)
+    l->input = sl_diff_input_new (trace, l->report, &l->error);
   return NULL;
 }
 
@@ -81,12 +87,13 @@ sl_cmd_diff (int    argc,
       return 2;
     }
 
-  Load loads[2] = { { .path = files[0] }, { .path = files[1] } };
+  Load loads[2] = { { .path = files[0], .report = report },
+                    { .path = files[1], .report = report } };
   GThread *thread = g_thread_new ("sl-diff-load", load_cb, &loads[1]);
   load_cb (&loads[0]);
   g_thread_join (thread);
   for (guint i = 0; i < 2; i++)
-    if (loads[i].trace == NULL)
+    if (loads[i].input == NULL)
       {
         fprintf (stderr, "sightline diff: cannot load %s: %s\n", loads[i].path,
                  loads[i].error->message);
@@ -96,7 +103,7 @@ sl_cmd_diff (int    argc,
   g_autoptr (SlDiff) diff = NULL;
   if (status == 0)
     {
-      diff = sl_diff_compute (loads[0].trace, loads[1].trace, report, &error);
+      diff = sl_diff_join (loads[0].input, loads[1].input, &error);
       if (diff == NULL)
         {
           fprintf (stderr, "sightline diff: %s\n", error->message);
@@ -105,7 +112,7 @@ sl_cmd_diff (int    argc,
     }
   for (guint i = 0; i < 2; i++)
     {
-      g_clear_pointer (&loads[i].trace, sl_trace_unref);
+      g_clear_pointer (&loads[i].input, sl_diff_input_free);
       g_clear_error (&loads[i].error);
     }
   if (diff == NULL)

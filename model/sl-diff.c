@@ -80,27 +80,63 @@ sl_diff_format_parse (const char   *text,
 
 /* ---- one side ---------------------------------------------------------------------------- */
 
-/* What one side's thread computes: its report, figures and findings. */
-typedef struct
+/* One side: its report, figures and findings, computed on the thread that loaded it. */
+struct _SlDiffInput
 {
-  SlTrace       *trace;
-  const char    *report;
+  SlTrace       *trace;     /* a reference */
+  char          *report;
   SlReport      *rows;      /* NULL when the trace lacks the report's data */
   GError        *error;     /* why rows is NULL */
   SlRankSummary  figures;
   SlAnalysis    *analysis;  /* NULL when the analysis failed (not for the default rules) */
-} Side;
+};
 
-static gpointer
-side_compute (gpointer data)
+static gboolean
+check_report (const char  *report,
+              GError     **error)
 {
-  Side *s = data;
-  g_autoptr (SlAnalyzeParams) params = sl_analyze_params_new ();
+  if (sl_diff_report_is_valid (report))
+    return TRUE;
+  g_autofree char *valid = g_strjoinv (", ", (char **) diff_reports);
+  g_set_error (error, SL_STATS_ERROR, SL_STATS_ERROR_UNKNOWN_REPORT,
+               "unknown report '%s'; a diff compares one of: %s",
+               report != NULL ? report : "(null)", valid);
+  return FALSE;
+}
 
-  s->rows = sl_report_compute (s->trace, s->report, &s->error);
-  s->analysis = sl_analyze (s->trace, NULL, params, NULL);
-  sl_rank_summary_compute (&s->figures, s->trace, s->analysis);
-  return NULL;
+SlDiffInput *
+sl_diff_input_new (SlTrace     *trace,
+                   const char  *report,
+                   GError     **error)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_report (report, error))
+    return NULL;
+
+  SlDiffInput *s = g_new0 (SlDiffInput, 1);
+  g_autoptr (SlAnalyzeParams) params = sl_analyze_params_new ();
+  s->trace = sl_trace_ref (trace);
+  s->report = g_strdup (report);
+  s->rows = sl_report_compute (trace, report, &s->error);
+  s->analysis = sl_analyze (trace, NULL, params, NULL);
+  sl_rank_summary_compute (&s->figures, trace, s->analysis);
+  return s;
+}
+
+void
+sl_diff_input_free (SlDiffInput *s)
+{
+  if (s == NULL)
+    return;
+  sl_trace_unref (s->trace);
+  g_free (s->report);
+  sl_report_free (s->rows);
+  g_clear_error (&s->error);
+  sl_analysis_free (s->analysis);
+  sl_rank_summary_clear (&s->figures);
+  g_free (s);
 }
 
 /* ---- the rows ---------------------------------------------------------------------------- */
@@ -344,23 +380,67 @@ findings_beyond (const SlAnalysis *of,
 /* ---- compute ----------------------------------------------------------------------------- */
 
 static void
-side_init (SlDiffSide *d,
-           Side       *s)
+side_init (SlDiffSide        *d,
+           const SlDiffInput *s)
 {
   d->path = g_strdup (sl_trace_get_path (s->trace));
   d->no_data = s->rows == NULL && s->error != NULL ? g_strdup (s->error->message) : NULL;
-  d->figures = s->figures;   /* takes its strings */
-  memset (&s->figures, 0, sizeof s->figures);
+  d->figures = s->figures;
+  d->figures.source = g_strdup (s->figures.source);
+  d->figures.trace = g_strdup (s->figures.trace);
   d->n_findings = s->analysis != NULL ? s->analysis->findings->len : 0;
 }
 
-static void
-side_clear (Side *s)
+SlDiff *
+sl_diff_join (const SlDiffInput  *a,
+              const SlDiffInput  *b,
+              GError            **error)
 {
-  g_clear_pointer (&s->rows, sl_report_free);
-  g_clear_error (&s->error);
-  g_clear_pointer (&s->analysis, sl_analysis_free);
-  sl_rank_summary_clear (&s->figures);
+  const SlDiffInput *sides[2] = { a, b };
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  g_return_val_if_fail (strcmp (a->report, b->report) == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* an error other than a lack of data is the caller's to see */
+  for (guint i = 0; i < 2; i++)
+    if (sides[i]->rows == NULL
+        && !g_error_matches (sides[i]->error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA))
+      {
+        g_propagate_error (error, g_error_copy (sides[i]->error));
+        return NULL;
+      }
+  if (a->rows == NULL && b->rows == NULL)
+    {
+      g_set_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA, "%s %s", a->error->message,
+                   b->error->message);
+      return NULL;
+    }
+
+  SlDiff *diff = g_new0 (SlDiff, 1);
+  diff->report = g_strdup (a->report);
+  diff->table = make_table (a->trace, a->report, a->rows, b->rows);
+  side_init (&diff->a, a);
+  side_init (&diff->b, b);
+  diff->new_findings = findings_beyond (b->analysis, a->analysis);
+  diff->gone_findings = findings_beyond (a->analysis, b->analysis);
+  return diff;
+}
+
+typedef struct
+{
+  SlTrace     *trace;
+  const char  *report;
+  SlDiffInput *input;
+} InputJob;
+
+static gpointer
+input_cb (gpointer data)
+{
+  InputJob *job = data;
+
+  job->input = sl_diff_input_new (job->trace, job->report, NULL);
+  return NULL;
 }
 
 SlDiff *
@@ -369,62 +449,31 @@ sl_diff_compute (SlTrace     *a,
                  const char  *report,
                  GError     **error)
 {
-  Side sides[2] = { { .trace = a, .report = report }, { .trace = b, .report = report } };
+  InputJob jobs[2] = { { .trace = a, .report = report }, { .trace = b, .report = report } };
 
   g_return_val_if_fail (a != NULL && b != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!sl_diff_report_is_valid (report))
-    {
-      g_autofree char *valid = g_strjoinv (", ", (char **) diff_reports);
-      g_set_error (error, SL_STATS_ERROR, SL_STATS_ERROR_UNKNOWN_REPORT,
-                   "unknown report '%s'; a diff compares one of: %s",
-                   report != NULL ? report : "(null)", valid);
-      return NULL;
-    }
+  if (!check_report (report, error))
+    return NULL;
 
   /* each side walks its own trace (its report, the analysis): B on a second thread; a trace
    * against itself one side after the other, since both would build its lazy indexes at once */
   if (a != b)
     {
-      GThread *thread = g_thread_new ("sl-diff-b", side_compute, &sides[1]);
-      side_compute (&sides[0]);
+      GThread *thread = g_thread_new ("sl-diff-b", input_cb, &jobs[1]);
+      input_cb (&jobs[0]);
       g_thread_join (thread);
     }
   else
     {
-      side_compute (&sides[0]);
-      side_compute (&sides[1]);
+      input_cb (&jobs[0]);
+      input_cb (&jobs[1]);
     }
 
-  /* an error other than a lack of data is the caller's to see */
-  for (guint i = 0; i < 2; i++)
-    if (sides[i].rows == NULL
-        && !g_error_matches (sides[i].error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA))
-      {
-        g_propagate_error (error, g_steal_pointer (&sides[i].error));
-        side_clear (&sides[0]);
-        side_clear (&sides[1]);
-        return NULL;
-      }
-  if (sides[0].rows == NULL && sides[1].rows == NULL)
-    {
-      g_set_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA, "%s %s",
-                   sides[0].error->message, sides[1].error->message);
-      side_clear (&sides[0]);
-      side_clear (&sides[1]);
-      return NULL;
-    }
-
-  SlDiff *diff = g_new0 (SlDiff, 1);
-  diff->report = g_strdup (report);
-  diff->table = make_table (a, report, sides[0].rows, sides[1].rows);
-  side_init (&diff->a, &sides[0]);
-  side_init (&diff->b, &sides[1]);
-  diff->new_findings = findings_beyond (sides[1].analysis, sides[0].analysis);
-  diff->gone_findings = findings_beyond (sides[0].analysis, sides[1].analysis);
-  side_clear (&sides[0]);
-  side_clear (&sides[1]);
+  SlDiff *diff = sl_diff_join (jobs[0].input, jobs[1].input, error);
+  sl_diff_input_free (jobs[0].input);
+  sl_diff_input_free (jobs[1].input);
   return diff;
 }
 

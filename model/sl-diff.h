@@ -59,6 +59,21 @@ SlDiff  *sl_diff_compute (SlTrace     *a,
                           GError     **error);
 void     sl_diff_free    (SlDiff      *diff);
 
+/* One trace's part of a diff (its report, figures and findings), for a caller that loads each
+ * trace on a thread of its own and computes its part there as soon as it is loaded, while the
+ * other trace is still loading.  Holds a reference to the trace.  NULL with
+ * SL_STATS_ERROR_UNKNOWN_REPORT for a report a diff cannot compare. */
+typedef struct _SlDiffInput SlDiffInput;
+
+SlDiffInput *sl_diff_input_new  (SlTrace            *trace,
+                                 const char         *report,
+                                 GError            **error);
+void         sl_diff_input_free (SlDiffInput        *input);
+/* The diff of two parts of one report; errors as sl_diff_compute's. */
+SlDiff      *sl_diff_join       (const SlDiffInput  *a,
+                                 const SlDiffInput  *b,
+                                 GError            **error);
+
 gboolean sl_diff_format_parse (const char   *text,
                                SlDiffFormat *format);
 void     sl_diff_write   (const SlDiff *diff,
@@ -66,5 +81,6 @@ void     sl_diff_write   (const SlDiff *diff,
                           GString      *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlDiff, sl_diff_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlDiffInput, sl_diff_input_free)
 
 G_END_DECLS
