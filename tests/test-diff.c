@@ -455,6 +455,28 @@ test_api (void)
   g_clear_error (&error);
   g_assert_null (sl_diff_compute (a, a, "osrt_sum", &error));
   g_assert_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA);
+  g_clear_error (&error);
+
+  /* the two steps the command takes: a part per trace (each on its loading thread), joined;
+   * the parts hold their traces */
+  g_assert_null (sl_diff_input_new (a, "nvtx_kern_sum", &error));
+  g_assert_error (error, SL_STATS_ERROR, SL_STATS_ERROR_UNKNOWN_REPORT);
+  g_clear_error (&error);
+  g_autoptr (SlDiffInput) in_a = sl_diff_input_new (a, "cuda_gpu_kern_sum", &error);
+  g_assert_no_error (error);
+  g_autoptr (SlDiffInput) in_b = NULL;
+  {
+    g_autoptr (SlTrace) b = sl_trace_load (planted_b, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    in_b = sl_diff_input_new (b, "cuda_gpu_kern_sum", &error);
+    g_assert_no_error (error);
+  }
+  g_autoptr (SlDiff) joined = sl_diff_join (in_a, in_b, &error);
+  g_assert_no_error (error);
+  g_autoptr (GString) csv = g_string_new (NULL);
+  sl_diff_write (joined, SL_DIFF_CSV, csv);
+  g_assert_cmpstr (csv->str, ==, expected_csv);
+  g_assert_cmpuint (joined->new_findings->len, >, 0);
 }
 
 /* ---- bad input --------------------------------------------------------------------------- */
