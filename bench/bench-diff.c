@@ -278,8 +278,8 @@ main (int    argc,
           g_get_num_processors (), load);
   printf ("  load both, one after the other   %8.3f s (median)\n", m_seq);
   printf ("  load both, on two threads        %8.3f s\n", m_par);
-  printf ("  diff (as the command: a side per thread, load then report and analysis)  %8.3f s\n",
-          m_diff);
+  printf ("  diff, as `sightline diff` does    %8.3f s  (a thread per side: its load, report "
+          "and analysis)\n", m_diff);
   printf ("  diff in two steps                %8.3f s  (both loaded %.3f s, then sl_diff_compute "
           "and output %.3f s)\n", median (diff_steps), median (diff_load), median (diff_compute));
   printf ("  diff / sequential load           %8.2f ×  (target ≤ 1.2)\n", m_diff / m_seq);
