@@ -24,10 +24,7 @@ load_cb (gpointer data)
 {
   Load *l = data;
 
-  /* every table: the analysis behind the findings reads them all */
-  g_autoptr (SlTrace) trace = sl_trace_load (l->path, SL_LOAD_ALL, NULL, NULL, NULL, &l->error);
-  if (trace != NULL)
-    l->input = sl_diff_input_new (trace, l->report, &l->error);
+  l->input = sl_diff_input_load (l->path, l->report, &l->error);
   return NULL;
 }
 

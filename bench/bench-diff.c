@@ -106,13 +106,10 @@ side_cb (gpointer data)
 {
   Side *s = data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (SlTrace) trace = sl_trace_load (s->path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
 
-  if (trace == NULL)
-    g_error ("bench-diff: %s: %s", s->path, error->message);
-  s->input = sl_diff_input_new (trace, s->report, &error);
+  s->input = sl_diff_input_load (s->path, s->report, &error);
   if (s->input == NULL)
-    g_error ("bench-diff: %s", error->message);
+    g_error ("bench-diff: %s: %s", s->path, error->message);
   return NULL;
 }
 

@@ -9,8 +9,13 @@
 #include <math.h>
 #include <string.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "sl-format.h"
 #include "sl-stats-private.h"
+#include "sl-trace-private.h"
 
 static const char *const diff_reports[] = {
   "cuda_gpu_kern_sum", "cuda_api_sum", "nvtx_sum", "osrt_sum", NULL
@@ -123,6 +128,26 @@ sl_diff_input_new (SlTrace     *trace,
   s->analysis = sl_analyze (trace, NULL, params, NULL);
   sl_rank_summary_compute (&s->figures, trace, s->analysis);
   return s;
+}
+
+SlDiffInput *
+sl_diff_input_load (const char  *path,
+                    const char  *report,
+                    GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!check_report (report, error))
+    return NULL;
+  /* every table: the analysis reads them all; no malloc_trim here (sl_diff_join does it once):
+   * trimming holds the allocator's locks for tens of ms, which the other side's thread would
+   * wait on, and glibc's first trim is not safe from two threads at once */
+  g_autoptr (SlTrace) trace = _sl_trace_load_file (path, SL_LOAD_ALL, FALSE, NULL, NULL, NULL,
+                                                   error);
+  if (trace == NULL)
+    return NULL;
+  return sl_diff_input_new (trace, report, error);
 }
 
 void
@@ -417,6 +442,10 @@ sl_diff_join (const SlDiffInput  *a,
       return NULL;
     }
 
+#ifdef __GLIBC__
+  /* what the loads of sl_diff_input_load freed goes back to the system, once for both */
+  malloc_trim (0);
+#endif
   SlDiff *diff = g_new0 (SlDiff, 1);
   diff->report = g_strdup (a->report);
   diff->table = make_table (a->trace, a->report, a->rows, b->rows);

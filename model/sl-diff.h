@@ -68,6 +68,12 @@ typedef struct _SlDiffInput SlDiffInput;
 SlDiffInput *sl_diff_input_new  (SlTrace            *trace,
                                  const char         *report,
                                  GError            **error);
+/* The trace at `path` loaded (every table) and its part computed, on the calling thread: what
+ * `sightline diff` runs on each of its two threads.  NULL with the load's error (it names the
+ * file) or SL_STATS_ERROR_UNKNOWN_REPORT. */
+SlDiffInput *sl_diff_input_load (const char         *path,
+                                 const char         *report,
+                                 GError            **error);
 void         sl_diff_input_free (SlDiffInput        *input);
 /* The diff of two parts of one report; errors as sl_diff_compute's. */
 SlDiff      *sl_diff_join       (const SlDiffInput  *a,
