@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "sl-diff.h"
-#include "sl-trace.h"
 
 typedef struct
 {
