@@ -7,6 +7,7 @@
 
 #include "sl-application.h"
 #include "sl-cmd-analyze.h"
+#include "sl-cmd-diff.h"
 #include "sl-cmd-export.h"
 #include "sl-cmd-info.h"
 #include "sl-cmd-merge-summaries.h"
@@ -28,6 +29,7 @@ usage (FILE *out)
            "  sightline samples FILE [OPTION…]    CPU samples as collapsed stacks (flame graphs) or top functions\n"
            "  sightline export FILE -o OUT        write the trace as Chrome trace JSON (.json[.gz]) or nsys SQLite (.sqlite)\n"
            "  sightline record [OPTION…] -- CMD   record a program into a trace (like nsys profile)\n"
+           "  sightline diff A B [OPTION…]        compare two traces: a report's rows side by side, figures, findings\n"
            "  sightline merge-summaries A.json …  rank a job's ranks by their analyze --format json\n"
            "  sightline --version                 print the version\n"
            "\n"
@@ -66,6 +68,8 @@ main (int    argc,
     return sl_cmd_export (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "record") == 0)
     return sl_cmd_record (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "diff") == 0)
+    return sl_cmd_diff (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "merge-summaries") == 0)
     return sl_cmd_merge_summaries (argc - 1, argv + 1);
   gboolean merge = argc >= 2 && strcmp (argv[1], "--merge") == 0;

@@ -265,6 +265,10 @@ _sl_groups_by_id (_SlGroups *gs,
 void   _sl_groups_sort      (_SlGroups      *gs,
                              _SlSummaryOrder order);
 
+/* sl-stats-write.c: `s` as a JSON string, quoted and escaped (sl-diff.c writes with it too) */
+void   _sl_stats_json_string (GString    *out,
+                              const char *s);
+
 /* cuda_api_sum and cuda_kern_exec_sum show API names without "_vNNNN": the length kept */
 gsize  _sl_api_name_length  (const char *name);
 

@@ -250,9 +250,9 @@ write_csv (const SlReport *r,
     }
 }
 
-static void
-append_json_string (GString    *out,
-                    const char *s)
+void
+_sl_stats_json_string (GString    *out,
+                       const char *s)
 {
   g_string_append_c (out, '"');
   for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
@@ -299,10 +299,10 @@ write_json (const SlReport *r,
           const SlCell *cell = sl_report_get_cell (r, row, c);
           if (c > 0)
             g_string_append (out, ", ");
-          append_json_string (out, r->columns[c].header);
+          _sl_stats_json_string (out, r->columns[c].header);
           g_string_append (out, ": ");
           if (cell->type == SL_CELL_TEXT)
-            append_json_string (out, cell->v.s);
+            _sl_stats_json_string (out, cell->v.s);
           else if (cell->type == SL_CELL_NULL
                    || (cell->type == SL_CELL_DOUBLE && !isfinite (cell->v.d)))
             g_string_append (out, "null");
