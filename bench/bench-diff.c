@@ -15,44 +15,9 @@
 
 #include <glib.h>
 
+#include "sl-bench.h"
 #include "sl-diff.h"
 #include "sl-trace.h"
-
-static double
-now (void)
-{
-  return g_get_monotonic_time () / 1e6;
-}
-
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (GArray *a)
-{
-  if (a->len == 0)
-    return 0;
-  qsort (a->data, a->len, sizeof (double), compare_double);
-  return a->len % 2 ? g_array_index (a, double, a->len / 2)
-                    : (g_array_index (a, double, a->len / 2 - 1)
-                       + g_array_index (a, double, a->len / 2)) / 2;
-}
-
-static char *
-load_average (void)
-{
-  g_autofree char *text = NULL;
-  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
-    return g_strdup ("unknown");
-  g_auto (GStrv) parts = g_strsplit (text, " ", 4);
-  return g_strdup_printf ("%s %s %s", parts[0], parts[1] ? parts[1] : "",
-                          parts[1] && parts[2] ? parts[2] : "");
-}
 
 static gboolean
 generate (const char *path,
@@ -211,16 +176,16 @@ main (int    argc,
 
       /* interleaved: each run measures all three, so a busy moment of the shared machine falls
        * on all of them */
-      t = now ();
+      t = sl_bench_now ();
       load_pair (loads, FALSE);
-      t = now () - t;
+      t = sl_bench_now () - t;
       g_array_append_val (seq, t);
       n_events = sl_trace_get_n_events (loads[0].trace) + sl_trace_get_n_events (loads[1].trace);
       unload_pair (loads);
 
-      t = now ();
+      t = sl_bench_now ();
       load_pair (loads, TRUE);
-      t = now () - t;
+      t = sl_bench_now () - t;
       g_array_append_val (par, t);
       unload_pair (loads);
 
@@ -229,7 +194,7 @@ main (int    argc,
       {
         Side sides[2] = { { .path = paths[0], .report = report },
                           { .path = paths[1], .report = report } };
-        t = now ();
+        t = sl_bench_now ();
         GThread *thread = g_thread_new ("side-b", side_cb, &sides[1]);
         side_cb (&sides[0]);
         g_thread_join (thread);
@@ -241,21 +206,21 @@ main (int    argc,
         sl_diff_input_free (sides[0].input);
         sl_diff_input_free (sides[1].input);
         g_clear_pointer (&d, sl_diff_free);
-        t = now () - t;
+        t = sl_bench_now () - t;
         g_array_append_val (diff, t);
       }
 
       /* the same in two steps: both loaded, then sl_diff_compute (the sides on two threads) */
-      double t0 = now ();
+      double t0 = sl_bench_now ();
       load_pair (loads, TRUE);
-      double t1 = now ();
+      double t1 = sl_bench_now ();
       g_autoptr (SlDiff) d = sl_diff_compute (loads[0].trace, loads[1].trace, report, &error);
       if (d == NULL)
         g_error ("bench-diff: %s", error->message);
       g_autoptr (GString) out = g_string_new (NULL);
       sl_diff_write (d, SL_DIFF_COLUMN, out);
       unload_pair (loads);
-      double t2 = now ();
+      double t2 = sl_bench_now ();
       t = t2 - t0;
       g_array_append_val (diff_steps, t);
       t = t1 - t0;
@@ -268,8 +233,8 @@ main (int    argc,
                g_array_index (diff, double, r), g_array_index (diff_steps, double, r));
     }
 
-  g_autofree char *load = load_average ();
-  double m_seq = median (seq), m_par = median (par), m_diff = median (diff);
+  g_autofree char *load = sl_bench_load_average ();
+  double m_seq = sl_bench_median (seq), m_par = sl_bench_median (par), m_diff = sl_bench_median (diff);
   printf ("bench-diff: %s vs %s (%zu events in all), report %s (%zu rows), %d runs, %u cores, "
           "load average %s\n", paths[0], paths[1], n_events, report, n_rows, runs,
           g_get_num_processors (), load);
@@ -278,7 +243,7 @@ main (int    argc,
   printf ("  diff, as `sightline diff` does    %8.3f s  (a thread per side: its load, report "
           "and analysis)\n", m_diff);
   printf ("  diff in two steps                %8.3f s  (both loaded %.3f s, then sl_diff_compute "
-          "and output %.3f s)\n", median (diff_steps), median (diff_load), median (diff_compute));
+          "and output %.3f s)\n", sl_bench_median (diff_steps), sl_bench_median (diff_load), sl_bench_median (diff_compute));
   printf ("  diff / sequential load           %8.2f ×  (target ≤ 1.2)\n", m_diff / m_seq);
   printf ("  diff / parallel load             %8.2f ×\n", m_diff / m_par);
   return 0;

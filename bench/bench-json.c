@@ -25,23 +25,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "sl-bench.h"
 #include "sl-export.h"
-#include "sl-sort.h"
 #include "sl-trace.h"
-
-static double
-now (void)
-{
-  return (double) g_get_monotonic_time () / 1e6;
-}
-
-static double
-median (GArray *a)
-{
-  g_autoptr (GArray) c = g_array_copy (a);
-
-  return c->len == 0 ? 0 : sl_median_double ((double *) (void *) c->data, c->len);
-}
 
 static void
 add (GArray *a,
@@ -103,7 +89,7 @@ child_load (const char *path)
 static double
 read_file_s (const char *path)
 {
-  double t0 = now ();
+  double t0 = sl_bench_now ();
   FILE *f = fopen (path, "rb");
   static char buf[1 << 20];
   gsize sink = 0;
@@ -114,13 +100,13 @@ read_file_s (const char *path)
     sink += (guchar) buf[n - 1];
   fclose (f);
   (void) sink;
-  return now () - t0;
+  return sl_bench_now () - t0;
 }
 
 static double
 gunzip_s (const char *path)
 {
-  double t0 = now ();
+  double t0 = sl_bench_now ();
   gzFile f = gzopen (path, "rb");
   static char buf[1 << 20];
 
@@ -130,7 +116,7 @@ gunzip_s (const char *path)
   while (gzread (f, buf, sizeof buf) > 0)
     ;
   gzclose (f);
-  return now () - t0;
+  return sl_bench_now () - t0;
 }
 
 static gboolean
@@ -156,10 +142,10 @@ load (const char *path,
       double     *seconds)
 {
   g_autoptr (GError) error = NULL;
-  double t0 = now ();
+  double t0 = sl_bench_now ();
   SlTrace *trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
 
-  *seconds = now () - t0;
+  *seconds = sl_bench_now () - t0;
   if (trace == NULL)
     g_error ("%s", error->message);
   return trace;
@@ -226,10 +212,10 @@ main (int    argc,
       double s_read = read_file_s (path), s_plain, s_gz, s_unz, s_exp;
       SlTrace *trace = load (path, &s_plain);
       n_events = sl_trace_get_n_events (trace);
-      double t0 = now ();
+      double t0 = sl_bench_now ();
       if (!sl_export_chrome (trace, out, G_MININT64, G_MAXINT64, &error))
         g_error ("%s", error->message);
-      s_exp = now () - t0;
+      s_exp = sl_bench_now () - t0;
       sl_trace_unref (trace);
       s_unz = gunzip_s (gz);
       sl_trace_unref (load (gz, &s_gz));
@@ -250,11 +236,11 @@ main (int    argc,
           mb, (double) gst.st_size / 1e6, n_events, runs);
   printf ("1. plain load %.2f s: %.0f MB/s (target >= 250); reading the file alone %.2f s "
           "(%.0f MB/s)\n",
-          median (t_plain), mb / median (t_plain), median (t_read), mb / median (t_read));
+          sl_bench_median (t_plain), mb / sl_bench_median (t_plain), sl_bench_median (t_read), mb / sl_bench_median (t_read));
   printf ("2. gzip load %.2f s = %.2f x (gunzip alone %.2f s + plain load) (target <= 1.3)\n",
-          median (t_gz), median (r_gz), median (t_gunzip));
+          sl_bench_median (t_gz), sl_bench_median (r_gz), sl_bench_median (t_gunzip));
   printf ("3. export to Chrome JSON %.2f s = %.2f x the plain load (target <= 1.5)\n",
-          median (t_export), median (r_export));
+          sl_bench_median (t_export), sl_bench_median (r_export));
   if (events > 0)
     printf ("4. resident memory of a process that loads it: peak %.1f, after %.1f bytes/event "
             "(target <= 48)\n",

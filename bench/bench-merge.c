@@ -21,14 +21,9 @@
 #include <malloc.h>
 #endif
 
+#include "sl-bench.h"
 #include "sl-resident.h"
 #include "sl-trace-private.h"
-
-static double
-now (void)
-{
-  return g_get_monotonic_time () / 1e6;
-}
 
 /* CPU seconds of this process so far, every thread, user and system. */
 static double
@@ -37,38 +32,6 @@ cpu (void)
   struct rusage u;
   getrusage (RUSAGE_SELF, &u);
   return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (GArray *a)
-{
-  if (a->len == 0)
-    return 0;
-  qsort (a->data, a->len, sizeof (double), compare_double);
-  return a->len % 2 ? g_array_index (a, double, a->len / 2)
-                    : (g_array_index (a, double, a->len / 2 - 1)
-                       + g_array_index (a, double, a->len / 2)) / 2;
-}
-
-static char *
-load_average (void)
-{
-  g_autofree char *text = NULL;
-  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
-    return g_strdup ("unknown");
-  char **parts = g_strsplit (text, " ", 4);
-  char *out = g_strdup_printf ("%s %s %s", parts[0], parts[1] ? parts[1] : "",
-                               parts[1] && parts[2] ? parts[2] : "");
-  g_strfreev (parts);
-  return out;
 }
 
 /* Peak resident memory since the last reset (VmHWM), in bytes; 0 when /proc does not say. */
@@ -200,7 +163,7 @@ main (int    argc,
   gsize events_merged = 0, merge_peak = 0;
   gssize merge_after = 0;
   gboolean peak_known = TRUE;
-  g_autofree char *load_before = load_average ();
+  g_autofree char *load_before = sl_bench_load_average ();
 
   g_print ("%u traces, %d runs, %u processors\n", n, runs, g_get_num_processors ());
   for (gint r = 0; r < runs; r++)
@@ -216,9 +179,9 @@ main (int    argc,
               gsize model = 0, ev = 0;
               for (guint i = 0; i < n; i++)
                 {
-                  double t0 = now (), c0 = cpu ();
+                  double t0 = sl_bench_now (), c0 = cpu ();
                   traces[i] = sl_trace_load (files[i], SL_LOAD_ALL, NULL, NULL, NULL, &error);
-                  single += now () - t0;
+                  single += sl_bench_now () - t0;
                   cpu_single += cpu () - c0;
                   if (traces[i] == NULL)
                     {
@@ -231,9 +194,9 @@ main (int    argc,
               bytes_single = ev > 0 ? (double) model / ev : 0;
               gsize rss = sl_resident_bytes ();
               peak_known &= reset_peak ();
-              double t0 = now ();
+              double t0 = sl_bench_now ();
               g_autoptr (SlTrace) all = sl_trace_merge (traces, n, NULL, &error);
-              double step = now () - t0;
+              double step = sl_bench_now () - t0;
               if (all == NULL)
                 {
                   g_printerr ("bench-merge: %s\n", error->message);
@@ -250,11 +213,11 @@ main (int    argc,
             }
           else
             {
-              double t0 = now (), c0 = cpu ();
+              double t0 = sl_bench_now (), c0 = cpu ();
               g_autoptr (SlTrace) all = sl_trace_load_merged ((const char *const *) files, n,
                                                               SL_LOAD_ALL, NULL, NULL, NULL,
                                                               NULL, &error);
-              merged = now () - t0;
+              merged = sl_bench_now () - t0;
               cpu_merged = cpu () - c0;
               if (all == NULL)
                 {
@@ -279,14 +242,14 @@ main (int    argc,
                g_array_index (t_step, double, t_step->len - 1));
     }
 
-  g_autofree char *load_after = load_average ();
-  double ms = median (t_single), mm = median (t_merged), mstep = median (t_step);
+  g_autofree char *load_after = sl_bench_load_average ();
+  double ms = sl_bench_median (t_single), mm = sl_bench_median (t_merged), mstep = sl_bench_median (t_step);
   g_print ("\n%" G_GSIZE_FORMAT " events in %u traces\n", events_merged, n);
   g_print ("sum of single loads   %8.3f s (median)\n", ms);
   g_print ("load_merged           %8.3f s (median)   ratio %.2f × (median of runs %.2f ×; "
            "target ≤ 0.6)\n",
-           mm, mm / ms, median (ratio));
-  double cs = median (c_single), cm = median (c_merged);
+           mm, mm / ms, sl_bench_median (ratio));
+  double cs = sl_bench_median (c_single), cm = sl_bench_median (c_merged);
   g_print ("CPU time              %8.3f s single loads (%.2f cores busy), %.3f s merged "
            "(%.2f cores): on %u cores the merged load cannot take less than %.2f × the sum\n",
            cs, cs / ms, cm, cm / mm, g_get_num_processors (),

@@ -70,16 +70,15 @@ gboolean
 sl_diff_format_parse (const char   *text,
                       SlDiffFormat *format)
 {
-  g_return_val_if_fail (format != NULL, FALSE);
+  SlReportFormat f;
 
-  if (g_strcmp0 (text, "column") == 0)
-    *format = SL_DIFF_COLUMN;
-  else if (g_strcmp0 (text, "csv") == 0)
-    *format = SL_DIFF_CSV;
-  else if (g_strcmp0 (text, "json") == 0)
-    *format = SL_DIFF_JSON;
-  else
+  g_return_val_if_fail (format != NULL, FALSE);
+  /* the names `stats --format` takes */
+  if (!sl_report_format_parse (text, &f))
     return FALSE;
+  *format = f == SL_REPORT_FORMAT_CSV    ? SL_DIFF_CSV
+            : f == SL_REPORT_FORMAT_JSON ? SL_DIFF_JSON
+                                         : SL_DIFF_COLUMN;
   return TRUE;
 }
 
