@@ -93,9 +93,12 @@ share=$(q "WITH t AS (SELECT globalTid, COUNT(*) n FROM COMPOSITE_EVENTS WHERE g
 info "main thread samples in the steps | with a torch_train.py frame" "$share"
 check "nine in ten of the main thread's samples in the steps name torch_train.py" \
   "$(n=${share%|*}; k=${share#*|}; [ "${n:-0}" -gt 0 ] && [ $((10 * ${k:-0})) -ge $((9 * n)) ] && echo 1 || echo 0)" 1
-check "train_step named with its file and line" \
+# the lines of train_step's body (after its def)
+def=$(grep -n "^def train_step" tests/gpu/torch_train.py | cut -d: -f1)
+check "train_step named with its file and a line of its body" \
   "$(q "SELECT COUNT(*) > 0 FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON m.id = c.module
-        WHERE s.value = 'train_step' AND m.value LIKE '%/tests/gpu/torch_train.py:4_'")" 1
+        WHERE s.value = 'train_step' AND m.value LIKE '%/tests/gpu/torch_train.py:%'
+        AND CAST(substr(m.value, instr(m.value, '.py:') + 4) AS INTEGER) BETWEEN $((def + 1)) AND $((def + 5))")" 1
 info "dropped or unreadable" "$(q "SELECT source || ' ' || SUM(count) FROM SIGHTLINE_DROPPED_RECORDS GROUP BY source" | tr '\n' ';')"
 
 echo "== where the main thread's samples fall (tests/gpu/torch-diag.sql)"
