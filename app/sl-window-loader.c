@@ -368,6 +368,7 @@ _sl_window_load_file (SlWindow *self,
           if (d->merged[i] == NULL)
             d->merged[i] = g_file_get_uri (f);
         }
+      g_free (text);
       text = g_strdup_printf ("Loading %u traces…", self->merged->len);
       gtk_label_set_text (GTK_LABEL (self->loading_label), text);
     }

@@ -1759,6 +1759,27 @@ warn_trouble (JsonReader *jr)
                     jr->path, jr->n_bad_utf8);
 }
 
+/* The schema line: what the file is, and the rank of a distributed run.  (A function of its own:
+ * an autoptr declared after the reader's gotos would be freed uninitialised on their path.) */
+static char *
+schema_line (JsonReader       *jr,
+             const SlJsonMeta *meta)
+{
+  GString *schema = g_string_new (NULL);
+
+  if (meta->schema_version >= 0)
+    g_string_printf (schema, "Kineto JSON (schemaVersion %" G_GINT64_FORMAT ")",
+                     meta->schema_version);
+  else
+    g_string_assign (schema, jr->meta->len > 2 ? "trace-event JSON" : "trace-event JSON array");
+  if (meta->has_rank && meta->world_size > 0)
+    g_string_append_printf (schema, ", rank %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT,
+                            meta->rank, meta->world_size);
+  else if (meta->has_rank)
+    g_string_append_printf (schema, ", rank %" G_GINT64_FORMAT, meta->rank);
+  return g_string_free (schema, FALSE);
+}
+
 gboolean
 _sl_reader_read_json (SlTrace        *trace,
                       SlLoadFlags     flags,
@@ -1818,20 +1839,8 @@ _sl_reader_read_json (SlTrace        *trace,
                            "(%s); GPUs are not described",
                     trace->path, message);
   finish_model (jr, &meta);
-  /* the schema line says what the file is, and the rank of a distributed run */
-  g_autoptr (GString) schema = g_string_new (NULL);
-  if (meta.schema_version >= 0)
-    g_string_printf (schema, "Kineto JSON (schemaVersion %" G_GINT64_FORMAT ")",
-                     meta.schema_version);
-  else
-    g_string_assign (schema, jr->meta->len > 2 ? "trace-event JSON" : "trace-event JSON array");
-  if (meta.has_rank && meta.world_size > 0)
-    g_string_append_printf (schema, ", rank %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT,
-                            meta.rank, meta.world_size);
-  else if (meta.has_rank)
-    g_string_append_printf (schema, ", rank %" G_GINT64_FORMAT, meta.rank);
   g_free (trace->schema);
-  trace->schema = g_string_free (g_steal_pointer (&schema), FALSE);
+  trace->schema = schema_line (jr, &meta);
   if (meta.has_rank && meta.rank >= 0)
     {
       trace->rank = meta.rank;

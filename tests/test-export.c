@@ -303,7 +303,8 @@ check_chrome (SlTrace    *trace,
 
   g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                       g_free);
   g_autoptr (GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint n_links = 0, n_s = 0, n_f = 0;
 
