@@ -772,7 +772,8 @@ add_sample (SlTraceWriter      *w,
     return false;
   w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, s->time_ns, s->thread_state,
                                                   s->n_frames, w->n_frames, 0 };
-  memcpy (w->frames + w->n_frames, frames, s->n_frames * 8u);
+  if (s->n_frames > 0)   /* a sample without a stack: `w->frames` may still be NULL */
+    memcpy (w->frames + w->n_frames, frames, s->n_frames * 8u);
   w->n_frames += s->n_frames;
   seen_time (w, p, s->time_ns, s->time_ns);
   return true;
