@@ -19,26 +19,6 @@
 #include "sl-diff.h"
 #include "sl-trace.h"
 
-static gboolean
-generate (const char *path,
-          int         seed,
-          const char *events)
-{
-  g_autofree char *seed_text = g_strdup_printf ("%d", seed);
-  const char *argv[] = { SL_GEN_BIN, "-o", path, "-n", events, "-s", seed_text, "--force", NULL };
-  g_autoptr (GError) error = NULL;
-  int status = 0;
-
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-                     NULL, &status, &error)
-      || !g_spawn_check_wait_status (status, &error))
-    {
-      g_printerr ("bench-diff: sightline-gen: %s\n", error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 typedef struct
 {
   const char *path;
@@ -154,7 +134,8 @@ main (int    argc,
           g_autofree char *name = g_strdup_printf ("diff-%d.sqlite", s + 1);
           gen[s] = g_build_filename (dir, name, NULL);
           if (!g_file_test (gen[s], G_FILE_TEST_EXISTS)
-              && !generate (gen[s], s + 1, events != NULL ? events : "10M"))
+              && !sl_bench_generate ("bench-diff", SL_GEN_BIN, gen[s], (guint) s + 1,
+                                     events != NULL ? events : "10M"))
             return 1;
           paths[s] = gen[s];
         }

@@ -88,27 +88,6 @@ print_breakdown (SlTrace *t)
            (total - events - trees - prefix - lod - busy - chains - strings) / n);
 }
 
-static gboolean
-generate (const char *path,
-          guint       seed,
-          const char *events)
-{
-  g_autofree char *seed_text = g_strdup_printf ("%u", seed);
-  const char *argv[] = { SL_GEN_BIN, "-o", path, "-n", events, "-s", seed_text, "--force", NULL };
-  g_autoptr (GError) error = NULL;
-  gint status = 0;
-
-  g_print ("writing %s (%s events, seed %u)\n", path, events, seed);
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-                     NULL, &status, &error)
-      || !g_spawn_check_wait_status (status, &error))
-    {
-      g_printerr ("bench-merge: sightline-gen: %s\n", error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 int
 main (int    argc,
       char **argv)
@@ -147,8 +126,12 @@ main (int    argc,
         {
           files[s - 1] = g_strdup_printf ("%s/merge-%s-%u.sqlite", dir,
                                           events != NULL ? events : "1M", s);
-          if (!g_file_test (files[s - 1], G_FILE_TEST_EXISTS)
-              && !generate (files[s - 1], s, events != NULL ? events : "1M"))
+          if (g_file_test (files[s - 1], G_FILE_TEST_EXISTS))
+            continue;
+          g_print ("writing %s (%s events, seed %u)\n", files[s - 1],
+                   events != NULL ? events : "1M", s);
+          if (!sl_bench_generate ("bench-merge", SL_GEN_BIN, files[s - 1], s,
+                                  events != NULL ? events : "1M"))
             return 1;
         }
     }

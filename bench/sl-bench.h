@@ -1,4 +1,5 @@
-/* sl-bench.h: what the benchmarks share: a wall clock, medians of runs, the load average. */
+/* sl-bench.h: what the benchmarks share: a wall clock, medians of runs, the load average, a
+ * generated trace. */
 #pragma once
 
 #include <glib.h>
@@ -30,4 +31,28 @@ sl_bench_load_average (void)
   g_auto (GStrv) parts = g_strsplit (text, " ", 4);
   return g_strdup_printf ("%s %s %s", parts[0], parts[1] ? parts[1] : "",
                           parts[1] && parts[2] ? parts[2] : "");
+}
+
+/* Writes a trace of `events` ("10M") with `seed` by running the generator `gen`; FALSE (said on
+ * stderr, after `who`) when it fails. */
+static inline gboolean
+sl_bench_generate (const char *who,
+                   const char *gen,
+                   const char *path,
+                   guint       seed,
+                   const char *events)
+{
+  g_autofree char *seed_text = g_strdup_printf ("%u", seed);
+  const char *argv[] = { gen, "-o", path, "-n", events, "-s", seed_text, "--force", NULL };
+  g_autoptr (GError) error = NULL;
+  gint status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                     NULL, &status, &error)
+      || !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("%s: sightline-gen: %s\n", who, error->message);
+      return FALSE;
+    }
+  return TRUE;
 }

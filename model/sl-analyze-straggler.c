@@ -201,7 +201,6 @@ step_times (SlAnalyzeCtx  *ctx,
             const RankMap *map,
             gint           rank,
             const SlStep  *step,
-            GHashTable    *osrt_names,
             StepTimes     *out)
 {
   SlTrace *trace = ctx->trace;
@@ -227,7 +226,7 @@ step_times (SlAnalyzeCtx  *ctx,
         }
     }
   out->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), step->start, step->end,
-                               osrt_names, SL_CALLS_ALL, NULL);
+                               NULL, SL_CALLS_ALL, NULL);
   out->api = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), step->start, step->end, NULL,
                               SL_CALLS_ALL, NULL);
 }
@@ -290,7 +289,7 @@ _sl_rule_straggler (SlAnalyzeCtx *ctx)
           const SlStep *s = &g_array_index (r->steps, SlStep,
                                             g_array_index (r->matched, guint, k));
           StepTimes *t = &each[k * ranks->len + i];
-          step_times (ctx, &map, (gint) i, s, NULL, t);
+          step_times (ctx, &map, (gint) i, s, t);
           SlTime own = (s->end - s->start) - t->comm;
           g_array_append_val (r->own_each, own);
           if (own > worst)
@@ -368,10 +367,10 @@ _sl_rule_straggler (SlAnalyzeCtx *ctx)
   /* the OS calls of its steps by name: the top one */
   for (guint k = 0; k < n; k++)
     {
-      StepTimes scratch;
       const SlStep *s = &g_array_index (straggler->steps, SlStep,
                                         g_array_index (straggler->matched, guint, k));
-      step_times (ctx, &map, who, s, osrt_names, &scratch);
+      _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, ctx->tl[s->thread].osrt), s->start, s->end,
+                       osrt_names, SL_CALLS_ALL, NULL);
     }
   SlTime top_t = 0;
   guint32 top = _sl_top_name (osrt_names, &top_t);

@@ -158,6 +158,20 @@ stacks_add (Stacks  *st,
   stacks_add_frames (st, syms, mods, n, count, FALSE);
 }
 
+/* The scope's threads as a mask over the trace's, NULL for every thread. */
+static gboolean *
+scope_threads (const SlCalltreeScope *scope,
+               guint                  n_threads)
+{
+  if (scope->threads == NULL)
+    return NULL;
+  gboolean *wanted = g_new0 (gboolean, MAX (n_threads, 1));
+  for (guint i = 0; i < scope->n_threads; i++)
+    if (scope->threads[i] < n_threads)
+      wanted[scope->threads[i]] = TRUE;
+  return wanted;
+}
+
 /* Every sample of the scope, lane by lane, counted by chain (the reader keeps one chain for
  * identical stacks: a few thousand for a million samples), then each chain's count added with its
  * frames read once; FALSE when cancelled. */
@@ -168,16 +182,9 @@ stacks_collect (Stacks                *st,
 {
   guint n_threads = sl_trace_get_n_threads (st->trace);
   guint32 n_chains = st->trace->chain_offsets->len - 1;
-  g_autofree gboolean *wanted = NULL;
+  g_autofree gboolean *wanted = scope_threads (scope, n_threads);
   g_autofree guint64 *per_chain = g_new0 (guint64, MAX (n_chains, 1));
 
-  if (scope->threads != NULL)
-    {
-      wanted = g_new0 (gboolean, MAX (n_threads, 1));
-      for (guint i = 0; i < scope->n_threads; i++)
-        if (scope->threads[i] < n_threads)
-          wanted[scope->threads[i]] = TRUE;
-    }
   for (guint l = 0; l < sl_trace_get_n_lanes (st->trace); l++)
     {
       const SlLane *lane = sl_trace_get_lane (st->trace, l);
@@ -238,18 +245,11 @@ ranges_collect (Stacks                *st,
 {
   SlTrace *trace = st->trace;
   guint n_threads = sl_trace_get_n_threads (trace);
-  g_autofree gboolean *wanted = NULL;
+  g_autofree gboolean *wanted = scope_threads (scope, n_threads);
   /* per thread, its NVTX lanes by depth */
   g_autofree const SlLane **by_depth = g_new0 (const SlLane *, MAX_RANGE_DEPTH);
   guint32 syms[MAX_RANGE_DEPTH], mods[MAX_RANGE_DEPTH];
 
-  if (scope->threads != NULL)
-    {
-      wanted = g_new0 (gboolean, MAX (n_threads, 1));
-      for (guint i = 0; i < scope->n_threads; i++)
-        if (scope->threads[i] < n_threads)
-          wanted[scope->threads[i]] = TRUE;
-    }
   for (guint i = 0; i < MAX_RANGE_DEPTH; i++)
     mods[i] = SL_NO_STR;
   for (guint th = 0; th < n_threads; th++)

@@ -270,6 +270,28 @@ test_flame_graph (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* `path` opened in a window of its own (`*window`), the call tree panel shown as a flame graph
+ * and its tree built. */
+static SlCalltreePanel *
+open_flame_graph (const char *path,
+                  SlWindow  **window)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  *window = sl_application_open_file (app, file);
+  g_assert_nonnull (*window);
+  gtk_window_set_default_size (GTK_WINDOW (*window), 1400, 900);
+  g_assert_true (sl_test_wait_until (not_loading, *window, 60000));
+
+  SlCalltreePanel *panel = SL_CALLTREE_PANEL (sl_window_get_calltree_panel (*window));
+  GtkNotebook *bottom = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (panel),
+                                                               GTK_TYPE_NOTEBOOK));
+  gtk_notebook_set_current_page (bottom, gtk_notebook_page_num (bottom, GTK_WIDGET (panel)));
+  sl_calltree_panel_set_view (panel, "flame-graph");
+  wait_for_panel (panel);
+  return panel;
+}
+
 /* A real nsys trace with 13 303 samples of C++ code: bottom-up, the widest frame is the function
  * with most self samples (the model's first function); top-down, a frame is as wide as its
  * samples. */
@@ -282,19 +304,9 @@ test_real_trace (void)
       g_test_skip ("real nsys traces not found");
       return;
     }
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  SlWindow *window = sl_application_open_file (app, file);
-  g_assert_nonnull (window);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  g_assert_true (sl_test_wait_until (not_loading, window, 60000));
-
-  SlCalltreePanel *panel = SL_CALLTREE_PANEL (sl_window_get_calltree_panel (window));
+  SlWindow *window = NULL;
+  SlCalltreePanel *panel = open_flame_graph (path, &window);
   SlFlameGraph *flame = SL_FLAME_GRAPH (_sl_calltree_panel_get_flame_graph (panel));
-  GtkNotebook *bottom = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (panel),
-                                                               GTK_TYPE_NOTEBOOK));
-  gtk_notebook_set_current_page (bottom, gtk_notebook_page_num (bottom, GTK_WIDGET (panel)));
-  sl_calltree_panel_set_view (panel, "flame-graph");
-  wait_for_panel (panel);
   SlCalltree *tree = _sl_calltree_panel_get_tree (panel);
   g_assert_cmpuint (sl_calltree_get_n_samples (tree), ==, 13303);
   sl_test_screenshot (GTK_WIDGET (window), "calltree-cutlass-top-down");
@@ -331,18 +343,8 @@ test_kineto_ranges (void)
 {
   g_autofree char *path = sl_test_trace_path (
       "pytorch/critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz");
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  SlWindow *window = sl_application_open_file (app, file);
-  g_assert_nonnull (window);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  g_assert_true (sl_test_wait_until (not_loading, window, 60000));
-
-  SlCalltreePanel *panel = SL_CALLTREE_PANEL (sl_window_get_calltree_panel (window));
-  GtkNotebook *bottom = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (panel),
-                                                               GTK_TYPE_NOTEBOOK));
-  gtk_notebook_set_current_page (bottom, gtk_notebook_page_num (bottom, GTK_WIDGET (panel)));
-  sl_calltree_panel_set_view (panel, "flame-graph");
-  wait_for_panel (panel);
+  SlWindow *window = NULL;
+  SlCalltreePanel *panel = open_flame_graph (path, &window);
   SlCalltree *tree = _sl_calltree_panel_get_tree (panel);
   g_assert_cmpint (sl_calltree_get_unit (tree), ==, SL_CALLTREE_NANOSECONDS);
   g_assert_cmpuint (sl_calltree_get_n_samples (tree), >, 0);
