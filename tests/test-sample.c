@@ -11,6 +11,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -604,6 +605,58 @@ test_modules (void)
   dlclose (handle);
 }
 
+/* A thread that does nothing but produce records, sampled at 1 kHz: the samples land in every
+ * step of a record's production (reserving room, writing, publishing) and none is lost, none
+ * overwrites a record or another sample (every record of the loop is there, in order). */
+static void
+test_nested (void)
+{
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func (g_free);
+  uint32_t tid = _sl_tid (), emitted = 0;
+
+  _sl_inject_start_for_test ();
+  _sl_sample_start (HZ);
+  uint64_t t0 = thread_cpu_ns ();
+  while (thread_cpu_ns () - t0 < SPIN_NS || count_samples (records, tid) < MIN_SAMPLES)
+    {
+      for (int i = 0; i < 2000; i++, emitted++)
+        {
+          char text[32];
+          SlWireThreadName fixed = { { SL_WIRE_THREAD_NAME, 0, 0 }, emitted };
+          snprintf (text, sizeof text, "record %u", emitted);
+          g_assert_true (_sl_emit_with_text (SL_WIRE_THREAD_NAME, &fixed, sizeof fixed, text,
+                                             false));
+        }
+      drain_into (records);
+      g_assert_cmpuint (thread_cpu_ns () - t0, <, 60 * SPIN_NS);
+    }
+  _sl_sample_stop ();
+  drain_into (records);
+
+  uint32_t next = 0;
+  for (guint i = 0; i < records->len; i++)
+    {
+      const SlWireHeader *h = records->pdata[i];
+      if (h->type != SL_WIRE_THREAD_NAME)
+        continue;
+      const SlWireThreadName *r = (const SlWireThreadName *) h;
+      g_autofree char *want = g_strdup_printf ("record %u", next);
+      g_assert_cmpuint (r->time_ns, ==, next);
+      g_assert_cmpstr ((const char *) (r + 1), ==, want);
+      next++;
+    }
+  g_assert_cmpuint (next, ==, emitted);
+  g_test_message ("%u records, %u samples", emitted, count_samples (records, tid));
+  g_assert_cmpuint (_sl_dropped (SL_DROP_SAMPLES), ==, 0);
+  g_assert_cmpuint (_sl_dropped (SL_DROP_RING_FULL), ==, 0);
+}
+
 /* Work done per CPU second with and without sampling at 1 kHz: the handler's cost. */
 static void
 test_overhead (void)
@@ -656,6 +709,7 @@ main (int    argc,
   g_test_add_func ("/collector/sample/program-sigprof", test_program_sigprof);
   g_test_add_func ("/collector/sample/handler-replaced", test_handler_replaced);
   g_test_add_func ("/collector/sample/modules", test_modules);
+  g_test_add_func ("/collector/sample/nested", test_nested);
   g_test_add_func ("/collector/sample/overhead", test_overhead);
   return g_test_run ();
 }

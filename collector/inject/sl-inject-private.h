@@ -49,6 +49,7 @@ SL_HIDDEN bool _sl_emit_with_text (uint16_t type, const void *fixed_part, size_t
 
 /* Records lost, by SlDropSource; reported by the flusher. */
 SL_HIDDEN void _sl_count_drop (uint32_t source, uint64_t n);
+SL_HIDDEN uint64_t _sl_dropped (uint32_t source); /* the count so far, sent or not */
 
 /* True while this thread runs library code that must not record itself (the flusher, CUPTI
  * callbacks that call interposed functions). */

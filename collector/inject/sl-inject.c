@@ -71,12 +71,20 @@ static struct
 
 static __thread SlRing *tls_ring __attribute__ ((tls_model ("initial-exec")));
 static __thread int     tls_in_library __attribute__ ((tls_model ("initial-exec")));
-/* tls_emitting: 0 idle, 1 reserving, 2 a record reserved and being written, 3 publishing it, 4 a
- * record of a signal handler that interrupted 2 or 3 (tls_nest_outer): it goes right after the
- * interrupted one, and is published with it (2) or by itself (3).  A sample taken while the
- * thread writes an OS runtime record is so not lost. */
-static __thread int     tls_emitting __attribute__ ((tls_model ("initial-exec")));
-static __thread int     tls_nest_outer __attribute__ ((tls_model ("initial-exec")));
+/* tls_emitting, the state of the record this thread is producing: bits 0-2 are 0 idle, 1
+ * reserving, 2 a record reserved and being written, 3 publishing it, 4 a record of a signal
+ * handler that interrupted 2 or 3 (tls_nest_outer): it goes right after the interrupted one, and
+ * is published with it (2) or by itself (3).  A handler that interrupts 1 produces its record as
+ * if the thread were idle, with EMIT_INTERRUPTED set, and on its way out leaves 1 with the count
+ * above (EMIT_COUNT) one higher: the interrupted reservation sees that its claim (a compare and
+ * exchange of the whole word from 1 to 2) failed and starts again after the handler's record.  So
+ * a sample taken while the thread writes an OS runtime record, or reserves room for one, is not
+ * lost.  Only a handler interrupting a handler's reservation drops its record. */
+#define EMIT_STATE       7u
+#define EMIT_INTERRUPTED 8u
+#define EMIT_COUNT       16u
+static __thread _Atomic uint32_t tls_emitting __attribute__ ((tls_model ("initial-exec")));
+static __thread uint32_t tls_nest_outer __attribute__ ((tls_model ("initial-exec")));
 static __thread uint32_t tls_tid __attribute__ ((tls_model ("initial-exec")));
 static __thread uint64_t tls_reserved __attribute__ ((tls_model ("initial-exec")));
 
@@ -113,6 +121,12 @@ void
 _sl_leave_library (void)
 {
   tls_in_library--;
+}
+
+uint64_t
+_sl_dropped (uint32_t source)
+{
+  return source < SL_DROP_N_SOURCES ? atomic_load (&g.drops[source]) : 0;
 }
 
 void
@@ -166,6 +180,58 @@ ring_get (void)
   return NULL;
 }
 
+/* The end of a record that was not nested: the thread idle again, or, for a signal handler's
+ * record that interrupted a reservation, that reservation told to start again. */
+static void
+emit_leave (uint32_t word)
+{
+  if ((word & EMIT_INTERRUPTED) != 0)
+    atomic_store (&tls_emitting, ((word & ~(EMIT_STATE | EMIT_INTERRUPTED)) + EMIT_COUNT) | 1);
+  else
+    atomic_store (&tls_emitting, word & ~EMIT_STATE);
+}
+
+/* A record of `size` bytes right after the one this thread is writing (a signal handler's,
+ * tls_emitting 2 or 3 in `outer`). */
+static void *
+emit_nested (SlRing   *ring,
+             uint16_t  type,
+             uint32_t  size,
+             uint32_t  outer)
+{
+  atomic_store (&tls_emitting, (outer & ~EMIT_STATE) | 4);
+  atomic_signal_fence (memory_order_seq_cst);
+  uint64_t head = tls_reserved;
+  uint64_t tail = atomic_load_explicit (&ring->tail, memory_order_acquire);
+  uint32_t off = (uint32_t) (head & (SL_RING_SIZE - 1));
+  uint32_t contiguous = SL_RING_SIZE - off;
+  uint64_t need = size <= contiguous ? size : contiguous + size;
+
+  if (SL_RING_SIZE - (head - tail) < need)
+    {
+      atomic_store (&tls_emitting, outer);
+      _sl_count_drop (SL_DROP_RING_FULL, 1);
+      return NULL;
+    }
+  if (size > contiguous)
+    {
+      SlWireHeader *pad = (SlWireHeader *) (ring->data + off);
+      pad->type = SL_PAD_RECORD;
+      pad->size = 0;
+      pad->tid = 0;
+      head += contiguous;
+      off = 0;
+    }
+  SlWireHeader *h = (SlWireHeader *) (ring->data + off);
+  h->type = type;
+  h->size = (uint16_t) size;
+  h->tid = ring->tid;
+  tls_reserved = head + size;
+  tls_nest_outer = outer;
+  atomic_signal_fence (memory_order_seq_cst);
+  return h;
+}
+
 static void *
 emit_begin (uint16_t type,
             uint32_t size,
@@ -174,25 +240,31 @@ emit_begin (uint16_t type,
   if (!atomic_load_explicit (&g.recording, memory_order_relaxed) || size > SL_WIRE_MAX_RECORD - 8
       || (size & 7) != 0 || size < sizeof (SlWireHeader))
     return NULL;
-  int outer = tls_emitting;
-  if (outer != 0 && outer != 2 && outer != 3)
+  uint32_t outer = atomic_load (&tls_emitting);
+  uint32_t state = outer & EMIT_STATE;
+  if (state == 2 || state == 3)
+    return emit_nested (tls_ring, type, size, outer); /* set by the record it interrupts */
+  if (state != 0 && !(state == 1 && (outer & EMIT_INTERRUPTED) == 0))
     {
-      /* a signal handler interrupted this thread's reservation: never interleave */
+      /* a handler interrupted a handler's reservation, or a nested record: never interleave */
       _sl_count_drop (SL_DROP_SAMPLES, 1);
       return NULL;
     }
-  SlRing *ring = outer != 0 ? tls_ring : ring_get ();
+  SlRing *ring = ring_get ();
   if (ring == NULL)
     {
       _sl_count_drop (SL_DROP_RING_FULL, 1);
       return NULL;
     }
-  tls_emitting = outer != 0 ? 4 : 1;
-  atomic_signal_fence (memory_order_seq_cst);
-  uint64_t head = outer != 0 ? tls_reserved
-                             : atomic_load_explicit (&ring->head, memory_order_relaxed);
-  for (int tries = 0;; tries++)
+  /* state 1 here: a signal handler's record, made whole before the interrupted reservation
+   * goes on (see tls_emitting) */
+  uint32_t word = (outer & ~(EMIT_STATE | EMIT_INTERRUPTED)) | (state == 1 ? EMIT_INTERRUPTED : 0)
+                  | 1;
+  for (int tries = 0;;)
     {
+      atomic_store (&tls_emitting, word);
+      atomic_signal_fence (memory_order_seq_cst);
+      uint64_t head = atomic_load_explicit (&ring->head, memory_order_relaxed);
       uint64_t tail = atomic_load_explicit (&ring->tail, memory_order_acquire);
       uint32_t off = (uint32_t) (head & (SL_RING_SIZE - 1));
       uint32_t contiguous = SL_RING_SIZE - off;
@@ -200,6 +272,18 @@ emit_begin (uint16_t type,
 
       if (SL_RING_SIZE - (head - tail) >= need)
         {
+          uint32_t start = size > contiguous ? 0 : off;
+          tls_reserved = head + need;
+          atomic_signal_fence (memory_order_seq_cst);
+          uint32_t claimed = word;
+          if (!atomic_compare_exchange_strong (&tls_emitting, &claimed,
+                                               (word & ~EMIT_STATE) | 2))
+            {
+              /* a signal handler made a record in the meantime, where this one was going: not
+               * a byte of the ring was written yet */
+              word = claimed;
+              continue;
+            }
           if (size > contiguous)
             {
               /* a filler to the end of the ring, published with the record */
@@ -207,32 +291,26 @@ emit_begin (uint16_t type,
               pad->type = SL_PAD_RECORD;
               pad->size = 0; /* the reader skips to the ring's end */
               pad->tid = 0;
-              head += contiguous;
-              off = 0;
             }
-          SlWireHeader *h = (SlWireHeader *) (ring->data + off);
+          SlWireHeader *h = (SlWireHeader *) (ring->data + start);
           h->type = type;
           h->size = (uint16_t) size;
           h->tid = ring->tid;
-          tls_reserved = head + size;
-          tls_nest_outer = outer;
-          atomic_signal_fence (memory_order_seq_cst);
-          if (outer == 0)
-            tls_emitting = 2;
           /* half full: wake the flusher (eventfd_write is glibc-internal: not our wrapper) */
-          if (SL_RING_SIZE - (head + size - tail) < SL_RING_SIZE / 2 && g.wake_fd >= 0)
+          if (SL_RING_SIZE - (head + need - tail) < SL_RING_SIZE / 2 && g.wake_fd >= 0)
             eventfd_write (g.wake_fd, 1);
           return h;
         }
-      if (!wait || outer != 0 || tries > 1000 || !atomic_load (&g.connected))
+      if (!wait || (word & EMIT_INTERRUPTED) != 0 || ++tries > 1000 || !atomic_load (&g.connected))
         break;
       eventfd_write (g.wake_fd, 1);
       struct timespec ts = { 0, 1000000 };
       tls_in_library++;
       nanosleep (&ts, NULL);
       tls_in_library--;
+      word = atomic_load (&tls_emitting);
     }
-  tls_emitting = outer;
+  emit_leave (word);
   _sl_count_drop (SL_DROP_RING_FULL, 1);
   return NULL;
 }
@@ -271,19 +349,20 @@ _sl_emit_end (void *record)
 
   if (record == NULL || ring == NULL)
     return;
-  if (tls_emitting == 4)
+  uint32_t word = atomic_load (&tls_emitting);
+  if ((word & EMIT_STATE) == 4)
     {
       /* nested in a record being written: that one's end publishes both */
-      if (tls_nest_outer == 3)
+      if ((tls_nest_outer & EMIT_STATE) == 3)
         publish (ring, tls_reserved);
-      tls_emitting = tls_nest_outer;
+      atomic_store (&tls_emitting, tls_nest_outer);
       return;
     }
-  tls_emitting = 3;
+  atomic_store (&tls_emitting, (word & ~EMIT_STATE) | 3);
   atomic_signal_fence (memory_order_seq_cst);
   publish (ring, tls_reserved);
   atomic_signal_fence (memory_order_seq_cst);
-  tls_emitting = 0;
+  emit_leave (word);
 }
 
 size_t
@@ -788,7 +867,7 @@ atfork_child (void)
 {
   pthread_mutex_init (&g.drain_lock, NULL);
   tls_tid = 0;
-  tls_emitting = 0;
+  atomic_store (&tls_emitting, 0);
   if (!atomic_load (&g.connected))
     return;
   tls_in_library++;
