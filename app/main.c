@@ -22,6 +22,7 @@ usage (FILE *out)
            "Usage:\n"
            "  sightline [FILE…]                   open the viewer, one window per trace (none: a start window)\n"
            "  sightline --merge FILE…             open traces together (one per rank) on one time axis\n"
+           "  sightline --compare A B             open two runs compared: aligned on a step, the diff of each report\n"
            "  sightline info FILE                 load a trace and describe what it holds\n"
            "  sightline info --merge FILE…        several traces (one per rank) merged on one time axis\n"
            "  sightline stats FILE [OPTION…]      print nsys-style summary reports\n"
@@ -73,7 +74,14 @@ main (int    argc,
   if (argc >= 2 && strcmp (argv[1], "merge-summaries") == 0)
     return sl_cmd_merge_summaries (argc - 1, argv + 1);
   gboolean merge = argc >= 2 && strcmp (argv[1], "--merge") == 0;
-  if (merge)
+  gboolean compare = argc >= 2 && strcmp (argv[1], "--compare") == 0;
+  if (compare && argc != 4)
+    {
+      fprintf (stderr, "sightline: --compare takes two traces, A and B\n\n");
+      usage (stderr);
+      return 2;
+    }
+  if (merge || compare)
     {
       /* the rest are files: GApplication must not see the option */
       memmove (argv + 1, argv + 2, sizeof (char *) * (size_t) (argc - 1));
@@ -91,6 +99,7 @@ main (int    argc,
   {
     g_autoptr (SlApplication) app = sl_application_new ();
     sl_application_set_merge (app, merge);
+    sl_application_set_compare (app, compare);
     return g_application_run (G_APPLICATION (app), argc, argv);
   }
 }

@@ -7,6 +7,7 @@ struct _SlApplication
 {
   GtkApplication parent_instance;
   gboolean       merge;    /* the files given open as one merged trace */
+  gboolean       compare;  /* the two files given open compared */
 };
 
 G_DEFINE_FINAL_TYPE (SlApplication, sl_application, GTK_TYPE_APPLICATION)
@@ -54,6 +55,14 @@ sl_application_set_merge (SlApplication *self,
   self->merge = merge;
 }
 
+void
+sl_application_set_compare (SlApplication *self,
+                            gboolean       compare)
+{
+  g_return_if_fail (SL_IS_APPLICATION (self));
+  self->compare = compare;
+}
+
 static void
 sl_application_activate (GApplication *app)
 {
@@ -73,6 +82,15 @@ sl_application_open (GApplication  *app,
   SlApplication *self = SL_APPLICATION (app);
 
   (void) hint;
+  if (self->compare && n_files == 2)
+    {
+      SlWindow *window = find_idle_window (self);
+      if (window == NULL)
+        window = sl_window_new (self);
+      gtk_window_present (GTK_WINDOW (window));
+      sl_window_open_compare (window, files[0], files[1]);
+      return;
+    }
   if (self->merge && n_files > 1)
     {
       SlWindow *window = find_idle_window (self);

@@ -19,5 +19,8 @@ SlWindow      *sl_application_open_file (SlApplication *self,
 /* `sightline --merge A B …`: the files given are opened together, as one trace in one window. */
 void           sl_application_set_merge (SlApplication *self,
                                          gboolean       merge);
+/* `sightline --compare A B`: the two files given are opened compared (sl_window_open_compare). */
+void           sl_application_set_compare (SlApplication *self,
+                                           gboolean       compare);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 #include "sl-window-private.h"
 
 #include "sl-detail-pane.h"
+#include "sl-diff-panel.h"
 #include "sl-findings-panel.h"
 #include "sl-stats-panel.h"
 #include "sl-stats.h"
@@ -14,6 +15,8 @@ typedef struct
   SlTrace    *trace;
   GPtrArray  *reports;
   SlAnalysis *analysis;
+  GPtrArray  *diffs;       /* a comparison's (SlDiff or NULL, by report) */
+  char       *status;      /* how a comparison is aligned */
 } LoadResult;
 
 /* Shared by the loading threads (never concurrently, says sl_trace_load) and the task. */
@@ -21,6 +24,9 @@ typedef struct
 {
   char     *path;
   GStrv     merged;        /* the paths of merged traces, or NULL */
+  SlTime   *offsets;       /* one per merged trace, or NULL */
+  gboolean  compare;
+  guint     align_step;
   GWeakRef  window;
   double    last_fraction;
   char     *last_what;
@@ -47,6 +53,13 @@ load_result_free (gpointer data)
       g_ptr_array_unref (r->reports);
     }
   g_clear_pointer (&r->analysis, sl_analysis_free);
+  if (r->diffs != NULL)
+    {
+      for (guint i = 0; i < r->diffs->len; i++)
+        g_clear_pointer (&r->diffs->pdata[i], sl_diff_free);
+      g_ptr_array_unref (r->diffs);
+    }
+  g_free (r->status);
   g_free (r);
 }
 
@@ -57,6 +70,7 @@ load_data_free (gpointer data)
 
   g_free (d->path);
   g_strfreev (d->merged);
+  g_free (d->offsets);
   g_free (d->last_what);
   g_weak_ref_clear (&d->window);
   g_free (d);
@@ -122,11 +136,17 @@ load_thread_cb (GTask        *task,
   GError *error = NULL;
   LoadResult *result;
   SlTrace *trace;
+  GPtrArray *diffs = NULL;
+  char *status = NULL;
 
   (void) source_object;
-  if (d->merged != NULL)
+  if (d->compare)
+    trace = _sl_window_compare_load (d->merged, d->offsets, d->align_step, load_progress_cb, d,
+                                     cancellable, &diffs, &status, &error);
+  else if (d->merged != NULL)
     trace = sl_trace_load_merged ((const char *const *) d->merged, g_strv_length (d->merged),
-                                  SL_LOAD_ALL, NULL, load_progress_cb, d, cancellable, &error);
+                                  SL_LOAD_ALL, d->offsets, load_progress_cb, d, cancellable,
+                                  &error);
   else
     trace = sl_trace_load (d->path, SL_LOAD_ALL, load_progress_cb, d, cancellable, &error);
   if (trace == NULL)
@@ -136,6 +156,8 @@ load_thread_cb (GTask        *task,
     }
   result = g_new0 (LoadResult, 1);
   result->trace = trace;
+  result->diffs = diffs;
+  result->status = status;
   if (g_task_return_error_if_cancelled (task))
     {
       load_result_free (result);
@@ -228,7 +250,28 @@ show_trace (SlWindow   *self,
         g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), self);
     }
   _sl_window_watch_viewport (self);
-  if (self->merged != NULL)
+  gtk_widget_set_visible (self->diff, self->compare);
+  if (self->compare)
+    {
+      sl_diff_panel_set_diffs (SL_DIFF_PANEL (self->diff), g_steal_pointer (&result->diffs),
+                               result->status);
+      sl_diff_panel_set_step (SL_DIFF_PANEL (self->diff), self->align_step);
+      gtk_notebook_set_current_page (GTK_NOTEBOOK (self->bottom),
+                                     gtk_notebook_page_num (GTK_NOTEBOOK (self->bottom), self->diff));
+    }
+  _sl_window_compare_update (self);
+  if (self->merged != NULL && self->compare)
+    {
+      /* "Comparing run1.sqlite (A) with run2.sqlite (B)" */
+      g_autofree char *a = g_path_get_basename (sl_trace_get_source (self->trace, 0)->path);
+      g_autofree char *b = g_path_get_basename (sl_trace_get_source (self->trace, 1)->path);
+      g_autofree char *title = g_strdup_printf ("Comparing %s (A) with %s (B)", a, b);
+      g_autofree char *tip = g_strdup_printf ("A: %s\nB: %s", sl_trace_get_source (self->trace, 0)->path,
+                                              sl_trace_get_source (self->trace, 1)->path);
+      gtk_label_set_text (GTK_LABEL (self->title), title);
+      gtk_widget_set_tooltip_text (self->title, tip);
+    }
+  else if (self->merged != NULL)
     {
       /* "3 traces: rank0.sqlite, rank1.sqlite, rank2.sqlite", each file in the tooltip */
       g_autoptr (GString) title = g_string_new (NULL), tip = g_string_new (NULL);
@@ -275,6 +318,8 @@ load_done_cb (GObject      *source,
     {
       g_clear_object (&self->file);
       g_clear_pointer (&self->merged, g_ptr_array_unref);
+      g_clear_pointer (&self->offsets, g_array_unref);
+      self->compare = FALSE;
       _sl_window_show_page (self, "empty");
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         _sl_window_show_error (self, "Could not open the trace", error);
@@ -301,6 +346,8 @@ sl_window_open (SlWindow *self,
       return;
     }
   g_clear_pointer (&self->merged, g_ptr_array_unref);
+  g_clear_pointer (&self->offsets, g_array_unref);
+  self->compare = FALSE;
   _sl_window_load_file (self, file, TRUE);
 }
 
@@ -330,6 +377,8 @@ sl_window_open_merged (SlWindow *self,
     g_ptr_array_add (merged, g_object_ref (files[i]));
   g_clear_pointer (&self->merged, g_ptr_array_unref);
   self->merged = merged;
+  g_clear_pointer (&self->offsets, g_array_unref);
+  self->compare = FALSE;
   _sl_window_load_file (self, files[0], TRUE);
 }
 void
@@ -368,8 +417,13 @@ _sl_window_load_file (SlWindow *self,
           if (d->merged[i] == NULL)
             d->merged[i] = g_file_get_uri (f);
         }
+      if (self->offsets != NULL && self->offsets->len == self->merged->len)
+        d->offsets = g_memdup2 (self->offsets->data, sizeof (SlTime) * self->offsets->len);
+      d->compare = self->compare && self->merged->len == 2;
+      d->align_step = self->align_step;
       g_free (text);
-      text = g_strdup_printf ("Loading %u traces…", self->merged->len);
+      text = g_strdup_printf (d->compare ? "Comparing %u traces…" : "Loading %u traces…",
+                              self->merged->len);
       gtk_label_set_text (GTK_LABEL (self->loading_label), text);
     }
   d->last_fraction = -1;
@@ -397,7 +451,17 @@ chooser_response_cb (GtkNativeDialog *dialog,
                      int              response,
                      SlWindow        *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT && self->chooser_adds)
+  if (response == GTK_RESPONSE_ACCEPT && self->chooser_mode == SL_CHOOSER_COMPARE)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      GFile *shown = self->merged != NULL ? g_ptr_array_index (self->merged, 0) : self->file;
+      if (file != NULL && shown != NULL)
+        {
+          g_autoptr (GFile) a = g_object_ref (shown);
+          sl_window_open_compare (self, a, file);
+        }
+    }
+  else if (response == GTK_RESPONSE_ACCEPT && self->chooser_mode == SL_CHOOSER_ADD)
     {
       g_autoptr (GListModel) chosen = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
       g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
@@ -416,9 +480,12 @@ chooser_response_cb (GtkNativeDialog *dialog,
 }
 
 static void
-show_chooser (SlWindow *self,
-              gboolean  adds)
+show_chooser (SlWindow      *self,
+              SlChooserMode  mode)
 {
+  static const char *const titles[] = { "Open a Trace", "Add Traces to This Window",
+                                        "Compare With Another Trace" };
+  static const char *const accept[] = { "_Open", "_Add", "_Compare" };
   GtkFileFilter *traces = gtk_file_filter_new ();
   GtkFileFilter *all = gtk_file_filter_new ();
 
@@ -428,11 +495,12 @@ show_chooser (SlWindow *self,
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
       g_clear_object (&self->chooser);
     }
-  self->chooser_adds = adds;
-  self->chooser = gtk_file_chooser_native_new (adds ? "Add Traces to This Window" : "Open a Trace",
-                                               GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                               adds ? "_Add" : "_Open", "_Cancel");
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), adds);
+  self->chooser_mode = mode;
+  self->chooser = gtk_file_chooser_native_new (titles[mode], GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN, accept[mode],
+                                               "_Cancel");
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser),
+                                        mode == SL_CHOOSER_ADD);
   gtk_file_filter_set_name (traces, "Traces (*.sqlite, *.json, *.json.gz)");
   gtk_file_filter_add_pattern (traces, "*.sqlite");
   gtk_file_filter_add_pattern (traces, "*.json");
@@ -472,18 +540,28 @@ void
 sl_window_show_open_dialog (SlWindow *self)
 {
   g_return_if_fail (SL_IS_WINDOW (self));
-  if (self->chooser != NULL && !self->chooser_adds)
+  if (self->chooser != NULL && self->chooser_mode == SL_CHOOSER_OPEN)
     gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
   else
-    show_chooser (self, FALSE);
+    show_chooser (self, SL_CHOOSER_OPEN);
 }
 
 void
 sl_window_show_add_dialog (SlWindow *self)
 {
   g_return_if_fail (SL_IS_WINDOW (self));
-  if (self->chooser != NULL && self->chooser_adds)
+  if (self->chooser != NULL && self->chooser_mode == SL_CHOOSER_ADD)
     gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
   else
-    show_chooser (self, TRUE);
+    show_chooser (self, SL_CHOOSER_ADD);
+}
+
+void
+sl_window_show_compare_dialog (SlWindow *self)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  if (self->chooser != NULL && self->chooser_mode == SL_CHOOSER_COMPARE)
+    gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  else
+    show_chooser (self, SL_CHOOSER_COMPARE);
 }

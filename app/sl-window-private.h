@@ -8,6 +8,13 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  SL_CHOOSER_OPEN,     /* Open a Trace */
+  SL_CHOOSER_ADD,      /* Add Traces to This Window */
+  SL_CHOOSER_COMPARE,  /* Compare With Another Trace */
+} SlChooserMode;
+
 struct _SlWindow
 {
   GtkApplicationWindow parent_instance;
@@ -49,7 +56,14 @@ struct _SlWindow
   GFile        *file;          /* being loaded or shown (the first of merged ones) */
   GPtrArray    *merged;        /* GFile: the traces loaded or shown together (2 or more), else
                                 * NULL */
-  gboolean      chooser_adds;  /* the chooser adds a trace to this window's (Add Trace) */
+  GArray       *offsets;       /* SlTime per merged file: its offset on the merged axis (as
+                                * sl_trace_merge takes them), or NULL: from the wall clocks, or
+                                * for a comparison from `align_step` */
+  gboolean      compare;       /* the two merged files are compared (sightline --compare) */
+  guint         align_step;    /* the step a comparison is aligned on, from 0 */
+  GtkWidget    *diff;          /* the Comparison page (SlDiffPanel) in `bottom`, shown for a
+                                * comparison */
+  SlChooserMode chooser_mode;  /* what the chooser's file is for */
   SlViewport   *viewport;      /* the timeline's, reffed to disconnect from it */
 
   /* A recording in progress (File → Record…): the trace is reloaded every 0.5 s while the
@@ -81,6 +95,28 @@ void     _sl_window_emit_load_finished (SlWindow     *self,
 void     _sl_window_load_file          (SlWindow     *self,
                                         GFile        *file,
                                         gboolean      show_loading);
+
+/* sl-window-compare.c: traces compared and aligned.  The loading thread's part: `paths` (2)
+ * loaded side by side, each side's diff of every report (sl_diff_report_names () order, NULL
+ * where neither has data) and the two merged, with `offsets` (NULL: B's step `step` put at A's,
+ * or their starts when either lacks it; `status` says which). */
+SlTrace *_sl_window_compare_load       (char          **paths,
+                                        const SlTime   *offsets,
+                                        guint           step,
+                                        SlProgressFunc  progress,
+                                        gpointer        user_data,
+                                        GCancellable   *cancellable,
+                                        GPtrArray     **diffs,
+                                        char          **status,
+                                        GError        **error);
+/* Installs win.compare, win.trace-offsets; connects the timeline's align-on-name and the
+ * Comparison page (made here) */
+void     _sl_window_compare_class_init (GtkWidgetClass *widget_class);
+void     _sl_window_compare_init       (SlWindow       *self);
+/* The merged files loaded again as they are, with self->offsets / align_step. */
+void     _sl_window_reload_merged      (SlWindow       *self);
+/* The actions that depend on what is shown, updated for a new trace. */
+void     _sl_window_compare_update     (SlWindow       *self);
 
 /* sl-window-search.c (template callbacks and actions) */
 void     _sl_window_search_changed_cb  (GtkSearchEntry *entry,
@@ -134,6 +170,9 @@ GtkWidget  *sl_window_get_stats_panel   (SlWindow *self);
 GtkWidget  *sl_window_get_findings_panel (SlWindow *self);
 GtkWidget  *sl_window_get_calltree_panel (SlWindow *self);
 GtkWidget  *sl_window_get_events_table  (SlWindow *self);
+GtkWidget  *sl_window_get_diff_panel    (SlWindow *self);
+/* Trace Offsets… (merged traces): the dialog shown, NULL when there is nothing to offset. */
+GtkWidget  *sl_window_show_offsets_dialog (SlWindow *self);
 GtkWidget  *sl_window_get_search_entry  (SlWindow *self);
 /* The header bar's Back button (its sensitivity follows win.back). */
 GtkWidget  *sl_window_get_back_button   (SlWindow *self);

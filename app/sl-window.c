@@ -284,17 +284,20 @@ drop_cb (GtkDropTarget *target,
 {
   GdkFileList *list;
   g_autoptr (GSList) files = NULL;
+  g_autoptr (GPtrArray) array = g_ptr_array_new ();
 
-  (void) target;
   (void) x;
   (void) y;
   if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
     return FALSE;
   list = g_value_get_boxed (value);
   files = gdk_file_list_get_files (list);
-  /* The first goes into this window when it is empty; sl_window_open passes the rest on. */
   for (GSList *l = files; l != NULL; l = l->next)
-    sl_window_open (self, l->data);
+    g_ptr_array_add (array, l->data);
+  /* Ctrl or Shift held: added to the traces shown */
+  GdkModifierType held = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (target));
+  sl_window_drop_files (self, (GFile **) array->pdata, array->len,
+                        (held & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) != 0);
   return files != NULL;
 }
 
@@ -357,6 +360,7 @@ sl_window_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->file);
   g_clear_pointer (&self->merged, g_ptr_array_unref);
+  g_clear_pointer (&self->offsets, g_array_unref);
   g_clear_object (&self->live_cancellable);
   g_free (self->recording_status);
   g_free (self->color_by);
@@ -442,6 +446,7 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.color-by", "color-by");
   gtk_widget_class_install_property_action (widget_class, "win.util-overlay", "util-overlay");
   _sl_window_export_class_init (widget_class);
+  _sl_window_compare_class_init (widget_class);
 
   g_type_ensure (SL_TYPE_START_PAGE);
   g_type_ensure (SL_TYPE_TIMELINE_VIEW);
@@ -598,6 +603,7 @@ sl_window_init (SlWindow *self)
   update_history (self);
   add_timeline_keys (self);
   connect_timeline_menu (self);
+  _sl_window_compare_init (self);
 }
 
 /* ---- public API ------------------------------------------------------------------------- */

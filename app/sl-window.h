@@ -33,6 +33,20 @@ void       sl_window_show_add_dialog  (SlWindow      *self);
 void       sl_window_add_traces       (SlWindow      *self,
                                        GFile        **files,
                                        guint          n_files);
+/* `a` and `b` compared (`sightline --compare A B`, Compare With Another Trace…): both on one time
+ * axis, B's first step at A's, and the Comparison page (the diff of each report, the figures and
+ * findings of each side). */
+void       sl_window_open_compare     (SlWindow      *self,
+                                       GFile         *a,
+                                       GFile         *b);
+/* File → Compare With Another Trace…: a file chooser, then the shown trace compared with it. */
+void       sl_window_show_compare_dialog (SlWindow   *self);
+/* Files dropped: opened (the first in this window when it is empty), or with `add` (a modifier
+ * held: Ctrl or Shift) added to the traces shown, as Add Traces does. */
+void       sl_window_drop_files       (SlWindow      *self,
+                                       GFile        **files,
+                                       guint          n_files,
+                                       gboolean       add);
 /* Cancels a load in progress (the Cancel button). */
 void       sl_window_cancel_load      (SlWindow      *self);
 

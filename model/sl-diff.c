@@ -149,6 +149,24 @@ sl_diff_input_load (const char  *path,
   return sl_diff_input_new (trace, report, error);
 }
 
+gboolean
+sl_diff_input_set_report (SlDiffInput  *input,
+                          const char   *report,
+                          GError      **error)
+{
+  g_return_val_if_fail (input != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_report (report, error))
+    return FALSE;
+  g_free (input->report);
+  input->report = g_strdup (report);
+  g_clear_pointer (&input->rows, sl_report_free);
+  g_clear_error (&input->error);
+  input->rows = sl_report_compute (input->trace, report, &input->error);
+  return TRUE;
+}
+
 void
 sl_diff_input_free (SlDiffInput *s)
 {
@@ -233,14 +251,13 @@ by_delta_then_name (gconstpointer a,
 }
 
 static SlReport *
-make_table (SlTrace    *trace,
-            const char *report,
+make_table (const char *report,
             SlReport   *a,
             SlReport   *b)
 {
   const _SlReportInfo info = { .name = report, .columns = diff_columns,
                                .n_columns = G_N_ELEMENTS (diff_columns) };
-  SlReport *table = _sl_report_new (trace, &info);
+  SlReport *table = _sl_report_new (NULL, &info); /* names copied: the table outlives the traces */
   g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *title = g_strdup_printf ("%s, B against A", sl_report_name_get_title (report));
@@ -447,7 +464,7 @@ sl_diff_join (const SlDiffInput  *a,
 #endif
   SlDiff *diff = g_new0 (SlDiff, 1);
   diff->report = g_strdup (a->report);
-  diff->table = make_table (a->trace, a->report, a->rows, b->rows);
+  diff->table = make_table (a->report, a->rows, b->rows);
   side_init (&diff->a, a);
   side_init (&diff->b, b);
   diff->new_findings = findings_beyond (b->analysis, a->analysis);
@@ -568,9 +585,9 @@ write_findings_text (GString    *out,
     }
 }
 
-static void
-write_summary_text (const SlDiff *d,
-                    GString      *out)
+void
+sl_diff_write_summary (const SlDiff *d,
+                       GString      *out)
 {
   const SlRankSummary *a = &d->a.figures, *b = &d->b.figures;
 
@@ -722,7 +739,7 @@ sl_diff_write (const SlDiff *diff,
         g_autoptr (SlReport) shown = name_last (diff->table);
         sl_report_write (shown, SL_REPORT_FORMAT_COLUMN, out);
       }
-      write_summary_text (diff, out);
+      sl_diff_write_summary (diff, out);
       break;
     case SL_DIFF_CSV:
       sl_report_write (diff->table, SL_REPORT_FORMAT_CSV, out);

@@ -74,6 +74,12 @@ SlDiffInput *sl_diff_input_new  (SlTrace            *trace,
 SlDiffInput *sl_diff_input_load (const char         *path,
                                  const char         *report,
                                  GError            **error);
+/* Its rows for another report (the analysis and figures stay): the viewer's comparison computes
+ * every report's diff from one analysis of each side.  FALSE with
+ * SL_STATS_ERROR_UNKNOWN_REPORT for a report a diff cannot compare. */
+gboolean     sl_diff_input_set_report (SlDiffInput  *input,
+                                       const char   *report,
+                                       GError      **error);
 void         sl_diff_input_free (SlDiffInput        *input);
 /* The diff of two parts of one report; errors as sl_diff_compute's. */
 SlDiff      *sl_diff_join       (const SlDiffInput  *a,
@@ -85,6 +91,10 @@ gboolean sl_diff_format_parse (const char   *text,
 void     sl_diff_write   (const SlDiff *diff,
                           SlDiffFormat  format,
                           GString      *out);
+/* The summary alone, as the column format writes it after the table (figures side by side,
+ * findings new in B and gone from it). */
+void     sl_diff_write_summary (const SlDiff *diff,
+                                GString      *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlDiff, sl_diff_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlDiffInput, sl_diff_input_free)

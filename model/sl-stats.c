@@ -77,7 +77,7 @@ _sl_report_new (SlTrace             *trace,
   r->n_columns = info->n_columns;
   r->cells = g_array_new (FALSE, FALSE, sizeof (SlCell));
   r->strings = g_string_chunk_new (4096);
-  r->trace = sl_trace_ref (trace);
+  r->trace = trace != NULL ? sl_trace_ref (trace) : NULL; /* NULL: its text is its own */
   return r;
 }
 
@@ -89,8 +89,31 @@ sl_report_free (SlReport *report)
   g_free (report->name);
   g_array_unref (report->cells);
   g_string_chunk_free (report->strings);
-  sl_trace_unref (report->trace);
+  if (report->trace != NULL)
+    sl_trace_unref (report->trace);
   g_free (report);
+}
+
+SlReport *
+sl_report_copy (const SlReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+
+  SlReport *r = g_new0 (SlReport, 1);
+  r->name = g_strdup (report->name);
+  r->columns = report->columns;
+  r->n_columns = report->n_columns;
+  r->strings = g_string_chunk_new (4096);
+  r->title = report->title != NULL ? g_string_chunk_insert_const (r->strings, report->title) : NULL;
+  r->cells = g_array_sized_new (FALSE, FALSE, sizeof (SlCell), report->cells->len);
+  g_array_append_vals (r->cells, report->cells->data, report->cells->len);
+  for (guint i = 0; i < r->cells->len; i++)
+    {
+      SlCell *cell = &g_array_index (r->cells, SlCell, i);
+      if (cell->type == SL_CELL_TEXT && cell->v.s != NULL)
+        cell->v.s = g_string_chunk_insert_const (r->strings, cell->v.s);
+    }
+  return r;
 }
 
 const char *

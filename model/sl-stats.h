@@ -94,6 +94,8 @@ void               sl_report_free            (SlReport       *report);
 
 const char        *sl_report_get_name        (const SlReport *report);
 const char        *sl_report_get_title       (const SlReport *report);
+/* A copy that owns its text (it holds no trace). */
+SlReport          *sl_report_copy            (const SlReport *report);
 guint              sl_report_get_n_columns   (const SlReport *report);
 /* Header as nsys prints it ("Total Time (ns)", "Total (MB)"). */
 const char        *sl_report_get_column      (const SlReport *report,

@@ -19,6 +19,7 @@
 #include "sl-trace-private.h"
 #include "sl-format.h"
 #include "sl-nvtx-proj.h"
+#include "sl-summaries.h"
 
 #include <string.h>
 #ifdef __GLIBC__
@@ -1201,5 +1202,64 @@ sl_trace_align_on (SlTrace     *trace,
       return FALSE;
     }
   *offset = _sl_time_add (s->offset, saturating_sub (t0, ts));
+  return TRUE;
+}
+
+static gboolean
+thread_in_source (SlTrace *trace,
+                  gint     thread,
+                  gpointer data)
+{
+  return sl_trace_get_thread (trace, (guint) thread)->source == GPOINTER_TO_UINT (data);
+}
+
+/* The start of step `step` (counted from 0, in time order) of `source`, as sl_trace_steps finds
+ * steps on its threads. */
+static gboolean
+step_start (SlTrace  *trace,
+            guint     source,
+            guint     step,
+            SlTime   *start,
+            GError  **error)
+{
+  g_autoptr (GArray) steps = sl_trace_steps (trace, G_MININT64, G_MAXINT64, thread_in_source,
+                                             GUINT_TO_POINTER (source));
+
+  if (step < steps->len)
+    {
+      *start = g_array_index (steps, SlStep, step).start;
+      return TRUE;
+    }
+  const SlSource *s = sl_trace_get_source (trace, source);
+  if (steps->len == 0)
+    g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_MERGE,
+                 "%s has no training steps (NVTX or ProfilerStep#N ranges)", s->label);
+  else
+    g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_MERGE,
+                 "%s has %u training steps: there is no step %u", s->label, steps->len,
+                 step + 1);
+  return FALSE;
+}
+
+gboolean
+sl_trace_align_on_step (SlTrace  *trace,
+                        guint     source,
+                        guint     step,
+                        SlTime   *offset,
+                        GError  **error)
+{
+  SlTime t0 = 0, ts = 0;
+
+  g_return_val_if_fail (trace != NULL && offset != NULL, FALSE);
+  guint n = sl_trace_get_n_sources (trace);
+  if (source >= n)
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_MERGE,
+                   "there is no trace %u: the trace has %u", source, n);
+      return FALSE;
+    }
+  if (!step_start (trace, 0, step, &t0, error) || !step_start (trace, source, step, &ts, error))
+    return FALSE;
+  *offset = _sl_time_add (sl_trace_get_source (trace, source)->offset, saturating_sub (t0, ts));
   return TRUE;
 }

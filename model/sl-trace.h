@@ -295,4 +295,13 @@ gboolean          sl_trace_align_on          (SlTrace        *trace,
                                               SlTime         *offset,
                                               GError        **error);
 
+/* As sl_trace_align_on, on the start of training step `step` (0: the first; the steps that
+ * sl_trace_steps finds, NVTX or ProfilerStep#N ranges, on the source's own threads): two runs
+ * compared step by step.  FALSE when either source has no such step. */
+gboolean          sl_trace_align_on_step     (SlTrace        *trace,
+                                              guint           source,
+                                              guint           step,
+                                              SlTime         *offset,
+                                              GError        **error);
+
 G_END_DECLS

@@ -12,6 +12,8 @@
 
 #include "sl-application.h"
 #include "sl-detail-pane-private.h"
+#include "sl-diff-panel.h"
+#include "sl-summaries.h"
 #include "sl-findings-panel-private.h"
 #include "sl-lane.h"
 #include "sl-plant.h"
@@ -249,6 +251,163 @@ test_corrupt_then_good (void)
   g_assert_nonnull (sl_window_get_trace (main_window));
   g_assert_null (sl_window_get_error_dialog (main_window));
   sl_test_screenshot (GTK_WIDGET (main_window), "sample");
+}
+
+
+/* The open window that is loading (the one just asked to open something). */
+static SlWindow *
+loading_window (void)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (SL_IS_WINDOW (l->data) && sl_window_is_loading (l->data))
+      return l->data;
+  return NULL;
+}
+
+/* Whether `source`'s step `step` starts where source 0's does. */
+static gboolean
+aligned_on_step (SlTrace *trace,
+                 guint    source,
+                 guint    step)
+{
+  SlTime offset = 0;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (sl_trace_align_on_step (trace, source, step, &offset, &error));
+  g_assert_no_error (error);
+  return offset == sl_trace_get_source (trace, source)->offset;
+}
+
+/* Issue 17, item 4 in the viewer: `sightline --compare A B` opens the two aligned on their first
+ * step, with a Comparison page whose table is `sightline diff`'s; aligning on another step moves
+ * B there. */
+static void
+test_compare (void)
+{
+  g_autofree char *a = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autofree char *b = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
+  g_autoptr (GFile) fa = g_file_new_for_path (a);
+  g_autoptr (GFile) fb = g_file_new_for_path (b);
+  GFile *files[] = { fa, fb };
+
+  sl_application_set_compare (app, TRUE);
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  sl_application_set_compare (app, FALSE);
+  SlWindow *window = loading_window ();
+  g_assert_nonnull (window);
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  SlTrace *trace = sl_window_get_trace (window);
+  g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 2);
+  g_assert_true (aligned_on_step (trace, 1, 0));
+
+  /* the Comparison page: shown, its table as `sightline diff --format csv` writes it */
+  SlDiffPanel *panel = SL_DIFF_PANEL (sl_window_get_diff_panel (window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
+  g_assert_cmpstr (sl_diff_panel_get_report (panel), ==, "cuda_gpu_kern_sum");
+  const char *reports[] = { "cuda_gpu_kern_sum", "cuda_api_sum" };
+  for (guint i = 0; i < G_N_ELEMENTS (reports); i++)
+    {
+      g_assert_true (sl_diff_panel_show_report (panel, reports[i]));
+      g_autofree char *shown = sl_diff_panel_get_csv (panel);
+      const char *argv[] = { SL_SIGHTLINE_PATH, "diff", a, b, "--report", reports[i], "--format",
+                             "csv", NULL };
+      g_autofree char *out = NULL;
+      int status = 0;
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                                   NULL, &out, NULL, &status, NULL));
+      g_assert_cmpint (status, ==, 0);
+      g_assert_nonnull (shown);
+      g_assert_cmpstr (shown, ==, out);
+    }
+  g_assert_nonnull (strstr (sl_diff_panel_get_summary (panel), "Median step"));
+  sl_test_iterate_for (300);
+  sl_test_screenshot (GTK_WIDGET (window), "compare");
+
+  /* aligned on the second step instead */
+  g_assert_false (aligned_on_step (trace, 1, 1));
+  sl_diff_panel_set_step (panel, 1);
+  g_signal_emit_by_name (panel, "align-step", sl_diff_panel_get_step (panel));
+  g_assert_true (sl_window_is_loading (window));
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  trace = sl_window_get_trace (window);
+  g_assert_true (aligned_on_step (trace, 1, 1));
+  g_assert_cmpuint (sl_diff_panel_get_step (panel), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (100);
+}
+
+/* The last descendant of `widget` of `type` (named `name` when not NULL). */
+static GtkWidget *
+last_child_of_type (GtkWidget  *widget,
+                    GType       type,
+                    const char *name)
+{
+  GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (widget, type)
+                         && (name == NULL || g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+                       ? widget
+                       : NULL;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *in = last_child_of_type (c, type, name);
+      if (in != NULL)
+        found = in;
+    }
+  return found;
+}
+
+/* Merged traces aligned by hand: on an event's name (the timeline's menu), by offsets typed in
+ * the Trace Offsets dialog; and files dropped with a modifier added to them. */
+static void
+test_align (void)
+{
+  g_autofree char *a = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autofree char *b = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
+  g_autoptr (GFile) fa = g_file_new_for_path (a);
+  g_autoptr (GFile) fb = g_file_new_for_path (b);
+  GFile *files[] = { fa, fb };
+  SlWindow *window = sl_window_new (app);
+
+  gtk_window_present (GTK_WINDOW (window));
+  sl_window_open (window, fa);
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  /* dropped with Ctrl: added beside the trace shown */
+  sl_window_drop_files (window, &files[1], 1, TRUE);
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  SlTrace *trace = sl_window_get_trace (window);
+  g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 2);
+
+  /* on a name: the second step's range, in both */
+  const char *name = "ProfilerStep#552";
+  SlTime offset = 0;
+  g_assert_true (sl_trace_align_on (trace, 1, name, &offset, NULL));
+  g_assert_cmpint (offset, !=, sl_trace_get_source (trace, 1)->offset);
+  g_signal_emit_by_name (sl_window_get_timeline (window), "align-on-name", name);
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  trace = sl_window_get_trace (window);
+  g_assert_true (sl_trace_align_on (trace, 1, name, &offset, NULL));
+  g_assert_cmpint (offset, ==, sl_trace_get_source (trace, 1)->offset);
+
+  /* by hand: B 2.5 ms later than that */
+  SlTime before = sl_trace_get_source (trace, 1)->offset;
+  GtkWidget *dialog = sl_window_show_offsets_dialog (window);
+  g_assert_nonnull (dialog);
+  sl_test_iterate_for (200);
+  sl_test_screenshot (dialog, "trace-offsets");
+  GtkWidget *spin = last_child_of_type (dialog, GTK_TYPE_SPIN_BUTTON, NULL); /* B's */
+  g_assert_nonnull (spin);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin),
+                             gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)) + 2.5);
+  GtkWidget *apply = last_child_of_type (dialog, GTK_TYPE_BUTTON, "apply");
+  g_assert_nonnull (apply);
+  g_signal_emit_by_name (apply, "clicked");
+  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  trace = sl_window_get_trace (window);
+  g_assert_cmpint (sl_trace_get_source (trace, 1)->offset, ==, before + 2500000);
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (100);
 }
 
 /* A real nsys export opens in a second window and its GPU lanes are on screen. */
@@ -1654,6 +1813,8 @@ main (int    argc,
   g_test_add_func ("/ui-app/corrupt-then-good", test_corrupt_then_good);
   g_test_add_func ("/ui-app/open-nsys", test_open_nsys);
   g_test_add_func ("/ui-app/merge", test_merge);
+  g_test_add_func ("/ui-app/compare", test_compare);
+  g_test_add_func ("/ui-app/align", test_align);
   g_test_add_func ("/ui-app/click-kernel", test_click_kernel);
   g_test_add_func ("/ui-app/zoom", test_zoom);
   g_test_add_func ("/ui-app/utilization", test_utilization);

@@ -5,6 +5,7 @@ enum
 {
   FIND_NAME,
   SHOW_IN_EVENTS_TABLE,
+  ALIGN_ON_NAME,
   N_LANE_SIGNALS
 };
 
@@ -251,6 +252,11 @@ menu_model (SlTimelineView *self)
       g_autofree char *find = g_strdup_printf ("Find All “%s”", name);
       menu_add (event, "Copy Name", "timeline.copy-name");
       menu_add (event, find, "timeline.find-name");
+      if (sl_trace_get_n_sources (self->trace) > 1)
+        {
+          g_autofree char *align = g_strdup_printf ("Align Traces on “%s”", name);
+          menu_add (event, align, "timeline.align-on-name");
+        }
     }
   if (self->menu_t1 >= self->menu_t0)
     menu_add (event, name != NULL ? "Zoom to Event" : "Zoom to These Events",
@@ -366,6 +372,8 @@ action_event_cb (GtkWidget  *widget,
     }
   else if (g_str_equal (action, "timeline.find-name") && name != NULL)
     g_signal_emit (self, lane_signals[FIND_NAME], 0, name);
+  else if (g_str_equal (action, "timeline.align-on-name") && name != NULL)
+    g_signal_emit (self, lane_signals[ALIGN_ON_NAME], 0, name);
   else if (g_str_equal (action, "timeline.zoom-to-event") && self->menu_t1 >= self->menu_t0)
     {
       _sl_timeline_fit_range (self, self->menu_t0, self->menu_t1);
@@ -402,7 +410,9 @@ action_lanes_cb (GtkWidget  *widget,
 
 /* The menu's actions and the signals by which the window does what needs more than the view:
  * "find-name" (const char *name): search the window for every event so named;
- * "show-in-events-table" (gint lane): show that lane (and the selected event) in the table. */
+ * "show-in-events-table" (gint lane): show that lane (and the selected event) in the table;
+ * "align-on-name" (const char *name): merged traces, put on the first occurrence of that name in
+ * each (sl_trace_align_on). */
 void
 _sl_timeline_lanes_class_init (GtkWidgetClass *widget_class)
 {
@@ -412,6 +422,7 @@ _sl_timeline_lanes_class_init (GtkWidgetClass *widget_class)
     { "timeline.show-in-events-table", action_lane_cb },
     { "timeline.copy-name", action_event_cb },
     { "timeline.find-name", action_event_cb },
+    { "timeline.align-on-name", action_event_cb },
     { "timeline.zoom-to-event", action_event_cb },
     { "timeline.toggle-collapse", action_event_cb },
     { "timeline.show-hidden-lanes", action_lanes_cb },
@@ -426,6 +437,9 @@ _sl_timeline_lanes_class_init (GtkWidgetClass *widget_class)
   lane_signals[FIND_NAME] = g_signal_new ("find-name", G_TYPE_FROM_CLASS (widget_class),
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
                                           G_TYPE_STRING);
+  lane_signals[ALIGN_ON_NAME] = g_signal_new ("align-on-name", G_TYPE_FROM_CLASS (widget_class),
+                                              G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                              1, G_TYPE_STRING);
   lane_signals[SHOW_IN_EVENTS_TABLE] = g_signal_new ("show-in-events-table",
                                                      G_TYPE_FROM_CLASS (widget_class),
                                                      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
