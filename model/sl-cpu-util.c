@@ -370,11 +370,12 @@ sl_cpu_util_find_process (SlCpuUtil *u,
   return -1;
 }
 
-/* CpuCores of TARGET_INFO_SYSTEM_ENV, 0 when the file has none (or is no SQLite file). */
+/* CpuCores of TARGET_INFO_SYSTEM_ENV in the file at `path`, 0 when it has none (or is no SQLite
+ * file). */
 static guint
-system_env_cores (SlTrace *trace)
+file_env_cores (const char *path)
 {
-  sqlite3 *db = trace->path != NULL ? _sl_trace_open_db (trace->path, FALSE, NULL) : NULL;
+  sqlite3 *db = path != NULL ? _sl_trace_open_db (path, FALSE, NULL) : NULL;
   sqlite3_stmt *stmt = NULL;
   guint64 n = 0;
 
@@ -391,6 +392,20 @@ system_env_cores (SlTrace *trace)
   sqlite3_finalize (stmt);
   sqlite3_close (db);
   return (guint) n;
+}
+
+/* The trace's cores: its file's, or for merged files (ranks, often one machine each) the most
+ * any of them has. */
+static guint
+system_env_cores (SlTrace *trace)
+{
+  guint n = 0, sources = sl_trace_get_n_sources (trace);
+
+  if (sources <= 1)
+    return trace->is_json ? 0 : file_env_cores (trace->path);
+  for (guint i = 0; i < sources; i++)
+    n = MAX (n, file_env_cores (sl_trace_get_source (trace, i)->path));
+  return n;
 }
 
 guint

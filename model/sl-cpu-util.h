@@ -75,4 +75,6 @@ gint          sl_cpu_util_find_process   (SlCpuUtil *util,
 /* Bytes it holds. */
 gsize         sl_cpu_util_get_memory_size (SlCpuUtil *util);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCpuUtil, sl_cpu_util_free)
+
 G_END_DECLS

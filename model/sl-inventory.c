@@ -338,7 +338,8 @@ sl_inventory_new (SlTrace *trace,
 {
   g_return_val_if_fail (trace != NULL, NULL);
 
-  if (trace->is_json)
+  /* a JSON trace has no tables to list; merged files have theirs under their labels */
+  if (trace->is_json || sl_trace_get_n_sources (trace) > 1)
     return json_inventory (trace);
 
   sqlite3 *db = _sl_trace_open_db (trace->path, FALSE, error);

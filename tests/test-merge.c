@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "sl-analyze.h"
+#include "sl-cpu-util.h"
+#include "sl-inventory.h"
 #include "sl-lane.h"
 #include "sl-plant.h"
 #include "sl-stats.h"
@@ -502,6 +504,19 @@ test_nsys_pair (void)
         assert_same_report (a, b);
       }
   assert_downstream_runs (merged);
+
+  /* what reads the files themselves: the inventory (About This Trace) lists each file's tables
+   * under its label; the machine's cores are the most either file says */
+  g_autoptr (SlInventory) inv = sl_inventory_new (merged, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (inv);
+  g_autoptr (SlCpuUtil) util = sl_cpu_util_new (merged);
+  g_autoptr (SlCpuUtil) util0 = sl_cpu_util_new (alone[0]);
+  g_autoptr (SlCpuUtil) util1 = sl_cpu_util_new (alone[1]);
+  g_assert_cmpuint (sl_cpu_util_machine_cores (util, NULL, NULL), ==,
+                    MAX (sl_cpu_util_machine_cores (util0, NULL, NULL),
+                         sl_cpu_util_machine_cores (util1, NULL, NULL)));
+  g_assert_cmpuint (sl_cpu_util_machine_cores (util, NULL, NULL), >, 0);
   sl_trace_unref (alone[0]);
   sl_trace_unref (alone[1]);
 }
