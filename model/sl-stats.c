@@ -89,6 +89,9 @@ sl_report_free (SlReport *report)
   g_free (report->name);
   g_array_unref (report->cells);
   g_string_chunk_free (report->strings);
+  g_free (report->own_columns);
+  if (report->parts != NULL)
+    g_ptr_array_unref (report->parts);
   sl_trace_unref (report->trace);
   g_free (report);
 }
