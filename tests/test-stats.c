@@ -569,6 +569,10 @@ compare_report (const char *path,
                 SlTime      t0,
                 SlTime      t1)
 {
+  /* Sightline's own report has no nsys SQL: test_merge_generated holds it to SQL and a sweep */
+  if (strcmp (name, "rank_sum") == 0)
+    return 0;
+
   g_autofree char *sql = oracle_sql (db, name);
   g_autoptr (GError) error = NULL;
   g_autoptr (SlReport) report = t0 == G_MININT64 && t1 == G_MAXINT64
