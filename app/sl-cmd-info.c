@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 
+#include "sl-comm.h"
 #include "sl-cpu-util.h"
 #include "sl-format.h"
 #include "sl-inventory.h"
@@ -285,6 +286,14 @@ json_sources (JsonBuilder *b,
       member_int (b, "start_ns", s->start);
       member_int (b, "end_ns", s->end);
       member_int (b, "events", s->n_events);
+      SlCommTimes ct;
+      sl_trace_comm_times (trace, (gint) i, G_MININT64, G_MAXINT64, &ct);
+      member_int (b, "comm_kernel_ns", ct.comm_time);
+      json_builder_set_member_name (b, "comm_overlap_pct");
+      if (ct.comm_busy > 0)
+        json_builder_add_double_value (b, sl_comm_overlap_pct (&ct));
+      else
+        json_builder_add_null_value (b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -312,6 +321,12 @@ print_sources (SlTrace *trace)
               i, s->label, rank, s->offset, s->n_events, s->path);
       printf ("      starts %" G_GINT64_FORMAT " ns on the merged axis, wall clock %s\n", s->start,
               wall != NULL ? wall : "unknown (the file has none)");
+      SlCommTimes ct;
+      sl_trace_comm_times (trace, (gint) i, G_MININT64, G_MAXINT64, &ct);
+      if (ct.comm_busy > 0)
+        printf ("      communication kernels %u, %.3f ms; compute ran during %.2f%% of their time "
+                "(stats -r rank_sum)\n",
+                ct.n_comm, (double) ct.comm_time / 1e6, sl_comm_overlap_pct (&ct));
     }
 }
 

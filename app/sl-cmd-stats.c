@@ -1,4 +1,5 @@
-/* sl-cmd-stats.c: `sightline stats FILE`: the `nsys stats` reports, computed from the model. */
+/* sl-cmd-stats.c: `sightline stats FILE`: the `nsys stats` reports, computed from the model;
+ * `--merge FILE…`: the same for each rank of a job, side by side behind a Rank column. */
 #include "sl-cmd-stats.h"
 
 #include <stdio.h>
@@ -56,6 +57,7 @@ sl_cmd_stats (int    argc,
   g_autofree char *output = NULL;
   g_autofree char *range = NULL;
   g_auto (GStrv) files = NULL;
+  gboolean merge = FALSE;
   const GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &reports,
       "Reports to compute (default: nvtx_sum,osrt_sum,cuda_api_sum,cuda_gpu_kern_sum,"
@@ -66,19 +68,29 @@ sl_cmd_stats (int    argc,
     { "range", 0, 0, G_OPTION_ARG_STRING, &range,
       "Only the events that start in [A, B), times from the trace start that `sightline info` "
       "prints, with units: 1.5s:2s, 250ms:300ms (bare numbers are ns)", "A:B" },
+    { "merge", 'm', 0, G_OPTION_ARG_NONE, &merge,
+      "The FILEs are one job's ranks (loaded in parallel): every report gets a leading Rank column "
+      "(the rank label `sightline info --merge` gives each file) and each rank's rows, as stats "
+      "on that file alone gives them", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("FILE — nsys-style summary reports");
+  g_autoptr (GOptionContext) context = g_option_context_new ("FILE… — nsys-style summary reports");
   g_autoptr (GError) error = NULL;
   SlReportFormat format = SL_REPORT_FORMAT_COLUMN;
 
   g_option_context_add_main_entries (context, entries, NULL);
   {
     g_autofree char *valid = g_strjoinv (", ", (char **) sl_report_names ());
-    g_autofree char *description = g_strdup_printf ("Reports: %s.\n\nReports are computed from the loaded "
-                                                    "trace with nsys's semantics (columns, rounding, order).",
-                                                    valid);
+    g_autofree char *description = g_strdup_printf (
+        "Reports: %s.\n\nReports are computed from the loaded trace with nsys's semantics "
+        "(columns, rounding, order).\n\nrank_sum (Sightline's own) has a row per rank: GPU kernel "
+        "time, split into communication (NCCL, c10d, gloo kernels) and compute; Overlap (%%), the "
+        "share of the communication kernels' time during which compute kernels ran on the rank's "
+        "GPUs (as Holistic Trace Analysis's get_comm_comp_overlap); memcpy time; CUDA API time; "
+        "training steps (ProfilerStep#N or NVTX step ranges) and their median; GPU utilization. "
+        "With --merge, `-r rank_sum` puts the ranks side by side.",
+        valid);
     g_option_context_set_description (context, description);
   }
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -86,9 +98,17 @@ sl_cmd_stats (int    argc,
       fprintf (stderr, "sightline stats: %s\n", error->message);
       return 2;
     }
-  if (files == NULL || files[0] == NULL || files[1] != NULL)
+  if (files == NULL || files[0] == NULL || (files[1] != NULL && !merge))
     {
-      fprintf (stderr, "sightline stats: give exactly one trace FILE (see `sightline stats --help`)\n");
+      fprintf (stderr, "sightline stats: give exactly one trace FILE, or --merge and a FILE per rank "
+                       "(see `sightline stats --help`)\n");
+      return 2;
+    }
+  if (merge && range != NULL)
+    {
+      /* each file counts from its own start; one window on the merged axis is not that */
+      fprintf (stderr, "sightline stats: --range is for one FILE; with --merge, run stats --range "
+                       "on each file\n");
       return 2;
     }
   if (format_text != NULL && !sl_report_format_parse (format_text, &format))
@@ -110,7 +130,24 @@ sl_cmd_stats (int    argc,
     flags |= sl_report_needs (g_ptr_array_index (names, i));
   if (range != NULL)
     flags = SL_LOAD_ALL;
-  g_autoptr (SlTrace) trace = sl_trace_load (files[0], flags, NULL, NULL, NULL, &error);
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (GPtrArray) ranks = NULL;
+  g_auto (GStrv) labels = NULL;
+  if (merge)
+    {
+      ranks = sl_trace_load_each ((const char *const *) files, g_strv_length (files), flags, NULL,
+                                  NULL, NULL, &error);
+      if (ranks == NULL)
+        {
+          /* the loader's message names the file */
+          fprintf (stderr, "sightline stats: %s\n", error->message);
+          return 1;
+        }
+      labels = sl_trace_rank_labels ((SlTrace *const *) ranks->pdata, ranks->len);
+      trace = sl_trace_ref (g_ptr_array_index (ranks, 0));
+    }
+  else
+    trace = sl_trace_load (files[0], flags, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       fprintf (stderr, "sightline stats: cannot load %s: %s\n", files[0], error->message);
@@ -134,7 +171,11 @@ sl_cmd_stats (int    argc,
     {
       const char *name = g_ptr_array_index (names, i);
       g_autoptr (GError) report_error = NULL;
-      g_autoptr (SlReport) report = sl_report_compute_range (trace, name, t0, t1, &report_error);
+      g_autoptr (SlReport) report =
+          merge ? sl_report_compute_ranks ((SlTrace *const *) ranks->pdata,
+                                           (const char *const *) labels, ranks->len, name,
+                                           &report_error)
+                : sl_report_compute_range (trace, name, t0, t1, &report_error);
 
       if (report == NULL && !g_error_matches (report_error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA))
         {

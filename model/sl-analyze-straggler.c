@@ -8,6 +8,7 @@
  * compute, per step, against the others' mean) and how long the others waited. */
 #include "sl-analyze-private.h"
 
+#include "sl-comm.h"
 #include "sl-format.h"
 #include "sl-lane.h"
 #include "sl-sort.h"
@@ -84,14 +85,6 @@ thread_of_rank (SlTrace *trace,
 
   (void) trace;
   return rank_of_thread (w->map, thread) == w->rank;
-}
-
-/* A communication kernel: NCCL's (ncclKernel_…, ncclDevKernel_…), or a c10d/gloo collective. */
-static gboolean
-is_comm (const char *name)
-{
-  return strstr (name, "nccl") != NULL || strstr (name, "NCCL") != NULL
-         || strstr (name, "c10d") != NULL;
 }
 
 static void
@@ -219,7 +212,7 @@ step_times (SlAnalyzeCtx  *ctx,
           SlTime d = MIN (ev->end, step->end) - MAX (ev->start, step->start);
           if (d <= 0)
             continue;
-          if (is_comm (sl_trace_str (trace, ev->name)))
+          if (sl_name_is_comm (sl_trace_str (trace, ev->name)))
             out->comm += d;
           else
             out->compute += d;

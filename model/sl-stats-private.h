@@ -22,6 +22,9 @@ struct _SlReport
   GArray          *cells;      /* SlCell, row-major */
   GStringChunk    *strings;    /* text of cells not owned by the trace */
   SlTrace         *trace;      /* keeps the trace's strings alive */
+  _SlColumn       *own_columns; /* `columns` when made for this report (a Rank column added),
+                                 * else NULL */
+  GPtrArray       *parts;      /* SlReport: the ranks' reports whose cells it holds, or NULL */
 };
 
 typedef enum
@@ -183,6 +186,14 @@ extern const _SlColumn _sl_nvtx_gpu_proj_sum_columns[14];
 extern const _SlColumn _sl_nvtx_kern_sum_columns[13];
 extern const _SlColumn _sl_cuda_api_trace_columns[9];
 extern const _SlColumn _sl_cuda_kern_exec_trace_columns[14];
+
+/* sl-stats-ranks.c: rank_sum, a row per rank (source) of the trace */
+SlReport *_sl_report_compute_rank_sum            (SlTrace             *trace,
+                                                  const _SlReportInfo *info,
+                                                  SlTime               t0,
+                                                  SlTime               t1,
+                                                  GError             **error);
+extern const _SlColumn _sl_rank_sum_columns[10];
 
 /* sl-stats-aggregate.c -------------------------------------------------------------------- */
 

@@ -763,6 +763,9 @@ const _SlReportInfo _sl_report_infos[] = {
   { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_time_summary,
     COLUMNS (summary_columns_calls), .kind = SL_LANE_OSRT, .also = SL_LANE_OSRT,
     .what = "OS Runtime trace data", .order = _SL_ORDER_TOTAL_DESC },
+  { "rank_sum", "Rank Summary (compute, communication and their overlap, per rank)",
+    SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET | SL_LOAD_CUDA_API | SL_LOAD_NVTX,
+    _sl_report_compute_rank_sum, COLUMNS (_sl_rank_sum_columns) },
 };
 
 const guint _sl_n_report_infos = G_N_ELEMENTS (_sl_report_infos);

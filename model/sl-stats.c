@@ -89,6 +89,9 @@ sl_report_free (SlReport *report)
   g_free (report->name);
   g_array_unref (report->cells);
   g_string_chunk_free (report->strings);
+  g_free (report->own_columns);
+  if (report->parts != NULL)
+    g_ptr_array_unref (report->parts);
   if (report->trace != NULL)
     sl_trace_unref (report->trace);
   g_free (report);
@@ -101,8 +104,11 @@ sl_report_copy (const SlReport *report)
 
   SlReport *r = g_new0 (SlReport, 1);
   r->name = g_strdup (report->name);
-  r->columns = report->columns;
   r->n_columns = report->n_columns;
+  r->own_columns = report->own_columns != NULL
+                     ? g_memdup2 (report->own_columns, sizeof (_SlColumn) * report->n_columns)
+                     : NULL;
+  r->columns = r->own_columns != NULL ? r->own_columns : report->columns;
   r->strings = g_string_chunk_new (4096);
   r->title = report->title != NULL ? g_string_chunk_insert_const (r->strings, report->title) : NULL;
   r->cells = g_array_sized_new (FALSE, FALSE, sizeof (SlCell), report->cells->len);

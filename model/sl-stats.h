@@ -90,6 +90,15 @@ SlReport          *sl_report_compute_range   (SlTrace        *trace,
                                               SlTime          t0,
                                               SlTime          t1,
                                               GError        **error);
+/* The report of each of `n` traces (one per rank of a job, as sl_report_compute gives it),
+ * their rows one rank after the other, behind a leading "Rank" column of `labels` (rank_sum,
+ * which has its own, gets these labels in it).  A rank without the report's data has no rows;
+ * NULL with SL_STATS_ERROR_NO_DATA (the first rank's message) only when none has it. */
+SlReport          *sl_report_compute_ranks   (SlTrace *const    *traces,
+                                              const char *const *labels,
+                                              guint              n,
+                                              const char        *name,
+                                              GError           **error);
 void               sl_report_free            (SlReport       *report);
 
 const char        *sl_report_get_name        (const SlReport *report);

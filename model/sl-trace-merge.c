@@ -691,11 +691,12 @@ choose_offsets (SrcMap       *maps,
       maps[i].offset = saturating_sub (anchor, maps[i].trace->start);
 }
 
-/* Labels: "rank N" or the base name, made unique ("rank 0 (b.json)", then " #2"). */
+/* Labels: "rank N" or the base name, made unique ("rank 0 (b.json)", then " #2").  Files that
+ * say the same rank are a warning of `merged` (NULL: of nobody). */
 static void
-choose_labels (SlTrace *merged)
+choose_labels (GArray  *sources,
+               SlTrace *merged)
 {
-  GArray *sources = merged->sources;
   g_autoptr (GHashTable) warned = g_hash_table_new (g_int64_hash, g_int64_equal);
 
   for (guint i = 0; i < sources->len; i++)
@@ -706,7 +707,7 @@ choose_labels (SlTrace *merged)
           SlSource *o = &g_array_index (sources, SlSource, j);
           if (i == j || s->rank < 0 || o->rank != s->rank)
             continue;
-          if (!g_hash_table_contains (warned, &s->rank))
+          if (merged != NULL && !g_hash_table_contains (warned, &s->rank))
             {
               g_hash_table_add (warned, &s->rank);
               _sl_trace_warn (merged, "%s and %s both say they are rank %" G_GINT64_FORMAT
@@ -922,7 +923,7 @@ merge (SlTrace    **traces,
     }
   for (guint i = 0; first_warnings != NULL && i < first_warnings->len; i++)
     _sl_trace_warn (merged, "%s", (const char *) g_ptr_array_index (first_warnings, i));
-  choose_labels (merged);
+  choose_labels (merged->sources, merged);
   /* the merge's own warnings first: the files' own may fill the hundred kept */
   warn_alignment (merged, maps);
 
@@ -1053,6 +1054,29 @@ load_job_run (gpointer data,
     ensure_sources (job->trace);
 }
 
+/* Loads `paths` on a pool of every core into jobs[i].trace, or jobs[i].error. */
+static void
+load_all (LoadShared         *sh,
+          const char *const *paths,
+          guint              n)
+{
+  g_mutex_init (&sh->lock);
+  sh->jobs = g_new0 (LoadJob, n);
+  sh->n = n;
+  /* every core: a load is one or two threads busy on SQLite or simdjson and zlib */
+  GThreadPool *pool = g_thread_pool_new (load_job_run, NULL,
+                                         (gint) MIN (n, MAX (g_get_num_processors (), 1)), FALSE,
+                                         NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      sh->jobs[i].shared = sh;
+      sh->jobs[i].path = paths[i];
+      g_thread_pool_push (pool, &sh->jobs[i], NULL);
+    }
+  g_thread_pool_free (pool, FALSE, TRUE);
+  g_mutex_clear (&sh->lock);
+}
+
 SlTrace *
 sl_trace_load_merged (const char *const *paths,
                       guint              n,
@@ -1077,19 +1101,7 @@ sl_trace_load_merged (const char *const *paths,
       return NULL;
     }
 
-  g_mutex_init (&sh.lock);
-  sh.jobs = g_new0 (LoadJob, n);
-  /* every core: a load is one or two threads busy on SQLite or simdjson and zlib */
-  GThreadPool *pool = g_thread_pool_new (load_job_run, NULL,
-                                         (gint) MIN (n, MAX (g_get_num_processors (), 1)), FALSE,
-                                         NULL);
-  for (guint i = 0; i < n; i++)
-    {
-      sh.jobs[i].shared = &sh;
-      sh.jobs[i].path = paths[i];
-      g_thread_pool_push (pool, &sh.jobs[i], NULL);
-    }
-  g_thread_pool_free (pool, FALSE, TRUE);
+  load_all (&sh, paths, n);
 
   for (guint i = 0; i < n; i++)
     {
@@ -1108,7 +1120,6 @@ sl_trace_load_merged (const char *const *paths,
       g_clear_error (&job->error);
     }
   g_free (sh.jobs);
-  g_mutex_clear (&sh.lock);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error) || n_loaded == 0)
     {
@@ -1136,6 +1147,72 @@ sl_trace_load_merged (const char *const *paths,
   if (merged != NULL && progress != NULL)
     progress (1.0, "done", user_data);
   return merged;
+}
+
+GPtrArray *
+sl_trace_load_each (const char *const *paths,
+                    guint              n,
+                    SlLoadFlags        flags,
+                    SlProgressFunc     progress,
+                    gpointer           user_data,
+                    GCancellable      *cancellable,
+                    GError           **error)
+{
+  LoadShared sh = { flags, cancellable, progress, user_data, { 0 }, NULL, n, 0 };
+  g_autoptr (GPtrArray) traces = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_trace_unref);
+  GError *first_error = NULL;
+
+  g_return_val_if_fail (paths != NULL || n == 0, NULL);
+  if (n == 0)
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "no traces to load");
+      return NULL;
+    }
+  load_all (&sh, paths, n);
+  for (guint i = 0; i < n; i++)
+    {
+      LoadJob *job = &sh.jobs[i];
+      if (job->trace != NULL)
+        g_ptr_array_add (traces, job->trace);
+      else if (first_error == NULL)
+        first_error = g_steal_pointer (&job->error);
+      g_clear_error (&job->error);
+    }
+  g_free (sh.jobs);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      g_clear_error (&first_error);
+      return NULL;
+    }
+  if (first_error != NULL)
+    {
+      /* the loader's messages name the file */
+      g_propagate_error (error, first_error);
+      return NULL;
+    }
+  return g_steal_pointer (&traces);
+}
+
+char **
+sl_trace_rank_labels (SlTrace *const *traces,
+                      guint           n)
+{
+  g_autoptr (GArray) sources = g_array_new (FALSE, TRUE, sizeof (SlSource));
+  char **labels = g_new0 (char *, n + 1);
+
+  g_return_val_if_fail (traces != NULL || n == 0, labels);
+  g_array_set_clear_func (sources, source_clear);
+  for (guint i = 0; i < n; i++)
+    {
+      const SlSource *own = sl_trace_get_source (traces[i], 0);
+      SlSource s = { .path = g_strdup (own->path), .label = g_strdup (own->label),
+                     .rank = own->rank };
+      g_array_append_val (sources, s);
+    }
+  choose_labels (sources, NULL);
+  for (guint i = 0; i < n; i++)
+    labels[i] = g_strdup (g_array_index (sources, SlSource, i).label);
+  return labels;
 }
 
 /* ---- aligning on a name ----------------------------------------------------------------- */

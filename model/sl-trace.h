@@ -286,6 +286,22 @@ SlTrace          *sl_trace_load_merged       (const char *const *paths,
                                               GCancellable   *cancellable,
                                               GError        **error);
 
+/* Loads `n` files in parallel (on every core), each its own trace, in the order of `paths`, for
+ * what is computed rank by rank (`sightline stats --merge`).  Unlike sl_trace_load_merged, a
+ * file that cannot be read is an error (the loader's, naming the file), and no trace is kept. */
+GPtrArray        *sl_trace_load_each         (const char *const *paths,
+                                              guint           n,
+                                              SlLoadFlags     flags,
+                                              SlProgressFunc  progress,
+                                              gpointer        user_data,
+                                              GCancellable   *cancellable,
+                                              GError        **error);
+
+/* The labels (SlSource's) that sl_trace_merge would give these traces of one file each, as
+ * a NULL-terminated array to g_strfreev. */
+char            **sl_trace_rank_labels       (SlTrace *const *traces,
+                                              guint           n);
+
 /* The offset for `source` that puts the first occurrence of `name` (an NVTX range or mark, a
  * kernel, a CUDA or OS call: an event's exact name) in it at the first occurrence of `name`
  * in source 0; give it in `offsets` to merge again.  FALSE when either source lacks the name. */

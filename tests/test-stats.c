@@ -569,6 +569,10 @@ compare_report (const char *path,
                 SlTime      t0,
                 SlTime      t1)
 {
+  /* Sightline's own report has no nsys SQL: test_merge_generated holds it to SQL and a sweep */
+  if (strcmp (name, "rank_sum") == 0)
+    return 0;
+
   g_autofree char *sql = oracle_sql (db, name);
   g_autoptr (GError) error = NULL;
   g_autoptr (SlReport) report = t0 == G_MININT64 && t1 == G_MAXINT64
@@ -1534,6 +1538,381 @@ test_projection_shared (void)
   g_string_free (one.out, TRUE);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Ranks side by side: stats --merge and rank_sum                                          */
+
+/* `sightline stats` with the arguments in `args` (without the program and "stats"). */
+static void
+run_stats_argv (Run               *run,
+                const char *const *args,
+                guint              n)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  int wait_status;
+
+  g_ptr_array_add (argv, (char *) SL_SIGHTLINE_BIN);
+  g_ptr_array_add (argv, (char *) "stats");
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &run->out, &run->err, &wait_status, &error));
+  g_assert_no_error (error);
+  run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+/* Every report of `stats --merge` on `files`, in CSV, against `stats` on each file alone: a
+ * Rank column in front (`labels`), then each rank's rows as its own run prints them, ranks in
+ * the order of the files.  rank_sum has its Rank column already.  Returns the rows compared. */
+static gsize
+check_merge_against_single (const char *const *files,
+                            const char *const *labels,
+                            guint              n)
+{
+  gsize compared = 0;
+
+  for (const char *const *name = sl_report_names (); *name != NULL; name++)
+    {
+      g_autoptr (GPtrArray) args = g_ptr_array_new ();
+      g_auto (Run) merged = { 0 };
+      g_autoptr (GString) expected = g_string_new (NULL);
+      gboolean own_rank = g_strcmp0 (*name, "rank_sum") == 0;
+
+      g_ptr_array_add (args, (char *) "--merge");
+      g_ptr_array_add (args, (char *) "-f");
+      g_ptr_array_add (args, (char *) "csv");
+      g_ptr_array_add (args, (char *) "-r");
+      g_ptr_array_add (args, (char *) *name);
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (args, (char *) files[i]);
+      run_stats_argv (&merged, (const char *const *) args->pdata, args->len);
+      g_assert_cmpint (merged.status, ==, 0);
+
+      for (guint i = 0; i < n; i++)
+        {
+          const char *one_args[] = { "-f", "csv", "-r", *name, files[i] };
+          g_auto (Run) one = { 0 };
+          run_stats_argv (&one, one_args, G_N_ELEMENTS (one_args));
+          g_assert_cmpint (one.status, ==, 0);
+          g_auto (GStrv) lines = g_strsplit (one.out, "\n", -1);
+          for (guint l = 0; lines[l] != NULL; l++)
+            {
+              if (lines[l][0] == '\0')
+                continue;
+              if (l == 0)
+                {
+                  /* the header, once */
+                  if (expected->len == 0)
+                    g_string_append_printf (expected, "%s%s\n", own_rank ? "" : "Rank,", lines[l]);
+                  continue;
+                }
+              if (own_rank)
+                {
+                  /* its own label is the file's, the same as the job's for files that say their rank */
+                  const char *comma = strchr (lines[l], ',');
+                  g_assert_nonnull (comma);
+                  g_string_append_printf (expected, "%s%s\n", labels[i], comma);
+                }
+              else
+                g_string_append_printf (expected, "%s,%s\n", labels[i], lines[l]);
+              compared++;
+            }
+        }
+      g_assert_cmpstr (merged.out, ==, expected->str);
+    }
+  return compared;
+}
+
+/* A kernel for the oracles: its interval and whether it communicates. */
+typedef struct
+{
+  double start, end;
+  gboolean comm;
+} OracleKernel;
+
+static gint
+oracle_edge_cmp (gconstpointer a,
+                 gconstpointer b)
+{
+  const double *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* HTA's computation, written as a sweep: every kernel start and end an edge; between two edges,
+ * time with a collective running counts towards the communication time, and towards the overlap
+ * when a compute kernel runs too.  Percent, NAN without collectives. */
+static double
+oracle_overlap_pct (GArray *kernels)
+{
+  g_autoptr (GArray) edges = g_array_new (FALSE, FALSE, sizeof (double) * 3);
+  double comm_time = 0, both = 0;
+  int comm = 0, compute = 0;
+
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      const OracleKernel *k = &g_array_index (kernels, OracleKernel, i);
+      double e0[3] = { k->start, 1, k->comm }, e1[3] = { k->end, -1, k->comm };
+      g_array_append_val (edges, e0);
+      g_array_append_val (edges, e1);
+    }
+  g_array_sort (edges, oracle_edge_cmp);
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const double *e = (const double *) (const void *) edges->data + 3 * i;
+      if (i > 0)
+        {
+          double gap = e[0] - ((const double *) (const void *) edges->data)[3 * (i - 1)];
+          if (comm > 0)
+            comm_time += gap;
+          if (comm > 0 && compute > 0)
+            both += gap;
+        }
+      if (e[2] != 0)
+        comm += (int) e[1];
+      else
+        compute += (int) e[1];
+    }
+  return comm_time > 0 ? 100.0 * both / comm_time : NAN;
+}
+
+static gboolean
+oracle_is_comm (const char *name)
+{
+  return strstr (name, "nccl") != NULL || strstr (name, "NCCL") != NULL
+         || strstr (name, "c10d") != NULL || strstr (name, "gloo") != NULL;
+}
+
+static gint64
+int_cell (SlReport   *r,
+          gsize       row,
+          const char *header)
+{
+  gint c = sl_report_find_column (r, header);
+  g_assert_cmpint (c, >=, 0);
+  const SlCell *cell = sl_report_get_cell (r, row, (guint) c);
+  g_assert_cmpint (cell->type, ==, SL_CELL_INT);
+  return cell->v.i;
+}
+
+static double
+double_cell (SlReport   *r,
+             gsize       row,
+             const char *header)
+{
+  gint c = sl_report_find_column (r, header);
+  g_assert_cmpint (c, >=, 0);
+  const SlCell *cell = sl_report_get_cell (r, row, (guint) c);
+  if (cell->type == SL_CELL_NULL)
+    return NAN;
+  g_assert_cmpint (cell->type, ==, SL_CELL_DOUBLE);
+  return cell->v.d;
+}
+
+/* A generated job of four ranks of two GPUs each (the all-reduce on the first, compute on both:
+ * the overlap is across a rank's GPUs), rank 2 a straggler: per-rank rows equal single-file stats; the
+ * rank_sum figures against SQL over each file and a sweep of its kernels; the merged trace's
+ * own rank_sum (a row per source) equals the ranks' side by side. */
+static void
+test_merge_generated (void)
+{
+#ifdef SL_GEN_PATH
+  g_autofree char *pattern = g_build_filename (sl_test_tmpdir (), "job-%r.sqlite", NULL);
+  const char *argv[] = { SL_GEN_PATH, "-o", pattern, "-n", "12k", "-g", "2", "-k", "3", "--ranks", "4",
+                         "--straggler", "2", "--slowdown", "40", "--force", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+  char *files[5] = { NULL };
+  const char *labels[] = { "rank 0", "rank 1", "rank 2", "rank 3" };
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *base = g_strdup_printf ("job-%u.sqlite", i);
+      files[i] = g_build_filename (sl_test_tmpdir (), base, NULL);
+    }
+
+  gsize rows = check_merge_against_single ((const char *const *) files, labels, 4);
+  g_test_message ("%" G_GSIZE_FORMAT " rows of 4 ranks equal their single-file stats", rows);
+  g_assert_cmpuint (rows, >, 100);
+
+  g_autoptr (GPtrArray) traces = sl_trace_load_each ((const char *const *) files, 4, SL_LOAD_ALL,
+                                                     NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_auto (GStrv) got_labels = sl_trace_rank_labels ((SlTrace *const *) traces->pdata, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpstr (got_labels[i], ==, labels[i]);
+  g_autoptr (SlReport) side = sl_report_compute_ranks ((SlTrace *const *) traces->pdata, labels, 4,
+                                                       "rank_sum", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (side), ==, 4);
+
+  for (guint i = 0; i < 4; i++)
+    {
+      sqlite3 *db = sl_test_open_db (files[i]);
+      sqlite3_stmt *stmt;
+      g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (OracleKernel));
+      gint64 total = 0, comm = 0;
+
+      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT k.start, k.end, s.value FROM "
+                                               "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                                               "s.id = k.demangledName", -1, &stmt, NULL),
+                       ==, SQLITE_OK);
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          OracleKernel k = { (double) sqlite3_column_int64 (stmt, 0),
+                             (double) sqlite3_column_int64 (stmt, 1),
+                             oracle_is_comm ((const char *) sqlite3_column_text (stmt, 2)) };
+          gint64 d = sqlite3_column_int64 (stmt, 1) - sqlite3_column_int64 (stmt, 0);
+          total += d;
+          comm += k.comm ? d : 0;
+          g_array_append_val (kernels, k);
+        }
+      sqlite3_finalize (stmt);
+      g_assert_cmpint (int_cell (side, i, "Kernel Time (ns)"), ==, total);
+      g_assert_cmpint (int_cell (side, i, "Comm Time (ns)"), ==, comm);
+      g_assert_cmpint (int_cell (side, i, "Compute Time (ns)"), ==, total - comm);
+      g_assert_cmpint (int_cell (side, i, "Memcpy Time (ns)"), ==,
+                       sl_test_sql_int (db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
+      g_assert_cmpint (int_cell (side, i, "API Time (ns)"), ==,
+                       sl_test_sql_int (db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+      double pct = oracle_overlap_pct (kernels);
+      g_test_message ("rank %u: communication %" G_GINT64_FORMAT " ns, overlap %.4f%%", i, comm, pct);
+      g_assert_cmpfloat (comm, >, 0);
+      g_assert_cmpfloat (pct, >, 0);
+      g_assert_cmpfloat_with_epsilon (double_cell (side, i, "Overlap (%)"), round (pct * 100) / 100,
+                                      1e-9);
+      g_assert_cmpint (int_cell (side, i, "Steps"), >, 0);
+      sqlite3_close (db);
+    }
+  /* the straggler comes to the all-reduce last: the others wait there for it */
+  for (guint i = 0; i < 4; i++)
+    if (i != 2)
+      g_assert_cmpint (int_cell (side, 2, "Comm Time (ns)"), <, int_cell (side, i, "Comm Time (ns)"));
+
+  /* the same figures from the merged trace, a row per source */
+  g_autoptr (SlTrace) merged = sl_trace_load_merged ((const char *const *) files, 4, SL_LOAD_ALL,
+                                                     NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlReport) one = sl_report_compute (merged, "rank_sum", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_report_get_n_rows (one), ==, 4);
+  for (gsize row = 0; row < 4; row++)
+    for (guint c = 0; c < sl_report_get_n_columns (one); c++)
+      {
+        g_autofree char *a = cell_to_string (sl_report_get_cell (one, row, c));
+        g_autofree char *b = cell_to_string (sl_report_get_cell (side, row, c));
+        g_assert_cmpstr (a, ==, b);
+      }
+  for (guint i = 0; i < 4; i++)
+    g_free (files[i]);
+#else
+  g_test_skip ("sightline-gen is not built");
+#endif
+}
+
+/* The two ranks of a PyTorch run (Kineto JSON): per-rank rows equal single-file stats, and the
+ * overlap against a sweep of the kernels read from the JSON here. */
+static void
+test_merge_pytorch (void)
+{
+  g_autofree char *r0 = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autofree char *r1 = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
+  const char *files[] = { r0, r1 };
+  const char *labels[] = { "rank 0", "rank 1" };
+  g_autoptr (GError) error = NULL;
+
+  if (!g_file_test (r0, G_FILE_TEST_EXISTS) || !g_file_test (r1, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the PyTorch rank traces are not in shared/traces/pytorch");
+      return;
+    }
+  gsize rows = check_merge_against_single (files, labels, 2);
+  g_assert_cmpuint (rows, >, 50);
+
+  g_autoptr (GPtrArray) traces = sl_trace_load_each (files, 2, SL_LOAD_ALL, NULL, NULL, NULL,
+                                                     &error);
+  g_assert_no_error (error);
+  g_autoptr (SlReport) side = sl_report_compute_ranks ((SlTrace *const *) traces->pdata, labels, 2,
+                                                       "rank_sum", &error);
+  g_assert_no_error (error);
+#ifdef SL_HAVE_JSON_GLIB
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (GFile) file = g_file_new_for_path (files[i]);
+      g_autoptr (GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, &error));
+      g_assert_no_error (error);
+      g_autoptr (GZlibDecompressor) gz = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      g_autoptr (GInputStream) in = g_converter_input_stream_new (raw, G_CONVERTER (gz));
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_assert_true (json_parser_load_from_stream (parser, in, NULL, &error));
+      g_assert_no_error (error);
+      JsonArray *events = json_object_get_array_member (
+          json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+      g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (OracleKernel));
+      for (guint e = 0; e < json_array_get_length (events); e++)
+        {
+          JsonObject *o = json_array_get_object_element (events, e);
+          if (g_strcmp0 (json_object_get_string_member_with_default (o, "ph", ""), "X") != 0
+              || g_strcmp0 (json_object_get_string_member_with_default (o, "cat", ""), "kernel") != 0)
+            continue;
+          double ts = json_object_get_double_member (o, "ts");
+          OracleKernel k = { ts, ts + json_object_get_double_member (o, "dur"),
+                             oracle_is_comm (json_object_get_string_member (o, "name")) };
+          g_array_append_val (kernels, k);
+        }
+      double pct = oracle_overlap_pct (kernels);
+      g_test_message ("%s: %u kernels, overlap %.4f%%", labels[i], kernels->len, pct);
+      g_assert_true (isfinite (pct));
+      /* Kineto's times are µs with three decimals; the model's are ns */
+      g_assert_cmpfloat_with_epsilon (double_cell (side, i, "Overlap (%)"), pct, 0.006);
+      g_assert_cmpfloat (double_cell (side, i, "Overlap (%)"), >, 1);
+    }
+#else
+  g_test_message ("json-glib is not installed: the overlap oracle on the JSON is skipped");
+#endif
+}
+
+/* stats --merge: one unreadable file among several is an error that names it; --range and
+ * several files without --merge are refused. */
+static void
+test_merge_errors (void)
+{
+  g_autofree char *good = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_autofree char *garbage = g_build_filename (sl_test_tmpdir (), "rank-garbage.sqlite", NULL);
+  g_auto (Run) bad = { 0 };
+  g_auto (Run) two = { 0 };
+  g_auto (Run) range = { 0 };
+  g_auto (Run) skipped = { 0 };
+
+  g_assert_true (g_file_set_contents (garbage, "this is not a trace\n", -1, NULL));
+  run_sightline (&bad, "--merge", good, garbage, good, NULL);
+  g_assert_cmpint (bad.status, ==, 1);
+  g_assert_nonnull (strstr (bad.err, garbage));
+  g_assert_cmpstr (bad.out, ==, "");
+
+  run_sightline (&two, good, good, NULL);
+  g_assert_cmpint (two.status, ==, 2);
+  g_assert_nonnull (strstr (two.err, "--merge"));
+
+  run_sightline (&range, "--merge", "--range", "0:1s", good, good, NULL);
+  g_assert_cmpint (range.status, ==, 2);
+  g_assert_nonnull (strstr (range.err, "--range"));
+
+  /* a report no rank has data for is skipped, as for one file; two files saying the same rank
+   * are told apart as the merged trace tells them */
+  run_sightline (&skipped, "--merge", "-f", "csv", "-r", "nvtx_sum,cuda_gpu_kern_sum", good, good,
+                 NULL);
+  g_assert_cmpint (skipped.status, ==, 0);
+  g_assert_nonnull (strstr (skipped.err, "SKIPPED"));
+  g_assert_nonnull (strstr (skipped.out, "Rank,Time (%)"));
+  g_assert_nonnull (strstr (skipped.out, " #2,"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1556,5 +1935,8 @@ main (int    argc,
   g_test_add_func ("/app/stats/errors", test_cmd_errors);
   g_test_add_func ("/app/stats/range", test_cmd_range);
   g_test_add_func ("/app/stats/range-errors", test_cmd_range_errors);
+  g_test_add_func ("/model/stats/merge-generated", test_merge_generated);
+  g_test_add_func ("/model/stats/merge-pytorch", test_merge_pytorch);
+  g_test_add_func ("/app/stats/merge-errors", test_merge_errors);
   return g_test_run ();
 }

@@ -1,0 +1,196 @@
+/* sl-stats-ranks.c: statistics of a job's ranks side by side: the rank_sum report (a row per
+ * rank: GPU kernel time split into communication and compute, their overlap, copies, CUDA API
+ * time, steps, GPU utilization) and any report over several traces, one per rank, with a
+ * leading Rank column (`sightline stats --merge`).
+ *
+ * Each rank's rows are its own report, computed on its own trace exactly as `sightline stats`
+ * on that file computes them; only the Rank column is added.  A job has 2 … 10^3 ranks. */
+#include "sl-stats-private.h"
+
+#include <string.h>
+
+#include "sl-comm.h"
+#include "sl-sort.h"
+#include "sl-summaries.h"
+#include "sl-utilization.h"
+
+const _SlColumn _sl_rank_sum_columns[10] = {
+  { "Rank", SL_UNIT_NONE },
+  { "Kernel Time (ns)", SL_UNIT_DUR_NS },
+  { "Comm Time (ns)", SL_UNIT_DUR_NS },
+  { "Compute Time (ns)", SL_UNIT_DUR_NS },
+  { "Overlap (%)", SL_UNIT_RATIO },
+  { "Memcpy Time (ns)", SL_UNIT_DUR_NS },
+  { "API Time (ns)", SL_UNIT_DUR_NS },
+  { "Steps", SL_UNIT_NONE },
+  { "Med Step (ns)", SL_UNIT_DUR_NS },
+  { "GPU Util (%)", SL_UNIT_RATIO },
+};
+
+/* Durations summed over the lanes of `kind` of one source, events starting in [t0, t1). */
+static SlTime
+busy_of (SlTrace    *trace,
+         SlLaneKind  kind,
+         guint32     source,
+         SlTime      t0,
+         SlTime      t1)
+{
+  SlTime sum = 0;
+
+  for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, l);
+      gsize first, end;
+      if (lane->kind != kind || lane->source != source)
+        continue;
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
+      for (gsize e = first; e < end; e++)
+        sum += lane->events[e].end - lane->events[e].start;
+    }
+  return sum;
+}
+
+static gboolean
+thread_of_source (SlTrace *trace,
+                  gint     thread,
+                  gpointer data)
+{
+  return sl_trace_get_thread (trace, (guint) thread)->source == GPOINTER_TO_UINT (data);
+}
+
+SlReport *
+_sl_report_compute_rank_sum (SlTrace             *trace,
+                             const _SlReportInfo *info,
+                             SlTime               t0,
+                             SlTime               t1,
+                             GError             **error)
+{
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
+    return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
+
+  SlReport *r = _sl_report_new (trace, info);
+  for (guint s = 0; s < sl_trace_get_n_sources (trace); s++)
+    {
+      const SlSource *src = sl_trace_get_source (trace, s);
+      /* the rank's own time: the files of a merged trace cover different spans */
+      SlTime w0 = MAX (t0, src->start), w1 = MIN (t1, src->end);
+      SlCommTimes ct;
+
+      sl_trace_comm_times (trace, (gint) s, t0, t1, &ct);
+      _sl_report_add_text (r, g_string_chunk_insert_const (r->strings, src->label));
+      _sl_report_add_int (r, ct.kernel_time);
+      _sl_report_add_int (r, ct.comm_time);
+      _sl_report_add_int (r, ct.compute_time);
+      if (ct.comm_busy > 0)
+        _sl_report_add_double (r, sl_stats_round (sl_comm_overlap_pct (&ct), 2));
+      else
+        _sl_report_add_null (r);
+      _sl_report_add_int (r, busy_of (trace, SL_LANE_MEMCPY, s, t0, t1));
+      _sl_report_add_int (r, busy_of (trace, SL_LANE_CUDA_API, s, t0, t1));
+
+      /* steps as `sightline analyze` counts them (sl_trace_median_step), on the rank's threads */
+      g_autoptr (GArray) steps = w1 > w0 ? sl_trace_steps (trace, w0, w1, thread_of_source,
+                                                           GUINT_TO_POINTER (s))
+                                         : g_array_new (FALSE, FALSE, sizeof (SlStep));
+      _sl_report_add_int (r, steps->len);
+      if (steps->len > 0)
+        {
+          g_autofree gint64 *d = g_new (gint64, steps->len);
+          for (guint i = 0; i < steps->len; i++)
+            d[i] = g_array_index (steps, SlStep, i).end - g_array_index (steps, SlStep, i).start;
+          _sl_report_add_int (r, sl_median_int64 (d, steps->len));
+        }
+      else
+        _sl_report_add_null (r);
+
+      /* the rank's GPUs that ran work, busy (any work) over its span: analyze's GPU utilization */
+      SlTime gpu_time = 0;
+      guint gpus = 0;
+      for (guint g = 0; g < sl_trace_get_n_gpus (trace); g++)
+        if (sl_trace_get_gpu (trace, g)->source == s
+            && sl_trace_gpu_busy_intervals (trace, g, SL_UTIL_ANY) > 0)
+          {
+            gpus++;
+            if (w1 > w0)
+              gpu_time += sl_trace_gpu_busy_time (trace, g, SL_UTIL_ANY, w0, w1);
+          }
+      if (gpus > 0 && w1 > w0)
+        _sl_report_add_double (r, sl_stats_round (100.0 * (double) gpu_time
+                                                      / ((double) (w1 - w0) * gpus), 1));
+      else
+        _sl_report_add_null (r);
+    }
+  return r;
+}
+
+/* ---- any report, rank by rank ------------------------------------------------------------ */
+
+SlReport *
+sl_report_compute_ranks (SlTrace *const    *traces,
+                         const char *const *labels,
+                         guint              n,
+                         const char        *name,
+                         GError           **error)
+{
+  g_return_val_if_fail (traces != NULL && labels != NULL && n > 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  const _SlReportInfo *info = _sl_report_info_find (name);
+  if (info == NULL)
+    return sl_report_compute (traces[0], name, error);
+
+  /* rank_sum has its Rank column already: its label is replaced by the job's */
+  gboolean has_rank = info->compute == _sl_report_compute_rank_sum;
+  SlReport *r = _sl_report_new (traces[0], info);
+  if (!has_rank)
+    {
+      _SlColumn *columns = g_new (_SlColumn, info->n_columns + 1);
+      columns[0] = (_SlColumn) { "Rank", SL_UNIT_NONE };
+      memcpy (columns + 1, info->columns, info->n_columns * sizeof (_SlColumn));
+      r->own_columns = columns;
+      r->columns = columns;
+      r->n_columns = info->n_columns + 1;
+    }
+  r->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_report_free);
+
+  GError *first_missing = NULL;
+  guint have = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GError) part_error = NULL;
+      SlReport *part = sl_report_compute (traces[i], name, &part_error);
+      if (part == NULL)
+        {
+          if (!g_error_matches (part_error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA))
+            {
+              g_propagate_error (error, g_steal_pointer (&part_error));
+              g_clear_error (&first_missing);
+              sl_report_free (r);
+              return NULL;
+            }
+          /* a rank without the data has no rows; the report is missing only when all lack it */
+          if (first_missing == NULL)
+            first_missing = g_steal_pointer (&part_error);
+          continue;
+        }
+      have++;
+      g_ptr_array_add (r->parts, part);
+      const char *label = g_string_chunk_insert_const (r->strings, labels[i]);
+      gsize rows = sl_report_get_n_rows (part);
+      for (gsize row = 0; row < rows; row++)
+        {
+          const SlCell *cells = &g_array_index (part->cells, SlCell, row * part->n_columns);
+          _sl_report_add_text (r, label);
+          g_array_append_vals (r->cells, has_rank ? cells + 1 : cells,
+                               has_rank ? part->n_columns - 1 : part->n_columns);
+        }
+    }
+  if (have == 0)
+    {
+      g_propagate_error (error, first_missing);
+      sl_report_free (r);
+      return NULL;
+    }
+  g_clear_error (&first_missing);
+  return r;
+}
