@@ -3,12 +3,14 @@
  * interleaved); the merge step alone (sl_trace_merge on the loaded traces); the merged model's
  * bytes per event against one file's, and the memory the merge itself takes at its peak.
  *
- *   bench-merge [--runs R] [--dir DIR] [--events N] [FILE…]
+ *   bench-merge [--runs R] [--dir DIR] [--events N] [--traces K] [--memory] [FILE…]
  *
- * Without FILEs: eight traces DIR/merge-S.sqlite of N events (default 1M), seeds 1 … 8, written
- * by sightline-gen when missing.  Targets (issue 17): merged ≤ 0.6 × the sum of the single loads
- * on a 2-core machine; ≤ 48 bytes per event.  Prints the load average: the machine is shared.
- * Not a test.
+ * Without FILEs: K traces (default 8) DIR/merge-N-S.sqlite of N events (default 1M), seeds
+ * 1 … K, written by sightline-gen when missing.  Targets (issue 17): merged ≤ 0.6 × the sum of
+ * the single loads on a 2-core machine; ≤ 48 bytes per event.  --memory: only the merged load,
+ * once, and the process's resident memory per event at its peak and after it (64 × 1 M events
+ * at ≤ 48 bytes per event); against the model's own count of its bytes.  Prints the load
+ * average: the machine is shared.  Not a test.
  */
 #include <locale.h>
 #include <stdio.h>
@@ -88,11 +90,49 @@ print_breakdown (SlTrace *t)
            (total - events - trees - prefix - lod - busy - chains - strings) / n);
 }
 
+/* The merged load alone: the process's peak and final resident memory per event (what a person
+ * opening 64 ranks needs), beside the model's own count of its bytes. */
+static int
+memory_only (char  **files,
+             guint   n)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *load_before = sl_bench_load_average ();
+  gsize base = sl_resident_bytes ();
+  gboolean peak_known = reset_peak ();
+  double t0 = sl_bench_now ();
+  g_autoptr (SlTrace) all = sl_trace_load_merged ((const char *const *) files, n, SL_LOAD_ALL, NULL,
+                                                  NULL, NULL, NULL, &error);
+  double t = sl_bench_now () - t0;
+
+  if (all == NULL)
+    {
+      g_printerr ("bench-merge: %s\n", error->message);
+      return 1;
+    }
+  gsize events = MAX (sl_trace_get_n_events (all), 1), peak = peak_resident ();
+  gsize after = sl_resident_bytes ();
+  g_print ("%u traces, %" G_GSIZE_FORMAT " events merged in %.1f s\n", n, events, t);
+  g_print ("model                 %8.1f bytes/event (its own count)\n",
+           (double) sl_trace_get_memory_size (all) / events);
+  g_print ("resident after        %8.1f bytes/event (%.0f MiB; the process before the load: "
+           "%.0f MiB) (target ≤ 48)\n",
+           (double) (after - MIN (base, after)) / events, after / (1024.0 * 1024),
+           base / (1024.0 * 1024));
+  if (peak_known)
+    g_print ("resident at the peak  %8.1f bytes/event (%.0f MiB) (target ≤ 48)\n",
+             (double) (peak - MIN (base, peak)) / events, peak / (1024.0 * 1024));
+  g_autofree char *load_after = sl_bench_load_average ();
+  g_print ("load average          before %s, after %s\n", load_before, load_after);
+  return 0;
+}
+
 int
 main (int    argc,
       char **argv)
 {
-  gint runs = 3;
+  gint runs = 3, n_traces = 8;
+  gboolean memory = FALSE;
   g_autofree char *dir = NULL;
   g_autofree char *events = NULL;
   g_auto (GStrv) files = NULL;
@@ -102,6 +142,9 @@ main (int    argc,
       "Where the generated traces are (default /tmp/sightline-bench-merge)", "DIR" },
     { "events", 'n', 0, G_OPTION_ARG_STRING, &events, "Events per generated trace (default 1M)",
       "N" },
+    { "traces", 't', 0, G_OPTION_ARG_INT, &n_traces, "Generated traces (default 8)", "K" },
+    { "memory", 'm', 0, G_OPTION_ARG_NONE, &memory,
+      "Only the merged load, once: resident memory per event, peak and after", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
     { NULL }
   };
@@ -118,11 +161,12 @@ main (int    argc,
   if (files == NULL || files[0] == NULL)
     {
       g_strfreev (files);
-      files = g_new0 (char *, 9);
+      n_traces = CLAMP (n_traces, 1, 1024);
+      files = g_new0 (char *, (gsize) n_traces + 1);
       if (dir == NULL)
         dir = g_strdup ("/tmp/sightline-bench-merge");
       g_mkdir_with_parents (dir, 0755);
-      for (guint s = 1; s <= 8; s++)
+      for (guint s = 1; s <= (guint) n_traces; s++)
         {
           files[s - 1] = g_strdup_printf ("%s/merge-%s-%u.sqlite", dir,
                                           events != NULL ? events : "1M", s);
@@ -136,6 +180,8 @@ main (int    argc,
         }
     }
   guint n = g_strv_length (files);
+  if (memory)
+    return memory_only (files, n);
   g_autoptr (GArray) t_single = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) t_merged = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) t_step = g_array_new (FALSE, FALSE, sizeof (double));

@@ -9,7 +9,9 @@
  * windows and take turns every ten frames, so that a slow stretch of a shared machine hits both
  * alike.  Not a test: prints, asserts nothing.  BENCH_LEVEL=k measures level k only (0 = whole trace), for a profiler; BENCH_PNG=DIR
  * saves each trace's first frame of each level there, to look at; BENCH_NVTXPROJ=1 opens the
- * "NVTX (projected)" groups first. */
+ * "NVTX (projected)" groups first.  A TRACE that is a folder: its *.sqlite and *.json[.gz] files
+ * loaded merged (sl_trace_load_merged), as `sightline --merge` shows them (64 ranks of 1 M
+ * events: bench-merge --traces 64 writes them). */
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
@@ -27,6 +29,35 @@ typedef struct
   double median_ms, max_ms, snap_median_ms;
 } Level;
 
+
+static gint
+sort_paths_cb (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  (void) data;
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+/* The traces of a folder, merged, in name order. */
+static SlTrace *
+load_folder (const char  *path,
+             GError     **error)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, error);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".sqlite") || g_str_has_suffix (name, ".json")
+        || g_str_has_suffix (name, ".json.gz"))
+      g_ptr_array_add (files, g_build_filename (path, name, NULL));
+  g_ptr_array_sort_with_data (files, sort_paths_cb, NULL);
+  return sl_trace_load_merged ((const char *const *) files->pdata, files->len, SL_LOAD_ALL, NULL,
+                               NULL, NULL, NULL, error);
+}
 
 static void
 spin (void)
@@ -117,7 +148,10 @@ bench_open (Bench      *b,
     g_main_context_iteration (NULL, TRUE);
   spin ();
 
-  b->trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    b->trace = load_folder (path, &error);
+  else
+    b->trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
   if (b->trace == NULL)
     {
       g_printerr ("bench-render: %s\n", error->message);
