@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1143,6 +1144,52 @@ test_daemon_killed_chains (void)
   g_assert_null (strstr (folded, "[no stack]"));
 }
 
+
+static void
+limit_file_size_cb (gpointer data)
+{
+  struct rlimit rl = { GPOINTER_TO_UINT (data), GPOINTER_TO_UINT (data) };
+
+  setrlimit (RLIMIT_FSIZE, &rl);
+}
+
+/* Issue 18, item 4: the trace's file reaches its size limit mid-recording (`ulimit -f` on a
+ * daemon of its own, started under it): the daemon lives (SIGXFSZ ignored) and says why, the
+ * program runs to its end unharmed, and the trace keeps what was committed before and opens. */
+static void
+test_file_size_limit (void)
+{
+  g_autofree char *path = trace_path ("size-limit.sqlite");
+  g_autofree char *marker = trace_path ("size-limit.marker");
+  g_autofree char *dir = g_build_filename (sl_test_tmpdir (), "run-size-limit", NULL);
+  g_autofree char *pidfile = g_build_filename (dir, "sightlined.sock.pid", NULL);
+  g_autofree char *pid = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", dir, TRUE);
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { SL_SIGHTLINE_PATH, "record", "-f", "-o", path, "-s", "8000", "--",
+                         SL_TARGET_PATH, "spin", "3000", marker, NULL };
+  int status = -1;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_unlink (path);
+  g_unlink (marker);
+  /* 3.5 MiB: the empty schema (~2.6 MiB in 64 KiB pages) fits, 3 s of samples at 8 kHz do not */
+  g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, limit_file_size_cb,
+                GUINT_TO_POINTER (3500 * 1024), &out, &err, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("record stderr: %s", err);
+  if (g_file_get_contents (pidfile, &pid, NULL, NULL) && atoi (pid) > 1)
+    kill (atoi (pid), SIGTERM);
+  g_assert_nonnull (strstr (err, "file-size limit"));
+  g_assert_nonnull (strstr (err, "the trace keeps what was recorded before"));
+  g_assert_nonnull (strstr (err, "the program exited with status 0"));
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_events (trace), >, 1000);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1161,6 +1208,7 @@ main (int   argc,
   g_test_add_func ("/collector/record/bad-program", test_bad_program);
   g_test_add_func ("/collector/record/no-overwrite", test_no_overwrite);
   g_test_add_func ("/collector/record/interrupt", test_interrupt);
+  g_test_add_func ("/collector/record/file-size-limit", test_file_size_limit);
   g_test_add_func ("/collector/record/duration", test_duration);
   g_test_add_func ("/collector/record/daemon-killed", test_daemon_killed);
   g_test_add_func ("/collector/record/output-pattern", test_output_pattern);

@@ -1029,6 +1029,8 @@ sl_daemon_run (const char *path,
   sigprocmask (SIG_BLOCK, &mask, NULL);
   d.sig_fd = signalfd (-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
   signal (SIGPIPE, SIG_IGN);
+  /* a file-size limit (ulimit -f) is a full disk to the writer: EFBIG, not a killed daemon */
+  signal (SIGXFSZ, SIG_IGN);
 
   for (;;)
     {

@@ -24,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -380,6 +382,28 @@ thread_get (Process  *p,
   return t;
 }
 
+/* Why writing `path` failed, when a file-size limit or a full disk may be why ("" otherwise):
+ * SQLite says only "disk I/O error" for EFBIG, and its errno is gone by the time COMMIT fails. */
+static const char *
+write_limit_reason (const char *path)
+{
+  static __thread char reason[128];
+  struct rlimit rl;
+  struct statvfs fs;
+
+  if (getrlimit (RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    {
+      /* a write past it fails, and SQLite may leave the file shorter than what it tried */
+      snprintf (reason, sizeof reason,
+                ": the daemon's file-size limit (ulimit -f) is %" PRIu64 " KiB",
+                (uint64_t) rl.rlim_cur / 1024);
+      return reason;
+    }
+  if (statvfs (path, &fs) == 0 && (uint64_t) fs.f_bavail * fs.f_frsize < 65536 * 16)
+    return ": the disk is full";
+  return "";
+}
+
 static bool
 exec_sql (SlTraceWriter *w,
           const char    *sql,
@@ -390,7 +414,8 @@ exec_sql (SlTraceWriter *w,
   if (sqlite3_exec (w->db, sql, NULL, NULL, &msg) == SQLITE_OK)
     return true;
   if (error != NULL)
-    *error = fmt ("%s: %s", w->path, msg != NULL ? msg : sqlite3_errmsg (w->db));
+    *error = fmt ("%s: %s%s", w->path, msg != NULL ? msg : sqlite3_errmsg (w->db),
+                  write_limit_reason (w->path));
   sqlite3_free (msg);
   return false;
 }
@@ -497,7 +522,8 @@ sl_trace_writer_open (const char *path,
     goto fail;
   if (!sl_schema_create (w->db, &msg))
     {
-      *error = fmt ("%s: cannot create the schema: %s", path, msg ? msg : "?");
+      *error = fmt ("%s: cannot create the schema: %s%s", path, msg ? msg : "?",
+                    write_limit_reason (path));
       sqlite3_free (msg);
       goto fail;
     }
@@ -1679,11 +1705,13 @@ sl_trace_writer_commit (SlTraceWriter *w,
   int rc = sqlite3_exec (w->db, "COMMIT", NULL, NULL, NULL);
   if (rc != SQLITE_OK)
     {
-      /* SQLITE_FULL: the disk is full.  Roll back this batch; what was committed stays. */
-      *error = fmt ("%s: cannot write (%s)%s", w->path, sqlite3_errmsg (w->db),
-                    rc == SQLITE_FULL ? ": the disk is full; the trace keeps what was recorded "
-                                        "before"
-                                      : "");
+      /* SQLITE_FULL: the disk is full; EFBIG (an I/O error to SQLite): the file-size limit.
+       * Roll back this batch; what was committed stays. */
+      const char *limit = write_limit_reason (w->path);
+      bool full = rc == SQLITE_FULL || *limit != '\0';
+      *error = fmt ("%s: cannot write (%s)%s%s", w->path, sqlite3_errmsg (w->db),
+                    *limit != '\0' ? limit : rc == SQLITE_FULL ? ": the disk is full" : "",
+                    full ? "; the trace keeps what was recorded before" : "");
       sqlite3_exec (w->db, "ROLLBACK", NULL, NULL, NULL);
       w->in_tx = false;
       w->n_events = w->n_committed;
