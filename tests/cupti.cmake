@@ -12,5 +12,9 @@ if(SL_HAVE_CUDA)
   # the test sees the library's _sl_count_drop calls (CUPTI's dropped records) through --wrap
   target_link_options(test-cupti PRIVATE -Wl,--wrap=_sl_count_drop)
   add_test(NAME cupti COMMAND test-cupti --tap)
+  # the injection library opens CUPTI at run time: linked, a machine without it could not even
+  # start the program it is preloaded into
+  add_test(NAME inject-no-cupti-link
+           COMMAND sh -c "! readelf -d \"$1\" | grep -q libcupti" sh $<TARGET_FILE:sightline-inject>)
   set_tests_properties(cupti PROPERTIES TIMEOUT 300 ENVIRONMENT "G_DEBUG=fatal-warnings")
 endif()

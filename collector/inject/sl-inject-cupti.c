@@ -17,6 +17,7 @@
  * each; an 8 MiB buffer holds ~40 000 of them, and a handful of buffers are in flight at a time.
  */
 #include "sl-inject-cupti.h"
+#include "sl-inject-cupti-api.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -279,7 +280,8 @@ api_name (bool     runtime,
   if (cache != NULL && (name = atomic_load_explicit (cache, memory_order_relaxed)) != NULL)
     return name;
   /* CUPTI's names are nsys's: "cudaLaunchKernel_v7000", "cuLaunchKernelEx" */
-  if (cuptiGetCallbackName (runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API,
+  if (!_sl_cupti_load (NULL, 0)
+      || cuptiGetCallbackName (runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API,
                             cbid, &name)
           != CUPTI_SUCCESS
       || name == NULL)
@@ -683,7 +685,7 @@ _sl_cupti_walk_buffer (uint8_t *buffer,
   CUpti_Activity *record = NULL;
   size_t n = 0;
 
-  if (buffer != NULL && valid_size > 0)
+  if (buffer != NULL && valid_size > 0 && _sl_cupti_load (NULL, 0))
     for (;;)
       {
         CUptiResult r = cuptiActivityGetNextRecord (buffer, valid_size, &record);
@@ -856,6 +858,15 @@ _sl_cupti_start (void)
 
   if (atomic_exchange (&once, 1))
     return atomic_load (&cu.started);
+  char why[256];
+  if (!_sl_cupti_load (why, sizeof why))
+    {
+      /* the program runs on, its CPU side recorded */
+      char line[320];
+      snprintf (line, sizeof line, "sightline: CUDA is not traced: %s\n", why);
+      say (line);
+      return false;
+    }
   /* API records on the kernel's tid (gettid), not pthread_self() */
   check (&f, "cuptiSetThreadIdType", cuptiSetThreadIdType (CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM));
   check (&f, "cuptiActivitySetAttribute(ZEROED_OUT_ACTIVITY_BUFFER)",
@@ -865,7 +876,8 @@ _sl_cupti_start (void)
              cuptiActivityRegisterCallbacks (buffer_requested_cb, buffer_completed_cb)))
     {
       /* before any kind is enabled, so that every record is on our clock */
-      if (cuptiActivityRegisterTimestampCallback (timestamp_cb) != CUPTI_SUCCESS)
+      if (cuptiActivityRegisterTimestampCallback == NULL
+          || cuptiActivityRegisterTimestampCallback (timestamp_cb) != CUPTI_SUCCESS)
         {
           /* an older CUPTI: measure its clock against ours once (~100 ns of error) */
           uint64_t cupti_now = 0;

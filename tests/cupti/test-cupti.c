@@ -926,6 +926,41 @@ test_start_without_driver (void)
   g_test_trap_assert_stdout ("");
 }
 
+/* CUPTI nowhere to be found (SIGHTLINE_CUPTI names a file that is not there): the library, which
+ * opens it at run time instead of linking it, says so in one line and the program goes on. */
+static void
+test_start_without_cupti (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *path = g_build_filename (sl_test_tmpdir (), "stderr-no-cupti", NULL);
+      g_autofree char *text = NULL;
+      int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      int saved = dup (STDERR_FILENO);
+
+      g_setenv ("SIGHTLINE_CUPTI", "/nonexistent/libcupti.so.13", TRUE);
+      g_assert_cmpint (fd, >=, 0);
+      dup2 (fd, STDERR_FILENO);
+      start ();
+      gboolean started = _sl_cupti_start ();
+      _sl_cupti_flush ();
+      _sl_cupti_stop ();
+      dup2 (saved, STDERR_FILENO);
+      close (fd);
+      close (saved);
+      g_assert_false (started);
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      g_test_message ("stderr: %s", text);
+      g_assert_true (g_str_has_prefix (text, "sightline: CUDA is not traced: SIGHTLINE_CUPTI="
+                                             "/nonexistent/libcupti.so.13 cannot be opened"));
+      g_assert_true (strchr (text, '\n') == text + strlen (text) - 1); /* one line */
+      g_ptr_array_unref (drain ());
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 /* InitializeInjection in a process that is not being recorded (no SIGHTLINE_SOCKET): nothing at
  * all happens, and libcuda is told all is well. */
 static void
@@ -961,6 +996,7 @@ main (int    argc,
   g_test_add_func ("/collector/cupti/buffer-cut", test_buffer_cut);
   g_test_add_func ("/collector/cupti/zero-times", test_zero_times);
   g_test_add_func ("/collector/cupti/start-without-driver", test_start_without_driver);
+  g_test_add_func ("/collector/cupti/start-without-cupti", test_start_without_cupti);
   g_test_add_func ("/collector/cupti/initialize-injection", test_initialize_injection);
   return g_test_run ();
 }
