@@ -115,6 +115,7 @@ memory_only (char  **files,
   g_print ("%u traces, %" G_GSIZE_FORMAT " events merged in %.1f s\n", n, events, t);
   g_print ("model                 %8.1f bytes/event (its own count)\n",
            (double) sl_trace_get_memory_size (all) / events);
+  print_breakdown (all);
   g_print ("resident after        %8.1f bytes/event (%.0f MiB; the process before the load: "
            "%.0f MiB) (target ≤ 48)\n",
            (double) (after - MIN (base, after)) / events, after / (1024.0 * 1024),
