@@ -2,7 +2,7 @@
  * into the model the nsys reader fills.
  *
  * The file is never held whole: it is read (or inflated, by zlib on a second thread) in chunks
- * of 4 MiB; a string-aware scan of the bytes finds the top-level keys and, inside `traceEvents`
+ * of 1 MiB; a string-aware scan of the bytes finds the top-level keys and, inside `traceEvents`
  * (or the bare array of the legacy profiler), where each event ends; whole events go to
  * simdjson in batches (sl-json.cpp) and each comes back as an SlJsonEvent that becomes one
  * SlEvent in a lane.  The top-level values other than the events (deviceProperties,
@@ -29,7 +29,7 @@
 #include <emmintrin.h>
 #endif
 
-#define CHUNK        (4u << 20)
+#define CHUNK        (1u << 20)    /* a batch holds 1-2: simdjson's buffers follow its size */
 #define MAX_EVENT    (256u << 20)   /* one event's text; beyond it the file is refused */
 #define MAX_META     (64u << 20)    /* top-level values kept; beyond it they are skipped */
 #define N_GZ_BLOCKS  3
@@ -344,10 +344,11 @@ typedef struct
   GHashTable    *flow_pages;   /* id / FLOW_PAGE_IDS -> FlowPage: the points not kept */
   guint64        last_page_key;
   FlowPage      *last_page;
-  GHashTable    *cat_ids;      /* category text -> interned domain id + 1 */
   guint32        memset_name;
   guint32        sync_names[5];
 
+  gint32         nvtx_thread;  /* add_range's last thread and its array */
+  GArray        *nvtx;
   NameSlot      *names;        /* intern_text's table */
   gsize          n_name_slots, n_names;
   GString       *meta;         /* `{"key":value,…}` of the top-level values */
@@ -549,16 +550,9 @@ static guint32
 domain_of (JsonReader *jr,
            SlJsonText  cat)
 {
-  if (cat.len == 0)
-    return SL_NO_STR;
-  /* categories repeat: look them up by their bytes before interning (which takes a lock) */
-  g_autofree char *key = g_strndup (cat.s, cat.len);
-  guint id = GPOINTER_TO_UINT (g_hash_table_lookup (jr->cat_ids, key));
-  if (id != 0)
-    return id - 1;
-  id = intern_text (jr, cat);
-  g_hash_table_insert (jr->cat_ids, g_steal_pointer (&key), GUINT_TO_POINTER (id + 1));
-  return id;
+  /* categories repeat: intern_text finds them by their bytes (a copy of the text to look up
+   * in a table of its own cost a malloc and a free for each of 10^7 ranges) */
+  return intern_text (jr, cat);
 }
 
 static SlTime
@@ -757,7 +751,13 @@ add_range (JsonReader *jr,
   e->corr = domain;
   e->link = flags;
   e->aux = 0;
-  g_array_append_val (_sl_reader_cpu_events (&jr->r, thread, SL_LANE_NVTX), *e);
+  /* ranges come in runs of one thread: its array at hand spares a hash lookup a range */
+  if (jr->nvtx == NULL || jr->nvtx_thread != thread)
+    {
+      jr->nvtx = _sl_reader_cpu_events (&jr->r, thread, SL_LANE_NVTX);
+      jr->nvtx_thread = thread;
+    }
+  g_array_append_val (jr->nvtx, *e);
 }
 
 static void
@@ -2039,7 +2039,6 @@ _sl_reader_read_json (SlTrace        *trace,
   jr->series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   jr->flows = g_array_new (FALSE, FALSE, sizeof (FlowPoint));
   jr->flow_pages = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  jr->cat_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   jr->meta = g_string_new ("{");
   jr->n_name_slots = 1024;
   jr->names = g_new0 (NameSlot, jr->n_name_slots);
@@ -2058,6 +2057,15 @@ _sl_reader_read_json (SlTrace        *trace,
   input_close (&jr->in);
   if (!read_ok)
     goto out;
+  /* the events' parser holds buffers the size of a batch (~20 MB): give them back before the
+   * lanes are built, a fresh parser reads the small top-level values */
+  sl_json_parser_free (jr->parser);
+  jr->parser = sl_json_parser_new ();
+  if (jr->parser == NULL)
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: out of memory", trace->path);
+      goto out;
+    }
 
   g_string_append_c (jr->meta, '}');
   const char *message = NULL;
@@ -2094,7 +2102,6 @@ out:
   g_hash_table_unref (jr->series);
   g_array_unref (jr->flows);
   g_hash_table_unref (jr->flow_pages);
-  g_hash_table_unref (jr->cat_ids);
   g_string_free (jr->meta, TRUE);
   g_free (jr->names);
   g_free (jr);
