@@ -1756,11 +1756,11 @@ link_flows (JsonReader *jr)
         }
       /* the end of the flow not kept is an event that carries its id */
       guint64 id = g_array_index (flows, FlowPoint, i).id;
-      SlEvent noted = { 0, 0, 0, (guint32) id, 0, 0 };
+      SlEvent noted_call = { 0, 0, 0, (guint32) id, 0, 0 }, noted_op = noted_call;
       if (call == NULL && flow_noted (jr, id, TRUE))
-        call = &noted;
-      else if (op == NULL && flow_noted (jr, id, FALSE))
-        op = &noted;
+        call = &noted_call;
+      if (op == NULL && flow_noted (jr, id, FALSE))
+        op = &noted_op;
       if (call != NULL && op != NULL)
         {
           if (call->corr == 0)
