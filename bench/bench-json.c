@@ -3,7 +3,7 @@
  *
  *   bench-json TRACE.json [RUNS]
  *
- * TRACE.json: a Kineto trace, e.g. `sightline-gen -F kineto -n 10M -o k10M.json` (~2 GB);
+ * TRACE.json: a Kineto trace, e.g. `sightline-gen -F kineto -n 10M -o k10M.json` (~3.6 GB);
  * TRACE.json.gz beside it is written once (zlib, level 6) when missing.  RUNS rounds (default 3),
  * interleaved, medians:
  *

@@ -2,7 +2,7 @@
  * into the model the nsys reader fills.
  *
  * The file is never held whole: it is read (or inflated, by zlib on a second thread) in chunks
- * of 4 MiB; a string-aware scan of the bytes finds the top-level keys and, inside `traceEvents`
+ * of 1 MiB; a string-aware scan of the bytes finds the top-level keys and, inside `traceEvents`
  * (or the bare array of the legacy profiler), where each event ends; whole events go to
  * simdjson in batches (sl-json.cpp) and each comes back as an SlJsonEvent that becomes one
  * SlEvent in a lane.  The top-level values other than the events (deviceProperties,
@@ -25,8 +25,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-#define CHUNK        (4u << 20)
+#define CHUNK        (1u << 20)    /* a batch holds 1-2: simdjson's buffers follow its size */
 #define MAX_EVENT    (256u << 20)   /* one event's text; beyond it the file is refused */
 #define MAX_META     (64u << 20)    /* top-level values kept; beyond it they are skipped */
 #define N_GZ_BLOCKS  3
@@ -266,6 +269,9 @@ typedef struct
   SlTime  last_start;    /* the thread's (or GPU stream's) last event, for flows */
   guint32 last_corr;
   GArray *open;          /* OpenRange, B events not yet ended */
+  GArray *api;           /* the thread's CUDA calls (cpu_builders' array), NULL until one */
+  SlTime  api_last;      /* start of its last call */
+  gboolean api_unsorted; /* a call started before the one before it */
 } ThreadState;
 
 /* A flow point kept for linking where events carry no correlation id. */
@@ -276,6 +282,19 @@ typedef struct
   SlTime  ts;
   gboolean start;
 } FlowPoint;
+
+/* Ids of flow points that say nothing their event does not (the event carries the flow's id as
+ * its correlation): such a point is not kept, only its id, so that the other end of the flow
+ * still links.  Kineto's ids are correlation ids, dense: pages of 4096 ids (one bit each for
+ * starts and for ends, 1 KiB), a few hundred pages for 10^7 events.  A file of scattered ids
+ * fills at most MAX_FLOW_PAGES (4 MiB); its points beyond them are kept as FlowPoints. */
+#define FLOW_PAGE_IDS  4096
+#define MAX_FLOW_PAGES 4096
+
+typedef struct
+{
+  guint64 bits[2][FLOW_PAGE_IDS / 64];   /* [0]: ends, [1]: starts */
+} FlowPage;
 
 /* A counter series: its thread and its last sample, ended by the next one. */
 typedef struct
@@ -322,10 +341,14 @@ typedef struct
   GHashTable    *thread_sort;
   GHashTable    *series;       /* "pid\x1fname\x1fseries" -> Series */
   GArray        *flows;        /* FlowPoint */
-  GHashTable    *cat_ids;      /* category text -> interned domain id + 1 */
+  GHashTable    *flow_pages;   /* id / FLOW_PAGE_IDS -> FlowPage: the points not kept */
+  guint64        last_page_key;
+  FlowPage      *last_page;
   guint32        memset_name;
   guint32        sync_names[5];
 
+  gint32         nvtx_thread;  /* add_range's last thread and its array */
+  GArray        *nvtx;
   NameSlot      *names;        /* intern_text's table */
   gsize          n_name_slots, n_names;
   GString       *meta;         /* `{"key":value,…}` of the top-level values */
@@ -445,6 +468,7 @@ state_for (JsonReader *jr,
       s = g_new0 (ThreadState, 1);
       s->thread = -1;
       s->last_start = G_MININT64;
+      s->api_last = G_MININT64;
       g_hash_table_insert (jr->states, g_memdup2 (&gtid, sizeof gtid), s);
     }
   jr->last_gtid = gtid;
@@ -526,16 +550,9 @@ static guint32
 domain_of (JsonReader *jr,
            SlJsonText  cat)
 {
-  if (cat.len == 0)
-    return SL_NO_STR;
-  /* categories repeat: look them up by their bytes before interning (which takes a lock) */
-  g_autofree char *key = g_strndup (cat.s, cat.len);
-  guint id = GPOINTER_TO_UINT (g_hash_table_lookup (jr->cat_ids, key));
-  if (id != 0)
-    return id - 1;
-  id = intern_text (jr, cat);
-  g_hash_table_insert (jr->cat_ids, g_steal_pointer (&key), GUINT_TO_POINTER (id + 1));
-  return id;
+  /* categories repeat: intern_text finds them by their bytes (a copy of the text to look up
+   * in a table of its own cost a malloc and a free for each of 10^7 ranges) */
+  return intern_text (jr, cat);
 }
 
 static SlTime
@@ -734,7 +751,13 @@ add_range (JsonReader *jr,
   e->corr = domain;
   e->link = flags;
   e->aux = 0;
-  g_array_append_val (_sl_reader_cpu_events (&jr->r, thread, SL_LANE_NVTX), *e);
+  /* ranges come in runs of one thread: its array at hand spares a hash lookup a range */
+  if (jr->nvtx == NULL || jr->nvtx_thread != thread)
+    {
+      jr->nvtx = _sl_reader_cpu_events (&jr->r, thread, SL_LANE_NVTX);
+      jr->nvtx_thread = thread;
+    }
+  g_array_append_val (jr->nvtx, *e);
 }
 
 static void
@@ -827,6 +850,76 @@ read_counter (JsonReader        *jr,
     }
 }
 
+static FlowPage *
+flow_page (JsonReader *jr,
+           guint64     id,
+           gboolean    create)
+{
+  guint64 key = id / FLOW_PAGE_IDS;
+  if (jr->last_page != NULL && jr->last_page_key == key)
+    return jr->last_page;
+  FlowPage *page = g_hash_table_lookup (jr->flow_pages, &key);
+  if (page == NULL)
+    {
+      if (!create || g_hash_table_size (jr->flow_pages) >= MAX_FLOW_PAGES)
+        return NULL;
+      page = g_new0 (FlowPage, 1);
+      g_hash_table_insert (jr->flow_pages, g_memdup2 (&key, sizeof key), page);
+    }
+  jr->last_page_key = key;
+  jr->last_page = page;
+  return page;
+}
+
+/* Remembers a flow point not kept; FALSE when there is no room (it must be kept). */
+static gboolean
+flow_note (JsonReader *jr,
+           guint64     id,
+           gboolean    start)
+{
+  FlowPage *page = flow_page (jr, id, TRUE);
+  if (page == NULL)
+    return FALSE;
+  guint bit = (guint) (id % FLOW_PAGE_IDS);
+  page->bits[start][bit / 64] |= G_GUINT64_CONSTANT (1) << (bit % 64);
+  return TRUE;
+}
+
+static gboolean
+flow_noted (JsonReader *jr,
+            guint64     id,
+            gboolean    start)
+{
+  FlowPage *page = flow_page (jr, id, FALSE);
+  guint bit = (guint) (id % FLOW_PAGE_IDS);
+  return page != NULL && (page->bits[start][bit / 64] >> (bit % 64) & 1) != 0;
+}
+
+/* Whether the thread's CUDA call starting at `ts` carries `corr`: the point of a flow that Kineto
+ * (or a generator) wrote after other events, not right after its call.  Only while the thread's
+ * calls came in time order (a binary search), and only for a call alone at its instant (the one
+ * link_flows would find). */
+static gboolean
+call_carries (const ThreadState *s,
+              SlTime             ts,
+              guint32            corr)
+{
+  if (s->api == NULL || s->api_unsorted || s->api->len == 0)
+    return FALSE;
+  const SlEvent *ev = (const SlEvent *) s->api->data;
+  gsize lo = 0, hi = s->api->len;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (ev[mid].start < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < s->api->len && ev[lo].start == ts && ev[lo].corr == corr
+         && (lo + 1 == s->api->len || ev[lo + 1].start != ts);
+}
+
 static void
 read_flow (JsonReader        *jr,
            const SlJsonEvent *ev,
@@ -839,9 +932,14 @@ read_flow (JsonReader        *jr,
       return;
     }
   /* Kineto writes a flow point right after the event it binds to, with the event's correlation
-   * id: such a point says nothing the event does not */
+   * id: such a point says nothing the event does not.  Its id is noted, not the point: 32 bytes
+   * a point were a quarter of the memory of a load while reading */
   ThreadState *s = state_for (jr, gtid);
-  if (s->last_start == ts && s->last_corr != 0 && s->last_corr == (guint32) ev->id)
+  gboolean start = ev->ph == 's';
+  guint32 corr = (guint32) ev->id;
+  if (corr != 0
+      && ((s->last_start == ts && s->last_corr == corr) || (start && call_carries (s, ts, corr)))
+      && flow_note (jr, ev->id, start))
     return;
   FlowPoint f = { ev->id, gtid, ts, ev->ph == 's' };
   g_array_append_val (jr->flows, f);
@@ -921,7 +1019,12 @@ on_event (const SlJsonEvent *ev,
       e.aux = cat == CAT_DRIVER ? 1 : 0;
       s->last_start = e.start;
       s->last_corr = e.corr;
-      g_array_append_val (_sl_reader_cpu_events (&jr->r, thread, SL_LANE_CUDA_API), e);
+      if (s->api == NULL)
+        s->api = _sl_reader_cpu_events (&jr->r, thread, SL_LANE_CUDA_API);
+      if (e.start < s->api_last)
+        s->api_unsorted = TRUE;
+      s->api_last = e.start;
+      g_array_append_val (s->api, e);
       jr->n_api++;
       return TRUE;
     }
@@ -1124,6 +1227,125 @@ typedef struct
   gboolean  saw_events;
 } Scan;
 
+/* Bits of 64 bytes: quotes, backslashes, '{' or '[', '}' or ']'. */
+typedef struct
+{
+  guint64 quote, backslash, open, close;
+} BlockBits;
+
+static inline void
+block_bits (const char *p,
+            BlockBits  *b)
+{
+#ifdef __SSE2__
+  const __m128i quote = _mm_set1_epi8 ('"'), backslash = _mm_set1_epi8 ('\\');
+  const __m128i open = _mm_set1_epi8 ('{'), close = _mm_set1_epi8 ('}');
+  const __m128i lower = _mm_set1_epi8 (0x20);   /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
+  memset (b, 0, sizeof *b);
+  for (guint k = 0; k < 4; k++)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (const void *) (p + 16 * k));
+      __m128i w = _mm_or_si128 (v, lower);
+      b->quote |= (guint64) (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, quote)) << (16 * k);
+      b->backslash |= (guint64) (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, backslash))
+                      << (16 * k);
+      b->open |= (guint64) (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (w, open)) << (16 * k);
+      b->close |= (guint64) (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (w, close)) << (16 * k);
+    }
+#else
+  memset (b, 0, sizeof *b);
+  for (guint i = 0; i < 64; i++)
+    {
+      char c = p[i];
+      guint64 bit = G_GUINT64_CONSTANT (1) << i;
+      b->quote |= c == '"' ? bit : 0;
+      b->backslash |= c == '\\' ? bit : 0;
+      b->open |= c == '{' || c == '[' ? bit : 0;
+      b->close |= c == '}' || c == ']' ? bit : 0;
+    }
+#endif
+}
+
+/*
+ * The scan inside the array of events, 64 bytes at a time (simdjson's stage 1 in small): the
+ * bytes' loop below cost a third of a load's time, ~3 cycles a byte of 3.6 GB.  Escaped
+ * characters and the inside of strings come from bit masks; only brackets outside strings are
+ * visited, a few per event.  Returns where it stopped: fewer than 64 bytes left, a block with a
+ * backslash outside strings (not JSON: the bytes' loop decides what it means, as it always did),
+ * or the bracket that closes the array.
+ */
+static gsize
+scan_events (Scan       *sc,
+             const char *work,
+             gsize       pos,
+             gsize       len,
+             GArray     *spans,
+             gsize      *elem_start,
+             gsize      *done_to)
+{
+  const guint64 even = G_GUINT64_CONSTANT (0x5555555555555555);
+  guint64 in_str = sc->in_str ? ~G_GUINT64_CONSTANT (0) : 0;   /* all ones inside a string */
+  guint64 escaped_in = sc->escape ? 1 : 0;                     /* the block's first byte is */
+
+  for (; pos + 64 <= len; pos += 64)
+    {
+      BlockBits b;
+      block_bits (work + pos, &b);
+
+      /* escaped bytes: those after an odd run of backslashes */
+      guint64 bs = b.backslash & ~escaped_in;
+      guint64 follows = bs << 1 | escaped_in;
+      guint64 odd_starts = bs & ~even & ~follows;
+      guint64 seq_even;
+      gboolean carry = __builtin_add_overflow (odd_starts, bs, &seq_even);
+      guint64 escaped = (even ^ (seq_even << 1)) & follows;
+
+      /* inside strings: a prefix xor of the quotes that are not escaped */
+      guint64 q = b.quote & ~escaped, x = q;
+      x ^= x << 1;
+      x ^= x << 2;
+      x ^= x << 4;
+      x ^= x << 8;
+      x ^= x << 16;
+      x ^= x << 32;
+      guint64 str = x ^ in_str;
+      if (b.backslash & ~str)
+        break;
+      in_str = (guint64) ((gint64) str >> 63);
+      escaped_in = carry ? 1 : 0;
+
+      guint64 brackets = (b.open | b.close) & ~str;
+      for (; brackets != 0; brackets &= brackets - 1)
+        {
+          guint i = (guint) __builtin_ctzll (brackets);
+          gsize at = pos + i;
+          if (b.open >> i & 1)
+            {
+              if (sc->depth == sc->base)
+                *elem_start = work[at] == '{' ? at : G_MAXSIZE;
+              sc->depth++;
+            }
+          else if (sc->depth - 1 < sc->base)
+            {
+              /* the end of the events: the bytes' loop handles it, outside any string */
+              sc->in_str = FALSE;
+              sc->escape = FALSE;
+              return at;
+            }
+          else if (--sc->depth == sc->base)
+            {
+              Span sp = { *elem_start, at + 1 };
+              if (*elem_start != G_MAXSIZE)
+                g_array_append_val (spans, sp);
+              *done_to = at + 1;
+            }
+        }
+    }
+  sc->in_str = in_str != 0;
+  sc->escape = escaped_in != 0;
+  return pos;
+}
+
 static gboolean
 scan_error (JsonReader *jr,
             guint64     offset,
@@ -1194,157 +1416,162 @@ read_file (JsonReader *jr,
             goto out;
         }
 
-      for (; pos < len && sc.state != TOP_DONE; pos++)
+      while (pos < len && sc.state != TOP_DONE)
         {
-          char c = work[pos];
-          if (sc.in_str)
-            {
-              if (sc.escape)
-                sc.escape = FALSE;
-              else if (c == '\\')
-                sc.escape = TRUE;
-              else if (c == '"')
-                sc.in_str = FALSE;
-              if (sc.state == TOP_IN_KEY)
-                {
-                  if (sc.in_str && sc.key->len < 256)
-                    g_string_append_c (sc.key, c);
-                  else if (!sc.in_str)
-                    sc.state = TOP_COLON;
-                }
-              else if (sc.state == TOP_META && jr->meta->len < MAX_META)
-                g_string_append_c (jr->meta, c);
-              continue;
-            }
-          switch (sc.state)
-            {
-            case TOP_START:
-              if (c == '{')
-                {
-                  sc.depth = 1;
-                  sc.state = TOP_KEY;
-                }
-              else if (c == '[')
-                {
-                  sc.depth = 1;
-                  sc.base = 1;
-                  sc.legacy = TRUE;
-                  sc.saw_events = TRUE;
-                  sc.state = TOP_EVENTS;
-                  batch = done_to = pos + 1;
-                }
-              else if (!g_ascii_isspace (c) && (guchar) c != 0xEF && (guchar) c != 0xBB
-                       && (guchar) c != 0xBF)
-                {
-                  scan_error (jr, work_offset + pos, "neither an object nor an array", error);
-                  goto out;
-                }
-              break;
-            case TOP_KEY:
-              if (c == '"')
-                {
-                  sc.in_str = TRUE;
-                  g_string_truncate (sc.key, 0);
-                  sc.state = TOP_IN_KEY;
-                }
-              else if (c == '}')
-                {
-                  sc.depth = 0;
-                  sc.state = TOP_DONE;
-                }
-              else if (!g_ascii_isspace (c) && c != ',')
-                {
-                  scan_error (jr, work_offset + pos, "a key of the top object was expected",
-                              error);
-                  goto out;
-                }
-              break;
-            case TOP_COLON:
-              if (c == ':')
-                sc.state = TOP_VALUE;
-              else if (!g_ascii_isspace (c))
-                {
-                  scan_error (jr, work_offset + pos, "':' was expected after a key", error);
-                  goto out;
-                }
-              break;
-            case TOP_VALUE:
-              if (g_ascii_isspace (c))
+        if (sc.state == TOP_EVENTS)
+          pos = scan_events (&sc, work, pos, len, spans, &elem_start, &done_to);
+        for (gsize until = MIN (len, pos + 64); pos < until && sc.state != TOP_DONE; pos++)
+          {
+            char c = work[pos];
+            if (sc.in_str)
+              {
+                if (sc.escape)
+                  sc.escape = FALSE;
+                else if (c == '\\')
+                  sc.escape = TRUE;
+                else if (c == '"')
+                  sc.in_str = FALSE;
+                if (sc.state == TOP_IN_KEY)
+                  {
+                    if (sc.in_str && sc.key->len < 256)
+                      g_string_append_c (sc.key, c);
+                    else if (!sc.in_str)
+                      sc.state = TOP_COLON;
+                  }
+                else if (sc.state == TOP_META && jr->meta->len < MAX_META)
+                  g_string_append_c (jr->meta, c);
+                continue;
+              }
+            switch (sc.state)
+              {
+              case TOP_START:
+                if (c == '{')
+                  {
+                    sc.depth = 1;
+                    sc.state = TOP_KEY;
+                  }
+                else if (c == '[')
+                  {
+                    sc.depth = 1;
+                    sc.base = 1;
+                    sc.legacy = TRUE;
+                    sc.saw_events = TRUE;
+                    sc.state = TOP_EVENTS;
+                    batch = done_to = pos + 1;
+                  }
+                else if (!g_ascii_isspace (c) && (guchar) c != 0xEF && (guchar) c != 0xBB
+                         && (guchar) c != 0xBF)
+                  {
+                    scan_error (jr, work_offset + pos, "neither an object nor an array", error);
+                    goto out;
+                  }
                 break;
-              if (c == '[' && strcmp (sc.key->str, "traceEvents") == 0 && !sc.saw_events)
-                {
-                  sc.depth = 2;
-                  sc.base = 2;
-                  sc.saw_events = TRUE;
-                  sc.state = TOP_EVENTS;
-                  batch = done_to = pos + 1;
-                  break;
-                }
-              if (jr->meta->len < MAX_META)
-                {
-                  g_string_append_c (jr->meta, jr->meta->len > 1 ? ',' : ' ');
-                  g_string_append_c (jr->meta, '"');
-                  g_string_append (jr->meta, sc.key->str);
-                  g_string_append (jr->meta, "\":");
-                }
-              sc.state = TOP_META;
-              G_GNUC_FALLTHROUGH;
-            case TOP_META:
-              if (sc.depth == 1 && (c == ',' || c == '}'))
-                {
-                  sc.state = c == ',' ? TOP_KEY : TOP_DONE;
-                  if (c == '}')
+              case TOP_KEY:
+                if (c == '"')
+                  {
+                    sc.in_str = TRUE;
+                    g_string_truncate (sc.key, 0);
+                    sc.state = TOP_IN_KEY;
+                  }
+                else if (c == '}')
+                  {
                     sc.depth = 0;
+                    sc.state = TOP_DONE;
+                  }
+                else if (!g_ascii_isspace (c) && c != ',')
+                  {
+                    scan_error (jr, work_offset + pos, "a key of the top object was expected",
+                                error);
+                    goto out;
+                  }
+                break;
+              case TOP_COLON:
+                if (c == ':')
+                  sc.state = TOP_VALUE;
+                else if (!g_ascii_isspace (c))
+                  {
+                    scan_error (jr, work_offset + pos, "':' was expected after a key", error);
+                    goto out;
+                  }
+                break;
+              case TOP_VALUE:
+                if (g_ascii_isspace (c))
                   break;
-                }
-              if (jr->meta->len < MAX_META)
-                g_string_append_c (jr->meta, c);
-              if (c == '"')
-                sc.in_str = TRUE;
-              else if (c == '{' || c == '[')
-                sc.depth++;
-              else if (c == '}' || c == ']')
-                sc.depth--;
-              break;
-            case TOP_EVENTS:
-              if (c == '"')
-                sc.in_str = TRUE;
-              else if (c == '{' || c == '[')
-                {
-                  if (sc.depth == sc.base)
-                    elem_start = c == '{' ? pos : G_MAXSIZE;
+                if (c == '[' && strcmp (sc.key->str, "traceEvents") == 0 && !sc.saw_events)
+                  {
+                    sc.depth = 2;
+                    sc.base = 2;
+                    sc.saw_events = TRUE;
+                    sc.state = TOP_EVENTS;
+                    batch = done_to = pos + 1;
+                    break;
+                  }
+                if (jr->meta->len < MAX_META)
+                  {
+                    g_string_append_c (jr->meta, jr->meta->len > 1 ? ',' : ' ');
+                    g_string_append_c (jr->meta, '"');
+                    g_string_append (jr->meta, sc.key->str);
+                    g_string_append (jr->meta, "\":");
+                  }
+                sc.state = TOP_META;
+                G_GNUC_FALLTHROUGH;
+              case TOP_META:
+                if (sc.depth == 1 && (c == ',' || c == '}'))
+                  {
+                    sc.state = c == ',' ? TOP_KEY : TOP_DONE;
+                    if (c == '}')
+                      sc.depth = 0;
+                    break;
+                  }
+                if (jr->meta->len < MAX_META)
+                  g_string_append_c (jr->meta, c);
+                if (c == '"')
+                  sc.in_str = TRUE;
+                else if (c == '{' || c == '[')
                   sc.depth++;
-                }
-              else if (c == '}' || c == ']')
-                {
+                else if (c == '}' || c == ']')
                   sc.depth--;
-                  if (sc.depth == sc.base)
-                    {
-                      Span sp = { elem_start, pos + 1 };
-                      if (elem_start != G_MAXSIZE)
-                        g_array_append_val (spans, sp);
-                      done_to = pos + 1;
-                    }
-                  else if (sc.depth < sc.base)
-                    {
-                      /* the end of the events */
-                      if (c != ']')
-                        {
-                          scan_error (jr, work_offset + pos, "'}' closes the array of events",
-                                      error);
-                          goto out;
-                        }
-                      parse_batch (jr, work, batch, pos, work_offset, spans, scratch);
-                      g_array_set_size (spans, 0);
-                      batch = done_to = pos + 1;
-                      sc.state = sc.legacy ? TOP_DONE : TOP_KEY;
-                    }
-                }
-              break;
-            case TOP_IN_KEY:
-            case TOP_DONE:
-              break;
-            }
+                break;
+              case TOP_EVENTS:
+                if (c == '"')
+                  sc.in_str = TRUE;
+                else if (c == '{' || c == '[')
+                  {
+                    if (sc.depth == sc.base)
+                      elem_start = c == '{' ? pos : G_MAXSIZE;
+                    sc.depth++;
+                  }
+                else if (c == '}' || c == ']')
+                  {
+                    sc.depth--;
+                    if (sc.depth == sc.base)
+                      {
+                        Span sp = { elem_start, pos + 1 };
+                        if (elem_start != G_MAXSIZE)
+                          g_array_append_val (spans, sp);
+                        done_to = pos + 1;
+                      }
+                    else if (sc.depth < sc.base)
+                      {
+                        /* the end of the events */
+                        if (c != ']')
+                          {
+                            scan_error (jr, work_offset + pos, "'}' closes the array of events",
+                                        error);
+                            goto out;
+                          }
+                        parse_batch (jr, work, batch, pos, work_offset, spans, scratch);
+                        g_array_set_size (spans, 0);
+                        batch = done_to = pos + 1;
+                        sc.state = sc.legacy ? TOP_DONE : TOP_KEY;
+                      }
+                  }
+                break;
+              case TOP_IN_KEY:
+              case TOP_DONE:
+                break;
+              }
+          }
         }
 
       if (sc.state == TOP_EVENTS && done_to > batch && (len - batch > CHUNK || eof))
@@ -1527,10 +1754,17 @@ link_flows (JsonReader *jr)
                 }
             }
         }
+      /* the end of the flow not kept is an event that carries its id */
+      guint64 id = g_array_index (flows, FlowPoint, i).id;
+      SlEvent noted_call = { 0, 0, 0, (guint32) id, 0, 0 }, noted_op = noted_call;
+      if (call == NULL && flow_noted (jr, id, TRUE))
+        call = &noted_call;
+      if (op == NULL && flow_noted (jr, id, FALSE))
+        op = &noted_op;
       if (call != NULL && op != NULL)
         {
           if (call->corr == 0)
-            call->corr = (guint32) g_array_index (flows, FlowPoint, i).id;
+            call->corr = (guint32) id;
           if (op->corr == 0)
             op->corr = call->corr;
         }
@@ -1542,14 +1776,6 @@ link_flows (JsonReader *jr)
     _sl_trace_warn (jr->r.trace, "%s: %" G_GUINT64_FORMAT " launch flows (ac2g) point at no "
                                  "CUDA call or no GPU work; they link nothing",
                     jr->path, nowhere);
-}
-
-static int
-compare_events_start (gconstpointer a,
-                      gconstpointer b)
-{
-  const SlEvent *x = a, *y = b;
-  return x->start < y->start ? -1 : x->start > y->start;
 }
 
 /* Names, processes of GPU lanes, open ranges and counters closed at the trace's end. */
@@ -1603,10 +1829,10 @@ finish_model (JsonReader       *jr,
       g_hash_table_iter_init (&iter, r->cpu_builders);
       while (g_hash_table_iter_next (&iter, &key, &value))
         if (((SlCpuKey *) key)->kind == SL_LANE_CUDA_API)
-          g_array_sort (value, compare_events_start);
+          _sl_events_sort ((SlEvent *) ((GArray *) value)->data, ((GArray *) value)->len);
       g_hash_table_iter_init (&iter, r->lane_arrays);
       while (g_hash_table_iter_next (&iter, NULL, &value))
-        g_array_sort (value, compare_events_start);
+        _sl_events_sort ((SlEvent *) ((GArray *) value)->data, ((GArray *) value)->len);
       link_flows (jr);
     }
 
@@ -1812,7 +2038,7 @@ _sl_reader_read_json (SlTrace        *trace,
   jr->thread_sort = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   jr->series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   jr->flows = g_array_new (FALSE, FALSE, sizeof (FlowPoint));
-  jr->cat_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  jr->flow_pages = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   jr->meta = g_string_new ("{");
   jr->n_name_slots = 1024;
   jr->names = g_new0 (NameSlot, jr->n_name_slots);
@@ -1831,6 +2057,15 @@ _sl_reader_read_json (SlTrace        *trace,
   input_close (&jr->in);
   if (!read_ok)
     goto out;
+  /* the events' parser holds buffers the size of a batch (~20 MB): give them back before the
+   * lanes are built, a fresh parser reads the small top-level values */
+  sl_json_parser_free (jr->parser);
+  jr->parser = sl_json_parser_new ();
+  if (jr->parser == NULL)
+    {
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_OPEN, "%s: out of memory", trace->path);
+      goto out;
+    }
 
   g_string_append_c (jr->meta, '}');
   const char *message = NULL;
@@ -1866,7 +2101,7 @@ out:
   g_hash_table_unref (jr->thread_sort);
   g_hash_table_unref (jr->series);
   g_array_unref (jr->flows);
-  g_hash_table_unref (jr->cat_ids);
+  g_hash_table_unref (jr->flow_pages);
   g_string_free (jr->meta, TRUE);
   g_free (jr->names);
   g_free (jr);

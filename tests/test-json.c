@@ -616,6 +616,60 @@ test_legacy (void)
   g_assert_true (counter);
 }
 
+/* Launch flows whose points sit right after their events (real Kineto) or after other events (the
+ * generator writes the start after the kernel): a point whose event carries the flow's id is
+ * not kept, yet still links the other end; none of them counts as pointing nowhere. */
+static void
+test_flows (void)
+{
+#define CALL(name, ts, args) "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"" name "\"," \
+  "\"pid\":10,\"tid\":11,\"ts\":" ts ",\"dur\":5,\"args\":{" args "}},\n"
+#define KERNEL(name, ts, args) "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\"," \
+  "\"pid\":0,\"tid\":7,\"ts\":" ts ",\"dur\":3,\"args\":{\"device\":0,\"stream\":7" args "}},\n"
+#define FLOW(ph, id, pid, tid, ts) "{\"ph\":\"" ph "\",\"id\":" id ",\"pid\":" pid ",\"tid\":" \
+  tid ",\"ts\":" ts ",\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n"
+  const char *text =
+    "{\"traceEvents\":[\n"
+    /* 1: both ends carry the id; the start point comes after the kernel */
+    CALL ("a", "100", "\"correlation\":1")
+    /* 2: the call has no id: its point is kept, the kernel's is not */
+    CALL ("b", "200", "")
+    FLOW ("s", "2", "10", "11", "200")
+    /* 3: the kernel has no id: its point is kept, the call's is not */
+    CALL ("c", "300", "\"correlation\":3")
+    FLOW ("s", "3", "10", "11", "300")
+    KERNEL ("ka", "110", ",\"correlation\":1")
+    FLOW ("s", "1", "10", "11", "100")
+    FLOW ("f", "1", "0", "7", "110")
+    KERNEL ("kb", "210", ",\"correlation\":2")
+    FLOW ("f", "2", "0", "7", "210")
+    KERNEL ("kc", "310", "")
+    FLOW ("f", "3", "0", "7", "310")
+    "{\"ph\":\"i\",\"name\":\"end\",\"pid\":10,\"tid\":11,\"ts\":400,\"s\":\"t\"}\n"
+    "]}\n";
+#undef CALL
+#undef KERNEL
+#undef FLOW
+  g_autofree char *path = write_file ("flows.json", text, -1);
+  g_autoptr (SlTrace) trace = load_ok (path);
+
+  g_assert_false (warned (trace, "point at no"));
+  const SlLane *k = find_lane (trace, SL_LANE_KERNELS, 0);
+  g_assert_nonnull (k);
+  g_assert_cmpuint (k->n_events, ==, 3);
+  for (gsize i = 0; i < k->n_events; i++)
+    {
+      const SlLane *api;
+      gsize at;
+      g_assert_true (sl_trace_resolve (trace, k->events[i].link, &api, &at));
+      g_assert_cmpint (api->kind, ==, SL_LANE_CUDA_API);
+      /* "ka" was launched by "a" … */
+      g_assert_cmpint (sl_trace_str (trace, api->events[at].name)[0], ==,
+                       sl_trace_str (trace, k->events[i].name)[1]);
+      g_assert_cmpuint (api->events[at].corr, ==, i + 1);
+    }
+}
+
 /* The same trace as .json and .json.gz: the same model, event for event. */
 static void
 test_gz_same (void)
@@ -850,6 +904,7 @@ main (int   argc,
       g_test_add_data_func (name, g_strdup (traces[i]), test_pytorch);
     }
   g_test_add_func ("/json/legacy", test_legacy);
+  g_test_add_func ("/json/flows", test_flows);
   g_test_add_func ("/json/gz-same", test_gz_same);
   g_test_add_func ("/json/times", test_times);
   g_test_add_func ("/json/sniff", test_sniff);
