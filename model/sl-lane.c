@@ -323,6 +323,31 @@ fold_end (const SlLane *lane,
   return end;
 }
 
+/* Bucket k's edge times (see SlLodBucket): from its offsets, or from the events when too far. */
+static inline SlTime
+bucket_first_start (const SlLane      *lane,
+                    const SlLodLevel *lv,
+                    gsize             k)
+{
+  const SlLodBucket *b = &lv->b[k];
+
+  if (b->start_off != SL_LOD_FAR_START)
+    return lane->lod_origin + (SlTime) k * lv->width + b->start_off;
+  return b->first < lane->n_events ? lane->events[b->first].start : 0;
+}
+
+static inline SlTime
+bucket_end_before (const SlLane      *lane,
+                   const SlLodLevel *lv,
+                   gsize             k)
+{
+  const SlLodBucket *b = &lv->b[k];
+
+  if (b->end_off != SL_LOD_FAR_END)
+    return lane->lod_origin + (SlTime) k * lv->width + b->end_off;
+  return b->first > 0 ? lane->events[b->first - 1].end : 0;
+}
+
 /* The per-event walk over events [i, stop): wide events whole, narrow ones folded per pixel. */
 static void
 lod_events (const SlLane *lane,
@@ -554,7 +579,7 @@ sl_lane_lod_columns (const SlLane *lane,
         {
           SlTime busy = (b + 1 < lv->n ? lv->b[b + 1].busy_before : lane->busy)
                         - lv->b[b].busy_before;
-          double px = (double) (MAX (lv->b[b].first_start, t0) - t0) * px_per_ns;
+          double px = (double) (MAX (bucket_first_start (lane, lv, b), t0) - t0) * px_per_ns;
           guint c = MIN ((guint) px, width_px - 1);
           cols[c].busy = _sl_time_add (cols[c].busy, busy);
           cols[c].count += (guint32) MIN (j - i, G_MAXUINT32 - cols[c].count);
@@ -604,7 +629,7 @@ sl_lane_lod (const SlLane *lane,
   gsize edge = 0;
   while (i < stop)
     {
-      SlTime start_i = at_edge ? lv->b[edge].first_start : ev[i].start;
+      SlTime start_i = at_edge ? bucket_first_start (lane, lv, edge) : ev[i].start;
       SlTime from = MAX (start_i, t0);
       double px = floor ((double) (from - t0) / ns_per_px);
       SlTime boundary = t0 + (SlTime) ceil ((px + 1.0) * ns_per_px);
@@ -636,7 +661,7 @@ sl_lane_lod (const SlLane *lane,
       else
         busy = _sl_lane_busy_between (lane, lane->busy_prefix, i, j);
       if (lane->max_end == NULL && j == next_first && last + 1 < lv->n)
-        end = lv->b[last + 1].end_before;
+        end = bucket_end_before (lane, lv, last + 1);
       else
         end = fold_end (lane, i, j, boundary);
       SlLodItem item = { start_i, end, i, (guint32) MIN (j - i, G_MAXUINT32), busy };
@@ -679,10 +704,16 @@ _sl_lane_build_lod (SlLane *lane)
     {
       SlTime bucket_end = origin + (SlTime) (k + 1) * width;
       guint32 widest = 0;
+      SlTime bucket_start = bucket_end - width;
       lv.b[k].first = (guint32) i;
       lv.b[k].busy_before = busy;
-      lv.b[k].first_start = i < n ? ev[i].start : 0;
-      lv.b[k].end_before = i > 0 ? ev[i - 1].end : 0;
+      lv.b[k].start_off = SL_LOD_FAR_START;
+      lv.b[k].end_off = SL_LOD_FAR_END;
+      if (i < n && ev[i].start - bucket_start < (SlTime) SL_LOD_FAR_START)
+        lv.b[k].start_off = (guint32) (ev[i].start - bucket_start);
+      if (i > 0 && ev[i - 1].end > bucket_start + G_MININT32
+          && ev[i - 1].end <= bucket_start + G_MAXINT32)
+        lv.b[k].end_off = (gint32) (ev[i - 1].end - bucket_start);
       for (; i < n && ev[i].start < bucket_end; i++)
         {
           SlTime d = ev[i].end - ev[i].start;

@@ -310,14 +310,17 @@ shift_lane_index (SlLane *lane,
   if (lane->max_end != NULL)
     for (gsize k = 0; k < lane->n_events; k++)
       lane->max_end[k] = _sl_time_add (lane->max_end[k], off);
-  for (guint l = 0; l < lane->n_lod; l++)
-    for (gsize b = 0; b < lane->lod[l].n; b++)
-      {
-        SlLodBucket *bucket = &lane->lod[l].b[b];
-        bucket->first_start = _sl_time_add (bucket->first_start, off);
-        bucket->end_before = _sl_time_add (bucket->end_before, off);
-      }
-  lane->lod_origin = _sl_time_add (lane->lod_origin, off);
+  /* the buckets' edge times are relative to their own start: only the origin moves, unless the
+   * move saturated an absurd lane's times (then the offsets no longer hold: built anew) */
+  SlTime span, top, moved;
+  if (lane->n_lod > 0
+      && (__builtin_mul_overflow ((SlTime) lane->lod[0].n, lane->lod[0].width, &span)
+          || __builtin_add_overflow (lane->lod_origin, span, &top)
+          || __builtin_add_overflow (lane->lod_origin, off, &moved)
+          || __builtin_add_overflow (top, off, &moved)))
+    _sl_lane_build_lod (lane);
+  else
+    lane->lod_origin = _sl_time_add (lane->lod_origin, off);
 }
 
 /* The one pass over a moved lane's events: names, what points into its file's tables, links,
