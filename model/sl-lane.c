@@ -323,6 +323,14 @@ fold_end (const SlLane *lane,
   return end;
 }
 
+static inline SlTime
+bucket_start (const SlLane      *lane,
+              const SlLodLevel *lv,
+              gsize             k)
+{
+  return lane->lod_origin + (SlTime) k * lv->width;
+}
+
 /* Bucket k's edge times (see SlLodBucket): from its offsets, or from the events when too far. */
 static inline SlTime
 bucket_first_start (const SlLane      *lane,
@@ -332,7 +340,7 @@ bucket_first_start (const SlLane      *lane,
   const SlLodBucket *b = &lv->b[k];
 
   if (b->start_off != SL_LOD_FAR_START)
-    return lane->lod_origin + (SlTime) k * lv->width + b->start_off;
+    return bucket_start (lane, lv, k) + b->start_off;
   return b->first < lane->n_events ? lane->events[b->first].start : 0;
 }
 
@@ -344,7 +352,7 @@ bucket_end_before (const SlLane      *lane,
   const SlLodBucket *b = &lv->b[k];
 
   if (b->end_off != SL_LOD_FAR_END)
-    return lane->lod_origin + (SlTime) k * lv->width + b->end_off;
+    return bucket_start (lane, lv, k) + b->end_off;
   return b->first > 0 ? lane->events[b->first - 1].end : 0;
 }
 
@@ -704,16 +712,17 @@ _sl_lane_build_lod (SlLane *lane)
     {
       SlTime bucket_end = origin + (SlTime) (k + 1) * width;
       guint32 widest = 0;
-      SlTime bucket_start = bucket_end - width;
+      SlTime from = bucket_end - width, d;
       lv.b[k].first = (guint32) i;
       lv.b[k].busy_before = busy;
       lv.b[k].start_off = SL_LOD_FAR_START;
       lv.b[k].end_off = SL_LOD_FAR_END;
-      if (i < n && ev[i].start - bucket_start < (SlTime) SL_LOD_FAR_START)
-        lv.b[k].start_off = (guint32) (ev[i].start - bucket_start);
-      if (i > 0 && ev[i - 1].end > bucket_start + G_MININT32
-          && ev[i - 1].end <= bucket_start + G_MAXINT32)
-        lv.b[k].end_off = (gint32) (ev[i - 1].end - bucket_start);
+      if (i < n && ev[i].start - from < (SlTime) SL_LOD_FAR_START)
+        lv.b[k].start_off = (guint32) (ev[i].start - from);
+      /* an absurd end may lie 2^63 ns away: the difference itself can overflow */
+      if (i > 0 && !__builtin_sub_overflow (ev[i - 1].end, from, &d) && d > G_MININT32
+          && d <= G_MAXINT32)
+        lv.b[k].end_off = (gint32) d;
       for (; i < n && ev[i].start < bucket_end; i++)
         {
           SlTime d = ev[i].end - ev[i].start;

@@ -310,14 +310,17 @@ shift_lane_index (SlLane *lane,
   if (lane->max_end != NULL)
     for (gsize k = 0; k < lane->n_events; k++)
       lane->max_end[k] = _sl_time_add (lane->max_end[k], off);
-  /* the buckets' edge times are relative to their own start: only the origin moves, unless the
-   * move saturated an absurd lane's times (then the offsets no longer hold: built anew) */
-  SlTime span, top, moved;
+  /* the buckets' edge times are relative to their own start: only the origin moves, unless a
+   * time a bucket can give (its start, ± an offset under 2^32) leaves the range once moved, as
+   * in an absurd lane whose times the move saturated: then the pyramid is built anew */
+  const SlTime margin = (SlTime) 1 << 32;
+  SlTime span, lo, hi;
   if (lane->n_lod > 0
       && (__builtin_mul_overflow ((SlTime) lane->lod[0].n, lane->lod[0].width, &span)
-          || __builtin_add_overflow (lane->lod_origin, span, &top)
-          || __builtin_add_overflow (lane->lod_origin, off, &moved)
-          || __builtin_add_overflow (top, off, &moved)))
+          || __builtin_add_overflow (lane->lod_origin, span, &hi)
+          || __builtin_add_overflow (hi, margin, &hi) || __builtin_add_overflow (hi, off, &hi)
+          || __builtin_sub_overflow (lane->lod_origin, margin, &lo)
+          || __builtin_add_overflow (lo, off, &lo)))
     _sl_lane_build_lod (lane);
   else
     lane->lod_origin = _sl_time_add (lane->lod_origin, off);
