@@ -154,13 +154,24 @@ exercise (SlTrace *trace)
         }
     }
   g_clear_error (&error);
-  sl_analyze_params_set_range (params, start + quarter, end - quarter);
-  g_autoptr (SlAnalysis) part = sl_analyze (trace, NULL, params, &error);
-  g_clear_error (&error);
+  if (end - quarter > start + quarter)
+    {
+      sl_analyze_params_set_range (params, start + quarter, end - quarter);
+      g_autoptr (SlAnalysis) part = sl_analyze (trace, NULL, params, &error);
+      if (part != NULL)
+        g_free (sl_analysis_to_json (part, trace));
+      g_clear_error (&error);
+    }
 
   SlCalltreeScope scope;
   sl_calltree_scope_init (&scope);
   g_autoptr (SlCalltree) tree = sl_calltree_build (trace, &scope, NULL, &error);
+  if (tree != NULL)
+    {
+      g_autoptr (GString) out = g_string_new (NULL);
+      sl_calltree_write_folded (tree, out);
+      sl_calltree_write_top (tree, out);
+    }
   g_clear_error (&error);
 
   if (!sl_export_chrome (trace, sl_fuzz_path ("export.json"), G_MININT64, G_MAXINT64, &error))
