@@ -65,7 +65,7 @@ summary_emit (SlReport        *r,
   gint64 grand = 0;
 
   for (guint i = 0; i < gs->groups->len; i++)
-    grand += ((_SlGroup *) g_ptr_array_index (gs->groups, i))->acc.total;
+    grand = _sl_time_add (grand, ((_SlGroup *) g_ptr_array_index (gs->groups, i))->acc.total);
   _sl_groups_sort (gs, order);
   for (guint i = 0; i < gs->groups->len; i++)
     {

@@ -1937,6 +1937,7 @@ test_absurd_durations (void)
             continue;
           gint total = sl_report_find_column (report, "Total Time (ns)");
           gint max = sl_report_find_column (report, "Max (ns)");
+          gint share = sl_report_find_column (report, "Time (%)");
           for (gsize row = 0; total >= 0 && row < sl_report_get_n_rows (report); row++)
             {
               const SlCell *tc = sl_report_get_cell (report, row, (guint) total);
@@ -1946,6 +1947,9 @@ test_absurd_durations (void)
               if (max >= 0 && sl_report_get_cell (report, row, (guint) max)->type == SL_CELL_INT)
                 g_assert_cmpint (tc->v.i, >=, sl_report_get_cell (report, row, (guint) max)->v.i);
               saturated += tc->v.i == G_MAXINT64;
+              const SlCell *sc = share >= 0 ? sl_report_get_cell (report, row, (guint) share) : NULL;
+              if (sc != NULL && sc->type == SL_CELL_DOUBLE)
+                g_assert_true (sc->v.d >= 0.0 && sc->v.d <= 100.0);
             }
           g_autoptr (GString) out = g_string_new (NULL);
           sl_report_write (report, SL_REPORT_FORMAT_COLUMN, out);
