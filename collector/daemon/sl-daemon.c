@@ -734,8 +734,10 @@ client_message (Conn *c)
       memmove (c->buf, c->buf + used, c->len - (size_t) used);
       c->len -= (size_t) used;
     }
+  /* a malformed message (no magic, a length over SL_CONTROL_MAX): the client is not ours, or
+   * broken; dropping its bytes and reading on would parse garbage as messages forever */
   if (used < 0)
-    c->len = 0;
+    conn_close (c);
 }
 
 /* The descriptors of a "record" arrive as SCM_RIGHTS with its first bytes. */
