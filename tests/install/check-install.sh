@@ -19,8 +19,8 @@ cleanup ()
 }
 trap cleanup EXIT
 
-failed=0 skipped=()
-fail () { echo "FAIL: $*"; failed=1; }
+failed=0 skipped=()   # failed counts the failures
+fail () { echo "FAIL: $*"; failed=$((failed + 1)); }
 ok () { echo "ok: $*"; }
 have () { command -v "$1" >/dev/null || { skipped+=("$2 ($1 is not installed)"); false; }; }
 
