@@ -12,6 +12,7 @@
  */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -400,6 +401,22 @@ extern "C"
                 uint32_t text_len)
   {
     return (fixed + text_len + 1 + 7) & ~7u;
+  }
+
+  /* The framing of a stream: the size of the record `buf` starts with when all of it is there, 0
+   * when more bytes are needed, -1 when the header cannot be a record's (size below a header's
+   * or not a multiple of 8: the stream is not ours and is closed).  The type and the fixed part
+   * are the writer's to check. */
+  static inline long
+  sl_wire_frame (const void *buf,
+                 size_t      len)
+  {
+    const SlWireHeader *h = (const SlWireHeader *) buf;
+    if (len < sizeof (SlWireHeader))
+      return 0;
+    if (h->size < sizeof (SlWireHeader) || (h->size & 7) != 0)
+      return -1;
+    return h->size <= len ? (long) h->size : 0;
   }
 
   /* Name of an OS runtime function as nsys writes it in StringIds ("read",

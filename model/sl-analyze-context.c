@@ -550,7 +550,7 @@ _sl_samples_tally (SlAnalyzeCtx  *ctx,
                 break;
               }
         }
-      gint64 key = ((gint64) sym << 32) | mod;
+      gint64 key = (gint64) (((guint64) sym << 32) | mod);
       gsize *count = g_hash_table_lookup (t->counts, &key);
       if (count == NULL)
         {

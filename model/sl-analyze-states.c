@@ -34,7 +34,7 @@ _sl_thread_states (SlAnalyzeCtx *ctx,
       SlTime d = MIN (ev->end, b) - MAX (ev->start, a);
       if (d <= 0)
         continue;
-      out->time[SL_STATE_OF (ev->aux)] += d;
+      out->time[SL_STATE_OF (ev->aux)] = _sl_time_add (out->time[SL_STATE_OF (ev->aux)], d);
       if (SL_STATE_OF (ev->aux) != SL_STATE_BLOCKED)
         continue;
       SlSpan sp = { MAX (ev->start, a), MIN (ev->end, b) };

@@ -213,9 +213,9 @@ step_times (SlAnalyzeCtx  *ctx,
           if (d <= 0)
             continue;
           if (sl_name_is_comm (sl_trace_str (trace, ev->name)))
-            out->comm += d;
+            out->comm = _sl_time_add (out->comm, d);
           else
-            out->compute += d;
+            out->compute = _sl_time_add (out->compute, d);
         }
     }
   out->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), step->start, step->end,
@@ -328,10 +328,10 @@ _sl_rule_straggler (SlAnalyzeCtx *ctx)
       {
         StepTimes *t = &each[k * ranks->len + i];
         StepTimes *into = (gint) i == who ? &me : &others;
-        into->comm += t->comm;
-        into->compute += t->compute;
-        into->osrt += t->osrt;
-        into->api += t->api;
+        into->comm = _sl_time_add (into->comm, t->comm);
+        into->compute = _sl_time_add (into->compute, t->compute);
+        into->osrt = _sl_time_add (into->osrt, t->osrt);
+        into->api = _sl_time_add (into->api, t->api);
         if ((gint) i == who)
           {
             const SlStep *s = &g_array_index (straggler->steps, SlStep,
@@ -348,7 +348,7 @@ _sl_rule_straggler (SlAnalyzeCtx *ctx)
                                                          SlTime, k));
                 SlTime lead = g_array_index (straggler->own_each, SlTime, k) - second;
                 g_array_append_val (excess, lead);
-                cost += lead;
+                cost = _sl_time_add (cost, lead);
               }
           }
       }

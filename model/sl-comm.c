@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sl-lane.h"
+#include "sl-trace-private.h"
 
 gboolean
 sl_name_is_comm (const char *name)
@@ -118,16 +119,16 @@ sl_trace_comm_times (SlTrace     *trace,
               if (known != NULL)
                 *known = c ? 1 : -1;
             }
-          out->kernel_time += ev->end - ev->start;
+          out->kernel_time = _sl_time_add (out->kernel_time, ev->end - ev->start);
           if (c)
             {
-              out->comm_time += ev->end - ev->start;
+              out->comm_time = _sl_time_add (out->comm_time, ev->end - ev->start);
               out->n_comm++;
               g_array_append_val (comm, s);
             }
           else
             {
-              out->compute_time += ev->end - ev->start;
+              out->compute_time = _sl_time_add (out->compute_time, ev->end - ev->start);
               g_array_append_val (compute, s);
             }
         }

@@ -233,8 +233,9 @@ join_side (SlReport   *table,
           g_ptr_array_add (rows, row);
         }
       row->in[side] = TRUE;
-      row->n[side] += cell_int (sl_report_get_cell (report, i, count));
-      row->total[side] += cell_int (sl_report_get_cell (report, i, total));
+      row->n[side] = _sl_time_add (row->n[side], cell_int (sl_report_get_cell (report, i, count)));
+      row->total[side] = _sl_time_add (row->total[side],
+                                       cell_int (sl_report_get_cell (report, i, total)));
     }
 }
 

@@ -429,7 +429,7 @@ write_names (Chrome *c)
       if (!is_gpu_lane (lane))
         continue;
       guint32 dev = lane_device (c, lane);
-      gint64 key = ((gint64) dev << 32) | lane->stream_id;
+      gint64 key = (gint64) (((guint64) dev << 32) | lane->stream_id);
       if (g_hash_table_contains (streams, &key))
         continue;
       g_hash_table_add (streams, g_memdup2 (&key, sizeof key));

@@ -464,7 +464,7 @@ nvtx_domain (Rows           *rows,
       id = g_hash_table_size (rows->domain_ids) + 1;
       g_hash_table_insert (rows->domain_ids, GUINT_TO_POINTER (ev->corr), GUINT_TO_POINTER (id));
     }
-  gint64 made = ((gint64) t->pid << 32) | id;
+  gint64 made = (gint64) (((guint64) t->pid << 32) | id);
   if (!g_hash_table_contains (rows->domains_made, &made))
     {
       sqlite3_stmt *stmt = rows->st[ST_NVTX_DOMAIN];

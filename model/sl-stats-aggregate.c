@@ -119,7 +119,11 @@ _sl_acc_median (_SlAcc *a)
   gint64 lo = v[0];
   for (gsize i = 1; i < n / 2; i++)
     lo = MAX (lo, v[i]);
-  return (double) (lo + hi) / 2.0;
+  gint64 sum;
+  /* exact where it fits, as SQLite's (a + b) * 1.0 / 2; two durations of 2^62 do not */
+  if (__builtin_add_overflow (lo, hi, &sum))
+    return ((double) lo + (double) hi) / 2.0;
+  return (double) sum / 2.0;
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -248,7 +248,7 @@ _sl_report_compute_nvtx_gpu_proj_sum (SlTrace             *trace,
           g_ptr_array_add (groups, g);
         }
       _sl_acc_add (&g->proj, row->end - row->start);
-      g->range_total += ev->end - ev->start;
+      g->range_total = _sl_time_add (g->range_total, ev->end - ev->start);
       g->ops += row->n_calls;
       g->levels += sl_nvtx_proj_get_level (proj, row->range);
       g->children += row->n_children;

@@ -4,6 +4,7 @@
 
 #include "sl-lane.h"
 #include "sl-stats.h"
+#include "sl-trace-private.h"
 
 G_BEGIN_DECLS
 
@@ -197,7 +198,8 @@ extern const _SlColumn _sl_rank_sum_columns[10];
 
 /* sl-stats-aggregate.c -------------------------------------------------------------------- */
 
-/* One group's values: exact sum, count, extremes, Welford's running mean and M2 in the order
+/* One group's values: sum (saturating at G_MAXINT64 / G_MININT64: a damaged file's durations
+ * reach 2^62 each, and SQLite's sum() would fail with "integer overflow" there), count, extremes, Welford's running mean and M2 in the order
  * values arrive (as extension-functions.c's stdev() sees them), and the values themselves for
  * the median. */
 typedef struct
@@ -227,7 +229,7 @@ _sl_acc_add (_SlAcc *a,
   if (a->n == 0 || v > a->max)
     a->max = v;
   a->n++;
-  a->total += v;
+  a->total = _sl_time_add (a->total, v);
   double x = (double) v;
   double delta = x - a->mean;
   a->mean += delta / a->n;

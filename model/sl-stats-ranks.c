@@ -45,7 +45,7 @@ busy_of (SlTrace    *trace,
         continue;
       _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize e = first; e < end; e++)
-        sum += lane->events[e].end - lane->events[e].start;
+        sum = _sl_time_add (sum, lane->events[e].end - lane->events[e].start);
     }
   return sum;
 }
@@ -112,7 +112,8 @@ _sl_report_compute_rank_sum (SlTrace             *trace,
           {
             gpus++;
             if (w1 > w0)
-              gpu_time += sl_trace_gpu_busy_time (trace, g, SL_UTIL_ANY, w0, w1);
+              gpu_time = _sl_time_add (gpu_time,
+                                       sl_trace_gpu_busy_time (trace, g, SL_UTIL_ANY, w0, w1));
           }
       if (gpus > 0 && w1 > w0)
         _sl_report_add_double (r, sl_stats_round (100.0 * (double) gpu_time

@@ -11,6 +11,7 @@
 #include "sl-format.h"
 #include "sl-lane.h"
 #include "sl-sort.h"
+#include "sl-trace-private.h"
 #include "sl-utilization.h"
 
 SlSeverity
@@ -204,7 +205,8 @@ sl_rank_summary_compute (SlRankSummary    *s,
     if (sl_trace_gpu_busy_intervals (trace, g, SL_UTIL_ANY) > 0)
       {
         s->gpus++;
-        s->gpu_time += sl_trace_gpu_busy_time (trace, g, SL_UTIL_ANY, t0, t1);
+        s->gpu_time = _sl_time_add (s->gpu_time,
+                                    sl_trace_gpu_busy_time (trace, g, SL_UTIL_ANY, t0, t1));
       }
   s->gpu_util = s->gpus > 0 && s->span > 0 ? (double) s->gpu_time / ((double) s->span * s->gpus)
                                            : NAN;

@@ -118,6 +118,62 @@ sl_test_run (SlTestRun  *run,
   run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
 }
 
+char *
+sl_test_copy_trace (const char *relative,
+                    const char *name)
+{
+  g_autofree char *src = sl_test_trace_path (relative);
+  g_autofree char *data = NULL;
+  g_autoptr (GError) error = NULL;
+  char *dst = g_build_filename (sl_test_tmpdir (), name, NULL);
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (src, &data, &len, &error));
+  g_assert_true (g_file_set_contents_full (dst, data, len, G_FILE_SET_CONTENTS_NONE, 0644, &error));
+  g_assert_no_error (error);
+  return dst;
+}
+
+void
+sl_test_exec_sql (const char *path,
+                  const char *sql)
+{
+  sqlite3 *db = NULL;
+  char *msg = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, sql, NULL, NULL, &msg) != SQLITE_OK)
+    g_error ("%s: %s: %s", path, sql, msg);
+  sqlite3_close (db);
+}
+
+char *
+sl_test_absurd_trace (const char *relative,
+                      const char *name)
+{
+  static const char *const tables[] = {
+    "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS",
+    "OSRT_API",
+  };
+  char *path = sl_test_copy_trace (relative, name);
+  sqlite3 *db = sl_test_open_db (path);
+
+  g_autoptr (GString) sql = g_string_new ("BEGIN;");
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      g_autofree char *exists = g_strdup_printf ("SELECT count(*) FROM sqlite_master "
+                                                 "WHERE type = 'table' AND name = '%s'", tables[i]);
+      if (sl_test_sql_int (db, exists) > 0)
+        g_string_append_printf (sql, "UPDATE %s SET start = -4611686018427387904, "
+                                     "end = 4611686018427387904 WHERE rowid %% 2 = 1;", tables[i]);
+    }
+  g_string_append (sql, "COMMIT;");
+  sqlite3_close (db);
+  sl_test_exec_sql (path, sql->str);
+  return path;
+}
+
 struct sqlite3 *
 sl_test_open_db (const char *path)
 {

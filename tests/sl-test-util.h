@@ -32,6 +32,22 @@ struct sqlite3 *sl_test_open_db (const char *path);
 gint64          sl_test_sql_int (struct sqlite3 *db,
                                  const char     *sql);
 
+/* A writable copy of a real trace (`relative` as for sl_test_trace_path) named `name` in the
+ * temporary directory; newly allocated path. */
+char  *sl_test_copy_trace (const char *relative,
+                           const char *name);
+/* Runs `sql` on the file at `path` in a fresh connection (so that a schema edit made through
+ * writable_schema is seen by the next call); an SQL error fails the test. */
+void   sl_test_exec_sql   (const char *path,
+                           const char *sql);
+
+/* A copy of a real trace in which every other event of each event table that has both times
+ * (CUDA calls, kernels, copies, sets, syncs, NVTX ranges, OS runtime calls) lasts from -2^62 to
+ * 2^62 ns, beyond what the reader keeps (±2^61): sums of a few such durations overflow 64 bits
+ * where they are not saturated.  Newly allocated path. */
+char  *sl_test_absurd_trace (const char *relative,
+                             const char *name);
+
 /* Seed for property tests: $SL_TEST_SEED or the time; printed so a failure can be replayed. */
 guint32 sl_test_seed (void);
 

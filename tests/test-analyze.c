@@ -1,6 +1,7 @@
 /* test-analyze.c: the rules of `sightline analyze` on traces with planted problems (each found at
  * its place with its figures, a clean trace with none), and on the real nsys traces. */
 #include <gio/gio.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "sl-analyze.h"
 #include "sl-plant.h"
 #include "sl-range.h"
+#include "sl-summaries.h"
 #include "sl-test-util.h"
 
 #define US PLANT_US
@@ -938,6 +940,40 @@ test_loader_bound (void)
 
 /* Every real nsys trace analyses, in text and JSON; findings checked by hand against the rows
  * (sqlite3) are pinned down. */
+/* Every rule, the text and JSON, and the rank summary on traces whose durations overflow 64-bit
+ * sums (issue 18): costs, figures and utilization stay in range (saturated, not wrapped). */
+static void
+test_absurd_times (void)
+{
+  static const char *const traces[] = { "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite",
+                                        "nsys/nsys-2026.1-osrt-sampling.sqlite" };
+
+  for (guint t = 0; t < G_N_ELEMENTS (traces); t++)
+    {
+      g_autofree char *name = g_strdup_printf ("absurd-%u.sqlite", t);
+      g_autofree char *path = sl_test_absurd_trace (traces[t], name);
+      g_autoptr (SlTrace) trace = NULL;
+      g_autoptr (SlAnalysis) a = analyze (path, &trace);
+      g_autofree char *text = sl_analysis_to_text (a, trace);
+      g_autofree char *json = sl_analysis_to_json (a, trace);
+      g_assert_true (g_utf8_validate (text, -1, NULL));
+      g_assert_true (g_str_has_prefix (json, "{"));
+      for (guint k = 0; k < a->findings->len; k++)
+        {
+          const SlFinding *f = g_ptr_array_index (a->findings, k);
+          g_assert_cmpint (f->end, >=, f->start);
+          g_assert_cmpint (f->cost, >=, 0);
+        }
+      for (guint k = 0; k < a->summaries->len; k++)
+        g_assert_cmpint (g_array_index (a->summaries, SlRuleSummary, k).cost, >=, 0);
+      SlRankSummary s = { 0 };
+      sl_rank_summary_compute (&s, trace, a);
+      g_assert_true (s.gpu_time >= -1);
+      g_assert_true (isnan (s.gpu_util) || (s.gpu_util >= 0 && s.gpu_util <= 1));
+      sl_rank_summary_clear (&s);
+    }
+}
+
 static void
 test_real_traces (void)
 {
@@ -1771,6 +1807,7 @@ main (int    argc,
   g_test_add_func ("/analyze/launch-latency", test_launch_latency);
   g_test_add_func ("/analyze/params", test_params);
   g_test_add_func ("/analyze/real-traces", test_real_traces);
+  g_test_add_func ("/analyze/absurd-times", test_absurd_times);
   g_test_add_func ("/analyze/range", test_range);
   g_test_add_func ("/analyze/range-cli", test_range_cli);
   return g_test_run ();

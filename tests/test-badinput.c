@@ -63,38 +63,6 @@ tmp_path (const char *name)
   return g_build_filename (sl_test_tmpdir (), name, NULL);
 }
 
-/* A writable copy of a real trace in the temporary directory. */
-static char *
-copy_trace (const char *relative,
-            const char *name)
-{
-  g_autofree char *src = sl_test_trace_path (relative);
-  g_autofree char *data = NULL;
-  g_autoptr (GError) error = NULL;
-  char *dst = tmp_path (name);
-  gsize len = 0;
-
-  g_assert_true (g_file_get_contents (src, &data, &len, &error));
-  g_assert_true (g_file_set_contents_full (dst, data, len, G_FILE_SET_CONTENTS_NONE, 0644, &error));
-  g_assert_no_error (error);
-  return dst;
-}
-
-/* Damages a copy with plain SQLite; each call is a fresh connection, so a schema edit made
- * through writable_schema is seen by the next call. */
-static void
-exec_sql (const char *path,
-          const char *sql)
-{
-  sqlite3 *db = NULL;
-  char *msg = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  if (sqlite3_exec (db, sql, NULL, NULL, &msg) != SQLITE_OK)
-    g_error ("%s: %s: %s", path, sql, msg);
-  sqlite3_close (db);
-}
-
 /* The table's schema text without NOT NULL, so a test can store NULLs nsys would not. */
 static void
 drop_not_null (const char *path,
@@ -103,7 +71,7 @@ drop_not_null (const char *path,
   g_autofree char *sql = g_strdup_printf ("PRAGMA writable_schema = ON; "
                                           "UPDATE sqlite_master SET sql = replace(sql, 'NOT NULL', '') "
                                           "WHERE name = '%s';", table);
-  exec_sql (path, sql);
+  sl_test_exec_sql (path, sql);
 }
 
 static const char *const journal_suffixes[] = { "-journal", "-wal", "-shm" };
@@ -248,11 +216,11 @@ static SlTrace *
 damage_tiny (const char *name,
              const char *sql)
 {
-  g_autofree char *path = copy_trace (TINY, name);
+  g_autofree char *path = sl_test_copy_trace (TINY, name);
   SlTrace *trace;
   Counts got;
 
-  exec_sql (path, sql);
+  sl_test_exec_sql (path, sql);
   trace = load_ok (path);
   count_events (trace, &got);
   assert_kinds_equal (&got, &tiny_counts, ALL_KINDS);
@@ -305,7 +273,7 @@ test_missing (void)
 static void
 test_unreadable (void)
 {
-  g_autofree char *path = copy_trace (TINY, "unreadable.sqlite");
+  g_autofree char *path = sl_test_copy_trace (TINY, "unreadable.sqlite");
   static const char *const words[] = { "permission", "cannot open", "cannot read", "unable to open", NULL };
 
   g_assert_cmpint (g_chmod (path, 0), ==, 0);
@@ -326,7 +294,7 @@ test_sqlite_not_trace (void)
   g_autofree char *path = tmp_path ("unrelated.sqlite");
   static const char *const words[] = { "not an nsight", NULL };
 
-  exec_sql (path, "CREATE TABLE recipes (id INTEGER PRIMARY KEY, name TEXT);"
+  sl_test_exec_sql (path, "CREATE TABLE recipes (id INTEGER PRIMARY KEY, name TEXT);"
                   "INSERT INTO recipes (name) VALUES ('bread'), ('soup');");
   expect_error (path, words);
 }
@@ -334,10 +302,10 @@ test_sqlite_not_trace (void)
 static void
 test_zero_rows (void)
 {
-  g_autofree char *path = copy_trace (BIG, "zero-rows.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "zero-rows.sqlite");
   g_autoptr (SlTrace) trace = NULL;
 
-  exec_sql (path, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL;"
+  sl_test_exec_sql (path, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL;"
                   "DELETE FROM CUPTI_ACTIVITY_KIND_MEMCPY; DELETE FROM CUPTI_ACTIVITY_KIND_MEMSET;"
                   "DELETE FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION; DELETE FROM NVTX_EVENTS;"
                   "DELETE FROM StringIds; DELETE FROM PROCESSES; DELETE FROM ThreadNames;");
@@ -469,13 +437,13 @@ test_missing_table (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *name = g_strdup_printf ("no-%s.sqlite", cases[i].table);
-      g_autofree char *path = copy_trace (cases[i].base, name);
+      g_autofree char *path = sl_test_copy_trace (cases[i].base, name);
       const Counts *want = strcmp (cases[i].base, BIG) == 0 ? &big_counts : &tiny_counts;
       g_autofree char *sql = g_strdup_printf ("DROP TABLE %s;", cases[i].table);
       g_autoptr (SlTrace) trace = NULL;
       Counts got;
 
-      exec_sql (path, sql);
+      sl_test_exec_sql (path, sql);
       trace = load_ok (path);
       count_events (trace, &got);
       assert_kinds_equal (&got, want, cases[i].lost);
@@ -514,14 +482,14 @@ test_missing_column (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *name = g_strdup_printf ("no-%s-%s.sqlite", cases[i].table, cases[i].column);
-      g_autofree char *path = copy_trace (cases[i].base, name);
+      g_autofree char *path = sl_test_copy_trace (cases[i].base, name);
       const Counts *want = strcmp (cases[i].base, BIG) == 0 ? &big_counts : &tiny_counts;
       g_autofree char *sql = g_strdup_printf ("ALTER TABLE %s DROP COLUMN %s;", cases[i].table,
                                               cases[i].column);
       g_autoptr (SlTrace) trace = NULL;
       Counts got;
 
-      exec_sql (path, sql);
+      sl_test_exec_sql (path, sql);
       trace = load_ok (path);
       count_events (trace, &got);
       assert_kinds_equal (&got, want, cases[i].lost);
@@ -543,13 +511,13 @@ test_missing_column (void)
 static void
 test_null_times (void)
 {
-  g_autofree char *path = copy_trace (BIG, "null-times.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "null-times.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
   drop_not_null (path, "CUPTI_ACTIVITY_KIND_RUNTIME");
   drop_not_null (path, "CUPTI_ACTIVITY_KIND_KERNEL");
-  exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = NULL WHERE rowid IN "
+  sl_test_exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = NULL WHERE rowid IN "
                   "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY rowid LIMIT 5);"
                   "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = NULL WHERE rowid IN "
                   "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid DESC LIMIT 3);"
@@ -576,11 +544,11 @@ test_null_times (void)
 static void
 test_end_before_start (void)
 {
-  g_autofree char *path = copy_trace (BIG, "end-before-start.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "end-before-start.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
-  exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 1000000 WHERE rowid IN "
+  sl_test_exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 1000000 WHERE rowid IN "
                   "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid LIMIT 7);"
                   "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET end = 0 WHERE rowid IN "
                   "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_MEMCPY ORDER BY rowid LIMIT 2);");
@@ -600,11 +568,11 @@ test_end_before_start (void)
 static void
 test_dangling_ids (void)
 {
-  g_autofree char *path = copy_trace (BIG, "dangling-ids.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "dangling-ids.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
-  exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 999999999, shortName = 999999998, "
+  sl_test_exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 999999999, shortName = 999999998, "
                   "mangledName = 999999997, correlationId = 77777777 WHERE rowid IN "
                   "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid LIMIT 10);"
                   "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET nameId = 888888888 WHERE rowid IN "
@@ -630,7 +598,7 @@ assert_utf8 (const char *s)
 static void
 test_osrt_chains (void)
 {
-  g_autofree char *path = copy_trace ("nsys/nsys-2026.1-osrt-sampling.sqlite",
+  g_autofree char *path = sl_test_copy_trace ("nsys/nsys-2026.1-osrt-sampling.sqlite",
                                       "osrt-chains.sqlite");
   g_autoptr (SlTrace) clean = NULL, trace = NULL;
   Counts want, got;
@@ -639,7 +607,7 @@ test_osrt_chains (void)
   clean = load_ok (path);
   count_events (clean, &want);
   drop_not_null (path, "OSRT_CALLCHAINS");
-  exec_sql (path, "UPDATE OSRT_API SET callchainId = 99999999 WHERE rowid IN "
+  sl_test_exec_sql (path, "UPDATE OSRT_API SET callchainId = 99999999 WHERE rowid IN "
                   "(SELECT rowid FROM OSRT_API WHERE callchainId <> 0 ORDER BY rowid LIMIT 10);"
                   "UPDATE OSRT_API SET callchainId = -5 WHERE rowid IN "
                   "(SELECT rowid FROM OSRT_API WHERE callchainId <> 0 ORDER BY rowid LIMIT 3);"
@@ -683,7 +651,7 @@ test_osrt_chains (void)
 static void
 test_process_info (void)
 {
-  g_autofree char *path = copy_trace (TINY, "process-info.sqlite");
+  g_autofree char *path = sl_test_copy_trace (TINY, "process-info.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   const SlProcess *pr = NULL;
   Counts got;
@@ -700,7 +668,7 @@ test_process_info (void)
     "INSERT INTO SL_PROCESS_INFO VALUES (NULL, 1, 2, 'x'), ('abc', 1, 2, 'y'), "
     "  (%" G_GINT64_FORMAT ", 0, -4, X'C3283A'), (%" G_GINT64_FORMAT ", 0, 99999999999, 42),"
     "  (%" G_GINT64_FORMAT ", 0, 4242, 'python3 train.py --workers 4');", gpid, gpid, gpid);
-  exec_sql (path, sql);
+  sl_test_exec_sql (path, sql);
   trace = load_ok (path);
   count_events (trace, &got);
   assert_kinds_equal (&got, &tiny_counts, ALL_KINDS);
@@ -717,11 +685,11 @@ test_process_info (void)
 static void
 test_not_utf8 (void)
 {
-  g_autofree char *path = copy_trace (BIG, "not-utf8.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "not-utf8.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
-  exec_sql (path, "UPDATE StringIds SET value = CAST(x'c328ff' AS TEXT) WHERE id IN "
+  sl_test_exec_sql (path, "UPDATE StringIds SET value = CAST(x'c328ff' AS TEXT) WHERE id IN "
                   "(SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL);"
                   "UPDATE StringIds SET value = CAST(x'41ed9fbfed' AS TEXT) WHERE id IN "
                   "(SELECT nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME);"
@@ -768,12 +736,12 @@ test_not_utf8 (void)
 static void
 test_wrong_types (void)
 {
-  g_autofree char *path = copy_trace (BIG, "wrong-types.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "wrong-types.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
   /* INTEGER affinity keeps text that is not a number as TEXT: these rows have no usable time */
-  exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'soon' WHERE rowid IN "
+  sl_test_exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'soon' WHERE rowid IN "
                   "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid LIMIT 3);"
                   "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = x'0102' WHERE rowid IN "
                   "(SELECT rowid FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid DESC LIMIT 2);"
@@ -804,11 +772,11 @@ test_wrong_types (void)
 static void
 test_huge_ids (void)
 {
-  g_autofree char *path = copy_trace (BIG, "huge-ids.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "huge-ids.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
-  exec_sql (path, "INSERT INTO StringIds VALUES (9223372036854775807, 'the largest id');"
+  sl_test_exec_sql (path, "INSERT INTO StringIds VALUES (9223372036854775807, 'the largest id');"
                   "INSERT INTO StringIds VALUES (-9223372036854775808, 'the smallest id');"
                   "INSERT INTO StringIds VALUES (-5, 'negative');"
                   "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 9223372036854775807, "
@@ -845,12 +813,12 @@ test_huge_ids (void)
 static void
 test_extreme_times (void)
 {
-  g_autofree char *path = copy_trace (BIG, "extreme-times.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "extreme-times.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
   /* durations of 2^64 - 1 ns and instants at both ends of the time line */
-  exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -9223372036854775808, end = 9223372036854775807 "
+  sl_test_exec_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -9223372036854775808, end = 9223372036854775807 "
                   "WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);"
                   "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -9223372036854775808, end = 9223372036854775807 "
                   "WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_RUNTIME);"
@@ -878,12 +846,12 @@ test_extreme_times (void)
 static void
 test_trigger (void)
 {
-  g_autofree char *path = copy_trace (BIG, "trigger.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "trigger.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
   /* would empty the event tables, were anything ever written through the loader's connection */
-  exec_sql (path, "CREATE TABLE pwned (what TEXT);"
+  sl_test_exec_sql (path, "CREATE TABLE pwned (what TEXT);"
                   "CREATE TRIGGER t1 AFTER INSERT ON StringIds BEGIN "
                   "  DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL; INSERT INTO pwned VALUES ('insert'); END;"
                   "CREATE TRIGGER t2 BEFORE UPDATE ON CUPTI_ACTIVITY_KIND_RUNTIME BEGIN "
@@ -898,14 +866,14 @@ test_trigger (void)
 static void
 test_view_shadow (void)
 {
-  g_autofree char *path = copy_trace (BIG, "view-shadow.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "view-shadow.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   g_autoptr (GTimer) timer = g_timer_new ();
   Counts got;
 
   /* Views named like event and string tables: one never ends, one loads an extension.  The
    * loader must not read either (nor hang); the real tables' rows stay unread with them. */
-  exec_sql (path, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernels_real;"
+  sl_test_exec_sql (path, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernels_real;"
                   "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS "
                   "  WITH RECURSIVE forever(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM forever) "
                   "  SELECT k.* FROM kernels_real k, forever;"
@@ -926,15 +894,15 @@ test_view_shadow (void)
 static void
 test_view_as_table (void)
 {
-  g_autofree char *path = copy_trace (BIG, "view-as-table.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "view-as-table.sqlite");
   static const char *const words[] = { "malformed", NULL };
 
   /* A view that sqlite_master calls a table, so a check of the type column alone would read it. */
-  exec_sql (path, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernels_real;"
+  sl_test_exec_sql (path, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernels_real;"
                   "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS "
                   "  WITH RECURSIVE forever(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM forever) "
                   "  SELECT k.* FROM kernels_real k, forever;");
-  exec_sql (path, "PRAGMA writable_schema = ON;"
+  sl_test_exec_sql (path, "PRAGMA writable_schema = ON;"
                   "UPDATE sqlite_master SET type = 'table' WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL';");
   expect_error (path, words);
 }
@@ -942,15 +910,15 @@ test_view_as_table (void)
 static void
 test_generated_column (void)
 {
-  g_autofree char *path = copy_trace (TINY, "generated-column.sqlite");
+  g_autofree char *path = sl_test_copy_trace (TINY, "generated-column.sqlite");
   static const char *const words[] = { "malformed", NULL };
 
   /* A time column computed by load_extension(): SQLite itself refuses to create one, so it is
    * written into the schema text directly; reading the column would call the function. */
-  exec_sql (path, "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (startRaw INTEGER, end INTEGER, deviceId INTEGER, "
+  sl_test_exec_sql (path, "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (startRaw INTEGER, end INTEGER, deviceId INTEGER, "
                   "  start INTEGER AS (startRaw + 0));"
                   "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (startRaw, end, deviceId) VALUES (1, 2, 0);");
-  exec_sql (path, "PRAGMA writable_schema = ON;"
+  sl_test_exec_sql (path, "PRAGMA writable_schema = ON;"
                   "UPDATE sqlite_master SET sql = replace(sql, 'startRaw + 0', "
                   "  'load_extension(''/nonexistent/evil.so'')') WHERE name = 'CUPTI_ACTIVITY_KIND_MEMSET';");
   expect_error (path, words);
@@ -959,12 +927,12 @@ test_generated_column (void)
 static void
 test_wal (void)
 {
-  g_autofree char *path = copy_trace (BIG, "wal-mode.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "wal-mode.sqlite");
   g_autoptr (SlTrace) trace = NULL;
   Counts got;
 
   /* A WAL-mode file: an ordinary read-only open would create -wal and -shm files beside it. */
-  exec_sql (path, "PRAGMA journal_mode = WAL;");
+  sl_test_exec_sql (path, "PRAGMA journal_mode = WAL;");
   trace = load_ok (path);
   count_events (trace, &got);
   assert_kinds_equal (&got, &big_counts, ALL_KINDS);
@@ -973,9 +941,9 @@ test_wal (void)
 static void
 test_hot_journal (void)
 {
-  g_autofree char *scratch = copy_trace (BIG, "hot-journal-scratch.sqlite");
+  g_autofree char *scratch = sl_test_copy_trace (BIG, "hot-journal-scratch.sqlite");
   g_autofree char *scratch_journal = g_strconcat (scratch, "-journal", NULL);
-  g_autofree char *path = copy_trace (BIG, "hot-journal.sqlite");
+  g_autofree char *path = sl_test_copy_trace (BIG, "hot-journal.sqlite");
   g_autofree char *journal = g_strconcat (path, "-journal", NULL);
   g_autofree char *journal_data = NULL;
   g_autoptr (SlTrace) trace = NULL;
@@ -1040,7 +1008,7 @@ test_cli (void)
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
   g_assert_true (g_file_get_contents (src, &data, &len, NULL));
   write_bytes (truncated, data, len / 2);
-  exec_sql (unrelated, "CREATE TABLE t (x);");
+  sl_test_exec_sql (unrelated, "CREATE TABLE t (x);");
 
   const char *bad[] = { not_sqlite, missing, dir, truncated, unrelated };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -1064,8 +1032,8 @@ test_cli (void)
   g_rmdir (dir);
 
   /* a damaged but loadable file is described, its warnings on stderr; no crash either way */
-  g_autofree char *zero = copy_trace (BIG, "cli-zero.sqlite");
-  exec_sql (zero, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL;"
+  g_autofree char *zero = sl_test_copy_trace (BIG, "cli-zero.sqlite");
+  sl_test_exec_sql (zero, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL;"
                   "DELETE FROM CUPTI_ACTIVITY_KIND_MEMCPY; DELETE FROM CUPTI_ACTIVITY_KIND_MEMSET;"
                   "DELETE FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION; DELETE FROM NVTX_EVENTS;");
   g_autofree char *out = NULL, *err = NULL;

@@ -1913,11 +1913,56 @@ test_merge_errors (void)
   g_assert_nonnull (strstr (skipped.out, " #2,"));
 }
 
+/* Durations beyond what 64 bits can sum (issue 18: `acc_add` overflowed on a damaged file, a
+ * UBSan report): every report's totals saturate at G_MAXINT64 instead of wrapping, so a total
+ * is never negative nor below the longest instance, and the tables still print. */
+static void
+test_absurd_durations (void)
+{
+  static const char *const traces[] = { "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite",
+                                        "nsys/nsys-2026.1-osrt-sampling.sqlite" };
+
+  for (guint t = 0; t < G_N_ELEMENTS (traces); t++)
+    {
+      g_autofree char *name = g_strdup_printf ("absurd-%u.sqlite", t);
+      g_autofree char *path = sl_test_absurd_trace (traces[t], name);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      guint saturated = 0;
+      for (const char *const *r = sl_report_names (); *r != NULL; r++)
+        {
+          g_autoptr (SlReport) report = sl_report_compute (trace, *r, NULL);
+          if (report == NULL)
+            continue;
+          gint total = sl_report_find_column (report, "Total Time (ns)");
+          gint max = sl_report_find_column (report, "Max (ns)");
+          for (gsize row = 0; total >= 0 && row < sl_report_get_n_rows (report); row++)
+            {
+              const SlCell *tc = sl_report_get_cell (report, row, (guint) total);
+              if (tc->type != SL_CELL_INT)
+                continue;
+              g_assert_cmpint (tc->v.i, >=, 0);
+              if (max >= 0 && sl_report_get_cell (report, row, (guint) max)->type == SL_CELL_INT)
+                g_assert_cmpint (tc->v.i, >=, sl_report_get_cell (report, row, (guint) max)->v.i);
+              saturated += tc->v.i == G_MAXINT64;
+            }
+          g_autoptr (GString) out = g_string_new (NULL);
+          sl_report_write (report, SL_REPORT_FORMAT_COLUMN, out);
+          sl_report_write (report, SL_REPORT_FORMAT_JSON, out);
+          g_assert_true (g_utf8_validate (out->str, -1, NULL));
+        }
+      /* the kernels', calls' and ranges' sums did reach the limit */
+      g_assert_cmpuint (saturated, >, 0);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/stats/absurd-durations", test_absurd_durations);
   g_test_add_func ("/model/stats/oracle", test_oracle);
   g_test_add_func ("/model/stats/oracle-range", test_oracle_range);
   g_test_add_func ("/model/stats/planted-queue", test_planted_queue);

@@ -327,13 +327,14 @@ target_consume (Conn *c)
 {
   size_t off = 0;
 
-  while (off + sizeof (SlWireHeader) <= c->len)
+  for (;;)
     {
-      const SlWireHeader *h = (const SlWireHeader *) (c->buf + off);
-      if (h->size < sizeof (SlWireHeader) || (h->size & 7) != 0)
+      long size = sl_wire_frame (c->buf + off, c->len - off);
+      if (size < 0)
         return false;
-      if (off + h->size > c->len)
+      if (size == 0)
         break;
+      const SlWireHeader *h = (const SlWireHeader *) (c->buf + off);
       if (c->session == NULL)
         {
           /* the first record must be a HELLO naming a live session */
