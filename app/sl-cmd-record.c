@@ -277,7 +277,7 @@ sl_cmd_record (int    argc,
     {
       fprintf (stderr, "sightline record: cannot reach the collector daemon on %s (%s)%s%s\n", sock,
                g_strerror (errno), dpath == NULL ? "; sightlined was not found" : "",
-               dpath == NULL ? " beside sightline or on PATH" : "");
+               dpath == NULL ? " beside sightline, in ../lib/sightline or on PATH" : "");
       return 1;
     }
 

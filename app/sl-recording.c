@@ -270,6 +270,12 @@ sl_recording_daemon_path (void)
       if (access (beside, X_OK) == 0)
         return beside;
       g_free (beside);
+      /* installed: PREFIX/bin/sightline, PREFIX/lib/sightline/sightlined (cmake --install, the
+       * .deb); relative to the program, so a prefix that was moved still works */
+      beside = g_build_filename (dir, "..", "lib", "sightline", "sightlined", NULL);
+      if (access (beside, X_OK) == 0)
+        return beside;
+      g_free (beside);
     }
   return g_find_program_in_path ("sightlined");
 }
