@@ -711,6 +711,30 @@ test_daemon_killed (void)
   g_assert_no_error (error);
 }
 
+/* Raw futex(2) waits through syscall() (OpenMP's and Go's locks) are OS runtime calls too,
+ * "syscall" as nsys names them, with the program's frame in their backtrace; wakes are not. */
+static void
+test_raw_futex (void)
+{
+  g_autofree char *path = trace_path ("futex.sqlite");
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (record (&err, "-o", path, "--", SL_TARGET_PATH, "futex", NULL), ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API o JOIN StringIds n ON "
+                                        "n.id = o.nameId WHERE n.value = 'syscall'"), ==, 8);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API o JOIN StringIds n ON "
+                                        "n.id = o.nameId WHERE n.value = 'syscall' AND "
+                                        "o.end - o.start >= 15000000"), ==, 8);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(DISTINCT o.rowid) FROM OSRT_API o "
+                                        "JOIN StringIds n ON n.id = o.nameId "
+                                        "JOIN OSRT_CALLCHAINS c ON c.id = o.callchainId "
+                                        "JOIN StringIds s ON s.id = c.symbol "
+                                        "WHERE n.value = 'syscall' AND s.value = 'futex_wait_fn'"),
+                   ==, 8);
+  sqlite3_close (db);
+}
+
 /* ---- issue 17: one file per rank, each process's rank ---------------------------------- */
 
 static const char *
@@ -1211,6 +1235,7 @@ main (int   argc,
   g_test_add_func ("/collector/record/file-size-limit", test_file_size_limit);
   g_test_add_func ("/collector/record/duration", test_duration);
   g_test_add_func ("/collector/record/daemon-killed", test_daemon_killed);
+  g_test_add_func ("/collector/record/raw-futex", test_raw_futex);
   g_test_add_func ("/collector/record/output-pattern", test_output_pattern);
   g_test_add_func ("/collector/record/output-per-rank", test_output_per_rank);
   g_test_add_func ("/collector/record/process-ranks", test_process_ranks);

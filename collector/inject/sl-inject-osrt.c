@@ -6,8 +6,9 @@
  * A call that does not block costs two vDSO clock reads and a thread-local test (~40-60 ns); lock
  * functions try the lock first and only time the slow path, so an uncontended
  * pthread_mutex_lock costs one trylock more.  Calls the library makes itself (its flusher, its
- * own reads of /proc) are not recorded.  Raw futex(2) through syscall() is not interposed: the
- * pthread and semaphore functions above it are.
+ * own reads of /proc) are not recorded.  Raw futex(2) waits through syscall() (what runtimes with
+ * their own locks use: OpenMP's, Go's, folly's) are recorded as "syscall"; every other syscall()
+ * passes through untimed (one compare more).
  *
  * Backtraces.  As nsys writes them: frame 0 is the C library function itself (its entry, which
  * the daemon resolves to its symbol), then the return addresses of the program from the wrapper's
@@ -29,8 +30,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <linux/futex.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -90,6 +93,7 @@ REAL (fwrite);
 REAL (ioctl);
 REAL (waitpid);
 REAL (fsync);
+REAL (syscall);
 #undef REAL
 
 static void *
@@ -158,6 +162,7 @@ osrt_resolve (void)
   RESOLVE (ioctl);
   RESOLVE (waitpid);
   RESOLVE (fsync);
+  RESOLVE (syscall);
 #undef RESOLVE
   /* versioned in glibc: plain dlsym would give the 2.2.5 compatibility condvar / semaphore */
   real_pthread_cond_wait = (__typeof__ (real_pthread_cond_wait)) next_symbol ("pthread_cond_wait",
@@ -447,5 +452,46 @@ ioctl (int           fd,
   uint64_t t0 = _sl_now ();
   int r = real_ioctl (fd, request, arg);
   osrt_emit (SL_OSRT_IOCTL, t0, r, (const void *) real_ioctl, CALLER ());
+  return r;
+}
+
+/* The futex operations that wait (FUTEX_WAIT, _BITSET, _REQUEUE_PI, the PI locks); wakes and
+ * requeues return at once and are not timed. */
+static bool
+futex_waits (long op)
+{
+  switch (op & FUTEX_CMD_MASK)
+    {
+    case FUTEX_WAIT:
+    case FUTEX_WAIT_BITSET:
+    case FUTEX_WAIT_REQUEUE_PI:
+    case FUTEX_LOCK_PI:
+    case 13: /* FUTEX_LOCK_PI2 (Linux 5.14; not in every header) */
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* syscall(2) is variadic: its six argument registers are passed on as they came (a va_arg the
+ * caller did not pass reads a register's stale value on x86-64 and arm64, which the kernel
+ * ignores for a call that takes fewer, as glibc's own syscall() does). */
+SL_EXPORT long
+syscall (long number, ...)
+{
+  va_list ap;
+  long a[6];
+
+  va_start (ap, number);
+  for (int i = 0; i < 6; i++)
+    a[i] = va_arg (ap, long);
+  va_end (ap);
+  if (real_syscall == NULL)
+    osrt_resolve ();
+  if (number != SYS_futex || !futex_waits (a[1]) || osrt_skip ())
+    return real_syscall (number, a[0], a[1], a[2], a[3], a[4], a[5]);
+  uint64_t t0 = _sl_now ();
+  long r = real_syscall (number, a[0], a[1], a[2], a[3], a[4], a[5]);
+  osrt_emit (SL_OSRT_SYSCALL_FUTEX, t0, r, (const void *) real_syscall, CALLER ());
   return r;
 }

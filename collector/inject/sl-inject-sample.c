@@ -406,7 +406,7 @@ static void
 arm_self (void)
 {
   unsigned generation = atomic_load (&S.generation);
-  pid_t tid = (pid_t) syscall (SYS_gettid);
+  pid_t tid = (pid_t) gettid ();
   SlSampledThread t = { tid, -1, 0 };
 
   if (!atomic_load (&S.active))
@@ -477,7 +477,7 @@ choose_signal (void)
 static bool
 sampler_works (SlSamplerKind kind)
 {
-  SlSampledThread t = { (pid_t) syscall (SYS_gettid), -1, 0 };
+  SlSampledThread t = { (pid_t) gettid (), -1, 0 };
 
   S.kind = kind;
   if (kind == SL_SAMPLER_PERF)
@@ -577,7 +577,7 @@ _sl_sample_thread_stop (void)
 {
   if (!tls_sampler.armed)
     return;
-  pid_t tid = (pid_t) syscall (SYS_gettid);
+  pid_t tid = (pid_t) gettid ();
 
   _sl_enter_library ();
   lock_acquire (&S.lock);

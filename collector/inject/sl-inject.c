@@ -101,7 +101,7 @@ uint32_t
 _sl_tid (void)
 {
   if (tls_tid == 0)
-    tls_tid = (uint32_t) syscall (SYS_gettid);
+    tls_tid = (uint32_t) gettid ();
   return tls_tid;
 }
 

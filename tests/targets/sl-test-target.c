@@ -14,6 +14,8 @@
  *            prints "tick N" on stdout and "warn N" on stderr as each starts (~3.2 s in all)
  *   spin MS  writes argv[3] (a marker file), then burns MS ms of CPU in 10 ms turns of
  *            busy_alpha and busy_beta (samples with a few distinct stacks, for a while)
+ *   futex    8 raw futex(2) waits through syscall() in futex_wait_fn, each timing out after
+ *            20 ms, and 100 wakes nobody waits for
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -169,6 +173,13 @@ mode_live (void)
   return 0;
 }
 
+static void __attribute__ ((noinline))
+futex_wait_fn (int *word)
+{
+  struct timespec timeout = { 0, 20000000 };
+  syscall (SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, &timeout, NULL, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -210,6 +221,15 @@ main (int   argc,
           busy_alpha (0.01);
           busy_beta (0.01);
         }
+      return 0;
+    }
+  if (strcmp (mode, "futex") == 0)
+    {
+      static int word;
+      for (int i = 0; i < 8; i++)
+        futex_wait_fn (&word);
+      for (int i = 0; i < 100; i++)
+        syscall (SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
       return 0;
     }
   if (strcmp (mode, "exit") == 0)
