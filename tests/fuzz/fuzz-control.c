@@ -7,14 +7,7 @@
 #include "sl-control.h"
 #include "sl-fuzz.h"
 
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  (void) argc;
-  (void) argv;
-  return 0;
-}
+SL_FUZZ_DEFINE_INITIALIZE ()
 
 /* every other variable is set: the value is its name backwards, empty for "EMPTY" */
 static const char *

@@ -6,14 +6,7 @@
 #include "sl-demangle.h"
 #include "sl-fuzz.h"
 
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  (void) argc;
-  (void) argv;
-  return 0;
-}
+SL_FUZZ_DEFINE_INITIALIZE ()
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

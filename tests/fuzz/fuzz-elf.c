@@ -9,15 +9,7 @@
 
 #define FUZZ_PID 4242
 
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  (void) argc;
-  (void) argv;
-  sl_fuzz_init ();
-  return 0;
-}
+SL_FUZZ_DEFINE_INITIALIZE ()
 
 static void
 check_names (const char *symbol,

@@ -2,15 +2,7 @@
  * content) on any bytes; what loads goes through every report, rule and export. */
 #include "sl-fuzz.h"
 
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  (void) argc;
-  (void) argv;
-  sl_fuzz_init ();
-  return 0;
-}
+SL_FUZZ_DEFINE_INITIALIZE ()
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

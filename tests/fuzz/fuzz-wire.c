@@ -10,15 +10,7 @@
 #include "sl-trace-writer.h"
 #include "sl-wire.h"
 
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  (void) argc;
-  (void) argv;
-  sl_fuzz_init ();
-  return 0;
-}
+SL_FUZZ_DEFINE_INITIALIZE ()
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

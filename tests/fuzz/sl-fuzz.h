@@ -12,6 +12,16 @@
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
+/* The LLVMFuzzerInitialize of a target that needs nothing but sl_fuzz_init(). */
+#define SL_FUZZ_DEFINE_INITIALIZE()                                                                \
+  int LLVMFuzzerInitialize (int *argc, char ***argv)                                               \
+  {                                                                                                \
+    (void) argc;                                                                                   \
+    (void) argv;                                                                                   \
+    sl_fuzz_init ();                                                                               \
+    return 0;                                                                                      \
+  }
+
 /* Turns GLib criticals into aborts (a g_return_if_fail that fires is a bug the fuzzer found),
  * silences the rest of the log, and makes the scratch folder.  Once, from LLVMFuzzerInitialize. */
 void        sl_fuzz_init            (void);
