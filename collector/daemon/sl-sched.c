@@ -566,7 +566,10 @@ perf_process (SlSched *s,
           break;
         }
     }
-  memmove (s->evs, s->evs + n, (s->n_evs - n) * sizeof (Ev));
+  /* (evs is NULL until the first event: memmove of NULL is undefined even for 0 bytes; UBSan
+   * caught it with eight recordings at once) */
+  if (n > 0)
+    memmove (s->evs, s->evs + n, (s->n_evs - n) * sizeof (Ev));
   s->n_evs -= n;
   emit_lost (s);
   out_flush (s);
