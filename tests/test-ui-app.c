@@ -1427,7 +1427,8 @@ test_record_detach (void)
   g_strfreev (s->args);
   s->args = g_new0 (char *, 4);
   s->args[0] = g_strdup ("sleep");
-  s->args[1] = g_strdup ("2500");
+  /* long enough to outlast the stop under ASan on a loaded machine (2.5 s did not, once) */
+  s->args[1] = g_strdup ("8000");
   s->args[2] = g_strdup (marker);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (sl_window_record (window, s, &error));
@@ -1438,7 +1439,7 @@ test_record_detach (void)
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS)); /* still running */
   gsize recorded = n_osrt (sl_window_get_trace (window), NULL);
   g_assert_cmpuint (recorded, >, 5);
-  for (int i = 0; i < 100 && !g_file_test (marker, G_FILE_TEST_EXISTS); i++)
+  for (int i = 0; i < 400 && !g_file_test (marker, G_FILE_TEST_EXISTS); i++)
     sl_test_iterate_for (50);
   g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
   gtk_window_destroy (GTK_WINDOW (window));
