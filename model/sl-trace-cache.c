@@ -180,6 +180,17 @@ hash_final (const Hash *h)
   return acc;
 }
 
+guint64
+_sl_trace_cache_hash (const void *data,
+                      gsize       n)
+{
+  Hash h;
+
+  hash_init (&h);
+  hash_update (&h, data, n);
+  return hash_final (&h);
+}
+
 /* ---- the file: a header, the canonical source path, then sections in a fixed order ---------- */
 
 typedef struct
@@ -549,7 +560,7 @@ typedef struct
 {
   char   *name;
   guint64 size;
-  gint64  mtime;
+  gint64  mtime;   /* ns */
 } CacheEntry;
 
 static int
@@ -595,7 +606,8 @@ evict (const char *dir,
         }
       if (!g_str_has_suffix (name, CACHE_SUFFIX))
         continue;
-      CacheEntry e = { g_steal_pointer (&path), st.st_size, st.st_mtime };
+      CacheEntry e = { g_steal_pointer (&path), st.st_size,
+                       st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec };
       g_array_append_val (entries, e);
       total += st.st_size;
     }

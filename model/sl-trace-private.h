@@ -242,6 +242,9 @@ typedef struct
 } SlCacheStats;
 
 void     _sl_trace_cache_get_stats (SlCacheStats *stats);
+/* The hash of the cache file's header and payload (tests that forge a file the hashes accept). */
+guint64  _sl_trace_cache_hash    (const void *data,
+                                  gsize       n);
 
 /* Opens a trace file read-only, immutable and defensively (no views, triggers, extensions). */
 sqlite3 *_sl_trace_open_db    (const char  *path,
