@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -708,13 +709,42 @@ _sl_trace_cache_store (SlTrace          *trace,
 
 /* ---- reading --------------------------------------------------------------------------------- */
 
+/* The cache file, mapped: the events of its lanes stay in the mapping (MAP_PRIVATE: a lane written
+ * to, as a merge shifts times, gets its own copy of the pages it writes), each lane holding a
+ * reference.  Copying them out instead cost most of a cached load: on the VM this was measured on,
+ * the first touch of new memory ran at ~0.3 GB/s, 1.0 s for the 320 MB of 10^7 events against
+ * ~0.05 s to map and hash the file's pages from the page cache.  The file is only ever replaced
+ * whole (rename) or unlinked, which leaves a mapping of the old one intact; only someone writing
+ * into the user's cache file in place could change the pages under a loaded trace. */
+struct _SlEventsMap
+{
+  gint   ref_count;
+  void  *addr;
+  gsize  len;
+};
+
+static SlEventsMap *
+events_map_ref (SlEventsMap *map)
+{
+  g_atomic_int_inc (&map->ref_count);
+  return map;
+}
+
+void
+_sl_events_map_unref (SlEventsMap *map)
+{
+  if (map == NULL || !g_atomic_int_dec_and_test (&map->ref_count))
+    return;
+  munmap (map->addr, map->len);
+  g_free (map);
+}
+
 typedef struct
 {
-  int      fd;
-  Hash     hash;
-  guint64  left;      /* bytes of the file not read yet */
-  guint64  read;      /* of the payload */
-  gboolean bad;
+  const guint8 *base;
+  guint64       pos;
+  guint64       len;
+  gboolean      bad;
 } Reader;
 
 static gboolean
@@ -722,38 +752,36 @@ r_bytes (Reader *r,
          void   *dst,
          gsize   n)
 {
-  guint8 *p = dst;
-  gsize done = 0;
-
-  if (r->bad || n > r->left)
+  if (r->bad || n > r->len - r->pos)
     return !(r->bad = TRUE);
-  while (done < n)
-    {
-      ssize_t got = read (r->fd, p + done, MIN (n - done, (gsize) 1 << 30));
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got <= 0)
-        return !(r->bad = TRUE);
-      done += got;
-    }
-  hash_update (&r->hash, dst, n);
-  r->left -= n;
-  r->read += n;
+  memcpy (dst, r->base + r->pos, n);
+  r->pos += n;
   return TRUE;
+}
+
+/* `n` bytes where they are in the file, or NULL. */
+static const void *
+r_view (Reader *r,
+        gsize   n)
+{
+  const void *p = r->base + r->pos;
+
+  if (r->bad || n > r->len - r->pos)
+    return (r->bad = TRUE, NULL);
+  r->pos += n;
+  return p;
 }
 
 static gboolean
 r_pad (Reader *r)
 {
-  guint8 pad[8];
-  gsize n = (8 - r->read % 8) % 8;
+  gsize n = (8 - r->pos % 8) % 8;
+  const guint8 *pad = r_view (r, n);
 
-  if (!r_bytes (r, pad, n))
-    return FALSE;
-  for (gsize i = 0; i < n; i++)
+  for (gsize i = 0; pad != NULL && i < n; i++)
     if (pad[i] != 0)
       return !(r->bad = TRUE);
-  return TRUE;
+  return pad != NULL;
 }
 
 /* A section's head: its count, checked against the bytes the file has left. */
@@ -766,7 +794,7 @@ r_head (Reader  *r,
   SectionHead head;
 
   if (!r_bytes (r, &head, sizeof head) || head.tag != tag || head.elem != elem
-      || (elem > 0 && head.count > r->left / elem))
+      || (elem > 0 && head.count > (r->len - r->pos) / elem))
     return !(r->bad = TRUE);
   *count = head.count;
   return TRUE;
@@ -991,8 +1019,9 @@ check_links (SlTrace *trace)
 }
 
 static gboolean
-read_payload (Reader  *r,
-              SlTrace *trace)
+read_payload (Reader      *r,
+              SlTrace     *trace,
+              SlEventsMap *map)
 {
   guint64 count;
   g_autofree CacheMeta *meta = r_section (r, SEC_META, sizeof (CacheMeta), &count);
@@ -1105,12 +1134,16 @@ read_payload (Reader  *r,
       lane->depth = cl->depth;
       lane->label = cl->label;
       lane->source = cl->source;
-      lane->events = g_new (SlEvent, cl->n_events);
+      /* sections are padded to 8 bytes, so the events are aligned as an SlEvent must be */
+      lane->events = (SlEvent *) r_view (r, cl->n_events * sizeof (SlEvent));
+      if (lane->events == NULL)
+        return FALSE;
+      lane->events_map = events_map_ref (map);
       lane->n_events = cl->n_events;
-      if (!r_bytes (r, lane->events, cl->n_events * sizeof (SlEvent)) || !check_events (trace, lane))
+      if (!check_events (trace, lane))
         return FALSE;
     }
-  return r->left == 0;
+  return r->pos == r->len;
 }
 
 SlTrace *
@@ -1133,12 +1166,34 @@ _sl_trace_cache_load (const char *path,
       return NULL;
     }
 
-  Reader r = { .fd = fd };
-  g_autofree char *stored_path = NULL;
+  Reader r = { NULL, 0, 0, FALSE };
+  SlEventsMap *map = NULL;
   header_sizes (sizes);
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     why = "not a file";
-  else if ((r.left = st.st_size) < sizeof h || !r_bytes (&r, &h, sizeof h))
+  else if ((guint64) st.st_size < sizeof h)
+    why = "truncated";
+  else
+    {
+      /* not MAP_POPULATE: on a writable private mapping it would copy every page; the hash
+       * below maps them, from the page cache, as it reads them */
+      void *addr = mmap (NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+      if (addr == MAP_FAILED)
+        why = "unreadable";
+      else
+        {
+          map = g_new0 (SlEventsMap, 1);
+          map->ref_count = 1;
+          map->addr = addr;
+          map->len = st.st_size;
+          madvise (addr, st.st_size, MADV_WILLNEED);
+          r.base = addr;
+          r.len = st.st_size;
+        }
+    }
+  if (why != NULL)
+    ;
+  else if (!r_bytes (&r, &h, sizeof h))
     why = "truncated";
   else if (memcmp (h.magic, CACHE_MAGIC, 8) != 0 || h.order != CACHE_ORDER
            || h.version != CACHE_VERSION || h.n_sizes != 12
@@ -1152,9 +1207,9 @@ _sl_trace_cache_load (const char *path,
     {
       gsize pad = (8 - h.path_len % 8) % 8;
       guint64 stored_hash = h.header_hash;
+      const char *stored_path = r_view (&r, h.path_len + pad);
       Hash hh;
-      stored_path = g_malloc0 (h.path_len + pad + 1);
-      if (!r_bytes (&r, stored_path, h.path_len + pad))
+      if (stored_path == NULL)
         why = "truncated";
       else
         {
@@ -1164,25 +1219,23 @@ _sl_trace_cache_load (const char *path,
           hash_update (&hh, stored_path, h.path_len);
           if (hash_final (&hh) != stored_hash)
             why = "damaged (header)";
-          else if (strcmp (stored_path, key->canonical) != 0)
+          else if (memcmp (stored_path, key->canonical, h.path_len) != 0)
             why = "of another file";
           else if (h.src_size != key->size || h.src_mtime_ns != key->mtime_ns
                    || h.src_ctime_ns != key->ctime_ns || h.src_ino != key->ino
                    || h.src_dev != key->dev)
             why = "stale";
+          else if (_sl_trace_cache_hash (r.base + r.pos, r.len - r.pos) != h.payload_hash)
+            why = "damaged (hash)";
         }
     }
 
   if (why == NULL)
     {
       GError *error = NULL;
-      hash_init (&r.hash);
-      r.read = 0;
       trace = _sl_trace_new (path);
-      if (!read_payload (&r, trace) || r.bad)
+      if (!read_payload (&r, trace, map) || r.bad)
         why = "damaged";
-      else if (hash_final (&r.hash) != h.payload_hash)
-        why = "damaged (hash)";
       else if (!_sl_trace_index_lanes (trace, &error))
         {
           why = "damaged (too many events)";
@@ -1196,6 +1249,8 @@ _sl_trace_cache_load (const char *path,
           _sl_gpu_busy_build (trace);
         }
     }
+  /* the lanes hold the mapping now, if anything does */
+  g_clear_pointer (&map, _sl_events_map_unref);
   if (why == NULL)
     {
       /* the least recently used go first: a hit makes this one the most recent */
@@ -1204,6 +1259,7 @@ _sl_trace_cache_load (const char *path,
       COUNT (hits);
       return g_steal_pointer (&trace);
     }
+  g_clear_pointer (&trace, sl_trace_unref);
   close (fd);
   g_debug ("%s: cache file %s is %s; reading the file itself", path, key->file, why);
   g_unlink (key->file);

@@ -216,6 +216,10 @@ typedef struct
   guint64 dev;
 } SlCacheKey;
 
+/* The mapping of a cache file that a cached trace's events stay in, one reference per lane. */
+typedef struct _SlEventsMap SlEventsMap;
+void     _sl_events_map_unref    (SlEventsMap *map);
+
 void     _sl_cache_key_clear     (SlCacheKey *key);
 /* The cached model of `path`, or NULL (cache off, no cache file, or one that is stale,
  * truncated, damaged or of another build: that one is deleted).  Fills `key` either way, for

@@ -59,7 +59,10 @@ sl_trace_ref (SlTrace *trace)
 static void
 sl_lane_free (SlLane *lane)
 {
-  g_free (lane->events);
+  if (lane->events_map != NULL)
+    _sl_events_map_unref (lane->events_map);
+  else
+    g_free (lane->events);
   g_free (lane->max_end);
   g_free (lane->busy_prefix);
   _sl_lane_free_lod (lane);
