@@ -1,9 +1,10 @@
 /* sl-trace-cache.c: the built model of a trace file kept on disk, so that reopening it is fast.
  *
  * A 10^8-event nsys export takes over a minute to load (SQL, sorting, linking, indexing); the
- * model it becomes is mostly flat arrays, so it is written once as they are and read back with a
- * few large read()s.  The cache lives in $XDG_CACHE_HOME/sightline (~/.cache/sightline), one
- * file per source, named by a hash of the source's canonical path.
+ * model it becomes is mostly flat arrays, so it is written once as they are and read back by
+ * mapping the file: the small tables are copied out, the events stay in the mapping (see
+ * SlEventsMap).  The cache lives in $XDG_CACHE_HOME/sightline (~/.cache/sightline), one file per
+ * source, named by a hash of the source's canonical path.
  *
  * Nothing read back is trusted.  The file starts with a header that says which build wrote it
  * (magic, format version, byte order, the size of every struct stored raw) and which source it
@@ -24,7 +25,8 @@
  *   processes, threads, gpus stored raw (GPU limits already completed)
  *   lanes                    stored: kind, thread, gpu, pid, context, green context, stream,
  *                            depth, label, source and the events, raw (32 bytes each, already
- *                            sorted and linked); rebuilt: index, base, max_end/max_level,
+ *                            sorted and linked; used in place, events_map holds the mapping);
+ *                            rebuilt: index, base, max_end/max_level,
  *                            busy, busy_prefix, lod/n_lod/lod_origin (one pass each over the
  *                            events, cheaper to redo than to check, see below)
  *   kernel_infos, copy_infos, chain_offsets/symbols/modules, osrt_chains, diagnostics:  raw
@@ -35,10 +37,11 @@
  *   ref_count, lock          new
  *
  * Sizes: the events are 32 bytes each and everything else is small beside them, so a file is
- * ~32 bytes an event.  Rebuilding the derived arrays costs a few passes over the events (see
- * bench/bench-cache.c); storing them would add ~3 … 11 bytes an event and need checking just as
- * long, since a level-of-detail bucket or an interval-tree node read back is an index into the
- * events.
+ * ~33 bytes an event.  Rebuilding the derived arrays costs a few passes over the events (10^7
+ * events: ~0.04 s for the trees, busy sums and LOD, ~0.1 s for the GPU unions, of a ~0.6 s
+ * cached load; bench/bench-cache.c); storing them would add ~3 … 11 bytes an event and need
+ * checking about as long, since a level-of-detail bucket or an interval-tree node read back is
+ * an index into the events.
  */
 #include "sl-trace-private.h"
 #include "sl-occupancy.h"
