@@ -1149,6 +1149,59 @@ read_payload (Reader      *r,
   return r->pos == r->len;
 }
 
+/* The trace in the payload of a mapped cache file (from `offset`, a multiple of 8, to its end),
+ * its hash already checked; NULL with `why` set when anything in it does not fit. */
+static SlTrace *
+parse_payload (const char   *path,
+               SlEventsMap  *map,
+               gsize         offset,
+               const char  **why)
+{
+  Reader r = { (const guint8 *) map->addr + offset, 0, map->len - offset, FALSE };
+  g_autoptr (SlTrace) trace = _sl_trace_new (path);
+  GError *error = NULL;
+
+  if (!read_payload (&r, trace, map) || r.bad)
+    *why = "damaged";
+  else if (!_sl_trace_index_lanes (trace, &error))
+    {
+      *why = "damaged (too many events)";
+      g_clear_error (&error);
+    }
+  else if (!check_links (trace))
+    *why = "damaged (links)";
+  else
+    {
+      g_hash_table_remove_all (trace->str_ids);
+      _sl_gpu_busy_build (trace);
+      return g_steal_pointer (&trace);
+    }
+  return NULL;
+}
+
+SlTrace *
+_sl_trace_cache_parse (const char *path,
+                       const void *payload,
+                       gsize       len)
+{
+  const char *why = NULL;
+  void *addr;
+
+  g_return_val_if_fail (path != NULL && (payload != NULL || len == 0), NULL);
+  addr = mmap (NULL, MAX (len, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (addr == MAP_FAILED)
+    return NULL;
+  if (len > 0)
+    memcpy (addr, payload, len);
+  SlEventsMap *map = g_new0 (SlEventsMap, 1);
+  map->ref_count = 1;
+  map->addr = addr;
+  map->len = MAX (len, 1);
+  SlTrace *trace = parse_payload (path, map, 0, &why);
+  _sl_events_map_unref (map);
+  return trace;
+}
+
 SlTrace *
 _sl_trace_cache_load (const char *path,
                       SlCacheKey *key)
@@ -1234,24 +1287,7 @@ _sl_trace_cache_load (const char *path,
     }
 
   if (why == NULL)
-    {
-      GError *error = NULL;
-      trace = _sl_trace_new (path);
-      if (!read_payload (&r, trace, map) || r.bad)
-        why = "damaged";
-      else if (!_sl_trace_index_lanes (trace, &error))
-        {
-          why = "damaged (too many events)";
-          g_clear_error (&error);
-        }
-      else if (!check_links (trace))
-        why = "damaged (links)";
-      else
-        {
-          g_hash_table_remove_all (trace->str_ids);
-          _sl_gpu_busy_build (trace);
-        }
-    }
+    trace = parse_payload (path, map, r.pos, &why);
   /* the lanes hold the mapping now, if anything does */
   g_clear_pointer (&map, _sl_events_map_unref);
   if (why == NULL)

@@ -233,6 +233,12 @@ SlTrace *_sl_trace_cache_load    (const char *path,
 void     _sl_trace_cache_store   (SlTrace          *trace,
                                   const SlCacheKey *key,
                                   gint64            load_us);
+/* The trace in a cache file's payload (what follows the header and the path), checked as a cache
+ * file's is once its hashes match, for `path`; NULL when anything in it does not fit.  For fuzz
+ * targets: the hashes and the source's key are what a fuzzer would otherwise stop at. */
+SlTrace *_sl_trace_cache_parse   (const char *path,
+                                  const void *payload,
+                                  gsize       len);
 /* The folder of the cache, newly allocated. */
 char    *_sl_trace_cache_dir     (void);
 /* What the cache did in this process (tests). */
