@@ -757,7 +757,8 @@ r_bytes (Reader *r,
 {
   if (r->bad || n > r->len - r->pos)
     return !(r->bad = TRUE);
-  memcpy (dst, r->base + r->pos, n);
+  if (n > 0)   /* an empty GArray's data may be NULL */
+    memcpy (dst, r->base + r->pos, n);
   r->pos += n;
   return TRUE;
 }

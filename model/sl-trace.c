@@ -402,7 +402,8 @@ sl_trace_load (const char     *path,
    * written and merged traces (sl_trace_load_merged moves the events of each) are not cached. */
   if (flags != SL_LOAD_ALL)
     return _sl_trace_load_file (path, flags, TRUE, progress, user_data, cancellable, error);
-  if ((trace = _sl_trace_cache_load (path, &key)) != NULL)
+  /* a load cancelled before it starts fails as a fresh one does */
+  if (!g_cancellable_is_cancelled (cancellable) && (trace = _sl_trace_cache_load (path, &key)) != NULL)
     {
       _sl_cache_key_clear (&key);
       if (progress != NULL)

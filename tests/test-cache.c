@@ -649,16 +649,15 @@ test_forged (void)
  * with random bytes changed, and all hashes out of the way, it is either turned away or a trace
  * whose reports and LOD queries run (under ASan, without a bad read). */
 static void
-test_mutations (void)
+mutate_one (const char *relative,
+            guint32     seed)
 {
-  g_autofree char *dir = cache_setup ("mutations");
-  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-osrt-sampling.sqlite");
+  g_autofree char *path = sl_test_trace_path (relative);
   g_autoptr (SlTrace) fresh = load_expect (path, FALSE);
   g_autofree char *file = cache_file_of (path);
   g_autofree guint8 *data = NULL;
   gsize len = 0;
   guint32 path_len;
-  guint32 seed = sl_test_seed ();
   g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
   guint accepted = 0;
 
@@ -698,8 +697,21 @@ test_mutations (void)
                        800, 2.0, out);
         }
     }
-  g_test_message ("seed %u: %u of 300 mutated payloads accepted (a changed time, flag or "
-                  "count that still fits)", seed, accepted);
+  g_test_message ("%s, seed %u: %u of 300 mutated payloads accepted (a changed time, flag or "
+                  "count that still fits)", relative, seed, accepted);
+}
+
+static void
+test_mutations (void)
+{
+  g_autofree char *dir = cache_setup ("mutations");
+  guint32 seed = sl_test_seed ();
+
+  /* samples and backtraces; kernels and links; two GPUs and NVTX; Kineto JSON */
+  mutate_one ("nsys/nsys-2026.1-osrt-sampling.sqlite", seed);
+  mutate_one ("nsys/nsys-2023.1-rtx3090.sqlite", seed);
+  mutate_one ("nsys/nsys-2026.2-mfu-2gpu.sqlite", seed);
+  mutate_one ("pytorch/trace_filter_sampled_rank-0.json.gz", seed);
 }
 
 /* The cache file of another source, under this one's name, is not this one's. */
