@@ -899,6 +899,28 @@ test_merge (void)
     }
 }
 
+/* A generated trace of 1.2 M events: its GPU unions are rebuilt on a second thread while the
+ * lanes are indexed. */
+static void
+test_large (void)
+{
+#ifdef SL_GEN_PATH
+  g_autofree char *dir = cache_setup ("large");
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "large.sqlite", NULL);
+  g_auto (SlTestRun) run = { 0 };
+
+  sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "1200000", "--seed", "7", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_autoptr (SlTrace) fresh = load_expect (path, FALSE);
+  g_assert_cmpuint (sl_trace_get_n_events (fresh), >=, 1u << 20);
+  g_assert_cmpuint (sl_trace_get_n_gpus (fresh), >, 0);
+  g_autoptr (SlTrace) cached = load_expect (path, TRUE);
+  assert_same_trace (fresh, cached);
+#else
+  g_test_skip ("built without sightline-gen");
+#endif
+}
+
 int
 main (int    argc,
       char **argv)
@@ -913,5 +935,6 @@ main (int    argc,
   g_test_add_func ("/model/cache/bounded", test_bounded);
   g_test_add_func ("/model/cache/off", test_off);
   g_test_add_func ("/model/cache/merge", test_merge);
+  g_test_add_func ("/model/cache/large", test_large);
   return g_test_run ();
 }
