@@ -194,6 +194,68 @@ SlTime  _sl_lane_busy_between (const SlLane *lane, const SlTime *busy, gsize i, 
 void    _sl_gpu_busy_build    (SlTrace *trace);
 void    _sl_gpu_busy_clear    (SlGpuBusy *busy);
 
+/* Numbers the lanes (sorted, none empty, each sorted by start), gives them their global ids and
+ * builds their interval trees, busy sums and levels of detail, and the trace's start, end and
+ * event count: the part of _sl_trace_finish that depends on the events alone. */
+gboolean _sl_trace_index_lanes (SlTrace *trace,
+                                GError **error);
+
+/* ---- the model cache (sl-trace-cache.c) -------------------------------------------------------
+ *
+ * A trace loaded with SL_LOAD_ALL from one file is kept, built, in $XDG_CACHE_HOME/sightline, so
+ * that opening the unchanged file again reads the model back instead of the file.  What identifies
+ * the source: its canonical path, size, modification and change times and inode. */
+typedef struct
+{
+  char   *canonical;   /* realpath() of the source; NULL when the cache is off */
+  char   *file;        /* the cache file for it */
+  guint64 size;
+  guint64 mtime_ns;
+  guint64 ctime_ns;
+  guint64 ino;
+  guint64 dev;
+} SlCacheKey;
+
+/* The mapping of a cache file that a cached trace's events stay in, one reference per lane. */
+typedef struct _SlEventsMap SlEventsMap;
+void     _sl_events_map_unref    (SlEventsMap *map);
+
+void     _sl_cache_key_clear     (SlCacheKey *key);
+/* The cached model of `path`, or NULL (cache off, no cache file, or one that is stale,
+ * truncated, damaged or of another build: that one is deleted).  Fills `key` either way, for
+ * _sl_trace_cache_store after a fresh load. */
+SlTrace *_sl_trace_cache_load    (const char *path,
+                                  SlCacheKey *key);
+/* Writes `trace`, freshly loaded with SL_LOAD_ALL in `load_us`, unless the cache is off, the load
+ * was quick (SIGHTLINE_CACHE_MIN_MS, 500 by default), the source changed since `key` was taken,
+ * or it would not fit in SIGHTLINE_CACHE_MAX; then evicts the least recently used files until
+ * the folder fits.  Failures are silent: the cache never fails a load. */
+void     _sl_trace_cache_store   (SlTrace          *trace,
+                                  const SlCacheKey *key,
+                                  gint64            load_us);
+/* The trace in a cache file's payload (what follows the header and the path), checked as a cache
+ * file's is once its hashes match, for `path`; NULL when anything in it does not fit.  For fuzz
+ * targets: the hashes and the source's key are what a fuzzer would otherwise stop at. */
+SlTrace *_sl_trace_cache_parse   (const char *path,
+                                  const void *payload,
+                                  gsize       len);
+/* The folder of the cache, newly allocated. */
+char    *_sl_trace_cache_dir     (void);
+/* What the cache did in this process (tests). */
+typedef struct
+{
+  guint64 hits;
+  guint64 misses;     /* no cache file */
+  guint64 rejected;   /* a cache file not trusted, and deleted */
+  guint64 stores;
+  guint64 evicted;
+} SlCacheStats;
+
+void     _sl_trace_cache_get_stats (SlCacheStats *stats);
+/* The hash of the cache file's header and payload (tests that forge a file the hashes accept). */
+guint64  _sl_trace_cache_hash    (const void *data,
+                                  gsize       n);
+
 /* Opens a trace file read-only, immutable and defensively (no views, triggers, extensions). */
 sqlite3 *_sl_trace_open_db    (const char  *path,
                                gboolean     live,

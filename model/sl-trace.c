@@ -59,7 +59,10 @@ sl_trace_ref (SlTrace *trace)
 static void
 sl_lane_free (SlLane *lane)
 {
-  g_free (lane->events);
+  if (lane->events_map != NULL)
+    _sl_events_map_unref (lane->events_map);
+  else
+    g_free (lane->events);
   g_free (lane->max_end);
   g_free (lane->busy_prefix);
   _sl_lane_free_lod (lane);
@@ -266,31 +269,22 @@ _sl_trace_sort_lanes (SlTrace *trace)
     ((SlLane *) g_ptr_array_index (trace->lanes, i))->index = i;
 }
 
+/* Numbers the lanes, gives them their global ids and builds what is derived from their events
+ * alone (interval tree, busy sums, level of detail) and the trace's start, end and count: what
+ * a fresh load and the model cache (sl-trace-cache.c) both do once the events are sorted. */
 gboolean
-_sl_trace_finish (SlTrace  *trace,
-                  GError  **error)
+_sl_trace_index_lanes (SlTrace  *trace,
+                       GError  **error)
 {
   guint32 base = 0;
   gboolean any = FALSE;
 
-  /* drop empty lanes; order the rest as they appear on screen */
-  for (guint i = trace->lanes->len; i-- > 0;)
-    {
-      SlLane *lane = g_ptr_array_index (trace->lanes, i);
-      if (lane->n_events == 0)
-        {
-          sl_lane_free (lane);
-          g_ptr_array_remove_index (trace->lanes, i);
-        }
-    }
-  g_ptr_array_sort (trace->lanes, compare_lanes);
-
+  trace->start = trace->end = 0;
   for (guint i = 0; i < trace->lanes->len; i++)
     {
       SlLane *lane = g_ptr_array_index (trace->lanes, i);
 
       lane->index = i;
-      _sl_events_sort (lane->events, lane->n_events);
       lane->base = base;
       if ((guint64) base + lane->n_events >= G_MAXUINT32)
         {
@@ -301,6 +295,7 @@ _sl_trace_finish (SlTrace  *trace,
         }
       base += lane->n_events;
       _sl_lane_build_index (lane);
+      g_free (lane->busy_prefix);
       lane->busy_prefix = _sl_lane_build_busy (lane);
       _sl_lane_build_lod (lane);
       lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, lane->n_events);
@@ -316,6 +311,31 @@ _sl_trace_finish (SlTrace  *trace,
       any = TRUE;
     }
   trace->n_events = base;
+  return TRUE;
+}
+
+gboolean
+_sl_trace_finish (SlTrace  *trace,
+                  GError  **error)
+{
+  /* drop empty lanes; order the rest as they appear on screen */
+  for (guint i = trace->lanes->len; i-- > 0;)
+    {
+      SlLane *lane = g_ptr_array_index (trace->lanes, i);
+      if (lane->n_events == 0)
+        {
+          sl_lane_free (lane);
+          g_ptr_array_remove_index (trace->lanes, i);
+        }
+    }
+  g_ptr_array_sort (trace->lanes, compare_lanes);
+  for (guint i = 0; i < trace->lanes->len; i++)
+    {
+      SlLane *lane = g_ptr_array_index (trace->lanes, i);
+      _sl_events_sort (lane->events, lane->n_events);
+    }
+  if (!_sl_trace_index_lanes (trace, error))
+    return FALSE;
   _sl_trace_link (trace);
 
   for (guint i = 0; i < trace->gpus->len; i++)
@@ -372,7 +392,30 @@ sl_trace_load (const char     *path,
                GCancellable   *cancellable,
                GError        **error)
 {
-  return _sl_trace_load_file (path, flags, TRUE, progress, user_data, cancellable, error);
+  SlCacheKey key = { 0 };
+  SlTrace *trace;
+  gint64 t0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  /* Only whole loads of one file, finished: a stats run's fewer tables, a recording still being
+   * written and merged traces (sl_trace_load_merged moves the events of each) are not cached. */
+  if (flags != SL_LOAD_ALL)
+    return _sl_trace_load_file (path, flags, TRUE, progress, user_data, cancellable, error);
+  /* a load cancelled before it starts fails as a fresh one does */
+  if (!g_cancellable_is_cancelled (cancellable) && (trace = _sl_trace_cache_load (path, &key)) != NULL)
+    {
+      _sl_cache_key_clear (&key);
+      if (progress != NULL)
+        progress (1.0, "done", user_data);
+      return trace;
+    }
+  t0 = g_get_monotonic_time ();
+  trace = _sl_trace_load_file (path, flags, TRUE, progress, user_data, cancellable, error);
+  if (trace != NULL)
+    _sl_trace_cache_store (trace, &key, g_get_monotonic_time () - t0);
+  _sl_cache_key_clear (&key);
+  return trace;
 }
 
 SlTrace *

@@ -104,6 +104,8 @@ struct _SlLane
   guint      n_lod;
   SlTime     lod_origin;
   guint32    source;         /* index of its trace among the merged ones (0 for one trace) */
+  struct _SlEventsMap *events_map; /* private: the cache file mapping that holds `events`
+                                    * (sl-trace-cache.c), NULL when they were allocated */
 };
 
 /* Progress: fraction in [0,1], never decreasing, and what is being read; called from the thread

@@ -186,24 +186,37 @@ union_merge (GPtrArray    *lanes,
   for (;;)
     {
       gint best = -1;
-      SlTime best_start = 0;
+      SlTime best_start = 0, next_start = G_MAXINT64;
 
       for (guint l = 0; l < lanes->len; l++)
         {
           const SlLane *lane = g_ptr_array_index (lanes, l);
-          if (cursor[l] < lane->n_events
-              && (best < 0 || lane->events[cursor[l]].start < best_start))
+          if (cursor[l] >= lane->n_events)
+            continue;
+          SlTime start = lane->events[cursor[l]].start;
+          if (best < 0 || start < best_start)
             {
+              if (best >= 0)
+                next_start = best_start;
               best = l;
-              best_start = lane->events[cursor[l]].start;
+              best_start = start;
             }
+          else
+            next_start = MIN (next_start, start);
         }
       if (best < 0)
         break;
+      /* the events of the best lane that start before any other lane's next one come in that
+       * order anyway: take them as a run rather than scan the lanes for each (a GPU's streams
+       * take turns in runs of many kernels) */
       const SlLane *lane = g_ptr_array_index (lanes, best);
-      const SlEvent *ev = &lane->events[cursor[best]++];
-      if (ev->end > ev->start)
-        union_add (b, ev->start, ev->end);
+      do
+        {
+          const SlEvent *ev = &lane->events[cursor[best]++];
+          if (ev->end > ev->start)
+            union_add (b, ev->start, ev->end);
+        }
+      while (cursor[best] < lane->n_events && lane->events[cursor[best]].start < next_start);
     }
   if (b->open)
     union_emit (b, b->s, b->e);

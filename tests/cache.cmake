@@ -1,0 +1,6 @@
+# cache.cmake: test-cache runs the real sightline-gen for a trace large enough for the cached
+# load's second thread (2^20 events).
+if(TARGET test-cache AND TARGET sightline-gen)
+  add_dependencies(test-cache sightline-gen)
+  target_compile_definitions(test-cache PRIVATE SL_GEN_PATH="$<TARGET_FILE:sightline-gen>")
+endif()
