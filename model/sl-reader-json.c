@@ -639,6 +639,9 @@ copy_kinds (SlJsonText  name,
                                        "DtoA", "DtoD", "HtoH", "PtoP" };
   static const char *const mems[] = { "Pageable", "Pinned", "Device", "Array", "Managed",
                                       "Device Static", "Managed Static" };
+  /* a copy without a name (fuzz-json found one): kinds unknown, as for a name of no known form */
+  if (name.s == NULL)
+    return;
   g_autofree char *text = g_strndup (name.s, name.len);
   char *p = strstr (text, "Memcpy ");
 

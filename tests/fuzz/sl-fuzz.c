@@ -140,8 +140,8 @@ phase (const char *done)
   last = now;
 }
 
-static void
-exercise (SlTrace *trace)
+void
+sl_fuzz_exercise (SlTrace *trace)
 {
   SlTime start = sl_trace_get_start (trace), end = sl_trace_get_end (trace);
 
@@ -238,6 +238,6 @@ sl_fuzz_load (const char  *path,
         *error_message = g_strdup (error->message);
       return FALSE;
     }
-  exercise (trace);
+  sl_fuzz_exercise (trace);
   return TRUE;
 }

@@ -35,5 +35,8 @@ void        sl_fuzz_write_file      (const char *path, const void *data, size_t 
  * message (free it) when it does not load.  No model header here: the collector's headers, which
  * some targets include, use some of the same names. */
 gboolean    sl_fuzz_load            (const char *path, char **error_message);
+/* The same for a trace made another way (fuzz-cache parses one); takes no reference. */
+struct _SlTrace;
+void        sl_fuzz_exercise        (struct _SlTrace *trace);
 /* The folder of real traces (SL_FUZZ_TRACES in the environment, else the build's). */
 const char *sl_fuzz_traces_dir      (void);
