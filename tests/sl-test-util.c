@@ -118,17 +118,6 @@ sl_test_run (SlTestRun  *run,
   run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
 }
 
-SlTrace *
-sl_test_load (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  SlTrace *trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-  return trace;
-}
-
 char *
 sl_test_copy_trace (const char *relative,
                     const char *name)

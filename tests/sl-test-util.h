@@ -3,8 +3,6 @@
 
 #include <glib.h>
 
-#include "sl-trace.h"
-
 G_BEGIN_DECLS
 
 /* Path of a real trace under ../shared/traces (e.g. "nsys/nsys-2026.1-tiny.sqlite"); newly allocated. */
@@ -33,9 +31,6 @@ struct sqlite3;
 struct sqlite3 *sl_test_open_db (const char *path);
 gint64          sl_test_sql_int (struct sqlite3 *db,
                                  const char     *sql);
-
-/* The whole trace at `path`, loaded (asserted: no error). */
-SlTrace *sl_test_load (const char *path);
 
 /* A writable copy of a real trace (`relative` as for sl_test_trace_path) named `name` in the
  * temporary directory; newly allocated path. */

@@ -34,13 +34,24 @@ cache_stats (void)
   return s;
 }
 
+static SlTrace *
+load (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  SlTrace *trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
 /* Loads `path` and asserts whether it came from the cache. */
 static SlTrace *
 load_expect (const char *path,
              gboolean    hit)
 {
   SlCacheStats before = cache_stats ();
-  SlTrace *trace = sl_test_load (path);
+  SlTrace *trace = load (path);
   SlCacheStats after = cache_stats ();
 
   g_assert_cmpuint (after.hits - before.hits, ==, hit ? 1 : 0);
@@ -820,8 +831,8 @@ test_off (void)
 
   g_setenv ("SIGHTLINE_CACHE", "0", TRUE);
   SlCacheStats before = cache_stats ();
-  g_autoptr (SlTrace) a = sl_test_load (path);
-  g_autoptr (SlTrace) b = sl_test_load (path);
+  g_autoptr (SlTrace) a = load (path);
+  g_autoptr (SlTrace) b = load (path);
   SlCacheStats after = cache_stats ();
   g_assert_cmpmem (&before, sizeof before, &after, sizeof after);
   g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));

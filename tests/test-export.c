@@ -19,6 +19,16 @@
 #include "sl-test-util.h"
 #include "sl-trace.h"
 
+static SlTrace *
+load (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  SlTrace *trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
 static char *
 out_path (const char *name)
 {
@@ -92,7 +102,7 @@ test_sqlite_round_trip (void)
 
   for (char **t = traces; *t != NULL; t++)
     {
-      g_autoptr (SlTrace) trace = sl_test_load (*t);
+      g_autoptr (SlTrace) trace = load (*t);
       g_autofree char *base = g_path_get_basename (*t);
       g_autofree char *out = out_path (base);
       g_autoptr (GError) error = NULL;
@@ -100,7 +110,7 @@ test_sqlite_round_trip (void)
       g_test_message ("%s", base);
       g_assert_true (sl_export_sqlite (trace, out, G_MININT64, G_MAXINT64, &error));
       g_assert_no_error (error);
-      g_autoptr (SlTrace) back = sl_test_load (out);
+      g_autoptr (SlTrace) back = load (out);
 
       gsize a[SL_N_LANE_KINDS], b[SL_N_LANE_KINDS];
       count_kinds (trace, a, G_MININT64, G_MAXINT64);
@@ -146,7 +156,7 @@ static void
 test_sqlite_planted (void)
 {
   g_autofree char *path = plant_rich ();
-  g_autoptr (SlTrace) trace = sl_test_load (path);
+  g_autoptr (SlTrace) trace = load (path);
   g_autofree char *out = out_path ("rich-export.sqlite");
   g_autoptr (GError) error = NULL;
 
@@ -178,7 +188,7 @@ test_sqlite_planted (void)
   g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM META_DATA_EXPORT"), >, 0);
   sqlite3_close (db);
 
-  g_autoptr (SlTrace) back = sl_test_load (out);
+  g_autoptr (SlTrace) back = load (out);
   assert_same_reports (trace, back, "planted");
 }
 
@@ -443,7 +453,7 @@ test_chrome_real (void)
 
   for (char **t = traces; *t != NULL; t++)
     {
-      g_autoptr (SlTrace) trace = sl_test_load (*t);
+      g_autoptr (SlTrace) trace = load (*t);
       g_autofree char *base = g_path_get_basename (*t);
       g_autofree char *name = g_strconcat (base, ".json", NULL);
       g_autofree char *out = out_path (name);
@@ -463,7 +473,7 @@ static void
 test_chrome_planted (void)
 {
   g_autofree char *path = plant_rich ();
-  g_autoptr (SlTrace) trace = sl_test_load (path);
+  g_autoptr (SlTrace) trace = load (path);
   g_autofree char *out = out_path ("rich.json.gz");
   g_autoptr (GError) error = NULL;
 
@@ -528,7 +538,7 @@ test_chrome_times (void)
   plant_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -1500, end = 7");
   plant_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 1712195495505582988, "
                    "end = 1712195495505587916");
-  g_autoptr (SlTrace) trace = sl_test_load (path);
+  g_autoptr (SlTrace) trace = load (path);
   g_autofree char *out = out_path ("times.json");
   g_autoptr (GError) error = NULL;
   g_autofree char *text = NULL;
@@ -553,12 +563,12 @@ test_empty (void)
   g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT)",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
-  g_autoptr (SlTrace) trace = sl_test_load (path);
+  g_autoptr (SlTrace) trace = load (path);
   g_assert_true (sl_export_chrome (trace, json, G_MININT64, G_MAXINT64, &error));
   g_assert_true (sl_export_sqlite (trace, sql, G_MININT64, G_MAXINT64, &error));
   g_assert_no_error (error);
   check_chrome (trace, json, G_MININT64, G_MAXINT64);
-  g_autoptr (SlTrace) back = sl_test_load (sql);
+  g_autoptr (SlTrace) back = load (sql);
   g_assert_cmpuint (sl_trace_get_n_events (back), ==, 0);
 }
 
@@ -568,7 +578,7 @@ static void
 test_range (void)
 {
   g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
-  g_autoptr (SlTrace) trace = sl_test_load (path);
+  g_autoptr (SlTrace) trace = load (path);
   g_autoptr (GError) error = NULL;
   SlTime t0, t1;
 
@@ -583,7 +593,7 @@ test_range (void)
   gsize all[SL_N_LANE_KINDS], want[SL_N_LANE_KINDS], got[SL_N_LANE_KINDS];
   count_kinds (trace, all, G_MININT64, G_MAXINT64);
   count_kinds (trace, want, t0, t1);
-  g_autoptr (SlTrace) back = sl_test_load (sql);
+  g_autoptr (SlTrace) back = load (sql);
   count_kinds (back, got, G_MININT64, G_MAXINT64);
   gsize total_want = 0, total_all = 0;
   for (guint k = 0; k < SL_N_LANE_KINDS; k++)
@@ -615,7 +625,7 @@ static void
 test_errors (void)
 {
   g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
-  g_autoptr (SlTrace) trace = sl_test_load (path);
+  g_autoptr (SlTrace) trace = load (path);
   g_autofree char *bad = out_path ("no-such-dir/out.json");
   g_autofree char *bad_sql = out_path ("no-such-dir/out.sqlite");
   g_autofree char *part = g_strconcat (bad, ".part", NULL);
@@ -639,7 +649,7 @@ test_errors (void)
   g_assert_no_error (error);
   g_autofree char *out_part = g_strconcat (out, ".part", NULL);
   g_assert_false (g_file_test (out_part, G_FILE_TEST_EXISTS));
-  g_autoptr (SlTrace) back = sl_test_load (out);
+  g_autoptr (SlTrace) back = load (out);
   g_assert_cmpuint (sl_trace_get_n_events (back), ==, sl_trace_get_n_events (trace));
 
   g_assert_true (sl_export_format_parse ("chrome", &format) && format == SL_EXPORT_CHROME);
@@ -687,7 +697,7 @@ static void
 test_special_outputs (void)
 {
   g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
-  g_autoptr (SlTrace) trace = sl_test_load (path);
+  g_autoptr (SlTrace) trace = load (path);
   g_autofree char *plain = out_path ("plain.json");
   g_autofree char *fifo = out_path ("fifo.json");
   g_autofree char *link = out_path ("link.json");
@@ -726,7 +736,7 @@ test_special_outputs (void)
       g_assert_no_error (error);
       g_assert_cmpint (g_lstat (link, &st), ==, 0);
       g_assert_true (S_ISLNK (st.st_mode));
-      g_autoptr (SlTrace) back = sl_test_load (real);
+      g_autoptr (SlTrace) back = load (real);
       g_assert_cmpuint (sl_trace_get_n_events (back), ==, sl_trace_get_n_events (trace));
     }
 }
@@ -759,7 +769,7 @@ test_chrome_read_back (void)
 
   for (char **t = traces; *t != NULL; t++)
     {
-      g_autoptr (SlTrace) trace = sl_test_load (*t);
+      g_autoptr (SlTrace) trace = load (*t);
       g_autofree char *base = g_path_get_basename (*t);
       g_autoptr (GError) error = NULL;
 
@@ -770,7 +780,7 @@ test_chrome_read_back (void)
           g_test_message ("%s", name);
           g_assert_true (sl_export_chrome (trace, out, G_MININT64, G_MAXINT64, &error));
           g_assert_no_error (error);
-          g_autoptr (SlTrace) back = sl_test_load (out);
+          g_autoptr (SlTrace) back = load (out);
           assert_same_named (trace, back, names, name);
           g_unlink (out);
         }
@@ -802,13 +812,13 @@ test_kineto_round_trip (void)
         g_error ("%s: %s", file, error->message);
       g_assert_true (sl_export_sqlite (trace, sql, G_MININT64, G_MAXINT64, &error));
       g_assert_no_error (error);
-      g_autoptr (SlTrace) from_sql = sl_test_load (sql);
+      g_autoptr (SlTrace) from_sql = load (sql);
       assert_same_reports (trace, from_sql, file);
 
       g_assert_true (sl_export_chrome (trace, json, G_MININT64, G_MAXINT64, &error));
       g_assert_no_error (error);
       check_chrome (trace, json, G_MININT64, G_MAXINT64);
-      g_autoptr (SlTrace) from_json = sl_test_load (json);
+      g_autoptr (SlTrace) from_json = load (json);
       assert_same_named (trace, from_json, names, file);
       n++;
     }
@@ -836,7 +846,7 @@ test_cmd (void)
 
   sl_test_run (&ok, SL_SIGHTLINE_BIN, "export", path, "--format", "chrome", "-o", out, NULL);
   g_assert_cmpint (ok.status, ==, 0);
-  g_autoptr (SlTrace) trace = sl_test_load (path);
+  g_autoptr (SlTrace) trace = load (path);
   check_chrome (trace, out, G_MININT64, G_MAXINT64);
 
   sl_test_run (&fmt, SL_SIGHTLINE_BIN, "export", path, "-f", "xml", "-o", out, NULL);
@@ -850,7 +860,7 @@ test_cmd (void)
   g_autofree char *unnamed = out_path ("by-name.out");
   sl_test_run (&sql, SL_SIGHTLINE_BIN, "export", path, "-o", by_name, NULL);
   g_assert_cmpint (sql.status, ==, 0);
-  g_autoptr (SlTrace) back = sl_test_load (by_name);
+  g_autoptr (SlTrace) back = load (by_name);
   g_assert_cmpuint (sl_trace_get_n_events (back), ==, sl_trace_get_n_events (trace));
   sl_test_run (&no_fmt, SL_SIGHTLINE_BIN, "export", path, "-o", unnamed, NULL);
   g_assert_cmpint (no_fmt.status, ==, 2);
