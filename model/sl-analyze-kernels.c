@@ -265,7 +265,7 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
 
           if (ki == NULL || share < min_share || cg->total < min_time)
             continue;
-          threads = (gint64) ki->block[0] * ki->block[1] * ki->block[2];
+          threads = sl_block_threads (ki->block);
           if (!sl_occupancy_compute (&gpu->limits, (gint) MIN (threads, G_MAXINT),
                                      (gint) ki->registers_per_thread,
                                      (gint64) ki->static_shared + ki->dynamic_shared, &occ)

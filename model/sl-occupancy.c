@@ -358,3 +358,14 @@ sl_occupancy_limit_name (SlOccupancyLimit limit)
       return "none";
     }
 }
+
+gint64
+sl_block_threads (const guint32 block[3])
+{
+  gint64 two, three;
+
+  if (__builtin_mul_overflow ((gint64) block[0], (gint64) block[1], &two)
+      || __builtin_mul_overflow (two, (gint64) block[2], &three))
+    return G_MAXINT64;
+  return three;
+}

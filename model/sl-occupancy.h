@@ -94,5 +94,8 @@ double      sl_occupancy_estimated_achieved (const SlGpuLimits *limits,
                                              gint               threads_per_block);
 /* "warps", "registers", "shared memory", "blocks"; "none" for SL_OCC_LIMIT_NONE. */
 const char *sl_occupancy_limit_name         (SlOccupancyLimit   limit);
+/* Threads of a block of dimensions `block` (a kernel's, from a file): their product, G_MAXINT64
+ * when absurd dimensions overflow it (three of 2^32 - 1 do). */
+gint64      sl_block_threads                (const guint32      block[3]);
 
 G_END_DECLS

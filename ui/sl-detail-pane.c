@@ -325,7 +325,7 @@ show_kernel (SlDetailPane  *self,
   else
     {
       SlOccupancy occ;
-      gint64 threads = (gint64) ki->block[0] * ki->block[1] * ki->block[2];
+      gint64 threads = sl_block_threads (ki->block);
       gint64 smem = (gint64) ki->static_shared + ki->dynamic_shared;
       gboolean ok = sl_occupancy_compute (&gpu->limits, (gint) MIN (threads, G_MAXINT),
                                           (gint) ki->registers_per_thread, smem, &occ);
