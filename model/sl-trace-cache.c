@@ -1030,7 +1030,10 @@ read_payload (Reader      *r,
   guint64 count;
   g_autofree CacheMeta *meta = r_section (r, SEC_META, sizeof (CacheMeta), &count);
 
-  if (meta == NULL || count != 1 || meta->n_strs == 0 || meta->n_warnings > 100)
+  /* each string takes at least its NUL: a count beyond the bytes left is a lie, and would be
+   * allocated before r_strings could say so (fuzz-cache: 2^29 strings, a 4 GiB array) */
+  if (meta == NULL || count != 1 || meta->n_strs == 0 || meta->n_warnings > 100
+      || meta->n_strs > r->len - r->pos)
     return FALSE;
   trace->rank = meta->rank;
   trace->world_size = meta->world_size;
