@@ -162,8 +162,16 @@ _sl_reader_read_nvtx (SlReader *r,
       _sl_reader_not_read (r, "NVTX_EVENTS", "it has no eventType column");
       return TRUE;
     }
+  /* a live load's rows are those committed since the last: unterminated ranges end at the last
+   * timestamp of the whole table */
+  if (r->trace->live != NULL)
+    rows.max_time = _sl_live_nvtx_max_time (r);
   /* domains first: ranges name them by (process, domainId) */
-  return _sl_reader_each_row (r, &domains, error) && _sl_reader_each_row (r, &ranges, error);
+  if (!_sl_reader_each_row (r, &domains, error) || !_sl_reader_each_row (r, &ranges, error))
+    return FALSE;
+  if (r->trace->live != NULL)
+    _sl_live_set_nvtx (r, rows.max_time, rows.unterminated);
+  return TRUE;
 }
 
 /* ---- call chains (SAMPLING_CALLCHAINS, OSRT_CALLCHAINS) ---------------------------------- */

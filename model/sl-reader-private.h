@@ -73,6 +73,10 @@ typedef struct
   guint32           memcpy_names[16];
   guint64           sched_rows;    /* SCHED_EVENTS rows read: none means states are derived */
 
+  /* sl_trace_append(): the trace this one continues (its strings, threads, GPUs and events are
+   * copied in before the new rows are read), else NULL */
+  SlTrace          *prev;
+
   /* small caches: rows usually come in runs of one thread or stream */
   guint64           last_tid;
   gint32            last_thread;
@@ -317,6 +321,28 @@ gboolean _sl_reader_read_sync      (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
 gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
 gboolean _sl_reader_read_samples   (SlReader *r, GError **error);
+
+/* ---- live loads and appends (sl-trace-live.c) -------------------------------------------- */
+
+/* A load with SL_LOAD_LIVE: gives the trace its live state (the previous trace's, when
+ * appending) and notes how far each event table reaches now; when appending, copies the
+ * previous trace's strings, processes, threads, GPUs, descriptions and events into the
+ * reader's tables.  Called once the reader's tables exist, before anything is read. */
+gboolean _sl_live_begin            (SlReader *r, GError **error);
+/* The SELECT of a live load for `table`: the rows committed since the last load and up to the
+ * end noted at its start, for an event table read by rowid; NULL: `sql` as it is. */
+char    *_sl_live_sql              (SlReader *r, const char *table, const char *sql);
+/* After a table's rows: the live totals of an event table read by rowid (rows and trouble of
+ * every load so far) replace this load's, so that warnings and the inventory count the whole
+ * table as a fresh load does.  `rows` in, the total out. */
+void     _sl_live_rows_done        (SlReader *r, SlRowLoop *loop, guint64 *rows);
+/* After the last table: what the next append needs (NVTX domains read so far). */
+void     _sl_live_end              (SlReader *r);
+/* The latest timestamp of NVTX_EVENTS read by earlier loads (where unterminated ranges end). */
+SlTime   _sl_live_nvtx_max_time    (SlReader *r);
+/* After NVTX_EVENTS: its latest timestamp so far, and how many ranges of this load were never
+ * closed (their end moves with the table's end: the next append loads the file whole). */
+void     _sl_live_set_nvtx         (SlReader *r, SlTime max_time, guint64 unterminated);
 
 /* ---- thread states (sl-reader-sched.c) --------------------------------------------------- */
 

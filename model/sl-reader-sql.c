@@ -197,6 +197,15 @@ _sl_reader_each_row (SlReader  *r,
       g_autoptr (GHashTable) cols = table_columns (r, loop->table);
       sql = expand_sql (cols, loop->sql);
     }
+  if (r->trace->live != NULL)
+    {
+      char *live = _sl_live_sql (r, loop->table, sql != NULL ? sql : loop->sql);
+      if (live != NULL)
+        {
+          g_free (sql);
+          sql = live;
+        }
+    }
   if (sqlite3_prepare_v2 (r->db, sql != NULL ? sql : loop->sql, -1, &stmt, NULL) != SQLITE_OK)
     {
       g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT, "%s: cannot read table %s: %s",
@@ -220,6 +229,9 @@ _sl_reader_each_row (SlReader  *r,
   sqlite3_finalize (stmt);
   if (loop->done != NULL)
     loop->done (r, loop);
+  guint64 rows_read = (guint64) row;
+  if (r->trace->live != NULL && rc == SQLITE_DONE)
+    _sl_live_rows_done (r, loop, &rows_read);
   report_trouble (r, loop->table, &loop->trouble);
   if (rc == SQLITE_DONE)
     {
@@ -227,7 +239,7 @@ _sl_reader_each_row (SlReader  *r,
         {
           const SlRowTrouble *t = &loop->trouble;
           SlTableRead read = {
-            (char *) loop->table, NULL, (guint64) row, t->null_time, t->bad_type, t->null_owner,
+            (char *) loop->table, NULL, rows_read, t->null_time, t->bad_type, t->null_owner,
             t->not_events, t->bad_range, t->bad_order,
           };
           _sl_trace_note_table (r->trace, &read);

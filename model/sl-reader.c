@@ -335,6 +335,7 @@ gboolean
 _sl_reader_read (SlTrace        *trace,
                  sqlite3        *db,
                  SlLoadFlags     flags,
+                 SlTrace        *prev,
                  SlProgressFunc  progress,
                  gpointer        user_data,
                  GCancellable   *cancellable,
@@ -368,6 +369,7 @@ _sl_reader_read (SlTrace        *trace,
   r.user_data = user_data;
   r.cancellable = cancellable;
   r.last_thread = -1;
+  r.prev = prev;
 
   /* The first read of the schema tells a SQLite file from anything else. */
   rc = sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_master", -1, &probe, NULL);
@@ -394,6 +396,8 @@ _sl_reader_read (SlTrace        *trace,
     }
 
   _sl_reader_init_tables (&r);
+  if ((flags & SL_LOAD_LIVE) && !_sl_live_begin (&r, error))
+    goto out;
 
   if (!_sl_reader_table_exists (&r, "StringIds"))
     _sl_trace_warn (trace, _sl_reader_view_exists (&r, "StringIds")
@@ -423,7 +427,8 @@ _sl_reader_read (SlTrace        *trace,
   g.last_thread = -1;
   g.last_gpu_array = NULL;
   memset (g.memcpy_names, 0, sizeof g.memcpy_names);
-  g.db = want_gpu ? _sl_trace_open_db (trace->path, (flags & SL_LOAD_LIVE) != 0, NULL) : NULL;
+  /* an append reads few rows: one thread, one connection */
+  g.db = want_gpu && prev == NULL ? _sl_trace_open_db (trace->path, (flags & SL_LOAD_LIVE) != 0, NULL) : NULL;
   if (g.db != NULL)
     {
       _sl_reader_strings_open (&g);
@@ -460,6 +465,8 @@ _sl_reader_read (SlTrace        *trace,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto out;
   _sl_reader_build_lanes (&r);
+  if (flags & SL_LOAD_LIVE)
+    _sl_live_end (&r);
   if (r.n_missing_str > 0)
     _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " string ids point nowhere in StringIds; "
                            "those names are empty",

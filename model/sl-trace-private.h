@@ -166,9 +166,18 @@ struct _SlTrace
   /* SlSource: the files of a merged trace (sl-trace-merge.c), or the one file's, made when
    * first asked for (under `lock`); NULL until then */
   GArray       *sources;
+
+  /* a trace loaded with SL_LOAD_LIVE: where in the file it stopped, for sl_trace_append()
+   * (sl-trace-live.c); NULL otherwise */
+  struct _SlLiveState *live;
 };
 
 SlTrace *_sl_trace_new        (const char *path);
+typedef struct _SlLiveState SlLiveState;
+void     _sl_live_state_free  (SlLiveState *live);
+/* How many sl_trace_append() calls appended, and how many loaded the file whole (tests). */
+void     _sl_live_get_counts  (guint *appended,
+                               guint *reloaded);
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
 /* The label of an enum value (the file's, else built in), NULL when there is none. */
 const char *_sl_trace_enum_find (SlTrace *trace, SlEnum which, gint64 value);
@@ -271,10 +280,12 @@ SlTrace *_sl_trace_load_file  (const char     *path,
                                GCancellable   *cancellable,
                                GError        **error);
 
-/* The nsys reader fills a new trace; sl_trace_load() wraps it. */
+/* The nsys reader fills a new trace; sl_trace_load() wraps it.  `prev`: the trace that this one
+ * continues (sl_trace_append(): only the rows committed since are read), else NULL. */
 gboolean _sl_reader_read      (SlTrace        *trace,
                                sqlite3        *db,
                                SlLoadFlags     flags,
+                               SlTrace        *prev,
                                SlProgressFunc  progress,
                                gpointer        user_data,
                                GCancellable   *cancellable,

@@ -77,6 +77,7 @@ sl_trace_unref (SlTrace *trace)
     return;
 
   sl_nvtx_proj_free (trace->nvtx_proj);   /* reads the lanes */
+  _sl_live_state_free (trace->live);
   if (trace->sources != NULL)
     g_array_unref (trace->sources);
   for (guint i = 0; i < trace->lanes->len; i++)
@@ -215,17 +216,40 @@ compare_events (gconstpointer a,
 }
 
 /* Lanes are sorted by start, longer first; tables are nearly always in that order already, so
- * look before paying for a sort (10^7 events: 20 ms to look, seconds to sort). */
+ * look before paying for a sort (10^7 events: 20 ms to look, seconds to sort).  What is in order
+ * up to the first step back stays: only the rest is sorted, then merged in from where its first
+ * event goes.  A live append (sl-trace-live.c) has its new rows after the ordered run of all
+ * earlier ones, so it sorts and moves what it adds and what it passes, not the lane; the merge
+ * takes the earlier of equal events first, so the result is that of a stable sort of the whole,
+ * as glibc's qsort (a merge sort) gives a fresh load. */
 void
 _sl_events_sort (SlEvent *ev,
                  gsize    n)
 {
-  for (gsize i = 1; i < n; i++)
-    if (compare_events (&ev[i - 1], &ev[i]) > 0)
-      {
-        qsort (ev, n, sizeof (SlEvent), compare_events);
-        return;
-      }
+  gsize i = 1;
+
+  while (i < n && compare_events (&ev[i - 1], &ev[i]) <= 0)
+    i++;
+  if (i >= n)
+    return;
+  qsort (ev + i, n - i, sizeof (SlEvent), compare_events);
+  /* the first of [0, i) that sorts after ev[i]: from there on the two runs interleave */
+  gsize lo = 0, hi = i;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (compare_events (&ev[mid], &ev[i]) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  gsize n_left = i - lo, a = 0, b = i, o = lo;
+  g_autofree SlEvent *left = g_memdup2 (ev + lo, n_left * sizeof (SlEvent));
+  /* o < b throughout (o = lo + a + (b - i), a < n_left): writing never passes reading */
+  while (a < n_left && b < n)
+    ev[o++] = compare_events (&ev[b], &left[a]) < 0 ? ev[b++] : left[a++];
+  while (a < n_left)
+    ev[o++] = left[a++];
 }
 
 static int
@@ -456,7 +480,7 @@ _sl_trace_load_file (const char     *path,
       if (db == NULL)
         return NULL;
       trace = _sl_trace_new (path);
-      ok = _sl_reader_read (trace, db, flags, progress, user_data, cancellable, error);
+      ok = _sl_reader_read (trace, db, flags, NULL, progress, user_data, cancellable, error);
       sqlite3_close (db);
     }
   if (!ok)

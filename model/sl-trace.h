@@ -136,6 +136,16 @@ SlTrace          *sl_trace_load              (const char     *path,
                                               gpointer        user_data,
                                               GCancellable   *cancellable,
                                               GError        **error);
+/* A newer state of a trace loaded with SL_LOAD_LIVE, whose file is still being written: a new
+ * trace made of `trace` and the rows committed since it was read (past the last rowid it read of
+ * each event table), for the live view of a recording.  `trace` is left as it was (the viewer
+ * keeps drawing it while the next one is built on another thread).  Where the file changed in a
+ * way appending cannot follow (its schema, rows gone, another file in its place) or `trace` was
+ * not loaded live, the file is loaded whole instead (said by g_debug).  NULL and `error` when
+ * that fails or `cancellable` was cancelled. */
+SlTrace          *sl_trace_append            (SlTrace        *trace,
+                                              GCancellable   *cancellable,
+                                              GError        **error);
 SlTrace          *sl_trace_ref               (SlTrace        *trace);
 void              sl_trace_unref             (SlTrace        *trace);
 

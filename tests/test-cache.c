@@ -9,6 +9,7 @@
 
 #include "sl-lane.h"
 #include "sl-stats.h"
+#include "sl-test-trace.h"
 #include "sl-test-util.h"
 #include "sl-trace-private.h"
 #include "sl-utilization.h"
@@ -188,24 +189,7 @@ assert_same_trace (SlTrace *a,
                    SlTrace *b)
 {
   assert_same_model (a, b);
-  for (const char *const *n = sl_report_names (); *n != NULL; n++)
-    {
-      g_autoptr (GError) ea = NULL;
-      g_autoptr (GError) eb = NULL;
-      g_autoptr (SlReport) ra = sl_report_compute (a, *n, &ea);
-      g_autoptr (SlReport) rb = sl_report_compute (b, *n, &eb);
-      g_assert_true ((ra == NULL) == (rb == NULL));
-      if (ra == NULL)
-        {
-          g_assert_cmpstr (ea->message, ==, eb->message);
-          continue;
-        }
-      g_autoptr (GString) ta = g_string_new (NULL);
-      g_autoptr (GString) tb = g_string_new (NULL);
-      sl_report_write (ra, SL_REPORT_FORMAT_CSV, ta);
-      sl_report_write (rb, SL_REPORT_FORMAT_CSV, tb);
-      g_assert_cmpstr (ta->str, ==, tb->str);
-    }
+  sl_test_assert_same_reports (a, b);
 }
 
 static void

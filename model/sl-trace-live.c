@@ -1,0 +1,508 @@
+/* sl-trace-live.c: the live view's appends: a trace of a file still being written, continued with
+ * the rows committed since it was read instead of the file read again.
+ *
+ * The daemon's writer (collector/daemon/sl-trace-writer.c) only ever INSERTs into the event
+ * tables and commits in batches, so rowids grow with time: a load with SL_LOAD_LIVE notes, at its
+ * start, the last rowid of each event table it reads by rowid (live_tables below) and reads up to
+ * there; sl_trace_append() reads the rows past it.  Those tables are where a recording's
+ * millions of rows are (10^5 a second at most); every other table is read whole on each append:
+ * the metadata (tens of rows, and UPDATEd: a thread renamed, a process exec'd), the call-chain
+ * tables and the samples and scheduling rows whose chains and state machines span commits
+ * (a known cost: their rows are read again each time).
+ *
+ * Thread safety: the viewer keeps drawing the old trace (its frame thread, the panes' threads
+ * read it) while the next is built on a loading thread, so sl_trace_append() never writes to
+ * the trace it continues: it makes a new one, copies the old one's strings (in id order, so ids
+ * stay), processes, threads, GPUs, kernel and copy descriptions and events into the reader's
+ * tables as a fresh load would have them after reading the old rows (a CPU lane's depths
+ * merged back into one sorted run per thread and kind, a GPU stream's events as they were), reads
+ * the new rows after them and finishes it as any load does; the window swaps it in on the main
+ * thread (app/sl-window-recording.c).  Appended rows that start before earlier ones (a CUDA call
+ * committed after a later one, NVTX ranges written when they close, which is after what they
+ * enclose) are sorted and merged in from where the first of them goes (_sl_events_sort), and the
+ * depths of that thread's ranges follow as a fresh load would give them.
+ *
+ * What this saves is the SQLite reading (about 1 µs a row, most of a full reload); what it does
+ * not: the copy and the indexing of every lane (interval trees, levels of detail, busy sums,
+ * correlation links by global id, GPU busy unions) are redone over the whole trace, since the
+ * global ids the links hold are dense across lanes and move when any earlier lane grows.  An
+ * append therefore costs a memory pass over what was loaded (tens of ns an event) plus the new
+ * rows' reading; bench/bench-live.c measures both against the full reload.
+ */
+#include "sl-reader-private.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The event tables read by rowid; the order is irrelevant. */
+static const char *const live_tables[] = {
+  "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "OSRT_API",
+};
+#define N_LIVE_TABLES G_N_ELEMENTS (live_tables)
+
+typedef struct
+{
+  gint64       first;     /* first rowid read, 0 before any */
+  gint64       first_start, last_start;  /* their starts: a rowid reused after a delete is not
+                                          * the row read */
+  gint64       done;      /* last rowid read by the earlier loads */
+  gint64       upto;      /* last rowid this load reads, noted at its start */
+  guint64      rows;      /* rows read by every load so far */
+  SlRowTrouble trouble;   /* and what was wrong with them */
+} LiveTable;
+
+struct _SlLiveState
+{
+  SlLoadFlags flags;
+  guint64     dev, ino;           /* the file read: another one in its place is loaded whole */
+  gint64      schema_cookie;      /* PRAGMA schema_version: tables added, dropped, altered */
+  LiveTable   tables[N_LIVE_TABLES];
+  SlTime      nvtx_max_time;      /* latest NVTX_EVENTS timestamp read */
+  guint64     nvtx_unterminated;  /* ranges read with no end */
+  GHashTable *nvtx_domains;       /* the reader's NVTX domain names (rows read once) */
+};
+
+/* what sl_trace_append() did in this process (tests, bench-live) */
+static guint n_appended, n_reloaded;
+
+void
+_sl_live_get_counts (guint *appended,
+                     guint *reloaded)
+{
+  *appended = g_atomic_int_get (&n_appended);
+  *reloaded = g_atomic_int_get (&n_reloaded);
+}
+
+void
+_sl_live_state_free (SlLiveState *live)
+{
+  if (live == NULL)
+    return;
+  g_clear_pointer (&live->nvtx_domains, g_hash_table_unref);
+  g_free (live);
+}
+
+static LiveTable *
+live_table (SlReader   *r,
+            const char *table)
+{
+  for (guint i = 0; i < N_LIVE_TABLES; i++)
+    if (strcmp (live_tables[i], table) == 0)
+      return &r->trace->live->tables[i];
+  return NULL;
+}
+
+static gint64
+query_int (sqlite3    *db,
+           const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 v = 0;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return v;
+}
+
+static gboolean
+table_exists (sqlite3    *db,
+              const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM sqlite_master WHERE type = "
+                                          "'table' AND name = '%s'", table);
+  return query_int (db, sql) > 0;
+}
+
+static gint64
+last_rowid (sqlite3    *db,
+            const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT max(rowid) FROM \"%s\"", table);
+  return table_exists (db, table) ? query_int (db, sql) : 0;
+}
+
+/* The start of row `rowid` (G_MININT64 when it has none or is gone). */
+static gint64
+row_start (sqlite3    *db,
+           const char *table,
+           gint64      rowid)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT coalesce(start, %" G_GINT64_FORMAT ") FROM \"%s\""
+                                          " WHERE rowid = %" G_GINT64_FORMAT,
+                                          G_MININT64 + 1, table, rowid);
+  sqlite3_stmt *stmt = NULL;
+  gint64 v = G_MININT64;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return v;
+}
+
+static GHashTable *
+copy_domains (GHashTable *from)
+{
+  GHashTable *to = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, from);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (to, g_memdup2 (key, sizeof (guint64)), value);
+  return to;
+}
+
+/* Whether `a` sorts before `b` in a lane (by start, the longer first), as _sl_events_sort. */
+static inline gboolean
+event_before (const SlEvent *a,
+              const SlEvent *b)
+{
+  return a->start < b->start || (a->start == b->start && a->end > b->end);
+}
+
+/* The depth lanes of one thread and kind merged back into the one sorted run the reader had
+ * before it split them (split_by_depth in sl-reader.c).  Of two events that sort as equal the
+ * shallower came first: the second was pushed below the first, still open at its start.  Lanes
+ * are few (one per depth), so the smallest head is found by looking at each. */
+static void
+merge_depths (GArray    *out,
+              GPtrArray *lanes)
+{
+  g_autofree gsize *at = g_new0 (gsize, lanes->len);
+  gsize total = 0;
+
+  for (guint k = 0; k < lanes->len; k++)
+    total += ((const SlLane *) g_ptr_array_index (lanes, k))->n_events;
+  g_array_set_size (out, total);
+  SlEvent *o = (SlEvent *) (void *) out->data;
+  for (gsize n = 0; n < total; n++)
+    {
+      const SlEvent *best = NULL;
+      guint from = 0;
+      for (guint k = 0; k < lanes->len; k++)
+        {
+          const SlLane *lane = g_ptr_array_index (lanes, k);
+          if (at[k] < lane->n_events
+              && (best == NULL || event_before (&lane->events[at[k]], best)))
+            {
+              best = &lane->events[at[k]];
+              from = k;
+            }
+        }
+      o[n] = *best;
+      at[from]++;
+    }
+}
+
+static guint
+cpu_group_hash (gconstpointer p)
+{
+  const SlCpuKey *k = p;
+  return k->thread * 31u + k->kind;
+}
+
+static gboolean
+cpu_group_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const SlCpuKey *x = a, *y = b;
+  return x->thread == y->thread && x->kind == y->kind;
+}
+
+/* The previous trace as the reader's tables would hold it after reading its rows: strings first,
+ * in id order (the events' ids keep their meaning), then processes, threads, GPUs, descriptions
+ * and the events of every lane but the samples and thread states (read whole again). */
+static void
+prime_from (SlReader *r,
+            SlTrace  *prev)
+{
+  SlTrace *trace = r->trace;
+
+  for (guint i = 1; i < prev->strs->len; i++)
+    {
+      G_GNUC_UNUSED guint32 id = _sl_trace_intern (trace, g_ptr_array_index (prev->strs, i), -1);
+      g_assert (id == i);
+    }
+
+  g_array_append_vals (trace->processes, prev->processes->data, prev->processes->len);
+  for (guint i = 0; i < prev->processes->len; i++)
+    g_hash_table_insert (r->processes,
+                         g_memdup2 (&g_array_index (prev->processes, SlProcess, i).global_pid,
+                                    sizeof (guint64)),
+                         GUINT_TO_POINTER (i + 1));
+  g_array_append_vals (trace->threads, prev->threads->data, prev->threads->len);
+  for (guint i = 0; i < prev->threads->len; i++)
+    g_hash_table_insert (r->threads,
+                         g_memdup2 (&g_array_index (prev->threads, SlThread, i).global_tid,
+                                    sizeof (guint64)),
+                         GUINT_TO_POINTER (i + 1));
+  g_array_append_vals (trace->gpus, prev->gpus->data, prev->gpus->len);
+  g_array_append_vals (trace->kernel_infos, prev->kernel_infos->data, prev->kernel_infos->len);
+  for (guint i = 0; i < prev->kernel_infos->len; i++)
+    g_hash_table_insert (r->kernel_infos,
+                         g_memdup2 (&g_array_index (prev->kernel_infos, SlKernelInfo, i),
+                                    sizeof (SlKernelInfo)),
+                         GUINT_TO_POINTER (i + 1));
+  g_array_append_vals (trace->copy_infos, prev->copy_infos->data, prev->copy_infos->len);
+  for (guint i = 0; i < prev->copy_infos->len; i++)
+    g_hash_table_insert (r->copy_infos,
+                         g_memdup2 (&g_array_index (prev->copy_infos, SlCopyInfo, i),
+                                    sizeof (SlCopyInfo)),
+                         GUINT_TO_POINTER (i + 1));
+  if (prev->live->nvtx_domains != NULL)
+    {
+      g_hash_table_unref (r->nvtx_domains);
+      r->nvtx_domains = copy_domains (prev->live->nvtx_domains);
+    }
+
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (cpu_group_hash, cpu_group_equal, g_free,
+                                                         (GDestroyNotify) g_ptr_array_unref);
+  for (guint i = 0; i < prev->lanes->len; i++)
+    {
+      SlLane *lane = g_ptr_array_index (prev->lanes, i);
+      switch (lane->kind)
+        {
+        case SL_LANE_SAMPLES:
+        case SL_LANE_SCHED:
+          break;   /* read whole again */
+        case SL_LANE_CUDA_API:
+        case SL_LANE_NVTX:
+        case SL_LANE_OSRT:
+          {
+            SlCpuKey key = { lane->kind, lane->thread };
+            GPtrArray *depths = g_hash_table_lookup (groups, &key);
+            if (depths == NULL)
+              {
+                depths = g_ptr_array_new ();
+                g_hash_table_insert (groups, g_memdup2 (&key, sizeof key), depths);
+              }
+            g_ptr_array_add (depths, lane);   /* in depth order: lanes are sorted */
+            break;
+          }
+        case SL_LANE_KERNELS:
+        case SL_LANE_MEMCPY:
+        case SL_LANE_MEMSET:
+        case SL_LANE_SYNC:
+          {
+            SlGpuKey key = {
+              lane->global_pid, g_array_index (prev->gpus, SlGpu, lane->gpu).device_id,
+              lane->context_id, lane->stream_id, lane->green_context_id, lane->kind,
+            };
+            GArray *a = _sl_reader_gpu_lookup (r, &key);
+            gsize from = a->len;
+            g_array_append_vals (a, lane->events, lane->n_events);
+            /* links are global ids of the previous trace: made again once the lanes are */
+            for (gsize k = from; k < a->len; k++)
+              g_array_index (a, SlEvent, k).link = SL_NO_LINK;
+            break;
+          }
+        case SL_N_LANE_KINDS:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  r->last_gpu_array = NULL;
+
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, groups);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const SlCpuKey *k = key;
+      GArray *a = _sl_reader_cpu_events (r, k->thread, k->kind);
+      merge_depths (a, value);
+      if (k->kind == SL_LANE_CUDA_API)
+        for (guint e = 0; e < a->len; e++)
+          g_array_index (a, SlEvent, e).link = SL_NO_LINK;
+    }
+}
+
+gboolean
+_sl_live_begin (SlReader *r,
+                GError  **error)
+{
+  SlLiveState *live = g_new0 (SlLiveState, 1);
+  SlTrace *prev = r->prev;
+  struct stat st;
+
+  (void) error;
+  if (prev != NULL && prev->live != NULL)
+    {
+      *live = *prev->live;
+      live->nvtx_domains = NULL;
+      for (guint i = 0; i < N_LIVE_TABLES; i++)
+        live->tables[i].done = live->tables[i].upto;
+    }
+  live->flags = r->flags;
+  r->trace->live = live;
+  if (g_stat (r->trace->path, &st) == 0)
+    {
+      live->dev = st.st_dev;
+      live->ino = st.st_ino;
+    }
+  live->schema_cookie = query_int (r->db, "PRAGMA schema_version");
+  /* the end of each table now: rows committed later wait for the next append, so that what
+   * this load read of a table is exactly its rows up to there (the GPU side's own connection
+   * of a fresh load sees them too: they were committed before) */
+  for (guint i = 0; i < N_LIVE_TABLES; i++)
+    {
+      LiveTable *t = &live->tables[i];
+      t->upto = MAX (last_rowid (r->db, live_tables[i]), t->done);
+      if (t->first == 0 && t->upto > 0)
+        {
+          g_autofree char *sql = g_strdup_printf ("SELECT min(rowid) FROM \"%s\"", live_tables[i]);
+          t->first = query_int (r->db, sql);
+          t->first_start = row_start (r->db, live_tables[i], t->first);
+        }
+      t->last_start = row_start (r->db, live_tables[i], t->upto);
+    }
+  if (prev != NULL)
+    prime_from (r, prev);
+  return TRUE;
+}
+
+char *
+_sl_live_sql (SlReader   *r,
+              const char *table,
+              const char *sql)
+{
+  LiveTable *t = live_table (r, table);
+  g_autofree char *from = g_strdup_printf ("FROM %s", table);
+  const char *at;
+
+  if (t == NULL)
+    return NULL;
+  /* every SELECT of an event table is ours and names it once */
+  at = strstr (sql, from);
+  g_assert (at != NULL);
+  /* SQLite flattens the subquery: one scan of the rowid range, in rowid order as before */
+  return g_strdup_printf ("%.*sFROM (SELECT * FROM %s WHERE rowid > %" G_GINT64_FORMAT
+                          " AND rowid <= %" G_GINT64_FORMAT ") AS %s%s",
+                          (int) (at - sql), sql, table, t->done, t->upto, table,
+                          at + strlen (from));
+}
+
+void
+_sl_live_rows_done (SlReader  *r,
+                    SlRowLoop *loop,
+                    guint64   *rows)
+{
+  LiveTable *t = live_table (r, loop->table);
+
+  /* a SELECT of some rows (NVTX domains) is not the table's count */
+  if (t == NULL || loop->some_rows)
+    return;
+  t->rows += *rows;
+  t->trouble.null_time += loop->trouble.null_time;
+  t->trouble.bad_type += loop->trouble.bad_type;
+  t->trouble.bad_range += loop->trouble.bad_range;
+  t->trouble.bad_order += loop->trouble.bad_order;
+  t->trouble.null_owner += loop->trouble.null_owner;
+  t->trouble.not_events += loop->trouble.not_events;
+  loop->trouble = t->trouble;
+  *rows = t->rows;
+}
+
+SlTime
+_sl_live_nvtx_max_time (SlReader *r)
+{
+  return r->prev != NULL ? r->trace->live->nvtx_max_time : G_MININT64;
+}
+
+void
+_sl_live_set_nvtx (SlReader *r,
+                   SlTime    max_time,
+                   guint64   unterminated)
+{
+  r->trace->live->nvtx_max_time = max_time;
+  r->trace->live->nvtx_unterminated = unterminated;
+}
+
+void
+_sl_live_end (SlReader *r)
+{
+  SlLiveState *live = r->trace->live;
+
+  g_clear_pointer (&live->nvtx_domains, g_hash_table_unref);
+  live->nvtx_domains = copy_domains (r->nvtx_domains);
+}
+
+/* Why the file cannot be appended to `trace` (newly allocated), or NULL when it can. */
+static char *
+append_blocker (sqlite3 *db,
+                SlTrace *trace)
+{
+  const SlLiveState *live = trace->live;
+  struct stat st;
+
+  if (live == NULL)
+    return g_strdup ("the trace was not loaded live");
+  if (g_stat (trace->path, &st) != 0 || (guint64) st.st_dev != live->dev
+      || (guint64) st.st_ino != live->ino)
+    return g_strdup ("another file is in its place");
+  if (query_int (db, "PRAGMA schema_version") != live->schema_cookie)
+    return g_strdup ("its schema changed (a table added, dropped or altered)");
+  for (guint i = 0; i < N_LIVE_TABLES; i++)
+    {
+      /* the first and last rows read are still there, as they were (rows are only appended;
+       * SQLite gives the rowid of a deleted last row to the next one); a row deleted between
+       * them would go unnoticed (counting costs a scan of the table): the writer never does */
+      const LiveTable *t = &live->tables[i];
+      if (t->upto > 0 && (row_start (db, live_tables[i], t->first) != t->first_start
+                          || row_start (db, live_tables[i], t->upto) != t->last_start))
+        return g_strdup_printf ("rows of %s were deleted", live_tables[i]);
+    }
+  if (live->nvtx_unterminated > 0)
+    return g_strdup ("NVTX ranges read were never closed (their end moves with the file's)");
+  return NULL;
+}
+
+SlTrace *
+sl_trace_append (SlTrace       *trace,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  g_autofree char *why = NULL;
+  SlLoadFlags flags;
+  sqlite3 *db;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  flags = trace->live != NULL ? trace->live->flags : SL_LOAD_ALL | SL_LOAD_LIVE;
+  if (trace->live == NULL)
+    why = g_strdup ("the trace was not loaded live");
+  else
+    {
+      db = _sl_trace_open_db (trace->path, TRUE, error);
+      if (db == NULL)
+        return NULL;
+      why = append_blocker (db, trace);
+      if (why == NULL)
+        {
+          g_autoptr (SlTrace) next = _sl_trace_new (trace->path);
+          gboolean ok = _sl_reader_read (next, db, flags, trace, NULL, NULL, cancellable, error);
+          sqlite3_close (db);
+          if (!ok)
+            {
+              if (error != NULL && *error != NULL && (*error)->domain != SL_TRACE_ERROR)
+                g_prefix_error (error, "%s: ", trace->path);
+              return NULL;
+            }
+          if (!_sl_trace_finish (next, error))
+            return NULL;
+          g_atomic_int_inc (&n_appended);
+          return g_steal_pointer (&next);
+        }
+      sqlite3_close (db);
+    }
+  g_debug ("%s: loaded whole, not appended: %s", trace->path, why);
+  g_atomic_int_inc (&n_reloaded);
+  return _sl_trace_load_file (trace->path, flags | SL_LOAD_LIVE, FALSE, NULL, NULL, cancellable,
+                              error);
+}

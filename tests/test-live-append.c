@@ -1,0 +1,474 @@
+/* test-live-append.c: sl_trace_append() (sl-trace-live.c): a file grown in commits, appended to
+ * after each, is at every step the trace a fresh load of the file gives; where the file changed
+ * in a way appending cannot follow, it is loaded whole, and still the same.
+ *
+ * The growing files are real traces copied in steps: their metadata at once, their event rows in
+ * the order they ended (as the daemon's writer commits a CUDA call, an OS call or an NVTX range
+ * when it ends), cut into steps by time.  So an NVTX range is committed after the ranges it
+ * encloses, a launch and its kernel often land in different steps, and threads, streams and GPUs
+ * appear in the step of their first event that ends.
+ */
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#include "sl-test-trace.h"
+#include "sl-test-util.h"
+#include "sl-trace-private.h"
+
+/* Tables whose rows are copied in steps; everything else is copied whole at the start. */
+static const char *const grown[] = {
+  "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "OSRT_API",
+  "COMPOSITE_EVENTS", "SCHED_EVENTS",
+};
+
+static void
+exec (sqlite3    *db,
+      const char *sql)
+{
+  char *msg = NULL;
+  if (sqlite3_exec (db, sql, NULL, NULL, &msg) != SQLITE_OK)
+    g_error ("%s: %s", sql, msg);
+}
+
+static gboolean
+is_grown (const char *table)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (grown); i++)
+    if (strcmp (grown[i], table) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The time a row is committed at: its end, or its start where it has none. */
+static const char *
+commit_time (sqlite3    *db,
+             const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM pragma_table_info('%s') "
+                                          "WHERE name = 'end'", table);
+  sqlite3_stmt *stmt = NULL;
+  gboolean has_end = FALSE;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+    has_end = sqlite3_column_int (stmt, 0) > 0;
+  sqlite3_finalize (stmt);
+  return has_end ? "coalesce(\"end\", start, 0)" : "coalesce(start, 0)";
+}
+
+typedef struct
+{
+  sqlite3   *db;       /* the growing file, with the source attached as `src` */
+  GPtrArray *tables;   /* grown tables the source has */
+  SlTime     t0, t1;   /* commit times of the source's rows */
+  gboolean   hold;     /* every fourth row is committed a step late, after later rows of its
+                        * thread or stream (a buffer flushed late) */
+} Grower;
+
+/* Opens `path` for writing with `source` attached read-only as `src`. */
+static void
+grower_attach (Grower     *g,
+               const char *source,
+               const char *path)
+{
+  g_autofree char *attach = g_strdup_printf ("ATTACH DATABASE 'file:%s?mode=ro' AS src", source);
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &g->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                    | SQLITE_OPEN_URI, NULL), ==, SQLITE_OK);
+  exec (g->db, attach);
+}
+
+/* A new file at `path` with the tables of `source`: the metadata copied, the event tables empty. */
+static void
+grower_open (Grower     *g,
+             const char *source,
+             const char *path)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  g_unlink (path);
+  grower_attach (g, source, path);
+  g->tables = g_ptr_array_new_with_free_func (g_free);
+  g->t0 = G_MAXINT64;
+  g->t1 = G_MININT64;
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
+  g_assert_cmpint (sqlite3_prepare_v2 (g->db, "SELECT name, sql FROM src.sqlite_master WHERE "
+                                       "type = 'table' AND sql IS NOT NULL ORDER BY rowid",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  exec (g->db, "BEGIN");
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+      exec (g->db, (const char *) sqlite3_column_text (stmt, 1));
+      g_ptr_array_add (is_grown (name) ? g->tables : all, g_strdup (name));
+    }
+  sqlite3_finalize (stmt);
+  for (guint i = 0; i < all->len; i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM src.\"%s\"",
+                                              (char *) all->pdata[i], (char *) all->pdata[i]);
+      exec (g->db, sql);
+    }
+  exec (g->db, "COMMIT");
+  for (guint i = 0; i < g->tables->len; i++)
+    {
+      const char *t = g->tables->pdata[i];
+      g_autofree char *sql = g_strdup_printf ("SELECT min(%s), max(%s) FROM src.\"%s\"",
+                                              commit_time (g->db, t), commit_time (g->db, t), t);
+      g_assert_cmpint (sqlite3_prepare_v2 (g->db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+      if (sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) != SQLITE_NULL)
+        {
+          g->t0 = MIN (g->t0, sqlite3_column_int64 (stmt, 0));
+          g->t1 = MAX (g->t1, sqlite3_column_int64 (stmt, 1));
+        }
+      sqlite3_finalize (stmt);
+    }
+}
+
+/* Commits the source's rows of step `k` of `n` (by commit time), in the order they ended. */
+static void
+grower_step (Grower *g,
+             guint   k,
+             guint   n)
+{
+  SlTime span = g->t1 - g->t0 + 1;
+  SlTime from = g->t0 + span / n * k, to = k + 1 == n ? G_MAXINT64 : g->t0 + span / n * (k + 1);
+  SlTime held = k == 0 ? from : g->t0 + span / n * (k - 1);
+
+  exec (g->db, "BEGIN");
+  for (guint i = 0; i < g->tables->len; i++)
+    {
+      const char *t = g->tables->pdata[i];
+      const char *when = commit_time (g->db, t);
+      g_autofree char *now = g_strdup_printf ("%s >= %" G_GINT64_FORMAT " AND %s < %"
+                                              G_GINT64_FORMAT, when,
+                                              k == 0 ? G_MININT64 : from, when, to);
+      g_autofree char *late = g_strdup_printf ("%s >= %" G_GINT64_FORMAT " AND %s < %"
+                                               G_GINT64_FORMAT, when,
+                                               k == 1 ? G_MININT64 : held, when, from);
+      g_autofree char *sql =
+        !g->hold ? g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM src.\"%s\" WHERE %s "
+                                    "ORDER BY %s, rowid", t, t, now, when)
+        : g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM src.\"%s\" WHERE (%s AND "
+                           "(rowid %% 4 != 0 OR %d)) OR (%s AND rowid %% 4 = 0 AND %d) "
+                           "ORDER BY %s, rowid", t, t, now, k + 1 == n, late, k > 0, when);
+      exec (g->db, sql);
+    }
+  exec (g->db, "COMMIT");
+}
+
+/* The event table read by rowid with most rows in the growing file so far. */
+static char *
+fullest_table (Grower *g)
+{
+  const char *best = NULL;
+  gint64 most = 0;
+
+  for (guint i = 0; i < g->tables->len; i++)
+    {
+      const char *t = g->tables->pdata[i];
+      g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM main.\"%s\"", t);
+      sqlite3_stmt *stmt = NULL;
+      if (strcmp (t, "COMPOSITE_EVENTS") == 0 || strcmp (t, "SCHED_EVENTS") == 0)
+        continue;
+      g_assert_cmpint (sqlite3_prepare_v2 (g->db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+      if (sqlite3_column_int64 (stmt, 0) > most)
+        {
+          most = sqlite3_column_int64 (stmt, 0);
+          best = t;
+        }
+      sqlite3_finalize (stmt);
+    }
+  g_assert_nonnull (best);
+  return g_strdup (best);
+}
+
+static void
+grower_close (Grower *g)
+{
+  sqlite3_close (g->db);
+  g_ptr_array_unref (g->tables);
+}
+
+static SlTrace *
+load_fresh (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  SlTrace *trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return trace;
+}
+
+static SlTrace *
+append (SlTrace  *trace,
+        gboolean  expect_append)
+{
+  g_autoptr (GError) error = NULL;
+  guint a0, r0, a1, r1;
+
+  _sl_live_get_counts (&a0, &r0);
+  SlTrace *next = sl_trace_append (trace, NULL, &error);
+  _sl_live_get_counts (&a1, &r1);
+  g_assert_no_error (error);
+  g_assert_nonnull (next);
+  g_assert_cmpuint (a1 - a0, ==, expect_append ? 1 : 0);
+  g_assert_cmpuint (r1 - r0, ==, expect_append ? 0 : 1);
+  return next;
+}
+
+/* Events of `kind` in `next` that `prev` did not have and that start before the last start of
+ * their thread's (or GPU stream's) events in `prev`: what the append merged in rather than added
+ * at the end. */
+static gsize
+merged_in (SlTrace    *prev,
+           SlTrace    *next,
+           SlLaneKind  kind)
+{
+  g_autoptr (GHashTable) last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  gint64 count = 0;
+
+  for (guint pass = 0; pass < 3; pass++)
+    {
+      SlTrace *t = pass == 1 ? next : prev;
+      for (guint i = 0; i < sl_trace_get_n_lanes (t); i++)
+        {
+          const SlLane *lane = sl_trace_get_lane (t, i);
+          if (lane->kind != kind || lane->n_events == 0)
+            continue;
+          g_autofree char *key = g_strdup_printf (
+            "%" G_GUINT64_FORMAT " %d %u %u", lane->thread >= 0
+            ? sl_trace_get_thread (t, lane->thread)->global_tid : 0,
+            lane->gpu >= 0 ? (gint) sl_trace_get_gpu (t, lane->gpu)->device_id : -1,
+            lane->context_id, lane->stream_id);
+          SlTime *m = g_hash_table_lookup (last, key);
+          if (pass == 0)
+            {
+              if (m == NULL)
+                g_hash_table_insert (last, g_strdup (key), m = g_new (SlTime, 1)), *m = G_MININT64;
+              *m = MAX (*m, lane->events[lane->n_events - 1].start);
+              continue;
+            }
+          for (gsize k = 0; m != NULL && k < lane->n_events; k++)
+            count += (lane->events[k].start < *m) * (pass == 1 ? 1 : -1);
+        }
+    }
+  g_assert_cmpint (count, >=, 0);
+  return (gsize) count;
+}
+
+/* Every real nsys trace grown in `n` steps: appended after each, the same as a fresh load. */
+static void
+test_real_steps (void)
+{
+  g_auto (GStrv) paths = sl_test_nsys_traces ();
+  guint with_lanes_later = 0;
+
+  for (guint p = 0; paths[p] != NULL; p++)
+    {
+      g_autofree char *base = g_path_get_basename (paths[p]);
+      g_autofree char *path = g_build_filename (sl_test_tmpdir (), base, NULL);
+      Grower g = { 0 };
+      const guint n = 5;
+      g_autoptr (SlTrace) live = NULL;
+
+      g_test_message ("%s", base);
+      grower_open (&g, paths[p], path);
+      for (guint k = 0; k < n; k++)
+        {
+          grower_step (&g, k, n);
+          g_autoptr (SlTrace) next = NULL;
+          if (live == NULL)
+            {
+              g_autoptr (GError) error = NULL;
+              next = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL, &error);
+              g_assert_no_error (error);
+            }
+          else
+            {
+              next = append (live, TRUE);
+              g_test_message ("  step %u: %" G_GSIZE_FORMAT " -> %" G_GSIZE_FORMAT " events (%"
+                              G_GSIZE_FORMAT " CUDA calls, %" G_GSIZE_FORMAT " NVTX ranges "
+                              "merged in), %u -> %u lanes", k, sl_trace_get_n_events (live),
+                              sl_trace_get_n_events (next),
+                              merged_in (live, next, SL_LANE_CUDA_API),
+                              merged_in (live, next, SL_LANE_NVTX), sl_trace_get_n_lanes (live),
+                              sl_trace_get_n_lanes (next));
+              with_lanes_later += sl_trace_get_n_lanes (next) > sl_trace_get_n_lanes (live);
+            }
+          g_autoptr (SlTrace) fresh = load_fresh (path);
+          sl_test_assert_equivalent (next, fresh);
+          g_clear_pointer (&live, sl_trace_unref);
+          live = g_steal_pointer (&next);
+        }
+      grower_close (&g);
+      g_unlink (path);
+    }
+  /* lanes (threads, streams) that first appear in a later step were among the cases */
+  g_assert_cmpuint (with_lanes_later, >, 0);
+}
+
+/* Rows committed after later-starting ones are merged in: every fourth row of each table is
+ * committed a step late, so each append has CUDA calls, NVTX ranges, OS calls and kernels that
+ * start before the last ones of their thread or stream read before. */
+static void
+test_out_of_order (void)
+{
+  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2026.2-mfu-2gpu.sqlite");
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "order.sqlite", NULL);
+  Grower g = { .hold = TRUE };
+  const guint n = 6;
+  gsize early[4] = { 0 };
+  const SlLaneKind kinds[4] = { SL_LANE_CUDA_API, SL_LANE_NVTX, SL_LANE_KERNELS, SL_LANE_MEMCPY };
+
+  grower_open (&g, source, path);
+  grower_step (&g, 0, n);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL,
+                                             NULL);
+  g_assert_nonnull (trace);
+  for (guint k = 1; k < n; k++)
+    {
+      grower_step (&g, k, n);
+      g_autoptr (SlTrace) next = append (trace, TRUE);
+      for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+        early[i] += merged_in (trace, next, kinds[i]);
+      g_autoptr (SlTrace) fresh = load_fresh (path);
+      sl_test_assert_equivalent (next, fresh);
+      g_clear_pointer (&trace, sl_trace_unref);
+      trace = g_steal_pointer (&next);
+    }
+  g_test_message ("merged in: %" G_GSIZE_FORMAT " CUDA calls, %" G_GSIZE_FORMAT " NVTX ranges, %"
+                  G_GSIZE_FORMAT " kernels, %" G_GSIZE_FORMAT " copies",
+                  early[0], early[1], early[2], early[3]);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    g_assert_cmpuint (early[i], >, 0);
+  grower_close (&g);
+}
+
+/* What appending cannot follow is loaded whole: the last or first row read of a table deleted,
+ * the schema changed, another file in the place; each time the result is a fresh load's, and appending goes on after it. */
+static void
+test_fallback (void)
+{
+  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2023.1-cuckoo-osrt.sqlite");
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "fallback.sqlite", NULL);
+  g_autofree char *other = g_build_filename (sl_test_tmpdir (), "fallback-other.sqlite", NULL);
+  Grower g = { 0 };
+  const guint n = 6;
+
+  grower_open (&g, source, path);
+  grower_step (&g, 0, n);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL,
+                                             NULL);
+  g_assert_nonnull (trace);
+  for (guint k = 1; k < n; k++)
+    {
+      gboolean whole = TRUE;
+      /* the last row read of a table, then the first */
+      if (k == 1 || k == 2)
+        {
+          g_autofree char *table = fullest_table (&g);
+          g_autofree char *sql = g_strdup_printf ("DELETE FROM \"%s\" WHERE rowid = (SELECT "
+                                                  "%s(rowid) FROM \"%s\")", table,
+                                                  k == 1 ? "max" : "min", table);
+          exec (g.db, sql);
+        }
+      grower_step (&g, k, n);
+      switch (k)
+        {
+        case 1:
+        case 2:
+          break;
+        case 3:
+          exec (g.db, "CREATE TABLE SIGHTLINE_SOMETHING_NEW (x INTEGER)");
+          break;
+        case 4:
+          {
+            /* a copy renamed over it: the same rows, another file */
+            g_autofree char *sql = g_strdup_printf ("VACUUM INTO '%s'", other);
+            g_unlink (other);
+            exec (g.db, sql);
+            g_assert_cmpint (g_rename (other, path), ==, 0);
+            sqlite3_close (g.db);
+            grower_attach (&g, source, path);
+            break;
+          }
+        default:
+          whole = FALSE;
+          break;
+        }
+      g_autoptr (SlTrace) next = append (trace, !whole);
+      g_autoptr (SlTrace) fresh = load_fresh (path);
+      sl_test_assert_equivalent (next, fresh);
+      g_clear_pointer (&trace, sl_trace_unref);
+      trace = g_steal_pointer (&next);
+    }
+  grower_close (&g);
+
+  /* a trace not loaded live is loaded whole */
+  g_autoptr (SlTrace) plain = load_fresh (path);
+  g_autoptr (SlTrace) again = append (plain, FALSE);
+  sl_test_assert_equivalent (again, plain);
+}
+
+/* Nothing committed since: the same trace again. */
+static void
+test_nothing_new (void)
+{
+  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2026.1-osrt-sampling.sqlite");
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "same.sqlite", NULL);
+  Grower g = { 0 };
+
+  grower_open (&g, source, path);
+  grower_step (&g, 0, 2);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL,
+                                             NULL);
+  g_assert_nonnull (trace);
+  g_autoptr (SlTrace) same = append (trace, TRUE);
+  sl_test_assert_equivalent (same, trace);
+  grower_step (&g, 1, 2);
+  g_autoptr (SlTrace) all = append (same, TRUE);
+  g_assert_cmpuint (sl_trace_get_n_events (all), >, sl_trace_get_n_events (same));
+  g_autoptr (SlTrace) fresh = load_fresh (path);
+  sl_test_assert_equivalent (all, fresh);
+  grower_close (&g);
+}
+
+/* A cancelled append fails, and leaves the trace it continues as it was. */
+static void
+test_cancelled (void)
+{
+  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2026.2-mfu-2gpu.sqlite");
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "cancel.sqlite", NULL);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  Grower g = { 0 };
+
+  grower_open (&g, source, path);
+  grower_step (&g, 0, 2);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL,
+                                             NULL);
+  grower_step (&g, 1, 2);
+  g_cancellable_cancel (cancel);
+  g_assert_null (sl_trace_append (trace, cancel, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_autoptr (SlTrace) next = append (trace, TRUE);
+  g_autoptr (SlTrace) fresh = load_fresh (path);
+  sl_test_assert_equivalent (next, fresh);
+  grower_close (&g);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/live/real-steps", test_real_steps);
+  g_test_add_func ("/model/live/out-of-order", test_out_of_order);
+  g_test_add_func ("/model/live/fallback", test_fallback);
+  g_test_add_func ("/model/live/nothing-new", test_nothing_new);
+  g_test_add_func ("/model/live/cancelled", test_cancelled);
+  return g_test_run ();
+}
