@@ -66,12 +66,14 @@ struct _SlWindow
   SlChooserMode chooser_mode;  /* what the chooser's file is for */
   SlViewport   *viewport;      /* the timeline's, reffed to disconnect from it */
 
-  /* A recording in progress (File → Record…): the trace is reloaded every 0.5 s while the
-   * program runs, then loaded afresh once it is complete. */
+  /* A recording in progress (File → Record…): every 0.5 s while the program runs the rows
+   * committed since are appended to the trace (sl_trace_append), then it is loaded afresh once
+   * it is complete. */
   SlRecording  *recording;
   guint         live_timer;
   GCancellable *live_cancellable; /* non-NULL while a live load runs */
   guint         n_live;           /* live loads shown */
+  gboolean      live_whole;       /* bench-live: reload the whole file each time instead */
   char         *recording_status;
 
   gsize         n_matches;     /* of the timeline's search */
@@ -153,6 +155,10 @@ gboolean    sl_window_is_loading        (SlWindow *self);
 SlTrace    *sl_window_get_trace         (SlWindow *self);
 GtkWidget  *sl_window_get_timeline      (SlWindow *self);
 guint       sl_window_get_n_live_updates (SlWindow *self);
+/* bench-live: the live view reloads the whole file every time, as it did before appending (the
+ * figure appending is measured against). */
+void        sl_window_set_live_whole    (SlWindow *self,
+                                         gboolean  whole);
 char       *sl_window_get_output_text   (SlWindow *self);
 
 /* sl-window-export.c, for tests: the timeline as shown, saved as PNG (or SVG when `path` ends in

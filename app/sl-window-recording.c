@@ -1,6 +1,6 @@
 /* sl-window-recording.c: File → Record… in the window: the record dialog, the live timeline
- * reloaded every LIVE_MS while the program runs, its output in a pane, the Stop question, and the
- * complete trace loaded afresh at the end. */
+ * brought up to date every LIVE_MS while the program runs (the rows committed since appended),
+ * its output in a pane, the Stop question, and the complete trace loaded afresh at the end. */
 #include "sl-window-private.h"
 
 #include <sys/wait.h>
@@ -22,15 +22,38 @@ set_recording_status (SlWindow   *self,
   gtk_label_set_text (GTK_LABEL (self->loading_label), text != NULL ? text : "");
 }
 
+/* What a live load starts from: the file, and the trace on screen, which it continues. */
+typedef struct
+{
+  char    *path;
+  SlTrace *prev;   /* NULL for the first load */
+} LiveLoad;
+
+static void
+live_load_free (gpointer data)
+{
+  LiveLoad *load = data;
+
+  g_free (load->path);
+  g_clear_pointer (&load->prev, sl_trace_unref);
+  g_free (load);
+}
+
+/* The first load reads the file; each later one appends the rows committed since the trace on
+ * screen was read (sl_trace_append), building a new trace on this thread while the window keeps
+ * drawing the old one, which the append only reads: the main thread swaps them in live_show. */
 static void
 live_load_thread_cb (GTask        *task,
                      gpointer      source,
                      gpointer      task_data,
                      GCancellable *cancellable)
 {
+  LiveLoad *load = task_data;
   GError *error = NULL;
-  SlTrace *trace = sl_trace_load (task_data, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, cancellable,
-                                  &error);
+  SlTrace *trace = load->prev != NULL
+                   ? sl_trace_append (load->prev, cancellable, &error)
+                   : sl_trace_load (load->path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
+                                    cancellable, &error);
 
   (void) source;
   if (trace == NULL)
@@ -116,7 +139,12 @@ live_tick_cb (gpointer data)
     return G_SOURCE_CONTINUE;
   self->live_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->live_cancellable, live_done_cb, NULL);
-  g_task_set_task_data (task, g_strdup (sl_recording_get_output (self->recording)), g_free);
+  LiveLoad *load = g_new0 (LiveLoad, 1);
+  load->path = g_strdup (sl_recording_get_output (self->recording));
+  /* during a recording the window's trace is the last live state (it starts empty) */
+  if (self->n_live > 0 && self->trace != NULL && !self->live_whole)
+    load->prev = sl_trace_ref (self->trace);
+  g_task_set_task_data (task, load, live_load_free);
   g_task_run_in_thread (task, live_load_thread_cb);
   return G_SOURCE_CONTINUE;
 }
@@ -386,6 +414,14 @@ sl_window_is_recording (SlWindow *self)
 {
   g_return_val_if_fail (SL_IS_WINDOW (self), FALSE);
   return self->recording != NULL;
+}
+
+void
+sl_window_set_live_whole (SlWindow *self,
+                          gboolean  whole)
+{
+  g_return_if_fail (SL_IS_WINDOW (self));
+  self->live_whole = whole;
 }
 
 guint

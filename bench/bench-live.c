@@ -1,12 +1,25 @@
-/* bench-live.c: what the live view costs (issue 5): a program producing ~100 k events a second,
- * recorded by `sightline record` alone and by the viewer's live recording, in one run.
+/* bench-live.c: what the live view costs (issues 5 and 18): a program producing ~100 k events a
+ * second, recorded by `sightline record` alone and by the viewer's live recording, in one run;
+ * and the model's appends on a file grown far past what a few seconds of recording give.
  *
  * Usage: xvfb-run -a bench-live SIGHTLINE BENCH-TARGET [RATE] [SECONDS]
+ *        bench-live --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples]
  *
- * Prints the program's own run time both ways (target: live ≤ 1.05 × record alone), and, while
- * the viewer records, how long the main loop was away between two turns (a 2 ms timer that also
- * asks the timeline to redraw: the longest gap bounds a frame; target: under 16 ms), with the
- * number of live reloads shown.  Not a test: prints, asserts nothing.
+ * The first prints the program's own run time both ways (target: live ≤ 1.05 × record alone),
+ * and, while the viewer records, how long the main loop was away between two turns (a 2 ms timer
+ * that also asks the timeline to redraw: the longest gap bounds a frame; target: under 16 ms),
+ * with the number of live updates shown: once with the live view appending the rows committed
+ * since (sl_trace_append), once reloading the whole file each time as it did before.
+ *
+ * The second is the issue's 100 k events/s for 10 minutes (6·10^7 events), compressed: a trace
+ * from sightline-gen (EVENTS, 4M by default) is copied into a new file in commits of STEP rows
+ * (50k: what 0.5 s, one live update, brings at 100 k/s) as fast as SQLite takes them, the trace
+ * appended after each; at eight points the whole file is also loaded as the old live view did.
+ * `no-samples` leaves the CPU samples out (the live view reads them whole on every update).
+ * It prints the time of an append and of a whole load against the events already loaded, their
+ * slopes (what an event already loaded costs each update) and both extrapolated to 6·10^7 events,
+ * the model's and the process's resident bytes per event, and what the main thread pays at the
+ * swap (dropping the old trace).  Not a test: prints, asserts nothing.
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -14,8 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "sl-application.h"
+#include "sl-bench.h"
+#include "sl-resident.h"
 #include "sl-sort.h"
+#include "sl-trace-private.h"
 #include "sl-window-private.h"
 
 static double
@@ -50,10 +68,333 @@ watch_cb (gpointer data)
 }
 
 
+/* What the main loop did while the viewer recorded. */
+typedef struct
+{
+  double wall;     /* the program's run time, as it printed it */
+  guint  turns, over, live;
+  double median, p99, max;
+  gsize  events;
+  gsize  rss_growth;
+} ViewerRun;
+
+/* Records `program events RATE SECS` from a window, the live view appending (or, `whole`,
+ * reloading the whole file); the main loop watched by a 2 ms timer meanwhile. */
+static gboolean
+run_viewer (SlApplication *app,
+            const char    *program,
+            const char    *rate,
+            const char    *secs,
+            const char    *output,
+            gboolean       whole,
+            ViewerRun     *run)
+{
+  g_autoptr (GError) error = NULL;
+  SlWindow *window = sl_window_new (app);
+  gsize rss0 = sl_resident_bytes ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gtk_window_present (GTK_WINDOW (window));
+  sl_window_set_live_whole (window, whole);
+  g_autoptr (SlRecordSettings) s = sl_record_settings_new ();
+  s->program = g_strdup (program);
+  g_strfreev (s->args);
+  s->args = g_new0 (char *, 4);
+  s->args[0] = g_strdup ("events");
+  s->args[1] = g_strdup (rate);
+  s->args[2] = g_strdup (secs);
+  s->sample_hz = 0;
+  s->osrt_threshold_ns = 1;
+  s->output = g_strdup (output);
+  Watch w = { window, 0, g_array_new (FALSE, FALSE, sizeof (double)) };
+  if (!sl_window_record (window, s, &error))
+    {
+      g_printerr ("bench-live: %s\n", error->message);
+      return FALSE;
+    }
+  guint watch = g_timeout_add (2, watch_cb, &w);
+  while (sl_window_is_recording (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watch);
+  run->live = sl_window_get_n_live_updates (window);
+  run->rss_growth = sl_resident_bytes () - MIN (rss0, sl_resident_bytes ());
+  g_autofree char *text = sl_window_get_output_text (window);
+  run->wall = parse_wall (text);
+  while (sl_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+
+  g_array_sort (w.gaps, sl_cmp_double);
+  run->turns = w.gaps->len;
+  run->median = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len / 2) : 0;
+  run->p99 = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len * 99 / 100) : 0;
+  run->max = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len - 1) : 0;
+  run->over = 0;
+  for (guint i = 0; i < w.gaps->len; i++)
+    run->over += g_array_index (w.gaps, double, i) > 16.0;
+  SlTrace *trace = sl_window_get_trace (window);
+  run->events = trace != NULL ? sl_trace_get_n_events (trace) : 0;
+  g_array_unref (w.gaps);
+  gtk_window_destroy (GTK_WINDOW (window));
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+  return TRUE;
+}
+
+static void
+print_viewer (const char      *how,
+              const ViewerRun *v,
+              double           cli_wall)
+{
+  g_print ("  %s: run time %.3f s (ratio to `sightline record` %.3f, target <= 1.05); main loop "
+           "%u turns, gap median %.1f ms, p99 %.1f ms, max %.1f ms, %u over 16 ms; %u live "
+           "updates shown; resident +%.1f MiB\n",
+           how, v->wall, cli_wall > 0 ? v->wall / cli_wall : 0, v->turns, v->median, v->p99,
+           v->max, v->over, v->live, v->rss_growth / 1048576.0);
+}
+
+/* ---- the model alone: a file grown by commits ----------------------------------------------- */
+
+static void
+exec_sql (sqlite3    *db,
+          const char *sql)
+{
+  char *msg = NULL;
+  if (sqlite3_exec (db, sql, NULL, NULL, &msg) != SQLITE_OK)
+    {
+      g_printerr ("bench-live: %s: %s\n", sql, msg);
+      exit (1);
+    }
+}
+
+static gint64
+sql_int (sqlite3    *db,
+         const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 v = 0;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return v;
+}
+
+/* The tables copied by commits, as the daemon writes them; the rest is copied at the start. */
+static const char *const grown[] = {
+  "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "OSRT_API",
+  "COMPOSITE_EVENTS", "SCHED_EVENTS",
+};
+
+static gboolean
+is_grown (const char *table)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (grown); i++)
+    if (g_str_equal (grown[i], table))
+      return TRUE;
+  return FALSE;
+}
+
+/* Least squares: y = a + b x. */
+static void
+fit (GArray *x,
+     GArray *y,
+     double *a,
+     double *b)
+{
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, n = x->len;
+
+  for (guint i = 0; i < x->len; i++)
+    {
+      double u = g_array_index (x, double, i), v = g_array_index (y, double, i);
+      sx += u;
+      sy += v;
+      sxx += u * u;
+      sxy += u * v;
+    }
+  *b = n > 1 && n * sxx - sx * sx != 0 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : 0;
+  *a = n > 0 ? (sy - *b * sx) / n : 0;
+}
+
+static int
+grow (const char *gen,
+      const char *events,
+      const char *step_text,
+      gboolean    samples)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bench-live-grow-XXXXXX", NULL);
+  g_autofree char *src = g_build_filename (dir, "source.sqlite", NULL);
+  g_autofree char *path = g_build_filename (dir, "live.sqlite", NULL);
+  gint64 step = g_ascii_strtoll (step_text, NULL, 10);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  /* no scheduling rows: the daemon writes them only with `-s` perf, and they are read whole on
+   * every append (a state machine per CPU that spans commits) */
+  const char *argv[] = { gen, "-o", src, "-n", events, "--no-sched", "--force", NULL };
+  g_autoptr (GError) error = NULL;
+  gint status = 0;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                     NULL, &status, &error)
+      || !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("bench-live: sightline-gen: %s\n", error->message);
+      return 1;
+    }
+
+  /* the growing file: every table of the source, the event tables empty */
+  if (sqlite3_open (path, &db) != SQLITE_OK)
+    return 1;
+  g_autofree char *attach = g_strdup_printf ("ATTACH DATABASE '%s' AS src", src);
+  exec_sql (db, attach);
+  exec_sql (db, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF");
+  g_autoptr (GPtrArray) tables = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (gint64));
+  exec_sql (db, "BEGIN");
+  sqlite3_prepare_v2 (db, "SELECT name, sql FROM src.sqlite_master WHERE type = 'table' AND "
+                          "sql IS NOT NULL", -1, &stmt, NULL);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+      exec_sql (db, (const char *) sqlite3_column_text (stmt, 1));
+      if (!samples && (g_str_equal (name, "COMPOSITE_EVENTS")
+                       || g_str_equal (name, "SAMPLING_CALLCHAINS")))
+        continue;
+      if (is_grown (name))
+        g_ptr_array_add (tables, g_strdup (name));
+      else
+        {
+          g_autofree char *copy = g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM "
+                                                   "src.\"%s\"", name, name);
+          exec_sql (db, copy);
+        }
+    }
+  sqlite3_finalize (stmt);
+  exec_sql (db, "COMMIT");
+  gint64 total = 0;
+  for (guint i = 0; i < tables->len; i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM src.\"%s\"",
+                                              (char *) tables->pdata[i]);
+      gint64 n = sql_int (db, sql);
+      g_array_append_val (rows, n);
+      total += n;
+    }
+  guint n_steps = (guint) MAX (total / MAX (step, 1), 1);
+  guint every = MAX (n_steps / 8, 1);
+  g_autofree char *load = sl_bench_load_average ();
+  g_print ("a file grown to %" G_GINT64_FORMAT " event rows in %u commits of ~%" G_GINT64_FORMAT
+           " rows (one live update at 100 k events/s), %s; load average %s\n",
+           total, n_steps, step, samples ? "with CPU samples (1%, read whole each update)"
+                                         : "without CPU samples", load);
+  g_print ("%12s %12s %12s %8s %10s %10s %12s\n", "events", "append ms", "whole ms", "ratio",
+           "model B/ev", "RSS MiB", "drop old ms");
+
+  g_autoptr (GArray) ax = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) ay = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) wx = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) wy = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) drops = g_array_new (FALSE, FALSE, sizeof (double));
+  SlTrace *trace = NULL;
+  gsize rss0 = sl_resident_bytes (), rss_whole = 0, rss_append = 0;
+  double max_drop = 0;
+  for (guint k = 0; k < n_steps; k++)
+    {
+      /* the next commit: each table's next share of rows, in rowid order */
+      exec_sql (db, "BEGIN");
+      for (guint i = 0; i < tables->len; i++)
+        {
+          gint64 n = g_array_index (rows, gint64, i);
+          gint64 from = n * k / n_steps, to = k + 1 == n_steps ? n : n * (k + 1) / n_steps;
+          g_autofree char *sql = g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM "
+                                                  "src.\"%s\" WHERE rowid > %" G_GINT64_FORMAT
+                                                  " AND rowid <= %" G_GINT64_FORMAT,
+                                                  (char *) tables->pdata[i],
+                                                  (char *) tables->pdata[i], from, to);
+          exec_sql (db, sql);
+        }
+      exec_sql (db, "COMMIT");
+
+      double loaded = trace != NULL ? (double) sl_trace_get_n_events (trace) : 0;
+      double t0 = sl_bench_now ();
+      SlTrace *next = trace != NULL
+                      ? sl_trace_append (trace, NULL, &error)
+                      : sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL, &error);
+      double append_s = sl_bench_now () - t0;
+      if (next == NULL)
+        {
+          g_printerr ("bench-live: %s\n", error->message);
+          return 1;
+        }
+      /* what the main thread does at the swap: let go of the old trace */
+      t0 = sl_bench_now ();
+      g_clear_pointer (&trace, sl_trace_unref);
+      double drop = sl_bench_now () - t0;
+      trace = next;
+      if (k > 0)
+        {
+          g_array_append_val (ax, loaded);
+          g_array_append_val (ay, append_s);
+          g_array_append_val (drops, drop);
+          max_drop = MAX (max_drop, drop);
+        }
+      if ((k + 1) % every != 0 && k + 1 != n_steps)
+        continue;
+
+      /* the old live view at this point: the whole file, on the same machine and moment */
+      rss_append = sl_resident_bytes ();
+      t0 = sl_bench_now ();
+      g_autoptr (SlTrace) whole = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
+                                                 NULL, &error);
+      double whole_s = sl_bench_now () - t0;
+      double n_now = (double) sl_trace_get_n_events (trace);
+      rss_whole = MAX (rss_whole, sl_resident_bytes ());
+      g_array_append_val (wx, n_now);
+      g_array_append_val (wy, whole_s);
+      g_print ("%12.0f %12.1f %12.1f %8.1f %10.1f %10.1f %12.2f\n", n_now, append_s * 1e3,
+               whole_s * 1e3, append_s > 0 ? whole_s / append_s : 0,
+               (double) sl_trace_get_memory_size (trace) / MAX (n_now, 1),
+               rss_append / 1048576.0, drop * 1e3);
+    }
+  guint appended, reloaded;
+  _sl_live_get_counts (&appended, &reloaded);
+
+  double a0, a1, w0, w1;
+  fit (ax, ay, &a0, &a1);
+  fit (wx, wy, &w0, &w1);
+  double n_final = (double) sl_trace_get_n_events (trace), big = 6e7;
+  g_print ("appends: %u (%u loaded whole instead); per update: %.1f ms + %.1f ns for each event "
+           "already loaded (whole load: %.1f ms + %.1f ns an event: %.1f times the append's "
+           "slope)\n",
+           appended, reloaded, a0 * 1e3, a1 * 1e9, w0 * 1e3, w1 * 1e9, a1 > 0 ? w1 / a1 : 0);
+  g_print ("extrapolated to 10 min at 100 k events/s (6e7 events): an append %.2f s, a whole "
+           "load %.1f s (ratio %.1f); the new rows of one update alone ~%.1f ms\n",
+           a0 + a1 * big, w0 + w1 * big, (a0 + a1 * big) > 0 ? (w0 + w1 * big) / (a0 + a1 * big) : 0,
+           a0 * 1e3);
+  g_print ("memory: model %.1f bytes an event; resident %.1f bytes an event loaded while "
+           "appending (%.1f with a whole load beside it, as the old live view held two)\n",
+           (double) sl_trace_get_memory_size (trace) / MAX (n_final, 1),
+           (double) (rss_append - MIN (rss0, rss_append)) / MAX (n_final, 1),
+           (double) (rss_whole - MIN (rss0, rss_whole)) / MAX (n_final, 1));
+  g_print ("main thread at the swap (dropping the old trace): median %.2f ms, max %.2f ms\n",
+           sl_bench_median (drops) * 1e3, max_drop * 1e3);
+  sl_trace_unref (trace);
+  sqlite3_close (db);
+  g_unlink (path);
+  g_unlink (src);
+  g_rmdir (dir);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  if (argc >= 3 && g_str_equal (argv[1], "--grow"))
+    return grow (argv[2], argc > 3 ? argv[3] : "4M", argc > 4 ? argv[4] : "50000",
+                 argc <= 5 || !g_str_equal (argv[5], "no-samples"));
+
   const char *rate = argc > 3 ? argv[3] : "100000", *secs = argc > 4 ? argv[4] : "3";
   g_autofree char *dir = g_dir_make_tmp ("bench-live-XXXXXX", NULL);
   g_autofree char *cli_trace = g_build_filename (dir, "cli.sqlite", NULL);
@@ -65,7 +406,9 @@ main (int   argc,
 
   if (argc < 3)
     {
-      g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [RATE] [SECONDS]\n", argv[0]);
+      g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [RATE] [SECONDS]\n"
+                  "       %s --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples]\n", argv[0],
+                  argv[0]);
       return 2;
     }
   g_mkdir (run, 0700);
@@ -83,58 +426,26 @@ main (int   argc,
     }
   double cli_wall = parse_wall (out);
 
-  /* 2. the same from the viewer, live */
+  /* 2. the same from the viewer, live: appending, then reloading the whole file as before */
   gtk_init ();
   g_autoptr (SlApplication) app = sl_application_new ();
   g_application_register (G_APPLICATION (app), NULL, NULL);
   g_application_hold (G_APPLICATION (app));
-  SlWindow *window = sl_window_new (app);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autoptr (SlRecordSettings) s = sl_record_settings_new ();
-  s->program = g_strdup (argv[2]);
-  g_strfreev (s->args);
-  s->args = g_new0 (char *, 4);
-  s->args[0] = g_strdup ("events");
-  s->args[1] = g_strdup (rate);
-  s->args[2] = g_strdup (secs);
-  s->sample_hz = 0;
-  s->osrt_threshold_ns = 1;
-  s->output = g_strdup (gui_trace);
-  Watch w = { window, 0, g_array_new (FALSE, FALSE, sizeof (double)) };
-  if (!sl_window_record (window, s, &error))
-    {
-      g_printerr ("bench-live: %s\n", error->message);
-      return 1;
-    }
-  guint watch = g_timeout_add (2, watch_cb, &w);
-  while (sl_window_is_recording (window))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watch);
-  guint live = sl_window_get_n_live_updates (window);
-  g_autofree char *text = sl_window_get_output_text (window);
-  double gui_wall = parse_wall (text);
-  while (sl_window_is_loading (window))
-    g_main_context_iteration (NULL, TRUE);
+  ViewerRun appending = { 0 }, whole = { 0 };
+  if (!run_viewer (app, argv[2], rate, secs, gui_trace, FALSE, &appending))
+    return 1;
+  g_unlink (gui_trace);
+  if (!run_viewer (app, argv[2], rate, secs, gui_trace, TRUE, &whole))
+    return 1;
 
-  g_array_sort (w.gaps, sl_cmp_double);
-  double median = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len / 2) : 0;
-  double p99 = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len * 99 / 100) : 0;
-  double max = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len - 1) : 0;
-  guint over = 0;
-  for (guint i = 0; i < w.gaps->len; i++)
-    over += g_array_index (w.gaps, double, i) > 16.0;
-  SlTrace *trace = sl_window_get_trace (window);
-
-  g_print ("program at %s events/s for %s s (%" G_GSIZE_FORMAT " events in the trace)\n", rate,
-           secs, trace != NULL ? sl_trace_get_n_events (trace) : 0);
-  g_print ("  run time under `sightline record`: %.3f s; under the live viewer: %.3f s; "
-           "ratio %.3f (target <= 1.05)\n",
-           cli_wall, gui_wall, cli_wall > 0 ? gui_wall / cli_wall : 0);
-  g_print ("  main loop while recording: %u turns, gap median %.1f ms, p99 %.1f ms, max %.1f ms, "
-           "%u over 16 ms; %u live reloads shown\n",
-           w.gaps->len, median, p99, max, over, live);
-  gtk_window_destroy (GTK_WINDOW (window));
+  g_print ("program at %s events/s for %s s (%" G_GSIZE_FORMAT " events in the trace); "
+           "`sightline record` alone: %.3f s\n", rate, secs, appending.events, cli_wall);
+  print_viewer ("live view appending        ", &appending, cli_wall);
+  print_viewer ("live view reloading (before)", &whole, cli_wall);
+  g_print ("  ratios appending / reloading: gap max %.2f, median %.2f, live updates %.2f\n",
+           whole.max > 0 ? appending.max / whole.max : 0,
+           whole.median > 0 ? appending.median / whole.median : 0,
+           whole.live > 0 ? (double) appending.live / whole.live : 0);
   g_application_release (G_APPLICATION (app));
   {
     g_autofree char *pidfile = g_build_filename (run, "sightlined.sock.pid", NULL);
