@@ -170,6 +170,11 @@ struct _SlTrace
   /* a trace loaded with SL_LOAD_LIVE: where in the file it stopped, for sl_trace_append()
    * (sl-trace-live.c); NULL otherwise */
   struct _SlLiveState *live;
+
+  /* sl_trace_get_loading(): a first look at a file still being read */
+  gboolean      loading;
+  SlTime        loading_from;
+  double        loading_share;
 };
 
 SlTrace *_sl_trace_new        (const char *path);
@@ -182,6 +187,10 @@ guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
 /* The label of an enum value (the file's, else built in), NULL when there is none. */
 const char *_sl_trace_enum_find (SlTrace *trace, SlEnum which, gint64 value);
 void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Marks `trace` as a first look at its file (sl_trace_get_loading): its events are all in up to
+ * `from`, `share` of the rows are read, and the whole file will end at `end` (the trace's end is
+ * moved there when later). */
+void    _sl_trace_set_loading (SlTrace *trace, SlTime from, SlTime end, double share);
 /* The chain of an OSRT_CALLCHAINS id, G_MAXUINT32 when the file has none of that id. */
 guint32 _sl_trace_find_osrt_chain (SlTrace *trace, guint32 callchain_id);
 SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);

@@ -531,6 +531,33 @@ sl_trace_get_end (SlTrace *trace)
   return trace->end;
 }
 
+gboolean
+sl_trace_get_loading (SlTrace *trace,
+                      SlTime  *from,
+                      double  *share)
+{
+  if (trace == NULL || !trace->loading)
+    return FALSE;
+  if (from != NULL)
+    *from = trace->loading_from;
+  if (share != NULL)
+    *share = trace->loading_share;
+  return TRUE;
+}
+
+void
+_sl_trace_set_loading (SlTrace *trace,
+                       SlTime   from,
+                       SlTime   end,
+                       double   share)
+{
+  trace->loading = TRUE;
+  trace->loading_from = from;
+  trace->loading_share = CLAMP (share, 0.0, 1.0);
+  if (end > trace->end)
+    trace->end = end;
+}
+
 gsize
 sl_trace_get_n_events (SlTrace *trace)
 {

@@ -154,6 +154,13 @@ const char       *sl_trace_get_path          (SlTrace        *trace);
 const char       *sl_trace_get_schema        (SlTrace        *trace);
 SlTime            sl_trace_get_start         (SlTrace        *trace);
 SlTime            sl_trace_get_end           (SlTrace        *trace);
+/* A first look at a file whose rows are still being read (a big file opened in the viewer):
+ * TRUE, with the time from which its events are not all in yet and the share of the file's rows
+ * read so far (0..1); its end is already the whole file's, so that views span it.  FALSE for a
+ * whole trace. */
+gboolean          sl_trace_get_loading       (SlTrace        *trace,
+                                              SlTime         *from,
+                                              double         *share);
 gsize             sl_trace_get_n_events      (SlTrace        *trace);
 /* TRUE for a Kineto (PyTorch profiler) or Chrome trace-event JSON file, read by content (plain or
  * gzip), FALSE for anything else (an nsys SQLite export). */

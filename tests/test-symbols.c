@@ -557,14 +557,14 @@ test_modules (void)
   g_autofree char *exe = self_path ();
   const char *symbol, *module;
 
-  sl_symbolizer_add_module (s, 1, 0, 0x1000, 0x2000, "[vdso]");
+  sl_symbolizer_add_module (s, 1, 0, 0x1000, 0x2000, "[stack]");
   sl_symbolizer_add_module (s, 1, 0, 0x5000, 0x6000, "/nonexistent/a.so");
   sl_symbolizer_add_module (s, 2, 0, 0x1000, 0x2000, "/nonexistent/b.so");
   sl_symbolizer_add_module (s, 1, 0, 0x3000, 0x3000, "/nonexistent/empty.so"); /* ignored */
-  sl_symbolizer_add_module (s, 1, 0, 0x1000, 0x2000, "[vdso]");                  /* again */
+  sl_symbolizer_add_module (s, 1, 0, 0x1000, 0x2000, "[stack]");                  /* again */
 
-  assert_unresolved (s, 1, 0x1000, "[vdso]");
-  assert_unresolved (s, 1, 0x1fff, "[vdso]");
+  assert_unresolved (s, 1, 0x1000, "[stack]");
+  assert_unresolved (s, 1, 0x1fff, "[stack]");
   assert_unresolved (s, 1, 0x2000, SL_SYMBOLS_UNKNOWN_MODULE);
   assert_unresolved (s, 1, 0x3000, SL_SYMBOLS_UNKNOWN_MODULE);
   assert_unresolved (s, 1, 0x5800, "/nonexistent/a.so");
@@ -575,7 +575,7 @@ test_modules (void)
   g_assert_cmpstr (module, ==, SL_SYMBOLS_UNKNOWN_MODULE);
   g_assert_cmpstr (symbol, ==, "0x5000");
   g_assert_false (sl_symbolizer_lookup_frame (s, 1, 0x2000, false, &symbol, &module));
-  g_assert_cmpstr (module, ==, "[vdso]");
+  g_assert_cmpstr (module, ==, "[stack]");
 
   /* unloaded and replaced: a module over both older ones takes their place */
   sl_symbolizer_add_module (s, 1, 0, 0x1800, 0x5800, "/nonexistent/c.so");
@@ -603,6 +603,49 @@ test_modules (void)
   sl_symbolizer_free (NULL);
 }
 
+/* The vDSO has no file: its functions are named from the daemon's own vDSO (the same image on
+ * one machine), here this process's, registered under the name the injection library sends. */
+static void
+test_vdso (void)
+{
+  g_autoptr (GArray) modules = self_modules ();
+  SlSymbolizer *s = sl_symbolizer_new ();
+  void *vdso = dlopen ("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  const char *symbol = NULL, *module = NULL;
+  const Module *m = NULL;
+
+  if (vdso == NULL)
+    {
+      g_test_skip ("no vDSO in this process");
+      sl_symbolizer_free (s);
+      return;
+    }
+  void *fn = dlsym (vdso, "__vdso_clock_gettime");
+  g_assert_nonnull (fn);
+  for (guint i = 0; i < modules->len; i++)
+    if (g_strcmp0 (g_array_index (modules, Module, i).path, "linux-vdso.so.1") == 0)
+      m = &g_array_index (modules, Module, i);
+  g_assert_nonnull (m);
+  g_assert_cmpuint (addr_of (fn), >=, m->start);
+  g_assert_cmpuint (addr_of (fn), <, m->end);
+  sl_symbolizer_add_module (s, 7, m->base, m->start, m->end, SL_SYMBOLS_VDSO);
+  /* the entry and a byte inside: clock_gettime (the public alias of __vdso_clock_gettime) */
+  for (uint64_t off = 0; off <= 4; off += 4)
+    {
+      g_assert_true (sl_symbolizer_lookup (s, 7, addr_of (fn) + off, &symbol, &module));
+      g_assert_cmpstr (module, ==, SL_SYMBOLS_VDSO);
+      g_assert_nonnull (strstr (symbol, "clock_gettime"));
+    }
+  /* the same offsets under another process, elsewhere: its vDSO is the same image */
+  uint64_t shift = 0x100000000u;
+  sl_symbolizer_add_module (s, 8, m->base + shift, m->start + shift, m->end + shift,
+                            SL_SYMBOLS_VDSO);
+  g_assert_true (sl_symbolizer_lookup (s, 8, addr_of (fn) + shift, &symbol, &module));
+  g_assert_nonnull (strstr (symbol, "clock_gettime"));
+  dlclose (vdso);
+  sl_symbolizer_free (s);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -613,6 +656,7 @@ main (int    argc,
   g_test_add_func ("/collector/symbols/stripped", test_stripped);
   g_test_add_func ("/collector/symbols/bad-files", test_bad_files);
   g_test_add_func ("/collector/symbols/modules", test_modules);
+  g_test_add_func ("/collector/symbols/vdso", test_vdso);
   g_test_add_func ("/collector/symbols/perf-map", test_perf_map);
   return g_test_run ();
 }

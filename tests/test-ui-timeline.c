@@ -15,6 +15,7 @@
 #include "sl-stats-panel-private.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
+#include "sl-trace-private.h"
 #include "sl-utilization.h"
 
 #define HEADER_PX 220   /* the widget's header column, as drawn */
@@ -2334,6 +2335,60 @@ test_nvtx_projected (void)
   fixture_close (&f);
 }
 
+/* A trace still loading (a big file's first look): the time past what is read is washed and
+ * hatched under "Loading… N %", the time before it drawn as before. */
+static void
+test_loading (void)
+{
+  Fixture f;
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GdkTexture) before = NULL, loading = NULL;
+  SlTime t0, t1, from = 0;
+  double share = 0;
+
+  fixture_open (&f, path);
+  g_assert_false (sl_trace_get_loading (f.trace, NULL, NULL));
+  before = render (&f, "loading-before");
+  SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (f.view));
+  sl_viewport_get_visible (vp, &t0, &t1);
+  SlTime mid = t0 + (t1 - t0) / 2, end = sl_trace_get_end (f.trace);
+  _sl_trace_set_loading (f.trace, mid, end, 0.374);
+  g_assert_true (sl_trace_get_loading (f.trace, &from, &share));
+  g_assert_cmpint (from, ==, mid);
+  g_assert_cmpfloat (share, ==, 0.374);
+  g_assert_cmpint (sl_trace_get_end (f.trace), ==, end);
+  gtk_widget_queue_draw (f.view);
+  loading = render (&f, "loading-band");
+
+  Pixels a = pixels_get (before), b = pixels_get (loading);
+  int width = gtk_widget_get_width (f.view);
+  double xm = HEADER_PX + sl_viewport_time_to_x (vp, mid, width - HEADER_PX);
+  gsize left_same = 0, left = 0, right_changed = 0, right = 0;
+  for (int y = 40; y < a.h; y += 3)
+    for (int x = HEADER_PX + 2; x < a.w - 2; x += 3)
+      {
+        int r0, g0, b0, r1, g1, b1;
+        if (fabs (x - xm) < 4)
+          continue;
+        pixel_rgb (&a, x, y, &r0, &g0, &b0);
+        pixel_rgb (&b, x, y, &r1, &g1, &b1);
+        gboolean same = r0 == r1 && g0 == g1 && b0 == b1;
+        if (x < xm)
+          left++, left_same += same;
+        else
+          right++, right_changed += !same;
+      }
+  g_test_message ("left of %.0f px: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " pixels unchanged; "
+                  "right: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " changed",
+                  xm, left_same, left, right_changed, right);
+  /* before the horizon nothing moves; past it, most pixels are washed or hatched */
+  g_assert_cmpuint (left_same, ==, left);
+  g_assert_cmpuint (right_changed * 10, >=, right * 6);
+  g_free (a.data);
+  g_free (b.data);
+  fixture_close (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2361,6 +2416,7 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/process-tree", test_process_tree);
   g_test_add_func ("/ui/timeline/process-ranks", test_process_ranks);
   g_test_add_func ("/ui/timeline/merged-ranks", test_merged_ranks);
+  g_test_add_func ("/ui/timeline/loading", test_loading);
   g_test_add_func ("/ui/timeline/flame-real", test_flame_real);
   return g_test_run ();
 }

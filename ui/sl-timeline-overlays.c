@@ -245,3 +245,45 @@ _sl_timeline_draw_arrow (SlTimelineView *self,
   cairo_fill (cr);
   cairo_destroy (cr);
 }
+
+void
+_sl_timeline_draw_loading (SlTimelineView *self,
+                           GtkSnapshot    *snapshot,
+                           const Frame    *f,
+                           int             height)
+{
+  SlTime from;
+  double share;
+
+  if (!sl_trace_get_loading (self->trace, &from, &share))
+    return;
+  double x0 = MAX (frame_x (f, from), HEADER_W), x1 = f->right, h = height - RULER_H;
+  if (x1 <= x0 || h <= 0)
+    return;
+  /* washed towards the background, so that what is drawn there (rows of events that have not all
+   * arrived) reads as provisional, and hatched, so that it is not taken for an idle stretch */
+  GdkRGBA wash = self->pal.bg, hatch = self->pal.dim_fg;
+  wash.alpha = 0.6f;
+  hatch.alpha = 0.25f;
+  gtk_snapshot_append_color (snapshot, &wash, &GRAPHENE_RECT_INIT (x0, RULER_H, x1 - x0, h));
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x0, RULER_H, x1 - x0, h));
+  gdk_cairo_set_source_rgba (cr, &hatch);
+  cairo_set_line_width (cr, 1);
+  /* 45° lines every 12 px, fixed to the widget (not to time) so that they do not crawl on a pan */
+  for (double x = floor ((x0 - h) / 12) * 12; x < x1; x += 12)
+    {
+      cairo_move_to (cr, x, RULER_H + h);
+      cairo_line_to (cr, x + h, RULER_H);
+    }
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+  /* the label on a plate of the background, readable over the hatching */
+  g_autofree char *text = g_strdup_printf ("Loading… %.0f %%", floor (share * 100));
+  int tw, th;
+  pango_layout_set_width (self->layout, -1);
+  pango_layout_set_text (self->layout, text, -1);
+  pango_layout_get_pixel_size (self->layout, &tw, &th);
+  gtk_snapshot_append_color (snapshot, &self->pal.bg,
+                             &GRAPHENE_RECT_INIT (x0 + 4, RULER_H + 3, tw + 8, th + 4));
+  _sl_timeline_draw_text_plain (self, snapshot, text, x0 + 8, RULER_H + 5, &self->pal.fg);
+}

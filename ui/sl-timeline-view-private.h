@@ -660,6 +660,12 @@ gboolean _sl_timeline_selection_outline (SlTimelineView  *self,
 gboolean _sl_timeline_arrow_points (SlTimelineView   *self,
                                     graphene_point_t *from,
                                     graphene_point_t *to);
+/* A trace still loading (sl_trace_get_loading): the time not read yet washed and hatched, with
+ * "Loading… N %" at its start. */
+void _sl_timeline_draw_loading (SlTimelineView *self,
+                                GtkSnapshot    *snapshot,
+                                const Frame    *f,
+                                int             height);
 void _sl_timeline_draw_arrow (SlTimelineView *self,
                               GtkSnapshot    *snapshot,
                               int             width,

@@ -175,6 +175,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
     }
   batch_flush (&batch);
 
+  _sl_timeline_draw_loading (self, snapshot, &f, height);
+
   /* the selection on top */
   {
     graphene_rect_t area;

@@ -166,15 +166,15 @@ queue_push (Session *s,
  * that their rings do not fill).  bench-pytorch prints the daemon's CPU time. */
 #define SL_WRITER_NICE 10
 
-static void
-writer_lower_priority (void)
+void
+_sl_thread_lower_priority (int by)
 {
   errno = 0;
   int cur = getpriority (PRIO_PROCESS, 0);
   if (cur == -1 && errno != 0)
     return;
   /* per thread on Linux: the tid as the "process" */
-  int nice = cur + SL_WRITER_NICE < 19 ? cur + SL_WRITER_NICE : 19;
+  int nice = cur + by < 19 ? cur + by : 19;
   (void) setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), nice);
 }
 
@@ -185,7 +185,7 @@ writer_main (void *data)
   uint64_t last_commit = now_ms ();
   char *error = NULL;
 
-  writer_lower_priority ();
+  _sl_thread_lower_priority (SL_WRITER_NICE);
   for (;;)
     {
       Chunk *list;

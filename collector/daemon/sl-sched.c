@@ -52,7 +52,10 @@
 
 #define SL_PERF_PAGES     128  /* data pages per CPU: 512 KiB, ~16000 switches, the most an
                                 * unprivileged user may lock (perf_event_mlock_kb = 516) */
-#define SL_PERF_POLL_MS   20
+/* The perf reader wakes every SL_PERF_POLL_MS, or earlier when a ring is half full (its
+ * watermark): each wake-up of the daemon is a context switch on a CPU the program may want, so
+ * they are few; 50 ms holds ~4 % of a ring at 7000 switches/s. */
+#define SL_PERF_POLL_MS   50
 #define SL_PERF_HOLD_NS   10000000u /* events younger than this wait for the other CPUs' */
 #define SL_PROC_SCAN_MS   50
 #define SL_SCHED_BUF      (64u * 1024)
@@ -583,6 +586,9 @@ perf_main (void *data)
   bool hup[256] = { false };
   int n = s->n_fds < 256 ? s->n_fds : 256;
 
+  /* niced as the writer: its work waits in the rings (the watermark still wakes it at half), so
+   * it takes the CPU time the program leaves (bench-collector sched) */
+  _sl_thread_lower_priority (10);
   while (!atomic_load (&s->stop))
     {
       /* a ring whose task is gone reports POLLHUP for good: it is still read, not waited on */

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -139,33 +140,14 @@ typedef struct
   uint64_t       size;
   Elf64_Ehdr     eh;
   uint64_t       shnum;
+  bool           borrowed; /* memory of this process (the vDSO): not unmapped */
 } SlElfImage;
 
-/* Maps `path` and checks its ELF header: a 64-bit executable or shared object of this machine's
- * byte order with a section header table inside the file. */
+/* Checks the ELF header of the image in img->data: a 64-bit executable or shared object of this
+ * machine's byte order with a section header table inside the image. */
 static bool
-elf_open (const char *path,
-          SlElfImage *img)
+elf_check (SlElfImage *img)
 {
-  struct stat st;
-  /* O_NONBLOCK: a FIFO at that path must not hang the daemon (it is refused just below) */
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-  memset (img, 0, sizeof *img);
-  if (fd < 0)
-    return false;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < (off_t) sizeof (Elf64_Ehdr)
-      || (uint64_t) st.st_size > SIZE_MAX)
-    {
-      close (fd);
-      return false;
-    }
-  void *map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close (fd);
-  if (map == MAP_FAILED)
-    return false;
-  img->data = map;
-  img->size = (uint64_t) st.st_size;
   memcpy (&img->eh, img->data, sizeof img->eh);
 
   const unsigned char *id = img->eh.e_ident;
@@ -193,18 +175,78 @@ elf_open (const char *path,
         img->shnum = room; /* truncated file: use the headers that are there */
       ok = img->shnum > 0;
     }
-  if (!ok)
+  return ok;
+}
+
+/* Maps `path` and checks its ELF header (elf_check). */
+static bool
+elf_open (const char *path,
+          SlElfImage *img)
+{
+  struct stat st;
+  /* O_NONBLOCK: a FIFO at that path must not hang the daemon (it is refused just below) */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+  memset (img, 0, sizeof *img);
+  if (fd < 0)
+    return false;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < (off_t) sizeof (Elf64_Ehdr)
+      || (uint64_t) st.st_size > SIZE_MAX)
+    {
+      close (fd);
+      return false;
+    }
+  void *map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close (fd);
+  if (map == MAP_FAILED)
+    return false;
+  img->data = map;
+  img->size = (uint64_t) st.st_size;
+  if (!elf_check (img))
     {
       munmap (map, (size_t) img->size);
       memset (img, 0, sizeof *img);
+      return false;
     }
-  return ok;
+  return true;
+}
+
+/* The vDSO has no file: the kernel maps one image into every 64-bit process of the machine, so
+ * the daemon reads its own (AT_SYSINFO_EHDR), as large as /proc/self/maps says its mapping is.
+ * Its .dynsym names clock_gettime, gettimeofday, time, getcpu: hot in programs that read the
+ * clock in a loop (Python's time.monotonic(), CUDA's own timing). */
+static bool
+elf_open_vdso (SlElfImage *img)
+{
+  uint64_t at = (uint64_t) getauxval (AT_SYSINFO_EHDR), start, end;
+  char line[512];
+  FILE *maps;
+
+  memset (img, 0, sizeof *img);
+  if (at == 0 || (maps = fopen ("/proc/self/maps", "re")) == NULL)
+    return false;
+  while (fgets (line, sizeof line, maps) != NULL)
+    if (strstr (line, "[vdso]") != NULL && sscanf (line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2
+        && start == at && end > start && end - start >= sizeof (Elf64_Ehdr))
+      {
+        img->data = (const uint8_t *) (uintptr_t) at;
+        img->size = end - start;
+        img->borrowed = true;
+        break;
+      }
+  fclose (maps);
+  if (img->data == NULL || !elf_check (img))
+    {
+      memset (img, 0, sizeof *img);
+      return false;
+    }
+  return true;
 }
 
 static void
 elf_close (SlElfImage *img)
 {
-  if (img->data != NULL)
+  if (img->data != NULL && !img->borrowed)
     munmap ((void *) img->data, (size_t) img->size);
   memset (img, 0, sizeof *img);
 }
@@ -415,6 +457,16 @@ file_load (SlSymbolizer *s,
   bool has_symtab = false, done = false;
 
   f->loaded = true;
+  if (strcmp (f->path, SL_SYMBOLS_VDSO) == 0)
+    {
+      if (elf_open_vdso (&img))
+        {
+          elf_read_functions (&img, f, false);
+          elf_close (&img);
+          file_finish_symbols (f);
+        }
+      return;
+    }
   if (f->path[0] != '/' || !elf_open (f->path, &img))
     return;
   for (uint64_t i = 0; i < img.shnum && !has_symtab; i++)

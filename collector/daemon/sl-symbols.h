@@ -29,6 +29,9 @@ extern "C"
 
 /* nsys's module name for a frame outside every known module. */
 #define SL_SYMBOLS_UNKNOWN_MODULE "[Unknown]"
+/* The module name the injection library gives the vDSO (nsys's); its symbols are read from the
+ * daemon's own vDSO, the same image on one machine. */
+#define SL_SYMBOLS_VDSO "[vdso]"
 
   typedef struct _SlSymbolizer SlSymbolizer;
 
