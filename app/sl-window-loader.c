@@ -28,6 +28,7 @@ typedef struct
   gboolean  compare;
   guint     align_step;
   GWeakRef  window;
+  GCancellable *cancellable;  /* the window's for this load */
   double    last_fraction;
   char     *last_what;
 } LoadData;
@@ -73,6 +74,7 @@ load_data_free (gpointer data)
   g_free (d->offsets);
   g_free (d->last_what);
   g_weak_ref_clear (&d->window);
+  g_clear_object (&d->cancellable);
   g_free (d);
 }
 
@@ -86,6 +88,9 @@ progress_idle_cb (gpointer data)
     {
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), p->fraction);
       gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), p->what);
+      /* a first look on screen: its "Loading… N %" follows the rest of the load */
+      if (sl_trace_get_loading (self->trace, NULL, NULL))
+        sl_timeline_view_set_loading_fraction (SL_TIMELINE_VIEW (self->timeline), p->fraction);
     }
   return G_SOURCE_REMOVE;
 }
@@ -126,6 +131,102 @@ load_progress_cb (double      fraction,
   g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle_cb, p, progress_free);
 }
 
+/* SIGHTLINE_BENCH_FIRST_FRAME=1 (bench/bench-open): print when the first frame of a loaded trace
+ * was painted, counted from sl_window_open(), then quit. */
+static gint64 bench_open_time;
+
+static void
+bench_after_paint_cb (GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  SlWindow *self = user_data;
+
+  g_signal_handlers_disconnect_by_func (clock, bench_after_paint_cb, self);
+  g_print ("first-frame-ms %.1f\n", (g_get_monotonic_time () - bench_open_time) / 1e3);
+  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+}
+
+static void
+bench_watch_first_frame (SlWindow *self)
+{
+  static gboolean watched;
+
+  if (g_getenv ("SIGHTLINE_BENCH_FIRST_FRAME") != NULL && !watched)
+    {
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+      if (clock != NULL)
+        {
+          watched = TRUE;
+          g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), self);
+        }
+    }
+}
+
+typedef struct
+{
+  GWeakRef      window;
+  GCancellable *cancellable;   /* the load's: a first look of a load given up is not shown */
+  SlTrace      *trace;
+} FirstLook;
+
+static void
+first_look_free (gpointer data)
+{
+  FirstLook *l = data;
+
+  g_weak_ref_clear (&l->window);
+  g_clear_object (&l->cancellable);
+  g_clear_pointer (&l->trace, sl_trace_unref);
+  g_free (l);
+}
+
+/* A big file's first rows on screen while the rest loads (sl_trace_load_progressive): the
+ * timeline and the detail pane, the time not read yet marked; no statistics or findings yet
+ * (they come with the whole trace, in show_trace). */
+static gboolean
+first_look_idle_cb (gpointer data)
+{
+  FirstLook *l = data;
+  g_autoptr (SlWindow) self = g_weak_ref_get (&l->window);
+
+  if (self == NULL || self->disposed || self->cancellable != l->cancellable
+      || g_cancellable_is_cancelled (l->cancellable))
+    return G_SOURCE_REMOVE;
+  g_clear_pointer (&self->trace, sl_trace_unref);
+  self->trace = g_steal_pointer (&l->trace);
+  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
+  sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
+                                  SL_TIMELINE_VIEW (self->timeline), NULL);
+  _sl_window_show_page (self, "trace");
+  _sl_window_update_status (self);
+  bench_watch_first_frame (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* On the loading thread: hands the first look to the main thread. */
+static void
+load_first_look_cb (SlTrace  *trace,
+                    gpointer  user_data)
+{
+  LoadData *d = user_data;
+  g_autoptr (GObject) window = g_weak_ref_get (&d->window);
+  FirstLook *l;
+
+  if (window == NULL)
+    return;
+  l = g_new0 (FirstLook, 1);
+  g_weak_ref_init (&l->window, window);
+  l->cancellable = d->cancellable != NULL ? g_object_ref (d->cancellable) : NULL;
+  l->trace = sl_trace_ref (trace);
+  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, first_look_idle_cb, l, first_look_free);
+  /* tests (test-ui-app first-look): the first look stays on screen this long before the rest
+   * is read, however small the file */
+  const char *hold = g_getenv ("SIGHTLINE_TEST_FIRST_LOOK_HOLD_MS");
+  if (hold != NULL)
+    g_usleep (1000 * g_ascii_strtoull (hold, NULL, 10));
+}
+
 static void
 load_thread_cb (GTask        *task,
                 gpointer      source_object,
@@ -148,7 +249,8 @@ load_thread_cb (GTask        *task,
                                   SL_LOAD_ALL, d->offsets, load_progress_cb, d, cancellable,
                                   &error);
   else
-    trace = sl_trace_load (d->path, SL_LOAD_ALL, load_progress_cb, d, cancellable, &error);
+    trace = sl_trace_load_progressive (d->path, load_first_look_cb, load_progress_cb, d,
+                                       cancellable, &error);
   if (trace == NULL)
     {
       g_task_return_error (task, error);
@@ -206,21 +308,6 @@ reports_done_cb (GObject      *source,
   g_clear_pointer (&result, load_result_free);
 }
 
-/* SIGHTLINE_BENCH_FIRST_FRAME=1 (bench/bench-open): print when the first frame of a loaded trace
- * was painted, counted from sl_window_open(), then quit. */
-static gint64 bench_open_time;
-
-static void
-bench_after_paint_cb (GdkFrameClock *clock,
-                      gpointer       user_data)
-{
-  SlWindow *self = user_data;
-
-  g_signal_handlers_disconnect_by_func (clock, bench_after_paint_cb, self);
-  g_print ("first-frame-ms %.1f\n", (g_get_monotonic_time () - bench_open_time) / 1e3);
-  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
-}
-
 static void
 show_trace (SlWindow   *self,
             LoadResult *result)
@@ -234,21 +321,28 @@ show_trace (SlWindow   *self,
     .app_exec = (char *) "sightline %f",
   };
 
+  /* after a first look: the range the person moved to while the rest loaded is kept */
+  SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (self->timeline));
+  SlTime b0 = 0, b1 = 0, v0 = 0, v1 = 0;
+  gboolean keep = sl_trace_get_loading (self->trace, NULL, NULL);
+  if (keep)
+    {
+      sl_viewport_get_bounds (vp, &b0, &b1);
+      sl_viewport_get_visible (vp, &v0, &v1);
+      keep = v0 > b0 || v1 < b1;
+    }
   g_clear_pointer (&self->trace, sl_trace_unref);
   self->trace = g_steal_pointer (&result->trace);
   sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+  if (keep)
+    sl_viewport_set_visible (vp, v0, v1, FALSE);
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
   sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
                                   SL_TIMELINE_VIEW (self->timeline), NULL);
   g_autoptr (GTask) reports = g_task_new (self, NULL, reports_done_cb, NULL);
   g_task_set_task_data (reports, sl_trace_ref (self->trace), (GDestroyNotify) sl_trace_unref);
   g_task_run_in_thread (reports, reports_thread_cb);
-  if (g_getenv ("SIGHTLINE_BENCH_FIRST_FRAME") != NULL)
-    {
-      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-      if (clock != NULL)
-        g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), self);
-    }
+  bench_watch_first_frame (self);
   _sl_window_watch_viewport (self);
   gtk_widget_set_visible (self->diff, self->compare);
   if (self->compare)
@@ -316,6 +410,13 @@ load_done_cb (GObject      *source,
     }
   if (result == NULL)
     {
+      /* a first look of the load that failed or was cancelled is not left behind as if loaded */
+      if (sl_trace_get_loading (self->trace, NULL, NULL))
+        {
+          sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), NULL);
+          sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), NULL);
+          g_clear_pointer (&self->trace, sl_trace_unref);
+        }
       g_clear_object (&self->file);
       g_clear_pointer (&self->merged, g_ptr_array_unref);
       g_clear_pointer (&self->offsets, g_array_unref);
@@ -428,6 +529,7 @@ _sl_window_load_file (SlWindow *self,
     }
   d->last_fraction = -1;
   g_weak_ref_init (&d->window, self);
+  d->cancellable = g_object_ref (self->cancellable);
   task = g_task_new (self, self->cancellable, load_done_cb, NULL);
   g_task_set_source_tag (task, sl_window_open);
   g_task_set_task_data (task, d, load_data_free);

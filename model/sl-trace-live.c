@@ -32,6 +32,9 @@
 #include "sl-reader-private.h"
 
 #include <glib/gstdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <sys/stat.h>
 
@@ -62,6 +65,11 @@ struct _SlLiveState
   SlTime      nvtx_max_time;      /* latest NVTX_EVENTS timestamp read */
   guint64     nvtx_unterminated;  /* ranges read with no end */
   GHashTable *nvtx_domains;       /* the reader's NVTX domain names (rows read once) */
+  /* a first look (sl_trace_load_progressive) that left rows unread: where the least advanced
+   * table stopped, where the whole file ends, the share of the rows read */
+  gboolean    look;
+  SlTime      look_from, look_end;
+  double      look_share;
 };
 
 /* what sl_trace_append() did in this process (tests, bench-live) */
@@ -142,6 +150,51 @@ row_start (sqlite3    *db,
     v = sqlite3_column_int64 (stmt, 0);
   sqlite3_finalize (stmt);
   return v;
+}
+
+/* The latest end among the last rows of `table` (a row is written about when it ends, so the
+ * file's last rows hold its end, or near enough for a first look's time axis). */
+static SlTime
+table_end (sqlite3    *db,
+           const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT max(coalesce(end, start)) FROM (SELECT start, end "
+                                          "FROM \"%s\" ORDER BY rowid DESC LIMIT 256)", table);
+  return query_int (db, sql);
+}
+
+/* A first look: each event table read up to `share` of its rows (by rowid); notes where the
+ * least advanced one stopped (the start of its last row read) and where the whole file ends. */
+static void
+first_look_cap (sqlite3     *db,
+                SlLiveState *live,
+                double       share)
+{
+  gint64 read = 0, all = 0;
+
+  live->look_from = G_MAXINT64;
+  live->look_end = G_MININT64;
+  for (guint i = 0; i < N_LIVE_TABLES; i++)
+    {
+      LiveTable *t = &live->tables[i];
+      if (t->upto <= 0 || t->first <= 0)
+        continue;
+      gint64 n = t->upto - t->first + 1;
+      gint64 cap = MAX (t->first + (gint64) ((double) n * share) - 1, t->first);
+      all += n;
+      live->look_end = MAX (live->look_end, table_end (db, live_tables[i]));
+      if (cap >= t->upto)
+        {
+          read += n;
+          continue;
+        }
+      t->upto = cap;
+      t->last_start = row_start (db, live_tables[i], cap);
+      read += cap - t->first + 1;
+      live->look_from = MIN (live->look_from, t->last_start);
+    }
+  live->look = live->look_from != G_MAXINT64;
+  live->look_share = all > 0 ? (double) read / (double) all : 1.0;
 }
 
 static GHashTable *
@@ -374,6 +427,9 @@ _sl_live_begin (SlReader *r,
         }
       t->last_start = row_start (r->db, live_tables[i], t->upto);
     }
+  live->look = FALSE;
+  if (prev == NULL && r->trace->first_look > 0 && r->trace->first_look < 1)
+    first_look_cap (r->db, live, r->trace->first_look);
   if (prev != NULL)
     prime_from (r, prev);
   return TRUE;
@@ -475,10 +531,12 @@ append_blocker (sqlite3 *db,
   return NULL;
 }
 
-SlTrace *
-sl_trace_append (SlTrace       *trace,
-                 GCancellable  *cancellable,
-                 GError       **error)
+static SlTrace *
+append (SlTrace        *trace,
+        SlProgressFunc  progress,
+        gpointer        user_data,
+        GCancellable   *cancellable,
+        GError        **error)
 {
   g_autofree char *why = NULL;
   SlLoadFlags flags;
@@ -499,7 +557,8 @@ sl_trace_append (SlTrace       *trace,
       if (why == NULL)
         {
           g_autoptr (SlTrace) next = _sl_trace_new (trace->path);
-          gboolean ok = _sl_reader_read (next, db, flags, trace, NULL, NULL, cancellable, error);
+          gboolean ok = _sl_reader_read (next, db, flags, trace, progress, user_data, cancellable,
+                                         error);
           sqlite3_close (db);
           if (!ok)
             {
@@ -516,6 +575,128 @@ sl_trace_append (SlTrace       *trace,
     }
   g_debug ("%s: loaded whole, not appended: %s", trace->path, why);
   g_atomic_int_inc (&n_reloaded);
-  return _sl_trace_load_file (trace->path, flags | SL_LOAD_LIVE, FALSE, NULL, NULL, cancellable,
-                              error);
+  return _sl_trace_load_file (trace->path, flags | SL_LOAD_LIVE, FALSE, progress, user_data,
+                              cancellable, error);
+}
+
+SlTrace *
+sl_trace_append (SlTrace       *trace,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  return append (trace, NULL, NULL, cancellable, error);
+}
+
+/* ---- a first look at a big file ------------------------------------------------------------ */
+
+/* The progress of a first look (its share of the work: about as much as its share of the rows
+ * and the tables it reads whole) and of the rest after it, as one bar. */
+typedef struct
+{
+  SlProgressFunc progress;
+  gpointer       user_data;
+  double         from, width;
+} LookProgress;
+
+static void
+look_progress_cb (double      fraction,
+                  const char *what,
+                  gpointer    data)
+{
+  const LookProgress *p = data;
+
+  if (p->progress != NULL)
+    p->progress (p->from + p->width * fraction, what, p->user_data);
+}
+
+/* The first `share` of the file's rows, read live (the rest can be appended), marked as loading
+ * when rows were left. */
+static SlTrace *
+load_first_look (const char     *path,
+                 double          share,
+                 SlProgressFunc  progress,
+                 gpointer        user_data,
+                 GCancellable   *cancellable,
+                 GError        **error)
+{
+  g_autoptr (SlTrace) trace = NULL;
+  sqlite3 *db = _sl_trace_open_db (path, TRUE, error);
+
+  if (db == NULL)
+    return NULL;
+  trace = _sl_trace_new (path);
+  trace->first_look = share;
+  gboolean ok = _sl_reader_read (trace, db, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, progress, user_data,
+                                 cancellable, error);
+  sqlite3_close (db);
+  if (!ok)
+    {
+      if (error != NULL && *error != NULL && (*error)->domain != SL_TRACE_ERROR)
+        g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+  if (!_sl_trace_finish (trace, error))
+    return NULL;
+  if (trace->live->look)
+    _sl_trace_set_loading (trace, trace->live->look_from, trace->live->look_end,
+                           trace->live->look_share);
+  return g_steal_pointer (&trace);
+}
+
+SlTrace *
+sl_trace_load_progressive (const char      *path,
+                           SlFirstLookFunc  first_look,
+                           SlProgressFunc   progress,
+                           gpointer         user_data,
+                           GCancellable    *cancellable,
+                           GError         **error)
+{
+  const char *env = g_getenv ("SIGHTLINE_FIRST_LOOK_MIN");
+  guint64 min = env != NULL ? g_ascii_strtoull (env, NULL, 10) : 128u << 20;
+  SlCacheKey key = { 0 };
+  SlTrace *trace;
+  struct stat st;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  if (first_look == NULL || g_stat (path, &st) != 0 || !S_ISREG (st.st_mode)
+      || (guint64) st.st_size < min || sl_trace_file_is_json (path))
+    return sl_trace_load (path, SL_LOAD_ALL, progress, user_data, cancellable, error);
+  if (!g_cancellable_is_cancelled (cancellable) && (trace = _sl_trace_cache_load (path, &key)) != NULL)
+    {
+      _sl_cache_key_clear (&key);
+      if (progress != NULL)
+        progress (1.0, "done", user_data);
+      return trace;
+    }
+
+  gint64 t0 = g_get_monotonic_time ();
+  LookProgress p = { progress, user_data, 0, 0.1 };
+  g_autoptr (SlTrace) first = load_first_look (path, SL_FIRST_LOOK_SHARE, look_progress_cb, &p,
+                                               cancellable, error);
+  if (first == NULL)
+    {
+      _sl_cache_key_clear (&key);
+      return NULL;
+    }
+  if (!first->loading)
+    {
+      /* every table was small enough to be read whole */
+      first->first_look = 0;
+      _sl_trace_cache_store (first, &key, g_get_monotonic_time () - t0);
+      _sl_cache_key_clear (&key);
+      return g_steal_pointer (&first);
+    }
+  first_look (first, user_data);
+  p = (LookProgress) { progress, user_data, 0.1, 0.9 };
+  trace = append (first, look_progress_cb, &p, cancellable, error);
+  g_clear_pointer (&first, sl_trace_unref);
+  if (trace != NULL)
+    {
+#ifdef __GLIBC__
+      malloc_trim (0);   /* the first look's copy, and the loading's tables (sl_trace_load) */
+#endif
+      _sl_trace_cache_store (trace, &key, g_get_monotonic_time () - t0);
+    }
+  _sl_cache_key_clear (&key);
+  return trace;
 }

@@ -171,6 +171,9 @@ struct _SlTrace
    * (sl-trace-live.c); NULL otherwise */
   struct _SlLiveState *live;
 
+  /* a first look (sl_trace_load_progressive): the share of each event table's rows to read,
+   * 0 for all of them */
+  double        first_look;
   /* sl_trace_get_loading(): a first look at a file still being read */
   gboolean      loading;
   SlTime        loading_from;

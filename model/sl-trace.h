@@ -146,6 +146,22 @@ SlTrace          *sl_trace_load              (const char     *path,
 SlTrace          *sl_trace_append            (SlTrace        *trace,
                                               GCancellable   *cancellable,
                                               GError        **error);
+/* Called on the loading thread with a first look at the file (its own reference to take). */
+typedef void (*SlFirstLookFunc) (SlTrace *first_look, gpointer user_data);
+/* sl_trace_load (SL_LOAD_ALL) for the viewer, with a first look at a big file: when `path` is
+ * an SQLite trace of at least SIGHTLINE_FIRST_LOOK_MIN bytes (default 128 MiB) that the model
+ * cache does not hold, `first_look` is given a trace of the first SL_FIRST_LOOK_SHARE of the rows
+ * of each event table (by rowid, the order they were written), marked as loading from where the
+ * least advanced table stopped and ending where the whole file does (sl_trace_get_loading), and
+ * the rest is then appended to it (sl_trace_append).  The result is the whole trace as
+ * sl_trace_load gives it (and cached as it caches). */
+#define SL_FIRST_LOOK_SHARE 0.05
+SlTrace          *sl_trace_load_progressive  (const char     *path,
+                                              SlFirstLookFunc first_look,
+                                              SlProgressFunc  progress,
+                                              gpointer        user_data,
+                                              GCancellable   *cancellable,
+                                              GError        **error);
 SlTrace          *sl_trace_ref               (SlTrace        *trace);
 void              sl_trace_unref             (SlTrace        *trace);
 

@@ -460,6 +460,108 @@ test_cancelled (void)
   grower_close (&g);
 }
 
+/* ---- a first look at a big file (sl_trace_load_progressive) -------------------------------- */
+
+static void
+keep_first_look_cb (SlTrace  *first_look,
+                    gpointer  user_data)
+{
+  SlTrace **out = user_data;
+
+  g_assert_null (*out);
+  *out = sl_trace_ref (first_look);
+}
+
+/* Whether every kernel of `part` (by start, end and name) is among `whole`'s kernels. */
+static gsize
+kernels_missing (SlTrace *part,
+                 SlTrace *whole)
+{
+  g_autoptr (GHashTable) have = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gsize missing = 0;
+
+  for (guint l = 0; l < sl_trace_get_n_lanes (whole); l++)
+    {
+      const SlLane *lane = sl_trace_get_lane (whole, l);
+      for (gsize e = 0; lane->kind == SL_LANE_KERNELS && e < lane->n_events; e++)
+        g_hash_table_add (have, g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %s",
+                                                 lane->events[e].start, lane->events[e].end,
+                                                 sl_trace_str (whole, lane->events[e].name)));
+    }
+  for (guint l = 0; l < sl_trace_get_n_lanes (part); l++)
+    {
+      const SlLane *lane = sl_trace_get_lane (part, l);
+      for (gsize e = 0; lane->kind == SL_LANE_KERNELS && e < lane->n_events; e++)
+        {
+          g_autofree char *k = g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %s",
+                                                lane->events[e].start, lane->events[e].end,
+                                                sl_trace_str (part, lane->events[e].name));
+          missing += !g_hash_table_contains (have, k);
+        }
+    }
+  return missing;
+}
+
+/* A big file opened in the viewer: a first look at its first rows, marked as loading from where
+ * it stopped and spanning the whole file, then the whole trace, the same as a fresh load.  Real
+ * traces, made "big" by SIGHTLINE_FIRST_LOOK_MIN=0. */
+static void
+test_first_look (void)
+{
+  static const char *const files[] = {
+    "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite", "nsys/nsys-2026.2-mfu-2gpu.sqlite",
+    "nsys/nsys-2023.2-cutlass-cpu-sampling.sqlite",
+  };
+
+  g_setenv ("SIGHTLINE_FIRST_LOOK_MIN", "0", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = sl_test_trace_path (files[i]);
+      g_autoptr (GError) error = NULL;
+      SlTrace *first = NULL;
+      SlTime from = 0;
+      double share = 0;
+
+      g_autoptr (SlTrace) whole = sl_trace_load_progressive (path, keep_first_look_cb, NULL,
+                                                             &first, NULL, &error);
+      g_assert_no_error (error);
+      g_autoptr (SlTrace) fresh = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (first);
+      g_assert_true (sl_trace_get_loading (first, &from, &share));
+      g_assert_false (sl_trace_get_loading (whole, NULL, NULL));
+      g_test_message ("%s: first look %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " events, %.1f %% "
+                      "of the rows, loading from %+.3f ms",
+                      files[i], sl_trace_get_n_events (first), sl_trace_get_n_events (whole),
+                      100 * share, (from - sl_trace_get_start (whole)) / 1e6);
+      /* a small part of the rows, up to a time inside the trace, on the whole trace's axis */
+      g_assert_cmpfloat (share, >, 0);
+      g_assert_cmpfloat (share, <=, 2 * SL_FIRST_LOOK_SHARE);
+      g_assert_cmpuint (sl_trace_get_n_events (first), <, sl_trace_get_n_events (whole));
+      g_assert_cmpint (from, >=, sl_trace_get_start (whole));
+      g_assert_cmpint (from, <, sl_trace_get_end (whole));
+      g_assert_cmpint (sl_trace_get_end (first), >, from);
+      g_assert_cmpint (sl_trace_get_end (first), <=, sl_trace_get_end (whole));
+      g_assert_cmpint (sl_trace_get_end (first), >=,
+                       sl_trace_get_end (whole) - (sl_trace_get_end (whole)
+                                                   - sl_trace_get_start (whole)) / 20);
+      /* what it shows is true: its kernels are the whole trace's */
+      g_assert_cmpuint (kernels_missing (first, whole), ==, 0);
+      /* and the rest appended to it is the trace a fresh load gives */
+      sl_test_assert_equivalent (whole, fresh);
+      sl_trace_unref (first);
+    }
+  g_setenv ("SIGHTLINE_FIRST_LOOK_MIN", "134217728", TRUE);
+
+  /* a file under the threshold is loaded whole at once: no first look */
+  g_autofree char *small = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  SlTrace *none = NULL;
+  g_autoptr (SlTrace) t = sl_trace_load_progressive (small, keep_first_look_cb, NULL, &none, NULL,
+                                                     NULL);
+  g_assert_nonnull (t);
+  g_assert_null (none);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -470,5 +572,6 @@ main (int    argc,
   g_test_add_func ("/model/live/fallback", test_fallback);
   g_test_add_func ("/model/live/nothing-new", test_nothing_new);
   g_test_add_func ("/model/live/cancelled", test_cancelled);
+  g_test_add_func ("/model/live/first-look", test_first_look);
   return g_test_run ();
 }

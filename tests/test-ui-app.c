@@ -1121,6 +1121,77 @@ test_cancel (void)
   sl_test_iterate_for (50);
 }
 
+/* ---- a big file's first look --------------------------------------------------------------- */
+
+static gboolean
+shows_first_look (gpointer data)
+{
+  SlTrace *trace = sl_window_get_trace (data);
+
+  return trace != NULL && sl_trace_get_loading (trace, NULL, NULL)
+         && g_strcmp0 (sl_window_get_page (data), "trace") == 0;
+}
+
+static gboolean
+shows_whole (gpointer data)
+{
+  SlTrace *trace = sl_window_get_trace (data);
+
+  return trace != NULL && !sl_trace_get_loading (trace, NULL, NULL) && !sl_window_is_loading (data);
+}
+
+/* A file big enough for a first look (made so by SIGHTLINE_FIRST_LOOK_MIN=0, and held on screen 3 s
+ * by SIGHTLINE_TEST_FIRST_LOOK_HOLD_MS): its first rows are on the timeline, on the whole file's
+ * axis, while the load goes on; then the whole trace takes its place, at the range zoomed to. */
+static void
+test_first_look (void)
+{
+  g_autofree char *path = sl_test_trace_path (NSYS_TRACE);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  SlWindow *window = sl_window_new (app);
+  SlTime from = 0, b0, b1, v0, v1, w0, w1;
+  double share = 0;
+
+  g_setenv ("SIGHTLINE_FIRST_LOOK_MIN", "0", TRUE);
+  g_setenv ("SIGHTLINE_TEST_FIRST_LOOK_HOLD_MS", "3000", TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  sl_window_open (window, file);
+  g_assert_true (sl_test_wait_until (shows_first_look, window, 30000));
+  SlTrace *first = sl_trace_ref (sl_window_get_trace (window));
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  g_assert_true (sl_timeline_view_get_trace (tv) == first);
+  g_assert_true (sl_window_is_loading (window));
+  g_assert_true (sl_trace_get_loading (first, &from, &share));
+  g_test_message ("first look: %" G_GSIZE_FORMAT " events, %.1f %% of the rows",
+                  sl_trace_get_n_events (first), 100 * share);
+  sl_test_iterate_for (300);
+  sl_test_screenshot (GTK_WIDGET (window), "first-look");
+
+  /* the person zooms in while the rest loads */
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+  sl_viewport_get_bounds (vp, &b0, &b1);
+  g_assert_cmpint (b1, ==, sl_trace_get_end (first));
+  v0 = b0 + (b1 - b0) / 10;
+  v1 = b0 + (b1 - b0) / 5;
+  sl_viewport_set_visible (vp, v0, v1, FALSE);
+
+  g_assert_true (sl_test_wait_until (shows_whole, window, 60000));
+  SlTrace *whole = sl_window_get_trace (window);
+  g_assert_true (whole != first);
+  g_assert_true (sl_timeline_view_get_trace (tv) == whole);
+  g_assert_cmpuint (sl_trace_get_n_events (whole), >, sl_trace_get_n_events (first));
+  sl_viewport_get_visible (vp, &w0, &w1);
+  g_assert_cmpint (w0, ==, v0);
+  g_assert_cmpint (w1, ==, v1);
+  sl_test_iterate_for (300);
+  sl_test_screenshot (GTK_WIDGET (window), "first-look-whole");
+  sl_trace_unref (first);
+  g_setenv ("SIGHTLINE_TEST_FIRST_LOOK_HOLD_MS", "0", TRUE);
+  g_setenv ("SIGHTLINE_FIRST_LOOK_MIN", "134217728", TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (50);
+}
+
 /* ---- recording from the GUI ---------------------------------------------------------------- */
 
 static gboolean
@@ -1861,6 +1932,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/about-trace", test_about_trace);
   g_test_add_func ("/ui-app/keys", test_keys);
   g_test_add_func ("/ui-app/cancel", test_cancel);
+  g_test_add_func ("/ui-app/first-look", test_first_look);
   g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
   g_test_add_func ("/ui-app/record/live", test_record_live);

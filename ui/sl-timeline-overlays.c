@@ -278,7 +278,9 @@ _sl_timeline_draw_loading (SlTimelineView *self,
   cairo_stroke (cr);
   cairo_destroy (cr);
   /* the label on a plate of the background, readable over the hatching */
-  g_autofree char *text = g_strdup_printf ("Loading… %.0f %%", floor (share * 100));
+  g_autofree char *text = g_strdup_printf ("Loading… %.0f %%",
+                                           floor ((self->loading_fraction >= 0
+                                                   ? self->loading_fraction : share) * 100));
   int tw, th;
   pango_layout_set_width (self->layout, -1);
   pango_layout_set_text (self->layout, text, -1);

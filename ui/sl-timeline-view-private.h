@@ -181,6 +181,7 @@ struct _SlTimelineView
   SlTime         ruler_base;     /* base of relative ruler labels, -1 when absolute */
   SlColorMode    color_mode;
   gboolean       util_overlay;
+  double         loading_fraction;  /* sl_timeline_view_set_loading_fraction, -1: none */
   double         util_threshold;
 
   /* lane management (sl-timeline-lanes.c) */

@@ -410,6 +410,7 @@ sl_timeline_view_init (SlTimelineView *self)
 
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   g_array_set_clear_func (self->rows, _sl_timeline_row_clear);
+  self->loading_fraction = -1;
   self->lod = g_array_new (FALSE, FALSE, sizeof (SlLodItem));
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->text_w = g_hash_table_new (NULL, NULL);
@@ -500,6 +501,16 @@ sl_timeline_view_set_focus (SlTimelineView  *self,
 }
 
 void
+sl_timeline_view_set_loading_fraction (SlTimelineView *self,
+                                       double          fraction)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  self->loading_fraction = CLAMP (fraction, 0.0, 1.0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
 sl_timeline_view_set_ruler_marks (SlTimelineView *self,
                                   const SlTime   *ranges,
                                   guint           n_ranges)
@@ -539,6 +550,7 @@ sl_timeline_view_set_trace (SlTimelineView *self,
     return;
   if (trace != NULL)
     sl_trace_ref (trace);
+  self->loading_fraction = -1;
   g_clear_pointer (&self->highlight, sl_search_free);
   search_clear (self);
   focus_clear (self);

@@ -62,6 +62,10 @@ void        sl_timeline_view_set_focus          (SlTimelineView   *self,
                                                  const SlEventRef *events,
                                                  guint             n_events);
 /* Shaded marks along the ruler where findings are: `n_ranges` (start, end) pairs. */
+/* While the trace shown is a first look (sl_trace_get_loading), the share of the whole load
+ * done (0..1) for its "Loading… N %" label; reset by each sl_timeline_view_set_trace. */
+void        sl_timeline_view_set_loading_fraction (SlTimelineView *self,
+                                                   double          fraction);
 void        sl_timeline_view_set_ruler_marks    (SlTimelineView *self,
                                                  const SlTime   *ranges,
                                                  guint           n_ranges);
