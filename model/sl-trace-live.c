@@ -610,7 +610,10 @@ look_progress_cb (double      fraction,
 }
 
 /* The first `share` of the file's rows, read live (the rest can be appended), marked as loading
- * when rows were left. */
+ * when rows were left.  Without the CPU samples and thread states: their tables are read whole
+ * by every append (their chains and state machines span commits), and a sampled trace's call
+ * chains are a third of its rows (10 M generated events: 4 M rows of SAMPLING_CALLCHAINS), so
+ * they come with the whole trace. */
 static SlTrace *
 load_first_look (const char     *path,
                  double          share,
@@ -626,8 +629,9 @@ load_first_look (const char     *path,
     return NULL;
   trace = _sl_trace_new (path);
   trace->first_look = share;
-  gboolean ok = _sl_reader_read (trace, db, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, progress, user_data,
-                                 cancellable, error);
+  gboolean ok = _sl_reader_read (trace, db,
+                                 (SL_LOAD_ALL & ~(SL_LOAD_SAMPLES | SL_LOAD_SCHED)) | SL_LOAD_LIVE,
+                                 NULL, progress, user_data, cancellable, error);
   sqlite3_close (db);
   if (!ok)
     {
@@ -637,6 +641,8 @@ load_first_look (const char     *path,
     }
   if (!_sl_trace_finish (trace, error))
     return NULL;
+  /* what the append reads: everything */
+  trace->live->flags = SL_LOAD_ALL | SL_LOAD_LIVE;
   if (trace->live->look)
     _sl_trace_set_loading (trace, trace->live->look_from, trace->live->look_end,
                            trace->live->look_share);
