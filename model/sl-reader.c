@@ -427,8 +427,10 @@ _sl_reader_read (SlTrace        *trace,
   g.last_thread = -1;
   g.last_gpu_array = NULL;
   memset (g.memcpy_names, 0, sizeof g.memcpy_names);
-  /* an append reads few rows: one thread, one connection */
-  g.db = want_gpu && prev == NULL ? _sl_trace_open_db (trace->path, (flags & SL_LOAD_LIVE) != 0, NULL) : NULL;
+  /* an append reads few rows: one thread, one connection; but the rest of a first look is
+   * most of a file (sl_trace_load_progressive), read on two threads as a fresh load is */
+  g.db = want_gpu && (prev == NULL || prev->first_look > 0)
+         ? _sl_trace_open_db (trace->path, (flags & SL_LOAD_LIVE) != 0, NULL) : NULL;
   if (g.db != NULL)
     {
       _sl_reader_strings_open (&g);
