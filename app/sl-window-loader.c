@@ -198,6 +198,7 @@ first_look_idle_cb (gpointer data)
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
   sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
                                   SL_TIMELINE_VIEW (self->timeline), NULL);
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (self->stats), NULL, NULL);
   _sl_window_show_page (self, "trace");
   _sl_window_update_status (self);
   bench_watch_first_frame (self);
@@ -339,6 +340,8 @@ show_trace (SlWindow   *self,
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
   sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
                                   SL_TIMELINE_VIEW (self->timeline), NULL);
+  /* the last trace's tables go now: this one's come from the reports thread */
+  sl_stats_panel_set_timeline (SL_STATS_PANEL (self->stats), NULL, NULL);
   g_autoptr (GTask) reports = g_task_new (self, NULL, reports_done_cb, NULL);
   g_task_set_task_data (reports, sl_trace_ref (self->trace), (GDestroyNotify) sl_trace_unref);
   g_task_run_in_thread (reports, reports_thread_cb);

@@ -20,6 +20,7 @@ struct _SlStatsPanel
   GtkWidget       parent_instance;
 
   GtkWidget      *notebook;
+  GtkWidget      *placeholder; /* said instead of the notebook while there are no tables */
   GPtrArray      *pages;       /* _SlStatsPage *, one per report name */
   SlTimelineView *timeline;    /* weak */
   SlTrace        *trace;
@@ -328,6 +329,8 @@ clear_pages (SlStatsPanel *self)
   while (gtk_notebook_get_n_pages (GTK_NOTEBOOK (self->notebook)) > 0)
     gtk_notebook_remove_page (GTK_NOTEBOOK (self->notebook), -1);
   g_ptr_array_set_size (self->pages, 0);
+  gtk_widget_set_visible (self->notebook, FALSE);
+  gtk_widget_set_visible (self->placeholder, TRUE);
 }
 
 static void
@@ -350,6 +353,7 @@ sl_stats_panel_dispose (GObject *object)
 
   disconnect_viewport (self);
   g_clear_pointer (&self->notebook, gtk_widget_unparent);
+  g_clear_pointer (&self->placeholder, gtk_widget_unparent);
   g_clear_pointer (&self->pages, g_ptr_array_unref);
   g_clear_pointer (&self->kernel_ids, g_hash_table_unref);
   g_clear_pointer (&self->trace, sl_trace_unref);
@@ -377,6 +381,12 @@ sl_stats_panel_init (SlStatsPanel *self)
   self->notebook = gtk_notebook_new ();
   gtk_notebook_set_scrollable (GTK_NOTEBOOK (self->notebook), TRUE);
   gtk_widget_set_parent (self->notebook, GTK_WIDGET (self));
+  gtk_widget_set_visible (self->notebook, FALSE);
+  /* the reports of a big trace take seconds after it is on screen (and a first look has none):
+   * an empty pane would look broken, or, worse, keep the last trace's tables */
+  self->placeholder = gtk_label_new ("The statistics are computed once the whole trace is loaded.");
+  gtk_widget_add_css_class (self->placeholder, "dim-label");
+  gtk_widget_set_parent (self->placeholder, GTK_WIDGET (self));
 }
 
 /* Kernels first, they are what a person looks at first; on a trace without kernels the first
@@ -462,6 +472,8 @@ sl_stats_panel_set_timeline (SlStatsPanel   *self,
     }
   for (; i < owned->len; i++)
     g_clear_pointer (&owned->pdata[i], sl_report_free);
+  gtk_widget_set_visible (self->placeholder, FALSE);
+  gtk_widget_set_visible (self->notebook, TRUE);
   show_first_with_data (self);
   /* A selection made before the tables existed applies too. */
   viewport_selection_changed_cb (self->viewport, NULL, self);
