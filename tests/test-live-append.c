@@ -51,7 +51,8 @@ commit_time (sqlite3    *db,
   sqlite3_stmt *stmt = NULL;
   gboolean has_end = FALSE;
 
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
     has_end = sqlite3_column_int (stmt, 0) > 0;
   sqlite3_finalize (stmt);
   return has_end ? "coalesce(\"end\", start, 0)" : "coalesce(start, 0)";
@@ -348,7 +349,8 @@ test_out_of_order (void)
 }
 
 /* What appending cannot follow is loaded whole: the last or first row read of a table deleted,
- * the schema changed, another file in the place; each time the result is a fresh load's, and appending goes on after it. */
+ * the schema changed, another file in the place; each time the result is a fresh load's, and
+ * appending goes on after it. */
 static void
 test_fallback (void)
 {
