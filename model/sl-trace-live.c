@@ -28,6 +28,15 @@
  * global ids the links hold are dense across lanes and move when any earlier lane grows.  An
  * append therefore costs a memory pass over what was loaded (tens of ns an event) plus the new
  * rows' reading; bench/bench-live.c measures both against the full reload.
+ *
+ * An appended trace holds what a fresh load of the file holds (tests/test-live-append.c compares
+ * them at every step), numbered in the order things were met: new strings, threads, GPUs and
+ * kernel or copy descriptions come after the earlier ones, where a fresh load numbers them in
+ * table order (and its two loading threads intern strings in either order anyway).  Where it can
+ * still differ: synchronization rows of a context whose first kernel or copy was committed after
+ * them stay on the device their row names (a fresh load puts them on the kernel's); the counts of
+ * a few warnings (OS calls naming a call chain the file lacks, names not UTF-8, string ids that
+ * point nowhere) cover the rows of the last append, not the whole table.
  */
 #include "sl-reader-private.h"
 
