@@ -15,7 +15,9 @@
  * from sightline-gen (EVENTS, 4M by default) is copied into a new file in commits of STEP rows
  * (50k: what 0.5 s, one live update, brings at 100 k/s) as fast as SQLite takes them, the trace
  * appended after each; at eight points the whole file is also loaded as the old live view did.
- * `no-samples` leaves the CPU samples out (the live view reads them whole on every update).
+ * `no-samples` leaves the CPU samples out: sightline-gen writes their stacks as nsys does, in
+ * SAMPLING_CALLCHAINS, which an append reads whole (the daemon, while it records, writes side
+ * tables that an append reads by key).
  * It prints the time of an append and of a whole load against the events already loaded, their
  * slopes (what an event already loaded costs each update) and both extrapolated to 6·10^7 events,
  * the model's and the process's resident bytes per event, and what the main thread pays at the
@@ -288,8 +290,9 @@ grow (const char *gen,
   g_autofree char *load = sl_bench_load_average ();
   g_print ("a file grown to %" G_GINT64_FORMAT " event rows in %u commits of ~%" G_GINT64_FORMAT
            " rows (one live update at 100 k events/s), %s; load average %s\n",
-           total, n_steps, step, samples ? "with CPU samples (1%, read whole each update)"
-                                         : "without CPU samples", load);
+           total, n_steps, step,
+           samples ? "with CPU samples (1%; their SAMPLING_CALLCHAINS read whole each update)"
+                   : "without CPU samples", load);
   g_print ("%12s %12s %12s %8s %10s %10s %12s\n", "events", "append ms", "whole ms", "ratio",
            "model B/ev", "RSS MiB", "drop old ms");
 
