@@ -74,6 +74,7 @@ struct _SlWindow
   GCancellable *live_cancellable; /* non-NULL while a live load runs */
   guint         n_live;           /* live loads shown */
   gboolean      live_whole;       /* bench-live: reload the whole file each time instead */
+  gint64        live_swap_max_us; /* bench-live: the longest swap of a live state on screen */
   char         *recording_status;
 
   gsize         n_matches;     /* of the timeline's search */
@@ -159,6 +160,8 @@ guint       sl_window_get_n_live_updates (SlWindow *self);
  * figure appending is measured against). */
 void        sl_window_set_live_whole    (SlWindow *self,
                                          gboolean  whole);
+/* bench-live: the longest time the main thread spent swapping a live state in (µs). */
+gint64      sl_window_get_live_swap_max (SlWindow *self);
 char       *sl_window_get_output_text   (SlWindow *self);
 
 /* sl-window-export.c, for tests: the timeline as shown, saved as PNG (or SVG when `path` ends in

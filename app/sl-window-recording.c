@@ -72,6 +72,7 @@ live_show (SlWindow *self,
   SlTime old_start = 0, old_end = 0, t0 = 0, t1 = 0, start, end;
   gboolean first = self->trace == NULL;
   SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (self->timeline));
+  gint64 swap_start = g_get_monotonic_time ();
 
   if (!first)
     {
@@ -99,6 +100,7 @@ live_show (SlWindow *self,
       _sl_window_show_page (self, "trace");
     }
   self->n_live++;
+  self->live_swap_max_us = MAX (self->live_swap_max_us, g_get_monotonic_time () - swap_start);
   _sl_window_update_status (self);
   gtk_label_set_text (GTK_LABEL (self->status_right),
                       self->recording_status != NULL ? self->recording_status : "");
@@ -422,6 +424,13 @@ sl_window_set_live_whole (SlWindow *self,
 {
   g_return_if_fail (SL_IS_WINDOW (self));
   self->live_whole = whole;
+}
+
+gint64
+sl_window_get_live_swap_max (SlWindow *self)
+{
+  g_return_val_if_fail (SL_IS_WINDOW (self), 0);
+  return self->live_swap_max_us;
 }
 
 guint

@@ -15,7 +15,9 @@
  * from sightline-gen (EVENTS, 4M by default) is copied into a new file in commits of STEP rows
  * (50k: what 0.5 s, one live update, brings at 100 k/s) as fast as SQLite takes them, the trace
  * appended after each; at eight points the whole file is also loaded as the old live view did.
- * `no-samples` leaves the CPU samples out (the live view reads them whole on every update).
+ * `no-samples` leaves the CPU samples out: sightline-gen writes their stacks as nsys does, in
+ * SAMPLING_CALLCHAINS, which an append reads whole (the daemon, while it records, writes side
+ * tables that an append reads by key).
  * It prints the time of an append and of a whole load against the events already loaded, their
  * slopes (what an event already loaded costs each update) and both extrapolated to 6·10^7 events,
  * the model's and the process's resident bytes per event, and what the main thread pays at the
@@ -76,6 +78,7 @@ typedef struct
   double median, p99, max;
   gsize  events;
   gsize  rss_growth;
+  double swap_max;   /* ms the main thread spent swapping a live state in, at most */
 } ViewerRun;
 
 /* Records `program events RATE SECS` from a window, the live view appending (or, `whole`,
@@ -117,6 +120,7 @@ run_viewer (SlApplication *app,
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (watch);
   run->live = sl_window_get_n_live_updates (window);
+  run->swap_max = sl_window_get_live_swap_max (window) / 1000.0;
   run->rss_growth = sl_resident_bytes () - MIN (rss0, sl_resident_bytes ());
   g_autofree char *text = sl_window_get_output_text (window);
   run->wall = parse_wall (text);
@@ -147,9 +151,9 @@ print_viewer (const char      *how,
 {
   g_print ("  %s: run time %.3f s (ratio to `sightline record` %.3f, target <= 1.05); main loop "
            "%u turns, gap median %.1f ms, p99 %.1f ms, max %.1f ms, %u over 16 ms; %u live "
-           "updates shown; resident +%.1f MiB\n",
+           "updates shown, the longest swap %.1f ms; resident +%.1f MiB\n",
            how, v->wall, cli_wall > 0 ? v->wall / cli_wall : 0, v->turns, v->median, v->p99,
-           v->max, v->over, v->live, v->rss_growth / 1048576.0);
+           v->max, v->over, v->live, v->swap_max, v->rss_growth / 1048576.0);
 }
 
 /* ---- the model alone: a file grown by commits ----------------------------------------------- */
@@ -286,8 +290,9 @@ grow (const char *gen,
   g_autofree char *load = sl_bench_load_average ();
   g_print ("a file grown to %" G_GINT64_FORMAT " event rows in %u commits of ~%" G_GINT64_FORMAT
            " rows (one live update at 100 k events/s), %s; load average %s\n",
-           total, n_steps, step, samples ? "with CPU samples (1%, read whole each update)"
-                                         : "without CPU samples", load);
+           total, n_steps, step,
+           samples ? "with CPU samples (1%; their SAMPLING_CALLCHAINS read whole each update)"
+                   : "without CPU samples", load);
   g_print ("%12s %12s %12s %8s %10s %10s %12s\n", "events", "append ms", "whole ms", "ratio",
            "model B/ev", "RSS MiB", "drop old ms");
 
@@ -370,7 +375,8 @@ grow (const char *gen,
            appended, reloaded, a0 * 1e3, a1 * 1e9, w0 * 1e3, w1 * 1e9, a1 > 0 ? w1 / a1 : 0);
   g_print ("extrapolated to 10 min at 100 k events/s (6e7 events): an append %.2f s, a whole "
            "load %.1f s (ratio %.1f); the new rows of one update alone ~%.1f ms\n",
-           a0 + a1 * big, w0 + w1 * big, (a0 + a1 * big) > 0 ? (w0 + w1 * big) / (a0 + a1 * big) : 0,
+           a0 + a1 * big, w0 + w1 * big,
+           (a0 + a1 * big) > 0 ? (w0 + w1 * big) / (a0 + a1 * big) : 0,
            a0 * 1e3);
   g_print ("memory: model %.1f bytes an event; resident %.1f bytes an event loaded while "
            "appending (%.1f with a whole load beside it, as the old live view held two)\n",
@@ -431,21 +437,43 @@ main (int   argc,
   g_autoptr (SlApplication) app = sl_application_new ();
   g_application_register (G_APPLICATION (app), NULL, NULL);
   g_application_hold (G_APPLICATION (app));
-  ViewerRun appending = { 0 }, whole = { 0 };
-  if (!run_viewer (app, argv[2], rate, secs, gui_trace, FALSE, &appending))
+  /* a recording to warm up (the first of a process also pays for its arenas and caches, its
+   * figures are not kept), then two rounds, each way once a round, alternating */
+  ViewerRun warm = { 0 };
+  if (!run_viewer (app, argv[2], rate, "2", gui_trace, FALSE, &warm))
     return 1;
   g_unlink (gui_trace);
-  if (!run_viewer (app, argv[2], rate, secs, gui_trace, TRUE, &whole))
-    return 1;
+  ViewerRun runs[2][2] = { { { 0 } } };
+  for (guint round = 0; round < 2; round++)
+    for (guint way = 0; way < 2; way++)
+      {
+        gboolean whole = (round + way) % 2 == 1;
+        if (!run_viewer (app, argv[2], rate, secs, gui_trace, whole, &runs[round][whole]))
+          return 1;
+        g_unlink (gui_trace);
+      }
 
   g_print ("program at %s events/s for %s s (%" G_GSIZE_FORMAT " events in the trace); "
-           "`sightline record` alone: %.3f s\n", rate, secs, appending.events, cli_wall);
-  print_viewer ("live view appending        ", &appending, cli_wall);
-  print_viewer ("live view reloading (before)", &whole, cli_wall);
-  g_print ("  ratios appending / reloading: gap max %.2f, median %.2f, live updates %.2f\n",
-           whole.max > 0 ? appending.max / whole.max : 0,
-           whole.median > 0 ? appending.median / whole.median : 0,
-           whole.live > 0 ? (double) appending.live / whole.live : 0);
+           "`sightline record` alone: %.3f s\n", rate, secs, runs[0][0].events, cli_wall);
+  for (guint round = 0; round < 2; round++)
+    {
+      g_print (" round %u%s\n", round + 1, round == 0 ? " (appending first)"
+                                                     : " (reloading first)");
+      print_viewer ("live view appending        ", &runs[round][0], cli_wall);
+      print_viewer ("live view reloading (before)", &runs[round][1], cli_wall);
+    }
+  double max[2] = { 0 }, med[2] = { 0 }, live[2] = { 0 };
+  for (guint way = 0; way < 2; way++)
+    for (guint round = 0; round < 2; round++)
+      {
+        max[way] = MAX (max[way], runs[round][way].max);
+        med[way] += runs[round][way].median / 2;
+        live[way] += runs[round][way].live / 2.0;
+      }
+  g_print ("  ratios appending / reloading (both rounds): gap max %.2f, mean of medians %.2f, "
+           "live updates %.2f\n", max[1] > 0 ? max[0] / max[1] : 0,
+           med[1] > 0 ? med[0] / med[1] : 0,
+           live[1] > 0 ? live[0] / live[1] : 0);
   g_application_release (G_APPLICATION (app));
   {
     g_autofree char *pidfile = g_build_filename (run, "sightlined.sock.pid", NULL);
@@ -454,6 +482,5 @@ main (int   argc,
       kill (atoi (pid), SIGTERM);
   }
   g_unlink (cli_trace);
-  g_unlink (gui_trace);
   return 0;
 }

@@ -302,6 +302,25 @@ compare_chain_ids (gconstpointer a,
   return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* An append (sl-trace-live.c) starts from the previous trace's call-chain table: its chains are
+ * known to the de-duplication as they would be after reading them, so that a chain read again
+ * (OSRT_CALLCHAINS is read whole) or newly committed names the one already there. */
+static void
+prefill_distinct (SlTrace    *trace,
+                  GHashTable *distinct)
+{
+  for (guint c = 0; c + 1 < trace->chain_offsets->len; c++)
+    {
+      guint32 from = g_array_index (trace->chain_offsets, guint32, c);
+      guint32 n = g_array_index (trace->chain_offsets, guint32, c + 1) - from;
+      gpointer h = GSIZE_TO_POINTER ((gsize) frames_hash (
+        &g_array_index (trace->chain_symbols, guint32, from),
+        &g_array_index (trace->chain_modules, guint32, from), n));
+      if (!g_hash_table_contains (distinct, h))
+        g_hash_table_insert (distinct, h, GUINT_TO_POINTER (c + 1));
+    }
+}
+
 /* OSRT_CALLCHAINS, sorted by id, each id once: the backtraces of OS runtime calls (nsys keeps
  * those of calls over a threshold, 80 µs by default; a call without one has callchainId 0). */
 static gboolean
@@ -318,6 +337,8 @@ read_osrt_chains (SlReader *r,
   };
   guint kept = 0;
 
+  if (r->prev != NULL)
+    prefill_distinct (r->trace, distinct);
   if (!_sl_reader_each_row (r, &loop, error))
     return FALSE;
   /* a damaged file's ids may come out of order (text among integers): sort, keep the first */
@@ -448,8 +469,12 @@ read_side_chains (SlReader   *r,
                   GError    **error)
 {
   g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr (GHashTable) by_chain = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                                           NULL);
+  /* a live load keeps the chains read by chainId for the next append: a chain is committed
+   * once, with the first sample that names it, and later samples name it again */
+  g_autoptr (GHashTable) by_chain = r->trace->live != NULL
+                                    ? g_hash_table_ref (_sl_live_side_chains (r))
+                                    : g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                             NULL);
   ChainRows chains = { by_chain, NULL, G_MININT64, 0, distinct };
   SlRowLoop sample_loop = {
     .table = "SIGHTLINE_SAMPLE_CHAINS",
@@ -491,6 +516,9 @@ _sl_reader_read_samples (SlReader *r,
                                                            NULL);
   g_autoptr (GHashTable) distinct = g_hash_table_new (NULL, NULL);
   ChainRows chains = { chain_of, NULL, G_MININT64, 0, distinct };
+
+  if (r->prev != NULL)
+    prefill_distinct (r->trace, distinct);
   SlRowLoop chain_loop = {
     .table = "SAMPLING_CALLCHAINS",
     .sql = "SELECT id, symbol, module FROM SAMPLING_CALLCHAINS ORDER BY id, stackDepth",

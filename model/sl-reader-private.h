@@ -336,6 +336,8 @@ char    *_sl_live_sql              (SlReader *r, const char *table, const char *
  * every load so far) replace this load's, so that warnings and the inventory count the whole
  * table as a fresh load does.  `rows` in, the total out. */
 void     _sl_live_rows_done        (SlReader *r, SlRowLoop *loop, guint64 *rows);
+/* SIGHTLINE_CHAIN_FRAMES' chainId -> chain index + 1 of a live load, kept for the next append. */
+GHashTable *_sl_live_side_chains   (SlReader *r);
 /* After the last table: what the next append needs (NVTX domains read so far). */
 void     _sl_live_end              (SlReader *r);
 /* The latest timestamp of NVTX_EVENTS read by earlier loads (where unterminated ranges end). */

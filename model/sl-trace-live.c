@@ -5,16 +5,17 @@
  * tables and commits in batches, so rowids grow with time: a load with SL_LOAD_LIVE notes, at its
  * start, the last rowid of each event table it reads by rowid (live_tables below) and reads up to
  * there; sl_trace_append() reads the rows past it.  Those tables are where a recording's
- * millions of rows are (10^5 a second at most); every other table is read whole on each append:
- * the metadata (tens of rows, and UPDATEd: a thread renamed, a process exec'd), the call-chain
- * tables and the samples and scheduling rows whose chains and state machines span commits
- * (a known cost: their rows are read again each time).
+ * millions of rows are (10^5 a second at most), CPU samples and their side tables of call chains
+ * included; every other table is read whole on each append: the metadata (tens of rows, and
+ * UPDATEd: a thread renamed, a process exec'd), OSRT_CALLCHAINS (backtraces of the slow OS calls
+ * only), SAMPLING_CALLCHAINS (empty until the recording ends) and SCHED_EVENTS, whose state
+ * machine per CPU spans commits (a known cost: its rows are read again each time).
  *
  * Thread safety: the viewer keeps drawing the old trace (its frame thread, the panes' threads
  * read it) while the next is built on a loading thread, so sl_trace_append() never writes to
  * the trace it continues: it makes a new one, copies the old one's strings (in id order, so ids
- * stay), processes, threads, GPUs, kernel and copy descriptions and events into the reader's
- * tables as a fresh load would have them after reading the old rows (a CPU lane's depths
+ * stay), processes, threads, GPUs, kernel and copy descriptions, call chains and events into the
+ * reader's tables as a fresh load would have them after reading the old rows (a CPU lane's depths
  * merged back into one sorted run per thread and kind, a GPU stream's events as they were), reads
  * the new rows after them and finishes it as any load does; the window swaps it in on the main
  * thread (app/sl-window-recording.c).  Appended rows that start before earlier ones (a CUDA call
@@ -28,6 +29,15 @@
  * global ids the links hold are dense across lanes and move when any earlier lane grows.  An
  * append therefore costs a memory pass over what was loaded (tens of ns an event) plus the new
  * rows' reading; bench/bench-live.c measures both against the full reload.
+ *
+ * An appended trace holds what a fresh load of the file holds (tests/test-live-append.c compares
+ * them at every step), numbered in the order things were met: new strings, threads, GPUs and
+ * kernel or copy descriptions come after the earlier ones, where a fresh load numbers them in
+ * table order (and its two loading threads intern strings in either order anyway).  Where it can
+ * still differ: synchronization rows of a context whose first kernel or copy was committed after
+ * them stay on the device their row names (a fresh load puts them on the kernel's); the counts of
+ * a few warnings (OS calls naming a call chain the file lacks, names not UTF-8, string ids that
+ * point nowhere) cover the rows of the last append, not the whole table.
  */
 #include "sl-reader-private.h"
 
@@ -38,10 +48,26 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The event tables read by rowid; the order is irrelevant. */
-static const char *const live_tables[] = {
-  "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-  "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "OSRT_API",
+/* The event tables read by rowid (or, for a table without one, by a key the writer numbers in
+ * the order it commits); the order is irrelevant. */
+static const struct
+{
+  const char *name;
+  const char *key;
+} live_tables[] = {
+  { "CUPTI_ACTIVITY_KIND_RUNTIME", "rowid" },
+  { "CUPTI_ACTIVITY_KIND_KERNEL", "rowid" },
+  { "CUPTI_ACTIVITY_KIND_MEMCPY", "rowid" },
+  { "CUPTI_ACTIVITY_KIND_MEMSET", "rowid" },
+  { "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "rowid" },
+  { "NVTX_EVENTS", "rowid" },
+  { "OSRT_API", "rowid" },
+  /* CPU samples as the daemon writes them while recording: sample ids and chain ids count up
+   * from 1, a chain's frames in one commit (SAMPLING_CALLCHAINS is filled at the end, when the
+   * side tables are dropped: a schema change, so a whole load) */
+  { "COMPOSITE_EVENTS", "rowid" },
+  { "SIGHTLINE_SAMPLE_CHAINS", "rowid" },
+  { "SIGHTLINE_CHAIN_FRAMES", "chainId" },   /* WITHOUT ROWID */
 };
 #define N_LIVE_TABLES G_N_ELEMENTS (live_tables)
 
@@ -65,6 +91,7 @@ struct _SlLiveState
   SlTime      nvtx_max_time;      /* latest NVTX_EVENTS timestamp read */
   guint64     nvtx_unterminated;  /* ranges read with no end */
   GHashTable *nvtx_domains;       /* the reader's NVTX domain names (rows read once) */
+  GHashTable *side_chains;        /* SIGHTLINE_CHAIN_FRAMES chainId -> chain index + 1 */
   /* a first look (sl_trace_load_progressive) that left rows unread: where the least advanced
    * table stopped, where the whole file ends, the share of the rows read */
   gboolean    look;
@@ -89,6 +116,7 @@ _sl_live_state_free (SlLiveState *live)
   if (live == NULL)
     return;
   g_clear_pointer (&live->nvtx_domains, g_hash_table_unref);
+  g_clear_pointer (&live->side_chains, g_hash_table_unref);
   g_free (live);
 }
 
@@ -97,7 +125,7 @@ live_table (SlReader   *r,
             const char *table)
 {
   for (guint i = 0; i < N_LIVE_TABLES; i++)
-    if (strcmp (live_tables[i], table) == 0)
+    if (strcmp (live_tables[i].name, table) == 0)
       return &r->trace->live->tables[i];
   return NULL;
 }
@@ -126,22 +154,28 @@ table_exists (sqlite3    *db,
 }
 
 static gint64
-last_rowid (sqlite3    *db,
-            const char *table)
+last_key (sqlite3 *db,
+          guint    i)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT max(rowid) FROM \"%s\"", table);
-  return table_exists (db, table) ? query_int (db, sql) : 0;
+  g_autofree char *sql = g_strdup_printf ("SELECT max(%s) FROM \"%s\"", live_tables[i].key,
+                                          live_tables[i].name);
+  return table_exists (db, live_tables[i].name) ? query_int (db, sql) : 0;
 }
 
-/* The start of row `rowid` (G_MININT64 when it has none or is gone). */
+/* What identifies the row of key `key` of live table `i`: its start (its number of rows for a
+ * key that has several: a chain's frames); G_MININT64 when it is gone. */
 static gint64
-row_start (sqlite3    *db,
-           const char *table,
-           gint64      rowid)
+row_start (sqlite3 *db,
+           guint    i,
+           gint64   key)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT coalesce(start, %" G_GINT64_FORMAT ") FROM \"%s\""
-                                          " WHERE rowid = %" G_GINT64_FORMAT,
-                                          G_MININT64 + 1, table, rowid);
+  gboolean rowid = g_str_equal (live_tables[i].key, "rowid");
+  g_autofree char *sql = g_strdup_printf ("SELECT %s FROM \"%s\" WHERE %s = %" G_GINT64_FORMAT
+                                          "%s",
+                                          rowid ? "coalesce(start, -9223372036854775807)"
+                                                : "count(*)",
+                                          live_tables[i].name, live_tables[i].key, key,
+                                          rowid ? "" : " HAVING count(*) > 0");
   sqlite3_stmt *stmt = NULL;
   gint64 v = G_MININT64;
 
@@ -177,19 +211,26 @@ first_look_cap (sqlite3     *db,
   for (guint i = 0; i < N_LIVE_TABLES; i++)
     {
       LiveTable *t = &live->tables[i];
+      const char *name = live_tables[i].name;
+      if (g_str_equal (name, "COMPOSITE_EVENTS") || g_str_has_prefix (name, "SIGHTLINE_"))
+        {
+          /* CPU samples are not in a first look (load_first_look): the append reads them all */
+          memset (t, 0, sizeof *t);
+          continue;
+        }
       if (t->upto <= 0 || t->first <= 0)
         continue;
       gint64 n = t->upto - t->first + 1;
       gint64 cap = MAX (t->first + (gint64) ((double) n * share) - 1, t->first);
       all += n;
-      live->look_end = MAX (live->look_end, table_end (db, live_tables[i]));
+      live->look_end = MAX (live->look_end, table_end (db, name));
       if (cap >= t->upto)
         {
           read += n;
           continue;
         }
       t->upto = cap;
-      t->last_start = row_start (db, live_tables[i], cap);
+      t->last_start = row_start (db, i, cap);
       read += cap - t->first + 1;
       live->look_from = MIN (live->look_from, t->last_start);
     }
@@ -197,6 +238,7 @@ first_look_cap (sqlite3     *db,
   live->look_share = all > 0 ? (double) read / (double) all : 1.0;
 }
 
+/* A copy of a table of 64-bit keys and integer values. */
 static GHashTable *
 copy_domains (GHashTable *from)
 {
@@ -204,6 +246,8 @@ copy_domains (GHashTable *from)
   GHashTableIter iter;
   gpointer key, value;
 
+  if (from == NULL)
+    return to;
   g_hash_table_iter_init (&iter, from);
   while (g_hash_table_iter_next (&iter, &key, &value))
     g_hash_table_insert (to, g_memdup2 (key, sizeof (guint64)), value);
@@ -280,8 +324,8 @@ cpu_group_equal (gconstpointer a,
 }
 
 /* The previous trace as the reader's tables would hold it after reading its rows: strings first,
- * in id order (the events' ids keep their meaning), then processes, threads, GPUs, descriptions
- * and the events of every lane but the samples and thread states (read whole again). */
+ * in id order (the events' ids keep their meaning), then processes, threads, GPUs, descriptions,
+ * call chains and the events of every lane but the thread states (read whole again). */
 static void
 prime_from (SlReader *r,
             SlTrace  *prev)
@@ -319,6 +363,11 @@ prime_from (SlReader *r,
                          g_memdup2 (&g_array_index (prev->copy_infos, SlCopyInfo, i),
                                     sizeof (SlCopyInfo)),
                          GUINT_TO_POINTER (i + 1));
+  /* the call chains, same indices (samples hold them); OSRT_CALLCHAINS' ids are read again */
+  g_array_set_size (trace->chain_offsets, 0);
+  g_array_append_vals (trace->chain_offsets, prev->chain_offsets->data, prev->chain_offsets->len);
+  g_array_append_vals (trace->chain_symbols, prev->chain_symbols->data, prev->chain_symbols->len);
+  g_array_append_vals (trace->chain_modules, prev->chain_modules->data, prev->chain_modules->len);
   if (prev->live->nvtx_domains != NULL)
     {
       g_hash_table_unref (r->nvtx_domains);
@@ -332,9 +381,16 @@ prime_from (SlReader *r,
       SlLane *lane = g_ptr_array_index (prev->lanes, i);
       switch (lane->kind)
         {
-        case SL_LANE_SAMPLES:
         case SL_LANE_SCHED:
-          break;   /* read whole again */
+          break;   /* read whole again (or derived again from samples and OS calls) */
+        case SL_LANE_SAMPLES:
+          {
+            /* their chains are the previous trace's, copied with their indices below */
+            GArray *a = _sl_reader_cpu_events (r, lane->thread, SL_LANE_SAMPLES);
+            reserve (a, lane->n_events);
+            g_array_append_vals (a, lane->events, lane->n_events);
+            break;
+          }
         case SL_LANE_CUDA_API:
         case SL_LANE_NVTX:
         case SL_LANE_OSRT:
@@ -401,10 +457,14 @@ _sl_live_begin (SlReader *r,
     {
       *live = *prev->live;
       live->nvtx_domains = NULL;
+      /* the previous trace keeps its own: it may be appended to again (a failed append) */
+      live->side_chains = copy_domains (prev->live->side_chains);
       for (guint i = 0; i < N_LIVE_TABLES; i++)
         live->tables[i].done = live->tables[i].upto;
     }
   live->flags = r->flags;
+  if (live->side_chains == NULL)
+    live->side_chains = copy_domains (NULL);
   r->trace->live = live;
   if (g_stat (r->trace->path, &st) == 0)
     {
@@ -418,14 +478,15 @@ _sl_live_begin (SlReader *r,
   for (guint i = 0; i < N_LIVE_TABLES; i++)
     {
       LiveTable *t = &live->tables[i];
-      t->upto = MAX (last_rowid (r->db, live_tables[i]), t->done);
+      t->upto = MAX (last_key (r->db, i), t->done);
       if (t->first == 0 && t->upto > 0)
         {
-          g_autofree char *sql = g_strdup_printf ("SELECT min(rowid) FROM \"%s\"", live_tables[i]);
+          g_autofree char *sql = g_strdup_printf ("SELECT min(%s) FROM \"%s\"",
+                                                  live_tables[i].key, live_tables[i].name);
           t->first = query_int (r->db, sql);
-          t->first_start = row_start (r->db, live_tables[i], t->first);
+          t->first_start = row_start (r->db, i, t->first);
         }
-      t->last_start = row_start (r->db, live_tables[i], t->upto);
+      t->last_start = row_start (r->db, i, t->upto);
     }
   live->look = FALSE;
   if (prev == NULL && r->trace->first_look > 0 && r->trace->first_look < 1)
@@ -450,9 +511,10 @@ _sl_live_sql (SlReader   *r,
   at = strstr (sql, from);
   g_assert (at != NULL);
   /* SQLite flattens the subquery: one scan of the rowid range, in rowid order as before */
-  return g_strdup_printf ("%.*sFROM (SELECT * FROM %s WHERE rowid > %" G_GINT64_FORMAT
-                          " AND rowid <= %" G_GINT64_FORMAT ") AS %s%s",
-                          (int) (at - sql), sql, table, t->done, t->upto, table,
+  const char *key = live_tables[t - r->trace->live->tables].key;
+  return g_strdup_printf ("%.*sFROM (SELECT * FROM %s WHERE %s > %" G_GINT64_FORMAT
+                          " AND %s <= %" G_GINT64_FORMAT ") AS %s%s",
+                          (int) (at - sql), sql, table, key, t->done, key, t->upto, table,
                           at + strlen (from));
 }
 
@@ -475,6 +537,12 @@ _sl_live_rows_done (SlReader  *r,
   t->trouble.not_events += loop->trouble.not_events;
   loop->trouble = t->trouble;
   *rows = t->rows;
+}
+
+GHashTable *
+_sl_live_side_chains (SlReader *r)
+{
+  return r->trace->live->side_chains;
 }
 
 SlTime
@@ -522,9 +590,9 @@ append_blocker (sqlite3 *db,
        * SQLite gives the rowid of a deleted last row to the next one); a row deleted between
        * them would go unnoticed (counting costs a scan of the table): the writer never does */
       const LiveTable *t = &live->tables[i];
-      if (t->upto > 0 && (row_start (db, live_tables[i], t->first) != t->first_start
-                          || row_start (db, live_tables[i], t->upto) != t->last_start))
-        return g_strdup_printf ("rows of %s were deleted", live_tables[i]);
+      if (t->upto > 0 && (row_start (db, i, t->first) != t->first_start
+                          || row_start (db, i, t->upto) != t->last_start))
+        return g_strdup_printf ("rows of %s were deleted", live_tables[i].name);
     }
   if (live->nvtx_unterminated > 0)
     return g_strdup ("NVTX ranges read were never closed (their end moves with the file's)");

@@ -51,7 +51,8 @@ commit_time (sqlite3    *db,
   sqlite3_stmt *stmt = NULL;
   gboolean has_end = FALSE;
 
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
     has_end = sqlite3_column_int (stmt, 0) > 0;
   sqlite3_finalize (stmt);
   return has_end ? "coalesce(\"end\", start, 0)" : "coalesce(start, 0)";
@@ -60,7 +61,9 @@ commit_time (sqlite3    *db,
 typedef struct
 {
   sqlite3   *db;       /* the growing file, with the source attached as `src` */
-  GPtrArray *tables;   /* grown tables the source has */
+  GPtrArray *tables;   /* grown tables the source has, committed by time */
+  GPtrArray *keyed;    /* and those keyed by an integer (COMPOSITE_EVENTS' id), committed in key
+                        * order, as the daemon numbers its samples in the order it writes them */
   SlTime     t0, t1;   /* commit times of the source's rows */
   gboolean   hold;     /* every fourth row is committed a step late, after later rows of its
                         * thread or stream (a buffer flushed late) */
@@ -111,6 +114,21 @@ grower_open (Grower     *g,
       exec (g->db, sql);
     }
   exec (g->db, "COMMIT");
+  g->keyed = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < g->tables->len; i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM pragma_table_info('%s') "
+                                              "WHERE pk > 0 AND upper(type) = 'INTEGER'",
+                                              (char *) g->tables->pdata[i]);
+      g_assert_cmpint (sqlite3_prepare_v2 (g->db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+      gboolean keyed = sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_int64 (stmt, 0) > 0;
+      sqlite3_finalize (stmt);
+      if (keyed)
+        {
+          g_ptr_array_add (g->keyed, g_strdup (g->tables->pdata[i]));
+          g_ptr_array_remove_index (g->tables, i--);
+        }
+    }
   for (guint i = 0; i < g->tables->len; i++)
     {
       const char *t = g->tables->pdata[i];
@@ -155,6 +173,24 @@ grower_step (Grower *g,
                            "ORDER BY %s, rowid", t, t, now, k + 1 == n, late, k > 0, when);
       exec (g->db, sql);
     }
+  for (guint i = 0; i < g->keyed->len; i++)
+    {
+      const char *t = g->keyed->pdata[i];
+      g_autofree char *max = g_strdup_printf ("SELECT coalesce(max(rowid), 0) FROM src.\"%s\"",
+                                              t);
+      sqlite3_stmt *stmt = NULL;
+      gint64 last = 0;
+      g_assert_cmpint (sqlite3_prepare_v2 (g->db, max, -1, &stmt, NULL), ==, SQLITE_OK);
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        last = sqlite3_column_int64 (stmt, 0);
+      sqlite3_finalize (stmt);
+      g_autofree char *sql = g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM src.\"%s\" "
+                                              "WHERE rowid > %" G_GINT64_FORMAT " AND rowid <= %"
+                                              G_GINT64_FORMAT, t, t, k == 0 ? G_MININT64
+                                                                            : last * k / n,
+                                              last * (k + 1) / n);
+      exec (g->db, sql);
+    }
   exec (g->db, "COMMIT");
 }
 
@@ -190,6 +226,7 @@ grower_close (Grower *g)
 {
   sqlite3_close (g->db);
   g_ptr_array_unref (g->tables);
+  g_ptr_array_unref (g->keyed);
 }
 
 static SlTrace *
@@ -348,7 +385,8 @@ test_out_of_order (void)
 }
 
 /* What appending cannot follow is loaded whole: the last or first row read of a table deleted,
- * the schema changed, another file in the place; each time the result is a fresh load's, and appending goes on after it. */
+ * the schema changed, another file in the place; each time the result is a fresh load's, and
+ * appending goes on after it. */
 static void
 test_fallback (void)
 {

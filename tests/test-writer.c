@@ -13,7 +13,8 @@
 #include "sl-trace-writer.h"
 /* after the wire's names: the model's macros shadow some */
 #include "sl-calltree.h"
-#include "sl-trace.h"
+#include "sl-test-trace.h"
+#include "sl-trace-private.h"
 
 #define PID  4242
 #define TID  4243
@@ -875,6 +876,68 @@ test_chain_table_limits (void)
   sl_frame_names_clear (&c);
 }
 
+/* The live view on a file the writer is writing (issue 18): after each commit the trace on
+ * screen is appended to (sl_trace_append) and is what a fresh load of the file gives, samples
+ * and their side tables of call chains included: a chain written once, in the commit of the
+ * first sample that names it, is found again by the samples of later commits. */
+static void
+test_live_append (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "writer-live.sqlite", NULL);
+  char *error = NULL;
+  g_autoptr (GRand) rand = g_rand_new_with_seed (sl_test_seed ());
+  ChainOracle o = { sl_symbolizer_new (), sl_py_codes_new (), g_array_new (FALSE, FALSE,
+                                                                           sizeof (SampleRec)),
+                    g_string_new (NULL),
+                    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free), 1 };
+  ChainFeed f = { sl_trace_writer_open (path, TRUE, &error), &o };
+  uint64_t time = 1000000000;
+  g_autoptr (SlTrace) live = NULL;
+  guint appended0, reloaded0, appended, reloaded;
+
+  g_assert_nonnull (f.w);
+  _sl_live_get_counts (&appended0, &reloaded0);
+  for (int32_t pid = PID; pid <= PID2; pid += PID2 - PID)
+    {
+      SlWireHello h = { { 0, 0, pid == PID ? TID : TID2 }, SL_WIRE_MAGIC, SL_WIRE_VERSION, pid,
+                        77, 7, time, time * 5 };
+      add (f.w, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/python3 train.py"));
+    }
+  dl_iterate_phdr (feed_module_cb, &f);
+  add_pycode (&f, CODE_STEP, "train_step", "/src/train.py");
+  add_pycode (&f, CODE_COLLATE, "collate_fn", "/src/dataset.py");
+  for (guint k = 0; k < 5; k++)
+    {
+      add_samples (&f, rand, 120, &time);
+      if (k == 2)
+        add_pycode (&f, CODE_LATE, "late", "/src/late.py");
+      commit (&f);
+      g_autoptr (GError) err = NULL;
+      g_autoptr (SlTrace) next = live == NULL
+                                 ? sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
+                                                  NULL, &err)
+                                 : sl_trace_append (live, NULL, &err);
+      g_assert_no_error (err);
+      g_autoptr (SlTrace) fresh = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &err);
+      g_assert_no_error (err);
+      g_assert_cmpuint (sl_trace_get_n_events (next), >=, 120 * (k + 1) - 30);
+      sl_test_assert_equivalent (next, fresh);
+      g_clear_pointer (&live, sl_trace_unref);
+      live = g_steal_pointer (&next);
+    }
+  _sl_live_get_counts (&appended, &reloaded);
+  g_assert_cmpuint (appended - appended0, ==, 4);
+  g_assert_cmpuint (reloaded - reloaded0, ==, 0);
+  g_assert_true (sl_trace_writer_finish (f.w, &error));
+  g_assert_null (error);
+  oracle_commit (&o);
+  sl_symbolizer_free (o.symbols);
+  sl_py_codes_free (o.py);
+  g_array_unref (o.batch);
+  g_string_free (o.rows, TRUE);
+  g_hash_table_unref (o.by_time);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -886,5 +949,6 @@ main (int   argc,
   g_test_add_func ("/collector/writer/sample-chains", test_sample_chains);
   g_test_add_func ("/collector/writer/chain-tables", test_chain_tables);
   g_test_add_func ("/collector/writer/chain-table-limits", test_chain_table_limits);
+  g_test_add_func ("/collector/writer/live-append", test_live_append);
   return g_test_run ();
 }
