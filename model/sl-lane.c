@@ -700,8 +700,8 @@ _sl_lane_build_lod (SlLane *lane)
   /* lanes of up to a million events get buckets twice finer: at 10^5 … 10^6 events a lane is a
    * few events per pixel zoomed to a tenth of the trace, too few for buckets of 16 on average, and
    * walking its events was most of such a frame's LOD time.  Buckets of 4 (tried first) cost 3.9
-   * bytes an event more than 8 on 64 merged ranks of 10^6 events, for no frame time that
-   * bench-render could tell apart */
+   * bytes an event more than 8 on 64 merged ranks of 10^6 events, for no frame time bench-render
+   * could tell apart (1 M and 10 M events, interleaved runs, medians within noise) */
   gsize per_bucket = n <= (1u << 20) ? LOD_EVENTS_PER_BUCKET / 2 : LOD_EVENTS_PER_BUCKET;
   SlTime width = MAX (1, span / (SlTime) (n / per_bucket));
   g_autoptr (GArray) levels = g_array_new (FALSE, FALSE, sizeof (SlLodLevel));
