@@ -680,8 +680,9 @@ sl_lane_lod (const SlLane *lane,
     }
 }
 
-/* Buckets of ~16 events on average at the finest level, 4 times wider per level up to ~64
- * buckets: about n/12 buckets of 32 bytes, 2.7 bytes per event. */
+/* Buckets of ~16 events on average at the finest level (8 on lanes of up to 2^20 events), 4
+ * times wider per level up to ~64 buckets: about n/12 buckets of 24 bytes, 2 bytes per event
+ * (4 on the smaller lanes). */
 #define LOD_MIN_EVENTS 4096
 #define LOD_EVENTS_PER_BUCKET 16
 
@@ -696,10 +697,12 @@ _sl_lane_build_lod (SlLane *lane)
     return;
 
   SlTime origin = ev[0].start, span = ev[n - 1].start - origin + 1;
-  /* lanes of up to a million events get buckets 4 times finer: at 10^5 … 10^6 events a lane is a
+  /* lanes of up to a million events get buckets twice finer: at 10^5 … 10^6 events a lane is a
    * few events per pixel zoomed to a tenth of the trace, too few for buckets of 16 on average, and
-   * walking its events was most of such a frame's LOD time; it costs ~1 byte an event overall */
-  gsize per_bucket = n <= (1u << 20) ? LOD_EVENTS_PER_BUCKET / 4 : LOD_EVENTS_PER_BUCKET;
+   * walking its events was most of such a frame's LOD time.  Buckets of 4 (tried first) cost 3.9
+   * bytes an event more than 8 on 64 merged ranks of 10^6 events, for no frame time bench-render
+   * could tell apart (1 M and 10 M events, interleaved runs, medians within noise) */
+  gsize per_bucket = n <= (1u << 20) ? LOD_EVENTS_PER_BUCKET / 2 : LOD_EVENTS_PER_BUCKET;
   SlTime width = MAX (1, span / (SlTime) (n / per_bucket));
   g_autoptr (GArray) levels = g_array_new (FALSE, FALSE, sizeof (SlLodLevel));
 

@@ -4,6 +4,8 @@
 #include "sl-trace-private.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static GRand *rng;
 
@@ -408,6 +410,104 @@ test_busy_saturates (void)
   lane_free (lane);
 }
 
+/* The oracle's order: by start, longer first, then table order (the event's `name` here). */
+static int
+cmp_oracle (gconstpointer a,
+            gconstpointer b)
+{
+  const SlEvent *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  if (x->end != y->end)
+    return x->end > y->end ? -1 : 1;
+  return (x->name > y->name) - (x->name < y->name);
+}
+
+/* Ranges nested as a thread's NVTX ranges are, in the order nsys writes them (when they end: an
+ * enclosing range after what it encloses), some with the same start and end, told apart by their
+ * `name` (their place in the table). */
+static gsize
+nested_ranges (SlEvent *ev,
+               gsize    n)
+{
+  SlTime t = 0;
+  gsize k = 0;
+
+  while (k < n)
+    {
+      /* a step: an outer range, a few children, each with a few grandchildren */
+      SlTime step_start = t;
+      guint children = g_rand_int_range (rng, 0, 6);
+      for (guint c = 0; c < children && k < n; c++)
+        {
+          SlTime child_start = t;
+          guint grand = g_rand_int_range (rng, 0, 4);
+          for (guint g = 0; g < grand && k < n; g++)
+            {
+              SlTime d = g_rand_int_range (rng, 0, 3) == 0 ? 0 : g_rand_int_range (rng, 1, 100);
+              ev[k++] = (SlEvent) { t, t + d, 0, 0, 0, 0 };
+              /* a twin: same times, later in the table */
+              if (g_rand_int_range (rng, 0, 5) == 0 && k < n)
+                ev[k++] = (SlEvent) { t, t + d, 0, 0, 0, 0 };
+              t += d + g_rand_int_range (rng, 0, 3);
+            }
+          if (k < n)
+            ev[k++] = (SlEvent) { child_start, t + 1, 0, 0, 0, 0 };
+          t += 2;
+        }
+      if (k < n)
+        ev[k++] = (SlEvent) { step_start, t + 1, 0, 0, 0, 0 };
+      t += 2;
+    }
+  return k;
+}
+
+/* _sl_events_sort moves the few events out of order into place and leaves a file far from order
+ * to qsort: either way the order is start, longer first, and equal events keep the table's
+ * order, as the oracle (a total order) says. */
+static void
+test_events_sort (void)
+{
+  for (guint round = 0; round < 40; round++)
+    {
+      gsize n = round < 4 ? round : (gsize) g_rand_int_range (rng, 4, round < 36 ? 3000 : 60000);
+      g_autofree SlEvent *ev = g_new0 (SlEvent, MAX (n, 1));
+      guint shape = round % 4;
+
+      if (shape == 0)
+        nested_ranges (ev, n);
+      else if (shape == 1)
+        for (gsize i = 0; i < n; i++)   /* shuffled, with ties: past the insertion budget */
+          {
+            SlTime s = g_rand_int_range (rng, 0, (gint32) MAX (n / 4, 1));
+            ev[i] = (SlEvent) { s, s + g_rand_int_range (rng, 0, 3), 0, 0, 0, 0 };
+          }
+      else if (shape == 2)
+        {
+          /* nested, then reversed: the budget runs out part way, after some events moved */
+          gsize half = nested_ranges (ev, n / 2);
+          for (gsize i = half; i < n; i++)
+            ev[i] = (SlEvent) { (SlTime) (n - i) * 1000, (SlTime) (n - i) * 1000 + 5, 0, 0, 0, 0 };
+        }
+      else
+        for (gsize i = 0; i < n; i++)   /* in order already, ties included */
+          ev[i] = (SlEvent) { (SlTime) i / 3, (SlTime) i / 3 + 1, 0, 0, 0, 0 };
+      for (gsize i = 0; i < n; i++)
+        ev[i].name = (guint32) i;
+      g_autofree SlEvent *want = g_memdup2 (ev, MAX (n, 1) * sizeof (SlEvent));
+      qsort (want, n, sizeof (SlEvent), cmp_oracle);
+      _sl_events_sort (ev, n);
+      for (gsize i = 0; i < n; i++)
+        {
+          if (memcmp (&ev[i], &want[i], sizeof (SlEvent)) != 0)
+            g_error ("round %u (shape %u, %" G_GSIZE_FORMAT " events): event %" G_GSIZE_FORMAT
+                     " is table row %u, the oracle says %u",
+                     round, shape, n, i, ev[i].name, want[i].name);
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -423,6 +523,7 @@ main (int    argc,
   g_test_add_func ("/model/lane/lod/columns/disjoint", test_lod_columns_disjoint);
   g_test_add_func ("/model/lane/lod/columns/overlapping", test_lod_columns_overlapping);
   g_test_add_func ("/model/lane/busy-saturates", test_busy_saturates);
+  g_test_add_func ("/model/lane/events-sort", test_events_sort);
   int rc = g_test_run ();
   g_rand_free (rng);
   return rc;
