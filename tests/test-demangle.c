@@ -195,6 +195,12 @@ static void
 test_fallback (void)
 {
   check_names ("_ZTV1A", "vtable for A", "A");
+  check_names ("_ZTSN2ns5ThingE", "typeinfo name for ns::Thing", "Thing");
+  /* a vtable of garbage is not given to libstdc++'s demangler, which ran > 2 min on this one
+   * (fuzz-demangle; tests/fuzz/regress/demangle/) */
+  static const char hang[] = "_ZTVNrrDOsrrODOsrDOsrrDOsrrDOsrZcvDOsrDOsrDOsrrrZcvdaODOsrDOsrrDOsrrZ"
+                             "cvdaODOsrDOsrrDOsrrDOsrZcv16__(tsy]sclpe_n'oE";
+  check_names (hang, hang, hang);
   /* vector types: our parser does not print them, and libstdc++'s demangler is not trusted with
    * anything but special names (it can loop on garbage): kept as they are */
   check_names ("_Z1fDv4_f", "_Z1fDv4_f", "_Z1fDv4_f");

@@ -2576,6 +2576,23 @@ copy_string (const char *s)
   return r;
 }
 
+/* A special name libstdc++'s demangler may be given: a vtable, VTT, typeinfo or typeinfo name
+ * ("_ZTV", "_ZTT", "_ZTI", "_ZTS") whose type our parser reads whole and within its caps.  Its
+ * printer loops for minutes on some garbage of that shape too (fuzz-demangle: the 114-byte
+ * "_ZTVNrrDOsrrODOs…", > 2 min; tests/fuzz/regress/demangle/); thunks and guards, rarer still in
+ * a trace and not checked this way, stay as they are. */
+static bool
+special_name_sane (const char *name)
+{
+  if (strncmp (name, "_ZT", 3) != 0 || name[3] == '\0' || strchr ("VTIS", name[3]) == NULL)
+    return false;
+  Dp dp = { .p = name + 4, .end = name + strlen (name) };
+  Dn *t = parse_type (&dp);
+  bool ok = t != NULL && !dp.failed && !dp.limited && dp.p == dp.end;
+  dp_clear (&dp);
+  return ok;
+}
+
 char *
 sl_kernel_names (const char *name,
                  char      **short_name)
@@ -2585,12 +2602,12 @@ sl_kernel_names (const char *name,
 
   if (name == NULL)
     name = "";
-  /* libstdc++'s demangler is the fallback only for the special names (vtables, typeinfo,
-   * thunks: "_ZT…") of a sane length: on some garbage it loops for minutes (a random 60-byte
+  /* libstdc++'s demangler is the fallback only for the special names whose type we read
+   * (special_name_sane) of a sane length: on some garbage it loops for minutes (a random 60-byte
    * "_Z3jXYF…" string did), and a kernel name is not trusted input.  Other names our parser
    * cannot print stay as they are. */
   if (strncmp (name, "_Z", 2) == 0 && !demangle_edg (name, &full, &base, &limited) && !limited
-      && strncmp (name, "_ZT", 3) == 0 && strlen (name) <= 512)
+      && strlen (name) <= 512 && special_name_sane (name))
     {
       int status = 0;
       char *gnu = __cxa_demangle (name, NULL, NULL, &status);
