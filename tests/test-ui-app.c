@@ -1293,8 +1293,16 @@ test_record_live (void)
   SlWindow *window = sl_window_new (app);
   g_autoptr (SlRecordSettings) s = target_settings ("live", "live.sqlite");
   g_autoptr (GError) error = NULL;
+  g_autofree char *hold = g_build_filename (sl_test_tmpdir (), "live-hold", NULL);
   SlRecordDialog *dialog;
   LiveWait live = { window, 2 };
+
+  /* the program runs on until the test has seen what it looks for (a slow build loads slowly) */
+  g_unlink (hold);
+  g_strfreev (s->args);
+  s->args = g_new0 (char *, 3);
+  s->args[0] = g_strdup ("live");
+  s->args[1] = g_strdup (hold);
 
   gtk_window_present (GTK_WINDOW (window));
   sl_test_iterate_for (100);
@@ -1314,12 +1322,15 @@ test_record_live (void)
    * since (sl_trace_append), not by reading the file again */
   guint appended0, reloaded0, appended, reloaded;
   _sl_live_get_counts (&appended0, &reloaded0);
-  LiveWait more = { window, sl_window_get_n_live_updates (window) };
-  g_assert_true (sl_test_wait_until (more_live_updates, &more, 15000));
+  /* a load may be under way as the counts are read: its update is shown next, so the second one
+   * from now is the first whose load started after them */
+  LiveWait more = { window, sl_window_get_n_live_updates (window) + 1 };
+  g_assert_true (sl_test_wait_until (more_live_updates, &more, 30000));
   _sl_live_get_counts (&appended, &reloaded);
   g_test_message ("live updates: %u appended, %u loaded whole", appended - appended0,
                   reloaded - reloaded0);
   g_assert_cmpuint (appended, >, appended0);
+  g_assert_true (g_file_set_contents (hold, "", 0, NULL));
 
   /* the end: the complete trace, as opening the file afresh shows it */
   g_assert_true (sl_test_wait_until (recording_done, window, 30000));

@@ -11,7 +11,9 @@
  *   exit N   exits with status N
  *   sleep MS sleeps MS milliseconds in 10 ms steps, then writes argv[3] (a marker file)
  *   live     for the live view: every 500 ms a new thread "live-N" (N = 1…6) sleeps 20 × 5 ms;
- *            prints "tick N" on stdout and "warn N" on stderr as each starts (~3.2 s in all)
+ *            prints "tick N" on stdout and "warn N" on stderr as each starts (~3.2 s in all);
+ *            with argv[2], it then waits (up to 60 s) until that file exists, so that a test on a
+ *            slow build decides when the recording ends
  *   spin MS  writes argv[3] (a marker file), then burns MS ms of CPU in 10 ms turns of
  *            busy_alpha and busy_beta (samples with a few distinct stacks, for a while)
  *   futex    8 raw futex(2) waits through syscall() in futex_wait_fn, each timing out after
@@ -156,7 +158,7 @@ live_worker (void *data)
 }
 
 static int
-mode_live (void)
+mode_live (const char *hold)
 {
   pthread_t t[6];
 
@@ -170,6 +172,8 @@ mode_live (void)
     }
   for (int i = 0; i < 6; i++)
     pthread_join (t[i], NULL);
+  for (int i = 0; hold != NULL && i < 6000 && access (hold, F_OK) != 0; i++)
+    sleep_ms (10);
   return 0;
 }
 
@@ -189,7 +193,7 @@ main (int   argc,
   if (strcmp (mode, "threads") == 0)
     return mode_threads ();
   if (strcmp (mode, "live") == 0)
-    return mode_live ();
+    return mode_live (argc > 2 ? argv[2] : NULL);
   if (strcmp (mode, "crash") == 0)
     {
       nvtxRangePushA ("doomed");
