@@ -434,7 +434,11 @@ post (SlRecording *self,
 
   m->self = g_object_ref (self);
   m->argv = argv;
-  g_main_context_invoke (NULL, message_cb, m);
+  /* queued for the main thread, in order: g_main_context_invoke() would run it on this reader
+   * thread whenever the default context is free to take (between two iterations of a loop run by
+   * hand, as the tests do), and the handlers touch GTK widgets: a crash in Pango, seen once in a
+   * suite run */
+  g_idle_add_full (G_PRIORITY_DEFAULT, message_cb, m, NULL);
 }
 
 /* Blocks on the daemon's messages; ends at "done"/"error" or when the daemon goes away. */

@@ -128,7 +128,10 @@ load_progress_cb (double      fraction,
   g_weak_ref_init (&p->window, window);
   p->fraction = fraction;
   p->what = g_strdup (what);
-  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, progress_idle_cb, p, progress_free);
+  /* queued for the main thread, never run here: g_main_context_invoke() runs the function in
+   * the calling thread whenever it can take the default context, which a thread can between
+   * two iterations of the main loop (tests iterate it by hand), and GTK is not thread-safe */
+  g_idle_add_full (G_PRIORITY_DEFAULT, progress_idle_cb, p, progress_free);
 }
 
 /* SIGHTLINE_BENCH_FIRST_FRAME=1 (bench/bench-open): print when the first frame of a loaded trace
@@ -220,7 +223,8 @@ load_first_look_cb (SlTrace  *trace,
   g_weak_ref_init (&l->window, window);
   l->cancellable = d->cancellable != NULL ? g_object_ref (d->cancellable) : NULL;
   l->trace = sl_trace_ref (trace);
-  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, first_look_idle_cb, l, first_look_free);
+  /* queued for the main thread (see load_progress_cb) */
+  g_idle_add_full (G_PRIORITY_DEFAULT, first_look_idle_cb, l, first_look_free);
   /* tests (test-ui-app first-look): the first look stays on screen this long before the rest
    * is read, however small the file */
   const char *hold = g_getenv ("SIGHTLINE_TEST_FIRST_LOOK_HOLD_MS");

@@ -18,6 +18,7 @@
 #include "sl-lane.h"
 #include "sl-plant.h"
 #include "sl-record-dialog-private.h"
+#include "sl-recording.h"
 #include "sl-stats-panel-private.h"
 #include "sl-test-gui.h"
 #include "sl-test-util.h"
@@ -1536,6 +1537,62 @@ test_record_detach (void)
   sl_test_iterate_for (50);
 }
 
+/* Where each of a recording's signals ran: every one on the main thread (GTK is not
+ * thread-safe), also while the main loop is iterated by hand and the default context is free
+ * between iterations, as here: the reader thread once ran them itself (g_main_context_invoke). */
+typedef struct
+{
+  GThread *main;
+  guint    signals, elsewhere;
+  gboolean finished;
+} SignalThreads;
+
+static void
+note_thread (SignalThreads *t)
+{
+  t->signals++;
+  t->elsewhere += g_thread_self () != t->main;
+}
+
+static void
+on_output (SlRecording *r, const char *text, gpointer data)
+{
+  (void) r, (void) text;
+  note_thread (data);
+}
+
+static void
+on_finished (SlRecording *r, guint64 a, guint64 b, const char *why, gpointer data)
+{
+  (void) r, (void) a, (void) b, (void) why;
+  note_thread (data);
+  ((SignalThreads *) data)->finished = TRUE;
+}
+
+static gboolean
+signals_finished (gpointer data)
+{
+  return ((SignalThreads *) data)->finished;
+}
+
+static void
+test_record_main_thread (void)
+{
+  g_autoptr (SlRecordSettings) s = target_settings ("live", "main-thread.sqlite");
+  g_autoptr (SlRecording) recording = sl_recording_new (s);
+  g_autoptr (GError) error = NULL;
+  SignalThreads t = { g_thread_self (), 0, 0, FALSE };
+
+  g_signal_connect (recording, "output", G_CALLBACK (on_output), &t);
+  g_signal_connect (recording, "finished", G_CALLBACK (on_finished), &t);
+  g_assert_true (sl_recording_start (recording, &error));
+  g_assert_no_error (error);
+  g_assert_true (sl_test_wait_until (signals_finished, &t, 30000));
+  g_test_message ("%u signals, %u of them off the main thread", t.signals, t.elsewhere);
+  g_assert_cmpuint (t.signals, >, 6);   /* "tick N" and "warn N" at least */
+  g_assert_cmpuint (t.elsewhere, ==, 0);
+}
+
 static void
 test_record_crash (void)
 {
@@ -1958,6 +2015,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/record/stop-question", test_record_stop_question);
   g_test_add_func ("/ui-app/record/daemon-dies", test_record_daemon_dies);
   g_test_add_func ("/ui-app/record/detach", test_record_detach);
+  g_test_add_func ("/ui-app/record/main-thread", test_record_main_thread);
   g_test_add_func ("/ui-app/record/crash", test_record_crash);
   ret = g_test_run ();
   {
