@@ -1555,18 +1555,26 @@ note_thread (SignalThreads *t)
 }
 
 static void
-on_output (SlRecording *r, const char *text, gpointer data)
+signal_output_cb (SlRecording *recording,
+                  const char  *text,
+                  gpointer     data)
 {
-  (void) r, (void) text;
+  (void) recording, (void) text;
   note_thread (data);
 }
 
 static void
-on_finished (SlRecording *r, guint64 a, guint64 b, const char *why, gpointer data)
+signal_finished_cb (SlRecording *recording,
+                    guint64      events,
+                    guint64      dropped,
+                    const char  *why,
+                    gpointer     data)
 {
-  (void) r, (void) a, (void) b, (void) why;
-  note_thread (data);
-  ((SignalThreads *) data)->finished = TRUE;
+  SignalThreads *t = data;
+
+  (void) recording, (void) events, (void) dropped, (void) why;
+  note_thread (t);
+  t->finished = TRUE;
 }
 
 static gboolean
@@ -1583,8 +1591,8 @@ test_record_main_thread (void)
   g_autoptr (GError) error = NULL;
   SignalThreads t = { g_thread_self (), 0, 0, FALSE };
 
-  g_signal_connect (recording, "output", G_CALLBACK (on_output), &t);
-  g_signal_connect (recording, "finished", G_CALLBACK (on_finished), &t);
+  g_signal_connect (recording, "output", G_CALLBACK (signal_output_cb), &t);
+  g_signal_connect (recording, "finished", G_CALLBACK (signal_finished_cb), &t);
   g_assert_true (sl_recording_start (recording, &error));
   g_assert_no_error (error);
   g_assert_true (sl_test_wait_until (signals_finished, &t, 30000));
