@@ -2,9 +2,10 @@
  *   calls N   N uncontended mutex lock/unlock pairs and N one-byte writes to /dev/null; prints
  *             "mutex_ns X" and "write_ns Y" (per call)
  *   work      a fixed amount of CPU work (~1 s); prints "cpu_s X", the process's CPU time
- *   events R S  R one-byte writes to /dev/null a second (record them with --osrt-threshold 0)
- *             for S seconds, in batches every 10 ms, then a fixed CPU loop; prints "wall_s X",
- *             its own run time
+ *   events R S [H]  R one-byte writes to /dev/null a second (record them with --osrt-threshold
+ *             0) for S seconds, in batches every 10 ms, then a fixed CPU loop; prints "wall_s X",
+ *             its own run time; then idles H seconds (default 0: a live view's last update then
+ *             holds every event)
  *   switches T N  T threads each doing N rounds of ~0.2 ms of CPU work and a 100 µs sleep
  *             (thousands of context switches a second); prints "wall_s X", its own run time, and
  *             "cpu_s Y", its CPU time (user and system: perf's switch records are system time)
@@ -115,6 +116,9 @@ main (int   argc,
         }
       work (200000000L);
       printf ("wall_s %.4f\n", now (CLOCK_MONOTONIC) - t0);
+      fflush (stdout);
+      if (argc > 4 && atol (argv[4]) > 0)
+        sleep ((unsigned) atol (argv[4]));
       return 0;
     }
   if (argc > 1 && strcmp (argv[1], "switches") == 0)
@@ -149,7 +153,7 @@ main (int   argc,
               now (CLOCK_PROCESS_CPUTIME_ID));
       return 0;
     }
-  fprintf (stderr, "usage: %s calls N | work | events RATE SECONDS | switches THREADS ROUNDS | "
+  fprintf (stderr, "usage: %s calls N | work | events RATE SECONDS [HOLD] | switches THREADS ROUNDS | "
                    "pingpong N\n",
            argv[0]);
   return 2;

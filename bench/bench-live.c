@@ -4,6 +4,7 @@
  *
  * Usage: xvfb-run -a bench-live SIGHTLINE BENCH-TARGET [RATE] [SECONDS]
  *        bench-live --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples]
+ *        xvfb-run -a bench-live --long BENCH-TARGET [RATE] [SECONDS]
  *
  * The first prints the program's own run time both ways (target: live ≤ 1.05 × record alone),
  * and, while the viewer records, how long the main loop was away between two turns (a 2 ms timer
@@ -21,7 +22,18 @@
  * It prints the time of an append and of a whole load against the events already loaded, their
  * slopes (what an event already loaded costs each update) and both extrapolated to 6·10^7 events,
  * the model's and the process's resident bytes per event, and what the main thread pays at the
- * swap (dropping the old trace).  Not a test: prints, asserts nothing.
+ * swap (dropping the old trace).
+ *
+ * The third is the issue's figure itself, not compressed: one recording from the viewer at RATE
+ * events a second (100 k) for SECONDS (600), the live view appending throughout.  Every 30 s it
+ * prints the events shown, the live updates and the time between the last two (what an append
+ * takes once the events loaded dominate), the process's resident memory (bytes an event, and its
+ * peak: the trace shown and the next one being built coexist) and the main loop's longest gap in
+ * those 30 s; at the end the gaps of the whole run, and the last live state (the program idles
+ * after its events until two more updates have gone by) against a fresh open of the finished
+ * file: events and every statistics report compared, what differs printed (the idle sleep
+ * itself and the exit, which end after the last update).  SIGHTLINE_BENCH_GAPS=1 prints each
+ * gap over 16 ms and where it fell.  Not a test: prints, asserts nothing.
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -33,8 +45,10 @@
 
 #include "sl-application.h"
 #include "sl-bench.h"
+#include "sl-lane.h"
 #include "sl-resident.h"
 #include "sl-sort.h"
+#include "sl-stats.h"
 #include "sl-trace-private.h"
 #include "sl-window-private.h"
 
@@ -393,10 +407,274 @@ grow (const char *gen,
   return 0;
 }
 
+/* ---- the 10 minutes themselves ---------------------------------------------------------------- */
+
+typedef struct
+{
+  SlWindow *window;
+  gint64    start, last, next_print, last_update, prev_update;
+  guint     n_live;
+  SlTrace  *live;          /* the last live state shown */
+  GArray   *gaps;          /* ms between turns, the whole run */
+  double    span_max;      /* the longest gap since the last line */
+  guint     span_over;     /* gaps over 16 ms since the last line */
+  gsize     rss0, rss_peak;
+  gboolean  each_gap;      /* SIGHTLINE_BENCH_GAPS=1: each gap over 16 ms on stderr */
+} LongWatch;
+
+static gboolean
+long_watch_cb (gpointer data)
+{
+  LongWatch *w = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (w->last != 0)
+    {
+      double gap = (now - w->last) / 1000.0;
+      g_array_append_val (w->gaps, gap);
+      w->span_max = MAX (w->span_max, gap);
+      w->span_over += gap > 16.0;
+    }
+  w->last = now;
+  gtk_widget_queue_draw (sl_window_get_timeline (w->window));
+  guint n = sl_window_get_n_live_updates (w->window);
+  /* each gap over a frame, and how long after the last live update was first seen (a gap just
+   * after one is the new trace's first frame; one during an append, the loading thread's) */
+  double gap = w->gaps->len > 0 ? g_array_index (w->gaps, double, w->gaps->len - 1) : 0;
+  if (w->each_gap && gap > 16.0)
+    g_printerr ("gap %.1f ms at %.3f s, %.1f ms after the last update seen%s\n", gap,
+                (now - w->start) / 1e6, (now - w->last_update) / 1e3,
+                n != w->n_live ? " (another one now)" : "");
+  if (n != w->n_live && sl_window_get_trace (w->window) != NULL)
+    {
+      /* let go where the window does: on a thread of its own, not in a frame */
+      _sl_window_drop_trace (g_steal_pointer (&w->live));
+      w->live = sl_trace_ref (sl_window_get_trace (w->window));
+      w->n_live = n;
+      w->prev_update = w->last_update;
+      w->last_update = now;
+    }
+  if (w->gaps->len % 50 == 0)
+    w->rss_peak = MAX (w->rss_peak, sl_resident_bytes ());
+  if (now >= w->next_print)
+    {
+      gsize rss = sl_resident_bytes (), events = w->live ? sl_trace_get_n_events (w->live) : 0;
+      w->rss_peak = MAX (w->rss_peak, rss);
+      g_print ("%6.0f %12" G_GSIZE_FORMAT " %7u %10.0f %9.0f %9.1f %11.1f %9.1f %6u\n",
+               (now - w->start) / 1e6, events, w->n_live,
+               w->prev_update ? (w->last_update - w->prev_update) / 1000.0 : 0,
+               (rss - MIN (w->rss0, rss)) / 1048576.0,
+               events ? (double) (rss - MIN (w->rss0, rss)) / events : 0,
+               events ? (double) (w->rss_peak - MIN (w->rss0, w->rss_peak)) / events : 0,
+               w->span_max, w->span_over);
+      w->span_max = 0;
+      w->span_over = 0;
+      w->next_print = now + 30 * G_USEC_PER_SEC;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* How many of the statistics reports read the same from both traces. */
+static guint
+same_reports (SlTrace *a,
+              SlTrace *b,
+              guint   *n_reports)
+{
+  guint same = 0;
+
+  *n_reports = 0;
+  for (const char *const *n = sl_report_names (); *n != NULL; n++)
+    {
+      g_autoptr (GError) ea = NULL;
+      g_autoptr (GError) eb = NULL;
+      g_autoptr (SlReport) ra = sl_report_compute (a, *n, &ea);
+      g_autoptr (SlReport) rb = sl_report_compute (b, *n, &eb);
+      g_autoptr (GString) ta = g_string_new (NULL);
+      g_autoptr (GString) tb = g_string_new (NULL);
+
+      (*n_reports)++;
+      if (ra != NULL)
+        sl_report_write (ra, SL_REPORT_FORMAT_CSV, ta);
+      else
+        g_string_append (ta, ea->message);
+      if (rb != NULL)
+        sl_report_write (rb, SL_REPORT_FORMAT_CSV, tb);
+      else
+        g_string_append (tb, eb->message);
+      if (g_str_equal (ta->str, tb->str))
+        same++;
+      else
+        {
+          /* the lines of each that the other lacks */
+          g_auto (GStrv) la = g_strsplit (ta->str, "\n", -1);
+          g_auto (GStrv) lb = g_strsplit (tb->str, "\n", -1);
+          g_print ("  report %s differs:\n", *n);
+          for (guint i = 0; la[i] != NULL; i++)
+            if (!g_strv_contains ((const char *const *) lb, la[i]))
+              g_print ("    live:  %s\n", la[i]);
+          for (guint i = 0; lb[i] != NULL; i++)
+            if (!g_strv_contains ((const char *const *) la, lb[i]))
+              g_print ("    fresh: %s\n", lb[i]);
+        }
+    }
+  return same;
+}
+
+/* A folder this benchmark made, and the files in it. */
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        remove_dir (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static int
+long_run (const char *program,
+          const char *rate,
+          const char *secs)
+{
+  /* the program idles after its events until two live updates of the longest kind have gone by
+   * (an append at the end of 10 minutes takes ~10 s here), so that the last live state holds
+   * everything a fresh open of the finished file does */
+  g_autofree char *hold = g_strdup_printf ("%d", 10 + (int) (g_ascii_strtod (secs, NULL) / 20));
+  g_autofree char *dir = g_dir_make_tmp ("bench-live-long-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "live.sqlite", NULL);
+  g_autofree char *run = g_build_filename (dir, "run", NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_mkdir (run, 0700);
+  g_setenv ("SIGHTLINE_RUNTIME_DIR", run, TRUE);
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  /* the window's final load and the fresh open below read the file, not the model cache (which
+   * would also be gigabytes written to $XDG_CACHE_HOME) */
+  g_setenv ("SIGHTLINE_CACHE", "0", TRUE);
+  gtk_init ();
+  g_autoptr (SlApplication) app = sl_application_new ();
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_application_hold (G_APPLICATION (app));
+
+  SlWindow *window = sl_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gtk_window_present (GTK_WINDOW (window));
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_autoptr (SlRecordSettings) s = sl_record_settings_new ();
+  s->program = g_strdup (program);
+  g_strfreev (s->args);
+  s->args = g_new0 (char *, 5);
+  s->args[0] = g_strdup ("events");
+  s->args[1] = g_strdup (rate);
+  s->args[2] = g_strdup (secs);
+  s->args[3] = g_strdup (hold);
+  s->sample_hz = 0;
+  s->osrt_threshold_ns = 1;
+  s->output = g_strdup (path);
+  g_autofree char *load = sl_bench_load_average ();
+  g_print ("the viewer records a program at %s events/s for %s s, the live view appending; load "
+           "average %s\n", rate, secs, load);
+  g_print ("%6s %12s %7s %10s %9s %9s %11s %9s %6s\n", "s", "events", "updates", "last ms",
+           "RSS MiB", "RSS B/ev", "peak B/ev", "gap max", ">16ms");
+  LongWatch w = { window, 0, 0, 0, 0, 0, 0, NULL, g_array_new (FALSE, FALSE, sizeof (double)),
+                  0, 0, sl_resident_bytes (), 0, g_getenv ("SIGHTLINE_BENCH_GAPS") != NULL };
+  if (!sl_window_record (window, s, &error))
+    {
+      g_printerr ("bench-live: %s\n", error->message);
+      return 1;
+    }
+  w.start = g_get_monotonic_time ();
+  w.next_print = w.start + 30 * G_USEC_PER_SEC;
+  guint watch = g_timeout_add (2, long_watch_cb, &w);
+  while (sl_window_is_recording (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watch);
+  double swap_max = sl_window_get_live_swap_max (window) / 1000.0;
+  g_autofree char *text = sl_window_get_output_text (window);
+  double wall = parse_wall (text);
+
+  GArray *gaps = w.gaps;
+  g_array_sort (gaps, sl_cmp_double);
+  guint over = 0;
+  for (guint i = 0; i < gaps->len; i++)
+    over += g_array_index (gaps, double, i) > 16.0;
+  g_print ("program's run time %.1f s; main loop %u turns, gap median %.2f ms, p99 %.2f ms, "
+           "p99.9 %.2f ms, max %.1f ms, %u over 16 ms; %u live updates, the longest swap %.1f ms; "
+           "resident peak %.1f bytes an event\n",
+           wall, gaps->len, gaps->len ? g_array_index (gaps, double, gaps->len / 2) : 0,
+           gaps->len ? g_array_index (gaps, double, gaps->len * 99 / 100) : 0,
+           gaps->len ? g_array_index (gaps, double, gaps->len * 999 / 1000) : 0,
+           gaps->len ? g_array_index (gaps, double, gaps->len - 1) : 0, over, w.n_live, swap_max,
+           w.live ? (double) (w.rss_peak - MIN (w.rss0, w.rss_peak))
+                    / MAX (sl_trace_get_n_events (w.live), 1) : 0);
+  while (sl_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  /* the last live state, built by the chain of appends, against a fresh open of the file: the
+   * program's last events are committed before its final 0.2 s of work, so both hold them all */
+  if (w.live != NULL)
+    {
+      guint appended, reloaded, n_reports = 0;
+      _sl_live_get_counts (&appended, &reloaded);
+      double t0 = sl_bench_now ();
+      g_autoptr (SlTrace) fresh = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      double fresh_s = sl_bench_now () - t0;
+      if (fresh == NULL)
+        g_printerr ("bench-live: %s\n", error->message);
+      else
+        {
+          guint same = same_reports (w.live, fresh, &n_reports);
+          /* what the last live state cannot hold: calls that ended after it was read (the
+           * program's idle sleep, its exit), committed when they ended */
+          gsize late = 0;
+          SlTime live_end = sl_trace_get_end (w.live);
+          for (guint l = 0; l < sl_trace_get_n_lanes (fresh); l++)
+            {
+              const SlLane *lane = sl_trace_get_lane (fresh, l);
+              for (gsize i = sl_lane_lower_bound (lane, live_end - 600 * G_TIME_SPAN_SECOND * 1000);
+                   i < lane->n_events; i++)
+                late += lane->events[i].end > live_end;
+            }
+          g_print ("live updates appended %u, loaded whole %u; the last live state against a "
+                   "fresh open of the finished file (%.2f s): %" G_GSIZE_FORMAT " and %"
+                   G_GSIZE_FORMAT " events (%" G_GSIZE_FORMAT " of the fresh one's end after the "
+                   "live state's last), %u of %u reports the same\n", appended, reloaded,
+                   fresh_s, sl_trace_get_n_events (w.live), sl_trace_get_n_events (fresh), late,
+                   same, n_reports);
+        }
+      g_clear_pointer (&w.live, sl_trace_unref);
+    }
+  g_array_unref (gaps);
+  g_application_release (G_APPLICATION (app));
+  {
+    g_autofree char *pidfile = g_build_filename (run, "sightlined.sock.pid", NULL);
+    g_autofree char *pid = NULL;
+    if (g_file_get_contents (pidfile, &pid, NULL, NULL) && atoi (pid) > 1)
+      kill (atoi (pid), SIGTERM);
+  }
+  g_unlink (path);
+  remove_dir (run);
+  remove_dir (dir);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  if (argc >= 3 && g_str_equal (argv[1], "--long"))
+    return long_run (argv[2], argc > 3 ? argv[3] : "100000", argc > 4 ? argv[4] : "600");
   if (argc >= 3 && g_str_equal (argv[1], "--grow"))
     return grow (argv[2], argc > 3 ? argv[3] : "4M", argc > 4 ? argv[4] : "50000",
                  argc <= 5 || !g_str_equal (argv[5], "no-samples"));
@@ -413,8 +691,9 @@ main (int   argc,
   if (argc < 3)
     {
       g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [RATE] [SECONDS]\n"
-                  "       %s --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples]\n", argv[0],
-                  argv[0]);
+                  "       %s --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples]\n"
+                  "       %s --long BENCH-TARGET [RATE] [SECONDS]\n", argv[0],
+                  argv[0], argv[0]);
       return 2;
     }
   g_mkdir (run, 0700);
