@@ -19,6 +19,38 @@ typedef struct
   char       *status;      /* how a comparison is aligned */
 } LoadResult;
 
+/* The window, weakly, as a load's messages to the main thread carry it: the loading threads pass
+ * it on without ever holding the window itself (its last reference, let go there, would dispose
+ * of the window off the main thread); only the main thread turns it into the window. */
+typedef struct
+{
+  GWeakRef ref;
+} WindowRef;
+
+static WindowRef *
+window_ref_new (SlWindow *window)
+{
+  WindowRef *w = g_atomic_rc_box_new0 (WindowRef);
+
+  g_weak_ref_init (&w->ref, window);
+  return w;
+}
+
+static void
+window_ref_clear (gpointer data)
+{
+  WindowRef *w = data;
+
+  g_weak_ref_clear (&w->ref);
+}
+
+static void
+window_ref_release (WindowRef *w)
+{
+  if (w != NULL)
+    g_atomic_rc_box_release_full (w, window_ref_clear);
+}
+
 /* Shared by the loading threads (never concurrently, says sl_trace_load) and the task. */
 typedef struct
 {
@@ -27,7 +59,7 @@ typedef struct
   SlTime   *offsets;       /* one per merged trace, or NULL */
   gboolean  compare;
   guint     align_step;
-  GWeakRef  window;
+  WindowRef *window;
   GCancellable *cancellable;  /* the window's for this load */
   double    last_fraction;
   char     *last_what;
@@ -35,9 +67,9 @@ typedef struct
 
 typedef struct
 {
-  GWeakRef window;
-  double   fraction;
-  char    *what;
+  WindowRef *window;
+  double     fraction;
+  char      *what;
 } Progress;
 
 
@@ -73,7 +105,7 @@ load_data_free (gpointer data)
   g_strfreev (d->merged);
   g_free (d->offsets);
   g_free (d->last_what);
-  g_weak_ref_clear (&d->window);
+  window_ref_release (d->window);
   g_clear_object (&d->cancellable);
   g_free (d);
 }
@@ -82,7 +114,7 @@ static gboolean
 progress_idle_cb (gpointer data)
 {
   Progress *p = data;
-  g_autoptr (SlWindow) self = g_weak_ref_get (&p->window);
+  g_autoptr (SlWindow) self = g_weak_ref_get (&p->window->ref);
 
   if (self != NULL && self->cancellable != NULL)
     {
@@ -100,7 +132,7 @@ progress_free (gpointer data)
 {
   Progress *p = data;
 
-  g_weak_ref_clear (&p->window);
+  window_ref_release (p->window);
   g_free (p->what);
   g_free (p);
 }
@@ -113,7 +145,6 @@ load_progress_cb (double      fraction,
                   gpointer    user_data)
 {
   LoadData *d = user_data;
-  g_autoptr (GObject) window = NULL;
   Progress *p;
 
   if (fraction - d->last_fraction < 0.01 && g_strcmp0 (what, d->last_what) == 0)
@@ -121,11 +152,8 @@ load_progress_cb (double      fraction,
   d->last_fraction = fraction;
   g_free (d->last_what);
   d->last_what = g_strdup (what);
-  window = g_weak_ref_get (&d->window);
-  if (window == NULL)
-    return;
   p = g_new0 (Progress, 1);
-  g_weak_ref_init (&p->window, window);
+  p->window = g_atomic_rc_box_acquire (d->window);
   p->fraction = fraction;
   p->what = g_strdup (what);
   /* queued for the main thread, never run here: g_main_context_invoke() runs the function in
@@ -167,7 +195,7 @@ bench_watch_first_frame (SlWindow *self)
 
 typedef struct
 {
-  GWeakRef      window;
+  WindowRef    *window;
   GCancellable *cancellable;   /* the load's: a first look of a load given up is not shown */
   SlTrace      *trace;
 } FirstLook;
@@ -177,7 +205,7 @@ first_look_free (gpointer data)
 {
   FirstLook *l = data;
 
-  g_weak_ref_clear (&l->window);
+  window_ref_release (l->window);
   g_clear_object (&l->cancellable);
   g_clear_pointer (&l->trace, sl_trace_unref);
   g_free (l);
@@ -190,18 +218,19 @@ static gboolean
 first_look_idle_cb (gpointer data)
 {
   FirstLook *l = data;
-  g_autoptr (SlWindow) self = g_weak_ref_get (&l->window);
+  g_autoptr (SlWindow) self = g_weak_ref_get (&l->window->ref);
 
   if (self == NULL || self->disposed || self->cancellable != l->cancellable
       || g_cancellable_is_cancelled (l->cancellable))
     return G_SOURCE_REMOVE;
-  g_clear_pointer (&self->trace, sl_trace_unref);
+  SlTrace *old = g_steal_pointer (&self->trace);
   self->trace = g_steal_pointer (&l->trace);
   sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
   sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
                                   SL_TIMELINE_VIEW (self->timeline), NULL);
   sl_stats_panel_set_timeline (SL_STATS_PANEL (self->stats), NULL, NULL);
+  _sl_window_drop_trace (old);
   _sl_window_show_page (self, "trace");
   _sl_window_update_status (self);
   bench_watch_first_frame (self);
@@ -214,13 +243,9 @@ load_first_look_cb (SlTrace  *trace,
                     gpointer  user_data)
 {
   LoadData *d = user_data;
-  g_autoptr (GObject) window = g_weak_ref_get (&d->window);
-  FirstLook *l;
+  FirstLook *l = g_new0 (FirstLook, 1);
 
-  if (window == NULL)
-    return;
-  l = g_new0 (FirstLook, 1);
-  g_weak_ref_init (&l->window, window);
+  l->window = g_atomic_rc_box_acquire (d->window);
   l->cancellable = d->cancellable != NULL ? g_object_ref (d->cancellable) : NULL;
   l->trace = sl_trace_ref (trace);
   /* queued for the main thread (see load_progress_cb) */
@@ -313,6 +338,18 @@ reports_done_cb (GObject      *source,
   g_clear_pointer (&result, load_result_free);
 }
 
+/* Whether two paths name one file (a recording's output as given, and as a GFile made it). */
+static gboolean
+same_file (const char *a,
+           const char *b)
+{
+  if (a == NULL || b == NULL)
+    return FALSE;
+  g_autoptr (GFile) fa = g_file_new_for_path (a);
+  g_autoptr (GFile) fb = g_file_new_for_path (b);
+  return g_file_equal (fa, fb);
+}
+
 static void
 show_trace (SlWindow   *self,
             LoadResult *result)
@@ -326,26 +363,37 @@ show_trace (SlWindow   *self,
     .app_exec = (char *) "sightline %f",
   };
 
-  /* after a first look: the range the person moved to while the rest loaded is kept */
+  /* the whole of a file after its first look or a recording's last live state: what the person
+   * did meanwhile stays (the range moved to, groups, scroll, a selected event) */
   SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (self->timeline));
   SlTime b0 = 0, b1 = 0, v0 = 0, v1 = 0;
-  gboolean keep = sl_trace_get_loading (self->trace, NULL, NULL);
+  gboolean same = self->trace != NULL
+                  && (self->load_continues || sl_trace_get_loading (self->trace, NULL, NULL))
+                  && same_file (sl_trace_get_path (self->trace), sl_trace_get_path (result->trace));
+  gboolean keep = same;
   if (keep)
     {
       sl_viewport_get_bounds (vp, &b0, &b1);
       sl_viewport_get_visible (vp, &v0, &v1);
       keep = v0 > b0 || v1 < b1;
     }
-  g_clear_pointer (&self->trace, sl_trace_unref);
+  SlTrace *old = g_steal_pointer (&self->trace);
   self->trace = g_steal_pointer (&result->trace);
-  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+  if (same)
+    sl_timeline_view_continue_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+  else
+    sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
   if (keep)
     sl_viewport_set_visible (vp, v0, v1, FALSE);
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
+  if (same)
+    sl_detail_pane_set_event (SL_DETAIL_PANE (self->detail),
+                              sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (self->timeline)));
   sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
                                   SL_TIMELINE_VIEW (self->timeline), NULL);
   /* the last trace's tables go now: this one's come from the reports thread */
   sl_stats_panel_set_timeline (SL_STATS_PANEL (self->stats), NULL, NULL);
+  _sl_window_drop_trace (old);
   g_autoptr (GTask) reports = g_task_new (self, NULL, reports_done_cb, NULL);
   g_task_set_task_data (reports, sl_trace_ref (self->trace), (GDestroyNotify) sl_trace_unref);
   g_task_run_in_thread (reports, reports_thread_cb);
@@ -510,6 +558,7 @@ _sl_window_load_file (SlWindow *self,
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), "Opening");
   if (show_loading || self->trace == NULL)
     _sl_window_show_page (self, "loading");
+  self->load_continues = !show_loading && self->trace != NULL;
 
   d = g_new0 (LoadData, 1);
   d->path = g_file_get_path (file);
@@ -535,7 +584,7 @@ _sl_window_load_file (SlWindow *self,
       gtk_label_set_text (GTK_LABEL (self->loading_label), text);
     }
   d->last_fraction = -1;
-  g_weak_ref_init (&d->window, self);
+  d->window = window_ref_new (self);
   d->cancellable = g_object_ref (self->cancellable);
   task = g_task_new (self, self->cancellable, load_done_cb, NULL);
   g_task_set_source_tag (task, sl_window_open);

@@ -75,6 +75,7 @@ struct _SlWindow
   guint         n_live;           /* live loads shown */
   gboolean      live_whole;       /* bench-live: reload the whole file each time instead */
   gint64        live_swap_max_us; /* bench-live: the longest swap of a live state on screen */
+  gboolean      load_continues;   /* the load under way replaces the last live state of its file */
   char         *recording_status;
 
   gsize         n_matches;     /* of the timeline's search */
@@ -92,6 +93,10 @@ void     _sl_window_watch_viewport     (SlWindow     *self);
 void     _sl_window_update_status      (SlWindow     *self);
 void     _sl_window_emit_load_finished (SlWindow     *self,
                                         gboolean      ok);
+/* Lets go of the window's reference to a trace on a thread of its own (NULL: nothing): the last
+ * reference to a trace of tens of millions of events frees gigabytes, hundreds of milliseconds
+ * the main thread's frames cannot spare. */
+void     _sl_window_drop_trace         (SlTrace      *trace);
 
 /* sl-window-loader.c: `show_loading`: the loading page while it loads (else whatever is shown
  * stays, as a recording's last live state does until its complete trace replaces it). */

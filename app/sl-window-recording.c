@@ -3,7 +3,10 @@
  * its output in a pane, the Stop question, and the complete trace loaded afresh at the end. */
 #include "sl-window-private.h"
 
+#include <errno.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "sl-detail-pane.h"
 #include "sl-format.h"
@@ -11,6 +14,10 @@
 #include "sl-timeline-view.h"
 
 #define LIVE_MS 500
+/* How much lower than the window's the live loads' priority is (nice, per thread): an append
+ * over tens of millions of events takes seconds of CPU while the program, the daemon and the
+ * window's frames want it too, and of those the live view matters least. */
+#define LIVE_NICE 5
 
 static void
 set_recording_status (SlWindow   *self,
@@ -40,26 +47,35 @@ live_load_free (gpointer data)
 }
 
 /* The first load reads the file; each later one appends the rows committed since the trace on
- * screen was read (sl_trace_append), building a new trace on this thread while the window keeps
- * drawing the old one, which the append only reads: the main thread swaps them in live_show. */
-static void
-live_load_thread_cb (GTask        *task,
-                     gpointer      source,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
+ * screen was read (sl_trace_append), building a new trace on its own thread, niced by LIVE_NICE
+ * (threads it starts inherit that), while the window keeps drawing the old one, which the append
+ * only reads: the main thread swaps them in live_show.  Its own thread, not GTask's pool: a
+ * thread's priority cannot be raised again, and the pool's threads serve the window's other
+ * work.  It lets go of the old trace before returning, so that the window's is the last. */
+static gpointer
+live_load_thread (gpointer data)
 {
-  LiveLoad *load = task_data;
+  GTask *task = data;
+  LiveLoad *load = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
   GError *error = NULL;
+  pid_t tid = gettid ();
+
+  errno = 0;
+  int nice = getpriority (PRIO_PROCESS, (id_t) tid);
+  if (errno == 0)
+    setpriority (PRIO_PROCESS, (id_t) tid, MIN (nice + LIVE_NICE, 19));
   SlTrace *trace = load->prev != NULL
                    ? sl_trace_append (load->prev, cancellable, &error)
                    : sl_trace_load (load->path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
                                     cancellable, &error);
-
-  (void) source;
+  g_clear_pointer (&load->prev, sl_trace_unref);
   if (trace == NULL)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, trace, (GDestroyNotify) sl_trace_unref);
+  g_object_unref (task);
+  return NULL;
 }
 
 /* A newer state of the recording: shown in place.  The view follows the end, as a terminal does,
@@ -79,10 +95,14 @@ live_show (SlWindow *self,
       sl_viewport_get_bounds (vp, &old_start, &old_end);
       sl_viewport_get_visible (vp, &t0, &t1);
     }
-  g_clear_pointer (&self->trace, sl_trace_unref);
+  SlTrace *old = g_steal_pointer (&self->trace);
   self->trace = trace;
-  sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+  /* what the person did (groups collapsed, scrolled, a range or an event selected) stays */
+  sl_timeline_view_continue_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
+  sl_detail_pane_set_event (SL_DETAIL_PANE (self->detail),
+                            sl_timeline_view_get_selected_event (SL_TIMELINE_VIEW (self->timeline)));
+  _sl_window_drop_trace (old);
   sl_viewport_get_bounds (vp, &start, &end);
   if (!first)
     {
@@ -121,15 +141,15 @@ live_done_cb (GObject      *source,
    * tick; one that lands after the recording ended is dropped: the final load follows */
   if (trace != NULL && self->recording != NULL && sl_recording_is_running (self->recording))
     live_show (self, trace);
-  else if (trace != NULL)
-    sl_trace_unref (trace);
+  else
+    _sl_window_drop_trace (trace);
 }
 
 static gboolean
 live_tick_cb (gpointer data)
 {
   SlWindow *self = data;
-  g_autoptr (GTask) task = NULL;
+  GTask *task;
 
   if (self->recording == NULL || !sl_recording_is_running (self->recording))
     {
@@ -147,7 +167,14 @@ live_tick_cb (gpointer data)
   if (self->n_live > 0 && self->trace != NULL && !self->live_whole)
     load->prev = sl_trace_ref (self->trace);
   g_task_set_task_data (task, load, live_load_free);
-  g_task_run_in_thread (task, live_load_thread_cb);
+  GThread *thread = g_thread_try_new ("sl-live-load", live_load_thread, task, NULL);
+  if (thread != NULL)
+    g_thread_unref (thread);
+  else
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "no thread for a live load");
+      g_object_unref (task);
+    }
   return G_SOURCE_CONTINUE;
 }
 

@@ -166,6 +166,25 @@ unbind_status (SlWindow *self)
       }
 }
 
+static gpointer
+drop_thread_main (gpointer data)
+{
+  sl_trace_unref (data);
+  return NULL;
+}
+
+void
+_sl_window_drop_trace (SlTrace *trace)
+{
+  if (trace == NULL)
+    return;
+  GThread *thread = g_thread_try_new ("sl-drop-trace", drop_thread_main, trace, NULL);
+  if (thread != NULL)
+    g_thread_unref (thread);
+  else
+    sl_trace_unref (trace);
+}
+
 void
 _sl_window_update_status (SlWindow *self)
 {

@@ -761,7 +761,7 @@ void
 _sl_lane_free_lod (SlLane *lane)
 {
   for (guint l = 0; l < lane->n_lod; l++)
-    g_free (lane->lod[l].b);
+    _sl_free_large (lane->lod[l].b);
   g_clear_pointer (&lane->lod, g_free);
   lane->n_lod = 0;
 }

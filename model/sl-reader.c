@@ -91,7 +91,7 @@ lane_take (SlLane *lane,
   lane->n_events = a->len;
   lane->events = (SlEvent *) g_array_free (a, FALSE);
   if (lane->n_events > 0)
-    lane->events = g_renew (SlEvent, lane->events, lane->n_events);
+    lane->events = _sl_shrink (lane->events, lane->n_events * sizeof (SlEvent));
 }
 
 /*
@@ -110,7 +110,7 @@ split_by_depth (SlReader   *r,
   SlEvent *ev = (SlEvent *) a->data;
   gsize n = a->len;
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (SlTime));
-  g_autofree guint16 *depth = g_new (guint16, MAX (n, 1));
+  guint16 *depth = g_new (guint16, MAX (n, 1));   /* 2 bytes an event: _sl_free_large */
   g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (gsize));
   const SlThread *t = &g_array_index (r->trace->threads, SlThread, thread);
 
@@ -152,13 +152,14 @@ split_by_depth (SlReader   *r,
     }
   for (gsize i = 0; i < n; i++)
     by_depth[depth[i]]->events[fill[depth[i]]++] = ev[i];
+  _sl_free_large (depth);
   if (n == 0)
     {
       g_array_free (a, TRUE);
       return;
     }
   SlLane *kept = by_depth[big];
-  kept->events = g_renew (SlEvent, (SlEvent *) (void *) g_array_free (a, FALSE), kept->n_events);
+  kept->events = _sl_shrink (g_array_free (a, FALSE), kept->n_events * sizeof (SlEvent));
 }
 
 static void

@@ -738,6 +738,7 @@ _sl_events_map_unref (SlEventsMap *map)
 {
   if (map == NULL || !g_atomic_int_dec_and_test (&map->ref_count))
     return;
+  _sl_release_pages (map->addr, map->len);
   munmap (map->addr, map->len);
   g_free (map);
 }

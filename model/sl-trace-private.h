@@ -197,6 +197,19 @@ void    _sl_trace_set_loading (SlTrace *trace, SlTime from, SlTime end, double s
 /* The chain of an OSRT_CALLCHAINS id, G_MAXUINT32 when the file has none of that id. */
 guint32 _sl_trace_find_osrt_chain (SlTrace *trace, guint32 callchain_id);
 SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
+
+/* Frees a block from g_malloc.  One of tens of megabytes first gives its pages back a step at a
+ * time (_sl_release_pages), so that the munmap that frees it has nothing left to do: a munmap of
+ * a gigabyte holds the process's memory map for ~80 ms here, and any thread that maps memory
+ * meanwhile waits, the main thread's next frame included (165 ms at worst while another thread
+ * freed 2 GiB at once, 4-10 ms a step at a time, in a test program). */
+void     _sl_free_large        (gpointer p);
+/* g_realloc to a smaller `bytes`, the pages past them given back first in the same steps (a
+ * GArray taken as a lane's events can leave gigabytes of its doubling unused); 0 frees. */
+gpointer _sl_shrink            (gpointer p, gsize bytes);
+/* The whole pages of a block (heap or file mapping) given back, a step at a time; the block
+ * stays mapped and reads as zeros (a private file mapping: as the file).  Nothing below 64 MiB. */
+void     _sl_release_pages     (gpointer p, gsize bytes);
 /* Records what the loader made of a table (under the lock: two threads load); `read->table` is
  * copied. */
 void    _sl_trace_note_table  (SlTrace *trace, const SlTableRead *read);

@@ -7,6 +7,8 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -68,14 +70,66 @@ sl_trace_ref (SlTrace *trace)
   return trace;
 }
 
+/* Pages given back this many bytes at a time: ~3 ms of the kernel's work each. */
+#define RELEASE_STEP (32u << 20)
+
+void
+_sl_release_pages (gpointer p,
+                   gsize    bytes)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr from = ((guintptr) p + page - 1) / page * page, to = ((guintptr) p + bytes) / page * page;
+
+  if (p == NULL || bytes < 2 * RELEASE_STEP || page == 0)
+    return;
+  for (guintptr at = from; at < to; at += RELEASE_STEP)
+    madvise ((void *) at, MIN ((guintptr) RELEASE_STEP, to - at), MADV_DONTNEED);
+}
+
+/* The bytes malloc gave a block (at least what was asked; GArray's doubling leaves up to
+ * half of it unused), 0 where the C library cannot say. */
+static gsize
+block_size (gpointer p)
+{
+#ifdef __GLIBC__
+  return p != NULL ? malloc_usable_size (p) : 0;
+#else
+  (void) p;
+  return 0;
+#endif
+}
+
+void
+_sl_free_large (gpointer p)
+{
+  _sl_release_pages (p, block_size (p));
+  g_free (p);
+}
+
+gpointer
+_sl_shrink (gpointer p,
+            gsize    bytes)
+{
+  gsize have = block_size (p);
+
+  if (p == NULL || bytes == 0)
+    {
+      _sl_free_large (p);
+      return NULL;
+    }
+  if (have > bytes)
+    _sl_release_pages ((char *) p + bytes, have - bytes);
+  return g_realloc (p, bytes);
+}
+
 static void
 sl_lane_free (SlLane *lane)
 {
   if (lane->events_map != NULL)
     _sl_events_map_unref (lane->events_map);
   else
-    g_free (lane->events);
-  g_free (lane->max_end);
+    _sl_free_large (lane->events);
+  _sl_free_large (lane->max_end);
   g_free (lane->busy_prefix);
   _sl_lane_free_lod (lane);
   g_free (lane);
@@ -825,6 +879,87 @@ sl_trace_get_osrt_callchain (SlTrace        *trace,
     return 0;
   return sl_trace_get_callchain (trace, _sl_trace_find_osrt_chain (trace, callchain_id), symbols,
                                  modules);
+}
+
+/* Whether two lanes of two loads of one file hold the same thread's (at any depth: a range's
+ * depth changes when an enclosing one is read later) or the same stream's events of one kind. */
+static gboolean
+same_lane (SlTrace      *a,
+           const SlLane *la,
+           SlTrace      *b,
+           const SlLane *lb)
+{
+  if (la->kind != lb->kind || la->source != lb->source || (la->gpu >= 0) != (lb->gpu >= 0))
+    return FALSE;
+  if (la->gpu >= 0)
+    return sl_trace_get_gpu (a, (guint) la->gpu)->device_id
+             == sl_trace_get_gpu (b, (guint) lb->gpu)->device_id
+           && la->global_pid == lb->global_pid && la->context_id == lb->context_id
+           && la->green_context_id == lb->green_context_id && la->stream_id == lb->stream_id;
+  return la->thread >= 0 && lb->thread >= 0
+         && sl_trace_get_thread (a, (guint) la->thread)->global_tid
+              == sl_trace_get_thread (b, (guint) lb->thread)->global_tid;
+}
+
+gint
+sl_trace_find_same_lane (SlTrace *from,
+                         guint    lane,
+                         SlTrace *to)
+{
+  g_return_val_if_fail (from != NULL && to != NULL, -1);
+
+  if (lane >= from->lanes->len)
+    return -1;
+  const SlLane *la = g_ptr_array_index (from->lanes, lane);
+  for (guint i = 0; i < to->lanes->len; i++)
+    {
+      const SlLane *lb = g_ptr_array_index (to->lanes, i);
+      if (lb->depth == la->depth && same_lane (from, la, to, lb))
+        return (gint) i;
+    }
+  return -1;
+}
+
+gboolean
+sl_trace_find_same_event (SlTrace    *from,
+                          SlEventRef  ref,
+                          SlTrace    *to,
+                          SlEventRef *out)
+{
+  g_return_val_if_fail (from != NULL && to != NULL && out != NULL, FALSE);
+
+  *out = SL_EVENT_REF_NONE;
+  if (ref.lane < 0 || (guint) ref.lane >= from->lanes->len)
+    return FALSE;
+  const SlLane *la = g_ptr_array_index (from->lanes, ref.lane);
+  if (ref.index >= la->n_events)
+    return FALSE;
+  const SlEvent *e = &la->events[ref.index];
+  const char *name = sl_trace_str (from, e->name);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < to->lanes->len; i++)
+    {
+      const SlLane *lb = g_ptr_array_index (to->lanes, i);
+      if (!same_lane (from, la, to, lb))
+        continue;
+      /* same start and name; the same end too where several match (an unterminated range ends
+       * where the trace does, which moves with each live update) */
+      for (gsize k = sl_lane_lower_bound (lb, e->start); k < lb->n_events; k++)
+        {
+          const SlEvent *o = &lb->events[k];
+          if (o->start != e->start)
+            break;
+          if (strcmp (sl_trace_str (to, o->name), name) != 0
+              || (found && o->end != e->end))
+            continue;
+          *out = (SlEventRef) { (gint) i, k };
+          found = TRUE;
+          if (o->end == e->end)
+            return TRUE;
+        }
+    }
+  return found;
 }
 
 gboolean

@@ -243,6 +243,20 @@ guint             sl_trace_get_osrt_callchain (SlTrace        *trace,
                                                const guint32 **symbols,
                                                const guint32 **modules);
 
+/* The event `ref` of `from` in `to`, another load of the same file (a live update, the file
+ * loaded afresh): in the lane of `to` that holds the same thread's (at any depth) or the same
+ * stream's events of that kind, the event with the same start and name, and the same end where
+ * several match.  FALSE (and SL_EVENT_REF_NONE) when `to` does not have it. */
+/* The lane of `to`, another load of the same file, that holds what lane `lane` of `from` does
+ * (the same thread's events of that kind at that depth, or the same stream's); -1 when none. */
+gint              sl_trace_find_same_lane    (SlTrace        *from,
+                                              guint           lane,
+                                              SlTrace        *to);
+gboolean          sl_trace_find_same_event   (SlTrace        *from,
+                                              SlEventRef      ref,
+                                              SlTrace        *to,
+                                              SlEventRef     *out);
+
 /* Global event ids: lane->base + index.  Returns FALSE when the id is out of range. */
 gboolean          sl_trace_resolve           (SlTrace        *trace,
                                               guint32         global_id,

@@ -296,6 +296,46 @@ merged_in (SlTrace    *prev,
   return (gsize) count;
 }
 
+/* The events of `prev` found again in `next`, a later state of the same file
+ * (sl_trace_find_same_event, which the live view uses to keep a selected event): the first,
+ * middle and last of every lane, found with the same start, name and end (an NVTX range may have
+ * moved to another depth's lane).  Returns how many were looked up. */
+static gsize
+assert_found_again (SlTrace *prev,
+                    SlTrace *next)
+{
+  gsize n = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (prev); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (prev, i);
+      if (lane->n_events == 0)
+        continue;
+      const gsize at[3] = { 0, lane->n_events / 2, lane->n_events - 1 };
+      for (guint k = 0; k < 3; k++)
+        {
+          const SlEvent *e = &lane->events[at[k]];
+          SlEventRef found;
+          if ((e->link & SL_NVTX_UNTERMINATED) != 0 && lane->kind == SL_LANE_NVTX)
+            continue;   /* its end is the trace's, which moves */
+          g_assert_true (sl_trace_find_same_event (prev, (SlEventRef) { (gint) i, at[k] }, next,
+                                                   &found));
+          const SlLane *other = sl_trace_get_lane (next, (guint) found.lane);
+          const SlEvent *o = &other->events[found.index];
+          g_assert_cmpint (other->kind, ==, lane->kind);
+          g_assert_cmpint (o->start, ==, e->start);
+          g_assert_cmpint (o->end, ==, e->end);
+          g_assert_cmpstr (sl_trace_str (next, o->name), ==, sl_trace_str (prev, e->name));
+          n++;
+        }
+    }
+  SlEventRef none;
+  g_assert_false (sl_trace_find_same_event (prev, (SlEventRef) { -1, 0 }, next, &none));
+  g_assert_cmpint (none.lane, ==, -1);
+  g_assert_false (sl_trace_find_same_event (prev, (SlEventRef) { 0, G_MAXSIZE }, next, &none));
+  return n;
+}
+
 /* Every real nsys trace grown in `n` steps: appended after each, the same as a fresh load. */
 static void
 test_real_steps (void)
@@ -373,8 +413,21 @@ test_out_of_order (void)
         early[i] += merged_in (trace, next, kinds[i]);
       g_autoptr (SlTrace) fresh = load_fresh (path);
       sl_test_assert_equivalent (next, fresh);
+      /* found again in the appended trace and in a fresh load (strings numbered otherwise) */
+      g_assert_cmpuint (assert_found_again (trace, next), >, 0);
+      g_assert_cmpuint (assert_found_again (trace, fresh), >, 0);
       g_clear_pointer (&trace, sl_trace_unref);
       trace = g_steal_pointer (&next);
+    }
+  /* a trace of another program has none of them */
+  g_autofree char *other_path = sl_test_trace_path ("nsys/nsys-2023.1-rtx3090.sqlite");
+  g_autoptr (SlTrace) other = load_fresh (other_path);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      SlEventRef none;
+      if (sl_trace_get_lane (trace, i)->n_events > 0)
+        g_assert_false (sl_trace_find_same_event (trace, (SlEventRef) { (gint) i, 0 }, other,
+                                                  &none));
     }
   g_test_message ("merged in: %" G_GSIZE_FORMAT " CUDA calls, %" G_GSIZE_FORMAT " NVTX ranges, %"
                   G_GSIZE_FORMAT " kernels, %" G_GSIZE_FORMAT " copies",

@@ -1288,6 +1288,26 @@ n_osrt (SlTrace    *trace,
   return n;
 }
 
+/* The window's timeline and detail pane show the event `e` (by start, end and name) selected. */
+static void
+assert_still_selected (SlWindow      *window,
+                       const SlEvent *e,
+                       const char    *name)
+{
+  SlTimelineView *timeline = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  SlTrace *trace = sl_window_get_trace (window);
+  SlEventRef ref = sl_timeline_view_get_selected_event (timeline);
+
+  g_assert_cmpint (ref.lane, >=, 0);
+  const SlEvent *now = &sl_trace_get_lane (trace, (guint) ref.lane)->events[ref.index];
+  g_assert_cmpint (now->start, ==, e->start);
+  g_assert_cmpint (now->end, ==, e->end);
+  g_assert_cmpstr (sl_trace_str (trace, now->name), ==, name);
+  SlEventRef shown = sl_detail_pane_get_event (SL_DETAIL_PANE (sl_window_get_detail_pane (window)));
+  g_assert_cmpint (shown.lane, ==, ref.lane);
+  g_assert_cmpuint (shown.index, ==, ref.index);
+}
+
 static void
 test_record_live (void)
 {
@@ -1319,6 +1339,22 @@ test_record_live (void)
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   g_assert_true (g_str_has_prefix (sl_window_get_recording_status (window), "Recording"));
   sl_test_screenshot (GTK_WIDGET (window), "record-live");
+  /* an event selected while it records (the first of the first OS-runtime lane) stays selected
+   * through the live updates and the complete trace at the end, as does the scroll */
+  SlTimelineView *timeline = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  SlTrace *before = sl_window_get_trace (window);
+  SlEvent picked = { 0 };
+  for (guint i = 0; i < sl_trace_get_n_lanes (before); i++)
+    if (sl_trace_get_lane (before, i)->kind == SL_LANE_OSRT
+        && sl_trace_get_lane (before, i)->n_events > 0)
+      {
+        picked = sl_trace_get_lane (before, i)->events[0];
+        sl_timeline_view_select_event (timeline, (SlEventRef) { (gint) i, 0 }, FALSE);
+        sl_detail_pane_set_event (SL_DETAIL_PANE (sl_window_get_detail_pane (window)), (SlEventRef) { (gint) i, 0 });
+        break;
+      }
+  g_assert_cmpint (sl_timeline_view_get_selected_event (timeline).lane, >=, 0);
+  g_autofree char *picked_name = g_strdup (sl_trace_str (before, picked.name));
   /* and the view keeps being brought up to date while it runs, by appending what was committed
    * since (sl_trace_append), not by reading the file again */
   guint appended0, reloaded0, appended, reloaded;
@@ -1331,6 +1367,8 @@ test_record_live (void)
   g_test_message ("live updates: %u appended, %u loaded whole", appended - appended0,
                   reloaded - reloaded0);
   g_assert_cmpuint (appended, >, appended0);
+  g_assert_true (sl_window_get_trace (window) != before);
+  assert_still_selected (window, &picked, picked_name);
   g_assert_true (g_file_set_contents (hold, "", 0, NULL));
 
   /* the end: the complete trace, as opening the file afresh shows it */
@@ -1342,6 +1380,7 @@ test_record_live (void)
   g_assert_no_error (error);
   g_assert_cmpuint (sl_trace_get_n_events (shown), ==, sl_trace_get_n_events (fresh));
   g_assert_cmpuint (sl_trace_get_n_lanes (shown), ==, sl_trace_get_n_lanes (fresh));
+  assert_still_selected (window, &picked, picked_name);
   g_autofree char *names = thread_names (fresh);
   g_test_message ("threads: %s", names);
   for (int i = 1; i <= 6; i++)

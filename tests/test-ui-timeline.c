@@ -37,9 +37,12 @@ spin (guint ms)
       ;
 }
 
+/* The trace at `path` in a timeline of a window `width` × `height`. */
 static void
-fixture_open (Fixture    *f,
-              const char *path)
+fixture_open_sized (Fixture    *f,
+                    const char *path,
+                    int         width,
+                    int         height)
 {
   g_autoptr (GError) error = NULL;
   gint64 deadline;
@@ -48,7 +51,7 @@ fixture_open (Fixture    *f,
   g_assert_no_error (error);
   g_assert_nonnull (f->trace);
   f->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1600, 900);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), width, height);
   f->view = sl_timeline_view_new ();
   gtk_window_set_child (GTK_WINDOW (f->window), f->view);
   sl_timeline_view_set_trace (SL_TIMELINE_VIEW (f->view), f->trace);
@@ -59,6 +62,13 @@ fixture_open (Fixture    *f,
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (gtk_widget_get_mapped (f->view));
   spin (100);
+}
+
+static void
+fixture_open (Fixture    *f,
+              const char *path)
+{
+  fixture_open_sized (f, path, 1600, 900);
 }
 
 static void
@@ -324,7 +334,7 @@ test_zoom_held (void)
   double one, held, secs;
   gint64 down;
 
-  fixture_open (&f, path);
+  fixture_open_sized (&f, path, 1600, 300);   /* short: rows to scroll */
   view = SL_TIMELINE_VIEW (f.view);
   vp = sl_timeline_view_get_viewport (view);
   sl_viewport_get_visible (vp, &t0, &t1);
@@ -547,7 +557,7 @@ test_selection_clipped (void)
   int width, top;
   Pixels p;
 
-  fixture_open (&f, path);
+  fixture_open_sized (&f, path, 1600, 300);   /* short: rows to scroll */
   view = SL_TIMELINE_VIEW (f.view);
   vp = sl_timeline_view_get_viewport (view);
   lane = sl_trace_get_lane (f.trace, find_lane (f.trace, SL_LANE_KERNELS));
@@ -613,7 +623,7 @@ test_ruler_labels (void)
   static const SlTime span[] = { 0, 2000000, 1000000, 40000, 700, 30 };
   int width;
 
-  fixture_open (&f, path);
+  fixture_open_sized (&f, path, 1600, 300);   /* short: rows to scroll */
   view = SL_TIMELINE_VIEW (f.view);
   vp = sl_timeline_view_get_viewport (view);
   sl_viewport_get_bounds (vp, &start, &end);
@@ -1037,6 +1047,91 @@ kernel_lane_on_stream (SlTrace *trace,
 
 /* Pin and hide through the context menu's actions (the menu pointed where a right-click would
  * point it), and the lane filter (issue 13, item 16). */
+/* A newer state of the same trace (a live update) keeps what the person did: a group collapsed,
+ * the vertical scroll, the selected range and event (found again in the new trace, which
+ * numbers its lanes and strings anew); a new trace (set_trace) starts afresh. */
+static void
+test_continue (void)
+{
+  Fixture f;
+  g_autofree char *path = write_lanes_trace ();
+  SlTimelineView *view;
+  SlViewport *vp;
+  SlTime s0 = 0, s1 = 0, b0, b1;
+
+  fixture_open_sized (&f, path, 1600, 300);   /* short: rows to scroll */
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    _sl_timeline_toggle_group (view, find_label (labels, "worker_113 (113)"));
+  }
+  g_assert_true (sl_timeline_view_group_collapsed (view, "worker_113 (113)"));
+  gint lane = kernel_lane_on_stream (f.trace, 7);
+  g_assert_cmpint (lane, >=, 0);
+  const SlEvent *e = &sl_trace_get_lane (f.trace, (guint) lane)->events[2];
+  /* stream 7's kernels pinned, the first OS-runtime lane hidden */
+  gint hide = -1;
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace) && hide < 0; i++)
+    if (sl_trace_get_lane (f.trace, i)->kind == SL_LANE_OSRT)
+      hide = (gint) i;
+  g_assert_cmpint (hide, >=, 0);
+  const SlLane *hidden_lane = sl_trace_get_lane (f.trace, (guint) hide);
+  guint64 hidden_tid = sl_trace_get_thread (f.trace, hidden_lane->thread)->global_tid;
+  sl_timeline_view_set_lane_pinned (view, (guint) lane, TRUE);
+  sl_timeline_view_set_lane_hidden (view, (guint) hide, TRUE);
+  sl_timeline_view_select_event (view, (SlEventRef) { lane, 2 }, FALSE);
+  sl_viewport_get_bounds (vp, &b0, &b1);
+  sl_viewport_set_selection (vp, b0 + (b1 - b0) / 4, b0 + (b1 - b0) / 2);
+  double upper = gtk_adjustment_get_upper (view->vadjustment)
+                 - gtk_adjustment_get_page_size (view->vadjustment);
+  g_assert_cmpfloat (upper, >, 40);
+  gtk_adjustment_set_value (view->vadjustment, 40);
+  spin (50);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) again = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sl_timeline_view_continue_trace (view, again);
+  spin (50);
+  g_assert_true (sl_timeline_view_get_trace (view) == again);
+  g_assert_true (sl_timeline_view_group_collapsed (view, "worker_113 (113)"));
+  g_assert_cmpfloat (gtk_adjustment_get_value (view->vadjustment), ==, 40);
+  g_assert_true (sl_viewport_get_selection (vp, &s0, &s1));
+  g_assert_cmpint (s0, ==, b0 + (b1 - b0) / 4);
+  g_assert_cmpint (s1, ==, b0 + (b1 - b0) / 2);
+  SlEventRef sel = sl_timeline_view_get_selected_event (view);
+  g_assert_cmpint (sel.lane, >=, 0);
+  const SlLane *l2 = sl_trace_get_lane (again, (guint) sel.lane);
+  g_assert_cmpint (l2->kind, ==, SL_LANE_KERNELS);
+  g_assert_cmpint (l2->events[sel.index].start, ==, e->start);
+  g_assert_cmpint (l2->events[sel.index].end, ==, e->end);
+  g_assert_cmpstr (sl_trace_str (again, l2->events[sel.index].name), ==,
+                   sl_trace_str (f.trace, e->name));
+  g_assert_true (sl_timeline_view_get_lane_pinned (view, (guint) sel.lane));
+  g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 1);
+  for (guint i = 0; i < sl_trace_get_n_lanes (again); i++)
+    {
+      const SlLane *l = sl_trace_get_lane (again, i);
+      if (l->kind == SL_LANE_OSRT
+          && sl_trace_get_thread (again, l->thread)->global_tid == hidden_tid)
+        g_assert_cmpint (view->lane_row[i], ==, -1);
+    }
+
+  /* another trace: none of it stays */
+  g_autoptr (SlTrace) other = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sl_timeline_view_set_trace (view, other);
+  spin (50);
+  g_assert_false (sl_timeline_view_group_collapsed (view, "worker_113 (113)"));
+  g_assert_cmpfloat (gtk_adjustment_get_value (view->vadjustment), ==, 0);
+  g_assert_false (sl_viewport_get_selection (vp, &s0, &s1));
+  g_assert_cmpint (sl_timeline_view_get_selected_event (view).lane, ==, -1);
+  g_assert_cmpuint (sl_timeline_view_get_n_hidden_lanes (view), ==, 0);
+  g_assert_false (sl_timeline_view_get_lane_pinned (view, (guint) lane));
+  fixture_close (&f);
+}
+
 static void
 test_lane_pin_hide_filter (void)
 {
@@ -2222,7 +2317,7 @@ test_nvtx_projected (void)
   SlEventRef ref;
   SlTime t0, t1;
 
-  fixture_open (&f, path);
+  fixture_open_sized (&f, path, 1600, 300);   /* short: rows to scroll */
   view = SL_TIMELINE_VIEW (f.view);
   vp = sl_timeline_view_get_viewport (view);
   /* nothing is computed before the group is opened */
@@ -2407,6 +2502,7 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/unnamed-process-stats", test_unnamed_process_stats);
   g_test_add_func ("/ui/timeline/legend", test_legend);
   g_test_add_func ("/ui/timeline/lane-pin-hide-filter", test_lane_pin_hide_filter);
+  g_test_add_func ("/ui/timeline/continue", test_continue);
   g_test_add_func ("/ui/timeline/context-menu", test_context_menu);
   g_test_add_func ("/ui/timeline/context-menu-click", test_context_menu_click);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);

@@ -540,12 +540,12 @@ sl_timeline_view_lane_in_focus (SlTimelineView *self,
          && lane < sl_trace_get_n_lanes (self->trace) && self->focus_lanes[lane];
 }
 
-void
-sl_timeline_view_set_trace (SlTimelineView *self,
-                            SlTrace        *trace)
+/* `keep`: a newer state of the same recording (sl_timeline_view_continue_trace). */
+static void
+set_trace (SlTimelineView *self,
+           SlTrace        *trace,
+           gboolean        keep)
 {
-  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
-
   if (trace == self->trace)
     return;
   if (trace != NULL)
@@ -583,7 +583,8 @@ sl_timeline_view_set_trace (SlTimelineView *self,
   g_clear_pointer (&self->sync_names, g_free);
   self->n_sync_names = 0;
   g_hash_table_remove_all (self->text_w);
-  g_hash_table_remove_all (self->collapsed);
+  if (!keep)
+    g_hash_table_remove_all (self->collapsed);
   _sl_timeline_lanes_reset (self);
   self->selected = SL_EVENT_REF_NONE;
   self->highlight_name = SL_NO_STR;
@@ -608,14 +609,77 @@ sl_timeline_view_set_trace (SlTimelineView *self,
             g_array_append_val (self->gpu_lanes[lane->gpu], i);
         }
       _sl_timeline_rows_rebuild (self);
-      if (self->vadjustment != NULL)
+      if (self->vadjustment != NULL && !keep)
         gtk_adjustment_set_value (self->vadjustment, 0);
-      sl_viewport_clear_selection (self->viewport);
+      if (!keep)
+        sl_viewport_clear_selection (self->viewport);
       sl_viewport_set_bounds (self->viewport, sl_trace_get_start (trace), sl_trace_get_end (trace));
     }
   else
     _sl_timeline_rows_rebuild (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+sl_timeline_view_set_trace (SlTimelineView *self,
+                            SlTrace        *trace)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+  set_trace (self, trace, FALSE);
+}
+
+static gboolean
+flame_key (gpointer key,
+           gpointer value,
+           gpointer data)
+{
+  (void) value;
+  (void) data;
+  return g_str_has_prefix (key, "F:");
+}
+
+void
+sl_timeline_view_continue_trace (SlTimelineView *self,
+                                 SlTrace        *trace)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+
+  if (self->trace == NULL || trace == NULL)
+    {
+      set_trace (self, trace, FALSE);
+      return;
+    }
+  g_autoptr (SlTrace) old = sl_trace_ref (self->trace);
+  SlEventRef selected = self->selected;
+  double scroll = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+  g_autoptr (GArray) pinned = g_array_copy (self->pinned);
+  g_autoptr (GList) hidden = g_hash_table_get_keys (self->hidden);
+
+  /* expanded flame rows are remembered by lane index, which a new lane can move */
+  g_hash_table_foreach_remove (self->collapsed, flame_key, NULL);
+  set_trace (self, trace, TRUE);
+  /* lanes pinned or hidden: the same lanes of the new trace */
+  gboolean moved = FALSE;
+  for (guint i = 0; i < pinned->len; i++)
+    {
+      gint lane = sl_trace_find_same_lane (old, (guint) g_array_index (pinned, gint, i), trace);
+      if (lane >= 0)
+        g_array_append_val (self->pinned, lane);
+      moved |= lane >= 0;
+    }
+  for (GList *l = hidden; l != NULL; l = l->next)
+    {
+      gint lane = sl_trace_find_same_lane (old, (guint) (GPOINTER_TO_INT (l->data) - 1), trace);
+      if (lane >= 0)
+        g_hash_table_add (self->hidden, GINT_TO_POINTER (lane + 1));
+      moved |= lane >= 0;
+    }
+  if (moved)
+    _sl_timeline_rows_rebuild (self);
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, scroll);
+  if (selected.lane >= 0 && sl_trace_find_same_event (old, selected, trace, &selected))
+    sl_timeline_view_select_event (self, selected, FALSE);
 }
 
 SlTrace *
