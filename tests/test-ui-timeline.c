@@ -1702,6 +1702,26 @@ test_flame (void)
   }
   g_free (px.data);
   g_assert_cmpint (hits, ==, 1);
+
+  /* a newer state of the trace (a live update) keeps the lane expanded; another trace does not */
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr (SlTrace) again = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, NULL);
+      g_assert_nonnull (again);
+      if (pass == 0)
+        sl_timeline_view_continue_trace (view, again);
+      else
+        sl_timeline_view_set_trace (view, again);
+      gint same = find_lane (again, SL_LANE_SAMPLES);
+      gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+      while (!_sl_timeline_flame_built (view, same) && g_get_monotonic_time () < until)
+        spin (20);
+      g_assert_true (_sl_timeline_flame_built (view, same));
+      g_auto (GStrv) now = sl_timeline_view_dup_row_labels (view);
+      g_assert_cmpint (find_label (now, pass == 0 ? "CPU samples · 10 levels"
+                                                  : "CPU samples · 4 of 10 levels ▸"), >=, 0);
+      sl_timeline_view_set_trace (view, f.trace);
+    }
   fixture_close (&f);
 }
 

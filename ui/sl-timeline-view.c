@@ -628,14 +628,19 @@ sl_timeline_view_set_trace (SlTimelineView *self,
   set_trace (self, trace, FALSE);
 }
 
+/* Takes an expanded flame row's key ("F:" and a lane index) out of the collapsed set into
+ * `data`, a GArray of those lane indices. */
 static gboolean
-flame_key (gpointer key,
-           gpointer value,
-           gpointer data)
+take_flame_key (gpointer key,
+                gpointer value,
+                gpointer data)
 {
   (void) value;
-  (void) data;
-  return g_str_has_prefix (key, "F:");
+  if (!g_str_has_prefix (key, "F:"))
+    return FALSE;
+  guint lane = (guint) g_ascii_strtoull ((const char *) key + 2, NULL, 10);
+  g_array_append_val ((GArray *) data, lane);
+  return TRUE;
 }
 
 void
@@ -656,10 +661,17 @@ sl_timeline_view_continue_trace (SlTimelineView *self,
   g_autoptr (GList) hidden = g_hash_table_get_keys (self->hidden);
 
   /* expanded flame rows are remembered by lane index, which a new lane can move */
-  g_hash_table_foreach_remove (self->collapsed, flame_key, NULL);
+  g_autoptr (GArray) flames = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_hash_table_foreach_remove (self->collapsed, take_flame_key, flames);
   set_trace (self, trace, TRUE);
+  for (guint i = 0; i < flames->len; i++)
+    {
+      gint lane = sl_trace_find_same_lane (old, g_array_index (flames, guint, i), trace);
+      if (lane >= 0)
+        g_hash_table_add (self->collapsed, g_strdup_printf ("F:%d", lane));
+    }
   /* lanes pinned or hidden: the same lanes of the new trace */
-  gboolean moved = FALSE;
+  gboolean moved = flames->len > 0;
   for (guint i = 0; i < pinned->len; i++)
     {
       gint lane = sl_trace_find_same_lane (old, (guint) g_array_index (pinned, gint, i), trace);
