@@ -45,7 +45,6 @@
 
 #include "sl-application.h"
 #include "sl-bench.h"
-#include "sl-lane.h"
 #include "sl-resident.h"
 #include "sl-sort.h"
 #include "sl-stats.h"
@@ -83,6 +82,63 @@ watch_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The gap at `permille` of the sorted gaps (500: the median, 1000: the longest), 0 when none. */
+static double
+gap_at (GArray *sorted,
+        guint   permille)
+{
+  if (sorted->len == 0)
+    return 0;
+  return g_array_index (sorted, double, MIN ((gsize) sorted->len * permille / 1000,
+                                             sorted->len - 1));
+}
+
+/* How many gaps are longer than a frame (16 ms). */
+static guint
+gaps_over_frame (GArray *gaps)
+{
+  guint over = 0;
+
+  for (guint i = 0; i < gaps->len; i++)
+    over += g_array_index (gaps, double, i) > 16.0;
+  return over;
+}
+
+/* `PROGRAM events RATE SECS [HOLD]` (bench-collector-target) recorded into `output`: every OS
+ * call, no samples. */
+static SlRecordSettings *
+events_settings (const char *program,
+                 const char *rate,
+                 const char *secs,
+                 const char *hold,
+                 const char *output)
+{
+  SlRecordSettings *s = sl_record_settings_new ();
+
+  s->program = g_strdup (program);
+  g_strfreev (s->args);
+  s->args = g_new0 (char *, 5);
+  s->args[0] = g_strdup ("events");
+  s->args[1] = g_strdup (rate);
+  s->args[2] = g_strdup (secs);
+  s->args[3] = g_strdup (hold);   /* NULL: none */
+  s->sample_hz = 0;
+  s->osrt_threshold_ns = 1;
+  s->output = g_strdup (output);
+  return s;
+}
+
+/* Stops the daemon the recordings started in the runtime folder `run`. */
+static void
+stop_daemon (const char *run)
+{
+  g_autofree char *pidfile = g_build_filename (run, "sightlined.sock.pid", NULL);
+  g_autofree char *pid = NULL;
+
+  if (g_file_get_contents (pidfile, &pid, NULL, NULL) && atoi (pid) > 1)
+    kill (atoi (pid), SIGTERM);
+}
+
 
 /* What the main loop did while the viewer recorded. */
 typedef struct
@@ -113,16 +169,7 @@ run_viewer (SlApplication *app,
   gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
   gtk_window_present (GTK_WINDOW (window));
   sl_window_set_live_whole (window, whole);
-  g_autoptr (SlRecordSettings) s = sl_record_settings_new ();
-  s->program = g_strdup (program);
-  g_strfreev (s->args);
-  s->args = g_new0 (char *, 4);
-  s->args[0] = g_strdup ("events");
-  s->args[1] = g_strdup (rate);
-  s->args[2] = g_strdup (secs);
-  s->sample_hz = 0;
-  s->osrt_threshold_ns = 1;
-  s->output = g_strdup (output);
+  g_autoptr (SlRecordSettings) s = events_settings (program, rate, secs, NULL, output);
   Watch w = { window, 0, g_array_new (FALSE, FALSE, sizeof (double)) };
   if (!sl_window_record (window, s, &error))
     {
@@ -143,12 +190,10 @@ run_viewer (SlApplication *app,
 
   g_array_sort (w.gaps, sl_cmp_double);
   run->turns = w.gaps->len;
-  run->median = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len / 2) : 0;
-  run->p99 = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len * 99 / 100) : 0;
-  run->max = w.gaps->len ? g_array_index (w.gaps, double, w.gaps->len - 1) : 0;
-  run->over = 0;
-  for (guint i = 0; i < w.gaps->len; i++)
-    run->over += g_array_index (w.gaps, double, i) > 16.0;
+  run->median = gap_at (w.gaps, 500);
+  run->p99 = gap_at (w.gaps, 990);
+  run->max = gap_at (w.gaps, 1000);
+  run->over = gaps_over_frame (w.gaps);
   SlTrace *trace = sl_window_get_trace (window);
   run->events = trace != NULL ? sl_trace_get_n_events (trace) : 0;
   g_array_unref (w.gaps);
@@ -411,11 +456,10 @@ grow (const char *gen,
 
 typedef struct
 {
-  SlWindow *window;
-  gint64    start, last, next_print, last_update, prev_update;
+  Watch     watch;         /* the gaps of the whole run */
+  gint64    start, next_print, last_update, prev_update;
   guint     n_live;
   SlTrace  *live;          /* the last live state shown */
-  GArray   *gaps;          /* ms between turns, the whole run */
   double    span_max;      /* the longest gap since the last line */
   guint     span_over;     /* gaps over 16 ms since the last line */
   gsize     rss0, rss_peak;
@@ -426,35 +470,32 @@ static gboolean
 long_watch_cb (gpointer data)
 {
   LongWatch *w = data;
-  gint64 now = g_get_monotonic_time ();
+  GArray *gaps = w->watch.gaps;
+  SlWindow *window = w->watch.window;
+  guint n_gaps = gaps->len;
 
-  if (w->last != 0)
-    {
-      double gap = (now - w->last) / 1000.0;
-      g_array_append_val (w->gaps, gap);
-      w->span_max = MAX (w->span_max, gap);
-      w->span_over += gap > 16.0;
-    }
-  w->last = now;
-  gtk_widget_queue_draw (sl_window_get_timeline (w->window));
-  guint n = sl_window_get_n_live_updates (w->window);
+  watch_cb (&w->watch);
+  gint64 now = w->watch.last;
+  double gap = gaps->len > n_gaps ? g_array_index (gaps, double, gaps->len - 1) : 0;
+  w->span_max = MAX (w->span_max, gap);
+  w->span_over += gap > 16.0;
+  guint n = sl_window_get_n_live_updates (window);
   /* each gap over a frame, and how long after the last live update was first seen (a gap just
    * after one is the new trace's first frame; one during an append, the loading thread's) */
-  double gap = w->gaps->len > 0 ? g_array_index (w->gaps, double, w->gaps->len - 1) : 0;
   if (w->each_gap && gap > 16.0)
     g_printerr ("gap %.1f ms at %.3f s, %.1f ms after the last update seen%s\n", gap,
                 (now - w->start) / 1e6, (now - w->last_update) / 1e3,
                 n != w->n_live ? " (another one now)" : "");
-  if (n != w->n_live && sl_window_get_trace (w->window) != NULL)
+  if (n != w->n_live && sl_window_get_trace (window) != NULL)
     {
       /* let go where the window does: on a thread of its own, not in a frame */
       _sl_window_drop_trace (g_steal_pointer (&w->live));
-      w->live = sl_trace_ref (sl_window_get_trace (w->window));
+      w->live = sl_trace_ref (sl_window_get_trace (window));
       w->n_live = n;
       w->prev_update = w->last_update;
       w->last_update = now;
     }
-  if (w->gaps->len % 50 == 0)
+  if (gaps->len % 50 == 0)
     w->rss_peak = MAX (w->rss_peak, sl_resident_bytes ());
   if (now >= w->next_print)
     {
@@ -568,24 +609,14 @@ long_run (const char *program,
   gtk_window_present (GTK_WINDOW (window));
   for (int i = 0; i < 20; i++)
     g_main_context_iteration (NULL, FALSE);
-  g_autoptr (SlRecordSettings) s = sl_record_settings_new ();
-  s->program = g_strdup (program);
-  g_strfreev (s->args);
-  s->args = g_new0 (char *, 5);
-  s->args[0] = g_strdup ("events");
-  s->args[1] = g_strdup (rate);
-  s->args[2] = g_strdup (secs);
-  s->args[3] = g_strdup (hold);
-  s->sample_hz = 0;
-  s->osrt_threshold_ns = 1;
-  s->output = g_strdup (path);
+  g_autoptr (SlRecordSettings) s = events_settings (program, rate, secs, hold, path);
   g_autofree char *load = sl_bench_load_average ();
   g_print ("the viewer records a program at %s events/s for %s s, the live view appending; load "
            "average %s\n", rate, secs, load);
   g_print ("%6s %12s %7s %10s %9s %9s %11s %9s %6s\n", "s", "events", "updates", "last ms",
            "RSS MiB", "RSS B/ev", "peak B/ev", "gap max", ">16ms");
-  LongWatch w = { window, 0, 0, 0, 0, 0, 0, NULL, g_array_new (FALSE, FALSE, sizeof (double)),
-                  0, 0, sl_resident_bytes (), 0, g_getenv ("SIGHTLINE_BENCH_GAPS") != NULL };
+  LongWatch w = { { window, 0, g_array_new (FALSE, FALSE, sizeof (double)) }, 0, 0, 0, 0, 0,
+                  NULL, 0, 0, sl_resident_bytes (), 0, g_getenv ("SIGHTLINE_BENCH_GAPS") != NULL };
   if (!sl_window_record (window, s, &error))
     {
       g_printerr ("bench-live: %s\n", error->message);
@@ -601,18 +632,13 @@ long_run (const char *program,
   g_autofree char *text = sl_window_get_output_text (window);
   double wall = parse_wall (text);
 
-  GArray *gaps = w.gaps;
+  GArray *gaps = w.watch.gaps;
   g_array_sort (gaps, sl_cmp_double);
-  guint over = 0;
-  for (guint i = 0; i < gaps->len; i++)
-    over += g_array_index (gaps, double, i) > 16.0;
   g_print ("program's run time %.1f s; main loop %u turns, gap median %.2f ms, p99 %.2f ms, "
            "p99.9 %.2f ms, max %.1f ms, %u over 16 ms; %u live updates, the longest swap %.1f ms; "
            "resident peak %.1f bytes an event\n",
-           wall, gaps->len, gaps->len ? g_array_index (gaps, double, gaps->len / 2) : 0,
-           gaps->len ? g_array_index (gaps, double, gaps->len * 99 / 100) : 0,
-           gaps->len ? g_array_index (gaps, double, gaps->len * 999 / 1000) : 0,
-           gaps->len ? g_array_index (gaps, double, gaps->len - 1) : 0, over, w.n_live, swap_max,
+           wall, gaps->len, gap_at (gaps, 500), gap_at (gaps, 990), gap_at (gaps, 999),
+           gap_at (gaps, 1000), gaps_over_frame (gaps), w.n_live, swap_max,
            w.live ? (double) (w.rss_peak - MIN (w.rss0, w.rss_peak))
                     / MAX (sl_trace_get_n_events (w.live), 1) : 0);
   while (sl_window_is_loading (window))
@@ -622,7 +648,7 @@ long_run (const char *program,
     g_main_context_iteration (NULL, FALSE);
 
   /* the last live state, built by the chain of appends, against a fresh open of the file: the
-   * program's last events are committed before its final 0.2 s of work, so both hold them all */
+   * program idled after its events until the live view had them all */
   if (w.live != NULL)
     {
       guint appended, reloaded, n_reports = 0;
@@ -642,8 +668,7 @@ long_run (const char *program,
           for (guint l = 0; l < sl_trace_get_n_lanes (fresh); l++)
             {
               const SlLane *lane = sl_trace_get_lane (fresh, l);
-              for (gsize i = sl_lane_lower_bound (lane, live_end - 600 * G_TIME_SPAN_SECOND * 1000);
-                   i < lane->n_events; i++)
+              for (gsize i = 0; i < lane->n_events; i++)
                 late += lane->events[i].end > live_end;
             }
           g_print ("live updates appended %u, loaded whole %u; the last live state against a "
@@ -657,12 +682,7 @@ long_run (const char *program,
     }
   g_array_unref (gaps);
   g_application_release (G_APPLICATION (app));
-  {
-    g_autofree char *pidfile = g_build_filename (run, "sightlined.sock.pid", NULL);
-    g_autofree char *pid = NULL;
-    if (g_file_get_contents (pidfile, &pid, NULL, NULL) && atoi (pid) > 1)
-      kill (atoi (pid), SIGTERM);
-  }
+  stop_daemon (run);
   g_unlink (path);
   remove_dir (run);
   remove_dir (dir);
@@ -754,12 +774,7 @@ main (int   argc,
            med[1] > 0 ? med[0] / med[1] : 0,
            live[1] > 0 ? live[0] / live[1] : 0);
   g_application_release (G_APPLICATION (app));
-  {
-    g_autofree char *pidfile = g_build_filename (run, "sightlined.sock.pid", NULL);
-    g_autofree char *pid = NULL;
-    if (g_file_get_contents (pidfile, &pid, NULL, NULL) && atoi (pid) > 1)
-      kill (atoi (pid), SIGTERM);
-  }
+  stop_daemon (run);
   g_unlink (cli_trace);
   return 0;
 }

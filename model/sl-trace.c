@@ -77,11 +77,12 @@ void
 _sl_release_pages (gpointer p,
                    gsize    bytes)
 {
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
-  guintptr from = ((guintptr) p + page - 1) / page * page, to = ((guintptr) p + bytes) / page * page;
+  long page = sysconf (_SC_PAGESIZE);
 
-  if (p == NULL || bytes < 2 * RELEASE_STEP || page == 0)
+  if (p == NULL || bytes < 2 * RELEASE_STEP || page <= 0)
     return;
+  guintptr from = ((guintptr) p + (guintptr) page - 1) / (guintptr) page * (guintptr) page;
+  guintptr to = ((guintptr) p + bytes) / (guintptr) page * (guintptr) page;
   for (guintptr at = from; at < to; at += RELEASE_STEP)
     madvise ((void *) at, MIN ((guintptr) RELEASE_STEP, to - at), MADV_DONTNEED);
 }
