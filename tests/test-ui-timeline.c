@@ -1050,6 +1050,8 @@ kernel_lane_on_stream (SlTrace *trace,
 /* A newer state of the same trace (a live update) keeps what the person did: a group collapsed,
  * the vertical scroll, the selected range and event (found again in the new trace, which
  * numbers its lanes and strings anew); a new trace (set_trace) starts afresh. */
+static char *write_flame_trace (void);
+
 static void
 test_continue (void)
 {
@@ -1081,6 +1083,14 @@ test_continue (void)
   sl_timeline_view_set_lane_pinned (view, (guint) lane, TRUE);
   sl_timeline_view_set_lane_hidden (view, (guint) hide, TRUE);
   sl_timeline_view_select_event (view, (SlEventRef) { lane, 2 }, FALSE);
+  /* a context menu open on the kernel */
+  graphene_rect_t area;
+  g_assert_true (sl_timeline_view_get_event_area (view, (SlEventRef) { lane, 2 }, &area));
+  GtkWidget *menu = sl_timeline_view_context_menu_at (view, area.origin.x + area.size.width / 2,
+                                                      area.origin.y + area.size.height / 2, TRUE);
+  spin (100);
+  g_assert_true (gtk_widget_get_visible (menu));
+
   sl_viewport_get_bounds (vp, &b0, &b1);
   sl_viewport_set_selection (vp, b0 + (b1 - b0) / 4, b0 + (b1 - b0) / 2);
   double upper = gtk_adjustment_get_upper (view->vadjustment)
@@ -1094,6 +1104,19 @@ test_continue (void)
   g_assert_no_error (error);
   sl_timeline_view_continue_trace (view, again);
   spin (50);
+  /* still open, about the same kernel of the new trace */
+  g_assert_true (gtk_widget_get_visible (menu));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  sl_timeline_view_select_event (view, SL_EVENT_REF_NONE, FALSE);
+  sl_viewport_show_all (vp);
+  gtk_widget_activate_action (f.view, "timeline.zoom-to-event", NULL);
+  {
+    SlTime t0, t1;
+    sl_viewport_get_visible (vp, &t0, &t1);
+    g_assert_cmpint (t0, <, e->start);
+    g_assert_cmpint (t1, >, e->end);
+    g_assert_cmpint (t1 - t0, <, 2 * (e->end - e->start));
+  }
   g_assert_true (sl_timeline_view_get_trace (view) == again);
   g_assert_true (sl_timeline_view_group_collapsed (view, "worker_113 (113)"));
   g_assert_cmpfloat (gtk_adjustment_get_value (view->vadjustment), ==, 40);
@@ -1117,6 +1140,40 @@ test_continue (void)
           && sl_trace_get_thread (again, l->thread)->global_tid == hidden_tid)
         g_assert_cmpint (view->lane_row[i], ==, -1);
     }
+
+  /* a menu on a group header stays about that group */
+  {
+    g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (view);
+    gint gi = find_label (labels, "worker_113 (113)");
+    double gy = RULER_H + row_get (view, gi)->y + 2 - gtk_adjustment_get_value (view->vadjustment);
+    menu = sl_timeline_view_context_menu_at (view, 30, gy, TRUE);
+  }
+  spin (100);
+  g_autoptr (SlTrace) third = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sl_timeline_view_continue_trace (view, third);
+  spin (50);
+  g_assert_true (gtk_widget_get_visible (menu));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  gtk_widget_activate_action (f.view, "timeline.toggle-collapse", NULL);
+  g_assert_false (sl_timeline_view_group_collapsed (view, "worker_113 (113)"));
+
+  /* on a kernel whose lane the next trace does not have (another program's): closed */
+  gtk_adjustment_set_value (view->vadjustment, 0);
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (view, sl_timeline_view_get_selected_event (view),
+                                                  &area));
+  menu = sl_timeline_view_context_menu_at (view, area.origin.x + area.size.width / 2,
+                                           area.origin.y + area.size.height / 2, TRUE);
+  spin (100);
+  g_assert_true (gtk_widget_get_visible (menu));
+  g_assert_cmpint (view->menu_ref.lane, ==, sl_timeline_view_get_selected_event (view).lane);
+  g_autofree char *flame_path = write_flame_trace ();
+  g_autoptr (SlTrace) flame = sl_trace_load (flame_path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sl_timeline_view_continue_trace (view, flame);
+  spin (50);
+  g_assert_false (gtk_widget_get_visible (menu));
 
   /* another trace: none of it stays */
   g_autoptr (SlTrace) other = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);

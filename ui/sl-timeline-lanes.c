@@ -461,17 +461,81 @@ _sl_timeline_lanes_init (SlTimelineView *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (g));
 }
 
-/* A new trace: its lanes are others. */
+/* A new trace: its lanes are others.  `keep_menu`: a newer state of the same recording, whose
+ * caller finds the open menu's target again (_sl_timeline_menu_continue) or closes it. */
 void
-_sl_timeline_lanes_reset (SlTimelineView *self)
+_sl_timeline_lanes_reset (SlTimelineView *self,
+                          gboolean        keep_menu)
 {
   g_array_set_size (self->pinned, 0);
   g_hash_table_remove_all (self->hidden);
   self->menu_row = -1;
   self->menu_ref = SL_EVENT_REF_NONE;
   self->menu_t1 = -1;
-  if (self->menu != NULL)
+  if (self->menu != NULL && !keep_menu)
     gtk_popover_popdown (GTK_POPOVER (self->menu));
+}
+
+void
+_sl_timeline_menu_keep (SlTimelineView *self,
+                        SlMenuKept     *kept)
+{
+  const Row *r = menu_row (self);
+
+  *kept = (SlMenuKept) { .open = self->menu != NULL && gtk_widget_get_visible (self->menu),
+                         .on_row = r != NULL, .ref = self->menu_ref, .t0 = self->menu_t0,
+                         .t1 = self->menu_t1 };
+  if (!kept->open || r == NULL)
+    return;
+  kept->kind = r->kind;
+  kept->lane = r->lane;
+  kept->gpu = r->gpu;
+  kept->key = g_strdup (r->key);
+  kept->label = g_strdup (r->label);
+}
+
+/* The row and event the open menu was about, in the trace that replaced `old`: a lane's row by
+ * its lane, a group's by its key, any other (a GPU's, a process's utilization) by its kind, GPU
+ * and label.  Closed when either is gone. */
+void
+_sl_timeline_menu_continue (SlTimelineView *self,
+                            SlTrace        *old,
+                            SlMenuKept     *kept)
+{
+  gint row = -1;
+  SlEventRef ref = SL_EVENT_REF_NONE;
+
+  if (!kept->open)
+    return;
+  gboolean found = kept->on_row
+                   && (kept->ref.lane < 0
+                       || sl_trace_find_same_event (old, kept->ref, self->trace, &ref));
+  if (found && kept->kind == ROW_LANE)
+    {
+      gint lane = sl_trace_find_same_lane (old, (guint) kept->lane, self->trace);
+      row = lane >= 0 ? self->lane_row[lane] : -1;
+    }
+  else if (found)
+    for (guint i = 0; i < self->rows->len && row < 0; i++)
+      {
+        const Row *r = row_get (self, i);
+        if (r->kind == kept->kind
+            && (kept->kind == ROW_GROUP ? g_strcmp0 (r->key, kept->key) == 0
+                                        : r->gpu == kept->gpu
+                                            && g_strcmp0 (r->label, kept->label) == 0))
+          row = (gint) i;
+      }
+  if (row >= 0)
+    {
+      self->menu_row = row;
+      self->menu_ref = ref;
+      self->menu_t0 = kept->t0;
+      self->menu_t1 = kept->t1;
+    }
+  else
+    gtk_popover_popdown (GTK_POPOVER (self->menu));
+  g_free (kept->key);
+  g_free (kept->label);
 }
 
 void

@@ -829,7 +829,24 @@ void _sl_timeline_toggle_group (SlTimelineView *self,
 /* sl-timeline-lanes.c */
 void _sl_timeline_lanes_class_init (GtkWidgetClass *widget_class);
 void _sl_timeline_lanes_init (SlTimelineView *self);
-void _sl_timeline_lanes_reset (SlTimelineView *self);
+void _sl_timeline_lanes_reset (SlTimelineView *self,
+                               gboolean        keep_menu);
+/* The open context menu's target, kept while a newer state of the same recording replaces the
+ * trace (sl_timeline_view_continue_trace) */
+typedef struct
+{
+  gboolean   open, on_row;  /* the menu open; about a row (else closed by the update) */
+  RowKind    kind;
+  gint       lane, gpu;
+  char      *key, *label;
+  SlEventRef ref;
+  SlTime     t0, t1;
+} SlMenuKept;
+void _sl_timeline_menu_keep (SlTimelineView *self,
+                             SlMenuKept     *kept);
+void _sl_timeline_menu_continue (SlTimelineView *self,
+                                 SlTrace        *old,
+                                 SlMenuKept     *kept);
 void _sl_timeline_lanes_dispose (SlTimelineView *self);
 void _sl_timeline_lanes_finalize (SlTimelineView *self);
 void _sl_timeline_filter_open (SlTimelineView *self);

@@ -585,7 +585,7 @@ set_trace (SlTimelineView *self,
   g_hash_table_remove_all (self->text_w);
   if (!keep)
     g_hash_table_remove_all (self->collapsed);
-  _sl_timeline_lanes_reset (self);
+  _sl_timeline_lanes_reset (self, keep);
   self->selected = SL_EVENT_REF_NONE;
   self->highlight_name = SL_NO_STR;
   self->trace = trace;
@@ -663,6 +663,8 @@ sl_timeline_view_continue_trace (SlTimelineView *self,
   /* expanded flame rows are remembered by lane index, which a new lane can move */
   g_autoptr (GArray) flames = g_array_new (FALSE, FALSE, sizeof (guint));
   g_hash_table_foreach_remove (self->collapsed, take_flame_key, flames);
+  SlMenuKept menu;
+  _sl_timeline_menu_keep (self, &menu);
   set_trace (self, trace, TRUE);
   for (guint i = 0; i < flames->len; i++)
     {
@@ -692,6 +694,7 @@ sl_timeline_view_continue_trace (SlTimelineView *self,
     gtk_adjustment_set_value (self->vadjustment, scroll);
   if (selected.lane >= 0 && sl_trace_find_same_event (old, selected, trace, &selected))
     sl_timeline_view_select_event (self, selected, FALSE);
+  _sl_timeline_menu_continue (self, old, &menu);
 }
 
 SlTrace *

@@ -24,8 +24,9 @@ void        sl_timeline_view_set_trace          (SlTimelineView *self,
                                                  SlTrace        *trace);
 /* A newer state of the same trace (a live update, the recording's complete trace): as
  * set_trace, but what the person did stays: collapsed groups, lanes pinned or hidden, the
- * vertical scroll, the selected time range and the selected event, found again in the new trace
- * (sl_trace_find_same_lane, sl_trace_find_same_event).  The visible range is the caller's. */
+ * vertical scroll, the selected time range, the selected event and an open context menu's row
+ * and event, found again in the new trace (sl_trace_find_same_lane, sl_trace_find_same_event).
+ * The visible range is the caller's. */
 void        sl_timeline_view_continue_trace     (SlTimelineView *self,
                                                  SlTrace        *trace);
 SlTrace    *sl_timeline_view_get_trace          (SlTimelineView *self);
