@@ -2,6 +2,7 @@
  * cancelling, errors, then the statistics and findings on a thread of their own; the Open dialog. */
 #include "sl-window-private.h"
 
+#include "sl-cpu-util.h"
 #include "sl-detail-pane.h"
 #include "sl-diff-panel.h"
 #include "sl-findings-panel.h"
@@ -248,6 +249,7 @@ load_first_look_cb (SlTrace  *trace,
   l->window = g_atomic_rc_box_acquire (d->window);
   l->cancellable = d->cancellable != NULL ? g_object_ref (d->cancellable) : NULL;
   l->trace = sl_trace_ref (trace);
+  sl_cpu_util_get (trace);   /* (as in load_thread_cb) */
   /* queued for the main thread (see load_progress_cb) */
   g_idle_add_full (G_PRIORITY_DEFAULT, first_look_idle_cb, l, first_look_free);
   /* tests (test-ui-app first-look): the first look stays on screen this long before the rest
@@ -286,6 +288,7 @@ load_thread_cb (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  sl_cpu_util_get (trace);   /* the timeline's rows need it: built here, not on the main thread */
   result = g_new0 (LoadResult, 1);
   result->trace = trace;
   result->diffs = diffs;

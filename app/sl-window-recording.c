@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sl-cpu-util.h"
 #include "sl-detail-pane.h"
 #include "sl-format.h"
 #include "sl-record-dialog.h"
@@ -70,6 +71,8 @@ live_load_thread (gpointer data)
                    : sl_trace_load (load->path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
                                     cancellable, &error);
   g_clear_pointer (&load->prev, sl_trace_unref);
+  if (trace != NULL)
+    sl_cpu_util_get (trace);   /* the timeline's rows need it: built here, not at the swap */
   if (trace == NULL)
     g_task_return_error (task, error);
   else

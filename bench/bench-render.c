@@ -7,14 +7,16 @@
  * the upload to the screen.  With SMALL_TRACE (e.g. 10 k events) it prints cost(TRACE) /
  * cost(SMALL) per level: drawing should follow pixels, not events.  The two traces are in two
  * windows and take turns every ten frames, so that a slow stretch of a shared machine hits both
- * alike.  Not a test: prints, asserts nothing.  BENCH_LEVEL=k measures level k only (0 = whole trace), for a profiler; BENCH_PNG=DIR
- * saves each trace's first frame of each level there, to look at; BENCH_NVTXPROJ=1 opens the
- * "NVTX (projected)" groups first.  A TRACE that is a folder: its *.sqlite and *.json[.gz] files
- * loaded merged (sl_trace_load_merged), as `sightline --merge` shows them (64 ranks of 1 M
+ * alike.  Not a test: prints, asserts nothing.  BENCH_LEVEL=k measures level k only (0 = whole
+ * trace), for a profiler; BENCH_PNG=DIR saves each trace's first frame of each level there, to
+ * look at; BENCH_NVTXPROJ=1 opens the "NVTX (projected)" groups first; BENCH_SWAP=N measures N
+ * live updates instead (bench_swap).  A TRACE that is a folder: its *.sqlite and *.json[.gz]
+ * files loaded merged (sl_trace_load_merged), as `sightline --merge` shows them (64 ranks of 1 M
  * events: bench-merge --traces 64 writes them). */
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
+#include "sl-cpu-util.h"
 #include "sl-sort.h"
 #include "sl-timeline-view-private.h"
 
@@ -251,6 +253,58 @@ bench_print (Bench *b,
     }
 }
 
+/* BENCH_SWAP=N: what a live update costs the main thread once the trace is big.  A second load
+ * of TRACE stands for the next live state: N times, the view is given the other one
+ * (sl_timeline_view_continue_trace, as the window's live updates do) and draws its next frame;
+ * between two swaps, the baseline: a frame after the view moved without a swap.  The whole trace
+ * in view, as a live view that follows its recording shows it. */
+static int
+bench_swap (Bench *b,
+            guint  n)
+{
+  g_autoptr (GError) error = NULL;
+  SlTimelineView *view = SL_TIMELINE_VIEW (b->view);
+  SlViewport *vp = sl_timeline_view_get_viewport (view);
+  g_autoptr (SlTrace) other = sl_trace_load (b->path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_autofree double *swaps = g_new (double, n), *after = g_new (double, n);
+  g_autofree double *plain = g_new (double, n);
+  SlTrace *traces[2] = { b->trace, other };
+  double snap;
+
+  if (other == NULL)
+    {
+      g_printerr ("bench-render: %s\n", error->message);
+      return 1;
+    }
+  sl_cpu_util_get (other);   /* as the live view's loading thread does */
+  sl_viewport_show_all (vp);
+  frame_ms (b->view, &snap, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      /* the baseline: the view moved by a thousandth, as a live view that follows its recording
+       * moves at each update (what the level of detail and utilization cached is redone) */
+      SlTime d = (b->end - b->start) / 1000 * (i % 2 == 0 ? 1 : -1);
+      sl_viewport_set_visible (vp, b->start + d, b->end + d, FALSE);
+      plain[i] = frame_ms (b->view, &snap, NULL);
+      gint64 t = g_get_monotonic_time ();
+      sl_timeline_view_continue_trace (view, traces[(i + 1) % 2]);
+      sl_viewport_show_all (vp);
+      swaps[i] = (g_get_monotonic_time () - t) / 1000.0;
+      after[i] = frame_ms (b->view, &snap, NULL);
+      spin ();
+    }
+  qsort (swaps, n, sizeof (double), sl_cmp_double);
+  qsort (after, n, sizeof (double), sl_cmp_double);
+  qsort (plain, n, sizeof (double), sl_cmp_double);
+  g_print ("%u swaps: continue_trace median %.2f ms (max %.2f); the frame after it median %.2f ms "
+           "(max %.2f); a frame after moving the view instead median %.2f ms (max %.2f)\n"
+           "swap + its frame / a moved frame: %.2f×\n",
+           n, swaps[n / 2], swaps[n - 1], after[n / 2], after[n - 1], plain[n / 2], plain[n - 1],
+           (swaps[n / 2] + after[n / 2]) / plain[n / 2]);
+  sl_timeline_view_set_trace (view, b->trace);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -272,6 +326,8 @@ main (int   argc,
   g_setenv ("GTK_A11Y", "none", FALSE);
   gtk_init ();
   bench_open (&big, argv[1], frames);
+  if (g_getenv ("BENCH_SWAP") != NULL)
+    return bench_swap (&big, MAX (atoi (g_getenv ("BENCH_SWAP")), 1));
   if (two)
     bench_open (&small, argv[2], frames);
   g_print ("%u frames per level%s\n", frames,

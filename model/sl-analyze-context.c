@@ -378,7 +378,6 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
       g_array_unref (ctx->gpus[g].workers);
       g_array_unref (ctx->gpus[g].worker_threads);
     }
-  g_clear_pointer (&ctx->cpu_util, sl_cpu_util_free);
   g_free (ctx->gpus);
   g_free (ctx->tl);
   g_free (ctx->python_module);

@@ -68,8 +68,9 @@ typedef struct
   guint8                *python_module; /* per string id: 1 = a Python source line ("x.py:42"),
                                          * 2 = not; NULL until _sl_samples_top needs it */
   gboolean               has_python;    /* some call-chain module is a Python line */
-  SlCpuUtil             *cpu_util;      /* busy cores per process; NULL until _sl_workers needs
-                                         * it (only GPUs with worker processes do) */
+  SlCpuUtil             *cpu_util;      /* busy cores per process (the trace's); NULL until
+                                         * _sl_workers needs it (only GPUs with worker
+                                         * processes do) */
 } SlAnalyzeCtx;
 
 /* A time span [s, e); arrays of them are merged into unions. */

@@ -102,7 +102,7 @@ _sl_workers (SlAnalyzeCtx *ctx,
     return;
   out->n = gi->workers->len;
   if (ctx->cpu_util == NULL)
-    ctx->cpu_util = sl_cpu_util_new (ctx->trace);
+    ctx->cpu_util = sl_cpu_util_get (ctx->trace);   /* the trace's: the viewer's, when it has one */
   out->cores = sl_cpu_util_machine_cores (ctx->cpu_util, &out->cores_at_least, &out->cores_from);
   out->usable = out->cores > 0 ? MIN (out->n, out->cores) : out->n;
 

@@ -186,6 +186,18 @@ sl_cpu_util_new (SlTrace *trace)
   return u;
 }
 
+SlCpuUtil *
+sl_cpu_util_get (SlTrace *trace)
+{
+  SlCpuUtil **slot;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  slot = (SlCpuUtil **) &trace->cpu_util;
+  if (g_once_init_enter (slot))
+    g_once_init_leave (slot, sl_cpu_util_new (trace));
+  return *slot;
+}
+
 void
 sl_cpu_util_free (SlCpuUtil *u)
 {

@@ -20,6 +20,10 @@ typedef struct _SlCpuUtil SlCpuUtil;
  * in the Running slices.  The trace must outlive it. */
 SlCpuUtil    *sl_cpu_util_new            (SlTrace   *trace);
 void          sl_cpu_util_free           (SlCpuUtil *util);
+/* The trace's own, built on first use from any thread and freed with it: the viewer's loading
+ * threads ask first (sl_cpu_util_get), so that its main thread finds it built (~0.4 s at 20 M
+ * generated events, far more than a frame). */
+SlCpuUtil    *sl_cpu_util_get            (SlTrace   *trace);
 
 /* CPU cores seen running a thread (rows of the "CPUs" group), in increasing number. */
 guint         sl_cpu_util_get_n_cpus     (SlCpuUtil *util);

@@ -157,6 +157,7 @@ struct _SlTrace
   SlGpuBusy    *gpu_busy;      /* one per GPU */
   GArray       *table_reads;   /* SlTableRead, in the order the tables were read */
   gpointer      nvtx_proj;     /* SlNvtxProj, built on first use (sl_nvtx_proj_get) */
+  gpointer      cpu_util;      /* SlCpuUtil, built on first use (sl_cpu_util_get) */
 
   /* a Kineto / Chrome JSON trace (sl-reader-json.c): no SQLite file behind it */
   gboolean      is_json;

@@ -2,6 +2,7 @@
 #include "sl-trace-private.h"
 #include "sl-reader-private.h"
 #include "sl-lane.h"
+#include "sl-cpu-util.h"
 #include "sl-nvtx-proj.h"
 #include "sl-occupancy.h"
 
@@ -144,6 +145,7 @@ sl_trace_unref (SlTrace *trace)
     return;
 
   sl_nvtx_proj_free (trace->nvtx_proj);   /* reads the lanes */
+  sl_cpu_util_free (trace->cpu_util);
   _sl_live_state_free (trace->live);
   if (trace->sources != NULL)
     g_array_unref (trace->sources);

@@ -169,6 +169,18 @@ check_running_oracle (SlTrace    *trace,
         }
     }
   g_assert_cmpint (on_cpus, ==, all);
+
+  /* the trace's own (sl_cpu_util_get): built once, whichever of two threads asks first, and the
+   * same figures; freed with the trace */
+  GThread *other = g_thread_new ("util", (GThreadFunc) sl_cpu_util_get, trace);
+  SlCpuUtil *own = sl_cpu_util_get (trace);
+  g_assert_true (g_thread_join (other) == own);
+  g_assert_true (sl_cpu_util_get (trace) == own);
+  g_assert_cmpuint (sl_cpu_util_get_n_cpus (own), ==, sl_cpu_util_get_n_cpus (u));
+  g_assert_cmpuint (sl_cpu_util_get_n_processes (own), ==, sl_cpu_util_get_n_processes (u));
+  for (guint p = 0; p < sl_cpu_util_get_n_processes (u); p++)
+    g_assert_cmpfloat (sl_cpu_util_busy_cores (own, p, t0, t1), ==,
+                       sl_cpu_util_busy_cores (u, p, t0, t1));
   sl_cpu_util_free (u);
 }
 

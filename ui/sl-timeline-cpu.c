@@ -13,15 +13,7 @@
 SlCpuUtil *
 _sl_timeline_cpu_util (SlTimelineView *self)
 {
-  if (self->cpu_util == NULL && self->trace != NULL)
-    self->cpu_util = sl_cpu_util_new (self->trace);
-  return self->cpu_util;
-}
-
-void
-_sl_timeline_cpu_reset (SlTimelineView *self)
-{
-  g_clear_pointer (&self->cpu_util, sl_cpu_util_free);
+  return self->trace != NULL ? sl_cpu_util_get (self->trace) : NULL;
 }
 
 /* The top of the utilization scale: the cores seen, or the most the process ever kept busy

@@ -160,7 +160,6 @@ struct _SlTimelineView
   UtilCache     *util;           /* per GPU */
   GpuRow        *gpu_rows;       /* per GPU */
   guint          n_gpus;
-  SlCpuUtil     *cpu_util;   /* busy cores and CPU rows (sl-timeline-cpu.c); NULL until asked */
 
   GtkAdjustment *hadjustment;    /* GtkScrollable wants one; unused: time is the viewport's */
   GtkAdjustment *vadjustment;
@@ -586,7 +585,6 @@ char *_sl_timeline_row_tooltip (SlTimelineView *self,
 
 /* sl-timeline-cpu.c */
 SlCpuUtil *_sl_timeline_cpu_util (SlTimelineView *self);
-void     _sl_timeline_cpu_reset     (SlTimelineView *self);
 /* The row title of process `process`'s CPU utilization, or NULL when it has no running data
  * (`*index` set to its index in the SlCpuUtil). */
 char    *_sl_timeline_cpu_util_title (SlTimelineView *self,

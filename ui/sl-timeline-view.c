@@ -578,7 +578,6 @@ set_trace (SlTimelineView *self,
   g_clear_pointer (&self->util, g_free);
   g_clear_pointer (&self->gpu_rows, g_free);
   self->n_gpus = 0;
-  _sl_timeline_cpu_reset (self);
   g_clear_pointer (&self->trace, sl_trace_unref);
   g_clear_pointer (&self->sync_names, g_free);
   self->n_sync_names = 0;
