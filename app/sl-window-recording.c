@@ -47,6 +47,13 @@ live_load_free (gpointer data)
   g_free (load);
 }
 
+static gboolean
+drop_task_cb (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_REMOVE;   /* the source's destroy notify drops the task */
+}
+
 /* The first load reads the file; each later one appends the rows committed since the trace on
  * screen was read (sl_trace_append), building a new trace on its own thread, niced by LIVE_NICE
  * (threads it starts inherit that), while the window keeps drawing the old one, which the append
@@ -77,7 +84,12 @@ live_load_thread (gpointer data)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, trace, (GDestroyNotify) sl_trace_unref);
-  g_object_unref (task);
+  /* the window may have dropped its references already (live_done_cb ran): this one can be the
+   * last, and with it the task's own of the window, whose last must go on the main thread */
+  GSource *drop = g_idle_source_new ();
+  g_source_set_callback (drop, drop_task_cb, task, g_object_unref);
+  g_source_attach (drop, g_task_get_context (task));
+  g_source_unref (drop);
   return NULL;
 }
 
