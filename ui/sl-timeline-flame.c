@@ -64,6 +64,65 @@ _sl_timeline_flame_clear (SlTimelineView *self)
     flame_free (self->flames[i]);
   g_clear_pointer (&self->flames, g_free);
   self->n_flames = 0;
+  for (guint i = 0; i < self->n_flames_stale; i++)
+    flame_free (self->flames_stale[i]);
+  g_clear_pointer (&self->flames_stale, g_free);
+  self->n_flames_stale = 0;
+}
+
+GPtrArray *
+_sl_timeline_flame_take_built (SlTimelineView *self)
+{
+  GPtrArray *taken = g_ptr_array_new_with_free_func ((GDestroyNotify) flame_free);
+
+  for (guint i = 0; i < self->n_flames; i++)
+    {
+      SlFlame *fl = self->flames[i];
+      gboolean built = fl != NULL && fl->built && fl->max_depth > 0;
+      g_ptr_array_add (taken, built ? fl : NULL);
+      if (built)
+        self->flames[i] = NULL;
+    }
+  return taken;
+}
+
+/*
+ * A live update would otherwise show each samples lane as ticks until its flame is built again
+ * (a thread's work, ~0.5 s a lane at 10^6 samples): the old flame is drawn meanwhile.  It holds
+ * times and string ids, no event index that drawing reads, so it shows the old samples exactly;
+ * its functions' names are checked to be the same strings in the new trace (an append keeps the
+ * ids; a fresh load, after a first look, may number them otherwise: then it is dropped).
+ */
+void
+_sl_timeline_flame_give_stale (SlTimelineView *self,
+                               SlTrace        *old,
+                               GPtrArray      *taken)
+{
+  guint n_lanes = self->trace != NULL ? sl_trace_get_n_lanes (self->trace) : 0;
+  guint n_strs = self->trace != NULL ? sl_trace_get_n_strs (self->trace) : 0;
+
+  for (guint i = 0; i < taken->len; i++)
+    {
+      SlFlame *fl = g_ptr_array_index (taken, i);
+      gint lane = fl != NULL ? sl_trace_find_same_lane (old, i, self->trace) : -1;
+      gboolean same = lane >= 0;
+      for (guint s = 0; same && s < fl->slot_sym->len; s++)
+        {
+          guint32 sym = g_array_index (fl->slot_sym, guint32, s);
+          same = sym < n_strs
+                 && g_strcmp0 (sl_trace_str (old, sym), sl_trace_str (self->trace, sym)) == 0;
+        }
+      if (!same)
+        continue;
+      if (self->flames_stale == NULL)
+        {
+          self->flames_stale = g_new0 (SlFlame *, MAX (n_lanes, 1));
+          self->n_flames_stale = n_lanes;
+        }
+      flame_free (self->flames_stale[lane]);
+      self->flames_stale[lane] = fl;
+      taken->pdata[i] = NULL;
+    }
 }
 
 /* The flame of a samples lane, its depth counted on first call (O(samples)); NULL for others. */
@@ -287,6 +346,8 @@ flame_job_done (GObject      *source,
     {
       flame_free (self->flames[i]);
       self->flames[i] = g_steal_pointer (&job->result);
+      if (i < self->n_flames_stale)
+        g_clear_pointer (&self->flames_stale[i], flame_free);
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
 }
@@ -332,6 +393,14 @@ _sl_timeline_flame_built (SlTimelineView *self,
 {
   return self->flames != NULL && lane >= 0 && (guint) lane < self->n_flames
          && self->flames[lane] != NULL && self->flames[lane]->built;
+}
+
+/* Test hook: whether the lane has a stale flame (the one before a live update) to draw. */
+gboolean
+_sl_timeline_flame_stale (SlTimelineView *self,
+                          gint            lane)
+{
+  return lane >= 0 && (guint) lane < self->n_flames_stale && self->flames_stale[lane] != NULL;
 }
 
 /* Whether the lane is drawn as a flame chart (a samples lane with at least one stack). */
@@ -615,6 +684,9 @@ _sl_timeline_flame_draw (SlTimelineView *self,
 {
   SlFlame *fl = flame_ready_async (self, lane);
   guint n = (guint) ceil (f->width), rows;
+
+  if (fl == NULL && lane->index < self->n_flames_stale)
+    fl = self->flames_stale[lane->index];   /* the one before a live update, until this is built */
   g_autoptr (GArray) labels = NULL;
   GdkRGBA fold = self->pal.dim_fg;
   float bg[4] = { 0, 0, 0, 0 };

@@ -229,6 +229,9 @@ struct _SlTimelineView
   SlFlame      **flames;         /* per lane: samples as a flame chart, made on first view */
   guint          n_flames;
   guint          flame_gen;      /* moves when the flames go: older builds are dropped */
+  SlFlame      **flames_stale;   /* per lane: the flame of the trace a live update replaced,
+                                  * drawn until the lane's own is built; n_flames_stale */
+  guint          n_flames_stale;
 };
 
 enum
@@ -731,6 +734,15 @@ const guint32 *_sl_timeline_frame_under (SlTimelineView *self,
 
 /* sl-timeline-flame.c */
 void _sl_timeline_flame_clear (SlTimelineView *self);
+/* sl_timeline_view_continue_trace: the flames built for the old trace, taken before it goes
+ * (NULL entries for lanes without one), then handed to the same lanes of the new one as stale
+ * flames when their functions' names are the same strings there. */
+GPtrArray *_sl_timeline_flame_take_built (SlTimelineView *self);
+void _sl_timeline_flame_give_stale (SlTimelineView *self,
+                                    SlTrace        *old,
+                                    GPtrArray      *taken);
+gboolean _sl_timeline_flame_stale (SlTimelineView *self,
+                                   gint            lane);
 gboolean _sl_timeline_flame_built (SlTimelineView *self,
                                    gint            lane);
 GdkRGBA _sl_timeline_flame_color (SlTimelineView *self,

@@ -664,7 +664,9 @@ sl_timeline_view_continue_trace (SlTimelineView *self,
   g_hash_table_foreach_remove (self->collapsed, take_flame_key, flames);
   SlMenuKept menu;
   _sl_timeline_menu_keep (self, &menu);
+  g_autoptr (GPtrArray) built = _sl_timeline_flame_take_built (self);
   set_trace (self, trace, TRUE);
+  _sl_timeline_flame_give_stale (self, old, built);
   for (guint i = 0; i < flames->len; i++)
     {
       gint lane = sl_trace_find_same_lane (old, g_array_index (flames, guint, i), trace);
