@@ -324,7 +324,12 @@ extern "C"
     SL_DROP_RING_FULL, /* a thread produced faster than the library could send */
     SL_DROP_CUPTI,     /* CUPTI's own dropped-record count */
     SL_DROP_SAMPLES,   /* samples skipped (reentrancy, no room) */
-    SL_DROP_PYTHON,    /* not lost: stacks whose Python frames could not be read (native kept) */
+    /* not lost: stacks whose Python frames could not be read (their native frames kept), by why:
+     * the interpreter's layout is not known; its frames or thread state were being changed (torn
+     * reads); a code object could not be described (unreadable, or its ring full) */
+    SL_DROP_PYTHON,
+    SL_DROP_PYTHON_TORN,
+    SL_DROP_PYTHON_CODE,
     SL_DROP_N_SOURCES
   } SlDropSource;
 

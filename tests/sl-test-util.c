@@ -197,3 +197,18 @@ sl_test_sql_int (struct sqlite3 *db,
   sqlite3_finalize (st);
   return v;
 }
+
+char *
+sl_test_sql_text (struct sqlite3 *db,
+                  const char     *sql)
+{
+  sqlite3_stmt *st = NULL;
+  char *v = NULL;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
+    g_error ("%s: %s", sql, sqlite3_errmsg (db));
+  if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_text (st, 0) != NULL)
+    v = g_strdup ((const char *) sqlite3_column_text (st, 0));
+  sqlite3_finalize (st);
+  return v;
+}

@@ -31,6 +31,9 @@ struct sqlite3;
 struct sqlite3 *sl_test_open_db (const char *path);
 gint64          sl_test_sql_int (struct sqlite3 *db,
                                  const char     *sql);
+/* The same as text (newly allocated), NULL without a row or for NULL. */
+char           *sl_test_sql_text (struct sqlite3 *db,
+                                  const char     *sql);
 
 /* A writable copy of a real trace (`relative` as for sl_test_trace_path) named `name` in the
  * temporary directory; newly allocated path. */

@@ -175,8 +175,10 @@ test_record (gconstpointer data)
   gint64 samples = sl_test_sql_int (db, "SELECT COUNT (*) FROM COMPOSITE_EVENTS");
   gint64 unread = sl_test_sql_int (db, "SELECT COALESCE ((SELECT CAST (value AS INTEGER) FROM "
                                        "META_DATA_CAPTURE WHERE name = 'PythonStacksUnread'), 0)");
-  g_test_message ("%" G_GINT64_FORMAT " samples, %" G_GINT64_FORMAT " without Python frames",
-                  samples, unread);
+  g_autofree char *why = sl_test_sql_text (db, "SELECT value FROM META_DATA_CAPTURE "
+                                               "WHERE name = 'PythonStacksUnreadWhy'");
+  g_test_message ("%" G_GINT64_FORMAT " samples, %" G_GINT64_FORMAT " without Python frames (%s)",
+                  samples, unread, why != NULL ? why : "none");
   g_assert_cmpint (samples, >=, 500);
   g_assert_cmpint (unread * 500, <=, samples);
   sqlite3_close (db);
@@ -227,9 +229,10 @@ test_leave (gconstpointer data)
   gint64 span_ms = sl_test_sql_int (db, sql);
   g_test_message ("%s: %" G_GINT64_FORMAT " samples in spin_alpha over %" G_GINT64_FORMAT " ms",
                   mode, n, span_ms);
-  /* 0.4 s of spinning (CPU time, less on a loaded machine); the samples reach its end: the last
-   * flush before the exit, abort or exec (up to 50 ms of them) is in */
-  g_assert_cmpint (n, >=, 100);
+  /* 0.4 s of spinning by the clock, sampled in CPU time: ~400 samples on an idle core, 62 seen
+   * beside the ASan suite on 2 cores; the samples reach its end: the last flush before the exit,
+   * abort or exec (up to 50 ms of them) is in */
+  g_assert_cmpint (n, >=, 40);
   g_assert_cmpint (span_ms, >=, 370);
   sqlite3_close (db);
 }
@@ -321,6 +324,13 @@ test_unknown_version (gconstpointer data)
   /* counted per stack taken: one signal may stand for several samples (timer overruns) */
   g_assert_cmpint (unread, >=, samples / 8);
   g_assert_cmpint (unread, <=, samples);
+  /* all for that reason */
+  g_autofree char *why = sl_test_sql_text (db, "SELECT value FROM META_DATA_CAPTURE "
+                                               "WHERE name = 'PythonStacksUnreadWhy'");
+  g_autofree char *want = g_strdup_printf ("interpreter not known: %" G_GINT64_FORMAT
+                                           ", stack being changed: 0, code object unreadable: 0",
+                                           unread);
+  g_assert_cmpstr (why, ==, want);
   g_assert_cmpint (sl_test_sql_int (db, "SELECT COUNT (*) FROM META_DATA_CAPTURE "
                                         "WHERE name = 'PythonStacksUnread'"),
                    ==, 1);

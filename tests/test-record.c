@@ -72,21 +72,6 @@ trace_path (const char *name)
   return g_build_filename (sl_test_tmpdir (), name, NULL);
 }
 
-static char *
-sql_text (sqlite3    *db,
-          const char *sql)
-{
-  sqlite3_stmt *st = NULL;
-  char *v = NULL;
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
-    g_error ("%s: %s", sql, sqlite3_errmsg (db));
-  if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_text (st, 0) != NULL)
-    v = g_strdup ((const char *) sqlite3_column_text (st, 0));
-  sqlite3_finalize (st);
-  return v;
-}
-
 /* globalTid of the thread named `name`, or -1. */
 static gint64
 tid_named (sqlite3    *db,
@@ -177,7 +162,8 @@ test_threads (void)
 #endif
 
   sqlite3 *db = sl_test_open_db (path);
-  g_autofree char *schema = sql_text (db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
+  g_autofree char *schema = sl_test_sql_text (
+    db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_SCHEMA_VERSION'");
   g_assert_cmpstr (schema, ==, "3.25.0");
 
   /* the session's start as nsys writes it: the wall clock then (utcEpochNs, utcTime), and then
@@ -205,7 +191,7 @@ test_threads (void)
   g_autofree char *main_sql = g_strdup_printf (
       "SELECT s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId WHERE t.globalTid = %"
       G_GINT64_FORMAT, main_tid);
-  g_autofree char *main_name = sql_text (db, main_sql);
+  g_autofree char *main_name = sl_test_sql_text (db, main_sql);
   g_assert_cmpstr (main_name, ==, "sl-main");
 
   /* blocking OS calls: 5 sleeps of 2 ms and one ~10 ms read on each worker */
@@ -363,7 +349,8 @@ record_sched (const char *method,
   g_assert_nonnull (strstr (err, strcmp (method, "perf") == 0 ? "scheduling: perf"
                                                                : "scheduling: /proc polling"));
   sqlite3 *db = sl_test_open_db (path);
-  g_autofree char *how = sql_text (db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'SCHED_METHOD'");
+  g_autofree char *how = sl_test_sql_text (
+    db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'SCHED_METHOD'");
   g_assert_nonnull (how);
   g_assert_true (g_str_has_prefix (how, strcmp (method, "perf") == 0 ? "perf" : "/proc"));
   g_assert_cmpint (events_written (err), ==, event_rows (db));
@@ -456,8 +443,8 @@ record_sched (const char *method,
   g_autofree char *child_sql = g_strdup_printf (
       "SELECT commandLine FROM SL_PROCESS_INFO WHERE pid = %" G_GINT64_FORMAT " AND parentPid = %"
       G_GINT64_FORMAT, pid_of[6], pid_of[0]);
-  g_autofree char *parent_cmd = sql_text (db, parent_sql);
-  g_autofree char *child_cmd = sql_text (db, child_sql);
+  g_autofree char *parent_cmd = sl_test_sql_text (db, parent_sql);
+  g_autofree char *child_cmd = sl_test_sql_text (db, child_sql);
   g_autofree char *want_parent = g_strdup_printf ("%s %s", SL_SCHED_TARGET_PATH, report);
   g_autofree char *want_child = g_strdup_printf ("%s child %s", SL_SCHED_TARGET_PATH, report);
   g_assert_cmpstr (parent_cmd, ==, want_parent);
@@ -863,7 +850,7 @@ test_process_ranks (void)
   g_autofree char *by_target = g_strdup_printf (
       "SELECT group_concat(rank) FROM (SELECT rank FROM SL_PROCESS_INFO WHERE commandLine LIKE "
       "'%s exit 0' ORDER BY rank)", SL_TARGET_PATH);
-  g_autofree char *ranks = sql_text (db, by_target);
+  g_autofree char *ranks = sl_test_sql_text (db, by_target);
   g_assert_cmpstr (ranks, ==, "1,2,5");
   /* the shell: SLURM_PROCID, which comes before OMPI_COMM_WORLD_RANK */
   g_assert_cmpint (sl_test_sql_int (db, "SELECT rank FROM SL_PROCESS_INFO WHERE commandLine "

@@ -245,7 +245,8 @@ struct _SlTraceWriter
   SlChains       chains;          /* chains written, by hash */
   SlSymbolizer  *symbols;
   SlPyCodes     *py_codes;
-  uint64_t       n_py_unread; /* samples whose Python stack the library could not read */
+  uint64_t       n_py_unread[3]; /* samples whose Python stack the library could not read, by why:
+                                  * SL_DROP_PYTHON, _TORN, _CODE */
   bool           in_tx;
   uint64_t       t_min, t_max;
   uint64_t       from_ns, to_ns;
@@ -1616,10 +1617,10 @@ sl_trace_writer_add (SlTraceWriter      *w,
     case SL_WIRE_DROPPED:
       {
         const SlWireDropped *d = (const SlWireDropped *) h;
-        if (d->source == SL_DROP_PYTHON)
+        if (d->source >= SL_DROP_PYTHON && d->source <= SL_DROP_PYTHON_CODE)
           {
             /* not lost: samples kept with their native frames only */
-            w->n_py_unread += d->count;
+            w->n_py_unread[d->source - SL_DROP_PYTHON] += d->count;
             ok = true;
             break;
           }
@@ -1730,12 +1731,18 @@ sl_trace_writer_end (SlTraceWriter *w,
 {
   for (size_t i = 0; i < w->n_procs; i++)
     sl_trace_writer_process_ended (w, w->procs[i].pid, 0, false);
-  if (w->n_py_unread > 0)
+  uint64_t *why = w->n_py_unread;
+  if (why[0] + why[1] + why[2] > 0)
     {
-      char n[32];
-      snprintf (n, sizeof n, "%" PRIu64, w->n_py_unread);
+      /* the total, and what made them unreadable (a test's failure names it) */
+      char n[32], text[160];
+      snprintf (n, sizeof n, "%" PRIu64, why[0] + why[1] + why[2]);
       sl_trace_writer_add_meta (w, "PythonStacksUnread", n);
-      w->n_py_unread = 0; /* once, whether ended by _end() or _finish() */
+      snprintf (text, sizeof text,
+                "interpreter not known: %" PRIu64 ", stack being changed: %" PRIu64
+                ", code object unreadable: %" PRIu64, why[0], why[1], why[2]);
+      sl_trace_writer_add_meta (w, "PythonStacksUnreadWhy", text);
+      memset (why, 0, sizeof w->n_py_unread); /* once, whether ended by _end() or _finish() */
     }
   return sl_trace_writer_commit (w, error);
 }

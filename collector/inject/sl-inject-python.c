@@ -392,7 +392,14 @@ send_code (const SlPyLayout *L,
 /* ---------------------------------------------------------------------------------------------- */
 /* The stack                                                                                      */
 
-/* The calling thread's Python frames, innermost first; -1 when they could not be read. */
+enum
+{
+  READ_TORN = -1,   /* a frame or the thread state unreadable, being changed: SL_DROP_PYTHON_TORN */
+  READ_CODE = -2,   /* a code object could not be described: SL_DROP_PYTHON_CODE */
+};
+
+/* The calling thread's Python frames, innermost first; READ_TORN or READ_CODE (negative) when
+ * they could not be read. */
 static int
 read_frames (const SlPyLayout *L,
              uint64_t         *out,
@@ -408,13 +415,13 @@ read_frames (const SlPyLayout *L,
   if (L->cframe_current_frame == NONE)
     {
       if (!peek (ts + L->tstate_cframe, &frame, sizeof frame))
-        return -1;
+        return READ_TORN;
     }
   else if (!peek (ts + L->tstate_cframe, &cframe, sizeof cframe)
            || !peek (cframe + L->cframe_current_frame, &frame, sizeof frame))
-    return -1;
+    return READ_TORN;
   if (frame != 0 && !peek (frame, bufs[0], L->frame_size))
-    return -1; /* torn */
+    return READ_TORN; /* torn */
   while (frame != 0 && n < max)
     {
       const uint8_t *buf = bufs[cur];
@@ -434,7 +441,7 @@ read_frames (const SlPyLayout *L,
       bool shim = L->frame_owner != NONE && L->frame_is_entry == NONE
                   && buf[L->frame_owner] == OWNED_BY_CSTACK;
       if (code == 0 || (code & 7) != 0 || code > SL_WIRE_PYFRAME_CODE)
-        return -1;
+        return READ_TORN;
       /* what tells this code object from one freed before at the same address (its names and
        * first line), and the next frame: one read */
       uint64_t prev = u64_at (buf, L->frame_previous);
@@ -444,7 +451,7 @@ read_frames (const SlPyLayout *L,
       ssize_t want = (ssize_t) (P.win_len + (prev != 0 ? L->frame_size : 0));
       if (process_vm_readv (getpid (), local, prev != 0 ? 2 : 1, remote, prev != 0 ? 2 : 1, 0)
           != want)
-        return -1; /* torn */
+        return READ_TORN; /* torn */
       frame = prev;
       cur ^= 1;
       if (shim)
@@ -472,7 +479,7 @@ read_frames (const SlPyLayout *L,
       if (sent <= 0 && slot != NULL)
         atomic_store (slot, 0); /* not described: forgotten, so that it goes next time */
       if (sent == 0)
-        return -1;
+        return READ_CODE;
       if (sent < 0)
         continue; /* not a code object (3.13's f_executable may be another callable) */
       uint64_t unit = (uint64_t) (lasti < 0xffff ? lasti : 0xffff);
@@ -504,7 +511,7 @@ _sl_python_merge (uint64_t *frames,
   int n_py = read_frames (L, py, entries, SL_PY_MAX_FRAMES);
   if (n_py < 0)
     {
-      _sl_count_drop (SL_DROP_PYTHON, 1);
+      _sl_count_drop (n_py == READ_CODE ? SL_DROP_PYTHON_CODE : SL_DROP_PYTHON_TORN, 1);
       return n;
     }
   if (n_py == 0)
