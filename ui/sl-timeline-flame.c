@@ -295,7 +295,11 @@ flame_ready (SlTimelineView *self,
   SlFlame *fl = flame_get (self, lane);
 
   if (fl != NULL && fl->max_depth > 0 && !fl->built)
-    flame_build (self->trace, lane, fl);
+    {
+      flame_build (self->trace, lane, fl);
+      if (lane->index < self->n_flames_stale)
+        g_clear_pointer (&self->flames_stale[lane->index], flame_free);
+    }
   return fl != NULL && fl->max_depth > 0 ? fl : NULL;
 }
 
