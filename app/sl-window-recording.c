@@ -78,12 +78,13 @@ live_load_thread (gpointer data)
                    : sl_trace_load (load->path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
                                     cancellable, &error);
   g_clear_pointer (&load->prev, sl_trace_unref);
-  if (trace != NULL)
-    sl_cpu_util_get (trace);   /* the timeline's rows need it: built here, not at the swap */
   if (trace == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, trace, (GDestroyNotify) sl_trace_unref);
+    {
+      sl_cpu_util_get (trace);   /* the timeline's rows need it: built here, not at the swap */
+      g_task_return_pointer (task, trace, (GDestroyNotify) sl_trace_unref);
+    }
   /* the window may have dropped its references already (live_done_cb ran): this one can be the
    * last, and with it the task's own of the window, whose last must go on the main thread */
   GSource *drop = g_idle_source_new ();
