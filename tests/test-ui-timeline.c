@@ -1025,6 +1025,8 @@ test_legend (void)
   g_assert_nonnull (strstr (text->str, "NVTX range"));
   g_assert_nonnull (strstr (text->str, "Host wait"));
   g_assert_nonnull (strstr (text->str, "below 60%"));
+  g_assert_nonnull (strstr (text->str, "kernels running"));
+  g_assert_nonnull (strstr (text->str, "copies or sets"));
   sl_timeline_view_toggle_legend (view);
   spin (100);
   g_assert_null (sl_timeline_view_get_legend (view));
@@ -2620,6 +2622,181 @@ test_loading (void)
   fixture_close (&f);
 }
 
+/* The colour of translucent c over the opaque bg, 0 … 255 a channel. */
+static void
+rgb_over (const GdkRGBA *c,
+          const GdkRGBA *bg,
+          int            rgb[3])
+{
+  rgb[0] = (int) lround (255 * (c->alpha * c->red + (1 - c->alpha) * bg->red));
+  rgb[1] = (int) lround (255 * (c->alpha * c->green + (1 - c->alpha) * bg->green));
+  rgb[2] = (int) lround (255 * (c->alpha * c->blue + (1 - c->alpha) * bg->blue));
+}
+
+static gboolean
+pixel_is (const Pixels *p,
+          int           x,
+          int           y,
+          const int     rgb[3])
+{
+  int r, g, b;
+
+  pixel_rgb (p, x, y, &r, &g, &b);
+  return abs (r - rgb[0]) <= 8 && abs (g - rgb[1]) <= 8 && abs (b - rgb[2]) <= 8;
+}
+
+/* Whether the pixel is the idle shade over either row background. */
+static gboolean
+pixel_idle (SlTimelineView *view,
+            const Pixels   *p,
+            int             x,
+            int             y)
+{
+  int a[3], b[3];
+
+  rgb_over (&view->pal.idle, &view->pal.bg, a);
+  rgb_over (&view->pal.idle, &view->pal.bg_alt, b);
+  return pixel_is (p, x, y, a) || pixel_is (p, x, y, b);
+}
+
+typedef struct
+{
+  SlTime last_end, gap0, gap1;
+} Gap;
+
+static gboolean
+longest_gap_cb (SlTime   start,
+                SlTime   end,
+                gpointer user_data)
+{
+  Gap *g = user_data;
+
+  if (g->last_end >= 0 && start - g->last_end > g->gap1 - g->gap0)
+    {
+      g->gap0 = g->last_end;
+      g->gap1 = start;
+    }
+  g->last_end = end;
+  return TRUE;
+}
+
+/* The Utilization row shows what the GPU is busy with (issue 28, item 2).  On the 2×H100 trace
+ * each GPU is ~99 % busy, nearly all of it host → device copies with no kernel running: those
+ * columns are drawn in the copies' colour with no idle shade (the row counted kernels only and
+ * shaded them idle), kernel-dense columns in the kernels' colour; zoomed into a gap of no work at
+ * all the shade is there.  The tooltips give the split, as the model computes it. */
+static void
+test_util_busy_by_what (void)
+{
+  Fixture f;
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  SlTimelineView *view;
+  SlViewport *vp;
+  SlTime s, e;
+  Pixels p;
+  g_autoptr (GArray) rows = NULL;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  vp = sl_timeline_view_get_viewport (view);
+  sl_viewport_get_bounds (vp, &s, &e);
+  sl_timeline_view_set_lane_filter (view, "utilization");
+  spin (100);
+  {
+    g_autoptr (GdkTexture) shot = render (&f, "h100-utilization");
+    p = pixels_get (shot);
+  }
+  rows = rows_of (view, ROW_GPU_UTIL);
+  g_assert_cmpuint (rows->len, ==, sl_trace_get_n_gpus (f.trace));
+  for (guint k = 0; k < rows->len; k++)
+    {
+      guint ri = g_array_index (rows, guint, k);
+      const Row *r = row_get (view, ri);
+      guint gpu = (guint) r->gpu;
+      double busy = sl_trace_gpu_utilization (f.trace, gpu, SL_UTIL_ANY, s, e);
+      double kernels = sl_trace_gpu_utilization (f.trace, gpu, SL_UTIL_KERNELS, s, e);
+      UtilCache *u = _sl_timeline_util_current (view, gpu);
+      double y = RULER_H + r->y - gtk_adjustment_get_value (view->vadjustment);
+      /* the row's second pixel row, above any bar; the middle of the bars; just above their base */
+      int top = (int) ceil (y) + 1, mid = (int) floor (y + r->h - 2 - 0.5 * (r->h - 6));
+      int low = (int) floor (y + r->h - 3);
+      int copy_cols = 0, copy_drawn = 0, shaded = 0, kernel_cols = 0, kernel_drawn = 0;
+      gint copy_col = -1;
+      g_autofree char *want = NULL, *header = NULL, *hover = NULL;
+
+      g_assert_cmpint (low, <, p.h);
+      g_test_message ("GPU %u: busy %.1f%% of the trace, kernels %.1f%% of that", gpu, 100 * busy,
+                      100 * kernels / busy);
+      /* what the test stands on: the GPU is busy, and not with kernels */
+      g_assert_cmpfloat (busy, >, 0.9);
+      g_assert_cmpfloat (kernels / busy, <, 0.05);
+      for (guint i = 0; i < u->n && HEADER_PX + (int) i < p.w; i++)
+        {
+          int x = HEADER_PX + (int) i;
+          if (u->any[i] >= 0.95 && u->kernels[i] <= 0.05)
+            {
+              copy_cols++;
+              copy_drawn += count_colour (&p, x, x + 1, mid, mid + 1, &view->pal.util_copies);
+              shaded += pixel_idle (view, &p, x, top);
+              copy_col = (gint) i;
+            }
+          /* (where the GPU is below the threshold the shade tints the bars) */
+          if (u->kernels[i] >= 0.2 && u->any[i] >= view->util_threshold)
+            {
+              kernel_cols++;
+              kernel_drawn += count_colour (&p, x, x + 1, low, low + 1, &view->pal.util_kernels);
+            }
+        }
+      g_test_message ("GPU %u: %d of %u columns busy copying, %d drawn so, %d shaded idle; "
+                      "%d busy with kernels ≥ 20%%, %d drawn so", gpu, copy_cols, u->n, copy_drawn,
+                      shaded, kernel_cols, kernel_drawn);
+      g_assert_cmpint (copy_cols, >, (int) u->n / 2);
+      g_assert_cmpint (copy_drawn, ==, copy_cols);
+      g_assert_cmpint (shaded, ==, 0);
+      g_assert_cmpint (kernel_drawn, ==, kernel_cols);
+
+      /* the tooltips: a copying column's split, the window's as the model has it */
+      hover = _sl_timeline_util_text (view, gpu, (guint) copy_col);
+      g_test_message ("GPU %u, column %d: %s", gpu, copy_col, hover);
+      want = g_strdup_printf ("GPU busy %.1f%%: kernels %.1f%%, copies and sets %.1f%%",
+                              100 * u->any[copy_col], 100 * u->kernels[copy_col],
+                              100 * (u->any[copy_col] - u->kernels[copy_col]));
+      g_assert_cmpstr (hover, ==, want);
+      g_free (want);
+      header = _sl_timeline_row_tooltip (view, (gint) ri);
+      g_test_message ("GPU %u, the row's header: %s", gpu, header);
+      want = g_strdup_printf ("GPU busy %.1f%%: kernels %.1f%%, copies and sets %.1f%%",
+                              100 * busy, 100 * kernels, 100 * (busy - kernels));
+      g_assert_nonnull (strstr (header, want));
+    }
+  g_free (p.data);
+
+  /* zoomed into GPU 0's longest gap, the row is shaded idle all along */
+  {
+    const Row *r = row_get (view, g_array_index (rows, guint, 0));
+    Gap g = { -1, 0, 0 };
+    double y = RULER_H + r->y - gtk_adjustment_get_value (view->vadjustment);
+    int top = (int) ceil (y) + 1, shaded = 0, n = 0;
+
+    sl_trace_gpu_busy_foreach (f.trace, (guint) r->gpu, SL_UTIL_ANY, longest_gap_cb, &g);
+    g_test_message ("GPU %d: longest gap %" G_GINT64_FORMAT " ns", r->gpu,
+                    (gint64) (g.gap1 - g.gap0));
+    g_assert_cmpint (g.gap1 - g.gap0, >, 1000);
+    sl_viewport_set_visible (vp, g.gap0 + (g.gap1 - g.gap0) / 4, g.gap1 - (g.gap1 - g.gap0) / 4,
+                             TRUE);
+    spin (100);
+    g_autoptr (GdkTexture) shot = render (&f, "h100-utilization-gap");
+    p = pixels_get (shot);
+    for (int x = HEADER_PX; x < p.w; x++, n++)
+      shaded += pixel_idle (view, &p, x, top);
+    g_test_message ("in the gap: %d of %d columns shaded idle", shaded, n);
+    /* all but the ruler's grid lines, which show through the shade */
+    g_assert_cmpint (shaded, >=, n - n / 20);
+    g_free (p.data);
+  }
+  fixture_close (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2650,5 +2827,6 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/merged-ranks", test_merged_ranks);
   g_test_add_func ("/ui/timeline/loading", test_loading);
   g_test_add_func ("/ui/timeline/flame-real", test_flame_real);
+  g_test_add_func ("/ui/timeline/util-busy-by-what", test_util_busy_by_what);
   return g_test_run ();
 }

@@ -108,13 +108,10 @@ query_tooltip_cb (GtkWidget  *widget,
     }
   if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_GPU_UTIL)
     {
-      UtilCache *u = _sl_timeline_util_current (self, row_get (self, ri)->gpu);
-      guint col = (guint) (x - HEADER_W);
-      g_autofree char *text = NULL;
-      if (col >= u->n)
+      g_autofree char *text = _sl_timeline_util_text (self, (guint) row_get (self, ri)->gpu,
+                                                      (guint) (x - HEADER_W));
+      if (text == NULL)
         return FALSE;
-      text = g_strdup_printf ("GPU utilization here: kernels %.1f%%, any work %.1f%%",
-                              100 * u->kernels[col], 100 * u->any[col]);
       gtk_tooltip_set_text (tooltip, text);
       return TRUE;
     }

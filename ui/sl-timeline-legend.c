@@ -79,7 +79,7 @@ legend_content (SlTimelineView *self)
   const Palette *p = &self->pal;
   GtkGrid *grid = GTK_GRID (gtk_grid_new ());
   g_autofree char *threshold = g_strdup_printf (
-    "Shaded: kernels below %.0f%% of the time (the dotted line)", 100 * self->util_threshold);
+    "Shaded idle: GPU busy below %.0f%% of the time (dotted line)", 100 * self->util_threshold);
   int row = 0;
 
   gtk_grid_set_column_spacing (grid, 8);
@@ -120,8 +120,8 @@ legend_content (SlTimelineView *self)
               "Many events in one pixel: the shade says how much of it they fill");
 
   legend_heading (grid, &row, "Utilization rows (0–100%)");
-  legend_row (grid, &row, &p->util_kernels, "██", "Kernels running");
-  legend_row (grid, &row, &p->util_any, "██", "Any GPU work (kernels, copies, sets)");
+  legend_row (grid, &row, &p->util_kernels, "██", "Busy: kernels running");
+  legend_row (grid, &row, &p->util_copies, "██", "Busy: copies or sets, no kernel running");
   legend_row (grid, &row, &p->idle, "██", threshold);
 
   legend_states (self, grid, &row);

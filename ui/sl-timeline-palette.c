@@ -34,8 +34,9 @@ static const struct
   { offsetof (Palette, osrt),         0xb08a68, 1.00f, 0x9a7250, 1.00f },
   { offsetof (Palette, sample),       0xcfcfd6, 1.00f, 0x505058, 1.00f },
   { offsetof (Palette, gpu_sync),     0xe0604a, 0.80f, 0xd84a30, 0.80f },
-  { offsetof (Palette, util_any),     0x9aa0b0, 0.45f, 0x707888, 0.35f },
-  { offsetof (Palette, util_kernels), 0x3fb950, 1.00f, 0x2e9e46, 1.00f },
+  /* utilization: kernels and copies in their lanes' colours (host → device, the usual copy) */
+  { offsetof (Palette, util_copies),  0x3fb950, 1.00f, 0x2e9e46, 1.00f },
+  { offsetof (Palette, util_kernels), 0x4a90e2, 1.00f, 0x2f6fcf, 1.00f },
   { offsetof (Palette, idle),         0xff3030, 0.22f, 0xff0000, 0.16f },
   { offsetof (Palette, select),       0xffffff, 1.00f, 0x000000, 1.00f },
   { offsetof (Palette, search),       0xffd400, 1.00f, 0xf0a000, 1.00f },

@@ -312,7 +312,8 @@ process_title (SlTimelineView  *self,
   return g_strdup_printf ("%s%s [%u]", rank, *name != '\0' ? name : "Process", pr->pid);
 }
 
-/* A header row's tooltip: a process's whole command line and parent, when recorded. */
+/* A header row's tooltip: a process's whole command line and parent, when recorded; what a GPU
+ * was busy with in the view, on its utilization row. */
 char *
 _sl_timeline_row_tooltip (SlTimelineView *self,
                           gint            row)
@@ -324,6 +325,8 @@ _sl_timeline_row_tooltip (SlTimelineView *self,
   if (self->trace == NULL || row < 0 || (guint) row >= self->rows->len)
     return NULL;
   r = row_get (self, row);
+  if (r->kind == ROW_GPU_UTIL)
+    return _sl_timeline_util_window_text (self, (guint) r->gpu);
   if (r->kind != ROW_GROUP || r->key == NULL || !g_str_has_prefix (r->key, "p:"))
     return NULL;
   gpid = g_ascii_strtoull (r->key + 2, NULL, 10);

@@ -1,4 +1,9 @@
-/* sl-timeline-util.c: GPU utilization per pixel: its cache, the utilization row's image, shade. */
+/* sl-timeline-util.c: GPU utilization per pixel: its cache, the utilization row's image, shade.
+ *
+ * A GPU is busy when anything runs on it: kernels, copies or sets.  The row draws what with
+ * (kernels from the base up, then copies and sets where no kernel runs) and shades it idle where
+ * all of that together is below the threshold: a GPU 99 % busy copying is not idle (issue 28,
+ * item 2). */
 #include "sl-timeline-view-private.h"
 #include "sl-utilization.h"
 
@@ -52,7 +57,66 @@ _sl_timeline_util_current (SlTimelineView *self,
   return &self->util[gpu];
 }
 
-/* Semi-transparent red where the GPU's kernel utilization is below the threshold. */
+/* Whether column i of `u`, the frame's window f, is shaded idle: inside the trace [s, e), busy
+ * with anything below the threshold (outside it nothing ran, but nothing was recorded either). */
+static gboolean
+util_idle (SlTimelineView  *self,
+           const UtilCache *u,
+           const Frame     *f,
+           guint            i,
+           SlTime           s,
+           SlTime           e)
+{
+  SlTime bt0 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * i / u->n);
+  SlTime bt1 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * (i + 1) / u->n);
+
+  return !(bt1 <= s || bt0 >= e) && u->any[i] < self->util_threshold;
+}
+
+/* "GPU busy 99.1%: kernels 2.3%, copies and sets 96.8%" of fractions `kernels` ⊂ `any`. */
+static char *
+util_split_text (double kernels,
+                 double any)
+{
+  return g_strdup_printf ("GPU busy %.1f%%: kernels %.1f%%, copies and sets %.1f%%", 100 * any,
+                          100 * kernels, 100 * MAX (any - kernels, 0.0));
+}
+
+char *
+_sl_timeline_util_text (SlTimelineView *self,
+                        guint           gpu,
+                        guint           col)
+{
+  UtilCache *u;
+
+  if (self->trace == NULL || gpu >= self->n_gpus)
+    return NULL;
+  u = _sl_timeline_util_current (self, gpu);
+  if (col >= u->n)
+    return NULL;
+  return util_split_text (u->kernels[col], u->any[col]);
+}
+
+/* Two O(log n) queries: cheap enough for a tooltip. */
+char *
+_sl_timeline_util_window_text (SlTimelineView *self,
+                               guint           gpu)
+{
+  SlTime t0, t1;
+  g_autofree char *split = NULL;
+
+  if (self->trace == NULL || gpu >= self->n_gpus)
+    return NULL;
+  sl_viewport_get_visible (self->viewport, &t0, &t1);
+  if (t1 <= t0)
+    return NULL;
+  split = util_split_text (sl_trace_gpu_utilization (self->trace, gpu, SL_UTIL_KERNELS, t0, t1),
+                           sl_trace_gpu_utilization (self->trace, gpu, SL_UTIL_ANY, t0, t1));
+  return g_strdup_printf ("In view: %s\nShaded idle where busy < %.0f%%", split,
+                          100 * self->util_threshold);
+}
+
+/* Semi-transparent red where the GPU is busy (with anything) below the threshold. */
 void
 _sl_timeline_draw_idle_shade (SlTimelineView *self,
                               Batch          *batch,
@@ -62,26 +126,20 @@ _sl_timeline_draw_idle_shade (SlTimelineView *self,
                               double          h)
 {
   UtilCache *u;
+  SlTime s, e;
 
   util_ensure (self, gpu, f->t0, f->t1, (guint) ceil (f->width));
   u = &self->util[gpu];
+  sl_viewport_get_bounds (self->viewport, &s, &e);
   for (guint i = 0; i < u->n; i++)
-    {
-      SlTime bt0 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * i / u->n);
-      SlTime bt1 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * (i + 1) / u->n);
-      SlTime s, e;
-      sl_viewport_get_bounds (self->viewport, &s, &e);
-      /* outside the trace nothing ran, but nothing was recorded either: not "idle" */
-      if (bt1 <= s || bt0 >= e)
-        continue;
-      if (u->kernels[i] < self->util_threshold)
-        batch_add (batch, HEADER_W + i, HEADER_W + i + 1, y, h, &self->pal.idle);
-    }
+    if (util_idle (self, u, f, i, s, e))
+      batch_add (batch, HEADER_W + i, HEADER_W + i + 1, y, h, &self->pal.idle);
   batch_flush (batch);
 }
 
 /*
- * The utilization row of a GPU: the graph (any work, kernels over it) and the idle shade.  As
+ * The utilization row of a GPU: the graph (any work in the copies' colour, kernels over it from
+ * the base, so that what shows of the first is busy with no kernel) and the idle shade.  As
  * rectangles that is one per pixel column and layer, ~3 k nodes that cost the cairo renderer
  * ~4 ms a frame; as one n × h image (8 pixel states looked up, ~0.1 ms) the same pixels cost one
  * node.  Geometry is that of the rectangles: bars in whole pixels from their top down to h - 2,
@@ -97,7 +155,7 @@ _sl_timeline_util_image_ensure (SlTimelineView *self,
 {
   UtilCache *u = &self->util[gpu];
   guint hh = (guint) ceil (h), n = u->n;
-  guint32 colors[3] = { rgba_key (&self->pal.util_any), rgba_key (&self->pal.util_kernels),
+  guint32 colors[3] = { rgba_key (&self->pal.util_copies), rgba_key (&self->pal.util_kernels),
                         rgba_key (&self->pal.idle) };
 
   if (n == 0 || hh == 0)
@@ -131,7 +189,7 @@ _sl_timeline_util_image_ensure (SlTimelineView *self,
         {
           memset (lut[k], 0, sizeof lut[k]);
           if (k & 1)
-            pixel_over (lut[k], &self->pal.util_any, 1);
+            pixel_over (lut[k], &self->pal.util_copies, 1);
           if (k & 2)
             pixel_over (lut[k], &self->pal.util_kernels, 1);
           if (k & 4)
@@ -139,19 +197,14 @@ _sl_timeline_util_image_ensure (SlTimelineView *self,
           packed[k] = pixel_pack (lut[k]);
         }
       sl_viewport_get_bounds (self->viewport, &s, &e);
-      SlTime bt1 = f->t0;
       for (guint i = 0; i < n; i++)
         {
-          SlTime bt0 = bt1;
-          /* outside the trace nothing ran, but nothing was recorded either: not "idle" */
-          gboolean idle;
+          gboolean idle = util_idle (self, u, f, i, s, e);
           /* where the idle shade ends and each bar starts (whole pixels from its top down to the
            * base line, as the rectangles) */
           gint idle_end, top_any = G_MAXINT, top_kernels = G_MAXINT, r = 0;
           gint cut[4];
 
-          bt1 = f->t0 + (SlTime) ((double) (f->t1 - f->t0) * (i + 1) / n);
-          idle = !(bt1 <= s || bt0 >= e) && u->kernels[i] < self->util_threshold;
           idle_end = idle ? (gint) (h - 1) : 0;
           if (u->any[i] > 0)
             top_any = (gint) floor_fast (floor_fast (y + base - u->any[i] * gh) - y + 0.5);

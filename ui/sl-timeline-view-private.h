@@ -85,7 +85,8 @@ typedef struct
 {
   GdkRGBA bg, bg_alt, header_bg, group_bg, fg, dim_fg, grid, ruler_bg;
   GdkRGBA kernel, memcpy_htod, memcpy_dtoh, memcpy_dtod, memcpy_other, memset, api, api_sync;
-  GdkRGBA nvtx, osrt, sample, gpu_sync, util_any, util_kernels, idle, select, search, range;
+  /* utilization rows: kernels running; copies or sets with no kernel (the GPU busy all the same) */
+  GdkRGBA nvtx, osrt, sample, gpu_sync, util_copies, util_kernels, idle, select, search, range;
   GdkRGBA focus;   /* a finding in focus: an accent, used translucent */
   /* thread states: running solid, runnable lighter, blocked faint, unknown fainter; a pixel of
    * many states in the mixed colour */
@@ -610,6 +611,14 @@ gboolean _sl_timeline_util_prepare (UtilCache *u,
                                     guint      n);
 UtilCache *_sl_timeline_util_current (SlTimelineView *self,
                                       guint           gpu);
+/* What the GPU was busy with in column `col` of the visible window (the utilization row's
+ * tooltip), "GPU busy 99.1%: kernels 2.3%, copies and sets 96.8%"; NULL outside the columns. */
+char *_sl_timeline_util_text (SlTimelineView *self,
+                              guint           gpu,
+                              guint           col);
+/* The same over the whole visible window, for the row's header. */
+char *_sl_timeline_util_window_text (SlTimelineView *self,
+                                     guint           gpu);
 void _sl_timeline_draw_idle_shade (SlTimelineView *self,
                                    Batch          *batch,
                                    const Frame    *f,
