@@ -340,6 +340,47 @@ sl_occupancy_estimated_achieved (const SlGpuLimits *limits,
   return blocks * threads_per_block / threads_per_sm;
 }
 
+gboolean
+sl_occupancy_waves (const SlGpuLimits *limits,
+                    gint               blocks_per_sm,
+                    gint64             grid_blocks,
+                    SlWaves           *out)
+{
+  g_return_val_if_fail (limits != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  if (limits->sm_count <= 0 || blocks_per_sm <= 0 || grid_blocks <= 0)
+    return FALSE;
+
+  /* both factors are below 2^31: no overflow; grid_blocks may be anything up to G_MAXINT64 */
+  out->slots = (gint64) limits->sm_count * blocks_per_sm;
+  out->n_waves = grid_blocks / out->slots + (grid_blocks % out->slots != 0);
+  out->last_blocks = grid_blocks - (out->n_waves - 1) * out->slots;
+  out->waves = (double) (out->n_waves - 1) + (double) out->last_blocks / (double) out->slots;
+  out->last_fill = (double) out->last_blocks / (double) out->slots;
+  out->tail = 1.0 - out->last_fill;
+  out->last_sms = MIN ((gint64) limits->sm_count, out->last_blocks);
+  out->idle = (double) (limits->sm_count - out->last_sms)
+              / ((double) limits->sm_count * (double) out->n_waves);
+  return TRUE;
+}
+
+char *
+sl_occupancy_waves_format (const SlWaves *waves)
+{
+  g_autofree char *fill = NULL;
+
+  g_return_val_if_fail (waves != NULL, NULL);
+
+  if (waves->last_fill > 0 && waves->last_fill < 0.005)
+    fill = g_strdup ("< 1 %");
+  else
+    fill = g_strdup_printf ("%.0f %%", waves->last_fill * 100);
+  return g_strdup_printf (waves->waves < 0.1 ? "%.2g (last wave %s full)"
+                                             : "%.2f (last wave %s full)", waves->waves, fill);
+}
+
 const char *
 sl_occupancy_limit_name (SlOccupancyLimit limit)
 {
@@ -366,6 +407,17 @@ sl_block_threads (const guint32 block[3])
 
   if (__builtin_mul_overflow ((gint64) block[0], (gint64) block[1], &two)
       || __builtin_mul_overflow (two, (gint64) block[2], &three))
+    return G_MAXINT64;
+  return three;
+}
+
+gint64
+sl_grid_blocks (const guint32 grid[3])
+{
+  gint64 two, three;
+
+  if (__builtin_mul_overflow ((gint64) grid[0], (gint64) grid[1], &two)
+      || __builtin_mul_overflow (two, (gint64) grid[2], &three))
     return G_MAXINT64;
   return three;
 }

@@ -92,10 +92,48 @@ double      sl_occupancy_estimated_achieved (const SlGpuLimits *limits,
                                              const SlOccupancy *occ,
                                              gint64             grid_blocks,
                                              gint               threads_per_block);
+/* How a grid runs: the GPU holds sm_count × blocks_per_sm blocks at once (its slots), so a grid
+ * of more blocks runs in waves, and a last wave that is partly empty leaves SMs idle while it
+ * runs (the tail effect).  40 blocks on 28 SMs at one block per SM: 1.43 waves, the second
+ * holds 12 blocks in 28 slots (tail: 57 % of them empty), 16 SMs have nothing to run in it,
+ * and of the SM time of the two waves 16 / 56 = 0.29 is idle.
+ *
+ * The block scheduler spreads a wave's blocks over the SMs before it doubles them up, so an SM
+ * is idle in the last wave only when the wave has fewer blocks than there are SMs; an SM given
+ * fewer blocks than it could hold still runs (less latency hidden, not idle), and `idle` does
+ * not count it.  Waves are taken to last alike and the kernel to run alone on the GPU: what an
+ * estimate can assume without per-block timings. */
+typedef struct
+{
+  gint64 slots;                 /* blocks resident at once: sm_count × blocks_per_sm */
+  gint64 n_waves;               /* ceil (grid_blocks / slots) */
+  double waves;                 /* grid_blocks / slots: 1.43 */
+  gint64 last_blocks;           /* blocks of the last wave, 1 … slots */
+  double last_fill;             /* last_blocks / slots, (0, 1]: 0.43 */
+  double tail;                  /* 1 − last_fill: share of the last wave's slots left empty */
+  gint64 last_sms;              /* SMs given a block in the last wave: min (SMs, last_blocks) */
+  double idle;                  /* SMs with no block in the last wave ÷ (SMs × n_waves): the share
+                                 * of the grid's SM time idle, what a grid of whole waves of the
+                                 * same work would save; = empty slots ÷ all slots at one block
+                                 * per SM */
+} SlWaves;
+
+/* The waves of a grid of `grid_blocks` blocks at `blocks_per_sm` (SlOccupancy.blocks_per_sm)
+ * on a GPU of limits->sm_count SMs.  FALSE (and *out zeroed) when the SM count is unknown (0)
+ * or either count is not positive. */
+gboolean    sl_occupancy_waves              (const SlGpuLimits *limits,
+                                             gint               blocks_per_sm,
+                                             gint64             grid_blocks,
+                                             SlWaves           *out);
+/* "1.43 (last wave 43 % full)", as the detail pane and the rules write waves: two significant
+ * digits under 0.1 ("0.00077"), "< 1 %" for a last wave that is not empty but rounds to 0. */
+char       *sl_occupancy_waves_format       (const SlWaves     *waves);
 /* "warps", "registers", "shared memory", "blocks"; "none" for SL_OCC_LIMIT_NONE. */
 const char *sl_occupancy_limit_name         (SlOccupancyLimit   limit);
 /* Threads of a block of dimensions `block` (a kernel's, from a file): their product, G_MAXINT64
  * when absurd dimensions overflow it (three of 2^32 - 1 do). */
 gint64      sl_block_threads                (const guint32      block[3]);
+/* Blocks of a grid of dimensions `grid`, the same way: G_MAXINT64 when the product overflows. */
+gint64      sl_grid_blocks                  (const guint32      grid[3]);
 
 G_END_DECLS

@@ -1,4 +1,5 @@
 /* test-occupancy.c: occupancy against hand-checked cases, cuda_occupancy.h and Kineto traces. */
+#include "sl-kernel-kind.h"
 #include "sl-occupancy.h"
 #include "sl-test-util.h"
 
@@ -721,6 +722,195 @@ test_kineto (void)
   g_assert_cmpuint (counts.matched, >, 10000);
 }
 
+/* ---- library kernels by name ------------------------------------------------------------- */
+
+/* Names as the real traces in ../shared/traces spell them (nsys demangledName, Kineto name). */
+static void
+test_kernel_library (void)
+{
+  static const struct { const char *name; SlKernelLibrary want; } cases[] = {
+    { "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<(unsigned long)4096>)",
+      SL_KERNEL_LIBRARY_NCCL },
+    { "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+      SL_KERNEL_LIBRARY_NCCL },
+    { "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4>"
+      "(cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4::Params)", SL_KERNEL_LIBRARY_BLAS },
+    { "void cutlass::Kernel2<cutlass_80_tensorop_d884gemm_64x64_16x4_nn_align1>(T1::Params)",
+      SL_KERNEL_LIBRARY_BLAS },
+    { "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_ffma_aligna4_"
+      "alignc4_execute_kernel__5x_cublas", SL_KERNEL_LIBRARY_BLAS },
+    { "nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN", SL_KERNEL_LIBRARY_BLAS },
+    { "ampere_sgemm_32x32_sliced1x4_tn", SL_KERNEL_LIBRARY_BLAS },
+    { "volta_sgemm_64x64_nt", SL_KERNEL_LIBRARY_BLAS },
+    { "void nrm2_kernel<double, double, double, (int)0, (int)0, (int)128>(cublasNrm2Params<int, "
+      "T1, T3>)", SL_KERNEL_LIBRARY_BLAS },
+    { "void splitKreduce_kernel<float, float, float, float, true, false, false>(cublasSplitKParams"
+      "<float>, float const*, float const*, float*, float const*)", SL_KERNEL_LIBRARY_BLAS },
+    { "sm80_xmma_fprop_implicit_gemm_f16f16_f16f16_f16_nhwckrsc_nhwc_tilesize128x128x32_stage4_"
+      "warpsize2x2x1_g1_tensor16x8x16_t1r3s3_aACCESS_execute_kernel_trt", SL_KERNEL_LIBRARY_DNN },
+    { "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>(cudnn::bn_fw_tr_1C11_args"
+      "<float>)", SL_KERNEL_LIBRARY_DNN },
+    { "void fft2d_r2c_32x32<float, false, 5u, true>(float2*, float const*, int, int, int, int, "
+      "int, int, int, int, int, cudnn::reduced_divisor, bool)", SL_KERNEL_LIBRARY_DNN },
+    { "void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<(int)128, (int)128, (int)64, (int)4, "
+      "(bool)0, (bool)0, cutlass::bfloat16_t>>(Flash_fwd_params)", SL_KERNEL_LIBRARY_ATTENTION },
+    { "fmha_cutlassF_f16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<cutlass::"
+      "half_t, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)",
+      SL_KERNEL_LIBRARY_ATTENTION },
+    { "void at::native::vectorized_elementwise_kernel<(int)4, at::native::CUDAFunctor_add<float>, "
+      "std::array<char *, (unsigned long)3>>(int, T2, T3)", SL_KERNEL_LIBRARY_PYTORCH },
+    { "void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, "
+      "at::native::MeanOps<float, float, float, float>, unsigned int, float, (int)4>>(T3)",
+      SL_KERNEL_LIBRARY_PYTORCH },
+    /* the users' own: a "gemm" in the name is not cuBLAS */
+    { "naive_gemm(const float *, const float *, float *, int, int, int)", SL_KERNEL_LIBRARY_NONE },
+    { "tiled_gemm", SL_KERNEL_LIBRARY_NONE },
+    { "attention_fwd_kernel", SL_KERNEL_LIBRARY_NONE },
+    { "__omp_offloading_31_18a80bc__Z_2", SL_KERNEL_LIBRARY_NONE },
+    { "<unnamed>::nvfuser_none_f0_c0_r0_g0(<unnamed>::Tensor<<unnamed>::__half, (int)3, (int)3>)",
+      SL_KERNEL_LIBRARY_NONE },
+    { "", SL_KERNEL_LIBRARY_NONE },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("%s", cases[i].name);
+      g_assert_cmpint (sl_kernel_library (cases[i].name), ==, cases[i].want);
+    }
+  g_assert_cmpint (sl_kernel_library (NULL), ==, SL_KERNEL_LIBRARY_NONE);
+  g_assert_null (sl_kernel_library_name (SL_KERNEL_LIBRARY_NONE));
+  g_assert_cmpstr (sl_kernel_library_name (SL_KERNEL_LIBRARY_NCCL), ==, "NCCL");
+  g_assert_cmpstr (sl_kernel_library_name (SL_KERNEL_LIBRARY_BLAS), ==, "cuBLAS/CUTLASS");
+}
+
+/* ---- waves ------------------------------------------------------------------------------- */
+
+/* The case: 40 blocks on 28 SMs at one block per SM. */
+static void
+test_waves_example (void)
+{
+  SlGpuLimits l = limits_for (7, 5);
+  const guint32 grid[3] = { 40, 1, 1 }, huge[3] = { G_MAXUINT32, G_MAXUINT32, G_MAXUINT32 };
+  SlWaves w;
+
+  l.sm_count = 28;
+  g_assert_true (sl_occupancy_waves (&l, 1, sl_grid_blocks (grid), &w));
+  g_assert_cmpint (w.slots, ==, 28);
+  g_assert_cmpint (w.n_waves, ==, 2);
+  g_assert_cmpfloat_with_epsilon (w.waves, 40.0 / 28.0, 1e-12);
+  g_assert_cmpint (w.last_blocks, ==, 12);
+  g_assert_cmpint (w.last_sms, ==, 12);
+  g_assert_cmpfloat_with_epsilon (w.last_fill, 12.0 / 28.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (w.tail, 16.0 / 28.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (w.idle, 16.0 / 56.0, 1e-12);
+  {
+    g_autofree char *text = sl_occupancy_waves_format (&w);
+    g_assert_cmpstr (text, ==, "1.43 (last wave 43 % full)");
+  }
+  /* a whole number of waves leaves nothing empty */
+  g_assert_true (sl_occupancy_waves (&l, 2, 112, &w));
+  g_assert_cmpint (w.n_waves, ==, 2);
+  g_assert_cmpint (w.last_blocks, ==, 56);
+  g_assert_cmpfloat (w.tail, ==, 0.0);
+  g_assert_cmpfloat (w.idle, ==, 0.0);
+  /* under one wave: the only wave is the last */
+  g_assert_true (sl_occupancy_waves (&l, 1, 7, &w));
+  g_assert_cmpint (w.n_waves, ==, 1);
+  g_assert_cmpint (w.last_sms, ==, 7);
+  g_assert_cmpfloat_with_epsilon (w.idle, 0.75, 1e-12);
+  /* several blocks per SM: 40 blocks in 112 slots keep all 28 SMs busy, none idle */
+  g_assert_true (sl_occupancy_waves (&l, 4, 40, &w));
+  g_assert_cmpint (w.n_waves, ==, 1);
+  g_assert_cmpfloat_with_epsilon (w.tail, 72.0 / 112.0, 1e-12);
+  g_assert_cmpint (w.last_sms, ==, 28);
+  g_assert_cmpfloat (w.idle, ==, 0.0);
+  /* one block of a 1296-slot wave (nrm2_kernel on an A100, a real trace): digits that show */
+  {
+    SlGpuLimits a100 = limits_for (8, 0);
+    g_autofree char *one = NULL, *nccl = NULL;
+
+    a100.sm_count = 108;
+    g_assert_true (sl_occupancy_waves (&a100, 12, 1, &w));
+    one = sl_occupancy_waves_format (&w);
+    g_assert_cmpstr (one, ==, "0.00077 (last wave < 1 % full)");
+    g_assert_true (sl_occupancy_waves (&a100, 1, 13, &w));
+    nccl = sl_occupancy_waves_format (&w);
+    g_assert_cmpstr (nccl, ==, "0.12 (last wave 12 % full)");
+  }
+  /* unknown SM count, no blocks: nothing */
+  g_assert_false (sl_occupancy_waves (&l, 0, 40, &w));
+  g_assert_false (sl_occupancy_waves (&l, 1, 0, &w));
+  g_assert_cmpint (w.n_waves, ==, 0);
+  l.sm_count = 0;
+  g_assert_false (sl_occupancy_waves (&l, 1, 40, &w));
+  /* absurd grids from a file neither overflow nor lose the last wave */
+  g_assert_cmpint (sl_grid_blocks (huge), ==, G_MAXINT64);
+  l.sm_count = 132;
+  g_assert_true (sl_occupancy_waves (&l, 32, G_MAXINT64, &w));
+  g_assert_cmpint (w.n_waves, ==, G_MAXINT64 / (132 * 32) + 1);
+  g_assert_cmpint (w.last_blocks, ==, G_MAXINT64 % (132 * 32));
+  g_assert_cmpfloat (w.idle, >=, 0.0);
+}
+
+/* Against a brute-force count: blocks handed one by one to the SM holding the fewest (as the
+ * block scheduler spreads them), SMs holding blocks_per_sm each, a wave ending when every slot is
+ * taken (all blocks alike). */
+static void
+test_waves_brute (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (sl_test_seed ());
+  SlGpuLimits l = limits_for (9, 0);
+
+  /* ~10^8 steps in all: 1000 grids of up to 5000 blocks over up to 160 SMs */
+  for (guint i = 0; i < 1000; i++)
+    {
+      gint sms = g_rand_int_range (rand, 1, 160), bps = g_rand_int_range (rand, 1, 33);
+      gint64 grid = g_rand_int_range (rand, 1, i % 10 == 0 ? 50 : 5000);
+      g_autofree gint *used = g_new0 (gint, sms);
+      gint64 waves = 0, in_wave = 0, empty = 0, busy = 0;
+      SlWaves w;
+
+      for (gint64 b = 0; b < grid; b++)
+        {
+          gint sm = 0;
+          for (gint k = 1; k < sms; k++)
+            if (used[k] < used[sm])
+              sm = k;
+          if (used[sm] == bps || b == 0)
+            {
+              /* every slot taken (or the first block): a new wave */
+              memset (used, 0, sizeof (gint) * sms);
+              waves++;
+              in_wave = 0;
+              sm = 0;
+            }
+          used[sm]++;
+          in_wave++;
+        }
+      for (gint sm = 0; sm < sms; sm++)
+        {
+          empty += bps - used[sm];
+          busy += used[sm] > 0;
+        }
+
+      l.sm_count = sms;
+      g_assert_true (sl_occupancy_waves (&l, bps, grid, &w));
+      g_assert_cmpint (w.slots, ==, (gint64) sms * bps);
+      g_assert_cmpint (w.n_waves, ==, waves);
+      g_assert_cmpint (w.last_blocks, ==, in_wave);
+      g_assert_cmpfloat_with_epsilon (w.waves, (double) grid / (double) w.slots, 1e-9);
+      g_assert_cmpfloat_with_epsilon (w.tail, (double) empty / (double) w.slots, 1e-12);
+      g_assert_cmpint (w.last_sms, ==, busy);
+      g_assert_cmpfloat_with_epsilon (w.idle, (double) (sms - busy) / (double) (waves * sms),
+                                      1e-12);
+      if (bps == 1)
+        g_assert_cmpfloat_with_epsilon (w.idle, (double) empty / (double) (waves * w.slots),
+                                        1e-12);
+      g_assert_cmpfloat (w.last_fill, >, 0.0);
+      g_assert_cmpfloat (w.last_fill, <=, 1.0);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -733,6 +923,9 @@ main (int   argc,
   g_test_add_func ("/model/occupancy/estimated-achieved", test_estimated_achieved);
   g_test_add_func ("/model/occupancy/oracle", test_oracle);
   g_test_add_func ("/model/occupancy/kineto", test_kineto);
+  g_test_add_func ("/model/occupancy/waves/example", test_waves_example);
+  g_test_add_func ("/model/occupancy/waves/brute", test_waves_brute);
+  g_test_add_func ("/model/occupancy/kernel-library", test_kernel_library);
 
   return g_test_run ();
 }
