@@ -1,5 +1,6 @@
 /* test-ui-detail.c: what the detail pane says about events of a planted trace: no negative
- * queue delay, and start / end offsets precise enough to tell a short event's ends apart. */
+ * queue delay, start / end offsets precise enough to tell a short event's ends apart, a kernel's
+ * waves, and what a synchronizing call waited for. */
 #include <gtk/gtk.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "sl-detail-pane-private.h"
 #include "sl-plant.h"
 #include "sl-schema.h"
+#include "sl-test-gui.h"
 #include "sl-test-util.h"
 
 /* The offsets: digits follow the event's duration, down to the nanosecond */
@@ -279,6 +281,233 @@ test_process_origin (void)
   g_object_unref (pane);
 }
 
+/* The first widget under `root` that is a button labelled `label`, or NULL. */
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+go_to_event_cb (SlDetailPane *pane G_GNUC_UNUSED,
+                gint          lane,
+                guint64       index,
+                SlEventRef   *out)
+{
+  *out = (SlEventRef) { lane, (gsize) index };
+}
+
+/* Issue 28, item 7: a kernel's grid in waves beside its occupancy.  40 blocks on 28 SMs at one
+ * block per SM (255 registers × 256 threads take an SM's register file) are 1.43 waves, the
+ * second 12 of 28 slots full; a grid of 56 fills two whole waves and shows no tail. */
+static void
+test_waves (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "detail-waves.sqlite", NULL);
+  const PlantConfig tail = { 40, 256, 255, 0 }, whole = { 56, 256, 255, 0 };
+  Plant *p = plant_new (path);
+  gint64 corr;
+
+  plant_api (p, PLANT_MAIN, "cudaFree", 0, PLANT_US);
+  corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", PLANT_MS, PLANT_MS + 5 * PLANT_US);
+  plant_kernel (p, "k_tail", &tail, PLANT_MS + 10 * PLANT_US, 3 * PLANT_MS, corr);
+  corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 4 * PLANT_MS,
+                    4 * PLANT_MS + 5 * PLANT_US);
+  plant_kernel (p, "k_whole", &whole, 4 * PLANT_MS + 10 * PLANT_US, 6 * PLANT_MS, corr);
+  plant_finish (p);
+  plant_sql (path, "UPDATE TARGET_INFO_GPU SET smCount = 28");
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_trace_get_gpu (trace, 0)->limits.sm_count, ==, 28);
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  SlEventRef ref;
+
+  g_assert_true (find_event (trace, SL_LANE_KERNELS, "k_tail", &ref));
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_test_message ("%s", text);
+  g_autofree char *waves = line_of (text, "Waves");
+  g_autofree char *size = line_of (text, "Wave size");
+  g_autofree char *bps = line_of (text, "Blocks per SM");
+  g_assert_cmpstr (bps, ==, "1");
+  g_assert_cmpstr (waves, ==, "1.43 (last wave 43 % full)");
+  g_assert_cmpstr (size, ==, "28 blocks (28 SMs × 1)");
+  g_assert_nonnull (strstr (text, "Tail effect: the last wave runs 12 blocks in 28 slots and "
+                                  "leaves 16 of 28 SMs idle: 29 % of the SM time"));
+  /* next to the occupancy, before the launch configuration */
+  g_assert_true (strstr (text, "Waves:") > strstr (text, "Occupancy:"));
+  g_assert_true (strstr (text, "Waves:") < strstr (text, "Launch configuration"));
+  {
+    GtkWidget *window = gtk_window_new ();
+    gtk_window_set_default_size (GTK_WINDOW (window), 520, 900);
+    gtk_window_set_child (GTK_WINDOW (window), pane);
+    gtk_window_present (GTK_WINDOW (window));
+    sl_test_iterate_for (300);
+    sl_test_screenshot (window, "detail-kernel-waves");
+    gtk_window_set_child (GTK_WINDOW (window), NULL);
+    gtk_window_destroy (GTK_WINDOW (window));
+  }
+
+  g_assert_true (find_event (trace, SL_LANE_KERNELS, "k_whole", &ref));
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  g_autofree char *whole_text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_autofree char *whole_waves = line_of (whole_text, "Waves");
+  g_assert_cmpstr (whole_waves, ==, "2.00 (last wave 100 % full)");
+  g_assert_null (strstr (whole_text, "Tail effect"));
+  g_object_unref (pane);
+}
+
+/* Issue 28, item 8: a synchronizing call launched nothing.  Its pane says what it waited for
+ * and links to the synchronization record (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, tied to it by
+ * correlation id), and that record's pane names the call that waited, not a "launch". */
+static void
+test_sync_call (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "detail-sync.sqlite", NULL);
+  Plant *p = plant_new (path);
+  gint64 corr, sync_corr, ctx_corr;
+
+  plant_api (p, PLANT_MAIN, "cudaFree", 0, PLANT_US);
+  corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", PLANT_MS, PLANT_MS + 5 * PLANT_US);
+  plant_kernel (p, "k_long", &plant_config_full, PLANT_MS + 10 * PLANT_US, 4 * PLANT_MS, corr);
+  sync_corr = plant_api (p, PLANT_MAIN, "cudaStreamSynchronize_v3020", PLANT_MS + 20 * PLANT_US,
+                         4 * PLANT_MS + 3 * PLANT_US);
+  ctx_corr = plant_api (p, PLANT_MAIN, "cudaDeviceSynchronize_v3020", 5 * PLANT_MS,
+                        5 * PLANT_MS + 4 * PLANT_US);
+  plant_finish (p);
+  g_autofree char *sql = g_strdup_printf (
+    "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId, "
+    "correlationId, globalPid, syncType, eventId) VALUES "
+    "(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, 7, %" G_GINT64_FORMAT ", %"
+    G_GINT64_FORMAT ", 3, -1), "
+    "(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, 0, %" G_GINT64_FORMAT ", %"
+    G_GINT64_FORMAT ", 4, -1)",
+    PLANT_MS + 22 * PLANT_US, 4 * PLANT_MS + 1 * PLANT_US, sync_corr,
+    (gint64) SL_GLOBAL_PID (1, 100), 5 * PLANT_MS + 1 * PLANT_US, 5 * PLANT_MS + 3 * PLANT_US,
+    ctx_corr, (gint64) SL_GLOBAL_PID (1, 100));
+  plant_sql (path, sql);
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  SlEventRef ref, went = SL_EVENT_REF_NONE;
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  g_signal_connect (pane, "go-to-event", G_CALLBACK (go_to_event_cb), &went);
+
+  g_assert_true (find_event (trace, SL_LANE_CUDA_API, "cudaStreamSynchronize_v3020", &ref));
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_test_message ("%s", text);
+  g_autofree char *waited = line_of (text, "Waited for");
+  g_autofree char *time = line_of (text, "Synchronization time");
+  g_assert_cmpstr (waited, ==, "stream 7 sync");
+  g_assert_cmpstr (time, ==, "2.979 ms");
+  g_assert_null (line_of (text, "Launched"));
+  g_assert_null (line_of (text, "Queue delay"));
+  g_assert_null (strstr (text, "GPU work"));
+  g_assert_nonnull (strstr (text, "[Go to the synchronization]"));
+
+  /* the button goes to the synchronization record */
+  GtkWidget *button = find_button (pane, "Go to the synchronization");
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpint (went.lane, >=, 0);
+  const SlLane *sync_lane = sl_trace_get_lane (trace, went.lane);
+  g_assert_cmpint (sync_lane->kind, ==, SL_LANE_SYNC);
+  g_assert_cmpint (sync_lane->events[went.index].start, ==, PLANT_MS + 22 * PLANT_US);
+
+  /* whose own pane names the call that waited */
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), went);
+  g_autofree char *sync_text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_test_message ("%s", sync_text);
+  g_autofree char *call = line_of (sync_text, "API call");
+  g_assert_cmpstr (call, ==, "cudaStreamSynchronize_v3020");
+  g_assert_null (strstr (sync_text, "Launch\n"));
+  g_assert_null (line_of (sync_text, "Queue delay"));
+  g_assert_nonnull (strstr (sync_text, "[Go to the call]"));
+
+  /* a context sync waits for all the context's streams */
+  g_assert_true (find_event (trace, SL_LANE_CUDA_API, "cudaDeviceSynchronize_v3020", &ref));
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  g_autofree char *device = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_autofree char *device_waited = line_of (device, "Waited for");
+  g_assert_cmpstr (device_waited, ==, "context 1 sync (all its streams)");
+  {
+    GtkWidget *window = gtk_window_new ();
+    sl_detail_pane_set_event (SL_DETAIL_PANE (pane), (SlEventRef) { ref.lane, ref.index });
+    g_assert_true (find_event (trace, SL_LANE_CUDA_API, "cudaStreamSynchronize_v3020", &ref));
+    sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+    gtk_window_set_default_size (GTK_WINDOW (window), 520, 600);
+    gtk_window_set_child (GTK_WINDOW (window), pane);
+    gtk_window_present (GTK_WINDOW (window));
+    sl_test_iterate_for (300);
+    sl_test_screenshot (window, "detail-sync-call");
+    gtk_window_set_child (GTK_WINDOW (window), NULL);
+    gtk_window_destroy (GTK_WINDOW (window));
+  }
+  g_object_unref (pane);
+}
+
+/* On a real trace (2005 synchronization records: 2000 event syncs, 3 context syncs, 2 stream
+ * waits), no call whose correlation leads to a synchronization says it launched anything. */
+static void
+test_sync_real (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2025.5-cuda-events.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  guint n = 0, n_waited = 0, n_event = 0;
+
+  g_assert_no_error (error);
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace) && n < 50; i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_CUDA_API && k < lane->n_events && n < 50; k++)
+        {
+          const SlLane *gl;
+          gsize gk;
+          if (lane->events[k].link == SL_NO_LINK
+              || !sl_trace_resolve (trace, lane->events[k].link, &gl, &gk)
+              || gl->kind != SL_LANE_SYNC)
+            continue;
+          sl_detail_pane_set_event (SL_DETAIL_PANE (pane), (SlEventRef) { (gint) i, k });
+          g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+          g_autofree char *waited = line_of (text, "Waited for");
+          g_autofree char *made = line_of (text, "Makes wait");
+          if (n == 0 || (waited == NULL) != (n_waited == 0))
+            g_test_message ("%s", text);
+          /* host syncs wait; a cudaStreamWaitEvent (2 in this trace) makes a stream wait */
+          g_assert_true ((waited != NULL) != (made != NULL));
+          g_assert_null (strstr (text, "4294967295"));
+          n_waited += waited != NULL;
+          n_event += waited != NULL && strcmp (waited, "event sync") == 0;
+          g_assert_null (line_of (text, "Launched"));
+          g_assert_nonnull (strstr (text, "[Go to the synchronization]"));
+          n++;
+        }
+    }
+  g_assert_cmpuint (n, ==, 50);
+  g_assert_cmpuint (n_waited, >, 0);
+  g_assert_cmpuint (n_event, >, 0);
+  g_object_unref (pane);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -289,5 +518,8 @@ main (int   argc,
   g_test_add_func ("/ui/detail/thread-state", test_thread_state);
   g_test_add_func ("/ui/detail/osrt-backtrace", test_osrt_backtrace);
   g_test_add_func ("/ui/detail/process-origin", test_process_origin);
+  g_test_add_func ("/ui/detail/waves", test_waves);
+  g_test_add_func ("/ui/detail/sync-call", test_sync_call);
+  g_test_add_func ("/ui/detail/sync-real", test_sync_real);
   return g_test_run ();
 }

@@ -7,7 +7,8 @@ G_BEGIN_DECLS
 
 /* The event shown (tests/test-ui-app.c). */
 SlEventRef sl_detail_pane_get_event (SlDetailPane *self);
-/* What the pane shows, one "Key: value" line per row (headings alone on theirs), in order. */
+/* What the pane shows, one "Key: value" line per row (headings alone on theirs, links as
+ * "[Go to launch]"), in order. */
 char      *_sl_detail_pane_get_text (SlDetailPane *self);
 
 /* The pane's wording, testable without a widget (tests/test-ui-detail.c): an offset from the

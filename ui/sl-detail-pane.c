@@ -300,6 +300,37 @@ add_launch (SlDetailPane  *self,
   add_link (self, "Go to launch", api_lane, api_index);
 }
 
+/* The grid in waves of SMs × blocks per SM; returns a warning where the last of under two waves
+ * leaves most SMs idle (the tail effect the tail_effect rule reports), NULL otherwise. */
+static char *
+add_waves (SlDetailPane       *self,
+           const SlGpuLimits  *limits,
+           const SlOccupancy  *occ,
+           const SlKernelInfo *ki)
+{
+  SlWaves w;
+
+  if (!sl_occupancy_waves (limits, occ->blocks_per_sm, sl_grid_blocks (ki->grid), &w))
+    {
+      add_row (self, "Waves", limits->sm_count <= 0
+                                ? "unknown: the trace does not give the GPU's SM count"
+                                : "none: an empty grid");
+      return NULL;
+    }
+  {
+    g_autofree char *text = sl_occupancy_waves_format (&w);
+    add_row (self, "Waves", text);
+  }
+  add_rowf (self, "Wave size", "%" G_GINT64_FORMAT " blocks (%d SMs × %d)", w.slots,
+            limits->sm_count, occ->blocks_per_sm);
+  if (w.waves >= 2 || w.last_sms >= 0.5 * limits->sm_count)
+    return NULL;
+  return g_strdup_printf ("⚠ Tail effect: the last wave runs %" G_GINT64_FORMAT " blocks in %"
+                          G_GINT64_FORMAT " slots and leaves %" G_GINT64_FORMAT " of %d SMs "
+                          "idle: %.0f %% of the SM time of the grid's waves.", w.last_blocks,
+                          w.slots, limits->sm_count - w.last_sms, limits->sm_count, w.idle * 100);
+}
+
 static void
 show_kernel (SlDetailPane  *self,
              const SlLane  *lane,
@@ -325,6 +356,7 @@ show_kernel (SlDetailPane  *self,
   else
     {
       SlOccupancy occ;
+      g_autofree char *tail = NULL;
       gint64 threads = sl_block_threads (ki->block);
       gint64 smem = (gint64) ki->static_shared + ki->dynamic_shared;
       gboolean ok = sl_occupancy_compute (&gpu->limits, (gint) MIN (threads, G_MAXINT),
@@ -337,12 +369,15 @@ show_kernel (SlDetailPane  *self,
           add_rowf (self, "Limited by", "%s", sl_occupancy_limit_name (occ.limit));
           add_rowf (self, "Blocks per SM", "%d", occ.blocks_per_sm);
           add_rowf (self, "Warps per SM", "%d", occ.warps_per_sm);
+          tail = add_waves (self, &gpu->limits, &occ, ki);
         }
       else
         add_rowf (self, "Occupancy", "0 %%: this configuration cannot run on compute capability %d.%d",
                   gpu->limits.cc_major, gpu->limits.cc_minor);
       add_rowf (self, "GPU", "compute capability %d.%d", gpu->limits.cc_major,
                 gpu->limits.cc_minor);
+      if (tail != NULL)
+        add_warning (self, tail);
     }
   add_heading (self, "Launch configuration");
   add_rowf (self, "Grid", "%u × %u × %u", ki->grid[0], ki->grid[1], ki->grid[2]);
@@ -435,6 +470,53 @@ show_copy (SlDetailPane  *self,
   add_launch (self, ev);
 }
 
+/* What a synchronization record says was waited for: "stream 7 sync", "event sync on stream
+ * 7", "context 1 sync (all its streams)"; a cudaStreamWaitEvent makes a stream wait, not the
+ * host.  `aux` is CUPTI's sync type (1 event, 2 stream wait event, 3 stream, 4 context, as the
+ * readers store it); nsys writes stream 2^32 - 1 where a record has none. */
+static char *
+sync_text (SlDetailPane  *self,
+           const SlLane  *lane,
+           const SlEvent *ev)
+{
+  const char *type = sl_trace_enum_label (self->trace, SL_ENUM_SYNC_TYPE, ev->aux);
+  gboolean has_stream = lane->stream_id != 0 && lane->stream_id != G_MAXUINT32;
+
+  switch (ev->aux)
+    {
+    case 1:
+      return has_stream ? g_strdup_printf ("event sync on stream %u", lane->stream_id)
+                        : g_strdup ("event sync");
+    case 2:
+      return g_strdup_printf ("stream %u waits for an event (the host does not wait)",
+                              lane->stream_id);
+    case 3:
+      return g_strdup_printf ("stream %u sync", lane->stream_id);
+    case 4:
+      return g_strdup_printf ("context %u sync (all its streams)", lane->context_id);
+    default:
+      return g_strdup_printf ("%s (stream %u)", type != NULL ? type : "synchronization",
+                              lane->stream_id);
+    }
+}
+
+/* A synchronizing call's record (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, tied to it by correlation
+ * id): it launched nothing, it waited. */
+static void
+add_waited (SlDetailPane  *self,
+            const SlLane  *sync_lane,
+            const SlEvent *sync,
+            gsize          sync_index)
+{
+  g_autofree char *what = sync_text (self, sync_lane, sync);
+  g_autofree char *dur = sl_format_duration (sync->end - sync->start);
+
+  add_heading (self, "Synchronization");
+  add_row (self, sync->aux == 2 ? "Makes wait" : "Waited for", what);
+  add_row (self, "Synchronization time", dur);
+  add_link (self, "Go to the synchronization", sync_lane, sync_index);
+}
+
 static void
 show_api (SlDetailPane  *self,
           const SlLane  *lane,
@@ -450,7 +532,11 @@ show_api (SlDetailPane  *self,
   add_thread (self, lane);
   add_rowf (self, "Return value", "%u%s", ret, ret == 0 ? " (success)" : " (error)");
   add_rowf (self, "Correlation id", "%u", ev->corr);
-  if (ev->link != SL_NO_LINK && sl_trace_resolve (self->trace, ev->link, &gpu_lane, &gpu_index))
+  if (ev->link == SL_NO_LINK || !sl_trace_resolve (self->trace, ev->link, &gpu_lane, &gpu_index))
+    return;
+  if (gpu_lane->kind == SL_LANE_SYNC)
+    add_waited (self, gpu_lane, &gpu_lane->events[gpu_index], gpu_index);
+  else
     {
       const SlEvent *work = &gpu_lane->events[gpu_index];
       g_autofree char *delay = _sl_detail_pane_format_queue_delay (ev->end, work->start);
@@ -611,13 +697,23 @@ show_sync (SlDetailPane  *self,
            const SlEvent *ev)
 {
   const char *type = sl_trace_enum_label (self->trace, SL_ENUM_SYNC_TYPE, ev->aux);
+  const SlLane *api_lane;
+  gsize api_index;
 
   add_heading (self, str (self, ev->name));
   add_row (self, "Kind", "Synchronization");
   add_row (self, "Type", type != NULL ? type : "unknown");
   add_times (self, ev);
   add_gpu_place (self, lane);
-  add_launch (self, ev);
+  add_heading (self, "Host call");
+  if (ev->link == SL_NO_LINK || !sl_trace_resolve (self->trace, ev->link, &api_lane, &api_index))
+    {
+      add_row (self, "API call", "not in the trace (no CUDA API call has this correlation id)");
+      return;
+    }
+  add_row (self, "API call", str (self, api_lane->events[api_index].name));
+  add_rowf (self, "Correlation id", "%u", ev->corr);
+  add_link (self, "Go to the call", api_lane, api_index);
 }
 
 static void
@@ -762,6 +858,8 @@ _sl_detail_pane_get_text (SlDetailPane *self)
                                 gtk_label_get_text (GTK_LABEL (value)));
       else if (GTK_IS_LABEL (key))
         g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (key)));
+      else if (key == NULL && GTK_IS_BUTTON (value))
+        g_string_append_printf (out, "[%s]\n", gtk_button_get_label (GTK_BUTTON (value)));
     }
   return g_string_free (out, FALSE);
 }
