@@ -28,6 +28,7 @@ typedef struct
 typedef struct
 {
   SlTime  len, busy_gpu;      /* window, GPU busy time in it */
+  SlTime  busy_kernels;       /* of which a kernel runs */
   SlTime  blocked_sync;       /* launching thread in blocking CUDA calls */
   SlTime  api_other;          /* in other CUDA calls */
   SlTime  osrt;               /* in OS runtime calls */
@@ -58,6 +59,7 @@ window_stats (SlAnalyzeCtx   *ctx,
   w->len = len;
   w->other = -1;
   w->busy_gpu = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_ANY, a, b);
+  w->busy_kernels = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_KERNELS, a, b);
   w->blocked_sync = _sl_overlap_sum (ctx, api, a, b, NULL, SL_CALLS_WAITS, NULL);
   w->api_other = _sl_overlap_sum (ctx, api, a, b, NULL, SL_CALLS_WORK, NULL);
   w->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, NULL, SL_CALLS_ALL, NULL);
@@ -153,7 +155,9 @@ judge (const WindowStats *w,
         return VERDICT_UNKNOWN;
       return VERDICT_NONE;
     }
-  if ((double) w->busy_gpu >= threshold * len && (double) w->blocked_sync >= share * len)
+  /* busy with kernels: a GPU busy copying is copy_bound's */
+  if ((double) w->busy_gpu >= threshold * len && (double) w->blocked_sync >= share * len
+      && w->busy_kernels * 2 >= w->busy_gpu)
     return VERDICT_GPU;
   return VERDICT_NONE;
 }
@@ -279,7 +283,8 @@ bound_finding (SlAnalyzeCtx      *ctx,
                Verdict            v,
                SlTime             a,
                SlTime             b,
-               const WindowStats *sum)
+               const WindowStats *sum,
+               SlTime             given)
 {
   SlGpuInfo *gi = &ctx->gpus[gpu];
   double len = (double) MAX (b - a, 1);
@@ -293,7 +298,22 @@ bound_finding (SlAnalyzeCtx      *ctx,
   SlFinding *f;
   SlWorkers workers;
 
-  f = _sl_finding_new (ctx, a, b, v == VERDICT_GPU ? sum->blocked_sync : (b - a) - sum->busy_gpu);
+  f = _sl_finding_new (ctx, a, b, 0);
+  /* the GPU's waiting is idle time, given from the account (what the gaps and the calls before
+   * did not take); a saturated GPU puts its kernels' time at stake */
+  if (v == VERDICT_GPU)
+    {
+      f->cost = sum->busy_kernels;
+      _sl_evidence_duration (f, "kernel_ns", "GPU running kernels", sum->busy_kernels);
+    }
+  else
+    {
+      _sl_finding_set_attributed (f, given);
+      /* the rest of its idle time is in findings that explain it more closely */
+      _sl_evidence_duration (f, "idle_elsewhere_ns", "Its idle time in other findings (gaps, "
+                             "sync calls, copies, queued work)",
+                             MAX ((b - a) - sum->busy_gpu - given, 0));
+    }
   f->gpu = (gint) _sl_gpu_id (ctx, gpu);
   f->thread = gi->launcher;
   f->global_pid = gi->global_pid;
@@ -407,10 +427,10 @@ bound_finding (SlAnalyzeCtx      *ctx,
       f->summary = g_strdup_printf ("%s waits for it %.0f%% of the time (%s): the GPU is the "
                                     "bottleneck", head, 100.0 * sum->blocked_sync / len,
                                     sl_trace_str (ctx->trace, top));
-      f->advice = g_strdup ("The GPU is saturated and the host waits for it: speed up the "
-                            "kernels that take the most time (see `sightline stats`, the "
-                            "low_occupancy findings), use lower precision or tensor cores, or "
-                            "overlap the host's waiting with useful work.");
+      f->advice = g_strdup ("The GPU is saturated running kernels and the host waits for it: "
+                            "speed up the kernels that take the most time (see `sightline "
+                            "stats`, the low_occupancy findings), use lower precision or tensor "
+                            "cores, or overlap the host's waiting with useful work.");
       break;
     case VERDICT_NONE:
       break;
@@ -451,6 +471,14 @@ kernel_median (SlAnalyzeCtx *ctx,
   return _sl_median_of (d);
 }
 
+typedef struct
+{
+  Verdict     v;
+  SlTime      a, b;
+  WindowStats sum;
+  SlTime      given;
+} Run;
+
 static void
 rule_bound (SlAnalyzeCtx *ctx,
             gboolean      cpu)
@@ -468,6 +496,7 @@ rule_bound (SlAnalyzeCtx *ctx,
       Evidence evidence = { FALSE, FALSE };
       SlTime km;
       guint n;
+      g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
 
       if (span <= 0 || gi->launcher < 0)
         {
@@ -499,7 +528,10 @@ rule_bound (SlAnalyzeCtx *ctx,
               v = judge (&ws, cpu, threshold, share);
             }
           if (v != run && run != VERDICT_NONE)
-            bound_finding (ctx, g, &evidence, km, run, run_start, MIN (a, gi->last), &sum);
+            {
+              Run r = { run, run_start, MIN (a, gi->last), sum, 0 };
+              g_array_append_val (runs, r);
+            }
           if (v != run)
             {
               run = v;
@@ -511,6 +543,7 @@ rule_bound (SlAnalyzeCtx *ctx,
             {
               sum.len = _sl_time_add (sum.len, ws.len);
               sum.busy_gpu = _sl_time_add (sum.busy_gpu, ws.busy_gpu);
+              sum.busy_kernels = _sl_time_add (sum.busy_kernels, ws.busy_kernels);
               sum.blocked_sync = _sl_time_add (sum.blocked_sync, ws.blocked_sync);
               sum.osrt = _sl_time_add (sum.osrt, ws.osrt);
               sum.host_busy = _sl_time_add (sum.host_busy, ws.host_busy);
@@ -521,6 +554,24 @@ rule_bound (SlAnalyzeCtx *ctx,
                   sum.other = ws.other;
                 }
             }
+        }
+      /* the CPU-bound stretches' idle time, less what the findings before took (gaps, sync calls,
+       * blocking copies, queued work) */
+      if (cpu && runs->len > 0)
+        {
+          g_autoptr (GArray) requests = g_array_new (FALSE, FALSE, sizeof (SlIdleRequest));
+          for (guint r = 0; r < runs->len; r++)
+            {
+              Run *x = &g_array_index (runs, Run, r);
+              SlIdleRequest q = { x->a, x->b, &x->given };
+              g_array_append_val (requests, q);
+            }
+          _sl_idle_attribute (ctx, g, SL_IDLE_ALL, requests);
+        }
+      for (guint r = 0; r < runs->len; r++)
+        {
+          Run *x = &g_array_index (runs, Run, r);
+          bound_finding (ctx, g, &evidence, km, x->v, x->a, x->b, &x->sum, x->given);
         }
       {
         g_autofree char *who = _sl_thread_label (ctx, gi->launcher), *wd = sl_format_duration (w);
@@ -543,4 +594,216 @@ void
 _sl_rule_gpu_bound (SlAnalyzeCtx *ctx)
 {
   rule_bound (ctx, FALSE);
+}
+
+/* --- copy_bound ------------------------------------------------------------------------------- */
+
+/* Copies of one kind (ENUM_CUDA_MEMCPY_OPER), pinned or pageable, in a stretch. */
+typedef struct
+{
+  guint64 bytes;
+  SlTime  time;     /* summed durations of the copies */
+  gsize   count;
+} CopyTally;
+
+#define N_COPY_KINDS 16
+
+typedef struct
+{
+  SlAnalyzeCtx *ctx;
+  CopyTally     tally[N_COPY_KINDS][2];   /* [kind][pageable] */
+  SlFinding    *f;
+} CopyScan;
+
+static gboolean
+copy_tally_cb (const SlLane *lane,
+               gsize         index,
+               gpointer      user_data)
+{
+  CopyScan *c = user_data;
+  const SlEvent *ev = &lane->events[index];
+  const SlCopyInfo *info = sl_trace_get_copy_info (c->ctx->trace, ev->aux);
+  CopyTally *t;
+
+  if (info == NULL)
+    return TRUE;
+  t = &c->tally[MIN (info->copy_kind, N_COPY_KINDS - 1)][info->src_kind == 0 || info->dst_kind == 0];
+  t->bytes = t->bytes + info->bytes < t->bytes ? G_MAXUINT64 : t->bytes + info->bytes;
+  t->time = _sl_time_add (t->time, ev->end - ev->start);
+  t->count++;
+  if (c->f != NULL && c->f->events->len < 16)
+    _sl_finding_add_event (c->ctx, c->f, lane->index, index);
+  return TRUE;
+}
+
+/* The host link's peak in GB/s each way, estimated from the GPU's generation (PCIe x16); 0 when
+ * unknown.  An estimate: the trace does not say how the GPU is attached. */
+static double
+link_gbps (const SlGpu  *gpu,
+           const char  **name)
+{
+  gint cc = gpu->limits.cc_major;
+
+  *name = cc >= 9 ? "PCIe 5.0 x16" : cc == 8 ? "PCIe 4.0 x16" : cc >= 6 ? "PCIe 3.0 x16" : NULL;
+  return cc >= 9 ? 64.0 : cc == 8 ? 32.0 : cc >= 6 ? 16.0 : 0;
+}
+
+static void
+copy_finding (SlAnalyzeCtx *ctx,
+              guint         gpu,
+              SlTime        a,
+              SlTime        b,
+              SlTime        busy,
+              SlTime        kernels)
+{
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+  SlTime copying = MAX (busy - kernels, 0), len = MAX (b - a, 1);
+  SlFinding *f = _sl_finding_new (ctx, a, b, copying);
+  CopyScan scan = { ctx, { { { 0 } } }, f };
+  const char *link_name = NULL;
+  double link = link_gbps (sl_trace_get_gpu (ctx->trace, gpu), &link_name);
+  guint top_kind = 0, top_pageable = 0;
+  guint64 all_bytes = 0, pageable_bytes = 0;
+  g_autofree char *d = sl_format_duration (b - a), *ct = sl_format_duration (copying);
+  g_autofree char *top_text = NULL;
+  double top_gbps;
+
+  for (guint k = 0; k < gi->ops->len; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
+      if (lane->kind == SL_LANE_MEMCPY)
+        sl_lane_overlap (lane, a, b, copy_tally_cb, &scan);
+    }
+  for (guint k = 0; k < N_COPY_KINDS; k++)
+    for (guint p = 0; p < 2; p++)
+      {
+        all_bytes += scan.tally[k][p].bytes;
+        if (p == 1)
+          pageable_bytes += scan.tally[k][p].bytes;
+        if (scan.tally[k][p].time > scan.tally[top_kind][top_pageable].time)
+          {
+            top_kind = k;
+            top_pageable = p;
+          }
+      }
+  f->gpu = (gint) _sl_gpu_id (ctx, gpu);
+  f->global_pid = gi->global_pid;
+  _sl_evidence_share (f, "busy_share", "GPU busy", (double) busy / (double) len);
+  _sl_evidence_share (f, "copies_share", "Of its busy time, copying (no kernel)",
+                      (double) copying / (double) MAX (busy, 1));
+  _sl_evidence_share (f, "kernels_share", "Of its busy time, running kernels",
+                      (double) kernels / (double) MAX (busy, 1));
+  _sl_evidence_duration (f, "copy_ns", "Copying, no kernel running", copying);
+  for (guint k = 0; k < N_COPY_KINDS; k++)
+    for (guint p = 0; p < 2; p++)
+      {
+        const CopyTally *t = &scan.tally[k][p];
+        g_autofree char *key = NULL, *label = NULL, *bytes = NULL, *time = NULL;
+        double gbps;
+        if (t->count == 0)
+          continue;
+        gbps = (double) t->bytes / (double) MAX (t->time, 1);
+        key = g_strdup_printf ("copy_%u_%s_gbps", k, p ? "pageable" : "pinned");
+        label = g_strdup_printf ("%s, %s", sl_trace_enum_label (ctx->trace, SL_ENUM_MEMCPY_OPER, k),
+                                 p ? "pageable" : "pinned or device");
+        bytes = sl_format_bytes (t->bytes);
+        time = sl_format_duration (t->time);
+        _sl_evidence (f, key, label, gbps, "%" G_GSIZE_FORMAT " copies, %s in %s: %.1f GB/s",
+                      t->count, bytes, time, gbps);
+      }
+  if (link > 0)
+    _sl_evidence (f, "link_gbps", "Host link (estimate)", link, "~%.0f GB/s each way (%s, from "
+                  "the GPU's compute capability)", link, link_name);
+  {
+    const CopyTally *t = &scan.tally[top_kind][top_pageable];
+    g_autofree char *bytes = sl_format_bytes (t->bytes);
+    top_gbps = (double) t->bytes / (double) MAX (t->time, 1);
+    top_text = g_strdup_printf ("%s %s copies, %s at %.1f GB/s",
+                                sl_trace_enum_label (ctx->trace, SL_ENUM_MEMCPY_OPER, top_kind),
+                                top_pageable ? "pageable" : "pinned", bytes, top_gbps);
+  }
+  f->summary = g_strdup_printf ("GPU %u busy %.0f%% for %s, copying memory %s of it with no "
+                                "kernel running: copy-bound (most in %s)", _sl_gpu_id (ctx, gpu),
+                                100.0 * (double) busy / (double) len, d, ct, top_text);
+  f->cause = g_strdup_printf ("GPU %u copy-bound (%s %s copies)", _sl_gpu_id (ctx, gpu),
+                              sl_trace_enum_label (ctx->trace, SL_ENUM_MEMCPY_OPER, top_kind),
+                              top_pageable ? "pageable" : "pinned");
+  if (pageable_bytes * 2 >= all_bytes && all_bytes > 0)
+    f->advice = g_strdup ("Most bytes are copied from or to pageable memory, which the driver "
+                          "stages through a pinned buffer at a fraction of the link's speed: pin "
+                          "the host buffers (cudaHostAlloc / cudaHostRegister; pin_memory=True in "
+                          "PyTorch) and copy asynchronously, overlapped with kernels on another "
+                          "stream.");
+  else if ((top_kind == 1 || top_kind == 2) && link > 0 && top_gbps >= 0.5 * link)
+    f->advice = g_strdup_printf ("The copies already run near the link's speed (%.1f of ~%.0f "
+                                 "GB/s): the GPU waits for data, not for a slow copy. Copy less "
+                                 "(keep data on the GPU between steps, copy once, send smaller "
+                                 "types), or overlap the copies with kernels on other streams.",
+                                 top_gbps, link);
+  else
+    f->advice = g_strdup ("The GPU spends its busy time copying, not computing, and below the "
+                          "link's speed: batch many small copies into larger ones, keep data on "
+                          "the GPU between steps, and overlap copies with kernels on other "
+                          "streams (cudaMemcpyAsync from pinned memory).");
+  _sl_finding_add_gpu_lanes (ctx, f, gpu);
+}
+
+void
+_sl_rule_copy_bound (SlAnalyzeCtx *ctx)
+{
+  SlTime window = MAX ((SlTime) _sl_analyze_param (ctx, "window"), 1 * SL_US);
+  double threshold = _sl_analyze_param (ctx, "threshold");
+  double share = _sl_analyze_param (ctx, "copies");
+
+  for (guint g = 0; g < ctx->n_gpus; g++)
+    {
+      SlGpuInfo *gi = &ctx->gpus[g];
+      SlTime span = gi->last - gi->first, w = window, run_start = 0, run_busy = 0, run_kern = 0;
+      gboolean in_run = FALSE;
+      guint n, found = 0;
+
+      if (span <= 0)
+        continue;
+      if (span / w > 100000)
+        w = span / 100000 + 1;
+      n = (guint) ((span + w - 1) / w);
+      for (guint i = 0; i <= n; i++)
+        {
+          SlTime a = gi->first + (SlTime) i * w, b = MIN (a + w, gi->last);
+          SlTime busy = 0, kern = 0;
+          gboolean is = FALSE;
+          if (i < n && b > a)
+            {
+              busy = sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_ANY, a, b);
+              kern = sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_KERNELS, a, b);
+              is = (double) busy >= threshold * (double) (b - a)
+                   && (double) (busy - kern) >= share * (double) busy;
+            }
+          if (!is && in_run)
+            {
+              copy_finding (ctx, g, run_start, MIN (a, gi->last), run_busy, run_kern);
+              found++;
+              in_run = FALSE;
+            }
+          if (is && !in_run)
+            {
+              in_run = TRUE;
+              run_start = a;
+              run_busy = run_kern = 0;
+            }
+          if (is)
+            {
+              run_busy = _sl_time_add (run_busy, busy);
+              run_kern = _sl_time_add (run_kern, kern);
+            }
+        }
+      {
+        SlTime any = sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_ANY, gi->first, gi->last);
+        SlTime kern = sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_KERNELS, gi->first,
+                                              gi->last);
+        _sl_analyze_note (ctx, "GPU %u: copies %.1f%% of its busy time (no kernel running); %u "
+                          "copy-bound stretches", _sl_gpu_id (ctx, g),
+                          100.0 * (double) (any - kern) / (double) MAX (any, 1), found);
+      }
+    }
 }

@@ -255,7 +255,7 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
   ctx->n_gpus = sl_trace_get_n_gpus (trace);
   ctx->tl = g_new (SlThreadLanes, MAX (ctx->n_threads, 1));
   for (guint i = 0; i < ctx->n_threads; i++)
-    ctx->tl[i] = (SlThreadLanes) { -1, -1, -1, 0, -1 };
+    ctx->tl[i] = (SlThreadLanes) { -1, -1, -1, 0, -1, NULL };
   ctx->gpus = g_new0 (SlGpuInfo, MAX (ctx->n_gpus, 1));
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
@@ -285,6 +285,13 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
             tl->osrt = i;
           else if (lane->kind == SL_LANE_SCHED)
             tl->sched = i;
+          else if (lane->kind == SL_LANE_NVTX)
+            {
+              guint32 li = i;
+              if (tl->nvtx == NULL)
+                tl->nvtx = g_array_new (FALSE, FALSE, sizeof (guint32));
+              g_array_append_val (tl->nvtx, li);
+            }
           else if (lane->kind == SL_LANE_SAMPLES)
             {
               tl->samples = i;
@@ -377,7 +384,11 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
       g_array_unref (ctx->gpus[g].launchers);
       g_array_unref (ctx->gpus[g].workers);
       g_array_unref (ctx->gpus[g].worker_threads);
+      _sl_idle_account_free (ctx->gpus[g].account);
     }
+  for (guint i = 0; i < ctx->n_threads; i++)
+    if (ctx->tl[i].nvtx != NULL)
+      g_array_unref (ctx->tl[i].nvtx);
   g_free (ctx->gpus);
   g_free (ctx->tl);
   g_free (ctx->python_module);

@@ -18,16 +18,23 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
       SlGpuInfo *gi = &ctx->gpus[g];
-      SlTime span = gi->last - gi->first, run_start = 0, run_busy = 0;
+      SlIdleAccount *acc;
+      SlTime span, first, last, run_start = 0, run_busy = 0;
       guint run_chunks = 0, low = 0;
 
+      if (gi->ops->len == 0)
+        continue;
+      /* over the whole trace, not only the span of the GPU's work: an idle start counts */
+      acc = _sl_idle_account (ctx, g);
+      first = acc->s;
+      last = acc->e;
+      span = last - first;
       if (span <= 0)
         continue;
       for (guint c = 0; c <= chunks; c++)
         {
-          SlTime a = gi->first + (SlTime) ((double) span * c / chunks);
-          SlTime b = c == chunks ? gi->last
-                                 : gi->first + (SlTime) ((double) span * (c + 1) / chunks);
+          SlTime a = first + (SlTime) ((double) span * c / chunks);
+          SlTime b = c == chunks ? last : first + (SlTime) ((double) span * (c + 1) / chunks);
           SlTime busy = c < chunks ? sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_ANY, a, b) : 0;
           gboolean is_low = c < chunks && b > a && (double) busy < threshold * (double) (b - a);
 
@@ -82,43 +89,6 @@ _sl_rule_gpu_util (SlAnalyzeCtx *ctx)
 }
 
 /* --- gpu_gaps --------------------------------------------------------------------------------- */
-
-/* The GPU's idle gaps longer than min_gap: the holes of its busy union, clipped to [a, b). */
-typedef struct
-{
-  SlTime  a, b;
-  SlTime  min_gap;
-  SlTime  prev_end;
-  GArray *idle;       /* SlSpan, in time order */
-} IdleScan;
-
-static gboolean
-idle_scan_cb (SlTime   start,
-              SlTime   end,
-              gpointer user_data)
-{
-  IdleScan *s = user_data;
-
-  if (s->prev_end != G_MININT64)
-    {
-      SlSpan sp = { MAX (s->prev_end, s->a), MIN (start, s->b) };
-      if (sp.e - sp.s > s->min_gap)
-        g_array_append_val (s->idle, sp);
-    }
-  s->prev_end = MAX (s->prev_end, end);
-  return start < s->b;
-}
-
-static void
-idle_scan (SlAnalyzeCtx *ctx,
-           guint         gpu,
-           SlTime        min_gap,
-           GArray       *idle)
-{
-  IdleScan scan = { ctx->t0, ctx->t1, min_gap, G_MININT64, idle };
-
-  sl_trace_gpu_busy_foreach (ctx->trace, gpu, SL_UTIL_ANY, idle_scan_cb, &scan);
-}
 
 static gint
 cmp_gap_desc (gconstpointer a,
@@ -180,16 +150,6 @@ activity_total (const ThreadActivity *t)
   return t->api + t->osrt + outside;
 }
 
-static gboolean
-is_launcher (const SlGpuInfo *gi,
-             gint             thread)
-{
-  for (guint k = 0; k < gi->launchers->len; k++)
-    if ((gint) g_array_index (gi->launchers, guint, k) == thread)
-      return TRUE;
-  return FALSE;
-}
-
 /* "read 600.000 ms (OS runtime), cudaStreamSynchronize 5.000 ms; 12 samples, most in foo" */
 static char *
 activity_text (SlAnalyzeCtx         *ctx,
@@ -222,80 +182,104 @@ activity_text (SlAnalyzeCtx         *ctx,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-/* The summary clause for the thread that did most in the gap (its cause, without figures, in
- * `cause`), and the advice that fits what it did. */
+/* The summary clause for what covers most of the gap (its cause, without figures, in `cause`),
+ * and the advice that fits it. */
 static char *
-host_clause (SlAnalyzeCtx         *ctx,
-             const ThreadActivity *best,
-             SlFinding            *f,
-             char                **cause)
+blame_clause (SlAnalyzeCtx  *ctx,
+              const SlBlame *bl,
+              SlTime         a,
+              SlTime         b,
+              SlFinding     *f,
+              char         **cause)
 {
-  char *clause;
+  g_autofree char *who = NULL, *d = NULL;
+  SlTime len = b - a;
+  double pct = 100.0 * (double) bl->overlap / (double) MAX (len, 1);
+  const char *fn = bl->name;
 
-  if (best == NULL || activity_total (best) == 0)
+  if (bl->kind == SL_BLAME_NONE)
     {
-      f->advice = g_strdup ("No CPU activity was traced in the gap: the process waited on "
-                            "something untraced (trace OS runtime calls and sample the CPU to see "
-                            "what), or its work on this GPU simply paused.");
-      *cause = g_strdup ("no traced CPU activity");
-      return g_strdup ("no traced CPU activity");
+      f->advice = g_strdup ("No single activity of the launching threads covers half of the gap "
+                            "(what they did is listed): the time went to several things, or to "
+                            "something untraced. Trace OS runtime calls and sample the CPU to see "
+                            "more, or look at the gap on the timeline.");
+      *cause = g_strdup ("no single cause");
+      return g_strdup ("no single cause (no activity of the launching threads covers half of it)");
     }
-  g_autofree char *who = _sl_thread_label (ctx, best->thread);
-  /* what its samples show it running outside the traced calls, when that is most of what it did
-   * (the gap's last few µs always fall in the next launch call) */
-  SlTime outside = best->sampled - best->api - best->osrt;
-  if ((best->samples > 0 && outside > best->osrt_top_t && outside > best->api_top_t)
-      || (best->api_top_t == 0 && best->osrt_top_t == 0))
+  who = _sl_thread_label (ctx, bl->thread);
+  d = sl_format_duration (bl->overlap);
+  f->thread = bl->thread;
+  switch (bl->kind)
     {
-      g_autofree char *top = _sl_sample_name (ctx, best->sample_top, best->sample_top_module);
-      clause = g_strdup_printf ("%s busy on the CPU (%" G_GSIZE_FORMAT " samples, most in %s)",
-                                who, best->samples, top);
-      *cause = g_strdup_printf ("%s busy on the CPU (most in %s)", who, top);
-      f->thread = best->thread;
-      f->advice = g_strdup_printf ("The host computes (%s) instead of feeding the GPU. Move that "
-                                   "work off the launching thread, or onto the GPU.", top);
-    }
-  else if (best->osrt_top_t >= best->api_top_t && best->osrt_top_t > 0)
-    {
-      g_autofree char *d = sl_format_duration (best->osrt_top_t);
-      const char *fn = sl_trace_str (ctx->trace, best->osrt_top);
-      clause = g_strdup_printf ("%s blocked in %s for %s", who, fn, d);
+    case SL_BLAME_CUDA_API:
+      {
+        SlApiClass c = _sl_api_class (ctx, bl->name_id);
+        *cause = g_strdup_printf ("%s in %s", who, fn);
+        if (_sl_api_class_blocks (c))
+          f->advice = g_strdup_printf ("The host waits in %s while the GPU has nothing queued: "
+                                       "synchronize less often (not every step; avoid .item() "
+                                       "and .cpu() in the loop), or queue the next work first.",
+                                       fn);
+        else if (strstr (fn, "Launch") != NULL)
+          f->advice = g_strdup_printf ("The host spends the gap in %s: launch overhead (a long "
+                                       "first launch loads the kernel's module). Fewer, larger "
+                                       "launches (fused kernels, CUDA Graphs) keep the GPU fed; "
+                                       "warm up before timing.", fn);
+        else if (strstr (fn, "lloc") != NULL || strstr (fn, "Free") != NULL
+                 || strstr (fn, "Library") != NULL || strstr (fn, "Module") != NULL)
+          f->advice = g_strdup_printf ("The host spends the gap in %s: allocation or module "
+                                       "loading, not GPU work. Do it once before the loop (a "
+                                       "caching allocator, preallocated buffers, eager module "
+                                       "loading).", fn);
+        else
+          f->advice = g_strdup_printf ("The host spends the gap in %s instead of queuing GPU "
+                                       "work: move it out of the loop or overlap it.", fn);
+        return g_strdup_printf ("%s in %s for %s (%.0f%% of it)", who, fn, d, pct);
+      }
+    case SL_BLAME_OSRT:
       *cause = g_strdup_printf ("%s blocked in %s", who, fn);
-      f->thread = best->thread;
       f->advice = g_strdup_printf (
           "The host thread blocks in %s while the GPU has nothing to do. Move the I/O or the "
           "wait off the thread that launches GPU work (more DataLoader workers, prefetching, "
           "pinned-memory staging), or overlap it with queued GPU work.", fn);
-    }
-  else
-    {
-      g_autofree char *d = sl_format_duration (best->api_top_t);
-      const char *fn = sl_trace_str (ctx->trace, best->api_top);
-      SlApiClass c = _sl_api_class (ctx, best->api_top);
-      clause = g_strdup_printf ("%s in %s for %s", who, fn, d);
-      *cause = g_strdup_printf ("%s in %s", who, fn);
-      f->thread = best->thread;
-      if (_sl_api_class_blocks (c))
-        f->advice = g_strdup_printf ("The host waits in %s, so the GPU's queue runs dry until the "
-                                     "host queues more work. Synchronize less often (not every "
-                                     "step; avoid .item() and .cpu() in the loop), or queue the "
-                                     "next work first.", fn);
-      else if (strstr (fn, "Launch") != NULL)
-        f->advice = g_strdup_printf ("The host spends the gap in %s: launch overhead (a long "
-                                     "first launch loads the kernel's module). Fewer, larger "
-                                     "launches (fused kernels, CUDA Graphs) keep the GPU fed; "
-                                     "warm up before timing.", fn);
-      else if (strstr (fn, "lloc") != NULL || strstr (fn, "Free") != NULL
-               || strstr (fn, "Library") != NULL || strstr (fn, "Module") != NULL)
-        f->advice = g_strdup_printf ("The host spends the gap in %s: allocation or module "
-                                     "loading, not GPU work. Do it once before the loop (a "
-                                     "caching allocator, preallocated buffers, eager module "
-                                     "loading).", fn);
+      return g_strdup_printf ("%s blocked in %s for %s (%.0f%% of it)", who, fn, d, pct);
+    case SL_BLAME_NVTX:
+      *cause = g_strdup_printf ("%s in %s (NVTX)", who, fn);
+      f->advice = g_strdup_printf (
+          "The host spends most of the gap inside the range %s without queuing GPU work: its "
+          "CPU-side work (the operator's host code, a tensor on the CPU, Python between "
+          "launches, a hidden copy or synchronization) delays the next launch. Sample the CPU "
+          "to see what it runs, make it cheaper or move it off the launching thread, or queue "
+          "GPU work ahead of it.", fn);
+      return g_strdup_printf ("%s in %s (NVTX range) for %s (%.0f%% of it)", who, fn, d, pct);
+    case SL_BLAME_SAMPLE:
+      *cause = g_strdup_printf ("%s busy on the CPU (most in %s)", who, fn);
+      f->advice = g_strdup_printf ("The host computes (%s) instead of feeding the GPU. Move that "
+                                   "work off the launching thread, or onto the GPU.", fn);
+      return g_strdup_printf ("%s busy on the CPU (%" G_GSIZE_FORMAT " samples, most in %s)", who,
+                              _sl_samples_in (_sl_lane_or_null (ctx, ctx->tl[bl->thread].samples),
+                                              a, b), fn);
+    case SL_BLAME_STATE:
+      *cause = g_strdup_printf ("%s %s", who, fn);
+      if (strcmp (fn, "runnable") == 0)
+        f->advice = g_strdup ("The launching thread is ready but waits for a CPU: other "
+                              "threads or processes take the cores (too many DataLoader workers "
+                              "or OpenMP threads for the machine). Leave a core to it.");
+      else if (strcmp (fn, "blocked") == 0)
+        f->advice = g_strdup ("The launching thread is blocked in something the trace does not "
+                              "name (trace OS runtime calls to see which): a lock, I/O or a "
+                              "wait on another thread, while the GPU has nothing to do.");
       else
-        f->advice = g_strdup_printf ("The host spends the gap in %s instead of queuing GPU "
-                                     "work: move it out of the loop or overlap it.", fn);
+        f->advice = g_strdup ("The launching thread runs outside any traced call: sample the CPU "
+                              "to see what it computes instead of queuing GPU work.");
+      return g_strdup_printf ("%s %s for %s (%.0f%% of it, by its thread states)", who, fn, d,
+                              pct);
+    case SL_BLAME_NONE:
+    default:
+      break;
     }
-  return clause;
+  *cause = g_strdup ("no single cause");
+  return g_strdup ("no single cause");
 }
 
 /* Describes what the threads of a GPU's processes did in [a, b) into `f`; returns the summary
@@ -311,7 +295,6 @@ describe_host (SlAnalyzeCtx *ctx,
 {
   SlGpuInfo *gi = &ctx->gpus[gpu];
   g_autoptr (GArray) acts = g_array_new (FALSE, FALSE, sizeof (ThreadActivity));
-  const ThreadActivity *launcher = NULL, *best = NULL;
   SlTime len = b - a;
   SlWorkers workers;
   char *clause;
@@ -323,21 +306,6 @@ describe_host (SlAnalyzeCtx *ctx,
       thread_activity (ctx, thread, a, b, f, &t);
       g_array_append_val (acts, t);
     }
-  /* of the threads that launch its work, the one that did most in the gap */
-  for (guint k = 0; k < acts->len; k++)
-    {
-      const ThreadActivity *t = &g_array_index (acts, ThreadActivity, k);
-      if (is_launcher (gi, t->thread)
-          && (launcher == NULL || activity_total (t) > activity_total (launcher)))
-        launcher = t;
-      if (best == NULL || activity_total (t) > activity_total (best))
-        best = t;
-    }
-  /* the launching thread first: its state is what starves the GPU */
-  if (launcher != NULL && (activity_total (launcher) * 10 >= len || best == NULL
-                           || activity_total (best) == 0))
-    best = launcher;
-
   for (guint k = 0, shown = 0; k < acts->len && shown < 6; k++)
     {
       const ThreadActivity *t = &g_array_index (acts, ThreadActivity, k);
@@ -359,7 +327,8 @@ describe_host (SlAnalyzeCtx *ctx,
   _sl_workers (ctx, gpu, a, b, TRUE, &workers);
   _sl_evidence_workers (ctx, f, &workers);
 
-  clause = host_clause (ctx, best, f, cause);
+  f->blame = _sl_blame (ctx, gpu, a, b);
+  clause = blame_clause (ctx, f->blame, a, b, f, cause);
   if (workers.n > 0)
     {
       /* the GPU idles; the main thread waits unless its states say it ran most of the gap */
@@ -398,6 +367,26 @@ describe_host (SlAnalyzeCtx *ctx,
 
 #define MAX_DESCRIBED 1000
 
+/* "launch 1.2 ms, host 300 µs" for the causes of [a, b) in the account. */
+static char *
+causes_text (SlIdleAccount *acc,
+             SlTime         a,
+             SlTime         b)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    {
+      SlTime t = _sl_idle_in (acc, 1u << c, a, b);
+      g_autofree char *d = NULL;
+      if (t == 0)
+        continue;
+      d = sl_format_duration (t);
+      g_string_append_printf (s, "%s%s %s", s->len ? ", " : "", _sl_idle_cause_name (c), d);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 void
 _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
 {
@@ -405,29 +394,66 @@ _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
 
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
+      SlGpuInfo *gi = &ctx->gpus[g];
       g_autoptr (GArray) gaps = NULL;
-      SlTime total;
-      gsize n;
+      g_autoptr (GArray) requests = NULL;
+      g_autofree SlTime *given = NULL;
+      SlIdleAccount *acc;
+      SlTime total = 0, explained = 0;
+      gsize n, described, dropped = 0;
 
-      if (ctx->gpus[g].ops->len == 0)
+      if (gi->ops->len == 0 || gi->last <= gi->first)
         continue;
+      acc = _sl_idle_account (ctx, g);
+      /* the holes between its work (not the idle time before its first op or after its last) */
       gaps = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-      idle_scan (ctx, g, min_gap, gaps);
+      for (guint i = 0; i < acc->idle->len; i++)
+        {
+          SlSpan sp = g_array_index (acc->idle, SlSpan, i);
+          sp.s = MAX (sp.s, gi->first);
+          sp.e = MIN (sp.e, gi->last);
+          if (sp.e - sp.s > min_gap)
+            g_array_append_val (gaps, sp);
+        }
       n = gaps->len;
       total = _sl_spans_total (gaps);
       /* the longest first; a trace with thousands of them describes the longest ones */
       if (n > 1)
         qsort (gaps->data, n, sizeof (SlSpan), cmp_gap_desc);
-      for (gsize i = 0; i < MIN (n, MAX_DESCRIBED); i++)
+      described = MIN (n, MAX_DESCRIBED);
+      /* each gap is given the idle time no more specific finding took (work queued, a blocking
+       * copy, a sync call, tiny kernels' launches) */
+      given = g_new0 (SlTime, MAX (described, 1));
+      requests = g_array_sized_new (FALSE, FALSE, sizeof (SlIdleRequest), described);
+      for (gsize i = 0; i < described; i++)
+        {
+          SlIdleRequest r = { g_array_index (gaps, SlSpan, i).s, g_array_index (gaps, SlSpan, i).e,
+                              &given[i] };
+          g_array_append_val (requests, r);
+        }
+      _sl_idle_attribute (ctx, g, SL_IDLE_ALL, requests);
+      for (gsize i = 0; i < described; i++)
         {
           SlTime a = g_array_index (gaps, SlSpan, i).s, b = g_array_index (gaps, SlSpan, i).e;
-          SlFinding *f = _sl_finding_new (ctx, a, b, b - a);
+          SlFinding *f;
           g_autofree char *d = sl_format_duration (b - a);
-          g_autofree char *what = NULL, *cause = NULL;
+          g_autofree char *what = NULL, *cause = NULL, *split = NULL;
 
+          /* mostly another finding's: that one says it */
+          if (given[i] * 2 < b - a)
+            {
+              explained = _sl_time_add (explained, b - a - given[i]);
+              dropped++;
+              continue;
+            }
+          f = _sl_finding_new (ctx, a, b, 0);
           f->gpu = (gint) _sl_gpu_id (ctx, g);
-          f->global_pid = ctx->gpus[g].global_pid;
+          f->global_pid = gi->global_pid;
+          _sl_finding_set_attributed (f, given[i]);
           _sl_evidence_duration (f, "gap_ns", "GPU idle", b - a);
+          split = causes_text (acc, a, b);
+          _sl_evidence (f, "idle_causes", "Its idle time by cause", (double) (b - a), "%s",
+                        split);
           what = describe_host (ctx, g, a, b, f, &cause);
           f->cause = g_strdup_printf ("GPU %u idle; %s", _sl_gpu_id (ctx, g), cause);
           f->summary = g_strdup_printf ("GPU %u idle for %s; %s", _sl_gpu_id (ctx, g), d,
@@ -436,9 +462,14 @@ _sl_rule_gpu_gaps (SlAnalyzeCtx *ctx)
         }
       {
         g_autofree char *t = sl_format_duration (total), *m = sl_format_duration (min_gap);
+        g_autofree char *x = sl_format_duration (explained);
         _sl_analyze_note (ctx, "GPU %u: %" G_GSIZE_FORMAT " gaps over %s, %s in all%s",
                           _sl_gpu_id (ctx, g), n, m, t,
-                          n > MAX_DESCRIBED ? " (the longest 1000 listed)" : "");
+                          n > MAX_DESCRIBED ? " (the longest 1000 described)" : "");
+        if (dropped > 0)
+          _sl_analyze_note (ctx, "GPU %u: %" G_GSIZE_FORMAT " of them mostly explained by other "
+                            "findings (%s: queued work, blocking copies, sync calls)",
+                            _sl_gpu_id (ctx, g), dropped, x);
       }
     }
 }
@@ -453,100 +484,98 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
       SlGpuInfo *gi = &ctx->gpus[g];
-      SlTime span = gi->last - gi->first, kern, kc, any;
-      g_autoptr (GArray) copies = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-      g_autoptr (GArray) sync = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-      g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-      g_autoptr (GArray) idle_spans = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-      SlTime idle, idle_sync, idle_calls, other;
+      SlGpuTime t;
+      SlTime span;
+      double sp;
+      g_autofree char *d = NULL;
 
+      if (gi->ops->len == 0)
+        continue;
+      _sl_gpu_time (ctx, g, &t);
+      span = t.end - t.start;
       if (span <= 0)
         continue;
-      kern = sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_KERNELS, gi->first, gi->last);
-      any = sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_ANY, gi->first, gi->last);
-      /* kernels and copies together: their union, from the lanes */
-      for (guint k = 0; k < gi->ops->len; k++)
-        {
-          const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
-          if (lane->kind != SL_LANE_MEMSET)
-            _sl_spans_add_overlap (lane, gi->first, gi->last, copies);
-        }
-      _sl_spans_merge (copies);
-      kc = _sl_spans_total (copies);
-
-      idle_scan (ctx, g, 0, idle_spans);
-      idle = _sl_spans_total (idle_spans);
-      /* the host side: blocking calls and all CUDA calls of the GPU's threads */
-      for (guint k = 0; k < gi->threads->len; k++)
-        {
-          guint t = g_array_index (gi->threads, guint, k);
-          const SlLane *lane = _sl_lane_or_null (ctx, ctx->tl[t].api);
-          if (lane == NULL)
-            continue;
-          for (gsize e = 0; e < lane->n_events; e++)
-            {
-              SlSpan sp = { lane->events[e].start, lane->events[e].end };
-              g_array_append_val (calls, sp);
-              if (_sl_api_class_blocks (_sl_api_class (ctx, lane->events[e].name)))
-                g_array_append_val (sync, sp);
-            }
-        }
-      _sl_spans_merge (sync);
-      _sl_spans_merge (calls);
-      idle_sync = _sl_spans_intersect (idle_spans, sync);
-      idle_calls = _sl_spans_intersect (idle_spans, calls);
-      other = MAX (idle - idle_calls, 0);
-
+      sp = (double) span;
+      d = sl_format_duration (span);
+      _sl_analyze_note (ctx, "GPU %u over %s: kernels %.1f%%, copies %.1f%%, sets %.1f%%, idle "
+                        "%.1f%% (queued %.1f%%, copy calls %.1f%%, sync %.1f%%, launch %.1f%%, "
+                        "host %.1f%%, untraced %.1f%%; %.1f%% accounted for by findings)",
+                        t.device_id, d, 100.0 * t.kernels / sp, 100.0 * t.copies / sp,
+                        100.0 * t.sets / sp, 100.0 * t.idle / sp,
+                        100.0 * t.idle_by_cause[SL_IDLE_QUEUED] / sp,
+                        100.0 * t.idle_by_cause[SL_IDLE_COPY] / sp,
+                        100.0 * t.idle_by_cause[SL_IDLE_SYNC] / sp,
+                        100.0 * t.idle_by_cause[SL_IDLE_LAUNCH] / sp,
+                        100.0 * t.idle_by_cause[SL_IDLE_HOST] / sp,
+                        100.0 * t.idle_by_cause[SL_IDLE_UNTRACED] / sp,
+                        100.0 * t.attributed / sp);
+      if ((double) t.idle < min_idle * sp)
+        continue;
       {
-        double sp = (double) span;
-        g_autofree char *d = sl_format_duration (span);
-        _sl_analyze_note (ctx, "GPU %u over %s: kernels %.1f%%, copies %.1f%%, sets %.1f%%; idle "
-                          "in host sync %.1f%%, idle while launching %.1f%%, other idle %.1f%%",
-                          _sl_gpu_id (ctx, g), d, 100.0 * kern / sp, 100.0 * (kc - kern) / sp,
-                          100.0 * (any - kc) / sp, 100.0 * idle_sync / sp,
-                          100.0 * (idle_calls - idle_sync) / sp, 100.0 * other / sp);
-        if ((double) idle >= min_idle * sp)
+        /* a summary: it states the totals, the findings about idle time are its parts */
+        SlFinding *f = _sl_finding_new (ctx, t.start, t.end, t.idle);
+        static const char *const keys[SL_N_IDLE_CAUSES] = {
+          "idle_queued_share", "idle_copy_share", "idle_sync_share", "idle_launch_share",
+          "idle_host_share", "idle_untraced_share",
+        };
+        static const char *const labels[SL_N_IDLE_CAUSES] = {
+          "Idle, work queued waits", "Idle, host in a blocking copy", "Idle, host in a sync call",
+          "Idle, host launching", "Idle, host busy in something named",
+          "Idle, nothing traced",
+        };
+        guint worst = 0;
+
+        f->gpu = (gint) t.device_id;
+        f->global_pid = gi->global_pid;
+        _sl_evidence_duration (f, "span_ns", "The trace's span", span);
+        _sl_evidence_duration (f, "idle_ns", "GPU idle", t.idle);
+        _sl_evidence_share (f, "kernels_share", "Running kernels", t.kernels / sp);
+        _sl_evidence_share (f, "copies_share", "Copying (no kernel)", t.copies / sp);
+        _sl_evidence_share (f, "sets_share", "Setting memory (no kernel or copy)", t.sets / sp);
+        for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
           {
-            SlFinding *f = _sl_finding_new (ctx, gi->first, gi->last, idle);
-            const char *worst;
-            f->gpu = (gint) _sl_gpu_id (ctx, g);
-            f->global_pid = gi->global_pid;
-            _sl_evidence_duration (f, "span_ns", "Span of its work", span);
-            _sl_evidence_share (f, "kernels_share", "Running kernels", kern / sp);
-            _sl_evidence_share (f, "copies_share", "Copying (no kernel)", (kc - kern) / sp);
-            _sl_evidence_share (f, "sets_share", "Setting memory (no kernel or copy)",
-                                (any - kc) / sp);
-            _sl_evidence_share (f, "idle_sync_share", "Idle, host in a sync call", idle_sync / sp);
-            _sl_evidence_share (f, "idle_launch_share", "Idle, host in other CUDA calls",
-                                (idle_calls - idle_sync) / sp);
-            _sl_evidence_share (f, "idle_other_share", "Idle otherwise", other / sp);
-            _sl_finding_add_gpu_lanes (ctx, f, g);
-            _sl_finding_add_thread_lanes (ctx, f, gi->launcher);
-            if (idle_sync >= idle_calls - idle_sync && idle_sync >= other)
-              {
-                worst = "while the host waits in sync calls";
-                f->advice = g_strdup ("Most idle time falls while the host synchronizes: the GPU "
-                                      "drains and waits for the next work. See the sync_api "
-                                      "findings.");
-              }
-            else if (idle_calls - idle_sync >= other)
-              {
-                worst = "while the host is in CUDA calls (launch overhead)";
-                f->advice = g_strdup ("Most idle time falls while the host is launching work: "
-                                      "launch overhead. See the tiny_kernels and cpu_bound "
-                                      "findings; CUDA Graphs and fused kernels cut it.");
-              }
-            else
-              {
-                worst = "while the host does other things";
-                f->advice = g_strdup ("Most idle time falls outside CUDA calls: the host is busy "
-                                      "elsewhere (data loading, Python, I/O). See the gpu_gaps "
-                                      "and cpu_bound findings.");
-              }
-            f->summary = g_strdup_printf ("GPU %u idle %.0f%% of %s, mostly %s",
-                                          _sl_gpu_id (ctx, g),
-                                          100.0 * idle / sp, d, worst);
+            _sl_evidence_share (f, keys[c], labels[c], t.idle_by_cause[c] / sp);
+            if (t.idle_by_cause[c] > t.idle_by_cause[worst])
+              worst = c;
           }
+        _sl_evidence_share (f, "accounted_share", "Idle time the findings account for",
+                            t.attributed / sp);
+        _sl_finding_add_gpu_lanes (ctx, f, g);
+        _sl_finding_add_thread_lanes (ctx, f, gi->launcher);
+        switch (worst)
+          {
+          case SL_IDLE_QUEUED:
+            f->advice = g_strdup ("Most idle time falls while launched work waits to start: see "
+                                  "the launch_latency finding (dependencies between streams, the "
+                                  "legacy default stream).");
+            break;
+          case SL_IDLE_COPY:
+            f->advice = g_strdup ("Most idle time falls while the host is in blocking copies: see "
+                                  "the sync_memcpy and pageable_memcpy findings (pinned memory, "
+                                  "cudaMemcpyAsync).");
+            break;
+          case SL_IDLE_SYNC:
+            f->advice = g_strdup ("Most idle time falls while the host synchronizes: see the "
+                                  "sync_api findings.");
+            break;
+          case SL_IDLE_LAUNCH:
+            f->advice = g_strdup ("Most idle time falls while the host is launching work: launch "
+                                  "overhead. See the tiny_kernels and cpu_bound findings; CUDA "
+                                  "Graphs and fused kernels cut it.");
+            break;
+          case SL_IDLE_HOST:
+            f->advice = g_strdup ("Most idle time falls while the host does other things (data "
+                                  "loading, Python, I/O, an operator's CPU side): see the "
+                                  "gpu_gaps and cpu_bound findings for what.");
+            break;
+          default:
+            f->advice = g_strdup ("Most idle time falls where nothing traced says what the host "
+                                  "did (before the GPU's first work, or in untraced code): record "
+                                  "CPU samples and OS runtime calls to see it.");
+            break;
+          }
+        f->summary = g_strdup_printf ("GPU %u idle %.0f%% of %s: mostly %s", t.device_id,
+                                      100.0 * t.idle / sp, d, sl_idle_cause_label (worst));
       }
     }
 }

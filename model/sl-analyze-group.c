@@ -64,6 +64,10 @@ group_new (GPtrArray *instances)
                                 g->cause, total, median, most);
   g->advice = g_strdup (costliest->advice);
   _sl_evidence (g, "count", "Instances", instances->len, "%u", instances->len);
+  /* views of the idle account stay one: their attributed time adds up */
+  COMMON (g, instances, idle_view, FALSE);
+  if (g->idle_view)
+    _sl_finding_set_attributed (g, g->cost);
   _sl_evidence_duration (g, "total_cost_ns", "Cost in all", g->cost);
   _sl_evidence_duration (g, "median_cost_ns", "Median cost", median_cost);
   _sl_evidence_duration (g, "max_cost_ns", "The most costly", costliest->cost);

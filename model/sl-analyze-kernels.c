@@ -1,9 +1,12 @@
 /* sl-analyze-kernels.c: the rules about kernels: tiny_kernels (launch overhead dominates),
- * low_occupancy (large share of GPU time at low theoretical occupancy) and launch_latency
- * (kernels starting long after their launch while the GPU idles). */
+ * low_occupancy (large share of GPU time at low theoretical occupancy, with what more blocks per
+ * SM could save) and tail_effect (a grid of under two waves whose last is mostly empty). */
 #include "sl-analyze-private.h"
 
+#include <math.h>
+
 #include "sl-format.h"
+#include "sl-kernel-kind.h"
 #include "sl-occupancy.h"
 #include "sl-sort.h"
 #include "sl-utilization.h"
@@ -88,6 +91,12 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
     {
       g_autoptr (GHashTable) groups = g_hash_table_new_full (NULL, NULL, NULL, kernel_group_free);
       SlGpuInfo *gi = &ctx->gpus[g];
+      /* each finding's idle time: the GPU's between its instances inside their bursts, given from
+       * the idle account once the GPU's groups are all asked for (overlapping bursts of two
+       * kernels split it, never count it twice) */
+      g_autoptr (GArray) requests = g_array_new (FALSE, FALSE, sizeof (SlIdleRequest));
+      g_autoptr (GPtrArray) found = g_ptr_array_new ();
+      g_autoptr (GArray) given = g_array_new (FALSE, TRUE, sizeof (SlTime *));
       GHashTableIter it;
       gpointer v;
 
@@ -119,6 +128,17 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
             }
           if (gaps->len == 0)
             continue;
+          {
+            SlTime *acc = g_new0 (SlTime, 1);
+            g_array_append_val (given, acc);
+            for (gsize i = 1; i < n; i++)
+              {
+                const SlTime *s = &g_array_index (kg->starts, SlTime, i);
+                SlIdleRequest r = { s[-1], s[0], acc };
+                if (s[0] - s[-1] < 1 * SL_MS)
+                  g_array_append_val (requests, r);
+              }
+          }
           interval = _sl_median_of (gaps);
           /* launch calls: a sample of up to 4096 instances */
           {
@@ -142,8 +162,7 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
             launch = _sl_median_of (calls);
           }
           {
-            SlTime overhead = MAX (interval - median, 0);
-            SlFinding *f = _sl_finding_new (ctx, first, last + median, (SlTime) n * overhead);
+            SlFinding *f = _sl_finding_new (ctx, first, last + median, 0);
             g_autofree char *md = sl_format_duration (median), *iv = sl_format_duration (interval);
             g_autofree char *tot = sl_format_duration (kg->total);
             double rate = last > first ? (double) (n - 1) * 1e9 / (double) (last - first) : 0;
@@ -172,9 +191,18 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
             f->advice = g_strdup ("Launch overhead dominates these kernels: fuse them (a larger "
                                   "kernel, torch.compile, fused optimizers and foreach ops), batch "
                                   "the work, or capture the loop in a CUDA Graph.");
+            g_ptr_array_add (found, f);
             n_found++;
           }
         }
+      _sl_idle_attribute (ctx, g, SL_IDLE_ALL, requests);
+      for (guint i = 0; i < found->len; i++)
+        {
+          SlTime *acc = g_array_index (given, SlTime *, i);
+          _sl_finding_set_attributed (g_ptr_array_index (found, i), *acc);
+        }
+      for (guint i = 0; i < given->len; i++)
+        g_free (g_array_index (given, SlTime *, i));
     }
   {
     g_autofree char *d = sl_format_duration (max_median);
@@ -227,12 +255,117 @@ config_group_add_cb (const SlLane *lane,
   scan->all = _sl_time_add (scan->all, ev->end - ev->start);
 }
 
+/* Theoretical occupancy of a configuration on `gpu`; FALSE when it cannot be computed. */
+static gboolean
+config_occupancy (const SlGpu        *gpu,
+                  const SlKernelInfo *ki,
+                  SlOccupancy        *occ)
+{
+  gint64 threads = sl_block_threads (ki->block);
+
+  return sl_occupancy_compute (&gpu->limits, (gint) MIN (threads, G_MAXINT),
+                               (gint) ki->registers_per_thread,
+                               (gint64) ki->static_shared + ki->dynamic_shared, occ);
+}
+
+/* Blocks per SM the configuration would run at `target` occupancy were its limiting
+ * resource(s) to allow it, the others still counting; 0 when they allow no more than now.  The
+ * warp slots are the hardware's and always count.  A kernel limited by the block slots (small
+ * blocks) would get larger blocks, which runs the same warps in the same waves as lifting the
+ * slot limit: that is how it is counted. */
+static gint
+target_blocks_per_sm (const SlOccupancy *occ,
+                      double             target)
+{
+  gint warps_per_block = occ->warps_per_sm / MAX (occ->blocks_per_sm, 1);
+  gint by[SL_OCC_LIMIT_BLOCKS + 1] = { 0 };
+  gint want, cap = G_MAXINT;
+
+  by[SL_OCC_LIMIT_WARPS] = occ->blocks_by_warps;
+  by[SL_OCC_LIMIT_REGISTERS] = occ->blocks_by_registers;
+  by[SL_OCC_LIMIT_SHARED_MEMORY] = occ->blocks_by_shared_memory;
+  by[SL_OCC_LIMIT_BLOCKS] = occ->blocks_by_blocks;
+  if (warps_per_block <= 0)
+    return 0;
+  want = (gint) ceil (target * occ->max_warps_per_sm / warps_per_block - 1e-9);
+  for (gint f = SL_OCC_LIMIT_WARPS; f <= SL_OCC_LIMIT_BLOCKS; f++)
+    if (f == SL_OCC_LIMIT_WARPS || (occ->limit_mask & SL_OCC_LIMIT_BIT (f)) == 0)
+      cap = MIN (cap, by[f]);
+  want = MIN (want, cap);
+  return want > occ->blocks_per_sm ? want : 0;
+}
+
+/* What to do about a library's kernel at low occupancy: how it is called, never how it is
+ * compiled (its registers and block size are the library's). */
+static const char *
+library_occupancy_advice (SlKernelLibrary library)
+{
+  switch (library)
+    {
+    case SL_KERNEL_LIBRARY_NCCL:
+      return "An NCCL kernel: it runs one block per channel, a few blocks by design, and its time "
+             "is the link's, not the SMs': occupancy is not its limit. If the link is not "
+             "saturated, give collectives more channels (NCCL_MIN_NCHANNELS); make fewer, larger "
+             "collectives (bucket the gradients) and overlap them with compute.";
+    case SL_KERNEL_LIBRARY_BLAS:
+      return "A cuBLAS/CUTLASS GEMM: its tiles, registers and shared memory are tuned by the "
+             "library for this shape. Change how it is called: dimensions in multiples of 8 "
+             "(16-bit) or 16 (8-bit) so that tensor cores apply, a lower precision (TF32, BF16: "
+             "torch.backends.cuda.matmul.allow_tf32), larger or batched matrices (bmm, grouped "
+             "GEMM), or another algorithm (cuBLASLt heuristics, torch.compile max-autotune).";
+    case SL_KERNEL_LIBRARY_DNN:
+      return "A cuDNN kernel: its configuration is the algorithm cuDNN chose for this shape. Let "
+             "it time the alternatives (torch.backends.cudnn.benchmark = True), use channels_last "
+             "with FP16/BF16 so that tensor-core algorithms apply, and larger batches.";
+    case SL_KERNEL_LIBRARY_ATTENTION:
+      return "A fused attention kernel (FlashAttention, fmha): large tiles in shared memory give "
+             "it few blocks per SM by design. Change the call: batch × heads enough to fill the "
+             "SMs, sequence lengths in multiples of its tile (128), a head dimension it is tuned "
+             "for (64, 128), BF16/FP16.";
+    case SL_KERNEL_LIBRARY_PYTORCH:
+      return "PyTorch's own kernel (at::native): its launch configuration and registers are set "
+             "in PyTorch's source. Change how it is called: fewer, larger tensors (batch the op), "
+             "contiguous inputs, a lower precision, or a fused kernel (torch.compile).";
+    case SL_KERNEL_LIBRARY_NONE:
+    default:
+      return NULL;
+    }
+}
+
+/* Advice for the user's own kernel, by what limits it. */
+static char *
+kernel_occupancy_advice (const SlOccupancy  *occ,
+                         const SlKernelInfo *ki,
+                         gint64              threads)
+{
+  switch (occ->limit)
+    {
+    case SL_OCC_LIMIT_REGISTERS:
+      return g_strdup_printf ("%u registers per thread allow %d block(s) per SM: cap them "
+                              "(__launch_bounds__, -maxrregcount) or simplify the kernel.",
+                              ki->registers_per_thread, occ->blocks_per_sm);
+    case SL_OCC_LIMIT_SHARED_MEMORY:
+      return g_strdup_printf ("%d B of shared memory per block allow %d block(s) per SM: use "
+                              "smaller tiles or less shared memory per block.",
+                              occ->shared_per_block, occ->blocks_per_sm);
+    case SL_OCC_LIMIT_BLOCKS:
+      return g_strdup_printf ("Blocks of %" G_GINT64_FORMAT " threads hit the limit of blocks per "
+                              "SM: use larger blocks (128 threads or more).", threads);
+    case SL_OCC_LIMIT_WARPS:
+    case SL_OCC_LIMIT_NONE:
+    default:
+      return g_strdup ("Change the launch configuration (block size) so that more warps fit on "
+                       "each SM.");
+    }
+}
+
 void
 _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
 {
   double max_occ = _sl_analyze_param (ctx, "occupancy");
   double min_share = _sl_analyze_param (ctx, "share");
   SlTime min_time = (SlTime) _sl_analyze_param (ctx, "time");
+  guint n_estimated = 0, n_none = 0;
 
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
@@ -261,22 +394,37 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
           const SlKernelInfo *ki = sl_trace_get_kernel_info (ctx->trace, cg->aux);
           double share = (double) cg->total / (double) all;
           SlOccupancy occ;
-          gint64 threads;
+          SlWaves now = { 0 }, then = { 0 };
+          gint64 threads, grid;
+          gint target = 0;
+          gboolean has_waves;
+          double saving = 0;
 
           if (ki == NULL || share < min_share || cg->total < min_time)
             continue;
-          threads = sl_block_threads (ki->block);
-          if (!sl_occupancy_compute (&gpu->limits, (gint) MIN (threads, G_MAXINT),
-                                     (gint) ki->registers_per_thread,
-                                     (gint64) ki->static_shared + ki->dynamic_shared, &occ)
-              || occ.occupancy >= max_occ)
+          if (!config_occupancy (gpu, ki, &occ) || occ.occupancy >= max_occ)
             continue;
+          threads = sl_block_threads (ki->block);
+          grid = sl_grid_blocks (ki->grid);
+          /* The estimate: the grid's waves now against at the blocks per SM that `max_occ`
+           * needs, a wave taken to last as long with more blocks beside each other (true where
+           * the kernel is latency-bound: an upper bound).  A grid that takes as many waves
+           * either way (under one wave, most often) saves nothing. */
+          has_waves = sl_occupancy_waves (&gpu->limits, occ.blocks_per_sm, grid, &now);
+          if (has_waves)
+            target = target_blocks_per_sm (&occ, max_occ);
+          if (target > 0 && sl_occupancy_waves (&gpu->limits, target, grid, &then)
+              && then.n_waves < now.n_waves)
+            saving = 1.0 - (double) then.n_waves / (double) now.n_waves;
           {
             SlFinding *f = _sl_finding_new (ctx, cg->first, cg->last,
-                                            (SlTime) ((double) cg->total * (1.0 - occ.occupancy)));
+                                            (SlTime) ((double) cg->total * saving));
             const char *name = sl_trace_str (ctx->trace, ki->demangled_name);
             const char *limit = sl_occupancy_limit_name (occ.limit);
+            SlKernelLibrary library = sl_kernel_library (name);
+            const char *lib_advice = library_occupancy_advice (library);
             g_autofree char *tot = sl_format_duration (cg->total);
+            g_autofree char *why = NULL, *kernel_advice = NULL, *estimate = NULL;
 
             f->gpu = (gint) _sl_gpu_id (ctx, g);
             f->global_pid = gi->global_pid;
@@ -293,131 +441,276 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
                           "%u B static + %u B dynamic", ki->static_shared, ki->dynamic_shared);
             _sl_evidence (f, "block_threads", "Block", (double) threads, "%u × %u × %u",
                           ki->block[0], ki->block[1], ki->block[2]);
-            _sl_evidence (f, "grid_blocks", "Grid",
-                          (double) ki->grid[0] * ki->grid[1] * ki->grid[2], "%u × %u × %u",
+            _sl_evidence (f, "grid_blocks", "Grid", (double) grid, "%u × %u × %u",
                           ki->grid[0], ki->grid[1], ki->grid[2]);
+            if (has_waves)
+              {
+                g_autofree char *wt = sl_occupancy_waves_format (&now);
+                _sl_evidence (f, "waves", "Waves", now.waves, "%s", wt);
+                _sl_evidence (f, "wave_slots", "Blocks a wave holds", (double) now.slots,
+                              "%" G_GINT64_FORMAT " (%d SMs × %d)", now.slots,
+                              gpu->limits.sm_count, occ.blocks_per_sm);
+                _sl_evidence_share (f, "tail", "Last wave's slots left empty", now.tail);
+              }
+            if (saving > 0)
+              {
+                _sl_evidence (f, "target_blocks_per_sm", "Blocks per SM at the target occupancy",
+                              target, "%d (%.0f%% occupancy)", target, max_occ * 100);
+                _sl_evidence (f, "target_waves", "Waves at the target occupancy",
+                              (double) then.n_waves, "%" G_GINT64_FORMAT " instead of %"
+                              G_GINT64_FORMAT, then.n_waves, now.n_waves);
+              }
+            _sl_evidence_share (f, "estimated_saving", "Estimated saving (share of its time)",
+                                saving);
+            if (library != SL_KERNEL_LIBRARY_NONE)
+              _sl_evidence (f, "library", "Library", library, "%s",
+                            sl_kernel_library_name (library));
             _sl_evidence_share (f, "gpu_time_share", "Share of the GPU's kernel time", share);
             _sl_evidence_duration (f, "gpu_ns", "GPU time", cg->total);
             _sl_evidence (f, "count", "Instances", (double) cg->count, "%" G_GSIZE_FORMAT,
                           cg->count);
             _sl_finding_add_event (ctx, f, cg->lane, cg->index);
             _sl_finding_add_gpu_lanes (ctx, f, g);
-            f->summary = g_strdup_printf ("%s: %.0f%% theoretical occupancy (limited by %s) in "
-                                          "%.0f%% of GPU %u's kernel time (%s)",
-                                          name, occ.occupancy * 100, limit, share * 100,
-                                          _sl_gpu_id (ctx, g), tot);
-            switch (occ.limit)
+
+            if (saving > 0)
               {
-              case SL_OCC_LIMIT_REGISTERS:
-                f->advice = g_strdup_printf (
-                    "%u registers per thread allow %d block(s) per SM: cap them "
-                    "(__launch_bounds__, -maxrregcount) or simplify the kernel.",
-                    ki->registers_per_thread,
-                    occ.blocks_per_sm);
-                break;
-              case SL_OCC_LIMIT_SHARED_MEMORY:
-                f->advice = g_strdup_printf (
-                    "%d B of shared memory per block allow %d block(s) per SM: use smaller tiles "
-                    "or less shared memory per block.", occ.shared_per_block, occ.blocks_per_sm);
-                break;
-              case SL_OCC_LIMIT_BLOCKS:
-                f->advice = g_strdup_printf (
-                    "Blocks of %" G_GINT64_FORMAT " threads hit the limit of blocks per SM: use "
-                    "larger blocks (128 threads or more).", threads);
-                break;
-              case SL_OCC_LIMIT_WARPS:
-              case SL_OCC_LIMIT_NONE:
-              default:
-                f->advice = g_strdup ("Change the launch configuration (block size) so that more "
-                                      "warps fit on each SM.");
-                break;
+                g_autofree char *saved = sl_format_duration (f->cost);
+                why = g_strdup_printf ("at %d blocks per SM its grid would take %" G_GINT64_FORMAT
+                                       " wave%s instead of %" G_GINT64_FORMAT ": up to %s saved",
+                                       target, then.n_waves, then.n_waves == 1 ? "" : "s",
+                                       now.n_waves, saved);
+                n_estimated++;
               }
+            else
+              {
+                if (!has_waves)
+                  why = g_strdup ("no saving estimated: the GPU's SM count is unknown");
+                else if (now.n_waves == 1)
+                  why = g_strdup_printf ("no saving estimated: its grid of %" G_GINT64_FORMAT
+                                         " block%s fits in one wave (%.*f), which more blocks "
+                                         "per SM would not shorten", grid, grid == 1 ? "" : "s",
+                                         now.waves < 0.1 ? 4 : 2, now.waves);
+                else if (target == 0)
+                  why = g_strdup_printf ("no saving estimated: the other resources allow no more "
+                                         "than %d block(s) per SM", occ.blocks_per_sm);
+                else
+                  why = g_strdup_printf ("no saving estimated: its grid takes %" G_GINT64_FORMAT
+                                         " waves at %d blocks per SM as at %d",
+                                         now.n_waves, target, occ.blocks_per_sm);
+                n_none++;
+              }
+            f->summary = g_strdup_printf ("%s: %.0f%% theoretical occupancy (limited by %s) in "
+                                          "%.0f%% of GPU %u's kernel time (%s); %s",
+                                          name, occ.occupancy * 100, limit, share * 100,
+                                          _sl_gpu_id (ctx, g), tot, why);
+            if (lib_advice == NULL)
+              kernel_advice = kernel_occupancy_advice (&occ, ki, threads);
+            estimate = g_strdup_printf (
+                " Estimated saving: its time × (1 − its waves at the blocks per SM that %.0f%% "
+                "occupancy needs ÷ its waves now), a wave taken to last as long with more blocks "
+                "per SM: an upper bound, reached by a latency-bound kernel only; none where the "
+                "grid takes as many waves either way.", max_occ * 100);
+            f->advice = g_strconcat (lib_advice != NULL ? lib_advice : kernel_advice, estimate,
+                                     NULL);
           }
         }
     }
+  if (n_estimated + n_none > 0)
+    _sl_analyze_note (ctx, "%u with an estimated saving, %u without", n_estimated, n_none);
 }
 
-/* --- launch_latency --------------------------------------------------------------------------- */
+/* --- tail_effect ------------------------------------------------------------------------------ */
+
+/* GPU time of the instances of configuration `aux` during which no other kernel of GPU `g`
+ * runs: the SMs a tail leaves empty are idle only then.  The other kernel lanes are searched around
+ * each instance (a stream's kernels do not overlap), O(instances × streams × log n); it runs
+ * only for the few configurations with a tail. */
+static SlTime
+time_alone (SlAnalyzeCtx *ctx,
+            guint         g,
+            guint32       aux)
+{
+  SlGpuInfo *gi = &ctx->gpus[g];
+  SlTime alone = 0;
+
+  for (guint k = 0; k < gi->kernels->len; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->kernels, guint32, k));
+      gsize e0, e1;
+
+      _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+      for (gsize e = e0; e < e1; e++)
+        {
+          const SlEvent *ev = &lane->events[e];
+          SlTime d = ev->end - ev->start, shared = 0;
+
+          if (ev->aux != aux)
+            continue;
+          for (guint o = 0; o < gi->kernels->len && shared < d; o++)
+            {
+              const SlLane *other = sl_trace_get_lane (ctx->trace,
+                                                       g_array_index (gi->kernels, guint32, o));
+              gsize i;
+
+              if (other == lane)
+                continue;
+              i = sl_lane_lower_bound (other, ev->start);
+              if (i > 0)
+                i--;
+              for (; i < other->n_events && other->events[i].start < ev->end; i++)
+                {
+                  SlTime s = MAX (other->events[i].start, ev->start);
+                  SlTime t = MIN (other->events[i].end, ev->end);
+                  if (t > s)
+                    shared = _sl_time_add (shared, t - s);
+                }
+            }
+          alone = _sl_time_add (alone, d - MIN (shared, d));
+        }
+    }
+  return alone;
+}
+
+/* What to do about a grid whose last wave is mostly empty. */
+static char *
+tail_advice (SlKernelLibrary library,
+             const SlWaves  *w,
+             gint64          grid)
+{
+  static const char estimate[] = " Estimated saving: its time with no other kernel beside it × "
+                                 "the SMs the last wave leaves without a block ÷ (SMs × its "
+                                 "waves), waves taken to last alike.";
+  gint64 down = (w->n_waves - 1) * w->slots, up;   /* down <= the grid: no overflow */
+  g_autofree char *sizes = NULL;
+
+  if (__builtin_mul_overflow (w->n_waves, w->slots, &up))
+    up = G_MAXINT64;
+
+  if (library != SL_KERNEL_LIBRARY_NONE)
+    return g_strdup_printf (
+        "The library sizes the grid from the problem's shape: %" G_GINT64_FORMAT " blocks for "
+        "%" G_GINT64_FORMAT " slots. Change the shape so that it fills whole waves (the batch "
+        "size, or the matrix or sequence dimensions, in multiples of the tile), batch several "
+        "such calls into one (bmm, grouped GEMM, larger batches), or run independent work beside "
+        "it on another stream.%s", grid, w->slots, estimate);
+  if (down > 0)
+    sizes = g_strdup_printf ("%" G_GINT64_FORMAT " blocks (the same work in larger blocks) or %"
+                             G_GINT64_FORMAT " (in smaller ones)", down, up);
+  else
+    sizes = g_strdup_printf ("%" G_GINT64_FORMAT " blocks (the same work in smaller blocks)", up);
+  return g_strdup_printf ("Size the grid in whole waves of %" G_GINT64_FORMAT " blocks (SMs × "
+                          "blocks per SM): %s instead of %" G_GINT64_FORMAT ", e.g. with a "
+                          "grid-stride loop, or run independent work beside it on another "
+                          "stream.%s", w->slots, sizes, grid, estimate);
+}
 
 void
-_sl_rule_launch_latency (SlAnalyzeCtx *ctx)
+_sl_rule_tail_effect (SlAnalyzeCtx *ctx)
 {
-  SlTime latency = (SlTime) _sl_analyze_param (ctx, "latency");
-  double idle_share = _sl_analyze_param (ctx, "idle");
+  double max_waves = _sl_analyze_param (ctx, "waves");
+  double max_fill = _sl_analyze_param (ctx, "fill");
+  double min_share = _sl_analyze_param (ctx, "share");
+  SlTime min_time = (SlTime) _sl_analyze_param (ctx, "time");
+  guint n_beside = 0;
 
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
+      g_autoptr (GHashTable) groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
       SlGpuInfo *gi = &ctx->gpus[g];
-      for (guint k = 0; k < gi->ops->len; k++)
-        {
-          const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
-          g_autoptr (GArray) delays = g_array_new (FALSE, FALSE, sizeof (SlTime));
-          g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
-          SlTime idle_total = 0, first = 0, last = 0, worst = 0;
-          gint thread = -1;
-          gsize e0, e1;
+      const SlGpu *gpu = sl_trace_get_gpu (ctx->trace, g);
+      ConfigScan scan = { groups, 0 };
+      GHashTableIter it;
+      gpointer v;
 
-          if (lane->kind != SL_LANE_KERNELS)
+      foreach_kernel (ctx, g, config_group_add_cb, &scan);
+      if (scan.all == 0)
+        continue;
+      if (gpu->limits.cc_major == 0 || gpu->limits.sm_count <= 0)
+        {
+          _sl_analyze_note (ctx, "GPU %u: %s unknown, waves not computed", _sl_gpu_id (ctx, g),
+                            gpu->limits.cc_major == 0 ? "compute capability" : "SM count");
+          continue;
+        }
+      g_hash_table_iter_init (&it, groups);
+      while (g_hash_table_iter_next (&it, NULL, &v))
+        {
+          ConfigGroup *cg = v;
+          const SlKernelInfo *ki = sl_trace_get_kernel_info (ctx->trace, cg->aux);
+          double share = (double) cg->total / (double) scan.all;
+          const char *name;
+          SlKernelLibrary library;
+          SlOccupancy occ;
+          SlWaves w;
+          gint64 grid;
+          SlTime alone;
+
+          if (ki == NULL || share < min_share || cg->total < min_time)
             continue;
-          _sl_analyze_lane_window (ctx, lane, &e0, &e1);
-          for (gsize e = e0; e < e1; e++)
+          grid = sl_grid_blocks (ki->grid);
+          if (!config_occupancy (gpu, ki, &occ)
+              || !sl_occupancy_waves (&gpu->limits, occ.blocks_per_sm, grid, &w)
+              || w.waves >= max_waves
+              || (double) w.last_sms >= max_fill * gpu->limits.sm_count)
+            continue;
+          name = sl_trace_str (ctx->trace, ki->demangled_name);
+          library = sl_kernel_library (name);
+          /* NCCL's blocks are its channels and its time is the link's: a partial wave of them
+           * leaves the SMs to the compute beside it, by design */
+          if (library == SL_KERNEL_LIBRARY_NCCL)
+            continue;
+          /* other streams' kernels beside it fill the SMs it leaves: judged on its time alone */
+          alone = time_alone (ctx, g, cg->aux);
+          if (alone < MAX (min_time, 1))
             {
-              const SlEvent *ev = &lane->events[e];
-              const SlLane *al;
-              gsize ai;
-              SlTime delay, idle;
-              if (_sl_launch_thread (ctx, ev, &al, &ai) < 0)
-                continue;
-              delay = ev->start - al->events[ai].end;
-              if (delay <= latency)
-                continue;
-              idle = delay - sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_ANY,
-                                                     al->events[ai].end, ev->start);
-              if ((double) idle < idle_share * (double) delay)
-                continue;
-              if (delays->len == 0)
-                first = al->events[ai].start;
-              last = ev->end;
-              g_array_append_val (delays, delay);
-              idle_total = _sl_time_add (idle_total, idle);
-              worst = MAX (worst, delay);
-              thread = al->thread;
-              if (events->len < SL_MAX_FINDING_EVENTS)
-                {
-                  SlFindingEvent pair[2] = { { al->index, ai }, { lane->index, e } };
-                  g_array_append_vals (events, pair, 2);
-                }
+              n_beside++;
+              continue;
             }
-          if (delays->len == 0)
-            continue;
           {
-            SlFinding *f = _sl_finding_new (ctx, first, last, idle_total);
-            g_autofree char *med = sl_format_duration (_sl_median_of (delays));
-            g_autofree char *w = sl_format_duration (worst);
-            g_autofree char *idle = sl_format_duration (idle_total);
+            SlFinding *f = _sl_finding_new (ctx, cg->first, cg->last,
+                                            (SlTime) ((double) alone * w.idle));
+            g_autofree char *wt = sl_occupancy_waves_format (&w);
+            g_autofree char *tot = sl_format_duration (cg->total);
+            g_autofree char *cost = sl_format_duration (f->cost);
 
             f->gpu = (gint) _sl_gpu_id (ctx, g);
-            f->stream = lane->stream_id;
-            f->thread = thread;
-            f->global_pid = lane->global_pid;
-            _sl_evidence (f, "count", "Late kernels", delays->len, "%u", delays->len);
-            _sl_evidence (f, "median_delay_ns", "Median queue delay",
-                          (double) _sl_median_of (delays), "%s", med);
-            _sl_evidence (f, "max_delay_ns", "Longest queue delay", (double) worst, "%s", w);
-            _sl_evidence (f, "idle_ns", "GPU idle during the delays", (double) idle_total, "%s",
-                          idle);
-            for (guint i = 0; i < events->len; i++)
-              _sl_finding_add_event (ctx, f, g_array_index (events, SlFindingEvent, i).lane,
-                                     g_array_index (events, SlFindingEvent, i).index);
-            f->summary = g_strdup_printf ("Stream %u on GPU %u: %u kernels started %s (median) "
-                                          "after their launch call while the GPU was idle",
-                                          lane->stream_id, _sl_gpu_id (ctx, g), delays->len, med);
-            f->advice = g_strdup ("The GPU was idle, yet the kernels started late: the launch "
-                                  "waited on something else (a stream or event dependency, an "
-                                  "implicit synchronization of the legacy default stream, or "
-                                  "the driver). Use non-blocking streams and check the "
-                                  "dependencies of these launches.");
+            f->global_pid = gi->global_pid;
+            _sl_evidence (f, "waves", "Waves", w.waves, "%s", wt);
+            _sl_evidence (f, "grid_blocks", "Grid", (double) grid, "%" G_GINT64_FORMAT
+                          " blocks (%u × %u × %u)", grid, ki->grid[0], ki->grid[1], ki->grid[2]);
+            _sl_evidence (f, "wave_slots", "Blocks a wave holds", (double) w.slots,
+                          "%" G_GINT64_FORMAT " (%d SMs × %d)", w.slots, gpu->limits.sm_count,
+                          occ.blocks_per_sm);
+            _sl_evidence (f, "last_wave_blocks", "Blocks in the last wave",
+                          (double) w.last_blocks, "%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT,
+                          w.last_blocks, w.slots);
+            _sl_evidence_share (f, "tail", "Last wave's slots left empty", w.tail);
+            _sl_evidence (f, "last_wave_sms", "SMs busy in the last wave", (double) w.last_sms,
+                          "%" G_GINT64_FORMAT " of %d", w.last_sms, gpu->limits.sm_count);
+            _sl_evidence_share (f, "idle_sm_time", "Idle share of the SM time of its waves",
+                                w.idle);
+            _sl_evidence_share (f, "occupancy", "Theoretical occupancy", occ.occupancy);
+            if (library != SL_KERNEL_LIBRARY_NONE)
+              _sl_evidence (f, "library", "Library", library, "%s",
+                            sl_kernel_library_name (library));
+            _sl_evidence_share (f, "gpu_time_share", "Share of the GPU's kernel time", share);
+            _sl_evidence_duration (f, "gpu_ns", "GPU time", cg->total);
+            _sl_evidence_duration (f, "alone_ns", "GPU time with no other kernel beside it",
+                                   alone);
+            _sl_evidence (f, "count", "Instances", (double) cg->count, "%" G_GSIZE_FORMAT,
+                          cg->count);
+            _sl_finding_add_event (ctx, f, cg->lane, cg->index);
+            _sl_finding_add_gpu_lanes (ctx, f, g);
+            f->summary = g_strdup_printf (
+                "%s: a grid of %" G_GINT64_FORMAT " block%s on GPU %u is %.*f waves of %"
+                G_GINT64_FORMAT ", the last keeping %" G_GINT64_FORMAT " of %d SMs busy (%.0f%% "
+                "of the GPU's kernel time, %s): up to %s to gain from whole waves",
+                name, grid, grid == 1 ? "" : "s", _sl_gpu_id (ctx, g), w.waves < 0.1 ? 4 : 2,
+                w.waves, w.slots, w.last_sms, gpu->limits.sm_count, share * 100, tot, cost);
+            f->advice = tail_advice (library, &w, grid);
           }
         }
     }
+  if (n_beside > 0)
+    _sl_analyze_note (ctx, "%u kernel configuration(s) with a tail left out: other kernels ran "
+                      "beside them (their time alone under the time threshold)", n_beside);
 }

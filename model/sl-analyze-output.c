@@ -28,25 +28,46 @@ where_text (const SlFinding *f,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-/* nsys's warnings and errors about the collection ("No CUDA events collected"). */
+/* nsys's warnings and errors about the collection ("No CUDA events collected"), each distinct
+ * one once with how often it came (a merged job repeats its ranks' warnings; nsys repeats one per
+ * process). */
 static void
 diagnostics_text (GString *out,
                   SlTrace *trace)
 {
-  guint n = 0;
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n = sl_trace_get_n_diagnostics (trace);
 
-  for (guint i = 0; i < sl_trace_get_n_diagnostics (trace); i++)
+  for (guint i = 0; i < n; i++)
     {
       const SlDiagnostic *d = sl_trace_get_diagnostic (trace, i);
-      g_auto (GStrv) lines = NULL;
+      gpointer key;
       if (d->severity != SL_DIAGNOSTIC_WARNING && d->severity != SL_DIAGNOSTIC_ERROR)
         continue;
-      if (n++ == 0)
-        g_string_append (out, "\nnsys diagnostics (warnings and errors):\n");
-      lines = g_strsplit (sl_trace_str (trace, d->text), "\n", -1);
+      key = GUINT_TO_POINTER ((d->text << 1 | (d->severity == SL_DIAGNOSTIC_ERROR)) + 1);
+      if (!g_hash_table_contains (seen, key))
+        g_array_append_val (order, i);
+      g_hash_table_insert (seen, key,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (seen, key)) + 1));
+    }
+  if (order->len > 0)
+    g_string_append (out, "\nnsys diagnostics (warnings and errors):\n");
+  for (guint k = 0; k < order->len; k++)
+    {
+      const SlDiagnostic *d = sl_trace_get_diagnostic (trace, g_array_index (order, guint, k));
+      gpointer key = GUINT_TO_POINTER ((d->text << 1 | (d->severity == SL_DIAGNOSTIC_ERROR)) + 1);
+      guint times = GPOINTER_TO_UINT (g_hash_table_lookup (seen, key));
+      g_auto (GStrv) lines = g_strsplit (sl_trace_str (trace, d->text), "\n", -1);
       g_string_append_printf (out, "  %-8s", sl_diagnostic_severity_name (d->severity));
-      for (guint k = 0; lines[k] != NULL; k++)
-        g_string_append_printf (out, "%s%s\n", k > 0 ? "           " : " ", g_strstrip (lines[k]));
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          g_strstrip (lines[i]);
+          g_string_append_printf (out, "%s%s", i > 0 ? "           " : " ", lines[i]);
+          if (lines[i + 1] == NULL && times > 1)
+            g_string_append_printf (out, " (%u times)", times);
+          g_string_append_c (out, '\n');
+        }
     }
 }
 
@@ -82,7 +103,22 @@ sl_analysis_to_text (const SlAnalysis *analysis,
       g_string_append_printf (out, "\n%u. [%s] %s\n", i + 1, f->rule->name, f->summary);
       g_string_append_printf (out, "   %-34s %s … %s%s%s\n", "When", a, b, *where ? ", " : "",
                               where);
-      g_string_append_printf (out, "   %-34s %s\n", "Costs", cost);
+      g_string_append_printf (out, "   %-34s %s%s\n", "Costs", cost,
+                              f->idle_view ? " of GPU idle time (counted in no other finding)"
+                                           : "");
+      if (f->blame != NULL)
+        {
+          g_autofree char *d = sl_format_duration (f->blame->overlap);
+          if (f->blame->kind == SL_BLAME_NONE)
+            g_string_append_printf (out, "   %-34s %s\n", "Blame",
+                                    "no single cause (nothing covers half of it)");
+          else
+            g_string_append_printf (out, "   %-34s %s %s, %s (%s)\n", "Blame",
+                                    sl_blame_kind_name (f->blame->kind), f->blame->name, d,
+                                    sl_trace_get_thread (trace, f->blame->thread)->name != SL_NO_STR
+                                      ? sl_trace_str (trace, sl_trace_get_thread (trace, f->blame->thread)->name)
+                                      : "thread");
+        }
       for (guint k = 0; k < f->evidence->len; k++)
         {
           const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
@@ -198,6 +234,25 @@ json_finding (GString         *out,
     g_string_append (out, "null");
   g_string_append_printf (out, ",\n%s\"advice\": ", indent);
   json_string (out, f->advice);
+  g_string_append_printf (out, ",\n%s\"blame\": ", indent);
+  if (f->blame == NULL)
+    g_string_append (out, "null");
+  else
+    {
+      g_string_append (out, "{\"kind\": ");
+      json_string (out, sl_blame_kind_name (f->blame->kind));
+      g_string_append (out, ", \"name\": ");
+      if (f->blame->name != NULL)
+        json_string (out, f->blame->name);
+      else
+        g_string_append (out, "null");
+      if (f->blame->thread >= 0)
+        g_string_append_printf (out, ", \"tid\": %u",
+                                sl_trace_get_thread (trace, f->blame->thread)->tid);
+      else
+        g_string_append (out, ", \"tid\": null");
+      g_string_append_printf (out, ", \"overlap_ns\": %" G_GINT64_FORMAT "}", f->blame->overlap);
+    }
   {
     g_autoptr (GString) text = g_string_new (NULL);
     g_string_append_printf (out, ",\n%s\"evidence\": {", indent);
@@ -294,6 +349,26 @@ sl_analysis_to_json (const SlAnalysis *analysis,
       g_string_append (out, "}");
     }
   g_string_append (out, sl_trace_get_n_diagnostics (trace) > 0 ? "\n  ]" : "]");
+  /* each GPU's time: the one account the findings' idle time comes from */
+  g_string_append (out, ",\n  \"gpus\": [");
+  for (guint i = 0; i < analysis->gpu_times->len; i++)
+    {
+      const SlGpuTime *t = &g_array_index (analysis->gpu_times, SlGpuTime, i);
+      static const char *const causes[] = { "queued", "copy", "sync", "launch", "host",
+                                            "untraced" };
+      g_string_append_printf (out, "%s\n    {\"device_id\": %u, \"start_ns\": %" G_GINT64_FORMAT
+                              ", \"end_ns\": %" G_GINT64_FORMAT ", \"kernels_ns\": %"
+                              G_GINT64_FORMAT ", \"copies_ns\": %" G_GINT64_FORMAT
+                              ", \"sets_ns\": %" G_GINT64_FORMAT ", \"idle_ns\": %"
+                              G_GINT64_FORMAT ", \"attributed_idle_ns\": %" G_GINT64_FORMAT
+                              ", \"idle_by_cause_ns\": {", i ? "," : "", t->device_id, t->start,
+                              t->end, t->kernels, t->copies, t->sets, t->idle, t->attributed);
+      for (guint c = 0; c < G_N_ELEMENTS (causes); c++)
+        g_string_append_printf (out, "%s\"%s\": %" G_GINT64_FORMAT, c ? ", " : "", causes[c],
+                                t->idle_by_cause[c]);
+      g_string_append (out, "}}");
+    }
+  g_string_append (out, analysis->gpu_times->len > 0 ? "\n  ]" : "]");
   g_string_append (out, ",\n  \"rules\": [");
   for (guint i = 0; i < analysis->summaries->len; i++)
     {

@@ -22,7 +22,41 @@ typedef struct
   gint   samples;
   SlTime sample_period;   /* average spacing of its samples, 0 without */
   gint   sched;           /* thread states (scheduling data or derived), -1 without */
+  GArray *nvtx;           /* guint32: its NVTX lanes, one a depth (marks included) */
 } SlThreadLanes;
+
+/* Why a GPU is idle at an instant: each idle nanosecond has exactly one, the first of these that
+ * holds, on the threads that launch the GPU's work (sl-analyze-idle.c). */
+typedef enum
+{
+  SL_IDLE_QUEUED,     /* work launched for the GPU waits to start: a stream or event dependency,
+                       * the legacy default stream, the driver */
+  SL_IDLE_COPY,       /* the host is in a copy or set call that blocks: synchronous, or of pageable
+                       * memory (staged by the driver) */
+  SL_IDLE_SYNC,       /* the host is in a synchronizing call */
+  SL_IDLE_LAUNCH,     /* the host is in a launch call (kernel, asynchronous copy or set, graph) */
+  SL_IDLE_HOST,       /* the host is busy in a named activity: another CUDA call, an OS runtime call,
+                       * an NVTX range, sampled code, or running by its thread states */
+  SL_IDLE_UNTRACED,   /* nothing traced says what the host did */
+  SL_N_IDLE_CAUSES
+} SlIdleCause;
+
+#define SL_IDLE_ALL ((1u << SL_N_IDLE_CAUSES) - 1)
+
+/* A GPU's idle time over the window (the trace's span, or the --range), split once by cause. */
+G_STATIC_ASSERT (SL_N_IDLE_CAUSES == G_N_ELEMENTS (((SlGpuTime *) NULL)->idle_by_cause));
+
+typedef struct
+{
+  SlTime  s, e;                           /* the window the account covers */
+  GArray *idle;                           /* SlSpan: its idle time, in order */
+  GArray *by_cause[SL_N_IDLE_CAUSES];     /* SlSpan: a partition of `idle` */
+  GArray *claimed;                        /* SlSpan union: what findings have been given */
+  SlTime  total[SL_N_IDLE_CAUSES];
+  SlTime  idle_total;
+  gboolean  time_done;                    /* `time` is computed (_sl_gpu_time) */
+  SlGpuTime time;
+} SlIdleAccount;
 
 typedef struct
 {
@@ -37,6 +71,7 @@ typedef struct
   GArray *workers;      /* guint: processes descended from that one (SlProcess.parent_pid) with
                          * no GPU work of their own: DataLoader workers, multiprocessing children */
   GArray *worker_threads; /* guint: their threads */
+  SlIdleAccount *account; /* its idle time by cause; NULL until _sl_idle_account asks */
 } SlGpuInfo;
 
 typedef enum
@@ -334,6 +369,51 @@ void          _sl_spans_add_overlap  (const SlLane *lane,
                                       SlTime        b,
                                       GArray       *out);
 
+/* --- the idle account (sl-analyze-idle.c) --- */
+
+/* The GPU's idle account, built on first use: the idle spans of its busy union (kernels, copies,
+ * sets) in the window, each piece given one SlIdleCause.  O((ops + calls in idle time) log n). */
+SlIdleAccount *_sl_idle_account     (SlAnalyzeCtx *ctx,
+                                     guint         gpu);
+void           _sl_idle_account_free (SlIdleAccount *account);
+const char    *_sl_idle_cause_name  (SlIdleCause   cause);
+/* Idle time of `causes` (a mask of 1 << SlIdleCause) in [a, b). */
+SlTime         _sl_idle_in          (SlIdleAccount *account,
+                                     guint          causes,
+                                     SlTime         a,
+                                     SlTime         b);
+
+/* A span a finding asks to be given idle time in; `attributed` is added to. */
+typedef struct
+{
+  SlTime  s, e;
+  SlTime *attributed;
+} SlIdleRequest;
+
+/* Gives each request the idle time of `causes` in its span that no finding has been given yet,
+ * and marks it given.  Requests may overlap: a nanosecond goes to the one that starts first.
+ * Rules ask in a fixed order (the most specific cause first), so two findings never spend the
+ * same nanosecond of a GPU's idle time.  O(requests log n + pieces). */
+void           _sl_idle_attribute   (SlAnalyzeCtx *ctx,
+                                     guint         gpu,
+                                     guint         causes,
+                                     GArray       *requests);
+/* Marks f as a view of the idle account: cost = attributed idle, evidence attributed_idle_ns. */
+void           _sl_finding_set_attributed (SlFinding *f,
+                                           SlTime     attributed);
+
+/* The GPU's time over its account's window: busy by what, idle by cause, attributed. */
+void           _sl_gpu_time         (SlAnalyzeCtx *ctx,
+                                     guint         gpu,
+                                     SlGpuTime    *out);
+
+/* What covers most of [a, b) on the GPU's launching threads (SlBlame), a new one. */
+SlBlame       *_sl_blame            (SlAnalyzeCtx *ctx,
+                                     guint         gpu,
+                                     SlTime        a,
+                                     SlTime        b);
+void           _sl_blame_free       (SlBlame      *blame);
+
 /* --- the rules, in the files of their subject --- */
 
 /* sl-analyze-gpu.c: how busy each GPU is and where it idles */
@@ -343,6 +423,7 @@ void _sl_rule_idle_breakdown  (SlAnalyzeCtx *ctx);
 /* sl-analyze-bound.c: stretches where the CPU side or the GPU is the bottleneck */
 void _sl_rule_cpu_bound       (SlAnalyzeCtx *ctx);
 void _sl_rule_gpu_bound       (SlAnalyzeCtx *ctx);
+void _sl_rule_copy_bound      (SlAnalyzeCtx *ctx);
 /* sl-analyze-sync.c: CUDA calls that block the host */
 void _sl_rule_sync_memcpy     (SlAnalyzeCtx *ctx);
 void _sl_rule_pageable_memcpy (SlAnalyzeCtx *ctx);
@@ -351,6 +432,8 @@ void _sl_rule_sync_api        (SlAnalyzeCtx *ctx);
 /* sl-analyze-kernels.c: kernels too small, too late or at low occupancy */
 void _sl_rule_tiny_kernels    (SlAnalyzeCtx *ctx);
 void _sl_rule_low_occupancy   (SlAnalyzeCtx *ctx);
+void _sl_rule_tail_effect     (SlAnalyzeCtx *ctx);
+/* sl-analyze-idle.c */
 void _sl_rule_launch_latency  (SlAnalyzeCtx *ctx);
 void _sl_rule_straggler       (SlAnalyzeCtx *ctx);
 

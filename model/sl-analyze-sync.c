@@ -18,6 +18,8 @@ typedef struct
   SlTime   first, last;
   SlTime   longest;
   GArray  *durations;        /* SlTime: API call durations */
+  GArray  *calls;            /* SlSpan: the calls */
+  SlTime   given;            /* GPU idle time during them, from the idle account */
   GArray  *events;           /* SlFindingEvent: API calls and ops, the first ones */
 } CallGroup;
 
@@ -27,6 +29,7 @@ call_group_free (gpointer data)
   CallGroup *g = data;
 
   g_array_unref (g->durations);
+  g_array_unref (g->calls);
   g_array_unref (g->events);
   g_free (g);
 }
@@ -58,6 +61,7 @@ call_group (GHashTable       *groups,
   g->first = G_MAXINT64;
   g->last = G_MININT64;
   g->durations = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  g->calls = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   g->events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
   g_hash_table_insert (groups, key, g);
   return g;
@@ -76,6 +80,10 @@ call_group_add (CallGroup    *g,
   g->count++;
   g->api_time = _sl_time_add (g->api_time, d);
   g_array_append_val (g->durations, d);
+  {
+    SlSpan sp = { api->start, api->end };
+    g_array_append_val (g->calls, sp);
+  }
   g->first = MIN (g->first, api->start);
   g->last = MAX (g->last, api->end);
   g->longest = MAX (g->longest, d);
@@ -201,11 +209,39 @@ sorted_groups (GHashTable *groups)
   return out;
 }
 
+/* Gives each group the GPU idle time of `cause` during its calls: on its GPU, or on every GPU
+ * for calls that name none (cudaDeviceSynchronize). */
+static void
+attribute_groups (SlAnalyzeCtx *ctx,
+                  GPtrArray    *groups,
+                  SlIdleCause   cause)
+{
+  for (guint gpu = 0; gpu < ctx->n_gpus; gpu++)
+    {
+      g_autoptr (GArray) requests = g_array_new (FALSE, FALSE, sizeof (SlIdleRequest));
+      if (ctx->gpus[gpu].ops->len == 0)
+        continue;
+      for (guint i = 0; i < groups->len; i++)
+        {
+          CallGroup *g = g_ptr_array_index (groups, i);
+          if (g->gpu >= 0 && (guint) g->gpu != gpu)
+            continue;
+          for (guint k = 0; k < g->calls->len; k++)
+            {
+              SlIdleRequest r = { g_array_index (g->calls, SlSpan, k).s,
+                                  g_array_index (g->calls, SlSpan, k).e, &g->given };
+              g_array_append_val (requests, r);
+            }
+        }
+      _sl_idle_attribute (ctx, gpu, 1u << cause, requests);
+    }
+}
+
 static SlFinding *
 group_finding (SlAnalyzeCtx *ctx,
                CallGroup    *g)
 {
-  SlFinding *f = _sl_finding_new (ctx, g->first, g->last, g->api_time);
+  SlFinding *f = _sl_finding_new (ctx, g->first, g->last, 0);
   g_autofree char *total = sl_format_duration (g->api_time);
   g_autofree char *longest = sl_format_duration (g->longest);
   g_autofree char *median = sl_format_duration (_sl_median_of (g->durations));
@@ -214,6 +250,9 @@ group_finding (SlAnalyzeCtx *ctx,
   f->global_pid = _sl_thread_pid (ctx, g->thread);
   f->gpu = g->gpu >= 0 ? (gint) _sl_gpu_id (ctx, (guint) g->gpu) : -1;
   f->stream = g->stream;
+  /* what the calls cost the GPU: its idle time while the host was in them (the host's own time
+   * is the evidence) */
+  _sl_finding_set_attributed (f, g->given);
   _sl_evidence (f, "count", "Calls", (double) g->count, "%" G_GSIZE_FORMAT, g->count);
   _sl_evidence (f, "host_blocked_ns", "Host blocked in them", (double) g->api_time, "%s", total);
   _sl_evidence (f, "median_ns", "Median call", (double) _sl_median_of (g->durations), "%s", median);
@@ -238,6 +277,7 @@ rule_copies (SlAnalyzeCtx *ctx,
 
   collect_ops (ctx, kind, filter, groups);
   sorted = sorted_groups (groups);
+  attribute_groups (ctx, sorted, SL_IDLE_COPY);
   for (guint i = 0; i < sorted->len; i++)
     {
       CallGroup *g = g_ptr_array_index (sorted, i);
@@ -261,8 +301,12 @@ rule_copies (SlAnalyzeCtx *ctx,
       _sl_evidence (f, "gpu_ns", sets ? "GPU time of the sets" : "GPU time of the copies",
                     (double) g->gpu_time, "%s", gpu_time);
       _sl_evidence (f, "kind", sets ? "Memory" : "Copies", 0, "%s", kinds);
-      f->summary = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " × %s (%s, %s), host blocked %s", who,
-                                    g->count, api, kinds, bytes, blocked);
+      {
+        g_autofree char *idle = sl_format_duration (g->given);
+        f->summary = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " × %s (%s, %s), host blocked %s, "
+                                      "GPU idle %s meanwhile", who, g->count, api, kinds, bytes,
+                                      blocked, idle);
+      }
       if (filter == filter_pageable_memcpy)
         f->advice = g_strdup ("An asynchronous copy from or to pageable memory is staged through a "
                               "pinned buffer by the driver and blocks the host: use pinned memory "
@@ -320,6 +364,7 @@ _sl_rule_sync_api (SlAnalyzeCtx *ctx)
                           NULL, 0);
     }
   sorted = sorted_groups (groups);
+  attribute_groups (ctx, sorted, SL_IDLE_SYNC);
   for (guint i = 0; i < sorted->len; i++)
     {
       CallGroup *g = g_ptr_array_index (sorted, i);
@@ -330,8 +375,12 @@ _sl_rule_sync_api (SlAnalyzeCtx *ctx)
       double rate = span > 0 ? (double) (g->count - 1) * 1e9 / (double) span : 0;
 
       _sl_evidence (f, "rate_per_s", "Calls per second", rate, "%.1f", rate);
-      f->summary = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " × %s, host blocked %s", who, g->count,
-                                    sl_trace_str (ctx->trace, g->api_name), blocked);
+      {
+        g_autofree char *idle = sl_format_duration (g->given);
+        f->summary = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " × %s, host blocked %s, GPU idle %s "
+                                      "meanwhile", who, g->count,
+                                      sl_trace_str (ctx->trace, g->api_name), blocked, idle);
+      }
       f->advice = g_strdup ("Each synchronization stalls the host until the GPU is done, then "
                             "the GPU idles until the host queues more work. Synchronize only "
                             "where the result is needed (not every step: .item(), .cpu(), "

@@ -37,6 +37,12 @@ static const SlRuleParam p_gpu_bound[] = {
   { "sync", SL_PARAM_FRACTION, 0.50, "the launching thread waits in sync calls above this share" },
   { NULL, 0, 0, NULL },
 };
+static const SlRuleParam p_copy_bound[] = {
+  { "window", SL_PARAM_DURATION, 100.0 * SL_MS, "stretches are judged in windows of this length" },
+  { "threshold", SL_PARAM_FRACTION, 0.80, "the GPU is busy above this share of a window" },
+  { "copies", SL_PARAM_FRACTION, 0.50, "copies (no kernel running) take this share of its busy time" },
+  { NULL, 0, 0, NULL },
+};
 static const SlRuleParam p_sync_memcpy[] = {
   { "min_bytes", SL_PARAM_BYTES, 64000, "host-to-device copies of this size or less are left out" },
   { NULL, 0, 0, NULL },
@@ -56,9 +62,16 @@ static const SlRuleParam p_low_occupancy[] = {
   { "time", SL_PARAM_DURATION, 1.0 * SL_MS, "smallest GPU time of a kernel worth reporting" },
   { NULL, 0, 0, NULL },
 };
+static const SlRuleParam p_tail_effect[] = {
+  { "waves", SL_PARAM_COUNT, 2, "grids of fewer waves than this are judged" },
+  { "fill", SL_PARAM_FRACTION, 0.50, "a last wave giving fewer SMs than this a block is a tail" },
+  { "share", SL_PARAM_FRACTION, 0.10, "smallest share of the GPU's kernel time worth reporting" },
+  { "time", SL_PARAM_DURATION, 1.0 * SL_MS,
+    "smallest GPU time of a kernel worth reporting, and of its time with no kernel beside it" },
+  { NULL, 0, 0, NULL },
+};
 static const SlRuleParam p_launch_latency[] = {
   { "latency", SL_PARAM_DURATION, 200.0 * SL_US, "launch call to GPU start above this is late" },
-  { "idle", SL_PARAM_FRACTION, 0.50, "counted only when the GPU is idle this much of the delay" },
   { NULL, 0, 0, NULL },
 };
 static const SlRuleParam p_straggler[] = {
@@ -68,7 +81,7 @@ static const SlRuleParam p_straggler[] = {
   { NULL, 0, 0, NULL },
 };
 static const SlRuleParam p_idle_breakdown[] = {
-  { "idle", SL_PARAM_FRACTION, 0.20, "reported when the GPU is idle this share of its span" },
+  { "idle", SL_PARAM_FRACTION, 0.20, "reported when the GPU is idle this share of the trace" },
   { NULL, 0, 0, NULL },
 };
 
@@ -78,12 +91,14 @@ enum
   RULE_GPU_GAPS,
   RULE_CPU_BOUND,
   RULE_GPU_BOUND,
+  RULE_COPY_BOUND,
   RULE_SYNC_MEMCPY,
   RULE_PAGEABLE_MEMCPY,
   RULE_SYNC_MEMSET,
   RULE_SYNC_API,
   RULE_TINY_KERNELS,
   RULE_LOW_OCCUPANCY,
+  RULE_TAIL_EFFECT,
   RULE_LAUNCH_LATENCY,
   RULE_IDLE_BREAKDOWN,
   RULE_STRAGGLER,
@@ -98,7 +113,11 @@ static const SlRule rules[N_RULES + 1] = {
   { "cpu_bound", "CPU-bound stretches",
     "the GPU waits while the CPU side is busy: launch overhead or the data loader", p_cpu_bound },
   { "gpu_bound", "GPU-bound stretches",
-    "the GPU is saturated and the launching thread waits for it in sync calls", p_gpu_bound },
+    "the GPU is saturated running kernels and the launching thread waits for it in sync calls",
+    p_gpu_bound },
+  { "copy_bound", "Copy-bound stretches",
+    "the GPU is busy mostly copying memory, not running kernels: pinned or pageable, the "
+    "bandwidth achieved against the link's", p_copy_bound },
   { "sync_memcpy", "Synchronous memcpy",
     "cudaMemcpy calls that block the host (as nsys cuda_memcpy_sync)", p_sync_memcpy },
   { "pageable_memcpy", "Async memcpy with pageable memory",
@@ -113,10 +132,15 @@ static const SlRule rules[N_RULES + 1] = {
     "kernels so short and frequent that launch overhead dominates", p_tiny_kernels },
   { "low_occupancy", "Low occupancy",
     "kernels taking a large share of GPU time at low theoretical occupancy", p_low_occupancy },
+  { "tail_effect", "Tail effect",
+    "kernels taking a large share of GPU time whose grid of under two waves leaves most SMs "
+    "idle in its last wave", p_tail_effect },
   { "launch_latency", "Launch latency",
-    "kernels starting long after their launch call while the GPU was idle", p_launch_latency },
+    "GPU idle time while kernels launched for it waited to start (a dependency, the driver)",
+    p_launch_latency },
   { "idle_breakdown", "GPU time breakdown",
-    "each GPU's time: busy (kernels, copies, sets), idle in host sync, idle while launching, other",
+    "each GPU's time over the trace: busy (kernels, copies, sets) and idle by cause, the one "
+    "account the other findings' idle time comes from",
     p_idle_breakdown },
   { "straggler", "Straggler rank",
     "in a trace of several ranks, the rank the others wait for in each step's collectives, and "
@@ -349,6 +373,7 @@ _sl_finding_free (gpointer data)
   g_free (f->summary);
   g_free (f->advice);
   g_free (f->cause);
+  _sl_blame_free (f->blame);
   g_array_unref (f->evidence);
   g_array_unref (f->events);
   g_array_unref (f->lanes);
@@ -366,6 +391,7 @@ sl_analysis_free (SlAnalysis *analysis)
   for (guint i = 0; i < analysis->summaries->len; i++)
     g_free (g_array_index (analysis->summaries, SlRuleSummary, i).note);
   g_array_unref (analysis->summaries);
+  g_array_unref (analysis->gpu_times);
   g_free (analysis->lacks);
   g_free (analysis);
 }
@@ -377,10 +403,23 @@ typedef void (*RuleFunc) (SlAnalyzeCtx *ctx);
 /* In the order of `rules`. */
 static const RuleFunc rule_funcs[N_RULES] = {
   _sl_rule_gpu_util,      _sl_rule_gpu_gaps,        _sl_rule_cpu_bound,   _sl_rule_gpu_bound,
-  _sl_rule_sync_memcpy,   _sl_rule_pageable_memcpy, _sl_rule_sync_memset, _sl_rule_sync_api,
-  _sl_rule_tiny_kernels,  _sl_rule_low_occupancy,   _sl_rule_launch_latency,
+  _sl_rule_copy_bound,    _sl_rule_sync_memcpy,   _sl_rule_pageable_memcpy, _sl_rule_sync_memset, _sl_rule_sync_api,
+  _sl_rule_tiny_kernels,  _sl_rule_low_occupancy,   _sl_rule_tail_effect,
+  _sl_rule_launch_latency,
   _sl_rule_idle_breakdown, _sl_rule_straggler,
 };
+
+/* The order rules run in: the views of the idle account ask for idle time most specific cause
+ * first (work queued, blocking copies, sync calls, tiny kernels' launch overhead, then the gaps
+ * by what covers them, then what is left in CPU-bound stretches), so a nanosecond goes to the
+ * finding that explains it best; the summaries of the account come last. */
+static const guint run_order[N_RULES] = {
+  RULE_LAUNCH_LATENCY, RULE_SYNC_MEMCPY, RULE_PAGEABLE_MEMCPY, RULE_SYNC_MEMSET, RULE_SYNC_API,
+  RULE_TINY_KERNELS,   RULE_GPU_GAPS,    RULE_CPU_BOUND,       RULE_GPU_BOUND,   RULE_COPY_BOUND,
+  RULE_LOW_OCCUPANCY,  RULE_TAIL_EFFECT, RULE_STRAGGLER,       RULE_GPU_UTIL,
+  RULE_IDLE_BREAKDOWN,
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (run_order) == N_RULES);
 
 /* What the trace lacks for the rules, and what it holds instead; NULL when it has CUDA API calls
  * and GPU work. */
@@ -464,6 +503,7 @@ sl_analyze (SlTrace                *trace,
   analysis = g_new0 (SlAnalysis, 1);
   analysis->findings = g_ptr_array_new_with_free_func (_sl_finding_free);
   analysis->summaries = g_array_new (FALSE, TRUE, sizeof (SlRuleSummary));
+  analysis->gpu_times = g_array_new (FALSE, TRUE, sizeof (SlGpuTime));
   ctx.trace = trace;
   ctx.params = params;
   /* the whole trace is the widest window: every test against it passes */
@@ -476,22 +516,47 @@ sl_analyze (SlTrace                *trace,
     }
   ctx.findings = analysis->findings;
   _sl_analyze_ctx_init (&ctx);
-  for (guint k = 0; k < N_RULES; k++)
-    {
-      SlRuleSummary s;
-      if (!run[k])
-        continue;
-      ctx.rule = &rules[k];
-      ctx.n_found = 0;
-      ctx.cost = 0;
-      ctx.note = g_string_new (NULL);
-      if (ctx.n_gpus == 0 && k != RULE_SYNC_API)
-        _sl_analyze_note (&ctx, "no GPU work in the trace");
-      else
-        rule_funcs[k] (&ctx);
-      s = (SlRuleSummary) { &rules[k], ctx.n_found, ctx.cost, g_string_free (ctx.note, FALSE) };
-      g_array_append_val (analysis->summaries, s);
-    }
+  {
+    SlRuleSummary done[N_RULES];
+    for (guint i = 0; i < N_RULES; i++)
+      {
+        guint k = run_order[i];
+        if (!run[k])
+          continue;
+        ctx.rule = &rules[k];
+        ctx.n_found = 0;
+        ctx.cost = 0;
+        ctx.note = g_string_new (NULL);
+        if (ctx.n_gpus == 0 && k != RULE_SYNC_API)
+          _sl_analyze_note (&ctx, "no GPU work in the trace");
+        else
+          rule_funcs[k] (&ctx);
+        /* a rule may drop findings it made (a gap another finding explains): count what is left */
+        ctx.n_found = 0;
+        ctx.cost = 0;
+        for (guint f = 0; f < analysis->findings->len; f++)
+          {
+            const SlFinding *x = g_ptr_array_index (analysis->findings, f);
+            if (x->rule == &rules[k])
+              {
+                ctx.n_found++;
+                ctx.cost = _sl_time_add (ctx.cost, x->cost);
+              }
+          }
+        done[k] = (SlRuleSummary) { &rules[k], ctx.n_found, ctx.cost,
+                                    g_string_free (ctx.note, FALSE) };
+      }
+    for (guint k = 0; k < N_RULES; k++)
+      if (run[k])
+        g_array_append_val (analysis->summaries, done[k]);
+  }
+  for (guint g = 0; g < ctx.n_gpus; g++)
+    if (ctx.gpus[g].ops->len > 0)
+      {
+        SlGpuTime t;
+        _sl_gpu_time (&ctx, g, &t);
+        g_array_append_val (analysis->gpu_times, t);
+      }
   _sl_analyze_ctx_clear (&ctx);
   analysis->lacks = lacks_text (trace);
   _sl_analyze_group (analysis->findings);

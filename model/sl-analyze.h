@@ -50,6 +50,29 @@ typedef struct
   double  value;    /* the number behind it, in ns, bytes, counts or 0..1 */
 } SlEvidence;
 
+/* What covers most of a span of GPU idle time on the threads that launch its work. */
+typedef enum
+{
+  SL_BLAME_NONE,       /* nothing covers half of it: no single cause */
+  SL_BLAME_NVTX,       /* an NVTX range (a framework operator: aten::…) */
+  SL_BLAME_CUDA_API,   /* a CUDA call */
+  SL_BLAME_OSRT,       /* an OS runtime call */
+  SL_BLAME_SAMPLE,     /* the function most CPU samples are in */
+  SL_BLAME_STATE,      /* a thread state (blocked, runnable) without a call to name */
+} SlBlameKind;
+
+typedef struct
+{
+  SlBlameKind kind;
+  char       *name;       /* the range, call, function or state; NULL for SL_BLAME_NONE */
+  guint32     name_id;    /* its string id for a call or range, else SL_NO_STR */
+  gint        thread;     /* thread index, -1 for SL_BLAME_NONE */
+  SlTime      overlap;    /* ns of the span it covers: its events of that name on that thread,
+                           * clipped to the span and summed (samples: their count × period) */
+} SlBlame;
+
+const char *sl_blame_kind_name (SlBlameKind kind);
+
 typedef struct
 {
   const SlRule *rule;
@@ -69,6 +92,11 @@ typedef struct
                                  * grouped into one; NULL: never grouped */
   GPtrArray    *instances;      /* SlFinding: a group's findings, in time order (each with its
                                  * own range, cost, events and lanes); NULL when not a group */
+  gboolean      idle_view;      /* its cost is GPU idle time attributed to it from the idle
+                                 * account (evidence attributed_idle_ns): for each GPU, such
+                                 * findings never spend the same nanosecond twice */
+  SlTime        attributed_idle; /* that time, ns */
+  SlBlame      *blame;          /* what covers most of its idle span; NULL when not judged */
 } SlFinding;
 
 /* Thresholds: rule.param → value, as set on the command line; unset ones keep their default. */
@@ -103,9 +131,26 @@ typedef struct
   char         *note;           /* what it looked at, or why it could not run */
 } SlRuleSummary;
 
+/* A GPU's time over the window analysed: busy by what, idle by cause (the one account the
+ * findings' idle time comes from) and how much of it findings account for. */
+typedef struct
+{
+  guint32 device_id;
+  SlTime  start, end;         /* the window: the trace's span (its rank's, in a merged trace) */
+  SlTime  kernels;            /* a kernel running */
+  SlTime  copies;             /* copies and no kernel */
+  SlTime  sets;               /* sets only */
+  SlTime  idle;               /* nothing running */
+  SlTime  idle_by_cause[6];   /* queued, copy, sync, launch, host, untraced: a partition of idle */
+  SlTime  attributed;         /* idle time given to findings (attributed_idle_ns, summed) */
+} SlGpuTime;
+
+const char *sl_idle_cause_label (guint cause);
+
 typedef struct
 {
   GPtrArray *findings;   /* SlFinding, most costly first */
+  GArray    *gpu_times;  /* SlGpuTime, for each GPU with work, in the trace's GPU order */
   GArray    *summaries;  /* SlRuleSummary, one per rule run, in rule order */
   SlTime     t0, t1;     /* the window analysed; 0, 0 for the whole trace */
   char      *lacks;      /* what the trace lacks for the rules ("no CUDA API calls, no GPU

@@ -1,0 +1,918 @@
+/* sl-analyze-idle.c: one account of each GPU's idle time.  Over the window (the trace's span, or
+ * the --range), every nanosecond a GPU runs no kernel, copy or set is given one cause, the first
+ * that holds on the threads that launch its work: work queued for it that waits, the host in a
+ * blocking copy, in a sync call, in a launch call, busy in something named, or nothing traced.
+ * The rules about idle time are views of that split: each asks for the idle time of its causes in
+ * its spans (_sl_idle_attribute) and is given only what no other finding has, so costs add up to
+ * at most the GPU's idle time.  Also here: blame by majority (what covers most of a gap) and the
+ * launch_latency rule, the view of the queued cause.
+ *
+ * Sizes: a training trace has ~10^5-10^6 idle spans a GPU; the host's lanes are queried only
+ * inside them (O(log n) each), so the account costs about one pass over the GPU's ops. */
+#include "sl-analyze-private.h"
+
+#include <string.h>
+
+#include "sl-format.h"
+#include "sl-utilization.h"
+
+static const char *const cause_names[SL_N_IDLE_CAUSES] = {
+  "queued", "copy", "sync", "launch", "host", "untraced",
+};
+
+const char *
+_sl_idle_cause_name (SlIdleCause cause)
+{
+  return cause < SL_N_IDLE_CAUSES ? cause_names[cause] : "?";
+}
+
+const char *
+sl_blame_kind_name (SlBlameKind kind)
+{
+  static const char *const names[] = { "none", "nvtx", "cuda_api", "osrt", "sample", "state" };
+
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "none";
+}
+
+void
+_sl_idle_account_free (SlIdleAccount *account)
+{
+  if (account == NULL)
+    return;
+  g_array_unref (account->idle);
+  g_array_unref (account->claimed);
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    g_array_unref (account->by_cause[c]);
+  g_free (account);
+}
+
+/* --- span sets -------------------------------------------------------------------------------- */
+
+/* The first span of a sorted, disjoint array whose end is after t. */
+static guint
+spans_after (GArray *spans,
+             SlTime  t)
+{
+  guint lo = 0, hi = spans->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (spans, SlSpan, mid).e <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Splits the union x by the union y: x ∩ y into `in`, x − y into `out` (both unions). */
+static void
+spans_cut (GArray *x,
+           GArray *y,
+           GArray *in,
+           GArray *out)
+{
+  guint j = 0;
+
+  for (guint i = 0; i < x->len; i++)
+    {
+      SlSpan sp = g_array_index (x, SlSpan, i);
+      SlTime pos = sp.s;
+
+      while (j < y->len && g_array_index (y, SlSpan, j).e <= pos)
+        j++;
+      for (guint k = j; k < y->len && g_array_index (y, SlSpan, k).s < sp.e; k++)
+        {
+          const SlSpan *c = &g_array_index (y, SlSpan, k);
+          if (c->s > pos)
+            {
+              SlSpan gap = { pos, c->s };
+              g_array_append_val (out, gap);
+            }
+          {
+            SlSpan both = { MAX (pos, c->s), MIN (sp.e, c->e) };
+            if (both.e > both.s)
+              g_array_append_val (in, both);
+          }
+          pos = MAX (pos, c->e);
+          if (pos >= sp.e)
+            break;
+        }
+      if (pos < sp.e)
+        {
+          SlSpan rest = { pos, sp.e };
+          g_array_append_val (out, rest);
+        }
+    }
+}
+
+const char *
+sl_idle_cause_label (guint cause)
+{
+  static const char *const labels[SL_N_IDLE_CAUSES] = {
+    "work queued for it waits (a dependency, the driver)",
+    "the host in a blocking copy or set (synchronous, or pageable memory)",
+    "the host in a sync call",
+    "the host in launch calls (launch overhead)",
+    "the host busy in something named (a CUDA call, an OS call, an NVTX range, sampled code)",
+    "nothing traced on the launching threads",
+  };
+
+  return cause < SL_N_IDLE_CAUSES ? labels[cause] : "?";
+}
+
+void
+_sl_gpu_time (SlAnalyzeCtx *ctx,
+              guint         gpu,
+              SlGpuTime    *out)
+{
+  SlIdleAccount *acc = _sl_idle_account (ctx, gpu);
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+  SlTime any, kc = 0;
+  g_autoptr (GArray) sets_alone = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+
+  /* the busy split is the same at each call; only what the findings were given grows */
+  if (acc->time_done)
+    {
+      *out = acc->time;
+      out->attributed = _sl_spans_total (acc->claimed);
+      return;
+    }
+  memset (out, 0, sizeof *out);
+  out->device_id = _sl_gpu_id (ctx, gpu);
+  out->start = acc->s;
+  out->end = acc->e;
+  out->kernels = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_KERNELS, acc->s, acc->e);
+  any = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_ANY, acc->s, acc->e);
+  /* sets alone: each memset's time that no kernel or copy covers (memsets are few: their lanes
+   * walked, the others queried inside each) */
+  kc = any;
+  for (guint k = 0; k < gi->ops->len; k++)
+    {
+      const SlLane *sets = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
+      if (sets->kind != SL_LANE_MEMSET)
+        continue;
+      for (gsize e = sl_lane_lower_bound (sets, acc->s); e < sets->n_events; e++)
+        {
+          SlSpan sp = { MAX (sets->events[e].start, acc->s), MIN (sets->events[e].end, acc->e) };
+          g_autoptr (GArray) covered = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+          g_autoptr (GArray) alone = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+          g_autoptr (GArray) both = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+          g_autoptr (GArray) one = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+          if (sets->events[e].start >= acc->e)
+            break;
+          if (sp.e <= sp.s)
+            continue;
+          for (guint j = 0; j < gi->ops->len; j++)
+            {
+              const SlLane *lane = sl_trace_get_lane (ctx->trace,
+                                                      g_array_index (gi->ops, guint32, j));
+              if (lane->kind != SL_LANE_MEMSET)
+                _sl_spans_add_overlap (lane, sp.s, sp.e, covered);
+            }
+          _sl_spans_merge (covered);
+          g_array_append_val (one, sp);
+          spans_cut (one, covered, both, alone);
+          /* two sets overlapping each other count once: the union of what they leave */
+          g_array_append_vals (sets_alone, alone->data, alone->len);
+        }
+    }
+  _sl_spans_merge (sets_alone);
+  kc = any - _sl_spans_total (sets_alone);
+  out->copies = MAX (kc - out->kernels, 0);
+  out->sets = MAX (any - kc, 0);
+  out->idle = acc->idle_total;
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    out->idle_by_cause[c] = acc->total[c];
+  out->attributed = _sl_spans_total (acc->claimed);
+  acc->time = *out;
+  acc->time_done = TRUE;
+}
+
+/* --- building the account --------------------------------------------------------------------- */
+
+typedef struct
+{
+  SlTime  s, e;
+  SlTime  prev_end;
+  GArray *idle;
+} HoleScan;
+
+static gboolean
+hole_scan_cb (SlTime   start,
+              SlTime   end,
+              gpointer user_data)
+{
+  HoleScan *h = user_data;
+  SlSpan sp = { MAX (h->prev_end, h->s), MIN (start, h->e) };
+
+  if (sp.e > sp.s)
+    g_array_append_val (h->idle, sp);
+  h->prev_end = MAX (h->prev_end, end);
+  return start < h->e;
+}
+
+/* The window of a GPU's account: the analysed window, within the span of the source trace its
+ * work comes from (a merged trace's ranks each cover their own span). */
+static void
+account_window (SlAnalyzeCtx *ctx,
+                guint         gpu,
+                SlTime       *s,
+                SlTime       *e)
+{
+  SlTrace *trace = ctx->trace;
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+  SlTime lo = sl_trace_get_start (trace), hi = sl_trace_get_end (trace);
+
+  if (gi->ops->len > 0 && sl_trace_get_n_sources (trace) > 1)
+    {
+      guint32 source = sl_trace_get_lane (trace, g_array_index (gi->ops, guint32, 0))->source;
+      if (source < sl_trace_get_n_sources (trace))
+        {
+          lo = sl_trace_get_source (trace, source)->start;
+          hi = sl_trace_get_source (trace, source)->end;
+        }
+    }
+  *s = MAX (lo, ctx->t0);
+  *e = MIN (hi, ctx->t1);
+  if (*e < *s)
+    *e = *s;
+}
+
+/* What a CUDA call of a launching thread says about the GPU's idle time during it. */
+static SlIdleCause
+call_cause (SlAnalyzeCtx *ctx,
+            const SlLane *lane,
+            gsize         index)
+{
+  SlApiClass c = _sl_api_class (ctx, lane->events[index].name);
+
+  if (c == SL_API_SYNC || c == SL_API_SYNC_OTHER)
+    return SL_IDLE_SYNC;
+  if (_sl_api_call_waits (ctx, lane, index))
+    return SL_IDLE_COPY;
+  if (c == SL_API_MEMCPY_ASYNC || c == SL_API_MEMSET_ASYNC
+      || strstr (sl_trace_str (ctx->trace, lane->events[index].name), "Launch") != NULL)
+    return SL_IDLE_LAUNCH;
+  return SL_IDLE_HOST;
+}
+
+typedef struct
+{
+  SlAnalyzeCtx *ctx;
+  SlSpan        clip;
+  GArray      **cover;     /* SL_N_IDLE_CAUSES arrays of SlSpan */
+  gboolean      api;       /* a CUDA API lane: classify each call */
+  gboolean      running;   /* a thread-state lane: only its running slices */
+} CoverScan;
+
+static gboolean
+cover_cb (const SlLane *lane,
+          gsize         index,
+          gpointer      user_data)
+{
+  CoverScan *c = user_data;
+  const SlEvent *ev = &lane->events[index];
+  SlSpan sp = { MAX (ev->start, c->clip.s), MIN (ev->end, c->clip.e) };
+  SlIdleCause cause = SL_IDLE_HOST;
+
+  if (sp.e <= sp.s)
+    return TRUE;
+  if (c->running && SL_STATE_OF (ev->aux) != SL_STATE_RUNNING)
+    return TRUE;
+  if (c->api)
+    cause = call_cause (c->ctx, lane, index);
+  g_array_append_val (c->cover[cause], sp);
+  return TRUE;
+}
+
+/* sl_lane_overlap for spans visited in time order: a lane whose ends never decrease (one depth of
+ * calls or ranges: no interval tree) is walked with a cursor, O(events + spans) for a whole pass
+ * where ~10^6 idle spans would cost as many tree descents. */
+static void
+overlap_in_order (const SlLane *lane,
+                  gsize        *cursor,
+                  SlSpan        sp,
+                  CoverScan    *scan)
+{
+  gsize k;
+
+  if (lane->max_end != NULL)
+    {
+      sl_lane_overlap (lane, sp.s, sp.e, cover_cb, scan);
+      return;
+    }
+  k = *cursor;
+  while (k < lane->n_events && lane->events[k].end <= sp.s
+         && !(lane->events[k].end == lane->events[k].start && lane->events[k].start == sp.s))
+    k++;
+  *cursor = k;
+  for (; k < lane->n_events && lane->events[k].start < sp.e; k++)
+    cover_cb (lane, k, scan);
+}
+
+/* The threads whose activity explains a GPU's idle time: those that launch its work, else the
+ * threads of its processes. */
+static GArray *
+host_threads (SlAnalyzeCtx *ctx,
+              guint         gpu)
+{
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+
+  return gi->launchers->len > 0 ? gi->launchers : gi->threads;
+}
+
+SlIdleAccount *
+_sl_idle_account (SlAnalyzeCtx *ctx,
+                  guint         gpu)
+{
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+  SlIdleAccount *acc;
+  GArray *cover[SL_N_IDLE_CAUSES];
+  GArray *threads;
+
+  if (gi->account != NULL)
+    return gi->account;
+  acc = g_new0 (SlIdleAccount, 1);
+  acc->idle = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  acc->claimed = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    {
+      acc->by_cause[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+      cover[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+    }
+  account_window (ctx, gpu, &acc->s, &acc->e);
+
+  /* the holes of the busy union, the window's ends included */
+  {
+    HoleScan h = { acc->s, acc->e, acc->s, acc->idle };
+    SlSpan tail;
+    if (gi->ops->len > 0)
+      sl_trace_gpu_busy_foreach (ctx->trace, gpu, SL_UTIL_ANY, hole_scan_cb, &h);
+    tail = (SlSpan) { MAX (h.prev_end, acc->s), acc->e };
+    if (tail.e > tail.s)
+      g_array_append_val (acc->idle, tail);
+  }
+
+  /* queued: from a launch call's return to its op's start, where that meets idle time */
+  for (guint k = 0; k < gi->ops->len && acc->idle->len > 0; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
+      gsize e0 = sl_lane_lower_bound (lane, acc->s), e1 = lane->n_events;
+      for (gsize e = e0; e < e1; e++)
+        {
+          const SlEvent *op = &lane->events[e];
+          const SlLane *al;
+          gsize ai;
+          SlSpan sp;
+          guint i;
+          if (_sl_launch_thread (ctx, op, &al, &ai) < 0 || al->events[ai].end >= op->start)
+            continue;
+          sp = (SlSpan) { MAX (al->events[ai].end, acc->s), MIN (op->start, acc->e) };
+          i = spans_after (acc->idle, sp.s);
+          if (sp.e > sp.s && i < acc->idle->len && g_array_index (acc->idle, SlSpan, i).s < sp.e)
+            g_array_append_val (cover[SL_IDLE_QUEUED], sp);
+        }
+    }
+
+  /* the launching threads in each idle span: their calls, ranges, samples and running time.  Idle
+   * span by idle span, each cause's pieces merged there: the covers come out sorted and disjoint,
+   * with no sort of ~10^6 pieces */
+  threads = host_threads (ctx, gpu);
+  {
+    GArray *local[SL_N_IDLE_CAUSES];
+    /* a cursor per lane walked: api, osrt, sched, then the NVTX depths, thread by thread */
+    g_autoptr (GArray) cursors = g_array_new (FALSE, TRUE, sizeof (gsize));
+    g_autofree guint *cursor_base = g_new (guint, MAX (threads->len, 1));
+    for (guint k = 0; k < threads->len; k++)
+      {
+        const SlThreadLanes *tl = &ctx->tl[g_array_index (threads, guint, k)];
+        cursor_base[k] = cursors->len;
+        g_array_set_size (cursors, cursors->len + 3 + (tl->nvtx != NULL ? tl->nvtx->len : 0));
+      }
+    for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+      local[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+    for (guint i = 0; i < acc->idle->len; i++)
+      {
+        SlSpan sp = g_array_index (acc->idle, SlSpan, i);
+        CoverScan scan = { ctx, sp, local, TRUE, FALSE };
+
+        for (guint k = 0; k < threads->len; k++)
+          {
+            const SlThreadLanes *tl = &ctx->tl[g_array_index (threads, guint, k)];
+            const SlLane *api = _sl_lane_or_null (ctx, tl->api);
+            const SlLane *osrt = _sl_lane_or_null (ctx, tl->osrt);
+            const SlLane *samples = tl->sample_period > 0 ? _sl_lane_or_null (ctx, tl->samples)
+                                                          : NULL;
+            const SlLane *sched = _sl_lane_or_null (ctx, tl->sched);
+            SlTime half = tl->sample_period / 2;
+            gsize *cur = &g_array_index (cursors, gsize, cursor_base[k]);
+
+            scan.api = TRUE;
+            scan.running = FALSE;
+            if (api != NULL)
+              overlap_in_order (api, &cur[0], sp, &scan);
+            scan.api = FALSE;
+            if (osrt != NULL)
+              overlap_in_order (osrt, &cur[1], sp, &scan);
+            for (guint n = 0; tl->nvtx != NULL && n < tl->nvtx->len; n++)
+              overlap_in_order (sl_trace_get_lane (ctx->trace,
+                                                   g_array_index (tl->nvtx, guint32, n)),
+                                &cur[3 + n], sp, &scan);
+            if (sched != NULL)
+              {
+                scan.running = TRUE;
+                overlap_in_order (sched, &cur[2], sp, &scan);
+                scan.running = FALSE;
+              }
+            /* a sample stands for the period around it */
+            if (samples != NULL)
+              for (gsize s = sl_lane_lower_bound (samples, sp.s - half),
+                         s1 = sl_lane_lower_bound (samples, sp.e + half); s < s1; s++)
+                {
+                  SlTime t = samples->events[s].start;
+                  SlSpan c = { MAX (t - half, sp.s), MIN (t + half, sp.e) };
+                  if (c.e > c.s)
+                    g_array_append_val (local[SL_IDLE_HOST], c);
+                }
+          }
+        for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+          if (local[c]->len > 0)
+            {
+              _sl_spans_merge (local[c]);
+              g_array_append_vals (cover[c], local[c]->data, local[c]->len);
+              g_array_set_size (local[c], 0);
+            }
+      }
+    for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+      g_array_unref (local[c]);
+  }
+
+  /* the partition: each cause takes what the ones before it left */
+  {
+    g_autoptr (GArray) rest = g_array_copy (acc->idle);
+    /* the queued cover comes from ops in lane order: merged here; the others already are */
+    _sl_spans_merge (cover[SL_IDLE_QUEUED]);
+    for (guint c = 0; c < SL_IDLE_UNTRACED; c++)
+      {
+        g_autoptr (GArray) left = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+        spans_cut (rest, cover[c], acc->by_cause[c], left);
+        g_array_unref (rest);
+        rest = g_steal_pointer (&left);
+      }
+    g_array_append_vals (acc->by_cause[SL_IDLE_UNTRACED], rest->data, rest->len);
+  }
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    {
+      acc->total[c] = _sl_spans_total (acc->by_cause[c]);
+      acc->idle_total = _sl_time_add (acc->idle_total, acc->total[c]);
+      g_array_unref (cover[c]);
+    }
+  g_assert (acc->idle_total == _sl_spans_total (acc->idle));
+  gi->account = acc;
+  return acc;
+}
+
+SlTime
+_sl_idle_in (SlIdleAccount *account,
+             guint          causes,
+             SlTime         a,
+             SlTime         b)
+{
+  SlTime total = 0;
+
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    {
+      GArray *spans = account->by_cause[c];
+      if ((causes & (1u << c)) == 0)
+        continue;
+      for (guint i = spans_after (spans, a); i < spans->len; i++)
+        {
+          const SlSpan *sp = &g_array_index (spans, SlSpan, i);
+          if (sp->s >= b)
+            break;
+          total = _sl_time_add (total, MIN (sp->e, b) - MAX (sp->s, a));
+        }
+    }
+  return total;
+}
+
+/* --- attribution ------------------------------------------------------------------------------ */
+
+static gint
+cmp_request (gconstpointer a,
+             gconstpointer b)
+{
+  const SlIdleRequest *x = a, *y = b;
+
+  return x->s < y->s ? -1 : x->s > y->s;
+}
+
+void
+_sl_idle_attribute (SlAnalyzeCtx *ctx,
+                    guint         gpu,
+                    guint         causes,
+                    GArray       *requests)
+{
+  SlIdleAccount *acc = _sl_idle_account (ctx, gpu);
+  g_autoptr (GArray) given = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  SlTime done = G_MININT64;
+
+  /* stable: of two requests starting together, the first asked keeps its order */
+  g_array_sort (requests, cmp_request);
+  for (guint r = 0; r < requests->len; r++)
+    {
+      SlIdleRequest *req = &g_array_index (requests, SlIdleRequest, r);
+      SlTime rs = MAX (req->s, done), re = req->e;
+
+      if (re <= rs)
+        continue;
+      done = re;
+      for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+        {
+          GArray *spans = acc->by_cause[c];
+          if ((causes & (1u << c)) == 0)
+            continue;
+          for (guint i = spans_after (spans, rs); i < spans->len; i++)
+            {
+              const SlSpan *sp = &g_array_index (spans, SlSpan, i);
+              SlTime x = MAX (sp->s, rs), y = MIN (sp->e, re), pos = x;
+              if (sp->s >= re)
+                break;
+              /* less what findings were given before */
+              for (guint j = spans_after (acc->claimed, x); j < acc->claimed->len; j++)
+                {
+                  const SlSpan *cl = &g_array_index (acc->claimed, SlSpan, j);
+                  if (cl->s >= y)
+                    break;
+                  if (cl->s > pos)
+                    {
+                      SlSpan piece = { pos, cl->s };
+                      g_array_append_val (given, piece);
+                      *req->attributed = _sl_time_add (*req->attributed, piece.e - piece.s);
+                    }
+                  pos = MAX (pos, cl->e);
+                }
+              if (pos < y)
+                {
+                  SlSpan piece = { pos, y };
+                  g_array_append_val (given, piece);
+                  *req->attributed = _sl_time_add (*req->attributed, piece.e - piece.s);
+                }
+            }
+        }
+    }
+  g_array_append_vals (acc->claimed, given->data, given->len);
+  _sl_spans_merge (acc->claimed);
+}
+
+void
+_sl_finding_set_attributed (SlFinding *f,
+                            SlTime     attributed)
+{
+  f->idle_view = TRUE;
+  f->attributed_idle = MAX (attributed, 0);
+  f->cost = f->attributed_idle;
+  _sl_evidence_duration (f, "attributed_idle_ns", "GPU idle time it accounts for",
+                         f->attributed_idle);
+}
+
+/* --- blame by majority ------------------------------------------------------------------------ */
+
+void
+_sl_blame_free (SlBlame *blame)
+{
+  if (blame == NULL)
+    return;
+  g_free (blame->name);
+  g_free (blame);
+}
+
+typedef struct
+{
+  SlTime  overlap;
+  guint32 depth;
+} NvtxCover;
+
+typedef struct
+{
+  SlTime      a, b;
+  GHashTable *by_name;    /* name id → NvtxCover */
+  guint32     depth;
+} NvtxScan;
+
+static gboolean
+nvtx_cover_cb (const SlLane *lane,
+               gsize         index,
+               gpointer      user_data)
+{
+  NvtxScan *n = user_data;
+  const SlEvent *ev = &lane->events[index];
+  SlTime d = MIN (ev->end, n->b) - MAX (ev->start, n->a);
+  NvtxCover *c;
+
+  if (d <= 0 || (ev->link & SL_NVTX_MARK) != 0)
+    return TRUE;
+  c = g_hash_table_lookup (n->by_name, GUINT_TO_POINTER (ev->name));
+  if (c == NULL)
+    {
+      c = g_new0 (NvtxCover, 1);
+      g_hash_table_insert (n->by_name, GUINT_TO_POINTER (ev->name), c);
+    }
+  c->overlap = _sl_time_add (c->overlap, d);
+  c->depth = MAX (c->depth, n->depth);
+  return TRUE;
+}
+
+/* Levels of a blame, most specific first; a thread's blame is the first level that covers half. */
+enum
+{
+  LEVEL_CALL,
+  LEVEL_NVTX,
+  LEVEL_SAMPLE,
+  LEVEL_STATE,
+  LEVEL_NONE
+};
+
+static SlBlame *
+thread_blame (SlAnalyzeCtx *ctx,
+              gint          thread,
+              SlTime        a,
+              SlTime        b,
+              guint        *level)
+{
+  const SlThreadLanes *tl = &ctx->tl[thread];
+  SlTime len = b - a;
+  SlBlame *blame = g_new0 (SlBlame, 1);
+
+  blame->thread = thread;
+  /* a CUDA or OS runtime call: the name whose calls cover the most */
+  {
+    g_autoptr (GHashTable) api = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+    g_autoptr (GHashTable) osrt = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+    SlTime api_t, osrt_t;
+    guint32 api_top, osrt_top;
+
+    _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->api), a, b, api, SL_CALLS_ALL, NULL);
+    _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, osrt, SL_CALLS_ALL, NULL);
+    api_top = _sl_top_name (api, &api_t);
+    osrt_top = _sl_top_name (osrt, &osrt_t);
+    if (MAX (api_t, osrt_t) * 2 >= len && MAX (api_t, osrt_t) > 0)
+      {
+        gboolean is_api = api_t >= osrt_t;
+        blame->kind = is_api ? SL_BLAME_CUDA_API : SL_BLAME_OSRT;
+        blame->name_id = is_api ? api_top : osrt_top;
+        blame->name = g_strdup (sl_trace_str (ctx->trace, blame->name_id));
+        blame->overlap = is_api ? api_t : osrt_t;
+        *level = LEVEL_CALL;
+        return blame;
+      }
+  }
+  /* an NVTX range: the deepest whose name covers half (its enclosing ranges cover it too) */
+  if (tl->nvtx != NULL)
+    {
+      g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      GHashTableIter it;
+      gpointer k, v;
+      guint32 best = SL_NO_STR;
+      const NvtxCover *bc = NULL;
+
+      for (guint n = 0; n < tl->nvtx->len; n++)
+        {
+          const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (tl->nvtx, guint32, n));
+          NvtxScan scan = { a, b, by_name, lane->depth };
+          sl_lane_overlap (lane, a, b, nvtx_cover_cb, &scan);
+        }
+      g_hash_table_iter_init (&it, by_name);
+      while (g_hash_table_iter_next (&it, &k, &v))
+        {
+          const NvtxCover *c = v;
+          if (c->overlap * 2 < len)
+            continue;
+          if (bc == NULL || c->depth > bc->depth
+              || (c->depth == bc->depth && c->overlap > bc->overlap))
+            {
+              bc = c;
+              best = GPOINTER_TO_UINT (k);
+            }
+        }
+      if (bc != NULL)
+        {
+          blame->kind = SL_BLAME_NVTX;
+          blame->name_id = best;
+          blame->name = g_strdup (sl_trace_str (ctx->trace, best));
+          blame->overlap = bc->overlap;
+          *level = LEVEL_NVTX;
+          return blame;
+        }
+    }
+  /* the function most of its samples are in */
+  if (tl->sample_period > 0)
+    {
+      guint32 sym, mod;
+      gsize n = _sl_samples_top (ctx, _sl_lane_or_null (ctx, tl->samples), a, b, &sym, &mod);
+      SlTime covered = MIN ((SlTime) n * tl->sample_period, len);
+      if (n > 0 && covered * 2 >= len)
+        {
+          blame->kind = SL_BLAME_SAMPLE;
+          blame->name = _sl_sample_name (ctx, sym, mod);
+          blame->overlap = covered;
+          *level = LEVEL_SAMPLE;
+          return blame;
+        }
+    }
+  /* a thread state */
+  {
+    SlStateTimes st;
+    _sl_thread_states (ctx, thread, a, b, &st);
+    if (st.any)
+      {
+        static const char *const names[SL_N_THREAD_STATES] = {
+          "unknown", "running", "runnable", "blocked",
+        };
+        guint best = SL_STATE_RUNNING;
+        for (guint s = SL_STATE_RUNNING; s < SL_N_THREAD_STATES; s++)
+          if (st.time[s] > st.time[best])
+            best = s;
+        if (st.time[best] * 2 >= len && st.time[best] > 0)
+          {
+            blame->kind = SL_BLAME_STATE;
+            blame->name = g_strdup (names[best]);
+            blame->overlap = st.time[best];
+            *level = LEVEL_STATE;
+            return blame;
+          }
+      }
+  }
+  blame->kind = SL_BLAME_NONE;
+  blame->thread = -1;
+  *level = LEVEL_NONE;
+  return blame;
+}
+
+SlBlame *
+_sl_blame (SlAnalyzeCtx *ctx,
+           guint         gpu,
+           SlTime        a,
+           SlTime        b)
+{
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+  GArray *threads = gi->launchers->len > 0 ? gi->launchers : gi->threads;
+  SlBlame *best = NULL;
+  guint best_level = LEVEL_NONE + 1;
+
+  /* the main launching thread first: what it does is what starves the GPU */
+  if (gi->launcher >= 0)
+    {
+      best = thread_blame (ctx, gi->launcher, a, b, &best_level);
+      if (best_level != LEVEL_NONE)
+        return best;
+    }
+  for (guint k = 0; k < threads->len; k++)
+    {
+      gint t = (gint) g_array_index (threads, guint, k);
+      guint level;
+      SlBlame *bl;
+      if (t == gi->launcher)
+        continue;
+      bl = thread_blame (ctx, t, a, b, &level);
+      if (best == NULL || level < best_level
+          || (level == best_level && bl->overlap > best->overlap))
+        {
+          _sl_blame_free (best);
+          best = bl;
+          best_level = level;
+        }
+      else
+        _sl_blame_free (bl);
+    }
+  if (best == NULL)
+    {
+      best = g_new0 (SlBlame, 1);
+      best->thread = -1;
+    }
+  return best;
+}
+
+/* --- launch_latency --------------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint32 stream;
+  guint   count;
+} StreamCount;
+
+void
+_sl_rule_launch_latency (SlAnalyzeCtx *ctx)
+{
+  SlTime latency = (SlTime) _sl_analyze_param (ctx, "latency");
+
+  for (guint g = 0; g < ctx->n_gpus; g++)
+    {
+      SlGpuInfo *gi = &ctx->gpus[g];
+      g_autoptr (GArray) delays = g_array_new (FALSE, FALSE, sizeof (SlTime));
+      g_autoptr (GArray) requests = g_array_new (FALSE, FALSE, sizeof (SlIdleRequest));
+      g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
+      g_autoptr (GArray) streams = g_array_new (FALSE, FALSE, sizeof (StreamCount));
+      SlTime attributed = 0, first = G_MAXINT64, last = G_MININT64, worst = 0;
+      gint thread = -1;
+      gboolean one_thread = TRUE;
+
+      for (guint k = 0; k < gi->kernels->len; k++)
+        {
+          const SlLane *lane = sl_trace_get_lane (ctx->trace,
+                                                  g_array_index (gi->kernels, guint32, k));
+          guint late = 0;
+          gsize e0, e1;
+
+          _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+          for (gsize e = e0; e < e1; e++)
+            {
+              const SlEvent *ev = &lane->events[e];
+              const SlLane *al;
+              gsize ai;
+              SlTime delay;
+              if (_sl_launch_thread (ctx, ev, &al, &ai) < 0)
+                continue;
+              delay = ev->start - al->events[ai].end;
+              if (delay <= latency)
+                continue;
+              {
+                SlIdleRequest r = { al->events[ai].end, ev->start, &attributed };
+                g_array_append_val (requests, r);
+              }
+              g_array_append_val (delays, delay);
+              first = MIN (first, al->events[ai].start);
+              last = MAX (last, ev->end);
+              worst = MAX (worst, delay);
+              one_thread &= thread < 0 || thread == al->thread;
+              thread = al->thread;
+              late++;
+              if (events->len < SL_MAX_FINDING_EVENTS)
+                {
+                  SlFindingEvent pair[2] = { { al->index, ai }, { lane->index, e } };
+                  g_array_append_vals (events, pair, 2);
+                }
+            }
+          if (late > 0)
+            {
+              StreamCount sc = { lane->stream_id, late };
+              g_array_append_val (streams, sc);
+            }
+        }
+      if (delays->len == 0)
+        continue;
+      /* only the delays' idle time: a late kernel on a busy GPU waits behind other work, which
+       * is the host running ahead, not a cost */
+      _sl_idle_attribute (ctx, g, 1u << SL_IDLE_QUEUED, requests);
+      if (attributed < latency)
+        {
+          g_autofree char *d = sl_format_duration (attributed);
+          g_autofree char *lat = sl_format_duration (latency);
+          _sl_analyze_note (ctx, "GPU %u: %u kernels started over %s after their launch, with "
+                            "only %s of idle time while they waited (the GPU was busy with "
+                            "earlier work)", _sl_gpu_id (ctx, g), delays->len,
+                            lat, d);
+          continue;
+        }
+      {
+        SlFinding *f = _sl_finding_new (ctx, first, last, 0);
+        g_autofree char *med = sl_format_duration (_sl_median_of (delays));
+        g_autofree char *w = sl_format_duration (worst);
+        g_autofree char *idle = sl_format_duration (attributed);
+        g_autoptr (GString) where = g_string_new (NULL);
+
+        for (guint i = 0; i < streams->len && i < 8; i++)
+          g_string_append_printf (where, "%s%u (%u)", i ? ", " : "",
+                                  g_array_index (streams, StreamCount, i).stream,
+                                  g_array_index (streams, StreamCount, i).count);
+        if (streams->len > 8)
+          g_string_append_printf (where, " and %u more", streams->len - 8);
+        f->gpu = (gint) _sl_gpu_id (ctx, g);
+        f->stream = streams->len == 1 ? g_array_index (streams, StreamCount, 0).stream : 0;
+        f->thread = one_thread ? thread : -1;
+        f->global_pid = gi->global_pid;
+        _sl_finding_set_attributed (f, attributed);
+        _sl_evidence (f, "count", "Late kernels", delays->len, "%u", delays->len);
+        _sl_evidence (f, "streams", "On streams (late kernels)", streams->len, "%s", where->str);
+        _sl_evidence (f, "median_delay_ns", "Median queue delay",
+                      (double) _sl_median_of (delays), "%s", med);
+        _sl_evidence (f, "max_delay_ns", "Longest queue delay", (double) worst, "%s", w);
+        _sl_evidence (f, "idle_ns", "GPU idle while they waited", (double) attributed, "%s",
+                      idle);
+        for (guint i = 0; i < events->len; i++)
+          _sl_finding_add_event (ctx, f, g_array_index (events, SlFindingEvent, i).lane,
+                                 g_array_index (events, SlFindingEvent, i).index);
+        _sl_finding_add_gpu_lanes (ctx, f, g);
+        f->summary = g_strdup_printf ("GPU %u idle %s with launched kernels waiting: %u kernels "
+                                      "started %s (median) after their launch call returned",
+                                      _sl_gpu_id (ctx, g), idle, delays->len, med);
+        f->advice = g_strdup ("The GPU was idle while work launched for it waited: the launches "
+                              "waited on something else (a stream or event dependency, an "
+                              "implicit synchronization of the legacy default stream, or the "
+                              "driver), not on the host. Use non-blocking streams and check the "
+                              "dependencies of these launches.");
+      }
+    }
+}
