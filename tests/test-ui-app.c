@@ -15,6 +15,7 @@
 #include "sl-diff-panel.h"
 #include "sl-summaries.h"
 #include "sl-findings-panel-private.h"
+#include "sl-format.h"
 #include "sl-lane.h"
 #include "sl-plant.h"
 #include "sl-record-dialog-private.h"
@@ -989,6 +990,74 @@ test_findings (void)
   sl_test_iterate_for (50);
 }
 
+/* The first label under `widget` whose text starts with `prefix`, or NULL. */
+static GtkWidget *
+find_label_prefixed (GtkWidget  *widget,
+                     const char *prefix)
+{
+  if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_prefixed (c, prefix);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A trace without GPU work has no findings, and the panel says why in a sentence longer than its
+ * list is wide (issue 28, item 8: on one line it was clipped at both ends).  The whole sentence
+ * shows: the label lies within what the paned shows of the list, as high as its text needs. */
+static void
+test_findings_none (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "findings-none.sqlite", NULL);
+  Plant *p = plant_new (path);
+  SlWindow *window;
+  SlFindingsPanel *panel;
+  SlTimelineView *tv;
+  GtkWidget *label, *paned;
+  graphene_rect_t b;
+  int nat_h, w, h, pos;
+
+  for (gint64 t = 10 * PLANT_MS; t < 110 * PLANT_MS; t += PLANT_MS)
+    plant_osrt (p, PLANT_MAIN, "read", t, t + 500 * PLANT_US);
+  plant_finish (p);
+
+  window = open_findings (path, &panel, &tv);
+  sl_test_iterate_for (100);
+  g_assert_cmpuint (sl_findings_panel_get_n_findings (panel), ==, 0);
+  label = find_label_prefixed (GTK_WIDGET (panel), "No findings");
+  g_assert_nonnull (label);
+  g_test_message ("findings panel: %s", gtk_label_get_text (GTK_LABEL (label)));
+  /* the sentence names what the trace lacks and what it holds */
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "no GPU activity"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "100 OS runtime calls."));
+  sl_test_screenshot (GTK_WIDGET (window), "findings-none");
+
+  /* the paned shows its list column up to its position and clips the rest (the column itself may
+   * be allocated wider); the label lies inside what shows, as high as its text needs at its
+   * width.  Sizes as gtk_widget_measure gives them: margins included */
+  paned = gtk_widget_get_ancestor (label, GTK_TYPE_PANED);
+  g_assert_nonnull (paned);
+  g_assert_true (gtk_widget_compute_bounds (label, paned, &b));
+  pos = gtk_paned_get_position (GTK_PANED (paned));
+  w = gtk_widget_get_width (label) + gtk_widget_get_margin_start (label)
+      + gtk_widget_get_margin_end (label);
+  h = gtk_widget_get_height (label) + gtk_widget_get_margin_top (label)
+      + gtk_widget_get_margin_bottom (label);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, w, NULL, &nat_h, NULL, NULL);
+  g_test_message ("label at x %.0f … %.0f of the list's %d px shown; %d px high with its margins, "
+                  "its text needs %d", b.origin.x, b.origin.x + b.size.width, pos, h, nat_h);
+  g_assert_cmpfloat (b.origin.x, >=, 0);
+  g_assert_cmpfloat (b.origin.x + b.size.width, <=, pos);
+  g_assert_cmpint (h, >=, nat_h);
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (50);
+}
+
 /* 48 gaps of one cause in the findings panel: one group row, closed; opened, its instances show
  * under it, and selecting one zooms the timeline to that gap. */
 static void
@@ -1011,7 +1080,8 @@ test_findings_group (void)
       gint64 corr = plant_api (p, PLANT_MAIN, "cuLaunchKernel", t, t + 5 * PLANT_US);
       gint64 end = t + 8 * PLANT_US + PLANT_MS;
       plant_kernel (p, "step_kernel", &plant_config_full, t + 8 * PLANT_US, end, corr);
-      plant_api (p, PLANT_MAIN, "cuStreamSynchronize", t + 5 * PLANT_US, end + 4400 * PLANT_US);
+      /* an event sync: the idle time in a stream sync would be sync_api's */
+      plant_api (p, PLANT_MAIN, "cuEventSynchronize", t + 5 * PLANT_US, end + 4400 * PLANT_US);
       t = end + 4410 * PLANT_US;
     }
   plant_set_gpu_free (p, t);
@@ -1031,7 +1101,7 @@ test_findings_group (void)
   g_assert_nonnull (group);
   g_assert_cmpuint (group->instances->len, ==, 48);
   text = widget_text (GTK_WIDGET (panel));
-  g_assert_nonnull (strstr (text, "48 × GPU 0 idle; python3 [100] in cuStreamSynchronize"));
+  g_assert_nonnull (strstr (text, "48 × GPU 0 idle; python3 [100] in cuEventSynchronize"));
   g_assert_false (sl_findings_panel_get_expanded (panel, gi));
   sl_findings_panel_select (panel, gi);
   sl_test_iterate_for (50);
@@ -1054,6 +1124,215 @@ test_findings_group (void)
   g_assert_false (sl_findings_panel_get_expanded (panel, gi));
   gtk_window_destroy (GTK_WINDOW (window));
   sl_test_iterate_for (50);
+}
+
+/* A duration as sl_format_duration writes it ("940.505 ms", "17 ns"), in ns; -1 when it is none. */
+static double
+parse_duration (const char *text)
+{
+  static const struct { const char *unit; double ns; } units[] = {
+    { " ns", 1 }, { " µs", 1e3 }, { " ms", 1e6 }, { " s", 1e9 },
+  };
+  char *end;
+  double v = g_ascii_strtod (text, &end);
+
+  if (end == text)
+    return -1;
+  for (guint u = 0; u < G_N_ELEMENTS (units); u++)
+    if (g_str_equal (end, units[u].unit))
+      return v * units[u].ns;
+  return -1;
+}
+
+static void
+collect_label_widgets (GtkWidget *widget,
+                       GPtrArray *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    collect_label_widgets (c, out);
+}
+
+/* Three real traces that nobody here wrote, each with what issue 28 found wrong in it. */
+typedef struct
+{
+  const char  *trace;       /* for sl_test_trace_path */
+  const char  *shot;        /* the screenshot's name */
+  const char  *first_rule;  /* the costliest finding's rule; NULL: not checked */
+  const char  *show_rule;   /* the rule of the finding selected for the screenshot */
+  SlBlameKind  blame;       /* a gpu_gaps finding shown: what its blame must be */
+  const char  *shown;       /* text the details of the finding shown hold */
+} RealFindings;
+
+static const RealFindings real_findings[] = {
+  /* kernels 2.3 % of each GPU's busy time, 25.5 GB of pinned host-to-device copies 97 % */
+  { "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite", "findings-real-h100-copy-bound", "copy_bound",
+    "copy_bound", SL_BLAME_NONE, "pinned" },
+  /* a 4.5 ms gap while the launching thread is in the NVTX range aten::native_layer_norm */
+  { "nsys/nsys-2026.2-mfu-2gpu.sqlite", "findings-real-mfu-nvtx-gap", NULL, "gpu_gaps",
+    SL_BLAME_NVTX, "aten::native_layer_norm" },
+  /* 47.7 GiB each way in 512 MB copies of pageable memory at ~4 GB/s */
+  { "nsys/nsys-2023.3-t4-openmp.sqlite", "findings-real-t4-pageable", "copy_bound",
+    "pageable_memcpy", SL_BLAME_NONE, "Pageable" },
+};
+
+/* The Findings tab on three real traces (issue 28): what its rows and details show, read back
+ * from the widgets.  Rows are in the order of their cost as the row writes it; no cost is more
+ * than the trace's span × its GPUs; each row names its rule; selecting a finding shows its
+ * summary, cost, evidence (for idle time, the part of the GPU's idle time it accounts for; for a
+ * gap, its blame) and advice.  A screenshot of each, with the finding the trace is known for. */
+static void
+test_findings_real (void)
+{
+  for (guint c = 0; c < G_N_ELEMENTS (real_findings); c++)
+    {
+      const RealFindings *rf = &real_findings[c];
+      g_autofree char *path = sl_test_trace_path (rf->trace);
+      g_autofree char *header = NULL;
+      g_autoptr (GPtrArray) rows = g_ptr_array_new ();
+      SlWindow *window;
+      SlFindingsPanel *panel;
+      SlTimelineView *tv;
+      SlTrace *trace;
+      GtkWidget *list;
+      SlTime span;
+      guint n, n_gpus, shown = G_MAXUINT;
+      double prev = G_MAXDOUBLE, cost_right = 0, summary_x = 0;
+      int min_h = G_MAXINT, max_h = 0;
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          g_test_skip ("real nsys traces not found");
+          return;
+        }
+      window = open_findings (path, &panel, &tv);
+      sl_test_iterate_for (100);
+      trace = sl_window_get_trace (window);
+      span = sl_trace_get_end (trace) - sl_trace_get_start (trace);
+      n_gpus = sl_trace_get_n_gpus (trace);
+      n = sl_findings_panel_get_n_findings (panel);
+      header = widget_text (GTK_WIDGET (panel));
+      g_test_message ("%s: %u findings, span %" G_GINT64_FORMAT " ns, %u GPUs", rf->trace, n,
+                      span, n_gpus);
+      g_assert_cmpuint (n, >=, 3);
+      g_assert_cmpuint (n_gpus, >=, 1);
+      g_assert_nonnull (strstr (header, "most costly first"));
+      g_assert_cmpuint (sl_timeline_view_get_ruler_marks (tv), ==, n);
+
+      /* the rows as shown: groups closed, so one visible row a finding, in the findings' order */
+      list = find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX);
+      g_assert_nonnull (list);
+      for (int r = 0;; r++)
+        {
+          GtkListBoxRow *row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), r);
+          if (row == NULL)
+            break;
+          if (gtk_widget_get_visible (GTK_WIDGET (row)))
+            g_ptr_array_add (rows, row);
+        }
+      g_assert_cmpuint (rows->len, ==, n);
+      /* the tab shown just now may not be laid out yet */
+      for (int t = 0; t < 250 && gtk_widget_get_height (g_ptr_array_index (rows, n - 1)) == 0; t++)
+        sl_test_iterate_for (20);
+      for (guint i = 0; i < n; i++)
+        {
+          const SlFinding *f = sl_findings_panel_get_finding (panel, i);
+          g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+          const char *rule, *cost, *summary;
+          double ns;
+
+          /* a row: the rule, the cost, the summary */
+          collect_label_widgets (g_ptr_array_index (rows, i), labels);
+          g_assert_cmpuint (labels->len, ==, 3);
+          rule = gtk_label_get_text (g_ptr_array_index (labels, 0));
+          cost = gtk_label_get_text (g_ptr_array_index (labels, 1));
+          summary = gtk_label_get_text (g_ptr_array_index (labels, 2));
+          g_test_message ("  %2u. %-16s %12s  %s", i + 1, rule, cost, summary);
+          g_assert_cmpstr (rule, ==, f->rule->name);
+          if (i == 0 && rf->first_rule != NULL)
+            g_assert_cmpstr (rule, ==, rf->first_rule);
+          g_assert_cmpstr (summary, ==, f->summary);
+          /* the columns line up (a rule name wider than its column pushed its row's cost and
+           * summary right) and a group's row, with its toggle, is as high as the others */
+          {
+            graphene_rect_t cb, sb;
+            int h = gtk_widget_get_height (g_ptr_array_index (rows, i));
+            g_assert_true (gtk_widget_compute_bounds (g_ptr_array_index (labels, 1), list, &cb));
+            g_assert_true (gtk_widget_compute_bounds (g_ptr_array_index (labels, 2), list, &sb));
+            if (i == 0)
+              {
+                cost_right = cb.origin.x + cb.size.width;
+                summary_x = sb.origin.x;
+              }
+            g_assert_cmpfloat (fabs (cb.origin.x + cb.size.width - cost_right), <, 0.5);
+            g_assert_cmpfloat (fabs (sb.origin.x - summary_x), <, 0.5);
+            min_h = MIN (min_h, h);
+            max_h = MAX (max_h, h);
+          }
+          ns = parse_duration (cost);
+          g_assert_cmpfloat (ns, >=, 0);
+          /* what the row writes is the finding's cost to its three decimals */
+          g_assert_cmpfloat (fabs (ns - (double) f->cost), <=, 0.0005 * MAX (ns, 1000.0));
+          g_assert_cmpfloat (ns, <=, prev);
+          g_assert_cmpfloat (ns, <=, (double) span * n_gpus);
+          g_assert_cmpint (f->cost, <=, span * (SlTime) n_gpus);
+          prev = ns;
+          if (shown == G_MAXUINT && g_strcmp0 (f->rule->name, rf->show_rule) == 0
+              && (g_strcmp0 (rf->show_rule, "gpu_gaps") != 0
+                  || (f->blame != NULL && f->blame->kind == rf->blame)))
+            shown = i;
+        }
+      g_test_message ("rows %d … %d px high", min_h, max_h);
+      g_assert_cmpint (max_h - min_h, <=, 4);
+
+      /* selecting each finding fills its details */
+      for (guint i = 0; i < n; i++)
+        {
+          const SlFinding *f = sl_findings_panel_get_finding (panel, i);
+          g_autofree char *details = NULL, *cost = sl_format_duration (f->cost);
+
+          sl_findings_panel_select (panel, i);
+          sl_test_iterate_for (20);
+          details = sl_findings_panel_get_details (panel);
+          g_assert_true (g_str_has_prefix (details, f->summary));
+          g_assert_nonnull (strstr (details, f->rule->name));
+          g_assert_nonnull (strstr (details, cost));
+          if (f->advice != NULL)
+            g_assert_nonnull (strstr (details, "Advice"));
+          for (guint k = 0; k < f->evidence->len; k++)
+            g_assert_nonnull (strstr (details, g_array_index (f->evidence, SlEvidence, k).text));
+          if (f->idle_view)
+            {
+              g_autofree char *a = sl_format_duration (f->attributed_idle);
+              g_autofree char *line = g_strdup_printf ("GPU idle time it accounts for\t%s", a);
+              g_assert_nonnull (strstr (details, line));
+            }
+          if (g_strcmp0 (f->rule->name, "gpu_gaps") == 0 && f->instances == NULL)
+            {
+              g_assert_nonnull (f->blame);
+              g_assert_nonnull (strstr (details, "\nBlame\t"));
+              if (f->blame->kind != SL_BLAME_NONE)
+                g_assert_nonnull (strstr (details, f->blame->name));
+              else
+                g_assert_nonnull (strstr (details, "no single cause"));
+            }
+        }
+
+      /* the finding the trace is known for, shown */
+      g_assert_cmpuint (shown, <, n);
+      sl_findings_panel_select (panel, shown);
+      sl_test_iterate_for (200);
+      {
+        g_autofree char *details = sl_findings_panel_get_details (panel);
+        g_test_message ("%s, finding %u:\n%s", rf->shot, shown + 1, details);
+        g_assert_nonnull (strstr (details, rf->shown));
+      }
+      sl_test_screenshot (GTK_WIDGET (window), rf->shot);
+      gtk_window_destroy (GTK_WINDOW (window));
+      sl_test_iterate_for (100);
+    }
 }
 
 static gboolean
@@ -2052,6 +2331,8 @@ main (int    argc,
   g_test_add_func ("/ui-app/search", test_search);
   g_test_add_func ("/ui-app/findings", test_findings);
   g_test_add_func ("/ui-app/findings-group", test_findings_group);
+  g_test_add_func ("/ui-app/findings-none", test_findings_none);
+  g_test_add_func ("/ui-app/findings-real", test_findings_real);
   g_test_add_func ("/ui-app/about-trace", test_about_trace);
   g_test_add_func ("/ui-app/keys", test_keys);
   g_test_add_func ("/ui-app/cancel", test_cancel);

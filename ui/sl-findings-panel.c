@@ -13,7 +13,13 @@ struct _SlFindingsPanel
   GtkWidget      *paned;
   GtkWidget      *header;     /* "N findings, costliest first" */
   GtkWidget      *list;       /* GtkListBox */
-  GtkWidget      *details;    /* GtkLabel */
+  GtkWidget      *details;    /* GtkBox: the three below */
+  GtkWidget      *title;      /* GtkLabel: the summary and the rule */
+  GtkWidget      *grid;       /* GtkGrid: key | value, a row each (when, cost, blame, evidence) */
+  GtkWidget      *advice;     /* GtkLabel */
+  guint           n_grid_rows;
+  int             rule_width; /* px: the rule column, as wide as its widest name */
+  guint           first_evidence_row; /* the grid's rows from here on are the evidence */
   SlTimelineView *timeline;
   SlAnalysis     *analysis;
   GPtrArray      *rows;       /* GtkListBoxRow of each finding listed, in order (not reffed) */
@@ -38,62 +44,183 @@ panel_trace (SlFindingsPanel *self)
   return self->timeline != NULL ? sl_timeline_view_get_trace (self->timeline) : NULL;
 }
 
+/* "python3 [144] in the NVTX range aten::rsqrt for 1.577 ms, 98% of the idle span": what covers
+ * most of the finding's idle span on the threads that launch its work, as `analyze` judged it. */
 static char *
-details_markup (SlFindingsPanel *self,
-                const SlFinding *f)
+blame_text (SlTrace         *trace,
+            const SlFinding *f)
+{
+  static const char *const kinds[] = {
+    [SL_BLAME_NVTX] = "the NVTX range",
+    [SL_BLAME_CUDA_API] = "the CUDA call",
+    [SL_BLAME_OSRT] = "the OS runtime call",
+    [SL_BLAME_SAMPLE] = "the function (CPU samples)",
+    [SL_BLAME_STATE] = "the thread state",
+  };
+  const SlBlame *b = f->blame;
+  SlTime span = MAX (f->end - f->start, 1);
+  g_autofree char *d = sl_format_duration (b->overlap);
+  g_autofree char *who = NULL;
+
+  if (b->kind == SL_BLAME_NONE || b->kind >= G_N_ELEMENTS (kinds) || b->name == NULL)
+    return g_strdup ("no single cause: nothing the launching threads did covers half of it");
+  if (trace != NULL && b->thread >= 0 && (guint) b->thread < sl_trace_get_n_threads (trace))
+    {
+      const SlThread *t = sl_trace_get_thread (trace, b->thread);
+      who = g_strdup_printf ("%s [%u]", t->name != SL_NO_STR ? sl_trace_str (trace, t->name)
+                                                              : "thread", t->tid);
+    }
+  return g_strdup_printf ("%s in %s %s for %s, %.0f%% of the idle span",
+                          who != NULL ? who : "A launching thread", kinds[b->kind], b->name, d,
+                          100.0 * (double) b->overlap / (double) span);
+}
+
+/* A key and its value in the details' grid.  The value wraps in a column of its own, so that a
+ * long one (a 200-character kernel name, a byte count with its units) does not run back under
+ * the keys, and the values of ~20 keys of different widths line up. */
+static void
+details_add_row (SlFindingsPanel *self,
+                 const char      *key,
+                 const char      *value,
+                 gboolean         head)
+{
+  GtkWidget *k = gtk_label_new (NULL);
+  GtkWidget *v = gtk_label_new (value);
+  int row = (int) self->n_grid_rows++;
+
+  if (head)
+    {
+      g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>", key);
+      gtk_label_set_markup (GTK_LABEL (k), markup);
+    }
+  else
+    gtk_label_set_text (GTK_LABEL (k), key);
+  /* evidence keys run to ~40 characters ("Of its busy time, copying (no kernel)"): they wrap
+   * before they take the values' room */
+  gtk_label_set_wrap (GTK_LABEL (k), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (k), 28);
+  gtk_label_set_xalign (GTK_LABEL (k), 0);
+  gtk_label_set_yalign (GTK_LABEL (k), 0);
+  gtk_widget_set_valign (k, GTK_ALIGN_START);
+  gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (v), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (v), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (v), 0);
+  gtk_widget_set_valign (v, GTK_ALIGN_START);
+  gtk_widget_set_hexpand (v, TRUE);
+  /* a blank line between the finding's own figures and its evidence */
+  if (!head && self->first_evidence_row == G_MAXUINT)
+    {
+      self->first_evidence_row = (guint) row;
+      gtk_widget_set_margin_top (k, 10);
+      gtk_widget_set_margin_top (v, 10);
+    }
+  gtk_grid_attach (GTK_GRID (self->grid), k, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), v, 1, row, 1, 1);
+}
+
+/* The details' title and advice: selectable, wrapped anywhere a summary's long names need it. */
+static GtkWidget *
+text_label (void)
+{
+  GtkWidget *l = gtk_label_new (NULL);
+
+  gtk_label_set_wrap (GTK_LABEL (l), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (l), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (l), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
+  return l;
+}
+
+static void
+details_clear (SlFindingsPanel *self)
+{
+  GtkWidget *child;
+
+  gtk_label_set_text (GTK_LABEL (self->title), "");
+  gtk_label_set_text (GTK_LABEL (self->advice), "");
+  while ((child = gtk_widget_get_first_child (self->grid)) != NULL)
+    gtk_grid_remove (GTK_GRID (self->grid), child);
+  self->n_grid_rows = 0;
+  self->first_evidence_row = G_MAXUINT;
+}
+
+static void
+details_fill (SlFindingsPanel *self,
+              const SlFinding *f)
 {
   SlTrace *trace = panel_trace (self);
   SlTime t0 = trace != NULL ? sl_trace_get_start (trace) : 0;
-  g_autoptr (GString) s = g_string_new (NULL);
-  g_autofree char *summary = g_markup_escape_text (f->summary, -1);
   g_autofree char *a = sl_format_offset (f->start - t0), *b = sl_format_offset (f->end - t0);
+  g_autofree char *when = g_strdup_printf ("%s … %s", a, b);
   g_autofree char *cost = sl_format_duration (f->cost);
-  g_autofree char *advice = g_markup_escape_text (f->advice != NULL ? f->advice : "", -1);
-  g_autofree char *title = g_markup_escape_text (f->rule->title, -1);
+  g_autofree char *title = g_markup_printf_escaped ("<b>%s</b>\n<small>%s · %s</small>",
+                                                    f->summary, f->rule->title, f->rule->name);
 
-  g_string_append_printf (s, "<b>%s</b>\n<small>%s · %s</small>\n\n", summary, title,
-                          f->rule->name);
-  g_string_append_printf (s, "<b>When</b>\t%s … %s\n<b>Costs</b>\t%s\n", a, b, cost);
+  details_clear (self);
+  gtk_label_set_markup (GTK_LABEL (self->title), title);
+  details_add_row (self, "When", when, TRUE);
+  /* an idle finding's cost is its share of the GPU's idle time: no other finding counts it */
+  if (f->idle_view)
+    {
+      g_autofree char *c = g_strdup_printf ("%s of GPU idle time, counted in no other finding",
+                                            cost);
+      details_add_row (self, "Costs", c, TRUE);
+    }
+  else
+    details_add_row (self, "Costs", cost, TRUE);
+  if (f->blame != NULL)
+    {
+      g_autofree char *blame = blame_text (trace, f);
+      details_add_row (self, "Blame", blame, TRUE);
+    }
   if (f->instances != NULL)
-    g_string_append_printf (s, "<b>Instances</b>\t%u (expand the row to go through them)\n",
-                            f->instances->len);
+    {
+      g_autofree char *n = g_strdup_printf ("%u (expand the row to go through them)",
+                                            f->instances->len);
+      details_add_row (self, "Instances", n, TRUE);
+    }
   if (f->gpu >= 0)
-    g_string_append_printf (s, "<b>GPU</b>\t%d\n", f->gpu);
+    {
+      g_autofree char *gpu = g_strdup_printf ("%d", f->gpu);
+      details_add_row (self, "GPU", gpu, TRUE);
+    }
   if (f->stream != 0)
-    g_string_append_printf (s, "<b>Stream</b>\t%u\n", f->stream);
+    {
+      g_autofree char *stream = g_strdup_printf ("%u", f->stream);
+      details_add_row (self, "Stream", stream, TRUE);
+    }
   if (f->thread >= 0 && trace != NULL)
     {
       const SlThread *t = sl_trace_get_thread (trace, f->thread);
-      g_autofree char *name = g_markup_escape_text (sl_trace_str (trace, t->name), -1);
-      g_string_append_printf (s, "<b>Thread</b>\t%s (pid %u, tid %u)\n", name, t->pid, t->tid);
+      g_autofree char *thread = g_strdup_printf ("%s (pid %u, tid %u)",
+                                                 sl_trace_str (trace, t->name), t->pid, t->tid);
+      details_add_row (self, "Thread", thread, TRUE);
     }
-  g_string_append (s, "\n");
   for (guint k = 0; k < f->evidence->len; k++)
     {
       const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
-      g_autofree char *label = g_markup_escape_text (e->label, -1);
-      g_autofree char *text = g_markup_escape_text (e->text, -1);
-      g_string_append_printf (s, "%s:\t%s\n", label, text);
+      details_add_row (self, e->label, e->text, FALSE);
     }
-  g_string_append_printf (s, "\n<b>Advice</b>\n%s", advice);
-  return g_string_free (g_steal_pointer (&s), FALSE);
+  if (f->advice != NULL)
+    {
+      g_autofree char *advice = g_markup_printf_escaped ("<b>Advice</b>\n%s", f->advice);
+      gtk_label_set_markup (GTK_LABEL (self->advice), advice);
+    }
 }
 
 static void
 show_finding (SlFindingsPanel *self,
               const SlFinding *f)
 {
-  g_autofree char *markup = NULL;
-
   if (f == NULL)
     {
-      gtk_label_set_text (GTK_LABEL (self->details), "");
+      details_clear (self);
       if (self->timeline != NULL)
         sl_timeline_view_set_focus (self->timeline, 0, 0, NULL, 0, NULL, 0);
       return;
     }
-  markup = details_markup (self, f);
-  gtk_label_set_markup (GTK_LABEL (self->details), markup);
+  details_fill (self, f);
   if (self->timeline != NULL)
     {
       SlViewport *vp = sl_timeline_view_get_viewport (self->timeline);
@@ -170,7 +297,8 @@ row_activated_cb (GtkListBox      *box,
 /* A row: the rule, the cost and the summary; a group's with a toggle that shows its instances,
  * an instance's indented under it. */
 static GtkWidget *
-finding_row (const SlFinding *f,
+finding_row (SlFindingsPanel *self,
+             const SlFinding *f,
              guint            instance)
 {
   GtkWidget *row = gtk_list_box_row_new ();
@@ -184,7 +312,7 @@ finding_row (const SlFinding *f,
 
   gtk_label_set_text (GTK_LABEL (cost), c);
   gtk_widget_add_css_class (rule, "dim-label");
-  gtk_widget_set_size_request (rule, 120, -1);
+  gtk_widget_set_size_request (rule, self->rule_width, -1);
   gtk_label_set_xalign (GTK_LABEL (rule), 0);
   gtk_widget_set_size_request (cost, 90, -1);
   gtk_label_set_xalign (GTK_LABEL (cost), 1);
@@ -203,6 +331,7 @@ finding_row (const SlFinding *f,
       g_autofree char *tip = g_strdup_printf ("Show the %u instances", f->instances->len);
       gtk_button_set_icon_name (GTK_BUTTON (toggle), "pan-end-symbolic");
       gtk_widget_add_css_class (toggle, "flat");
+      gtk_widget_add_css_class (toggle, "sl-findings-expander");
       gtk_widget_set_tooltip_text (toggle, tip);
       gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL, tip,
                                       -1);
@@ -221,12 +350,32 @@ finding_row (const SlFinding *f,
   return row;
 }
 
+/* The rule column's width: the widest rule name listed, 120 px at least.  A fixed 120 px was
+ * narrower than "pageable_memcpy", which pushed that row's cost and summary out of line. */
+static int
+rule_column_width (SlFindingsPanel *self,
+                   SlAnalysis      *analysis)
+{
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (self->list, NULL);
+  int width = 120;
+
+  for (guint i = 0; i < MIN (analysis->findings->len, MAX_ROWS); i++)
+    {
+      const SlFinding *f = g_ptr_array_index (analysis->findings, i);
+      int w;
+      pango_layout_set_text (layout, f->rule->name, -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      width = MAX (width, w);
+    }
+  return width;
+}
+
 /* Appends finding f's row, and a group's instances' rows (hidden until it is expanded). */
 static void
 append_finding (SlFindingsPanel *self,
                 const SlFinding *f)
 {
-  GtkWidget *row = finding_row (f, 0);
+  GtkWidget *row = finding_row (self, f, 0);
 
   gtk_list_box_append (GTK_LIST_BOX (self->list), row);
   g_ptr_array_add (self->rows, row);
@@ -235,7 +384,7 @@ append_finding (SlFindingsPanel *self,
       GPtrArray *instances = g_ptr_array_new ();
       for (guint k = 0; k < f->instances->len; k++)
         {
-          GtkWidget *r = finding_row (g_ptr_array_index (f->instances, k), k + 1);
+          GtkWidget *r = finding_row (self, g_ptr_array_index (f->instances, k), k + 1);
           gtk_widget_set_visible (r, FALSE);
           gtk_list_box_append (GTK_LIST_BOX (self->list), r);
           g_ptr_array_add (instances, r);
@@ -268,7 +417,7 @@ sl_findings_panel_set_analysis (SlFindingsPanel *self,
   g_ptr_array_set_size (self->rows, 0);
   while ((child = gtk_widget_get_first_child (self->list)) != NULL)
     gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
-  gtk_label_set_text (GTK_LABEL (self->details), "");
+  details_clear (self);
   if (analysis == NULL)
     {
       gtk_label_set_text (GTK_LABEL (self->header), "No analysis yet");
@@ -277,6 +426,7 @@ sl_findings_panel_set_analysis (SlFindingsPanel *self,
       return;
     }
   n = analysis->findings->len;
+  self->rule_width = rule_column_width (self, analysis);
   {
     g_autofree SlTime *marks = g_new (SlTime, 2 * MAX (n, 1));
     g_autofree char *head = NULL;
@@ -371,8 +521,24 @@ sl_findings_panel_select_instance (SlFindingsPanel *self,
 char *
 sl_findings_panel_get_details (SlFindingsPanel *self)
 {
+  GString *s;
+
   g_return_val_if_fail (SL_IS_FINDINGS_PANEL (self), NULL);
-  return g_strdup (gtk_label_get_text (GTK_LABEL (self->details)));
+  s = g_string_new (gtk_label_get_text (GTK_LABEL (self->title)));
+  if (s->len == 0)
+    return g_string_free (s, FALSE);
+  g_string_append (s, "\n\n");
+  for (guint r = 0; r < self->n_grid_rows; r++)
+    {
+      GtkWidget *k = gtk_grid_get_child_at (GTK_GRID (self->grid), 0, (int) r);
+      GtkWidget *v = gtk_grid_get_child_at (GTK_GRID (self->grid), 1, (int) r);
+      if (r == self->first_evidence_row)
+        g_string_append_c (s, '\n');
+      g_string_append_printf (s, "%s\t%s\n", gtk_label_get_text (GTK_LABEL (k)),
+                              gtk_label_get_text (GTK_LABEL (v)));
+    }
+  g_string_append_printf (s, "\n%s", gtk_label_get_text (GTK_LABEL (self->advice)));
+  return g_string_free (s, FALSE);
 }
 
 static void
@@ -394,6 +560,29 @@ sl_findings_panel_dispose (GObject *object)
   G_OBJECT_CLASS (sl_findings_panel_parent_class)->dispose (object);
 }
 
+/* A group's toggle as high as the text of its row: GTK's button (34 px high) made a group's row
+ * half as high again as the others, and the ~250 px list showed two rows fewer. */
+static void
+install_css (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+      GdkDisplay *display = gdk_display_get_default ();
+
+      gtk_css_provider_load_from_data (css,
+                                       "sl-findings-panel button.sl-findings-expander {"
+                                       " min-height: 0; min-width: 0; padding: 0 4px; margin: 0; }",
+                                       -1);
+      if (display != NULL)
+        gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (css),
+                                                    GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+      g_once_init_leave (&done, 1);
+    }
+}
+
 static void
 sl_findings_panel_class_init (SlFindingsPanelClass *klass)
 {
@@ -409,10 +598,17 @@ sl_findings_panel_init (SlFindingsPanel *self)
   GtkWidget *list_scroll = gtk_scrolled_window_new ();
   GtkWidget *details_scroll = gtk_scrolled_window_new ();
 
+  install_css ();
+
   self->header = gtk_label_new ("No analysis yet");
   gtk_label_set_xalign (GTK_LABEL (self->header), 0);
+  /* "No findings: the trace has …; it holds …" runs to ~140 characters, wider than the list's
+   * pane: on one line GTK clipped it at both ends (issue 28, item 8) */
+  gtk_label_set_wrap (GTK_LABEL (self->header), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->header), PANGO_WRAP_WORD_CHAR);
   gtk_widget_add_css_class (self->header, "dim-label");
-  g_object_set (self->header, "margin-start", 8, "margin-top", 4, "margin-bottom", 4, NULL);
+  g_object_set (self->header, "margin-start", 8, "margin-end", 8, "margin-top", 4,
+                "margin-bottom", 4, NULL);
   self->list = gtk_list_box_new ();
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_BROWSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -420,17 +616,27 @@ sl_findings_panel_init (SlFindingsPanel *self)
   g_signal_connect (self->list, "row-selected", G_CALLBACK (row_selected_cb), self);
   g_signal_connect (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
   self->rows = g_ptr_array_new ();
+  self->rule_width = 120;
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (list_scroll), self->list);
   gtk_widget_set_vexpand (list_scroll, TRUE);
   gtk_box_append (GTK_BOX (left), self->header);
   gtk_box_append (GTK_BOX (left), list_scroll);
 
-  self->details = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->details), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (self->details), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->details), 0);
-  gtk_label_set_yalign (GTK_LABEL (self->details), 0);
-  g_object_set (self->details, "margin-start", 10, "margin-end", 10, "margin-top", 6, NULL);
+  self->details = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
+  g_object_set (self->details, "margin-start", 10, "margin-end", 10, "margin-top", 6,
+                "margin-bottom", 10, NULL);
+  self->title = text_label ();
+  self->advice = text_label ();
+  self->grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 2);
+  self->first_evidence_row = G_MAXUINT;
+  gtk_box_append (GTK_BOX (self->details), self->title);
+  gtk_box_append (GTK_BOX (self->details), self->grid);
+  gtk_box_append (GTK_BOX (self->details), self->advice);
+  /* wrap at the pane's width rather than scroll sideways */
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_scroll), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_scroll), self->details);
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
