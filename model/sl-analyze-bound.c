@@ -689,9 +689,9 @@ copy_finding (SlAnalyzeCtx *ctx,
   f->gpu = (gint) _sl_gpu_id (ctx, gpu);
   f->global_pid = gi->global_pid;
   _sl_evidence_share (f, "busy_share", "GPU busy", (double) busy / (double) len);
-  _sl_evidence_share (f, "copies_share", "Of its busy time, copying (no kernel)",
+  _sl_evidence_share (f, "copies_share", "Busy copying, no kernel",
                       (double) copying / (double) MAX (busy, 1));
-  _sl_evidence_share (f, "kernels_share", "Of its busy time, running kernels",
+  _sl_evidence_share (f, "kernels_share", "Busy running kernels",
                       (double) kernels / (double) MAX (busy, 1));
   _sl_evidence_duration (f, "copy_ns", "Copying, no kernel running", copying);
   for (guint k = 0; k < N_COPY_KINDS; k++)
@@ -700,12 +700,13 @@ copy_finding (SlAnalyzeCtx *ctx,
         const CopyTally *t = &scan.tally[k][p];
         g_autofree char *key = NULL, *label = NULL, *bytes = NULL, *time = NULL;
         double gbps;
-        if (t->count == 0)
+        /* a few bytes of flags or scalars say nothing about bandwidth */
+        if (t->count == 0 || t->bytes < 1000000)
           continue;
         gbps = (double) t->bytes / (double) MAX (t->time, 1);
         key = g_strdup_printf ("copy_%u_%s_gbps", k, p ? "pageable" : "pinned");
         label = g_strdup_printf ("%s, %s", sl_trace_enum_label (ctx->trace, SL_ENUM_MEMCPY_OPER, k),
-                                 p ? "pageable" : "pinned or device");
+                                 p ? "pageable" : "not pageable");
         bytes = sl_format_bytes (t->bytes);
         time = sl_format_duration (t->time);
         _sl_evidence (f, key, label, gbps, "%" G_GSIZE_FORMAT " copies, %s in %s: %.1f GB/s",
@@ -722,10 +723,10 @@ copy_finding (SlAnalyzeCtx *ctx,
                                 sl_trace_enum_label (ctx->trace, SL_ENUM_MEMCPY_OPER, top_kind),
                                 top_pageable ? "pageable" : "pinned", bytes, top_gbps);
   }
-  f->summary = g_strdup_printf ("GPU %u busy %.0f%% for %s, copying memory %s of it with no "
-                                "kernel running: copy-bound (most in %s)", _sl_gpu_id (ctx, gpu),
+  f->summary = g_strdup_printf ("GPU %u copy-bound: busy %.0f%% for %s, copying memory %s of it "
+                                "with no kernel running (most in %s)", _sl_gpu_id (ctx, gpu),
                                 100.0 * (double) busy / (double) len, d, ct, top_text);
-  f->cause = g_strdup_printf ("GPU %u copy-bound (%s %s copies)", _sl_gpu_id (ctx, gpu),
+  f->cause = g_strdup_printf ("GPU %u copy-bound, most in %s %s copies", _sl_gpu_id (ctx, gpu),
                               sl_trace_enum_label (ctx->trace, SL_ENUM_MEMCPY_OPER, top_kind),
                               top_pageable ? "pageable" : "pinned");
   if (pageable_bytes * 2 >= all_bytes && all_bytes > 0)

@@ -244,14 +244,21 @@ blame_clause (SlAnalyzeCtx  *ctx,
           "pinned-memory staging), or overlap it with queued GPU work.", fn);
       return g_strdup_printf ("%s blocked in %s for %s (%.0f%% of it)", who, fn, d, pct);
     case SL_BLAME_NVTX:
-      *cause = g_strdup_printf ("%s in %s (NVTX)", who, fn);
+      {
+        /* PyTorch's ranges carry ", seq = N, op_id = M": one operator's gaps are one cause */
+        const char *seq = strstr (fn, ", seq = ");
+        g_autofree char *op = seq != NULL ? g_strndup (fn, seq - fn) : NULL;
+        if (op != NULL)
+          fn = op;
+        *cause = g_strdup_printf ("%s in %s (NVTX)", who, fn);
       f->advice = g_strdup_printf (
           "The host spends most of the gap inside the range %s without queuing GPU work: its "
           "CPU-side work (the operator's host code, a tensor on the CPU, Python between "
           "launches, a hidden copy or synchronization) delays the next launch. Sample the CPU "
           "to see what it runs, make it cheaper or move it off the launching thread, or queue "
           "GPU work ahead of it.", fn);
-      return g_strdup_printf ("%s in %s (NVTX range) for %s (%.0f%% of it)", who, fn, d, pct);
+        return g_strdup_printf ("%s in %s (NVTX range) for %s (%.0f%% of it)", who, fn, d, pct);
+      }
     case SL_BLAME_SAMPLE:
       *cause = g_strdup_printf ("%s busy on the CPU (most in %s)", who, fn);
       f->advice = g_strdup_printf ("The host computes (%s) instead of feeding the GPU. Move that "

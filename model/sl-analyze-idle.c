@@ -323,6 +323,123 @@ host_threads (SlAnalyzeCtx *ctx,
   return gi->launchers->len > 0 ? gi->launchers : gi->threads;
 }
 
+/* The launching threads' activity in idle spans [i0, i1), into covers by cause. */
+typedef struct
+{
+  SlAnalyzeCtx *ctx;
+  GArray       *threads;
+  GArray       *idle;
+  guint         i0, i1;
+  GArray       *cover[SL_N_IDLE_CAUSES];
+} HostPass;
+
+/* Where a cursor over a lane starts for spans from t on: the event before the first starting
+ * at t may still overlap it (one depth: ends never decrease). */
+static gsize
+cursor_at (const SlLane *lane,
+           SlTime        t)
+{
+  gsize k = sl_lane_lower_bound (lane, t);
+
+  return k > 0 ? k - 1 : 0;
+}
+
+static void
+host_pass (HostPass *pass)
+{
+  SlAnalyzeCtx *ctx = pass->ctx;
+  GArray *threads = pass->threads;
+  GArray *local[SL_N_IDLE_CAUSES];
+  /* a cursor per lane walked: api, osrt, sched, then the NVTX depths, thread by thread */
+  g_autoptr (GArray) cursors = g_array_new (FALSE, TRUE, sizeof (gsize));
+  g_autofree guint *cursor_base = g_new (guint, MAX (threads->len, 1));
+  SlTime t0 = pass->i0 < pass->i1 ? g_array_index (pass->idle, SlSpan, pass->i0).s : 0;
+
+  for (guint k = 0; k < threads->len; k++)
+    {
+      const SlThreadLanes *tl = &ctx->tl[g_array_index (threads, guint, k)];
+      gsize *cur;
+      cursor_base[k] = cursors->len;
+      g_array_set_size (cursors, cursors->len + 3 + (tl->nvtx != NULL ? tl->nvtx->len : 0));
+      cur = &g_array_index (cursors, gsize, cursor_base[k]);
+      if (tl->api >= 0)
+        cur[0] = cursor_at (_sl_lane_or_null (ctx, tl->api), t0);
+      if (tl->osrt >= 0)
+        cur[1] = cursor_at (_sl_lane_or_null (ctx, tl->osrt), t0);
+      if (tl->sched >= 0)
+        cur[2] = cursor_at (_sl_lane_or_null (ctx, tl->sched), t0);
+      for (guint n = 0; tl->nvtx != NULL && n < tl->nvtx->len; n++)
+        cur[3 + n] = cursor_at (sl_trace_get_lane (ctx->trace,
+                                                   g_array_index (tl->nvtx, guint32, n)), t0);
+    }
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    local[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  for (guint i = pass->i0; i < pass->i1; i++)
+    {
+      SlSpan sp = g_array_index (pass->idle, SlSpan, i);
+      CoverScan scan = { ctx, sp, local, TRUE, FALSE };
+
+      for (guint k = 0; k < threads->len; k++)
+        {
+          const SlThreadLanes *tl = &ctx->tl[g_array_index (threads, guint, k)];
+          const SlLane *api = _sl_lane_or_null (ctx, tl->api);
+          const SlLane *osrt = _sl_lane_or_null (ctx, tl->osrt);
+          const SlLane *samples = tl->sample_period > 0 ? _sl_lane_or_null (ctx, tl->samples)
+                                                        : NULL;
+          const SlLane *sched = _sl_lane_or_null (ctx, tl->sched);
+          SlTime half = tl->sample_period / 2;
+          gsize *cur = &g_array_index (cursors, gsize, cursor_base[k]);
+
+          scan.api = TRUE;
+          scan.running = FALSE;
+          if (api != NULL)
+            overlap_in_order (api, &cur[0], sp, &scan);
+          scan.api = FALSE;
+          if (osrt != NULL)
+            overlap_in_order (osrt, &cur[1], sp, &scan);
+          for (guint n = 0; tl->nvtx != NULL && n < tl->nvtx->len; n++)
+            overlap_in_order (sl_trace_get_lane (ctx->trace,
+                                                 g_array_index (tl->nvtx, guint32, n)),
+                              &cur[3 + n], sp, &scan);
+          if (sched != NULL)
+            {
+              scan.running = TRUE;
+              overlap_in_order (sched, &cur[2], sp, &scan);
+              scan.running = FALSE;
+            }
+          /* a sample stands for the period around it */
+          if (samples != NULL)
+            for (gsize s = sl_lane_lower_bound (samples, sp.s - half),
+                       s1 = sl_lane_lower_bound (samples, sp.e + half); s < s1; s++)
+              {
+                SlTime t = samples->events[s].start;
+                SlSpan c = { MAX (t - half, sp.s), MIN (t + half, sp.e) };
+                if (c.e > c.s)
+                  g_array_append_val (local[SL_IDLE_HOST], c);
+              }
+        }
+      /* each cause's pieces merged within the span: the covers come out sorted and disjoint,
+       * with no sort of ~10^6 pieces */
+      for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+        if (local[c]->len > 0)
+          {
+            if (local[c]->len > 1)
+              _sl_spans_merge (local[c]);
+            g_array_append_vals (pass->cover[c], local[c]->data, local[c]->len);
+            g_array_set_size (local[c], 0);
+          }
+    }
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    g_array_unref (local[c]);
+}
+
+static gpointer
+host_pass_thread (gpointer data)
+{
+  host_pass (data);
+  return NULL;
+}
+
 SlIdleAccount *
 _sl_idle_account (SlAnalyzeCtx *ctx,
                   guint         gpu)
@@ -355,113 +472,133 @@ _sl_idle_account (SlAnalyzeCtx *ctx,
       g_array_append_val (acc->idle, tail);
   }
 
-  /* queued: from a launch call's return to its op's start, where that meets idle time */
-  for (guint k = 0; k < gi->ops->len && acc->idle->len > 0; k++)
+  /* queued: from a launch call's return to its op's start, where that meets idle time.  An op
+   * cannot start inside an idle span, so the idle spans its wait meets end in (return, start]:
+   * the first of them from the return on, the rest whole.  A difference array marks the whole
+   * ones and the earliest return is kept for each first one: O(ops log spans), no sort. */
+  if (acc->idle->len > 0)
     {
-      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
-      gsize e0 = sl_lane_lower_bound (lane, acc->s), e1 = lane->n_events;
-      for (gsize e = e0; e < e1; e++)
+      guint n = acc->idle->len;
+      g_autofree gint32 *whole = g_new0 (gint32, n + 1);
+      g_autofree SlTime *from = g_new (SlTime, n);
+
+      for (guint i = 0; i < n; i++)
+        from[i] = G_MAXINT64;
+      for (guint k = 0; k < gi->ops->len; k++)
         {
-          const SlEvent *op = &lane->events[e];
-          const SlLane *al;
-          gsize ai;
-          SlSpan sp;
-          guint i;
-          if (_sl_launch_thread (ctx, op, &al, &ai) < 0 || al->events[ai].end >= op->start)
-            continue;
-          sp = (SlSpan) { MAX (al->events[ai].end, acc->s), MIN (op->start, acc->e) };
-          i = spans_after (acc->idle, sp.s);
-          if (sp.e > sp.s && i < acc->idle->len && g_array_index (acc->idle, SlSpan, i).s < sp.e)
+          const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
+          guint lo_at = 0, hi_at = 0;     /* cursors: a lane's starts and returns mostly rise */
+          SlTime lo_t = G_MININT64;
+          for (gsize e = sl_lane_lower_bound (lane, acc->s); e < lane->n_events; e++)
+            {
+              const SlEvent *op = &lane->events[e];
+              const SlLane *al;
+              gsize ai;
+              guint lo, hi;
+              SlTime ret;
+              if (_sl_launch_thread (ctx, op, &al, &ai) < 0 || al->events[ai].end >= op->start)
+                continue;
+              ret = al->events[ai].end;
+              /* the idle spans whose end is in (ret, op->start] */
+              if (ret < lo_t)
+                lo_at = spans_after (acc->idle, ret);
+              while (lo_at < n && g_array_index (acc->idle, SlSpan, lo_at).e <= ret)
+                lo_at++;
+              lo_t = ret;
+              lo = lo_at;
+              if (lo >= n || g_array_index (acc->idle, SlSpan, lo).e > op->start)
+                continue;
+              hi_at = MAX (hi_at, lo);
+              while (hi_at < n && g_array_index (acc->idle, SlSpan, hi_at).e <= op->start)
+                hi_at++;
+              hi = hi_at;
+              /* hi: the first span ending after op->start; the ones before it end at or before */
+              from[lo] = MIN (from[lo], ret);
+              if (hi > lo + 1)
+                {
+                  whole[lo + 1]++;
+                  whole[hi]--;
+                }
+            }
+        }
+      gint64 depth = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          SlSpan sp = g_array_index (acc->idle, SlSpan, i);
+          depth += whole[i];
+          if (depth == 0)
+            sp.s = MAX (sp.s, from[i]);
+          if (sp.e > sp.s)
             g_array_append_val (cover[SL_IDLE_QUEUED], sp);
         }
     }
 
-  /* the launching threads in each idle span: their calls, ranges, samples and running time.  Idle
-   * span by idle span, each cause's pieces merged there: the covers come out sorted and disjoint,
-   * with no sort of ~10^6 pieces */
+  /* the launching threads in each idle span: their calls, ranges, samples and running time; two
+   * halves of the spans on two threads when there are many (a 10^7-event trace: 3·10^6 spans,
+   * ~1 s on one core) */
   threads = host_threads (ctx, gpu);
   {
-    GArray *local[SL_N_IDLE_CAUSES];
-    /* a cursor per lane walked: api, osrt, sched, then the NVTX depths, thread by thread */
-    g_autoptr (GArray) cursors = g_array_new (FALSE, TRUE, sizeof (gsize));
-    g_autofree guint *cursor_base = g_new (guint, MAX (threads->len, 1));
+    HostPass pass[2];
+    guint n = acc->idle->len, halves = n >= 100000 && g_get_num_processors () > 1 ? 2 : 1;
+    GThread *helper = NULL;
+
+    /* the threads share the CUDA call classes: made first, read only then */
     for (guint k = 0; k < threads->len; k++)
       {
-        const SlThreadLanes *tl = &ctx->tl[g_array_index (threads, guint, k)];
-        cursor_base[k] = cursors->len;
-        g_array_set_size (cursors, cursors->len + 3 + (tl->nvtx != NULL ? tl->nvtx->len : 0));
-      }
-    for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-      local[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-    for (guint i = 0; i < acc->idle->len; i++)
-      {
-        SlSpan sp = g_array_index (acc->idle, SlSpan, i);
-        CoverScan scan = { ctx, sp, local, TRUE, FALSE };
-
-        for (guint k = 0; k < threads->len; k++)
-          {
-            const SlThreadLanes *tl = &ctx->tl[g_array_index (threads, guint, k)];
-            const SlLane *api = _sl_lane_or_null (ctx, tl->api);
-            const SlLane *osrt = _sl_lane_or_null (ctx, tl->osrt);
-            const SlLane *samples = tl->sample_period > 0 ? _sl_lane_or_null (ctx, tl->samples)
-                                                          : NULL;
-            const SlLane *sched = _sl_lane_or_null (ctx, tl->sched);
-            SlTime half = tl->sample_period / 2;
-            gsize *cur = &g_array_index (cursors, gsize, cursor_base[k]);
-
-            scan.api = TRUE;
-            scan.running = FALSE;
-            if (api != NULL)
-              overlap_in_order (api, &cur[0], sp, &scan);
-            scan.api = FALSE;
-            if (osrt != NULL)
-              overlap_in_order (osrt, &cur[1], sp, &scan);
-            for (guint n = 0; tl->nvtx != NULL && n < tl->nvtx->len; n++)
-              overlap_in_order (sl_trace_get_lane (ctx->trace,
-                                                   g_array_index (tl->nvtx, guint32, n)),
-                                &cur[3 + n], sp, &scan);
-            if (sched != NULL)
-              {
-                scan.running = TRUE;
-                overlap_in_order (sched, &cur[2], sp, &scan);
-                scan.running = FALSE;
-              }
-            /* a sample stands for the period around it */
-            if (samples != NULL)
-              for (gsize s = sl_lane_lower_bound (samples, sp.s - half),
-                         s1 = sl_lane_lower_bound (samples, sp.e + half); s < s1; s++)
-                {
-                  SlTime t = samples->events[s].start;
-                  SlSpan c = { MAX (t - half, sp.s), MIN (t + half, sp.e) };
-                  if (c.e > c.s)
-                    g_array_append_val (local[SL_IDLE_HOST], c);
-                }
-          }
-        for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-          if (local[c]->len > 0)
+        const SlLane *api = _sl_lane_or_null (ctx, ctx->tl[g_array_index (threads, guint,
+                                                                          k)].api);
+        guint32 last = SL_NO_STR;
+        for (gsize e = 0; api != NULL && e < api->n_events; e++)
+          if (api->events[e].name != last)
             {
-              _sl_spans_merge (local[c]);
-              g_array_append_vals (cover[c], local[c]->data, local[c]->len);
-              g_array_set_size (local[c], 0);
+              last = api->events[e].name;
+              _sl_api_class (ctx, last);
             }
       }
+    for (guint h = 0; h < halves; h++)
+      {
+        pass[h] = (HostPass) { ctx, threads, acc->idle, n * h / halves, n * (h + 1) / halves,
+                               { NULL } };
+        for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+          pass[h].cover[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+      }
+    if (halves == 2)
+      helper = g_thread_new ("sl-idle", host_pass_thread, &pass[0]);
+    else
+      host_pass (&pass[0]);
+    if (halves == 2)
+      {
+        host_pass (&pass[1]);
+        g_thread_join (helper);
+      }
+    /* the first half's covers become the covers, the second's appended */
     for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-      g_array_unref (local[c]);
+      {
+        if (c != SL_IDLE_QUEUED)
+          {
+            g_array_unref (cover[c]);
+            cover[c] = g_steal_pointer (&pass[0].cover[c]);
+          }
+        for (guint h = c != SL_IDLE_QUEUED ? 1 : 0; h < halves; h++)
+          {
+            g_array_append_vals (cover[c], pass[h].cover[c]->data, pass[h].cover[c]->len);
+            g_array_unref (pass[h].cover[c]);
+          }
+      }
   }
 
   /* the partition: each cause takes what the ones before it left */
   {
-    g_autoptr (GArray) rest = g_array_copy (acc->idle);
-    /* the queued cover comes from ops in lane order: merged here; the others already are */
-    _sl_spans_merge (cover[SL_IDLE_QUEUED]);
+    g_autoptr (GArray) rest = NULL;
     for (guint c = 0; c < SL_IDLE_UNTRACED; c++)
       {
         g_autoptr (GArray) left = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-        spans_cut (rest, cover[c], acc->by_cause[c], left);
-        g_array_unref (rest);
+        spans_cut (rest != NULL ? rest : acc->idle, cover[c], acc->by_cause[c], left);
+        g_clear_pointer (&rest, g_array_unref);
         rest = g_steal_pointer (&left);
       }
-    g_array_append_vals (acc->by_cause[SL_IDLE_UNTRACED], rest->data, rest->len);
+    g_array_unref (acc->by_cause[SL_IDLE_UNTRACED]);
+    acc->by_cause[SL_IDLE_UNTRACED] = rest != NULL ? g_steal_pointer (&rest) : g_array_copy (acc->idle);
   }
   for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
     {
@@ -519,7 +656,11 @@ _sl_idle_attribute (SlAnalyzeCtx *ctx,
   g_autoptr (GArray) given = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   SlTime done = G_MININT64;
 
-  /* stable: of two requests starting together, the first asked keeps its order */
+  /* requests in time order, each clipped to start where the one before ended: then each cause's
+   * pieces and the claimed spans are walked with cursors, O(requests + pieces) for the batch
+   * (tiny_kernels asks for ~10^6 spans between instances) */
+  guint at[SL_N_IDLE_CAUSES] = { 0 }, claimed_at[SL_N_IDLE_CAUSES] = { 0 };
+
   g_array_sort (requests, cmp_request);
   for (guint r = 0; r < requests->len; r++)
     {
@@ -532,16 +673,23 @@ _sl_idle_attribute (SlAnalyzeCtx *ctx,
       for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
         {
           GArray *spans = acc->by_cause[c];
+          guint i;
           if ((causes & (1u << c)) == 0)
             continue;
-          for (guint i = spans_after (spans, rs); i < spans->len; i++)
+          while (at[c] < spans->len && g_array_index (spans, SlSpan, at[c]).e <= rs)
+            at[c]++;
+          for (i = at[c]; i < spans->len; i++)
             {
               const SlSpan *sp = &g_array_index (spans, SlSpan, i);
               SlTime x = MAX (sp->s, rs), y = MIN (sp->e, re), pos = x;
+              guint j;
               if (sp->s >= re)
                 break;
               /* less what findings were given before */
-              for (guint j = spans_after (acc->claimed, x); j < acc->claimed->len; j++)
+              while (claimed_at[c] < acc->claimed->len
+                     && g_array_index (acc->claimed, SlSpan, claimed_at[c]).e <= x)
+                claimed_at[c]++;
+              for (j = claimed_at[c]; j < acc->claimed->len; j++)
                 {
                   const SlSpan *cl = &g_array_index (acc->claimed, SlSpan, j);
                   if (cl->s >= y)
@@ -563,8 +711,30 @@ _sl_idle_attribute (SlAnalyzeCtx *ctx,
             }
         }
     }
-  g_array_append_vals (acc->claimed, given->data, given->len);
-  _sl_spans_merge (acc->claimed);
+  /* the claimed union grows by what was given: the batch's pieces sorted, then one merge */
+  if (given->len > 0)
+    {
+      GArray *merged = g_array_sized_new (FALSE, FALSE, sizeof (SlSpan),
+                                          acc->claimed->len + given->len);
+      guint i = 0, j = 0;
+      _sl_spans_merge (given);
+      while (i < acc->claimed->len || j < given->len)
+        {
+          gboolean take_old = j >= given->len
+                              || (i < acc->claimed->len
+                                  && g_array_index (acc->claimed, SlSpan, i).s
+                                       <= g_array_index (given, SlSpan, j).s);
+          SlSpan sp = take_old ? g_array_index (acc->claimed, SlSpan, i++)
+                               : g_array_index (given, SlSpan, j++);
+          SlSpan *last = merged->len > 0 ? &g_array_index (merged, SlSpan, merged->len - 1) : NULL;
+          if (last != NULL && sp.s <= last->e)
+            last->e = MAX (last->e, sp.e);
+          else
+            g_array_append_val (merged, sp);
+        }
+      g_array_unref (acc->claimed);
+      acc->claimed = merged;
+    }
 }
 
 void
@@ -818,7 +988,11 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
       SlTime attributed = 0, first = G_MAXINT64, last = G_MININT64, worst = 0;
       gint thread = -1;
       gboolean one_thread = TRUE;
+      GArray *queued;
 
+      if (gi->kernels->len == 0)
+        continue;
+      queued = _sl_idle_account (ctx, g)->by_cause[SL_IDLE_QUEUED];
       for (guint k = 0; k < gi->kernels->len; k++)
         {
           const SlLane *lane = sl_trace_get_lane (ctx->trace,
@@ -826,22 +1000,47 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
           guint late = 0;
           gsize e0, e1;
 
+          guint q_at = 0;
+          SlTime q_t = G_MININT64;
+
           _sl_analyze_lane_window (ctx, lane, &e0, &e1);
           for (gsize e = e0; e < e1; e++)
             {
               const SlEvent *ev = &lane->events[e];
               const SlLane *al;
               gsize ai;
-              SlTime delay;
+              SlTime delay, ret;
               if (_sl_launch_thread (ctx, ev, &al, &ai) < 0)
                 continue;
-              delay = ev->start - al->events[ai].end;
+              ret = al->events[ai].end;
+              delay = ev->start - ret;
               if (delay <= latency)
                 continue;
-              {
-                SlIdleRequest r = { al->events[ai].end, ev->start, &attributed };
-                g_array_append_val (requests, r);
-              }
+              /* asked for only where the wait meets queued idle time (a host running ahead
+               * queues ~10^6 kernels behind busy work: none of it idle); a cursor, as the
+               * returns of a stream's launches mostly rise */
+              if (ret < q_t)
+                q_at = spans_after (queued, ret);
+              while (q_at < queued->len && g_array_index (queued, SlSpan, q_at).e <= ret)
+                q_at++;
+              q_t = ret;
+              if (q_at >= queued->len || g_array_index (queued, SlSpan, q_at).s >= ev->start)
+                continue;
+              /* one accumulator for the GPU: overlapping waits of a stream (kernels queued
+               * back to back) are asked for as their union */
+              if (requests->len > 0
+                  && g_array_index (requests, SlIdleRequest, requests->len - 1).e >= ret
+                  && g_array_index (requests, SlIdleRequest, requests->len - 1).s <= ret)
+                {
+                  SlIdleRequest *last = &g_array_index (requests, SlIdleRequest,
+                                                        requests->len - 1);
+                  last->e = MAX (last->e, ev->start);
+                }
+              else
+                {
+                  SlIdleRequest r = { ret, ev->start, &attributed };
+                  g_array_append_val (requests, r);
+                }
               g_array_append_val (delays, delay);
               first = MIN (first, al->events[ai].start);
               last = MAX (last, ev->end);
@@ -905,8 +1104,9 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
           _sl_finding_add_event (ctx, f, g_array_index (events, SlFindingEvent, i).lane,
                                  g_array_index (events, SlFindingEvent, i).index);
         _sl_finding_add_gpu_lanes (ctx, f, g);
-        f->summary = g_strdup_printf ("GPU %u idle %s with launched kernels waiting: %u kernels "
-                                      "started %s (median) after their launch call returned",
+        f->summary = g_strdup_printf ("GPU %u idle %s while kernels launched for it waited to "
+                                      "start (%u late kernels, median %s after their launch "
+                                      "returned, most of it behind other work)",
                                       _sl_gpu_id (ctx, g), idle, delays->len, med);
         f->advice = g_strdup ("The GPU was idle while work launched for it waited: the launches "
                               "waited on something else (a stream or event dependency, an "

@@ -114,7 +114,13 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
           median = _sl_median_of (kg->durations);
           if (median >= max_median)
             continue;
-          g_array_sort (kg->starts, sl_cmp_int64);
+          /* in time order already when its kernels run on one stream */
+          for (gsize i = 1; i < n; i++)
+            if (g_array_index (kg->starts, SlTime, i) < g_array_index (kg->starts, SlTime, i - 1))
+              {
+                g_array_sort (kg->starts, sl_cmp_int64);
+                break;
+              }
           first = g_array_index (kg->starts, SlTime, 0);
           last = g_array_index (kg->starts, SlTime, n - 1);
           /* the spacing of launches inside their bursts: pairs under 1 ms apart */
@@ -131,11 +137,20 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
           {
             SlTime *acc = g_new0 (SlTime, 1);
             g_array_append_val (given, acc);
+            /* the spaces of a burst touch: one request a burst */
             for (gsize i = 1; i < n; i++)
               {
                 const SlTime *s = &g_array_index (kg->starts, SlTime, i);
                 SlIdleRequest r = { s[-1], s[0], acc };
-                if (s[0] - s[-1] < 1 * SL_MS)
+                SlIdleRequest *last = requests->len > 0
+                                        ? &g_array_index (requests, SlIdleRequest,
+                                                          requests->len - 1)
+                                        : NULL;
+                if (s[0] - s[-1] >= 1 * SL_MS)
+                  continue;
+                if (last != NULL && last->attributed == acc && last->e == s[-1])
+                  last->e = s[0];
+                else
                   g_array_append_val (requests, r);
               }
           }

@@ -266,7 +266,8 @@ void          _sl_by_name_add        (GHashTable *by_name,
 /* The name with the most time in a by_name table, and that time. */
 guint32       _sl_top_name           (GHashTable *by_name,
                                       SlTime     *time);
-/* Sorts `times` (SlTime) and returns its median, 0 when empty. */
+/* The median of `times` (SlTime; reordered): the element a sort would put at len / 2, 0 when
+ * empty. */
 SlTime        _sl_median_of          (GArray *times);
 
 /* --- thread states (sl-analyze-states.c) --- */
