@@ -396,7 +396,9 @@ gpu_row (SlReader     *r,
   read_limits (&g->limits, stmt, 8, TRUE);
 }
 
-/* early-2021 layout: one row per (process, device); sizes in MiB, clocks in kHz */
+/* early-2021 layout: one row per (process, device); clocks in kHz.  globalMemorySize is MiB in
+ * some exports (32510 for a 32 GB V100) and bytes in others (42505273344 for a 40 GB A100): no
+ * GPU of the time had 2^20 MiB, so a value from 2^20 on is bytes. */
 static void
 cuda_gpu_row (SlReader     *r,
               sqlite3_stmt *stmt,
@@ -404,17 +406,43 @@ cuda_gpu_row (SlReader     *r,
               SlRowLoop    *loop G_GNUC_UNUSED)
 {
   SlGpu *g = described_gpu (r, stmt);
+  gint64 memory = MAX (sqlite3_column_int64 (stmt, 3), 0);
+
   g->bus_location = _sl_reader_col_text (r, stmt, 2);
-  g->total_memory = sqlite3_column_int64 (stmt, 3) * 1024 * 1024;
-  g->clock_rate = sqlite3_column_int64 (stmt, 4) * 1000;
+  g->total_memory = memory < (1 << 20) ? memory * 1024 * 1024 : memory;
+  g->clock_rate = CLAMP (sqlite3_column_int64 (stmt, 4), 0, G_MAXINT64 / 1000) * 1000;
   read_limits (&g->limits, stmt, 5, FALSE);
+}
+
+/* TARGET_INFO_GPU as written between early 2021 and 2021.3.1: keyed by deviceId, only a name,
+ * a bus location and whether the GPU is discrete.  Fills what TARGET_INFO_CUDA_GPU (read first,
+ * when the file has it) left out; nsys named a device from that table then, so its name wins. */
+static void
+early_gpu_row (SlReader     *r,
+               sqlite3_stmt *stmt,
+               SlEvent      *ev G_GNUC_UNUSED,
+               SlRowLoop    *loop G_GNUC_UNUSED)
+{
+  gint gi = _sl_reader_gpu_for (r, (guint32) sqlite3_column_int64 (stmt, 0));
+  SlGpu *g = &g_array_index (r->trace->gpus, SlGpu, gi);
+
+  if (!g->described && sqlite3_column_type (stmt, 1) != SQLITE_NULL)
+    g->name = _sl_reader_col_text (r, stmt, 1);
+  /* the early table's pciBusId is often "<UNKNOWN_BUS_ID>" where this one has the address */
+  if (sqlite3_column_type (stmt, 2) != SQLITE_NULL)
+    g->bus_location = _sl_reader_col_text (r, stmt, 2);
+  g->described = TRUE;
 }
 
 gboolean
 _sl_reader_read_gpus (SlReader *r,
                       GError  **error)
 {
-  if (_sl_reader_table_exists (r, "TARGET_INFO_GPU"))
+  gboolean gpu_table = _sl_reader_table_exists (r, "TARGET_INFO_GPU");
+  gboolean cuda_table = _sl_reader_table_exists (r, "TARGET_INFO_CUDA_GPU")
+                        && _sl_reader_has_column (r, "TARGET_INFO_CUDA_GPU", "deviceId");
+
+  if (gpu_table && _sl_reader_has_column (r, "TARGET_INFO_GPU", "id"))
     {
       SlRowLoop loop = {
         .table = "TARGET_INFO_GPU",
@@ -426,15 +454,12 @@ _sl_reader_read_gpus (SlReader *r,
                "{maxShmemPerSm:0} FROM TARGET_INFO_GPU",
         .row = gpu_row,
       };
-      if (!_sl_reader_has_column (r, loop.table, "id"))
-        {
-          _sl_trace_warn (r->trace, "TARGET_INFO_GPU has no id column; GPUs are not described");
-          return TRUE;
-        }
       return _sl_reader_each_row (r, &loop, error);
     }
 
-  if (_sl_reader_table_exists (r, "TARGET_INFO_CUDA_GPU"))
+  /* early 2021: TARGET_INFO_CUDA_GPU has the limits, a TARGET_INFO_GPU beside it (keyed by
+   * deviceId, not id) the bus address; either may be missing */
+  if (cuda_table)
     {
       SlRowLoop loop = {
         .table = "TARGET_INFO_CUDA_GPU",
@@ -447,12 +472,25 @@ _sl_reader_read_gpus (SlReader *r,
                "FROM TARGET_INFO_CUDA_GPU",
         .row = cuda_gpu_row,
       };
-      return !_sl_reader_has_column (r, loop.table, "deviceId")
-             || _sl_reader_each_row (r, &loop, error);
+      if (!_sl_reader_each_row (r, &loop, error))
+        return FALSE;
     }
-
-  _sl_trace_warn (r->trace, "the trace has no GPU descriptions (TARGET_INFO_GPU); "
-                            "occupancy uses no GPU limits");
+  if (gpu_table && _sl_reader_has_column (r, "TARGET_INFO_GPU", "deviceId"))
+    {
+      SlRowLoop loop = {
+        .table = "TARGET_INFO_GPU",
+        .sql = "SELECT deviceId, {name:NULL}, {busLocation:NULL} FROM TARGET_INFO_GPU",
+        .row = early_gpu_row,
+      };
+      return _sl_reader_each_row (r, &loop, error);
+    }
+  if (gpu_table)
+    _sl_trace_warn (r->trace, "TARGET_INFO_GPU has neither an id nor a deviceId column; %s",
+                    cuda_table ? "GPUs are described by TARGET_INFO_CUDA_GPU"
+                               : "GPUs are not described");
+  else if (!cuda_table)
+    _sl_trace_warn (r->trace, "the trace has no GPU descriptions (TARGET_INFO_GPU); "
+                              "occupancy uses no GPU limits");
   return TRUE;
 }
 

@@ -210,15 +210,20 @@ check_trace (const char *path)
   /* GPUs: those the file describes, with their limits */
   JsonArray *gpus = json_object_get_array_member (o, "gpus");
   g_assert_cmpuint (json_array_get_length (gpus), ==, sl_trace_get_n_gpus (trace));
-  if (has_table (db, "TARGET_INFO_GPU"))
+  /* the early-2021 layout: TARGET_INFO_CUDA_GPU (beside a TARGET_INFO_GPU keyed by deviceId) */
+  const char *sm_sql = has_table (db, "TARGET_INFO_GPU") && has_column (db, "TARGET_INFO_GPU", "id")
+                         ? "SELECT smCount FROM TARGET_INFO_GPU WHERE id = %" G_GINT64_FORMAT
+                       : has_table (db, "TARGET_INFO_CUDA_GPU")
+                         ? "SELECT numMultiprocessors FROM TARGET_INFO_CUDA_GPU WHERE deviceId = %"
+                           G_GINT64_FORMAT " LIMIT 1"
+                         : NULL;
+  if (sm_sql != NULL)
     for (guint i = 0; i < json_array_get_length (gpus); i++)
       {
         JsonObject *g = json_array_get_object_element (gpus, i);
         if (!json_object_get_boolean_member (g, "described"))
           continue;
-        g_autofree char *sql = g_strdup_printf (
-            "SELECT smCount FROM TARGET_INFO_GPU WHERE id = %" G_GINT64_FORMAT,
-            json_object_get_int_member (g, "device_id"));
+        g_autofree char *sql = g_strdup_printf (sm_sql, json_object_get_int_member (g, "device_id"));
         JsonObject *limits = json_object_get_object_member (g, "limits");
         g_assert_cmpint (json_object_get_int_member (limits, "sm_count"), ==, sl_test_sql_int (db, sql));
       }

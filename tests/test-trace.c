@@ -29,6 +29,46 @@ has_table (sqlite3    *db,
   return sql_int (db, sql) > 0;
 }
 
+static gboolean
+has_column (sqlite3    *db,
+            const char *table,
+            const char *column)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'",
+                                          table, column);
+  return sql_int (db, sql) > 0;
+}
+
+/* The first column of the first row, NULL when there is none or it is NULL. */
+static char *
+sql_text (sqlite3    *db,
+          const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  char *v = NULL;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW
+      && sqlite3_column_type (stmt, 0) != SQLITE_NULL)
+    v = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  return v;
+}
+
+/* The query for a device's name (printf with its device id), as nsys's reports of the file's time
+ * join it: TARGET_INFO_GPU on id (2021.3.1 on), else TARGET_INFO_CUDA_GPU on deviceId (early
+ * 2021), else an early TARGET_INFO_GPU keyed by deviceId; NULL when the file describes no GPU. */
+static const char *
+gpu_name_sql (sqlite3 *db)
+{
+  if (has_table (db, "TARGET_INFO_GPU") && has_column (db, "TARGET_INFO_GPU", "id"))
+    return "SELECT name FROM TARGET_INFO_GPU WHERE id = %u";
+  if (has_table (db, "TARGET_INFO_CUDA_GPU"))
+    return "SELECT min(name) FROM TARGET_INFO_CUDA_GPU WHERE deviceId = %u";
+  if (has_table (db, "TARGET_INFO_GPU") && has_column (db, "TARGET_INFO_GPU", "deviceId"))
+    return "SELECT name FROM TARGET_INFO_GPU WHERE deviceId = %u";
+  return NULL;
+}
+
 static gsize
 count_kind (SlTrace    *trace,
             SlLaneKind  kind)
@@ -169,22 +209,45 @@ check_real_file (const char *path)
       sqlite3_finalize (stmt);
     }
 
-  /* GPUs: described ones carry their name and limits */
+  /* GPUs: every GPU the file describes, whichever of its layouts (TARGET_INFO_GPU keyed by id or,
+   * early 2021, by deviceId; TARGET_INFO_CUDA_GPU), is described and named as nsys names it;
+   * described ones carry their limits */
+  const char *name_sql = gpu_name_sql (db);
   if (has_table (db, "TARGET_INFO_GPU"))
     {
-      g_assert_cmpuint (sl_trace_get_n_gpus (trace), >=, (guint) sql_int (db, "SELECT count(DISTINCT id) FROM TARGET_INFO_GPU"));
-      for (guint i = 0; i < sl_trace_get_n_gpus (trace); i++)
-        {
-          const SlGpu *gpu = sl_trace_get_gpu (trace, i);
-          if (!gpu->described)
-            continue;
-          g_assert_cmpint (gpu->limits.cc_major, >=, 5);
-          g_assert_cmpint (gpu->limits.sm_count, >, 0);
-          g_assert_cmpint (gpu->limits.max_warps_per_sm, >, 0);
-        }
+      const char *key = has_column (db, "TARGET_INFO_GPU", "id") ? "id" : "deviceId";
+      g_autofree char *sql = g_strdup_printf ("SELECT count(DISTINCT %s) FROM TARGET_INFO_GPU", key);
+      gint64 n = sql_int (db, sql);
+      g_assert_cmpint (n, >=, 0);
+      g_assert_cmpuint (sl_trace_get_n_gpus (trace), >=, (guint) n);
     }
-  if (has_table (db, "TARGET_INFO_CUDA_GPU"))
-    g_assert_cmpstr (sl_trace_str (trace, sl_trace_get_gpu (trace, 0)->name), ==, "Tesla V100-PCIE-32GB");
+  for (guint i = 0; name_sql != NULL && i < sl_trace_get_n_gpus (trace); i++)
+    {
+      const SlGpu *gpu = sl_trace_get_gpu (trace, i);
+      g_autofree char *sql = g_strdup_printf (name_sql, gpu->device_id);
+      g_autofree char *name = sql_text (db, sql);
+      if (name == NULL)
+        continue;
+      g_assert_true (gpu->described);
+      g_assert_cmpstr (sl_trace_str (trace, gpu->name), ==, name);
+    }
+  /* an early TARGET_INFO_GPU alone (keyed by deviceId) has names but no limits; a GPU that ran
+   * no CUDA work may be no CUDA device (2022.1-memory-usage lists an Intel HD 630 beside the
+   * GeForce: no compute capability) */
+  gboolean with_limits = has_table (db, "TARGET_INFO_CUDA_GPU")
+                         || (has_table (db, "TARGET_INFO_GPU") && has_column (db, "TARGET_INFO_GPU", "id"));
+  for (guint i = 0; with_limits && i < sl_trace_get_n_gpus (trace); i++)
+    {
+      const SlGpu *gpu = sl_trace_get_gpu (trace, i);
+      gboolean ran = FALSE;
+      for (guint l = 0; l < sl_trace_get_n_lanes (trace) && !ran; l++)
+        ran = sl_trace_get_lane (trace, l)->gpu == (gint) i && sl_trace_get_lane (trace, l)->n_events > 0;
+      if (!gpu->described || !ran)
+        continue;
+      g_assert_cmpint (gpu->limits.cc_major, >=, 5);
+      g_assert_cmpint (gpu->limits.sm_count, >, 0);
+      g_assert_cmpint (gpu->limits.max_warps_per_sm, >, 0);
+    }
 
   /* nsys exports say nothing of parents or command lines (issue 14, item 5): none invented */
   if (!has_table (db, "SL_PROCESS_INFO"))
@@ -548,6 +611,46 @@ test_load_flags (void)
   g_assert_cmpuint (sl_trace_get_n_events (trace), ==, 3442 + 5796);
 }
 
+/* An early-2021 export (nsys --cudabacktrace, 4 A100) whose TARGET_INFO_GPU is keyed by deviceId,
+ * not id, beside a TARGET_INFO_CUDA_GPU: the reader takes the limits from the latter, the bus
+ * address from the former, and names each GPU as nsys did; no warning says GPUs are undescribed. */
+static void
+test_early_gpu_tables (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2021-cuda-backtraces.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_gpus (trace), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      const SlGpu *gpu = sl_trace_get_gpu (trace, i);
+      static const char *const bus[] = { "0000:99:00.0", "0000:AD:00.0", "0000:C5:00.0", "0000:D9:00.0" };
+      g_assert_true (gpu->described);
+      g_assert_cmpuint (gpu->device_id, <, 4);
+      g_assert_cmpstr (sl_trace_str (trace, gpu->name), ==, "A100-PCIE-40GB");
+      g_assert_cmpstr (sl_trace_str (trace, gpu->bus_location), ==, bus[gpu->device_id]);
+      /* globalMemorySize is bytes in this export (MiB in the older one) */
+      g_assert_cmpint (gpu->total_memory, ==, G_GINT64_CONSTANT (42505273344));
+      g_assert_cmpint (gpu->clock_rate, ==, 1410000000);
+      g_assert_cmpint (gpu->limits.sm_count, ==, 108);
+      g_assert_cmpint (gpu->limits.cc_major, ==, 8);
+      g_assert_cmpint (gpu->limits.cc_minor, ==, 0);
+      g_assert_cmpint (gpu->limits.max_warps_per_sm, ==, 64);
+    }
+  const char *const *warnings = sl_trace_get_warnings (trace);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    g_assert_null (strstr (warnings[i], "TARGET_INFO_GPU"));
+
+  /* the older export with TARGET_INFO_CUDA_GPU alone: sizes in MiB */
+  g_autofree char *old_path = sl_test_trace_path ("nsys/nsys-2021-old-layout.sqlite");
+  g_autoptr (SlTrace) old = sl_trace_load (old_path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sl_trace_str (old, sl_trace_get_gpu (old, 0)->name), ==, "Tesla V100-PCIE-32GB");
+  g_assert_cmpint (sl_trace_get_gpu (old, 0)->total_memory, ==, G_GINT64_CONSTANT (32510) << 20);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -556,6 +659,7 @@ main (int    argc,
   g_test_add_func ("/model/trace/real-files", test_real_files);
   g_test_add_func ("/model/trace/nvtx-nesting", test_nvtx_nesting);
   g_test_add_func ("/model/trace/osrt-backtraces", test_osrt_backtraces);
+  g_test_add_func ("/model/trace/early-gpu-tables", test_early_gpu_tables);
   g_test_add_func ("/model/trace/utilization", test_utilization);
   g_test_add_func ("/model/trace/progress-cancel", test_progress_cancel);
   g_test_add_func ("/model/trace/load-flags", test_load_flags);
