@@ -328,6 +328,11 @@ read_args (ondemand::value &v,
                 ev->have |= SL_JSON_HAVE_CORRELATION;
               continue;
             }
+          if (key_is (key, "context") && get_int (x, &ev->context))
+            {
+              ev->have |= SL_JSON_HAVE_CONTEXT;
+              continue;
+            }
           if (key_is (key, "cuda_sync_kind"))
             {
               std::string_view s;

@@ -37,6 +37,7 @@ enum
   SL_JSON_HAVE_OCCUPANCY   = 1 << 4,
   SL_JSON_HAVE_SORT_INDEX  = 1 << 5,
   SL_JSON_HAVE_ID          = 1 << 6,
+  SL_JSON_HAVE_CONTEXT     = 1 << 7,
 };
 
 #define SL_JSON_MAX_SERIES 8
@@ -55,7 +56,7 @@ typedef struct
   gint64      ts, dur;       /* ns */
   guint64     id;            /* flow id (text ids are hashed) */
   guint32     have;          /* SL_JSON_HAVE_* */
-  gint64      correlation, device, stream, bytes;
+  gint64      correlation, device, context, stream, bytes;
   gint64      registers, shared_memory;
   gint64      grid[3], block[3];
   double      occupancy;     /* "est. achieved occupancy %" */

@@ -613,6 +613,9 @@ gpu_key_of (const SlJsonEvent *ev,
                            : ev->has_pid && !ev->pid_is_text ? ev->pid : 0);
   key->stream = clamp_u32 (ev->have & SL_JSON_HAVE_STREAM ? ev->stream
                            : ev->has_tid && !ev->tid_is_text ? ev->tid : 0);
+  /* Kineto's args.context is CUPTI's context id, as nsys's contextId: a lane per (device,
+   * context, stream), 0 when the event has none */
+  key->context = ev->have & SL_JSON_HAVE_CONTEXT ? clamp_u32 (ev->context) : 0;
   key->kind = kind;
 }
 
@@ -1720,8 +1723,25 @@ link_flows (JsonReader *jr)
 {
   GArray *flows = jr->flows;
   guint64 nowhere = 0;
+  GHashTableIter iter;
+  gpointer key, value;
   if (flows->len == 0)
     return;
+  /* a flow's GPU end names a device and a stream (its pid and tid), not the context that is
+   * part of a lane's key: the lanes by key with context 0 (one context a stream, in Kineto's
+   * traces; with several, the lowest is taken) */
+  g_autoptr (GHashTable) by_stream = g_hash_table_new_full (_sl_gpu_key_hash, _sl_gpu_key_equal,
+                                                            g_free, NULL);
+  g_hash_table_iter_init (&iter, jr->r.gpu_lanes);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      SlGpuKey k = *(const SlGpuKey *) key;
+      const SlLane *had;
+      k.context = 0;
+      had = g_hash_table_lookup (by_stream, &k);
+      if (had == NULL || ((const SlLane *) value)->context_id < had->context_id)
+        g_hash_table_insert (by_stream, g_memdup2 (&k, sizeof k), value);
+    }
   g_array_sort (flows, compare_flows);
   for (guint i = 0; i < flows->len;)
     {
@@ -1750,7 +1770,7 @@ link_flows (JsonReader *jr)
                   key.device = (guint32) (f->gtid >> 24);
                   key.stream = (guint32) (f->gtid & 0xFFFFFF);
                   key.kind = kinds[m];
-                  SlLane *lane = g_hash_table_lookup (jr->r.gpu_lanes, &key);
+                  SlLane *lane = g_hash_table_lookup (by_stream, &key);
                   GArray *a = lane != NULL ? g_hash_table_lookup (jr->r.lane_arrays, lane) : NULL;
                   if (a != NULL)
                     op = event_at (a, f->ts);

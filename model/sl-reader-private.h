@@ -278,6 +278,7 @@ void     _sl_reader_clear          (SlReader *r);
 
 GArray  *_sl_reader_cpu_events     (SlReader *r, gint32 thread, SlLaneKind kind);
 GArray  *_sl_reader_gpu_lookup     (SlReader *r, const SlGpuKey *key);
+guint    _sl_gpu_key_hash          (gconstpointer key);
 
 static inline gboolean
 _sl_gpu_key_equal (gconstpointer a,

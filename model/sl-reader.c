@@ -32,8 +32,8 @@ cpu_key_equal (gconstpointer a,
   return x->thread == y->thread && x->kind == y->kind;
 }
 
-static guint
-gpu_key_hash (gconstpointer p)
+guint
+_sl_gpu_key_hash (gconstpointer p)
 {
   const SlGpuKey *k = p;
   guint64 h = k->global_pid * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
@@ -215,7 +215,7 @@ _sl_reader_init_tables (SlReader *r)
   r->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->processes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->cpu_builders = g_hash_table_new_full (cpu_key_hash, cpu_key_equal, g_free, NULL);
-  r->gpu_lanes = g_hash_table_new_full (gpu_key_hash, _sl_gpu_key_equal, g_free, NULL);
+  r->gpu_lanes = g_hash_table_new_full (_sl_gpu_key_hash, _sl_gpu_key_equal, g_free, NULL);
   r->lane_arrays = g_hash_table_new (g_direct_hash, g_direct_equal);
   r->kernel_infos = g_hash_table_new_full (_sl_kernel_info_hash, _sl_kernel_info_equal,
                                            g_free, NULL);

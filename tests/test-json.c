@@ -59,6 +59,7 @@ typedef struct
   GHashTable *api_corr;   /* correlations of CUDA calls */
   GHashTable *gpu_corr;   /* correlation of GPU work -> 1 */
   GHashTable *flow_s;     /* ac2g ids with an `s` point */
+  GHashTable *contexts;   /* correlation of GPU work -> its args.context + 1 */
   gint64      n_gpu_ops;
 } Oracle;
 
@@ -73,6 +74,7 @@ oracle_clear (Oracle *o)
   g_hash_table_unref (o->api_corr);
   g_hash_table_unref (o->gpu_corr);
   g_hash_table_unref (o->flow_s);
+  g_hash_table_unref (o->contexts);
 }
 
 static void
@@ -131,6 +133,7 @@ oracle_build (Oracle   *o,
   o->api_corr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   o->gpu_corr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   o->flow_s = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  o->contexts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   o->n_gpu_ops = 0;
 
   for (guint i = 0; i < json_array_get_length (events); i++)
@@ -187,6 +190,13 @@ oracle_build (Oracle   *o,
         {
           o->n_gpu_ops++;
           g_hash_table_add (o->gpu_corr, k);
+          if (json_object_has_member (args, "context"))
+            {
+              gint64 *c = g_new (gint64, 1);
+              *c = corr;
+              g_hash_table_insert (o->contexts, c, GINT_TO_POINTER (
+                  (gint) member_int (args, "context", 0) + 1));
+            }
           if (table == o->kernels && json_object_has_member (args, "est. achieved occupancy %"))
             {
               gint64 *c = g_new (gint64, 1);
@@ -362,6 +372,37 @@ check_links (SlTrace      *trace,
   g_assert_cmpint (linked, ==, expected);
 }
 
+/* Issue 28, item 8: GPU work sits in a lane of the context its args.context names, as an nsys
+ * export's contextId (it was 0 for every Kineto kernel). */
+static void
+check_contexts (SlTrace      *trace,
+                const Oracle *o)
+{
+  gint64 checked = 0, nonzero = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_KERNELS && lane->kind != SL_LANE_MEMCPY
+          && lane->kind != SL_LANE_MEMSET)
+        continue;
+      for (gsize k = 0; k < lane->n_events; k++)
+        {
+          gint64 corr = lane->events[k].corr;
+          gpointer c = g_hash_table_lookup (o->contexts, &corr);
+          if (c == NULL)
+            continue;
+          g_assert_cmpuint (lane->context_id, ==, (guint) (GPOINTER_TO_INT (c) - 1));
+          checked++;
+          nonzero += lane->context_id != 0;
+        }
+    }
+  g_test_message ("contexts: %" G_GINT64_FORMAT " GPU ops in the context args.context names, %"
+                  G_GINT64_FORMAT " of them not 0", checked, nonzero);
+  /* every op with a context and a correlation id was found (ids are unique in these traces) */
+  g_assert_cmpint (checked, >=, g_hash_table_size (o->contexts));
+}
+
 static char **
 pytorch_traces (void)
 {
@@ -415,6 +456,7 @@ test_pytorch (gconstpointer data)
   assert_report (trace, "cuda_api_sum", "Num Calls", o.api);
   check_occupancy (trace, &o);
   check_links (trace, &o);
+  check_contexts (trace, &o);
 
   /* the GPUs are deviceProperties' */
   JsonObject *top = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
@@ -619,6 +661,36 @@ test_legacy (void)
 /* Launch flows whose points sit right after their events (real Kineto) or after other events (the
  * generator writes the start after the kernel): a point whose event carries the flow's id is
  * not kept, yet still links the other end; none of them counts as pointing nowhere. */
+/* Issue 28, item 8, on a rank of a recommender job: its 1100-odd kernels and copies all say
+ * "context": 1; the model's lanes and cuda_gpu_trace's Ctx column say so too (they said 0). */
+static void
+test_kernel_context (void)
+{
+  g_autofree char *path = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autoptr (SlTrace) trace = load_ok (path);
+  g_autoptr (GError) error = NULL;
+  gsize kernels = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->gpu < 0 || lane->n_events == 0)
+        continue;
+      g_assert_cmpuint (lane->context_id, ==, 1);
+      if (lane->kind == SL_LANE_KERNELS)
+        kernels += lane->n_events;
+    }
+  g_assert_cmpuint (kernels, >, 1000);
+
+  g_autoptr (SlReport) r = sl_report_compute (trace, "cuda_gpu_trace", &error);
+  g_assert_no_error (error);
+  gint ctx = sl_report_find_column (r, "Ctx");
+  g_assert_cmpint (ctx, >=, 0);
+  g_assert_cmpuint (sl_report_get_n_rows (r), >=, kernels);
+  for (gsize row = 0; row < sl_report_get_n_rows (r); row++)
+    g_assert_cmpint (sl_report_get_cell (r, row, ctx)->v.i, ==, 1);
+}
+
 static void
 test_flows (void)
 {
@@ -905,6 +977,7 @@ main (int   argc,
     }
   g_test_add_func ("/json/legacy", test_legacy);
   g_test_add_func ("/json/flows", test_flows);
+  g_test_add_func ("/json/kernel-context", test_kernel_context);
   g_test_add_func ("/json/gz-same", test_gz_same);
   g_test_add_func ("/json/times", test_times);
   g_test_add_func ("/json/sniff", test_sniff);
