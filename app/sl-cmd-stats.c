@@ -84,10 +84,12 @@ sl_cmd_stats (int    argc,
     g_autofree char *valid = g_strjoinv (", ", (char **) sl_report_names ());
     g_autofree char *description = g_strdup_printf (
         "Reports: %s.\n\nReports are computed from the loaded trace with nsys's semantics "
-        "(columns, rounding, order).\n\nrank_sum (Sightline's own) has a row per rank: GPU kernel "
-        "time, split into communication (NCCL, c10d, gloo kernels) and compute; Overlap (%%), the "
-        "share of the communication kernels' time during which compute kernels ran on the rank's "
-        "GPUs (as Holistic Trace Analysis's get_comm_comp_overlap); memcpy time; CUDA API time; "
+        "(columns, rounding, order).\n\nrank_sum (Sightline's own) has a row per rank (a merged "
+        "file; in one file, each rank its processes say, else each process running NCCL on GPUs "
+        "of its own): GPU kernel time, split into communication (NCCL, c10d, gloo kernels) and "
+        "compute; Overlap (%%), the share of the communication kernels' time during which compute "
+        "kernels ran on the same GPU (Holistic Trace Analysis's get_comm_comp_overlap, GPU by "
+        "GPU); memcpy time; CUDA API time; "
         "training steps (ProfilerStep#N or NVTX step ranges) and their median; GPU utilization. "
         "With --merge, `-r rank_sum` puts the ranks side by side.",
         valid);

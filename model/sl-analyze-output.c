@@ -92,7 +92,9 @@ sl_analysis_to_text (const SlAnalysis *analysis,
                             ? "No findings: the rules need CUDA API calls and GPU activity.\n"
                             : "No findings: no rule found a problem.\n");
   else
-    g_string_append_printf (out, "%u findings, most costly first:\n", analysis->findings->len);
+    g_string_append_printf (out, analysis->findings->len == 1 ? "%u finding:\n"
+                                                              : "%u findings, most costly first:\n",
+                            analysis->findings->len);
   for (guint i = 0; i < analysis->findings->len; i++)
     {
       const SlFinding *f = g_ptr_array_index (analysis->findings, i);

@@ -143,8 +143,9 @@ static const SlRule rules[N_RULES + 1] = {
     "account the other findings' idle time comes from",
     p_idle_breakdown },
   { "straggler", "Straggler rank",
-    "in a trace of several ranks, the rank the others wait for in each step's collectives, and "
-    "what it does differently", p_straggler },
+    "in a trace of several ranks (files merged, processes with a rank, or processes running NCCL "
+    "on GPUs of their own), the rank the others wait for in each step's collectives (without "
+    "steps: in the collectives themselves), and what it does differently", p_straggler },
   { NULL, NULL, NULL, NULL },
 };
 

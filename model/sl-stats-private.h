@@ -144,8 +144,9 @@ typedef struct
 } _SlLaunch;
 
 /* The kernels that start in [t0, t1) with their launch calls (those without one in the trace
- * are left out), lane by lane; NULL and SL_STATS_ERROR_NO_DATA when the trace has no kernels or
- * no CUDA API calls. */
+ * are left out), lane by lane; a kernel whose id several nested calls share comes once per call,
+ * as in nsys's JOIN.  NULL and SL_STATS_ERROR_NO_DATA when the trace has no kernels or no CUDA
+ * API calls. */
 GArray     *_sl_stats_launches (SlTrace    *trace,
                                 SlTime      t0,
                                 SlTime      t1,

@@ -1,7 +1,7 @@
 /* sl-stats-ranks.c: statistics of a job's ranks side by side: the rank_sum report (a row per
- * rank: GPU kernel time split into communication and compute, their overlap, copies, CUDA API
- * time, steps, GPU utilization) and any report over several traces, one per rank, with a
- * leading Rank column (`sightline stats --merge`).
+ * rank: GPU kernel time split into communication and compute, their overlap on each GPU, copies,
+ * CUDA API time, steps, GPU utilization) and any report over several traces, one per rank, with
+ * a leading Rank column (`sightline stats --merge`).
  *
  * Each rank's rows are its own report, computed on its own trace exactly as `sightline stats`
  * on that file computes them; only the Rank column is added.  A job has 2 … 10^3 ranks. */
@@ -27,13 +27,13 @@ const _SlColumn _sl_rank_sum_columns[10] = {
   { "GPU Util (%)", SL_UNIT_RATIO },
 };
 
-/* Durations summed over the lanes of `kind` of one source, events starting in [t0, t1). */
+/* Durations summed over the rank's lanes of `kind`, events starting in [t0, t1). */
 static SlTime
-busy_of (SlTrace    *trace,
-         SlLaneKind  kind,
-         guint32     source,
-         SlTime      t0,
-         SlTime      t1)
+busy_of (SlTrace          *trace,
+         SlLaneKind        kind,
+         const SlCommRank *rank,
+         SlTime            t0,
+         SlTime            t1)
 {
   SlTime sum = 0;
 
@@ -41,7 +41,7 @@ busy_of (SlTrace    *trace,
     {
       const SlLane *lane = sl_trace_get_lane (trace, l);
       gsize first, end;
-      if (lane->kind != kind || lane->source != source)
+      if (lane->kind != kind || !sl_comm_rank_has_lane (trace, rank, lane))
         continue;
       _sl_stats_lane_range (lane, t0, t1, &first, &end);
       for (gsize e = first; e < end; e++)
@@ -50,14 +50,42 @@ busy_of (SlTrace    *trace,
   return sum;
 }
 
-static gboolean
-thread_of_source (SlTrace *trace,
-                  gint     thread,
-                  gpointer data)
+typedef struct
 {
-  return sl_trace_get_thread (trace, (guint) thread)->source == GPOINTER_TO_UINT (data);
+  SlTrace          *trace;
+  const SlCommRank *rank;
+} RankOf;
+
+static gboolean
+thread_of_rank (SlTrace *trace,
+                gint     thread,
+                gpointer data)
+{
+  const RankOf *w = data;
+
+  return sl_comm_rank_has_thread (trace, w->rank, thread);
 }
 
+/* Whether GPU `g` is the rank's: of its file, or (a rank of one file) running its work. */
+static gboolean
+gpu_of_rank (SlTrace          *trace,
+             const SlCommRank *rank,
+             guint             g)
+{
+  if (rank->rank < 0 && rank->global_pid == 0)
+    return rank->source < 0 || sl_trace_get_gpu (trace, g)->source == (guint32) rank->source;
+  for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, l);
+      if (lane->gpu == (gint) g && lane->n_events > 0 && sl_comm_rank_has_lane (trace, rank, lane))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A row per rank (sl_trace_comm_ranks): a merged trace's files, or the ranks one file holds
+ * (its processes' ranks, else its processes that communicate, a GPU each); one row for a trace
+ * of one rank.  The overlap is taken GPU by GPU (sl_trace_comm_times). */
 SlReport *
 _sl_report_compute_rank_sum (SlTrace             *trace,
                              const _SlReportInfo *info,
@@ -69,15 +97,18 @@ _sl_report_compute_rank_sum (SlTrace             *trace,
     return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
-  for (guint s = 0; s < sl_trace_get_n_sources (trace); s++)
+  g_autoptr (GArray) ranks = sl_trace_comm_ranks (trace);
+  for (guint i = 0; i < ranks->len; i++)
     {
-      const SlSource *src = sl_trace_get_source (trace, s);
+      const SlCommRank *rank = &g_array_index (ranks, SlCommRank, i);
+      const SlSource *src = sl_trace_get_source (trace, (guint) MAX (rank->source, 0));
       /* the rank's own time: the files of a merged trace cover different spans */
       SlTime w0 = MAX (t0, src->start), w1 = MIN (t1, src->end);
+      RankOf of = { trace, rank };
       SlCommTimes ct;
 
-      sl_trace_comm_times (trace, (gint) s, t0, t1, &ct);
-      _sl_report_add_text (r, g_string_chunk_insert_const (r->strings, src->label));
+      sl_trace_rank_comm_times (trace, rank, t0, t1, &ct);
+      _sl_report_add_text (r, g_string_chunk_insert_const (r->strings, rank->label));
       _sl_report_add_int (r, ct.kernel_time);
       _sl_report_add_int (r, ct.comm_time);
       _sl_report_add_int (r, ct.compute_time);
@@ -85,19 +116,18 @@ _sl_report_compute_rank_sum (SlTrace             *trace,
         _sl_report_add_double (r, sl_stats_round (sl_comm_overlap_pct (&ct), 2));
       else
         _sl_report_add_null (r);
-      _sl_report_add_int (r, busy_of (trace, SL_LANE_MEMCPY, s, t0, t1));
-      _sl_report_add_int (r, busy_of (trace, SL_LANE_CUDA_API, s, t0, t1));
+      _sl_report_add_int (r, busy_of (trace, SL_LANE_MEMCPY, rank, t0, t1));
+      _sl_report_add_int (r, busy_of (trace, SL_LANE_CUDA_API, rank, t0, t1));
 
       /* steps as `sightline analyze` counts them (sl_trace_median_step), on the rank's threads */
-      g_autoptr (GArray) steps = w1 > w0 ? sl_trace_steps (trace, w0, w1, thread_of_source,
-                                                           GUINT_TO_POINTER (s))
+      g_autoptr (GArray) steps = w1 > w0 ? sl_trace_steps (trace, w0, w1, thread_of_rank, &of)
                                          : g_array_new (FALSE, FALSE, sizeof (SlStep));
       _sl_report_add_int (r, steps->len);
       if (steps->len > 0)
         {
           g_autofree gint64 *d = g_new (gint64, steps->len);
-          for (guint i = 0; i < steps->len; i++)
-            d[i] = g_array_index (steps, SlStep, i).end - g_array_index (steps, SlStep, i).start;
+          for (guint k = 0; k < steps->len; k++)
+            d[k] = g_array_index (steps, SlStep, k).end - g_array_index (steps, SlStep, k).start;
           _sl_report_add_int (r, sl_median_int64 (d, steps->len));
         }
       else
@@ -107,8 +137,7 @@ _sl_report_compute_rank_sum (SlTrace             *trace,
       SlTime gpu_time = 0;
       guint gpus = 0;
       for (guint g = 0; g < sl_trace_get_n_gpus (trace); g++)
-        if (sl_trace_get_gpu (trace, g)->source == s
-            && sl_trace_gpu_busy_intervals (trace, g, SL_UTIL_ANY) > 0)
+        if (gpu_of_rank (trace, rank, g) && sl_trace_gpu_busy_intervals (trace, g, SL_UTIL_ANY) > 0)
           {
             gpus++;
             if (w1 > w0)

@@ -484,6 +484,44 @@ compute_gpu_trace (SlTrace             *trace,
 /* ---------------------------------------------------------------------------------------- */
 /* cuda_kern_exec_sum                                                                       */
 
+/*
+ * nsys gives one correlation id to several calls only when they nest on one thread: with
+ * --cudabacktrace (2021 exports) each runtime call is two rows, eventClass 67 around eventClass
+ * 0 (`cudaLaunchKernel` around `cudaLaunchKernel_v7000`), and a driver call may carry its runtime
+ * call's id.  NVIDIA's JOIN pairs the kernel with each of them; the model links it to one, and
+ * the others lie in that thread's other depth lanes, overlapping it.  Appends a launch of the
+ * linked kernel for each such call; `lanes` holds the thread's CUDA API lanes (one per depth, at
+ * most a few).  A thread whose calls never nest has one and is not looked at.
+ */
+static void
+add_nested_launches (GArray          *launches,
+                     const GPtrArray *lanes,
+                     const _SlLaunch *linked)
+{
+  const SlEvent *call = linked->api;
+
+  for (guint d = 0; d < lanes->len; d++)
+    {
+      const SlLane *lane = g_ptr_array_index (lanes, d);
+      if (call >= lane->events && call < lane->events + lane->n_events)
+        continue;
+      /* a depth lane's events do not overlap: the one before the first starting at or after
+       * the call may enclose it, then those starting within it */
+      gsize k = sl_lane_lower_bound (lane, call->start);
+      if (k > 0)
+        k--;
+      for (; k < lane->n_events && lane->events[k].start <= call->end; k++)
+        {
+          const SlEvent *other = &lane->events[k];
+          if (other->end < call->start || other->corr != call->corr)
+            continue;
+          _SlLaunch l = *linked;
+          l.api = other;
+          g_array_append_val (launches, l);
+        }
+    }
+}
+
 GArray *
 _sl_stats_launches (SlTrace  *trace,
                     SlTime    t0,
@@ -496,6 +534,19 @@ _sl_stats_launches (SlTrace  *trace,
     return _sl_stats_no_data (trace, error, "CUDA API data"), NULL;
 
   GArray *launches = g_array_new (FALSE, FALSE, sizeof (_SlLaunch));
+  guint n_threads = sl_trace_get_n_threads (trace);
+  /* per thread its CUDA API lanes, one per nesting depth (a few threads of 1 … 3 lanes) */
+  g_autofree GPtrArray **api_lanes = g_new0 (GPtrArray *, MAX (n_threads, 1));
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_CUDA_API || lane->thread < 0 || (guint) lane->thread >= n_threads)
+        continue;
+      if (api_lanes[lane->thread] == NULL)
+        api_lanes[lane->thread] = g_ptr_array_new ();
+      g_ptr_array_add (api_lanes[lane->thread], (gpointer) lane);
+    }
 
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
@@ -514,13 +565,18 @@ _sl_stats_launches (SlTrace  *trace,
           /* the inner JOIN: kernels without a launch call in the trace are left out */
           if (kev->link == SL_NO_LINK || !sl_trace_resolve (trace, kev->link, &alane, &aindex)
               || alane->kind != SL_LANE_CUDA_API || alane->thread < 0
-              || (guint) alane->thread >= sl_trace_get_n_threads (trace))
+              || (guint) alane->thread >= n_threads)
             continue;
           _SlLaunch l = { kev, &alane->events[aindex], sl_trace_get_thread (trace, alane->thread),
                           device_id };
           g_array_append_val (launches, l);
+          if (api_lanes[alane->thread]->len > 1)
+            add_nested_launches (launches, api_lanes[alane->thread], &l);
         }
     }
+  for (guint t = 0; t < n_threads; t++)
+    if (api_lanes[t] != NULL)
+      g_ptr_array_unref (api_lanes[t]);
   return launches;
 }
 

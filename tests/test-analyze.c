@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sl-analyze.h"
+#include "sl-analyze-private.h"
+#include "sl-sort.h"
 #include "sl-kernel-kind.h"
 #include "sl-plant.h"
 #include "sl-range.h"
@@ -1402,6 +1403,27 @@ test_diagnostics_merged (void)
   g_assert_cmpuint (n, ==, 27);
 }
 
+/* The median by selection equals the sorted array's middle, on random arrays with many ties. */
+static void
+test_median (void)
+{
+  for (guint round = 0; round < 2000; round++)
+    {
+      guint n = (guint) g_test_rand_int_range (1, 300);
+      gint64 range = round % 2 ? 5 : 1000000;
+      g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (SlTime));
+      g_autoptr (GArray) b = NULL;
+      for (guint i = 0; i < n; i++)
+        {
+          SlTime v = (SlTime) g_test_rand_int_range (0, (gint32) range);
+          g_array_append_val (a, v);
+        }
+      b = g_array_copy (a);
+      g_array_sort (b, sl_cmp_int64);
+      g_assert_cmpint (_sl_median_of (a), ==, g_array_index (b, SlTime, n / 2));
+    }
+}
+
 /* Kernels that start 2 ms after their launch call on an idle GPU (waiting on something else). */
 static void
 test_launch_latency (void)
@@ -2403,6 +2425,156 @@ test_occupancy_costs_real (void)
   g_assert_cmpuint (n_costly, >, 0);
 }
 
+/* The NCCL kernels of a device, [start, end) pairs by start. */
+static GArray *
+sql_nccl (sqlite3 *db,
+          guint32  device)
+{
+  g_autofree char *q = g_strdup_printf ("SELECT k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+                                        "JOIN StringIds AS n ON n.id = k.demangledName "
+                                        "WHERE k.deviceId = %u AND instr(n.value, 'nccl') > 0 "
+                                        "ORDER BY 1", device);
+  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  sqlite3_stmt *st = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, q, -1, &st, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      gint64 pair[2] = { sqlite3_column_int64 (st, 0), sqlite3_column_int64 (st, 1) };
+      g_array_append_vals (pairs, pair, 2);
+    }
+  sqlite3_finalize (st);
+  return pairs;
+}
+
+/* How long `mine`'s collectives wait for `theirs`': each from its start to the start of the first
+ * of theirs that starts within it, as [start, end) pairs (not merged); the longest in *longest,
+ * its kernel's duration in *longest_op. */
+static GArray *
+sql_waits (GArray *mine,
+           GArray *theirs,
+           gint64 *longest,
+           gint64 *longest_op)
+{
+  GArray *waits = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  *longest = 0;
+  for (guint i = 0; i < mine->len / 2; i++)
+    {
+      gint64 s = g_array_index (mine, gint64, 2 * i), e = g_array_index (mine, gint64, 2 * i + 1);
+      for (guint j = 0; j < theirs->len / 2; j++)
+        {
+          gint64 t = g_array_index (theirs, gint64, 2 * j);
+          if (t < s)
+            continue;
+          if (t < e && t > s)
+            {
+              gint64 pair[2] = { s, t };
+              g_array_append_vals (waits, pair, 2);
+              if (t - s > *longest)
+                {
+                  *longest = t - s;
+                  *longest_op = e - s;
+                }
+            }
+          break;
+        }
+    }
+  return waits;
+}
+
+/* Issue 28, item 6: an nsys export of a two-rank job (torchrun under nsys; two processes, a GPU
+ * each, no RANK recorded, no training steps).  GPU 0 runs 17.2 ms of NCCL SendRecv, GPU 1 8.2 ms:
+ * GPU 0's kernels start first and wait for GPU 1's.  The straggler rule names process 145 on GPU
+ * 1 as the late one, with each GPU's NCCL time, the waits and the longest one, and what GPU 1 did
+ * meanwhile, all against SQL; its cost is the wait, within the trace's span on the two GPUs. */
+static void
+test_straggler_processes (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-mfu-2gpu.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  const char *const rules[] = { "straggler", NULL };
+  g_autoptr (SlAnalysis) a = NULL;
+  sqlite3 *db = sl_test_open_db (path);
+
+  g_assert_no_error (error);
+  a = sl_analyze (trace, rules, NULL, &error);
+  g_assert_no_error (error);
+  const SlFinding *f = the_only (a, "straggler");
+  g_test_message ("%s", f->summary);
+  g_assert_true (g_str_has_prefix (f->summary, "process 144 (GPU 0) waits "));
+  g_assert_nonnull (strstr (f->summary, "for process 145 (GPU 1), which reaches them late"));
+  g_assert_cmpint (f->gpu, ==, 1);
+
+  /* the oracle: each GPU's NCCL kernels, the waits of each for the other */
+  g_autoptr (GArray) nccl0 = sql_nccl (db, 0), nccl1 = sql_nccl (db, 1);
+  gint64 longest = 0, longest_op = 0, late_longest = 0, late_longest_op = 0;
+  g_autoptr (GArray) waits = sql_waits (nccl0, nccl1, &longest, &longest_op);
+  g_autoptr (GArray) late_waits = sql_waits (nccl1, nccl0, &late_longest, &late_longest_op);
+  gint64 waited = union_clipped (waits, G_MININT64, G_MAXINT64);
+  gint64 late_waited = union_clipped (late_waits, G_MININT64, G_MAXINT64);
+  g_test_message ("GPU 0 waits %" G_GINT64_FORMAT " ns (longest %" G_GINT64_FORMAT " ns of %"
+                  G_GINT64_FORMAT "), GPU 1 %" G_GINT64_FORMAT " ns", waited, longest, longest_op,
+                  late_waited);
+  GArray *nccl[2] = { nccl0, nccl1 };
+  gint64 nccl_time[2] = { 0, 0 };
+  for (guint d = 0; d < 2; d++)
+    for (guint i = 0; i < nccl[d]->len / 2; i++)
+      nccl_time[d] += g_array_index (nccl[d], gint64, 2 * i + 1) - g_array_index (nccl[d], gint64, 2 * i);
+  g_assert_cmpint (ev (f, "comm_ns"), ==, nccl_time[0]);
+  g_assert_cmpint (ev (f, "late_comm_ns"), ==, nccl_time[1]);
+  g_assert_cmpint (ev (f, "comm_ns"), ==, 17172652);
+  g_assert_cmpint (ev (f, "late_comm_ns"), ==, 8229100);
+  g_assert_cmpint (ev (f, "comm_by_gpu_ns"), ==, 17172652 + 8229100);
+  g_assert_nonnull (strstr (ev_text (f, "comm_by_gpu_ns"), "GPU 0: "));
+  g_assert_nonnull (strstr (ev_text (f, "comm_by_gpu_ns"), ", GPU 1: "));
+  g_assert_cmpint (ev (f, "wait_ns"), ==, waited);
+  g_assert_cmpint (ev (f, "late_wait_ns"), ==, late_waited);
+  g_assert_cmpint (ev (f, "longest_wait_ns"), ==, longest);
+  g_assert_cmpint (ev (f, "longest_op_ns"), ==, longest_op);
+  g_assert_cmpint (waited, >, 2 * late_waited);
+
+  /* what GPU 1 did while GPU 0 waited: busy with any work, brute force over its kernels, copies
+   * and sets in each merged wait */
+  g_autoptr (GArray) ops1 = sql_ops (db, 1, FALSE);
+  g_autoptr (GArray) merged = g_array_new (FALSE, FALSE, sizeof (gint64));
+  qsort (waits->data, waits->len / 2, 2 * sizeof (gint64), cmp_pair);
+  for (guint i = 0; i < waits->len / 2; i++)
+    {
+      gint64 *w = &g_array_index (waits, gint64, 2 * i);
+      gint64 *last = merged->len > 0 ? &g_array_index (merged, gint64, merged->len - 1) : NULL;
+      if (last != NULL && w[0] <= *last)
+        *last = MAX (*last, w[1]);
+      else
+        g_array_append_vals (merged, w, 2);
+    }
+  gint64 busy = 0;
+  for (guint i = 0; i < merged->len / 2; i++)
+    busy += union_clipped (ops1, g_array_index (merged, gint64, 2 * i),
+                           g_array_index (merged, gint64, 2 * i + 1));
+  g_assert_cmpint (ev (f, "late_busy_ns"), ==, busy);
+  g_assert_cmpint (ev (f, "late_idle_ns"), ==, waited - busy);
+
+  /* the cost is GPU 0's waiting: within the span on the two GPUs it concerns */
+  SlTime span = sl_trace_get_end (trace) - sl_trace_get_start (trace);
+  g_assert_cmpint (f->cost, ==, waited);
+  g_assert_cmpint (f->cost, <=, 2 * span);
+  g_assert_cmpint (f->start, <=, f->end);
+  g_assert_cmpuint (f->events->len, >=, 1);
+
+  /* before the first collective, nobody waits: nothing */
+  g_autoptr (SlAnalyzeParams) params = sl_analyze_params_new ();
+  g_autoptr (SlAnalysis) quiet = NULL;
+  gint64 first = MIN (g_array_index (nccl0, gint64, 0), g_array_index (nccl1, gint64, 0));
+  sl_analyze_params_set_range (params, sl_trace_get_start (trace), first);
+  quiet = sl_analyze (trace, rules, params, &error);
+  g_assert_no_error (error);
+  g_autoptr (GPtrArray) none = of_rule (quiet, "straggler");
+  g_assert_cmpuint (none->len, ==, 0);
+  sqlite3_close (db);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2431,6 +2603,7 @@ main (int    argc,
   g_test_add_func ("/analyze/real-traces", test_real_traces);
   g_test_add_func ("/analyze/accounts-real", test_accounts_real);
   g_test_add_func ("/analyze/idle-cases", test_idle_cases);
+  g_test_add_func ("/analyze/median", test_median);
   g_test_add_func ("/analyze/diagnostics-merged", test_diagnostics_merged);
   g_test_add_func ("/analyze/absurd-times", test_absurd_times);
   g_test_add_func ("/analyze/range", test_range);
@@ -2438,5 +2611,6 @@ main (int    argc,
   g_test_add_func ("/analyze/occupancy-library", test_occupancy_library);
   g_test_add_func ("/analyze/tail-effect", test_tail_effect);
   g_test_add_func ("/analyze/occupancy-costs-real", test_occupancy_costs_real);
+  g_test_add_func ("/analyze/straggler-processes", test_straggler_processes);
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sl-analyze.h"
+#include "sl-comm.h"
 #include "sl-cpu-util.h"
 #include "sl-inventory.h"
 #include "sl-lane.h"
@@ -419,6 +420,35 @@ test_pytorch_ranks (void)
       g_assert_cmpint (instances[0], ==, instances[1]);
       g_assert_cmpint (instances[0], >, 0);
     }
+
+  /* a rank a file (issue 28, item 6): each one's communication figures, taken GPU by GPU, are
+   * its file's alone, where the file is one rank; the straggler rule compares their steps */
+  g_autoptr (GArray) ranks = sl_trace_comm_ranks (merged);
+  g_assert_cmpuint (ranks->len, ==, 2);
+  for (guint s = 0; s < 2; s++)
+    {
+      const SlCommRank *r = &g_array_index (ranks, SlCommRank, s);
+      SlCommTimes in_merged, in_file;
+      g_autoptr (GArray) one = sl_trace_comm_ranks (alone[s]);
+
+      g_assert_cmpstr (r->label, ==, sl_trace_get_source (merged, s)->label);
+      g_assert_cmpint (r->source, ==, (gint) s);
+      sl_trace_rank_comm_times (merged, r, G_MININT64, G_MAXINT64, &in_merged);
+      sl_trace_comm_times (alone[s], -1, G_MININT64, G_MAXINT64, &in_file);
+      g_assert_cmpint (in_merged.comm_busy, >, 0);
+      g_assert_cmpint (in_merged.comm_time, ==, in_file.comm_time);
+      g_assert_cmpint (in_merged.comm_busy, ==, in_file.comm_busy);
+      g_assert_cmpint (in_merged.overlap, ==, in_file.overlap);
+      g_assert_cmpuint (one->len, ==, 1);
+    }
+  {
+    const char *const rules[] = { "straggler", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (SlAnalysis) a = sl_analyze (merged, rules, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (a->summaries->len, ==, 1);
+    g_assert_cmpstr (g_array_index (a->summaries, SlRuleSummary, 0).note, ==, "2 ranks, 2 steps");
+  }
   assert_downstream_runs (merged);
   sl_trace_unref (alone[0]);
   sl_trace_unref (alone[1]);

@@ -265,12 +265,18 @@ oracle_sql (sqlite3    *db,
     {
       if (!kern && !memcpy_ && !memset_)
         return NULL;
-      /* the device name: TARGET_INFO_GPU (nsys), else the early-2021 table, else "GPU n" */
-      const char *gpus = has_table (db, "TARGET_INFO_GPU")
+      /* the device name: TARGET_INFO_GPU on id (nsys 2021.3.1 on), else the early-2021 table
+       * TARGET_INFO_CUDA_GPU on deviceId, else an early TARGET_INFO_GPU keyed by deviceId, else
+       * "GPU n".  (SELECT id FROM a TARGET_INFO_GPU without one would not fail here: SQLite
+       * resolves it to the outer query's StringIds.id.) */
+      gboolean gpu_table = has_table (db, "TARGET_INFO_GPU");
+      const char *gpus = gpu_table && has_column (db, "TARGET_INFO_GPU", "id")
                            ? "gpus(id, name) AS (SELECT id, name FROM TARGET_INFO_GPU)"
-                           : has_table (db, "TARGET_INFO_CUDA_GPU")
-                               ? "gpus(id, name) AS (SELECT deviceId, min(name) FROM TARGET_INFO_CUDA_GPU GROUP BY deviceId)"
-                               : "gpus(id, name) AS (SELECT NULL, NULL WHERE 0)";
+                         : has_table (db, "TARGET_INFO_CUDA_GPU")
+                           ? "gpus(id, name) AS (SELECT deviceId, min(name) FROM TARGET_INFO_CUDA_GPU GROUP BY deviceId)"
+                         : gpu_table && has_column (db, "TARGET_INFO_GPU", "deviceId")
+                           ? "gpus(id, name) AS (SELECT deviceId, name FROM TARGET_INFO_GPU)"
+                           : "gpus(id, name) AS (SELECT NULL, NULL WHERE 0)";
       const char *device = "printf('%s (%d)', coalesce((SELECT name FROM gpus WHERE gpus.id = x.deviceId), "
                            "'GPU ' || x.deviceId), x.deviceId)";
       g_autoptr (GString) q = g_string_new (NULL);
@@ -1624,11 +1630,12 @@ check_merge_against_single (const char *const *files,
   return compared;
 }
 
-/* A kernel for the oracles: its interval and whether it communicates. */
+/* A kernel for the oracles: its interval, whether it communicates, and its GPU. */
 typedef struct
 {
   double start, end;
   gboolean comm;
+  gint64 gpu;
 } OracleKernel;
 
 static gint
@@ -1639,20 +1646,24 @@ oracle_edge_cmp (gconstpointer a,
   return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-/* HTA's computation, written as a sweep: every kernel start and end an edge; between two edges,
- * time with a collective running counts towards the communication time, and towards the overlap
- * when a compute kernel runs too.  Percent, NAN without collectives. */
-static double
-oracle_overlap_pct (GArray *kernels)
+/* HTA's computation on one GPU, written as a sweep: every kernel start and end an edge; between
+ * two edges, time with a collective running counts towards the communication time, and towards
+ * the overlap when a compute kernel runs too.  Adds to *comm_time and *both. */
+static void
+oracle_overlap_gpu (GArray *kernels,
+                    gint64  gpu,
+                    double *comm_time,
+                    double *both)
 {
   g_autoptr (GArray) edges = g_array_new (FALSE, FALSE, sizeof (double) * 3);
-  double comm_time = 0, both = 0;
   int comm = 0, compute = 0;
 
   for (guint i = 0; i < kernels->len; i++)
     {
       const OracleKernel *k = &g_array_index (kernels, OracleKernel, i);
       double e0[3] = { k->start, 1, k->comm }, e1[3] = { k->end, -1, k->comm };
+      if (k->gpu != gpu)
+        continue;
       g_array_append_val (edges, e0);
       g_array_append_val (edges, e1);
     }
@@ -1664,14 +1675,30 @@ oracle_overlap_pct (GArray *kernels)
         {
           double gap = e[0] - ((const double *) (const void *) edges->data)[3 * (i - 1)];
           if (comm > 0)
-            comm_time += gap;
+            *comm_time += gap;
           if (comm > 0 && compute > 0)
-            both += gap;
+            *both += gap;
         }
       if (e[2] != 0)
         comm += (int) e[1];
       else
         compute += (int) e[1];
+    }
+}
+
+/* The overlap GPU by GPU (compute on one GPU beside a collective on another is none), summed
+ * over the GPUs: percent of the communication time, NAN without collectives. */
+static double
+oracle_overlap_pct (GArray *kernels)
+{
+  g_autoptr (GHashTable) gpus = g_hash_table_new (g_int64_hash, g_int64_equal);
+  double comm_time = 0, both = 0;
+
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      OracleKernel *k = &g_array_index (kernels, OracleKernel, i);
+      if (g_hash_table_add (gpus, &k->gpu))
+        oracle_overlap_gpu (kernels, k->gpu, &comm_time, &both);
     }
   return comm_time > 0 ? 100.0 * both / comm_time : NAN;
 }
@@ -1710,7 +1737,7 @@ double_cell (SlReport   *r,
 }
 
 /* A generated job of four ranks of two GPUs each (the all-reduce on the first, compute on both:
- * the overlap is across a rank's GPUs), rank 2 a straggler: per-rank rows equal single-file stats; the
+ * the overlap is taken GPU by GPU), rank 2 a straggler: per-rank rows equal single-file stats; the
  * rank_sum figures against SQL over each file and a sweep of its kernels; the merged trace's
  * own rank_sum (a row per source) equals the ranks' side by side. */
 static void
@@ -1758,7 +1785,7 @@ test_merge_generated (void)
       g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (OracleKernel));
       gint64 total = 0, comm = 0;
 
-      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT k.start, k.end, s.value FROM "
+      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT k.start, k.end, s.value, k.deviceId FROM "
                                                "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
                                                "s.id = k.demangledName", -1, &stmt, NULL),
                        ==, SQLITE_OK);
@@ -1766,7 +1793,8 @@ test_merge_generated (void)
         {
           OracleKernel k = { (double) sqlite3_column_int64 (stmt, 0),
                              (double) sqlite3_column_int64 (stmt, 1),
-                             oracle_is_comm ((const char *) sqlite3_column_text (stmt, 2)) };
+                             oracle_is_comm ((const char *) sqlite3_column_text (stmt, 2)),
+                             sqlite3_column_int64 (stmt, 3) };
           gint64 d = sqlite3_column_int64 (stmt, 1) - sqlite3_column_int64 (stmt, 0);
           total += d;
           comm += k.comm ? d : 0;
@@ -1781,9 +1809,17 @@ test_merge_generated (void)
       g_assert_cmpint (int_cell (side, i, "API Time (ns)"), ==,
                        sl_test_sql_int (db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
       double pct = oracle_overlap_pct (kernels);
-      g_test_message ("rank %u: communication %" G_GINT64_FORMAT " ns, overlap %.4f%%", i, comm, pct);
+      /* the all-reduce runs on GPU 0's first stream after the step's compute there: no overlap
+       * on its GPU, while GPU 1's compute beside it would count if the rank's GPUs were one
+       * (issue 28, item 6) */
+      for (guint k = 0; k < kernels->len; k++)
+        g_array_index (kernels, OracleKernel, k).gpu = 0;
+      double across = oracle_overlap_pct (kernels);
+      g_test_message ("rank %u: communication %" G_GINT64_FORMAT " ns, overlap %.4f%% (%.4f%% "
+                      "across its GPUs)", i, comm, pct, across);
       g_assert_cmpfloat (comm, >, 0);
-      g_assert_cmpfloat (pct, >, 0);
+      g_assert_cmpfloat (pct, ==, 0);
+      g_assert_cmpfloat (across, >, 0);
       g_assert_cmpfloat_with_epsilon (double_cell (side, i, "Overlap (%)"), round (pct * 100) / 100,
                                       1e-9);
       g_assert_cmpint (int_cell (side, i, "Steps"), >, 0);
@@ -1861,8 +1897,10 @@ test_merge_pytorch (void)
               || g_strcmp0 (json_object_get_string_member_with_default (o, "cat", ""), "kernel") != 0)
             continue;
           double ts = json_object_get_double_member (o, "ts");
+          JsonObject *args = json_object_get_object_member (o, "args");
           OracleKernel k = { ts, ts + json_object_get_double_member (o, "dur"),
-                             oracle_is_comm (json_object_get_string_member (o, "name")) };
+                             oracle_is_comm (json_object_get_string_member (o, "name")),
+                             json_object_get_int_member_with_default (args, "device", 0) };
           g_array_append_val (kernels, k);
         }
       double pct = oracle_overlap_pct (kernels);
@@ -1875,6 +1913,93 @@ test_merge_pytorch (void)
 #else
   g_test_message ("json-glib is not installed: the overlap oracle on the JSON is skipped");
 #endif
+}
+
+/* The compute/communication overlap in SQL over an nsys export: the kernels' communication
+ * intervals (NCCL, c10d, gloo in the demangled name) merged into a union per `part` (columns of
+ * the kernel rows k), the compute ones into another, and their intersection; 10^4 times the
+ * percent of the communication union, summed over the parts of `where`, NULL without any. */
+static char *
+overlap_sql (const char *part,
+             const char *where)
+{
+  return g_strdup_printf (
+    "WITH k AS (SELECT x.globalPid AS gpid, x.deviceId AS dev, x.start AS s, x.end AS e, "
+    "(instr(n.value, 'nccl') > 0 OR instr(n.value, 'NCCL') > 0 OR instr(n.value, 'c10d') > 0 "
+    "OR instr(n.value, 'gloo') > 0) AS c FROM CUPTI_ACTIVITY_KIND_KERNEL AS x "
+    "JOIN StringIds AS n ON n.id = x.demangledName WHERE %s), "
+    "o AS (SELECT %s AS part, c, s, e, max(e) OVER (PARTITION BY %s, c ORDER BY s, e "
+    "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS pe FROM k), "
+    "g AS (SELECT part, c, s, e, sum(CASE WHEN pe >= s THEN 0 ELSE 1 END) OVER (PARTITION BY "
+    "part, c ORDER BY s, e ROWS UNBOUNDED PRECEDING) AS grp FROM o), "
+    "u AS (SELECT part, c, min(s) AS s, max(e) AS e FROM g GROUP BY part, c, grp) "
+    "SELECT CAST(round(1000000.0 * (SELECT sum(min(a.e, b.e) - max(a.s, b.s)) FROM u AS a "
+    "JOIN u AS b ON b.part = a.part AND a.c = 1 AND b.c = 0 AND a.s < b.e AND b.s < a.e) "
+    "/ (SELECT sum(e - s) FROM u WHERE c = 1)) AS INTEGER)",
+    where, part, part);
+}
+
+/* Issue 28, item 6, on an nsys export of a two-rank job (torchrun under nsys: two processes, a
+ * GPU each, no RANK recorded): rank_sum has a row per process that runs NCCL, with its own
+ * kernels, copies and CUDA calls, and an overlap taken on its GPU: 0 %, one stream each, where
+ * the file's kernels taken together gave 54 % (GPU 0's compute beside GPU 1's SendRecv). */
+static void
+test_rank_sum_processes (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-mfu-2gpu.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sqlite3 *db = sl_test_open_db (path);
+  g_autoptr (SlReport) r = sl_report_compute (trace, "rank_sum", &error);
+  g_assert_no_error (error);
+
+  /* the processes that ran NCCL kernels, in pid order */
+  sqlite3_stmt *stmt = NULL;
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT DISTINCT k.globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+                                           "JOIN StringIds AS n ON n.id = k.demangledName "
+                                           "WHERE instr(n.value, 'nccl') > 0 ORDER BY 1", -1, &stmt, NULL),
+                   ==, SQLITE_OK);
+  gsize row = 0;
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 gpid = sqlite3_column_int64 (stmt, 0);
+      g_autofree char *label = g_strdup_printf ("process %" G_GINT64_FORMAT, (gpid >> 24) & 0xFFFFFF);
+      g_autofree char *kern = g_strdup_printf ("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                               "WHERE globalPid = %" G_GINT64_FORMAT, gpid);
+      g_autofree char *comm = g_strdup_printf ("SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+                                               "JOIN StringIds AS n ON n.id = k.demangledName "
+                                               "WHERE instr(n.value, 'nccl') > 0 AND k.globalPid = %"
+                                               G_GINT64_FORMAT, gpid);
+      g_autofree char *copies = g_strdup_printf ("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+                                                 "WHERE globalPid = %" G_GINT64_FORMAT, gpid);
+      g_autofree char *api = g_strdup_printf ("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                                              "WHERE (globalTid & 0xFFFFFFFFFF000000) = %" G_GINT64_FORMAT,
+                                              gpid);
+      g_autofree char *where = g_strdup_printf ("x.globalPid = %" G_GINT64_FORMAT, gpid);
+      g_autofree char *per_gpu = overlap_sql ("dev", where);
+      g_autofree char *across = overlap_sql ("0", "1");
+
+      g_assert_cmpuint (row, <, sl_report_get_n_rows (r));
+      g_assert_cmpint (sl_report_get_cell (r, row, 0)->type, ==, SL_CELL_TEXT);
+      g_assert_cmpstr (sl_report_get_cell (r, row, 0)->v.s, ==, label);
+      g_assert_cmpint (int_cell (r, row, "Kernel Time (ns)"), ==, sl_test_sql_int (db, kern));
+      g_assert_cmpint (int_cell (r, row, "Comm Time (ns)"), ==, sl_test_sql_int (db, comm));
+      g_assert_cmpint (int_cell (r, row, "Memcpy Time (ns)"), ==, sl_test_sql_int (db, copies));
+      g_assert_cmpint (int_cell (r, row, "API Time (ns)"), ==, sl_test_sql_int (db, api));
+      gint64 pct = sl_test_sql_int (db, per_gpu);
+      g_test_message ("%s: overlap %.4f %% on its GPU, %.4f %% over the file's kernels taken "
+                      "together", label, pct / 10000.0, sl_test_sql_int (db, across) / 10000.0);
+      g_assert_cmpfloat_with_epsilon (double_cell (r, row, "Overlap (%)"), round (pct / 100.0) / 100,
+                                      1e-9);
+      g_assert_cmpint (pct, ==, 0);
+      g_assert_cmpint (sl_test_sql_int (db, across), >, 50 * 10000);
+      row++;
+    }
+  sqlite3_finalize (stmt);
+  g_assert_cmpuint (row, ==, 2);
+  g_assert_cmpuint (sl_report_get_n_rows (r), ==, row);
+  sqlite3_close (db);
 }
 
 /* stats --merge: one unreadable file among several is an error that names it; --range and
@@ -1986,6 +2111,7 @@ main (int    argc,
   g_test_add_func ("/app/stats/range-errors", test_cmd_range_errors);
   g_test_add_func ("/model/stats/merge-generated", test_merge_generated);
   g_test_add_func ("/model/stats/merge-pytorch", test_merge_pytorch);
+  g_test_add_func ("/model/stats/rank-sum-processes", test_rank_sum_processes);
   g_test_add_func ("/app/stats/merge-errors", test_merge_errors);
   return g_test_run ();
 }
