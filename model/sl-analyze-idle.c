@@ -323,15 +323,20 @@ host_threads (SlAnalyzeCtx *ctx,
   return gi->launchers->len > 0 ? gi->launchers : gi->threads;
 }
 
-/* The launching threads' activity in idle spans [i0, i1), into covers by cause. */
+/* One pass over idle spans [i0, i1) (a half of them, on a thread of its own): the queued part of
+ * each span, then the launching threads' activity in the rest, split there by cause into
+ * `by_cause` (appended in time order: each span's pieces are made and merged inside it, so no
+ * array of ~10^6 pieces is ever sorted or cut again). */
 typedef struct
 {
   SlAnalyzeCtx *ctx;
+  guint         gpu;
   GArray       *threads;
   GArray       *idle;
+  const SlTime *queued_from;   /* per idle span: where its queued suffix starts (>= its end: none) */
   guint         i0, i1;
-  GArray       *cover[SL_N_IDLE_CAUSES];
-} HostPass;
+  GArray       *by_cause[SL_N_IDLE_CAUSES];
+} SpanPass;
 
 /* Where a cursor over a lane starts for spans from t on: the event before the first starting
  * at t may still overlap it (one depth: ends never decrease). */
@@ -345,11 +350,13 @@ cursor_at (const SlLane *lane,
 }
 
 static void
-host_pass (HostPass *pass)
+span_pass (SpanPass *pass)
 {
   SlAnalyzeCtx *ctx = pass->ctx;
   GArray *threads = pass->threads;
   GArray *local[SL_N_IDLE_CAUSES];
+  g_autoptr (GArray) rest = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  g_autoptr (GArray) left = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   /* a cursor per lane walked: api, osrt, sched, then the NVTX depths, thread by thread */
   g_autoptr (GArray) cursors = g_array_new (FALSE, TRUE, sizeof (gsize));
   g_autofree guint *cursor_base = g_new (guint, MAX (threads->len, 1));
@@ -377,8 +384,18 @@ host_pass (HostPass *pass)
   for (guint i = pass->i0; i < pass->i1; i++)
     {
       SlSpan sp = g_array_index (pass->idle, SlSpan, i);
-      CoverScan scan = { ctx, sp, local, TRUE, FALSE };
+      SlTime q = MAX (pass->queued_from[i], sp.s);
+      CoverScan scan = { ctx, { sp.s, MIN (q, sp.e) }, local, TRUE, FALSE };
 
+      /* queued first: work launched for the GPU waits from q to the span's end */
+      if (q < sp.e)
+        {
+          SlSpan qs = { q, sp.e };
+          g_array_append_val (pass->by_cause[SL_IDLE_QUEUED], qs);
+          sp.e = q;
+          if (sp.e <= sp.s)
+            continue;
+        }
       for (guint k = 0; k < threads->len; k++)
         {
           const SlThreadLanes *tl = &ctx->tl[g_array_index (threads, guint, k)];
@@ -418,25 +435,109 @@ host_pass (HostPass *pass)
                   g_array_append_val (local[SL_IDLE_HOST], c);
               }
         }
-      /* each cause's pieces merged within the span: the covers come out sorted and disjoint,
-       * with no sort of ~10^6 pieces */
+      /* the rest of the span split by cause: each takes what the ones before it left */
+      g_array_set_size (rest, 0);
+      g_array_append_val (rest, sp);
+      for (guint c = SL_IDLE_COPY; c < SL_IDLE_UNTRACED && rest->len > 0; c++)
+        {
+          GArray *swap;
+          if (local[c]->len == 0)
+            continue;
+          if (local[c]->len > 1)
+            _sl_spans_merge (local[c]);
+          g_array_set_size (left, 0);
+          spans_cut (rest, local[c], pass->by_cause[c], left);
+          swap = rest;
+          rest = left;
+          left = swap;
+        }
+      g_array_append_vals (pass->by_cause[SL_IDLE_UNTRACED], rest->data, rest->len);
       for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-        if (local[c]->len > 0)
-          {
-            if (local[c]->len > 1)
-              _sl_spans_merge (local[c]);
-            g_array_append_vals (pass->cover[c], local[c]->data, local[c]->len);
-            g_array_set_size (local[c], 0);
-          }
+        g_array_set_size (local[c], 0);
     }
   for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
     g_array_unref (local[c]);
 }
 
 static gpointer
-host_pass_thread (gpointer data)
+span_pass_thread (gpointer data)
 {
-  host_pass (data);
+  span_pass (data);
+  return NULL;
+}
+
+/* The queued part of idle spans, from ops [e0, e1) of each of the GPU's op lanes (a half of each,
+ * on a thread of its own).  An op cannot start inside an idle span, so the idle spans its wait
+ * (launch call's return to its start) meets end in (return, start]: the first of them from the
+ * return on, the rest whole.  The whole ones are marked in a difference array, the earliest
+ * return kept for each first one: O(ops), with cursors, as a lane's starts and returns mostly
+ * rise. */
+typedef struct
+{
+  SlAnalyzeCtx *ctx;
+  guint         gpu;
+  GArray       *idle;
+  guint         half, halves;
+  gint32       *whole;      /* n + 1 */
+  SlTime       *from;       /* n */
+} QueuedPass;
+
+static void
+queued_pass (QueuedPass *pass)
+{
+  SlAnalyzeCtx *ctx = pass->ctx;
+  SlGpuInfo *gi = &ctx->gpus[pass->gpu];
+  guint n = pass->idle->len;
+  SlTime s0 = n > 0 ? g_array_index (pass->idle, SlSpan, 0).s : 0;
+
+  for (guint k = 0; k < gi->ops->len; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
+      gsize first = sl_lane_lower_bound (lane, s0), all = lane->n_events - first;
+      gsize e0 = first + all * pass->half / pass->halves;
+      gsize e1 = first + all * (pass->half + 1) / pass->halves;
+      guint lo_at = 0, hi_at = 0;
+      SlTime lo_t = G_MAXINT64;
+
+      for (gsize e = e0; e < e1; e++)
+        {
+          const SlEvent *op = &lane->events[e];
+          const SlLane *al;
+          gsize ai;
+          guint lo, hi;
+          SlTime ret;
+          if (_sl_launch_thread (ctx, op, &al, &ai) < 0 || al->events[ai].end >= op->start)
+            continue;
+          ret = al->events[ai].end;
+          if (ret < lo_t)
+            lo_at = spans_after (pass->idle, ret);
+          while (lo_at < n && g_array_index (pass->idle, SlSpan, lo_at).e <= ret)
+            lo_at++;
+          lo_t = ret;
+          lo = lo_at;
+          if (lo >= n || g_array_index (pass->idle, SlSpan, lo).e > op->start)
+            continue;
+          /* hi: the first span ending after the op's start; the ones before it end at or
+           * before */
+          if (hi_at < lo)
+            hi_at = lo;
+          while (hi_at < n && g_array_index (pass->idle, SlSpan, hi_at).e <= op->start)
+            hi_at++;
+          hi = hi_at;
+          pass->from[lo] = MIN (pass->from[lo], ret);
+          if (hi > lo + 1)
+            {
+              pass->whole[lo + 1]++;
+              pass->whole[hi]--;
+            }
+        }
+    }
+}
+
+static gpointer
+queued_pass_thread (gpointer data)
+{
+  queued_pass (data);
   return NULL;
 }
 
@@ -446,19 +547,15 @@ _sl_idle_account (SlAnalyzeCtx *ctx,
 {
   SlGpuInfo *gi = &ctx->gpus[gpu];
   SlIdleAccount *acc;
-  GArray *cover[SL_N_IDLE_CAUSES];
   GArray *threads;
+  guint n, halves;
+  g_autofree SlTime *queued_from = NULL;
 
   if (gi->account != NULL)
     return gi->account;
   acc = g_new0 (SlIdleAccount, 1);
   acc->idle = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   acc->claimed = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-    {
-      acc->by_cause[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-      cover[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-    }
   account_window (ctx, gpu, &acc->s, &acc->e);
 
   /* the holes of the busy union, the window's ends included */
@@ -471,75 +568,51 @@ _sl_idle_account (SlAnalyzeCtx *ctx,
     if (tail.e > tail.s)
       g_array_append_val (acc->idle, tail);
   }
+  n = acc->idle->len;
+  /* two threads where there are many spans (a 10^7-event trace: 3·10^6 spans, ~1 s a core) */
+  halves = n >= 100000 && g_get_num_processors () > 1 ? 2 : 1;
 
-  /* queued: from a launch call's return to its op's start, where that meets idle time.  An op
-   * cannot start inside an idle span, so the idle spans its wait meets end in (return, start]:
-   * the first of them from the return on, the rest whole.  A difference array marks the whole
-   * ones and the earliest return is kept for each first one: O(ops log spans), no sort. */
-  if (acc->idle->len > 0)
-    {
-      guint n = acc->idle->len;
-      g_autofree gint32 *whole = g_new0 (gint32, n + 1);
-      g_autofree SlTime *from = g_new (SlTime, n);
+  /* queued: where each idle span's wait for launched work starts */
+  queued_from = g_new (SlTime, MAX (n, 1));
+  {
+    QueuedPass qp[2];
+    GThread *helper = NULL;
+    gint64 depth = 0;
 
-      for (guint i = 0; i < n; i++)
-        from[i] = G_MAXINT64;
-      for (guint k = 0; k < gi->ops->len; k++)
-        {
-          const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
-          guint lo_at = 0, hi_at = 0;     /* cursors: a lane's starts and returns mostly rise */
-          SlTime lo_t = G_MININT64;
-          for (gsize e = sl_lane_lower_bound (lane, acc->s); e < lane->n_events; e++)
-            {
-              const SlEvent *op = &lane->events[e];
-              const SlLane *al;
-              gsize ai;
-              guint lo, hi;
-              SlTime ret;
-              if (_sl_launch_thread (ctx, op, &al, &ai) < 0 || al->events[ai].end >= op->start)
-                continue;
-              ret = al->events[ai].end;
-              /* the idle spans whose end is in (ret, op->start] */
-              if (ret < lo_t)
-                lo_at = spans_after (acc->idle, ret);
-              while (lo_at < n && g_array_index (acc->idle, SlSpan, lo_at).e <= ret)
-                lo_at++;
-              lo_t = ret;
-              lo = lo_at;
-              if (lo >= n || g_array_index (acc->idle, SlSpan, lo).e > op->start)
-                continue;
-              hi_at = MAX (hi_at, lo);
-              while (hi_at < n && g_array_index (acc->idle, SlSpan, hi_at).e <= op->start)
-                hi_at++;
-              hi = hi_at;
-              /* hi: the first span ending after op->start; the ones before it end at or before */
-              from[lo] = MIN (from[lo], ret);
-              if (hi > lo + 1)
-                {
-                  whole[lo + 1]++;
-                  whole[hi]--;
-                }
-            }
-        }
-      gint64 depth = 0;
-      for (guint i = 0; i < n; i++)
-        {
-          SlSpan sp = g_array_index (acc->idle, SlSpan, i);
-          depth += whole[i];
-          if (depth == 0)
-            sp.s = MAX (sp.s, from[i]);
-          if (sp.e > sp.s)
-            g_array_append_val (cover[SL_IDLE_QUEUED], sp);
-        }
-    }
+    for (guint h = 0; h < halves; h++)
+      {
+        qp[h] = (QueuedPass) { ctx, gpu, acc->idle, h, halves, g_new0 (gint32, n + 1),
+                               g_new (SlTime, MAX (n, 1)) };
+        for (guint i = 0; i < n; i++)
+          qp[h].from[i] = G_MAXINT64;
+      }
+    if (halves == 2)
+      helper = g_thread_new ("sl-idle", queued_pass_thread, &qp[1]);
+    queued_pass (&qp[0]);
+    if (helper != NULL)
+      g_thread_join (helper);
+    for (guint i = 0; i < n; i++)
+      {
+        const SlSpan *sp = &g_array_index (acc->idle, SlSpan, i);
+        SlTime from = qp[0].from[i];
+        for (guint h = 0; h < halves; h++)
+          {
+            depth += qp[h].whole[i];
+            from = MIN (from, qp[h].from[i]);
+          }
+        queued_from[i] = depth > 0 ? sp->s : from;
+      }
+    for (guint h = 0; h < halves; h++)
+      {
+        g_free (qp[h].whole);
+        g_free (qp[h].from);
+      }
+  }
 
-  /* the launching threads in each idle span: their calls, ranges, samples and running time; two
-   * halves of the spans on two threads when there are many (a 10^7-event trace: 3·10^6 spans,
-   * ~1 s on one core) */
+  /* the launching threads in each idle span, and the split by cause */
   threads = host_threads (ctx, gpu);
   {
-    HostPass pass[2];
-    guint n = acc->idle->len, halves = n >= 100000 && g_get_num_processors () > 1 ? 2 : 1;
+    SpanPass pass[2];
     GThread *helper = NULL;
 
     /* the threads share the CUDA call classes: made first, read only then */
@@ -557,54 +630,32 @@ _sl_idle_account (SlAnalyzeCtx *ctx,
       }
     for (guint h = 0; h < halves; h++)
       {
-        pass[h] = (HostPass) { ctx, threads, acc->idle, n * h / halves, n * (h + 1) / halves,
-                               { NULL } };
+        pass[h] = (SpanPass) { ctx, gpu, threads, acc->idle, queued_from, n * h / halves,
+                               n * (h + 1) / halves, { NULL } };
         for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-          pass[h].cover[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+          pass[h].by_cause[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
       }
     if (halves == 2)
-      helper = g_thread_new ("sl-idle", host_pass_thread, &pass[0]);
-    else
-      host_pass (&pass[0]);
-    if (halves == 2)
-      {
-        host_pass (&pass[1]);
-        g_thread_join (helper);
-      }
-    /* the first half's covers become the covers, the second's appended */
+      helper = g_thread_new ("sl-idle", span_pass_thread, &pass[1]);
+    span_pass (&pass[0]);
+    if (helper != NULL)
+      g_thread_join (helper);
+    /* the first half's pieces become the account's, the second's appended */
     for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
       {
-        if (c != SL_IDLE_QUEUED)
+        acc->by_cause[c] = g_steal_pointer (&pass[0].by_cause[c]);
+        for (guint h = 1; h < halves; h++)
           {
-            g_array_unref (cover[c]);
-            cover[c] = g_steal_pointer (&pass[0].cover[c]);
-          }
-        for (guint h = c != SL_IDLE_QUEUED ? 1 : 0; h < halves; h++)
-          {
-            g_array_append_vals (cover[c], pass[h].cover[c]->data, pass[h].cover[c]->len);
-            g_array_unref (pass[h].cover[c]);
+            g_array_append_vals (acc->by_cause[c], pass[h].by_cause[c]->data,
+                                 pass[h].by_cause[c]->len);
+            g_array_unref (pass[h].by_cause[c]);
           }
       }
-  }
-
-  /* the partition: each cause takes what the ones before it left */
-  {
-    g_autoptr (GArray) rest = NULL;
-    for (guint c = 0; c < SL_IDLE_UNTRACED; c++)
-      {
-        g_autoptr (GArray) left = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-        spans_cut (rest != NULL ? rest : acc->idle, cover[c], acc->by_cause[c], left);
-        g_clear_pointer (&rest, g_array_unref);
-        rest = g_steal_pointer (&left);
-      }
-    g_array_unref (acc->by_cause[SL_IDLE_UNTRACED]);
-    acc->by_cause[SL_IDLE_UNTRACED] = rest != NULL ? g_steal_pointer (&rest) : g_array_copy (acc->idle);
   }
   for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
     {
       acc->total[c] = _sl_spans_total (acc->by_cause[c]);
       acc->idle_total = _sl_time_add (acc->idle_total, acc->total[c]);
-      g_array_unref (cover[c]);
     }
   g_assert (acc->idle_total == _sl_spans_total (acc->idle));
   gi->account = acc;
