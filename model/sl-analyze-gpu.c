@@ -530,6 +530,20 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
           "Idle, host launching", "Idle, host busy in something named",
           "Idle, nothing traced",
         };
+        /* where most idle time falls, by cause: which findings say more */
+        static const char *const advice[SL_N_IDLE_CAUSES] = {
+          "Most idle time falls while launched work waits to start: see the launch_latency "
+          "finding (dependencies between streams, the legacy default stream).",
+          "Most idle time falls while the host is in blocking copies: see the sync_memcpy and "
+          "pageable_memcpy findings (pinned memory, cudaMemcpyAsync).",
+          "Most idle time falls while the host synchronizes: see the sync_api findings.",
+          "Most idle time falls while the host is launching work: launch overhead. See the "
+          "tiny_kernels and cpu_bound findings; CUDA Graphs and fused kernels cut it.",
+          "Most idle time falls while the host does other things (data loading, Python, I/O, an "
+          "operator's CPU side): see the gpu_gaps and cpu_bound findings for what.",
+          "Most idle time falls where nothing traced says what the host did (before the GPU's "
+          "first work, or in untraced code): record CPU samples and OS runtime calls to see it.",
+        };
         guint worst = 0;
 
         f->gpu = (gint) t.device_id;
@@ -549,38 +563,7 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
                             t.attributed / sp);
         _sl_finding_add_gpu_lanes (ctx, f, g);
         _sl_finding_add_thread_lanes (ctx, f, gi->launcher);
-        switch (worst)
-          {
-          case SL_IDLE_QUEUED:
-            f->advice = g_strdup ("Most idle time falls while launched work waits to start: see "
-                                  "the launch_latency finding (dependencies between streams, the "
-                                  "legacy default stream).");
-            break;
-          case SL_IDLE_COPY:
-            f->advice = g_strdup ("Most idle time falls while the host is in blocking copies: see "
-                                  "the sync_memcpy and pageable_memcpy findings (pinned memory, "
-                                  "cudaMemcpyAsync).");
-            break;
-          case SL_IDLE_SYNC:
-            f->advice = g_strdup ("Most idle time falls while the host synchronizes: see the "
-                                  "sync_api findings.");
-            break;
-          case SL_IDLE_LAUNCH:
-            f->advice = g_strdup ("Most idle time falls while the host is launching work: launch "
-                                  "overhead. See the tiny_kernels and cpu_bound findings; CUDA "
-                                  "Graphs and fused kernels cut it.");
-            break;
-          case SL_IDLE_HOST:
-            f->advice = g_strdup ("Most idle time falls while the host does other things (data "
-                                  "loading, Python, I/O, an operator's CPU side): see the "
-                                  "gpu_gaps and cpu_bound findings for what.");
-            break;
-          default:
-            f->advice = g_strdup ("Most idle time falls where nothing traced says what the host "
-                                  "did (before the GPU's first work, or in untraced code): record "
-                                  "CPU samples and OS runtime calls to see it.");
-            break;
-          }
+        f->advice = g_strdup (advice[worst]);
         f->summary = g_strdup_printf ("GPU %u idle %.0f%% of %s: mostly %s", t.device_id,
                                       100.0 * t.idle / sp, d, sl_idle_cause_label (worst));
       }
