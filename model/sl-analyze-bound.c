@@ -198,15 +198,13 @@ launch_advice (const char    *fn,
   g_autofree char *lg = sl_format_duration (calls->longest);
   g_autofree char *avg = sl_format_duration (top_t / MAX (calls->count, 1));
 
-  if (fn != NULL && top_t * 2 >= busy
-      && (strstr (fn, "lloc") != NULL || strstr (fn, "Free") != NULL
-          || strstr (fn, "Module") != NULL || strstr (fn, "Library") != NULL))
+  if (fn != NULL && top_t * 2 >= busy && _sl_api_name_sets_up (fn))
     return g_strdup_printf ("The thread spends the stretch in %s: allocation or module loading, "
                             "not GPU work. Do it once before the loop (preallocated buffers, a "
                             "caching allocator, eager module loading).", fn);
   /* launches of a millisecond (first launches, loading their modules) are not launch overhead */
   if (fn != NULL && top_t * 2 >= busy && calls->count > 0
-      && top_t / calls->count >= SL_MS && strstr (fn, "Launch") != NULL)
+      && top_t / calls->count >= SL_MS && _sl_api_name_launches (fn))
     return calls->count == 1
       ? g_strdup_printf ("One %s call takes %s: a first launch that loads its kernel's module "
                          "(lazy loading), not launch overhead. Load modules eagerly "
@@ -627,7 +625,9 @@ copy_tally_cb (const SlLane *lane,
 
   if (info == NULL)
     return TRUE;
-  t = &c->tally[MIN (info->copy_kind, N_COPY_KINDS - 1)][info->src_kind == 0 || info->dst_kind == 0];
+  /* [kind][pageable] */
+  t = &c->tally[MIN (info->copy_kind, N_COPY_KINDS - 1)]
+               [info->src_kind == 0 || info->dst_kind == 0];
   t->bytes = t->bytes + info->bytes < t->bytes ? G_MAXUINT64 : t->bytes + info->bytes;
   t->time = _sl_time_add (t->time, ev->end - ev->start);
   t->count++;

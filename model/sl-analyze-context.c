@@ -52,8 +52,6 @@ _sl_finding_new (SlAnalyzeCtx *ctx,
   f->end = CLAMP (MAX (end, start), f->start, ctx->t1);
   f->cost = MAX (cost, 0);
   g_ptr_array_add (ctx->findings, f);
-  ctx->n_found++;
-  ctx->cost = _sl_time_add (ctx->cost, f->cost);
   return f;
 }
 
@@ -170,8 +168,23 @@ _sl_api_class (SlAnalyzeCtx *ctx,
       g_autofree char *lower = g_ascii_strdown (s, -1);
       c = strstr (lower, "async") != NULL ? SL_API_MEMSET_ASYNC : SL_API_MEMSET_SYNC;
     }
+  else if (_sl_api_name_launches (s))
+    c = SL_API_LAUNCH;
   g_hash_table_insert (ctx->api_class, GUINT_TO_POINTER (name), GUINT_TO_POINTER (c + 1));
   return c;
+}
+
+gboolean
+_sl_api_name_launches (const char *name)
+{
+  return strstr (name, "Launch") != NULL;
+}
+
+gboolean
+_sl_api_name_sets_up (const char *name)
+{
+  return strstr (name, "lloc") != NULL || strstr (name, "Free") != NULL
+         || strstr (name, "Library") != NULL || strstr (name, "Module") != NULL;
 }
 
 /* A call during which the host waits for the GPU. */

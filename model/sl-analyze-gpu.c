@@ -220,13 +220,12 @@ blame_clause (SlAnalyzeCtx  *ctx,
                                        "synchronize less often (not every step; avoid .item() "
                                        "and .cpu() in the loop), or queue the next work first.",
                                        fn);
-        else if (strstr (fn, "Launch") != NULL)
+        else if (c == SL_API_LAUNCH)
           f->advice = g_strdup_printf ("The host spends the gap in %s: launch overhead (a long "
                                        "first launch loads the kernel's module). Fewer, larger "
                                        "launches (fused kernels, CUDA Graphs) keep the GPU fed; "
                                        "warm up before timing.", fn);
-        else if (strstr (fn, "lloc") != NULL || strstr (fn, "Free") != NULL
-                 || strstr (fn, "Library") != NULL || strstr (fn, "Module") != NULL)
+        else if (_sl_api_name_sets_up (fn))
           f->advice = g_strdup_printf ("The host spends the gap in %s: allocation or module "
                                        "loading, not GPU work. Do it once before the loop (a "
                                        "caching allocator, preallocated buffers, eager module "
@@ -251,12 +250,12 @@ blame_clause (SlAnalyzeCtx  *ctx,
         if (op != NULL)
           fn = op;
         *cause = g_strdup_printf ("%s in %s (NVTX)", who, fn);
-      f->advice = g_strdup_printf (
-          "The host spends most of the gap inside the range %s without queuing GPU work: its "
-          "CPU-side work (the operator's host code, a tensor on the CPU, Python between "
-          "launches, a hidden copy or synchronization) delays the next launch. Sample the CPU "
-          "to see what it runs, make it cheaper or move it off the launching thread, or queue "
-          "GPU work ahead of it.", fn);
+        f->advice = g_strdup_printf (
+            "The host spends most of the gap inside the range %s without queuing GPU work: its "
+            "CPU-side work (the operator's host code, a tensor on the CPU, Python between "
+            "launches, a hidden copy or synchronization) delays the next launch. Sample the CPU "
+            "to see what it runs, make it cheaper or move it off the launching thread, or queue "
+            "GPU work ahead of it.", fn);
         return g_strdup_printf ("%s in %s (NVTX range) for %s (%.0f%% of it)", who, fn, d, pct);
       }
     case SL_BLAME_SAMPLE:
@@ -521,10 +520,6 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
       {
         /* a summary: it states the totals, the findings about idle time are its parts */
         SlFinding *f = _sl_finding_new (ctx, t.start, t.end, t.idle);
-        static const char *const keys[SL_N_IDLE_CAUSES] = {
-          "idle_queued_share", "idle_copy_share", "idle_sync_share", "idle_launch_share",
-          "idle_host_share", "idle_untraced_share",
-        };
         static const char *const labels[SL_N_IDLE_CAUSES] = {
           "Idle, work queued waits", "Idle, host in a blocking copy", "Idle, host in a sync call",
           "Idle, host launching", "Idle, host busy in something named",
@@ -555,7 +550,8 @@ _sl_rule_idle_breakdown (SlAnalyzeCtx *ctx)
         _sl_evidence_share (f, "sets_share", "Setting memory (no kernel or copy)", t.sets / sp);
         for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
           {
-            _sl_evidence_share (f, keys[c], labels[c], t.idle_by_cause[c] / sp);
+            g_autofree char *key = g_strdup_printf ("idle_%s_share", _sl_idle_cause_name (c));
+            _sl_evidence_share (f, key, labels[c], t.idle_by_cause[c] / sp);
             if (t.idle_by_cause[c] > t.idle_by_cause[worst])
               worst = c;
           }

@@ -7,8 +7,9 @@
  * at most the GPU's idle time.  Also here: blame by majority (what covers most of a gap) and the
  * launch_latency rule, the view of the queued cause.
  *
- * Sizes: a training trace has ~10^5-10^6 idle spans a GPU; the host's lanes are queried only
- * inside them (O(log n) each), so the account costs about one pass over the GPU's ops. */
+ * Sizes: a training trace has ~10^5-10^6 idle spans a GPU; the host's lanes are walked with
+ * cursors along them and the ops once, in two halves on two threads, so the account costs about
+ * one pass over the GPU's ops and its launching threads' lanes. */
 #include "sl-analyze-private.h"
 
 #include <string.h>
@@ -129,7 +130,7 @@ _sl_gpu_time (SlAnalyzeCtx *ctx,
 {
   SlIdleAccount *acc = _sl_idle_account (ctx, gpu);
   SlGpuInfo *gi = &ctx->gpus[gpu];
-  SlTime any, kc = 0;
+  SlTime any, kc;
   g_autoptr (GArray) sets_alone = g_array_new (FALSE, FALSE, sizeof (SlSpan));
 
   /* the busy split is the same at each call; only what the findings were given grows */
@@ -147,7 +148,6 @@ _sl_gpu_time (SlAnalyzeCtx *ctx,
   any = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_ANY, acc->s, acc->e);
   /* sets alone: each memset's time that no kernel or copy covers (memsets are few: their lanes
    * walked, the others queried inside each) */
-  kc = any;
   for (guint k = 0; k < gi->ops->len; k++)
     {
       const SlLane *sets = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
@@ -252,8 +252,7 @@ call_cause (SlAnalyzeCtx *ctx,
     return SL_IDLE_SYNC;
   if (_sl_api_call_waits (ctx, lane, index))
     return SL_IDLE_COPY;
-  if (c == SL_API_MEMCPY_ASYNC || c == SL_API_MEMSET_ASYNC
-      || strstr (sl_trace_str (ctx->trace, lane->events[index].name), "Launch") != NULL)
+  if (c == SL_API_MEMCPY_ASYNC || c == SL_API_MEMSET_ASYNC || c == SL_API_LAUNCH)
     return SL_IDLE_LAUNCH;
   return SL_IDLE_HOST;
 }
@@ -333,7 +332,8 @@ typedef struct
   guint         gpu;
   GArray       *threads;
   GArray       *idle;
-  const SlTime *queued_from;   /* per idle span: where its queued suffix starts (>= its end: none) */
+  const SlTime *queued_from;   /* per idle span: where its queued suffix starts (>= its end:
+                                * none) */
   guint         i0, i1;
   GArray       *by_cause[SL_N_IDLE_CAUSES];
 } SpanPass;
@@ -1000,7 +1000,7 @@ _sl_blame (SlAnalyzeCtx *ctx,
            SlTime        b)
 {
   SlGpuInfo *gi = &ctx->gpus[gpu];
-  GArray *threads = gi->launchers->len > 0 ? gi->launchers : gi->threads;
+  GArray *threads = host_threads (ctx, gpu);
   SlBlame *best = NULL;
   guint best_level = LEVEL_NONE + 1;
 

@@ -43,13 +43,14 @@ diagnostics_text (GString *out,
     {
       const SlDiagnostic *d = sl_trace_get_diagnostic (trace, i);
       gpointer key;
+      guint times;
       if (d->severity != SL_DIAGNOSTIC_WARNING && d->severity != SL_DIAGNOSTIC_ERROR)
         continue;
       key = GUINT_TO_POINTER ((d->text << 1 | (d->severity == SL_DIAGNOSTIC_ERROR)) + 1);
       if (!g_hash_table_contains (seen, key))
         g_array_append_val (order, i);
-      g_hash_table_insert (seen, key,
-                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (seen, key)) + 1));
+      times = GPOINTER_TO_UINT (g_hash_table_lookup (seen, key)) + 1;
+      g_hash_table_insert (seen, key, GUINT_TO_POINTER (times));
     }
   if (order->len > 0)
     g_string_append (out, "\nnsys diagnostics (warnings and errors):\n");
@@ -115,11 +116,13 @@ sl_analysis_to_text (const SlAnalysis *analysis,
             g_string_append_printf (out, "   %-34s %s\n", "Blame",
                                     "no single cause (nothing covers half of it)");
           else
-            g_string_append_printf (out, "   %-34s %s %s, %s (%s)\n", "Blame",
-                                    sl_blame_kind_name (f->blame->kind), f->blame->name, d,
-                                    sl_trace_get_thread (trace, f->blame->thread)->name != SL_NO_STR
-                                      ? sl_trace_str (trace, sl_trace_get_thread (trace, f->blame->thread)->name)
-                                      : "thread");
+            {
+              const SlThread *t = sl_trace_get_thread (trace, f->blame->thread);
+              g_string_append_printf (out, "   %-34s %s %s, %s (%s)\n", "Blame",
+                                      sl_blame_kind_name (f->blame->kind), f->blame->name, d,
+                                      t->name != SL_NO_STR ? sl_trace_str (trace, t->name)
+                                                           : "thread");
+            }
         }
       for (guint k = 0; k < f->evidence->len; k++)
         {
@@ -356,8 +359,6 @@ sl_analysis_to_json (const SlAnalysis *analysis,
   for (guint i = 0; i < analysis->gpu_times->len; i++)
     {
       const SlGpuTime *t = &g_array_index (analysis->gpu_times, SlGpuTime, i);
-      static const char *const causes[] = { "queued", "copy", "sync", "launch", "host",
-                                            "untraced" };
       g_string_append_printf (out, "%s\n    {\"device_id\": %u, \"start_ns\": %" G_GINT64_FORMAT
                               ", \"end_ns\": %" G_GINT64_FORMAT ", \"kernels_ns\": %"
                               G_GINT64_FORMAT ", \"copies_ns\": %" G_GINT64_FORMAT
@@ -365,9 +366,9 @@ sl_analysis_to_json (const SlAnalysis *analysis,
                               G_GINT64_FORMAT ", \"attributed_idle_ns\": %" G_GINT64_FORMAT
                               ", \"idle_by_cause_ns\": {", i ? "," : "", t->device_id, t->start,
                               t->end, t->kernels, t->copies, t->sets, t->idle, t->attributed);
-      for (guint c = 0; c < G_N_ELEMENTS (causes); c++)
-        g_string_append_printf (out, "%s\"%s\": %" G_GINT64_FORMAT, c ? ", " : "", causes[c],
-                                t->idle_by_cause[c]);
+      for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+        g_string_append_printf (out, "%s\"%s\": %" G_GINT64_FORMAT, c ? ", " : "",
+                                _sl_idle_cause_name (c), t->idle_by_cause[c]);
       g_string_append (out, "}}");
     }
   g_string_append (out, analysis->gpu_times->len > 0 ? "\n  ]" : "]");

@@ -83,6 +83,7 @@ typedef enum
   SL_API_MEMCPY_ASYNC,
   SL_API_MEMSET_SYNC,
   SL_API_MEMSET_ASYNC,
+  SL_API_LAUNCH,        /* cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch …: queues GPU work */
 } SlApiClass;
 
 typedef struct
@@ -97,8 +98,6 @@ typedef struct
   SlGpuInfo             *gpus;
   GHashTable            *api_class;   /* name id → SlApiClass + 1 */
   const SlRule          *rule;        /* running now */
-  guint                  n_found;     /* by the running rule */
-  SlTime                 cost;
   GString               *note;
   guint8                *python_module; /* per string id: 1 = a Python source line ("x.py:42"),
                                          * 2 = not; NULL until _sl_samples_top needs it */
@@ -142,6 +141,10 @@ SlApiClass    _sl_api_class          (SlAnalyzeCtx *ctx,
                                       guint32       name);
 /* A call during which the host waits for the GPU. */
 gboolean      _sl_api_class_blocks   (SlApiClass    c);
+/* By name (a CUDA call's, or a sampled function's): a launch ("…Launch…"), and set-up that is not
+ * GPU work: allocation, freeing, module or library loading. */
+gboolean      _sl_api_name_launches  (const char   *name);
+gboolean      _sl_api_name_sets_up   (const char   *name);
 /* A CUDA call (event `index` of a CUDA API lane) during which the host waits: a blocking class,
  * or an asynchronous copy or set from or to pageable memory (synchronous in fact). */
 gboolean      _sl_api_call_waits     (SlAnalyzeCtx *ctx,

@@ -40,22 +40,6 @@ typedef struct
   GArray *gpus;          /* guint: the GPUs its kernels ran on, in order */
 } Rank;
 
-typedef struct
-{
-  SlTrace          *trace;
-  const SlCommRank *rank;
-} ThreadOfRank;
-
-static gboolean
-thread_of_rank (SlTrace *trace,
-                gint     thread,
-                gpointer data)
-{
-  const ThreadOfRank *w = data;
-
-  return sl_comm_rank_has_thread (trace, w->rank, thread);
-}
-
 static void
 rank_clear (gpointer data)
 {
@@ -623,8 +607,8 @@ _sl_rule_straggler (SlAnalyzeCtx *ctx)
   for (guint i = 0; i < ranks->len; i++)
     {
       Rank *r = &g_array_index (ranks, Rank, i);
-      ThreadOfRank w = { ctx->trace, r->who };
-      r->steps = sl_trace_steps (ctx->trace, ctx->t0, ctx->t1, thread_of_rank, &w);
+      r->steps = sl_trace_steps (ctx->trace, ctx->t0, ctx->t1, sl_comm_rank_thread_filter,
+                                 (gpointer) r->who);
     }
   guint n = match_steps (ranks);
   if (n == 0)
@@ -799,7 +783,8 @@ _sl_rule_straggler (SlAnalyzeCtx *ctx)
   _sl_evidence_duration (f, "step_ns", "Its time to the collectives (median)", mine);
   _sl_evidence_duration (f, "others_step_ns", "The others' (median)", theirs);
   _sl_evidence_share (f, "excess_share", "Longer by", over);
-  g_autofree char *t_osrt = sl_format_duration (me.osrt), *o_osrt = sl_format_duration (others.osrt);
+  g_autofree char *t_osrt = sl_format_duration (me.osrt);
+  g_autofree char *o_osrt = sl_format_duration (others.osrt);
   _sl_evidence (f, "osrt_ns", "Host OS calls a step", (double) me.osrt, "%s against %s", t_osrt,
                 o_osrt);
   g_autofree char *t_api = sl_format_duration (me.api), *o_api = sl_format_duration (others.api);
@@ -809,7 +794,8 @@ _sl_rule_straggler (SlAnalyzeCtx *ctx)
   g_autofree char *o_cmp = sl_format_duration (others.compute);
   _sl_evidence (f, "compute_ns", "GPU compute a step", (double) me.compute, "%s against %s",
                 t_cmp, o_cmp);
-  g_autofree char *t_comm = sl_format_duration (me.comm), *o_comm = sl_format_duration (others.comm);
+  g_autofree char *t_comm = sl_format_duration (me.comm);
+  g_autofree char *o_comm = sl_format_duration (others.comm);
   _sl_evidence (f, "comm_ns", "GPU communication a step", (double) me.comm, "%s against %s",
                 t_comm, o_comm);
   if (waited > 0)

@@ -40,7 +40,8 @@ static const SlRuleParam p_gpu_bound[] = {
 static const SlRuleParam p_copy_bound[] = {
   { "window", SL_PARAM_DURATION, 100.0 * SL_MS, "stretches are judged in windows of this length" },
   { "threshold", SL_PARAM_FRACTION, 0.80, "the GPU is busy above this share of a window" },
-  { "copies", SL_PARAM_FRACTION, 0.50, "copies (no kernel running) take this share of its busy time" },
+  { "copies", SL_PARAM_FRACTION, 0.50,
+    "copies (no kernel running) take this share of its busy time" },
   { NULL, 0, 0, NULL },
 };
 static const SlRuleParam p_sync_memcpy[] = {
@@ -403,11 +404,11 @@ typedef void (*RuleFunc) (SlAnalyzeCtx *ctx);
 
 /* In the order of `rules`. */
 static const RuleFunc rule_funcs[N_RULES] = {
-  _sl_rule_gpu_util,      _sl_rule_gpu_gaps,        _sl_rule_cpu_bound,   _sl_rule_gpu_bound,
-  _sl_rule_copy_bound,    _sl_rule_sync_memcpy,   _sl_rule_pageable_memcpy, _sl_rule_sync_memset, _sl_rule_sync_api,
-  _sl_rule_tiny_kernels,  _sl_rule_low_occupancy,   _sl_rule_tail_effect,
-  _sl_rule_launch_latency,
-  _sl_rule_idle_breakdown, _sl_rule_straggler,
+  _sl_rule_gpu_util,       _sl_rule_gpu_gaps,        _sl_rule_cpu_bound,
+  _sl_rule_gpu_bound,      _sl_rule_copy_bound,      _sl_rule_sync_memcpy,
+  _sl_rule_pageable_memcpy, _sl_rule_sync_memset,    _sl_rule_sync_api,
+  _sl_rule_tiny_kernels,   _sl_rule_low_occupancy,   _sl_rule_tail_effect,
+  _sl_rule_launch_latency, _sl_rule_idle_breakdown,  _sl_rule_straggler,
 };
 
 /* The order rules run in: the views of the idle account ask for idle time most specific cause
@@ -524,28 +525,25 @@ sl_analyze (SlTrace                *trace,
         guint k = run_order[i];
         if (!run[k])
           continue;
+        SlRuleSummary *s = &done[k];
         ctx.rule = &rules[k];
-        ctx.n_found = 0;
-        ctx.cost = 0;
         ctx.note = g_string_new (NULL);
         if (ctx.n_gpus == 0 && k != RULE_SYNC_API)
           _sl_analyze_note (&ctx, "no GPU work in the trace");
         else
           rule_funcs[k] (&ctx);
-        /* a rule may drop findings it made (a gap another finding explains): count what is left */
-        ctx.n_found = 0;
-        ctx.cost = 0;
+        /* counted from its findings once it is done: an idle finding's cost is set after it is
+         * made, from what the account gives it */
+        *s = (SlRuleSummary) { &rules[k], 0, 0, g_string_free (ctx.note, FALSE) };
         for (guint f = 0; f < analysis->findings->len; f++)
           {
             const SlFinding *x = g_ptr_array_index (analysis->findings, f);
             if (x->rule == &rules[k])
               {
-                ctx.n_found++;
-                ctx.cost = _sl_time_add (ctx.cost, x->cost);
+                s->n_findings++;
+                s->cost = _sl_time_add (s->cost, x->cost);
               }
           }
-        done[k] = (SlRuleSummary) { &rules[k], ctx.n_found, ctx.cost,
-                                    g_string_free (ctx.note, FALSE) };
       }
     for (guint k = 0; k < N_RULES; k++)
       if (run[k])

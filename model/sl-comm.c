@@ -412,6 +412,14 @@ sl_comm_rank_has_thread (SlTrace          *trace,
 }
 
 gboolean
+sl_comm_rank_thread_filter (SlTrace  *trace,
+                            gint      thread,
+                            gpointer  rank)
+{
+  return sl_comm_rank_has_thread (trace, rank, thread);
+}
+
+gboolean
 sl_comm_rank_has_lane (SlTrace          *trace,
                        const SlCommRank *rank,
                        const SlLane     *lane)

@@ -72,6 +72,10 @@ gboolean sl_comm_rank_has_process  (SlTrace          *trace,
 gboolean sl_comm_rank_has_thread   (SlTrace          *trace,
                                     const SlCommRank *rank,
                                     gint              thread);
+/* The same as a thread filter of sl_trace_steps: `rank` is the const SlCommRank *. */
+gboolean sl_comm_rank_thread_filter (SlTrace         *trace,
+                                     gint             thread,
+                                     gpointer         rank);
 /* A CPU lane's by its thread, a GPU lane's by the process whose work it holds. */
 gboolean sl_comm_rank_has_lane     (SlTrace          *trace,
                                     const SlCommRank *rank,

@@ -50,22 +50,6 @@ busy_of (SlTrace          *trace,
   return sum;
 }
 
-typedef struct
-{
-  SlTrace          *trace;
-  const SlCommRank *rank;
-} RankOf;
-
-static gboolean
-thread_of_rank (SlTrace *trace,
-                gint     thread,
-                gpointer data)
-{
-  const RankOf *w = data;
-
-  return sl_comm_rank_has_thread (trace, w->rank, thread);
-}
-
 /* Whether GPU `g` is the rank's: of its file, or (a rank of one file) running its work. */
 static gboolean
 gpu_of_rank (SlTrace          *trace,
@@ -104,7 +88,6 @@ _sl_report_compute_rank_sum (SlTrace             *trace,
       const SlSource *src = sl_trace_get_source (trace, (guint) MAX (rank->source, 0));
       /* the rank's own time: the files of a merged trace cover different spans */
       SlTime w0 = MAX (t0, src->start), w1 = MIN (t1, src->end);
-      RankOf of = { trace, rank };
       SlCommTimes ct;
 
       sl_trace_rank_comm_times (trace, rank, t0, t1, &ct);
@@ -120,7 +103,9 @@ _sl_report_compute_rank_sum (SlTrace             *trace,
       _sl_report_add_int (r, busy_of (trace, SL_LANE_CUDA_API, rank, t0, t1));
 
       /* steps as `sightline analyze` counts them (sl_trace_median_step), on the rank's threads */
-      g_autoptr (GArray) steps = w1 > w0 ? sl_trace_steps (trace, w0, w1, thread_of_rank, &of)
+      g_autoptr (GArray) steps = w1 > w0 ? sl_trace_steps (trace, w0, w1,
+                                                           sl_comm_rank_thread_filter,
+                                                           (gpointer) rank)
                                          : g_array_new (FALSE, FALSE, sizeof (SlStep));
       _sl_report_add_int (r, steps->len);
       if (steps->len > 0)
