@@ -477,6 +477,33 @@ typedef struct
   SlTime      given;
 } Run;
 
+/* The figures of a GPU's n windows of width w from its first work on, made once for cpu_bound and
+ * gpu_bound (both judge the same windows unless their `window` differs). */
+static const WindowStats *
+bound_windows (SlAnalyzeCtx   *ctx,
+               guint           gpu,
+               const Evidence *evidence,
+               SlTime          w,
+               guint           n)
+{
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+  WindowStats *stats;
+
+  if (gi->bound_windows != NULL && gi->bound_window == w)
+    return gi->bound_windows;
+  g_free (gi->bound_windows);
+  stats = g_new0 (WindowStats, n);
+  for (guint i = 0; i < n; i++)
+    {
+      SlTime a = gi->first + (SlTime) i * w, b = MIN (a + w, gi->last);
+      if (b > a)
+        window_stats (ctx, gpu, evidence, a, b, &stats[i]);
+    }
+  gi->bound_windows = stats;
+  gi->bound_window = w;
+  return stats;
+}
+
 static void
 rule_bound (SlAnalyzeCtx *ctx,
             gboolean      cpu)
@@ -494,6 +521,7 @@ rule_bound (SlAnalyzeCtx *ctx,
       Evidence evidence = { FALSE, FALSE };
       SlTime km;
       guint n;
+      const WindowStats *stats;
       g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
 
       if (span <= 0 || gi->launcher < 0)
@@ -514,6 +542,7 @@ rule_bound (SlAnalyzeCtx *ctx,
       if (span / w > 100000)
         w = span / 100000 + 1;
       n = (guint) ((span + w - 1) / w);
+      stats = bound_windows (ctx, g, &evidence, w, n);
       for (guint i = 0; i <= n; i++)
         {
           SlTime a = gi->first + (SlTime) i * w, b = MIN (a + w, gi->last);
@@ -522,7 +551,7 @@ rule_bound (SlAnalyzeCtx *ctx,
 
           if (i < n && b > a)
             {
-              window_stats (ctx, g, &evidence, a, b, &ws);
+              ws = stats[i];
               v = judge (&ws, cpu, threshold, share);
             }
           if (v != run && run != VERDICT_NONE)

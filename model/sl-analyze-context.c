@@ -148,12 +148,11 @@ SlApiClass
 _sl_api_class (SlAnalyzeCtx *ctx,
                guint32       name)
 {
-  gpointer v = g_hash_table_lookup (ctx->api_class, GUINT_TO_POINTER (name));
   const char *s;
   SlApiClass c = SL_API_OTHER;
 
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
+  if (name < ctx->n_strs && ctx->api_class[name] != 0)
+    return ctx->api_class[name] - 1;
   s = sl_trace_str (ctx->trace, name);
   if (g_str_has_prefix (s, "cudaDeviceSynchronize") || g_str_has_prefix (s, "cudaStreamSynchronize")
       || g_str_has_prefix (s, "cuCtxSynchronize") || g_str_has_prefix (s, "cuStreamSynchronize")
@@ -170,7 +169,8 @@ _sl_api_class (SlAnalyzeCtx *ctx,
     }
   else if (_sl_api_name_launches (s))
     c = SL_API_LAUNCH;
-  g_hash_table_insert (ctx->api_class, GUINT_TO_POINTER (name), GUINT_TO_POINTER (c + 1));
+  if (name < ctx->n_strs)
+    ctx->api_class[name] = (guint8) (c + 1);
   return c;
 }
 
@@ -282,7 +282,8 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
       ctx->gpus[g].last = G_MININT64;
       ctx->gpus[g].launcher = -1;
     }
-  ctx->api_class = g_hash_table_new (NULL, NULL);
+  ctx->n_strs = sl_trace_get_n_strs (trace);
+  ctx->api_class = g_new0 (guint8, MAX (ctx->n_strs, 1));
 
   for (guint i = 0; i < n_lanes; i++)
     {
@@ -398,6 +399,7 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
       g_array_unref (ctx->gpus[g].workers);
       g_array_unref (ctx->gpus[g].worker_threads);
       _sl_idle_account_free (ctx->gpus[g].account);
+      g_free (ctx->gpus[g].bound_windows);
     }
   for (guint i = 0; i < ctx->n_threads; i++)
     if (ctx->tl[i].nvtx != NULL)
@@ -405,7 +407,7 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
   g_free (ctx->gpus);
   g_free (ctx->tl);
   g_free (ctx->python_module);
-  g_hash_table_unref (ctx->api_class);
+  g_free (ctx->api_class);
 }
 
 const SlLane *
@@ -640,17 +642,70 @@ _sl_top_name (GHashTable *by_name,
   return best;
 }
 
+void
+_sl_sort_by_start (gpointer v,
+                   gsize    n,
+                   gsize    size)
+{
+  g_autofree guint8 *tmp = NULL;
+  guint8 *a = v;
+  guint64 lo = G_MAXUINT64, spread = 0;
+  gboolean sorted = TRUE;
+
+/* the start of element i of a, as an unsigned key in the same order */
+#define KEY(a, i) ((guint64) *(const SlTime *) (const void *) ((a) + (i) * size) \
+                   ^ G_GUINT64_CONSTANT (0x8000000000000000))
+  for (gsize i = 0; i < n; i++)
+    {
+      lo = MIN (lo, KEY (a, i));
+      sorted &= i == 0 || KEY (a, i - 1) <= KEY (a, i);
+    }
+  if (sorted)
+    return;
+  /* a byte a pass, over the bytes in which they differ, from the least significant: stable */
+  for (gsize i = 0; i < n; i++)
+    spread |= KEY (a, i) - lo;
+  tmp = g_malloc (n * size);
+  for (guint shift = 0; shift < 64 && (spread >> shift) != 0; shift += 8)
+    {
+      gsize count[257] = { 0 };
+      guint8 *swap;
+      for (gsize i = 0; i < n; i++)
+        count[((KEY (a, i) - lo) >> shift & 0xff) + 1]++;
+      for (guint d = 1; d <= 256; d++)
+        count[d] += count[d - 1];
+      for (gsize i = 0; i < n; i++)
+        memcpy (tmp + count[(KEY (a, i) - lo) >> shift & 0xff]++ * size, a + i * size, size);
+      swap = a;
+      a = tmp;
+      tmp = swap;
+    }
+#undef KEY
+  /* an odd number of passes leaves them in the scratch array */
+  if (a != v)
+    {
+      memcpy (v, a, n * size);
+      tmp = a;
+    }
+}
+
 SlTime
 _sl_median_of (GArray *times)
 {
-  SlTime *v = (SlTime *) (void *) times->data;
-  gsize lo = 0, hi, k = times->len / 2;
+  return _sl_median_of_n ((SlTime *) (void *) times->data, times->len);
+}
 
-  if (times->len == 0)
+SlTime
+_sl_median_of_n (SlTime *v,
+                 gsize   n)
+{
+  gsize lo = 0, hi, k = n / 2;
+
+  if (n == 0)
     return 0;
   /* the element a sort would put at len / 2, by selection: O(n) where a sort of the ~10^6
    * durations of one kernel name cost O(n log n) */
-  hi = times->len - 1;
+  hi = n - 1;
   while (lo < hi)
     {
       SlTime a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];

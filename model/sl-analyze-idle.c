@@ -42,8 +42,11 @@ _sl_idle_account_free (SlIdleAccount *account)
     return;
   g_array_unref (account->idle);
   g_array_unref (account->claimed);
+  g_array_unref (account->spare);
   for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
     g_array_unref (account->by_cause[c]);
+  for (guint k = 0; k < G_N_ELEMENTS (account->given); k++)
+    g_array_unref (account->given[k]);
   g_free (account);
 }
 
@@ -490,6 +493,10 @@ queued_pass (QueuedPass *pass)
   guint n = pass->idle->len;
   SlTime s0 = n > 0 ? g_array_index (pass->idle, SlSpan, 0).s : 0;
 
+  /* filled here, on the pass's own thread: the pages are new */
+  for (guint i = 0; i < n; i++)
+    pass->from[i] = G_MAXINT64;
+
   for (guint k = 0; k < gi->ops->len; k++)
     {
       const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
@@ -556,6 +563,9 @@ _sl_idle_account (SlAnalyzeCtx *ctx,
   acc = g_new0 (SlIdleAccount, 1);
   acc->idle = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   acc->claimed = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  acc->spare = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  for (guint k = 0; k < G_N_ELEMENTS (acc->given); k++)
+    acc->given[k] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   account_window (ctx, gpu, &acc->s, &acc->e);
 
   /* the holes of the busy union, the window's ends included */
@@ -580,12 +590,8 @@ _sl_idle_account (SlAnalyzeCtx *ctx,
     gint64 depth = 0;
 
     for (guint h = 0; h < halves; h++)
-      {
-        qp[h] = (QueuedPass) { ctx, gpu, acc->idle, h, halves, g_new0 (gint32, n + 1),
-                               g_new (SlTime, MAX (n, 1)) };
-        for (guint i = 0; i < n; i++)
-          qp[h].from[i] = G_MAXINT64;
-      }
+      qp[h] = (QueuedPass) { ctx, gpu, acc->idle, h, halves, g_new0 (gint32, n + 1),
+                             g_new (SlTime, MAX (n, 1)) };
     if (halves == 2)
       helper = g_thread_new ("sl-idle", queued_pass_thread, &qp[1]);
     queued_pass (&qp[0]);
@@ -688,13 +694,16 @@ _sl_idle_in (SlIdleAccount *account,
 
 /* --- attribution ------------------------------------------------------------------------------ */
 
-static gint
-cmp_request (gconstpointer a,
-             gconstpointer b)
+/* Appends to a span array grown by doubling, with `n` its length in use (set once at the end):
+ * no call a span (~10^6 of them) */
+static inline void
+span_push (GArray *a,
+           guint  *n,
+           SlSpan  sp)
 {
-  const SlIdleRequest *x = a, *y = b;
-
-  return x->s < y->s ? -1 : x->s > y->s;
+  if (*n == a->len)
+    g_array_set_size (a, MAX (*n * 2, 256));
+  g_array_index (a, SlSpan, (*n)++) = sp;
 }
 
 void
@@ -704,109 +713,114 @@ _sl_idle_attribute (SlAnalyzeCtx *ctx,
                     GArray       *requests)
 {
   SlIdleAccount *acc = _sl_idle_account (ctx, gpu);
-  /* what is given, a sorted array a cause: merged with the claimed union at the end */
-  GArray *given[SL_N_IDLE_CAUSES];
+  /* what is given, in time order (requests are, once clipped, and each one's pieces are made in
+   * order), then merged with the claimed union */
+  GArray *given = acc->given[0], *free_parts = acc->given[1];
+  const SlSpan *claimed = (const SlSpan *) (void *) acc->claimed->data;
+  guint n_claimed = acc->claimed->len, claimed_at = 0, n_given = 0;
+  guint at[SL_N_IDLE_CAUSES] = { 0 };
   SlTime done = G_MININT64;
 
-  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-    given[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-
-  /* requests in time order, each clipped to start where the one before ended: then each cause's
-   * pieces and the claimed spans are walked with cursors, O(requests + pieces) for the batch
+  /* requests in time order, each clipped to start where the one before ended; the claimed spans
+   * and each cause's pieces are walked with cursors: O(requests + pieces + claimed) for the batch
    * (tiny_kernels asks for ~10^6 spans between instances) */
-  guint at[SL_N_IDLE_CAUSES] = { 0 }, claimed_at[SL_N_IDLE_CAUSES] = { 0 };
-
-  g_array_sort (requests, cmp_request);
+  _sl_sort_by_start (requests->data, requests->len, sizeof (SlIdleRequest));
   for (guint r = 0; r < requests->len; r++)
     {
       SlIdleRequest *req = &g_array_index (requests, SlIdleRequest, r);
-      SlTime rs = MAX (req->s, done), re = req->e;
+      SlTime rs = MAX (req->s, done), re = req->e, pos = rs;
+      guint cur[SL_N_IDLE_CAUSES], n_free = 0, f = 0;
 
       if (re <= rs)
         continue;
       done = re;
+      /* what no finding has in [rs, re) */
+      while (claimed_at < n_claimed && claimed[claimed_at].e <= rs)
+        claimed_at++;
+      for (guint j = claimed_at; j < n_claimed && claimed[j].s < re; j++)
+        {
+          if (claimed[j].s > pos)
+            span_push (free_parts, &n_free, (SlSpan) { pos, claimed[j].s });
+          pos = MAX (pos, claimed[j].e);
+        }
+      if (pos < re)
+        span_push (free_parts, &n_free, (SlSpan) { pos, re });
+      if (n_free == 0)
+        continue;
+      /* the causes' idle time there, their pieces taken in time order (a merge of the causes:
+       * each is in order, and they partition the idle time) */
       for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
         {
-          GArray *spans = acc->by_cause[c];
-          guint i;
+          const SlSpan *spans = (const SlSpan *) (void *) acc->by_cause[c]->data;
+          guint n = acc->by_cause[c]->len;
           if ((causes & (1u << c)) == 0)
-            continue;
-          while (at[c] < spans->len && g_array_index (spans, SlSpan, at[c]).e <= rs)
-            at[c]++;
-          for (i = at[c]; i < spans->len; i++)
             {
-              const SlSpan *sp = &g_array_index (spans, SlSpan, i);
-              SlTime x = MAX (sp->s, rs), y = MIN (sp->e, re), pos = x;
-              guint j;
-              if (sp->s >= re)
+              cur[c] = G_MAXUINT;
+              continue;
+            }
+          while (at[c] < n && spans[at[c]].e <= rs)
+            at[c]++;
+          cur[c] = at[c];
+        }
+      for (;;)
+        {
+          const SlSpan *sp = NULL, *part;
+          guint best = 0;
+          for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+            if (cur[c] < acc->by_cause[c]->len)
+              {
+                const SlSpan *x = &g_array_index (acc->by_cause[c], SlSpan, cur[c]);
+                if (x->s < re && (sp == NULL || x->s < sp->s))
+                  {
+                    sp = x;
+                    best = c;
+                  }
+              }
+          if (sp == NULL)
+            break;
+          cur[best]++;
+          /* the free parts before this piece are behind the later ones too */
+          while (f < n_free && g_array_index (free_parts, SlSpan, f).e <= sp->s)
+            f++;
+          for (guint k = f; k < n_free; k++)
+            {
+              SlSpan piece;
+              part = &g_array_index (free_parts, SlSpan, k);
+              if (part->s >= sp->e)
                 break;
-              /* less what findings were given before */
-              while (claimed_at[c] < acc->claimed->len
-                     && g_array_index (acc->claimed, SlSpan, claimed_at[c]).e <= x)
-                claimed_at[c]++;
-              for (j = claimed_at[c]; j < acc->claimed->len; j++)
+              piece = (SlSpan) { MAX (sp->s, part->s), MIN (sp->e, part->e) };
+              if (piece.e > piece.s)
                 {
-                  const SlSpan *cl = &g_array_index (acc->claimed, SlSpan, j);
-                  if (cl->s >= y)
-                    break;
-                  if (cl->s > pos)
-                    {
-                      SlSpan piece = { pos, cl->s };
-                      g_array_append_val (given[c], piece);
-                      *req->attributed = _sl_time_add (*req->attributed, piece.e - piece.s);
-                    }
-                  pos = MAX (pos, cl->e);
-                }
-              if (pos < y)
-                {
-                  SlSpan piece = { pos, y };
-                  g_array_append_val (given[c], piece);
+                  span_push (given, &n_given, piece);
                   *req->attributed = _sl_time_add (*req->attributed, piece.e - piece.s);
                 }
             }
         }
     }
-  /* the claimed union grows by what was given: one merge of it and each cause's pieces (each in
-   * time order already; together they are not, and a sort of ~10^6 pieces cost more) */
-  {
-    gsize total = acc->claimed->len;
-    guint at[SL_N_IDLE_CAUSES + 1] = { 0 };
-    GArray *in[SL_N_IDLE_CAUSES + 1];
-    GArray *merged;
+  /* the claimed union grows by what was given: the two merged into the spare array, which
+   * becomes the union (touching spans joined) */
+  if (n_given > 0)
+    {
+      GArray *merged = acc->spare;
+      const SlSpan *g = (const SlSpan *) (void *) given->data;
+      SlSpan *out;
+      guint i = 0, j = 0, n = 0;
 
-    for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-      {
-        in[c] = given[c];
-        total += given[c]->len;
-      }
-    in[SL_N_IDLE_CAUSES] = acc->claimed;
-    if (total > acc->claimed->len)
-      {
-        merged = g_array_sized_new (FALSE, FALSE, sizeof (SlSpan), (guint) total);
-        for (;;)
-          {
-            gint best = -1;
-            SlSpan sp, *last;
-            for (guint k = 0; k <= SL_N_IDLE_CAUSES; k++)
-              if (at[k] < in[k]->len
-                  && (best < 0 || g_array_index (in[k], SlSpan, at[k]).s
-                                    < g_array_index (in[best], SlSpan, at[best]).s))
-                best = (gint) k;
-            if (best < 0)
-              break;
-            sp = g_array_index (in[best], SlSpan, at[best]++);
-            last = merged->len > 0 ? &g_array_index (merged, SlSpan, merged->len - 1) : NULL;
-            if (last != NULL && sp.s <= last->e)
-              last->e = MAX (last->e, sp.e);
-            else
-              g_array_append_val (merged, sp);
-          }
-        g_array_unref (acc->claimed);
-        acc->claimed = merged;
-      }
-    for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-      g_array_unref (given[c]);
-  }
+      g_array_set_size (merged, n_claimed + n_given);
+      out = (SlSpan *) (void *) merged->data;
+      while (i < n_claimed || j < n_given)
+        {
+          SlSpan sp = j >= n_given || (i < n_claimed && claimed[i].s <= g[j].s) ? claimed[i++]
+                                                                                : g[j++];
+          if (n > 0 && sp.s <= out[n - 1].e)
+            out[n - 1].e = MAX (out[n - 1].e, sp.e);
+          else
+            out[n++] = sp;
+        }
+      g_array_set_size (merged, n);
+      acc->spare = acc->claimed;
+      acc->claimed = merged;
+    }
 }
 
 void
@@ -1045,6 +1059,101 @@ typedef struct
   guint   count;
 } StreamCount;
 
+/* The late kernels of a GPU, from a half of each of its kernel lanes (a thread each where there
+ * are many: every kernel's launch call is looked up) */
+typedef struct
+{
+  SlAnalyzeCtx *ctx;
+  guint         gpu;
+  SlTime        latency;
+  GArray       *queued;      /* the account's queued idle spans */
+  guint         half, halves;
+  SlTime       *attributed;  /* the requests' accumulator */
+  GArray       *requests;    /* SlIdleRequest */
+  GArray       *delays;      /* SlTime */
+  GArray       *events;      /* SlFindingEvent: launch call and kernel, the first ones */
+  guint        *late;        /* a count a kernel lane */
+  SlTime        first, last, worst;
+  gint          thread;      /* the launching thread of the last late kernel */
+  gboolean      one_thread;
+} LatePass;
+
+static void
+late_pass (LatePass *pass)
+{
+  SlAnalyzeCtx *ctx = pass->ctx;
+  SlGpuInfo *gi = &ctx->gpus[pass->gpu];
+  GArray *queued = pass->queued, *requests = pass->requests;
+
+  for (guint k = 0; k < gi->kernels->len; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->kernels, guint32, k));
+      gsize w0, w1, e0, e1;
+      guint q_at = 0;
+      SlTime q_t = G_MININT64;
+
+      _sl_analyze_lane_window (ctx, lane, &w0, &w1);
+      e0 = w0 + (w1 - w0) * pass->half / pass->halves;
+      e1 = w0 + (w1 - w0) * (pass->half + 1) / pass->halves;
+      for (gsize e = e0; e < e1; e++)
+        {
+          const SlEvent *ev = &lane->events[e];
+          const SlLane *al;
+          gsize ai;
+          SlTime delay, ret;
+          if (_sl_launch_thread (ctx, ev, &al, &ai) < 0)
+            continue;
+          ret = al->events[ai].end;
+          delay = ev->start - ret;
+          if (delay <= pass->latency)
+            continue;
+          /* asked for only where the wait meets queued idle time (a host running ahead queues
+           * ~10^6 kernels behind busy work: none of it idle); a cursor, as the returns of a
+           * stream's launches mostly rise */
+          if (ret < q_t)
+            q_at = spans_after (queued, ret);
+          while (q_at < queued->len && g_array_index (queued, SlSpan, q_at).e <= ret)
+            q_at++;
+          q_t = ret;
+          if (q_at >= queued->len || g_array_index (queued, SlSpan, q_at).s >= ev->start)
+            continue;
+          /* one accumulator for the GPU: overlapping waits of a stream (kernels queued back to
+           * back) are asked for as their union */
+          if (requests->len > 0
+              && g_array_index (requests, SlIdleRequest, requests->len - 1).e >= ret
+              && g_array_index (requests, SlIdleRequest, requests->len - 1).s <= ret)
+            {
+              SlIdleRequest *last = &g_array_index (requests, SlIdleRequest, requests->len - 1);
+              last->e = MAX (last->e, ev->start);
+            }
+          else
+            {
+              SlIdleRequest r = { ret, ev->start, pass->attributed };
+              g_array_append_val (requests, r);
+            }
+          g_array_append_val (pass->delays, delay);
+          pass->first = MIN (pass->first, al->events[ai].start);
+          pass->last = MAX (pass->last, ev->end);
+          pass->worst = MAX (pass->worst, delay);
+          pass->one_thread &= pass->thread < 0 || pass->thread == al->thread;
+          pass->thread = al->thread;
+          pass->late[k]++;
+          if (pass->events->len < SL_MAX_FINDING_EVENTS)
+            {
+              SlFindingEvent pair[2] = { { al->index, ai }, { lane->index, e } };
+              g_array_append_vals (pass->events, pair, 2);
+            }
+        }
+    }
+}
+
+static gpointer
+late_pass_thread (gpointer data)
+{
+  late_pass (data);
+  return NULL;
+}
+
 void
 _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
 {
@@ -1060,77 +1169,70 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
       SlTime attributed = 0, first = G_MAXINT64, last = G_MININT64, worst = 0;
       gint thread = -1;
       gboolean one_thread = TRUE;
-      GArray *queued;
+      LatePass pass[2];
+      guint halves = 1;
+      gsize n_kernels = 0;
 
       if (gi->kernels->len == 0)
         continue;
-      queued = _sl_idle_account (ctx, g)->by_cause[SL_IDLE_QUEUED];
+      for (guint k = 0; k < gi->kernels->len; k++)
+        n_kernels += sl_trace_get_lane (ctx->trace,
+                                        g_array_index (gi->kernels, guint32, k))->n_events;
+      if (n_kernels >= 100000 && g_get_num_processors () > 1)
+        halves = 2;
+      for (guint h = 0; h < halves; h++)
+        pass[h] = (LatePass) { ctx, g, latency, _sl_idle_account (ctx, g)->by_cause[SL_IDLE_QUEUED],
+                               h, halves, &attributed,
+                               g_array_new (FALSE, FALSE, sizeof (SlIdleRequest)),
+                               g_array_new (FALSE, FALSE, sizeof (SlTime)),
+                               g_array_new (FALSE, FALSE, sizeof (SlFindingEvent)),
+                               g_new0 (guint, gi->kernels->len),
+                               G_MAXINT64, G_MININT64, 0, -1, TRUE };
+      {
+        GThread *helper = halves == 2 ? g_thread_new ("sl-late", late_pass_thread, &pass[1])
+                                      : NULL;
+        late_pass (&pass[0]);
+        if (helper != NULL)
+          g_thread_join (helper);
+      }
+      /* the halves together, in the order one pass would have found them */
+      for (guint h = 0; h < halves; h++)
+        {
+          LatePass *p = &pass[h];
+          g_array_append_vals (requests, p->requests->data, p->requests->len);
+          g_array_append_vals (delays, p->delays->data, p->delays->len);
+          first = MIN (first, p->first);
+          last = MAX (last, p->last);
+          worst = MAX (worst, p->worst);
+          if (p->thread >= 0)
+            {
+              one_thread &= p->one_thread && (thread < 0 || thread == p->thread);
+              thread = p->thread;
+            }
+        }
       for (guint k = 0; k < gi->kernels->len; k++)
         {
-          const SlLane *lane = sl_trace_get_lane (ctx->trace,
-                                                  g_array_index (gi->kernels, guint32, k));
-          guint late = 0;
-          gsize e0, e1;
-
-          guint q_at = 0;
-          SlTime q_t = G_MININT64;
-
-          _sl_analyze_lane_window (ctx, lane, &e0, &e1);
-          for (gsize e = e0; e < e1; e++)
+          guint32 li = g_array_index (gi->kernels, guint32, k);
+          StreamCount sc = { sl_trace_get_lane (ctx->trace, li)->stream_id, 0 };
+          for (guint h = 0; h < halves; h++)
             {
-              const SlEvent *ev = &lane->events[e];
-              const SlLane *al;
-              gsize ai;
-              SlTime delay, ret;
-              if (_sl_launch_thread (ctx, ev, &al, &ai) < 0)
-                continue;
-              ret = al->events[ai].end;
-              delay = ev->start - ret;
-              if (delay <= latency)
-                continue;
-              /* asked for only where the wait meets queued idle time (a host running ahead
-               * queues ~10^6 kernels behind busy work: none of it idle); a cursor, as the
-               * returns of a stream's launches mostly rise */
-              if (ret < q_t)
-                q_at = spans_after (queued, ret);
-              while (q_at < queued->len && g_array_index (queued, SlSpan, q_at).e <= ret)
-                q_at++;
-              q_t = ret;
-              if (q_at >= queued->len || g_array_index (queued, SlSpan, q_at).s >= ev->start)
-                continue;
-              /* one accumulator for the GPU: overlapping waits of a stream (kernels queued
-               * back to back) are asked for as their union */
-              if (requests->len > 0
-                  && g_array_index (requests, SlIdleRequest, requests->len - 1).e >= ret
-                  && g_array_index (requests, SlIdleRequest, requests->len - 1).s <= ret)
-                {
-                  SlIdleRequest *last = &g_array_index (requests, SlIdleRequest,
-                                                        requests->len - 1);
-                  last->e = MAX (last->e, ev->start);
-                }
-              else
-                {
-                  SlIdleRequest r = { ret, ev->start, &attributed };
-                  g_array_append_val (requests, r);
-                }
-              g_array_append_val (delays, delay);
-              first = MIN (first, al->events[ai].start);
-              last = MAX (last, ev->end);
-              worst = MAX (worst, delay);
-              one_thread &= thread < 0 || thread == al->thread;
-              thread = al->thread;
-              late++;
-              if (events->len < SL_MAX_FINDING_EVENTS)
-                {
-                  SlFindingEvent pair[2] = { { al->index, ai }, { lane->index, e } };
-                  g_array_append_vals (events, pair, 2);
-                }
+              sc.count += pass[h].late[k];
+              /* pairs: launch call, kernel */
+              for (guint i = 0; i + 1 < pass[h].events->len; i += 2)
+                if (g_array_index (pass[h].events, SlFindingEvent, i + 1).lane == li
+                    && events->len < SL_MAX_FINDING_EVENTS)
+                  g_array_append_vals (events, &g_array_index (pass[h].events, SlFindingEvent, i),
+                                       2);
             }
-          if (late > 0)
-            {
-              StreamCount sc = { lane->stream_id, late };
-              g_array_append_val (streams, sc);
-            }
+          if (sc.count > 0)
+            g_array_append_val (streams, sc);
+        }
+      for (guint h = 0; h < halves; h++)
+        {
+          g_array_unref (pass[h].requests);
+          g_array_unref (pass[h].delays);
+          g_array_unref (pass[h].events);
+          g_free (pass[h].late);
         }
       if (delays->len == 0)
         continue;

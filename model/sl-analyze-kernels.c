@@ -4,31 +4,35 @@
 #include "sl-analyze-private.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sl-format.h"
 #include "sl-kernel-kind.h"
 #include "sl-occupancy.h"
-#include "sl-sort.h"
 #include "sl-utilization.h"
 
 typedef struct
 {
   guint32 name;
-  GArray *starts;      /* SlTime */
-  GArray *durations;   /* SlTime */
+  gsize   at, n;       /* its instances: starts and durations [at, at + n) of the GPU's groups */
   SlTime  total;
   guint32 lane;
   gsize   index;       /* an instance */
 } KernelGroup;
 
-static void
-kernel_group_free (gpointer data)
+typedef struct
 {
-  KernelGroup *k = data;
+  GArray *groups;      /* KernelGroup, in the order their names first appear */
+  SlTime *starts;      /* a group's instances in a stretch of its own, lane by lane */
+  SlTime *durations;
+} KernelGroups;
 
-  g_array_unref (k->starts);
-  g_array_unref (k->durations);
-  g_free (k);
+static void
+kernel_groups_clear (KernelGroups *kgs)
+{
+  g_array_unref (kgs->groups);
+  g_free (kgs->starts);
+  g_free (kgs->durations);
 }
 
 typedef void (*KernelFunc) (const SlLane *lane, gsize index, gpointer user_data);
@@ -54,30 +58,64 @@ foreach_kernel (SlAnalyzeCtx *ctx,
     }
 }
 
-/* Groups kernels by name (GHashTable name → KernelGroup). */
+/* A GPU's kernels in the window grouped by name, as a counting sort: a count a name (a slot a
+ * string id), then each instance's start and duration written to its group's stretch.  No hash
+ * lookup or array growth a kernel (~10^6 of them, a few hundred names). */
 static void
-kernel_group_add_cb (const SlLane *lane,
-                     gsize         index,
-                     gpointer      user_data)
+kernel_groups (SlAnalyzeCtx *ctx,
+               guint         gpu,
+               KernelGroups *kgs)
 {
-  GHashTable *groups = user_data;
-  const SlEvent *ev = &lane->events[index];
-  KernelGroup *kg = g_hash_table_lookup (groups, GUINT_TO_POINTER (ev->name));
-  SlTime d = ev->end - ev->start;
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+  guint n_strs = sl_trace_get_n_strs (ctx->trace);
+  g_autofree guint32 *slot = g_new (guint32, MAX (n_strs, 1));
+  gsize all = 0;
 
-  if (kg == NULL)
+  memset (slot, 0xff, sizeof (guint32) * MAX (n_strs, 1));
+  kgs->groups = g_array_new (FALSE, FALSE, sizeof (KernelGroup));
+  for (guint pass = 0; pass < 2; pass++)
     {
-      kg = g_new0 (KernelGroup, 1);
-      kg->name = ev->name;
-      kg->starts = g_array_new (FALSE, FALSE, sizeof (SlTime));
-      kg->durations = g_array_new (FALSE, FALSE, sizeof (SlTime));
-      kg->lane = lane->index;
-      kg->index = index;
-      g_hash_table_insert (groups, GUINT_TO_POINTER (ev->name), kg);
+      for (guint k = 0; k < gi->kernels->len; k++)
+        {
+          const SlLane *lane = sl_trace_get_lane (ctx->trace,
+                                                  g_array_index (gi->kernels, guint32, k));
+          gsize e0, e1;
+          _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+          for (gsize e = e0; e < e1; e++)
+            {
+              const SlEvent *ev = &lane->events[e];
+              KernelGroup *kg;
+              if (ev->name >= n_strs)
+                continue;
+              if (slot[ev->name] == G_MAXUINT32)
+                {
+                  KernelGroup fresh = { ev->name, 0, 0, 0, lane->index, e };
+                  slot[ev->name] = kgs->groups->len;
+                  g_array_append_val (kgs->groups, fresh);
+                }
+              kg = &g_array_index (kgs->groups, KernelGroup, slot[ev->name]);
+              if (pass == 1)
+                {
+                  kgs->starts[kg->at + kg->n] = ev->start;
+                  kgs->durations[kg->at + kg->n] = ev->end - ev->start;
+                  kg->total = _sl_time_add (kg->total, ev->end - ev->start);
+                }
+              kg->n++;
+            }
+        }
+      if (pass == 1)
+        break;
+      /* each group's stretch, counted */
+      for (guint i = 0; i < kgs->groups->len; i++)
+        {
+          KernelGroup *kg = &g_array_index (kgs->groups, KernelGroup, i);
+          kg->at = all;
+          all += kg->n;
+          kg->n = 0;
+        }
+      kgs->starts = g_new (SlTime, MAX (all, 1));
+      kgs->durations = g_new (SlTime, MAX (all, 1));
     }
-  g_array_append_val (kg->starts, ev->start);
-  g_array_append_val (kg->durations, d);
-  kg->total = _sl_time_add (kg->total, d);
 }
 
 void
@@ -89,7 +127,7 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
 
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
-      g_autoptr (GHashTable) groups = g_hash_table_new_full (NULL, NULL, NULL, kernel_group_free);
+      KernelGroups kgs;
       SlGpuInfo *gi = &ctx->gpus[g];
       /* each finding's idle time: the GPU's between its instances inside their bursts, given from
        * the idle account once the GPU's groups are all asked for (overlapping bursts of two
@@ -97,42 +135,30 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
       g_autoptr (GArray) requests = g_array_new (FALSE, FALSE, sizeof (SlIdleRequest));
       g_autoptr (GPtrArray) found = g_ptr_array_new ();
       g_autoptr (GArray) given = g_array_new (FALSE, TRUE, sizeof (SlTime *));
-      GHashTableIter it;
-      gpointer v;
-
-      foreach_kernel (ctx, g, kernel_group_add_cb, groups);
-      g_hash_table_iter_init (&it, groups);
-      while (g_hash_table_iter_next (&it, NULL, &v))
+      kernel_groups (ctx, g, &kgs);
+      for (guint k = 0; k < kgs.groups->len; k++)
         {
-          KernelGroup *kg = v;
-          gsize n = kg->starts->len;
+          KernelGroup *kg = &g_array_index (kgs.groups, KernelGroup, k);
+          gsize n = kg->n, n_gaps = 0;
+          SlTime *starts = kgs.starts + kg->at, *gaps;
           SlTime median, interval, first, last, launch = 0;
-          g_autoptr (GArray) gaps = NULL;
 
           if (n < MAX (min_count, 2))
             continue;
-          median = _sl_median_of (kg->durations);
+          median = _sl_median_of_n (kgs.durations + kg->at, n);
           if (median >= max_median)
             continue;
           /* in time order already when its kernels run on one stream */
+          _sl_sort_by_start (starts, n, sizeof (SlTime));
+          first = starts[0];
+          last = starts[n - 1];
+          /* the spacing of launches inside their bursts: pairs under 1 ms apart (the gaps go
+           * where the group's durations were: their median is taken) */
+          gaps = kgs.durations + kg->at;
           for (gsize i = 1; i < n; i++)
-            if (g_array_index (kg->starts, SlTime, i) < g_array_index (kg->starts, SlTime, i - 1))
-              {
-                g_array_sort (kg->starts, sl_cmp_int64);
-                break;
-              }
-          first = g_array_index (kg->starts, SlTime, 0);
-          last = g_array_index (kg->starts, SlTime, n - 1);
-          /* the spacing of launches inside their bursts: pairs under 1 ms apart */
-          gaps = g_array_sized_new (FALSE, FALSE, sizeof (SlTime), n);
-          for (gsize i = 1; i < n; i++)
-            {
-              const SlTime *s = &g_array_index (kg->starts, SlTime, i);
-              SlTime d = s[0] - s[-1];
-              if (d < 1 * SL_MS)
-                g_array_append_val (gaps, d);
-            }
-          if (gaps->len == 0)
+            if (starts[i] - starts[i - 1] < 1 * SL_MS)
+              gaps[n_gaps++] = starts[i] - starts[i - 1];
+          if (n_gaps == 0)
             continue;
           {
             SlTime *acc = g_new0 (SlTime, 1);
@@ -140,7 +166,7 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
             /* the spaces of a burst touch: one request a burst */
             for (gsize i = 1; i < n; i++)
               {
-                const SlTime *s = &g_array_index (kg->starts, SlTime, i);
+                const SlTime *s = &starts[i];
                 SlIdleRequest r = { s[-1], s[0], acc };
                 SlIdleRequest *last = requests->len > 0
                                         ? &g_array_index (requests, SlIdleRequest,
@@ -154,7 +180,7 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
                   g_array_append_val (requests, r);
               }
           }
-          interval = _sl_median_of (gaps);
+          interval = _sl_median_of_n (gaps, n_gaps);
           /* launch calls: a sample of up to 4096 instances */
           {
             const SlLane *lane = sl_trace_get_lane (ctx->trace, kg->lane);
@@ -210,6 +236,7 @@ _sl_rule_tiny_kernels (SlAnalyzeCtx *ctx)
             n_found++;
           }
         }
+      kernel_groups_clear (&kgs);
       _sl_idle_attribute (ctx, g, SL_IDLE_ALL, requests);
       for (guint i = 0; i < found->len; i++)
         {

@@ -52,6 +52,10 @@ typedef struct
   GArray *idle;                           /* SlSpan: its idle time, in order */
   GArray *by_cause[SL_N_IDLE_CAUSES];     /* SlSpan: a partition of `idle` */
   GArray *claimed;                        /* SlSpan union: what findings have been given */
+  /* scratch of _sl_idle_attribute, emptied and kept between calls: ~10^6 pieces in a call, and
+   * fresh pages cost more than the work on them */
+  GArray *given[2];                       /* SlSpan: what a call gives; a request's free parts */
+  GArray *spare;                          /* SlSpan: the next `claimed` */
   SlTime  total[SL_N_IDLE_CAUSES];
   SlTime  idle_total;
   gboolean  time_done;                    /* `time` is computed (_sl_gpu_time) */
@@ -72,6 +76,9 @@ typedef struct
                          * no GPU work of their own: DataLoader workers, multiprocessing children */
   GArray *worker_threads; /* guint: their threads */
   SlIdleAccount *account; /* its idle time by cause; NULL until _sl_idle_account asks */
+  gpointer bound_windows; /* sl-analyze-bound.c's figures of each window, shared by cpu_bound
+                           * and gpu_bound (g_free); NULL until asked */
+  SlTime   bound_window;  /* their width */
 } SlGpuInfo;
 
 typedef enum
@@ -96,7 +103,9 @@ typedef struct
   guint                  n_threads, n_gpus;
   SlThreadLanes         *tl;
   SlGpuInfo             *gpus;
-  GHashTable            *api_class;   /* name id → SlApiClass + 1 */
+  guint8                *api_class;   /* by name id: SlApiClass + 1, 0 until classed (a call's
+                                       * class is asked for ~10^7 times: no hash lookup) */
+  guint                  n_strs;      /* the trace's strings: api_class's length */
   const SlRule          *rule;        /* running now */
   GString               *note;
   guint8                *python_module; /* per string id: 1 = a Python source line ("x.py:42"),
@@ -272,6 +281,16 @@ guint32       _sl_top_name           (GHashTable *by_name,
 /* The median of `times` (SlTime; reordered): the element a sort would put at len / 2, 0 when
  * empty. */
 SlTime        _sl_median_of          (GArray *times);
+/* The same of v[0 .. n). */
+SlTime        _sl_median_of_n        (SlTime *v,
+                                      gsize   n);
+/* Sorts n elements of `size` bytes that each begin with an SlTime by it, stably (times, spans,
+ * SlIdleRequest): a radix sort, as rules sort ~10^6 of them (kernel starts, the spans they ask
+ * for), mostly runs in order already, which a comparison sort through a function pointer makes
+ * cost more than the work on them. */
+void          _sl_sort_by_start      (gpointer v,
+                                      gsize    n,
+                                      gsize    size);
 
 /* --- thread states (sl-analyze-states.c) --- */
 

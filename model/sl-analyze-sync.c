@@ -111,15 +111,15 @@ mem_kind_name (SlAnalyzeCtx *ctx,
   return kind == SL_MEM_KIND_NONE ? "?" : sl_trace_enum_label (ctx->trace, SL_ENUM_MEM_KIND, kind);
 }
 
-typedef gboolean (*OpFilter) (SlAnalyzeCtx *ctx, SlApiClass c, const SlCopyInfo *info);
+/* Whether an op of a call of class c counts; min_bytes is sync_memcpy's threshold (read once: a
+ * rule's parameter is looked up by name). */
+typedef gboolean (*OpFilter) (SlApiClass c, const SlCopyInfo *info, guint64 min_bytes);
 
 static gboolean
-filter_sync_memcpy (SlAnalyzeCtx     *ctx,
-                    SlApiClass        c,
-                    const SlCopyInfo *info)
+filter_sync_memcpy (SlApiClass        c,
+                    const SlCopyInfo *info,
+                    guint64           min_bytes)
 {
-  guint64 min_bytes = (guint64) _sl_analyze_param (ctx, "min_bytes");
-
   if (c != SL_API_MEMCPY_SYNC || info == NULL)
     return FALSE;
   /* as nsys: small host-to-device copies and copies within one device are left out */
@@ -131,21 +131,21 @@ filter_sync_memcpy (SlAnalyzeCtx     *ctx,
 }
 
 static gboolean
-filter_pageable_memcpy (SlAnalyzeCtx     *ctx,
-                        SlApiClass        c,
-                        const SlCopyInfo *info)
+filter_pageable_memcpy (SlApiClass        c,
+                        const SlCopyInfo *info,
+                        guint64           min_bytes)
 {
-  (void) ctx;
+  (void) min_bytes;
   return c == SL_API_MEMCPY_ASYNC && info != NULL
          && (info->src_kind == 0 /* pageable */ || info->dst_kind == 0);
 }
 
 static gboolean
-filter_sync_memset (SlAnalyzeCtx     *ctx,
-                    SlApiClass        c,
-                    const SlCopyInfo *info)
+filter_sync_memset (SlApiClass        c,
+                    const SlCopyInfo *info,
+                    guint64           min_bytes)
 {
-  (void) ctx;
+  (void) min_bytes;
   return c == SL_API_MEMSET_SYNC && info != NULL
          && (info->mem_kind == 1 /* pinned */ || info->mem_kind == 4 /* managed */);
 }
@@ -156,6 +156,7 @@ static void
 collect_ops (SlAnalyzeCtx *ctx,
              SlLaneKind    kind,
              OpFilter      filter,
+             guint64       min_bytes,
              GHashTable   *groups)
 {
   for (guint i = 0; i < sl_trace_get_n_lanes (ctx->trace); i++)
@@ -175,7 +176,7 @@ collect_ops (SlAnalyzeCtx *ctx,
               || api_lane->events[api_index].start >= ctx->t1)
             continue;
           c = _sl_api_class (ctx, api_lane->events[api_index].name);
-          if (!filter (ctx, c, info))
+          if (!filter (c, info, min_bytes))
             continue;
           CallGroup *g = call_group (groups, thread, api_lane->events[api_index].name, lane->gpu,
                                      lane->stream_id, info);
@@ -268,14 +269,15 @@ group_finding (SlAnalyzeCtx *ctx,
 static void
 rule_copies (SlAnalyzeCtx *ctx,
              SlLaneKind    kind,
-             OpFilter      filter)
+             OpFilter      filter,
+             guint64       min_bytes)
 {
   g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                          call_group_free);
   g_autoptr (GPtrArray) sorted = NULL;
   gboolean sets = kind == SL_LANE_MEMSET;
 
-  collect_ops (ctx, kind, filter, groups);
+  collect_ops (ctx, kind, filter, min_bytes, groups);
   sorted = sorted_groups (groups);
   attribute_groups (ctx, sorted, SL_IDLE_COPY);
   for (guint i = 0; i < sorted->len; i++)
@@ -329,19 +331,20 @@ rule_copies (SlAnalyzeCtx *ctx,
 void
 _sl_rule_sync_memcpy (SlAnalyzeCtx *ctx)
 {
-  rule_copies (ctx, SL_LANE_MEMCPY, filter_sync_memcpy);
+  rule_copies (ctx, SL_LANE_MEMCPY, filter_sync_memcpy,
+               (guint64) _sl_analyze_param (ctx, "min_bytes"));
 }
 
 void
 _sl_rule_pageable_memcpy (SlAnalyzeCtx *ctx)
 {
-  rule_copies (ctx, SL_LANE_MEMCPY, filter_pageable_memcpy);
+  rule_copies (ctx, SL_LANE_MEMCPY, filter_pageable_memcpy, 0);
 }
 
 void
 _sl_rule_sync_memset (SlAnalyzeCtx *ctx)
 {
-  rule_copies (ctx, SL_LANE_MEMSET, filter_sync_memset);
+  rule_copies (ctx, SL_LANE_MEMSET, filter_sync_memset, 0);
 }
 
 void
