@@ -43,6 +43,9 @@ _sl_idle_account_free (SlIdleAccount *account)
   g_array_unref (account->idle);
   g_array_unref (account->claimed);
   g_array_unref (account->spare);
+  for (guint k = 0; account->returns != NULL && account->returns[k] != NULL; k++)
+    g_free (account->returns[k]);
+  g_free (account->returns);
   for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
     g_array_unref (account->by_cause[c]);
   for (guint k = 0; k < G_N_ELEMENTS (account->given); k++)
@@ -483,6 +486,7 @@ typedef struct
   guint         half, halves;
   gint32       *whole;      /* n + 1 */
   SlTime       *from;       /* n */
+  SlTime      **returns;    /* the account's: filled for the pass's half of each lane */
 } QueuedPass;
 
 static void
@@ -500,9 +504,10 @@ queued_pass (QueuedPass *pass)
   for (guint k = 0; k < gi->ops->len; k++)
     {
       const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
-      gsize first = sl_lane_lower_bound (lane, s0), all = lane->n_events - first;
-      gsize e0 = first + all * pass->half / pass->halves;
-      gsize e1 = first + all * (pass->half + 1) / pass->halves;
+      gsize first = sl_lane_lower_bound (lane, s0);
+      gsize e0 = lane->n_events * pass->half / pass->halves;
+      gsize e1 = lane->n_events * (pass->half + 1) / pass->halves;
+      SlTime *returns = pass->returns[k];
       guint lo_at = 0, hi_at = 0;
       SlTime lo_t = G_MAXINT64;
 
@@ -513,9 +518,11 @@ queued_pass (QueuedPass *pass)
           gsize ai;
           guint lo, hi;
           SlTime ret;
-          if (_sl_launch_thread (ctx, op, &al, &ai) < 0 || al->events[ai].end >= op->start)
+          returns[e] = _sl_launch_thread (ctx, op, &al, &ai) < 0 ? G_MININT64 : al->events[ai].end;
+          ret = returns[e];
+          /* the idle spans start at s0: an op before cannot wait in one */
+          if (e < first || ret == G_MININT64 || ret >= op->start)
             continue;
-          ret = al->events[ai].end;
           if (ret < lo_t)
             lo_at = spans_after (pass->idle, ret);
           while (lo_at < n && g_array_index (pass->idle, SlSpan, lo_at).e <= ret)
@@ -589,9 +596,14 @@ _sl_idle_account (SlAnalyzeCtx *ctx,
     GThread *helper = NULL;
     gint64 depth = 0;
 
+    acc->returns = g_new0 (SlTime *, gi->ops->len + 1);
+    for (guint k = 0; k < gi->ops->len; k++)
+      acc->returns[k] = g_new (SlTime, MAX (sl_trace_get_lane (ctx->trace,
+                                                              g_array_index (gi->ops, guint32,
+                                                                             k))->n_events, 1));
     for (guint h = 0; h < halves; h++)
       qp[h] = (QueuedPass) { ctx, gpu, acc->idle, h, halves, g_new0 (gint32, n + 1),
-                             g_new (SlTime, MAX (n, 1)) };
+                             g_new (SlTime, MAX (n, 1)), acc->returns };
     if (halves == 2)
       helper = g_thread_new ("sl-idle", queued_pass_thread, &qp[1]);
     queued_pass (&qp[0]);
@@ -1067,6 +1079,7 @@ typedef struct
   guint         gpu;
   SlTime        latency;
   GArray       *queued;      /* the account's queued idle spans */
+  SlTime      **returns;     /* the account's launch returns, by op lane */
   guint         half, halves;
   SlTime       *attributed;  /* the requests' accumulator */
   GArray       *requests;    /* SlIdleRequest */
@@ -1087,11 +1100,18 @@ late_pass (LatePass *pass)
 
   for (guint k = 0; k < gi->kernels->len; k++)
     {
-      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->kernels, guint32, k));
+      guint32 li = g_array_index (gi->kernels, guint32, k);
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, li);
+      const SlTime *returns = NULL;
       gsize w0, w1, e0, e1;
       guint q_at = 0;
       SlTime q_t = G_MININT64;
 
+      /* the launch calls' returns, looked up by the account */
+      for (guint o = 0; o < gi->ops->len && returns == NULL; o++)
+        if (g_array_index (gi->ops, guint32, o) == li)
+          returns = pass->returns[o];
+      g_assert (returns != NULL);
       _sl_analyze_lane_window (ctx, lane, &w0, &w1);
       e0 = w0 + (w1 - w0) * pass->half / pass->halves;
       e1 = w0 + (w1 - w0) * (pass->half + 1) / pass->halves;
@@ -1100,10 +1120,9 @@ late_pass (LatePass *pass)
           const SlEvent *ev = &lane->events[e];
           const SlLane *al;
           gsize ai;
-          SlTime delay, ret;
-          if (_sl_launch_thread (ctx, ev, &al, &ai) < 0)
+          SlTime delay, ret = returns[e];
+          if (ret == G_MININT64)
             continue;
-          ret = al->events[ai].end;
           delay = ev->start - ret;
           if (delay <= pass->latency)
             continue;
@@ -1117,6 +1136,7 @@ late_pass (LatePass *pass)
           q_t = ret;
           if (q_at >= queued->len || g_array_index (queued, SlSpan, q_at).s >= ev->start)
             continue;
+          (void) _sl_launch_thread (ctx, ev, &al, &ai);
           /* one accumulator for the GPU: overlapping waits of a stream (kernels queued back to
            * back) are asked for as their union */
           if (requests->len > 0
@@ -1182,7 +1202,7 @@ _sl_rule_launch_latency (SlAnalyzeCtx *ctx)
         halves = 2;
       for (guint h = 0; h < halves; h++)
         pass[h] = (LatePass) { ctx, g, latency, _sl_idle_account (ctx, g)->by_cause[SL_IDLE_QUEUED],
-                               h, halves, &attributed,
+                               _sl_idle_account (ctx, g)->returns, h, halves, &attributed,
                                g_array_new (FALSE, FALSE, sizeof (SlIdleRequest)),
                                g_array_new (FALSE, FALSE, sizeof (SlTime)),
                                g_array_new (FALSE, FALSE, sizeof (SlFindingEvent)),

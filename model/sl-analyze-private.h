@@ -52,6 +52,9 @@ typedef struct
   GArray *idle;                           /* SlSpan: its idle time, in order */
   GArray *by_cause[SL_N_IDLE_CAUSES];     /* SlSpan: a partition of `idle` */
   GArray *claimed;                        /* SlSpan union: what findings have been given */
+  SlTime **returns;                       /* per op lane of the GPU (SlGpuInfo.ops' order): each
+                                           * op's launch call's return, G_MININT64 where it has
+                                           * none (looked up once: launch_latency reads them) */
   /* scratch of _sl_idle_attribute, emptied and kept between calls: ~10^6 pieces in a call, and
    * fresh pages cost more than the work on them */
   GArray *given[2];                       /* SlSpan: what a call gives; a request's free parts */

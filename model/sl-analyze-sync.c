@@ -34,6 +34,42 @@ call_group_free (gpointer data)
   g_free (g);
 }
 
+/* What a group is: thread, call, GPU, stream and the op's kinds */
+typedef struct
+{
+  gint    thread;
+  guint32 api_name;
+  gint    gpu;
+  guint32 stream;
+  guint32 kinds;     /* copy, source, destination and memory kind, a byte each */
+} CallKey;
+
+static guint
+call_key_hash (gconstpointer p)
+{
+  const CallKey *k = p;
+
+  return (((((guint) k->thread * 31u + k->api_name) * 31u + (guint) k->gpu) * 31u + k->stream)
+          * 31u) + k->kinds;
+}
+
+static gboolean
+call_key_equal (gconstpointer a,
+                gconstpointer b)
+{
+  const CallKey *x = a, *y = b;
+
+  return x->thread == y->thread && x->api_name == y->api_name && x->gpu == y->gpu
+         && x->stream == y->stream && x->kinds == y->kinds;
+}
+
+/* Groups by CallKey (owned by the table). */
+static GHashTable *
+call_groups_new (void)
+{
+  return g_hash_table_new_full (call_key_hash, call_key_equal, g_free, call_group_free);
+}
+
 static CallGroup *
 call_group (GHashTable       *groups,
             gint              thread,
@@ -42,16 +78,15 @@ call_group (GHashTable       *groups,
             guint32           stream,
             const SlCopyInfo *info)
 {
-  char *key = g_strdup_printf ("%d:%u:%d:%u:%u:%u:%u:%u", thread, api_name, gpu, stream,
-                               info ? info->copy_kind : 0, info ? info->src_kind : 0,
-                               info ? info->dst_kind : 0, info ? info->mem_kind : 0);
-  CallGroup *g = g_hash_table_lookup (groups, key);
+  CallKey key = { thread, api_name, gpu, stream,
+                  info == NULL ? 0
+                               : (guint32) info->copy_kind | (guint32) info->src_kind << 8
+                                   | (guint32) info->dst_kind << 16
+                                   | (guint32) info->mem_kind << 24 };
+  CallGroup *g = g_hash_table_lookup (groups, &key);
 
   if (g != NULL)
-    {
-      g_free (key);
-      return g;
-    }
+    return g;
   g = g_new0 (CallGroup, 1);
   g->thread = thread;
   g->api_name = api_name;
@@ -63,7 +98,7 @@ call_group (GHashTable       *groups,
   g->durations = g_array_new (FALSE, FALSE, sizeof (SlTime));
   g->calls = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   g->events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
-  g_hash_table_insert (groups, key, g);
+  g_hash_table_insert (groups, g_memdup2 (&key, sizeof key), g);
   return g;
 }
 
@@ -272,8 +307,7 @@ rule_copies (SlAnalyzeCtx *ctx,
              OpFilter      filter,
              guint64       min_bytes)
 {
-  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                         call_group_free);
+  g_autoptr (GHashTable) groups = call_groups_new ();
   g_autoptr (GPtrArray) sorted = NULL;
   gboolean sets = kind == SL_LANE_MEMSET;
 
@@ -350,8 +384,7 @@ _sl_rule_sync_memset (SlAnalyzeCtx *ctx)
 void
 _sl_rule_sync_api (SlAnalyzeCtx *ctx)
 {
-  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                         call_group_free);
+  g_autoptr (GHashTable) groups = call_groups_new ();
   g_autoptr (GPtrArray) sorted = NULL;
 
   for (guint t = 0; t < ctx->n_threads; t++)
