@@ -272,14 +272,19 @@ sl_cmd_record (int    argc,
       return 1;
     }
   g_autofree char *dpath = sl_recording_daemon_path ();
-  int fd = sl_control_connect_or_spawn (sock, dpath != NULL ? dpath : "sightlined", 5000);
+  char note[8192];
+  /* our own daemon: one left running by another install is passed over (sl-control.h) */
+  int fd = sl_control_connect_own (sock, dpath != NULL ? dpath : "sightlined", 5000, note,
+                                   sizeof note);
   if (fd < 0)
     {
-      fprintf (stderr, "sightline record: cannot reach the collector daemon on %s (%s)%s%s\n", sock,
-               g_strerror (errno), dpath == NULL ? "; sightlined was not found" : "",
+      fprintf (stderr, "sightline record: %s%s%s\n", note,
+               dpath == NULL ? "; sightlined was not found" : "",
                dpath == NULL ? " beside sightline, in ../lib/sightline or on PATH" : "");
       return 1;
     }
+  if (note[0] != '\0')
+    fprintf (stderr, "sightline: %s\n", note);
 
   /* the request: options, our environment plus --env, then the command */
   g_autoptr (SlRecordSettings) settings = sl_record_settings_new ();
@@ -381,6 +386,9 @@ sl_cmd_record (int    argc,
         {
           events = g_ascii_strtoull (m.argv[1], NULL, 10);
           guint64 dropped = g_ascii_strtoull (m.argv[2], NULL, 10);
+          /* no process of the program reported from the injection library: the trace has only
+           * what the daemon saw from outside (scheduling), which is not a recording of it */
+          gboolean silent = m.n >= 4 && g_ascii_strtoull (m.argv[3], NULL, 10) == 0;
           if (tty)
             fprintf (stderr, "\r\033[K");
           if (WIFSIGNALED (status))
@@ -388,7 +396,22 @@ sl_cmd_record (int    argc,
                      g_strsignal (WTERMSIG (status)));
           else if (status >= 0)
             fprintf (stderr, "sightline: the program exited with status %d\n", WEXITSTATUS (status));
-          fprintf (stderr, "sightline: %" G_GUINT64_FORMAT " events written to %s\n", events, output);
+          if (silent)
+            {
+              fprintf (stderr, "sightline record: %s\n",
+                       m.n >= 5 && m.argv[4][0] != '\0'
+                         ? m.argv[4]
+                         : "the program never reported from the injection library");
+              fprintf (stderr, "sightline: %s keeps only what was seen from outside the program "
+                               "(%" G_GUINT64_FORMAT " scheduling events)\n",
+                       output, events);
+              /* the program's own status where it failed; a failure of ours where it did not */
+              if (exit_code == 0)
+                exit_code = 1;
+            }
+          else
+            fprintf (stderr, "sightline: %" G_GUINT64_FORMAT " events written to %s\n", events,
+                     output);
           fprintf (stderr, "sightline: scheduling: %s\n", sched_note != NULL ? sched_note : "off");
           if (dropped > 0)
             fprintf (stderr, "sightline: %" G_GUINT64_FORMAT " records were lost on the way (see "

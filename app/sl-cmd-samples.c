@@ -114,9 +114,24 @@ sl_cmd_samples (int    argc,
       return 2;
     }
   g_autoptr (GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint));
+  if ((pid != 0 || tid != 0) && !select_threads (trace, pid, tid, threads, NULL)
+      && flags != SL_LOAD_ALL)
+    {
+      /* loaded for its samples only, the trace lacks the threads that have none (the profiler's
+       * own, a thread that only slept): a thread `sightline info` lists is there, with an empty
+       * answer.  Only this case pays for loading every table. */
+      sl_trace_unref (trace);
+      flags = SL_LOAD_ALL;
+      trace = sl_trace_load (files[0], flags, NULL, NULL, NULL, &error);
+      if (trace == NULL)
+        {
+          fprintf (stderr, "sightline samples: cannot load %s: %s\n", files[0], error->message);
+          return 2;
+        }
+    }
   if (pid != 0 || tid != 0)
     {
-      if (!select_threads (trace, pid, tid, threads, &error))
+      if (threads->len == 0 && !select_threads (trace, pid, tid, threads, &error))
         {
           fprintf (stderr, "sightline samples: %s: %s\n", files[0], error->message);
           return 2;

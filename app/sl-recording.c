@@ -408,10 +408,17 @@ message_cb (gpointer data)
     }
   else if (strcmp (verb, "done") == 0 && n >= 3)
     {
+      /* no process of the program reported from the injection library: a failure, as in
+       * `sightline record`, though the file keeps what was seen from outside */
+      const char *why = NULL;
+      if (n >= 4 && g_ascii_strtoull (m->argv[3], NULL, 10) == 0)
+        why = n >= 5 && *m->argv[4] != '\0' ? m->argv[4]
+                                             : "the program never reported from the injection "
+                                               "library";
       self->finished = TRUE;
       self->running = FALSE;
       g_signal_emit (self, signals[FINISHED], 0, g_ascii_strtoull (m->argv[1], NULL, 10),
-                     g_ascii_strtoull (m->argv[2], NULL, 10), NULL);
+                     g_ascii_strtoull (m->argv[2], NULL, 10), why);
     }
   else if (strcmp (verb, "gone") == 0)
     {
@@ -509,7 +516,7 @@ gboolean
 sl_recording_start (SlRecording *self,
                     GError     **error)
 {
-  char sock[256], dir[256];
+  char sock[256], dir[256], note[8192];
   int code, pipes[2][2], fds[3];
   g_autofree char *program = NULL;
   g_autofree char *daemon = NULL;
@@ -528,13 +535,22 @@ sl_recording_start (SlRecording *self,
       return FALSE;
     }
   daemon = sl_recording_daemon_path ();
-  self->fd = sl_control_connect_or_spawn (sock, daemon != NULL ? daemon : "sightlined", 5000);
+  /* our own daemon, as `sightline record` finds it: one of another install is passed over */
+  self->fd = sl_control_connect_own (sock, daemon != NULL ? daemon : "sightlined", 5000, note,
+                                     sizeof note);
   if (self->fd < 0)
     {
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
-                   "cannot reach the collector daemon on %s (%s)%s", sock, g_strerror (errno),
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s%s", note,
                    daemon == NULL ? "; sightlined was not found" : "");
       return FALSE;
+    }
+  /* why the usual daemon was passed over: in the output pane, as the daemon's warnings are */
+  if (note[0] != '\0')
+    {
+      char **warning = g_new0 (char *, 3);
+      warning[0] = g_strdup ("warning");
+      warning[1] = g_strdup (note);
+      post (self, warning);
     }
   if (!g_unix_open_pipe (pipes[0], FD_CLOEXEC, NULL) || !g_unix_open_pipe (pipes[1], FD_CLOEXEC, NULL))
     {

@@ -1,4 +1,5 @@
-/* sl-control.c: the control protocol's framing, socket location and daemon start-up. */
+/* sl-control.c: the control protocol's framing, socket location, daemon start-up and the
+ * handshake that makes sure a client records through its own daemon. */
 #include "sl-control.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,6 +50,212 @@ sl_control_socket_path (char   *path,
       return false;
     }
   return true;
+}
+
+#ifndef SL_CONTROL_VERSION
+#define SL_CONTROL_VERSION "unknown"
+#endif
+#ifndef SL_CONTROL_BUILD_ID
+#define SL_CONTROL_BUILD_ID "unknown"
+#endif
+
+const char *
+sl_control_version (void)
+{
+  return SL_CONTROL_VERSION;
+}
+
+const char *
+sl_control_build_id (void)
+{
+  return SL_CONTROL_BUILD_ID;
+}
+
+bool
+sl_control_find_inject (const char *daemon_exe,
+                        char       *out,
+                        size_t      size)
+{
+  static const char *const beside[] = { "libsightline-inject.so",
+                                        "../lib/sightline/libsightline-inject.so" };
+  const char *env = getenv ("SIGHTLINE_INJECT");
+  const char *slash = strrchr (daemon_exe, '/');
+  int dir_len = slash != NULL ? (int) (slash - daemon_exe) : 1;
+  const char *dir = slash != NULL ? daemon_exe : ".";
+
+  if (env != NULL && *env != '\0')
+    {
+      snprintf (out, size, "%s", env);
+      return access (out, R_OK) == 0;
+    }
+  for (size_t i = 0; i < sizeof beside / sizeof beside[0]; i++)
+    {
+      if ((size_t) snprintf (out, size, "%.*s/%s", dir_len, dir, beside[i]) >= size)
+        return false;
+      if (access (out, R_OK) == 0)
+        return true;
+    }
+  return false;
+}
+
+void
+sl_control_file_id (const char *path,
+                    char       *out,
+                    size_t      size)
+{
+  struct stat st;
+
+  if (stat (path, &st) != 0)
+    snprintf (out, size, "%s", "");
+  else
+    snprintf (out, size, "%llu:%llu", (unsigned long long) st.st_dev,
+              (unsigned long long) st.st_ino);
+}
+
+bool
+sl_control_hello_answer (int         fd,
+                         const char *inject_path)
+{
+  char pid[32], exe[PATH_MAX], exe_id[64], inject_id[64];
+  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+
+  exe[n > 0 ? n : 0] = '\0';
+  snprintf (pid, sizeof pid, "%d", (int) getpid ());
+  /* the running file, even when its path was deleted or replaced since */
+  sl_control_file_id ("/proc/self/exe", exe_id, sizeof exe_id);
+  sl_control_file_id (inject_path, inject_id, sizeof inject_id);
+  const char *answer[] = { "hello", SL_CONTROL_HANDSHAKE, SL_CONTROL_VERSION, SL_CONTROL_BUILD_ID,
+                           pid, exe, exe_id, inject_path, inject_id };
+  return sl_control_send (fd, answer, sizeof answer / sizeof answer[0], NULL, 0);
+}
+
+bool
+sl_control_handshake (int         fd,
+                      const char *daemon_path,
+                      int         timeout_ms,
+                      char       *why,
+                      size_t      why_size)
+{
+  const char *hello[] = { "hello", SL_CONTROL_HANDSHAKE, SL_CONTROL_VERSION, SL_CONTROL_BUILD_ID };
+  struct timeval tv = { timeout_ms / 1000, (timeout_ms % 1000) * 1000 }, none = { 0, 0 };
+  char want_id[64], inject[PATH_MAX], inject_id[64];
+  SlControlMsg m;
+  bool ok = false;
+
+  if (!sl_control_send (fd, hello, sizeof hello / sizeof hello[0], NULL, 0))
+    {
+      snprintf (why, why_size, "it closed the connection (%s)", strerror (errno));
+      return false;
+    }
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  int r = sl_control_recv (fd, &m);
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof none);
+  if (r != 0)
+    {
+      /* a daemon from before the handshake ignores "hello" */
+      snprintf (why, why_size, "it did not answer the handshake in %d ms: a sightlined older than "
+                               "this sightline, or a stuck one", timeout_ms);
+      return false;
+    }
+  /* hello HANDSHAKE VERSION BUILD PID EXE EXE_ID INJECT INJECT_ID */
+  const char *const *a = (const char *const *) m.argv;
+  sl_control_file_id (daemon_path, want_id, sizeof want_id);
+  bool have_inject = sl_control_find_inject (daemon_path, inject, sizeof inject);
+  sl_control_file_id (inject, inject_id, sizeof inject_id);
+  if (m.n < 9 || strcmp (a[0], "hello") != 0)
+    snprintf (why, why_size, "it answered the handshake with '%.64s', not 'hello'",
+              m.n > 0 ? a[0] : "");
+  else if (strcmp (a[1], SL_CONTROL_HANDSHAKE) != 0 || strcmp (a[2], SL_CONTROL_VERSION) != 0
+           || strcmp (a[3], SL_CONTROL_BUILD_ID) != 0)
+    snprintf (why, why_size, "it is sightlined %.64s (build %.64s, pid %.32s, %.512s); this is "
+                             "sightline %s (build %s)",
+              a[2], a[3], a[4], a[5], SL_CONTROL_VERSION, SL_CONTROL_BUILD_ID);
+  else if (want_id[0] != '\0' && strcmp (a[6], want_id) != 0)
+    snprintf (why, why_size, "it runs %.1024s (pid %.32s), not %.1024s%s", a[5], a[4], daemon_path,
+              strstr (a[5], " (deleted)") != NULL ? ": a file deleted or replaced since it started"
+                                                  : "");
+  else if (a[8][0] == '\0')
+    snprintf (why, why_size, "its injection library %.1024s is gone (pid %.32s)", a[7], a[4]);
+  else if (have_inject && strcmp (a[8], inject_id) != 0)
+    snprintf (why, why_size, "it preloads %.1024s (pid %.32s), not %.1024s", a[7], a[4], inject);
+  else
+    ok = true;
+  sl_control_msg_clear (&m);
+  return ok;
+}
+
+int
+sl_control_connect_own (const char *path,
+                        const char *daemon_path,
+                        int         timeout_ms,
+                        char       *note,
+                        size_t      note_size)
+{
+  char first[2048], second[2048], alt[PATH_MAX];
+  const char *slash = strrchr (path, '/');
+  uint32_t hash = 2166136261u;
+  int fd = sl_control_connect_or_spawn (path, daemon_path, timeout_ms);
+
+  note[0] = '\0';
+  if (fd < 0)
+    {
+      int e = errno;
+      snprintf (note, note_size, "cannot reach the collector daemon on %s (%s)", path,
+                strerror (e));
+      errno = e;
+      return -1;
+    }
+  if (sl_control_handshake (fd, daemon_path, SL_CONTROL_HANDSHAKE_MS, first, sizeof first))
+    return fd;
+  close (fd);
+
+  /* a socket of this build's own, beside the other one: FNV-1a of who we are, so that the same
+   * build (and the same files) finds the same daemon again, and another build another one */
+  char daemon_id[64], inject[PATH_MAX], inject_id[64];
+  sl_control_file_id (daemon_path, daemon_id, sizeof daemon_id);
+  sl_control_find_inject (daemon_path, inject, sizeof inject);
+  sl_control_file_id (inject, inject_id, sizeof inject_id);
+  const char *parts[] = { SL_CONTROL_VERSION, SL_CONTROL_BUILD_ID, daemon_id, inject_id };
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+    {
+      for (const char *c = parts[i]; *c != '\0'; c++)
+        hash = (hash ^ (uint8_t) *c) * 16777619u;
+      hash = (hash ^ 0xffu) * 16777619u;
+    }
+  if ((size_t) snprintf (alt, sizeof alt, "%.*s/sightlined-%08x.sock",
+                         slash != NULL ? (int) (slash - path) : 1, slash != NULL ? path : ".",
+                         (unsigned) hash)
+        >= sizeof ((struct sockaddr_un *) 0)->sun_path)
+    {
+      snprintf (note, note_size, "the collector daemon on %s is not this sightline's (%s), and a "
+                                 "socket of its own beside it would have too long a path",
+                path, first);
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  fd = sl_control_connect_or_spawn (alt, daemon_path, timeout_ms);
+  if (fd < 0)
+    {
+      int e = errno;
+      snprintf (note, note_size, "the collector daemon on %s is not this sightline's (%s), and "
+                                 "one of its own on %s could not be started (%s)",
+                path, first, alt, strerror (e));
+      errno = e;
+      return -1;
+    }
+  if (!sl_control_handshake (fd, daemon_path, SL_CONTROL_HANDSHAKE_MS, second, sizeof second))
+    {
+      close (fd);
+      snprintf (note, note_size, "the collector daemons on %s (%s) and on %s (%s) are not this "
+                                 "sightline's; end them, or wait a minute for them to exit",
+                path, first, alt, second);
+      errno = EPROTO;
+      return -1;
+    }
+  snprintf (note, note_size, "the collector daemon on %s is not this sightline's (%s): "
+                             "recording through its own, on %s",
+            path, first, alt);
+  return fd;
 }
 
 int
@@ -111,7 +319,7 @@ sl_control_connect_or_spawn (const char *path,
           dup2 (logfd >= 0 ? logfd : null, 2);
         }
       close_range (3, ~0u, 0);
-      execl (daemon_path, daemon_path, (char *) NULL);
+      execl (daemon_path, daemon_path, "--socket", path, (char *) NULL);
       _exit (127);
     }
   waitpid (pid, NULL, 0);

@@ -3,9 +3,16 @@
  *
  * A control message is "SLC1", a 32-bit length, then that many bytes: NUL-terminated strings,
  * the first being the verb.  File descriptors (the program's stdin/stdout/stderr) ride along as
- * SCM_RIGHTS.  Verbs, client → daemon: "record" KEY=VALUE… "--" ARGV…, "stop", "kill";
- * daemon → client: "started" PID, "progress" ELAPSED_NS EVENTS, "exited" WAIT_STATUS,
- * "warning" TEXT, "error" TEXT EXIT_CODE, "done" EVENTS DROPPED.
+ * SCM_RIGHTS.  Verbs, client → daemon: "hello" HANDSHAKE VERSION BUILD, "record" KEY=VALUE… "--"
+ * ARGV…, "stop", "kill", "detach"; daemon → client: "hello" HANDSHAKE VERSION BUILD PID EXE
+ * EXE_ID INJECT INJECT_ID, "started" PID, "progress" ELAPSED_NS EVENTS, "exited" WAIT_STATUS,
+ * "warning" TEXT, "error" TEXT EXIT_CODE, "done" EVENTS DROPPED REPORTED [WHY] (REPORTED: the
+ * processes that reported from the injection library; WHY, when none did, says why).
+ *
+ * The handshake: a client uses only the daemon of its own build, with the injection library it
+ * would preload itself (a daemon left running by another install, or by a build since replaced,
+ * would run the program without it).  A daemon older than the handshake ignores "hello"; the
+ * client gives up waiting and starts its own beside it (sl_control_connect_own()).
  */
 #pragma once
 
@@ -35,11 +42,45 @@ extern "C"
    * with errno set (and `dir` filled) when the directory is unusable. */
   bool sl_control_socket_path (char *path, size_t size, char *dir, size_t dir_size);
 
+  /* Who speaks: the handshake's own version, Sightline's version, and the build's id: a hash of
+   * the formats both ends share (sl-wire.h, sl-control.h), made by collector/CMakeLists.txt. */
+#define SL_CONTROL_HANDSHAKE    "1"
+#define SL_CONTROL_HANDSHAKE_MS 2000 /* an answer takes a poll turn (≤ 50 ms) on a busy daemon */
+  const char *sl_control_version (void);
+  const char *sl_control_build_id (void);
+
+  /* The injection library the daemon at `daemon_exe` preloads: $SIGHTLINE_INJECT, else
+   * libsightline-inject.so beside it, else ../lib/sightline/ from it (an installed prefix).
+   * false when none is readable (`out` then holds the last place looked). */
+  bool sl_control_find_inject (const char *daemon_exe, char *out, size_t size);
+
+  /* A file's identity, "DEV:INO", for comparing two paths to one file (a daemon's executable, a
+   * library); "" when it cannot be stat()ed. */
+  void sl_control_file_id (const char *path, char *out, size_t size);
+
+  /* The daemon's answer to "hello": who it is (its pid, executable and injection library). */
+  bool sl_control_hello_answer (int fd, const char *inject_path);
+
+  /* Says hello on `fd` and checks the answer, waiting up to `timeout_ms`: true when the daemon is
+   * of this version and build, runs `daemon_path` (the same file) and preloads the library this
+   * client would (sl_control_find_inject()), which is there.  false with `why` saying what it is
+   * instead, for a person ("it runs /opt/p/lib/sightline/sightlined (deleted), pid 4242"). */
+  bool sl_control_handshake (int fd, const char *daemon_path, int timeout_ms, char *why,
+                             size_t why_size);
+
+  /* Connects to this client's own daemon: the one on `path` when it passes the handshake (started
+   * when nobody listens there), else one on a socket of this build's own beside it
+   * (sightlined-HASH.sock, the hash of the build and the files), started when needed.  Returns
+   * the connection; `note` says why the daemon on `path` was passed over, and which socket is
+   * used instead ("" when it was not).  -1 when neither can be used, `note` saying why. */
+  int sl_control_connect_own (const char *path, const char *daemon_path, int timeout_ms,
+                              char *note, size_t note_size);
+
   /* Connects to the daemon; -1 with errno when nobody listens. */
   int sl_control_connect (const char *path);
 
-  /* Connects, starting `daemon_path` (detached, in its own session) when nobody listens, and
-   * waits up to `timeout_ms` for it.  -1 with errno on failure. */
+  /* Connects, starting `daemon_path --socket PATH` (detached, in its own session) when nobody
+   * listens, and waits up to `timeout_ms` for it.  -1 with errno on failure. */
   int sl_control_connect_or_spawn (const char *path, const char *daemon_path, int timeout_ms);
 
   /* Sends one message of `n` strings (and `n_fds` descriptors).  false with errno. */

@@ -26,6 +26,9 @@ endif()
 if(TARGET test-record)
   add_dependencies(test-record sightline sightlined sightline-inject sl-test-target sl-sched-target)
   target_link_libraries(test-record PRIVATE PkgConfig::SQLITE sightline-schema)
+  # the viewer's recording (app/sl-recording.c, GIO only) is driven in-process too
+  target_sources(test-record PRIVATE ${SL_SOURCE_DIR}/app/sl-recording.c)
+  target_include_directories(test-record PRIVATE ${SL_SOURCE_DIR}/app)
   target_compile_definitions(test-record PRIVATE
     SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>"
     SL_DAEMON_PATH="$<TARGET_FILE:sightlined>"

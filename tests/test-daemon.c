@@ -3,12 +3,15 @@
  * one daemon, another user's connection refused, and the daemon killed and started again between
  * recordings.  Each test has its own runtime directory, so its own daemon. */
 #include <errno.h>
+#include <glob.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +20,8 @@
 /* the wire format before the model: both name an NVTX mark SL_NVTX_MARK (an enum value there, a
  * flag macro here), and only this order compiles */
 #include "sl-wire.h"
+
+#include <sqlite3.h>
 
 #include "sl-control.h"
 #include "sl-test-util.h"
@@ -295,6 +300,41 @@ test_eight_at_once (void)
   stop_daemon (dir, daemon);
 }
 
+/* Programs that end at once, eight at a time: the daemon may reap one in the poll turn that
+ * accepts its connection, or before accepting it; what it sent before it exited (its HELLO, its
+ * thread names) must still be taken, not turned away from a session already judged over. */
+static void
+test_short_programs (void)
+{
+  g_autofree char *dir = runtime_dir ("short");
+  GPid daemon = start_daemon (dir);
+
+  for (int round = 0; round < 3; round++)
+    {
+      GPid pids[8];
+      char *outs[8];
+      for (int i = 0; i < 8; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("short-%d-%d.sqlite", round, i);
+          outs[i] = g_build_filename (sl_test_tmpdir (), name, NULL);
+          pids[i] = spawn_record (dir, outs[i], "exit", "0");
+        }
+      for (int i = 0; i < 8; i++)
+        g_assert_cmpint (wait_status (pids[i]), ==, 0);
+      for (int i = 0; i < 8; i++)
+        {
+          sqlite3 *db = sl_test_open_db (outs[i]);
+          g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM ThreadNames t JOIN StringIds s "
+                                                "ON s.id = t.nameId WHERE s.value = 'sl-test-target'"),
+                           ==, 1);
+          sqlite3_close (db);
+          g_free (outs[i]);
+        }
+    }
+  g_assert_true (alive (daemon));
+  stop_daemon (dir, daemon);
+}
+
 /* ---- another user --------------------------------------------------------------------------- */
 
 static void
@@ -366,6 +406,192 @@ test_restart (void)
   stop_daemon (dir, 0);
 }
 
+/* ---- a daemon that is not the client's own (issue 29, item 1) ------------------------------- */
+
+/* Ends every daemon of `dir`: the usual socket's and those beside it (sightlined-HASH.sock). */
+static void
+stop_all_daemons (const char *dir)
+{
+  g_autofree char *pattern = g_build_filename (dir, "sightlined*.sock.pid", NULL);
+  glob_t g;
+
+  if (glob (pattern, 0, NULL, &g) != 0)
+    return;
+  for (size_t i = 0; i < g.gl_pathc; i++)
+    {
+      g_autofree char *text = NULL;
+      if (g_file_get_contents (g.gl_pathv[i], &text, NULL, NULL) && atoi (text) > 1)
+        {
+          GPid pid = atoi (text);
+          kill (pid, SIGTERM);
+          for (int k = 0; k < 200 && kill (pid, 0) == 0; k++)
+            g_usleep (25000);
+        }
+    }
+  globfree (&g);
+}
+
+/* `sightline record -o OUT -- sl-test-target spin 300` through the daemon of `dir`, as a person
+ * runs it (the daemon found beside the program, none named by the environment): its status, its
+ * stderr in *err. */
+static int
+record_spin (const char *dir,
+             const char *out,
+             char      **err)
+{
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", dir, TRUE);
+  const char *argv[] = { SL_SIGHTLINE_PATH, "record", "-s", "1000", "-o", out, "--",
+                         SL_TARGET_PATH, "spin", "300", NULL };
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  env = g_environ_unsetenv (env, "SIGHTLINE_DAEMON");
+  env = g_environ_unsetenv (env, "SIGHTLINE_INJECT");
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, NULL, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("record stderr: %s", *err);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+/* What a recording through a daemon that is not the client's own must never be: "N events
+ * written" without the program's events.  Either it holds them (samples and thread names come
+ * only from the injection library inside the program), or `record` failed naming the cause. */
+static void
+check_not_silently_empty (int         code,
+                          const char *err,
+                          const char *out)
+{
+  if (code != 0)
+    {
+      g_assert_null (strstr (err, "events written"));
+      g_assert_nonnull (strstr (err, "not this sightline's"));
+      return;
+    }
+  g_assert_nonnull (strstr (err, "events written"));
+  sqlite3 *db = sl_test_open_db (out);
+  gint64 samples = sl_test_sql_int (db, "SELECT count(*) FROM COMPOSITE_EVENTS");
+  gint64 names = sl_test_sql_int (db, "SELECT count(*) FROM ThreadNames t JOIN StringIds s "
+                                      "ON s.id = t.nameId WHERE s.value = 'sl-test-target'");
+  sqlite3_close (db);
+  g_assert_cmpint (samples, >, 0);
+  g_assert_cmpint (names, >, 0);
+}
+
+/* Copies `from` to `to`, executable. */
+static void
+copy_file (const char *from,
+           const char *to)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (from, &data, &len, &error));
+  g_assert_true (g_file_set_contents (to, data, (gssize) len, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (to, 0755), ==, 0);
+}
+
+/* The issue's case: a daemon of another install (a prefix, since removed) holds the socket; the
+ * next `record` of this build must not run the program through it without the library. */
+static void
+test_stale_install (void)
+{
+  g_autofree char *dir = runtime_dir ("stale-install");
+  g_autofree char *prefix = g_build_filename (sl_test_tmpdir (), "stale-prefix", NULL);
+  g_autofree char *libdir = g_build_filename (prefix, "lib", "sightline", NULL);
+  g_autofree char *daemon = g_build_filename (libdir, "sightlined", NULL);
+  g_autofree char *inject = g_build_filename (libdir, "libsightline-inject.so", NULL);
+  g_autofree char *out = g_build_filename (sl_test_tmpdir (), "stale-install.sqlite", NULL);
+  g_autofree char *err = NULL;
+
+  /* the other install's daemon, started as its `sightline record` starts it */
+  g_assert_cmpint (g_mkdir_with_parents (libdir, 0755), ==, 0);
+  copy_file (SL_DAEMON_PATH, daemon);
+  copy_file (SL_INJECT_PATH, inject);
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", dir, TRUE);
+  env = g_environ_unsetenv (env, "SIGHTLINE_INJECT");
+  const char *argv[] = { daemon, "--idle-exit", "60", NULL };
+  g_autoptr (GError) error = NULL;
+  GPid other;
+  /* its output not ours: a failed test must not leave it holding the pipe ctest reads */
+  g_assert_true (g_spawn_async (NULL, (char **) argv, env,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
+                                  | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &other, &error));
+  g_assert_no_error (error);
+  for (int i = 0; i < 400 && daemon_pid (dir) != other; i++)
+    g_usleep (25000);
+  g_assert_cmpint (daemon_pid (dir), ==, other);
+  /* the prefix removed, its daemon still running */
+  g_assert_cmpint (g_unlink (inject), ==, 0);
+  g_assert_cmpint (g_unlink (daemon), ==, 0);
+
+  int code = record_spin (dir, out, &err);
+  check_not_silently_empty (code, err, out);
+  g_assert_true (alive (other)); /* left alone: it may be someone else's */
+  stop_all_daemons (dir);
+  waitpid (other, NULL, 0);
+}
+
+/* A daemon from before the handshake: it ignores "hello" and would answer a "record" with
+ * "started", "exited" and "done 320 0" (here without running anything: a fake). */
+static void
+old_daemon_main (int listen_fd)
+{
+  /* gone with the test, also when an assertion ends it */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  for (;;)
+    {
+      int fd = accept (listen_fd, NULL, NULL);
+      if (fd < 0)
+        _exit (0);
+      for (;;)
+        {
+          SlControlMsg m;
+          if (sl_control_recv (fd, &m) != 0)
+            break;
+          if (m.n > 0 && strcmp (m.argv[0], "record") == 0)
+            {
+              sl_control_sendv (fd, "started", "1", "out.sqlite", NULL);
+              sl_control_sendv (fd, "exited", "0", NULL, NULL);
+              sl_control_sendv (fd, "done", "320", "0", NULL);
+            }
+          sl_control_msg_clear (&m);
+        }
+      close (fd);
+    }
+}
+
+static void
+test_old_handshake (void)
+{
+  g_autofree char *dir = runtime_dir ("old-handshake");
+  g_autofree char *path = socket_path (dir);
+  g_autofree char *out = g_build_filename (sl_test_tmpdir (), "old-handshake.sqlite", NULL);
+  g_autofree char *err = NULL;
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int listen_fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  g_assert_cmpint (bind (listen_fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (listen_fd, 16), ==, 0);
+  pid_t fake = fork ();
+  if (fake == 0)
+    old_daemon_main (listen_fd);
+  close (listen_fd);
+
+  int code = record_spin (dir, out, &err);
+  g_assert_null (strstr (err, "320 events written"));
+  check_not_silently_empty (code, err, out);
+  kill (fake, SIGKILL);
+  waitpid (fake, NULL, 0);
+  stop_all_daemons (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -373,7 +599,10 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/collector/daemon/garbage-clients", test_garbage_clients);
   g_test_add_func ("/collector/daemon/eight-at-once", test_eight_at_once);
+  g_test_add_func ("/collector/daemon/short-programs", test_short_programs);
   g_test_add_func ("/collector/daemon/other-user", test_other_user);
   g_test_add_func ("/collector/daemon/restart", test_restart);
+  g_test_add_func ("/collector/daemon/stale-install", test_stale_install);
+  g_test_add_func ("/collector/daemon/old-handshake", test_old_handshake);
   return g_test_run ();
 }

@@ -1,6 +1,8 @@
 /* test-record.c: `sightline record` end to end on real processes: the daemon (started on demand in
  * a private runtime directory), the injection library inside tests/targets/sl-test-target, and
  * the written trace, read back through the model and checked field by field with SQL. */
+#include <elf.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "sl-control.h"
+#include "sl-recording.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
 
@@ -1201,6 +1204,161 @@ test_file_size_limit (void)
   g_assert_cmpuint (sl_trace_get_n_events (trace), >, 1000);
 }
 
+/* ---- a program the injection library never reports from (issue 29, item 1) ------------------ */
+
+/* Debian's /sbin/ldconfig is linked statically (static-pie): no dynamic loader runs in it, so
+ * LD_PRELOAD never brings the library in.  Whether it has a PT_INTERP, read here, not taken from
+ * what the daemon says. */
+static gboolean
+linked_statically (const char *path)
+{
+  Elf64_Ehdr eh;
+  gboolean interp = FALSE;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0)
+    return FALSE;
+  if (pread (fd, &eh, sizeof eh, 0) != sizeof eh || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
+      || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof (Elf64_Phdr))
+    {
+      close (fd);
+      return FALSE;
+    }
+  for (guint i = 0; i < eh.e_phnum; i++)
+    {
+      Elf64_Phdr ph;
+      if (pread (fd, &ph, sizeof ph, (off_t) (eh.e_phoff + i * sizeof ph)) != sizeof ph)
+        break;
+      interp |= ph.p_type == PT_INTERP;
+    }
+  close (fd);
+  return !interp;
+}
+
+#define STATIC_PROGRAM "/sbin/ldconfig"
+
+/* `record` of it says that nothing was recorded inside it and why, exits non-zero, and keeps the
+ * file with what was seen from outside; never "N events written". */
+static void
+test_unreported (void)
+{
+  g_autofree char *path = trace_path ("unreported.sqlite");
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!linked_statically (STATIC_PROGRAM))
+    {
+      g_test_skip (STATIC_PROGRAM " is not a statically linked program here");
+      return;
+    }
+  int code = record (&err, "-o", path, "-s", "none", "--", STATIC_PROGRAM, "-p", NULL);
+  g_assert_cmpint (code, !=, 0);
+  g_assert_null (strstr (err, "events written"));
+  g_assert_nonnull (strstr (err, STATIC_PROGRAM " never reported from the injection library"));
+  g_assert_nonnull (strstr (err, "statically linked"));
+  g_assert_nonnull (strstr (err, "keeps only what was seen from outside the program"));
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+recording_finished_cb (SlRecording *recording,
+                       guint64      events,
+                       guint64      dropped,
+                       const char  *why,
+                       gpointer     data)
+{
+  (void) recording;
+  (void) events;
+  (void) dropped;
+  *(char **) data = g_strdup (why != NULL ? why : "");
+}
+
+/* The viewer's recording (SlRecording, the record dialog's) reports the same failure: its
+ * "finished" carries the reason, which the window shows. */
+static void
+test_unreported_gui (void)
+{
+  g_autoptr (SlRecordSettings) settings = sl_record_settings_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *why = NULL;
+
+  if (!linked_statically (STATIC_PROGRAM))
+    {
+      g_test_skip (STATIC_PROGRAM " is not a statically linked program here");
+      return;
+    }
+  settings->program = g_strdup (STATIC_PROGRAM);
+  g_strfreev (settings->args);
+  settings->args = g_strdupv ((char *[]) { "-p", NULL });
+  settings->sample_hz = 0;
+  settings->output = trace_path ("unreported-gui.sqlite");
+  g_autoptr (SlRecording) recording = sl_recording_new (settings);
+  g_signal_connect (recording, "finished", G_CALLBACK (recording_finished_cb), &why);
+  g_assert_true (sl_recording_start (recording, &error));
+  g_assert_no_error (error);
+  gint64 until = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (why == NULL && g_get_monotonic_time () < until)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (10000);
+  g_assert_nonnull (why);
+  g_test_message ("finished: %s", why);
+  g_assert_nonnull (strstr (why, STATIC_PROGRAM " never reported from the injection library"));
+  g_assert_nonnull (strstr (why, "statically linked"));
+  g_assert_true (g_file_test (settings->output, G_FILE_TEST_EXISTS));
+}
+
+/* ---- the library's own thread (issue 29, item 4) -------------------------------------------- */
+
+/* The flusher, the library's thread in the program, is named "sightline-flush" in the trace; it
+ * has scheduling rows and no samples, and `sightline samples --tid` of it is an empty answer, not
+ * "no thread", where a thread that is not in the trace still is an error. */
+static void
+test_library_thread (void)
+{
+  g_autofree char *path = trace_path ("library-thread.sqlite");
+  g_autofree char *err = NULL;
+  int code = record (&err, "-o", path, "-s", "1000", "--", SL_TARGET_PATH, "spin", "300", NULL);
+
+  g_assert_cmpint (code, ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  gint64 flusher = tid_named (db, "sightline-flush");
+  gint64 main_thread = tid_named (db, "sl-test-target");
+  g_assert_cmpint (flusher, >, 0);
+  g_assert_cmpint (flusher >> 24, ==, main_thread >> 24); /* in the program's process */
+  g_assert_cmpint (flusher, !=, main_thread);
+  g_autofree char *samples_sql = g_strdup_printf (
+      "SELECT count(*) FROM COMPOSITE_EVENTS WHERE globalTid = %" G_GINT64_FORMAT, flusher);
+  g_autofree char *sched_sql = g_strdup_printf (
+      "SELECT count(*) FROM SCHED_EVENTS WHERE globalTid = %" G_GINT64_FORMAT, flusher);
+  g_assert_cmpint (sl_test_sql_int (db, samples_sql), ==, 0);
+  gboolean sched = strstr (err, "scheduling: not recorded") == NULL;
+  if (sched)
+    g_assert_cmpint (sl_test_sql_int (db, sched_sql), >, 0);
+  sqlite3_close (db);
+
+  g_autofree char *tid = g_strdup_printf ("%" G_GINT64_FORMAT, flusher & 0xFFFFFF);
+  g_auto (SlTestRun) info = { 0 };
+  sl_test_run (&info, SL_SIGHTLINE_PATH, "info", path, "--format", "json", NULL);
+  g_assert_cmpint (info.status, ==, 0);
+  g_assert_nonnull (strstr (info.out, "sightline-flush"));
+  if (sched)
+    {
+      /* listed by info (its scheduling rows), no samples: an empty answer */
+      g_auto (SlTestRun) run = { 0 };
+      sl_test_run (&run, SL_SIGHTLINE_PATH, "samples", path, "--tid", tid, NULL);
+      g_test_message ("samples --tid %s: %d, %s", tid, run.status, run.err);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_cmpstr (run.out, ==, "");
+      g_assert_null (strstr (run.err, "no thread"));
+    }
+  /* beyond any pid_max: not a thread of the trace */
+  g_auto (SlTestRun) none = { 0 };
+  sl_test_run (&none, SL_SIGHTLINE_PATH, "samples", path, "--tid", "16777215", NULL);
+  g_assert_cmpint (none.status, ==, 2);
+  g_assert_nonnull (strstr (none.err, "no thread 16777215"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1208,6 +1366,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   runtime_dir = g_build_filename (sl_test_tmpdir (), "run", NULL);
   g_mkdir (runtime_dir, 0700);
+  /* for the recordings made in this process (SlRecording); `record` sets its own */
+  g_setenv ("SIGHTLINE_RUNTIME_DIR", runtime_dir, TRUE);
   g_test_add_func ("/collector/record/threads", test_threads);
   g_test_add_func ("/collector/record/crash", test_crash);
   g_test_add_func ("/collector/record/crash-proc", test_crash_proc);
@@ -1229,6 +1389,9 @@ main (int   argc,
   g_test_add_func ("/collector/record/trace-rank", test_trace_rank);
   g_test_add_func ("/collector/record/live-chains", test_live_chains);
   g_test_add_func ("/collector/record/daemon-killed-chains", test_daemon_killed_chains);
+  g_test_add_func ("/collector/record/unreported", test_unreported);
+  g_test_add_func ("/collector/record/unreported-gui", test_unreported_gui);
+  g_test_add_func ("/collector/record/library-thread", test_library_thread);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */
   signal_daemon (SIGTERM);

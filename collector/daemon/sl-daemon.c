@@ -8,6 +8,7 @@
  */
 #include "sl-daemon.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -62,6 +63,8 @@ typedef struct
   SlSched        *sched;         /* scheduling of the tree (sl-sched.c); NULL: off */
   char           *sched_note;    /* how it is recorded, for the client */
   char           *output;
+  char           *program;       /* as exec'd: what a person is told about when it never reports */
+  int             n_reported;    /* processes that said HELLO: 0, the library never ran in any */
   pthread_t       thread;
   pthread_mutex_t lock;
   pthread_cond_t  cond;
@@ -347,6 +350,7 @@ target_consume (Conn *c)
             return false;
           c->pid = hello->pid;
           c->session->n_conns++;
+          c->session->n_reported++;
         }
       off += h->size;
     }
@@ -409,6 +413,7 @@ session_free (Session *s)
   sl_sched_stop (s->sched);
   free (s->sched_note);
   free (s->output);
+  free (s->program);
   free (s->error);
   pthread_mutex_destroy (&s->lock);
   pthread_cond_destroy (&s->cond);
@@ -483,6 +488,16 @@ session_start (Conn         *client,
       sl_control_sendv (client->fd, "error", "sched: one of auto, on, off, perf, proc", "2", NULL);
       return;
     }
+  /* a daemon whose library was removed since it started (its prefix uninstalled) would run the
+   * program with nothing recorded inside it */
+  if (access (d.inject_path, R_OK) != 0)
+    {
+      snprintf (err, sizeof err, "the injection library %.512s is gone (%s): this sightlined (pid %d) "
+                                 "cannot record; it exits when idle",
+                d.inject_path, strerror (errno), (int) getpid ());
+      sl_control_sendv (client->fd, "error", err, "1", NULL);
+      return;
+    }
   if (access (argv[0], X_OK) != 0)
     {
       int e = errno;
@@ -527,6 +542,7 @@ session_start (Conn         *client,
   s->id = ++d.next_session;
   s->writer = w;
   s->output = strdup (output);
+  s->program = strdup (argv[0]);
   s->client_fd = client->fd;
   s->start_ms = now_ms ();
   s->duration_ms = duration != NULL ? strtoull (duration, NULL, 10) : 0;
@@ -669,6 +685,7 @@ session_start (Conn         *client,
       unlink (output);
       s->writer = NULL;
       free (s->output);
+      free (s->program);
       pthread_mutex_destroy (&s->lock);
       pthread_cond_destroy (&s->cond);
       free (s);
@@ -712,7 +729,9 @@ client_message (Conn *c)
 
   while ((used = sl_control_parse (c->buf, c->len, &msg)) > 0)
     {
-      if (msg.n > 0 && strcmp (msg.argv[0], "record") == 0 && c->session == NULL)
+      if (msg.n > 0 && strcmp (msg.argv[0], "hello") == 0)
+        sl_control_hello_answer (c->fd, d.inject_path);
+      else if (msg.n > 0 && strcmp (msg.argv[0], "record") == 0 && c->session == NULL)
         session_start (c, &msg);
       else if (msg.n > 0 && strcmp (msg.argv[0], "stop") == 0 && c->session != NULL)
         {
@@ -853,6 +872,129 @@ reap_children (void)
       }
 }
 
+/* A program that ends at once (`true`) may be reaped in the poll turn that accepts its
+ * connection, or before it is accepted at all; its HELLO, sent before it exited, is in the socket
+ * by then.  Taken before the session is judged over, so that it is not turned away and the
+ * program not called silent. */
+static void
+take_waiting_connections (void)
+{
+  for (int i = 0; i < MAX_CONNS; i++)
+    {
+      struct pollfd p = { d.listen_fd, POLLIN, 0 };
+      if (poll (&p, 1, 0) <= 0)
+        break;
+      accept_conn ();
+    }
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (d.conns[i].fd >= 0 && d.conns[i].kind == CONN_NEW)
+      conn_readable (&d.conns[i]);
+}
+
+/* 1: `path` is an ELF program with a dynamic loader (PT_INTERP), 0: one without (linked
+ * statically), -1: neither or unreadable; *elf32 whether it is a 32-bit one, a "#!" script's
+ * interpreter goes to `interp`.  Nothing read is trusted: counts and sizes are checked against
+ * what was read. */
+static int
+elf_has_loader (const char *path,
+                bool       *elf32,
+                char       *interp,
+                size_t      interp_size)
+{
+  unsigned char head[256];
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? pread (fd, head, sizeof head - 1, 0) : -1;
+  int found = -1;
+
+  if (n >= 2 && head[0] == '#' && head[1] == '!')
+    {
+      head[n] = '\0';
+      char *p = (char *) head + 2;
+      p += strspn (p, " \t");
+      snprintf (interp, interp_size, "%.*s", (int) strcspn (p, " \t\r\n"), p);
+    }
+  else if (n >= (ssize_t) sizeof (Elf64_Ehdr) && memcmp (head, ELFMAG, SELFMAG) == 0
+           && (head[EI_CLASS] == ELFCLASS64 || head[EI_CLASS] == ELFCLASS32))
+    {
+      bool is64 = head[EI_CLASS] == ELFCLASS64;
+      Elf64_Ehdr e64;
+      Elf32_Ehdr e32;
+      memcpy (&e64, head, sizeof e64);
+      memcpy (&e32, head, sizeof e32);
+      uint64_t off = is64 ? e64.e_phoff : e32.e_phoff;
+      unsigned num = is64 ? e64.e_phnum : e32.e_phnum;
+      unsigned ent = is64 ? e64.e_phentsize : e32.e_phentsize;
+      size_t size = is64 ? sizeof (Elf64_Phdr) : sizeof (Elf32_Phdr);
+      *elf32 = !is64;
+      /* a damaged header says nothing: -1, never "linked statically" */
+      found = ent >= size && num > 0 && num < 4096 ? 0 : -1;
+      for (unsigned i = 0; found == 0 && i < num; i++)
+        {
+          Elf64_Phdr p64;
+          Elf32_Phdr p32;
+          if (pread (fd, is64 ? (void *) &p64 : (void *) &p32, size,
+                     (off_t) (off + (uint64_t) i * ent))
+              != (ssize_t) size)
+            found = -1;
+          else if ((is64 ? p64.p_type : p32.p_type) == PT_INTERP)
+            found = 1;
+        }
+    }
+  if (fd >= 0)
+    close (fd);
+  return found;
+}
+
+/* What keeps the dynamic loader from preloading the library into `path`, or NULL: linked
+ * statically, set-user-ID / set-group-ID to someone else (the loader ignores LD_PRELOAD), or a
+ * 32-bit program (the library is 64-bit). */
+static const char *
+loader_refuses (const char *path,
+                char       *interp,
+                size_t      interp_size)
+{
+  struct stat st;
+  bool elf32 = false;
+  int loader;
+
+  interp[0] = '\0';
+  if (stat (path, &st) == 0 && (st.st_mode & S_ISUID) != 0 && st.st_uid != geteuid ())
+    return "is set-user-ID: the dynamic loader ignores LD_PRELOAD in it";
+  if (stat (path, &st) == 0 && (st.st_mode & S_ISGID) != 0 && st.st_gid != getegid ())
+    return "is set-group-ID: the dynamic loader ignores LD_PRELOAD in it";
+  loader = elf_has_loader (path, &elf32, interp, interp_size);
+  if (loader == 0)
+    return "is statically linked: no dynamic loader runs in it to preload the library";
+  if (loader == 1 && elf32 && sizeof (void *) == 8)
+    return "is a 32-bit program: the dynamic loader cannot preload the 64-bit library into it";
+  return NULL;
+}
+
+/* Why no process of a session reported from the injection library, for a person. */
+static void
+explain_unreported (const Session *s,
+                    char          *buf,
+                    size_t         size)
+{
+  char interp[PATH_MAX], interp2[PATH_MAX], cause[2 * PATH_MAX];
+  const char *why = loader_refuses (s->program, interp, sizeof interp);
+
+  if (why != NULL)
+    snprintf (cause, sizeof cause, "%s %s", s->program, why);
+  else if (interp[0] != '\0' && (why = loader_refuses (interp, interp2, sizeof interp2)) != NULL)
+    snprintf (cause, sizeof cause, "its interpreter %s %s", interp, why);
+  else if (access (d.inject_path, R_OK) != 0)
+    snprintf (cause, sizeof cause, "the injection library %s is gone", d.inject_path);
+  else
+    snprintf (cause, sizeof cause, "the injection library %s was not loaded: the program may "
+                                   "remove LD_PRELOAD from its environment and run itself again, "
+                                   "or was killed before its start-up code ran",
+              d.inject_path);
+  snprintf (buf, size, "%s never reported from the injection library (%s): nothing inside it "
+                       "(CUDA, NVTX, OS runtime calls, CPU samples) was recorded",
+            s->program, cause);
+}
+
 static void
 session_tick (Session *s)
 {
@@ -869,6 +1011,8 @@ session_tick (Session *s)
   if (s->stop_time_ms != 0 && !s->child_exited && s->child > 0
       && t - s->stop_time_ms > SL_STOP_GRACE_MS)
     kill (-s->child, SIGKILL);
+  if (s->child_exited && !s->finishing && s->n_conns == 0)
+    take_waiting_connections ();
   if (s->child_exited && !s->finishing
       && (s->n_conns == 0 || t - s->exit_time_ms > SL_DRAIN_GRACE_MS))
     {
@@ -901,11 +1045,18 @@ session_tick (Session *s)
     }
   if (finished && !s->reported_done)
     {
-      char ev[32], dr[32];
+      char ev[32], dr[32], rep[32], why[4 * PATH_MAX] = "";
       pthread_join (s->thread, NULL);
       snprintf (ev, sizeof ev, "%" PRIu64, atomic_load (&s->events));
       snprintf (dr, sizeof dr, "%" PRIu64, atomic_load (&s->dropped));
-      client_say (s, "done", ev, dr);
+      snprintf (rep, sizeof rep, "%d", s->n_reported);
+      if (s->n_reported == 0)
+        explain_unreported (s, why, sizeof why);
+      if (s->client_fd >= 0)
+        {
+          const char *done[] = { "done", ev, dr, rep, why };
+          sl_control_send (s->client_fd, done, s->n_reported == 0 ? 5 : 4, NULL, 0);
+        }
       s->reported_done = true;
       for (int i = 0; i < MAX_CONNS; i++)
         if (d.conns[i].fd >= 0 && d.conns[i].session == s)
@@ -929,35 +1080,14 @@ progress (Session *s)
 static bool
 find_inject_library (void)
 {
-  const char *env = getenv ("SIGHTLINE_INJECT");
   char exe[PATH_MAX];
-  ssize_t n;
+  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
 
-  if (env != NULL && *env != '\0')
-    {
-      snprintf (d.inject_path, sizeof d.inject_path, "%s", env);
-      return access (d.inject_path, R_OK) == 0;
-    }
-  n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0)
     return false;
   exe[n] = '\0';
-  char *slash = strrchr (exe, '/');
-  if (slash != NULL)
-    *slash = '\0';
-  const char *candidates[] = { "libsightline-inject.so",
-                               "../lib/sightline/libsightline-inject.so" };
-  for (size_t i = 0; i < 2; i++)
-    {
-      if (strlen (exe) + strlen (candidates[i]) + 2 > sizeof d.inject_path)
-        return false;
-      strcpy (d.inject_path, exe);
-      strcat (d.inject_path, "/");
-      strcat (d.inject_path, candidates[i]);
-      if (access (d.inject_path, R_OK) == 0)
-        return true;
-    }
-  return false;
+  /* the place a client looks too, to know this daemon is its own (sl_control_handshake()) */
+  return sl_control_find_inject (exe, d.inject_path, sizeof d.inject_path);
 }
 
 /* Chunks of records (up to CONN_BUF each) are allocated by the connection thread and freed by

@@ -785,6 +785,7 @@ flush_thread_main (void *data)
 {
   (void) data;
   _sl_enter_library (); /* its waits and CUPTI's calls are not the program's */
+  _sl_name_library_thread ("sightline-cupti");
   pthread_mutex_lock (&cu.flush_lock);
   while (!cu.flush_stop)
     {

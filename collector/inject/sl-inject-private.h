@@ -77,6 +77,10 @@ SL_HIDDEN bool _sl_trace_enabled (const char *what);
 SL_HIDDEN void _sl_emit_thread_name (uint32_t tid, const char *name);
 SL_HIDDEN void _sl_emit_own_thread_name (void);
 SL_HIDDEN void _sl_thread_started (void);
+/* Names a thread of the library's own in the program (the flusher, CUPTI's flush thread), at most
+ * 15 bytes, "sightline-…": in the kernel and in the trace, where it has scheduling rows and
+ * nothing else, so that a person sees it is the profiler's.  That thread, once, at its start. */
+SL_HIDDEN void _sl_name_library_thread (const char *name);
 
 /* Parts, each started by the core when its trace option is on (SIGHTLINE_TRACE=cuda,nvtx,osrt;
  * SIGHTLINE_SAMPLE_HZ). */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -555,6 +556,7 @@ flusher_main (void *data)
 {
   (void) data;
   tls_in_library = 1;
+  _sl_name_library_thread ("sightline-flush");
   while (!atomic_load (&g.stop_flusher) && atomic_load (&g.connected))
     {
       struct pollfd pfd = { g.wake_fd, POLLIN, 0 };
@@ -722,6 +724,32 @@ _sl_emit_own_thread_name (void)
   if (name[n - 1] == '\n')
     name[n - 1] = '\0';
   emit_thread_name_at (_sl_tid (), name, time);
+}
+
+/* The kernel name first (what top -H and perf show), then the trace's: straight into the send
+ * buffer, as BYE goes, so that a thread that makes no records of its own needs no ring. */
+void
+_sl_name_library_thread (const char *name)
+{
+  struct
+  {
+    SlWireThreadName t;
+    char text[24];
+  } rec = { 0 };
+  size_t len = strnlen (name, 15);
+
+  tls_in_library++;
+  prctl (PR_SET_NAME, (unsigned long) name, 0, 0, 0);
+  tls_in_library--;
+  memcpy (rec.text, name, len);
+  rec.t = (SlWireThreadName) { { SL_WIRE_THREAD_NAME,
+                                 (uint16_t) sl_wire_size (sizeof rec.t, (uint32_t) len),
+                                 _sl_tid () },
+                               _sl_now () };
+  pthread_mutex_lock (&g.drain_lock);
+  if (atomic_load (&g.connected))
+    send_direct (&rec);
+  pthread_mutex_unlock (&g.drain_lock);
 }
 
 /* Called by the pthread_create trampoline in the new thread, before the program's code. */
