@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "sl-application.h"
 #include "sl-cmd-analyze.h"
@@ -14,6 +15,7 @@
 #include "sl-cmd-record.h"
 #include "sl-cmd-samples.h"
 #include "sl-cmd-stats.h"
+#include "sl-nsys-report.h"
 
 static void
 usage (FILE *out)
@@ -35,8 +37,56 @@ usage (FILE *out)
            "  sightline --version                 print the version\n"
            "\n"
            "FILE is an Nsight Systems SQLite export (nsys export --type sqlite), a Sightline recording, or\n"
-           "a PyTorch profiler / Chrome trace-event JSON file (.json, .json.gz).\n"
+           "a PyTorch profiler / Chrome trace-event JSON file (.json, .json.gz).  The commands read an\n"
+           "Nsight Systems report (FILE.nsys-rep) as nsys stats does: through FILE.sqlite beside it,\n"
+           "exported with nsys when it is missing or older and nsys is on PATH.\n"
            "`sightline COMMAND --help` tells more about a command.\n");
+}
+
+/* FILE.nsys-rep (or .qdrep) given to a command that reads traces becomes its SQLite export,
+ * FILE.sqlite beside it, as `nsys stats` does it: the export already there when it is as new as
+ * the report, else one made with `nsys export` where nsys is on PATH (a note on stderr says
+ * which).  Without nsys the argument stays, and the reader's error names the command to run.
+ * FALSE (and why, on stderr) when the export failed. */
+static gboolean
+resolve_nsys_reports (const char  *command,
+                      int          argc,
+                      char       **argv)
+{
+  static GPtrArray *paths;   /* the new arguments, kept for the process's life */
+
+  for (int i = 2; i < argc; i++)
+    {
+      if (argv[i][0] == '-' || !sl_nsys_report_is (argv[i]))
+        continue;
+      g_autofree char *out = sl_nsys_report_sqlite_path (argv[i]);
+      GStatBuf rep, sql;
+      if (g_stat (argv[i], &rep) != 0)
+        continue;   /* the reader says why */
+      if (g_stat (out, &sql) == 0 && sql.st_mtime >= rep.st_mtime)
+        fprintf (stderr, "sightline %s: note: reading %s, the SQLite export of %s\n", command, out,
+                 argv[i]);
+      else
+        {
+          g_autoptr (GError) error = NULL;
+          g_autofree char *nsys = sl_nsys_find ();
+          if (nsys == NULL)
+            continue;
+          g_autofree char *line = sl_nsys_report_export_command (argv[i]);
+          fprintf (stderr, "sightline %s: note: %s is an Nsight Systems report; exporting it: %s\n",
+                   command, argv[i], line);
+          if (!sl_nsys_report_export (argv[i], out, &error))
+            {
+              fprintf (stderr, "sightline %s: %s\n", command, error->message);
+              return FALSE;
+            }
+        }
+      if (paths == NULL)
+        paths = g_ptr_array_new ();
+      g_ptr_array_add (paths, g_steal_pointer (&out));
+      argv[i] = g_ptr_array_index (paths, paths->len - 1);
+    }
+  return TRUE;
 }
 
 int
@@ -57,6 +107,10 @@ main (int    argc,
       printf ("sightline 0.1.0\n");
       return 0;
     }
+  const char *const readers[] = { "info", "stats", "analyze", "samples", "export", "diff" };
+  for (gsize i = 0; argc >= 2 && i < G_N_ELEMENTS (readers); i++)
+    if (strcmp (argv[1], readers[i]) == 0 && !resolve_nsys_reports (argv[1], argc, argv))
+      return 1;
   if (argc >= 2 && strcmp (argv[1], "info") == 0)
     return sl_cmd_info (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "stats") == 0)

@@ -30,6 +30,14 @@ parse_reports (char   **values,
           char *name = g_strstrip (*p);
           if (*name == '\0')
             continue;
+          const char *current = sl_report_name_current (name);
+          if (current != NULL)
+            {
+              /* as nsys takes its older names: with a note */
+              fprintf (stderr, "sightline stats: note: the report name '%s' is deprecated; "
+                               "use '%s'\n", name, current);
+              name = (char *) current;
+            }
           if (!sl_report_name_is_valid (name))
             {
               g_autofree char *valid = g_strjoinv (", ", (char **) sl_report_names ());
@@ -82,8 +90,12 @@ sl_cmd_stats (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   {
     g_autofree char *valid = g_strjoinv (", ", (char **) sl_report_names ());
+    g_autofree char *legacy = sl_report_legacy_names_describe ();
     g_autofree char *description = g_strdup_printf (
-        "Reports: %s.\n\nReports are computed from the loaded trace with nsys's semantics "
+        "Reports: %s.\n\nnsys's older names are taken too, with a note naming the current one: "
+        "%s.\n\nAn Nsight Systems report (FILE.nsys-rep, FILE.qdrep) is read through its SQLite "
+        "export, FILE.sqlite beside it, as nsys stats does: used when it is as new as the report, "
+        "else made with `nsys export` where nsys is on PATH.\n\nReports are computed from the loaded trace with nsys's semantics "
         "(columns, rounding, order).\n\nrank_sum (Sightline's own) has a row per rank (a merged "
         "file; in one file, each rank its processes say, else each process running NCCL on GPUs "
         "of its own): GPU kernel time, split into communication (NCCL, c10d, gloo kernels) and "
@@ -92,7 +104,7 @@ sl_cmd_stats (int    argc,
         "GPU); memcpy time; CUDA API time; "
         "training steps (ProfilerStep#N or NVTX step ranges) and their median; GPU utilization. "
         "With --merge, `-r rank_sum` puts the ranks side by side.",
-        valid);
+        valid, legacy);
     g_option_context_set_description (context, description);
   }
   if (!g_option_context_parse (context, &argc, &argv, &error))

@@ -22,6 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-schema.h"
+#include "sl-stats-private.h"
 
 typedef struct
 {
@@ -314,11 +315,12 @@ static const char *const st_sql[N_ST] = {
   [ST_SYNC] = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, "
               "greenContextId, streamId, correlationId, globalPid, syncType, eventId) "
               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 4294967295)",  /* eventId: SL_SCHEMA_ID_NONE */
-  [ST_NVTX] = "INSERT INTO NVTX_EVENTS (start, end, eventType, color, globalTid, textId, "
-              "domainId) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  /* rowid: nsys's RangeId in nvtx_gpu_proj_trace, kept from the source file */
+  [ST_NVTX] = "INSERT INTO NVTX_EVENTS (rowid, start, end, eventType, color, globalTid, textId, "
+              "domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   /* eventType 75: SL_EVENT_TYPE_NVTX_DOMAIN_CREATE */
-  [ST_NVTX_DOMAIN] = "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, "
-                     "domainId) VALUES (?, NULL, 75, ?, ?, ?)",
+  [ST_NVTX_DOMAIN] = "INSERT INTO NVTX_EVENTS (rowid, start, end, eventType, text, globalTid, "
+                     "domainId) VALUES (?, ?, NULL, 75, ?, ?, ?)",
   /* eventClass 27: SL_EVENT_CLASS_OS_RUNTIME */
   [ST_OSRT] = "INSERT INTO OSRT_API (start, end, eventClass, globalTid, nameId, returnValue, "
               "callchainId, argumentsId) VALUES (?, ?, 27, ?, ?, ?, ?, 0)",
@@ -335,6 +337,8 @@ typedef struct
   GHashTable   *domain_ids;   /* domain string id -> domainId */
   GHashTable   *domains_made; /* (pid << 32 | domainId) of the NvtxDomainCreate rows written */
   gint64        sample_id;
+  gboolean      by_rowid;     /* NVTX rows keep the source file's rowids (_sl_nvtx_range_id) */
+  gint64        next_rowid;   /* past every range's: for rows that have none */
 } Rows;
 
 static void
@@ -469,10 +473,11 @@ nvtx_domain (Rows           *rows,
     {
       sqlite3_stmt *stmt = rows->st[ST_NVTX_DOMAIN];
       g_hash_table_add (rows->domains_made, g_memdup2 (&made, sizeof made));
-      sqlite3_bind_int64 (stmt, 1, ev->start);
-      sqlite3_bind_text (stmt, 2, sl_trace_str (rows->s->trace, ev->corr), -1, SQLITE_STATIC);
-      sqlite3_bind_int64 (stmt, 3, (gint64) t->global_tid);
-      sqlite3_bind_int64 (stmt, 4, id);
+      sqlite3_bind_int64 (stmt, 1, rows->next_rowid++);
+      sqlite3_bind_int64 (stmt, 2, ev->start);
+      sqlite3_bind_text (stmt, 3, sl_trace_str (rows->s->trace, ev->corr), -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (stmt, 4, (gint64) t->global_tid);
+      sqlite3_bind_int64 (stmt, 5, id);
       sql_step (rows->s, stmt, "NVTX_EVENTS");
     }
   return id;
@@ -503,26 +508,28 @@ write_cpu_event (Rows           *rows,
       {
         gint64 domain = ev->corr != SL_NO_STR ? nvtx_domain (rows, t, ev) : 0;
         stmt = rows->st[ST_NVTX];
-        sqlite3_bind_int64 (stmt, 1, ev->start);
+        guint32 rowid = _sl_nvtx_range_id (lane, (gsize) (ev - lane->events), rows->by_rowid);
+        sqlite3_bind_int64 (stmt, 1, rowid != 0 ? (gint64) rowid : rows->next_rowid++);
+        sqlite3_bind_int64 (stmt, 2, ev->start);
         if (ev->link & SL_NVTX_MARK)
           {
-            sqlite3_bind_null (stmt, 2);
-            sqlite3_bind_int64 (stmt, 3, SL_EVENT_TYPE_NVTX_MARK);
+            sqlite3_bind_null (stmt, 3);
+            sqlite3_bind_int64 (stmt, 4, SL_EVENT_TYPE_NVTX_MARK);
           }
         else
           {
-            sqlite3_bind_int64 (stmt, 2, ev->end);
-            sqlite3_bind_int64 (stmt, 3, (ev->link & SL_NVTX_START_END)
+            sqlite3_bind_int64 (stmt, 3, ev->end);
+            sqlite3_bind_int64 (stmt, 4, (ev->link & SL_NVTX_START_END)
                                          ? SL_EVENT_TYPE_NVTX_START_END_RANGE
                                          : SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE);
           }
         if (ev->aux != 0)
-          sqlite3_bind_int64 (stmt, 4, ev->aux);
+          sqlite3_bind_int64 (stmt, 5, ev->aux);
         else
-          sqlite3_bind_null (stmt, 4);
-        sqlite3_bind_int64 (stmt, 5, (gint64) t->global_tid);
-        sqlite3_bind_int64 (stmt, 6, ev->name);
-        sqlite3_bind_int64 (stmt, 7, domain);
+          sqlite3_bind_null (stmt, 5);
+        sqlite3_bind_int64 (stmt, 6, (gint64) t->global_tid);
+        sqlite3_bind_int64 (stmt, 7, ev->name);
+        sqlite3_bind_int64 (stmt, 8, domain);
         return sql_step (rows->s, stmt, "NVTX_EVENTS");
       }
     case SL_LANE_OSRT:
@@ -742,6 +749,18 @@ write_events (Sql *s)
       goto out;
   rows.domain_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   rows.domains_made = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* each NVTX row's rowid is its range's RangeId in nvtx_gpu_proj_trace (the source file's
+   * rowid, or the id the report gives where there is none), so the report of the export is the
+   * trace's; marks without one, and the domains' rows, are numbered past the largest */
+  rows.by_rowid = _sl_nvtx_ranges_have_rowids (s->trace);
+  rows.next_rowid = 1;
+  for (guint i = 0; i < sl_trace_get_n_lanes (s->trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (s->trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_NVTX && k < lane->n_events; k++)
+        rows.next_rowid = MAX (rows.next_rowid,
+                               (gint64) _sl_nvtx_range_id (lane, k, rows.by_rowid) + 1);
+    }
 
   for (guint i = 0; i < sl_trace_get_n_lanes (s->trace) && !s->failed; i++)
     {

@@ -104,6 +104,11 @@ nvtx_row (SlReader     *r,
     ev->end = ev->start;
   else if (ev->end == G_MININT64)
     flags |= SL_NVTX_UNTERMINATED;
+  /* the rowid (nsys's RangeId) travels in the event: the lanes are sorted by time, the rows
+   * are not (nsys writes a range when it ends) */
+  gint64 rowid = sqlite3_column_int64 (stmt, 9);
+  if (rowid > 0 && rowid <= SL_NVTX_ROWID_MAX)
+    flags |= (guint32) rowid << SL_NVTX_ROWID_SHIFT;
   ev->link = flags;
   GArray *a = _sl_reader_cpu_events (r, _sl_reader_thread_for (r, gtid), SL_LANE_NVTX);
   if (flags & SL_NVTX_UNTERMINATED)
@@ -152,7 +157,7 @@ _sl_reader_read_nvtx (SlReader *r,
   SlRowLoop ranges = {
     .table = "NVTX_EVENTS", .what = "NVTX ranges",
     .sql = "SELECT start, end, eventType, {globalTid:NULL}, {endGlobalTid:NULL}, {textId:NULL}, "
-           "{text:NULL}, {color:NULL}, {domainId:0} FROM NVTX_EVENTS",
+           "{text:NULL}, {color:NULL}, {domainId:0}, {rowid:NULL} FROM NVTX_EVENTS",
     .row = nvtx_row, .done = nvtx_done, .data = &rows,
   };
 

@@ -84,6 +84,19 @@ expand_sql (GHashTable *cols,
   return g_string_free (sql, FALSE);
 }
 
+/* Whether a table has rowids (not WITHOUT ROWID), for a "{rowid:…}" in a SELECT. */
+static gboolean
+has_rowid (SlReader   *r,
+           const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT rowid FROM \"%s\" LIMIT 0", table);
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok = sqlite3_prepare_v2 (r->db, sql, -1, &stmt, NULL) == SQLITE_OK;
+
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
 gboolean
 _sl_reader_has_column (SlReader   *r,
                        const char *table,
@@ -195,6 +208,8 @@ _sl_reader_each_row (SlReader  *r,
   if (strchr (loop->sql, '{') != NULL)
     {
       g_autoptr (GHashTable) cols = table_columns (r, loop->table);
+      if (strstr (loop->sql, "{rowid:") != NULL && has_rowid (r, loop->table))
+        g_hash_table_add (cols, g_strdup ("rowid"));
       sql = expand_sql (cols, loop->sql);
     }
   if (r->trace->live != NULL)

@@ -12,6 +12,7 @@
  * sl-reader-sched.c thread states.
  */
 #include "sl-reader-private.h"
+#include "sl-nsys-report.h"
 
 #include <string.h>
 
@@ -372,6 +373,16 @@ _sl_reader_read (SlTrace        *trace,
   r.last_thread = -1;
   r.prev = prev;
 
+  /* nsys's own report (by its name, and not SQLite): SQLite would call a short one an empty
+   * database, a longer one "not a database" */
+  if (sl_nsys_report_is (trace->path))
+    {
+      g_autofree char *command = sl_nsys_report_export_command (trace->path);
+      g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_NSYS_REPORT,
+                   "%s: an Nsight Systems report, which only nsys reads; Sightline opens its "
+                   "SQLite export: %s", trace->path, command);
+      return FALSE;
+    }
   /* The first read of the schema tells a SQLite file from anything else. */
   rc = sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_master", -1, &probe, NULL);
   if (rc == SQLITE_OK)

@@ -7,8 +7,9 @@
  *     Projected Start = the first such operation's start, Projected Duration = the last one's
  *     end − that, Orig Start / Orig Duration of the range, Style, PID, TID, NumGPUOps = the
  *     distinct launch calls, Lvl (0 at the top), NumChild (projected ranges whose tightest
- *     enclosing range is this one), RangeId (arbitrary: here the range's global event id),
- *     ParentId, RangeStack (":id:id…" from the outermost); ORDER BY Projected Start,
+ *     enclosing range is this one), RangeId (the range's NVTX_EVENTS rowid, which follows the
+ *     file's row order, not time), ParentId, RangeStack (":id:id…" from the outermost);
+ *     ORDER BY Projected Start,
  *     Projected Duration DESC (ties: the range).  With --range: the rows whose projected start
  *     is in [t0, t1), their projection over the whole trace.
  *   nvtx_gpu_proj_sum: those rows GROUP BY Name, Style: sums of the projected and original
@@ -108,11 +109,36 @@ projection_rows (SlTrace     *trace,
   return rows;
 }
 
+gboolean
+_sl_nvtx_ranges_have_rowids (SlTrace *trace)
+{
+  if (sl_trace_get_n_sources (trace) > 1)
+    return FALSE;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_NVTX && k < lane->n_events; k++)
+        if (SL_NVTX_ROWID (lane->events[k].link) == 0
+            && (lane->events[k].link & SL_NVTX_MARK) == 0)
+          return FALSE;
+    }
+  return TRUE;
+}
+
+guint32
+_sl_nvtx_range_id (const SlLane *lane,
+                   gsize         index,
+                   gboolean      by_rowid)
+{
+  return by_rowid ? SL_NVTX_ROWID (lane->events[index].link) : lane->base + (guint32) index + 1;
+}
+
 static guint32
 range_id (SlTrace    *trace,
+          gboolean    by_rowid,
           SlEventRef  ref)
 {
-  return sl_trace_get_lane (trace, ref.lane)->base + (guint32) ref.index;
+  return _sl_nvtx_range_id (sl_trace_get_lane (trace, ref.lane), ref.index, by_rowid);
 }
 
 SlReport *
@@ -130,6 +156,7 @@ _sl_report_compute_nvtx_gpu_proj_trace (SlTrace             *trace,
   if (rows == NULL)
     return NULL;
   SlReport *r = _sl_report_new (trace, info);
+  gboolean by_rowid = _sl_nvtx_ranges_have_rowids (trace);
   for (guint i = 0; i < rows->len; i++)
     {
       const SlNvtxProjRow *row = &g_array_index (rows, SlNvtxProjRow, i);
@@ -139,7 +166,7 @@ _sl_report_compute_nvtx_gpu_proj_trace (SlTrace             *trace,
       SlEventRef up = row->range, parent;
 
       g_array_set_size (chain, 0);
-      for (guint32 id = range_id (trace, up);; id = range_id (trace, up))
+      for (guint32 id = range_id (trace, by_rowid, up);; id = range_id (trace, by_rowid, up))
         {
           g_array_append_val (chain, id);
           if (!sl_nvtx_proj_get_parent (proj, up, &up))
@@ -160,9 +187,9 @@ _sl_report_compute_nvtx_gpu_proj_trace (SlTrace             *trace,
       _sl_report_add_int (r, row->n_calls);
       _sl_report_add_int (r, chain->len - 1);
       _sl_report_add_int (r, row->n_children);
-      _sl_report_add_int (r, range_id (trace, row->range));
+      _sl_report_add_int (r, range_id (trace, by_rowid, row->range));
       if (sl_nvtx_proj_get_parent (proj, row->range, &parent))
-        _sl_report_add_int (r, range_id (trace, parent));
+        _sl_report_add_int (r, range_id (trace, by_rowid, parent));
       else
         _sl_report_add_null (r);
       _sl_report_add_text (r, g_string_chunk_insert (r->strings, stack->str));

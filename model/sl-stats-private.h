@@ -286,4 +286,15 @@ void   _sl_stats_json_string (GString    *out,
 /* cuda_api_sum and cuda_kern_exec_sum show API names without "_vNNNN": the length kept */
 gsize  _sl_api_name_length  (const char *name);
 
+/* Whether every NVTX range has its NVTX_EVENTS rowid (SL_NVTX_ROWID): not a JSON trace's, nor one
+ * past SL_NVTX_ROWID_MAX, nor those of traces merged from several files, whose rowids repeat.
+ * One look at each NVTX event (10^3 … 10^6 of them). */
+gboolean _sl_nvtx_ranges_have_rowids (SlTrace      *trace);
+/* nsys's RangeId of an NVTX range: its NVTX_EVENTS rowid; where the trace lacks them
+ * (!by_rowid), its global event id + 1 (unique in the trace, not nsys's, and what a SQLite export
+ * of the trace writes as the row's rowid) */
+guint32  _sl_nvtx_range_id           (const SlLane *lane,
+                                      gsize         index,
+                                      gboolean      by_rowid);
+
 G_END_DECLS

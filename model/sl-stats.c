@@ -7,6 +7,8 @@
  */
 #include "sl-stats-private.h"
 
+#include <string.h>
+
 G_DEFINE_QUARK (sl-stats-error-quark, sl_stats_error)
 
 /* `nsys profile --stats=true` and `nsys stats` with no --report run these, in this order. */
@@ -36,6 +38,39 @@ const char *const *
 sl_report_default_names (void)
 {
   return default_names;
+}
+
+/* nsys's report names before 2023.1 that it still takes, with a note, for the reports Sightline
+ * has (../shared/reference/nsys-sqlite.md, section 6: nsys <= 2022.4 printed "Processing [...]
+ * with [.../reports/gpukernsum.py]").  nvtxppsum (2021's push/pop summary) became
+ * nvtx_pushpop_sum, which Sightline does not have. */
+static const char *const legacy_names[][2] = {
+  { "cudaapisum", "cuda_api_sum" },          { "cudaapitrace", "cuda_api_trace" },
+  { "gpukernsum", "cuda_gpu_kern_sum" },     { "gpumemsizesum", "cuda_gpu_mem_size_sum" },
+  { "gpumemtimesum", "cuda_gpu_mem_time_sum" }, { "gputrace", "cuda_gpu_trace" },
+  { "nvtxsum", "nvtx_sum" },                 { "osrtsum", "osrt_sum" },
+};
+
+const char *
+sl_report_name_current (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (legacy_names); i++)
+    if (strcmp (legacy_names[i][0], name) == 0)
+      return legacy_names[i][1];
+  return NULL;
+}
+
+char *
+sl_report_legacy_names_describe (void)
+{
+  GString *s = g_string_new (NULL);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (legacy_names); i++)
+    g_string_append_printf (s, "%s%s (%s)", i > 0 ? ", " : "", legacy_names[i][0],
+                            legacy_names[i][1]);
+  return g_string_free (s, FALSE);
 }
 
 gboolean

@@ -65,6 +65,11 @@ const char *const *sl_report_names           (void);
 /* What `nsys stats` runs when given no --report, in its order, NULL-terminated. */
 const char *const *sl_report_default_names   (void);
 gboolean           sl_report_name_is_valid   (const char     *name);
+/* The current name of one of nsys's older report names ("gputrace": "cuda_gpu_trace"), which
+ * nsys still takes with a note that it is deprecated; NULL for any other name. */
+const char        *sl_report_name_current    (const char     *name);
+/* "cudaapisum (cuda_api_sum), …": the older names taken, for --help. */
+char              *sl_report_legacy_names_describe (void);
 /* The display name nsys gives the report ("CUDA GPU Kernel Summary"), NULL when unknown. */
 const char        *sl_report_name_get_title  (const char     *name);
 /* The tables a report reads, so that a stats run loads only those; 0 when unknown. */

@@ -58,7 +58,7 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 1
+#define CACHE_VERSION 2   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"

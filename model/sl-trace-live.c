@@ -510,12 +510,13 @@ _sl_live_sql (SlReader   *r,
   /* every SELECT of an event table is ours and names it once */
   at = strstr (sql, from);
   g_assert (at != NULL);
-  /* SQLite flattens the subquery: one scan of the rowid range, in rowid order as before */
+  /* SQLite flattens the subquery: one scan of the rowid range, in rowid order as before; the
+   * rowid named, as a subquery's `*` leaves it out and a reader may select it (NVTX's RangeId) */
   const char *key = live_tables[t - r->trace->live->tables].key;
-  return g_strdup_printf ("%.*sFROM (SELECT * FROM %s WHERE %s > %" G_GINT64_FORMAT
+  return g_strdup_printf ("%.*sFROM (SELECT %s* FROM %s WHERE %s > %" G_GINT64_FORMAT
                           " AND %s <= %" G_GINT64_FORMAT ") AS %s%s",
-                          (int) (at - sql), sql, table, key, t->done, key, t->upto, table,
-                          at + strlen (from));
+                          (int) (at - sql), sql, strcmp (key, "rowid") == 0 ? "rowid, " : "",
+                          table, key, t->done, key, t->upto, table, at + strlen (from));
 }
 
 void

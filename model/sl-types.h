@@ -44,7 +44,8 @@ typedef enum
  *
  *   kind      name              corr            link                 aux
  *   CUDA_API  API name          correlation id  global id of GPU op  eventClass | returnValue << 8
- *   NVTX      range text        domain string   SL_NVTX_* flags      ARGB colour (0 = none)
+ *   NVTX      range text        domain string   SL_NVTX_* flags |    ARGB colour (0 = none)
+ *                                               rowid << 4
  *   OSRT      function name     callchain id    -                    returnValue (low 32 bits)
  *   SAMPLES   leaf symbol       thread state    -                    index into the call-chain
  *                                                                    table
@@ -75,6 +76,13 @@ G_STATIC_ASSERT (sizeof (SlEvent) == 32);
 #define SL_NVTX_UNTERMINATED (1u << 2)  /* end was NULL in the file; clamped to the trace end */
 #define SL_NVTX_OTHER_THREAD (1u << 3)  /* a start/end range ended on another thread (endGlobalTid):
                                          * drawn on the thread it started on, never projected */
+/* Above those 4 bits, the row's NVTX_EVENTS rowid: nsys's RangeId (nvtx_gpu_proj_trace), which
+ * follows the file's row order, not time order (nsys writes a range when it ends).  0 where the
+ * trace has none (a JSON trace) or it is past SL_NVTX_ROWID_MAX (268 million rows). */
+#define SL_NVTX_FLAGS        0xFu
+#define SL_NVTX_ROWID_SHIFT  4
+#define SL_NVTX_ROWID_MAX    ((gint64) (G_MAXUINT32 >> SL_NVTX_ROWID_SHIFT))
+#define SL_NVTX_ROWID(link)  ((guint32) (link) >> SL_NVTX_ROWID_SHIFT)
 
 /* A thread's state in an SL_LANE_SCHED event's `aux` (low 8 bits). */
 typedef enum

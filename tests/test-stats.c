@@ -17,6 +17,7 @@
 #include <json-glib/json-glib.h>
 #endif
 
+#include "sl-nsys-report.h"
 #include "sl-nvtx-proj.h"
 #include "sl-plant.h"
 #include "sl-range.h"
@@ -500,70 +501,6 @@ cell_matches (const SlCell  *c,
   return ok;
 }
 
-/* One row's ids: model's RangeId, ParentId (-1 for NULL), RangeStack, and SQL's. */
-typedef struct
-{
-  gint64 id[2];
-  gint64 parent[2];
-  char   stack[2][256];
-} IdRow;
-
-static void
-id_row_collect (SlReport     *report,
-                gsize         row,
-                sqlite3_stmt *stmt,
-                GHashTable   *map,
-                GPtrArray    *rows)
-{
-  IdRow *r = g_new0 (IdRow, 1);
-  const SlCell *id = sl_report_get_cell (report, row, 11);
-  const SlCell *parent = sl_report_get_cell (report, row, 12);
-  const SlCell *stack = sl_report_get_cell (report, row, 13);
-
-  g_assert_cmpint (id->type, ==, SL_CELL_INT);
-  g_assert_cmpint (stack->type, ==, SL_CELL_TEXT);
-  r->id[0] = id->v.i;
-  r->parent[0] = parent->type == SL_CELL_NULL ? -1 : parent->v.i;
-  g_strlcpy (r->stack[0], stack->v.s, sizeof r->stack[0]);
-  r->id[1] = sqlite3_column_int64 (stmt, 11);
-  r->parent[1] = sqlite3_column_type (stmt, 12) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 12);
-  g_strlcpy (r->stack[1], (const char *) sqlite3_column_text (stmt, 13), sizeof r->stack[1]);
-  /* one model id for one SQL id */
-  g_assert_null (g_hash_table_lookup (map, &r->id[0]));
-  g_hash_table_insert (map, g_memdup2 (&r->id[0], sizeof (gint64)), g_memdup2 (&r->id[1], sizeof (gint64)));
-  g_ptr_array_add (rows, r);
-}
-
-/* ParentId and RangeStack through the map, where the range is among the rows (a parent whose
- * projection starts before a --range window is not) */
-static void
-id_row_check (const IdRow *r,
-              GHashTable  *map,
-              const char  *base)
-{
-  g_auto (GStrv) ours = g_strsplit (r->stack[0], ":", -1);
-  g_auto (GStrv) theirs = g_strsplit (r->stack[1], ":", -1);
-
-  if ((r->parent[0] < 0) != (r->parent[1] < 0))
-    g_error ("%s nvtx_gpu_proj_trace: range %" G_GINT64_FORMAT " has parent %" G_GINT64_FORMAT
-             ", SQL %" G_GINT64_FORMAT, base, r->id[0], r->parent[0], r->parent[1]);
-  if (r->parent[0] >= 0)
-    {
-      gint64 *mapped = g_hash_table_lookup (map, &r->parent[0]);
-      if (mapped != NULL && *mapped != r->parent[1])
-        g_error ("%s nvtx_gpu_proj_trace: range %" G_GINT64_FORMAT "'s parent maps to %" G_GINT64_FORMAT
-                 ", SQL %" G_GINT64_FORMAT, base, r->id[0], *mapped, r->parent[1]);
-    }
-  g_assert_cmpuint (g_strv_length (ours), ==, g_strv_length (theirs));
-  for (guint i = 1; ours[i] != NULL; i++)
-    {
-      gint64 id = g_ascii_strtoll (ours[i], NULL, 10);
-      gint64 *mapped = g_hash_table_lookup (map, &id);
-      if (mapped != NULL && *mapped != g_ascii_strtoll (theirs[i], NULL, 10))
-        g_error ("%s nvtx_gpu_proj_trace: stack %s, SQL %s", base, r->stack[0], r->stack[1]);
-    }
-}
-
 /* Returns how many rows were compared; fails the test at the first difference.  The report is
  * over [t0, t1), the whole trace for (G_MININT64, G_MAXINT64); the oracle sees that range through
  * range_views_create (). */
@@ -614,20 +551,14 @@ compare_report (const char *path,
   guint n_columns = sl_report_get_n_columns (report);
   g_assert_cmpint (sqlite3_column_count (stmt), ==, (int) n_columns);
   gboolean exact = strcmp (name, "cuda_gpu_mem_size_sum") != 0;
-  /* nvtx_gpu_proj_trace's RangeId, ParentId, RangeStack are arbitrary ids (ours: global event
-   * ids; nsys's: NVTX_EVENTS rowids): compared through the map of one to the other */
-  guint first_id_column = strcmp (name, "nvtx_gpu_proj_trace") == 0 ? 11 : n_columns;
-  g_autoptr (GHashTable) id_map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  g_autoptr (GPtrArray) id_rows = g_ptr_array_new_with_free_func (g_free);
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       if (row >= sl_report_get_n_rows (report))
         g_error ("%s %s: SQL has more rows than the model's %" G_GSIZE_FORMAT, base, name,
                  sl_report_get_n_rows (report));
-      if (first_id_column < n_columns)
-        id_row_collect (report, row, stmt, id_map, id_rows);
-      for (guint c = 0; c < first_id_column; c++)
+      /* nvtx_gpu_proj_trace's RangeId, ParentId and RangeStack too: NVTX_EVENTS rowids */
+      for (guint c = 0; c < n_columns; c++)
         {
           const SlCell *cell = sl_report_get_cell (report, row, c);
           g_autofree char *want = NULL;
@@ -645,8 +576,6 @@ compare_report (const char *path,
   if (row != sl_report_get_n_rows (report))
     g_error ("%s %s: model has %" G_GSIZE_FORMAT " rows, SQL %" G_GSIZE_FORMAT, base, name,
              sl_report_get_n_rows (report), row);
-  for (guint i = 0; i < id_rows->len; i++)
-    id_row_check (g_ptr_array_index (id_rows, i), id_map, base);
   return row;
 }
 
@@ -1031,6 +960,125 @@ test_cmd_errors (void)
   g_assert_nonnull (strstr (skipped.out, "(cuda_gpu_mem_size_sum):"));
 }
 
+/* nsys's older report names (issue 29): the same report as the current name, a note on stderr
+ * naming it, and both names in --help. */
+static void
+test_cmd_legacy_names (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  const char *const pairs[][2] = {
+    { "gputrace", "cuda_gpu_trace" }, { "gpukernsum", "cuda_gpu_kern_sum" },
+    { "cudaapisum", "cuda_api_sum" }, { "gpumemtimesum", "cuda_gpu_mem_time_sum" },
+    { "gpumemsizesum", "cuda_gpu_mem_size_sum" }, { "cudaapitrace", "cuda_api_trace" },
+    { "nvtxsum", "nvtx_sum" }, { "osrtsum", "osrt_sum" },
+  };
+  g_auto (Run) help = { 0 };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_auto (Run) old = { 0 };
+      g_auto (Run) cur = { 0 };
+      run_sightline (&old, path, "--report", pairs[i][0], "--format", "csv", NULL);
+      run_sightline (&cur, path, "--report", pairs[i][1], "--format", "csv", NULL);
+      g_assert_cmpint (old.status, ==, 0);
+      g_assert_cmpint (cur.status, ==, 0);
+      g_assert_cmpstr (old.out, ==, cur.out);
+      g_autofree char *note = g_strdup_printf ("the report name '%s' is deprecated; use '%s'",
+                                               pairs[i][0], pairs[i][1]);
+      g_assert_nonnull (strstr (old.err, note));
+      g_assert_null (strstr (cur.err, "deprecated"));
+      g_assert_cmpstr (sl_report_name_current (pairs[i][0]), ==, pairs[i][1]);
+    }
+  g_assert_null (sl_report_name_current ("cuda_gpu_trace"));
+  g_assert_null (sl_report_name_current ("nvtxppsum"));   /* nvtx_pushpop_sum: not ours */
+  run_sightline (&help, "--help", NULL);
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "gputrace (cuda_gpu_trace)"));
+  g_assert_nonnull (strstr (help.out, "nsys export"));
+}
+
+/* An Nsight Systems report given instead of its export (issue 29): a planted FILE.nsys-rep (not
+ * SQLite; what the model says of it), then `stats` with no nsys on PATH (the command to run), with
+ * a fake nsys that exports by copying a real trace (FILE.sqlite made and read), and again with
+ * the export in place (read, nsys not run). */
+static void
+test_cmd_nsys_report (void)
+{
+  g_autofree char *dir = g_build_filename (sl_test_tmpdir (), "nsys-report", NULL);
+  g_autofree char *bin = g_build_filename (dir, "bin", NULL);
+  g_autofree char *rep = g_build_filename (dir, "run 1.nsys-rep", NULL);
+  g_autofree char *qd = g_build_filename (dir, "old.qdrep", NULL);
+  g_autofree char *sqlite = g_build_filename (dir, "run 1.sqlite", NULL);
+  g_autofree char *nsys = g_build_filename (bin, "nsys", NULL);
+  g_autofree char *calls = g_build_filename (dir, "calls", NULL);
+  g_autofree char *real = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (bin, 0700), ==, 0);
+  /* not a database (its first 16 bytes are not SQLite's): a binary header and a body, and a
+   * short one SQLite alone would take for an empty database */
+  char body[4096];
+  for (gsize i = 0; i < sizeof body; i++)
+    body[i] = (char) (i * 37 + 11);
+  g_assert_true (g_file_set_contents (rep, body, sizeof body, &error));
+  g_assert_true (g_file_set_contents (qd, "QDREP", -1, &error));
+  g_assert_true (sl_nsys_report_is (rep));
+  g_assert_true (sl_nsys_report_is (qd));
+  g_assert_false (sl_nsys_report_is (real));
+  for (const char *const *f = (const char *const[]) { rep, qd, NULL }; *f != NULL; f++)
+    {
+      g_autoptr (GError) load_error = NULL;
+      g_autoptr (SlTrace) t = sl_trace_load (*f, SL_LOAD_ALL, NULL, NULL, NULL, &load_error);
+      g_assert_null (t);
+      g_assert_error (load_error, SL_TRACE_ERROR, SL_TRACE_ERROR_NSYS_REPORT);
+      g_assert_nonnull (strstr (load_error->message, "Nsight Systems report"));
+      g_assert_nonnull (strstr (load_error->message, "nsys export --type sqlite -o "));
+      g_assert_null (strstr (load_error->message, "not a database"));
+    }
+
+  /* no nsys: the error names the command, quoted for a shell */
+  g_setenv ("PATH", bin, TRUE);
+  {
+    g_auto (Run) run = { 0 };
+    run_sightline (&run, rep, NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    g_autofree char *q_out = g_shell_quote (sqlite);
+    g_autofree char *q_in = g_shell_quote (rep);
+    g_autofree char *command = g_strdup_printf ("nsys export --type sqlite -o %s %s", q_out, q_in);
+    g_assert_nonnull (strstr (run.err, command));
+  }
+
+  /* a fake nsys: `nsys export … -o OUT IN` copies a real trace to OUT and notes the call */
+  g_autofree char *script = g_strdup_printf (
+    "#!/bin/sh\necho \"$@\" >> '%s'\n[ \"$1\" = export ] || exit 2\nout=\n"
+    "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && { out=$2; shift; }; shift; done\n"
+    "cp '%s' \"$out\"\n", calls, real);
+  g_assert_true (g_file_set_contents (nsys, script, -1, &error));
+  g_assert_cmpint (g_chmod (nsys, 0755), ==, 0);
+  g_autofree char *with_nsys = g_strdup_printf ("%s:%s", bin, old_path != NULL ? old_path : "/usr/bin:/bin");
+  g_setenv ("PATH", with_nsys, TRUE);
+  g_auto (Run) want = { 0 };
+  run_sightline (&want, real, "--report", "cuda_gpu_kern_sum", "--format", "csv", NULL);
+  for (int round = 0; round < 2; round++)
+    {
+      g_auto (Run) run = { 0 };
+      run_sightline (&run, rep, "--report", "cuda_gpu_kern_sum", "--format", "csv", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_cmpstr (run.out, ==, want.out);
+      g_assert_true (g_file_test (sqlite, G_FILE_TEST_IS_REGULAR));
+      g_assert_nonnull (strstr (run.err, round == 0 ? "exporting it: nsys export" : "reading "));
+    }
+  g_autofree char *log = NULL;
+  g_assert_true (g_file_get_contents (calls, &log, NULL, &error));
+  g_assert_nonnull (strstr (log, "export --type sqlite"));
+  g_assert_null (strchr (strchr (log, '\n') + 1, '\n'));   /* once: the second run read it */
+  if (old_path != NULL)
+    g_setenv ("PATH", old_path, TRUE);
+  else
+    g_unsetenv ("PATH");
+}
+
 /* --range: every report over the events starting in [A, B) from the start `sightline info`
  * prints (that of the whole trace, not of the tables a report loads), as
  * sl_report_compute_range gives it; test_oracle_range holds that to nsys's SQL. */
@@ -1382,6 +1430,71 @@ test_planted_projection (void)
   assert_int_cell (kern, 0, "NVTX Inst", 0);
   g_assert_cmpstr (cell (kern, 1, "NVTX Range")->v.s, ==, "fwd");
   g_assert_cmpstr (cell (kern, 3, "NVTX Range")->v.s, ==, "step");
+}
+
+/* nvtx_gpu_proj_trace's RangeId, ParentId and RangeStack are NVTX_EVENTS rowids, as nsys's
+ * script gives them, where the rows are not in time order (nsys writes a range when it ends, so
+ * a child's row comes before its parent's; rowids may also skip): issue 29.  The model sorts its
+ * lanes by time and splits them by depth, so a range's place there is not its row. */
+static void
+test_planted_rowids (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "rowids.sqlite", NULL);
+  Plant *p = plant_new (path);
+  const gint64 us = PLANT_US;
+  const gint64 main_tid = (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN);
+
+  gint64 c1 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 12 * us, 17 * us);
+  plant_kernel (p, "k_early", &plant_config_full, 15 * us, 30 * us, c1);
+  gint64 c2 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 20 * us, 25 * us);
+  plant_kernel (p, "k_mid", &plant_config_full, 40 * us, 60 * us, c2);
+  gint64 c3 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 60 * us, 65 * us);
+  plant_kernel (p, "k_late", &plant_config_full, 70 * us, 90 * us, c3);
+  gint64 c4 = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", 120 * us, 125 * us);
+  plant_kernel (p, "k_free", &plant_config_full, 130 * us, 140 * us, c4);
+  plant_finish (p);
+  /* rows by rowid: inner [18, 30] in fwd [10, 50] in step [0, 100], as they end; then early
+   * [115, 130] (rowid 20) inside tail [110, 140] (rowid 40), a mark between them */
+  const struct { gint rowid; const char *text; gint64 start, end; gint type; } rows[] = {
+    { 1, "inner", 18, 30, 59 }, { 2, "fwd", 10, 50, 59 }, { 3, "step", 0, 100, 59 },
+    { 7, "mark", 112, -1, 34 }, { 20, "early", 115, 130, 60 }, { 40, "tail", 110, 140, 59 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *end = rows[i].end < 0 ? g_strdup ("NULL")
+                                             : g_strdup_printf ("%" G_GINT64_FORMAT, rows[i].end * us);
+      g_autofree char *insert = g_strdup_printf (
+        "INSERT INTO NVTX_EVENTS (rowid, start, end, eventType, text, globalTid, domainId) "
+        "VALUES (%d, %" G_GINT64_FORMAT ", %s, %d, '%s', %" G_GINT64_FORMAT ", 0)",
+        rows[i].rowid, rows[i].start * us, end, rows[i].type, rows[i].text, main_tid);
+      plant_sql (path, insert);
+    }
+
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlReport) r = sl_report_compute (trace, "nvtx_gpu_proj_trace", &error);
+  g_assert_no_error (error);
+  const struct { const char *name; gint64 id, parent; const char *stack; } want[] = {
+    { ":step", 3, -1, ":3" }, { ":fwd", 2, 3, ":3:2" }, { ":inner", 1, 2, ":3:2:1" },
+    { ":tail", 40, -1, ":40" }, { ":early", 20, 40, ":40:20" },
+  };
+  g_assert_cmpuint (sl_report_get_n_rows (r), ==, G_N_ELEMENTS (want));
+  for (gsize i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_assert_cmpstr (cell (r, i, "Name")->v.s, ==, want[i].name);
+      assert_int_cell (r, i, "RangeId", want[i].id);
+      if (want[i].parent < 0)
+        g_assert_cmpint (cell (r, i, "ParentId")->type, ==, SL_CELL_NULL);
+      else
+        assert_int_cell (r, i, "ParentId", want[i].parent);
+      g_assert_cmpstr (cell (r, i, "RangeStack")->v.s, ==, want[i].stack);
+    }
+  /* and the report's SQL, every column */
+  sqlite3 *db = oracle_open (path);
+  g_assert_cmpuint (compare_report (path, db, trace, "nvtx_gpu_proj_trace", G_MININT64, G_MAXINT64),
+                    ==, G_N_ELEMENTS (want));
+  sqlite3_close (db);
 }
 
 /* Every launch report against the oracle on a generated trace (2 GPUs, 3 streams each), over
@@ -2096,6 +2209,7 @@ main (int    argc,
   g_test_add_func ("/model/stats/oracle-range", test_oracle_range);
   g_test_add_func ("/model/stats/planted-queue", test_planted_queue);
   g_test_add_func ("/model/stats/planted-projection", test_planted_projection);
+  g_test_add_func ("/model/stats/planted-rowids", test_planted_rowids);
   g_test_add_func ("/model/stats/projection-shared", test_projection_shared);
   g_test_add_func ("/model/stats/planted-other-thread", test_planted_other_thread);
   g_test_add_func ("/model/stats/generated", test_generated);
@@ -2107,6 +2221,8 @@ main (int    argc,
   g_test_add_func ("/app/stats/json", test_cmd_json);
   g_test_add_func ("/app/stats/output-two-reports", test_cmd_output_and_two_reports);
   g_test_add_func ("/app/stats/errors", test_cmd_errors);
+  g_test_add_func ("/app/stats/legacy-names", test_cmd_legacy_names);
+  g_test_add_func ("/app/stats/nsys-report", test_cmd_nsys_report);
   g_test_add_func ("/app/stats/range", test_cmd_range);
   g_test_add_func ("/app/stats/range-errors", test_cmd_range_errors);
   g_test_add_func ("/model/stats/merge-generated", test_merge_generated);

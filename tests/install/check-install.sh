@@ -118,9 +118,11 @@ complete_line ()
 }
 echo "top: $(complete_line 'sightline ')"
 echo "report: $(complete_line 'sightline stats --report cuda_api_sum,cuda_gpu_k')"
+echo "legacy: $(complete_line 'sightline stats --report gputr')"
 echo "rule: $(complete_line 'sightline analyze --rule gpu_g')"
 echo "commands:" $_sightline_commands
 echo "reports:" $_sightline_reports
+echo "legacy_reports:" $_sightline_legacy_reports
 echo "rules:" $_sightline_rules
 SCRIPT
   (cd "$tmp" && bash "$tmp/complete.sh" "$completion") >"$tmp/complete.log" 2>&1
@@ -129,12 +131,18 @@ SCRIPT
     || { cat "$tmp/complete.log"; fail "completion of 'sightline ' lacks record"; }
   [ "$(words report)" = "cuda_api_sum,cuda_gpu_kern_sum" ] || fail "stats --report completion: $(words report)"
   [ "$(words rule)" = "gpu_gaps" ] || fail "analyze --rule completion: $(words rule)"
+  [ "$(words legacy)" = "gputrace" ] || fail "stats --report completion of nsys's older name: $(words legacy)"
   # the lists in the completion against the program's own
   prog_rules=$(run "$p/bin/sightline" analyze --list-rules | sed -n 's/^\([a-z_][a-z_]*\) .*/\1/p' | sort -u)
   prog_reports=$(run "$p/bin/sightline" stats --help | sed -n 's/^Reports: //p' | tr -d ' .' | tr , '\n' | sort -u)
   prog_commands=$(run "$p/bin/sightline" --help | sed -n 's/^  sightline \([a-z][a-z-]*\) .*/\1/p' | sort -u)
   [ "$(words rules)" = "$prog_rules" ] || fail "the completion's rules are not analyze --list-rules': $(words rules | tr '\n' ' ')"
   [ "$(words reports)" = "$prog_reports" ] || fail "the completion's reports are not stats --help's: $(words reports | tr '\n' ' ')"
+  # nsys's older names: the paragraph "nsys's older names are taken too, …: gputrace (cuda_gpu_trace), …"
+  prog_legacy=$(run "$p/bin/sightline" stats --help | sed -n "s/^nsys's older names .*: //p" \
+    | sed 's/ ([a-z_]*)//g' | tr -d ' .' | tr , '\n' | sort -u)
+  [ -n "$prog_legacy" ] && [ "$(words legacy_reports)" = "$prog_legacy" ] \
+    || fail "the completion's older report names are not stats --help's: $(words legacy_reports | tr '\n' ' ')"
   [ "$(words commands)" = "$prog_commands" ] || fail "the completion's commands are not --help's: $(words commands | tr '\n' ' ')"
   [ "$(words commands)" = "$(printf '%s\n' "${commands[@]}" | sort)" ] \
     || fail "a command without its man page, or a man page without its command"
