@@ -367,6 +367,8 @@ print_json (SlTrace *trace,
   json_builder_begin_object (b);
   member_int (b, "start_ns", sl_trace_get_start (trace));
   member_int (b, "end_ns", sl_trace_get_end (trace));
+  /* time 0 of the offsets Sightline prints (sl_trace_get_origin) */
+  member_int (b, "origin_ns", sl_trace_get_origin (trace));
   json_builder_end_object (b);
   member_int (b, "events", sl_trace_get_n_events (trace));
   json_sources (b, trace);
@@ -547,6 +549,16 @@ sl_cmd_info (int    argc,
   else if (sl_trace_get_rank (trace) >= 0)
     printf ("Rank:       %" G_GINT64_FORMAT "\n", sl_trace_get_rank (trace));
   printf ("Time span:  %s (%" G_GINT64_FORMAT " … %" G_GINT64_FORMAT " ns)\n", span, t0, t1);
+  /* what the offsets ("+189.3 ms") of the other commands and the viewer count from */
+  SlTime origin = sl_trace_get_origin (trace);
+  if (origin != t0)
+    {
+      g_autofree char *first = sl_format_offset (t0 - origin);
+      printf ("Time 0:     the session's start, as nsys-ui counts (%" G_GINT64_FORMAT " ns); the "
+              "first event at %s\n", origin, first);
+    }
+  else
+    printf ("Time 0:     the first event\n");
   printf ("Events:     %" G_GSIZE_FORMAT " in %u lanes\n", n_events, sl_trace_get_n_lanes (trace));
   if (merge)
     print_sources (trace);

@@ -82,7 +82,9 @@ sl_start_page_update_recent (SlStartPage *self)
       g_autoptr (GFile) file = NULL;
       g_autofree char *path = NULL;
 
-      if (!g_str_has_suffix (uri, ".sqlite") || !gtk_recent_info_has_application (info, "sightline"))
+      if (!gtk_recent_info_has_application (info, "sightline")
+          || !(g_str_has_suffix (uri, ".sqlite") || g_str_has_suffix (uri, ".json")
+               || g_str_has_suffix (uri, ".json.gz")))
         continue;
       file = g_file_new_for_uri (uri);
       path = g_file_get_path (file);

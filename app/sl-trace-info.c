@@ -153,7 +153,7 @@ show_diagnostics (SlTraceInfo *self,
 {
   g_autoptr (GString) text = g_string_new (NULL);
   guint n = sl_inventory_get_n_diagnostics (inv);
-  SlTime origin = sl_trace_get_start (self->trace);
+  SlTime origin = sl_trace_get_origin (self->trace);
 
   for (guint i = 0; i < n && i < MAX_DIAGNOSTICS_SHOWN; i++)
     {

@@ -358,6 +358,13 @@ export_action_cb (GtkWidget  *widget,
       const char *report = sl_stats_panel_get_report (SL_STATS_PANEL (self->stats));
       name = g_strdup_printf ("%s-%s.csv", base, report != NULL ? report : "stats");
     }
+  if (self->file != NULL)
+    {
+      /* beside the trace, not in the folder Sightline was started from */
+      g_autoptr (GFile) folder = g_file_get_parent (self->file);
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+    }
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_object_set_data (G_OBJECT (chooser), "sl-export",

@@ -227,6 +227,7 @@ first_look_idle_cb (gpointer data)
   SlTrace *old = g_steal_pointer (&self->trace);
   self->trace = g_steal_pointer (&l->trace);
   sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+  sl_timeline_view_reveal_gpu (SL_TIMELINE_VIEW (self->timeline));
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
   sl_findings_panel_set_analysis (SL_FINDINGS_PANEL (self->findings),
                                   SL_TIMELINE_VIEW (self->timeline), NULL);
@@ -361,7 +362,9 @@ show_trace (SlWindow   *self,
   g_autofree char *uri = g_file_get_uri (self->file);
   GtkRecentData recent = {
     .display_name = base,
-    .mime_type = (char *) "application/vnd.sqlite3",
+    .mime_type = (char *) (g_str_has_suffix (base, ".gz") ? "application/gzip"
+                           : sl_trace_is_json (result->trace) ? "application/json"
+                                                              : "application/vnd.sqlite3"),
     .app_name = (char *) "sightline",
     .app_exec = (char *) "sightline %f",
   };
@@ -385,7 +388,10 @@ show_trace (SlWindow   *self,
   if (same)
     sl_timeline_view_continue_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
   else
-    sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+    {
+      sl_timeline_view_set_trace (SL_TIMELINE_VIEW (self->timeline), self->trace);
+      sl_timeline_view_reveal_gpu (SL_TIMELINE_VIEW (self->timeline));
+    }
   if (keep)
     sl_viewport_set_visible (vp, v0, v1, FALSE);
   sl_detail_pane_set_trace (SL_DETAIL_PANE (self->detail), self->trace);
@@ -468,6 +474,11 @@ load_done_cb (GObject      *source,
     }
   if (result == NULL)
     {
+      /* an nsys report opened alone: its own dialog, which can export it (sl-window-nsys.c) */
+      g_autofree char *report = NULL;
+      if (g_error_matches (error, SL_TRACE_ERROR, SL_TRACE_ERROR_NSYS_REPORT)
+          && self->merged == NULL && self->file != NULL)
+        report = g_file_get_path (self->file);
       /* a first look of the load that failed or was cancelled is not left behind as if loaded */
       if (sl_trace_get_loading (self->trace, NULL, NULL))
         {
@@ -480,7 +491,9 @@ load_done_cb (GObject      *source,
       g_clear_pointer (&self->offsets, g_array_unref);
       self->compare = FALSE;
       _sl_window_show_page (self, "empty");
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (report != NULL)
+        _sl_window_show_nsys_report (self, report, error);
+      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         _sl_window_show_error (self, "Could not open the trace", error);
       _sl_window_emit_load_finished (self, FALSE);
       return;

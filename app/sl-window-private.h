@@ -104,6 +104,16 @@ void     _sl_window_load_file          (SlWindow     *self,
                                         GFile        *file,
                                         gboolean      show_loading);
 
+/* sl-window-nsys.c: the dialog for an Nsight Systems report (`error`: the model's
+ * SL_TRACE_ERROR_NSYS_REPORT for `report`), with "Export with nsys" where nsys is on PATH: the
+ * export runs on a thread, then its SQLite file opens in the window. */
+/* Closes the window, later, if it holds nothing (no trace, no load, no dialog) and another is open:
+ * after a file that could not be opened. */
+void     _sl_window_close_if_empty     (SlWindow     *self);
+void     _sl_window_show_nsys_report   (SlWindow     *self,
+                                        const char   *report,
+                                        const GError *error);
+
 /* sl-window-compare.c: traces compared and aligned.  The loading thread's part: `paths` (2)
  * loaded side by side, each side's diff of every report (sl_diff_report_names () order, NULL
  * where neither has data) and the two merged, with `offsets` (NULL: B's step `step` put at A's,

@@ -114,7 +114,8 @@ _sl_window_detail_go_to_cb (GtkWidget *pane,
 
   (void) pane;
   sl_timeline_view_select_event (SL_TIMELINE_VIEW (self->timeline), ref, TRUE);
-  sl_detail_pane_set_event (SL_DETAIL_PANE (self->detail), ref);
+  /* as a click on it: the detail pane, the search's "k of N" and the events table follow */
+  g_signal_emit_by_name (self->timeline, "event-selected", &ref);
 }
 
 /* win.find (Ctrl+F): only with a trace to search. */

@@ -54,6 +54,21 @@ _sl_window_show_page (SlWindow   *self,
       sl_start_page_update_recent (SL_START_PAGE (self->start_page));
       gtk_label_set_text (GTK_LABEL (self->title), "Sightline");
     }
+  if (g_str_equal (page, "trace")
+      && g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (self->stack)), "trace") != 0)
+    {
+      /* The detail pane beside the timeline: a paned keeps a position set before its first
+       * allocation as it is, so a window enlarged on its start page would give the timeline
+       * the template's 1000 px and the pane the rest.  Set from the window's width now, it
+       * then follows the window (the timeline takes what the window gains). */
+      GtkWidget *paned = gtk_widget_get_ancestor (self->timeline, GTK_TYPE_PANED);
+      int width = gtk_widget_get_width (GTK_WIDGET (self)), height;
+      if (width <= 0)
+        gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);   /* (both, or 4.8 crashes) */
+      if (paned != NULL && width > 0)
+        gtk_paned_set_position (GTK_PANED (paned),
+                                width - CLAMP (width * 22 / 100, 300, 440));
+    }
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), page);
 }
 
@@ -68,6 +83,25 @@ other_windows_exist (SlWindow *self)
   return FALSE;
 }
 
+static gboolean
+close_if_empty_cb (gpointer data)
+{
+  SlWindow *self = data;
+
+  if (self->trace == NULL && self->cancellable == NULL && self->error_dialog == NULL
+      && other_windows_exist (self))
+    gtk_window_close (GTK_WINDOW (self));
+  return G_SOURCE_REMOVE;
+}
+
+void
+_sl_window_close_if_empty (SlWindow *self)
+{
+  /* from an idle, not inside the dialog's response: the dialog still points at the window until
+   * its emission ends, and would let go of a freed one */
+  g_idle_add_full (G_PRIORITY_DEFAULT, close_if_empty_cb, g_object_ref (self), g_object_unref);
+}
+
 static void
 error_response_cb (GtkDialog *dialog,
                    int        response,
@@ -76,8 +110,7 @@ error_response_cb (GtkDialog *dialog,
   (void) response;
   gtk_window_destroy (GTK_WINDOW (dialog));
   self->error_dialog = NULL;
-  if (self->trace == NULL && self->cancellable == NULL && other_windows_exist (self))
-    gtk_window_close (GTK_WINDOW (self));
+  _sl_window_close_if_empty (self);
 }
 
 void
@@ -120,7 +153,7 @@ selection_to_status (GBinding     *binding,
     g_value_set_string (to, "");
   else if (sel != NULL)
     {
-      SlTime origin = sl_trace_get_start (self->trace);
+      SlTime origin = sl_trace_get_origin (self->trace);
       g_autofree char *d = sl_format_duration (sel->end - sel->start);
       g_autofree char *a = sl_format_offset (sel->start - origin);
       g_autofree char *b = sl_format_offset (sel->end - origin);
@@ -602,6 +635,19 @@ add_timeline_keys (SlWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
 }
 
+/* The window's own title follows the header bar's ("run1.sqlite — Sightline"), so the taskbar
+ * and the window switcher tell traces apart. */
+static void
+title_label_cb (SlWindow *self)
+{
+  const char *shown = gtk_label_get_text (GTK_LABEL (self->title));
+  g_autofree char *title = NULL;
+
+  if (*shown != '\0' && g_strcmp0 (shown, "Sightline") != 0)
+    title = g_strdup_printf ("%s — Sightline", shown);
+  gtk_window_set_title (GTK_WINDOW (self), title != NULL ? title : "Sightline");
+}
+
 static void
 sl_window_init (SlWindow *self)
 {
@@ -609,6 +655,7 @@ sl_window_init (SlWindow *self)
 
   self->color_by = g_strdup ("kind"); /* before the menu asks for win.color-by's state */
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_swapped (self->title, "notify::label", G_CALLBACK (title_label_cb), self);
   gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar),
                                 GTK_EDITABLE (self->search_entry));
   /* the events table reads the timeline's trace itself, when it is shown */

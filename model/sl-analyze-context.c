@@ -33,6 +33,7 @@ _sl_finding_alloc (const SlRule *rule)
   f->rule = rule;
   f->gpu = -1;
   f->thread = -1;
+  f->source = -1;
   f->evidence = g_array_new (FALSE, TRUE, sizeof (SlEvidence));
   g_array_set_clear_func (f->evidence, evidence_clear);
   f->events = g_array_new (FALSE, FALSE, sizeof (SlFindingEvent));
@@ -774,7 +775,7 @@ _sl_range_text (SlAnalyzeCtx *ctx,
                 SlTime        a,
                 SlTime        b)
 {
-  SlTime t0 = sl_trace_get_start (ctx->trace);
+  SlTime t0 = sl_trace_get_origin (ctx->trace);
   g_autofree char *x = sl_format_offset (a - t0), *y = sl_format_offset (b - t0);
 
   return g_strdup_printf ("%s … %s", x, y);

@@ -42,6 +42,7 @@ group_new (GPtrArray *instances)
   COMMON (g, instances, thread, -1);
   COMMON (g, instances, global_pid, 0);
   COMMON (g, instances, stream, 0);
+  COMMON (g, instances, source, -1);
   for (guint i = 0; i < instances->len; i++)
     {
       SlFinding *f = g_ptr_array_index (instances, i);
@@ -86,7 +87,9 @@ _sl_analyze_group (GPtrArray *findings)
   for (guint i = 0; i < findings->len; i++)
     {
       SlFinding *f = g_ptr_array_index (findings, i);
-      char *key = f->cause != NULL ? g_strdup_printf ("%s\x1f%s", f->rule->name, f->cause)
+      /* one rank's (source's) findings: a group is never of two */
+      char *key = f->cause != NULL ? g_strdup_printf ("%s\x1f%d\x1f%s", f->rule->name, f->source,
+                                                      f->cause)
                                    : g_strdup_printf ("\x1f%p", (void *) f);
       GPtrArray *same = g_hash_table_lookup (by_cause, key);
       if (same == NULL)

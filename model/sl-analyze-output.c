@@ -77,7 +77,7 @@ sl_analysis_to_text (const SlAnalysis *analysis,
                      SlTrace          *trace)
 {
   g_autoptr (GString) out = g_string_new (NULL);
-  SlTime t0 = sl_trace_get_start (trace);
+  SlTime t0 = sl_trace_get_origin (trace);
 
   g_return_val_if_fail (analysis != NULL, NULL);
   if (analysis->t1 > analysis->t0)
@@ -229,6 +229,20 @@ json_finding (GString         *out,
     }
   else
     g_string_append (out, ", \"pid\": null, \"tid\": null");
+  /* its file's rank (a merged trace's file is a rank) and that file's label: "rank 1" */
+  {
+    const SlSource *src = f->source >= 0 ? sl_trace_get_source (trace, (guint) f->source) : NULL;
+    g_string_append (out, ", \"rank\": ");
+    if (src != NULL && src->rank >= 0)
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, src->rank);
+    else
+      g_string_append (out, "null");
+    g_string_append (out, ", \"rank_label\": ");
+    if (src != NULL && sl_trace_get_n_sources (trace) > 1)
+      json_string (out, src->label);
+    else
+      g_string_append (out, "null");
+  }
   g_string_append_printf (out, ", \"count\": %u", f->instances != NULL ? f->instances->len : 1);
   g_string_append_printf (out, ",\n%s\"summary\": ", indent);
   json_string (out, f->summary);

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-display-name.h"
 #include "sl-format.h"
 
 /* --- rules and parameters --------------------------------------------------------------------- */
@@ -473,6 +474,90 @@ cmp_finding (gconstpointer a,
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* A finding's texts with "cudaLaunchKernel_v7000" written "cudaLaunchKernel". */
+static void
+display_names (SlFinding *f)
+{
+  /* (not the blame's name: it is the trace's name, a key into it) */
+  char **texts[] = { &f->summary, &f->advice, &f->cause };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (texts[i] != NULL && *texts[i] != NULL)
+      {
+        char *shown = sl_display_text (*texts[i]);
+        g_free (*texts[i]);
+        *texts[i] = shown;
+      }
+  for (guint i = 0; i < f->evidence->len; i++)
+    {
+      SlEvidence *e = &g_array_index (f->evidence, SlEvidence, i);
+      if (e->text != NULL)
+        {
+          char *shown = sl_display_text (e->text);
+          g_free (e->text);
+          e->text = shown;
+        }
+    }
+  for (guint i = 0; f->instances != NULL && i < f->instances->len; i++)
+    display_names (g_ptr_array_index (f->instances, i));
+}
+
+/* Sets `source` from what the finding is of: its lanes, thread and process (before grouping:
+ * findings of one cause on two ranks are two groups).  A finding of several ranks (the
+ * straggler's) names them itself. */
+static void
+name_source (SlTrace   *trace,
+             SlFinding *f)
+{
+  gint source = -1;
+  gboolean several = FALSE;
+  guint n_lanes = sl_trace_get_n_lanes (trace);
+
+  /* the straggler compares ranks: it points at the slowest's events, and is of them all */
+  if (f->rule == &rules[RULE_STRAGGLER])
+    return;
+
+#define SEEN(s)                                                 \
+  G_STMT_START                                                  \
+  {                                                             \
+    several |= source >= 0 && source != (gint) (s);             \
+    source = (gint) (s);                                        \
+  }                                                             \
+  G_STMT_END
+  for (guint i = 0; i < f->lanes->len; i++)
+    if (g_array_index (f->lanes, guint32, i) < n_lanes)
+      SEEN (sl_trace_get_lane (trace, g_array_index (f->lanes, guint32, i))->source);
+  if (f->thread >= 0 && (guint) f->thread < sl_trace_get_n_threads (trace))
+    SEEN (sl_trace_get_thread (trace, f->thread)->source);
+  for (guint i = 0; f->global_pid != 0 && i < sl_trace_get_n_processes (trace); i++)
+    if (sl_trace_get_process (trace, i)->global_pid == f->global_pid)
+      SEEN (sl_trace_get_process (trace, i)->source);
+#undef SEEN
+  if (!several && source >= 0 && (guint) source < sl_trace_get_n_sources (trace))
+    f->source = source;
+}
+
+/* In a merged trace (a file a rank), a finding of one rank, a group's instances too, says which
+ * first: "rank 1: GPU 0 idle …", in every pane and output at once. */
+static void
+name_rank (SlTrace   *trace,
+           SlFinding *f)
+{
+  if (f->source < 0 || sl_trace_get_n_sources (trace) < 2)
+    return;
+  const char *label = sl_trace_get_source (trace, (guint) f->source)->label;
+  char **texts[] = { &f->summary, &f->cause };
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (*texts[i] != NULL)
+      {
+        char *named = g_strdup_printf ("%s: %s", label, *texts[i]);
+        g_free (*texts[i]);
+        *texts[i] = named;
+      }
+  for (guint i = 0; f->instances != NULL && i < f->instances->len; i++)
+    name_rank (trace, g_ptr_array_index (f->instances, i));
+}
+
 SlAnalysis *
 sl_analyze (SlTrace                *trace,
             const char *const      *names,
@@ -549,6 +634,12 @@ sl_analyze (SlTrace                *trace,
       if (run[k])
         g_array_append_val (analysis->summaries, done[k]);
   }
+  /* API names as every pane shows them (sl-display-name.h), whatever rule wrote them */
+  for (guint f = 0; f < analysis->findings->len; f++)
+    display_names (g_ptr_array_index (analysis->findings, f));
+  /* before grouping: findings of two ranks are never one group */
+  for (guint f = 0; f < analysis->findings->len; f++)
+    name_source (trace, g_ptr_array_index (analysis->findings, f));
   for (guint g = 0; g < ctx.n_gpus; g++)
     if (ctx.gpus[g].ops->len > 0)
       {
@@ -559,6 +650,8 @@ sl_analyze (SlTrace                *trace,
   _sl_analyze_ctx_clear (&ctx);
   analysis->lacks = lacks_text (trace);
   _sl_analyze_group (analysis->findings);
+  for (guint f = 0; f < analysis->findings->len; f++)
+    name_rank (trace, g_ptr_array_index (analysis->findings, f));
   g_ptr_array_sort (analysis->findings, cmp_finding);
   return analysis;
 }

@@ -84,6 +84,10 @@ typedef struct
   gint          thread;         /* thread index, -1 when none */
   guint64       global_pid;     /* 0 when none */
   guint32       stream;         /* stream id, 0 when none */
+  gint          source;         /* the file (of a merged trace: the rank) its lanes, thread and
+                                 * process are of, -1 when they are of several or none; in a
+                                 * merged trace its summary and cause begin with that rank's
+                                 * label ("rank 1: …") */
   GArray       *evidence;       /* SlEvidence */
   GArray       *events;         /* SlFindingEvent: the events involved (at most a few hundred) */
   GArray       *lanes;          /* guint32: lanes involved */

@@ -234,6 +234,25 @@ covering (const SlLane *lane,
   return e->start <= t && t < e->end ? e : NULL;
 }
 
+/* A range's frame in the tree of ranges.  Kineto's span of the whole profile ("PyTorch Profiler
+ * (0)", on a "Spans" thread of its own) is the profiler's bookkeeping: no frame, SL_CALLTREE_NONE
+ * (what it holds, if anything, starts at the depth below).  The steps ("ProfilerStep#12") are
+ * one frame, SL_CALLTREE_STEPS, as HTA and TensorBoard aggregate them. */
+static guint32
+range_symbol (SlTrace *trace,
+              guint32  name)
+{
+  const char *s = sl_trace_str (trace, name);
+
+  if (s == NULL || s[0] != 'P')
+    return name;
+  if (g_str_has_prefix (s, "ProfilerStep#"))
+    return SL_CALLTREE_STEPS;
+  if (g_str_has_prefix (s, "PyTorch Profiler ("))
+    return SL_CALLTREE_NONE;
+  return name;
+}
+
 /* Where the scope has no CPU samples: the nested ranges of its threads (NVTX lanes by depth: a
  * Kineto trace's python_function, cpu_op and user_annotation events, an nsys trace's NVTX ranges)
  * make the stacks, weighted by time: each range's self time in the scope (its part of the scope
@@ -283,7 +302,8 @@ ranges_collect (Stacks                *st,
                 break;
               if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
                 return FALSE;
-              if ((e->link & SL_NVTX_MARK) != 0)
+              guint32 symbol = range_symbol (trace, e->name);
+              if ((e->link & SL_NVTX_MARK) != 0 || symbol == SL_CALLTREE_NONE)
                 continue;
               SlTime self = in_scope (scope, e->start, e->end);
               for (gsize c = inner != NULL ? sl_lane_lower_bound (inner, e->start) : 0;
@@ -295,13 +315,15 @@ ranges_collect (Stacks                *st,
                 continue;
               /* its path, leaf first: it, then the range around it at each depth above */
               guint n = 0;
-              syms[n++] = e->name;
+              syms[n++] = symbol;
               for (guint up = d; up > 0; up--)
                 {
                   const SlEvent *p = covering (by_depth[up - 1], e->start);
                   if (p == NULL)
                     break;
-                  syms[n++] = p->name;
+                  guint32 outer = range_symbol (trace, p->name);
+                  if (outer != SL_CALLTREE_NONE)
+                    syms[n++] = outer;
                 }
               stacks_add_frames (st, syms, mods, n, (guint64) self, TRUE);
             }
@@ -746,6 +768,8 @@ sl_calltree_symbol_name (SlCalltree *tree,
   g_return_val_if_fail (tree != NULL, NULL);
   if (symbol == SL_CALLTREE_NO_STACK)
     return "[no stack]";
+  if (symbol == SL_CALLTREE_STEPS)
+    return "ProfilerStep*";
   const char *s = sl_trace_str (tree->trace, symbol);
   return s == NULL || *s == '\0' ? "[unknown]" : s;
 }

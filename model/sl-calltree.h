@@ -27,6 +27,10 @@ typedef enum
 #define SL_CALLTREE_NONE     G_MAXUINT32
 /* The symbol of the node that stands for samples with no call chain, shown as "[no stack]". */
 #define SL_CALLTREE_NO_STACK ((guint32) 0xFFFFFFFEu)
+/* The symbol of the one node that stands for every step of a PyTorch profile ("ProfilerStep#12",
+ * "ProfilerStep#13" …) in a tree of ranges, shown as "ProfilerStep*" as PyTorch's
+ * key_averages () and TensorBoard name it: an operator's time adds up across steps. */
+#define SL_CALLTREE_STEPS    ((guint32) 0xFFFFFFFDu)
 
 /*
  * One node; node 0 of each order is the root (every sample, no symbol).  `total` counts the
@@ -98,7 +102,8 @@ const SlCalltreeNode     *sl_calltree_get_node      (SlCalltree            *tree
 guint                     sl_calltree_get_n_functions (SlCalltree          *tree);
 const SlCalltreeFunction *sl_calltree_get_function  (SlCalltree            *tree,
                                                      guint                  i);
-/* A symbol as people read it: the string, "[no stack]" or "[unknown]" for an empty one. */
+/* A symbol as people read it: the string, "[no stack]", "ProfilerStep*" or "[unknown]" for an
+ * empty one. */
 const char               *sl_calltree_symbol_name   (SlCalltree            *tree,
                                                      guint32                symbol);
 

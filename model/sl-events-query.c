@@ -473,7 +473,7 @@ sl_events_query_cell_text (SlEventsQuery  *query,
     case SL_EVENTS_COLUMN_NAME:
       return g_strdup (sl_trace_str (query->trace, e->name));
     case SL_EVENTS_COLUMN_START:
-      return sl_format_offset (e->start - sl_trace_get_start (query->trace));
+      return sl_format_offset (e->start - sl_trace_get_origin (query->trace));
     case SL_EVENTS_COLUMN_DURATION:
       return sl_format_duration (e->end - e->start);
     case SL_EVENTS_COLUMN_LANE:
@@ -531,7 +531,7 @@ sl_events_query_csv_row (SlEventsQuery *query,
     return;
   lane = sl_trace_get_lane (query->trace, (guint) ref.lane);
   e = &lane->events[ref.index];
-  origin = sl_trace_get_start (query->trace);
+  origin = sl_trace_get_origin (query->trace);
   title = sl_events_lane_title (query->trace, lane);
   details = details_text (query->trace, lane, e);
   csv_field (out, sl_trace_str (query->trace, e->name));

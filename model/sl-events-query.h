@@ -11,7 +11,7 @@ typedef struct _SlEventsQuery SlEventsQuery;
 typedef enum
 {
   SL_EVENTS_COLUMN_NAME,
-  SL_EVENTS_COLUMN_START,     /* relative to the trace start */
+  SL_EVENTS_COLUMN_START,     /* from time 0 (sl_trace_get_origin) */
   SL_EVENTS_COLUMN_DURATION,
   SL_EVENTS_COLUMN_LANE,      /* thread or GPU stream, and what the lane holds */
   SL_EVENTS_COLUMN_DETAILS,   /* the kind's own fields: grid, block, bytes, domain … (unsorted) */

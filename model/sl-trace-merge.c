@@ -922,6 +922,10 @@ merge (SlTrace    **traces,
       s.offset = maps[i].offset;
       if (s.n_events > 0)
         {
+          /* time 0: the earliest session start of the files, on the merged axis */
+          SlTime origin = _sl_time_add (sl_trace_get_origin (maps[i].trace), s.offset);
+          merged->origin = merged->origin_set ? MIN (merged->origin, origin) : origin;
+          merged->origin_set = 1;
           s.start = _sl_time_add (s.start, s.offset);
           s.end = _sl_time_add (s.end, s.offset);
         }
@@ -973,6 +977,9 @@ merge (SlTrace    **traces,
       merged->end = any ? MAX (merged->end, s->end) : s->end;
       any = TRUE;
     }
+  if (!merged->origin_set)
+    merged->origin = merged->start;
+  merged->origin_set = 1;
   g_array_sort (merged->diagnostics, compare_diagnostics);
   g_hash_table_remove_all (merged->str_ids);
 

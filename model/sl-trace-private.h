@@ -130,6 +130,10 @@ struct _SlTrace
   char         *schema;
   SlTime        start;
   SlTime        end;
+  /* sl_trace_get_origin(): read from the file on first use (g_once: any thread may ask first),
+   * or set by sl_trace_merge before the merged trace is handed out */
+  gsize         origin_set;
+  SlTime        origin;
   gsize         n_events;
   GPtrArray    *warnings;      /* char *, NULL-terminated on demand */
 
@@ -138,6 +142,8 @@ struct _SlTrace
   GPtrArray    *strs;
   GHashTable   *str_ids;
   gsize         str_bytes;
+  struct _SlDisplayNames *display; /* CUDA API names without "_vNNNN" (sl-display-name.c), made
+                                    * on first use; NULL before */
 
   GArray       *processes;     /* SlProcess */
   GArray       *threads;       /* SlThread */
@@ -316,5 +322,8 @@ gboolean _sl_reader_read      (SlTrace        *trace,
                                gpointer        user_data,
                                GCancellable   *cancellable,
                                GError        **error);
+
+/* sl-display-name.c */
+void _sl_display_names_free (struct _SlDisplayNames *names);
 
 G_END_DECLS

@@ -169,6 +169,7 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->threads);
   g_array_unref (trace->processes);
   g_hash_table_unref (trace->str_ids);
+  g_clear_pointer (&trace->display, _sl_display_names_free);
   g_ptr_array_unref (trace->strs);
   g_string_chunk_free (trace->chunk);
   g_ptr_array_unref (trace->warnings);
@@ -528,6 +529,7 @@ sl_trace_load (const char     *path,
   if (!g_cancellable_is_cancelled (cancellable) && (trace = _sl_trace_cache_load (path, &key)) != NULL)
     {
       _sl_cache_key_clear (&key);
+      (void) sl_trace_get_origin (trace);
       if (progress != NULL)
         progress (1.0, "done", user_data);
       return trace;
@@ -608,6 +610,8 @@ _sl_trace_load_file (const char     *path,
 #else
   (void) trim;
 #endif
+  /* time 0 read now, while the file is surely the one loaded, not by the first frame */
+  (void) sl_trace_get_origin (trace);
   if (progress != NULL)
     progress (1.0, "done", user_data);
   return g_steal_pointer (&trace);
@@ -635,6 +639,95 @@ SlTime
 sl_trace_get_end (SlTrace *trace)
 {
   return trace->end;
+}
+
+/* A row of nsys's export metadata (META_DATA_EXPORT; EXPORT_META_DATA before nsys 2023.3), or
+ * NULL. */
+static char *
+export_meta (sqlite3    *db,
+             const char *name)
+{
+  static const char *const tables[] = { "META_DATA_EXPORT", "EXPORT_META_DATA" };
+  char *value = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables) && value == NULL; i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("SELECT value FROM %s WHERE name = ?1 LIMIT 1",
+                                              tables[i]);
+      sqlite3_stmt *stmt = NULL;
+      if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
+          && sqlite3_bind_text (stmt, 1, name, -1, SQLITE_STATIC) == SQLITE_OK
+          && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_text (stmt, 0) != NULL)
+        value = g_strndup ((const char *) sqlite3_column_text (stmt, 0),
+                           MIN (sqlite3_column_bytes (stmt, 0), 64));
+      sqlite3_finalize (stmt);
+    }
+  return value;
+}
+
+/* The session's start on the file's time line, or FALSE when it has none (see
+ * sl_trace_get_origin).  One open of the file and three one-row queries: a millisecond. */
+static gboolean
+read_origin (SlTrace *trace,
+             SlTime  *origin)
+{
+  sqlite3 *db;
+  sqlite3_stmt *stmt = NULL;
+  gboolean found = FALSE;
+
+  if (trace->is_json || trace->path == NULL
+      || (db = _sl_trace_open_db (trace->path, trace->live != NULL, NULL)) == NULL)
+    return FALSE;
+  g_autofree char *product = export_meta (db, "EXPORT_PRODUCT_NAME");
+  if (g_strcmp0 (product, "Sightline") == 0)
+    {
+      /* a recording: its session's start on CLOCK_MONOTONIC, the clock of its events; one from
+       * before 2026-12 (no utcTime) wrote something else there, and an export of a trace by
+       * sl_export_sqlite no row at all */
+      if (sqlite3_prepare_v2 (db, "SELECT systemClockNs, utcTime "
+                                  "FROM TARGET_INFO_SESSION_START_TIME LIMIT 1",
+                              -1, &stmt, NULL) == SQLITE_OK
+          && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER
+          && sqlite3_column_type (stmt, 1) != SQLITE_NULL)
+        {
+          *origin = sqlite3_column_int64 (stmt, 0);
+          found = TRUE;
+        }
+      sqlite3_finalize (stmt);
+    }
+  else
+    {
+      /* nsys (any version, with or without the metadata tables): 0, moved by --ts-shift; a
+       * --ts-normalize'd export put its first event at 0 and lost the session's start */
+      g_autofree char *normalize = export_meta (db, "EXPORT_PARAM_TIME_NORMALIZE");
+      g_autofree char *shift = export_meta (db, "EXPORT_PARAM_TIME_SHIFT");
+      gint64 by = 0;
+      if (shift != NULL && !g_ascii_string_to_signed (shift, 10, G_MININT64, G_MAXINT64, &by, NULL))
+        by = 0;
+      *origin = by;
+      found = g_strcmp0 (normalize, "true") != 0;
+    }
+  sqlite3_close (db);
+  /* a number from the file: within the range the reader clamps event times to, so that an
+   * offset from it cannot overflow; and not after every event (then it is not their time line) */
+  if (found && (*origin < -SL_READER_TIME_LIMIT || *origin > SL_READER_TIME_LIMIT
+                || (trace->live == NULL && trace->n_events > 0 && *origin > trace->end)))
+    found = FALSE;
+  return found;
+}
+
+SlTime
+sl_trace_get_origin (SlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+
+  if (g_once_init_enter (&trace->origin_set))
+    {
+      if (!read_origin (trace, &trace->origin))
+        trace->origin = trace->start;
+      g_once_init_leave (&trace->origin_set, 1);
+    }
+  return trace->origin;
 }
 
 gboolean

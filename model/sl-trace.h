@@ -15,6 +15,8 @@ typedef enum
   SL_TRACE_ERROR_NOT_TRACE,  /* SQLite, but not an nsys-schema trace */
   SL_TRACE_ERROR_CORRUPT,    /* a table is unreadable, or the trace too large */
   SL_TRACE_ERROR_MERGE,      /* traces that cannot be merged, a name to align on not found */
+  SL_TRACE_ERROR_NSYS_REPORT, /* an nsys report (.nsys-rep, .qdrep), not its SQLite export:
+                               * sl-nsys-report.h exports it */
 } SlTraceError;
 
 GQuark sl_trace_error_quark (void);
@@ -170,6 +172,17 @@ const char       *sl_trace_get_path          (SlTrace        *trace);
 const char       *sl_trace_get_schema        (SlTrace        *trace);
 SlTime            sl_trace_get_start         (SlTrace        *trace);
 SlTime            sl_trace_get_end           (SlTrace        *trace);
+/* Time 0 of every offset a person reads ("+189.3 ms": the ruler, the detail pane, findings,
+ * events, `sightline info` and `analyze`): the profiling session's start where the trace has
+ * one, as nsys-ui counts, else its first event (sl_trace_get_start).  An nsys export's times
+ * are on the session's own time line already (0 is its start: every event of a real export lies
+ * within META_DATA_CAPTURE's RUN_DURATION_MS of it; ANALYSIS_DETAILS.startTime and
+ * TARGET_INFO_SESSION_START_TIME.systemClockNs are on the target's clock, not that line), so its
+ * origin is 0, or the `--ts-shift` the export records; a Sightline recording's is its session's
+ * start on its own clock (TARGET_INFO_SESSION_START_TIME.systemClockNs).  Kineto JSON and an
+ * `--ts-normalize`d export have no session start: their first event.  A merged trace: the
+ * earliest origin of its files on the merged axis. */
+SlTime            sl_trace_get_origin        (SlTrace        *trace);
 /* A first look at a file whose rows are still being read (a big file opened in the viewer):
  * TRUE, with the time from which its events are not all in yet and the share of the file's rows
  * read so far (0..1); its end is already the whole file's, so that views span it.  FALSE for a

@@ -740,6 +740,45 @@ test_cmd_errors (void)
     }
 }
 
+/* A thread with scheduling rows and no samples nor name (in a recording, a thread of a process
+ * the injection library is not in, or one that only slept): `sightline info` lists it, so
+ * `samples --tid` of it is an empty answer, exit 0, not "no thread" (issue 29, item 4); a thread
+ * the trace does not hold still is an error. */
+static void
+test_cmd_thread_without_samples (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "sched-only.sqlite", NULL);
+  g_autoptr (GError) error = NULL;
+  Plant *p = plant_new (path);
+  gboolean listed = FALSE;
+
+  plant_sample (p, PLANT_MAIN, 10 * PLANT_MS, "main_leaf");
+  plant_sched_slice (p, PLANT_MAIN, 103, 0, 5 * PLANT_MS, 6 * PLANT_MS, 2, -1);
+  plant_sched_slice (p, PLANT_MAIN, 103, 1, 8 * PLANT_MS, 9 * PLANT_MS, 2, -1);
+  plant_finish (p);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < sl_trace_get_n_threads (trace); i++)
+    listed |= sl_trace_get_thread (trace, i)->tid == 103;
+  g_assert_true (listed);
+
+  const char *const selections[][4] = { { "--tid", "103" }, { "--pid", "100", "--tid", "103" } };
+  for (guint i = 0; i < G_N_ELEMENTS (selections); i++)
+    {
+      g_auto (SlTestRun) run = { 0 };
+      run_samples (&run, path, selections[i][0], selections[i][1], selections[i][2],
+                   selections[i][3], NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_cmpstr (run.out, ==, "");
+      g_assert_null (strstr (run.err, "no thread"));
+      g_assert_nonnull (strstr (run.err, "no CPU samples"));
+    }
+  g_auto (SlTestRun) none = { 0 };
+  run_samples (&none, path, "--tid", "104", NULL);
+  g_assert_cmpint (none.status, ==, 2);
+  g_assert_nonnull (strstr (none.err, "sched-only.sqlite: no thread 104"));
+}
+
 /* The node of `order` reached from the root by `path` (names, root first), NULL when none. */
 static const SlCalltreeNode *
 node_at (SlCalltree      *tree,
@@ -837,6 +876,61 @@ test_ranges (void)
   g_assert_cmpuint (node_at (part, SL_CALLTREE_TOP_DOWN, root)->self, ==, 10000);
 }
 
+/* A PyTorch profiler trace as HTA and TensorBoard read it (issue 29, item 12): the profiler's own
+ * span ("PyTorch Profiler (0)", on its own "Spans" thread) is bookkeeping, no node; the steps
+ * (ProfilerStep#551, #552) are one node, "ProfilerStep*" as PyTorch's key_averages () names it,
+ * so an operator's time adds up across them.  The figures
+ * are the trace's own, read from its JSON with Python: the steps last 607,312 and 622,928 µs;
+ * "## backward ##" directly under them 234,964 and 229,175 µs, "## forward ##" 132,826 and
+ * 146,447 µs. */
+static void
+test_ranges_steps (void)
+{
+  g_autofree char *path = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlCalltree) tree = sl_calltree_build (trace, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_calltree_get_unit (tree), ==, SL_CALLTREE_NANOSECONDS);
+
+  guint n_steps = 0;
+  for (guint32 c = sl_calltree_get_node (tree, SL_CALLTREE_TOP_DOWN, 0)->first_child;
+       c != SL_CALLTREE_NONE; c = sl_calltree_get_node (tree, SL_CALLTREE_TOP_DOWN, c)->next_sibling)
+    {
+      const char *name = sl_calltree_symbol_name (
+          tree, sl_calltree_get_node (tree, SL_CALLTREE_TOP_DOWN, c)->symbol);
+      g_assert_false (g_str_has_prefix (name, "PyTorch Profiler"));
+      n_steps += g_str_has_prefix (name, "ProfilerStep");
+    }
+  g_assert_cmpuint (n_steps, ==, 1);
+  for (guint i = 0; i < sl_calltree_get_n_functions (tree); i++)
+    {
+      const char *name = sl_calltree_symbol_name (tree, sl_calltree_get_function (tree, i)->symbol);
+      g_assert_false (g_str_has_prefix (name, "PyTorch Profiler"));
+      g_assert_false (g_str_has_prefix (name, "ProfilerStep#5"));
+    }
+
+  const char *steps[] = { "ProfilerStep*", NULL };
+  const char *backward[] = { "ProfilerStep*", "## backward ##", NULL };
+  const char *forward[] = { "ProfilerStep*", "## forward ##", NULL };
+  g_assert_nonnull (node_at (tree, SL_CALLTREE_TOP_DOWN, steps));
+  g_assert_cmpuint (node_at (tree, SL_CALLTREE_TOP_DOWN, steps)->total, ==,
+                    (607312 + 622928) * G_GUINT64_CONSTANT (1000));
+  g_assert_nonnull (node_at (tree, SL_CALLTREE_TOP_DOWN, backward));
+  g_assert_cmpuint (node_at (tree, SL_CALLTREE_TOP_DOWN, backward)->total, ==,
+                    (234964 + 229175) * G_GUINT64_CONSTANT (1000));
+  g_assert_cmpuint (node_at (tree, SL_CALLTREE_TOP_DOWN, forward)->total, ==,
+                    (132826 + 146447) * G_GUINT64_CONSTANT (1000));
+
+  /* the collapsed stacks say the same: one step frame, no profiler span */
+  g_autoptr (GString) folded = g_string_new (NULL);
+  sl_calltree_write_folded (tree, folded);
+  g_assert_null (strstr (folded->str, "PyTorch Profiler"));
+  g_assert_null (strstr (folded->str, "ProfilerStep#551"));
+  g_assert_nonnull (strstr (folded->str, "ProfilerStep*;## backward ##"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -846,6 +940,8 @@ main (int    argc,
   g_test_add_func ("/model/calltree/known", test_known);
   g_test_add_func ("/model/calltree/damaged", test_damaged);
   g_test_add_func ("/model/calltree/ranges", test_ranges);
+  g_test_add_func ("/model/calltree/ranges-steps", test_ranges_steps);
   g_test_add_func ("/app/samples/errors", test_cmd_errors);
+  g_test_add_func ("/app/samples/thread-without-samples", test_cmd_thread_without_samples);
   return g_test_run ();
 }

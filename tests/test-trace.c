@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "sl-events-query.h"
+#include "sl-format.h"
 #include "sl-lane.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
@@ -651,6 +653,94 @@ test_early_gpu_tables (void)
   g_assert_cmpint (sl_trace_get_gpu (old, 0)->total_memory, ==, G_GINT64_CONSTANT (32510) << 20);
 }
 
+/* Time 0 as nsys-ui counts it (issue 29, item 11): the session's start, not the first event.  An
+ * nsys export's times are on the session's time line: every event of the h100 trace lies within
+ * RUN_DURATION_MS of 0 (its first event is 155 s in), and the offset the events table shows for
+ * its first kernel is that kernel's start in SQL less the session's start (0, moved by the export's
+ * --ts-shift).  A --ts-shift'd copy moves time 0 with the events; a --ts-normalize'd one lost
+ * the session's start (its first event); a planted Sightline recording's is its systemClockNs;
+ * JSON has none (its first event); a merged trace takes the earliest, on the merged axis. */
+static void
+test_origin (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  sqlite3 *db = sl_test_open_db (path);
+
+  g_assert_no_error (error);
+  gint64 shift = sl_test_sql_int (db, "SELECT CAST(value AS INTEGER) FROM META_DATA_EXPORT "
+                                      "WHERE name = 'EXPORT_PARAM_TIME_SHIFT'");
+  gint64 run_ns = sl_test_sql_int (db, "SELECT CAST(value AS INTEGER) * 1000000 FROM "
+                                       "META_DATA_CAPTURE WHERE name = 'RUN_DURATION_MS'");
+  gint64 session_start = shift;
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL"), >=,
+                   session_start);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT max(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), <=,
+                   session_start + run_ns);
+  g_assert_cmpint (sl_trace_get_origin (trace), ==, session_start);
+  g_assert_cmpint (sl_trace_get_start (trace), >, session_start + 100 * G_GINT64_CONSTANT (1000000000));
+
+  /* the first kernel of the first kernel lane, as the events table shows it */
+  gint lane = -1;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace) && lane < 0; i++)
+    if (sl_trace_get_lane (trace, i)->kind == SL_LANE_KERNELS)
+      lane = (gint) i;
+  g_assert_cmpint (lane, >=, 0);
+  const SlLane *l = sl_trace_get_lane (trace, (guint) lane);
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                          "WHERE start = %" G_GINT64_FORMAT,
+                                          l->events[0].start);
+  g_assert_cmpint (sl_test_sql_int (db, sql), >=, 1);
+  g_autoptr (SlEventsQuery) q = sl_events_query_new_lane (trace, (guint) lane, 0, 0);
+  g_autofree char *shown = sl_events_query_cell_text (q, 0, SL_EVENTS_COLUMN_START);
+  g_autofree char *want = sl_format_offset (l->events[0].start - session_start);
+  g_test_message ("first kernel at %s (first event of the trace at +%.3f s)", shown,
+                  (sl_trace_get_start (trace) - session_start) / 1e9);
+  g_assert_cmpstr (shown, ==, want);
+  sqlite3_close (db);
+
+  /* --ts-shift: time 0 moves with the events; --ts-normalize: no session start left */
+  g_autofree char *shifted = sl_test_copy_trace ("nsys/nsys-2026.1-tiny.sqlite", "origin-shift.sqlite");
+  sl_test_exec_sql (shifted, "UPDATE META_DATA_EXPORT SET value = '-1000000000' "
+                             "WHERE name = 'EXPORT_PARAM_TIME_SHIFT'");
+  g_autoptr (SlTrace) ts = sl_trace_load (shifted, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_trace_get_origin (ts), ==, -1000000000);
+  g_autofree char *normal = sl_test_copy_trace ("nsys/nsys-2026.1-tiny.sqlite", "origin-norm.sqlite");
+  sl_test_exec_sql (normal, "UPDATE META_DATA_EXPORT SET value = 'true' "
+                            "WHERE name = 'EXPORT_PARAM_TIME_NORMALIZE'");
+  g_autoptr (SlTrace) tn = sl_trace_load (normal, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_trace_get_origin (tn), ==, sl_trace_get_start (tn));
+
+  /* a Sightline recording: its session's start on its own clock */
+  g_autofree char *rec = sl_test_copy_trace ("nsys/nsys-2026.1-tiny.sqlite", "origin-rec.sqlite");
+  sl_test_exec_sql (rec, "UPDATE META_DATA_EXPORT SET value = 'Sightline' "
+                         "WHERE name = 'EXPORT_PRODUCT_NAME'");
+  sl_test_exec_sql (rec, "UPDATE TARGET_INFO_SESSION_START_TIME SET systemClockNs = 1200000000");
+  g_autoptr (SlTrace) tr = sl_trace_load (rec, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_trace_get_origin (tr), ==, 1200000000);
+
+  /* JSON: its first event */
+  g_autofree char *json = sl_test_trace_path (
+    "pytorch/critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz");
+  g_autoptr (SlTrace) tj = sl_trace_load (json, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_trace_get_origin (tj), ==, sl_trace_get_start (tj));
+
+  /* merged, with offsets given: the earliest time 0 of the two on the merged axis */
+  g_autofree char *tiny = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  SlTrace *two[2] = { sl_trace_load (tiny, SL_LOAD_ALL, NULL, NULL, NULL, &error),
+                      sl_trace_load (shifted, SL_LOAD_ALL, NULL, NULL, NULL, &error) };
+  g_assert_no_error (error);
+  const SlTime offsets[2] = { 0, 5000000000 };
+  g_autoptr (SlTrace) merged = sl_trace_merge (two, 2, offsets, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sl_trace_get_origin (merged), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -663,5 +753,6 @@ main (int    argc,
   g_test_add_func ("/model/trace/utilization", test_utilization);
   g_test_add_func ("/model/trace/progress-cancel", test_progress_cancel);
   g_test_add_func ("/model/trace/load-flags", test_load_flags);
+  g_test_add_func ("/model/trace/origin", test_origin);
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 #include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "sl-application.h"
 #include "sl-detail-pane-private.h"
@@ -281,6 +282,23 @@ aligned_on_step (SlTrace *trace,
   return offset == sl_trace_get_source (trace, source)->offset;
 }
 
+/* The label under `widget` that shows `text`, NULL when none. */
+static GtkWidget *
+label_with_text (GtkWidget  *widget,
+                 const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *in = label_with_text (c, text);
+      if (in != NULL)
+        return in;
+    }
+  return NULL;
+}
+
 /* Issue 17, item 4 in the viewer: `sightline --compare A B` opens the two aligned on their first
  * step, with a Comparison page whose table is `sightline diff`'s; aligning on another step moves
  * B there. */
@@ -326,6 +344,23 @@ test_compare (void)
   g_assert_nonnull (strstr (sl_diff_panel_get_summary (panel), "Median step"));
   sl_test_iterate_for (300);
   sl_test_screenshot (GTK_WIDGET (window), "compare");
+  /* the summary (lines of 200 characters: paths, findings) is read whole in its pane, wrapped,
+   * not cut at the pane's edge nor scrolled sideways (issue 29, item 13) */
+  {
+    GtkWidget *label = label_with_text (GTK_WIDGET (panel), sl_diff_panel_get_summary (panel));
+    g_assert_nonnull (label);
+    GtkWidget *scroller = gtk_widget_get_ancestor (label, GTK_TYPE_SCROLLED_WINDOW);
+    g_assert_nonnull (scroller);
+    GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+    int text_width = 0;
+    pango_layout_get_pixel_size (gtk_label_get_layout (GTK_LABEL (label)), &text_width, NULL);
+    g_test_message ("summary: label %d px, text %d px, pane %d px", gtk_widget_get_width (label),
+                    text_width, gtk_widget_get_width (scroller));
+    g_assert_cmpint (gtk_widget_get_width (label), <=, gtk_widget_get_width (scroller));
+    g_assert_cmpint (text_width, <=, gtk_widget_get_width (label));
+    g_assert_cmpfloat (gtk_adjustment_get_upper (h) - gtk_adjustment_get_page_size (h), <=, 1.0);
+    g_assert_cmpint (gtk_widget_get_width (scroller), >=, 360);
+  }
 
   /* aligned on the second step instead */
   g_assert_false (aligned_on_step (trace, 1, 1));
@@ -521,8 +556,174 @@ test_open_nsys (void)
   g_test_message ("%u GPU lanes, %u with events on screen", gpu_lanes, on_screen);
   g_assert_cmpuint (gpu_lanes, >, 0);
   g_assert_cmpuint (on_screen, >, 0);
+
+  /* time 0 is the session's start, as nsys-ui counts (issue 29, item 11): the detail pane's Start
+   * of the first kernel is its start in SQL less the session's (0 on an nsys export's time line,
+   * moved by the export's --ts-shift), not less the trace's first event 155 s later */
+  {
+    sqlite3 *db = sl_test_open_db (path);
+    gint64 session = sl_test_sql_int (db, "SELECT CAST(value AS INTEGER) FROM META_DATA_EXPORT "
+                                          "WHERE name = 'EXPORT_PARAM_TIME_SHIFT'");
+    gint64 first = sl_test_sql_int (db, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    gint64 end = sl_test_sql_int (db, "SELECT min(end) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                      "WHERE start = (SELECT min(start) FROM "
+                                      "CUPTI_ACTIVITY_KIND_KERNEL)");
+    SlEventRef ref = SL_EVENT_REF_NONE;
+    sqlite3_close (db);
+    for (guint l = 0; l < sl_trace_get_n_lanes (trace) && ref.lane < 0; l++)
+      {
+        const SlLane *lane = sl_trace_get_lane (trace, l);
+        for (gsize i = 0; lane->kind == SL_LANE_KERNELS && i < lane->n_events; i++)
+          if (lane->events[i].start == first && lane->events[i].end == end)
+            {
+              ref = (SlEventRef) { (gint) l, i };
+              break;
+            }
+      }
+    g_assert_cmpint (ref.lane, >=, 0);
+    PaneWait w = { window, ref };
+    programmatic_click (tv, ref);
+    g_assert_true (sl_test_wait_until (pane_shows, &w, 5000));
+    g_autofree char *shown = detail_value (window, "Start");
+    g_autofree char *want = _sl_detail_pane_format_offset (first - session, end - first);
+    g_test_message ("first kernel: Start %s (first event of the trace at +%.3f s)", shown,
+                    (sl_trace_get_start (trace) - session) / 1e9);
+    g_assert_cmpstr (shown, ==, want);
+    g_assert_true (g_str_has_prefix (shown, "+155.3"));
+  }
   gtk_window_destroy (GTK_WINDOW (window));
   sl_test_iterate_for (100);
+}
+
+/* A button of `dialog`'s action area labelled `label` (with its mnemonic), or NULL. */
+static GtkWidget *
+dialog_button (GtkWidget  *dialog,
+               const char *label)
+{
+  g_autoptr (GPtrArray) stack = g_ptr_array_new ();
+
+  g_ptr_array_add (stack, dialog);
+  while (stack->len > 0)
+    {
+      GtkWidget *w = g_ptr_array_steal_index (stack, stack->len - 1);
+      if (GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0)
+        return w;
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+           c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (stack, c);
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  SlWindow   *window;
+  const char *path;
+} TraceWait;
+
+static gboolean
+shows_trace_of (gpointer data)
+{
+  TraceWait *w = data;
+  SlTrace *trace = sl_window_get_trace (w->window);
+
+  return trace != NULL && !sl_window_is_loading (w->window)
+         && g_strcmp0 (sl_trace_get_path (trace), w->path) == 0;
+}
+
+/* An Nsight Systems report opened in the viewer (issue 29, item 3): a dialog that says what the
+ * file is and the command that exports it; no button without nsys on PATH; with a fake nsys (it
+ * copies a real trace to its -o path) an "Export with nsys" button, whose click runs it and opens
+ * the SQLite file it wrote, in the same window. */
+static void
+test_nsys_report (void)
+{
+  g_autofree char *dir = g_build_filename (sl_test_tmpdir (), "ui-nsys-report", NULL);
+  g_autofree char *bin = g_build_filename (dir, "bin", NULL);
+  g_autofree char *rep = g_build_filename (dir, "run 1.nsys-rep", NULL);
+  g_autofree char *out = g_build_filename (dir, "run 1.sqlite", NULL);
+  g_autofree char *nsys = g_build_filename (bin, "nsys", NULL);
+  g_autofree char *calls = g_build_filename (dir, "calls", NULL);
+  g_autofree char *real = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autoptr (GError) error = NULL;
+  char body[4096];
+
+  if (!g_file_test (real, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("real nsys traces not found");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (bin, 0700), ==, 0);
+  for (gsize i = 0; i < sizeof body; i++)
+    body[i] = (char) (i * 37 + 11);   /* not SQLite's first 16 bytes */
+  g_assert_true (g_file_set_contents (rep, body, sizeof body, &error));
+
+  /* no nsys on PATH: what the file is and the command, no button */
+  g_setenv ("PATH", bin, TRUE);
+  {
+    SlWindow *window = open_and_wait (rep);
+    g_assert_true (sl_test_wait_until (has_error_dialog, window, 5000));
+    GtkWidget *dialog = sl_window_get_error_dialog (window);
+    g_autofree char *text = widget_text (dialog);
+    g_autofree char *q_out = g_shell_quote (out);
+    g_test_message ("without nsys: %s", text);
+    g_assert_nonnull (strstr (text, rep));
+    g_assert_nonnull (strstr (text, "Nsight Systems report"));
+    g_assert_nonnull (strstr (text, "nsys export --type sqlite -o "));
+    g_assert_nonnull (strstr (text, q_out));
+    g_assert_nonnull (strstr (text, "not on PATH"));
+    g_assert_null (strstr (text, "not a database"));
+    g_assert_null (dialog_button (dialog, "_Export with nsys"));
+    g_assert_nonnull (dialog_button (dialog, "_Close"));
+    g_assert_null (sl_window_get_trace (window));
+    sl_test_screenshot (dialog, "nsys-report-without-nsys");
+    gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+    sl_test_iterate_for (100);
+    g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  }
+
+  /* a fake nsys: `nsys export … -o OUT IN` copies a real trace to OUT and notes the call */
+  g_autofree char *script = g_strdup_printf (
+    "#!/bin/sh\necho \"$@\" >> '%s'\n[ \"$1\" = export ] || exit 2\nout=\n"
+    "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && { out=$2; shift; }; shift; done\n"
+    "sleep 0.3\ncp '%s' \"$out\"\n", calls, real);
+  g_assert_true (g_file_set_contents (nsys, script, -1, &error));
+  g_assert_cmpint (g_chmod (nsys, 0755), ==, 0);
+  g_autofree char *with_nsys = g_strdup_printf ("%s:%s", bin,
+                                                old_path != NULL ? old_path : "/usr/bin:/bin");
+  g_setenv ("PATH", with_nsys, TRUE);
+  {
+    SlWindow *window = open_and_wait (rep);
+    g_assert_true (sl_test_wait_until (has_error_dialog, window, 5000));
+    GtkWidget *dialog = sl_window_get_error_dialog (window);
+    g_autofree char *text = widget_text (dialog);
+    g_test_message ("with nsys: %s", text);
+    g_assert_nonnull (strstr (text, "nsys export --type sqlite -o "));
+    g_assert_nonnull (strstr (text, nsys));
+    GtkWidget *button = dialog_button (dialog, "_Export with nsys");
+    g_assert_nonnull (button);
+    g_assert_true (gtk_widget_get_sensitive (button));
+    sl_test_screenshot (dialog, "nsys-report-with-nsys");
+    g_signal_emit_by_name (button, "clicked");
+    /* not blocking: the window says what it does while nsys runs */
+    sl_test_iterate_for (50);
+    g_assert_null (sl_window_get_error_dialog (window));
+    g_assert_true (sl_window_is_loading (window));
+    g_assert_cmpstr (sl_window_get_page (window), ==, "loading");
+    TraceWait w = { window, out };
+    g_assert_true (sl_test_wait_until (shows_trace_of, &w, 60000));
+    g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+    g_assert_null (sl_window_get_error_dialog (window));
+    g_autofree char *log = NULL;
+    g_assert_true (g_file_get_contents (calls, &log, NULL, &error));
+    g_assert_true (g_str_has_prefix (log, "export --type sqlite"));
+    g_assert_nonnull (strstr (log, rep));
+    sl_test_screenshot (GTK_WIDGET (window), "nsys-report-exported");
+    gtk_window_destroy (GTK_WINDOW (window));
+    sl_test_iterate_for (100);
+  }
+  g_setenv ("PATH", old_path != NULL ? old_path : "/usr/bin:/bin", TRUE);
 }
 
 /* The longest kernel of the sample: wide enough to click once zoomed to it. */
@@ -2321,6 +2522,7 @@ main (int    argc,
 
   g_test_add_func ("/ui-app/corrupt-then-good", test_corrupt_then_good);
   g_test_add_func ("/ui-app/open-nsys", test_open_nsys);
+  g_test_add_func ("/ui-app/nsys-report", test_nsys_report);
   g_test_add_func ("/ui-app/merge", test_merge);
   g_test_add_func ("/ui-app/compare", test_compare);
   g_test_add_func ("/ui-app/align", test_align);

@@ -162,8 +162,9 @@ test_events (void)
     g_autofree char *want_start = NULL;
     SlEventRef r = { kernels, longest_i };
     g_assert_cmpstr (got, ==, want);
+    /* from the session's start (the plant's systemClockNs, 0), not the first event */
     want_start = g_strdup_printf ("+%.3f ms",
-                                  (lane->events[longest_i].start - sl_trace_get_start (trace)) / 1e6);
+                                  (lane->events[longest_i].start - sl_trace_get_origin (trace)) / 1e6);
     g_assert_cmpstr (start, ==, want_start);
 
     /* a click on the row selects the event in the timeline and shows it in the detail pane */

@@ -1,5 +1,6 @@
 /* sl-detail-pane.c: everything known about the selected event, as copyable text. */
 #include "sl-detail-pane-private.h"
+#include "sl-display-name.h"
 
 #include "sl-format.h"
 #include "sl-lane.h"
@@ -128,6 +129,8 @@ add_link (SlDetailPane *self,
   *idx = index;
   gtk_widget_add_css_class (button, "link");
   gtk_button_set_has_frame (GTK_BUTTON (button), FALSE);
+  /* a link: a click leaves the focus where it was (the timeline keeps its keys) */
+  gtk_widget_set_focus_on_click (button, FALSE);
   gtk_widget_set_halign (button, GTK_ALIGN_START);
   g_object_set_data (G_OBJECT (button), "sl-lane", GINT_TO_POINTER ((gint) lane->index));
   g_object_set_data_full (G_OBJECT (button), "sl-index", idx, g_free);
@@ -144,7 +147,7 @@ str (SlDetailPane *self,
   return s != NULL && *s != '\0' ? s : "—";
 }
 
-/* An offset from the trace start in the unit sl_format_offset () picks for it, with enough
+/* An offset from time 0 (sl_trace_get_origin) in the unit sl_format_offset () picks for it, with enough
  * decimals that a step of `resolution` ns shows: the last digit weighs at most a tenth of it
  * (3 decimals at least, down to the nanosecond), so that a 100 µs call 2 s into the trace reads
  * "+2.04660 s" … "+2.04670 s", not "+2.047 s" twice.  resolution <= 0: sl_format_offset (). */
@@ -198,12 +201,12 @@ _sl_detail_pane_format_queue_delay (SlTime api_end,
   return sl_format_duration (work_start - api_end);
 }
 
-/* Start, end (relative to the trace start) and duration of any event. */
+/* Start, end (from time 0, the session's start: sl_trace_get_origin) and duration of any event. */
 static void
 add_times (SlDetailPane  *self,
            const SlEvent *ev)
 {
-  SlTime origin = sl_trace_get_start (self->trace);
+  SlTime origin = sl_trace_get_origin (self->trace);
   g_autofree char *start = _sl_detail_pane_format_offset (ev->start - origin, ev->end - ev->start);
   g_autofree char *end = _sl_detail_pane_format_offset (ev->end - origin, ev->end - ev->start);
   g_autofree char *dur = sl_format_duration (ev->end - ev->start);
@@ -293,7 +296,7 @@ add_launch (SlDetailPane  *self,
       return;
     }
   api = &api_lane->events[api_index];
-  add_row (self, "API call", str (self, api->name));
+  add_row (self, "API call", sl_trace_display_name (self->trace, SL_LANE_CUDA_API, api->name));
   add_rowf (self, "Correlation id", "%u", ev->corr);
   delay = _sl_detail_pane_format_queue_delay (api->end, ev->start);
   add_row (self, "Queue delay", delay);
@@ -526,7 +529,11 @@ show_api (SlDetailPane  *self,
   gsize gpu_index;
   guint32 ret = ev->aux >> 8;
 
-  add_heading (self, str (self, ev->name));
+  add_heading (self, sl_trace_display_name (self->trace, SL_LANE_CUDA_API, ev->name));
+  if (ev->name != SL_NO_STR && !g_str_equal (sl_trace_display_name (self->trace, SL_LANE_CUDA_API,
+                                                                    ev->name),
+                                             str (self, ev->name)))
+    add_row (self, "Name in the trace", str (self, ev->name));
   add_row (self, "Kind", "CUDA API call");
   add_times (self, ev);
   add_thread (self, lane);
@@ -610,7 +617,7 @@ show_cpu (SlDetailPane  *self,
       add_stack (self, "Backtrace (leaf first)", symbols, modules, n);
       return;
     }
-  SlTime origin = sl_trace_get_start (self->trace);
+  SlTime origin = sl_trace_get_origin (self->trace);
   g_autofree char *at = sl_format_offset (ev->start - origin);
 
   n = sl_trace_get_callchain (self->trace, ev->aux, &symbols, &modules);
@@ -711,24 +718,17 @@ show_sync (SlDetailPane  *self,
       add_row (self, "API call", "not in the trace (no CUDA API call has this correlation id)");
       return;
     }
-  add_row (self, "API call", str (self, api_lane->events[api_index].name));
+  add_row (self, "API call",
+           sl_trace_display_name (self->trace, SL_LANE_CUDA_API, api_lane->events[api_index].name));
   add_rowf (self, "Correlation id", "%u", ev->corr);
   add_link (self, "Go to the call", api_lane, api_index);
 }
 
 static void
-rebuild (SlDetailPane *self)
+fill (SlDetailPane *self)
 {
   const SlLane *lane;
   const SlEvent *ev;
-
-  self->grid = gtk_grid_new ();
-  self->row = 0;
-  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 4);
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
-  g_object_set (self->grid, "margin-start", 12, "margin-end", 12, "margin-top", 12,
-                "margin-bottom", 12, NULL);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->grid);
 
   if (self->trace == NULL || self->ref.lane < 0
       || (guint) self->ref.lane >= sl_trace_get_n_lanes (self->trace))
@@ -770,6 +770,34 @@ rebuild (SlDetailPane *self)
       show_cpu (self, lane, ev);
       break;
     }
+}
+
+static void
+rebuild (SlDetailPane *self)
+{
+  GtkRoot *root;
+  GtkWidget *focus;
+  gboolean refocus;
+
+  /* The focus inside the grid that goes (a link activated from the keyboard) is let go first:
+   * GTK 4.8 kept the destroyed widget as its viewport's focus and asserted in
+   * gtk_widget_is_ancestor at the next layout.  The new grid's first link takes it over. */
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  refocus = focus != NULL && self->grid != NULL && gtk_widget_is_ancestor (focus, self->grid);
+  if (refocus)
+    gtk_root_set_focus (root, NULL);
+  self->grid = gtk_grid_new ();
+  self->row = 0;
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 4);
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
+  g_object_set (self->grid, "margin-start", 12, "margin-end", 12, "margin-top", 12,
+                "margin-bottom", 12, NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->grid);
+
+  fill (self);
+  if (refocus)
+    gtk_widget_child_focus (self->grid, GTK_DIR_TAB_FORWARD);
 }
 
 static void

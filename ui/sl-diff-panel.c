@@ -108,6 +108,24 @@ align_clicked_cb (GtkButton *button,
   g_signal_emit (self, signals[ALIGN_STEP], 0, sl_diff_panel_get_step (self));
 }
 
+/* The summary's pane starts at 45 % of the page, enough for its figure lines (~60 characters)
+ * unwrapped beside a table of seven columns; once set (or dragged), the table takes what the
+ * window gains. */
+static void
+paned_max_position_cb (GObject    *paned,
+                       GParamSpec *pspec,
+                       gpointer    data)
+{
+  int max = 0;
+  gboolean set = FALSE;
+
+  (void) pspec;
+  (void) data;
+  g_object_get (paned, "max-position", &max, "position-set", &set, NULL);
+  if (max > 0 && !set)
+    gtk_paned_set_position (GTK_PANED (paned), max - max * 45 / 100);
+}
+
 static void
 sl_diff_panel_dispose (GObject *object)
 {
@@ -175,14 +193,21 @@ sl_diff_panel_init (SlDiffPanel *self)
   gtk_label_set_yalign (GTK_LABEL (self->summary), 0);
   gtk_label_set_selectable (GTK_LABEL (self->summary), TRUE);
   gtk_widget_add_css_class (self->summary, "monospace"); /* its figures are aligned in columns */
+  /* its lines are as long as a finding's summary or a trace's path (200 characters and more):
+   * wrapped to the pane, read top to bottom, never scrolled sideways; ~72 characters wide
+   * unless the pane is dragged wider */
+  gtk_label_set_wrap (GTK_LABEL (self->summary), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->summary), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->summary), 72);
   g_object_set (self->summary, "margin-start", 8, "margin-end", 8, "margin-top", 4, NULL);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->summary);
   gtk_widget_set_size_request (scroller, 360, -1);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC,
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   gtk_paned_set_end_child (GTK_PANED (paned), scroller);
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
+  g_signal_connect (paned, "notify::max-position", G_CALLBACK (paned_max_position_cb), NULL);
   gtk_box_append (GTK_BOX (self->box), paned);
 
   g_signal_connect (self->reports, "notify::selected", G_CALLBACK (report_selected_cb), self);

@@ -37,6 +37,8 @@ void           sl_events_table_select_row   (SlEventsTable  *self,
 void           sl_events_table_sort_by      (SlEventsTable  *self,
                                              SlEventsColumn  column,
                                              gboolean        descending);
+/* The event of the one selected row; none when no row or several are. */
+SlEventRef     sl_events_table_get_selected (SlEventsTable  *self);
 /* What the header line says ("4,000,000 events of GPU 0 · Stream 7 · Kernels") */
 const char    *sl_events_table_get_summary  (SlEventsTable  *self);
 GtkWidget     *sl_events_table_get_scrolled (SlEventsTable  *self);

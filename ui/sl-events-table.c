@@ -80,6 +80,44 @@ set_summary (SlEventsTable *self,
   gtk_label_set_text (GTK_LABEL (self->summary), text);
 }
 
+/* The row of the timeline's selected event, selected and scrolled to: an event found by search,
+ * gone to or clicked is the table's row too.  One pass over the rows at most (4 M: a few tens of
+ * ms, once a click); a lane in start order finds it at its index. */
+static void
+show_selected (SlEventsTable *self)
+{
+  SlEventRef sel = self->timeline != NULL ? sl_timeline_view_get_selected_event (self->timeline)
+                                          : SL_EVENT_REF_NONE;
+  SlEventsQuery *q = query (self);
+  gsize n = q != NULL ? sl_events_query_get_n (q) : 0, pos = G_MAXSIZE;
+  SlEventRef at;
+
+  if (q == NULL || self->dirty || self->emitting)
+    return;
+  at = sl_events_query_get (q, sel.index);
+  if (sel.lane >= 0 && at.lane == sel.lane && at.index == sel.index)
+    pos = sel.index;
+  for (gsize i = 0; sel.lane >= 0 && pos == G_MAXSIZE && i < n; i++)
+    {
+      at = sl_events_query_get (q, i);
+      if (at.lane == sel.lane && at.index == sel.index)
+        pos = i;
+    }
+  self->emitting = TRUE;
+  if (pos == G_MAXSIZE)
+    gtk_selection_model_unselect_all (GTK_SELECTION_MODEL (self->selection));
+  else
+    {
+      gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), (guint) pos, TRUE);
+      /* GTK 4.8 has no gtk_column_view_scroll_to: its list view's action does it */
+      for (GtkWidget *c = gtk_widget_get_first_child (self->view); c != NULL;
+           c = gtk_widget_get_next_sibling (c))
+        if (GTK_IS_LIST_VIEW (c))
+          gtk_widget_activate_action (c, "list.scroll-to-item", "u", (guint) pos);
+    }
+  self->emitting = FALSE;
+}
+
 /* Makes the rows for what the timeline selects now: a range across lanes, or one lane. */
 static void
 rebuild (SlEventsTable *self)
@@ -133,6 +171,7 @@ rebuild (SlEventsTable *self)
   set_summary (self, text != NULL ? text
                                   : "Click an event to list its lane's events, or Shift+drag to "
                                     "list every event in a time range");
+  show_selected (self);
 }
 
 static gboolean
@@ -177,11 +216,17 @@ timeline_selected_cb (SlTimelineView   *timeline,
 
   (void) ref;
   if (sel.lane < 0 || sel.lane == self->lane)
-    return;
+    {
+      show_selected (self);
+      return;
+    }
   self->lane = sel.lane;
   /* a range shows every lane already: the lane matters once the range is cleared */
   if (self->viewport != NULL && sl_viewport_get_selection (self->viewport, NULL, NULL))
-    return;
+    {
+      show_selected (self);
+      return;
+    }
   invalidate (self);
 }
 
@@ -353,6 +398,13 @@ save_csv (SlEventsTable *self)
   self->chooser = gtk_file_chooser_native_new ("Save Events as CSV",
                                                GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                                GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  if (self->trace != NULL && sl_trace_get_path (self->trace) != NULL)
+    {
+      /* beside the trace, not in the folder Sightline was started from */
+      g_autofree char *dir = g_path_get_dirname (sl_trace_get_path (self->trace));
+      g_autoptr (GFile) folder = g_file_new_for_path (dir);
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), folder, NULL);
+    }
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), "events.csv");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   g_signal_connect (self->chooser, "response", G_CALLBACK (save_response_cb), self);
@@ -404,6 +456,10 @@ sl_events_table_dispose (GObject *object)
   SlEventsTable *self = SL_EVENTS_TABLE (object);
 
   disconnect_timeline (self);
+  /* the column view going removes its columns, which unselects a row selected: the button
+   * that follows the selection is gone by then */
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, row_selection_cb, self);
   g_clear_handle_id (&self->rebuild_id, g_source_remove);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
@@ -583,6 +639,19 @@ sl_events_table_sort_by (SlEventsTable  *self,
   g_return_if_fail (column < SL_EVENTS_N_COLUMNS);
   gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->view), self->columns[column],
                                   descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+}
+
+SlEventRef
+sl_events_table_get_selected (SlEventsTable *self)
+{
+  g_autoptr (GtkBitset) sel = NULL;
+
+  g_return_val_if_fail (SL_IS_EVENTS_TABLE (self), SL_EVENT_REF_NONE);
+  flush (self);
+  sel = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  if (gtk_bitset_get_size (sel) != 1 || query (self) == NULL)
+    return SL_EVENT_REF_NONE;
+  return sl_events_query_get (query (self), gtk_bitset_get_minimum (sel));
 }
 
 const char *

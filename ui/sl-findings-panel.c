@@ -23,6 +23,7 @@ struct _SlFindingsPanel
   SlTimelineView *timeline;
   SlAnalysis     *analysis;
   GPtrArray      *rows;       /* GtkListBoxRow of each finding listed, in order (not reffed) */
+  gboolean        opening;    /* mapped just now: the tab is being opened */
 };
 
 /* What a row holds: its finding; a group's row also its instances' rows and its toggle. */
@@ -150,7 +151,7 @@ details_fill (SlFindingsPanel *self,
               const SlFinding *f)
 {
   SlTrace *trace = panel_trace (self);
-  SlTime t0 = trace != NULL ? sl_trace_get_start (trace) : 0;
+  SlTime t0 = trace != NULL ? sl_trace_get_origin (trace) : 0;
   g_autofree char *a = sl_format_offset (f->start - t0), *b = sl_format_offset (f->end - t0);
   g_autofree char *when = g_strdup_printf ("%s … %s", a, b);
   g_autofree char *cost = sl_format_duration (f->cost);
@@ -209,6 +210,41 @@ details_fill (SlFindingsPanel *self,
     }
 }
 
+/* The timeline's tint of finding f's lanes, events and time (NULL: none).  Only while the
+ * Findings tab is on screen: it is the tab's, not the trace's, and a PNG export of the timeline
+ * after leaving the tab does not carry it. */
+static void
+tint_finding (SlFindingsPanel *self,
+              const SlFinding *f)
+{
+  g_autofree SlEventRef *events = NULL;
+
+  if (self->timeline == NULL)
+    return;
+  if (f == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      sl_timeline_view_set_focus (self->timeline, 0, 0, NULL, 0, NULL, 0);
+      return;
+    }
+  events = g_new (SlEventRef, MAX (f->events->len, 1));
+  for (guint i = 0; i < f->events->len; i++)
+    {
+      const SlFindingEvent *e = &g_array_index (f->events, SlFindingEvent, i);
+      events[i] = (SlEventRef) { (gint) e->lane, e->index };
+    }
+  sl_timeline_view_set_focus (self->timeline, f->start, f->end, (const guint32 *) f->lanes->data,
+                              f->lanes->len, events, f->events->len);
+}
+
+static const SlFinding *
+selected_finding (SlFindingsPanel *self)
+{
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (GTK_LIST_BOX (self->list));
+
+  return row != NULL && self->analysis != NULL ? g_object_get_data (G_OBJECT (row), ROW_FINDING)
+                                               : NULL;
+}
+
 static void
 show_finding (SlFindingsPanel *self,
               const SlFinding *f)
@@ -216,27 +252,45 @@ show_finding (SlFindingsPanel *self,
   if (f == NULL)
     {
       details_clear (self);
-      if (self->timeline != NULL)
-        sl_timeline_view_set_focus (self->timeline, 0, 0, NULL, 0, NULL, 0);
+      tint_finding (self, NULL);
       return;
     }
   details_fill (self, f);
+  tint_finding (self, f);
   if (self->timeline != NULL)
     {
       SlViewport *vp = sl_timeline_view_get_viewport (self->timeline);
       SlTime len = MAX (f->end - f->start, 1), pad = MAX (len / 10, 1000);
-      g_autofree SlEventRef *events = g_new (SlEventRef, MAX (f->events->len, 1));
-
-      for (guint i = 0; i < f->events->len; i++)
-        {
-          const SlFindingEvent *e = &g_array_index (f->events, SlFindingEvent, i);
-          events[i] = (SlEventRef) { (gint) e->lane, e->index };
-        }
-      sl_timeline_view_set_focus (self->timeline, f->start, f->end,
-                                  (const guint32 *) f->lanes->data, f->lanes->len, events,
-                                  f->events->len);
       sl_viewport_set_visible (vp, f->start - pad, f->end + pad, TRUE);
     }
+}
+
+static gboolean
+opened_cb (gpointer data)
+{
+  SL_FINDINGS_PANEL (data)->opening = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Back on the tab: the finding selected there is tinted again, where the view is now. */
+static void
+sl_findings_panel_map (GtkWidget *widget)
+{
+  SlFindingsPanel *self = SL_FINDINGS_PANEL (widget);
+
+  self->opening = TRUE;
+  GTK_WIDGET_CLASS (sl_findings_panel_parent_class)->map (widget);
+  tint_finding (self, selected_finding (self));
+  g_idle_add_full (G_PRIORITY_HIGH, opened_cb, g_object_ref (self), g_object_unref);
+}
+
+static void
+sl_findings_panel_unmap (GtkWidget *widget)
+{
+  SlFindingsPanel *self = SL_FINDINGS_PANEL (widget);
+
+  GTK_WIDGET_CLASS (sl_findings_panel_parent_class)->unmap (widget);
+  tint_finding (self, NULL);
 }
 
 static void
@@ -245,6 +299,14 @@ row_selected_cb (GtkListBox      *box,
                  SlFindingsPanel *self)
 {
   (void) box;
+  if (row != NULL && self->opening)
+    {
+      /* A list box selects the row the focus enters, and the notebook moves the focus into the
+       * tab it opens when its last tab held it: opening Findings selected finding 1 and zoomed
+       * the timeline to it unasked.  The focus stays; a click, Enter or an arrow selects. */
+      gtk_list_box_unselect_all (box);
+      return;
+    }
   if (row == NULL || self->analysis == NULL)
     {
       show_finding (self, NULL);
@@ -473,6 +535,7 @@ sl_findings_panel_select (SlFindingsPanel *self,
                           guint            i)
 {
   g_return_if_fail (SL_IS_FINDINGS_PANEL (self));
+  self->opening = FALSE;  /* asked for: not the focus entering */
   if (i < self->rows->len)
     gtk_list_box_select_row (GTK_LIST_BOX (self->list), g_ptr_array_index (self->rows, i));
 }
@@ -509,6 +572,7 @@ sl_findings_panel_select_instance (SlFindingsPanel *self,
   GPtrArray *instances;
 
   g_return_if_fail (SL_IS_FINDINGS_PANEL (self));
+  self->opening = FALSE;  /* asked for: not the focus entering */
   if (i >= self->rows->len)
     return;
   instances = g_object_get_data (g_ptr_array_index (self->rows, i), ROW_INSTANCES);
@@ -587,6 +651,8 @@ static void
 sl_findings_panel_class_init (SlFindingsPanelClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = sl_findings_panel_dispose;
+  GTK_WIDGET_CLASS (klass)->map = sl_findings_panel_map;
+  GTK_WIDGET_CLASS (klass)->unmap = sl_findings_panel_unmap;
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "sl-findings-panel");
 }
@@ -610,7 +676,8 @@ sl_findings_panel_init (SlFindingsPanel *self)
   g_object_set (self->header, "margin-start", 8, "margin-end", 8, "margin-top", 4,
                 "margin-bottom", 4, NULL);
   self->list = gtk_list_box_new ();
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_BROWSE);
+  /* SINGLE, not BROWSE: nothing need be selected (see row_selected_cb) */
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_SINGLE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   "Findings", -1);
   g_signal_connect (self->list, "row-selected", G_CALLBACK (row_selected_cb), self);

@@ -157,7 +157,7 @@ update_info (SlStatsPanel *self,
                             "to see the events that start in it.", n, rows);
   else
     {
-      SlTime origin = sl_trace_get_start (self->trace);
+      SlTime origin = sl_trace_get_origin (self->trace);
       g_autofree char *a = sl_format_offset (self->r0 - origin);
       g_autofree char *b = sl_format_offset (self->r1 - origin);
       g_autofree char *d = sl_format_duration (self->r1 - self->r0);
@@ -597,6 +597,8 @@ sl_stats_panel_go_to_longest (SlStatsPanel *self)
   if (best.lane < 0)
     return FALSE;
   sl_timeline_view_select_event (self->timeline, best, TRUE);
+  /* as a click on it: the detail pane and the events table show it too */
+  g_signal_emit_by_name (self->timeline, "event-selected", &best);
   return TRUE;
 }
 

@@ -582,10 +582,50 @@ run_add (Run     *runs,
 }
 
 /*
+ * A fold of narrow boxes from x0 to x1, a pixel column at a time: each column in the colour of
+ * the function sampled at its middle (one galloping search, from the box before), the fold's
+ * grey where none is.  Zoomed out, a function that runs long stays a band of its colour and a
+ * thread's phases show, where one grey fold a depth made the chart a solid grey block.  Columns
+ * of one colour are one run.
+ */
+static void
+fold_columns (const Frame   *f,
+              SlFlame       *fl,
+              guint          d,
+              guint          n,
+              guint          i,
+              double         x0,
+              double         x1,
+              guint32        fold_key,
+              Run           *runs,
+              guint         *n_runs)
+{
+  const SlTime *starts = fl->starts[d];
+  guint n_boxes = fl->boxes[d]->len;
+  gint c0 = (gint) CLAMP (floor_fast (x0), 0, n), c1 = (gint) CLAMP (ceil (x1), 0, n);
+
+  if (*n_runs > 0 && c0 < (gint) runs[*n_runs - 1].to)
+    c0 = (gint) runs[*n_runs - 1].to;
+  for (gint c = c0; c < c1; c++)
+    {
+      SlTime mid = f->t0 + (SlTime) ((c + 0.5) / f->scale);
+      guint32 key = fold_key;
+
+      i = boxes_after (fl, d, i, mid);
+      if (i < n_boxes && starts[i] <= mid)
+        key = fl->slot_key[BOX (fl, d, i)->slot];
+      if (*n_runs > 0 && runs[*n_runs - 1].key == key && runs[*n_runs - 1].to == (guint) c)
+        runs[*n_runs - 1].to = (guint) c + 1;
+      else
+        runs[(*n_runs)++] = (Run) { (guint) c, (guint) c + 1, key, 1, 0xFF000000u | (key >> 8) };
+    }
+}
+
+/*
  * One depth of the chart as runs of pixel columns: a box of at least MIN_PX its own run (a pixel
- * short at its right when wide, so that neighbours of one colour stay apart), narrower ones one
- * grey fold, found a pixel column at a time by binary search: a row costs O(width × log boxes),
- * not O(boxes).
+ * short at its right when wide, so that neighbours of one colour stay apart), narrower ones a
+ * fold (fold_columns), found a pixel column at a time by binary search: a row costs
+ * O(width × log boxes), not O(boxes).
  */
 static guint
 depth_runs (const Frame    *f,
@@ -616,6 +656,7 @@ depth_runs (const Frame    *f,
         }
       /* narrow boxes from here on: one fold while they follow each other, a pixel column a
        * step */
+      guint first = i;
       double fx1 = x1;
       for (;;)
         {
@@ -628,7 +669,7 @@ depth_runs (const Frame    *f,
               || (double) (ends[i] - starts[i]) * f->scale >= MIN_PX)
             break;
         }
-      run_add (runs, &n_runs, n, x0, MAX (fx1, x0 + 1), fold_key);
+      fold_columns (f, fl, d, n, first, x0, MAX (fx1, x0 + 1), fold_key, runs, &n_runs);
     }
   return n_runs;
 }
@@ -845,7 +886,7 @@ _sl_timeline_flame_tooltip (SlTimelineView *self,
     g_autofree char *n = sl_format_int (b->n);
     g_autofree char *span = sl_format_duration (fl->ends[depth][k] - fl->starts[depth][k]);
     g_autofree char *off = sl_format_offset (fl->starts[depth][k]
-                                             - sl_trace_get_start (self->trace));
+                                             - sl_trace_get_origin (self->trace));
     return g_strdup_printf ("%s\n%s%sDepth %u · %s %s over %s\nStart %s",
                             sl_trace_str (self->trace, b->symbol), module,
                             *module != '\0' ? "\n" : "", depth, n,

@@ -97,7 +97,7 @@ query_tooltip_cb (GtkWidget  *widget,
   (void) user_data;
   if (self->trace == NULL)
     return FALSE;
-  start = sl_trace_get_start (self->trace);
+  start = sl_trace_get_origin (self->trace);
   ri = _sl_timeline_row_at (self, y);
   if (ri >= 0 && x < HEADER_W)
     {
@@ -151,8 +151,8 @@ query_tooltip_cb (GtkWidget  *widget,
     if (hit.item.count == 1)
       {
         g_autofree char *dur = sl_format_duration (ev->end - ev->start);
-        text = g_strdup_printf ("%s\nDuration %s\nStart %s", sl_trace_str (self->trace, ev->name),
-                                dur, off);
+        text = g_strdup_printf ("%s\nDuration %s\nStart %s",
+                                sl_trace_display_name (self->trace, lane->kind, ev->name), dur, off);
       }
     else
       {
@@ -274,7 +274,12 @@ action_fit_cb (GtkWidget  *widget,
 
   (void) name;
   (void) param;
-  if (self->trace != NULL && self->selected.lane >= 0)
+  /* the newer of the two: a range dragged after the event was clicked wins */
+  if (self->selected.lane == self->range_event.lane
+      && self->selected.index == self->range_event.index
+      && sl_viewport_get_selection (self->viewport, &s0, &s1))
+    sl_viewport_set_visible (self->viewport, s0, s1, TRUE);
+  else if (self->trace != NULL && self->selected.lane >= 0)
     {
       const SlEvent *ev = &sl_trace_get_lane (self->trace, self->selected.lane)
                              ->events[self->selected.index];
@@ -404,6 +409,7 @@ drag_update_cb (GtkGestureDrag *gesture,
       SlTime t = self->drag_t0 + (SlTime) ((CLAMP (sx + dx, HEADER_W, HEADER_W + w) - HEADER_W)
                                            * (self->drag_t1 - self->drag_t0) / w);
       sl_viewport_set_selection (self->viewport, self->drag_anchor, t);
+      self->range_event = self->selected;
     }
 }
 

@@ -133,12 +133,15 @@ filter_changed_cb (GtkSearchEntry *entry,
   sl_timeline_view_set_lane_filter (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
+/* Esc closes the popover and keeps the filter: the lanes it leaves are what the person asked
+ * for (the entry's clear icon or "Clear Lane Filter" clear it). */
 static void
 filter_stop_cb (GtkSearchEntry *entry,
                 SlTimelineView *self)
 {
-  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  (void) entry;
   gtk_popover_popdown (GTK_POPOVER (self->filter_popover));
+  gtk_widget_grab_focus (GTK_WIDGET (self));
 }
 
 void
@@ -150,9 +153,11 @@ _sl_timeline_filter_open (SlTimelineView *self)
     {
       self->filter_popover = gtk_popover_new ();
       gtk_widget_set_parent (self->filter_popover, GTK_WIDGET (self));
-      gtk_popover_set_position (GTK_POPOVER (self->filter_popover), GTK_POS_BOTTOM);
+      /* beside the lane headers, over the lanes' events: the headers it filters stay in
+       * sight (under the corner it covered them) */
+      gtk_popover_set_position (GTK_POPOVER (self->filter_popover), GTK_POS_RIGHT);
       gtk_popover_set_pointing_to (GTK_POPOVER (self->filter_popover),
-                                   &(GdkRectangle) { 8, 0, 40, (int) RULER_H });
+                                   &(GdkRectangle) { (int) HEADER_W + 4, 0, 1, (int) RULER_H });
       entry = gtk_search_entry_new ();
       g_object_set (entry, "placeholder-text", "Filter lanes by name", NULL);
       gtk_editable_set_width_chars (GTK_EDITABLE (entry), 24);
@@ -205,7 +210,7 @@ menu_event_name (SlTimelineView *self)
   if (self->trace == NULL || self->menu_ref.lane < 0)
     return NULL;
   lane = sl_trace_get_lane (self->trace, self->menu_ref.lane);
-  return sl_trace_str (self->trace, lane->events[self->menu_ref.index].name);
+  return sl_trace_display_name (self->trace, lane->kind, lane->events[self->menu_ref.index].name);
 }
 
 static void
@@ -235,6 +240,26 @@ menu_add (GMenu      *section,
   g_menu_append (section, label, action);
 }
 
+/* An event's name as a menu label shows it: at most 48 characters (a C++ kernel's is often
+ * hundreds, and made the menu as wide as the screen), its underscores doubled (a GMenu label
+ * takes one for a mnemonic: "flash_fwd_kernel" read "flashfwdkernel"). */
+static char *
+menu_name (const char *name)
+{
+  g_autofree char *shown = NULL;
+  g_auto (GStrv) parts = NULL;
+
+  if (g_utf8_strlen (name, -1) > 48)
+    {
+      g_autofree char *head = g_utf8_substring (name, 0, 47);
+      shown = g_strconcat (head, "…", NULL);
+    }
+  else
+    shown = g_strdup (name);
+  parts = g_strsplit (shown, "_", -1);
+  return g_strjoinv ("__", parts);
+}
+
 static GMenuModel *
 menu_model (SlTimelineView *self)
 {
@@ -249,12 +274,13 @@ menu_model (SlTimelineView *self)
 
   if (name != NULL)
     {
-      g_autofree char *find = g_strdup_printf ("Find All “%s”", name);
+      g_autofree char *shown = menu_name (name);
+      g_autofree char *find = g_strdup_printf ("Find All “%s”", shown);
       menu_add (event, "Copy Name", "timeline.copy-name");
       menu_add (event, find, "timeline.find-name");
       if (sl_trace_get_n_sources (self->trace) > 1)
         {
-          g_autofree char *align = g_strdup_printf ("Align Traces on “%s”", name);
+          g_autofree char *align = g_strdup_printf ("Align Traces on “%s”", shown);
           menu_add (event, align, "timeline.align-on-name");
         }
     }
@@ -289,6 +315,51 @@ menu_model (SlTimelineView *self)
   return G_MENU_MODEL (menu);
 }
 
+/* GTK 4.8's popover menu is sized before its sections' separators show, one item short (its
+ * last, "Filter Lanes…" or "Show N Hidden Lanes", was below the fold): its scrolled window is
+ * asked for at least its content's natural height, up to what a screen holds. */
+static void
+menu_fit_height (GtkWidget *w)
+{
+  if (GTK_IS_SCROLLED_WINDOW (w))
+    {
+      GtkWidget *child = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (w));
+      int min_w = 0, nat = 0, nat_min_w = 0;
+      if (child != NULL)
+        {
+          gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
+          gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, -1, NULL, &nat, NULL, NULL);
+          gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, min_w, NULL, &nat_min_w, NULL,
+                              NULL);
+        }
+      gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (w),
+                                                  MIN (MAX (nat, nat_min_w), 640));
+      return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    menu_fit_height (c);
+}
+
+static gboolean
+menu_fit_idle_cb (gpointer data)
+{
+  if (gtk_widget_get_mapped (data))
+    {
+      menu_fit_height (data);
+      gtk_popover_present (GTK_POPOVER (data));  /* 4.8 resizes a shown popover only so */
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* After the menu's sections have shown their separators (an idle of GtkMenuSectionBox, at
+ * G_PRIORITY_HIGH_IDLE, once the popover is sized): 13 px each, two of them a row short. */
+static void
+menu_mapped_cb (GtkWidget *menu)
+{
+  g_idle_add_full (G_PRIORITY_LOW, menu_fit_idle_cb, g_object_ref (menu), g_object_unref);
+}
+
 GtkWidget *
 sl_timeline_view_context_menu_at (SlTimelineView *self,
                                   double          x,
@@ -308,6 +379,7 @@ sl_timeline_view_context_menu_at (SlTimelineView *self,
       gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
       gtk_popover_set_position (GTK_POPOVER (self->menu), GTK_POS_BOTTOM);
       gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
+      g_signal_connect (self->menu, "map", G_CALLBACK (menu_mapped_cb), NULL);
     }
   else
     gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->menu), model);

@@ -130,6 +130,10 @@ legend_content (SlTimelineView *self)
   legend_row (grid, &row, &p->select, "▢", "Selected event");
   legend_row (grid, &row, &p->search, "▁▁", "Search match");
   legend_row (grid, &row, &p->focus, "▁▁", "Finding in focus");
+  /* the strip along the ruler's foot (sl-timeline-ruler.c): p->idle at 55%, the focused one in
+   * p->focus */
+  legend_row (grid, &row, &p->idle, "▁▁",
+              "Along the ruler: where the findings are (the one in focus in the focus colour)");
   legend_row (grid, &row, &p->range, "██", "Selected time range");
   return GTK_WIDGET (grid);
 }

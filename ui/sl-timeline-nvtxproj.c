@@ -226,10 +226,9 @@ _sl_timeline_nvtxproj_track_title (SlTimelineView *self,
 
   if (s == NULL || track < 0 || gpu >= s->n_gpus || (guint) track >= s->gpus[gpu].n_tracks)
     return g_strdup ("Projecting…");
-  const Track *t = &s->gpus[gpu].tracks[track];
-  if (t->of_level == 0)
-    return g_strdup_printf ("Level %u", t->level);
-  return g_strdup_printf ("Level %u (%u)", t->level, t->of_level + 1);
+  /* the tracks of all levels are rows of one "NVTX" under its header (as the thread's own NVTX
+   * rows are: _sl_timeline_row_continues), not "Level 0 … Level 4" */
+  return g_strdup ("NVTX");
 }
 
 static const Track *
@@ -404,7 +403,7 @@ _sl_timeline_nvtxproj_tooltip (SlTimelineView *self,
 
   if (t == NULL || !track_hit (self, t, x, &first, &count))
     return NULL;
-  origin = sl_trace_get_start (self->trace);
+  origin = sl_trace_get_origin (self->trace);
   if (count > 1)
     {
       g_autofree char *n = sl_format_int (count);

@@ -143,7 +143,8 @@ _sl_timeline_event_label (SlTimelineView *self,
       if (ki != NULL && ki->short_name != SL_NO_STR)
         *id = ki->short_name;
     }
-  return sl_trace_str (self->trace, *id);
+  /* (text widths are cached by id: an id is always drawn as this text) */
+  return sl_trace_display_name (self->trace, lane->kind, *id);
 }
 
 void

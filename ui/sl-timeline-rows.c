@@ -252,10 +252,10 @@ lane_title (const SlLane *lane)
 {
   switch (lane->kind)
     {
-    case SL_LANE_CUDA_API:
-      return lane->depth > 0 ? g_strdup_printf ("CUDA API %u", lane->depth) : g_strdup ("CUDA API");
-    case SL_LANE_NVTX:
-      return lane->depth > 0 ? g_strdup_printf ("NVTX %u", lane->depth) : g_strdup ("NVTX");
+    /* a depth's lane has its thread's title: its rows read as one that grows in depth, under
+     * one header (_sl_timeline_row_continues), as nsys-ui shows them, not "NVTX 1 … NVTX 10" */
+    case SL_LANE_CUDA_API: return g_strdup ("CUDA API");
+    case SL_LANE_NVTX: return g_strdup ("NVTX");
     case SL_LANE_OSRT: return g_strdup ("OS runtime");
     case SL_LANE_SAMPLES: return g_strdup ("CPU samples");
     case SL_LANE_KERNELS: return g_strdup ("Kernels");
@@ -279,6 +279,25 @@ pid_of (SlTimelineView *self,
     if (sl_trace_get_process (self->trace, i)->global_pid == global_pid)
       return sl_trace_get_process (self->trace, i)->pid;
   return (guint) (global_pid >> 24) & 0xFFFFFF;
+}
+
+/* Ids at or above this are the JSON reader's for a text pid or tid (counted down from 2^24 - 1,
+ * sl-reader-json.c map_id): no process or thread has them (Linux's pid_max is 2^22 at most). */
+#define SYNTHETIC_ID(id) ((id) >= 0xF00000u)
+
+/* Whether a thread's name holds its tid already ("thread 4037 (python3.8)", as Kineto writes
+ * them): as a word of its own, not part of one ("worker_119" is a name, and keeps its tid). */
+static gboolean
+name_has_id (const char *name,
+             guint       id)
+{
+  g_autofree char *digits = g_strdup_printf ("%u", id);
+  gsize n = strlen (digits);
+
+  for (const char *p = strstr (name, digits); p != NULL; p = strstr (p + 1, digits))
+    if ((p == name || strchr (" ([#", p[-1]) != NULL) && strchr (" )]", p[n]) != NULL)
+      return TRUE;   /* (strchr finds the terminating '\0' too: the name's end) */
+  return FALSE;
 }
 
 /* "name [pid]", or "Process [pid]" when the trace has no name for it; then the command line's
@@ -307,9 +326,11 @@ process_title (SlTimelineView  *self,
         args++;
     }
   g_autofree char *rank = pr->rank >= 0 ? g_strdup_printf ("rank %d · ", pr->rank) : g_strdup ("");
+  /* Kineto's "Spans", "Traces": a name, no pid (the reader's made-up id is no one's to read) */
+  g_autofree char *pid = SYNTHETIC_ID (pr->pid) ? g_strdup ("") : g_strdup_printf (" [%u]", pr->pid);
   if (*args != '\0')
-    return g_strdup_printf ("%s%s [%u] %s", rank, *name != '\0' ? name : "Process", pr->pid, args);
-  return g_strdup_printf ("%s%s [%u]", rank, *name != '\0' ? name : "Process", pr->pid);
+    return g_strdup_printf ("%s%s%s %s", rank, *name != '\0' ? name : "Process", pid, args);
+  return g_strdup_printf ("%s%s%s", rank, *name != '\0' ? name : "Process", pid);
 }
 
 /* A header row's tooltip: a process's whole command line and parent, when recorded; what a GPU
@@ -326,7 +347,13 @@ _sl_timeline_row_tooltip (SlTimelineView *self,
     return NULL;
   r = row_get (self, row);
   if (r->kind == ROW_GPU_UTIL)
-    return _sl_timeline_util_window_text (self, (guint) r->gpu);
+    {
+      g_autofree char *window = _sl_timeline_util_window_text (self, (guint) r->gpu);
+      return g_strdup_printf ("%s%sShaded red where the GPU was busy less than %.0f%% of the "
+                              "time: work there left it idle.",
+                              window != NULL ? window : "", window != NULL ? "\n" : "",
+                              100 * self->util_threshold);
+    }
   if (r->kind != ROW_GROUP || r->key == NULL || !g_str_has_prefix (r->key, "p:"))
     return NULL;
   gpid = g_ascii_strtoull (r->key + 2, NULL, 10);
@@ -440,7 +467,9 @@ add_thread_rows (SlTimelineView   *self,
 
   add_row (self, b, ROW_GROUP, level, -1, -1,
            g_strdup_printf ("t:%" G_GUINT64_FORMAT, th->global_tid),
-           g_strdup_printf ("%s (%u)", *name != '\0' ? name : "thread", th->tid));
+           *name != '\0' && (SYNTHETIC_ID (th->tid) || name_has_id (name, th->tid))
+             ? g_strdup (name)
+             : g_strdup_printf ("%s (%u)", *name != '\0' ? name : "thread", th->tid));
   for (guint k = 0; k < t->n; k++)
     {
       const SlLane *lane = sl_trace_get_lane (self->trace, t->first + k);
@@ -704,11 +733,17 @@ add_gpu_rows (SlTimelineView *self,
   guint32 cur_ctx = 0, cur_green = 0, cur_stream = 0;
   gboolean have_ctx = FALSE, have_stream = FALSE;
 
-  add_row (self, b, ROW_GROUP, 0, -1, (gint) g, g_strdup_printf ("g:%s", tag),
-           g_str_equal (gname, plain) || *gname == '\0'
-             ? g_steal_pointer (&plain)
-             : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname));
+  /* a GPU the trace lists (TARGET_INFO_GPU, Kineto's deviceProperties) with no work on it is
+   * shown too, said to be idle, as nsys-ui lists it: its absence would read as a GPU unseen */
+  gboolean unnamed = g_str_equal (gname, plain) || *gname == '\0';
+  char *title = from >= to ? unnamed ? g_strdup_printf ("GPU %u · idle", gpu->device_id)
+                                     : g_strdup_printf ("GPU %u · idle · %s", gpu->device_id, gname)
+                : unnamed  ? g_steal_pointer (&plain)
+                           : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname);
+  add_row (self, b, ROW_GROUP, 0, -1, (gint) g, g_strdup_printf ("g:%s", tag), title);
   add_row (self, b, ROW_GPU_UTIL, 1, -1, (gint) g, NULL, g_strdup ("Utilization"));
+  if (from >= to)
+    return;
   add_row (self, b, ROW_GPU_ALL, 1, -1, (gint) g, NULL, g_strdup ("All streams"));
   add_nvtxproj_rows (self, b, g);
   for (guint i = from; i < to; i++)
@@ -847,9 +882,9 @@ _sl_timeline_rows_rebuild (SlTimelineView *self)
         }
       add_cpu_rows (self, &b, n_lanes);
       for (guint k = 0; k < self->n_gpus; k++)
-        if (first[order[k]] != G_MAXUINT
-            && (n_sources == 1 || sl_trace_get_gpu (self->trace, order[k])->source == s))
-          add_gpu_rows (self, &b, order[k], first[order[k]], last[order[k]]);
+        if (n_sources == 1 || sl_trace_get_gpu (self->trace, order[k])->source == s)
+          add_gpu_rows (self, &b, order[k], first[order[k]] != G_MAXUINT ? first[order[k]] : 0,
+                        last[order[k]]);
       if (n_sources == 1)
         add_cpu_core_rows (self, &b);
     }
@@ -877,7 +912,8 @@ draw_util_header (SlTimelineView *self,
                   const GdkRGBA  *tc)
 {
   double base = y + r->h - 2, gh = r->h - 6;
-  g_autofree char *idle = g_strdup_printf ("idle < %.0f%%", 100 * self->util_threshold);
+  /* what the red shading means, in words: "idle < 80%" read as a setting, not as a legend */
+  g_autofree char *idle = g_strdup_printf ("red: < %.0f%% busy", 100 * self->util_threshold);
   static const char *const ends[] = { "0%", "100%" };
 
   _sl_timeline_draw_text_plain (self, snapshot, r->label, x, y + 3, tc);
@@ -897,6 +933,25 @@ draw_util_header (SlTimelineView *self,
                                     CLAMP (ty, y + 1, y + r->h - self->text_h - 1),
                                     &self->pal.dim_fg);
     }
+}
+
+gboolean
+_sl_timeline_row_continues (SlTimelineView *self,
+                            guint           row)
+{
+  if (row == 0 || row >= self->rows->len)
+    return FALSE;
+  const Row *r = row_get (self, row), *p = row_get (self, row - 1);
+  if (r->kind != p->kind || r->level != p->level || g_strcmp0 (r->label, p->label) != 0)
+    return FALSE;
+  if (r->kind == ROW_NVTX_PROJ)
+    return r->gpu == p->gpu;
+  if (r->kind != ROW_LANE)
+    return FALSE;
+  const SlLane *a = sl_trace_get_lane (self->trace, r->lane);
+  const SlLane *b = sl_trace_get_lane (self->trace, p->lane);
+  return a->kind == b->kind && a->thread == b->thread && a->gpu == b->gpu
+         && a->stream_id == b->stream_id;
 }
 
 void
@@ -940,11 +995,13 @@ _sl_timeline_draw_headers (SlTimelineView *self,
       else if (r->kind == ROW_CPU_UTIL)
         _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x, y + 3, HEADER_W - x - 6,
                                 tc);
-      else
+      else if (!_sl_timeline_row_continues (self, i))
         _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x,
                                 y + (r->h - self->text_h) / 2, HEADER_W - x - 6, tc);
-      gtk_snapshot_append_color (snapshot, &self->pal.grid,
-                                 &GRAPHENE_RECT_INIT (0, y + r->h - 1, HEADER_W, 1));
+      /* one header over the rows of one lane that grows in depth: no line inside it */
+      if (!_sl_timeline_row_continues (self, i + 1))
+        gtk_snapshot_append_color (snapshot, &self->pal.grid,
+                                   &GRAPHENE_RECT_INIT (0, y + r->h - 1, HEADER_W, 1));
     }
   gtk_snapshot_append_color (snapshot, &self->pal.grid,
                              &GRAPHENE_RECT_INIT (HEADER_W - 1, RULER_H, 1, height - RULER_H));

@@ -54,7 +54,16 @@ format_tick (char   *buf,
               (double) t / (double) units[u].ns, units[u].name);
 }
 
-/* Whether absolute labels (time since the trace's start) would be long in the step's unit:
+/* Time 0 of the labels: the trace's (sl_trace_get_origin: the session's start, where nsys-ui
+ * counts from), else the viewport's start. */
+static SlTime
+ruler_origin (SlTimelineView *self,
+              SlTime          start)
+{
+  return self->trace != NULL ? sl_trace_get_origin (self->trace) : start;
+}
+
+/* Whether absolute labels (time since the trace's time 0) would be long in the step's unit:
  * more than four integer digits ("2046600 µs") or more than ten characters; such frames label
  * offsets from a base tick instead, the base written in the corner. */
 static gboolean
@@ -86,6 +95,7 @@ _sl_timeline_ruler_labels (SlTimelineView *self,
 
   g_array_set_size (out, 0);
   sl_viewport_get_bounds (self->viewport, &start, &end);
+  start = ruler_origin (self, start);
   step = tick_step ((double) (f->t1 - f->t0), f->width, 110);
   first = start + ((f->t0 - start) / step) * step;
   if (first < f->t0)
@@ -125,6 +135,7 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
   GdkRGBA tc = self->pal.fg, dc = self->pal.dim_fg;
 
   sl_viewport_get_bounds (self->viewport, &start, &end);
+  start = ruler_origin (self, start);   /* ticks on the labels' grid */
   gtk_snapshot_append_color (snapshot, &self->pal.ruler_bg,
                              &GRAPHENE_RECT_INIT (0, 0, f->right, RULER_H));
   gtk_snapshot_append_color (snapshot, &self->pal.grid,
@@ -160,7 +171,9 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
     if (relative)
       {
         g_autofree char *o = sl_format_offset (base - start);
-        line = g_strdup_printf ("%s wide · base %s", d, o);
+        /* the base first: the ticks are relative to it, and an ellipsis takes the end of a
+         * line that does not fit ("1.500 µs wide · base +10…" lost the base) */
+        line = g_strdup_printf ("base %s · %s wide", o, d);
       }
     else
       line = g_strdup_printf ("%s wide", d);
@@ -254,5 +267,6 @@ _sl_timeline_grid_ticks (SlTimelineView *self,
 
   *step = tick_step ((double) (f->t1 - f->t0), f->width, 110);
   sl_viewport_get_bounds (self->viewport, &start, &end);
+  start = ruler_origin (self, start);
   *first = start + ((f->t0 - start) / *step) * *step - *step;
 }

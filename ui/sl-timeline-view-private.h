@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sl-cpu-util.h"
+#include "sl-display-name.h"
 #include "sl-lane.h"
 #include "sl-search.h"
 #include "sl-timeline-view.h"
@@ -205,6 +206,10 @@ struct _SlTimelineView
   int            drag_mode;
   SlTime         drag_t0, drag_t1, drag_anchor;
   double         drag_vvalue;
+  SlEventRef     range_event;    /* the event selected when a range was last dragged: while it
+                                  * stays selected, F fits the newer range, not it */
+  gboolean       reveal_gpu;     /* a new trace: scroll its first GPU's rows into sight once
+                                  * the view has a height (sl-timeline-view.c) */
 
   /* drawing */
   Palette        pal;
@@ -586,6 +591,11 @@ void _sl_timeline_set_vadjustment (SlTimelineView *self,
                                    GtkAdjustment  *adj);
 char *_sl_timeline_row_tooltip (SlTimelineView *self,
                                 gint            row);
+/* Whether row `row` goes on the one above it as a deeper level of the same thing (a thread's
+ * NVTX or CUDA API at another depth, a GPU's next projected NVTX level): drawn under its
+ * header, without a title of its own. */
+gboolean _sl_timeline_row_continues (SlTimelineView *self,
+                                     guint           row);
 
 /* sl-timeline-cpu.c */
 SlCpuUtil *_sl_timeline_cpu_util (SlTimelineView *self);

@@ -1,6 +1,7 @@
 /* sl-timeline-view.c: the timeline widget: its GObject, the snapshot that runs a frame, its API. */
 #include "sl-timeline-view-private.h"
 #include "sl-sort.h"
+#include "sl-work-range.h"
 
 enum
 {
@@ -211,6 +212,7 @@ _sl_timeline_select_ref (SlTimelineView *self,
                          gboolean        emit)
 {
   self->selected = ref;
+  self->range_event = SL_EVENT_REF_NONE;  /* newer than any range: F fits it */
   gtk_widget_queue_draw (GTK_WIDGET (self));
   if (emit)
     g_signal_emit (self, signals[EVENT_SELECTED], 0, &self->selected);
@@ -236,6 +238,34 @@ viewport_changed_cb (SlViewport     *viewport,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The first view of a trace holds its first GPU's rows (sl_timeline_view_reveal_gpu): on a
+ * laptop's 1366 × 768 the rows of a few threads (each with its NVTX, OS runtime, samples and
+ * states) pushed them below the fold.  The view scrolls down, no further than the GPU's group,
+ * until its "All streams" row (or its utilization) is in sight; once, when it has a height. */
+static void
+reveal_first_gpu (SlTimelineView *self)
+{
+  double page = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_H, group = -1, need = -1;
+
+  if (!self->reveal_gpu || self->trace == NULL || self->vadjustment == NULL || page <= 0)
+    return;
+  self->reveal_gpu = FALSE;
+  for (guint r = 0; r < self->rows->len && need < 0; r++)
+    {
+      const Row *row = row_get (self, r);
+      if (row->kind == ROW_GROUP && group < 0 && row->key != NULL && row->key[0] == 'g')
+        group = row->y;
+      if (row->kind == ROW_GPU_UTIL && group >= 0 && r + 1 < self->rows->len
+          && row_get (self, r + 1)->kind != ROW_GPU_ALL)
+        need = row->y + row->h;
+      if (row->kind == ROW_GPU_ALL)
+        need = row->y + row->h + ROW_LANE_H;
+    }
+  if (need <= page || group < 0)
+    return;
+  gtk_adjustment_set_value (self->vadjustment, MIN (need - page, group));
+}
+
 static void
 sl_timeline_view_size_allocate (GtkWidget *widget,
                                 int        width,
@@ -248,6 +278,7 @@ sl_timeline_view_size_allocate (GtkWidget *widget,
   (void) height;
   (void) baseline;
   _sl_timeline_configure_vadjustment (self);
+  reveal_first_gpu (self);
   if (self->legend != NULL)
     gtk_popover_present (GTK_POPOVER (self->legend));
 }
@@ -415,6 +446,7 @@ sl_timeline_view_init (SlTimelineView *self)
   self->collapsed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->text_w = g_hash_table_new (NULL, NULL);
   self->selected = SL_EVENT_REF_NONE;
+  self->range_event = SL_EVENT_REF_NONE;
   self->colors_epoch = 1;   /* a lane's runs_epoch of 0 is "none" */
   self->highlight_name = SL_NO_STR;
   self->ruler_base = -1;
@@ -610,9 +642,14 @@ set_trace (SlTimelineView *self,
       _sl_timeline_rows_rebuild (self);
       if (self->vadjustment != NULL && !keep)
         gtk_adjustment_set_value (self->vadjustment, 0);
+      self->reveal_gpu = FALSE;
       if (!keep)
         sl_viewport_clear_selection (self->viewport);
       sl_viewport_set_bounds (self->viewport, sl_trace_get_start (trace), sl_trace_get_end (trace));
+      /* the first view: where the work is, not what one long range stretched the axis to */
+      SlTime w0, w1;
+      if (!keep && sl_trace_get_work_range (trace, &w0, &w1))
+        sl_viewport_set_visible (self->viewport, w0, w1, TRUE); /* Back: the whole trace */
     }
   else
     _sl_timeline_rows_rebuild (self);
@@ -731,6 +768,7 @@ sl_timeline_view_select_event (SlTimelineView *self,
   if (!ref_valid (self, ref))
     ref = SL_EVENT_REF_NONE;
   self->selected = ref;
+  self->range_event = SL_EVENT_REF_NONE;  /* newer than any range: F fits it */
   if (ref.lane >= 0 && scroll_to)
     {
       const SlLane *lane = sl_trace_get_lane (self->trace, ref.lane), *other;
@@ -1011,4 +1049,12 @@ sl_timeline_view_get_event_color (SlTimelineView *self,
     *color = _sl_timeline_event_color (self, lane, &lane->events[ref.index]);
   }
   return TRUE;
+}
+
+void
+sl_timeline_view_reveal_gpu (SlTimelineView *self)
+{
+  g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
+  self->reveal_gpu = TRUE;
+  reveal_first_gpu (self);
 }

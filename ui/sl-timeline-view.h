@@ -30,6 +30,9 @@ void        sl_timeline_view_set_trace          (SlTimelineView *self,
 void        sl_timeline_view_continue_trace     (SlTimelineView *self,
                                                  SlTrace        *trace);
 SlTrace    *sl_timeline_view_get_trace          (SlTimelineView *self);
+/* Scrolls the first GPU's rows into sight, now or once the view has a height (a new trace's
+ * first view on a small screen). */
+void        sl_timeline_view_reveal_gpu         (SlTimelineView *self);
 SlViewport *sl_timeline_view_get_viewport       (SlTimelineView *self);
 
 /* The selected event; "event-selected" (SlEventRef *) is emitted on a click, and

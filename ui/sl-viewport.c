@@ -14,6 +14,9 @@ struct _SlViewport
   SlTime   sel0, sel1;
   GArray  *back;               /* SlTime pairs */
   GArray  *forward;
+  gboolean unsaved;            /* the view shown is one to come back to (the first view, one
+                                * gone to) and not in `back`: the first of a run of changes
+                                * not remembered (wheel zoom, W/S, pan) saves it there */
 };
 
 G_DEFINE_FINAL_TYPE (SlViewport, sl_viewport, G_TYPE_OBJECT)
@@ -237,6 +240,7 @@ sl_viewport_set_bounds (SlViewport *self,
   g_array_set_size (self->forward, 0);
   self->t0 = start;
   self->t1 = end;
+  self->unsaved = TRUE;
   /* The one setter that notifies when nothing changed, on purpose: a new trace (a live
    * recording's reload) often has the same bounds, and what follows the viewport must redraw
    * and re-enable Back/Forward for it (the "changed" signal this replaced did the same). */
@@ -284,11 +288,13 @@ sl_viewport_set_visible (SlViewport *self,
     return;
   could_go_back = self->back->len > 0;
   could_go_forward = self->forward->len > 0;
-  if (remember)
+  if (remember || self->unsaved)
     {
       push (self->back, self->t0, self->t1);
       g_array_set_size (self->forward, 0);
     }
+  /* a view remembered is one to come back to; the steps of a zoom or a pan are not */
+  self->unsaved = remember;
   self->t0 = t0;
   self->t1 = t1;
   notify_visible (self, could_go_back, could_go_forward);
@@ -336,6 +342,8 @@ step_history (SlViewport *self,
   push (to, self->t0, self->t1);
   self->t0 = t0;
   self->t1 = t1;
+  /* the view gone to is in neither stack now: a zoom from it saves it, as a new step would */
+  self->unsaved = TRUE;
   notify_visible (self, could_go_back, could_go_forward);
   return TRUE;
 }

@@ -1,0 +1,23 @@
+/* sl-display-name.h: the names a person reads for events, the same in every pane. */
+#pragma once
+
+#include "sl-trace.h"
+
+G_BEGIN_DECLS
+
+/* The name shown for an event of a `kind` lane whose name is string `id`: nsys's versioned CUDA
+ * API names lose their "_vNNNN" ("cudaLaunchKernel_v7000" → "cudaLaunchKernel"), as nsys's
+ * reports (cuda_api_sum) and nsys-ui write them; any other name as the trace has it.  Valid as
+ * long as the trace; safe from any thread. */
+const char *sl_trace_display_name (SlTrace    *trace,
+                                   SlLaneKind  kind,
+                                   guint32     id);
+/* The same for a name's text, known to be a CUDA API name: its length without the suffix. */
+gsize       sl_api_display_length  (const char *name);
+
+/* `text` (a finding's summary, advice or cause) with the CUDA API names in it as
+ * sl_trace_display_name () shows them: "in cudaStreamSynchronize_v3020" → "in
+ * cudaStreamSynchronize".  A new string. */
+char       *sl_display_text        (const char *text);
+
+G_END_DECLS
