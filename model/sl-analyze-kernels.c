@@ -72,7 +72,7 @@ kernel_groups (SlAnalyzeCtx *ctx,
   gsize all = 0;
 
   memset (slot, 0xff, sizeof (guint32) * MAX (n_strs, 1));
-  kgs->groups = g_array_new (FALSE, FALSE, sizeof (KernelGroup));
+  *kgs = (KernelGroups) { g_array_new (FALSE, FALSE, sizeof (KernelGroup)), NULL, NULL };
   for (guint pass = 0; pass < 2; pass++)
     {
       for (guint k = 0; k < gi->kernels->len; k++)

@@ -80,3 +80,14 @@ sl_test_screenshot (GtkWidget  *widget,
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
 }
+
+void
+sl_test_collect_labels (GtkWidget *widget,
+                        GString   *out)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    sl_test_collect_labels (c, out);
+}

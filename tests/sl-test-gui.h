@@ -1,4 +1,5 @@
-/* sl-test-gui.h: what the GUI tests (test-ui-*) share: running the main loop, waiting, screenshots. */
+/* sl-test-gui.h: what the GUI tests (test-ui-*) share: running the main loop, waiting, screenshots,
+ * the labels a window shows. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -16,5 +17,8 @@ gboolean sl_test_wait_until  (SlTestCond  cond,
 /* Renders what the widget shows into build/tests/screenshots/NAME.png, to look at. */
 void     sl_test_screenshot  (GtkWidget  *widget,
                               const char *name);
+/* Appends the text of every visible label under widget (itself included), a line each. */
+void     sl_test_collect_labels (GtkWidget *widget,
+                                 GString   *out);
 
 G_END_DECLS

@@ -52,27 +52,12 @@ has_error_dialog (gpointer data)
   return d != NULL && gtk_widget_get_mapped (d);
 }
 
-/* Every label's text under `widget`, one per line: what a person reads. */
-static void
-collect_labels (GtkWidget *widget,
-                GString   *out)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
-    {
-      g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
-      g_string_append_c (out, '\n');
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    collect_labels (c, out);
-}
-
 static char *
 widget_text (GtkWidget *widget)
 {
   GString *out = g_string_new (NULL);
 
-  collect_labels (widget, out);
+  sl_test_collect_labels (widget, out);
   return g_string_free (out, FALSE);
 }
 

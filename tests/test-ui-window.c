@@ -91,17 +91,6 @@ find_labelled (GtkWidget  *root,
   return NULL;
 }
 
-static void
-collect_labels (GtkWidget *widget,
-                GString   *out)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
-    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    collect_labels (c, out);
-}
-
 /* A click through the X server at widget coordinates (x, y); FALSE without xdotool. */
 static gboolean
 real_click (GtkWidget *widget,
@@ -288,7 +277,7 @@ test_recent_json (void)
   sl_test_iterate_for (300);
   g_assert_cmpstr (sl_window_get_page (empty), ==, "empty");
   page = gtk_stack_get_visible_child (GTK_STACK (empty->stack));
-  collect_labels (page, text);
+  sl_test_collect_labels (page, text);
   g_test_message ("start page:\n%s", text->str);
   g_assert_nonnull (find_labelled (page, GTK_TYPE_LABEL, base));
   g_assert_nonnull (strstr (text->str, "JSON"));
