@@ -546,13 +546,15 @@ test_fit_range (void)
 
   sl_timeline_view_select_event (tv, kernel, FALSE);
   g_signal_emit_by_name (tv, "event-selected", &kernel);
+  /* the window settled before the drag (under ASan it lays out late) */
+  sl_test_iterate_for (500);
   if (!real_ruler_drag (GTK_WIDGET (tv), w * 0.4, w * 0.7))
     {
       g_test_skip ("no xdotool");
       close_window (window);
       return;
     }
-  g_assert_true (sl_test_wait_until (has_selection, vp, 5000));
+  g_assert_true (sl_test_wait_until (has_selection, vp, 15000));
   sl_test_iterate_for (100);
   g_assert_cmpint (sl_timeline_view_get_selected_event (tv).lane, ==, kernel.lane);
   g_assert_true (sl_viewport_get_selection (vp, &s0, &s1));
