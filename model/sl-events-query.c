@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "sl-display-name.h"
 #include "sl-format.h"
 #include "sl-lane.h"
 
@@ -471,7 +472,7 @@ sl_events_query_cell_text (SlEventsQuery  *query,
   switch (column)
     {
     case SL_EVENTS_COLUMN_NAME:
-      return g_strdup (sl_trace_str (query->trace, e->name));
+      return g_strdup (sl_trace_display_name (query->trace, lane->kind, e->name));
     case SL_EVENTS_COLUMN_START:
       return sl_format_offset (e->start - sl_trace_get_origin (query->trace));
     case SL_EVENTS_COLUMN_DURATION:
@@ -534,7 +535,7 @@ sl_events_query_csv_row (SlEventsQuery *query,
   origin = sl_trace_get_origin (query->trace);
   title = sl_events_lane_title (query->trace, lane);
   details = details_text (query->trace, lane, e);
-  csv_field (out, sl_trace_str (query->trace, e->name));
+  csv_field (out, sl_trace_display_name (query->trace, lane->kind, e->name));
   g_string_append_printf (out, ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",",
                           e->start - origin, e->end - e->start, e->end - origin);
   csv_field (out, title);

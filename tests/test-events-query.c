@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "sl-display-name.h"
 #include "sl-events-query.h"
 #include "sl-lane.h"
 #include "sl-plant.h"
@@ -325,11 +326,13 @@ test_cells_csv (void)
   }
 }
 
-/* The real exports: every row of every lane has a name cell, a lane title, a CSV line. */
+/* The real exports: every row of every lane has a name cell, a lane title, a CSV line; a CUDA
+ * call's name as every pane shows it (nsys's _vNNNN suffix dropped, issue 29 item 12). */
 static void
 test_real (void)
 {
   g_auto (GStrv) paths = sl_test_nsys_traces ();
+  guint renamed = 0;
 
   for (guint p = 0; paths != NULL && paths[p] != NULL; p++)
     {
@@ -349,13 +352,36 @@ test_real (void)
             {
               g_autofree char *title = sl_events_query_cell_text (q, i, SL_EVENTS_COLUMN_LANE);
               g_autofree char *details = sl_events_query_cell_text (q, i, SL_EVENTS_COLUMN_DETAILS);
+              g_autofree char *name = sl_events_query_cell_text (q, i, SL_EVENTS_COLUMN_NAME);
+              const SlLane *lane = sl_trace_get_lane (trace, l);
+              SlEventRef r = sl_events_query_get (q, i);
+              const char *raw = sl_trace_str (trace, lane->events[r.index].name);
+              gsize keep = lane->kind == SL_LANE_CUDA_API ? sl_api_display_length (raw)
+                                                          : strlen (raw);
+              gsize at = csv->len;
               g_assert_cmpstr (title, !=, "");
               g_assert_true (g_utf8_validate (details, -1, NULL));
               sl_events_query_csv_row (q, i, csv);
+              g_assert_cmpuint (strlen (name), ==, keep);
+              g_assert_true (strncmp (name, raw, keep) == 0);
+              /* cudaLaunchKernel_v7000: the cell and the CSV say cudaLaunchKernel */
+              if (keep < strlen (raw))
+                {
+                  g_assert_true (g_str_has_prefix (raw + keep, "_v"));
+                  g_assert_true (strncmp (csv->str + at, name, keep) == 0
+                                 || (csv->str[at] == '"'
+                                     && strncmp (csv->str + at + 1, name, keep) == 0));
+                  g_assert_false (g_str_has_prefix (csv->str + at + keep
+                                                    + (csv->str[at] == '"'), "_v"));
+                  renamed++;
+                }
             }
           sl_events_query_sort (q, SL_EVENTS_COLUMN_NAME, FALSE);
         }
     }
+  g_test_message ("%u CUDA calls shown without their _vNNNN", renamed);
+  if (paths != NULL && paths[0] != NULL)
+    g_assert_cmpuint (renamed, >, 0);
 }
 
 int
