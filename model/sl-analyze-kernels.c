@@ -58,64 +58,88 @@ foreach_kernel (SlAnalyzeCtx *ctx,
     }
 }
 
-/* A GPU's kernels in the window grouped by name, as a counting sort: a count a name (a slot a
- * string id), then each instance's start and duration written to its group's stretch.  No hash
- * lookup or array growth a kernel (~10^6 of them, a few hundred names). */
+/* Grouping a GPU's kernels by name (kernel_groups): a slot a string id */
+typedef struct
+{
+  KernelGroups *kgs;
+  guint32      *slot;     /* by name id: index in kgs->groups, G_MAXUINT32 when none yet */
+  guint         n_strs;
+} GroupScan;
+
+/* The kernel's group, made on its name's first instance; NULL for a name past the strings. */
+static KernelGroup *
+group_of (GroupScan    *scan,
+          const SlLane *lane,
+          gsize         index)
+{
+  guint32 name = lane->events[index].name;
+
+  if (name >= scan->n_strs)
+    return NULL;
+  if (scan->slot[name] == G_MAXUINT32)
+    {
+      KernelGroup fresh = { name, 0, 0, 0, lane->index, index };
+      scan->slot[name] = scan->kgs->groups->len;
+      g_array_append_val (scan->kgs->groups, fresh);
+    }
+  return &g_array_index (scan->kgs->groups, KernelGroup, scan->slot[name]);
+}
+
+static void
+group_count_cb (const SlLane *lane,
+                gsize         index,
+                gpointer      user_data)
+{
+  KernelGroup *kg = group_of (user_data, lane, index);
+
+  if (kg != NULL)
+    kg->n++;
+}
+
+static void
+group_fill_cb (const SlLane *lane,
+               gsize         index,
+               gpointer      user_data)
+{
+  GroupScan *scan = user_data;
+  KernelGroup *kg = group_of (scan, lane, index);
+  const SlEvent *ev = &lane->events[index];
+
+  if (kg == NULL)
+    return;
+  scan->kgs->starts[kg->at + kg->n] = ev->start;
+  scan->kgs->durations[kg->at + kg->n] = ev->end - ev->start;
+  kg->total = _sl_time_add (kg->total, ev->end - ev->start);
+  kg->n++;
+}
+
+/* A GPU's kernels in the window grouped by name, as a counting sort: a count a name, then each
+ * instance's start and duration written to its group's stretch.  No hash lookup or array growth
+ * a kernel (~10^6 of them, a few hundred names). */
 static void
 kernel_groups (SlAnalyzeCtx *ctx,
                guint         gpu,
                KernelGroups *kgs)
 {
-  SlGpuInfo *gi = &ctx->gpus[gpu];
   guint n_strs = sl_trace_get_n_strs (ctx->trace);
   g_autofree guint32 *slot = g_new (guint32, MAX (n_strs, 1));
+  GroupScan scan = { kgs, slot, n_strs };
   gsize all = 0;
 
   memset (slot, 0xff, sizeof (guint32) * MAX (n_strs, 1));
   *kgs = (KernelGroups) { g_array_new (FALSE, FALSE, sizeof (KernelGroup)), NULL, NULL };
-  for (guint pass = 0; pass < 2; pass++)
+  foreach_kernel (ctx, gpu, group_count_cb, &scan);
+  /* each group's stretch, then filled from its start */
+  for (guint i = 0; i < kgs->groups->len; i++)
     {
-      for (guint k = 0; k < gi->kernels->len; k++)
-        {
-          const SlLane *lane = sl_trace_get_lane (ctx->trace,
-                                                  g_array_index (gi->kernels, guint32, k));
-          gsize e0, e1;
-          _sl_analyze_lane_window (ctx, lane, &e0, &e1);
-          for (gsize e = e0; e < e1; e++)
-            {
-              const SlEvent *ev = &lane->events[e];
-              KernelGroup *kg;
-              if (ev->name >= n_strs)
-                continue;
-              if (slot[ev->name] == G_MAXUINT32)
-                {
-                  KernelGroup fresh = { ev->name, 0, 0, 0, lane->index, e };
-                  slot[ev->name] = kgs->groups->len;
-                  g_array_append_val (kgs->groups, fresh);
-                }
-              kg = &g_array_index (kgs->groups, KernelGroup, slot[ev->name]);
-              if (pass == 1)
-                {
-                  kgs->starts[kg->at + kg->n] = ev->start;
-                  kgs->durations[kg->at + kg->n] = ev->end - ev->start;
-                  kg->total = _sl_time_add (kg->total, ev->end - ev->start);
-                }
-              kg->n++;
-            }
-        }
-      if (pass == 1)
-        break;
-      /* each group's stretch, counted */
-      for (guint i = 0; i < kgs->groups->len; i++)
-        {
-          KernelGroup *kg = &g_array_index (kgs->groups, KernelGroup, i);
-          kg->at = all;
-          all += kg->n;
-          kg->n = 0;
-        }
-      kgs->starts = g_new (SlTime, MAX (all, 1));
-      kgs->durations = g_new (SlTime, MAX (all, 1));
+      KernelGroup *kg = &g_array_index (kgs->groups, KernelGroup, i);
+      kg->at = all;
+      all += kg->n;
+      kg->n = 0;
     }
+  kgs->starts = g_new (SlTime, MAX (all, 1));
+  kgs->durations = g_new (SlTime, MAX (all, 1));
+  foreach_kernel (ctx, gpu, group_fill_cb, &scan);
 }
 
 void
