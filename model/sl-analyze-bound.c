@@ -60,8 +60,7 @@ window_stats (SlAnalyzeCtx   *ctx,
   w->other = -1;
   w->busy_gpu = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_ANY, a, b);
   w->busy_kernels = sl_trace_gpu_busy_time (ctx->trace, gpu, SL_UTIL_KERNELS, a, b);
-  w->blocked_sync = _sl_overlap_sum (ctx, api, a, b, NULL, SL_CALLS_WAITS, NULL);
-  w->api_other = _sl_overlap_sum (ctx, api, a, b, NULL, SL_CALLS_WORK, NULL);
+  _sl_overlap_split (ctx, api, a, b, &w->blocked_sync, &w->api_other);
   w->osrt = _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, tl->osrt), a, b, NULL, SL_CALLS_ALL, NULL);
   /* busy only as far as the evidence goes: CUDA calls that are not waits always; with samples,
    * what they say; with OS runtime tracing, the time outside blocking calls.  A wait (a sync

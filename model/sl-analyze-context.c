@@ -259,6 +259,24 @@ _sl_launch_thread (SlAnalyzeCtx   *ctx,
   return lane->thread;
 }
 
+gint
+_sl_launch_thread_near (SlAnalyzeCtx   *ctx,
+                        const SlEvent  *op,
+                        const SlLane  **api_lane,
+                        gsize          *api_index)
+{
+  const SlLane *hint = *api_lane;
+
+  /* global ids are dense across lanes: a lane holds [base, base + n_events) */
+  if (hint != NULL && op->link != SL_NO_LINK && op->link >= hint->base
+      && op->link - hint->base < hint->n_events)
+    {
+      *api_index = op->link - hint->base;
+      return hint->thread;
+    }
+  return _sl_launch_thread (ctx, op, api_lane, api_index);
+}
+
 void
 _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
 {
@@ -401,6 +419,8 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
       g_array_unref (ctx->gpus[g].worker_threads);
       _sl_idle_account_free (ctx->gpus[g].account);
       g_free (ctx->gpus[g].bound_windows);
+      if (ctx->gpus[g].config_groups != NULL)
+        g_hash_table_unref (ctx->gpus[g].config_groups);
     }
   for (guint i = 0; i < ctx->n_threads; i++)
     if (ctx->tl[i].nvtx != NULL)
@@ -482,6 +502,46 @@ _sl_overlap_sum (SlAnalyzeCtx *ctx,
     return 0;
   sl_lane_overlap (lane, a, b, overlap_sum_cb, &o);
   return o.total;
+}
+
+typedef struct
+{
+  SlAnalyzeCtx *ctx;
+  SlTime        a, b;
+  SlTime        sum[2];   /* work, waits */
+} OverlapSplit;
+
+static gboolean
+overlap_split_cb (const SlLane *lane,
+                  gsize         index,
+                  gpointer      user_data)
+{
+  OverlapSplit *o = user_data;
+  const SlEvent *ev = &lane->events[index];
+  SlTime d = MIN (ev->end, o->b) - MAX (ev->start, o->a);
+
+  if (d > 0)
+    {
+      guint waits = _sl_api_call_waits (o->ctx, lane, index) ? 1 : 0;
+      o->sum[waits] = _sl_time_add (o->sum[waits], d);
+    }
+  return TRUE;
+}
+
+void
+_sl_overlap_split (SlAnalyzeCtx *ctx,
+                   const SlLane *api,
+                   SlTime        a,
+                   SlTime        b,
+                   SlTime       *waits,
+                   SlTime       *work)
+{
+  OverlapSplit o = { ctx, a, b, { 0, 0 } };
+
+  if (api != NULL && b > a)
+    sl_lane_overlap (api, a, b, overlap_split_cb, &o);
+  *work = o.sum[0];
+  *waits = o.sum[1];
 }
 
 gsize
@@ -675,8 +735,22 @@ _sl_sort_by_start (gpointer v,
         count[((KEY (a, i) - lo) >> shift & 0xff) + 1]++;
       for (guint d = 1; d <= 256; d++)
         count[d] += count[d - 1];
-      for (gsize i = 0; i < n; i++)
-        memcpy (tmp + count[(KEY (a, i) - lo) >> shift & 0xff]++ * size, a + i * size, size);
+      /* the copy a known size's (a time, a request), not a call to memcpy an element */
+      if (size == sizeof (SlSpan))
+        for (gsize i = 0; i < n; i++)
+          ((SlSpan *) (void *) tmp)[count[(KEY (a, i) - lo) >> shift & 0xff]++]
+            = ((const SlSpan *) (const void *) a)[i];
+      else if (size == sizeof (SlTime))
+        for (gsize i = 0; i < n; i++)
+          ((SlTime *) (void *) tmp)[count[(KEY (a, i) - lo) >> shift & 0xff]++]
+            = ((const SlTime *) (const void *) a)[i];
+      else if (size == sizeof (SlIdleRequest))
+        for (gsize i = 0; i < n; i++)
+          ((SlIdleRequest *) (void *) tmp)[count[(KEY (a, i) - lo) >> shift & 0xff]++]
+            = ((const SlIdleRequest *) (const void *) a)[i];
+      else
+        for (gsize i = 0; i < n; i++)
+          memcpy (tmp + count[(KEY (a, i) - lo) >> shift & 0xff]++ * size, a + i * size, size);
       swap = a;
       a = tmp;
       tmp = swap;
@@ -782,15 +856,6 @@ _sl_range_text (SlAnalyzeCtx *ctx,
 }
 /* --- unions of time spans --------------------------------------------------------------------- */
 
-static gint
-cmp_span (gconstpointer a,
-          gconstpointer b)
-{
-  const SlSpan *x = a, *y = b;
-
-  return x->s < y->s ? -1 : x->s > y->s;
-}
-
 /* Sorts and merges spans in place into a union. */
 void
 _sl_spans_merge (GArray *spans)
@@ -801,8 +866,21 @@ _sl_spans_merge (GArray *spans)
   /* often sorted already (pieces made in time order): a check costs far less than a sort */
   for (guint i = 1; i < spans->len && sorted; i++)
     sorted = g_array_index (spans, SlSpan, i - 1).s <= g_array_index (spans, SlSpan, i).s;
-  if (!sorted)
-    g_array_sort (spans, cmp_span);
+  /* a few (a span's pieces, ~10^5 calls): insertion; many: the radix sort */
+  if (!sorted && spans->len <= 16)
+    {
+      SlSpan *v = (SlSpan *) (void *) spans->data;
+      for (guint i = 1; i < spans->len; i++)
+        {
+          SlSpan x = v[i];
+          guint j = i;
+          for (; j > 0 && v[j - 1].s > x.s; j--)
+            v[j] = v[j - 1];
+          v[j] = x;
+        }
+    }
+  else if (!sorted)
+    _sl_sort_by_start (spans->data, spans->len, sizeof (SlSpan));
   for (guint i = 0; i < spans->len; i++)
     {
       SlSpan sp = g_array_index (spans, SlSpan, i);

@@ -41,15 +41,15 @@ _sl_idle_account_free (SlIdleAccount *account)
   if (account == NULL)
     return;
   g_array_unref (account->idle);
-  g_array_unref (account->claimed);
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    g_array_unref (account->claimed[c]);
+  g_array_unref (account->given);
   g_array_unref (account->spare);
   for (guint k = 0; account->returns != NULL && account->returns[k] != NULL; k++)
     g_free (account->returns[k]);
   g_free (account->returns);
   for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
     g_array_unref (account->by_cause[c]);
-  for (guint k = 0; k < G_N_ELEMENTS (account->given); k++)
-    g_array_unref (account->given[k]);
   g_free (account);
 }
 
@@ -73,12 +73,28 @@ spans_after (GArray *spans,
   return lo;
 }
 
-/* Splits the union x by the union y: x ∩ y into `in`, x − y into `out` (both unions). */
+/* Appends to a span array grown by doubling, with `n` its length in use, set on it once at the
+ * end (g_array_set_size): the account's loops make ~10^6 spans, and g_array_append_val is a call
+ * and a memcpy each. */
+static inline void
+span_push (GArray *a,
+           guint  *n,
+           SlSpan  sp)
+{
+  if (*n == a->len)
+    g_array_set_size (a, MAX (*n * 2, 256));
+  g_array_index (a, SlSpan, (*n)++) = sp;
+}
+
+/* Splits the union x by the union y: x ∩ y into `in`, x − y into `out` (both unions), pushed
+ * (span_push) after their first *n_in and *n_out spans. */
 static void
 spans_cut (GArray *x,
            GArray *y,
            GArray *in,
-           GArray *out)
+           guint  *n_in,
+           GArray *out,
+           guint  *n_out)
 {
   guint j = 0;
 
@@ -93,24 +109,18 @@ spans_cut (GArray *x,
         {
           const SlSpan *c = &g_array_index (y, SlSpan, k);
           if (c->s > pos)
-            {
-              SlSpan gap = { pos, c->s };
-              g_array_append_val (out, gap);
-            }
+            span_push (out, n_out, (SlSpan) { pos, c->s });
           {
             SlSpan both = { MAX (pos, c->s), MIN (sp.e, c->e) };
             if (both.e > both.s)
-              g_array_append_val (in, both);
+              span_push (in, n_in, both);
           }
           pos = MAX (pos, c->e);
           if (pos >= sp.e)
             break;
         }
       if (pos < sp.e)
-        {
-          SlSpan rest = { pos, sp.e };
-          g_array_append_val (out, rest);
-        }
+        span_push (out, n_out, (SlSpan) { pos, sp.e });
     }
 }
 
@@ -129,6 +139,17 @@ sl_idle_cause_label (guint cause)
   return cause < SL_N_IDLE_CAUSES ? labels[cause] : "?";
 }
 
+/* What the findings have been given of the GPU's idle time. */
+static SlTime
+claimed_total (SlIdleAccount *acc)
+{
+  SlTime total = 0;
+
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    total = _sl_time_add (total, _sl_spans_total (acc->claimed[c]));
+  return total;
+}
+
 void
 _sl_gpu_time (SlAnalyzeCtx *ctx,
               guint         gpu,
@@ -143,7 +164,7 @@ _sl_gpu_time (SlAnalyzeCtx *ctx,
   if (acc->time_done)
     {
       *out = acc->time;
-      out->attributed = _sl_spans_total (acc->claimed);
+      out->attributed = claimed_total (acc);
       return;
     }
   memset (out, 0, sizeof *out);
@@ -178,8 +199,11 @@ _sl_gpu_time (SlAnalyzeCtx *ctx,
                 _sl_spans_add_overlap (lane, sp.s, sp.e, covered);
             }
           _sl_spans_merge (covered);
+          guint n_both = 0, n_alone = 0;
           g_array_append_val (one, sp);
-          spans_cut (one, covered, both, alone);
+          spans_cut (one, covered, both, &n_both, alone, &n_alone);
+          g_array_set_size (both, n_both);
+          g_array_set_size (alone, n_alone);
           /* two sets overlapping each other count once: the union of what they leave */
           g_array_append_vals (sets_alone, alone->data, alone->len);
         }
@@ -191,7 +215,7 @@ _sl_gpu_time (SlAnalyzeCtx *ctx,
   out->idle = acc->idle_total;
   for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
     out->idle_by_cause[c] = acc->total[c];
-  out->attributed = _sl_spans_total (acc->claimed);
+  out->attributed = claimed_total (acc);
   acc->time = *out;
   acc->time_done = TRUE;
 }
@@ -203,6 +227,7 @@ typedef struct
   SlTime  s, e;
   SlTime  prev_end;
   GArray *idle;
+  guint   n;        /* idle's length in use (span_push) */
 } HoleScan;
 
 static gboolean
@@ -214,7 +239,7 @@ hole_scan_cb (SlTime   start,
   SlSpan sp = { MAX (h->prev_end, h->s), MIN (start, h->e) };
 
   if (sp.e > sp.s)
-    g_array_append_val (h->idle, sp);
+    span_push (h->idle, &h->n, sp);
   h->prev_end = MAX (h->prev_end, end);
   return start < h->e;
 }
@@ -268,6 +293,7 @@ typedef struct
   SlAnalyzeCtx *ctx;
   SlSpan        clip;
   GArray      **cover;     /* SL_N_IDLE_CAUSES arrays of SlSpan */
+  guint        *n_cover;   /* their lengths in use (span_push) */
   gboolean      api;       /* a CUDA API lane: classify each call */
   gboolean      running;   /* a thread-state lane: only its running slices */
 } CoverScan;
@@ -288,7 +314,7 @@ cover_cb (const SlLane *lane,
     return TRUE;
   if (c->api)
     cause = call_cause (c->ctx, lane, index);
-  g_array_append_val (c->cover[cause], sp);
+  span_push (c->cover[cause], &c->n_cover[cause], sp);
   return TRUE;
 }
 
@@ -361,6 +387,8 @@ span_pass (SpanPass *pass)
   SlAnalyzeCtx *ctx = pass->ctx;
   GArray *threads = pass->threads;
   GArray *local[SL_N_IDLE_CAUSES];
+  /* lengths in use (span_push) of local and of the pass's pieces by cause */
+  guint n_local[SL_N_IDLE_CAUSES] = { 0 }, n_by[SL_N_IDLE_CAUSES] = { 0 };
   g_autoptr (GArray) rest = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   g_autoptr (GArray) left = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   /* a cursor per lane walked: api, osrt, sched, then the NVTX depths, thread by thread */
@@ -391,13 +419,13 @@ span_pass (SpanPass *pass)
     {
       SlSpan sp = g_array_index (pass->idle, SlSpan, i);
       SlTime q = MAX (pass->queued_from[i], sp.s);
-      CoverScan scan = { ctx, { sp.s, MIN (q, sp.e) }, local, TRUE, FALSE };
+      CoverScan scan = { ctx, { sp.s, MIN (q, sp.e) }, local, n_local, TRUE, FALSE };
 
       /* queued first: work launched for the GPU waits from q to the span's end */
       if (q < sp.e)
         {
-          SlSpan qs = { q, sp.e };
-          g_array_append_val (pass->by_cause[SL_IDLE_QUEUED], qs);
+          span_push (pass->by_cause[SL_IDLE_QUEUED], &n_by[SL_IDLE_QUEUED],
+                     (SlSpan) { q, sp.e });
           sp.e = q;
           if (sp.e <= sp.s)
             continue;
@@ -438,7 +466,7 @@ span_pass (SpanPass *pass)
                 SlTime t = samples->events[s].start;
                 SlSpan c = { MAX (t - half, sp.s), MIN (t + half, sp.e) };
                 if (c.e > c.s)
-                  g_array_append_val (local[SL_IDLE_HOST], c);
+                  span_push (local[SL_IDLE_HOST], &n_local[SL_IDLE_HOST], c);
               }
         }
       /* the rest of the span split by cause: each takes what the ones before it left */
@@ -447,22 +475,28 @@ span_pass (SpanPass *pass)
       for (guint c = SL_IDLE_COPY; c < SL_IDLE_UNTRACED && rest->len > 0; c++)
         {
           GArray *swap;
-          if (local[c]->len == 0)
+          guint n_left = 0;
+          if (n_local[c] == 0)
             continue;
-          if (local[c]->len > 1)
+          g_array_set_size (local[c], n_local[c]);
+          if (n_local[c] > 1)
             _sl_spans_merge (local[c]);
-          g_array_set_size (left, 0);
-          spans_cut (rest, local[c], pass->by_cause[c], left);
+          spans_cut (rest, local[c], pass->by_cause[c], &n_by[c], left, &n_left);
+          g_array_set_size (left, n_left);
           swap = rest;
           rest = left;
           left = swap;
         }
-      g_array_append_vals (pass->by_cause[SL_IDLE_UNTRACED], rest->data, rest->len);
-      for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-        g_array_set_size (local[c], 0);
+      for (guint k = 0; k < rest->len; k++)
+        span_push (pass->by_cause[SL_IDLE_UNTRACED], &n_by[SL_IDLE_UNTRACED],
+                   g_array_index (rest, SlSpan, k));
+      memset (n_local, 0, sizeof n_local);
     }
   for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-    g_array_unref (local[c]);
+    {
+      g_array_unref (local[c]);
+      g_array_set_size (pass->by_cause[c], n_by[c]);
+    }
 }
 
 static gpointer
@@ -510,15 +544,16 @@ queued_pass (QueuedPass *pass)
       SlTime *returns = pass->returns[k];
       guint lo_at = 0, hi_at = 0;
       SlTime lo_t = G_MAXINT64;
+      const SlLane *al = NULL;
 
       for (gsize e = e0; e < e1; e++)
         {
           const SlEvent *op = &lane->events[e];
-          const SlLane *al;
           gsize ai;
           guint lo, hi;
           SlTime ret;
-          returns[e] = _sl_launch_thread (ctx, op, &al, &ai) < 0 ? G_MININT64 : al->events[ai].end;
+          returns[e] = _sl_launch_thread_near (ctx, op, &al, &ai) < 0 ? G_MININT64
+                                                                      : al->events[ai].end;
           ret = returns[e];
           /* the idle spans start at s0: an op before cannot wait in one */
           if (e < first || ret == G_MININT64 || ret >= op->start)
@@ -569,18 +604,19 @@ _sl_idle_account (SlAnalyzeCtx *ctx,
     return gi->account;
   acc = g_new0 (SlIdleAccount, 1);
   acc->idle = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-  acc->claimed = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    acc->claimed[c] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+  acc->given = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   acc->spare = g_array_new (FALSE, FALSE, sizeof (SlSpan));
-  for (guint k = 0; k < G_N_ELEMENTS (acc->given); k++)
-    acc->given[k] = g_array_new (FALSE, FALSE, sizeof (SlSpan));
   account_window (ctx, gpu, &acc->s, &acc->e);
 
   /* the holes of the busy union, the window's ends included */
   {
-    HoleScan h = { acc->s, acc->e, acc->s, acc->idle };
+    HoleScan h = { acc->s, acc->e, acc->s, acc->idle, 0 };
     SlSpan tail;
     if (gi->ops->len > 0)
       sl_trace_gpu_busy_foreach (ctx->trace, gpu, SL_UTIL_ANY, hole_scan_cb, &h);
+    g_array_set_size (acc->idle, h.n);
     tail = (SlSpan) { MAX (h.prev_end, acc->s), acc->e };
     if (tail.e > tail.s)
       g_array_append_val (acc->idle, tail);
@@ -706,106 +742,52 @@ _sl_idle_in (SlIdleAccount *account,
 
 /* --- attribution ------------------------------------------------------------------------------ */
 
-/* Appends to a span array grown by doubling, with `n` its length in use (set once at the end):
- * no call a span (~10^6 of them) */
-static inline void
-span_push (GArray *a,
-           guint  *n,
-           SlSpan  sp)
+/* Gives `requests` (sorted, overlaps clipped away) the pieces of one cause in their spans that
+ * no finding has, and adds them to that cause's claimed union.  The requests, the cause's pieces
+ * and its claimed spans are walked with cursors: O(requests + pieces + claimed) for a batch
+ * (tiny_kernels asks for ~10^6 spans between instances), and a request that meets no piece of
+ * the cause costs one comparison. */
+static void
+attribute_cause (SlIdleAccount *acc,
+                 guint          cause,
+                 GArray        *requests)
 {
-  if (*n == a->len)
-    g_array_set_size (a, MAX (*n * 2, 256));
-  g_array_index (a, SlSpan, (*n)++) = sp;
-}
-
-void
-_sl_idle_attribute (SlAnalyzeCtx *ctx,
-                    guint         gpu,
-                    guint         causes,
-                    GArray       *requests)
-{
-  SlIdleAccount *acc = _sl_idle_account (ctx, gpu);
-  /* what is given, in time order (requests are, once clipped, and each one's pieces are made in
-   * order), then merged with the claimed union */
-  GArray *given = acc->given[0], *free_parts = acc->given[1];
-  const SlSpan *claimed = (const SlSpan *) (void *) acc->claimed->data;
-  guint n_claimed = acc->claimed->len, claimed_at = 0, n_given = 0;
-  guint at[SL_N_IDLE_CAUSES] = { 0 };
+  const SlSpan *pieces = (const SlSpan *) (void *) acc->by_cause[cause]->data;
+  const SlSpan *claimed = (const SlSpan *) (void *) acc->claimed[cause]->data;
+  guint n_pieces = acc->by_cause[cause]->len, n_claimed = acc->claimed[cause]->len;
+  guint at = 0, claimed_at = 0, n_given = 0;
+  GArray *given = acc->given;
   SlTime done = G_MININT64;
 
-  /* requests in time order, each clipped to start where the one before ended; the claimed spans
-   * and each cause's pieces are walked with cursors: O(requests + pieces + claimed) for the batch
-   * (tiny_kernels asks for ~10^6 spans between instances) */
-  _sl_sort_by_start (requests->data, requests->len, sizeof (SlIdleRequest));
-  for (guint r = 0; r < requests->len; r++)
+  for (guint r = 0; r < requests->len && at < n_pieces; r++)
     {
       SlIdleRequest *req = &g_array_index (requests, SlIdleRequest, r);
-      SlTime rs = MAX (req->s, done), re = req->e, pos = rs;
-      guint cur[SL_N_IDLE_CAUSES], n_free = 0, f = 0;
+      SlTime rs = MAX (req->s, done), re = req->e;
 
       if (re <= rs)
         continue;
       done = re;
-      /* what no finding has in [rs, re) */
-      while (claimed_at < n_claimed && claimed[claimed_at].e <= rs)
-        claimed_at++;
-      for (guint j = claimed_at; j < n_claimed && claimed[j].s < re; j++)
+      while (at < n_pieces && pieces[at].e <= rs)
+        at++;
+      /* each piece's part in the request, less what was given before */
+      for (guint k = at; k < n_pieces && pieces[k].s < re; k++)
         {
-          if (claimed[j].s > pos)
-            span_push (free_parts, &n_free, (SlSpan) { pos, claimed[j].s });
-          pos = MAX (pos, claimed[j].e);
-        }
-      if (pos < re)
-        span_push (free_parts, &n_free, (SlSpan) { pos, re });
-      if (n_free == 0)
-        continue;
-      /* the causes' idle time there, their pieces taken in time order (a merge of the causes:
-       * each is in order, and they partition the idle time) */
-      for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-        {
-          const SlSpan *spans = (const SlSpan *) (void *) acc->by_cause[c]->data;
-          guint n = acc->by_cause[c]->len;
-          if ((causes & (1u << c)) == 0)
+          SlTime pos = MAX (pieces[k].s, rs), e = MIN (pieces[k].e, re);
+          while (claimed_at < n_claimed && claimed[claimed_at].e <= pos)
+            claimed_at++;
+          for (guint j = claimed_at; j < n_claimed && claimed[j].s < e; j++)
             {
-              cur[c] = G_MAXUINT;
-              continue;
-            }
-          while (at[c] < n && spans[at[c]].e <= rs)
-            at[c]++;
-          cur[c] = at[c];
-        }
-      for (;;)
-        {
-          const SlSpan *sp = NULL, *part;
-          guint best = 0;
-          for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
-            if (cur[c] < acc->by_cause[c]->len)
-              {
-                const SlSpan *x = &g_array_index (acc->by_cause[c], SlSpan, cur[c]);
-                if (x->s < re && (sp == NULL || x->s < sp->s))
-                  {
-                    sp = x;
-                    best = c;
-                  }
-              }
-          if (sp == NULL)
-            break;
-          cur[best]++;
-          /* the free parts before this piece are behind the later ones too */
-          while (f < n_free && g_array_index (free_parts, SlSpan, f).e <= sp->s)
-            f++;
-          for (guint k = f; k < n_free; k++)
-            {
-              SlSpan piece;
-              part = &g_array_index (free_parts, SlSpan, k);
-              if (part->s >= sp->e)
-                break;
-              piece = (SlSpan) { MAX (sp->s, part->s), MIN (sp->e, part->e) };
-              if (piece.e > piece.s)
+              if (claimed[j].s > pos)
                 {
-                  span_push (given, &n_given, piece);
-                  *req->attributed = _sl_time_add (*req->attributed, piece.e - piece.s);
+                  span_push (given, &n_given, (SlSpan) { pos, claimed[j].s });
+                  *req->attributed = _sl_time_add (*req->attributed, claimed[j].s - pos);
                 }
+              pos = MAX (pos, claimed[j].e);
+            }
+          if (pos < e)
+            {
+              span_push (given, &n_given, (SlSpan) { pos, e });
+              *req->attributed = _sl_time_add (*req->attributed, e - pos);
             }
         }
     }
@@ -830,9 +812,26 @@ _sl_idle_attribute (SlAnalyzeCtx *ctx,
             out[n++] = sp;
         }
       g_array_set_size (merged, n);
-      acc->spare = acc->claimed;
-      acc->claimed = merged;
+      acc->spare = acc->claimed[cause];
+      acc->claimed[cause] = merged;
     }
+}
+
+void
+_sl_idle_attribute (SlAnalyzeCtx *ctx,
+                    guint         gpu,
+                    guint         causes,
+                    GArray       *requests)
+{
+  SlIdleAccount *acc = _sl_idle_account (ctx, gpu);
+
+  /* requests in time order, each clipped (in attribute_cause) to start where the one before
+   * ended: a nanosecond goes to the request that starts first; the causes partition the idle
+   * time, so each is given on its own */
+  _sl_sort_by_start (requests->data, requests->len, sizeof (SlIdleRequest));
+  for (guint c = 0; c < SL_N_IDLE_CAUSES; c++)
+    if ((causes & (1u << c)) != 0)
+      attribute_cause (acc, c, requests);
 }
 
 void
@@ -1106,6 +1105,7 @@ late_pass (LatePass *pass)
       gsize w0, w1, e0, e1;
       guint q_at = 0;
       SlTime q_t = G_MININT64;
+      const SlLane *al = NULL;
 
       /* the launch calls' returns, looked up by the account */
       for (guint o = 0; o < gi->ops->len && returns == NULL; o++)
@@ -1118,7 +1118,6 @@ late_pass (LatePass *pass)
       for (gsize e = e0; e < e1; e++)
         {
           const SlEvent *ev = &lane->events[e];
-          const SlLane *al;
           gsize ai;
           SlTime delay, ret = returns[e];
           if (ret == G_MININT64)
@@ -1136,7 +1135,7 @@ late_pass (LatePass *pass)
           q_t = ret;
           if (q_at >= queued->len || g_array_index (queued, SlSpan, q_at).s >= ev->start)
             continue;
-          (void) _sl_launch_thread (ctx, ev, &al, &ai);
+          (void) _sl_launch_thread_near (ctx, ev, &al, &ai);
           /* one accumulator for the GPU: overlapping waits of a stream (kernels queued back to
            * back) are asked for as their union */
           if (requests->len > 0

@@ -291,8 +291,10 @@ typedef struct
 
 typedef struct
 {
-  GHashTable *groups;   /* aux + 1 → ConfigGroup */
-  SlTime      all;      /* kernel time of the GPU */
+  GHashTable  *groups;   /* aux + 1 → ConfigGroup */
+  SlTime       all;      /* kernel time of the GPU */
+  ConfigGroup *last;     /* the group of the kernel before: launches of one configuration
+                          * come in runs */
 } ConfigScan;
 
 static void
@@ -302,7 +304,9 @@ config_group_add_cb (const SlLane *lane,
 {
   ConfigScan *scan = user_data;
   const SlEvent *ev = &lane->events[index];
-  ConfigGroup *cg = g_hash_table_lookup (scan->groups, GUINT_TO_POINTER (ev->aux + 1));
+  ConfigGroup *cg = scan->last != NULL && scan->last->aux == ev->aux
+                      ? scan->last
+                      : g_hash_table_lookup (scan->groups, GUINT_TO_POINTER (ev->aux + 1));
 
   if (cg == NULL)
     {
@@ -319,6 +323,27 @@ config_group_add_cb (const SlLane *lane,
   cg->count++;
   cg->total = _sl_time_add (cg->total, ev->end - ev->start);
   scan->all = _sl_time_add (scan->all, ev->end - ev->start);
+  scan->last = cg;
+}
+
+/* A GPU's kernels by launch configuration (aux + 1 → ConfigGroup), made once for low_occupancy
+ * and tail_effect; `all` is its kernel time. */
+static GHashTable *
+config_groups (SlAnalyzeCtx *ctx,
+               guint         g,
+               SlTime       *all)
+{
+  SlGpuInfo *gi = &ctx->gpus[g];
+
+  if (gi->config_groups == NULL)
+    {
+      ConfigScan scan = { g_hash_table_new_full (NULL, NULL, NULL, g_free), 0, NULL };
+      foreach_kernel (ctx, g, config_group_add_cb, &scan);
+      gi->config_groups = scan.groups;
+      gi->kernel_time = scan.all;
+    }
+  *all = gi->kernel_time;
+  return gi->config_groups;
 }
 
 /* Theoretical occupancy of a configuration on `gpu`; FALSE when it cannot be computed. */
@@ -435,16 +460,13 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
 
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
-      g_autoptr (GHashTable) groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
       SlGpuInfo *gi = &ctx->gpus[g];
       const SlGpu *gpu = sl_trace_get_gpu (ctx->trace, g);
-      ConfigScan scan = { groups, 0 };
       SlTime all;
+      GHashTable *groups = config_groups (ctx, g, &all);
       GHashTableIter it;
       gpointer v;
 
-      foreach_kernel (ctx, g, config_group_add_cb, &scan);
-      all = scan.all;
       if (all == 0)
         continue;
       if (gpu->limits.cc_major == 0)
@@ -681,15 +703,14 @@ _sl_rule_tail_effect (SlAnalyzeCtx *ctx)
 
   for (guint g = 0; g < ctx->n_gpus; g++)
     {
-      g_autoptr (GHashTable) groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
       SlGpuInfo *gi = &ctx->gpus[g];
       const SlGpu *gpu = sl_trace_get_gpu (ctx->trace, g);
-      ConfigScan scan = { groups, 0 };
+      SlTime all;
+      GHashTable *groups = config_groups (ctx, g, &all);
       GHashTableIter it;
       gpointer v;
 
-      foreach_kernel (ctx, g, config_group_add_cb, &scan);
-      if (scan.all == 0)
+      if (all == 0)
         continue;
       if (gpu->limits.cc_major == 0 || gpu->limits.sm_count <= 0)
         {
@@ -702,7 +723,7 @@ _sl_rule_tail_effect (SlAnalyzeCtx *ctx)
         {
           ConfigGroup *cg = v;
           const SlKernelInfo *ki = sl_trace_get_kernel_info (ctx->trace, cg->aux);
-          double share = (double) cg->total / (double) scan.all;
+          double share = (double) cg->total / (double) all;
           const char *name;
           SlKernelLibrary library;
           SlOccupancy occ;

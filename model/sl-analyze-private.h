@@ -51,14 +51,17 @@ typedef struct
   SlTime  s, e;                           /* the window the account covers */
   GArray *idle;                           /* SlSpan: its idle time, in order */
   GArray *by_cause[SL_N_IDLE_CAUSES];     /* SlSpan: a partition of `idle` */
-  GArray *claimed;                        /* SlSpan union: what findings have been given */
+  GArray *claimed[SL_N_IDLE_CAUSES];      /* SlSpan unions, a cause each: what findings have
+                                           * been given of its pieces (a rule asking for one
+                                           * cause never walks or copies what others were
+                                           * given) */
   SlTime **returns;                       /* per op lane of the GPU (SlGpuInfo.ops' order): each
                                            * op's launch call's return, G_MININT64 where it has
                                            * none (looked up once: launch_latency reads them) */
   /* scratch of _sl_idle_attribute, emptied and kept between calls: ~10^6 pieces in a call, and
    * fresh pages cost more than the work on them */
-  GArray *given[2];                       /* SlSpan: what a call gives; a request's free parts */
-  GArray *spare;                          /* SlSpan: the next `claimed` */
+  GArray *given;                          /* SlSpan: what a call gives of one cause */
+  GArray *spare;                          /* SlSpan: the next `claimed` of that cause */
   SlTime  total[SL_N_IDLE_CAUSES];
   SlTime  idle_total;
   gboolean  time_done;                    /* `time` is computed (_sl_gpu_time) */
@@ -82,6 +85,9 @@ typedef struct
   gpointer bound_windows; /* sl-analyze-bound.c's figures of each window, shared by cpu_bound
                            * and gpu_bound (g_free); NULL until asked */
   SlTime   bound_window;  /* their width */
+  GHashTable *config_groups; /* sl-analyze-kernels.c's kernels by launch configuration, shared
+                              * by low_occupancy and tail_effect; NULL until asked */
+  SlTime   kernel_time;   /* the kernels' time, summed with them */
 } SlGpuInfo;
 
 typedef enum
@@ -171,6 +177,13 @@ gint          _sl_launch_thread      (SlAnalyzeCtx   *ctx,
                                       const SlEvent  *op,
                                       const SlLane  **api_lane,
                                       gsize          *api_index);
+/* _sl_launch_thread for ops walked in order: *api_lane is a hint on entry (the lane of the op
+ * before's launch call, or NULL), as an op lane's launches mostly come from one CUDA API lane;
+ * where it holds the call, no search of the trace's lanes. */
+gint          _sl_launch_thread_near (SlAnalyzeCtx   *ctx,
+                                      const SlEvent  *op,
+                                      const SlLane  **api_lane,
+                                      gsize          *api_index);
 /* "1.500 s … 2.000 s" from the trace start. */
 char         *_sl_range_text         (SlAnalyzeCtx *ctx,
                                       SlTime        a,
@@ -238,6 +251,13 @@ SlTime        _sl_overlap_sum        (SlAnalyzeCtx *ctx,
                                       GHashTable   *by_name,
                                       SlCallFilter  filter,
                                       SlFinding    *f);
+/* Both sums of a CUDA API lane over [a, b) in one walk: the waits' and the other calls'. */
+void          _sl_overlap_split      (SlAnalyzeCtx *ctx,
+                                      const SlLane *api,
+                                      SlTime        a,
+                                      SlTime        b,
+                                      SlTime       *waits,
+                                      SlTime       *work);
 gsize         _sl_samples_in         (const SlLane *lane,
                                       SlTime        a,
                                       SlTime        b);
