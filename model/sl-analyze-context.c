@@ -420,7 +420,7 @@ _sl_analyze_ctx_clear (SlAnalyzeCtx *ctx)
       _sl_idle_account_free (ctx->gpus[g].account);
       g_free (ctx->gpus[g].bound_windows);
       if (ctx->gpus[g].config_groups != NULL)
-        g_hash_table_unref (ctx->gpus[g].config_groups);
+        g_array_unref (ctx->gpus[g].config_groups);
     }
   for (guint i = 0; i < ctx->n_threads; i++)
     if (ctx->tl[i].nvtx != NULL)

@@ -291,10 +291,11 @@ typedef struct
 
 typedef struct
 {
-  GHashTable  *groups;   /* aux + 1 → ConfigGroup */
-  SlTime       all;      /* kernel time of the GPU */
-  ConfigGroup *last;     /* the group of the kernel before: launches of one configuration
-                          * come in runs */
+  GArray  *groups;   /* ConfigGroup, in the order their configurations first appear */
+  guint32 *slot;     /* by kernel info (aux; n_infos: any other aux): index in groups,
+                      * G_MAXUINT32 when none yet */
+  guint32  n_infos;
+  SlTime   all;      /* kernel time of the GPU */
 } ConfigScan;
 
 static void
@@ -304,31 +305,26 @@ config_group_add_cb (const SlLane *lane,
 {
   ConfigScan *scan = user_data;
   const SlEvent *ev = &lane->events[index];
-  ConfigGroup *cg = scan->last != NULL && scan->last->aux == ev->aux
-                      ? scan->last
-                      : g_hash_table_lookup (scan->groups, GUINT_TO_POINTER (ev->aux + 1));
+  guint32 at = MIN (ev->aux, scan->n_infos);
+  ConfigGroup *cg;
 
-  if (cg == NULL)
+  if (scan->slot[at] == G_MAXUINT32)
     {
-      cg = g_new0 (ConfigGroup, 1);
-      cg->aux = ev->aux;
-      cg->lane = lane->index;
-      cg->index = index;
-      cg->first = ev->start;
-      cg->last = ev->end;
-      g_hash_table_insert (scan->groups, GUINT_TO_POINTER (ev->aux + 1), cg);
+      ConfigGroup fresh = { ev->aux, 0, 0, ev->start, ev->end, lane->index, index };
+      scan->slot[at] = scan->groups->len;
+      g_array_append_val (scan->groups, fresh);
     }
+  cg = &g_array_index (scan->groups, ConfigGroup, scan->slot[at]);
   cg->first = MIN (cg->first, ev->start);
   cg->last = MAX (cg->last, ev->end);
   cg->count++;
   cg->total = _sl_time_add (cg->total, ev->end - ev->start);
   scan->all = _sl_time_add (scan->all, ev->end - ev->start);
-  scan->last = cg;
 }
 
-/* A GPU's kernels by launch configuration (aux + 1 → ConfigGroup), made once for low_occupancy
- * and tail_effect; `all` is its kernel time. */
-static GHashTable *
+/* A GPU's kernels by launch configuration (ConfigGroup), made once for low_occupancy and
+ * tail_effect; `all` is its kernel time.  A slot a kernel info: no hash lookup a kernel. */
+static GArray *
 config_groups (SlAnalyzeCtx *ctx,
                guint         g,
                SlTime       *all)
@@ -337,7 +333,10 @@ config_groups (SlAnalyzeCtx *ctx,
 
   if (gi->config_groups == NULL)
     {
-      ConfigScan scan = { g_hash_table_new_full (NULL, NULL, NULL, g_free), 0, NULL };
+      guint32 n_infos = ctx->trace->kernel_infos->len;
+      g_autofree guint32 *slot = g_new (guint32, n_infos + 1);
+      ConfigScan scan = { g_array_new (FALSE, FALSE, sizeof (ConfigGroup)), slot, n_infos, 0 };
+      memset (slot, 0xff, sizeof (guint32) * (n_infos + 1));
       foreach_kernel (ctx, g, config_group_add_cb, &scan);
       gi->config_groups = scan.groups;
       gi->kernel_time = scan.all;
@@ -463,9 +462,7 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
       SlGpuInfo *gi = &ctx->gpus[g];
       const SlGpu *gpu = sl_trace_get_gpu (ctx->trace, g);
       SlTime all;
-      GHashTable *groups = config_groups (ctx, g, &all);
-      GHashTableIter it;
-      gpointer v;
+      GArray *groups = config_groups (ctx, g, &all);
 
       if (all == 0)
         continue;
@@ -475,10 +472,9 @@ _sl_rule_low_occupancy (SlAnalyzeCtx *ctx)
                             _sl_gpu_id (ctx, g));
           continue;
         }
-      g_hash_table_iter_init (&it, groups);
-      while (g_hash_table_iter_next (&it, NULL, &v))
+      for (guint i = 0; i < groups->len; i++)
         {
-          ConfigGroup *cg = v;
+          ConfigGroup *cg = &g_array_index (groups, ConfigGroup, i);
           const SlKernelInfo *ki = sl_trace_get_kernel_info (ctx->trace, cg->aux);
           double share = (double) cg->total / (double) all;
           SlOccupancy occ;
@@ -706,9 +702,7 @@ _sl_rule_tail_effect (SlAnalyzeCtx *ctx)
       SlGpuInfo *gi = &ctx->gpus[g];
       const SlGpu *gpu = sl_trace_get_gpu (ctx->trace, g);
       SlTime all;
-      GHashTable *groups = config_groups (ctx, g, &all);
-      GHashTableIter it;
-      gpointer v;
+      GArray *groups = config_groups (ctx, g, &all);
 
       if (all == 0)
         continue;
@@ -718,10 +712,9 @@ _sl_rule_tail_effect (SlAnalyzeCtx *ctx)
                             gpu->limits.cc_major == 0 ? "compute capability" : "SM count");
           continue;
         }
-      g_hash_table_iter_init (&it, groups);
-      while (g_hash_table_iter_next (&it, NULL, &v))
+      for (guint i = 0; i < groups->len; i++)
         {
-          ConfigGroup *cg = v;
+          ConfigGroup *cg = &g_array_index (groups, ConfigGroup, i);
           const SlKernelInfo *ki = sl_trace_get_kernel_info (ctx->trace, cg->aux);
           double share = (double) cg->total / (double) all;
           const char *name;

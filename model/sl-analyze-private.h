@@ -85,7 +85,7 @@ typedef struct
   gpointer bound_windows; /* sl-analyze-bound.c's figures of each window, shared by cpu_bound
                            * and gpu_bound (g_free); NULL until asked */
   SlTime   bound_window;  /* their width */
-  GHashTable *config_groups; /* sl-analyze-kernels.c's kernels by launch configuration, shared
+  GArray  *config_groups; /* sl-analyze-kernels.c's kernels by launch configuration, shared
                               * by low_occupancy and tail_effect; NULL until asked */
   SlTime   kernel_time;   /* the kernels' time, summed with them */
 } SlGpuInfo;
