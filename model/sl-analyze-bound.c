@@ -292,6 +292,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
   const SlThreadLanes *tl = &ctx->tl[gi->launcher];
   SlTime top_t;
   guint32 top;
+  const char *top_name;
   SlFinding *f;
   SlWorkers workers;
 
@@ -340,6 +341,9 @@ bound_finding (SlAnalyzeCtx      *ctx,
   _sl_overlap_sum (ctx, _sl_lane_or_null (ctx, v == VERDICT_LOADER ? tl->osrt : tl->api), a, b,
                    by_name, v == VERDICT_GPU ? SL_CALLS_WAITS : SL_CALLS_WORK, NULL);
   top = _sl_top_name (by_name, &top_t);
+  /* named as every pane names it: a CUDA call without nsys's "_vNNNN" */
+  top_name = sl_trace_display_name (ctx->trace, v == VERDICT_LOADER ? SL_LANE_OSRT
+                                                                    : SL_LANE_CUDA_API, top);
   head = g_strdup_printf ("GPU %u busy %.0f%% for %s while %s", _sl_gpu_id (ctx, gpu),
                           100.0 * sum->busy_gpu / len, d, who);
   switch (v)
@@ -356,10 +360,10 @@ bound_finding (SlAnalyzeCtx      *ctx,
         _sl_finding_add_thread_lanes (ctx, f, sum->other);
         f->cause = g_strdup_printf ("GPU %u waits while %s waits in %s and %s works: the data "
                                     "loader is the bottleneck", _sl_gpu_id (ctx, gpu), who,
-                                    sl_trace_str (ctx->trace, top), other);
+                                    top_name, other);
         f->summary = g_strdup_printf ("%s waits in %s (%.0f%%) and %s works (%.0f%%): the data "
                                       "loader is the bottleneck", head,
-                                      sl_trace_str (ctx->trace, top), 100.0 * top_t / len, other,
+                                      top_name, 100.0 * top_t / len, other,
                                       100.0 * sum->others / len);
         f->advice = g_strdup ("The training loop waits for its input: the data loader cannot keep "
                               "up. Use more DataLoader workers (num_workers), pin_memory=True and "
@@ -378,7 +382,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
         g_autofree char *sampled = n_top > 0 ? _sl_sample_name (ctx, sym, mod) : NULL;
         /* the busy work: the CUDA call that takes most of it, else what the samples say */
         if (top != SL_NO_STR && top_t * 2 >= sum->host_busy)
-          where = g_strdup_printf ("most in %s", sl_trace_str (ctx->trace, top));
+          where = g_strdup_printf ("most in %s", top_name);
         else if (n_top > 0)
           where = g_strdup_printf ("most in %s, %" G_GSIZE_FORMAT " CPU samples", sampled, n_top);
         else
@@ -390,7 +394,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
         f->cause = g_strdup_printf ("GPU %u waits while %s is busy (%s): the CPU cannot feed the "
                                     "GPU", _sl_gpu_id (ctx, gpu), who,
                                     top != SL_NO_STR && top_t * 2 >= sum->host_busy
-                                      ? sl_trace_str (ctx->trace, top)
+                                      ? top_name
                                     : sampled != NULL ? sampled
                                                       : "outside CUDA and OS runtime calls");
         {
@@ -398,7 +402,7 @@ bound_finding (SlAnalyzeCtx      *ctx,
           Longest l = { top, 0, 0 };
           if (call)
             sl_lane_overlap (_sl_lane_or_null (ctx, tl->api), a, b, longest_cb, &l);
-          f->advice = launch_advice (call ? sl_trace_str (ctx->trace, top) : sampled,
+          f->advice = launch_advice (call ? top_name : sampled,
                                      call ? top_t : sum->host_busy, &l, sum->host_busy,
                                      kernel_median);
         }
@@ -420,10 +424,10 @@ bound_finding (SlAnalyzeCtx      *ctx,
     case VERDICT_GPU:
       f->cause = g_strdup_printf ("GPU %u saturated while %s waits for it in %s: the GPU is the "
                                   "bottleneck", _sl_gpu_id (ctx, gpu), who,
-                                  sl_trace_str (ctx->trace, top));
+                                  top_name);
       f->summary = g_strdup_printf ("%s waits for it %.0f%% of the time (%s): the GPU is the "
                                     "bottleneck", head, 100.0 * sum->blocked_sync / len,
-                                    sl_trace_str (ctx->trace, top));
+                                    top_name);
       f->advice = g_strdup ("The GPU is saturated running kernels and the host waits for it: "
                             "speed up the kernels that take the most time (see `sightline "
                             "stats`, the low_occupancy findings), use lower precision or tensor "

@@ -169,7 +169,8 @@ activity_text (SlAnalyzeCtx         *ctx,
       g_autofree char *d = sl_format_duration (t->api_top_t);
       g_autofree char *all = sl_format_duration (t->api);
       g_string_append_printf (s, "%sin %s %s (CUDA API, %s in all)", s->len ? "; " : "",
-                              sl_trace_str (ctx->trace, t->api_top), d, all);
+                              sl_trace_display_name (ctx->trace, SL_LANE_CUDA_API, t->api_top),
+                              d, all);
     }
   if (t->samples > 0)
     {
@@ -214,6 +215,8 @@ blame_clause (SlAnalyzeCtx  *ctx,
     case SL_BLAME_CUDA_API:
       {
         SlApiClass c = _sl_api_class (ctx, bl->name_id);
+        /* as every pane names the call (the blame's name is the trace's: a key into it) */
+        fn = sl_trace_display_name (ctx->trace, SL_LANE_CUDA_API, bl->name_id);
         *cause = g_strdup_printf ("%s in %s", who, fn);
         if (_sl_api_class_blocks (c))
           f->advice = g_strdup_printf ("The host waits in %s while the GPU has nothing queued: "

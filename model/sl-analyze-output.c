@@ -119,7 +119,12 @@ sl_analysis_to_text (const SlAnalysis *analysis,
             {
               const SlThread *t = sl_trace_get_thread (trace, f->blame->thread);
               g_string_append_printf (out, "   %-34s %s %s, %s (%s)\n", "Blame",
-                                      sl_blame_kind_name (f->blame->kind), f->blame->name, d,
+                                      sl_blame_kind_name (f->blame->kind),
+                                      f->blame->kind == SL_BLAME_CUDA_API
+                                        ? sl_trace_display_name (trace, SL_LANE_CUDA_API,
+                                                                 f->blame->name_id)
+                                        : f->blame->name,
+                                      d,
                                       t->name != SL_NO_STR ? sl_trace_str (trace, t->name)
                                                            : "thread");
             }

@@ -4,6 +4,7 @@
 
 #include "sl-analyze.h"
 #include "sl-cpu-util.h"
+#include "sl-display-name.h"
 #include "sl-lane.h"
 #include "sl-trace-private.h"
 

@@ -322,7 +322,7 @@ rule_copies (SlAnalyzeCtx *ctx,
       g_autofree char *bytes = sl_format_bytes (g->bytes);
       g_autofree char *gpu_time = sl_format_duration (g->gpu_time);
       g_autofree char *blocked = sl_format_duration (g->api_time);
-      const char *api = sl_trace_str (ctx->trace, g->api_name);
+      const char *api = sl_trace_display_name (ctx->trace, SL_LANE_CUDA_API, g->api_name);
       g_autofree char *kinds = NULL;
 
       if (sets)
@@ -415,7 +415,9 @@ _sl_rule_sync_api (SlAnalyzeCtx *ctx)
         g_autofree char *idle = sl_format_duration (g->given);
         f->summary = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " × %s, host blocked %s, GPU idle %s "
                                       "meanwhile", who, g->count,
-                                      sl_trace_str (ctx->trace, g->api_name), blocked, idle);
+                                      sl_trace_display_name (ctx->trace, SL_LANE_CUDA_API,
+                                                             g->api_name),
+                                      blocked, idle);
       }
       f->advice = g_strdup ("Each synchronization stalls the host until the GPU is done, then "
                             "the GPU idles until the host queues more work. Synchronize only "

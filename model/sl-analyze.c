@@ -12,7 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "sl-display-name.h"
 #include "sl-format.h"
 
 /* --- rules and parameters --------------------------------------------------------------------- */
@@ -474,34 +473,6 @@ cmp_finding (gconstpointer a,
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* A finding's texts with "cudaLaunchKernel_v7000" written "cudaLaunchKernel". */
-static void
-display_names (SlFinding *f)
-{
-  /* (not the blame's name: it is the trace's name, a key into it) */
-  char **texts[] = { &f->summary, &f->advice, &f->cause };
-
-  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
-    if (texts[i] != NULL && *texts[i] != NULL)
-      {
-        char *shown = sl_display_text (*texts[i]);
-        g_free (*texts[i]);
-        *texts[i] = shown;
-      }
-  for (guint i = 0; i < f->evidence->len; i++)
-    {
-      SlEvidence *e = &g_array_index (f->evidence, SlEvidence, i);
-      if (e->text != NULL)
-        {
-          char *shown = sl_display_text (e->text);
-          g_free (e->text);
-          e->text = shown;
-        }
-    }
-  for (guint i = 0; f->instances != NULL && i < f->instances->len; i++)
-    display_names (g_ptr_array_index (f->instances, i));
-}
-
 /* Sets `source` from what the finding is of: its lanes, thread and process (before grouping:
  * findings of one cause on two ranks are two groups).  A finding of several ranks (the
  * straggler's) names them itself. */
@@ -634,9 +605,6 @@ sl_analyze (SlTrace                *trace,
       if (run[k])
         g_array_append_val (analysis->summaries, done[k]);
   }
-  /* API names as every pane shows them (sl-display-name.h), whatever rule wrote them */
-  for (guint f = 0; f < analysis->findings->len; f++)
-    display_names (g_ptr_array_index (analysis->findings, f));
   /* before grouping: findings of two ranks are never one group */
   for (guint f = 0; f < analysis->findings->len; f++)
     name_source (trace, g_ptr_array_index (analysis->findings, f));
