@@ -41,8 +41,9 @@ sl_cmd_analyze (int    argc,
     { "limit", 'n', 0, G_OPTION_ARG_INT, &limit,
       "Print at most N findings (the most costly; default all)", "N" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &range,
-      "Analyse only START:END, relative to the trace start (1.5s:2s, 250ms:300ms; bare numbers "
-      "are nanoseconds): the events that start in it, GPU gaps and utilization clipped to it",
+      "Analyse only START:END, times from the time 0 that `sightline info` and the viewer count "
+      "from (an nsys export's session start): 1.5s:2s, 250ms:300ms (bare numbers are "
+      "nanoseconds); the events that start in it, GPU gaps and utilization clipped to it",
       "START:END" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output",
       "FILE" },

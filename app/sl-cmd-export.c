@@ -24,8 +24,9 @@ sl_cmd_export (int    argc,
       ".json.gz, .sqlite)", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The file to write (replaced)", "OUT" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &range,
-      "Only the events that overlap [A, B), times from the trace start that `sightline info` "
-      "prints, with units: 1.5s:2s, 250ms:300ms (bare numbers are ns)", "A:B" },
+      "Only the events that overlap [A, B), times from the time 0 that `sightline info` and the "
+      "viewer count from (an nsys export's session start), with units: 1.5s:2s, 250ms:300ms "
+      "(bare numbers are ns)", "A:B" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
     { NULL }
   };

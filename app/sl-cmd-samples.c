@@ -51,8 +51,9 @@ sl_cmd_samples (int    argc,
       "folded (default): `root;…;leaf COUNT` per distinct stack, as flamegraph.pl, speedscope "
       "and inferno read it; top: functions by self and total samples", "FORMAT" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &range,
-      "Only the samples taken in [A, B), times from the trace start that `sightline info` "
-      "prints, with units: 1.5s:2s, 250ms:300ms (bare numbers are ns)", "A:B" },
+      "Only the samples taken in [A, B), times from the time 0 that `sightline info` and the "
+      "viewer count from (an nsys export's session start), with units: 1.5s:2s, 250ms:300ms "
+      "(bare numbers are ns)", "A:B" },
     { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, "Only the threads of process N", "N" },
     { "tid", 0, 0, G_OPTION_ARG_INT64, &tid, "Only thread N", "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output",
@@ -97,8 +98,8 @@ sl_cmd_samples (int    argc,
       return 2;
     }
 
-  /* a range counts from the start of the whole trace, as `sightline info` prints it, which only
-   * loading every table gives */
+  /* a range counts from time 0, as `sightline info` prints it: where a file has no session start,
+   * the first event of the whole trace, which only loading every table gives */
   SlLoadFlags flags = range != NULL ? SL_LOAD_ALL : SL_LOAD_SAMPLES;
   g_autoptr (SlTrace) trace = sl_trace_load (files[0], flags, NULL, NULL, NULL, &error);
   if (trace == NULL)

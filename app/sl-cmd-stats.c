@@ -74,8 +74,9 @@ sl_cmd_stats (int    argc,
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output", "FILE" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &range,
-      "Only the events that start in [A, B), times from the trace start that `sightline info` "
-      "prints, with units: 1.5s:2s, 250ms:300ms (bare numbers are ns)", "A:B" },
+      "Only the events that start in [A, B), times from the time 0 that `sightline info` and the "
+      "viewer count from (an nsys export's session start), with units: 1.5s:2s, 250ms:300ms "
+      "(bare numbers are ns)", "A:B" },
     { "merge", 'm', 0, G_OPTION_ARG_NONE, &merge,
       "The FILEs are one job's ranks (loaded in parallel): every report gets a leading Rank column "
       "(the rank label `sightline info --merge` gives each file) and each rank's rows, as stats "
@@ -137,8 +138,9 @@ sl_cmd_stats (int    argc,
       return 2;
     }
 
-  /* load only the tables the chosen reports read; a range counts from the start of the whole
-   * trace, as `sightline info` prints it, which only loading every table gives */
+  /* load only the tables the chosen reports read; a range counts from time 0, as `sightline info`
+   * prints it: where a file has no session start, the first event of the whole trace, which only
+   * loading every table gives */
   SlLoadFlags flags = 0;
   for (guint i = 0; i < names->len; i++)
     flags |= sl_report_needs (g_ptr_array_index (names, i));

@@ -129,6 +129,38 @@ sl_control_hello_answer (int         fd,
   return sl_control_send (fd, answer, sizeof answer / sizeof answer[0], NULL, 0);
 }
 
+/* Who listens on `fd`, as the kernel says (SO_PEERCRED, /proc/PID/exe): true, with `why`, when
+ * it runs another file than `daemon_path`.  A daemon from before the handshake ignores "hello"
+ * and says nothing at all until a "record" (which it would run without our library), so its
+ * answer cannot tell; without this it was known only when the wait for one ran out.  false when
+ * it is `daemon_path`, or the kernel does not say (then the answer decides). */
+static bool
+peer_runs_other (int         fd,
+                 const char *daemon_path,
+                 char       *why,
+                 size_t      why_size)
+{
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  char proc[64], exe[PATH_MAX], exe_id[64], want_id[64];
+
+  if (getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.pid <= 0)
+    return false;
+  snprintf (proc, sizeof proc, "/proc/%d/exe", (int) cred.pid);
+  /* the running file, even when its path was deleted or replaced since */
+  sl_control_file_id (proc, exe_id, sizeof exe_id);
+  sl_control_file_id (daemon_path, want_id, sizeof want_id);
+  if (exe_id[0] == '\0' || want_id[0] == '\0' || strcmp (exe_id, want_id) == 0)
+    return false;
+  ssize_t n = readlink (proc, exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  snprintf (why, why_size, "it runs %.1024s (pid %d), not %.1024s%s", exe, (int) cred.pid,
+            daemon_path,
+            strstr (exe, " (deleted)") != NULL ? ": a file deleted or replaced since it started"
+                                               : "");
+  return true;
+}
+
 bool
 sl_control_handshake (int         fd,
                       const char *daemon_path,
@@ -142,6 +174,8 @@ sl_control_handshake (int         fd,
   SlControlMsg m;
   bool ok = false;
 
+  if (peer_runs_other (fd, daemon_path, why, why_size))
+    return false;
   if (!sl_control_send (fd, hello, sizeof hello / sizeof hello[0], NULL, 0))
     {
       snprintf (why, why_size, "it closed the connection (%s)", strerror (errno));
@@ -152,7 +186,8 @@ sl_control_handshake (int         fd,
   setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof none);
   if (r != 0)
     {
-      /* a daemon from before the handshake ignores "hello" */
+      /* one that runs our daemon's file and says nothing: a stuck one (or the kernel did not
+       * say who it is, and it is one from before the handshake, which ignores "hello") */
       snprintf (why, why_size, "it did not answer the handshake in %d ms: a sightlined older than "
                                "this sightline, or a stuck one", timeout_ms);
       return false;

@@ -11,8 +11,10 @@
  *
  * The handshake: a client uses only the daemon of its own build, with the injection library it
  * would preload itself (a daemon left running by another install, or by a build since replaced,
- * would run the program without it).  A daemon older than the handshake ignores "hello"; the
- * client gives up waiting and starts its own beside it (sl_control_connect_own()).
+ * would run the program without it).  One whose executable is another file than the client's
+ * daemon is known at once from the kernel (SO_PEERCRED, /proc/PID/exe), so a daemon older than
+ * the handshake, which ignores "hello" and answers nothing, costs no wait; the client starts its
+ * own beside it (sl_control_connect_own()).
  */
 #pragma once
 
@@ -64,7 +66,9 @@ extern "C"
   /* Says hello on `fd` and checks the answer, waiting up to `timeout_ms`: true when the daemon is
    * of this version and build, runs `daemon_path` (the same file) and preloads the library this
    * client would (sl_control_find_inject()), which is there.  false with `why` saying what it is
-   * instead, for a person ("it runs /opt/p/lib/sightline/sightlined (deleted), pid 4242"). */
+   * instead, for a person ("it runs /opt/p/lib/sightline/sightlined (deleted), pid 4242").  A
+   * daemon that runs another file than `daemon_path` is refused before any hello, without
+   * waiting: the wait is only for one that runs it and does not answer (a stuck one). */
   bool sl_control_handshake (int fd, const char *daemon_path, int timeout_ms, char *why,
                              size_t why_size);
 

@@ -37,6 +37,12 @@ sl_time_parse (const char *text,
   p = trimmed;
   if (*p == '-' || *p == '+')
     negative = *p++ == '-';
+  else if (g_str_has_prefix (p, "−"))
+    {
+      /* U+2212, the minus sign of the offsets Sightline prints (sl_format_offset) */
+      negative = TRUE;
+      p += strlen ("−");
+    }
   for (; g_ascii_isdigit (*p); p++, digits = TRUE)
     {
       if (whole > ((guint64) G_MAXINT64 - (guint64) (*p - '0')) / 10)
@@ -96,7 +102,7 @@ sl_range_parse (const char *text,
 {
   const char *colon;
   g_autofree char *left = NULL;
-  SlTime a, b, start, end;
+  SlTime a, b, origin, lo, hi, from, to;
 
   g_return_val_if_fail (text != NULL, FALSE);
   g_return_val_if_fail (trace != NULL, FALSE);
@@ -104,8 +110,9 @@ sl_range_parse (const char *text,
   if (colon == NULL || strchr (colon + 1, ':') != NULL)
     {
       g_set_error (error, SL_RANGE_ERROR, SL_RANGE_ERROR_SYNTAX,
-                   "“%s” is not a range: write START:END relative to the trace start, "
-                   "e.g. 1.5s:2s or 250ms:300ms (bare numbers are nanoseconds)", text);
+                   "“%s” is not a range: write START:END from the trace's time 0 (as "
+                   "`sightline info` and the viewer count), e.g. 1.5s:2s or 250ms:300ms (bare "
+                   "numbers are nanoseconds)", text);
       return FALSE;
     }
   left = g_strndup (text, (gsize) (colon - text));
@@ -118,23 +125,26 @@ sl_range_parse (const char *text,
                    b < a ? "reversed" : "empty");
       return FALSE;
     }
-  start = sl_trace_get_start (trace);
-  end = sl_trace_get_end (trace);
-  if (b <= 0 || a > end - start)
+  /* time 0 is the one every offset a person reads counts from, the viewer's ruler and
+   * `sightline info` included: the session's start, not the first event, in an nsys export */
+  origin = sl_trace_get_origin (trace);
+  lo = sl_trace_get_start (trace) - origin;
+  hi = sl_trace_get_end (trace) - origin;
+  if (b <= lo || a > hi)
     {
-      g_autofree char *span = sl_format_duration (end - start);
+      g_autofree char *first = sl_format_offset (lo), *last = sl_format_offset (hi);
       g_set_error (error, SL_RANGE_ERROR, SL_RANGE_ERROR_OUTSIDE,
-                   "the range %s lies outside the trace, which spans 0:%s from its start",
-                   text, span);
+                   "the range %s lies outside the trace, whose events lie in %s:%s from its "
+                   "time 0 (as `sightline info` prints it)", text, first, last);
       return FALSE;
     }
-  if (a > G_MAXINT64 - start || b > G_MAXINT64 - start)
+  if (__builtin_add_overflow (origin, a, &from) || __builtin_add_overflow (origin, b, &to))
     {
       g_set_error (error, SL_RANGE_ERROR, SL_RANGE_ERROR_OUTSIDE,
                    "the range %s lies outside the trace", text);
       return FALSE;
     }
-  *t0 = start + a;
-  *t1 = start + b;
+  *t0 = from;
+  *t1 = to;
   return TRUE;
 }

@@ -25,8 +25,10 @@ gboolean sl_time_parse        (const char *text,
                                SlTime     *ns,
                                GError    **error);
 
-/* "A:B", relative to the trace's start (what `sightline info` prints as its span), into the
- * absolute times [*t0, *t1) of trace: B after A, and the range overlapping the trace's span. */
+/* "A:B", from the trace's time 0 (sl_trace_get_origin: an nsys export's session start, where
+ * the viewer's ruler, its detail pane, `sightline info` and `analyze` count from; not its first
+ * event), into the absolute times [*t0, *t1) of trace: B after A, and the range overlapping the
+ * trace's events.  A time may carry the minus sign (U+2212) that Sightline prints. */
 gboolean sl_range_parse       (const char *text,
                                SlTrace    *trace,
                                SlTime     *t0,

@@ -11,7 +11,7 @@
  * unions) are shifted in place rather than rebuilt: eight 1 M-event files move ~256 MB of events
  * and rebuild nothing.
  *
- * Alignment: nsys times count from a session clock whose wall-clock reading
+ * Alignment: nsys times count from the session's start, whose wall-clock reading
  * TARGET_INFO_SESSION_START_TIME gives; Kineto times are ns since the epoch already (the reader
  * adds baseTimeNanoseconds).  The file that started first keeps its time base; every other file
  * is shifted by the difference of the wall clocks.  See ../notes/design17.md.
@@ -40,37 +40,21 @@ typedef struct
   gint64   rank;         /* -1 when unknown */
 } FileIdentity;
 
-static gboolean
-first_int (sqlite3    *db,
-           const char *sql,
-           gint64     *value)
-{
-  sqlite3_stmt *stmt = NULL;
-  gboolean ok = FALSE;
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK
-      && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
-    {
-      *value = sqlite3_column_int64 (stmt, 0);
-      ok = TRUE;
-    }
-  sqlite3_finalize (stmt);
-  return ok;
-}
-
-/* The wall clock of an nsys export's time 0.  TARGET_INFO_SESSION_START_TIME.utcEpochNs is the
- * wall clock at the start of the capture, which is ANALYSIS_DETAILS.startTime on the exported
- * time line, or systemClockNs (3.24+) on the session clock (they agree in every real file).
- * Sightline's recorder (an SL_PROCESS_INFO table) writes nsys's meaning with systemClockNs on its
- * own clock and ANALYSIS_DETAILS.startTime at its first event; before 2026-12 it wrote the wall
- * clock at time 0 itself, with no utcTime. */
+/* The wall clock of a file's time 0.  TARGET_INFO_SESSION_START_TIME.utcEpochNs is the wall
+ * clock at the start of the capture, which _sl_trace_session_start places on the events' time
+ * line: an nsys export's 0 (moved by --ts-shift; a --ts-normalize'd export has lost it), a
+ * Sightline recording's systemClockNs.  Not ANALYSIS_DETAILS.startTime, nor an nsys export's
+ * systemClockNs: both are the target's own clock at the start (seconds to days of uptime: 6324 s
+ * in nsys-2026.1-osrt-sampling.sqlite, whose events lie in 0.00007 s … 1.75 s), while every
+ * event of a real export lies within ANALYSIS_DETAILS.duration after 0.  A Sightline recording
+ * from before 2026-12 (systemClockNs but no utcTime) wrote the wall clock at time 0 itself. */
 static gboolean
 nsys_wall_zero (sqlite3 *db,
                 SlTime  *wall_zero)
 {
   sqlite3_stmt *stmt = NULL;
-  gint64 utc = 0, anchor = 0;
-  gboolean has_utc = FALSE, has_anchor = FALSE, has_text = FALSE;
+  gint64 utc = 0, start = 0;
+  gboolean has_utc = FALSE, has_clock = FALSE, has_text = FALSE;
 
   if (sqlite3_prepare_v2 (db, "SELECT utcEpochNs, systemClockNs, utcTime "
                               "FROM TARGET_INFO_SESSION_START_TIME LIMIT 1",
@@ -86,31 +70,17 @@ nsys_wall_zero (sqlite3 *db,
     {
       has_utc = sqlite3_column_type (stmt, 0) == SQLITE_INTEGER;
       utc = sqlite3_column_int64 (stmt, 0);
-      has_anchor = sqlite3_column_type (stmt, 1) == SQLITE_INTEGER;
-      anchor = sqlite3_column_int64 (stmt, 1);
+      has_clock = sqlite3_column_type (stmt, 1) == SQLITE_INTEGER;
       has_text = sqlite3_column_type (stmt, 2) != SQLITE_NULL;
     }
   sqlite3_finalize (stmt);
   if (!has_utc || utc < EPOCH_MIN || utc > EPOCH_MAX)
     return FALSE;
-  gint64 start, sightline;
-  if (has_anchor && !has_text)
-    anchor = 0;   /* an older Sightline recording: utcEpochNs is the wall clock at time 0 */
-  else if (has_anchor
-           && first_int (db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'SL_PROCESS_INFO'",
-                         &sightline)
-           && sightline > 0)
-    ;             /* a Sightline recording: systemClockNs is the start on its clock */
-  /* the start on the exported time line, which `nsys export --time-normalize` or --time-shift
-   * would have moved with the events (systemClockNs stays the capture's own clock) */
-  else if (first_int (db, "SELECT startTime FROM ANALYSIS_DETAILS LIMIT 1", &start))
-    anchor = start;
-  else if (!has_anchor)
-    anchor = 0;
-  if (anchor < 0 || anchor > utc)
+  if (has_clock && !has_text)
+    start = 0;   /* an older Sightline recording: utcEpochNs is the wall clock at time 0 */
+  else if (!_sl_trace_session_start (db, &start))
     return FALSE;
-  *wall_zero = utc - anchor;
-  return TRUE;
+  return !__builtin_sub_overflow (utc, start, wall_zero);
 }
 
 static FileIdentity

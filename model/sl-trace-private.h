@@ -301,6 +301,12 @@ guint64  _sl_trace_cache_hash    (const void *data,
 sqlite3 *_sl_trace_open_db    (const char  *path,
                                gboolean     live,
                                GError     **error);
+/* The profiling session's start on the time line of the events of an opened trace file, or FALSE
+ * where the file has none (sl_trace_get_origin): an nsys export's 0, moved by --ts-shift (lost
+ * by --ts-normalize); a Sightline recording's TARGET_INFO_SESSION_START_TIME.systemClockNs.  The
+ * wall clock at that instant is TARGET_INFO_SESSION_START_TIME.utcEpochNs in both. */
+gboolean _sl_trace_session_start (sqlite3     *db,
+                                  SlTime      *start);
 
 /* sl_trace_load(), where `trim` FALSE leaves freed memory to the allocator: loads running side
  * by side (sl_trace_load_merged) trim once, at the end, instead of stalling each other. */

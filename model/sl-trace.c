@@ -665,20 +665,14 @@ export_meta (sqlite3    *db,
   return value;
 }
 
-/* The session's start on the file's time line, or FALSE when it has none (see
- * sl_trace_get_origin).  One open of the file and three one-row queries: a millisecond. */
-static gboolean
-read_origin (SlTrace *trace,
-             SlTime  *origin)
+gboolean
+_sl_trace_session_start (sqlite3 *db,
+                         SlTime  *start)
 {
-  sqlite3 *db;
   sqlite3_stmt *stmt = NULL;
   gboolean found = FALSE;
-
-  if (trace->is_json || trace->path == NULL
-      || (db = _sl_trace_open_db (trace->path, trace->live != NULL, NULL)) == NULL)
-    return FALSE;
   g_autofree char *product = export_meta (db, "EXPORT_PRODUCT_NAME");
+
   if (g_strcmp0 (product, "Sightline") == 0)
     {
       /* a recording: its session's start on CLOCK_MONOTONIC, the clock of its events; one from
@@ -690,7 +684,7 @@ read_origin (SlTrace *trace,
           && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_type (stmt, 0) == SQLITE_INTEGER
           && sqlite3_column_type (stmt, 1) != SQLITE_NULL)
         {
-          *origin = sqlite3_column_int64 (stmt, 0);
+          *start = sqlite3_column_int64 (stmt, 0);
           found = TRUE;
         }
       sqlite3_finalize (stmt);
@@ -704,16 +698,30 @@ read_origin (SlTrace *trace,
       gint64 by = 0;
       if (shift != NULL && !g_ascii_string_to_signed (shift, 10, G_MININT64, G_MAXINT64, &by, NULL))
         by = 0;
-      *origin = by;
+      *start = by;
       found = g_strcmp0 (normalize, "true") != 0;
     }
-  sqlite3_close (db);
   /* a number from the file: within the range the reader clamps event times to, so that an
-   * offset from it cannot overflow; and not after every event (then it is not their time line) */
-  if (found && (*origin < -SL_READER_TIME_LIMIT || *origin > SL_READER_TIME_LIMIT
-                || (trace->live == NULL && trace->n_events > 0 && *origin > trace->end)))
-    found = FALSE;
-  return found;
+   * offset from it cannot overflow */
+  return found && *start >= -SL_READER_TIME_LIMIT && *start <= SL_READER_TIME_LIMIT;
+}
+
+/* The session's start on the file's time line, or FALSE when it has none (see
+ * sl_trace_get_origin).  One open of the file and three one-row queries: a millisecond. */
+static gboolean
+read_origin (SlTrace *trace,
+             SlTime  *origin)
+{
+  sqlite3 *db;
+  gboolean found;
+
+  if (trace->is_json || trace->path == NULL
+      || (db = _sl_trace_open_db (trace->path, trace->live != NULL, NULL)) == NULL)
+    return FALSE;
+  found = _sl_trace_session_start (db, origin);
+  sqlite3_close (db);
+  /* not after every event: then it is not their time line */
+  return found && !(trace->live == NULL && trace->n_events > 0 && *origin > trace->end);
 }
 
 SlTime

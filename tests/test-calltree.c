@@ -380,8 +380,8 @@ check_real (const char *path)
   check_tree_shape (ranged, SL_CALLTREE_BOTTOM_UP);
 
   g_autofree char *range = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
-                                            t0 - sl_trace_get_start (trace),
-                                            t1 - sl_trace_get_start (trace));
+                                            t0 - sl_trace_get_origin (trace),
+                                            t1 - sl_trace_get_origin (trace));
   g_auto (SlTestRun) ranged_run = { 0 };
   run_samples (&ranged_run, path, "--range", range, NULL);
   g_assert_cmpint (ranged_run.status, ==, 0);
@@ -607,7 +607,7 @@ test_known (void)
   g_assert_cmpstr (sl_calltree_symbol_name (tree, n->symbol), ==, "main");
   g_assert_cmpuint (n->total, ==, 3);
 
-  /* a range [20 ms, 31 ms) of the session (`--range` counts from the trace's start) and the
+  /* a range [20 ms, 31 ms) of the session (`--range` counts from its time 0) and the
    * loader thread alone, in the model and the CLI */
   SlCalltreeScope scope;
   sl_calltree_scope_init (&scope);
@@ -620,8 +620,8 @@ test_known (void)
   g_assert_cmpstr (folded->str, ==, "main;load_data;read 1\nmain;work;spin;work;spin 2\n");
   g_auto (SlTestRun) run = { 0 };
   g_autofree char *range = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
-                                            scope.t0 - sl_trace_get_start (trace),
-                                            scope.t1 - sl_trace_get_start (trace));
+                                            scope.t0 - sl_trace_get_origin (trace),
+                                            scope.t1 - sl_trace_get_origin (trace));
   run_samples (&run, path, "--range", range, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, folded->str);

@@ -536,8 +536,9 @@ test_stale_install (void)
   waitpid (other, NULL, 0);
 }
 
-/* A daemon from before the handshake: it ignores "hello" and would answer a "record" with
- * "started", "exited" and "done 320 0" (here without running anything: a fake). */
+/* A daemon from before the handshake: it ignores "hello" (answers nothing at all) and would
+ * answer a "record" with "started", "exited" and "done 320 0" (here without running anything: a
+ * fake). */
 static void
 old_daemon_main (int listen_fd)
 {
@@ -587,6 +588,22 @@ test_old_handshake (void)
   int code = record_spin (dir, out, &err);
   g_assert_null (strstr (err, "320 events written"));
   check_not_silently_empty (code, err, out);
+  /* passed over at once, for what it runs (it is no sightlined), not when the wait for the
+   * answer to "hello" that it never gives (SL_CONTROL_HANDSHAKE_MS) ran out */
+  g_assert_nonnull (strstr (err, "not this sightline's (it runs "));
+  g_assert_null (strstr (err, "did not answer"));
+
+  /* what the viewer's recording (sl_recording_start) and `record` call, our own daemon now
+   * running beside it: no wait (2.0 s before the kernel was asked who listens) */
+  char note[8192];
+  gint64 began = g_get_monotonic_time ();
+  int fd = sl_control_connect_own (path, SL_DAEMON_PATH, 5000, note, sizeof note);
+  gint64 took = g_get_monotonic_time () - began;
+  g_test_message ("sl_control_connect_own: %.1f ms: %s", (double) took / 1000, note);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_nonnull (strstr (note, "(it runs "));
+  g_assert_nonnull (strstr (note, "recording through its own"));
   kill (fake, SIGKILL);
   waitpid (fake, NULL, 0);
   stop_all_daemons (dir);

@@ -456,14 +456,15 @@ test_pytorch_ranks (void)
 
 /* ---- two nsys exports, through sl_trace_merge ------------------------------------------- */
 
-/* The wall clock of an export's time 0, as nsys's tables say. */
+/* The wall clock of an export's time 0, as nsys's tables say: the capture's start, which is 0 on
+ * the exported time line (not ANALYSIS_DETAILS.startTime nor systemClockNs, the target's own
+ * clock; see test_nsys_wall_clock). */
 static gint64
 nsys_wall_zero (const char *relative)
 {
   g_autofree char *path = sl_test_trace_path (relative);
   struct sqlite3 *db = sl_test_open_db (path);
-  gint64 w = sl_test_sql_int (db, "SELECT utcEpochNs - systemClockNs "
-                                  "FROM TARGET_INFO_SESSION_START_TIME");
+  gint64 w = sl_test_sql_int (db, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
   sqlite3_close (db);
   return w;
 }
@@ -573,6 +574,141 @@ test_self (void)
                     sl_trace_get_process (merged, sl_trace_get_n_processes (alone[0]))->pid);
   sl_trace_unref (alone[0]);
   sl_trace_unref (alone[1]);
+}
+
+/* ---- an nsys export's wall clock ---------------------------------------------------------- */
+
+/* Every shared nsys export that says when its capture started, merged with itself: its events
+ * lie on the wall clock within the capture, [utcEpochNs, utcEpochNs + ANALYSIS_DETAILS.duration]
+ * (RUN_DURATION_MS), as they happened; its first event exactly utcEpochNs after time 0.  Taking
+ * ANALYSIS_DETAILS.startTime or systemClockNs as time 0's place on the exported time line (the
+ * target's own clock: 0.25 s to 6 days of uptime in these files) put 12 of these 14 files'
+ * events before their capture began, by up to 6 days. */
+static void
+test_nsys_wall_clock (void)
+{
+  g_auto (GStrv) files = sl_test_nsys_traces ();
+  guint checked = 0;
+
+  for (char **f = files; *f != NULL; f++)
+    {
+      struct sqlite3 *db = sl_test_open_db (*f);
+      gboolean has = sl_test_sql_int (db, "SELECT COUNT(*) FROM sqlite_master WHERE name IN "
+                                          "('TARGET_INFO_SESSION_START_TIME', "
+                                          "'ANALYSIS_DETAILS')") == 2;
+      gint64 utc = has ? sl_test_sql_int (db, "SELECT utcEpochNs "
+                                              "FROM TARGET_INFO_SESSION_START_TIME") : 0;
+      gint64 duration = has ? sl_test_sql_int (db, "SELECT duration FROM ANALYSIS_DETAILS") : 0;
+      sqlite3_close (db);
+      if (!has)
+        continue;
+
+      const char *both[] = { *f, *f };
+      g_autoptr (SlTrace) merged = load_merged (both, 2, NULL);
+      g_autoptr (SlTrace) alone = sl_trace_load (*f, SL_LOAD_ALL, NULL, NULL, NULL, NULL);
+      g_assert_nonnull (alone);
+      g_autofree char *base = g_path_get_basename (*f);
+      for (guint s = 0; s < 2; s++)
+        {
+          const SlSource *src = sl_trace_get_source (merged, s);
+          g_test_message ("%s: first event %" G_GINT64_FORMAT " ns into the capture, last end %"
+                          G_GINT64_FORMAT " of %" G_GINT64_FORMAT, base, src->wall_start - utc,
+                          src->wall_start + (src->end - src->start) - utc, duration);
+          g_assert_true (src->has_clock);
+          g_assert_cmpint (src->offset, ==, 0);
+          g_assert_cmpint (src->wall_start, ==, utc + sl_trace_get_start (alone));
+          g_assert_cmpint (src->wall_start, >=, utc);
+          g_assert_cmpint (src->wall_start + (src->end - src->start), <=, utc + duration);
+        }
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 14);
+}
+
+/* A copy of a real export as `nsys export --ts-shift` writes it: every time `by` ns later
+ * (ANALYSIS_DETAILS's too, whatever nsys does with it) and EXPORT_PARAM_TIME_SHIFT saying so. */
+static char *
+shifted_copy (const char *relative,
+              const char *name,
+              gint64      by)
+{
+  char *path = sl_test_copy_trace (relative, name);
+  struct sqlite3 *db = sl_test_open_db (path);
+  g_autofree char *query = g_strdup_printf (
+    "SELECT group_concat('UPDATE \"' || m.name || '\" SET \"' || c.name || '\" = \"' || c.name "
+    "|| '\" + %" G_GINT64_FORMAT ";', '') FROM sqlite_master m, pragma_table_info (m.name) c "
+    "WHERE m.type = 'table' AND c.name IN ('start', 'end', 'timestamp', 'startTime', "
+    "'stopTime')", by);
+  g_autofree char *updates = sl_test_sql_text (db, query);
+  sqlite3_close (db);
+  g_autofree char *sql = g_strdup_printf ("BEGIN; %s UPDATE META_DATA_EXPORT SET value = '%"
+                                          G_GINT64_FORMAT "' WHERE name = "
+                                          "'EXPORT_PARAM_TIME_SHIFT'; COMMIT;", updates, by);
+  sl_test_exec_sql (path, sql);
+  return path;
+}
+
+static gint
+cmp_times (gconstpointer a,
+           gconstpointer b)
+{
+  const SlTime *x = a, *y = b;
+
+  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The (start, end) of every event of `kind` of source `source`, sorted. */
+static GArray *
+source_times (SlTrace    *trace,
+              guint       source,
+              SlLaneKind  kind)
+{
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (SlTime) * 2);
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != kind || lane->source != source)
+        continue;
+      for (gsize k = 0; k < lane->n_events; k++)
+        {
+          SlTime t[2] = { lane->events[k].start, lane->events[k].end };
+          g_array_append_val (times, t);
+        }
+    }
+  g_array_sort (times, cmp_times);
+  return times;
+}
+
+/* An export and the same capture exported with --ts-shift: their wall clocks agree, so merged,
+ * every kernel, copy, CUDA call and NVTX range of the one lies on its twin to the nanosecond. */
+static void
+test_nsys_ts_shift (void)
+{
+  const SlTime by = G_GINT64_CONSTANT (7000000123);
+  g_autofree char *later = shifted_copy (H100, "shifted.sqlite", by);
+  const char *files[] = { H100, later };
+  g_autoptr (SlTrace) merged = load_merged (files, 2, NULL);
+  g_autoptr (SlTrace) copy = sl_trace_load (later, SL_LOAD_ALL, NULL, NULL, NULL, NULL);
+
+  g_assert_nonnull (copy);
+  g_assert_cmpint (sl_trace_get_start (copy), ==, sl_trace_get_start (merged) + by);
+  g_assert_cmpint (sl_trace_get_origin (copy), ==, by);
+  g_assert_cmpint (sl_trace_get_source (merged, 0)->offset, ==, 0);
+  g_assert_cmpint (sl_trace_get_source (merged, 1)->offset, ==, -by);
+  g_assert_cmpint (sl_trace_get_source (merged, 1)->wall_start, ==,
+                   sl_trace_get_source (merged, 0)->wall_start);
+  g_assert_false (has_warning (merged, "does not overlap", NULL));
+  const SlLaneKind kinds[] = { SL_LANE_KERNELS, SL_LANE_MEMCPY, SL_LANE_CUDA_API, SL_LANE_NVTX };
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autoptr (GArray) a = source_times (merged, 0, kinds[k]);
+      g_autoptr (GArray) b = source_times (merged, 1, kinds[k]);
+      g_assert_cmpuint (a->len, >, 0);
+      g_assert_cmpuint (a->len, ==, b->len);
+      g_assert_cmpmem (a->data, a->len * sizeof (SlTime) * 2, b->data,
+                       b->len * sizeof (SlTime) * 2);
+    }
 }
 
 /* ---- nsys exports that say their rank: the same one ------------------------------------- */
@@ -887,6 +1023,8 @@ main (int    argc,
   g_test_add_func ("/model/merge/pytorch-ranks", test_pytorch_ranks);
   g_test_add_func ("/model/merge/nsys-pair", test_nsys_pair);
   g_test_add_func ("/model/merge/self", test_self);
+  g_test_add_func ("/model/merge/nsys-wall-clock", test_nsys_wall_clock);
+  g_test_add_func ("/model/merge/nsys-ts-shift", test_nsys_ts_shift);
   g_test_add_func ("/model/merge/nsys-ranks", test_nsys_ranks);
   g_test_add_func ("/model/merge/bad-file", test_bad_file);
   g_test_add_func ("/model/merge/offsets-align", test_offsets_and_align);

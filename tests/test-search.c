@@ -217,22 +217,39 @@ test_range_parse (void)
   g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
   g_autoptr (GError) error = NULL;
   g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
-  SlTime start, span, t0 = 0, t1 = 0;
-  g_autofree char *whole = NULL, *past = NULL;
+  SlTime start, end, origin, t0 = 0, t1 = 0;
+  g_autofree char *first = NULL, *whole = NULL, *past = NULL;
 
   g_assert_no_error (error);
+  /* times count from the session's start, as the viewer and `sightline info` show them: this
+   * export's first event is 1.30 s after it */
   start = sl_trace_get_start (trace);
-  span = sl_trace_get_end (trace) - start;
-  g_assert_cmpint (span, >, 1000);
+  end = sl_trace_get_end (trace);
+  origin = sl_trace_get_origin (trace);
+  g_assert_cmpint (origin, ==, 0);
+  g_assert_cmpint (start - origin, >, 1000000000);
+  g_assert_cmpint (end - start, >, 1000);
 
-  g_assert_true (sl_range_parse ("0:1us", trace, &t0, &t1, &error));
+  first = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, start - origin,
+                           start - origin + 1000);
+  g_assert_true (sl_range_parse (first, trace, &t0, &t1, &error));
   g_assert_no_error (error);
   g_assert_cmpint (t0, ==, start);
   g_assert_cmpint (t1, ==, start + 1000);
-  whole = g_strdup_printf ("0:%" G_GINT64_FORMAT, span + 1);
+  g_assert_true (sl_range_parse ("1.3s:1.4s", trace, &t0, &t1, &error));
+  g_assert_cmpint (t0, ==, origin + 1300000000);
+  g_assert_cmpint (t1, ==, origin + 1400000000);
+  whole = g_strdup_printf ("0:%" G_GINT64_FORMAT, end - origin + 1);
   g_assert_true (sl_range_parse (whole, trace, &t0, &t1, &error));
-  g_assert_cmpint (t1, ==, sl_trace_get_end (trace) + 1);
-  g_assert_true (sl_range_parse ("-5ms:1", trace, &t0, &t1, &error));
+  g_assert_cmpint (t0, ==, origin);
+  g_assert_cmpint (t1, ==, end + 1);
+  g_assert_true (sl_range_parse ("-5ms:1.5s", trace, &t0, &t1, &error));
+  g_assert_cmpint (t0, ==, origin - 5000000);
+  /* what Sightline prints: "+1.3 s", "−5 ms" (U+2212) */
+  g_assert_true (sl_range_parse ("−5 ms:+1.5 s", trace, &t0, &t1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (t0, ==, origin - 5000000);
+  g_assert_cmpint (t1, ==, origin + 1500000000);
 
   const struct
   {
@@ -243,6 +260,8 @@ test_range_parse (void)
     { "1ms", SL_RANGE_ERROR_SYNTAX }, { "1ms:2ms:3ms", SL_RANGE_ERROR_SYNTAX },
     { "a:b", SL_RANGE_ERROR_SYNTAX }, { "-2s:0", SL_RANGE_ERROR_OUTSIDE },
     { "10000s:10001s", SL_RANGE_ERROR_OUTSIDE },
+    /* from the first event these would hold some; from time 0 they end before it */
+    { "0:1us", SL_RANGE_ERROR_OUTSIDE }, { "100ms:0.2s", SL_RANGE_ERROR_OUTSIDE },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
     {
@@ -250,9 +269,12 @@ test_range_parse (void)
       g_assert_false (sl_range_parse (bad[i].text, trace, &t0, &t1, &e));
       g_assert_error (e, SL_RANGE_ERROR, bad[i].code);
     }
-  past = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, span + 1, span + 2);
+  past = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, end - origin + 1,
+                          end - origin + 2);
   g_assert_false (sl_range_parse (past, trace, &t0, &t1, &error));
   g_assert_error (error, SL_RANGE_ERROR, SL_RANGE_ERROR_OUTSIDE);
+  /* the error says where the events lie, in the times it takes */
+  g_assert_nonnull (strstr (error->message, "+1.304 s:+1.540 s"));
 }
 
 int

@@ -1079,8 +1079,8 @@ test_cmd_nsys_report (void)
     g_unsetenv ("PATH");
 }
 
-/* --range: every report over the events starting in [A, B) from the start `sightline info`
- * prints (that of the whole trace, not of the tables a report loads), as
+/* --range: every report over the events starting in [A, B) from the time 0 `sightline info`
+ * prints (the session's start, 155.36 s before this file's first event), as
  * sl_report_compute_range gives it; test_oracle_range holds that to nsys's SQL. */
 static void
 test_cmd_range (void)
@@ -1091,17 +1091,18 @@ test_cmd_range (void)
   SlTime t0, t1;
 
   g_assert_no_error (error);
-  g_assert_true (sl_range_parse ("100ms:0.3s", trace, &t0, &t1, &error));
+  g_assert_true (sl_range_parse ("155.45s:155.65s", trace, &t0, &t1, &error));
   g_assert_no_error (error);
-  g_assert_cmpint (t0, ==, sl_trace_get_start (trace) + 100000000);
-  g_assert_cmpint (t1, ==, sl_trace_get_start (trace) + 300000000);
+  g_assert_cmpint (t0, ==, sl_trace_get_origin (trace) + G_GINT64_CONSTANT (155450000000));
+  g_assert_cmpint (t1, ==, sl_trace_get_origin (trace) + G_GINT64_CONSTANT (155650000000));
   for (const char *const *n = sl_report_names (); *n != NULL; n++)
     {
       g_auto (Run) run = { 0 };
       g_autofree char *want = report_csv (trace, *n, t0, t1);
       g_autofree char *whole = report_csv (trace, *n, G_MININT64, G_MAXINT64);
 
-      run_sightline (&run, path, "--report", *n, "--format", "csv", "--range", "100ms:0.3s", NULL);
+      run_sightline (&run, path, "--report", *n, "--format", "csv", "--range", "155.45s:155.65s",
+                     NULL);
       g_assert_cmpint (run.status, ==, 0);
       g_assert_cmpstr (run.out, ==, want);
       if (strcmp (*n, "cuda_gpu_trace") == 0)
@@ -1115,7 +1116,8 @@ test_cmd_range_errors (void)
   g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
   const char *bad[][2] = {
     { "2s:1s", "reversed" },
-    { "100s:200s", "outside" },
+    { "10s:20s", "outside" },   /* before the first event, at 155.36 s */
+    { "100ms:0.3s", "outside" },
     { "garbage", "not a range" },
     { "1x:2s", "not a time" },
     { "500ms:500ms", "empty" },
@@ -1130,6 +1132,74 @@ test_cmd_range_errors (void)
       g_assert_cmpstr (run.out, ==, "");
       g_assert_nonnull (strstr (run.err, path));
       g_assert_nonnull (strstr (run.err, bad[i][1]));
+    }
+}
+
+/* --range takes the times a person reads: offsets from the time 0 that `sightline info` prints
+ * (and the viewer's ruler and detail pane count from), an nsys export's session start, not its
+ * first event (155.36 s and 1.32 s later in these files).  A range between two GPU operations'
+ * displayed starts keeps exactly the GPU work whose displayed start lies in it, by the file's
+ * SQL and row by row. */
+static void
+test_cmd_range_origin (void)
+{
+  const char *files[] = { "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite",
+                          "nsys/nsys-2025.5-cuda-events.sqlite" };
+
+  for (gsize f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = sl_test_trace_path (files[f]);
+      g_auto (SlTestRun) info = { 0 };
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GError) error = NULL;
+
+      sl_test_run (&info, SL_SIGHTLINE_BIN, "info", path, "--format", "json", NULL);
+      g_assert_cmpint (info.status, ==, 0);
+      g_assert_true (json_parser_load_from_data (parser, info.out, -1, &error));
+      g_assert_no_error (error);
+      JsonObject *span = json_object_get_object_member (
+        json_node_get_object (json_parser_get_root (parser)), "span");
+      gint64 origin = json_object_get_int_member (span, "origin_ns");
+      gint64 first = json_object_get_int_member (span, "start_ns");
+      g_assert_cmpint (first - origin, >, G_GINT64_CONSTANT (1000000000));
+
+      /* from the 100th GPU operation's displayed start to the 600th's */
+      sqlite3 *db = sl_test_open_db (path);
+      const char *gpu = "SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                        "UNION ALL SELECT start FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+                        "UNION ALL SELECT start FROM CUPTI_ACTIVITY_KIND_MEMSET";
+      g_autofree char *q0 = g_strdup_printf ("SELECT start FROM (%s) ORDER BY start LIMIT 1 "
+                                             "OFFSET 100", gpu);
+      g_autofree char *q1 = g_strdup_printf ("SELECT start FROM (%s) ORDER BY start LIMIT 1 "
+                                             "OFFSET 600", gpu);
+      gint64 x = sl_test_sql_int (db, q0) - origin, y = sl_test_sql_int (db, q1) - origin;
+      g_assert_cmpint (x, <, y);
+      g_autofree char *count = g_strdup_printf ("SELECT COUNT(*) FROM (%s) WHERE start - %"
+                                                G_GINT64_FORMAT " >= %" G_GINT64_FORMAT
+                                                " AND start - %" G_GINT64_FORMAT " < %"
+                                                G_GINT64_FORMAT, gpu, origin, x, origin, y);
+      gint64 want = sl_test_sql_int (db, count);
+      sqlite3_close (db);
+      g_assert_cmpint (want, >=, 500);
+
+      g_autofree char *range = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, x, y);
+      g_auto (Run) run = { 0 };
+      run_sightline (&run, path, "--report", "cuda_gpu_trace", "--format", "csv", "--range", range,
+                     NULL);
+      g_test_message ("%s: time 0 at %" G_GINT64_FORMAT ", --range %s: %s", files[f], origin,
+                      range, run.err);
+      g_assert_cmpint (run.status, ==, 0);
+      g_auto (GStrv) lines = g_strsplit (run.out, "\n", -1);
+      gint64 rows = 0;
+      g_assert_true (g_str_has_prefix (lines[0], "Start (ns),"));
+      for (char **l = lines + 1; *l != NULL && **l != '\0'; l++, rows++)
+        {
+          /* the first column is the file's start time */
+          gint64 at = g_ascii_strtoll (*l, NULL, 10) - origin;
+          g_assert_cmpint (at, >=, x);
+          g_assert_cmpint (at, <, y);
+        }
+      g_assert_cmpint (rows, ==, want);
     }
 }
 
@@ -2225,6 +2295,7 @@ main (int    argc,
   g_test_add_func ("/app/stats/nsys-report", test_cmd_nsys_report);
   g_test_add_func ("/app/stats/range", test_cmd_range);
   g_test_add_func ("/app/stats/range-errors", test_cmd_range_errors);
+  g_test_add_func ("/app/stats/range-origin", test_cmd_range_origin);
   g_test_add_func ("/model/stats/merge-generated", test_merge_generated);
   g_test_add_func ("/model/stats/merge-pytorch", test_merge_pytorch);
   g_test_add_func ("/model/stats/rank-sum-processes", test_rank_sum_processes);
