@@ -703,6 +703,66 @@ _sl_top_name (GHashTable *by_name,
   return best;
 }
 
+/* One element of `size` bytes copied: a known size's as its type (a time, a span, a request),
+ * not a call to memcpy an element. */
+static inline void
+copy_element (guint8       *dst,
+              const guint8 *src,
+              gsize         size)
+{
+  if (size == sizeof (SlTime))
+    *(SlTime *) (void *) dst = *(const SlTime *) (const void *) src;
+  else if (size == sizeof (SlSpan))
+    *(SlSpan *) (void *) dst = *(const SlSpan *) (const void *) src;
+  else if (size == sizeof (SlIdleRequest))
+    *(SlIdleRequest *) (void *) dst = *(const SlIdleRequest *) (const void *) src;
+  else
+    memcpy (dst, src, size);
+}
+
+/* the start of element i of a, as an unsigned key in the same order */
+#define KEY(a, i) ((guint64) *(const SlTime *) (const void *) ((a) + (i) * size) \
+                   ^ G_GUINT64_CONSTANT (0x8000000000000000))
+
+/* Runs merged pairwise until one is left (stable): `bounds` holds the runs' starts and n. */
+static void
+merge_runs (guint8 *a,
+            guint8 *tmp,
+            gsize   n,
+            gsize   size,
+            gsize  *bounds,
+            guint   n_runs)
+{
+  guint8 *v = a;
+
+  while (n_runs > 1)
+    {
+      guint out = 0;
+      for (guint r = 0; r < n_runs; r += 2)
+        {
+          gsize lo = bounds[r], mid = bounds[MIN (r + 1, n_runs)], hi = bounds[MIN (r + 2, n_runs)];
+          gsize i = lo, j = mid, k = lo;
+          while (i < mid && j < hi)
+            copy_element (tmp + k++ * size, KEY (a, j) < KEY (a, i) ? a + j++ * size
+                                                                     : a + i++ * size, size);
+          for (; i < mid; i++)
+            copy_element (tmp + k++ * size, a + i * size, size);
+          for (; j < hi; j++)
+            copy_element (tmp + k++ * size, a + j * size, size);
+          bounds[out++] = lo;
+        }
+      bounds[out] = n;
+      n_runs = out;
+      {
+        guint8 *swap = a;
+        a = tmp;
+        tmp = swap;
+      }
+    }
+  if (a != v)
+    memcpy (v, a, n * size);
+}
+
 void
 _sl_sort_by_start (gpointer v,
                    gsize    n,
@@ -711,22 +771,34 @@ _sl_sort_by_start (gpointer v,
   g_autofree guint8 *tmp = NULL;
   guint8 *a = v;
   guint64 lo = G_MAXUINT64, spread = 0;
-  gboolean sorted = TRUE;
+  /* where the ascending runs start: a few (a kernel name's instances, a lane's after another's)
+   * are merged, O(n log runs); more are radix sorted */
+  gsize bounds[33];
+  guint n_runs = n > 0 ? 1 : 0;
 
-/* the start of element i of a, as an unsigned key in the same order */
-#define KEY(a, i) ((guint64) *(const SlTime *) (const void *) ((a) + (i) * size) \
-                   ^ G_GUINT64_CONSTANT (0x8000000000000000))
+  bounds[0] = 0;
   for (gsize i = 0; i < n; i++)
     {
       lo = MIN (lo, KEY (a, i));
-      sorted &= i == 0 || KEY (a, i - 1) <= KEY (a, i);
+      if (i > 0 && KEY (a, i - 1) > KEY (a, i))
+        {
+          if (n_runs < G_N_ELEMENTS (bounds) - 1)
+            bounds[n_runs] = i;
+          n_runs++;
+        }
     }
-  if (sorted)
+  if (n_runs <= 1)
     return;
+  tmp = g_malloc (n * size);
+  if (n_runs < G_N_ELEMENTS (bounds))
+    {
+      bounds[n_runs] = n;
+      merge_runs (a, tmp, n, size, bounds, n_runs);
+      return;
+    }
   /* a byte a pass, over the bytes in which they differ, from the least significant: stable */
   for (gsize i = 0; i < n; i++)
     spread |= KEY (a, i) - lo;
-  tmp = g_malloc (n * size);
   for (guint shift = 0; shift < 64 && (spread >> shift) != 0; shift += 8)
     {
       gsize count[257] = { 0 };
@@ -735,27 +807,12 @@ _sl_sort_by_start (gpointer v,
         count[((KEY (a, i) - lo) >> shift & 0xff) + 1]++;
       for (guint d = 1; d <= 256; d++)
         count[d] += count[d - 1];
-      /* the copy a known size's (a time, a request), not a call to memcpy an element */
-      if (size == sizeof (SlSpan))
-        for (gsize i = 0; i < n; i++)
-          ((SlSpan *) (void *) tmp)[count[(KEY (a, i) - lo) >> shift & 0xff]++]
-            = ((const SlSpan *) (const void *) a)[i];
-      else if (size == sizeof (SlTime))
-        for (gsize i = 0; i < n; i++)
-          ((SlTime *) (void *) tmp)[count[(KEY (a, i) - lo) >> shift & 0xff]++]
-            = ((const SlTime *) (const void *) a)[i];
-      else if (size == sizeof (SlIdleRequest))
-        for (gsize i = 0; i < n; i++)
-          ((SlIdleRequest *) (void *) tmp)[count[(KEY (a, i) - lo) >> shift & 0xff]++]
-            = ((const SlIdleRequest *) (const void *) a)[i];
-      else
-        for (gsize i = 0; i < n; i++)
-          memcpy (tmp + count[(KEY (a, i) - lo) >> shift & 0xff]++ * size, a + i * size, size);
+      for (gsize i = 0; i < n; i++)
+        copy_element (tmp + count[(KEY (a, i) - lo) >> shift & 0xff]++ * size, a + i * size, size);
       swap = a;
       a = tmp;
       tmp = swap;
     }
-#undef KEY
   /* an odd number of passes leaves them in the scratch array */
   if (a != v)
     {
@@ -763,6 +820,7 @@ _sl_sort_by_start (gpointer v,
       tmp = a;
     }
 }
+#undef KEY
 
 SlTime
 _sl_median_of (GArray *times)

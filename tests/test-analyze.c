@@ -1531,8 +1531,13 @@ test_sort_by_start (void)
       g_autofree SlTime *tags = g_new (SlTime, MAX (n, 1));
       for (guint i = 0; i < n; i++)
         {
-          /* a third of the rounds: sorted runs of 100, as rules' requests come */
-          gint64 v = round % 4 == 3 ? (gint64) (i % 100) : g_test_rand_int_range (-50, 50);
+          /* a quarter of the rounds: sorted runs of 100, as rules' requests come; a quarter: 1
+           * to 40 runs (merged below 33, radix sorted above), as a kernel name's instances on
+           * several streams */
+          guint runs = 1 + round % 40;
+          gint64 v = round % 4 == 3   ? (gint64) (i % 100)
+                     : round % 4 == 2 ? (gint64) (i % (n / runs + 1)) / 2
+                                      : g_test_rand_int_range (-50, 50);
           t[i] = v * scale;
           r[i] = (SlIdleRequest) { t[i], t[i] + 1, &tags[i] };
         }
@@ -1540,6 +1545,19 @@ test_sort_by_start (void)
       qsort (want, n, sizeof (SlTime), sl_cmp_int64);
       _sl_sort_by_start (t, n, sizeof (SlTime));
       g_assert_true (n == 0 || memcmp (t, want, sizeof (SlTime) * n) == 0);
+      /* spans (16 bytes) the same */
+      {
+        g_autofree SlSpan *sp = g_new (SlSpan, MAX (n, 1));
+        for (guint i = 0; i < n; i++)
+          sp[i] = (SlSpan) { r[i].s, (SlTime) i };
+        _sl_sort_by_start (sp, n, sizeof (SlSpan));
+        for (guint i = 0; i < n; i++)
+          {
+            g_assert_cmpint (sp[i].s, ==, want[i]);
+            if (i > 0 && sp[i].s == sp[i - 1].s)
+              g_assert_cmpint (sp[i].e, >, sp[i - 1].e);
+          }
+      }
       /* stable: equal starts keep the order of their accumulators (increasing addresses) */
       _sl_sort_by_start (r, n, sizeof (SlIdleRequest));
       for (guint i = 0; i < n; i++)
