@@ -77,30 +77,26 @@ sl_trace_display_name (SlTrace    *trace,
   return id < d->n ? d->names[id] : sl_trace_str (trace, id);
 }
 
-char *
-sl_display_text (const char *text)
+const char *
+sl_lane_display_title (const SlLane *lane)
 {
-  GString *out;
+  g_return_val_if_fail (lane != NULL, "");
 
-  g_return_val_if_fail (text != NULL, NULL);
-  if (strstr (text, "_v") == NULL)
-    return g_strdup (text);
-  out = g_string_sized_new (strlen (text));
-  for (const char *p = text; *p != '\0';)
+  switch (lane->kind)
     {
-      /* a word: letters, digits and '_' */
-      gsize n = 0;
-      while (g_ascii_isalnum (p[n]) || p[n] == '_')
-        n++;
-      if (n == 0)
-        {
-          g_string_append_c (out, *p++);
-          continue;
-        }
-      g_autofree char *word = g_strndup (p, n);
-      gsize keep = g_str_has_prefix (word, "cu") ? _sl_api_name_length (word) : n;
-      g_string_append_len (out, p, (gssize) keep);
-      p += n;
+    case SL_LANE_CUDA_API: return "CUDA API";
+    case SL_LANE_NVTX: return "NVTX";
+    case SL_LANE_OSRT: return "OS runtime";
+    case SL_LANE_SAMPLES: return "CPU samples";
+    case SL_LANE_KERNELS: return "Kernels";
+    case SL_LANE_MEMCPY: return "Memcpy";
+    case SL_LANE_MEMSET: return "Memset";
+    /* synchronization records: the host waited, the GPU was not busy */
+    case SL_LANE_SYNC: return "Host waits";
+    case SL_LANE_SCHED:
+      return lane->n_events > 0 && (lane->events[0].aux & SL_STATE_DERIVED)
+               ? "Thread state (derived)" : "Thread state";
+    case SL_N_LANE_KINDS:
+    default: return "?";
     }
-  return g_string_free (out, FALSE);
 }

@@ -15,9 +15,10 @@ const char *sl_trace_display_name (SlTrace    *trace,
 /* The same for a name's text, known to be a CUDA API name: its length without the suffix. */
 gsize       sl_api_display_length  (const char *name);
 
-/* `text` (a finding's summary, advice or cause) with the CUDA API names in it as
- * sl_trace_display_name () shows them: "in cudaStreamSynchronize_v3020" → "in
- * cudaStreamSynchronize".  A new string. */
-char       *sl_display_text        (const char *text);
+/* What a lane is called wherever it is shown (the timeline's rows, the events table, its CSV):
+ * its kind ("CUDA API", "Host waits", "Thread state (derived)"), never its depth: a thread's
+ * nesting lanes read as one row that grows in depth, as nsys-ui shows them, not "NVTX 1 … NVTX
+ * 10".  A static string. */
+const char *sl_lane_display_title  (const SlLane *lane);
 
 G_END_DECLS

@@ -321,28 +321,15 @@ sl_events_query_get_sort (SlEventsQuery *query,
 
 /* ---- cells --------------------------------------------------------------------------------- */
 
-static const char *const kind_titles[SL_N_LANE_KINDS] = {
-  [SL_LANE_CUDA_API] = "CUDA API",
-  [SL_LANE_NVTX] = "NVTX",
-  [SL_LANE_OSRT] = "OS runtime",
-  [SL_LANE_SAMPLES] = "CPU samples",
-  [SL_LANE_KERNELS] = "Kernels",
-  [SL_LANE_MEMCPY] = "Memcpy",
-  [SL_LANE_MEMSET] = "Memset",
-  [SL_LANE_SYNC] = "Sync",
-  [SL_LANE_SCHED] = "Thread state",
-};
-
 char *
 sl_events_lane_title (SlTrace      *trace,
                       const SlLane *lane)
 {
-  g_autofree char *what = NULL;
+  const char *what;
 
   g_return_val_if_fail (trace != NULL && lane != NULL, NULL);
-  what = (lane->kind == SL_LANE_CUDA_API || lane->kind == SL_LANE_NVTX) && lane->depth > 0
-           ? g_strdup_printf ("%s %u", kind_titles[lane->kind], lane->depth)
-           : g_strdup (kind_titles[lane->kind]);
+  /* the timeline's title for it: no depth ("NVTX", not "NVTX 1"), "Host waits" */
+  what = sl_lane_display_title (lane);
   if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
     return g_strdup_printf ("GPU %u · Stream %u · %s",
                             sl_trace_get_gpu (trace, (guint) lane->gpu)->device_id,
@@ -356,7 +343,7 @@ sl_events_lane_title (SlTrace      *trace,
         return g_strdup_printf ("[%u] · %s", t->tid, what);
       return g_strdup_printf ("%s [%u] · %s", name, t->tid, what);
     }
-  return g_steal_pointer (&what);
+  return g_strdup (what);
 }
 
 static const char *const kind_names[SL_N_LANE_KINDS] = {

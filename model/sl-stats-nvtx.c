@@ -56,11 +56,12 @@ range_name (SlReport      *r,
 
 static gboolean
 needs_nvtx_and_api (SlTrace  *trace,
+                    gint      source,
                     GError  **error)
 {
-  if (!_sl_stats_trace_has (trace, SL_LANE_NVTX))
+  if (!_sl_stats_trace_has (trace, SL_LANE_NVTX, source))
     return _sl_stats_no_data (trace, error, "NV Tools Extension (NVTX) data");
-  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API, source))
     return _sl_stats_no_data (trace, error, "CUDA API data");
   return TRUE;
 }
@@ -86,16 +87,18 @@ const _SlColumn _sl_nvtx_gpu_proj_trace_columns[14] = {
   { "RangeStack", SL_UNIT_NONE },
 };
 
-/* The projection rows (BY_RANGE) whose projected start is in [t0, t1), from the trace's own
- * projection (*proj); NULL and the error when the trace has no NVTX or no CUDA API data. */
+/* The projection rows (BY_RANGE) whose projected start is in [t0, t1), of ranges in source
+ * `source` (-1: any), from the trace's own projection (*proj); NULL and the error when the trace
+ * has no NVTX or no CUDA API data. */
 static GArray *
 projection_rows (SlTrace     *trace,
                  SlTime       t0,
                  SlTime       t1,
+                 gint         source,
                  SlNvtxProj **proj,
                  GError     **error)
 {
-  if (!needs_nvtx_and_api (trace, error))
+  if (!needs_nvtx_and_api (trace, source, error))
     return NULL;
   *proj = sl_nvtx_proj_get (trace);
   const GArray *all = sl_nvtx_proj_get_rows (*proj, SL_NVTX_PROJ_BY_RANGE);
@@ -103,7 +106,8 @@ projection_rows (SlTrace     *trace,
   for (guint i = 0; i < all->len; i++)
     {
       const SlNvtxProjRow *row = &g_array_index (all, SlNvtxProjRow, i);
-      if (row->start >= t0 && row->start < t1)
+      if (row->start >= t0 && row->start < t1
+          && _sl_stats_lane_in (sl_trace_get_lane (trace, row->range.lane), source))
         g_array_append_val (rows, *row);
     }
   return rows;
@@ -146,10 +150,11 @@ _sl_report_compute_nvtx_gpu_proj_trace (SlTrace             *trace,
                                         const _SlReportInfo *info,
                                         SlTime               t0,
                                         SlTime               t1,
+                                        gint                 source,
                                         GError             **error)
 {
   SlNvtxProj *proj = NULL;
-  g_autoptr (GArray) rows = projection_rows (trace, t0, t1, &proj, error);
+  g_autoptr (GArray) rows = projection_rows (trace, t0, t1, source, &proj, error);
   g_autoptr (GString) stack = g_string_new (NULL);
   g_autoptr (GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
 
@@ -248,10 +253,11 @@ _sl_report_compute_nvtx_gpu_proj_sum (SlTrace             *trace,
                                       const _SlReportInfo *info,
                                       SlTime               t0,
                                       SlTime               t1,
+                                      gint                 source,
                                       GError             **error)
 {
   SlNvtxProj *proj = NULL;
-  g_autoptr (GArray) rows = projection_rows (trace, t0, t1, &proj, error);
+  g_autoptr (GArray) rows = projection_rows (trace, t0, t1, source, &proj, error);
   g_autoptr (GHashTable) by_tag = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) groups = g_ptr_array_new_with_free_func (proj_group_free);
 
@@ -425,11 +431,12 @@ _sl_report_compute_nvtx_kern_sum (SlTrace             *trace,
                                   const _SlReportInfo *info,
                                   SlTime               t0,
                                   SlTime               t1,
+                                  gint                 source,
                                   GError             **error)
 {
-  if (!needs_nvtx_and_api (trace, error))
+  if (!needs_nvtx_and_api (trace, source, error))
     return NULL;
-  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS, source))
     return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
@@ -443,7 +450,7 @@ _sl_report_compute_nvtx_kern_sum (SlTrace             *trace,
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_KERNELS)
+      if (lane->kind != SL_LANE_KERNELS || !_sl_stats_lane_in (lane, source))
         continue;
       gsize first, end;
       _sl_stats_lane_range (lane, t0, t1, &first, &end);

@@ -37,12 +37,15 @@ typedef enum
 typedef struct _SlReportInfo _SlReportInfo;
 
 /* Computes a report over the events that start in [t0, t1); the whole trace is
- * [G_MININT64, G_MAXINT64).  NULL with SL_STATS_ERROR_NO_DATA when the trace (not the range)
- * lacks the report's data: a range with nothing in it gives a report without rows. */
+ * [G_MININT64, G_MAXINT64).  `source` >= 0 reads only that source's lanes (one file of a merged
+ * trace: its rank's rows, as that file alone gives them); -1 reads every lane.  NULL with
+ * SL_STATS_ERROR_NO_DATA when the trace (not the range) lacks the report's data: a range with
+ * nothing in it gives a report without rows. */
 typedef SlReport *(*_SlReportComputeFunc) (SlTrace             *trace,
                                            const _SlReportInfo *info,
                                            SlTime               t0,
                                            SlTime               t1,
+                                           gint                 source,
                                            GError             **error);
 
 /* One report of `nsys stats`: a row of the table in sl-stats-reports.c. */
@@ -122,9 +125,18 @@ _sl_stats_lane_range (const SlLane *lane,
     *end = *first;
 }
 
-/* Whether the trace has an event in a lane of that kind. */
+/* Whether a report over `source` (-1: every source) reads `lane`. */
+static inline gboolean
+_sl_stats_lane_in (const SlLane *lane,
+                   gint          source)
+{
+  return source < 0 || lane->source == (guint32) source;
+}
+
+/* Whether the trace (its source `source`, -1: any) has an event in a lane of that kind. */
 gboolean _sl_stats_trace_has (SlTrace    *trace,
-                              SlLaneKind  kind);
+                              SlLaneKind  kind,
+                              gint        source);
 /* Sets SL_STATS_ERROR_NO_DATA "FILE does not contain WHAT."; returns FALSE. */
 gboolean _sl_stats_no_data   (SlTrace    *trace,
                               GError    **error,
@@ -143,13 +155,14 @@ typedef struct
   guint32         device_id;  /* the kernel's GPU */
 } _SlLaunch;
 
-/* The kernels that start in [t0, t1) with their launch calls (those without one in the trace
- * are left out), lane by lane; a kernel whose id several nested calls share comes once per call,
- * as in nsys's JOIN.  NULL and SL_STATS_ERROR_NO_DATA when the trace has no kernels or no CUDA
- * API calls. */
+/* The kernels that start in [t0, t1) (of source `source`, -1: all) with their launch calls
+ * (those without one in the trace are left out), lane by lane; a kernel whose id several nested
+ * calls share comes once per call, as in nsys's JOIN.  NULL and SL_STATS_ERROR_NO_DATA when the
+ * trace has no kernels or no CUDA API calls. */
 GArray     *_sl_stats_launches (SlTrace    *trace,
                                 SlTime      t0,
                                 SlTime      t1,
+                                gint        source,
                                 GError    **error);
 /* An API name without "_vNNNN", interned in the report's chunk (pointer-equal for equal text);
  * `names` caches them by string id. */
@@ -162,26 +175,31 @@ SlReport *_sl_report_compute_nvtx_gpu_proj_trace (SlTrace             *trace,
                                                   const _SlReportInfo *info,
                                                   SlTime               t0,
                                                   SlTime               t1,
+                                                  gint                 source,
                                                   GError             **error);
 SlReport *_sl_report_compute_nvtx_gpu_proj_sum   (SlTrace             *trace,
                                                   const _SlReportInfo *info,
                                                   SlTime               t0,
                                                   SlTime               t1,
+                                                  gint                 source,
                                                   GError             **error);
 SlReport *_sl_report_compute_nvtx_kern_sum       (SlTrace             *trace,
                                                   const _SlReportInfo *info,
                                                   SlTime               t0,
                                                   SlTime               t1,
+                                                  gint                 source,
                                                   GError             **error);
 SlReport *_sl_report_compute_cuda_api_trace      (SlTrace             *trace,
                                                   const _SlReportInfo *info,
                                                   SlTime               t0,
                                                   SlTime               t1,
+                                                  gint                 source,
                                                   GError             **error);
 SlReport *_sl_report_compute_cuda_kern_exec_trace (SlTrace             *trace,
                                                    const _SlReportInfo *info,
                                                    SlTime               t0,
                                                    SlTime               t1,
+                                                   gint                 source,
                                                    GError             **error);
 extern const _SlColumn _sl_nvtx_gpu_proj_trace_columns[14];
 extern const _SlColumn _sl_nvtx_gpu_proj_sum_columns[14];
@@ -194,6 +212,7 @@ SlReport *_sl_report_compute_rank_sum            (SlTrace             *trace,
                                                   const _SlReportInfo *info,
                                                   SlTime               t0,
                                                   SlTime               t1,
+                                                  gint                 source,
                                                   GError             **error);
 extern const _SlColumn _sl_rank_sum_columns[10];
 

@@ -69,15 +69,17 @@ gpu_of_rank (SlTrace          *trace,
 
 /* A row per rank (sl_trace_comm_ranks): a merged trace's files, or the ranks one file holds
  * (its processes' ranks, else its processes that communicate, a GPU each); one row for a trace
- * of one rank.  The overlap is taken GPU by GPU (sl_trace_comm_times). */
+ * of one rank; over one source, the rows of its ranks.  The overlap is taken GPU by GPU
+ * (sl_trace_comm_times). */
 SlReport *
 _sl_report_compute_rank_sum (SlTrace             *trace,
                              const _SlReportInfo *info,
                              SlTime               t0,
                              SlTime               t1,
+                             gint                 source,
                              GError             **error)
 {
-  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS, source))
     return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
@@ -85,6 +87,8 @@ _sl_report_compute_rank_sum (SlTrace             *trace,
   for (guint i = 0; i < ranks->len; i++)
     {
       const SlCommRank *rank = &g_array_index (ranks, SlCommRank, i);
+      if (source >= 0 && MAX (rank->source, 0) != source)
+        continue;
       const SlSource *src = sl_trace_get_source (trace, (guint) MAX (rank->source, 0));
       /* the rank's own time: the files of a merged trace cover different spans */
       SlTime w0 = MAX (t0, src->start), w1 = MIN (t1, src->end);
@@ -140,6 +144,91 @@ _sl_report_compute_rank_sum (SlTrace             *trace,
 
 /* ---- any report, rank by rank ------------------------------------------------------------ */
 
+/* A report of `info`'s columns behind a leading Rank column (rank_sum has its own), its rows to
+ * come from the ranks' reports (`parts`, which it keeps: their text is in them). */
+static SlReport *
+ranks_report_new (SlTrace             *trace,
+                  const _SlReportInfo *info)
+{
+  SlReport *r = _sl_report_new (trace, info);
+
+  if (info->compute != _sl_report_compute_rank_sum)
+    {
+      _SlColumn *columns = g_new (_SlColumn, info->n_columns + 1);
+      columns[0] = (_SlColumn) { "Rank", SL_UNIT_NONE };
+      memcpy (columns + 1, info->columns, info->n_columns * sizeof (_SlColumn));
+      r->own_columns = columns;
+      r->columns = columns;
+      r->n_columns = info->n_columns + 1;
+    }
+  r->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_report_free);
+  return r;
+}
+
+/* Appends the rows of `part` (one rank's report, taken) behind `label`; a rank_sum part's own
+ * Rank cell gives way to the label. */
+static void
+ranks_report_add (SlReport   *r,
+                  SlReport   *part,
+                  const char *label)
+{
+  gboolean has_rank = part->n_columns == r->n_columns;
+  gsize rows = sl_report_get_n_rows (part);
+
+  g_assert (part->n_columns + (has_rank ? 0 : 1) == r->n_columns);
+  g_ptr_array_add (r->parts, part);
+  label = g_string_chunk_insert_const (r->strings, label);
+  for (gsize row = 0; row < rows; row++)
+    {
+      const SlCell *cells = &g_array_index (part->cells, SlCell, row * part->n_columns);
+      _sl_report_add_text (r, label);
+      g_array_append_vals (r->cells, has_rank ? cells + 1 : cells,
+                           has_rank ? part->n_columns - 1 : part->n_columns);
+    }
+}
+
+/* Adds a rank's report (`part`, taken), or, where it is NULL, notes that the rank lacks the data
+ * (`part_error`, taken; the first such error kept in `*missing`): FALSE, with `error` set, only
+ * on another error. */
+static gboolean
+ranks_report_add_computed (SlReport    *r,
+                           SlReport    *part,
+                           GError      *part_error,
+                           const char  *label,
+                           GError     **missing,
+                           GError     **error)
+{
+  if (part != NULL)
+    {
+      ranks_report_add (r, part, label);
+      return TRUE;
+    }
+  if (!g_error_matches (part_error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA))
+    {
+      g_propagate_error (error, part_error);
+      return FALSE;
+    }
+  /* a rank without the data has no rows; the report is missing only when all lack it */
+  if (*missing == NULL)
+    *missing = part_error;
+  else
+    g_error_free (part_error);
+  return TRUE;
+}
+
+/* `r`, or NULL with the first rank's SL_STATS_ERROR_NO_DATA when no rank had the data. */
+static SlReport *
+ranks_report_finish (SlReport  *r,
+                     GError   **missing,
+                     GError   **error)
+{
+  if (r->parts->len > 0)
+    return r;
+  g_propagate_error (error, g_steal_pointer (missing));
+  sl_report_free (r);
+  return NULL;
+}
+
 SlReport *
 sl_report_compute_ranks (SlTrace *const    *traces,
                          const char *const *labels,
@@ -154,58 +243,44 @@ sl_report_compute_ranks (SlTrace *const    *traces,
   if (info == NULL)
     return sl_report_compute (traces[0], name, error);
 
-  /* rank_sum has its Rank column already: its label is replaced by the job's */
-  gboolean has_rank = info->compute == _sl_report_compute_rank_sum;
-  SlReport *r = _sl_report_new (traces[0], info);
-  if (!has_rank)
-    {
-      _SlColumn *columns = g_new (_SlColumn, info->n_columns + 1);
-      columns[0] = (_SlColumn) { "Rank", SL_UNIT_NONE };
-      memcpy (columns + 1, info->columns, info->n_columns * sizeof (_SlColumn));
-      r->own_columns = columns;
-      r->columns = columns;
-      r->n_columns = info->n_columns + 1;
-    }
-  r->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_report_free);
-
-  GError *first_missing = NULL;
-  guint have = 0;
+  SlReport *r = ranks_report_new (traces[0], info);
+  g_autoptr (GError) missing = NULL;
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr (GError) part_error = NULL;
+      GError *part_error = NULL;
       SlReport *part = sl_report_compute (traces[i], name, &part_error);
-      if (part == NULL)
-        {
-          if (!g_error_matches (part_error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA))
-            {
-              g_propagate_error (error, g_steal_pointer (&part_error));
-              g_clear_error (&first_missing);
-              sl_report_free (r);
-              return NULL;
-            }
-          /* a rank without the data has no rows; the report is missing only when all lack it */
-          if (first_missing == NULL)
-            first_missing = g_steal_pointer (&part_error);
-          continue;
-        }
-      have++;
-      g_ptr_array_add (r->parts, part);
-      const char *label = g_string_chunk_insert_const (r->strings, labels[i]);
-      gsize rows = sl_report_get_n_rows (part);
-      for (gsize row = 0; row < rows; row++)
-        {
-          const SlCell *cells = &g_array_index (part->cells, SlCell, row * part->n_columns);
-          _sl_report_add_text (r, label);
-          g_array_append_vals (r->cells, has_rank ? cells + 1 : cells,
-                               has_rank ? part->n_columns - 1 : part->n_columns);
-        }
+      if (!ranks_report_add_computed (r, part, part_error, labels[i], &missing, error))
+        return sl_report_free (r), NULL;
     }
-  if (have == 0)
+  return ranks_report_finish (r, &missing, error);
+}
+
+SlReport *
+sl_report_compute_sources (SlTrace     *trace,
+                           const char  *name,
+                           SlTime       t0,
+                           SlTime       t1,
+                           GError     **error)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+
+  /* one file, or an unknown name: the report as it is (its checks and error there) */
+  const _SlReportInfo *info = _sl_report_info_find (name);
+  guint n = sl_trace_get_n_sources (trace);
+  if (info == NULL || n < 2)
+    return sl_report_compute_range (trace, name, t0, t1, error);
+  g_return_val_if_fail (t0 <= t1, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  SlReport *r = ranks_report_new (trace, info);
+  g_autoptr (GError) missing = NULL;
+  for (guint i = 0; i < n; i++)
     {
-      g_propagate_error (error, first_missing);
-      sl_report_free (r);
-      return NULL;
+      GError *part_error = NULL;
+      SlReport *part = info->compute (trace, info, t0, t1, (gint) i, &part_error);
+      if (!ranks_report_add_computed (r, part, part_error, sl_trace_get_source (trace, i)->label,
+                                      &missing, error))
+        return sl_report_free (r), NULL;
     }
-  g_clear_error (&first_missing);
-  return r;
+  return ranks_report_finish (r, &missing, error);
 }

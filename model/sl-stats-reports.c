@@ -92,12 +92,13 @@ summary_emit (SlReport        *r,
 
 gboolean
 _sl_stats_trace_has (SlTrace    *trace,
-                     SlLaneKind  kind)
+                     SlLaneKind  kind,
+                     gint        source)
 {
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind == kind && lane->n_events > 0)
+      if (lane->kind == kind && lane->n_events > 0 && _sl_stats_lane_in (lane, source))
         return TRUE;
     }
   return FALSE;
@@ -132,12 +133,13 @@ group_events (SlTrace    *trace,
               gboolean    by_size,
               SlTime      t0,
               SlTime      t1,
+              gint        source,
               _SlGroups  *gs)
 {
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != kind && lane->kind != also)
+      if ((lane->kind != kind && lane->kind != also) || !_sl_stats_lane_in (lane, source))
         continue;
       gsize first, end;
       _sl_stats_lane_range (lane, t0, t1, &first, &end);
@@ -171,14 +173,16 @@ compute_time_summary (SlTrace             *trace,
                       const _SlReportInfo *info,
                       SlTime               t0,
                       SlTime               t1,
+                      gint                 source,
                       GError             **error)
 {
   _SlGroups gs;
 
-  if (!_sl_stats_trace_has (trace, info->kind) && !_sl_stats_trace_has (trace, info->also))
+  if (!_sl_stats_trace_has (trace, info->kind, source)
+      && !_sl_stats_trace_has (trace, info->also, source))
     return _sl_stats_no_data (trace, error, info->what), NULL;
   _sl_groups_init (&gs);
-  group_events (trace, info->kind, info->also, FALSE, t0, t1, &gs);
+  group_events (trace, info->kind, info->also, FALSE, t0, t1, source, &gs);
   SlReport *r = summary_emit (_sl_report_new (trace, info), &gs, info->order);
   _sl_groups_clear (&gs);
   return r;
@@ -191,14 +195,15 @@ compute_api_sum (SlTrace             *trace,
                  const _SlReportInfo *info,
                  SlTime               t0,
                  SlTime               t1,
+                 gint                 source,
                  GError             **error)
 {
   _SlGroups gs;
 
-  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API, source))
     return _sl_stats_no_data (trace, error, "CUDA trace data"), NULL;
   _sl_groups_init (&gs);
-  group_events (trace, SL_LANE_CUDA_API, SL_LANE_CUDA_API, FALSE, t0, t1, &gs);
+  group_events (trace, SL_LANE_CUDA_API, SL_LANE_CUDA_API, FALSE, t0, t1, source, &gs);
   SlReport *r = _sl_report_new (trace, info);
   for (guint i = 0; i < gs.groups->len; i++)
     {
@@ -217,14 +222,16 @@ compute_mem_size_sum (SlTrace             *trace,
                       const _SlReportInfo *info,
                       SlTime               t0,
                       SlTime               t1,
+                      gint                 source,
                       GError             **error)
 {
   _SlGroups gs;
 
-  if (!_sl_stats_trace_has (trace, SL_LANE_MEMCPY) && !_sl_stats_trace_has (trace, SL_LANE_MEMSET))
+  if (!_sl_stats_trace_has (trace, SL_LANE_MEMCPY, source)
+      && !_sl_stats_trace_has (trace, SL_LANE_MEMSET, source))
     return _sl_stats_no_data (trace, error, "GPU memory data"), NULL;
   _sl_groups_init (&gs);
-  group_events (trace, SL_LANE_MEMCPY, SL_LANE_MEMSET, TRUE, t0, t1, &gs);
+  group_events (trace, SL_LANE_MEMCPY, SL_LANE_MEMSET, TRUE, t0, t1, source, &gs);
   SlReport *r = _sl_report_new (trace, info);
   _sl_groups_sort (&gs, _SL_ORDER_TOTAL_DESC);
   for (guint i = 0; i < gs.groups->len; i++)
@@ -251,18 +258,19 @@ compute_nvtx_sum (SlTrace             *trace,
                   const _SlReportInfo *info,
                   SlTime               t0,
                   SlTime               t1,
+                  gint                 source,
                   GError             **error)
 {
   _SlGroups gs;
 
-  if (!_sl_stats_trace_has (trace, SL_LANE_NVTX))
+  if (!_sl_stats_trace_has (trace, SL_LANE_NVTX, source))
     return _sl_stats_no_data (trace, error, "NV Tools Extension (NVTX) data"), NULL;
   _sl_groups_init (&gs);
   SlReport *r = _sl_report_new (trace, info);
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_NVTX)
+      if (lane->kind != SL_LANE_NVTX || !_sl_stats_lane_in (lane, source))
         continue;
       gsize first, end;
       _sl_stats_lane_range (lane, t0, t1, &first, &end);
@@ -374,10 +382,12 @@ compute_gpu_trace (SlTrace             *trace,
                    const _SlReportInfo *info,
                    SlTime               t0,
                    SlTime               t1,
+                   gint                 source,
                    GError             **error)
 {
-  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS) && !_sl_stats_trace_has (trace, SL_LANE_MEMCPY)
-      && !_sl_stats_trace_has (trace, SL_LANE_MEMSET))
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS, source)
+      && !_sl_stats_trace_has (trace, SL_LANE_MEMCPY, source)
+      && !_sl_stats_trace_has (trace, SL_LANE_MEMSET, source))
     return _sl_stats_no_data (trace, error, "GPU trace data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
@@ -395,8 +405,8 @@ compute_gpu_trace (SlTrace             *trace,
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_KERNELS && lane->kind != SL_LANE_MEMCPY
-          && lane->kind != SL_LANE_MEMSET)
+      if ((lane->kind != SL_LANE_KERNELS && lane->kind != SL_LANE_MEMCPY
+           && lane->kind != SL_LANE_MEMSET) || !_sl_stats_lane_in (lane, source))
         continue;
       guint32 device_id = _sl_stats_lane_device_id (trace, lane);
       gsize first, end;
@@ -526,11 +536,12 @@ GArray *
 _sl_stats_launches (SlTrace  *trace,
                     SlTime    t0,
                     SlTime    t1,
+                    gint      source,
                     GError  **error)
 {
-  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS))
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS, source))
     return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
-  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API, source))
     return _sl_stats_no_data (trace, error, "CUDA API data"), NULL;
 
   GArray *launches = g_array_new (FALSE, FALSE, sizeof (_SlLaunch));
@@ -551,7 +562,7 @@ _sl_stats_launches (SlTrace  *trace,
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_KERNELS)
+      if (lane->kind != SL_LANE_KERNELS || !_sl_stats_lane_in (lane, source))
         continue;
       guint32 device_id = _sl_stats_lane_device_id (trace, lane);
       gsize first, end;
@@ -714,9 +725,10 @@ compute_kern_exec_sum (SlTrace             *trace,
                        const _SlReportInfo *info,
                        SlTime               t0,
                        SlTime               t1,
+                       gint                 source,
                        GError             **error)
 {
-  g_autoptr (GArray) launches = _sl_stats_launches (trace, t0, t1, error);
+  g_autoptr (GArray) launches = _sl_stats_launches (trace, t0, t1, source, error);
   if (launches == NULL)
     return NULL;
 

@@ -52,9 +52,10 @@ _sl_report_compute_cuda_api_trace (SlTrace             *trace,
                                    const _SlReportInfo *info,
                                    SlTime               t0,
                                    SlTime               t1,
+                                   gint                 source,
                                    GError             **error)
 {
-  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API))
+  if (!_sl_stats_trace_has (trace, SL_LANE_CUDA_API, source))
     return _sl_stats_no_data (trace, error, "CUDA trace data"), NULL;
 
   SlReport *r = _sl_report_new (trace, info);
@@ -64,7 +65,7 @@ _sl_report_compute_cuda_api_trace (SlTrace             *trace,
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
       const SlLane *lane = sl_trace_get_lane (trace, i);
-      if (lane->kind != SL_LANE_CUDA_API)
+      if (lane->kind != SL_LANE_CUDA_API || !_sl_stats_lane_in (lane, source))
         continue;
       const SlThread *thread = lane->thread >= 0
                                    && (guint) lane->thread < sl_trace_get_n_threads (trace)
@@ -150,9 +151,10 @@ _sl_report_compute_cuda_kern_exec_trace (SlTrace             *trace,
                                          const _SlReportInfo *info,
                                          SlTime               t0,
                                          SlTime               t1,
+                                         gint                 source,
                                          GError             **error)
 {
-  g_autoptr (GArray) rows = _sl_stats_launches (trace, t0, t1, error);
+  g_autoptr (GArray) rows = _sl_stats_launches (trace, t0, t1, source, error);
   if (rows == NULL)
     return NULL;
 

@@ -242,7 +242,7 @@ sl_report_compute_range (SlTrace     *trace,
                    valid);
       return NULL;
     }
-  return info->compute (trace, info, t0, t1, error);
+  return info->compute (trace, info, t0, t1, -1, error);
 }
 
 SlReport *

@@ -104,6 +104,17 @@ SlReport          *sl_report_compute_ranks   (SlTrace *const    *traces,
                                               guint              n,
                                               const char        *name,
                                               GError           **error);
+/* A merged trace's report rank by rank, as sl_report_compute_ranks gives its files loaded one by
+ * one: each source's rows (the events of its lanes that start in [t0, t1)) behind a leading
+ * "Rank" column of the sources' labels.  A trace of one file: sl_report_compute_range.  Times
+ * are the merged trace's (a file's own plus its offset); the NVTX projection's range ids are the
+ * merged trace's own (its files' rowids repeat).  Each event is read once, the list of lanes
+ * (and the projection's rows) once per source: a viewer's few to tens of ranks. */
+SlReport          *sl_report_compute_sources (SlTrace           *trace,
+                                              const char        *name,
+                                              SlTime             t0,
+                                              SlTime             t1,
+                                              GError           **error);
 void               sl_report_free            (SlReport       *report);
 
 const char        *sl_report_get_name        (const SlReport *report);

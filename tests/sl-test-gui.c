@@ -1,4 +1,5 @@
-/* sl-test-gui.c: what the GUI tests (test-ui-*) share: running the main loop, waiting, screenshots. */
+/* sl-test-gui.c: what the GUI tests (test-ui-*) share: running the main loop, waiting, screenshots,
+ * labels, dialogs among the toplevels. */
 #include "sl-test-gui.h"
 
 void
@@ -44,10 +45,10 @@ sl_test_wait_until (SlTestCond cond,
   return TRUE;
 }
 
-static gboolean
-allocated (gpointer data)
+gboolean
+sl_test_allocated (gpointer widget)
 {
-  return gtk_widget_get_width (data) > 0;
+  return gtk_widget_get_width (widget) > 0;
 }
 
 void
@@ -68,7 +69,7 @@ sl_test_screenshot (GtkWidget  *widget,
     {
       /* a window presented just now may wait on the X server (a loaded machine) */
       gint64 t0 = g_get_monotonic_time ();
-      gboolean ok = sl_test_wait_until (allocated, widget, 5000);
+      gboolean ok = sl_test_wait_until (sl_test_allocated, widget, 5000);
       g_test_message ("%s: allocated after %.0f more ms (mapped %d)", name,
                       (g_get_monotonic_time () - t0) / 1e3, gtk_widget_get_mapped (widget));
       (void) ok;
@@ -104,4 +105,33 @@ sl_test_collect_labels (GtkWidget *widget,
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
        c = gtk_widget_get_next_sibling (c))
     sl_test_collect_labels (c, out);
+}
+
+GtkWidget *
+sl_test_find_toplevel (GType    type,
+                       gboolean mapped)
+{
+  GListModel *tops = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (tops, i);
+      GtkWidget *widget = GTK_WIDGET (w);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type)
+          && (mapped ? gtk_widget_get_mapped (widget) : gtk_widget_get_visible (widget)))
+        return widget;
+    }
+  return NULL;
+}
+
+gint64
+sl_test_parse_count (const char *text)
+{
+  gint64 v = 0;
+
+  g_assert_nonnull (text);
+  for (const char *p = text; *p != '\0'; p++)
+    if (g_ascii_isdigit (*p))
+      v = v * 10 + (*p - '0');
+  return v;
 }

@@ -1,5 +1,6 @@
 /* sl-test-gui.h: what the GUI tests (test-ui-*) share: running the main loop, waiting, screenshots,
- * the labels a window shows. */
+ * the labels a window shows, a dialog found among the toplevels.  What needs the application's
+ * window (SlWindow) is in sl-test-window.h. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -14,11 +15,20 @@ void     sl_test_iterate_for (guint       ms);
 gboolean sl_test_wait_until  (SlTestCond  cond,
                               gpointer    data,
                               guint       timeout_ms);
+/* Whether the widget (a GtkWidget) has its size: a condition for sl_test_wait_until. */
+gboolean sl_test_allocated   (gpointer    widget);
 /* Renders what the widget shows into build/tests/screenshots/NAME.png, to look at. */
 void     sl_test_screenshot  (GtkWidget  *widget,
                               const char *name);
 /* Appends the text of every visible label under widget (itself included), a line each. */
 void     sl_test_collect_labels (GtkWidget *widget,
                                  GString   *out);
+/* A count as a table shows it, "1,234" (digits and separators): 1234. */
+gint64   sl_test_parse_count (const char *text);
+/* The first toplevel window that is a `type` (a class, or an interface as GTK_TYPE_FILE_CHOOSER)
+ * and shown: mapped (on screen) when `mapped`, else visible (asked to show: a file chooser is
+ * visible before the X server maps it); NULL when there is none. */
+GtkWidget *sl_test_find_toplevel (GType     type,
+                                  gboolean  mapped);
 
 G_END_DECLS

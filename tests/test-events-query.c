@@ -327,12 +327,15 @@ test_cells_csv (void)
 }
 
 /* The real exports: every row of every lane has a name cell, a lane title, a CSV line; a CUDA
- * call's name as every pane shows it (nsys's _vNNNN suffix dropped, issue 29 item 12). */
+ * call's name as every pane shows it (nsys's _vNNNN suffix dropped, issue 29 item 12); a lane's
+ * title as the timeline's row says it, no depth ("NVTX", not "NVTX 1": a thread's nesting lanes
+ * are one row that grows in depth), so a thread's depths share one. */
 static void
 test_real (void)
 {
   g_auto (GStrv) paths = sl_test_nsys_traces ();
-  guint renamed = 0;
+  g_autoptr (GRegex) numbered = g_regex_new ("(CUDA API|NVTX|OS runtime) [0-9]+$", 0, 0, NULL);
+  guint renamed = 0, nested = 0;
 
   for (guint p = 0; paths != NULL && paths[p] != NULL; p++)
     {
@@ -346,6 +349,22 @@ test_real (void)
           g_autoptr (SlEventsQuery) q = sl_events_query_new_lane (trace, l, 0, 0);
           g_autoptr (GString) csv = g_string_new (NULL);
           gsize n = sl_events_query_get_n (q);
+          const SlLane *lane = sl_trace_get_lane (trace, l);
+          g_autofree char *lane_title = sl_events_lane_title (trace, lane);
+
+          g_assert_false (g_regex_match (numbered, lane_title, 0, NULL));
+          g_assert_true (g_str_has_suffix (lane_title, sl_lane_display_title (lane)));
+          if (lane->depth > 0 && lane->thread >= 0)
+            for (guint o = 0; o < sl_trace_get_n_lanes (trace); o++)
+              {
+                const SlLane *top = sl_trace_get_lane (trace, o);
+                if (top->kind == lane->kind && top->thread == lane->thread && top->depth == 0)
+                  {
+                    g_autofree char *top_title = sl_events_lane_title (trace, top);
+                    g_assert_cmpstr (lane_title, ==, top_title);
+                    nested++;
+                  }
+              }
 
           g_assert_cmpuint (n, ==, sl_trace_get_lane (trace, l)->n_events);
           for (gsize i = 0; i < MIN (n, 50); i++)
@@ -353,13 +372,12 @@ test_real (void)
               g_autofree char *title = sl_events_query_cell_text (q, i, SL_EVENTS_COLUMN_LANE);
               g_autofree char *details = sl_events_query_cell_text (q, i, SL_EVENTS_COLUMN_DETAILS);
               g_autofree char *name = sl_events_query_cell_text (q, i, SL_EVENTS_COLUMN_NAME);
-              const SlLane *lane = sl_trace_get_lane (trace, l);
               SlEventRef r = sl_events_query_get (q, i);
               const char *raw = sl_trace_str (trace, lane->events[r.index].name);
               gsize keep = lane->kind == SL_LANE_CUDA_API ? sl_api_display_length (raw)
                                                           : strlen (raw);
               gsize at = csv->len;
-              g_assert_cmpstr (title, !=, "");
+              g_assert_cmpstr (title, ==, lane_title);
               g_assert_true (g_utf8_validate (details, -1, NULL));
               sl_events_query_csv_row (q, i, csv);
               g_assert_cmpuint (strlen (name), ==, keep);
@@ -379,9 +397,13 @@ test_real (void)
           sl_events_query_sort (q, SL_EVENTS_COLUMN_NAME, FALSE);
         }
     }
-  g_test_message ("%u CUDA calls shown without their _vNNNN", renamed);
+  g_test_message ("%u CUDA calls shown without their _vNNNN; %u nesting lanes titled as their "
+                  "thread's first", renamed, nested);
   if (paths != NULL && paths[0] != NULL)
-    g_assert_cmpuint (renamed, >, 0);
+    {
+      g_assert_cmpuint (renamed, >, 0);
+      g_assert_cmpuint (nested, >, 0);
+    }
 }
 
 int

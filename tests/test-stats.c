@@ -2122,6 +2122,159 @@ overlap_sql (const char *part,
     where, part, part);
 }
 
+/* Every report of a merged trace rank by rank (sl_report_compute_sources, the viewer's Statistics
+ * tab) against sl_report_compute_ranks on the files loaded one by one (`stats --merge`): the same
+ * Rank labels, rows and cells, times moved by the file's offset on the merged axis.  RangeId,
+ * ParentId and RangeStack of nvtx_gpu_proj_trace are left out: a merged trace has no NVTX
+ * rowids (their ids repeat across files), so it numbers ranges by its own event ids; rank_sum
+ * is the merged trace's own (a row per file).  Then the
+ * same over a selected range: each rank's rows hold its events that start in it.  Returns the
+ * rows compared. */
+static gsize
+check_sources_against_ranks (const char *const *files,
+                             guint              n)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) each = sl_trace_load_each (files, n, SL_LOAD_ALL, NULL, NULL, NULL,
+                                                   &error);
+  g_assert_no_error (error);
+  g_autoptr (SlTrace) merged = sl_trace_load_merged (files, n, SL_LOAD_ALL, NULL, NULL, NULL,
+                                                     NULL, &error);
+  g_assert_no_error (error);
+  g_auto (GStrv) labels = sl_trace_rank_labels ((SlTrace *const *) each->pdata, n);
+  gsize compared = 0;
+
+  g_assert_cmpuint (sl_trace_get_n_sources (merged), ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (sl_trace_get_source (merged, i)->label, ==, labels[i]);
+  for (const char *const *name = sl_report_names (); *name != NULL; name++)
+    {
+      g_autoptr (GError) e1 = NULL;
+      g_autoptr (GError) e2 = NULL;
+      g_autoptr (SlReport) side = sl_report_compute_ranks ((SlTrace *const *) each->pdata,
+                                                           (const char *const *) labels, n, *name,
+                                                           &e1);
+      g_autoptr (SlReport) by_source = sl_report_compute_sources (merged, *name, G_MININT64,
+                                                                  G_MAXINT64, &e2);
+      gboolean proj_trace = g_str_equal (*name, "nvtx_gpu_proj_trace");
+
+      if (g_str_equal (*name, "rank_sum"))
+        {
+          /* a file of the merged trace is one rank (sl_trace_comm_ranks), where a file alone may
+           * hold several (its processes'): the merged trace's own rank_sum, a row per file */
+          g_autoptr (SlReport) own = sl_report_compute (merged, *name, NULL);
+          g_assert_nonnull (by_source);
+          g_assert_cmpuint (sl_report_get_n_rows (by_source), ==, n);
+          g_assert_cmpuint (sl_report_get_n_rows (by_source), ==, sl_report_get_n_rows (own));
+          for (gsize row = 0; row < n; row++)
+            for (guint c = 0; c < sl_report_get_n_columns (own); c++)
+              {
+                g_autofree char *ta = cell_to_string (sl_report_get_cell (by_source, row, c));
+                g_autofree char *tb = cell_to_string (sl_report_get_cell (own, row, c));
+                g_assert_cmpstr (ta, ==, tb);
+              }
+          continue;
+        }
+      g_assert_true ((side == NULL) == (by_source == NULL));
+      if (side == NULL)
+        {
+          g_assert_true (g_error_matches (e2, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA));
+          continue;
+        }
+      g_assert_cmpstr (sl_report_get_column (by_source, 0), ==, "Rank");
+      g_assert_cmpuint (sl_report_get_n_columns (by_source), ==, sl_report_get_n_columns (side));
+      g_assert_cmpuint (sl_report_get_n_rows (by_source), ==, sl_report_get_n_rows (side));
+      for (gsize row = 0; row < sl_report_get_n_rows (side); row++)
+        {
+          const char *rank = sl_report_get_cell (side, row, 0)->v.s;
+          SlTime offset = 0;
+          for (guint i = 0; i < n; i++)
+            if (g_str_equal (rank, labels[i]))
+              offset = sl_trace_get_source (merged, i)->offset;
+          for (guint c = 0; c < sl_report_get_n_columns (side); c++)
+            {
+              const char *header = sl_report_get_column (side, c);
+              const SlCell *a = sl_report_get_cell (by_source, row, c);
+              SlCell b = *sl_report_get_cell (side, row, c);
+              if (proj_trace && (g_str_equal (header, "RangeId") || g_str_equal (header, "ParentId")
+                                 || g_str_equal (header, "RangeStack")))
+                continue;
+              if (sl_report_get_column_unit (side, c) == SL_UNIT_TS_NS && b.type == SL_CELL_INT)
+                b.v.i += offset;
+              g_autofree char *ta = cell_to_string (a);
+              g_autofree char *tb = cell_to_string (&b);
+              if (g_strcmp0 (ta, tb) != 0)
+                g_test_message ("%s row %" G_GSIZE_FORMAT " %s: %s, alone %s", *name, row, header,
+                                ta, tb);
+              g_assert_cmpstr (ta, ==, tb);
+            }
+          compared++;
+        }
+    }
+
+  /* a range over the middle half of each file's span (files far apart on the wall clock do not
+   * overlap); each rank's kernels that start in it */
+  SlTime r0 = G_MAXINT64, r1 = G_MININT64;
+  for (guint i = 0; i < n; i++)
+    {
+      const SlSource *src = sl_trace_get_source (merged, i);
+      r0 = MIN (r0, src->start + (src->end - src->start) / 4);
+      r1 = MAX (r1, src->end - (src->end - src->start) / 4);
+    }
+  gint64 in_range = 0;
+  g_autoptr (SlReport) ranged = sl_report_compute_sources (merged, "cuda_gpu_kern_sum", r0, r1,
+                                                           &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 expected = 0, got = 0;
+      for (guint l = 0; l < sl_trace_get_n_lanes (merged); l++)
+        {
+          const SlLane *lane = sl_trace_get_lane (merged, l);
+          if (lane->kind != SL_LANE_KERNELS || lane->source != i)
+            continue;
+          for (gsize k = 0; k < lane->n_events; k++)
+            expected += lane->events[k].start >= r0 && lane->events[k].start < r1;
+        }
+      for (gsize row = 0; row < sl_report_get_n_rows (ranged); row++)
+        if (g_str_equal (sl_report_get_cell (ranged, row, 0)->v.s, labels[i]))
+          got += int_cell (ranged, row, "Instances");
+      g_test_message ("%s: %" G_GINT64_FORMAT " kernels start in the range", labels[i], got);
+      g_assert_cmpint (got, ==, expected);
+      in_range += got;
+    }
+  g_assert_cmpint (in_range, >, 0);
+  return compared;
+}
+
+/* The merged traces the viewer opens (two PyTorch ranks; two nsys exports of two GPUs each)
+ * have statistics rank by rank, equal to the files' own. */
+static void
+test_merge_sources (void)
+{
+  static const char *const pairs[][2] = {
+    { "pytorch/trace_filter_sampled_rank-0.json.gz",
+      "pytorch/trace_filter_sampled_rank-1.json.gz" },
+    { "nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite", "nsys/nsys-2026.2-mfu-2gpu.sqlite" },
+  };
+
+  for (gsize p = 0; p < G_N_ELEMENTS (pairs); p++)
+    {
+      g_autofree char *a = sl_test_trace_path (pairs[p][0]);
+      g_autofree char *b = sl_test_trace_path (pairs[p][1]);
+      const char *files[] = { a, b };
+      if (!g_file_test (a, G_FILE_TEST_EXISTS) || !g_file_test (b, G_FILE_TEST_EXISTS))
+        {
+          g_test_skip ("real traces not found");
+          return;
+        }
+      gsize rows = check_sources_against_ranks (files, 2);
+      g_test_message ("%s + %s: %" G_GSIZE_FORMAT " rows rank by rank equal the files' own",
+                      pairs[p][0], pairs[p][1], rows);
+      g_assert_cmpuint (rows, >, 50);
+    }
+}
+
 /* Issue 28, item 6, on an nsys export of a two-rank job (torchrun under nsys: two processes, a
  * GPU each, no RANK recorded): rank_sum has a row per process that runs NCCL, with its own
  * kernels, copies and CUDA calls, and an overlap taken on its GPU: 0 %, one stream each, where
@@ -2298,6 +2451,7 @@ main (int    argc,
   g_test_add_func ("/app/stats/range-origin", test_cmd_range_origin);
   g_test_add_func ("/model/stats/merge-generated", test_merge_generated);
   g_test_add_func ("/model/stats/merge-pytorch", test_merge_pytorch);
+  g_test_add_func ("/model/stats/merge-sources", test_merge_sources);
   g_test_add_func ("/model/stats/rank-sum-processes", test_rank_sum_processes);
   g_test_add_func ("/app/stats/merge-errors", test_merge_errors);
   return g_test_run ();

@@ -24,6 +24,7 @@
 #include "sl-stats-panel-private.h"
 #include "sl-test-gui.h"
 #include "sl-test-util.h"
+#include "sl-test-window.h"
 #include "sl-trace-private.h"
 #include "sl-timeline-view-private.h"
 #include "sl-trace-info-private.h"
@@ -38,12 +39,6 @@ static SlWindow *main_window;     /* the first window: error first, then the sam
 /* ---- helpers ----------------------------------------------------------------------------- */
 
 typedef SlTestCond Cond;
-
-static gboolean
-not_loading (gpointer data)
-{
-  return !sl_window_is_loading (data);
-}
 
 static gboolean
 has_error_dialog (gpointer data)
@@ -131,7 +126,7 @@ open_and_wait (const char *path)
   SlWindow *window = sl_application_open_file (app, file);
 
   g_assert_nonnull (window);
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
   return window;
 }
 
@@ -218,7 +213,7 @@ test_corrupt_then_good (void)
 
   file = g_file_new_for_path (bad);
   g_assert_true (sl_application_open_file (app, file) == main_window);
-  g_assert_true (sl_test_wait_until (not_loading, main_window, 30000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, main_window, 30000));
   g_assert_true (sl_test_wait_until (has_error_dialog, main_window, 5000));
   dialog = sl_window_get_error_dialog (main_window);
   g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
@@ -301,7 +296,7 @@ test_compare (void)
   sl_application_set_compare (app, FALSE);
   SlWindow *window = loading_window ();
   g_assert_nonnull (window);
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   SlTrace *trace = sl_window_get_trace (window);
   g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 2);
@@ -352,7 +347,7 @@ test_compare (void)
   sl_diff_panel_set_step (panel, 1);
   g_signal_emit_by_name (panel, "align-step", sl_diff_panel_get_step (panel));
   g_assert_true (sl_window_is_loading (window));
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
   trace = sl_window_get_trace (window);
   g_assert_true (aligned_on_step (trace, 1, 1));
   g_assert_cmpuint (sl_diff_panel_get_step (panel), ==, 1);
@@ -388,17 +383,12 @@ test_align (void)
 {
   g_autofree char *a = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
   g_autofree char *b = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
-  g_autoptr (GFile) fa = g_file_new_for_path (a);
   g_autoptr (GFile) fb = g_file_new_for_path (b);
-  GFile *files[] = { fa, fb };
-  SlWindow *window = sl_window_new (app);
+  SlWindow *window = sl_test_open_window (app, 0, 0, a, NULL);
 
-  gtk_window_present (GTK_WINDOW (window));
-  sl_window_open (window, fa);
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
   /* dropped with Ctrl: added beside the trace shown */
-  sl_window_drop_files (window, &files[1], 1, TRUE);
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  sl_window_drop_files (window, &fb, 1, TRUE);
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
   SlTrace *trace = sl_window_get_trace (window);
   g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 2);
 
@@ -408,7 +398,7 @@ test_align (void)
   g_assert_true (sl_trace_align_on (trace, 1, name, &offset, NULL));
   g_assert_cmpint (offset, !=, sl_trace_get_source (trace, 1)->offset);
   g_signal_emit_by_name (sl_window_get_timeline (window), "align-on-name", name);
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
   trace = sl_window_get_trace (window);
   g_assert_true (sl_trace_align_on (trace, 1, name, &offset, NULL));
   g_assert_cmpint (offset, ==, sl_trace_get_source (trace, 1)->offset);
@@ -426,7 +416,7 @@ test_align (void)
   GtkWidget *apply = last_child_of_type (dialog, GTK_TYPE_BUTTON, "apply");
   g_assert_nonnull (apply);
   g_signal_emit_by_name (apply, "clicked");
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
   trace = sl_window_get_trace (window);
   g_assert_cmpint (sl_trace_get_source (trace, 1)->offset, ==, before + 2500000);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -451,7 +441,7 @@ test_merge (void)
     if (SL_IS_WINDOW (l->data) && sl_window_is_loading (l->data))
       window = l->data;
   g_assert_nonnull (window);
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
   g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
   SlTrace *trace = sl_window_get_trace (window);
   g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 2);
@@ -470,7 +460,7 @@ test_merge (void)
     {
       GFile *more[] = { g_file_new_for_path (c) };
       sl_window_add_traces (window, more, 1);
-      g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+      g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
       trace = sl_window_get_trace (window);
       g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 3);
       g_object_unref (more[0]);
@@ -951,19 +941,6 @@ test_utilization (void)
   g_assert_false (overlay);
 }
 
-/* "1,234" as the table shows it. */
-static gint64
-parse_count (const char *text)
-{
-  gint64 v = 0;
-
-  g_assert_nonnull (text);
-  for (const char *p = text; *p != '\0'; p++)
-    if (g_ascii_isdigit (*p))
-      v = v * 10 + (*p - '0');
-  return v;
-}
-
 static gboolean
 stats_ranged (gpointer data)
 {
@@ -1010,7 +987,7 @@ test_stats (void)
     {
       g_autofree char *a = sl_stats_panel_get_cell_text (panel, r, "Instances");
       g_autofree char *b = sl_stats_panel_get_cell_text (panel, r + 1, "Instances");
-      g_assert_cmpint (parse_count (a), >=, parse_count (b));
+      g_assert_cmpint (sl_test_parse_count (a), >=, sl_test_parse_count (b));
     }
 
   /* Selecting the most frequent kernel and asking for its longest instance. */
@@ -1061,7 +1038,7 @@ test_stats (void)
   for (guint r = 0; r < sl_stats_panel_get_n_rows (panel); r++)
     {
       g_autofree char *n = sl_stats_panel_get_cell_text (panel, r, "Instances");
-      counted += (guint64) parse_count (n);
+      counted += (guint64) sl_test_parse_count (n);
     }
   g_test_message ("kernels starting in the range: %" G_GUINT64_FORMAT, in_range);
   g_assert_cmpuint (counted, ==, in_range);
@@ -1575,7 +1552,7 @@ test_cancel (void)
   g_assert_cmpstr (sl_window_get_page (window), ==, "loading");
   sl_test_screenshot (GTK_WIDGET (window), "loading");
   sl_window_cancel_load (window);
-  g_assert_true (sl_test_wait_until (not_loading, window, 30000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 30000));
   ok = sl_window_get_trace (window) != NULL;
   if (!ok)
     {
@@ -2142,25 +2119,11 @@ test_record_crash (void)
     }
 }
 
-static SlRecordDialog *
-find_record_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
-      if (SL_IS_RECORD_DIALOG (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
-        return SL_RECORD_DIALOG (w);
-    }
-  return NULL;
-}
-
 static gboolean
 record_dialog_shown (gpointer data)
 {
   (void) data;
-  return find_record_dialog () != NULL;
+  return sl_test_find_toplevel (SL_TYPE_RECORD_DIALOG, TRUE) != NULL;
 }
 
 static void
@@ -2195,7 +2158,7 @@ test_record_keyboard (void)
   sl_test_iterate_for (300);
   xdotool_window (GTK_WIDGET (window), "key ctrl+r");
   g_assert_true (sl_test_wait_until (record_dialog_shown, NULL, 5000));
-  dialog = find_record_dialog ();
+  dialog = SL_RECORD_DIALOG (sl_test_find_toplevel (SL_TYPE_RECORD_DIALOG, TRUE));
   sl_test_iterate_for (300);
   {
     g_autofree char *type = g_strdup_printf ("key ctrl+a type --delay 2 '%s'", SL_TARGET_PATH);
@@ -2215,25 +2178,11 @@ test_record_keyboard (void)
   sl_test_iterate_for (50);
 }
 
-static GtkWidget *
-find_shortcuts_window (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
-      if (GTK_IS_SHORTCUTS_WINDOW (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
-        return GTK_WIDGET (w);
-    }
-  return NULL;
-}
-
 static gboolean
 shortcuts_shown (gpointer data)
 {
   (void) data;
-  return find_shortcuts_window () != NULL;
+  return sl_test_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW, TRUE) != NULL;
 }
 
 static gboolean
@@ -2394,7 +2343,7 @@ test_keys (void)
 
   xdotool_window (GTK_WIDGET (main_window), "key ctrl+question");
   g_assert_true (sl_test_wait_until (shortcuts_shown, NULL, 5000));
-  shortcuts = find_shortcuts_window ();
+  shortcuts = sl_test_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW, TRUE);
   sl_test_screenshot (shortcuts, "shortcuts");
   gtk_window_destroy (GTK_WINDOW (shortcuts));
   sl_test_iterate_for (50);

@@ -13,6 +13,7 @@
 #include "sl-schema.h"
 #include "sl-test-gui.h"
 #include "sl-test-util.h"
+#include "sl-test-window.h"
 #include "sl-timeline-view.h"
 #include "sl-window-private.h"
 
@@ -97,12 +98,6 @@ write_trace (void)
 }
 
 static gboolean
-not_loading (gpointer data)
-{
-  return !sl_window_is_loading (data);
-}
-
-static gboolean
 panel_ready (gpointer data)
 {
   SlCalltreePanel *panel = data;
@@ -174,13 +169,7 @@ static void
 test_flame_graph (void)
 {
   g_autofree char *path = write_trace ();
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  SlWindow *window = sl_application_open_file (app, file);
-
-  g_assert_nonnull (window);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  g_assert_true (sl_test_wait_until (not_loading, window, 60000));
-  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  SlWindow *window = sl_test_open_window (app, 1400, 900, path, NULL);
 
   SlCalltreePanel *panel = SL_CALLTREE_PANEL (sl_window_get_calltree_panel (window));
   SlFlameGraph *flame = SL_FLAME_GRAPH (_sl_calltree_panel_get_flame_graph (panel));
@@ -276,12 +265,7 @@ static SlCalltreePanel *
 open_flame_graph (const char *path,
                   SlWindow  **window)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  *window = sl_application_open_file (app, file);
-  g_assert_nonnull (*window);
-  gtk_window_set_default_size (GTK_WINDOW (*window), 1400, 900);
-  g_assert_true (sl_test_wait_until (not_loading, *window, 60000));
+  *window = sl_test_open_window (app, 1400, 900, path, NULL);
 
   SlCalltreePanel *panel = SL_CALLTREE_PANEL (sl_window_get_calltree_panel (*window));
   GtkNotebook *bottom = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (panel),

@@ -1,6 +1,7 @@
 /* test-ui-first-view.c: the real window's first view of real traces (issue 29, 9-13): the
  * timeline fitted to where the work is, idle GPUs listed, the detail pane's width following the
- * window, the rows' and events' names as nsys-ui gives them. */
+ * window, the rows' and events' names as nsys-ui gives them, a merged trace's statistics rank by
+ * rank. */
 #include <string.h>
 
 #include <gtk/gtk.h>
@@ -8,19 +9,15 @@
 #include "sl-analyze.h"
 #include "sl-application.h"
 #include "sl-lane.h"
+#include "sl-stats-panel-private.h"
 #include "sl-test-gui.h"
 #include "sl-test-util.h"
+#include "sl-test-window.h"
 #include "sl-timeline-view-private.h"
 #include "sl-window-private.h"
 #include "sl-work-range.h"
 
 static SlApplication *app;
-
-static gboolean
-not_loading (gpointer data)
-{
-  return !sl_window_is_loading (data);
-}
 
 /* A real trace, or NULL (the test skipped) when the traces are not here. */
 static char *
@@ -35,33 +32,6 @@ trace_path (const char *name)
       return NULL;
     }
   return path;
-}
-
-/* The first window holding `paths` (one, or several merged), loaded, in a window of w × h. */
-static SlWindow *
-open_traces (const char *const *paths,
-             int                 w,
-             int                 h)
-{
-  guint n = g_strv_length ((char **) paths);
-  g_autofree GFile **files = g_new0 (GFile *, n);
-  SlWindow *window = sl_window_new (app);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), w, h);
-  gtk_window_present (GTK_WINDOW (window));
-  sl_test_iterate_for (200);
-  for (guint i = 0; i < n; i++)
-    files[i] = g_file_new_for_path (paths[i]);
-  if (n == 1)
-    sl_window_open (window, files[0]);
-  else
-    sl_window_open_merged (window, files, n);
-  for (guint i = 0; i < n; i++)
-    g_object_unref (files[i]);
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
-  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
-  sl_test_iterate_for (400);
-  return window;
 }
 
 /* Saves what the window shows as build/tests/screenshots/NAME.png and /tmp/h4-NAME.png. */
@@ -130,8 +100,7 @@ test_merged_pytorch (void)
   g_autofree char *b = trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
   if (a == NULL || b == NULL)
     return;
-  const char *paths[] = { a, b, NULL };
-  SlWindow *window = open_traces (paths, 1600, 1000);
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, a, b, NULL);
   screenshot (window, "merged-pytorch");
   assert_fits_gpu_work (window);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -157,8 +126,7 @@ test_idle_gpus (void)
   g_autofree char *a = trace_path ("nsys/nsys-2023.1-rtx3090.sqlite");
   if (a == NULL)
     return;
-  const char *paths[] = { a, NULL };
-  SlWindow *window = open_traces (paths, 1600, 1000);
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, a, NULL);
   screenshot (window, "rtx3090-idle-gpus");
   assert_fits_gpu_work (window);
   g_auto (GStrv) labels = sl_timeline_view_dup_row_labels (SL_TIMELINE_VIEW (sl_window_get_timeline (window)));
@@ -184,8 +152,7 @@ test_cpu_only (void)
   g_autofree char *a = trace_path ("pytorch/cupti_profiler_benchmark_result_924719_1679055439_trace.json.gz");
   if (a == NULL)
     return;
-  const char *paths[] = { a, NULL };
-  SlWindow *window = open_traces (paths, 1600, 1000);
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, a, NULL);
   screenshot (window, "cupti-profiler-cpu-only");
   SlTrace *trace = sl_window_get_trace (window);
   SlViewport *vp = sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (sl_window_get_timeline (window)));
@@ -223,8 +190,7 @@ test_names_kineto (void)
   g_autofree char *a = trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
   if (a == NULL)
     return;
-  const char *paths[] = { a, NULL };
-  SlWindow *window = open_traces (paths, 1600, 1000);
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, a, NULL);
   SlTimelineView *view = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   g_autoptr (GPtrArray) shown = drawn_labels (view);
   g_autoptr (GRegex) numbered = g_regex_new ("^(NVTX|CUDA API|Level) [0-9]", 0, 0, NULL);
@@ -253,8 +219,7 @@ test_names_nsys (void)
   g_autofree char *a = trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
   if (a == NULL)
     return;
-  const char *paths[] = { a, NULL };
-  SlWindow *window = open_traces (paths, 1600, 1000);
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, a, NULL);
   screenshot (window, "nsys-h100-first-view");
   SlTimelineView *view = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   SlTrace *trace = sl_window_get_trace (window);
@@ -289,6 +254,104 @@ test_names_nsys (void)
   sl_test_iterate_for (100);
 }
 
+/* ---- 13: merged traces' statistics ------------------------------------------------------ */
+
+static gboolean
+kern_sum_shown (gpointer data)
+{
+  return sl_stats_panel_show_report (data, "cuda_gpu_kern_sum")
+         && sl_stats_panel_get_n_rows (data) > 0;
+}
+
+static gboolean
+stats_ranged (gpointer data)
+{
+  return sl_stats_panel_is_ranged (data);
+}
+
+/* Per source of the merged trace, its kernels that start in [t0, t1), by the Rank column of the
+ * kernel summary; each must equal what the source's lanes hold. */
+static void
+assert_kernels_by_rank (SlStatsPanel *panel,
+                        SlTrace      *trace,
+                        SlTime        t0,
+                        SlTime        t1)
+{
+  guint n = sl_trace_get_n_sources (trace);
+  g_autofree gint64 *shown = g_new0 (gint64, n);
+  gint64 whole = 0;
+
+  for (guint r = 0; r < sl_stats_panel_get_n_rows (panel); r++)
+    {
+      g_autofree char *rank = sl_stats_panel_get_cell_text (panel, r, "Rank");
+      g_autofree char *inst = sl_stats_panel_get_cell_text (panel, r, "Instances");
+      guint s = 0;
+      g_assert_nonnull (rank);
+      while (s < n && g_strcmp0 (sl_trace_get_source (trace, s)->label, rank) != 0)
+        s++;
+      g_assert_cmpuint (s, <, n);
+      shown[s] += sl_test_parse_count (inst);
+    }
+  for (guint s = 0; s < n; s++)
+    {
+      gint64 held = 0;
+      for (guint l = 0; l < sl_trace_get_n_lanes (trace); l++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, l);
+          if (lane->kind != SL_LANE_KERNELS || lane->source != s)
+            continue;
+          for (gsize i = 0; i < lane->n_events; i++)
+            held += lane->events[i].start >= t0 && lane->events[i].start < t1;
+        }
+      g_test_message ("%s: %" G_GINT64_FORMAT " kernels in the table, %" G_GINT64_FORMAT
+                      " in its lanes", sl_trace_get_source (trace, s)->label, shown[s], held);
+      g_assert_cmpint (shown[s], ==, held);
+      g_assert_cmpint (shown[s], >, 0);
+      whole += shown[s];
+    }
+  g_assert_cmpint (whole, >, 0);
+}
+
+/* Two nsys exports opened together: the Statistics tab has a Rank column, as `sightline stats
+ * --merge` prints it, and each rank's rows add up to that rank's kernels, over the whole trace
+ * and over a selected range. */
+static void
+test_merged_stats (void)
+{
+  g_autofree char *a = trace_path ("nsys/nsys-2026.2-h100-2gpu-nvtx.sqlite");
+  g_autofree char *b = trace_path ("nsys/nsys-2026.2-mfu-2gpu.sqlite");
+  if (a == NULL || b == NULL)
+    return;
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, a, b, NULL);
+  SlTrace *trace = sl_window_get_trace (window);
+  SlStatsPanel *panel = SL_STATS_PANEL (sl_window_get_stats_panel (window));
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+
+  g_assert_cmpuint (sl_trace_get_n_sources (trace), ==, 2);
+  g_assert_true (sl_test_wait_until (kern_sum_shown, panel, 60000));
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (window->bottom),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (window->bottom),
+                                                        GTK_WIDGET (panel)));
+  assert_kernels_by_rank (panel, trace, G_MININT64, G_MAXINT64);
+  screenshot (window, "merged-stats-rank");
+
+  /* a range over the middle half of each file's span: each rank's kernels that start in it */
+  SlTime r0 = G_MAXINT64, r1 = G_MININT64;
+  for (guint s = 0; s < 2; s++)
+    {
+      const SlSource *src = sl_trace_get_source (trace, s);
+      r0 = MIN (r0, src->start + (src->end - src->start) / 4);
+      r1 = MAX (r1, src->end - (src->end - src->start) / 4);
+    }
+  sl_viewport_set_selection (vp, r0, r1);
+  g_assert_true (sl_test_wait_until (stats_ranged, panel, 30000));
+  sl_test_iterate_for (100);
+  assert_kernels_by_rank (panel, trace, r0, r1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (100);
+}
+
 /* ---- 9: the detail pane follows the window ---------------------------------------------- */
 
 /* A window enlarged on its start page, then a trace opened in it: the timeline takes most of
@@ -308,7 +371,7 @@ test_paned_follows_window (void)
   sl_test_iterate_for (500);
   g_autoptr (GFile) file = g_file_new_for_path (a);
   sl_window_open (window, file);
-  g_assert_true (sl_test_wait_until (not_loading, window, 120000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 120000));
   sl_test_iterate_for (400);
   screenshot (window, "paned-enlarged");
   int win_w = gtk_widget_get_width (GTK_WIDGET (window));
@@ -344,6 +407,7 @@ main (int    argc,
   g_test_add_func ("/ui-first-view/cpu-only", test_cpu_only);
   g_test_add_func ("/ui-first-view/names-kineto", test_names_kineto);
   g_test_add_func ("/ui-first-view/names-nsys", test_names_nsys);
+  g_test_add_func ("/ui-first-view/merged-stats", test_merged_stats);
   ret = g_test_run ();
 
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;

@@ -7,34 +7,20 @@
 #include "sl-application.h"
 #include "sl-test-gui.h"
 #include "sl-test-util.h"
+#include "sl-test-window.h"
 #include "sl-timeline-view-private.h"
 #include "sl-window-private.h"
 
 static SlApplication *app;
 
-static gboolean
-not_loading (gpointer data)
-{
-  return !sl_window_is_loading (data);
-}
-
 static void
 test_open (gconstpointer data)
 {
   const char *path = data;
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  SlWindow *window = sl_window_new (app);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
-  gtk_window_present (GTK_WINDOW (window));
-  sl_window_open (window, file);
-  g_assert_true (sl_test_wait_until (not_loading, window, 60000));
-  g_assert_null (sl_window_get_error_dialog (window));
-  g_assert_cmpstr (sl_window_get_page (window), ==, "trace");
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, path, NULL);
   SlTrace *trace = sl_window_get_trace (window);
-  g_assert_nonnull (trace);
   g_assert_true (sl_trace_is_json (trace));
-  sl_test_iterate_for (500);
+  sl_test_iterate_for (200);
 
   /* every GPU with work has its rows, and every GPU lane of the model a row under them */
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));

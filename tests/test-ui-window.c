@@ -1,6 +1,7 @@
 /* test-ui-window.c: the real window under Xvfb, for what a new user met in the first hour (issue
- * 29, viewer items 6, 7, 8, 14 and 15): titles, menus and popovers that fit, selections that reach
- * every pane, the first view and its history.  Criticals are fatal (G_DEBUG=fatal-criticals). */
+ * 29, viewer items 6, 7, 8, 11, 14 and 15): titles, menus and popovers that fit, selections that
+ * reach every pane, the first view and its history, the findings' marks along the ruler.
+ * Criticals are fatal (G_DEBUG=fatal-criticals). */
 #include <math.h>
 #include <string.h>
 
@@ -12,46 +13,17 @@
 #include "sl-detail-pane-private.h"
 #include "sl-events-table-private.h"
 #include "sl-findings-panel-private.h"
+#include "sl-format.h"
 #include "sl-stats-panel-private.h"
 #include "sl-test-gui.h"
 #include "sl-test-util.h"
+#include "sl-test-window.h"
 #include "sl-timeline-view-private.h"
 #include "sl-window-private.h"
 
 static SlApplication *app;
 
 /* ---- helpers ----------------------------------------------------------------------------- */
-
-static gboolean
-not_loading (gpointer data)
-{
-  return !sl_window_is_loading (data);
-}
-
-static gboolean
-allocated (gpointer data)
-{
-  return gtk_widget_get_width (data) > 0;
-}
-
-/* A window of `w` × `h` showing `path`, loaded. */
-static SlWindow *
-open_window (const char *path,
-             int         w,
-             int         h)
-{
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  SlWindow *window = sl_window_new (app);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), w, h);
-  gtk_window_present (GTK_WINDOW (window));
-  sl_test_wait_until (allocated, window, 5000);
-  sl_window_open (window, file);
-  g_assert_true (sl_test_wait_until (not_loading, window, 60000));
-  g_assert_nonnull (sl_window_get_trace (window));
-  sl_test_iterate_for (300);
-  return window;
-}
 
 static void
 close_window (SlWindow *window)
@@ -132,7 +104,7 @@ scroll_into_view (GtkWidget *widget)
     return;
   /* a grid made just now is laid out at the next frame */
   child = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (sw));
-  g_assert_true (sl_test_wait_until (allocated, child, 5000));
+  g_assert_true (sl_test_wait_until (sl_test_allocated, child, 5000));
   adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw));
   g_assert_true (gtk_widget_compute_point (widget, sw, &GRAPHENE_POINT_INIT (0, 0), &p));
   gtk_adjustment_set_value (adj, MAX (p.y + gtk_adjustment_get_value (adj) - 20, 0));
@@ -202,7 +174,7 @@ test_title (void)
   sl_test_iterate_for (50);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Sightline");
   sl_window_open (window, file);
-  g_assert_true (sl_test_wait_until (not_loading, window, 60000));
+  g_assert_true (sl_test_wait_until (sl_test_window_loaded, window, 60000));
   g_test_message ("title: %s", gtk_window_get_title (GTK_WINDOW (window)));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "sample.sqlite — Sightline");
   close_window (window);
@@ -214,7 +186,7 @@ static void
 test_go_to_links (void)
 {
   g_autofree char *sample = sample_path ();
-  SlWindow *window = open_window (sample, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
   SlTrace *trace = sl_window_get_trace (window);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   GtkWidget *pane = sl_window_get_detail_pane (window);
@@ -267,7 +239,7 @@ test_recent_json (void)
     "pytorch/critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz");
   g_autofree char *base = g_path_get_basename (json);
   g_autoptr (GString) text = g_string_new (NULL);
-  SlWindow *window = open_window (json, 1200, 800);
+  SlWindow *window = sl_test_open_window (app, 1200, 800, json, NULL);
   SlWindow *empty;
   GtkWidget *page;
 
@@ -285,25 +257,12 @@ test_recent_json (void)
   close_window (empty);
 }
 
-static GtkWidget *
-find_file_chooser (void)
-{
-  GListModel *tops = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
-    {
-      g_autoptr (GObject) w = g_list_model_get_item (tops, i);
-      if (GTK_IS_FILE_CHOOSER (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
-        return GTK_WIDGET (w);
-    }
-  return NULL;
-}
-
+/* A file chooser asked to show: visible before the X server maps it. */
 static gboolean
 has_file_chooser (gpointer data)
 {
   (void) data;
-  return find_file_chooser () != NULL;
+  return sl_test_find_toplevel (GTK_TYPE_FILE_CHOOSER, FALSE) != NULL;
 }
 
 /* Export dialogs open in the trace's folder, not the working one. */
@@ -320,7 +279,7 @@ test_export_folder (void)
   g_mkdir_with_parents (dir, 0755);
   g_assert_true (g_file_get_contents (sample, &contents, &len, NULL));
   g_assert_true (g_file_set_contents (copy, contents, (gssize) len, NULL));
-  SlWindow *window = open_window (copy, 1200, 800);
+  SlWindow *window = sl_test_open_window (app, 1200, 800, copy, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     {
       GtkWidget *chooser;
@@ -329,7 +288,7 @@ test_export_folder (void)
 
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), actions[i], NULL));
       g_assert_true (sl_test_wait_until (has_file_chooser, NULL, 5000));
-      chooser = find_file_chooser ();
+      chooser = sl_test_find_toplevel (GTK_TYPE_FILE_CHOOSER, FALSE);
       /* the fallback dialog changes folder once it has read it */
       for (int tries = 0; tries < 60 && folder == NULL; tries++)
         {
@@ -359,7 +318,7 @@ static void
 test_longest_detail (void)
 {
   g_autofree char *sample = sample_path ();
-  SlWindow *window = open_window (sample, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   SlStatsPanel *panel = SL_STATS_PANEL (sl_window_get_stats_panel (window));
   PaneWait w = { window, SL_EVENT_REF_NONE };
@@ -400,7 +359,7 @@ static void
 test_search_events_table (void)
 {
   g_autofree char *sample = sample_path ();
-  SlWindow *window = open_window (sample, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   SlEventsTable *table = SL_EVENTS_TABLE (sl_window_get_events_table (window));
   GtkWidget *entry = sl_window_get_search_entry (window);
@@ -459,7 +418,7 @@ static void
 test_findings_tab (void)
 {
   g_autofree char *sample = sample_path ();
-  SlWindow *window = open_window (sample, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   SlViewport *vp = sl_timeline_view_get_viewport (tv);
   GtkWidget *findings = sl_window_get_findings_panel (window);
@@ -537,7 +496,7 @@ static void
 test_fit_range (void)
 {
   g_autofree char *sample = sample_path ();
-  SlWindow *window = open_window (sample, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   SlViewport *vp = sl_timeline_view_get_viewport (tv);
   SlEventRef kernel = first_of_kind (sl_window_get_trace (window), SL_LANE_KERNELS);
@@ -585,7 +544,7 @@ static void
 test_back_first_view (void)
 {
   g_autofree char *sample = sample_path ();
-  SlWindow *window = open_window (sample, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   SlViewport *vp = sl_timeline_view_get_viewport (tv);
   SlTime f0, f1, v0, v1, b0, b1;
@@ -609,6 +568,137 @@ test_back_first_view (void)
   sl_viewport_get_visible (vp, &v0, &v1);
   g_assert_cmpint (v0, ==, b0);
   g_assert_cmpint (v1, ==, b1);
+  close_window (window);
+}
+
+/* ---- item 11: the findings' marks along the ruler ---------------------------------------- */
+
+/* How many findings' marks cover widget x along the ruler, as sl-timeline-ruler.c draws them (in
+ * the visible range, 2 px at least) with the 2 px either side a hover counts; `*narrower` of them
+ * span less time than mark `mark`. */
+static guint
+marks_at (SlTimelineView *tv,
+          double          x,
+          guint           mark,
+          guint          *narrower)
+{
+  double right = gtk_widget_get_width (GTK_WIDGET (tv));
+  SlTime span = g_array_index (tv->ruler_marks, SlTime, 2 * mark + 1)
+                - g_array_index (tv->ruler_marks, SlTime, 2 * mark);
+  guint n = 0;
+  SlTime v0, v1;
+
+  sl_viewport_get_visible (sl_timeline_view_get_viewport (tv), &v0, &v1);
+  *narrower = 0;
+  for (guint i = 0; i + 1 < tv->ruler_marks->len; i += 2)
+    {
+      SlTime a = g_array_index (tv->ruler_marks, SlTime, i);
+      SlTime b = g_array_index (tv->ruler_marks, SlTime, i + 1);
+      if (b < v0 || a > v1)
+        continue;
+      double x0 = MAX (time_to_x (tv, a), HEADER_W - 1);
+      double x1 = MAX (MIN (time_to_x (tv, b), right + 1), x0 + 2);
+      if (x >= x0 - 2 && x <= x1 + 2)
+        {
+          n++;
+          *narrower += b - a < span;
+        }
+    }
+  return n;
+}
+
+/* Hovering a finding's mark along the ruler names it (rule, cost, summary), a line for each
+ * finding under the pointer, the narrowest marks first (8, then a count of the others); the
+ * ruler's labels and the gaps between marks have no such tooltip; the legend explains the strip. */
+static void
+test_ruler_marks (void)
+{
+  g_autofree char *sample = sample_path ();
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  SlFindingsPanel *findings = SL_FINDINGS_PANEL (sl_window_get_findings_panel (window));
+  g_autoptr (GString) legend = g_string_new (NULL);
+  double w = gtk_widget_get_width (GTK_WIDGET (tv));
+  guint tested = 0;
+
+  g_assert_true (sl_test_wait_until (has_findings, findings, 60000));
+  sl_test_iterate_for (200);
+  g_assert_cmpuint (sl_timeline_view_get_ruler_marks (tv), ==,
+                    sl_findings_panel_get_n_findings (findings));
+  sl_test_screenshot (GTK_WIDGET (window), "ruler-marks");
+  for (guint i = 0; i < sl_findings_panel_get_n_findings (findings); i++)
+    {
+      const SlFinding *f = sl_findings_panel_get_finding (findings, i);
+      double x = (MAX (time_to_x (tv, f->start), HEADER_W) + MIN (time_to_x (tv, f->end), w)) / 2;
+      if (x < HEADER_W || x >= w)
+        continue;
+      g_autofree char *cost = sl_format_duration (f->cost);
+      g_autofree char *tip = _sl_timeline_ruler_mark_tooltip (tv, x, RULER_H - 3);
+      g_autofree char *above = _sl_timeline_ruler_mark_tooltip (tv, x, 4);
+      g_auto (GStrv) lines = NULL;
+      guint narrower, n = marks_at (tv, x, i, &narrower);
+      g_test_message ("finding %u (%s) at x %.0f, %u marks there, %u narrower:\n%s", i,
+                      f->rule->name, x, n, narrower, tip);
+      g_assert_nonnull (tip);
+      g_assert_null (above);
+      lines = g_strsplit (tip, "\n", -1);
+      g_assert_cmpuint (g_strv_length (lines), ==, MIN (n, 8) + (n > 8));
+      if (n > 8)
+        {
+          g_autofree char *more = g_strdup_printf ("… and %u more here", n - 8);
+          g_assert_true (g_str_has_prefix (lines[8], more));
+        }
+      if (narrower >= 8)
+        continue;
+      /* its own line among the first, as narrow marks come first: rule title and name, cost,
+       * summary */
+      gboolean found = FALSE;
+      for (guint l = 0; l < MIN (n, 8); l++)
+        found |= strstr (lines[l], f->rule->title) != NULL
+                 && strstr (lines[l], f->rule->name) != NULL && strstr (lines[l], cost) != NULL
+                 && strstr (lines[l], f->summary) != NULL;
+      g_assert_true (found);
+      tested++;
+    }
+  g_assert_cmpuint (tested, >, 0);
+
+  /* the sample's findings cover the whole strip: marks of our own, a narrow one inside a wide
+   * one, one without a text, a gap */
+  {
+    SlTime v0, v1;
+    sl_viewport_get_visible (sl_timeline_view_get_viewport (tv), &v0, &v1);
+    SlTime d = (v1 - v0) / 100;
+    const SlTime marks[] = { v0 + 10 * d, v0 + 30 * d, v0 + 19 * d, v0 + 21 * d,
+                             v0 + 60 * d, v0 + 70 * d, v0 - 20 * d, v0 - 10 * d };
+    const char *texts[] = { "wide", "narrow", NULL, "off screen" };
+    double x_narrow = time_to_x (tv, v0 + 20 * d), x_wide = time_to_x (tv, v0 + 12 * d);
+    sl_timeline_view_set_ruler_marks (tv, marks, texts, 4);
+    g_autofree char *both = _sl_timeline_ruler_mark_tooltip (tv, x_narrow, RULER_H - 2);
+    g_autofree char *wide = _sl_timeline_ruler_mark_tooltip (tv, x_wide, RULER_H - 2);
+    g_autofree char *gap = _sl_timeline_ruler_mark_tooltip (tv, time_to_x (tv, v0 + 45 * d),
+                                                            RULER_H - 2);
+    g_autofree char *untold = _sl_timeline_ruler_mark_tooltip (tv, time_to_x (tv, v0 + 65 * d),
+                                                               RULER_H - 2);
+    g_assert_cmpstr (both, ==, "narrow\nwide");
+    g_assert_cmpstr (wide, ==, "wide");
+    g_assert_null (gap);
+    g_assert_nonnull (untold);
+    g_assert_true (g_str_has_prefix (untold, "A finding at "));
+    g_assert_null (_sl_timeline_ruler_mark_tooltip (tv, x_narrow, 4));
+    g_assert_null (_sl_timeline_ruler_mark_tooltip (tv, HEADER_W - 10, RULER_H - 2));
+    /* a mark before the visible range is not drawn at its edge, nor hovered there */
+    g_assert_null (_sl_timeline_ruler_mark_tooltip (tv, HEADER_W + 1, RULER_H - 2));
+  }
+
+  sl_timeline_view_toggle_legend (tv);
+  sl_test_iterate_for (200);
+  g_assert_nonnull (sl_timeline_view_get_legend (tv));
+  sl_test_collect_labels (sl_timeline_view_get_legend (tv), legend);
+  g_assert_nonnull (strstr (legend->str, "Along the ruler: where the findings are (hover a mark "
+                                         "for its rule and cost"));
+  g_assert_nonnull (strstr (legend->str, "Along the ruler: the finding in focus"));
+  sl_test_screenshot (sl_timeline_view_get_legend (tv), "ruler-marks-legend");
+  sl_timeline_view_toggle_legend (tv);
   close_window (window);
 }
 
@@ -673,7 +763,7 @@ static void
 test_menu_fits (void)
 {
   g_autofree char *sample = sample_path ();
-  SlWindow *window = open_window (sample, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   SlEventRef kernel = first_of_kind (sl_window_get_trace (window), SL_LANE_KERNELS);
   graphene_rect_t area;
@@ -741,7 +831,7 @@ static void
 test_filter_popover (void)
 {
   g_autofree char *sample = sample_path ();
-  SlWindow *window = open_window (sample, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, sample, NULL);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
   GtkWidget *popover, *entry;
   graphene_rect_t b;
@@ -787,7 +877,7 @@ static void
 test_samples_density (void)
 {
   g_autofree char *path = sl_test_trace_path ("nsys/nsys-2023.2-cutlass-cpu-sampling.sqlite");
-  SlWindow *window = open_window (path, 1400, 900);
+  SlWindow *window = sl_test_open_window (app, 1400, 900, path, NULL);
   SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
 
   SlTrace *trace = sl_window_get_trace (window);
@@ -868,7 +958,7 @@ test_small_screen (void)
       g_autofree char *path = sl_test_trace_path (traces[t]);
       g_autofree char *base = g_path_get_basename (path);
       g_autofree char *shot = g_strdup_printf ("h3-1366x768-%u", t);
-      SlWindow *window = open_window (path, 1366, 768);
+      SlWindow *window = sl_test_open_window (app, 1366, 768, path, NULL);
       SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
       double page, top = -1;
 
@@ -925,6 +1015,7 @@ main (int    argc,
   g_test_add_func ("/ui-window/findings-tab", test_findings_tab);
   g_test_add_func ("/ui-window/fit-range", test_fit_range);
   g_test_add_func ("/ui-window/back-first-view", test_back_first_view);
+  g_test_add_func ("/ui-window/ruler-marks", test_ruler_marks);
   g_test_add_func ("/ui-window/menu-fits", test_menu_fits);
   g_test_add_func ("/ui-window/filter-popover", test_filter_popover);
   g_test_add_func ("/ui-window/samples-density", test_samples_density);

@@ -2,7 +2,9 @@
 # so it compiles the window's and the application's sources; clicks go through xdotool when it is
 # installed.
 if(TARGET test-ui-app)
-  target_sources(test-ui-app PRIVATE ${SL_APP_GUI_SOURCES} ${CMAKE_CURRENT_LIST_DIR}/sl-plant.c)
+  target_sources(test-ui-app PRIVATE ${SL_APP_GUI_SOURCES}
+                 ${CMAKE_CURRENT_LIST_DIR}/sl-test-window.c
+                 ${CMAKE_CURRENT_LIST_DIR}/sl-plant.c)
   target_include_directories(test-ui-app PRIVATE ${SL_SOURCE_DIR}/app)
   # recording from the GUI: the real daemon, library and test program (tests/record.cmake); the
   # window's templates (the GResource built by the top-level CMakeLists.txt)

@@ -159,11 +159,17 @@ rebuild (SlEventsTable *self)
     }
   else if (self->lane >= 0 && (guint) self->lane < sl_trace_get_n_lanes (trace))
     {
-      g_autofree char *title = sl_events_lane_title (trace,
-                                                     sl_trace_get_lane (trace, (guint) self->lane));
+      const SlLane *lane = sl_trace_get_lane (trace, (guint) self->lane);
+      g_autofree char *title = sl_events_lane_title (trace, lane);
       q = sl_events_query_new_lane (trace, (guint) self->lane, 0, 0);
       count = sl_format_int ((gint64) sl_events_query_get_n (q));
-      text = g_strdup_printf ("%s events of %s", count, title);
+      /* a nesting lane is one row of its thread's (the calls or ranges inside others): which,
+       * as the detail pane counts depth */
+      if (lane->depth > 0 && (lane->kind == SL_LANE_CUDA_API || lane->kind == SL_LANE_NVTX
+                              || lane->kind == SL_LANE_OSRT))
+        text = g_strdup_printf ("%s events of %s, depth %u", count, title, lane->depth);
+      else
+        text = g_strdup_printf ("%s events of %s", count, title);
     }
   if (q != NULL)
     sl_events_query_sort (q, sort, descending);

@@ -484,24 +484,30 @@ sl_findings_panel_set_analysis (SlFindingsPanel *self,
     {
       gtk_label_set_text (GTK_LABEL (self->header), "No analysis yet");
       if (timeline != NULL)
-        sl_timeline_view_set_ruler_marks (timeline, NULL, 0);
+        sl_timeline_view_set_ruler_marks (timeline, NULL, NULL, 0);
       return;
     }
   n = analysis->findings->len;
   self->rule_width = rule_column_width (self, analysis);
   {
     g_autofree SlTime *marks = g_new (SlTime, 2 * MAX (n, 1));
+    g_autoptr (GPtrArray) texts = g_ptr_array_new_full (n, g_free);
     g_autofree char *head = NULL;
     for (guint i = 0; i < n; i++)
       {
         const SlFinding *f = g_ptr_array_index (analysis->findings, i);
+        g_autofree char *cost = sl_format_duration (f->cost);
         marks[2 * i] = f->start;
         marks[2 * i + 1] = f->end;
+        /* what a hover on its mark along the ruler says: the rule as the list names it, its
+         * cost, its summary */
+        g_ptr_array_add (texts, g_strdup_printf ("%s (%s), costs %s: %s", f->rule->title,
+                                                 f->rule->name, cost, f->summary));
         if (i < MAX_ROWS)
           append_finding (self, f);
       }
     if (timeline != NULL)
-      sl_timeline_view_set_ruler_marks (timeline, marks, n);
+      sl_timeline_view_set_ruler_marks (timeline, marks, (const char *const *) texts->pdata, n);
     if (n == 0 && analysis->lacks != NULL)
       head = g_strdup_printf ("No findings: the trace has %s.", analysis->lacks);
     else if (n == 0)

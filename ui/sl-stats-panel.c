@@ -1,10 +1,11 @@
 /* sl-stats-panel.c: the `sightline stats` reports as sortable tables that follow the selection.
  *
  * One page per report (sl-stats-page.c).  The tables are the model's reports: the whole trace's,
- * computed while loading, or sl_report_compute_range () over the selected range when a
- * selection settles (the events that start in it; O(log n) per lane plus what the range holds),
- * on a thread: a range over most of a 10^7-event trace takes seconds, its cuda_gpu_trace alone
- * up to a million rows.  The tables shown stay until the range's arrive.
+ * computed while loading, or those over the selected range when a selection settles (the events
+ * that start in it; O(log n) per lane plus what the range holds), on a thread: a range over most
+ * of a 10^7-event trace takes seconds, its cuda_gpu_trace alone up to a million rows.  The tables
+ * shown stay until the range's arrive.  A merged trace's are rank by rank behind a Rank column,
+ * as `sightline stats --merge` prints them (sl_report_compute_sources).
  */
 #include "sl-stats-panel.h"
 
@@ -90,7 +91,8 @@ sl_stats_panel_compute_reports (SlTrace *trace)
       if (too_many_rows (trace, *n))
         g_ptr_array_add (reports, NULL);
       else
-        g_ptr_array_add (reports, sl_report_compute (trace, *n, &error));
+        g_ptr_array_add (reports, sl_report_compute_sources (trace, *n, G_MININT64, G_MAXINT64,
+                                                             &error));
     }
   return reports;
 }
@@ -152,6 +154,10 @@ update_info (SlStatsPanel *self,
                             sl_trace_get_path (self->trace));
   else if (page->full == NULL)
     text = g_strdup ("This trace has no data for this report.");
+  else if (!self->ranged && sl_trace_get_n_sources (self->trace) > 1)
+    text = g_strdup_printf ("Whole trace, rank by rank (%u ranks): %" G_GSIZE_FORMAT " %s. Select "
+                            "a time range (Shift+drag) to see the events that start in it.",
+                            sl_trace_get_n_sources (self->trace), n, rows);
   else if (!self->ranged)
     text = g_strdup_printf ("Whole trace: %" G_GSIZE_FORMAT " %s. Select a time range (Shift+drag) "
                             "to see the events that start in it.", n, rows);
@@ -213,8 +219,8 @@ range_thread_cb (GTask        *task,
 
   (void) source;
   for (guint i = 0; i < job->names->len && !g_cancellable_is_cancelled (cancellable); i++)
-    g_ptr_array_add (reports, sl_report_compute_range (job->trace, job->names->pdata[i], job->r0,
-                                                       job->r1, NULL));
+    g_ptr_array_add (reports, sl_report_compute_sources (job->trace, job->names->pdata[i], job->r0,
+                                                         job->r1, NULL));
   g_task_return_pointer (task, reports, (GDestroyNotify) g_ptr_array_unref);
 }
 

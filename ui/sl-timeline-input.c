@@ -98,6 +98,13 @@ query_tooltip_cb (GtkWidget  *widget,
   if (self->trace == NULL)
     return FALSE;
   start = sl_trace_get_origin (self->trace);
+  if (y < RULER_H)
+    {
+      g_autofree char *text = _sl_timeline_ruler_mark_tooltip (self, x, y);
+      if (text != NULL)
+        gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
   ri = _sl_timeline_row_at (self, y);
   if (ri >= 0 && x < HEADER_W)
     {

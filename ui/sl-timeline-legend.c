@@ -77,6 +77,7 @@ static GtkWidget *
 legend_content (SlTimelineView *self)
 {
   const Palette *p = &self->pal;
+  GdkRGBA mark = p->idle;
   GtkGrid *grid = GTK_GRID (gtk_grid_new ());
   g_autofree char *threshold = g_strdup_printf (
     "Shaded idle: GPU busy below %.0f%% of the time (dotted line)", 100 * self->util_threshold);
@@ -130,10 +131,13 @@ legend_content (SlTimelineView *self)
   legend_row (grid, &row, &p->select, "▢", "Selected event");
   legend_row (grid, &row, &p->search, "▁▁", "Search match");
   legend_row (grid, &row, &p->focus, "▁▁", "Finding in focus");
-  /* the strip along the ruler's foot (sl-timeline-ruler.c): p->idle at 55%, the focused one in
-   * p->focus */
-  legend_row (grid, &row, &p->idle, "▁▁",
-              "Along the ruler: where the findings are (the one in focus in the focus colour)");
+  /* the strip along the ruler's foot (sl-timeline-ruler.c): p->idle as strong as drawn there, the
+   * focused one in p->focus */
+  mark.alpha = RULER_MARK_ALPHA;
+  legend_row (grid, &row, &mark, "▁▁",
+              "Along the ruler: where the findings are (hover a mark for its rule and cost; the "
+              "Findings tab lists them)");
+  legend_row (grid, &row, &p->focus, "▁▁", "Along the ruler: the finding in focus");
   legend_row (grid, &row, &p->range, "██", "Selected time range");
   return GTK_WIDGET (grid);
 }

@@ -247,27 +247,13 @@ rows_finish (SlTimelineView *self,
   self->rows = out;
 }
 
+/* A depth's lane has its thread's title: its rows read as one that grows in depth, under one
+ * header (_sl_timeline_row_continues), as nsys-ui shows them, not "NVTX 1 … NVTX 10"; the events
+ * table calls it the same (sl_lane_display_title). */
 static char *
 lane_title (const SlLane *lane)
 {
-  switch (lane->kind)
-    {
-    /* a depth's lane has its thread's title: its rows read as one that grows in depth, under
-     * one header (_sl_timeline_row_continues), as nsys-ui shows them, not "NVTX 1 … NVTX 10" */
-    case SL_LANE_CUDA_API: return g_strdup ("CUDA API");
-    case SL_LANE_NVTX: return g_strdup ("NVTX");
-    case SL_LANE_OSRT: return g_strdup ("OS runtime");
-    case SL_LANE_SAMPLES: return g_strdup ("CPU samples");
-    case SL_LANE_KERNELS: return g_strdup ("Kernels");
-    case SL_LANE_MEMCPY: return g_strdup ("Memcpy");
-    case SL_LANE_MEMSET: return g_strdup ("Memset");
-    case SL_LANE_SYNC: return g_strdup ("Host waits");
-    case SL_LANE_SCHED:
-      return g_strdup (lane->n_events > 0 && (lane->events[0].aux & SL_STATE_DERIVED)
-                         ? "Thread state (derived)" : "Thread state");
-    case SL_N_LANE_KINDS:
-    default: return g_strdup ("?");
-    }
+  return g_strdup (sl_lane_display_title (lane));
 }
 
 /* The pid of a process as the trace's process table has it (global pids carry more bytes). */

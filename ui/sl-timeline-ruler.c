@@ -54,6 +54,19 @@ format_tick (char   *buf,
               (double) t / (double) units[u].ns, units[u].name);
 }
 
+/* Where a finding's mark is drawn along the ruler's foot, from the x of its start and end: 2 px
+ * at least, so that a finding of a few ns shows; clipped at the header and the right edge. */
+static void
+mark_extent (double  xa,
+             double  xb,
+             double  right,
+             double *x0,
+             double *x1)
+{
+  *x0 = MAX (xa, HEADER_W - 1);
+  *x1 = MAX (MIN (xb, right + 1), *x0 + 2);
+}
+
 /* Time 0 of the labels: the trace's (sl_trace_get_origin: the session's start, where nsys-ui
  * counts from), else the viewport's start. */
 static SlTime
@@ -200,7 +213,7 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
   if (self->ruler_marks != NULL && self->ruler_marks->len > 0)
     {
       GdkRGBA mark = self->pal.idle, strong = self->pal.focus;
-      mark.alpha = 0.55f;
+      mark.alpha = RULER_MARK_ALPHA;
       gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_W, 0, f->width, RULER_H));
       for (guint i = 0; i + 1 < self->ruler_marks->len; i += 2)
         {
@@ -209,15 +222,15 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
           double x0, x1;
           if (b < f->t0 || a > f->t1)
             continue;
-          x0 = MAX (frame_x (f, a), HEADER_W - 1);
-          x1 = MAX (MIN (frame_x (f, b), f->right + 1), x0 + 2);
+          mark_extent (frame_x (f, a), frame_x (f, b), f->right, &x0, &x1);
           gtk_snapshot_append_color (snapshot, &mark,
                                      &GRAPHENE_RECT_INIT (x0, RULER_H - 6, x1 - x0, 5));
         }
       if (self->focus_t1 > self->focus_t0 && self->focus_t1 >= f->t0 && self->focus_t0 <= f->t1)
         {
-          double x0 = MAX (frame_x (f, self->focus_t0), HEADER_W - 1);
-          double x1 = MAX (MIN (frame_x (f, self->focus_t1), f->right + 1), x0 + 2);
+          double x0, x1;
+          mark_extent (frame_x (f, self->focus_t0), frame_x (f, self->focus_t1), f->right, &x0,
+                       &x1);
           gtk_snapshot_append_color (snapshot, &strong,
                                      &GRAPHENE_RECT_INIT (x0, RULER_H - 6, x1 - x0, 5));
         }
@@ -254,6 +267,88 @@ _sl_timeline_draw_ruler (SlTimelineView *self,
           }
       }
   }
+}
+
+#define MARK_TOOLTIP_LINES 8  /* findings a mark's tooltip lists; the rest are counted */
+#define MARK_SLACK_PX      2  /* a mark 2 px wide is hard to hover: this much either side counts */
+
+typedef struct
+{
+  guint  mark;   /* index of the mark: its finding's, most costly first */
+  SlTime span;
+} MarkHit;
+
+/* Narrowest first: a few pixels of mark under the pointer are what it was aimed at, where a
+ * finding over the whole trace is under it everywhere; then the findings' order. */
+static int
+compare_mark_hits (gconstpointer pa,
+                   gconstpointer pb)
+{
+  const MarkHit *a = pa, *b = pb;
+
+  if (a->span != b->span)
+    return a->span < b->span ? -1 : 1;
+  return a->mark < b->mark ? -1 : a->mark > b->mark;
+}
+
+char *
+_sl_timeline_ruler_mark_tooltip (SlTimelineView *self,
+                                 double          x,
+                                 double          y)
+{
+  g_autoptr (GArray) hits = NULL;
+  GString *out;
+  double right = gtk_widget_get_width (GTK_WIDGET (self));
+  SlTime v0, v1;
+
+  /* the marks are the ruler's lower part; its upper part is its labels */
+  if (self->ruler_marks == NULL || self->trace == NULL || x < HEADER_W || y < RULER_H / 2
+      || y >= RULER_H)
+    return NULL;
+  sl_viewport_get_visible (self->viewport, &v0, &v1);
+  /* 10^1 … 10^3 findings, looked at once a hover */
+  hits = g_array_new (FALSE, FALSE, sizeof (MarkHit));
+  for (guint i = 0; i + 1 < self->ruler_marks->len; i += 2)
+    {
+      SlTime a = g_array_index (self->ruler_marks, SlTime, i);
+      SlTime b = g_array_index (self->ruler_marks, SlTime, i + 1);
+      MarkHit hit = { i / 2, b - a };
+      double x0, x1;
+
+      /* as drawn: a mark off screen is not there, not 2 px at the edge */
+      if (b < v0 || a > v1)
+        continue;
+      mark_extent (time_to_x (self, a), time_to_x (self, b), right, &x0, &x1);
+      if (x >= x0 - MARK_SLACK_PX && x <= x1 + MARK_SLACK_PX)
+        g_array_append_val (hits, hit);
+    }
+  if (hits->len == 0)
+    return NULL;
+  g_array_sort (hits, compare_mark_hits);
+  out = g_string_new (NULL);
+  for (guint k = 0; k < MIN (hits->len, MARK_TOOLTIP_LINES); k++)
+    {
+      const MarkHit *hit = &g_array_index (hits, MarkHit, k);
+      const char *text = self->ruler_texts != NULL && hit->mark < self->ruler_texts->len
+                           ? g_ptr_array_index (self->ruler_texts, hit->mark)
+                           : NULL;
+
+      if (k > 0)
+        g_string_append_c (out, '\n');
+      if (text != NULL)
+        g_string_append (out, text);
+      else
+        {
+          SlTime a = g_array_index (self->ruler_marks, SlTime, 2 * hit->mark);
+          g_autofree char *at = sl_format_offset (a - sl_trace_get_origin (self->trace));
+          g_autofree char *d = sl_format_duration (hit->span);
+          g_string_append_printf (out, "A finding at %s, %s long", at, d);
+        }
+    }
+  if (hits->len > MARK_TOOLTIP_LINES)
+    g_string_append_printf (out, "\n… and %u more here (the Findings tab lists them all)",
+                            hits->len - MARK_TOOLTIP_LINES);
+  return g_string_free (out, FALSE);
 }
 
 /* The grid of a frame: a line every `*step` ns from `*first` on, as the ruler's ticks. */

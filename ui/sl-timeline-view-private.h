@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 
 #define HEADER_W     220.0   /* px: the lane header column */
 #define RULER_H      30.0    /* px: the time ruler on top */
+#define RULER_MARK_ALPHA 0.55f /* a finding's mark along the ruler's foot: the idle colour so
+                                * strong (the legend shows the same) */
 #define INDENT       14.0    /* px per tree level in the headers */
 #define ROW_GROUP_H  22.0
 #define ROW_LANE_H   20.0
@@ -178,6 +180,7 @@ struct _SlTimelineView
   gboolean      *focus_lanes;    /* per lane, NULL when none */
   MarkSet        focus;
   GArray        *ruler_marks;    /* SlTime pairs */
+  GPtrArray     *ruler_texts;    /* char *: a mark's finding, for its tooltip; NULL when none */
   GArray        *ruler_labels;   /* SlRulerLabel: the ruler's labels as last drawn */
   SlTime         ruler_base;     /* base of relative ruler labels, -1 when absolute */
   SlColorMode    color_mode;
@@ -803,6 +806,11 @@ void _sl_timeline_ruler_labels (SlTimelineView *self,
                                 const Frame    *f,
                                 GArray         *out,
                                 SlTime         *base);
+/* The tooltip of the finding marks along the ruler's foot under (x, y): their findings, the
+ * narrowest mark first (8 at most, the rest counted); NULL when (x, y) is not on one. */
+char *_sl_timeline_ruler_mark_tooltip (SlTimelineView *self,
+                                       double          x,
+                                       double          y);
 void _sl_timeline_grid_ticks (SlTimelineView *self,
                               const Frame    *f,
                               SlTime         *first,

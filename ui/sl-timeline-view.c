@@ -352,6 +352,7 @@ sl_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->search, sl_search_free);
   g_clear_pointer (&self->highlight, sl_search_free);
   g_clear_pointer (&self->ruler_marks, g_array_unref);
+  g_clear_pointer (&self->ruler_texts, g_ptr_array_unref);
   g_clear_pointer (&self->ruler_labels, g_array_unref);
   g_hash_table_unref (self->collapsed);
   g_hash_table_unref (self->text_w);
@@ -543,16 +544,24 @@ sl_timeline_view_set_loading_fraction (SlTimelineView *self,
 }
 
 void
-sl_timeline_view_set_ruler_marks (SlTimelineView *self,
-                                  const SlTime   *ranges,
-                                  guint           n_ranges)
+sl_timeline_view_set_ruler_marks (SlTimelineView    *self,
+                                  const SlTime      *ranges,
+                                  const char *const *texts,
+                                  guint              n_ranges)
 {
   g_return_if_fail (SL_IS_TIMELINE_VIEW (self));
   if (self->ruler_marks == NULL)
     self->ruler_marks = g_array_new (FALSE, FALSE, sizeof (SlTime));
   g_array_set_size (self->ruler_marks, 0);
+  g_clear_pointer (&self->ruler_texts, g_ptr_array_unref);
   if (ranges != NULL)
     g_array_append_vals (self->ruler_marks, ranges, 2 * n_ranges);
+  if (ranges != NULL && texts != NULL)
+    {
+      self->ruler_texts = g_ptr_array_new_full (n_ranges, g_free);
+      for (guint i = 0; i < n_ranges; i++)
+        g_ptr_array_add (self->ruler_texts, g_strdup (texts[i]));
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -588,6 +597,7 @@ set_trace (SlTimelineView *self,
   focus_clear (self);
   if (self->ruler_marks != NULL)
     g_array_set_size (self->ruler_marks, 0);
+  g_clear_pointer (&self->ruler_texts, g_ptr_array_unref);
   for (guint i = 0; i < self->n_gpus; i++)
     {
       g_array_unref (self->gpu_lanes[i]);

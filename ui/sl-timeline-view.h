@@ -71,14 +71,17 @@ void        sl_timeline_view_set_focus          (SlTimelineView   *self,
                                                  guint             n_lanes,
                                                  const SlEventRef *events,
                                                  guint             n_events);
-/* Shaded marks along the ruler where findings are: `n_ranges` (start, end) pairs. */
 /* While the trace shown is a first look (sl_trace_get_loading), the share of the whole load
  * done (0..1) for its "Loading… N %" label; reset by each sl_timeline_view_set_trace. */
 void        sl_timeline_view_set_loading_fraction (SlTimelineView *self,
                                                    double          fraction);
-void        sl_timeline_view_set_ruler_marks    (SlTimelineView *self,
-                                                 const SlTime   *ranges,
-                                                 guint           n_ranges);
+/* Shaded marks along the ruler where findings are: `n_ranges` (start, end) pairs, and for each
+ * the text its tooltip gives (the finding's rule, cost and summary; `texts` or one of them may be
+ * NULL: its time then). */
+void        sl_timeline_view_set_ruler_marks    (SlTimelineView    *self,
+                                                 const SlTime      *ranges,
+                                                 const char *const *texts,
+                                                 guint              n_ranges);
 
 /* Opens or closes the legend of the colours (also a click on "Legend" in the ruler's corner). */
 void        sl_timeline_view_toggle_legend      (SlTimelineView  *self);
