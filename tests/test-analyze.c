@@ -9,6 +9,7 @@
 #include "sl-analyze-private.h"
 #include "sl-sort.h"
 #include "sl-kernel-kind.h"
+#include "sl-inventory.h"
 #include "sl-plant.h"
 #include "sl-range.h"
 #include "sl-summaries.h"
@@ -911,6 +912,80 @@ test_sync_every_step (void)
   g_assert_cmpuint (f->events->len, >=, 100);
 }
 
+/* Issue 30, item 3: a sync finding names where its calls were made, from their backtraces
+ * (CUDA_CALLCHAINS): the 7 cudaDeviceSynchronize calls of nsys-2021-cuda-backtraces.sqlite are
+ * all made in main (their chains: libcupti and libcuda addresses, cudaDeviceSynchronize linked in
+ * statically, main, __libc_start_main, _start). */
+static void
+test_sync_call_site (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2021-cuda-backtraces.sqlite");
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = analyze (path, &trace);
+  const SlFinding *f = the_only (a, "sync_api");
+
+  g_assert_nonnull (strstr (f->summary, "7 × cudaDeviceSynchronize"));
+  g_test_message ("%s", ev_text (f, "call_site"));
+  g_assert_true (g_str_has_prefix (ev_text (f, "call_site"), "main (7 of 7 calls, "));
+  g_assert_cmpuint ((guint) ev (f, "call_site"), ==, 7);
+}
+
+/* Issue 30: a copy finding names its calls' top call site, in a trace numbered as later nsys
+ * numbers CUDA backtraces (CUDA_CALLCHAINS ids from 1, callchainId 0 for none): 15 of 20
+ * cudaMemcpy calls made in load_batch, 5 in eval_step, each frame below them the CUDA
+ * libraries' (an address in libcuda, cudaMemcpy in libcudart) or a wrapper named after the call. */
+static void
+test_copy_call_site (void)
+{
+  g_autofree char *path = trace_path ("copy-site.sqlite");
+  Plant *p = plant_new (path);
+  gint64 t = 10 * MS;
+  g_autoptr (SlTrace) trace = NULL;
+  g_autoptr (SlAnalysis) a = NULL;
+  const SlFinding *f;
+
+  for (guint i = 0; i < 20; i++)
+    {
+      gint64 start = MAX (t + 10 * US, plant_gpu_free (p));
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaMemcpy_v3020", t, start + MS + 5 * US);
+      plant_memcpy (p, 1, 0, 2, 8000000, start, start + MS, corr);
+      t = start + MS + 5 * US;
+      t = plant_loop (p, t, 10, 100 * US, 95 * US, "gemm_kernel_clean", &plant_config_full);
+    }
+  plant_finish (p);
+  sl_test_exec_sql (path,
+    "CREATE TABLE CUDA_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, "
+    "  module INTEGER NOT NULL, unresolved INTEGER, originalIP INTEGER, "
+    "  stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));"
+    "INSERT INTO StringIds VALUES (900001, '0x7f3a12345678'), (900002, '/usr/lib/libcuda.so.1'), "
+    "  (900003, 'cudaMemcpy'), (900004, '/usr/local/cuda/lib64/libcudart.so.12'), "
+    "  (900005, 'cudaError cudaMemcpy<float>(float*, float const*)'), (900006, 'train'), "
+    "  (900007, 'load_batch(Batch*)'), (900008, 'eval_step()'), (900009, 'main');"
+    "INSERT INTO CUDA_CALLCHAINS (id, symbol, module, stackDepth) VALUES "
+    "  (1, 900001, 900002, 0), (1, 900003, 900004, 1), (1, 900005, 900006, 2), "
+    "  (1, 900007, 900006, 3), (1, 900009, 900006, 4), "
+    "  (2, 900001, 900002, 0), (2, 900003, 900004, 1), (2, 900008, 900006, 2), "
+    "  (2, 900009, 900006, 3);"
+    "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 0;"
+    "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 1 WHERE rowid IN (SELECT r.rowid FROM "
+    "  CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+    "  WHERE s.value = 'cudaMemcpy_v3020' ORDER BY r.start LIMIT 15);"
+    "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 2 WHERE rowid IN (SELECT r.rowid FROM "
+    "  CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+    "  WHERE s.value = 'cudaMemcpy_v3020' ORDER BY r.start DESC LIMIT 5);");
+
+  a = analyze (path, &trace);
+  g_assert_cmpuint (sl_trace_get_n_cuda_callchains (trace), ==, 20);
+  for (const char *const *w = sl_trace_get_warnings (trace); *w != NULL; w++)
+    g_assert_null (strstr (*w, "callchainId"));
+  f = the_only (a, "sync_memcpy");
+  g_assert_cmpuint ((guint) ev (f, "count"), ==, 20);
+  g_test_message ("%s", ev_text (f, "call_site"));
+  g_assert_true (g_str_has_prefix (ev_text (f, "call_site"),
+                                   "load_batch(Batch*) (15 of 20 calls, "));
+  g_assert_cmpuint ((guint) ev (f, "call_site"), ==, 15);
+}
+
 /* A stretch bound by the data loader: the main thread waits for batches while the loader threads
  * read and decode, and the GPU idles. */
 static void
@@ -1542,7 +1617,8 @@ test_sort_by_start (void)
           r[i] = (SlIdleRequest) { t[i], t[i] + 1, &tags[i] };
         }
       want = g_memdup2 (t, sizeof (SlTime) * n);
-      qsort (want, n, sizeof (SlTime), sl_cmp_int64);
+      if (n > 0)   /* g_memdup2 of nothing is NULL, which qsort may not be given */
+        qsort (want, n, sizeof (SlTime), sl_cmp_int64);
       _sl_sort_by_start (t, n, sizeof (SlTime));
       g_assert_true (n == 0 || memcmp (t, want, sizeof (SlTime) * n) == 0);
       /* spans (16 bytes) the same */
@@ -2726,6 +2802,188 @@ test_straggler_processes (void)
   sqlite3_close (db);
 }
 
+/* ---- CUDA graphs: sightline-gen --graphs graph|node (issue 30) ------------------------------ */
+
+/* The [start, end) pairs of a device's GPU work of the tables named, clipped to nothing. */
+static GArray *
+sql_pairs (sqlite3            *db,
+           guint32             device,
+           const char *const  *tables,
+           const char         *where)
+{
+  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint k = 0; tables[k] != NULL; k++)
+    {
+      g_autofree char *q = g_strdup_printf ("SELECT start, end FROM %s WHERE deviceId = %u "
+                                            "AND end > start %s", tables[k], device, where);
+      sqlite3_stmt *st = NULL;
+      if (!has_column (db, tables[k], "deviceId"))
+        continue;
+      g_assert_cmpint (sqlite3_prepare_v2 (db, q, -1, &st, NULL), ==, SQLITE_OK);
+      while (sqlite3_step (st) == SQLITE_ROW)
+        {
+          gint64 pair[2] = { sqlite3_column_int64 (st, 0), sqlite3_column_int64 (st, 1) };
+          g_array_append_vals (pairs, pair, 2);
+        }
+      sqlite3_finalize (st);
+    }
+  return pairs;
+}
+
+/* On a generated trace whose optimizer step is one CUDA graph a GPU: each GPU's busy time from
+ * analyze is the SQL union of kernels, copies, sets and graph launches (its kernel time that of
+ * kernels and graph launches); every GRAPH_TRACE row is loaded; no tiny_kernels finding counts a
+ * graph's nodes as launches, and launch_latency judges only a graph's first node. */
+static void
+test_graphs (void)
+{
+  static const char *const modes[] = { "graph", "node" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autofree char *name = g_strdup_printf ("graphs-%s.sqlite", modes[m]);
+      g_autofree char *path = trace_path (name);
+      g_auto (SlTestRun) run = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlAnalyzeParams) params = sl_analyze_params_new ();
+      g_autoptr (SlTrace) trace = NULL;
+      g_autoptr (SlAnalysis) a = NULL;
+      gboolean graph_mode = m == 0;
+      sqlite3 *db;
+      gint64 rows, loaded = 0, nodes;
+
+      sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "30000", "--seed", "5", "--gpus", "2",
+                   "--graphs", modes[m], "--force", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      /* every repeated kernel name is a tiny_kernels group: its count is its host launches */
+      g_assert_true (sl_analyze_params_set (params, "tiny_kernels.count=2", &error));
+      g_assert_true (sl_analyze_params_set (params, "tiny_kernels.duration=100s", &error));
+      a = sl_analyze (trace, NULL, params, &error);
+      g_assert_no_error (error);
+      db = sl_test_open_db (path);
+
+      /* graph mode: every row loaded, on its stream's lane of graph launches */
+      rows = graph_mode ? sl_test_sql_int (db, "SELECT count(*) FROM "
+                                               "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") : 0;
+      for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, i);
+          if (lane->kind != SL_LANE_GRAPHS)
+            continue;
+          loaded += lane->n_events;
+          for (gsize e = 0; e < lane->n_events; e++)
+            {
+              /* linked to its cudaGraphLaunch */
+              const SlLane *al;
+              gsize ai;
+              g_assert_true (sl_trace_resolve (trace, lane->events[e].link, &al, &ai));
+              g_assert_cmpint (al->kind, ==, SL_LANE_CUDA_API);
+              g_assert_nonnull (strstr (sl_trace_str (trace, al->events[ai].name),
+                                        "cudaGraphLaunch"));
+            }
+        }
+      g_assert_cmpint (loaded, ==, rows);
+      if (graph_mode)
+        {
+          /* and so `info --format json` says: loaded = rows */
+          SlInventory *inv = sl_inventory_new (trace, &error);
+          const SlTableInfo *ti;
+          g_assert_no_error (error);
+          ti = sl_inventory_find_table (inv, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+          g_assert_nonnull (ti);
+          g_assert_cmpint (ti->state, ==, SL_TABLE_LOADED);
+          g_assert_cmpint (ti->rows, ==, rows);
+          g_assert_cmpint (ti->loaded, ==, rows);
+          sl_inventory_free (inv);
+          g_assert_cmpint (rows, >, 10);
+        }
+      nodes = sl_test_sql_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                   "WHERE graphId IS NOT NULL");
+      g_assert_cmpint (nodes > 0, ==, !graph_mode);
+
+      /* busy time: the SQL union of kernels, copies, sets and graph launches */
+      g_assert_cmpuint (a->gpu_times->len, ==, 2);
+      for (guint g = 0; g < a->gpu_times->len; g++)
+        {
+          const SlGpuTime *t = &g_array_index (a->gpu_times, SlGpuTime, g);
+          static const char *const all[] = { "CUPTI_ACTIVITY_KIND_KERNEL",
+                                             "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                             "CUPTI_ACTIVITY_KIND_MEMSET",
+                                             "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", NULL };
+          static const char *const kernels[] = { "CUPTI_ACTIVITY_KIND_KERNEL",
+                                                 "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", NULL };
+          g_autoptr (GArray) busy = sql_pairs (db, t->device_id, all, "");
+          g_autoptr (GArray) kern = sql_pairs (db, t->device_id, kernels, "");
+          gint64 want = union_clipped (busy, t->start, t->end);
+          g_assert_cmpint (t->kernels + t->copies + t->sets, ==, want);
+          g_assert_cmpint (t->idle, ==, (t->end - t->start) - want);
+          g_assert_cmpint (t->kernels, ==, union_clipped (kern, t->start, t->end));
+        }
+
+      /* tiny_kernels: a name's count is its kernels launched on their own, never graph nodes */
+      {
+        g_autoptr (GPtrArray) tiny = instances_of_rule (a, "tiny_kernels");
+        guint with_nodes = 0;
+        g_assert_cmpuint (tiny->len, >, 0);
+        for (guint i = 0; i < tiny->len; i++)
+          {
+            const SlFinding *f = g_ptr_array_index (tiny, i);
+            const SlFindingEvent *fe = &g_array_index (f->events, SlFindingEvent, 0);
+            const SlEvent *kev = &sl_trace_get_lane (trace, fe->lane)->events[fe->index];
+            const SlKernelInfo *info = sl_trace_get_kernel_info (trace, kev->aux);
+            g_autofree char *q = NULL;
+            g_assert_cmpint (sl_trace_get_lane (trace, fe->lane)->kind, ==, SL_LANE_KERNELS);
+            g_assert_cmpuint (info->graph_id, ==, 0);
+            q = g_strdup_printf ("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
+                                 "StringIds s ON s.id = k.demangledName WHERE k.deviceId = %d "
+                                 "AND s.value = '%s' AND k.graphId IS NULL",
+                                 f->gpu, sl_trace_str (trace, info->demangled_name));
+            g_assert_cmpint ((gint64) ev (f, "count"), ==, sl_test_sql_int (db, q));
+            g_free (q);
+            q = g_strdup_printf ("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
+                                 "StringIds s ON s.id = k.demangledName WHERE k.deviceId = %d "
+                                 "AND s.value = '%s' AND k.graphId IS NOT NULL",
+                                 f->gpu, sl_trace_str (trace, info->demangled_name));
+            with_nodes += sl_test_sql_int (db, q) > 0;
+          }
+        /* the test means something: some names run both alone and as graph nodes */
+        g_assert_cmpuint (with_nodes > 0, ==, !graph_mode);
+      }
+
+      /* launch_latency: a graph's later nodes wait for its earlier ones, not for their launch */
+      {
+        g_autoptr (GPtrArray) late = instances_of_rule (a, "launch_latency");
+        for (guint i = 0; i < late->len; i++)
+          {
+            const SlFinding *f = g_ptr_array_index (late, i);
+            for (guint k = 0; k < f->events->len; k++)
+              {
+                const SlFindingEvent *fe = &g_array_index (f->events, SlFindingEvent, k);
+                const SlLane *lane = sl_trace_get_lane (trace, fe->lane);
+                const SlKernelInfo *info;
+                if (lane->kind != SL_LANE_KERNELS)
+                  continue;
+                info = sl_trace_get_kernel_info (trace, lane->events[fe->index].aux);
+                if (info->graph_id != 0)
+                  g_assert_cmpuint (info->graph_node_id & 0xFFFFFFFFu, ==, 1);
+              }
+          }
+      }
+
+      /* no advice to capture in a graph what a graph launch already runs */
+      for (guint i = 0; i < a->findings->len; i++)
+        {
+          const SlFinding *f = g_ptr_array_index (a->findings, i);
+          if (f->summary != NULL && strstr (f->summary, "cudaGraphLaunch") != NULL)
+            g_assert_null (f->advice != NULL ? strstr (f->advice, "CUDA Graphs)") : NULL);
+        }
+      sqlite3_close (db);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2741,6 +2999,8 @@ main (int    argc,
   g_test_add_func ("/analyze/tiny-kernels", test_tiny_kernels);
   g_test_add_func ("/analyze/low-occupancy", test_low_occupancy);
   g_test_add_func ("/analyze/sync-every-step", test_sync_every_step);
+  g_test_add_func ("/analyze/sync-call-site", test_sync_call_site);
+  g_test_add_func ("/analyze/copy-call-site", test_copy_call_site);
   g_test_add_func ("/analyze/loader-bound", test_loader_bound);
   g_test_add_func ("/analyze/cpu-bound-no-evidence", test_cpu_bound_no_evidence);
   g_test_add_func ("/analyze/cpu-bound-sync-not-busy", test_cpu_bound_sync_not_busy);
@@ -2765,5 +3025,6 @@ main (int    argc,
   g_test_add_func ("/analyze/tail-effect", test_tail_effect);
   g_test_add_func ("/analyze/occupancy-costs-real", test_occupancy_costs_real);
   g_test_add_func ("/analyze/straggler-processes", test_straggler_processes);
+  g_test_add_func ("/analyze/graphs", test_graphs);
   return g_test_run ();
 }

