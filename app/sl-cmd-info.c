@@ -24,6 +24,7 @@ static const char *lane_kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_MEMSET] = "memset",
   [SL_LANE_SYNC] = "sync",
   [SL_LANE_SCHED] = "thread states",
+  [SL_LANE_GRAPHS] = "CUDA graphs",
 };
 
 typedef struct

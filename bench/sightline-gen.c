@@ -47,6 +47,7 @@ typedef enum
   STMT_COMPOSITE,
   STMT_CALLCHAIN,
   STMT_SCHED,
+  STMT_GRAPH,
   N_STMTS
 } StmtId;
 
@@ -56,7 +57,7 @@ static const char *stmt_sql[N_STMTS] = {
   [STMT_RUNTIME] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, ?, ?, 0, NULL)",
   [STMT_KERNEL] =
       "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, 1, 1, ?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, 0, 250871808, ?, ?, NULL, 0, NULL, NULL, NULL, NULL, "
+      "?, ?, ?, ?, ?, ?, ?, ?, 0, 250871808, ?, ?, ?, 0, NULL, NULL, NULL, ?, "
       "0, 0, 0, 1, 0, 0, NULL, '[]')",
   [STMT_MEMCPY] =
       "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, NULL, ?, ?, "
@@ -71,7 +72,20 @@ static const char *stmt_sql[N_STMTS] = {
   [STMT_COMPOSITE] = "INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, ?, ?, ?, ?)",
   [STMT_CALLCHAIN] = "INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, NULL, ?, 7, ?)",
   [STMT_SCHED] = "INSERT INTO SCHED_EVENTS VALUES (?, ?, ?, ?, ?, ?)",
+  /* prepared only with --graphs graph, after its table is created */
+  [STMT_GRAPH] =
+      "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)",
 };
+
+/* --graphs: the optimizer step of each GPU is one captured CUDA graph of GRAPH_NODES kernels,
+ * launched once a step with cudaGraphLaunch, instead of its ops launched one by one. */
+#define GRAPH_NODES 8
+typedef enum
+{
+  GRAPHS_NONE,
+  GRAPHS_GRAPH,  /* --cuda-graph-trace=graph: one GRAPH_TRACE row a launch */
+  GRAPHS_NODE,   /* --cuda-graph-trace=node: the nodes' kernels, with graphId / graphNodeId */
+} GraphMode;
 
 /* Scheduling (SCHED_EVENTS): each thread is switched out for every OS runtime call it makes
  * (blocked, with the call's block reason) and back in when it returns, maybe on another core;
@@ -104,6 +118,9 @@ static const char *api_names[N_APIS] = {
   "cudaDeviceSynchronize_v3020", "cudaEventRecord_v3020",
   "cudaStreamWaitEvent_v3020",   "cuLaunchKernelEx",
 };
+/* cudaGraphLaunch_v10000: apart from api_names so that traces without graphs keep their string
+ * ids */
+#define API_GRAPH_LAUNCH N_APIS
 
 /* Registered NVTX strings (textId) of the "train" domain. */
 enum
@@ -236,6 +253,7 @@ typedef struct
   int rank;        /* the file being written */
   int straggler;   /* the rank whose data loading is slower, -1: none */
   int slowdown;    /* by this many percent of a step */
+  GraphMode graphs; /* --graphs graph|node */
 } Options;
 
 typedef struct
@@ -251,6 +269,7 @@ typedef struct
 typedef struct
 {
   uint64_t runtime, driver, kernel, memcpy, memset, sync, nvtx, osrt, samples, frames, sched;
+  uint64_t graphs, graph_kernels;  /* graph launches; kernels that are graph nodes (node mode) */
 } Counts;
 
 typedef struct
@@ -271,6 +290,7 @@ typedef struct
 
   int64_t next_string;
   int64_t api_ids[N_APIS];
+  int64_t graph_launch_id;  /* "cudaGraphLaunch_v10000", interned only with --graphs */
   int64_t nvtx_ids[N_NVTX_NAMES];
   int64_t osrt_ids[N_ELEMENTS (osrt_names)];
   KernelIds kernel_ids[N_ELEMENTS (sl_gen_kernels)];
@@ -436,7 +456,7 @@ total_events (const Gen *gen)
   const Counts *n = &gen->n;
 
   return n->runtime + n->kernel + n->memcpy + n->memset + n->sync + n->nvtx + n->osrt + n->samples
-         + n->sched;
+         + n->sched + n->graphs;
 }
 
 static int64_t
@@ -451,7 +471,7 @@ add_runtime (Gen *gen, int64_t start, int64_t end, int api)
   bind_i64 (stmt, 3, driver ? SL_EVENT_CLASS_CUDA_DRIVER : SL_EVENT_CLASS_CUDA_RUNTIME);
   bind_i64 (stmt, 4, gen->main_tid);
   bind_i64 (stmt, 5, corr);
-  bind_i64 (stmt, 6, gen->api_ids[api]);
+  bind_i64 (stmt, 6, api == API_GRAPH_LAUNCH ? gen->graph_launch_id : gen->api_ids[api]);
   step_stmt (gen, STMT_RUNTIME);
   gen->n.runtime++;
   if (driver)
@@ -485,8 +505,11 @@ gpu_start (Gen *gen, int gpu, int stream, int64_t submit)
   return queued > after ? queued : after;
 }
 
+/* A kernel row; @graph_id and @node_id are 0 unless it is a node of a graph launch traced in node
+ * mode (then its correlationId is the launch's). */
 static void
-add_kernel (Gen *gen, int gpu, int stream, size_t k, int64_t start, int64_t end, int64_t corr)
+add_kernel_node (Gen *gen, int gpu, int stream, size_t k, int64_t start, int64_t end,
+                 int64_t corr, int64_t graph_id, int64_t node_id)
 {
   const SlGenKernel *kern = &sl_gen_kernels[k];
   sqlite3_stmt *stmt = gen->stmt[STMT_KERNEL];
@@ -521,10 +544,18 @@ add_kernel (Gen *gen, int gpu, int stream, size_t k, int64_t start, int64_t end,
   bind_i64 (stmt, 19, kern->dynamic_smem);
   bind_i64 (stmt, 20, ++gen->grid_ids[gpu]);
   bind_i64 (stmt, 21, executed);
+  bind_opt (stmt, 22, node_id, graph_id != 0);
+  bind_opt (stmt, 23, graph_id, graph_id != 0);
   step_stmt (gen, STMT_KERNEL);
   gen->n.kernel++;
   *stream_clock (gen, gpu, stream) = end;
   note_time (gen, end);
+}
+
+static void
+add_kernel (Gen *gen, int gpu, int stream, size_t k, int64_t start, int64_t end, int64_t corr)
+{
+  add_kernel_node (gen, gpu, stream, k, start, end, corr, 0, 0);
 }
 
 static void
@@ -793,6 +824,51 @@ launch (Gen *gen, int gpu, int stream, int phase)
   gen->cpu_t = api_start + api_dur;
 }
 
+/* The optimizer step of @gpu as one cudaGraphLaunch on stream 0 of a graph of GRAPH_NODES
+ * kernels (the optimizer's first ones, back to back): in graph mode one GRAPH_TRACE row from the
+ * first node's start to the last one's end, in node mode the kernels with graphId / graphNodeId
+ * and the launch's correlationId.  Graph ids are 1 + gpu, exec ids 101 + gpu. */
+static void
+graph_launch (Gen *gen, int gpu)
+{
+  int64_t graph_id = 1 + gpu, exec_id = 101 + gpu;
+  int64_t api_start = gen->cpu_t, api_dur = rng_range (&gen->rng, 3 * US, 9 * US);
+  int64_t corr = add_runtime (gen, api_start, api_start + api_dur, API_GRAPH_LAUNCH);
+  int64_t start = gpu_start (gen, gpu, 0, api_start), end = start;
+
+  for (int i = 0; i < GRAPH_NODES; i++)
+    {
+      size_t k = gen->phase_kernels[2][i % gen->phase_n[2]];
+      int64_t t = i == 0 ? start : end + rng_range (&gen->rng, 300, 900);
+
+      end = t + jitter (gen, sl_gen_kernels[k].mean_ns);
+      if (gen->opt->graphs == GRAPHS_NODE)
+        {
+          add_kernel_node (gen, gpu, 0, k, t, end, corr, graph_id, (graph_id << 32) | (i + 1));
+          gen->n.graph_kernels++;
+        }
+    }
+  if (gen->opt->graphs == GRAPHS_GRAPH)
+    {
+      sqlite3_stmt *stmt = gen->stmt[STMT_GRAPH];
+
+      bind_i64 (stmt, 1, start);
+      bind_i64 (stmt, 2, end);
+      bind_i64 (stmt, 3, gpu);
+      bind_i64 (stmt, 4, gpu + 1);
+      bind_i64 (stmt, 5, stream_id (gen, gpu, 0));
+      bind_i64 (stmt, 6, corr);
+      bind_i64 (stmt, 7, gen->global_pid);
+      bind_i64 (stmt, 8, graph_id);
+      bind_i64 (stmt, 9, exec_id);
+      step_stmt (gen, STMT_GRAPH);
+      gen->n.graphs++;
+      *stream_clock (gen, gpu, 0) = end;
+      note_time (gen, end);
+    }
+  gen->cpu_t = api_start + api_dur;
+}
+
 /* Copy time at @gbps GB/s plus a fixed cost. */
 static int64_t
 copy_ns (int64_t bytes, int64_t gbps)
@@ -956,6 +1032,27 @@ run_phase (Gen *gen, int phase, int n_ops)
   gen->cpu_t += rng_range (&gen->rng, 200, 800);
   add_nvtx (gen, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE, start, gen->cpu_t, gen->main_tid, NULL,
             gen->nvtx_ids[phase], 1, colours[phase * 2 % N_ELEMENTS (colours)]);
+}
+
+/* The optimizer phase with --graphs: zero_grad's memset, then one graph launch a GPU, in the
+ * same "optimizer" range. */
+static void
+run_graph_phase (Gen *gen)
+{
+  int64_t start;
+
+  gen->cpu_t += rng_range (&gen->rng, 1 * US, 5 * US);
+  start = gen->cpu_t;
+  gen->cpu_t += rng_range (&gen->rng, 200, 800);
+  memset_async (gen, 0, 0, rng_range (&gen->rng, 1 << 20, 64 << 20));
+  for (int g = 0; g < gen->opt->gpus && !budget_reached (gen); g++)
+    {
+      cpu_gap (gen);
+      graph_launch (gen, g);
+    }
+  gen->cpu_t += rng_range (&gen->rng, 200, 800);
+  add_nvtx (gen, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE, start, gen->cpu_t, gen->main_tid, NULL,
+            gen->nvtx_ids[2], 1, colours[2 * 2 % N_ELEMENTS (colours)]);
 }
 
 static int64_t
@@ -1140,8 +1237,10 @@ run_step (Gen *gen)
     run_phase (gen, 0, 24);
   if (!budget_reached (gen))
     run_phase (gen, 1, 28);
-  if (!budget_reached (gen))
+  if (!budget_reached (gen) && opt->graphs == GRAPHS_NONE)
     run_phase (gen, 2, 8);
+  else if (!budget_reached (gen))
+    run_graph_phase (gen);
 
   /* several ranks: the gradients' all-reduce, which ends when the last rank gets there */
   if (opt->ranks > 0 && !budget_reached (gen))
@@ -1219,6 +1318,8 @@ intern_strings (Gen *gen)
   gen->next_string = 1;
   for (size_t i = 0; i < N_APIS; i++)
     gen->api_ids[i] = string_add (gen, api_names[i]);
+  if (gen->opt->graphs != GRAPHS_NONE)
+    gen->graph_launch_id = string_add (gen, "cudaGraphLaunch_v10000");
   for (size_t i = 0; i < N_NVTX_NAMES; i++)
     gen->nvtx_ids[i] = string_add (gen, nvtx_names[i]);
   for (size_t i = 0; i < N_ELEMENTS (osrt_names); i++)
@@ -1456,6 +1557,16 @@ write_target_info (Gen *gen)
           sqlite3_free (msg);
           return;
         }
+    /* --cuda-graph-trace, as nsys 2024+ records it */
+    if (opt->graphs != GRAPHS_NONE
+        && !sl_schema_add_meta (gen->db, "META_DATA_CAPTURE",
+                                "PROCESS_0:CUDA_GRAPH_TRACE_OPTIONS:MODE",
+                                opt->graphs == GRAPHS_GRAPH ? "Graph" : "Node", &msg))
+      {
+        gen_fail (gen, "%s", msg);
+        sqlite3_free (msg);
+        return;
+      }
     /* one rank of several: its environment says which, as nsys records it */
     if (opt->ranks > 0)
       {
@@ -1537,9 +1648,12 @@ generate (Gen *gen)
       sqlite3_free (msg);
       return false;
     }
+  if (opt->graphs == GRAPHS_GRAPH && !exec_sql (gen, SL_SCHEMA_GRAPH_TRACE_SQL))
+    return false;
   for (int i = 0; i < N_STMTS; i++)
-    if (sqlite3_prepare_v3 (gen->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &gen->stmt[i],
-                            NULL) != SQLITE_OK)
+    if ((i != STMT_GRAPH || opt->graphs == GRAPHS_GRAPH)
+        && sqlite3_prepare_v3 (gen->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &gen->stmt[i],
+                               NULL) != SQLITE_OK)
       {
         gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
         return false;
@@ -1579,7 +1693,7 @@ usage (FILE *out)
   fprintf (out,
            "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
            "T] [--sample-share P] [--no-sched] [--format nsys|kineto] [--ranks N [--straggler R]\n"
-           "       [--slowdown P]] [--force]\n"
+           "       [--slowdown P]] [--graphs graph|node] [--force]\n"
            "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
            ") of about EVENTS events,\n"
            "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
@@ -1604,8 +1718,13 @@ usage (FILE *out)
            "  -T, --straggler R   rank R's data loading is slower: it waits a share of each step\n"
            "                      for its batch, the others wait for it in the all-reduce\n"
            "  -D, --slowdown P    that share, in percent of a step (default 30)\n"
+           "  -G, --graphs MODE   the optimizer step is one CUDA graph a GPU (cudaGraphLaunch of\n"
+           "                      %d kernels), traced as nsys --cuda-graph-trace=MODE does: graph\n"
+           "                      (one CUPTI_ACTIVITY_KIND_GRAPH_TRACE row a launch) or node (the\n"
+           "                      kernels, with graphId and graphNodeId)\n"
            "  -f, --force         overwrite FILE if it exists\n"
-           "  -h, --help          show this help\n");
+           "  -h, --help          show this help\n",
+           GRAPH_NODES);
 }
 
 static bool
@@ -1718,6 +1837,11 @@ write_trace (const Options *opt)
       printf ("samples %" PRIu64 "\n", n->samples);
       printf ("frames %" PRIu64 "\n", n->frames);
       printf ("sched %" PRIu64 "\n", n->sched);
+      if (opt->graphs != GRAPHS_NONE)
+        {
+          printf ("graph_launches %" PRIu64 "\n", n->graphs);
+          printf ("graph_kernels %" PRIu64 "\n", n->graph_kernels);
+        }
       printf ("steps %" PRId64 "\n", gen.step);
       printf ("total %" PRIu64 "\n", total_events (&gen));
       rc = 0;
@@ -1749,6 +1873,7 @@ main (int argc, char *argv[])
     { "ranks", required_argument, NULL, 'R' },
     { "straggler", required_argument, NULL, 'T' },
     { "slowdown", required_argument, NULL, 'D' },
+    { "graphs", required_argument, NULL, 'G' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -1757,7 +1882,7 @@ main (int argc, char *argv[])
   bool have_n = false;
   int c;
 
-  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNF:R:T:D:h", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNF:R:T:D:G:h", longopts, NULL)) != -1)
     {
       bool ok = true;
 
@@ -1788,6 +1913,10 @@ main (int argc, char *argv[])
         case 'R': ok = parse_int (optarg, 1, 1024, &opt.ranks); break;
         case 'T': ok = parse_int (optarg, 0, 1023, &opt.straggler); break;
         case 'D': ok = parse_int (optarg, 1, 1000, &opt.slowdown); break;
+        case 'G':
+          ok = strcmp (optarg, "graph") == 0 || strcmp (optarg, "node") == 0;
+          opt.graphs = strcmp (optarg, "graph") == 0 ? GRAPHS_GRAPH : GRAPHS_NODE;
+          break;
         case 'h': usage (stdout); return 0;
         default: usage (stderr); return 2;
         }
@@ -1801,6 +1930,11 @@ main (int argc, char *argv[])
   if (opt.straggler >= 0 && opt.straggler >= opt.ranks)
     {
       fprintf (stderr, "sightline-gen: --straggler %d needs --ranks above it\n", opt.straggler);
+      return 2;
+    }
+  if (opt.graphs != GRAPHS_NONE && opt.kineto)
+    {
+      fprintf (stderr, "sightline-gen: --graphs writes nsys SQLite only, not --format kineto\n");
       return 2;
     }
   if (opt.output == NULL || !have_n || optind != argc)

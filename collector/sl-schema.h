@@ -25,6 +25,23 @@ extern "C"
 #define SL_GLOBAL_PID(vm, pid) SL_GLOBAL_TID (vm, pid, 0)
 #define SL_GLOBAL_PID_MASK INT64_C (0xFFFFFFFFFF000000)
 
+/* CUPTI_ACTIVITY_KIND_GRAPH_TRACE as NVIDIA's SQLite export schema reference lists it: one row a
+ * CUDA graph launch traced whole (nsys --cuda-graph-trace=graph).  Not made by
+ * sl_schema_create(): nsys makes it only when a graph was launched, and so do its writers. */
+#define SL_SCHEMA_GRAPH_TRACE_SQL                                                                  \
+  "CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (\n"                                               \
+  "  start                            INTEGER  NOT NULL,\n"                                        \
+  "  end                              INTEGER  NOT NULL,\n"                                        \
+  "  deviceId                         INTEGER  NOT NULL,\n"                                        \
+  "  contextId                        INTEGER  NOT NULL,\n"                                        \
+  "  greenContextId                   INTEGER,\n"                                                  \
+  "  streamId                         INTEGER  NOT NULL,\n"                                        \
+  "  correlationId                    INTEGER,\n"                                                  \
+  "  globalPid                        INTEGER,\n"                                                  \
+  "  graphId                          INTEGER  NOT NULL,\n"                                        \
+  "  graphExecId                      INTEGER  NOT NULL\n"                                         \
+  ")"
+
 /* "None" in streamId / eventId columns of CUPTI_ACTIVITY_KIND_SYNCHRONIZATION. */
 #define SL_SCHEMA_ID_NONE INT64_C (4294967295)
 

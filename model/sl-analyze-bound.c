@@ -449,7 +449,8 @@ bound_finding (SlAnalyzeCtx      *ctx,
     }
 }
 
-/* The median duration of a GPU's kernels in the window (a sample of up to ~4096 a lane). */
+/* The median duration of a GPU's kernels in the window (a sample of up to ~4096 a lane), each
+ * launched on its own: a graph's nodes are one launch's work, not launches to fuse. */
 static SlTime
 kernel_median (SlAnalyzeCtx *ctx,
                guint         gpu)
@@ -466,6 +467,8 @@ kernel_median (SlAnalyzeCtx *ctx,
       for (gsize e = e0; e < e1; e += step)
         {
           SlTime len = lane->events[e].end - lane->events[e].start;
+          if (_sl_kernel_is_graph_node (ctx->trace, lane, &lane->events[e]))
+            continue;
           g_array_append_val (d, len);
         }
     }

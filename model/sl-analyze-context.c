@@ -182,6 +182,25 @@ _sl_api_name_launches (const char *name)
 }
 
 gboolean
+_sl_api_name_launches_graph (const char *name)
+{
+  return strstr (name, "GraphLaunch") != NULL;
+}
+
+gboolean
+_sl_kernel_is_graph_node (SlTrace       *trace,
+                          const SlLane  *lane,
+                          const SlEvent *ev)
+{
+  const SlKernelInfo *k;
+
+  if (lane->kind != SL_LANE_KERNELS)
+    return FALSE;
+  k = sl_trace_get_kernel_info (trace, ev->aux);
+  return k != NULL && k->graph_id != 0;
+}
+
+gboolean
 _sl_api_name_sets_up (const char *name)
 {
   return strstr (name, "lloc") != NULL || strstr (name, "Free") != NULL
@@ -335,7 +354,7 @@ _sl_analyze_ctx_init (SlAnalyzeCtx *ctx)
         }
       if (lane->gpu >= 0 && (guint) lane->gpu < ctx->n_gpus
           && (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
-              || lane->kind == SL_LANE_MEMSET))
+              || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_GRAPHS))
         {
           SlGpuInfo *g = &ctx->gpus[lane->gpu];
           guint32 li = i;

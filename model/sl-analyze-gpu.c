@@ -223,6 +223,11 @@ blame_clause (SlAnalyzeCtx  *ctx,
                                        "synchronize less often (not every step; avoid .item() "
                                        "and .cpu() in the loop), or queue the next work first.",
                                        fn);
+        else if (c == SL_API_LAUNCH && _sl_api_name_launches_graph (fn))
+          f->advice = g_strdup_printf ("The host spends the gap in %s: the work is already one "
+                                       "CUDA graph, so its launch is the cost. Launch the graph "
+                                       "earlier (before the host work that precedes it), or "
+                                       "capture more of the step in it.", fn);
         else if (c == SL_API_LAUNCH)
           f->advice = g_strdup_printf ("The host spends the gap in %s: launch overhead (a long "
                                        "first launch loads the kernel's module). Fewer, larger "

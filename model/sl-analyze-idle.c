@@ -1141,6 +1141,16 @@ late_pass (LatePass *pass)
           delay = ev->start - ret;
           if (delay <= pass->latency)
             continue;
+          /* a graph's later nodes wait for its earlier ones, not for their launch: only the
+           * node its launch call points at (the first to run) is judged */
+          if (_sl_kernel_is_graph_node (ctx->trace, lane, ev))
+            {
+              const SlLane *gl;
+              gsize gi_index;
+              if (!sl_trace_resolve (ctx->trace, ev->link, &gl, &gi_index)
+                  || gl->events[gi_index].link != lane->base + e)
+                continue;
+            }
           /* asked for only where the wait meets queued idle time (a host running ahead queues
            * ~10^6 kernels behind busy work: none of it idle); a cursor, as the returns of a
            * stream's launches mostly rise */

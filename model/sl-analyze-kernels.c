@@ -64,9 +64,11 @@ typedef struct
   KernelGroups *kgs;
   guint32      *slot;     /* by name id: index in kgs->groups, G_MAXUINT32 when none yet */
   guint         n_strs;
+  SlTrace      *trace;
 } GroupScan;
 
-/* The kernel's group, made on its name's first instance; NULL for a name past the strings. */
+/* The kernel's group, made on its name's first instance; NULL for a name past the strings and
+ * for a graph's node: its graph launch was the host's one launch, not each node. */
 static KernelGroup *
 group_of (GroupScan    *scan,
           const SlLane *lane,
@@ -74,7 +76,7 @@ group_of (GroupScan    *scan,
 {
   guint32 name = lane->events[index].name;
 
-  if (name >= scan->n_strs)
+  if (name >= scan->n_strs || _sl_kernel_is_graph_node (scan->trace, lane, &lane->events[index]))
     return NULL;
   if (scan->slot[name] == G_MAXUINT32)
     {
@@ -123,7 +125,7 @@ kernel_groups (SlAnalyzeCtx *ctx,
 {
   guint n_strs = sl_trace_get_n_strs (ctx->trace);
   g_autofree guint32 *slot = g_new (guint32, MAX (n_strs, 1));
-  GroupScan scan = { kgs, slot, n_strs };
+  GroupScan scan = { kgs, slot, n_strs, ctx->trace };
   gsize all = 0;
 
   memset (slot, 0xff, sizeof (guint32) * MAX (n_strs, 1));

@@ -71,7 +71,7 @@ typedef struct
 
 typedef struct
 {
-  GArray *ops;          /* guint32 lanes: kernels, memcpy, memset */
+  GArray *ops;          /* guint32 lanes: kernels, graph launches, memcpy, memset */
   GArray *kernels;
   SlTime  first, last;  /* span of its work in the window; first >= last when it has none */
   gint    launcher;     /* thread launching most of its work, -1 when unknown */
@@ -163,6 +163,12 @@ gboolean      _sl_api_class_blocks   (SlApiClass    c);
 /* By name (a CUDA call's, or a sampled function's): a launch ("…Launch…"), and set-up that is not
  * GPU work: allocation, freeing, module or library loading. */
 gboolean      _sl_api_name_launches  (const char   *name);
+/* cudaGraphLaunch, cuGraphLaunch: work already captured in a CUDA graph. */
+gboolean      _sl_api_name_launches_graph (const char *name);
+/* A kernel that ran as a node of a CUDA graph (traced in node mode): not a launch of its own. */
+gboolean      _sl_kernel_is_graph_node (SlTrace       *trace,
+                                        const SlLane  *lane,
+                                        const SlEvent *ev);
 gboolean      _sl_api_name_sets_up   (const char   *name);
 /* A CUDA call (event `index` of a CUDA API lane) during which the host waits: a blocking class,
  * or an asynchronous copy or set from or to pageable memory (synchronous in fact). */

@@ -3,6 +3,9 @@
  * GPU, stream and memory kinds. */
 #include "sl-analyze-private.h"
 
+#include <string.h>
+
+#include "sl-display-name.h"
 #include "sl-format.h"
 
 typedef struct
@@ -21,7 +24,15 @@ typedef struct
   GArray  *calls;            /* SlSpan: the calls */
   SlTime   given;            /* GPU idle time during them, from the idle account */
   GArray  *events;           /* SlFindingEvent: API calls and ops, the first ones */
+  GHashTable *sites;         /* where the calls were made (their backtraces, nsys
+                              * --cudabacktrace): symbol id -> SiteTally; NULL without any */
 } CallGroup;
+
+typedef struct
+{
+  gsize  count;
+  SlTime time;
+} SiteTally;
 
 static void
 call_group_free (gpointer data)
@@ -31,7 +42,36 @@ call_group_free (gpointer data)
   g_array_unref (g->durations);
   g_array_unref (g->calls);
   g_array_unref (g->events);
+  g_clear_pointer (&g->sites, g_hash_table_unref);
   g_free (g);
+}
+
+/* Where a CUDA call was made, from its backtrace (CUDA_CALLCHAINS): the first frame from the leaf
+ * that is neither the CUDA libraries' (libcuda, libcudart, libcupti, or an unresolved address)
+ * nor the call or a wrapper named after it (cudaMalloc<double>, a runtime linked in statically).
+ * SL_NO_STR when the call has no backtrace or only such frames.  nsys's frames carry no file and
+ * line; a frame whose name holds them (a Python frame) gives them. */
+static guint32
+call_site (SlTrace       *trace,
+           const SlLane  *lane,
+           const SlEvent *ev)
+{
+  const guint32 *syms, *mods;
+  guint n = sl_trace_get_cuda_callchain (trace, lane, ev, &syms, &mods);
+  const char *api = n > 0 ? sl_trace_display_name (trace, SL_LANE_CUDA_API, ev->name) : "";
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *sym = sl_trace_str (trace, syms[i]);
+      const char *mod = sl_trace_str (trace, mods[i]);
+      const char *base = strrchr (mod, '/');
+      base = base != NULL ? base + 1 : mod;
+      if (*sym == '\0' || g_str_has_prefix (sym, "0x") || g_str_has_prefix (base, "libcuda")
+          || g_str_has_prefix (base, "libcupti") || (*api != '\0' && strstr (sym, api) != NULL))
+        continue;
+      return syms[i];
+    }
+  return SL_NO_STR;
 }
 
 /* What a group is: thread, call, GPU, stream and the op's kinds */
@@ -103,7 +143,8 @@ call_group (GHashTable       *groups,
 }
 
 static void
-call_group_add (CallGroup    *g,
+call_group_add (SlTrace      *trace,
+                CallGroup    *g,
                 const SlLane *api_lane,
                 gsize         api_index,
                 const SlLane *op_lane,
@@ -111,6 +152,21 @@ call_group_add (CallGroup    *g,
 {
   const SlEvent *api = &api_lane->events[api_index];
   SlTime d = api->end - api->start;
+  guint32 site = call_site (trace, api_lane, api);
+
+  if (site != SL_NO_STR)
+    {
+      if (g->sites == NULL)
+        g->sites = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      SiteTally *t = g_hash_table_lookup (g->sites, GUINT_TO_POINTER (site));
+      if (t == NULL)
+        {
+          t = g_new0 (SiteTally, 1);
+          g_hash_table_insert (g->sites, GUINT_TO_POINTER (site), t);
+        }
+      t->count++;
+      t->time = _sl_time_add (t->time, d);
+    }
 
   g->count++;
   g->api_time = _sl_time_add (g->api_time, d);
@@ -215,7 +271,7 @@ collect_ops (SlAnalyzeCtx *ctx,
             continue;
           CallGroup *g = call_group (groups, thread, api_lane->events[api_index].name, lane->gpu,
                                      lane->stream_id, info);
-          call_group_add (g, api_lane, api_index, lane, e);
+          call_group_add (ctx->trace, g, api_lane, api_index, lane, e);
           if (info != NULL)
             g->bytes = g->bytes + info->bytes < g->bytes ? G_MAXUINT64 : g->bytes + info->bytes;
         }
@@ -293,6 +349,29 @@ group_finding (SlAnalyzeCtx *ctx,
   _sl_evidence (f, "host_blocked_ns", "Host blocked in them", (double) g->api_time, "%s", total);
   _sl_evidence (f, "median_ns", "Median call", (double) _sl_median_of (g->durations), "%s", median);
   _sl_evidence (f, "longest_ns", "Longest call", (double) g->longest, "%s", longest);
+  if (g->sites != NULL)
+    {
+      /* the call site that holds most of the calls' time (ties: the lower string id) */
+      GHashTableIter it;
+      gpointer k, v;
+      guint32 best = SL_NO_STR;
+      const SiteTally *top = NULL;
+      g_hash_table_iter_init (&it, g->sites);
+      while (g_hash_table_iter_next (&it, &k, &v))
+        {
+          const SiteTally *t = v;
+          if (top == NULL || t->time > top->time
+              || (t->time == top->time && GPOINTER_TO_UINT (k) < best))
+            {
+              top = t;
+              best = GPOINTER_TO_UINT (k);
+            }
+        }
+      g_autofree char *time = sl_format_duration (top->time);
+      _sl_evidence (f, "call_site", "Top call site", (double) top->count,
+                    "%s (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " calls, %s; from their "
+                    "backtraces)", sl_trace_str (ctx->trace, best), top->count, g->count, time);
+    }
   for (guint i = 0; i < g->events->len; i++)
     {
       const SlFindingEvent *e = &g_array_index (g->events, SlFindingEvent, i);
@@ -396,8 +475,8 @@ _sl_rule_sync_api (SlAnalyzeCtx *ctx)
       _sl_analyze_lane_window (ctx, lane, &e0, &e1);
       for (gsize e = e0; e < e1; e++)
         if (_sl_api_class (ctx, lane->events[e].name) == SL_API_SYNC)
-          call_group_add (call_group (groups, t, lane->events[e].name, -1, 0, NULL), lane, e,
-                          NULL, 0);
+          call_group_add (ctx->trace, call_group (groups, t, lane->events[e].name, -1, 0, NULL),
+                          lane, e, NULL, 0);
     }
   sorted = sorted_groups (groups);
   attribute_groups (ctx, sorted, SL_IDLE_SYNC);

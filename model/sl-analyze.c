@@ -432,7 +432,7 @@ lacks_text (SlTrace *trace)
     { SL_LANE_CUDA_API, "CUDA API calls" },  { SL_LANE_KERNELS, "kernels" },
     { SL_LANE_MEMCPY, "copies" },            { SL_LANE_MEMSET, "memsets" },
     { SL_LANE_NVTX, "NVTX ranges" },         { SL_LANE_OSRT, "OS runtime calls" },
-    { SL_LANE_SAMPLES, "CPU samples" },
+    { SL_LANE_SAMPLES, "CPU samples" },      { SL_LANE_GRAPHS, "CUDA graph launches" },
   };
   gsize n[G_N_ELEMENTS (held)] = { 0 };
   g_autoptr (GString) s = g_string_new (NULL);
@@ -446,7 +446,7 @@ lacks_text (SlTrace *trace)
         if (lane->kind == held[k].kind)
           n[k] += lane->n_events;
     }
-  gpu = n[1] + n[2] + n[3] > 0;
+  gpu = n[1] + n[2] + n[3] + n[7] > 0;
   if (n[0] > 0 && gpu)
     return NULL;
   if (n[0] == 0)

@@ -1,5 +1,6 @@
 /* sl-calltree.c: CPU samples aggregated into top-down and bottom-up call trees and functions;
- * where a selection has no samples, its nested ranges by time (ranges_collect).
+ * where a selection has no samples, its nested ranges by time (ranges_collect); or CUDA API
+ * calls by their backtraces, by count or time (api_collect).
  *
  * Three steps.  The samples of the scope are counted by chain (the reader keeps identical stacks
  * as one chain), and the chains with a count merged into distinct stacks (a hash of the chain's
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl-display-name.h"
 #include "sl-format.h"
 #include "sl-lane.h"
 #include "sl-trace-private.h"
@@ -23,6 +25,7 @@ struct _SlCalltree
   gint            ref_count;
   SlTrace        *trace;
   SlCalltreeUnit  unit;
+  SlCalltreeSource source;
   GArray  *nodes[SL_CALLTREE_N_ORDERS];   /* SlCalltreeNode */
   GArray  *functions;                     /* SlCalltreeFunction */
 };
@@ -207,6 +210,80 @@ stacks_collect (Stacks                *st,
   for (guint32 c = 0; c < n_chains; c++)
     if (per_chain[c] > 0)
       stacks_add (st, c, per_chain[c]);
+  return TRUE;
+}
+
+/* Whether a CUDA API call's name (as shown) passes the scope's pattern; `seen` keeps the answer
+ * by name id (a trace has a few hundred API names for 10^6 … 10^7 calls). */
+static gboolean
+api_name_wanted (SlTrace      *trace,
+                 GPatternSpec *glob,
+                 const char   *text,
+                 GHashTable   *seen,
+                 guint32       name)
+{
+  gpointer known = g_hash_table_lookup (seen, GUINT_TO_POINTER (name + 1));
+  if (known != NULL)
+    return GPOINTER_TO_UINT (known) == 1;
+
+  const char *shown = sl_trace_display_name (trace, SL_LANE_CUDA_API, name);
+  gboolean yes = glob != NULL ? g_pattern_spec_match_string (glob, shown)
+                              : strstr (shown, text) != NULL;
+  g_hash_table_insert (seen, GUINT_TO_POINTER (name + 1), GUINT_TO_POINTER (yes ? 1 : 2));
+  return yes;
+}
+
+/* The CUDA API calls of the scope that have a backtrace (CUDA_CALLCHAINS): each its backtrace
+ * under a leaf frame for the call itself (SL_CALLTREE_API_CALL | its name), counted once or by
+ * its duration.  Calls without one are left out: nsys records those of calls over a threshold
+ * only.  FALSE when cancelled. */
+static gboolean
+api_collect (Stacks                *st,
+             const SlCalltreeScope *scope,
+             GCancellable          *cancellable)
+{
+  guint n_threads = sl_trace_get_n_threads (st->trace);
+  g_autofree gboolean *wanted = scope_threads (scope, n_threads);
+  const char *pattern = scope->name_pattern;
+  g_autoptr (GPatternSpec) glob = pattern != NULL && strpbrk (pattern, "*?") != NULL
+                                  ? g_pattern_spec_new (pattern) : NULL;
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  if (sl_trace_get_n_cuda_callchains (st->trace) == 0)
+    return TRUE;
+  for (guint l = 0; l < sl_trace_get_n_lanes (st->trace); l++)
+    {
+      const SlLane *lane = sl_trace_get_lane (st->trace, l);
+      if (lane->kind != SL_LANE_CUDA_API || lane->thread < 0)
+        continue;
+      if (wanted != NULL && ((guint) lane->thread >= n_threads || !wanted[lane->thread]))
+        continue;
+      for (gsize i = sl_lane_lower_bound (lane, scope->t0); i < lane->n_events; i++)
+        {
+          const SlEvent *ev = &lane->events[i];
+          const guint32 *syms, *mods;
+          if (ev->start >= scope->t1)
+            break;
+          if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
+            return FALSE;
+          guint n = sl_trace_get_cuda_callchain (st->trace, lane, ev, &syms, &mods);
+          if (n == 0 || ev->name >= SL_CALLTREE_API_CALL)
+            continue;
+          if (pattern != NULL && !api_name_wanted (st->trace, glob, pattern, seen, ev->name))
+            continue;
+          /* symbols then modules, the call's own frame first in each */
+          g_array_set_size (frames, 2 * (n + 1));
+          guint32 *f = (guint32 *) frames->data;
+          f[0] = SL_CALLTREE_API_CALL | ev->name;
+          memcpy (f + 1, syms, n * sizeof *syms);
+          f[n + 1] = SL_NO_STR;
+          memcpy (f + n + 2, mods, n * sizeof *mods);
+          guint64 weight = scope->weight == SL_CALLTREE_BY_TIME
+                           ? (guint64) MAX (ev->end - ev->start, 0) : 1;
+          stacks_add_frames (st, f, f + n + 1, n + 1, weight, TRUE);
+        }
+    }
   return TRUE;
 }
 
@@ -607,7 +684,8 @@ void
 sl_calltree_scope_init (SlCalltreeScope *scope)
 {
   g_return_if_fail (scope != NULL);
-  *scope = (SlCalltreeScope) { G_MININT64, G_MAXINT64, NULL, 0 };
+  *scope = (SlCalltreeScope) { G_MININT64, G_MAXINT64, NULL, 0, SL_CALLTREE_FROM_SAMPLES,
+                               SL_CALLTREE_BY_COUNT, NULL };
 }
 
 SlCalltree *
@@ -630,8 +708,13 @@ sl_calltree_build (SlTrace               *trace,
       scope = &whole;
     }
 
-  gboolean ok = stacks_collect (&st, scope, cancellable);
-  if (ok && st.n_samples == 0)
+  gboolean ok;
+  if (scope->source == SL_CALLTREE_FROM_CUDA_API)
+    {
+      unit = scope->weight == SL_CALLTREE_BY_TIME ? SL_CALLTREE_NANOSECONDS : SL_CALLTREE_CALLS;
+      ok = api_collect (&st, scope, cancellable);
+    }
+  else if ((ok = stacks_collect (&st, scope, cancellable)) && st.n_samples == 0)
     {
       unit = SL_CALLTREE_NANOSECONDS;
       ok = ranges_collect (&st, scope, cancellable);
@@ -652,6 +735,7 @@ sl_calltree_build (SlTrace               *trace,
   tree->ref_count = 1;
   tree->trace = sl_trace_ref (trace);
   tree->unit = unit;
+  tree->source = scope->source;
   for (guint o = 0; o < SL_CALLTREE_N_ORDERS; o++)
     {
       gboolean from_root = o == SL_CALLTREE_TOP_DOWN;
@@ -714,6 +798,13 @@ sl_calltree_get_unit (SlCalltree *tree)
   return tree->unit;
 }
 
+SlCalltreeSource
+sl_calltree_get_source (SlCalltree *tree)
+{
+  g_return_val_if_fail (tree != NULL, SL_CALLTREE_FROM_SAMPLES);
+  return tree->source;
+}
+
 char *
 sl_calltree_format_value (SlCalltree *tree,
                           guint64     value,
@@ -724,6 +815,9 @@ sl_calltree_format_value (SlCalltree *tree,
   if (tree->unit == SL_CALLTREE_NANOSECONDS)
     return sl_format_duration (v);
   g_autofree char *n = sl_format_int (v);
+  if (tree->unit == SL_CALLTREE_CALLS)
+    return with_unit ? g_strdup_printf ("%s %s", n, value == 1 ? "call" : "calls")
+                     : g_steal_pointer (&n);
   return with_unit ? g_strdup_printf ("%s %s", n, value == 1 ? "sample" : "samples")
                    : g_steal_pointer (&n);
 }
@@ -770,7 +864,10 @@ sl_calltree_symbol_name (SlCalltree *tree,
     return "[no stack]";
   if (symbol == SL_CALLTREE_STEPS)
     return "ProfilerStep*";
-  const char *s = sl_trace_str (tree->trace, symbol);
+  const char *s = symbol != SL_CALLTREE_NONE && (symbol & SL_CALLTREE_API_CALL)
+                  ? sl_trace_display_name (tree->trace, SL_LANE_CUDA_API,
+                                           symbol & ~SL_CALLTREE_API_CALL)
+                  : sl_trace_str (tree->trace, symbol);
   return s == NULL || *s == '\0' ? "[unknown]" : s;
 }
 
@@ -870,7 +967,14 @@ sl_calltree_write_top (SlCalltree *tree,
 
   gboolean ns = tree->unit == SL_CALLTREE_NANOSECONDS;
 
-  if (ns)
+  if (tree->source == SL_CALLTREE_FROM_CUDA_API && ns)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " ns in CUDA API calls with a backtrace "
+                                 "(self and total are times, in ns; a call's own frame is its "
+                                 "name)\n\n", n);
+  else if (tree->source == SL_CALLTREE_FROM_CUDA_API)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT " CUDA API calls with a backtrace (a "
+                                 "call's own frame is its name)\n\n", n);
+  else if (ns)
     g_string_append_printf (out, "%" G_GUINT64_FORMAT " ns of nested ranges (no CPU samples "
                                  "here: self and total are times, in ns)\n\n", n);
   else

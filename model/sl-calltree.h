@@ -22,7 +22,22 @@ typedef enum
 {
   SL_CALLTREE_SAMPLES,
   SL_CALLTREE_NANOSECONDS,
+  SL_CALLTREE_CALLS,        /* CUDA API calls, each counted once */
 } SlCalltreeUnit;
+
+/* Where a tree's stacks come from. */
+typedef enum
+{
+  SL_CALLTREE_FROM_SAMPLES,   /* CPU samples; where the scope has none, its nested ranges */
+  SL_CALLTREE_FROM_CUDA_API,  /* CUDA API calls with a backtrace (nsys --cudabacktrace) */
+} SlCalltreeSource;
+
+/* How a CUDA API call counts in a tree of them. */
+typedef enum
+{
+  SL_CALLTREE_BY_COUNT,       /* once */
+  SL_CALLTREE_BY_TIME,        /* its duration, in ns */
+} SlCalltreeWeight;
 
 #define SL_CALLTREE_NONE     G_MAXUINT32
 /* The symbol of the node that stands for samples with no call chain, shown as "[no stack]". */
@@ -31,6 +46,10 @@ typedef enum
  * "ProfilerStep#13" …) in a tree of ranges, shown as "ProfilerStep*" as PyTorch's
  * key_averages () and TensorBoard name it: an operator's time adds up across steps. */
 #define SL_CALLTREE_STEPS    ((guint32) 0xFFFFFFFDu)
+/* In a tree of CUDA API calls, the leaf frame that stands for the call itself: this bit | the
+ * call's name (a string id), shown as every pane names the call ("cudaLaunchKernel", without
+ * nsys's _vNNNN); the frames above it are the call's backtrace. */
+#define SL_CALLTREE_API_CALL 0x80000000u
 
 /*
  * One node; node 0 of each order is the root (every sample, no symbol).  `total` counts the
@@ -59,16 +78,22 @@ typedef struct
   guint64 total;
 } SlCalltreeFunction;
 
-/* What to aggregate: samples with t0 <= time < t1 on the given threads. */
+/* What to aggregate: samples (or CUDA API calls) with t0 <= time (start) < t1 on the given
+ * threads. */
 typedef struct
 {
-  SlTime       t0;
-  SlTime       t1;
-  const guint *threads;   /* indices into the trace's thread table; NULL: every thread */
-  guint        n_threads;
+  SlTime            t0;
+  SlTime            t1;
+  const guint      *threads;      /* indices into the trace's thread table; NULL: every thread */
+  guint             n_threads;
+  SlCalltreeSource  source;
+  SlCalltreeWeight  weight;       /* CUDA API calls: by count or by time */
+  const char       *name_pattern; /* CUDA API calls: those whose name (as shown: no _vNNNN)
+                                   * matches this glob ('*', '?') or, without either, holds this
+                                   * text; NULL: every call */
 } SlCalltreeScope;
 
-/* The whole trace, every thread. */
+/* The whole trace, every thread, CPU samples. */
 void                      sl_calltree_scope_init    (SlCalltreeScope *scope);
 
 /*
@@ -88,6 +113,8 @@ SlTrace                  *sl_calltree_get_trace     (SlCalltree            *tree
 /* Samples in the scope (the roots' total). */
 guint64                   sl_calltree_get_n_samples (SlCalltree            *tree);
 SlCalltreeUnit            sl_calltree_get_unit      (SlCalltree            *tree);
+/* Where its stacks came from: CPU samples (or ranges), or CUDA API calls. */
+SlCalltreeSource          sl_calltree_get_source    (SlCalltree            *tree);
 /* A count as the tree's unit says: "1,234 samples" ("1,234" without `with_unit`), or a duration
  * ("12.345 ms") for a tree of ranges. */
 char                     *sl_calltree_format_value  (SlCalltree            *tree,

@@ -91,6 +91,7 @@ sl_lane_display_title (const SlLane *lane)
     case SL_LANE_KERNELS: return "Kernels";
     case SL_LANE_MEMCPY: return "Memcpy";
     case SL_LANE_MEMSET: return "Memset";
+    case SL_LANE_GRAPHS: return "CUDA graphs";
     /* synchronization records: the host waited, the GPU was not busy */
     case SL_LANE_SYNC: return "Host waits";
     case SL_LANE_SCHED:

@@ -356,6 +356,7 @@ static const char *const kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_MEMSET] = "memset",
   [SL_LANE_SYNC] = "sync",
   [SL_LANE_SCHED] = "thread_state",
+  [SL_LANE_GRAPHS] = "cuda_graph",
 };
 
 /* The kind's own fields, "; "-separated "key value" pairs, the same text in the table and CSV. */
@@ -378,7 +379,18 @@ details_text (SlTrace      *trace,
                                 k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1],
                                 k->block[2], k->registers_per_thread, k->static_shared,
                                 k->dynamic_shared, k->local_per_thread);
+        if (k->graph_id != 0)
+          g_string_append_printf (s, "; graph %u node %" G_GUINT64_FORMAT, k->graph_id,
+                                  k->graph_node_id);
         g_string_append_printf (s, "; correlation %u", e->corr);
+        break;
+      }
+    case SL_LANE_GRAPHS:
+      {
+        const SlKernelInfo *k = sl_trace_get_kernel_info (trace, e->aux);
+        if (k != NULL)
+          g_string_append_printf (s, "graph %u; graph exec %u; ", k->graph_id, k->graph_exec_id);
+        g_string_append_printf (s, "correlation %u", e->corr);
         break;
       }
     case SL_LANE_MEMCPY:

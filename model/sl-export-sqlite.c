@@ -292,6 +292,7 @@ enum
   ST_OSRT,
   ST_SAMPLE,
   ST_SAMPLE_FRAME,
+  ST_GRAPH,          /* prepared only when the trace has graph launches (the table is made then) */
   N_ST
 };
 
@@ -303,8 +304,8 @@ static const char *const st_sql[N_ST] = {
                 "mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, "
                 "blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
                 "localMemoryPerThread, localMemoryTotal, gridId, sharedMemoryExecuted, "
-                "tensorSizeMinusOneElements) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, '')",
+                "tensorSizeMinusOneElements, graphNodeId, graphId) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, '', ?, ?)",
   [ST_MEMCPY] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, "
                 "greenContextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind, "
                 "dstKind, srcDeviceId, dstDeviceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -328,6 +329,9 @@ static const char *const st_sql[N_ST] = {
                 "VALUES (?, ?, ?, ?, 0)",
   [ST_SAMPLE_FRAME] = "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, stackDepth) "
                       "VALUES (?, ?, ?, ?)",
+  [ST_GRAPH] = "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start, end, deviceId, contextId, "
+               "greenContextId, streamId, correlationId, globalPid, graphId, graphExecId) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
 typedef struct
@@ -415,7 +419,28 @@ write_gpu_event (Rows          *rows,
         sqlite3_bind_int64 (stmt, 22, k->dynamic_shared);
         sqlite3_bind_int64 (stmt, 23, k->local_per_thread);
         sqlite3_bind_int64 (stmt, 24, k->shared_executed);
+        /* a graph's node (--cuda-graph-trace=node); NULL for a kernel launched on its own */
+        if (k->graph_id != 0)
+          {
+            sqlite3_bind_int64 (stmt, 25, (gint64) MIN (k->graph_node_id, G_MAXINT64));
+            sqlite3_bind_int64 (stmt, 26, k->graph_id);
+          }
+        else
+          {
+            sqlite3_bind_null (stmt, 25);
+            sqlite3_bind_null (stmt, 26);
+          }
         return sql_step (rows->s, stmt, "CUPTI_ACTIVITY_KIND_KERNEL");
+      }
+    case SL_LANE_GRAPHS:
+      {
+        const SlKernelInfo *k = sl_trace_get_kernel_info (trace, ev->aux);
+        stmt = rows->st[ST_GRAPH];
+        g_assert (stmt != NULL);
+        bind_gpu (stmt, trace, lane, ev);
+        sqlite3_bind_int64 (stmt, 9, k != NULL ? k->graph_id : 0);
+        sqlite3_bind_int64 (stmt, 10, k != NULL ? k->graph_exec_id : 0);
+        return sql_step (rows->s, stmt, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
       }
     case SL_LANE_MEMCPY:
     case SL_LANE_MEMSET:
@@ -743,9 +768,15 @@ static void
 write_events (Sql *s)
 {
   Rows rows = { .s = s };
+  gboolean graphs = FALSE;
 
+  /* graph launches: their table, made as nsys makes it, only when there are some */
+  for (guint i = 0; i < sl_trace_get_n_lanes (s->trace) && !graphs; i++)
+    graphs = sl_trace_get_lane (s->trace, i)->kind == SL_LANE_GRAPHS;
+  if (graphs && !sql_exec (s, SL_SCHEMA_GRAPH_TRACE_SQL))
+    return;
   for (guint i = 0; i < N_ST; i++)
-    if ((rows.st[i] = sql_prepare (s, st_sql[i])) == NULL)
+    if ((i != ST_GRAPH || graphs) && (rows.st[i] = sql_prepare (s, st_sql[i])) == NULL)
       goto out;
   rows.domain_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   rows.domains_made = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -766,7 +797,8 @@ write_events (Sql *s)
     {
       const SlLane *lane = sl_trace_get_lane (s->trace, i);
       gboolean gpu = lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
-                     || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_SYNC;
+                     || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_SYNC
+                     || lane->kind == SL_LANE_GRAPHS;
       const SlThread *t = NULL;
       if (lane->kind == SL_LANE_SCHED)
         continue;

@@ -171,6 +171,7 @@ find_read (SlTrace    *trace,
 static const char *const companions[][2] = {
   { "OSRT_CALLCHAINS", "OSRT_API" },
   { "SAMPLING_CALLCHAINS", "COMPOSITE_EVENTS" },
+  { "CUDA_CALLCHAINS", "CUPTI_ACTIVITY_KIND_RUNTIME" },
 };
 
 static const SlTableRead *

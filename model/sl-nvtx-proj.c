@@ -303,7 +303,7 @@ static gboolean
 is_gpu_op_lane (const SlLane *lane)
 {
   return lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
-         || lane->kind == SL_LANE_MEMSET;
+         || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_GRAPHS;
 }
 
 static int

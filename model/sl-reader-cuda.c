@@ -1,5 +1,6 @@
-/* sl-reader-cuda.c: the CUPTI tables: CUDA runtime calls, kernels, memcpy, memset and
- * synchronization, each row one event in a thread's or a GPU stream's lane.
+/* sl-reader-cuda.c: the CUPTI tables: CUDA runtime calls, kernels, memcpy, memset,
+ * synchronization and CUDA graph launches, each row one event in a thread's or a GPU stream's
+ * lane.
  *
  * Kernel and runtime tables reach 10^6 … 10^7 rows: a row function reads its columns, interns
  * what repeats (kernel launch configurations, copy descriptions) and appends one SlEvent.
@@ -14,7 +15,98 @@ typedef struct
 {
   GArray *a;          /* the lane of the thread of the last row */
   gint32  a_thread;
+  GArray *chain_ids;  /* CUDA_CALLCHAINS: SlChainId sorted by id; NULL when the file has none */
+  gint64  id_offset;  /* added to a callchainId to give its CUDA_CALLCHAINS id (1 or 0) */
+  guint64 chained;    /* calls that name a callchainId */
+  guint64 dangling;   /* of those, calls whose callchainId is not in CUDA_CALLCHAINS */
 } RuntimeRows;
+
+/* The call-chain index of a CUDA_CALLCHAINS id, G_MAXUINT32 when the file has none of that id. */
+static guint32
+find_chain (GArray *ids,
+            gint64  id)
+{
+  const SlChainId *c = (const SlChainId *) ids->data;
+  guint lo = 0, hi = ids->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if ((gint64) c[mid].id < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < ids->len && (gint64) c[lo].id == id ? c[lo].chain : G_MAXUINT32;
+}
+
+/* A call's backtrace, kept by its process and correlation id (its event has no field left). */
+static void
+runtime_chain (SlReader      *r,
+               RuntimeRows   *rows,
+               gint32         thread,
+               const SlEvent *ev,
+               gint64         id)
+{
+  if (id + rows->id_offset == 0)
+    return;   /* none: 0 where the numbering starts at 1 */
+  rows->chained++;
+  guint32 chain = rows->chain_ids != NULL ? find_chain (rows->chain_ids, id + rows->id_offset)
+                                          : G_MAXUINT32;
+  if (chain == G_MAXUINT32)
+    {
+      rows->dangling++;
+      return;
+    }
+  SlCudaChain c = { GPID_OF (g_array_index (r->trace->threads, SlThread, thread).global_tid),
+                    ev->corr, ev->aux & 0xFF, chain, 0 };
+  g_array_append_val (r->trace->cuda_chains, c);
+}
+
+/* nsys of 2021 numbered a call's callchainId from 0 and CUDA_CALLCHAINS' ids from 1 (callchainId
+ * k is chain k + 1: the API names of the 18 calls of nsys-2021-cuda-backtraces.sqlite match
+ * their chains so and only so; Extra-P joins `id - 1 = callchainId` for these files), a call
+ * without a backtrace NULL.  Later nsys numbers both from 1, 0 for none.  So: calls that name
+ * 0 beside calls with NULL, and no chain 0, mean the old numbering.  Probes that stop at the
+ * first hit, made only where the file has CUDA_CALLCHAINS (without it, 0 reads as none). */
+static gint64
+chain_id_offset (SlReader *r)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 offset = 0;
+
+  if (sqlite3_prepare_v2 (r->db,
+                          "SELECT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                          "WHERE callchainId = 0) AND EXISTS (SELECT 1 FROM "
+                          "CUPTI_ACTIVITY_KIND_RUNTIME WHERE callchainId IS NULL) AND NOT EXISTS "
+                          "(SELECT 1 FROM CUDA_CALLCHAINS WHERE id = 0)", -1, &stmt, NULL)
+        == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    offset = sqlite3_column_int64 (stmt, 0) != 0 ? 1 : 0;
+  sqlite3_finalize (stmt);
+  return offset;
+}
+
+static void
+runtime_done (SlReader  *r,
+              SlRowLoop *loop)
+{
+  RuntimeRows *rows = loop->data;
+
+  _sl_trace_sort_cuda_chains (r->trace);
+  if (rows->dangling == 0)
+    return;
+  if (rows->chain_ids == NULL)
+    _sl_trace_warn (r->trace,
+                    "%s: %" G_GUINT64_FORMAT " calls name a callchainId but the file has no "
+                    "CUDA_CALLCHAINS table; they show no backtrace",
+                    loop->table, rows->dangling);
+  else
+    _sl_trace_warn (r->trace,
+                    "%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " calls name a callchainId "
+                    "that CUDA_CALLCHAINS does not have; they show no backtrace",
+                    loop->table, rows->dangling, rows->chained);
+}
 
 static void
 runtime_row (SlReader     *r,
@@ -37,6 +129,10 @@ runtime_row (SlReader     *r,
   ev->link = SL_NO_LINK;
   ev->aux = (guint32) (sqlite3_column_int64 (stmt, 5) & 0xFF)
             | (guint32) (MIN ((guint64) sqlite3_column_int64 (stmt, 6), 0xFFFFFFu) << 8);
+  int chain_type = sqlite3_column_type (stmt, 7);
+  if (G_UNLIKELY (chain_type != SQLITE_NULL))   /* a text or real callchainId names no chain */
+    runtime_chain (r, rows, thread, ev,
+                   chain_type == SQLITE_INTEGER ? sqlite3_column_int64 (stmt, 7) : G_MININT64);
   g_array_append_val (rows->a, *ev);
 }
 
@@ -44,14 +140,29 @@ gboolean
 _sl_reader_read_runtime (SlReader *r,
                          GError  **error)
 {
-  RuntimeRows rows = { NULL, -1 };
+  g_autoptr (GArray) chain_ids = NULL;
+  RuntimeRows rows = { NULL, -1, NULL, 0, 0, 0 };
   SlRowLoop loop = {
     .table = "CUPTI_ACTIVITY_KIND_RUNTIME", .what = "CUDA API calls", .times = TRUE,
     .sql = "SELECT start, end, globalTid, {correlationId:0}, {nameId:NULL}, {eventClass:0}, "
-           "{returnValue:0} FROM CUPTI_ACTIVITY_KIND_RUNTIME",
-    .row = runtime_row, .data = &rows,
+           "{returnValue:0}, {callchainId:NULL} FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+    .row = runtime_row, .done = runtime_done, .data = &rows,
   };
 
+  /* an append reads the new calls only: the earlier ones keep their backtraces (the call-chain
+   * table is the previous trace's, same indices) */
+  if (r->prev != NULL)
+    g_array_append_vals (r->trace->cuda_chains, r->prev->cuda_chains->data,
+                         r->prev->cuda_chains->len);
+  if (_sl_reader_table_exists (r, "CUDA_CALLCHAINS"))
+    {
+      chain_ids = g_array_new (FALSE, FALSE, sizeof (SlChainId));
+      if (!_sl_reader_read_chain_ids (r, "CUDA_CALLCHAINS", chain_ids, error))
+        return FALSE;
+      rows.chain_ids = chain_ids;
+      if (_sl_reader_has_column (r, "CUPTI_ACTIVITY_KIND_RUNTIME", "callchainId"))
+        rows.id_offset = chain_id_offset (r);
+    }
   return _sl_reader_each_row (r, &loop, error);
 }
 
@@ -180,6 +291,9 @@ kernel_row (SlReader     *r,
   info.dynamic_shared = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 20));
   info.local_per_thread = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 21));
   info.shared_executed = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 22));
+  /* a graph node (--cuda-graph-trace=node): a run of a graph's kernels shares a few infos */
+  info.graph_id = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 24));
+  info.graph_node_id = (guint64) MAX (sqlite3_column_int64 (stmt, 25), 0);
 
   ev->name = info.demangled_name;
   ev->aux = _sl_reader_intern_info (r->kernel_infos, r->trace->kernel_infos, &info, sizeof info);
@@ -196,8 +310,8 @@ _sl_reader_read_kernels (SlReader *r,
            "{correlationId:0}, {demangledName:NULL}, {shortName:NULL}, {mangledName:NULL}, "
            "{launchType:0}, {cacheConfig:0}, {registersPerThread:0}, gridX, gridY, gridZ, "
            "blockX, blockY, blockZ, {staticSharedMemory:0}, {dynamicSharedMemory:0}, "
-           "{localMemoryPerThread:0}, {sharedMemoryExecuted:0}, {greenContextId:0} "
-           "FROM CUPTI_ACTIVITY_KIND_KERNEL",
+           "{localMemoryPerThread:0}, {sharedMemoryExecuted:0}, {greenContextId:0}, "
+           "{graphId:0}, {graphNodeId:0} FROM CUPTI_ACTIVITY_KIND_KERNEL",
     .row = kernel_row,
   };
 
@@ -207,6 +321,63 @@ _sl_reader_read_kernels (SlReader *r,
                       loop.table);
       return TRUE;
     }
+  return _sl_reader_each_row (r, &loop, error);
+}
+
+/* ---- CUDA graph launches ----------------------------------------------------------------- */
+
+/* The name of the last graph a row named: a few graphs are launched 10^3 … 10^5 times, mostly
+ * in runs, so a name is made and interned once a run. */
+typedef struct
+{
+  guint32 graph_id;
+  guint32 name;       /* SL_NO_STR until the first row */
+} GraphRows;
+
+/* A graph launch traced whole (nsys --cuda-graph-trace=graph, the default): its kernels are not
+ * in CUPTI_ACTIVITY_KIND_KERNEL, so this row is all the GPU time the graph took.  Named
+ * "CUDA Graph <graphId>". */
+static void
+graph_row (SlReader     *r,
+           sqlite3_stmt *stmt,
+           SlEvent      *ev,
+           SlRowLoop    *loop)
+{
+  GraphRows *rows = loop->data;
+  SlGpuKey key;
+  SlKernelInfo info;
+
+  if (!gpu_row_key (stmt, SL_LANE_GRAPHS, 7, &key, &loop->trouble))
+    return;
+  memset (&info, 0, sizeof info);
+  info.graph_id = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 8));
+  info.graph_exec_id = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 9));
+  if (rows->name == SL_NO_STR || rows->graph_id != info.graph_id)
+    {
+      char name[40];
+      g_snprintf (name, sizeof name, "CUDA Graph %" G_GUINT32_FORMAT, info.graph_id);
+      rows->name = _sl_trace_intern (r->trace, name, -1);
+      rows->graph_id = info.graph_id;
+    }
+  info.demangled_name = info.short_name = rows->name;
+  ev->name = info.demangled_name;
+  ev->aux = _sl_reader_intern_info (r->kernel_infos, r->trace->kernel_infos, &info, sizeof info);
+  gpu_append (r, stmt, &key, ev);
+}
+
+gboolean
+_sl_reader_read_graphs (SlReader *r,
+                        GError  **error)
+{
+  GraphRows rows = { 0, SL_NO_STR };
+  SlRowLoop loop = {
+    .table = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", .what = "CUDA graph launches", .times = TRUE,
+    .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {greenContextId:0}, {graphId:0}, {graphExecId:0} "
+           "FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+    .row = graph_row, .data = &rows,
+  };
+
   return _sl_reader_each_row (r, &loop, error);
 }
 

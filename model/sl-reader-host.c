@@ -188,10 +188,12 @@ typedef struct
   GHashTable *chain_of;   /* SAMPLING_CALLCHAINS id -> chain index + 1, or NULL */
   GArray     *ids;        /* OSRT_CALLCHAINS: SlChainId, or NULL */
   gint64      current;    /* id of the chain being read; G_MININT64 before the first */
-  guint64     bad_ids;    /* OSRT ids that no call can name (not in 1 … 2^32-1) */
+  guint64     bad_ids;    /* ids that no call can name (not in first_id … 2^32-1) */
   GHashTable *distinct;   /* hash of a chain's frames (as a pointer: no allocation; truncated
                            * where pointers are 32 bits, the frames are compared anyway) -> the
                            * first chain with it, + 1 */
+  gint64      first_id;   /* `ids`: 1 for OSRT_CALLCHAINS (callchainId 0: none), 0 for
+                           * CUDA_CALLCHAINS (a CUDA call without one is NULL, so 0 can be an id) */
 } ChainRows;
 
 /* FNV-1a over a chain's frames, symbols and modules. */
@@ -273,7 +275,7 @@ chain_row (SlReader     *r,
       if (rows->chain_of != NULL)
         g_hash_table_insert (rows->chain_of, g_memdup2 (&id, sizeof id),
                              GUINT_TO_POINTER (chain + 1));
-      else if (id > 0 && id < G_MAXUINT32)
+      else if (id >= rows->first_id && id < G_MAXUINT32)
         g_array_append_val (rows->ids, ((SlChainId) { (guint32) id, chain }));
       else
         rows->bad_ids++;
@@ -326,18 +328,23 @@ prefill_distinct (SlTrace    *trace,
     }
 }
 
-/* OSRT_CALLCHAINS, sorted by id, each id once: the backtraces of OS runtime calls (nsys keeps
- * those of calls over a threshold, 80 µs by default; a call without one has callchainId 0). */
-static gboolean
-read_osrt_chains (SlReader *r,
-                  GError  **error)
+/* OSRT_CALLCHAINS or CUDA_CALLCHAINS (`table`, one shape) into `ids`, sorted by id, each id
+ * once: the backtraces of OS runtime or CUDA API calls (nsys keeps those of calls over a
+ * threshold, 80 µs by default for OS calls; an OS call without one has callchainId 0, a CUDA
+ * call NULL or 0: sl-reader-cuda.c tells which). */
+gboolean
+_sl_reader_read_chain_ids (SlReader   *r,
+                           const char *table,
+                           GArray     *ids,
+                           GError    **error)
 {
-  GArray *ids = r->trace->osrt_chains;
   g_autoptr (GHashTable) distinct = g_hash_table_new (NULL, NULL);
-  ChainRows chains = { NULL, ids, G_MININT64, 0, distinct };
+  g_autofree char *sql = g_strdup_printf ("SELECT id, symbol, module FROM %s "
+                                          "ORDER BY id, stackDepth", table);
+  ChainRows chains = { NULL, ids, G_MININT64, 0, distinct,
+                       strcmp (table, "CUDA_CALLCHAINS") == 0 ? 0 : 1 };
   SlRowLoop loop = {
-    .table = "OSRT_CALLCHAINS",
-    .sql = "SELECT id, symbol, module FROM OSRT_CALLCHAINS ORDER BY id, stackDepth",
+    .table = table, .sql = sql,
     .row = chain_row, .done = chains_done, .data = &chains,
   };
   guint kept = 0;
@@ -415,7 +422,8 @@ _sl_reader_read_osrt (SlReader *r,
     .row = osrt_row, .done = osrt_done, .data = &rows,
   };
 
-  if (rows.has_chains && !read_osrt_chains (r, error))
+  if (rows.has_chains
+      && !_sl_reader_read_chain_ids (r, "OSRT_CALLCHAINS", r->trace->osrt_chains, error))
     return FALSE;
   return _sl_reader_each_row (r, &loop, error);
 }
@@ -480,7 +488,7 @@ read_side_chains (SlReader   *r,
                                     ? g_hash_table_ref (_sl_live_side_chains (r))
                                     : g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                              NULL);
-  ChainRows chains = { by_chain, NULL, G_MININT64, 0, distinct };
+  ChainRows chains = { by_chain, NULL, G_MININT64, 0, distinct, 1 };
   SlRowLoop sample_loop = {
     .table = "SIGHTLINE_SAMPLE_CHAINS",
     .sql = "SELECT sampleId, chainId FROM SIGHTLINE_SAMPLE_CHAINS",
@@ -520,7 +528,7 @@ _sl_reader_read_samples (SlReader *r,
   g_autoptr (GHashTable) chain_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                            NULL);
   g_autoptr (GHashTable) distinct = g_hash_table_new (NULL, NULL);
-  ChainRows chains = { chain_of, NULL, G_MININT64, 0, distinct };
+  ChainRows chains = { chain_of, NULL, G_MININT64, 0, distinct, 1 };
 
   if (r->prev != NULL)
     prefill_distinct (r->trace, distinct);

@@ -319,8 +319,11 @@ gboolean _sl_reader_read_kernels   (SlReader *r, GError **error);
 gboolean _sl_reader_read_memcpy    (SlReader *r, GError **error);
 gboolean _sl_reader_read_memset    (SlReader *r, GError **error);
 gboolean _sl_reader_read_sync      (SlReader *r, GError **error);
+gboolean _sl_reader_read_graphs    (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
 gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
+/* OSRT_CALLCHAINS or CUDA_CALLCHAINS into the call-chain table, `ids` (SlChainId) sorted by id. */
+gboolean _sl_reader_read_chain_ids (SlReader *r, const char *table, GArray *ids, GError **error);
 gboolean _sl_reader_read_samples   (SlReader *r, GError **error);
 
 /* ---- live loads and appends (sl-trace-live.c) -------------------------------------------- */

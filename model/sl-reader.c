@@ -347,9 +347,11 @@ _sl_reader_read (SlTrace        *trace,
    * connection): on two cores a load costs about the larger half, not the sum */
   static const TableStep steps[] = {
     { SL_LOAD_CUDA_API, "CUPTI_ACTIVITY_KIND_RUNTIME", FALSE, _sl_reader_read_runtime, 0.35 },
-    { SL_LOAD_KERNELS, "CUPTI_ACTIVITY_KIND_KERNEL", TRUE, _sl_reader_read_kernels, 0.35 },
+    { SL_LOAD_KERNELS, "CUPTI_ACTIVITY_KIND_KERNEL", TRUE, _sl_reader_read_kernels, 0.34 },
     { SL_LOAD_MEMCPY, "CUPTI_ACTIVITY_KIND_MEMCPY", TRUE, _sl_reader_read_memcpy, 0.04 },
     { SL_LOAD_MEMSET, "CUPTI_ACTIVITY_KIND_MEMSET", TRUE, _sl_reader_read_memset, 0.02 },
+    /* graph launches are kernels' work (their kernels are not in the KERNEL table) */
+    { SL_LOAD_KERNELS, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", TRUE, _sl_reader_read_graphs, 0.01 },
     { SL_LOAD_SYNC, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", TRUE, _sl_reader_read_sync, 0.02 },
     { SL_LOAD_NVTX, "NVTX_EVENTS", FALSE, _sl_reader_read_nvtx, 0.15 },
     { SL_LOAD_OSRT, "OSRT_API", FALSE, _sl_reader_read_osrt, 0.04 },

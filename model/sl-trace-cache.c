@@ -29,7 +29,8 @@
  *                            rebuilt: index, base, max_end/max_level,
  *                            busy, busy_prefix, lod/n_lod/lod_origin (one pass each over the
  *                            events, cheaper to redo than to check, see below)
- *   kernel_infos, copy_infos, chain_offsets/symbols/modules, osrt_chains, diagnostics:  raw
+ *   kernel_infos, copy_infos, chain_offsets/symbols/modules, osrt_chains, cuda_chains,
+ *   diagnostics:             raw
  *   enum_labels              stored as (enum, value, string id)
  *   gpu_busy                 rebuilt (_sl_gpu_busy_build)
  *   table_reads              stored (counts, table name, why not read)
@@ -58,7 +59,8 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 2   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29) */
+#define CACHE_VERSION 3   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
+                           * 3: CUDA API calls' backtraces (issue 30) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"
@@ -239,6 +241,7 @@ enum
   SEC_DIAGNOSTICS,
   SEC_LANES,
   SEC_EVENTS,
+  SEC_CUDA_CHAINS,   /* written after SEC_OSRT_CHAINS: tags name sections, not their order */
 };
 
 /* Each section: this, `count` elements of `elem` bytes, zeros to a multiple of 8. */
@@ -512,6 +515,7 @@ write_payload (Writer  *w,
   w_array (w, SEC_CHAIN_SYMBOLS, trace->chain_symbols);
   w_array (w, SEC_CHAIN_MODULES, trace->chain_modules);
   w_array (w, SEC_OSRT_CHAINS, trace->osrt_chains);
+  w_array (w, SEC_CUDA_CHAINS, trace->cuda_chains);
 
   /* enum labels point into the chunk at interned strings: store their ids */
   gboolean any_enum = FALSE;
@@ -940,6 +944,9 @@ check_tables (SlTrace *trace)
           || (i > 0 && c->id < g_array_index (trace->osrt_chains, SlChainId, i - 1).id))
         return FALSE;
     }
+  for (guint i = 0; i < trace->cuda_chains->len; i++)
+    if (g_array_index (trace->cuda_chains, SlCudaChain, i).chain >= n_chains)
+      return FALSE;
   for (guint i = 0; i < trace->diagnostics->len; i++)
     if (!STR_OK (g_array_index (trace->diagnostics, SlDiagnostic, i).text))
       return FALSE;
@@ -950,7 +957,7 @@ static gboolean
 is_gpu_kind (SlLaneKind kind)
 {
   return kind == SL_LANE_KERNELS || kind == SL_LANE_MEMCPY || kind == SL_LANE_MEMSET
-         || kind == SL_LANE_SYNC;
+         || kind == SL_LANE_SYNC || kind == SL_LANE_GRAPHS;
 }
 
 /* One lane's events, as a fresh load leaves them: sorted by start, within ±2^61 ns, none ending
@@ -963,7 +970,7 @@ check_events (SlTrace      *trace,
   guint n_strs = trace->strs->len;
   guint32 n_aux = G_MAXUINT32;
 
-  if (lane->kind == SL_LANE_KERNELS)
+  if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_GRAPHS)
     n_aux = trace->kernel_infos->len;
   else if (lane->kind == SL_LANE_MEMCPY || lane->kind == SL_LANE_MEMSET)
     n_aux = trace->copy_infos->len;
@@ -1093,7 +1100,8 @@ read_payload (Reader      *r,
       || !r_array (r, SEC_CHAIN_OFFSETS, trace->chain_offsets)
       || !r_array (r, SEC_CHAIN_SYMBOLS, trace->chain_symbols)
       || !r_array (r, SEC_CHAIN_MODULES, trace->chain_modules)
-      || !r_array (r, SEC_OSRT_CHAINS, trace->osrt_chains))
+      || !r_array (r, SEC_OSRT_CHAINS, trace->osrt_chains)
+      || !r_array (r, SEC_CUDA_CHAINS, trace->cuda_chains))
     return FALSE;
 
   g_autofree CacheEnum *enums = r_section (r, SEC_ENUMS, sizeof (CacheEnum), &count);

@@ -409,6 +409,7 @@ prime_from (SlReader *r,
         case SL_LANE_MEMCPY:
         case SL_LANE_MEMSET:
         case SL_LANE_SYNC:
+        case SL_LANE_GRAPHS:
           {
             SlGpuKey key = {
               lane->global_pid, g_array_index (prev->gpus, SlGpu, lane->gpu).device_id,

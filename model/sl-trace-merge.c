@@ -308,7 +308,7 @@ rewrite_lane (SlLane       *lane,
   SlTime off = m->offset;
   SlLaneKind kind = lane->kind;
   gboolean gpu = kind == SL_LANE_KERNELS || kind == SL_LANE_MEMCPY || kind == SL_LANE_MEMSET
-                 || kind == SL_LANE_SYNC;
+                 || kind == SL_LANE_SYNC || kind == SL_LANE_GRAPHS;
 
   for (gsize k = 0; k < n; k++)
     {
@@ -333,6 +333,7 @@ rewrite_lane (SlLane       *lane,
           e->aux = e->aux < m->n_chains ? e->aux + m->chain_base : G_MAXUINT32;
           break;
         case SL_LANE_KERNELS:
+        case SL_LANE_GRAPHS:
           e->aux = e->aux < m->n_kernels ? e->aux + m->kernel_base : G_MAXUINT32;
           break;
         case SL_LANE_MEMCPY:
@@ -528,6 +529,15 @@ append_file (SlTrace    *merged,
       SlChainId c = { m->osrt_base + i + 1, m->osrt[i].chain + m->chain_base };
       g_array_append_val (merged->osrt_chains, c);
     }
+  /* CUDA calls' backtraces: the process as its lanes are renamed, the chain past the merged */
+  for (guint i = 0; i < t->cuda_chains->len; i++)
+    {
+      SlCudaChain c = g_array_index (t->cuda_chains, SlCudaChain, i);
+      c.global_pid ^= m->tag;
+      c.chain += m->chain_base;
+      g_array_append_val (merged->cuda_chains, c);
+    }
+  _sl_trace_sort_cuda_chains (merged);
 
   /* enum labels: the first file's wins (they are nsys's own, the same in every file) */
   for (guint e = 0; e < SL_N_ENUMS; e++)

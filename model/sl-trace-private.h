@@ -122,6 +122,19 @@ typedef struct
   guint32 chain;
 } SlChainId;
 
+/* A CUDA API call's backtrace (CUDA_CALLCHAINS, nsys --cudabacktrace): the call is named by its
+ * process, correlation id and event class (nsys writes a backtraced call twice, one correlation
+ * id: the call with its callchainId, class 67, and the runtime's own row, class 0, without), as
+ * its event has no field left; typically 10^1 … 10^4 of them, calls over nsys's threshold. */
+typedef struct
+{
+  guint64 global_pid;
+  guint32 corr;
+  guint32 event_class;  /* the low 8 bits of a CUDA API event's aux */
+  guint32 chain;
+  guint32 reserved;     /* 0: no padding of unknown bytes in the cache file */
+} SlCudaChain;
+
 struct _SlTrace
 {
   gint          ref_count;
@@ -156,6 +169,7 @@ struct _SlTrace
   GArray       *chain_symbols; /* guint32 string ids */
   GArray       *chain_modules;
   GArray       *osrt_chains;   /* SlChainId: OSRT_CALLCHAINS id -> chain, sorted by id */
+  GArray       *cuda_chains;   /* SlCudaChain, sorted by process, correlation id and class */
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
   GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */
@@ -203,6 +217,8 @@ void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_P
 void    _sl_trace_set_loading (SlTrace *trace, SlTime from, SlTime end, double share);
 /* The chain of an OSRT_CALLCHAINS id, G_MAXUINT32 when the file has none of that id. */
 guint32 _sl_trace_find_osrt_chain (SlTrace *trace, guint32 callchain_id);
+/* Sorts trace->cuda_chains by process, correlation id and class (after a load or a merge). */
+void    _sl_trace_sort_cuda_chains (SlTrace *trace);
 SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
 
 /* Frees a block from g_malloc.  One of tens of megabytes first gives its pages back a step at a

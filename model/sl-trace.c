@@ -51,6 +51,7 @@ _sl_trace_new (const char *path)
   trace->chain_symbols = g_array_new (FALSE, FALSE, sizeof (guint32));
   trace->chain_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
   trace->osrt_chains = g_array_new (FALSE, FALSE, sizeof (SlChainId));
+  trace->cuda_chains = g_array_new (FALSE, FALSE, sizeof (SlCudaChain));
   trace->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
   trace->rank = -1;
   for (guint i = 0; i < SL_N_ENUMS; i++)
@@ -162,6 +163,7 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->chain_symbols);
   g_array_unref (trace->chain_modules);
   g_array_unref (trace->osrt_chains);
+  g_array_unref (trace->cuda_chains);
   g_array_unref (trace->diagnostics);
   g_array_unref (trace->kernel_infos);
   g_array_unref (trace->copy_infos);
@@ -821,6 +823,7 @@ sl_trace_get_memory_size (SlTrace *trace)
   size += trace->copy_infos->len * sizeof (SlCopyInfo);
   size += (trace->chain_offsets->len + trace->chain_symbols->len * 2) * sizeof (guint32);
   size += trace->osrt_chains->len * sizeof (SlChainId);
+  size += trace->cuda_chains->len * sizeof (SlCudaChain);
   size += trace->threads->len * sizeof (SlThread) + trace->processes->len * sizeof (SlProcess);
   size += trace->gpus->len * sizeof (SlGpu);
   size += trace->diagnostics->len * sizeof (SlDiagnostic);
@@ -983,6 +986,61 @@ sl_trace_get_osrt_callchain (SlTrace        *trace,
     return 0;
   return sl_trace_get_callchain (trace, _sl_trace_find_osrt_chain (trace, callchain_id), symbols,
                                  modules);
+}
+
+static int
+compare_cuda_chains (gconstpointer a,
+                     gconstpointer b)
+{
+  const SlCudaChain *x = a, *y = b;
+
+  if (x->global_pid != y->global_pid)
+    return x->global_pid < y->global_pid ? -1 : 1;
+  if (x->corr != y->corr)
+    return x->corr < y->corr ? -1 : 1;
+  return x->event_class < y->event_class ? -1 : x->event_class > y->event_class;
+}
+
+void
+_sl_trace_sort_cuda_chains (SlTrace *trace)
+{
+  g_array_sort (trace->cuda_chains, compare_cuda_chains);
+}
+
+guint
+sl_trace_get_cuda_callchain (SlTrace        *trace,
+                             const SlLane   *lane,
+                             const SlEvent  *ev,
+                             const guint32 **symbols,
+                             const guint32 **modules)
+{
+  g_return_val_if_fail (trace != NULL && lane != NULL && ev != NULL, 0);
+  g_return_val_if_fail (symbols != NULL && modules != NULL, 0);
+  *symbols = *modules = NULL;
+  if (lane->kind != SL_LANE_CUDA_API || trace->cuda_chains->len == 0)
+    return 0;
+
+  const SlCudaChain *c = (const SlCudaChain *) trace->cuda_chains->data;
+  SlCudaChain key = { lane->global_pid, ev->corr, ev->aux & 0xFF, 0, 0 };
+  guint lo = 0, hi = trace->cuda_chains->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (compare_cuda_chains (&c[mid], &key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == trace->cuda_chains->len || compare_cuda_chains (&c[lo], &key) != 0)
+    return 0;
+  return sl_trace_get_callchain (trace, c[lo].chain, symbols, modules);
+}
+
+guint
+sl_trace_get_n_cuda_callchains (SlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+  return trace->cuda_chains->len;
 }
 
 /* Whether two lanes of two loads of one file hold the same thread's (at any depth: a range's

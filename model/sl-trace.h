@@ -255,6 +255,15 @@ guint             sl_trace_get_osrt_callchain (SlTrace        *trace,
                                                guint32         callchain_id,
                                                const guint32 **symbols,
                                                const guint32 **modules);
+/* Frames of a CUDA API call's backtrace (CUDA_CALLCHAINS, written by nsys --cudabacktrace),
+ * leaf first, for event `ev` of `lane` (a CUDA API lane); 0 when the call has none. */
+guint             sl_trace_get_cuda_callchain (SlTrace        *trace,
+                                               const SlLane   *lane,
+                                               const SlEvent  *ev,
+                                               const guint32 **symbols,
+                                               const guint32 **modules);
+/* How many CUDA API calls have a backtrace (0: the file has no CUDA_CALLCHAINS). */
+guint             sl_trace_get_n_cuda_callchains (SlTrace    *trace);
 
 /* The event `ref` of `from` in `to`, another load of the same file (a live update, the file
  * loaded afresh): in the lane of `to` that holds the same thread's (at any depth) or the same

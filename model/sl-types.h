@@ -35,6 +35,7 @@ typedef enum
   SL_LANE_MEMSET,    /* a GPU stream's memory sets */
   SL_LANE_SYNC,      /* a GPU stream's synchronization records */
   SL_LANE_SCHED,     /* a thread's states (running, runnable, blocked), tiling its time */
+  SL_LANE_GRAPHS,    /* a GPU stream's CUDA graph launches (CUPTI_ACTIVITY_KIND_GRAPH_TRACE) */
   SL_N_LANE_KINDS
 } SlLaneKind;
 
@@ -53,6 +54,8 @@ typedef enum
  *   MEMCPY    "[CUDA memcpy …]" correlation id  global id of launch  index of SlCopyInfo
  *   MEMSET    "[CUDA memset]"   correlation id  global id of launch  index of SlCopyInfo
  *   SYNC      sync type label   correlation id  global id of launch  syncType
+ *   GRAPHS    "CUDA Graph <id>" correlation id  global id of launch  index of SlKernelInfo
+ *                                                                    (graph_id, graph_exec_id)
  *   SCHED     state label       CPU (Running)   block reason         SlThreadState
  *                               or SL_NO_LINK   (ENUM_SCHEDULING_    | SL_STATE_DERIVED
  *                                               THREAD_BLOCK) or
@@ -114,6 +117,12 @@ typedef struct
   guint32 shared_executed;    /* bytes configured by the driver, 0 when unknown */
   guint16 launch_type;
   guint16 cache_config;
+  /* CUDA graphs: a kernel traced as a graph node (nsys --cuda-graph-trace=node) has its graph's
+   * id and its node's; a graph launch (an SL_LANE_GRAPHS event) has its graph's and its
+   * executable graph's id (graph_node_id 0).  All 0 for a kernel launched on its own. */
+  guint32 graph_id;
+  guint32 graph_exec_id;
+  guint64 graph_node_id;
 } SlKernelInfo;
 
 /* Bytes and memory kinds of a copy or set; identical ones are stored once. */

@@ -274,10 +274,12 @@ _sl_gpu_busy_build (SlTrace *trace)
           SlLane *lane = g_ptr_array_index (trace->lanes, i);
           if (lane->gpu != (gint32) g)
             continue;
-          if (lane->kind == SL_LANE_KERNELS)
+          /* a graph launch traced whole (its kernels are not in the kernel table) counts as
+           * kernels running: nodes are mostly kernels, and nsys counts it as GPU work */
+          if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_GRAPHS)
             g_ptr_array_add (kernels, lane);
           if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
-              || lane->kind == SL_LANE_MEMSET)
+              || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_GRAPHS)
             g_ptr_array_add (any, lane);
         }
       union_build (kernels, &trace->gpu_busy[g].kernels);

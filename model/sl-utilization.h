@@ -7,8 +7,8 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  SL_UTIL_KERNELS,   /* at least one kernel running */
-  SL_UTIL_ANY,       /* any GPU work: kernels, copies, sets */
+  SL_UTIL_KERNELS,   /* at least one kernel or CUDA graph launch running */
+  SL_UTIL_ANY,       /* any GPU work: kernels, graph launches, copies, sets */
 } SlUtilKind;
 
 /* Time in [t0, t1) during which the GPU was busy (union over its streams). O(log n). */

@@ -13,7 +13,8 @@
 static gboolean
 is_gpu_work (SlLaneKind kind)
 {
-  return kind == SL_LANE_KERNELS || kind == SL_LANE_MEMCPY || kind == SL_LANE_MEMSET;
+  return kind == SL_LANE_KERNELS || kind == SL_LANE_MEMCPY || kind == SL_LANE_MEMSET
+         || kind == SL_LANE_GRAPHS;
 }
 
 /* The hull of the lanes' events of the kinds `gpu` selects, less events longer than `longest`.

@@ -9,3 +9,8 @@ if(TARGET test-analyze)
   add_dependencies(test-analyze sightline)
   target_compile_definitions(test-analyze PRIVATE SL_SIGHTLINE_BIN="$<TARGET_FILE:sightline>")
 endif()
+# test-analyze's /analyze/graphs reads traces sightline-gen writes with --graphs.
+if(TARGET test-analyze AND TARGET sightline-gen)
+  add_dependencies(test-analyze sightline-gen)
+  target_compile_definitions(test-analyze PRIVATE SL_GEN_PATH="$<TARGET_FILE:sightline-gen>")
+endif()

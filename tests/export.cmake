@@ -9,3 +9,8 @@ add_dependencies(test-export sightline)
 if(EXISTS ${SL_SOURCE_DIR}/model/sl-reader-json.c)
   target_compile_definitions(test-export PRIVATE SL_HAVE_JSON_READER)
 endif()
+# /model/export/sqlite-graphs writes back the graph launches of traces sightline-gen writes.
+if(TARGET sightline-gen)
+  add_dependencies(test-export sightline-gen)
+  target_compile_definitions(test-export PRIVATE SL_GEN_PATH="$<TARGET_FILE:sightline-gen>")
+endif()

@@ -1770,17 +1770,19 @@ union_clipped (GArray *pairs,
   return total;
 }
 
-/* The [start, end) pairs of a device's kernels (and copies and sets unless kernels_only). */
+/* The [start, end) pairs of a device's kernels and graph launches (and copies and sets unless
+ * kernels_only). */
 static GArray *
 sql_ops (sqlite3 *db,
          guint32  device,
          gboolean kernels_only)
 {
-  static const char *const tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                        "CUPTI_ACTIVITY_KIND_MEMSET" };
+  static const char *const tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL",
+                                        "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+                                        "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET" };
   GArray *pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
 
-  for (guint k = 0; k < (kernels_only ? 1 : G_N_ELEMENTS (tables)); k++)
+  for (guint k = 0; k < (kernels_only ? 2 : G_N_ELEMENTS (tables)); k++)
     {
       g_autofree char *q = g_strdup_printf ("SELECT start, end FROM %s WHERE deviceId = %u "
                                             "AND end > start", tables[k], device);
@@ -2804,33 +2806,6 @@ test_straggler_processes (void)
 
 /* ---- CUDA graphs: sightline-gen --graphs graph|node (issue 30) ------------------------------ */
 
-/* The [start, end) pairs of a device's GPU work of the tables named, clipped to nothing. */
-static GArray *
-sql_pairs (sqlite3            *db,
-           guint32             device,
-           const char *const  *tables,
-           const char         *where)
-{
-  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
-
-  for (guint k = 0; tables[k] != NULL; k++)
-    {
-      g_autofree char *q = g_strdup_printf ("SELECT start, end FROM %s WHERE deviceId = %u "
-                                            "AND end > start %s", tables[k], device, where);
-      sqlite3_stmt *st = NULL;
-      if (!has_column (db, tables[k], "deviceId"))
-        continue;
-      g_assert_cmpint (sqlite3_prepare_v2 (db, q, -1, &st, NULL), ==, SQLITE_OK);
-      while (sqlite3_step (st) == SQLITE_ROW)
-        {
-          gint64 pair[2] = { sqlite3_column_int64 (st, 0), sqlite3_column_int64 (st, 1) };
-          g_array_append_vals (pairs, pair, 2);
-        }
-      sqlite3_finalize (st);
-    }
-  return pairs;
-}
-
 /* On a generated trace whose optimizer step is one CUDA graph a GPU: each GPU's busy time from
  * analyze is the SQL union of kernels, copies, sets and graph launches (its kernel time that of
  * kernels and graph launches); every GRAPH_TRACE row is loaded; no tiny_kernels finding counts a
@@ -2909,14 +2884,8 @@ test_graphs (void)
       for (guint g = 0; g < a->gpu_times->len; g++)
         {
           const SlGpuTime *t = &g_array_index (a->gpu_times, SlGpuTime, g);
-          static const char *const all[] = { "CUPTI_ACTIVITY_KIND_KERNEL",
-                                             "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                             "CUPTI_ACTIVITY_KIND_MEMSET",
-                                             "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", NULL };
-          static const char *const kernels[] = { "CUPTI_ACTIVITY_KIND_KERNEL",
-                                                 "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", NULL };
-          g_autoptr (GArray) busy = sql_pairs (db, t->device_id, all, "");
-          g_autoptr (GArray) kern = sql_pairs (db, t->device_id, kernels, "");
+          g_autoptr (GArray) busy = sql_ops (db, t->device_id, FALSE);
+          g_autoptr (GArray) kern = sql_ops (db, t->device_id, TRUE);
           gint64 want = union_clipped (busy, t->start, t->end);
           g_assert_cmpint (t->kernels + t->copies + t->sets, ==, want);
           g_assert_cmpint (t->idle, ==, (t->end - t->start) - want);

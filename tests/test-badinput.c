@@ -646,6 +646,78 @@ test_osrt_chains (void)
   }
 }
 
+/* The CUDA calls' backtraces of a trace, checked to be readable, and how many calls have one. */
+static guint
+count_cuda_chains (SlTrace *trace)
+{
+  guint with = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize e = 0; lane->kind == SL_LANE_CUDA_API && e < lane->n_events; e++)
+        {
+          const guint32 *syms, *mods;
+          guint n = sl_trace_get_cuda_callchain (trace, lane, &lane->events[e], &syms, &mods);
+          for (guint k = 0; k < n; k++)
+            {
+              assert_utf8 (sl_trace_str (trace, syms[k]));
+              assert_utf8 (sl_trace_str (trace, mods[k]));
+            }
+          with += n > 0;
+        }
+    }
+  g_assert_cmpuint (with, ==, sl_trace_get_n_cuda_callchains (trace));
+  return with;
+}
+
+/* Issue 30: CUDA calls whose callchainId points nowhere (chains deleted, an id too large, text),
+ * CUDA_CALLCHAINS rows with NULLs, bad ids and missing strings, and no CUDA_CALLCHAINS at all:
+ * every event loads, the rest of the calls keep their backtraces, a warning names the table and
+ * what was wrong, never a crash. */
+static void
+test_cuda_chains (void)
+{
+  g_autofree char *path = sl_test_copy_trace ("nsys/nsys-2021-cuda-backtraces.sqlite",
+                                              "cuda-chains.sqlite");
+  g_autoptr (SlTrace) clean = NULL, trace = NULL, bare = NULL;
+  Counts want, got;
+
+  clean = load_ok (path);
+  count_events (clean, &want);
+  g_assert_cmpuint (count_cuda_chains (clean), ==, 18);
+
+  drop_not_null (path, "CUDA_CALLCHAINS");
+  /* callchainId k is chain k + 1 in this file: 3 calls lose their chain's rows, 1 names a chain
+   * that never was, 1 names one by text; a chain that no call names gets NULL frames */
+  sl_test_exec_sql (path, "DELETE FROM CUDA_CALLCHAINS WHERE id IN (3, 4, 5);"
+                  "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 99999 "
+                  "WHERE callchainId = 9;"
+                  "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 'abc' "
+                  "WHERE callchainId = 10;"
+                  "UPDATE CUDA_CALLCHAINS SET symbol = NULL, module = NULL WHERE id = 2;"
+                  "UPDATE CUDA_CALLCHAINS SET symbol = 987654321, module = 'x' WHERE id = 7;"
+                  "UPDATE CUDA_CALLCHAINS SET stackDepth = NULL WHERE id = 8 AND stackDepth = 0;"
+                  "INSERT INTO CUDA_CALLCHAINS (id, symbol, module, stackDepth) VALUES "
+                  "  (-7, 1, 1, 0), (99999999999, 1, 1, 0), ('abc', 1, 1, 0), (NULL, 1, 1, 0);");
+  trace = load_ok (path);
+  count_events (trace, &got);
+  assert_kinds_equal (&got, &want, ALL_KINDS);
+  g_assert_cmpuint (count_cuda_chains (trace), ==, 18 - 5);
+  g_assert_true (has_warning (trace, "CUPTI_ACTIVITY_KIND_RUNTIME", "5 of 18", "callchainId",
+                              "CUDA_CALLCHAINS", "no backtrace", NULL));
+  g_assert_true (has_warning (trace, "CUDA_CALLCHAINS", "left out", NULL));
+
+  /* without the table, callchainId 0 reads as none, as later nsys numbers: 17 calls name one */
+  sl_test_exec_sql (path, "DROP TABLE CUDA_CALLCHAINS;");
+  bare = load_ok (path);
+  count_events (bare, &got);
+  assert_kinds_equal (&got, &want, ALL_KINDS);
+  g_assert_cmpuint (count_cuda_chains (bare), ==, 0);
+  g_assert_true (has_warning (bare, "CUPTI_ACTIVITY_KIND_RUNTIME", "17 calls", "callchainId",
+                              "no CUDA_CALLCHAINS table", NULL));
+}
+
 /* SL_PROCESS_INFO (Sightline's own table) with a NULL or text globalPid, a parent that is no pid,
  * a command line that is not UTF-8 or not text: the good rows read, the rest ignored. */
 static void
@@ -1085,6 +1157,7 @@ main (int    argc,
   g_test_add_func ("/model/badinput/dangling-ids", test_dangling_ids);
   g_test_add_func ("/model/badinput/not-utf8", test_not_utf8);
   g_test_add_func ("/model/badinput/osrt-chains", test_osrt_chains);
+  g_test_add_func ("/model/badinput/cuda-chains", test_cuda_chains);
   g_test_add_func ("/model/badinput/process-info", test_process_info);
   g_test_add_func ("/model/badinput/wrong-types", test_wrong_types);
   g_test_add_func ("/model/badinput/huge-ids", test_huge_ids);

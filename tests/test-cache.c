@@ -279,6 +279,7 @@ assert_same_model (SlTrace *a,
   assert_same_array (a->chain_symbols, b->chain_symbols);
   assert_same_array (a->chain_modules, b->chain_modules);
   assert_same_array (a->osrt_chains, b->osrt_chains);
+  assert_same_array (a->cuda_chains, b->cuda_chains);
   g_assert_cmpuint (a->diagnostics->len, ==, b->diagnostics->len);
   for (guint i = 0; i < a->diagnostics->len; i++)
     {

@@ -740,6 +740,192 @@ test_cmd_errors (void)
     }
 }
 
+/* name -> count of the SQL's rows (name, count) */
+static GHashTable *
+sql_counts (sqlite3    *db,
+            const char *sql)
+{
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    g_hash_table_insert (counts, g_strdup ((const char *) sqlite3_column_text (stmt, 0)),
+                         GSIZE_TO_POINTER ((gsize) sqlite3_column_int64 (stmt, 1)));
+  sqlite3_finalize (stmt);
+  return counts;
+}
+
+static void
+assert_same_totals (GHashTable *got,
+                    GHashTable *want)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_assert_cmpuint (g_hash_table_size (got), ==, g_hash_table_size (want));
+  g_hash_table_iter_init (&iter, want);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_test_message ("%s: %" G_GSIZE_FORMAT, (const char *) key, GPOINTER_TO_SIZE (value));
+      g_assert_true (g_hash_table_contains (got, key));
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (got, key)), ==,
+                        GPOINTER_TO_SIZE (value));
+    }
+}
+
+/* The calls of a tree of CUDA API calls by name: the self of each call's own frame. */
+static GHashTable *
+api_totals (SlCalltree *tree)
+{
+  GHashTable *totals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < sl_calltree_get_n_functions (tree); i++)
+    {
+      const SlCalltreeFunction *f = sl_calltree_get_function (tree, i);
+      if (f->symbol >= SL_CALLTREE_STEPS || !(f->symbol & SL_CALLTREE_API_CALL))
+        {
+          g_assert_cmpuint (f->self, ==, 0);   /* a call's own frame is the leaf, always */
+          continue;
+        }
+      const char *name = sl_calltree_symbol_name (tree, f->symbol);
+      gsize before = GPOINTER_TO_SIZE (g_hash_table_lookup (totals, name));
+      g_hash_table_insert (totals, g_strdup (name), GSIZE_TO_POINTER (before + f->self));
+    }
+  return totals;
+}
+
+/* The calls of folded lines by their leaf frame. */
+static GHashTable *
+folded_leaf_totals (const char *text)
+{
+  g_autoptr (GHashTable) lines = parse_folded (text);
+  GHashTable *totals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, lines);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *leaf = strrchr (key, ';');
+      leaf = leaf != NULL ? leaf + 1 : key;
+      gsize before = GPOINTER_TO_SIZE (g_hash_table_lookup (totals, leaf));
+      g_hash_table_insert (totals, g_strdup (leaf),
+                           GSIZE_TO_POINTER (before + GPOINTER_TO_SIZE (value)));
+    }
+  return totals;
+}
+
+/* Issue 30, item 3: `samples --source cuda-api` of nsys-2021-cuda-backtraces.sqlite: the calls
+ * with a backtrace by API name, counted or timed, equal SQL's, from the model and from the
+ * command (folded: a line's leaf frame is the call); --name by glob and by text; a trace without
+ * CUDA_CALLCHAINS says so; wrong options are errors. */
+static void
+test_cuda_api (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2021-cuda-backtraces.sqlite");
+  g_autofree char *tiny = sl_test_trace_path ("nsys/nsys-2026.1-tiny.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  sqlite3 *db = sl_test_open_db (path);
+  const char *calls = "SELECT s.value, %s FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s "
+                      "ON s.id = r.nameId WHERE r.callchainId IS NOT NULL %s GROUP BY s.value";
+  g_autofree char *by_count = g_strdup_printf (calls, "count(*)", "");
+  g_autofree char *by_time = g_strdup_printf (calls, "sum(r.end - r.start)", "");
+  g_autoptr (GHashTable) want_count = sql_counts (db, by_count);
+  g_autoptr (GHashTable) want_time = sql_counts (db, by_time);
+  SlCalltreeScope scope;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (want_count), ==, 4);
+  sl_calltree_scope_init (&scope);
+  scope.source = SL_CALLTREE_FROM_CUDA_API;
+  {
+    g_autoptr (SlCalltree) tree = sl_calltree_build (trace, &scope, NULL, &error);
+    g_autoptr (GHashTable) got = api_totals (tree);
+    g_assert_no_error (error);
+    g_assert_cmpint (sl_calltree_get_unit (tree), ==, SL_CALLTREE_CALLS);
+    g_assert_cmpuint (sl_calltree_get_n_samples (tree), ==,
+                      sl_test_sql_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                                           "WHERE callchainId IS NOT NULL"));
+    assert_same_totals (got, want_count);
+  }
+  scope.weight = SL_CALLTREE_BY_TIME;
+  {
+    g_autoptr (SlCalltree) tree = sl_calltree_build (trace, &scope, NULL, &error);
+    g_autoptr (GHashTable) got = api_totals (tree);
+    g_assert_cmpint (sl_calltree_get_unit (tree), ==, SL_CALLTREE_NANOSECONDS);
+    assert_same_totals (got, want_time);
+  }
+
+  /* the command, by count and by time, and with a name pattern */
+  {
+    g_auto (SlTestRun) run = { 0 };
+    run_samples (&run, path, "--source", "cuda-api", "--weight", "count", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_autoptr (GHashTable) got = folded_leaf_totals (run.out);
+    assert_same_totals (got, want_count);
+  }
+  {
+    g_auto (SlTestRun) run = { 0 };
+    run_samples (&run, path, "--source", "cuda-api", "--weight", "time", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_autoptr (GHashTable) got = folded_leaf_totals (run.out);
+    assert_same_totals (got, want_time);
+  }
+  static const char *const patterns[][2] = {
+    { "cudaM*", "AND s.value GLOB 'cudaM*'" },
+    { "Sync", "AND instr (s.value, 'Sync') > 0" },
+    { "cuda?aunchKernel", "AND s.value GLOB 'cuda?aunchKernel'" },
+    { "nothing", "AND 0" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
+    {
+      g_auto (SlTestRun) run = { 0 };
+      g_autofree char *sql = g_strdup_printf (calls, "count(*)", patterns[i][1]);
+      g_autoptr (GHashTable) want = sql_counts (db, sql);
+      run_samples (&run, path, "--source", "cuda-api", "--name", patterns[i][0], NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_autoptr (GHashTable) got = folded_leaf_totals (run.out);
+      assert_same_totals (got, want);
+      if (g_hash_table_size (want) == 0)
+        g_assert_nonnull (strstr (run.err, "no CUDA API call with a backtrace in the selection"));
+    }
+  {
+    g_auto (SlTestRun) run = { 0 };
+    run_samples (&run, path, "--source", "cuda-api", "--format", "top", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "18 CUDA API calls with a backtrace"));
+  }
+  {
+    g_auto (SlTestRun) run = { 0 };
+    run_samples (&run, tiny, "--source", "cuda-api", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpstr (run.out, ==, "");
+    g_assert_nonnull (strstr (run.err, "no CUDA API call has a backtrace"));
+  }
+  static const struct
+  {
+    const char *args[4];
+    const char *says;
+  } wrong[] = {
+    { { "--source", "gpu" }, "unknown source 'gpu'" },
+    { { "--source", "cuda-api", "--weight", "bytes" }, "unknown weight 'bytes'" },
+    { { "--weight", "time" }, "go with --source cuda-api" },
+    { { "--name", "cuda*" }, "go with --source cuda-api" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (wrong); i++)
+    {
+      g_auto (SlTestRun) run = { 0 };
+      run_samples (&run, path, wrong[i].args[0], wrong[i].args[1], wrong[i].args[2],
+                   wrong[i].args[3], NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_nonnull (strstr (run.err, wrong[i].says));
+      g_assert_cmpstr (run.out, ==, "");
+    }
+  sqlite3_close (db);
+}
+
 /* A thread with scheduling rows and no samples nor name (in a recording, a thread of a process
  * the injection library is not in, or one that only slept): `sightline info` lists it, so
  * `samples --tid` of it is an empty answer, exit 0, not "no thread" (issue 29, item 4); a thread
@@ -942,6 +1128,7 @@ main (int    argc,
   g_test_add_func ("/model/calltree/ranges", test_ranges);
   g_test_add_func ("/model/calltree/ranges-steps", test_ranges_steps);
   g_test_add_func ("/app/samples/errors", test_cmd_errors);
+  g_test_add_func ("/app/samples/cuda-api", test_cuda_api);
   g_test_add_func ("/app/samples/thread-without-samples", test_cmd_thread_without_samples);
   return g_test_run ();
 }

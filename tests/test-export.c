@@ -881,6 +881,58 @@ test_cmd (void)
 }
 #endif
 
+#ifdef SL_GEN_PATH
+/* Issue 30: CUDA graphs written back as nsys writes them: a graph launch traced whole is its
+ * CUPTI_ACTIVITY_KIND_GRAPH_TRACE row again (the table made only then), a kernel traced as a
+ * graph node keeps its graphId and graphNodeId; the same rows as the source, column by column. */
+static void
+test_sqlite_graphs (void)
+{
+  static const char *const modes[] = { "graph", "node" };
+  static const char *const queries[] = {
+    "SELECT count(*) || ':' || coalesce (group_concat (x, ';'), '') FROM (SELECT start || ',' "
+    "|| end || ',' || deviceId || ',' || contextId || ',' || streamId || ',' || correlationId "
+    "|| ',' || globalPid || ',' || graphId || ',' || graphExecId AS x FROM "
+    "CUPTI_ACTIVITY_KIND_GRAPH_TRACE ORDER BY start, streamId)",
+    "SELECT count(*) || ':' || coalesce (group_concat (x, ';'), '') FROM (SELECT start || ',' "
+    "|| correlationId || ',' || graphId || ',' || graphNodeId AS x FROM "
+    "CUPTI_ACTIVITY_KIND_KERNEL WHERE graphId IS NOT NULL ORDER BY start, streamId)",
+  };
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autofree char *name = g_strdup_printf ("export-graphs-%s.sqlite", modes[m]);
+      g_autofree char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+      g_autofree char *out = g_strconcat (path, ".out.sqlite", NULL);
+      g_auto (SlTestRun) run = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = NULL;
+      struct sqlite3 *src, *dst;
+
+      sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "8000", "--gpus", "2", "--graphs",
+                   modes[m], "--force", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (sl_export_sqlite (trace, out, G_MININT64, G_MAXINT64, &error));
+      g_assert_no_error (error);
+      src = sl_test_open_db (path);
+      dst = sl_test_open_db (out);
+      g_assert_cmpint (sl_test_sql_int (dst, "SELECT count(*) FROM sqlite_master WHERE name = "
+                                             "'CUPTI_ACTIVITY_KIND_GRAPH_TRACE'"), ==, m == 0);
+      for (guint q = m == 0 ? 0 : 1; q < G_N_ELEMENTS (queries); q++)
+        {
+          g_autofree char *want = sl_test_sql_text (src, queries[q]);
+          g_autofree char *got = sl_test_sql_text (dst, queries[q]);
+          g_assert_false (g_str_has_prefix (want, "0:") && q == m);
+          g_assert_cmpstr (got, ==, want);
+        }
+      sqlite3_close (src);
+      sqlite3_close (dst);
+    }
+}
+#endif
+
 int
 main (int    argc,
       char **argv)
@@ -895,6 +947,9 @@ main (int    argc,
   g_test_add_func ("/model/export/range", test_range);
   g_test_add_func ("/model/export/errors", test_errors);
   g_test_add_func ("/model/export/special-outputs", test_special_outputs);
+#ifdef SL_GEN_PATH
+  g_test_add_func ("/model/export/sqlite-graphs", test_sqlite_graphs);
+#endif
 #ifdef SL_HAVE_JSON_READER
   g_test_add_func ("/model/export/chrome-read-back", test_chrome_read_back);
   g_test_add_func ("/model/export/kineto-round-trip", test_kineto_round_trip);

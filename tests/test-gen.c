@@ -922,6 +922,90 @@ test_usage (void)
   g_assert_false (g_file_test ("x.sqlite", G_FILE_TEST_EXISTS));
 }
 
+/* --graphs graph|node: each GPU's optimizer step is one cudaGraphLaunch; in graph mode its GPU work
+ * is one CUPTI_ACTIVITY_KIND_GRAPH_TRACE row (the table as NVIDIA documents it, made only then),
+ * in node mode the graph's kernels with graphId / graphNodeId and the launch's correlationId;
+ * META_DATA_CAPTURE names the mode.  Without --graphs, neither the table nor the name. */
+static void
+test_graphs (void)
+{
+  static const char *const modes[] = { "graph", "node" };
+  sqlite3 *plain = open_db (main_trace ());
+
+  g_assert_cmpint (query_int (plain, "SELECT count(*) FROM sqlite_master WHERE name = "
+                                     "'CUPTI_ACTIVITY_KIND_GRAPH_TRACE'"), ==, 0);
+  g_assert_cmpint (query_int (plain, "SELECT count(*) FROM StringIds WHERE value LIKE "
+                                     "'cudaGraphLaunch%'"), ==, 0);
+  g_assert_cmpint (query_int (plain, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE "
+                                     "graphId IS NOT NULL OR graphNodeId IS NOT NULL"), ==, 0);
+  sqlite3_close (plain);
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autofree char *name = g_strdup_printf ("graphs-%s.sqlite", modes[m]);
+      g_autofree char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+      const char *args[] = { "-o", path, "-n", "20000", "--gpus", "2", "--graphs", modes[m],
+                             "--force", NULL };
+      g_autoptr (GenRun) run = gen_spawn (args);
+      gboolean graph_mode = m == 0;
+      sqlite3 *db;
+      gint64 launches;
+      g_autofree char *mode = NULL, *cols = NULL;
+
+      g_assert_cmpint (run->status, ==, 0);
+      db = open_db (path);
+      launches = query_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN "
+                                "StringIds s ON s.id = r.nameId "
+                                "WHERE s.value = 'cudaGraphLaunch_v10000'");
+      g_assert_cmpint (launches, >, 20);
+      mode = query_text (db, "SELECT value FROM META_DATA_CAPTURE "
+                             "WHERE name LIKE '%CUDA_GRAPH_TRACE_OPTIONS:MODE'");
+      g_assert_cmpstr (mode, ==, graph_mode ? "Graph\n" : "Node\n");
+      if (graph_mode)
+        {
+          cols = query_text (db, "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\", "
+                                 "', ') FROM pragma_table_info('CUPTI_ACTIVITY_KIND_GRAPH_TRACE')");
+          g_assert_cmpstr (cols, ==, "start INTEGER 1, end INTEGER 1, deviceId INTEGER 1, "
+                                     "contextId INTEGER 1, greenContextId INTEGER 0, streamId "
+                                     "INTEGER 1, correlationId INTEGER 0, globalPid INTEGER 0, "
+                                     "graphId INTEGER 1, graphExecId INTEGER 1\n");
+          /* one row a launch, tied to it by correlationId; the graph's kernels are not in KERNEL */
+          g_assert_cmpint (query_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE"),
+                           ==, launches);
+          g_assert_cmpint ((gint64)count_of (run, "graph_launches"), ==, launches);
+          g_assert_cmpint (query_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE g "
+                                          "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId "
+                                          "= g.correlationId JOIN StringIds s ON s.id = r.nameId "
+                                          "WHERE s.value = 'cudaGraphLaunch_v10000' "
+                                          "AND g.start >= r.start AND g.end > g.start"), ==,
+                           launches);
+          g_assert_cmpint (query_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                          "WHERE graphId IS NOT NULL"), ==, 0);
+          /* a graph's launches all run its one executable graph */
+          g_assert_cmpint (query_int (db, "SELECT count(DISTINCT graphId || ':' || graphExecId) "
+                                          "FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE"), ==, 2);
+        }
+      else
+        {
+          g_assert_cmpint (query_int (db, "SELECT count(*) FROM sqlite_master WHERE name = "
+                                          "'CUPTI_ACTIVITY_KIND_GRAPH_TRACE'"), ==, 0);
+          /* each launch's nodes: 8 kernels with its correlationId, node ids distinct in it */
+          g_assert_cmpint (query_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                          "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
+                                          "r.correlationId = k.correlationId JOIN StringIds s ON "
+                                          "s.id = r.nameId WHERE s.value = "
+                                          "'cudaGraphLaunch_v10000' AND k.graphId IS NOT NULL "
+                                          "AND k.graphNodeId IS NOT NULL"), ==, 8 * launches);
+          g_assert_cmpint ((gint64)count_of (run, "graph_kernels"), ==, 8 * launches);
+          g_assert_cmpint (query_int (db, "SELECT count(*) FROM (SELECT correlationId FROM "
+                                          "CUPTI_ACTIVITY_KIND_KERNEL WHERE graphId IS NOT NULL "
+                                          "GROUP BY correlationId HAVING count(DISTINCT "
+                                          "graphNodeId) = 8)"), ==, launches);
+        }
+      sqlite3_close (db);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -942,6 +1026,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gen/kineto", test_kineto);
   g_test_add_func ("/gen/unwritable", test_unwritable);
   g_test_add_func ("/gen/usage", test_usage);
+  g_test_add_func ("/gen/graphs", test_graphs);
   rc = g_test_run ();
   g_clear_pointer (&main_run, gen_run_free);
   g_free ((char *)main_path);

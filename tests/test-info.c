@@ -232,6 +232,15 @@ check_trace (const char *path)
   if (has_table (db, "OSRT_CALLCHAINS"))
     g_assert_cmpstr (json_object_get_string_member (find_table (tables, "OSRT_CALLCHAINS"),
                                                     "state"), ==, "loaded");
+  /* issue 30: CUDA calls' backtraces too, every row */
+  if (has_table (db, "CUDA_CALLCHAINS"))
+    {
+      JsonObject *t = find_table (tables, "CUDA_CALLCHAINS");
+      g_assert_cmpstr (json_object_get_string_member (t, "state"), ==, "loaded");
+      g_assert_cmpint (json_object_get_int_member (t, "loaded"), ==,
+                       sl_test_sql_int (db, "SELECT count(*) FROM CUDA_CALLCHAINS"));
+      g_assert_cmpint (json_object_get_int_member (t, "loaded"), >, 0);
+    }
   if (!has_table (db, "SL_PROCESS_INFO"))
     {
       JsonArray *procs = json_object_get_array_member (o, "processes");
@@ -640,6 +649,25 @@ test_chains_not_loaded (void)
           g_assert_cmpint (t->skipped, ==, t->rows);
           g_assert_cmpstr (t->why, ==, "not needed by this command");
         }
+    }
+
+  /* CUDA calls' backtraces (issue 30) go with the calls */
+  g_autofree char *cuda = sl_test_trace_path ("nsys/nsys-2021-cuda-backtraces.sqlite");
+  for (guint full = 0; full < 2; full++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (cuda, full ? SL_LOAD_CUDA_API : SL_LOAD_KERNELS,
+                                                 NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_autoptr (SlInventory) inv = sl_inventory_new (trace, &error);
+      g_assert_no_error (error);
+      const SlTableInfo *t = sl_inventory_find_table (inv, "CUDA_CALLCHAINS");
+      g_assert_nonnull (t);
+      g_assert_cmpint (t->rows, ==, 148);
+      g_assert_cmpint (t->state, ==, full ? SL_TABLE_LOADED : SL_TABLE_NOT_LOADED);
+      g_assert_cmpint (t->loaded, ==, full ? 148 : 0);
+      if (!full)
+        g_assert_cmpstr (t->why, ==, "not needed by this command");
     }
 }
 

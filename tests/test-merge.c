@@ -904,6 +904,11 @@ assert_chains (SlTrace *merged,
               na = sl_trace_get_osrt_callchain (merged, a->events[e].corr, &sa, &ma);
               nb = sl_trace_get_osrt_callchain (alone, b->events[e].corr, &sb, &mb);
             }
+          else if (a->kind == SL_LANE_CUDA_API)
+            {
+              na = sl_trace_get_cuda_callchain (merged, a, &a->events[e], &sa, &ma);
+              nb = sl_trace_get_cuda_callchain (alone, b, &b->events[e], &sb, &mb);
+            }
           else
             continue;
           g_autofree char *ta = chain_text (merged, na, sa, ma);
@@ -913,6 +918,24 @@ assert_chains (SlTrace *merged,
         }
     }
   g_assert_cmpuint (checked, >=, 12);
+}
+
+/* Issue 30: CUDA calls keep their backtraces in a merge, each file's its own (two copies of one
+ * file: the same processes and correlation ids in both, told apart by the merge's process tags). */
+static void
+test_cuda_backtraces (void)
+{
+  g_autofree char *a = sl_test_copy_trace ("nsys/nsys-2021-cuda-backtraces.sqlite", "cb-a.sqlite");
+  g_autofree char *b = sl_test_copy_trace ("nsys/nsys-2021-cuda-backtraces.sqlite", "cb-b.sqlite");
+  const char *files[] = { a, b };
+  SlTime apart[] = { 0, 10 * PLANT_S };
+  g_autoptr (SlTrace) merged = load_merged (files, 2, apart);
+  g_autoptr (SlTrace) alone = sl_trace_load (a, SL_LOAD_ALL, NULL, NULL, NULL, NULL);
+
+  g_assert_cmpuint (sl_trace_get_n_cuda_callchains (alone), ==, 18);
+  g_assert_cmpuint (sl_trace_get_n_cuda_callchains (merged), ==, 36);
+  assert_chains (merged, 0, alone);
+  assert_chains (merged, 1, alone);
 }
 
 static void
@@ -1029,6 +1052,7 @@ main (int    argc,
   g_test_add_func ("/model/merge/bad-file", test_bad_file);
   g_test_add_func ("/model/merge/offsets-align", test_offsets_and_align);
   g_test_add_func ("/model/merge/planted", test_planted);
+  g_test_add_func ("/model/merge/cuda-backtraces", test_cuda_backtraces);
   g_test_add_func ("/model/merge/refused", test_refused);
   g_test_add_func ("/model/merge/cli", test_cli);
   return g_test_run ();

@@ -368,6 +368,94 @@ test_osrt_backtraces (void)
     }
 }
 
+/* Issue 30, item 3: each CUDA API call's backtrace is the frames of CUDA_CALLCHAINS, leaf first,
+ * symbol and module as SQL joins them.  This nsys (2021) numbers a call's callchainId from 0 and
+ * the chains from 1, so the SQL joins id = callchainId + 1 (as Extra-P does for these files);
+ * that the join is right is checked on its own: every chain holds the call's own API function
+ * (cudaMalloc, cudaLaunchKernel …) among its frames.  Calls with a NULL callchainId (the
+ * runtime's own rows of the same calls, class 0) have none. */
+static void
+test_cuda_backtraces (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2021-cuda-backtraces.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *call = NULL, *frames = NULL;
+  gsize with = 0, without = 0, frames_checked = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT callchainId, s.value FROM "
+                                           "CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON "
+                                           "s.id = r.nameId WHERE start = ? AND end = ? AND "
+                                           "correlationId = ? AND eventClass = ?",
+                                       -1, &call, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT coalesce(s.value, ''), "
+                                           "coalesce(m.value, '') FROM CUDA_CALLCHAINS c "
+                                           "LEFT JOIN StringIds s ON s.id = c.symbol "
+                                           "LEFT JOIN StringIds m ON m.id = c.module "
+                                           "WHERE c.id = ? + 1 ORDER BY c.stackDepth",
+                                       -1, &frames, NULL), ==, SQLITE_OK);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize e = 0; lane->kind == SL_LANE_CUDA_API && e < lane->n_events; e++)
+        {
+          const SlEvent *ev = &lane->events[e];
+          const guint32 *syms, *mods;
+          guint n = sl_trace_get_cuda_callchain (trace, lane, ev, &syms, &mods), k = 0;
+          gboolean has_api = FALSE;
+
+          sqlite3_reset (call);
+          sqlite3_bind_int64 (call, 1, ev->start);
+          sqlite3_bind_int64 (call, 2, ev->end);
+          sqlite3_bind_int64 (call, 3, ev->corr);
+          sqlite3_bind_int64 (call, 4, ev->aux & 0xFF);
+          g_assert_cmpint (sqlite3_step (call), ==, SQLITE_ROW);
+          if (sqlite3_column_type (call, 0) == SQLITE_NULL)
+            {
+              g_assert_cmpuint (n, ==, 0);
+              without++;
+              continue;
+            }
+          g_autofree char *api = g_strdup ((const char *) sqlite3_column_text (call, 1));
+          sqlite3_reset (frames);
+          sqlite3_bind_int64 (frames, 1, sqlite3_column_int64 (call, 0));
+          while (sqlite3_step (frames) == SQLITE_ROW)
+            {
+              g_assert_cmpuint (k, <, n);
+              g_assert_cmpstr (sl_trace_str (trace, syms[k]), ==,
+                               (const char *) sqlite3_column_text (frames, 0));
+              g_assert_cmpstr (sl_trace_str (trace, mods[k]), ==,
+                               (const char *) sqlite3_column_text (frames, 1));
+              has_api |= g_str_equal (sl_trace_str (trace, syms[k]), api);
+              k++;
+            }
+          g_assert_cmpuint (k, ==, n);
+          g_assert_cmpuint (n, >, 0);
+          g_assert_true (has_api);
+          with++;
+          frames_checked += n;
+        }
+    }
+  g_test_message ("%" G_GSIZE_FORMAT " calls with a backtrace, %" G_GSIZE_FORMAT " frames, %"
+                  G_GSIZE_FORMAT " calls without", with, frames_checked, without);
+  g_assert_cmpint (with, ==, 18);
+  g_assert_cmpint (with, ==, sql_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                                          "WHERE callchainId IS NOT NULL"));
+  g_assert_cmpint (frames_checked, ==, sql_int (db, "SELECT count(*) FROM CUDA_CALLCHAINS"));
+  g_assert_cmpuint (sl_trace_get_n_cuda_callchains (trace), ==, 18);
+  g_assert_cmpint (without, ==, sql_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                                             "WHERE callchainId IS NULL"));
+  /* no warning: every callchainId has its chain */
+  for (const char *const *w = sl_trace_get_warnings (trace); *w != NULL; w++)
+    g_assert_null (strstr (*w, "callchainId"));
+  sqlite3_finalize (call);
+  sqlite3_finalize (frames);
+  sqlite3_close (db);
+}
+
 /* The h100 cut: NVTX push/pop ranges nest per thread, and inner depths lie inside outer ones. */
 static void
 test_nvtx_nesting (void)
@@ -749,6 +837,7 @@ main (int    argc,
   g_test_add_func ("/model/trace/real-files", test_real_files);
   g_test_add_func ("/model/trace/nvtx-nesting", test_nvtx_nesting);
   g_test_add_func ("/model/trace/osrt-backtraces", test_osrt_backtraces);
+  g_test_add_func ("/model/trace/cuda-backtraces", test_cuda_backtraces);
   g_test_add_func ("/model/trace/early-gpu-tables", test_early_gpu_tables);
   g_test_add_func ("/model/trace/utilization", test_utilization);
   g_test_add_func ("/model/trace/progress-cancel", test_progress_cancel);

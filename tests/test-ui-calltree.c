@@ -346,6 +346,57 @@ test_kineto_ranges (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Issue 30: a trace with CUDA backtraces offers CUDA API calls as the source, by count and by
+ * time: the tree is the model's for that source (calls by API name as `samples --source cuda-api`
+ * has them), the summary says what it counts, and the widest frame bottom-up is the API called
+ * most; a trace without them offers CPU samples only. */
+static void
+test_cuda_api_source (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2021-cuda-backtraces.sqlite");
+  SlWindow *window = NULL;
+  SlCalltreePanel *panel = open_flame_graph (path, &window);
+  SlFlameGraph *flame = SL_FLAME_GRAPH (_sl_calltree_panel_get_flame_graph (panel));
+
+  g_assert_true (_sl_calltree_panel_has_sources (panel));
+  g_assert_cmpint (sl_calltree_get_source (_sl_calltree_panel_get_tree (panel)), ==,
+                   SL_CALLTREE_FROM_SAMPLES);
+  _sl_calltree_panel_set_source (panel, SL_CALLTREE_FROM_CUDA_API, SL_CALLTREE_BY_COUNT);
+  wait_for_panel (panel);
+  SlCalltree *tree = _sl_calltree_panel_get_tree (panel);
+  g_assert_cmpint (sl_calltree_get_source (tree), ==, SL_CALLTREE_FROM_CUDA_API);
+  g_assert_cmpint (sl_calltree_get_unit (tree), ==, SL_CALLTREE_CALLS);
+  g_assert_cmpuint (sl_calltree_get_n_samples (tree), ==, 18);
+  const char *summary = _sl_calltree_panel_get_summary (panel);
+  g_test_message ("%s", summary);
+  g_assert_true (g_str_has_prefix (summary, "CUDA API calls with a backtrace: 18 calls"));
+  sl_calltree_panel_set_order (panel, SL_CALLTREE_BOTTOM_UP);
+  sl_test_iterate_for (200);
+  double width = 0;
+  g_assert_cmpstr (name_of (flame, widest_below_zoom (flame, &width)), ==,
+                   "cudaDeviceSynchronize");
+  sl_test_screenshot (GTK_WIDGET (window), "calltree-cuda-api-count");
+
+  _sl_calltree_panel_set_source (panel, SL_CALLTREE_FROM_CUDA_API, SL_CALLTREE_BY_TIME);
+  wait_for_panel (panel);
+  tree = _sl_calltree_panel_get_tree (panel);
+  g_assert_cmpint (sl_calltree_get_unit (tree), ==, SL_CALLTREE_NANOSECONDS);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpuint (sl_calltree_get_n_samples (tree), ==,
+                    sl_test_sql_int (db, "SELECT sum(end - start) FROM "
+                                         "CUPTI_ACTIVITY_KIND_RUNTIME WHERE callchainId IS NOT "
+                                         "NULL"));
+  sqlite3_close (db);
+  sl_test_iterate_for (200);
+  sl_test_screenshot (GTK_WIDGET (window), "calltree-cuda-api-time");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  g_autofree char *plain = sl_test_trace_path ("nsys/nsys-2023.2-cutlass-cpu-sampling.sqlite");
+  panel = open_flame_graph (plain, &window);
+  g_assert_false (_sl_calltree_panel_has_sources (panel));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -364,6 +415,7 @@ main (int    argc,
   g_test_add_func ("/ui-calltree/flame-graph", test_flame_graph);
   g_test_add_func ("/ui-calltree/real-trace", test_real_trace);
   g_test_add_func ("/ui-calltree/kineto-ranges", test_kineto_ranges);
+  g_test_add_func ("/ui-calltree/cuda-api-source", test_cuda_api_source);
   int ret = g_test_run ();
   g_application_release (G_APPLICATION (app));
   g_object_unref (app);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sl-detail-pane-private.h"
+#include "sl-format.h"
 #include "sl-plant.h"
 #include "sl-schema.h"
 #include "sl-test-gui.h"
@@ -227,6 +228,78 @@ test_osrt_backtrace (void)
                                            "JOIN StringIds s ON s.id = c.symbol "
                                            "JOIN StringIds m ON m.id = c.module "
                                            "WHERE c.id = ? ORDER BY c.stackDepth",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  sqlite3_bind_int64 (st, 1, chain);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      g_autofree char *want = g_strdup_printf ("%s  (%s)", sqlite3_column_text (st, 0),
+                                               sqlite3_column_text (st, 1));
+      const char *next = strstr (at, want);
+      g_assert_nonnull (next);   /* in order, leaf first */
+      at = next + strlen (want);
+      frames++;
+    }
+  g_assert_cmpuint (frames, >, 1);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  g_object_unref (pane);
+}
+
+/* Issue 30, item 3: a CUDA API call's backtrace in the pane as an OS call's, frame by frame as
+ * SQL has it (this nsys's callchainId k is chain k + 1): the longest call with one; the
+ * runtime's own row of the same call (class 0, same correlation id) shows none. */
+static void
+test_cuda_backtrace (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2021-cuda-backtraces.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  gint64 start = 0, chain = 0, corr = 0;
+  SlEventRef ref = SL_EVENT_REF_NONE, inner = SL_EVENT_REF_NONE;
+  const char *at;
+  guint frames = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT start, callchainId, correlationId FROM "
+                                           "CUPTI_ACTIVITY_KIND_RUNTIME WHERE callchainId IS NOT "
+                                           "NULL ORDER BY end - start DESC LIMIT 1",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  start = sqlite3_column_int64 (st, 0);
+  chain = sqlite3_column_int64 (st, 1);
+  corr = sqlite3_column_int64 (st, 2);
+  sqlite3_finalize (st);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_CUDA_API && k < lane->n_events; k++)
+        if (lane->events[k].corr == corr && lane->events[k].start == start)
+          ref = (SlEventRef) { (gint) i, k };
+        else if (lane->events[k].corr == corr)
+          inner = (SlEventRef) { (gint) i, k };
+    }
+  g_assert_cmpint (ref.lane, >=, 0);
+  g_assert_cmpint (inner.lane, >=, 0);
+
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), inner);
+  {
+    g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+    g_assert_null (strstr (text, "Backtrace"));
+  }
+  sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+  g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+  g_test_message ("%s", text);
+  at = strstr (text, "Backtrace (leaf first)");
+  g_assert_nonnull (at);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT s.value, m.value FROM CUDA_CALLCHAINS c "
+                                           "JOIN StringIds s ON s.id = c.symbol "
+                                           "JOIN StringIds m ON m.id = c.module "
+                                           "WHERE c.id = ? + 1 ORDER BY c.stackDepth",
                                        -1, &st, NULL), ==, SQLITE_OK);
   sqlite3_bind_int64 (st, 1, chain);
   while (sqlite3_step (st) == SQLITE_ROW)
@@ -567,6 +640,89 @@ test_display_names (void)
   g_assert_cmpuint (raw, >, 0);
 }
 
+/* Issue 30: a CUDA graph launch traced whole (sightline-gen --graphs graph) says its graph and
+ * exec ids, stream and duration and goes to its cudaGraphLaunch; a kernel traced as a graph node
+ * (--graphs node) says which node of which graph it is. */
+static void
+test_graphs (void)
+{
+  static const char *const modes[] = { "graph", "node" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autofree char *name = g_strdup_printf ("detail-graphs-%s.sqlite", modes[m]);
+      g_autofree char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+      g_auto (SlTestRun) run = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = NULL;
+      GtkWidget *pane;
+      SlEventRef ref = SL_EVENT_REF_NONE;
+      g_autofree char *text = NULL;
+
+      sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "5000", "--graphs", modes[m], "--force",
+                   NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < sl_trace_get_n_lanes (trace) && ref.lane < 0; i++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, i);
+          for (gsize k = 0; k < lane->n_events && ref.lane < 0; k++)
+            {
+              const SlKernelInfo *ki = lane->kind == SL_LANE_KERNELS
+                                         ? sl_trace_get_kernel_info (trace, lane->events[k].aux)
+                                         : NULL;
+              if (m == 0 ? lane->kind == SL_LANE_GRAPHS
+                         : ki != NULL && ki->graph_id != 0
+                           && ki->graph_node_id == ((G_GUINT64_CONSTANT (1) << 32) | 3))
+                ref = (SlEventRef) { (gint) i, k };
+            }
+        }
+      g_assert_cmpint (ref.lane, >=, 0);
+      pane = g_object_ref_sink (sl_detail_pane_new ());
+      sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+      sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+      text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+      g_test_message ("%s", text);
+      if (m == 0)
+        {
+          const SlEvent *ev = &sl_trace_get_lane (trace, ref.lane)->events[ref.index];
+          g_autofree char *dur = sl_format_duration (ev->end - ev->start);
+          g_autofree char *kind = line_of (text, "Kind");
+          g_autofree char *graph = line_of (text, "Graph id");
+          g_autofree char *exec = line_of (text, "Graph exec id");
+          g_autofree char *stream = line_of (text, "Stream");
+          g_autofree char *shown = line_of (text, "Duration");
+          g_autofree char *call = line_of (text, "API call");
+          g_assert_nonnull (strstr (text, "CUDA Graph 1"));
+          g_assert_cmpstr (kind, ==, "CUDA graph launch");
+          g_assert_cmpstr (graph, ==, "1");
+          g_assert_cmpstr (exec, ==, "101");
+          g_assert_cmpstr (stream, ==, "7");
+          g_assert_cmpstr (shown, ==, dur);
+          g_assert_nonnull (call);
+          g_assert_nonnull (strstr (call, "cudaGraphLaunch"));
+        }
+      else
+        {
+          g_autofree char *node = line_of (text, "CUDA graph");
+          g_assert_cmpstr (node, ==, "node 4294967299 of graph 1");
+        }
+      {
+        GtkWidget *window = gtk_window_new ();
+        g_autofree char *shot = g_strdup_printf ("detail-graph-%s", modes[m]);
+        gtk_window_set_default_size (GTK_WINDOW (window), 520, 700);
+        gtk_window_set_child (GTK_WINDOW (window), pane);
+        gtk_window_present (GTK_WINDOW (window));
+        sl_test_iterate_for (300);
+        sl_test_screenshot (window, shot);
+        gtk_window_set_child (GTK_WINDOW (window), NULL);
+        gtk_window_destroy (GTK_WINDOW (window));
+      }
+      g_object_unref (pane);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -576,10 +732,12 @@ main (int   argc,
   g_test_add_func ("/ui/detail/pane", test_pane);
   g_test_add_func ("/ui/detail/thread-state", test_thread_state);
   g_test_add_func ("/ui/detail/osrt-backtrace", test_osrt_backtrace);
+  g_test_add_func ("/ui/detail/cuda-backtrace", test_cuda_backtrace);
   g_test_add_func ("/ui/detail/process-origin", test_process_origin);
   g_test_add_func ("/ui/detail/waves", test_waves);
   g_test_add_func ("/ui/detail/sync-call", test_sync_call);
   g_test_add_func ("/ui/detail/sync-real", test_sync_real);
   g_test_add_func ("/ui/detail/display-names", test_display_names);
+  g_test_add_func ("/ui/detail/graphs", test_graphs);
   return g_test_run ();
 }

@@ -2817,6 +2817,51 @@ test_util_busy_by_what (void)
   fixture_close (&f);
 }
 
+/* Issue 30: a CUDA graph launch traced whole (sightline-gen --graphs graph) is a box on its
+ * stream, in the graph colour, not a GPU that looks idle; looked at in timeline-graphs.png. */
+static void
+test_graphs (void)
+{
+  Fixture f;
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "timeline-graphs.sqlite", NULL);
+  g_auto (SlTestRun) run = { 0 };
+  const SlLane *graphs = NULL;
+  const SlEvent *ev;
+  SlEventRef ref;
+  graphene_rect_t area;
+  g_autoptr (GdkTexture) shot = NULL;
+  Pixels p;
+  GdkRGBA c;
+  int inside;
+
+  sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "5000", "--graphs", "graph", "--force", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  fixture_open (&f, path);
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace) && graphs == NULL; i++)
+    if (sl_trace_get_lane (f.trace, i)->kind == SL_LANE_GRAPHS)
+      graphs = sl_trace_get_lane (f.trace, i);
+  g_assert_nonnull (graphs);
+  ev = &graphs->events[graphs->n_events / 2];
+  sl_viewport_set_visible (sl_timeline_view_get_viewport (SL_TIMELINE_VIEW (f.view)),
+                           ev->start - (ev->end - ev->start) * 2,
+                           ev->end + (ev->end - ev->start) * 2, FALSE);
+  ref = (SlEventRef) { (gint) graphs->index, graphs->n_events / 2 };
+  spin (50);
+  g_assert_true (sl_timeline_view_get_event_area (SL_TIMELINE_VIEW (f.view), ref, &area));
+  g_assert_true (sl_timeline_view_get_event_color (SL_TIMELINE_VIEW (f.view), ref, &c));
+  shot = render (&f, "timeline-graphs");
+  p = pixels_get (shot);
+  inside = count_colour (&p, (int) area.origin.x + 2, (int) (area.origin.x + area.size.width) - 2,
+                         (int) (area.origin.y + area.size.height / 2),
+                         (int) (area.origin.y + area.size.height / 2) + 1, &c);
+  g_test_message ("graph box %.0f×%.0f px, %d px of its middle row in its colour",
+                  area.size.width, area.size.height, inside);
+  g_assert_cmpfloat (area.size.width, >, 100);
+  g_assert_cmpint (inside, >, (int) area.size.width / 2);
+  g_free (p.data);
+  fixture_close (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2848,5 +2893,6 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/loading", test_loading);
   g_test_add_func ("/ui/timeline/flame-real", test_flame_real);
   g_test_add_func ("/ui/timeline/util-busy-by-what", test_util_busy_by_what);
+  g_test_add_func ("/ui/timeline/graphs", test_graphs);
   return g_test_run ();
 }

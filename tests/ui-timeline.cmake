@@ -5,3 +5,8 @@ if(TARGET test-ui-timeline)
   target_link_libraries(test-ui-timeline PRIVATE sightline-schema)
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/tests/screenshots)
 endif()
+# /ui/timeline/graphs draws the graph launches of a trace sightline-gen writes with --graphs.
+if(TARGET test-ui-timeline AND TARGET sightline-gen)
+  add_dependencies(test-ui-timeline sightline-gen)
+  target_compile_definitions(test-ui-timeline PRIVATE SL_GEN_PATH="$<TARGET_FILE:sightline-gen>")
+endif()

@@ -25,6 +25,12 @@ gboolean    _sl_calltree_panel_is_busy         (SlCalltreePanel *self);
 GtkWidget  *_sl_calltree_panel_get_flame_graph (SlCalltreePanel *self);
 void        _sl_calltree_panel_set_search      (SlCalltreePanel *self,
                                                 const char      *text);
+/* Picks the source of the stacks, as the source dropdown does (shown, and so used, only where
+ * the trace has CUDA backtraces: _sl_calltree_panel_has_sources). */
+void        _sl_calltree_panel_set_source      (SlCalltreePanel  *self,
+                                                SlCalltreeSource  source,
+                                                SlCalltreeWeight  weight);
+gboolean    _sl_calltree_panel_has_sources     (SlCalltreePanel *self);
 /* The summary line over the views. */
 const char *_sl_calltree_panel_get_summary     (SlCalltreePanel *self);
 /* Rows of the table as shown (expanded rows' children included). */

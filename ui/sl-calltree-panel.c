@@ -1,4 +1,5 @@
-/* sl-calltree-panel.c: the CPU samples of the selection as a call tree and a flame graph.
+/* sl-calltree-panel.c: the CPU samples of the selection as a call tree and a flame graph; or,
+ * where the trace has CUDA backtraces (nsys --cudabacktrace), its CUDA API calls by count or time.
  *
  * The tree is the model's (sl_calltree_build): the selected range (the whole trace without one)
  * × the threads picked, built on a thread when the selection settles and only while the panel is
@@ -31,6 +32,8 @@ struct _SlCalltreePanel
   GtkWidget        parent_instance;
 
   GtkWidget       *box;
+  GtkWidget       *source;       /* GtkDropDown: CPU samples, CUDA API calls by count, by time;
+                                  * shown where the trace has CUDA backtraces */
   GtkWidget       *scope;        /* GtkDropDown: all threads, a process's, a thread's */
   GtkWidget       *top_down;     /* GtkToggleButton, grouped with bottom_up */
   GtkWidget       *bottom_up;
@@ -90,9 +93,12 @@ update_summary (SlCalltreePanel *self)
   if (self->tree != NULL)
     {
       guint64 n = sl_calltree_get_n_samples (self->tree);
-      gboolean ranges = sl_calltree_get_unit (self->tree) == SL_CALLTREE_NANOSECONDS;
+      gboolean api = sl_calltree_get_source (self->tree) == SL_CALLTREE_FROM_CUDA_API;
+      gboolean ranges = !api && sl_calltree_get_unit (self->tree) == SL_CALLTREE_NANOSECONDS;
       g_autofree char *count = sl_calltree_format_value (self->tree, n, TRUE);
-      if (ranges)
+      if (api)
+        g_string_append_printf (text, "CUDA API calls with a backtrace: %s", count);
+      else if (ranges)
         g_string_append_printf (text, "No CPU samples: nested ranges by time, %s", count);
       else
         g_string_append (text, count);
@@ -103,7 +109,9 @@ update_summary (SlCalltreePanel *self)
         }
       else
         g_string_append (text, " in the whole trace");
-      if (n == 0)
+      if (n == 0 && api)
+        g_string_append (text, ": none here, select a wider range or other threads");
+      else if (n == 0)
         g_string_append (text, self->ranged ? ": none here, select a wider range or other threads"
                                             : ": this trace has no CPU samples or ranges on these "
                                               "threads");
@@ -244,6 +252,14 @@ build_now (SlCalltreePanel *self)
       job->scope.t0 = t0;
       job->scope.t1 = t1;
     }
+  /* the source dropdown's items: CPU samples, CUDA API calls by count, by time */
+  guint source = gtk_widget_get_visible (self->source)
+                 ? gtk_drop_down_get_selected (GTK_DROP_DOWN (self->source)) : 0;
+  if (source == 1 || source == 2)
+    {
+      job->scope.source = SL_CALLTREE_FROM_CUDA_API;
+      job->scope.weight = source == 2 ? SL_CALLTREE_BY_TIME : SL_CALLTREE_BY_COUNT;
+    }
   job->threads = scope_threads (self);
   if (job->threads != NULL)
     {
@@ -300,7 +316,11 @@ fill_scope (SlCalltreePanel *self)
   for (guint l = 0; self->trace != NULL && l < sl_trace_get_n_lanes (self->trace); l++)
     {
       const SlLane *lane = sl_trace_get_lane (self->trace, l);
-      if (lane->kind == SL_LANE_SAMPLES && lane->thread >= 0 && (guint) lane->thread < n_threads)
+      /* threads with samples, or with CUDA calls where some have a backtrace */
+      gboolean counts = lane->kind == SL_LANE_SAMPLES
+                        || (lane->kind == SL_LANE_CUDA_API
+                            && sl_trace_get_n_cuda_callchains (self->trace) > 0);
+      if (counts && lane->thread >= 0 && (guint) lane->thread < n_threads)
         per_thread[lane->thread] += lane->n_events;
     }
   for (guint p = 0; self->trace != NULL && p < sl_trace_get_n_processes (self->trace); p++)
@@ -330,6 +350,8 @@ fill_scope (SlCalltreePanel *self)
     }
   gtk_drop_down_set_model (GTK_DROP_DOWN (self->scope), G_LIST_MODEL (names));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->scope), 0);
+  gtk_widget_set_visible (self->source, self->trace != NULL
+                                        && sl_trace_get_n_cuda_callchains (self->trace) > 0);
 }
 
 /* A new trace in the timeline (its bounds change with it): the scope list anew. */
@@ -655,6 +677,16 @@ sl_calltree_panel_init (SlCalltreePanel *self)
   gtk_widget_set_margin_bottom (bar, 4);
   gtk_box_append (GTK_BOX (self->box), bar);
 
+  static const char *const sources[] = { "CPU Samples", "CUDA API Calls", "CUDA API Time", NULL };
+  self->source = gtk_drop_down_new_from_strings (sources);
+  gtk_widget_set_tooltip_text (self->source, "What the stacks are: CPU samples, or the CUDA API "
+                                             "calls with a backtrace (nsys --cudabacktrace), "
+                                             "each under its name, counted or by time");
+  gtk_widget_set_visible (self->source, FALSE);
+  g_signal_connect_swapped (self->source, "notify::selected", G_CALLBACK (scope_changed_cb),
+                            self);
+  gtk_box_append (GTK_BOX (bar), self->source);
+
   self->scope = gtk_drop_down_new (NULL, NULL);
   gtk_widget_set_tooltip_text (self->scope, "Whose samples: every thread, a process's or a "
                                             "thread's (a click on a thread's event picks it)");
@@ -823,6 +855,23 @@ _sl_calltree_panel_set_search (SlCalltreePanel *self,
   for (guint i = 0; i < self->name_labels->len; i++)
     show_name (self, self->name_labels->pdata[i]);
   update_summary (self);
+}
+
+void
+_sl_calltree_panel_set_source (SlCalltreePanel  *self,
+                               SlCalltreeSource  source,
+                               SlCalltreeWeight  weight)
+{
+  g_return_if_fail (SL_IS_CALLTREE_PANEL (self));
+  guint item = source != SL_CALLTREE_FROM_CUDA_API ? 0 : weight == SL_CALLTREE_BY_TIME ? 2 : 1;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->source), item);
+}
+
+gboolean
+_sl_calltree_panel_has_sources (SlCalltreePanel *self)
+{
+  g_return_val_if_fail (SL_IS_CALLTREE_PANEL (self), FALSE);
+  return gtk_widget_get_visible (self->source);
 }
 
 const char *

@@ -346,6 +346,9 @@ show_kernel (SlDetailPane  *self,
   add_row (self, "Kind", "Kernel");
   add_times (self, ev);
   add_gpu_place (self, lane);
+  if (ki != NULL && ki->graph_id != 0)
+    add_rowf (self, "CUDA graph", "node %" G_GUINT64_FORMAT " of graph %u", ki->graph_node_id,
+              ki->graph_id);
   if (ki == NULL)
     {
       add_row (self, "Name", str (self, ev->name));
@@ -404,6 +407,28 @@ show_kernel (SlDetailPane  *self,
   add_row (self, "Short name", str (self, ki->short_name));
   add_row (self, "Mangled name", ki->mangled_name != SL_NO_STR ? str (self, ki->mangled_name)
                                                               : "not in the trace");
+}
+
+/* A graph launch traced whole (nsys --cuda-graph-trace=graph): its nodes are not in the trace. */
+static void
+show_graph (SlDetailPane  *self,
+            const SlLane  *lane,
+            const SlEvent *ev)
+{
+  const SlKernelInfo *ki = sl_trace_get_kernel_info (self->trace, ev->aux);
+
+  add_heading (self, str (self, ev->name));
+  add_row (self, "Kind", "CUDA graph launch");
+  add_times (self, ev);
+  add_gpu_place (self, lane);
+  if (ki != NULL)
+    {
+      add_rowf (self, "Graph id", "%u", ki->graph_id);
+      add_rowf (self, "Graph exec id", "%u", ki->graph_exec_id);
+    }
+  add_row (self, "Nodes", "not in the trace (traced as one launch; nsys --cuda-graph-trace=node "
+                          "records each node)");
+  add_launch (self, ev);
 }
 
 static gboolean
@@ -520,6 +545,12 @@ add_waited (SlDetailPane  *self,
   add_link (self, "Go to the synchronization", sync_lane, sync_index);
 }
 
+static void add_stack (SlDetailPane  *self,
+                       const char    *heading,
+                       const guint32 *symbols,
+                       const guint32 *modules,
+                       guint          n);
+
 static void
 show_api (SlDetailPane  *self,
           const SlLane  *lane,
@@ -540,8 +571,8 @@ show_api (SlDetailPane  *self,
   add_rowf (self, "Return value", "%u%s", ret, ret == 0 ? " (success)" : " (error)");
   add_rowf (self, "Correlation id", "%u", ev->corr);
   if (ev->link == SL_NO_LINK || !sl_trace_resolve (self->trace, ev->link, &gpu_lane, &gpu_index))
-    return;
-  if (gpu_lane->kind == SL_LANE_SYNC)
+    ;
+  else if (gpu_lane->kind == SL_LANE_SYNC)
     add_waited (self, gpu_lane, &gpu_lane->events[gpu_index], gpu_index);
   else
     {
@@ -553,6 +584,10 @@ show_api (SlDetailPane  *self,
       add_row (self, "Queue delay", delay);
       add_link (self, "Go to GPU work", gpu_lane, gpu_index);
     }
+  /* where the call came from (CUDA_CALLCHAINS, nsys --cudabacktrace), as an OS call's */
+  const guint32 *symbols, *modules;
+  guint n = sl_trace_get_cuda_callchain (self->trace, lane, ev, &symbols, &modules);
+  add_stack (self, "Backtrace (leaf first)", symbols, modules, n);
 }
 
 static void
@@ -747,6 +782,9 @@ fill (SlDetailPane *self)
     {
     case SL_LANE_KERNELS:
       show_kernel (self, lane, ev);
+      break;
+    case SL_LANE_GRAPHS:
+      show_graph (self, lane, ev);
       break;
     case SL_LANE_MEMCPY:
     case SL_LANE_MEMSET:

@@ -94,6 +94,7 @@ typedef struct
   /* thread states: running solid, runnable lighter, blocked faint, unknown fainter; a pixel of
    * many states in the mixed colour */
   GdkRGBA sched_running, sched_runnable, sched_blocked, sched_unknown, sched_mixed;
+  GdkRGBA graph;   /* a CUDA graph launch traced whole */
 } Palette;
 
 /*
@@ -510,6 +511,7 @@ _sl_timeline_lane_base_color (SlTimelineView *self,
     case SL_LANE_MEMSET: return self->pal.memset;
     case SL_LANE_SYNC: return self->pal.gpu_sync;
     case SL_LANE_SCHED: return self->pal.sched_mixed;
+    case SL_LANE_GRAPHS: return self->pal.graph;
     case SL_N_LANE_KINDS:
     default: return self->pal.fg;
     }
@@ -551,6 +553,7 @@ _sl_timeline_event_color (SlTimelineView *self,
     case SL_LANE_KERNELS:
     case SL_LANE_MEMSET:
     case SL_LANE_SYNC:
+    case SL_LANE_GRAPHS:
     case SL_N_LANE_KINDS:
     default:
       return _sl_timeline_lane_base_color (self, lane->kind);
