@@ -296,6 +296,8 @@ typedef struct
   GArray  *groups;   /* ConfigGroup, in the order their configurations first appear */
   guint32 *slot;     /* by kernel info (aux; n_infos: any other aux): index in groups,
                       * G_MAXUINT32 when none yet */
+  guint32 *canon;    /* by kernel info: the first info of the same configuration (the same
+                      * but for graph ids: a graph's nodes are infos of their own) */
   guint32  n_infos;
   SlTime   all;      /* kernel time of the GPU */
 } ConfigScan;
@@ -307,7 +309,7 @@ config_group_add_cb (const SlLane *lane,
 {
   ConfigScan *scan = user_data;
   const SlEvent *ev = &lane->events[index];
-  guint32 at = MIN (ev->aux, scan->n_infos);
+  guint32 at = ev->aux < scan->n_infos ? scan->canon[ev->aux] : scan->n_infos;
   ConfigGroup *cg;
 
   if (scan->slot[at] == G_MAXUINT32)
@@ -324,8 +326,56 @@ config_group_add_cb (const SlLane *lane,
   scan->all = _sl_time_add (scan->all, ev->end - ev->start);
 }
 
+static guint
+config_hash (gconstpointer p)
+{
+  const guint8 *b = p;
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < sizeof (SlKernelInfo); i++)
+    h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+config_equal (gconstpointer a,
+              gconstpointer b)
+{
+  return memcmp (a, b, sizeof (SlKernelInfo)) == 0;
+}
+
+/* Each kernel info's first info of the same configuration (canon[i] == i for most). */
+static guint32 *
+config_canon (SlTrace *trace)
+{
+  guint32 n = trace->kernel_infos->len;
+  guint32 *canon = g_new (guint32, MAX (n, 1));
+  g_autofree SlKernelInfo *keys = g_new (SlKernelInfo, MAX (n, 1));
+  g_autoptr (GHashTable) first = g_hash_table_new (config_hash, config_equal);
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      gpointer at;
+      /* a configuration: the info's bytes (padding too: zeroed where infos are made, so bytes
+       * compare as fields do) without the graph ids */
+      memcpy (&keys[i], &g_array_index (trace->kernel_infos, SlKernelInfo, i), sizeof keys[i]);
+      keys[i].graph_id = 0;
+      keys[i].graph_exec_id = 0;
+      keys[i].graph_node_id = 0;
+      if (g_hash_table_lookup_extended (first, &keys[i], NULL, &at))
+        canon[i] = GPOINTER_TO_UINT (at);
+      else
+        {
+          canon[i] = i;
+          g_hash_table_insert (first, &keys[i], GUINT_TO_POINTER (i));
+        }
+    }
+  return canon;
+}
+
 /* A GPU's kernels by launch configuration (ConfigGroup), made once for low_occupancy and
- * tail_effect; `all` is its kernel time.  A slot a kernel info: no hash lookup a kernel. */
+ * tail_effect; `all` is its kernel time.  A slot a configuration: no hash lookup a kernel; the
+ * nodes of CUDA graphs (an info each) fall into their configuration's group. */
 static GArray *
 config_groups (SlAnalyzeCtx *ctx,
                guint         g,
@@ -337,7 +387,9 @@ config_groups (SlAnalyzeCtx *ctx,
     {
       guint32 n_infos = ctx->trace->kernel_infos->len;
       g_autofree guint32 *slot = g_new (guint32, n_infos + 1);
-      ConfigScan scan = { g_array_new (FALSE, FALSE, sizeof (ConfigGroup)), slot, n_infos, 0 };
+      g_autofree guint32 *canon = config_canon (ctx->trace);
+      ConfigScan scan = { g_array_new (FALSE, FALSE, sizeof (ConfigGroup)), slot, canon, n_infos,
+                          0 };
       memset (slot, 0xff, sizeof (guint32) * (n_infos + 1));
       foreach_kernel (ctx, g, config_group_add_cb, &scan);
       gi->config_groups = scan.groups;

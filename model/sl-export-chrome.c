@@ -361,7 +361,8 @@ static gboolean
 is_gpu_lane (const SlLane *lane)
 {
   return lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
-         || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_SYNC;
+         || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_SYNC
+         || lane->kind == SL_LANE_GRAPHS;
 }
 
 static guint32
@@ -666,6 +667,9 @@ write_gpu_lane (Chrome       *c,
       switch (lane->kind)
         {
         case SL_LANE_KERNELS:
+        case SL_LANE_GRAPHS:
+          /* a graph launch is GPU work as a kernel is (Kineto has no category of its own for
+           * it): read back, it keeps the GPU busy */
           HEAD (c, "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":");
           out_str (c, ev->name);
           break;

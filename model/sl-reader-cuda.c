@@ -48,11 +48,14 @@ runtime_chain (SlReader      *r,
                const SlEvent *ev,
                gint64         id)
 {
-  if (id + rows->id_offset == 0)
+  gint64 chain_id;
+
+  if (__builtin_add_overflow (id, rows->id_offset, &chain_id))
+    chain_id = -1;   /* an absurd id: no chain has it */
+  if (chain_id == 0)
     return;   /* none: 0 where the numbering starts at 1 */
   rows->chained++;
-  guint32 chain = rows->chain_ids != NULL ? find_chain (rows->chain_ids, id + rows->id_offset)
-                                          : G_MAXUINT32;
+  guint32 chain = rows->chain_ids != NULL ? find_chain (rows->chain_ids, chain_id) : G_MAXUINT32;
   if (chain == G_MAXUINT32)
     {
       rows->dangling++;
@@ -66,9 +69,11 @@ runtime_chain (SlReader      *r,
 /* nsys of 2021 numbered a call's callchainId from 0 and CUDA_CALLCHAINS' ids from 1 (callchainId
  * k is chain k + 1: the API names of the 18 calls of nsys-2021-cuda-backtraces.sqlite match
  * their chains so and only so; Extra-P joins `id - 1 = callchainId` for these files), a call
- * without a backtrace NULL.  Later nsys numbers both from 1, 0 for none.  So: calls that name
- * 0 beside calls with NULL, and no chain 0, mean the old numbering.  Probes that stop at the
- * first hit, made only where the file has CUDA_CALLCHAINS (without it, 0 reads as none). */
+ * without a backtrace NULL; each chain is one call's, so one call names 0.  Where both count
+ * from 1, 0 (if used) is "none", which many calls are.  So the old numbering is: exactly one call
+ * naming 0, and no chain 0 (which calls are NULL says nothing: nsys writes each backtraced call
+ * twice, once without its id).  Made only where the file has CUDA_CALLCHAINS (without it, 0
+ * reads as none). */
 static gint64
 chain_id_offset (SlReader *r)
 {
@@ -76,9 +81,8 @@ chain_id_offset (SlReader *r)
   gint64 offset = 0;
 
   if (sqlite3_prepare_v2 (r->db,
-                          "SELECT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME "
-                          "WHERE callchainId = 0) AND EXISTS (SELECT 1 FROM "
-                          "CUPTI_ACTIVITY_KIND_RUNTIME WHERE callchainId IS NULL) AND NOT EXISTS "
+                          "SELECT (SELECT COUNT (*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                          "WHERE callchainId = 0) = 1 AND NOT EXISTS "
                           "(SELECT 1 FROM CUDA_CALLCHAINS WHERE id = 0)", -1, &stmt, NULL)
         == SQLITE_OK
       && sqlite3_step (stmt) == SQLITE_ROW)

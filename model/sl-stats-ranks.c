@@ -166,7 +166,8 @@ ranks_report_new (SlTrace             *trace,
 }
 
 /* Appends the rows of `part` (one rank's report, taken) behind `label`; a rank_sum part's own
- * Rank cell gives way to the label. */
+ * Rank cell gives way to the label, or, where the part has several ranks (a file of several
+ * processes with a rank each), joins it: "label · rank 3". */
 static void
 ranks_report_add (SlReport   *r,
                   SlReport   *part,
@@ -181,7 +182,13 @@ ranks_report_add (SlReport   *r,
   for (gsize row = 0; row < rows; row++)
     {
       const SlCell *cells = &g_array_index (part->cells, SlCell, row * part->n_columns);
-      _sl_report_add_text (r, label);
+      if (has_rank && rows > 1 && cells[0].type == SL_CELL_TEXT)
+        {
+          g_autofree char *both = g_strdup_printf ("%s · %s", label, cells[0].v.s);
+          _sl_report_add_text (r, g_string_chunk_insert_const (r->strings, both));
+        }
+      else
+        _sl_report_add_text (r, label);
       g_array_append_vals (r->cells, has_rank ? cells + 1 : cells,
                            has_rank ? part->n_columns - 1 : part->n_columns);
     }

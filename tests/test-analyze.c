@@ -2611,7 +2611,7 @@ test_occupancy_costs_real (void)
     "pytorch/trace_diff_control_control.json.gz",
   };
   static const char *const all[] = {
-    "low_occupancy.share=0", "low_occupancy.time=0ns", "low_occupancy.occupancy=100%",
+    "low_occupancy.share=0", "low_occupancy.time=1ns", "low_occupancy.occupancy=100%",
     "tail_effect.share=0", "tail_effect.time=0ns", "tail_effect.waves=100",
     "tail_effect.fill=100%",
   };
@@ -2806,6 +2806,76 @@ test_straggler_processes (void)
 
 /* ---- CUDA graphs: sightline-gen --graphs graph|node (issue 30) ------------------------------ */
 
+static gint
+cmp_line (gconstpointer a,
+          gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The low_occupancy findings of every configuration (thresholds open) of `path`, as "cost
+ * summary" lines, sorted. */
+static char *
+occupancy_lines (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlAnalyzeParams) params = sl_analyze_params_new ();
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_autoptr (SlAnalysis) a = NULL;
+  g_autoptr (GPtrArray) found = NULL;
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_no_error (error);
+  g_assert_true (sl_analyze_params_set (params, "low_occupancy.occupancy=1", &error));
+  g_assert_true (sl_analyze_params_set (params, "low_occupancy.share=0", &error));
+  g_assert_true (sl_analyze_params_set (params, "low_occupancy.time=1ns", &error));
+  a = sl_analyze (trace, (const char *const[]) { "low_occupancy", NULL }, params, &error);
+  g_assert_no_error (error);
+  found = instances_of_rule (a, "low_occupancy");
+  for (guint i = 0; i < found->len; i++)
+    {
+      const SlFinding *f = g_ptr_array_index (found, i);
+      g_ptr_array_add (lines, g_strdup_printf ("%" G_GINT64_FORMAT " %s", f->cost, f->summary));
+    }
+  g_ptr_array_sort (lines, cmp_line);
+  g_ptr_array_add (lines, NULL);
+  return g_strjoinv ("\n", (char **) lines->pdata);
+}
+
+/* A graph's nodes are kernel infos of their own (their graph ids): low_occupancy still judges
+ * each launch configuration as one, as for the same kernels launched on their own. */
+static void
+test_graph_node_configs (void)
+{
+  g_autofree char *path = trace_path ("graph-node-configs.sqlite");
+  g_autofree char *plain = trace_path ("graph-node-configs-plain.sqlite");
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *with_ids = NULL, *without = NULL;
+  g_autoptr (GFile) from = g_file_new_for_path (path), to = g_file_new_for_path (plain);
+
+  sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "30000", "--seed", "5", "--graphs", "node",
+               "--force", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  /* every node of the graph one kernel in one configuration (a captured step of one GEMM), at
+   * low occupancy (255 registers a thread), so that it is judged */
+  sl_test_exec_sql (path, "CREATE TEMP TABLE one AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                          "WHERE graphId IS NOT NULL LIMIT 1;"
+                          "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET registersPerThread = 255, "
+                          "demangledName = (SELECT demangledName FROM one), shortName = (SELECT "
+                          "shortName FROM one), mangledName = (SELECT mangledName FROM one), "
+                          "gridX = 512, gridY = 1, gridZ = 1, blockX = 128, blockY = 1, "
+                          "blockZ = 1, staticSharedMemory = 0, dynamicSharedMemory = 0, "
+                          "localMemoryPerThread = 0, localMemoryTotal = 0, "
+                          "sharedMemoryExecuted = 0 WHERE graphId IS NOT NULL");
+  g_assert_true (g_file_copy (from, to, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, NULL));
+  sl_test_exec_sql (plain, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET graphId = NULL, "
+                           "graphNodeId = NULL");
+  with_ids = occupancy_lines (path);
+  without = occupancy_lines (plain);
+  g_assert_cmpstr (with_ids, !=, "");
+  g_assert_cmpstr (with_ids, ==, without);
+}
+
 /* On a generated trace whose optimizer step is one CUDA graph a GPU: each GPU's busy time from
  * analyze is the SQL union of kernels, copies, sets and graph launches (its kernel time that of
  * kernels and graph launches); every GRAPH_TRACE row is loaded; no tiny_kernels finding counts a
@@ -2995,5 +3065,6 @@ main (int    argc,
   g_test_add_func ("/analyze/occupancy-costs-real", test_occupancy_costs_real);
   g_test_add_func ("/analyze/straggler-processes", test_straggler_processes);
   g_test_add_func ("/analyze/graphs", test_graphs);
+  g_test_add_func ("/analyze/graph-node-configs", test_graph_node_configs);
   return g_test_run ();
 }

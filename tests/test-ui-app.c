@@ -2228,6 +2228,21 @@ visible_is (gpointer data)
   return t0 == w->t0 && t1 == w->t1;
 }
 
+/* The visible span down to a share of `span` (for sl_test_wait_until): zoomed in past it. */
+typedef struct
+{
+  SlViewport *vp;
+  double      span;
+} SpanBelow;
+
+static gboolean
+span_below (gpointer data)
+{
+  const SpanBelow *w = data;
+
+  return visible_span (w->vp) < w->span;
+}
+
 /* The timeline's keys work with the focus in the Statistics pane (a tap of W zooms one small
  * step, W held zooms on, 0 shows all), and not in the search entry, which gets the letter
  * (issue 13, item 12). */
@@ -2269,8 +2284,11 @@ test_keys_anywhere (void)
       "%s windowfocus --sync %lu keydown w sleep 0.7 keyup w", xdotool,
       (unsigned long) gdk_x11_surface_get_xid (
         gtk_native_get_surface (GTK_NATIVE (main_window))));
+    SpanBelow zoomed = { vp, whole / tap / 1.3 };
     g_assert_true (g_spawn_command_line_async (cmd, NULL));
-    sl_test_iterate_for (1500);
+    /* waited for, then the rest of the key's time: xdotool starts late on a loaded machine */
+    sl_test_wait_until (span_below, &zoomed, 8000);
+    sl_test_iterate_for (1000);
   }
   held = whole / visible_span (vp) / tap;
   g_test_message ("focus in the Statistics pane: W tapped zoomed %.2f×, held 0.7 s %.2f× more",
