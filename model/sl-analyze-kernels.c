@@ -65,6 +65,7 @@ typedef struct
   guint32      *slot;     /* by name id: index in kgs->groups, G_MAXUINT32 when none yet */
   guint         n_strs;
   SlTrace      *trace;
+  gboolean      nodes;    /* some kernel info is a graph's node: each kernel is asked */
 } GroupScan;
 
 /* The kernel's group, made on its name's first instance; NULL for a name past the strings and
@@ -76,7 +77,8 @@ group_of (GroupScan    *scan,
 {
   guint32 name = lane->events[index].name;
 
-  if (name >= scan->n_strs || _sl_kernel_is_graph_node (scan->trace, lane, &lane->events[index]))
+  if (name >= scan->n_strs
+      || (scan->nodes && _sl_kernel_is_graph_node (scan->trace, lane, &lane->events[index])))
     return NULL;
   if (scan->slot[name] == G_MAXUINT32)
     {
@@ -125,10 +127,13 @@ kernel_groups (SlAnalyzeCtx *ctx,
 {
   guint n_strs = sl_trace_get_n_strs (ctx->trace);
   g_autofree guint32 *slot = g_new (guint32, MAX (n_strs, 1));
-  GroupScan scan = { kgs, slot, n_strs, ctx->trace };
+  GroupScan scan = { kgs, slot, n_strs, ctx->trace, FALSE };
   gsize all = 0;
 
   memset (slot, 0xff, sizeof (guint32) * MAX (n_strs, 1));
+  /* a few thousand infos looked at once, rather than each of ~10^6 kernels' */
+  for (guint i = 0; i < ctx->trace->kernel_infos->len && !scan.nodes; i++)
+    scan.nodes = g_array_index (ctx->trace->kernel_infos, SlKernelInfo, i).graph_id != 0;
   *kgs = (KernelGroups) { g_array_new (FALSE, FALSE, sizeof (KernelGroup)), NULL, NULL };
   foreach_kernel (ctx, gpu, group_count_cb, &scan);
   /* each group's stretch, then filled from its start */
