@@ -9,6 +9,7 @@
 #include "sl-format.h"
 #include "sl-kernel-kind.h"
 #include "sl-occupancy.h"
+#include "sl-reader-private.h"
 #include "sl-utilization.h"
 
 typedef struct
@@ -331,24 +332,6 @@ config_group_add_cb (const SlLane *lane,
   scan->all = _sl_time_add (scan->all, ev->end - ev->start);
 }
 
-static guint
-config_hash (gconstpointer p)
-{
-  const guint8 *b = p;
-  guint32 h = 2166136261u;
-
-  for (gsize i = 0; i < sizeof (SlKernelInfo); i++)
-    h = (h ^ b[i]) * 16777619u;
-  return h;
-}
-
-static gboolean
-config_equal (gconstpointer a,
-              gconstpointer b)
-{
-  return memcmp (a, b, sizeof (SlKernelInfo)) == 0;
-}
-
 /* Each kernel info's first info of the same configuration (canon[i] == i for most). */
 static guint32 *
 config_canon (SlTrace *trace)
@@ -356,7 +339,7 @@ config_canon (SlTrace *trace)
   guint32 n = trace->kernel_infos->len;
   guint32 *canon = g_new (guint32, MAX (n, 1));
   g_autofree SlKernelInfo *keys = g_new (SlKernelInfo, MAX (n, 1));
-  g_autoptr (GHashTable) first = g_hash_table_new (config_hash, config_equal);
+  g_autoptr (GHashTable) first = g_hash_table_new (_sl_kernel_info_hash, _sl_kernel_info_equal);
 
   for (guint32 i = 0; i < n; i++)
     {
