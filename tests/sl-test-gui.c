@@ -2,6 +2,10 @@
  * labels, dialogs among the toplevels. */
 #include "sl-test-gui.h"
 
+#include <math.h>
+
+#include <gdk/x11/gdkx.h>
+
 void
 sl_test_iterate_for (guint ms)
 {
@@ -134,4 +138,43 @@ sl_test_parse_count (const char *text)
     if (g_ascii_isdigit (*p))
       v = v * 10 + (*p - '0');
   return v;
+}
+
+/* A click through the X server at widget coordinates (x, y); FALSE without xdotool. */
+gboolean
+sl_test_real_click (GtkWidget *widget,
+                    double     x,
+                    double     y,
+                    int        button)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  GtkNative *native = gtk_widget_get_native (widget);
+  GdkSurface *surface = gtk_native_get_surface (native);
+  graphene_point_t p;
+  double sx, sy;
+  g_autofree char *cmd = NULL;
+  gint status = -1;
+
+  if (xdotool == NULL || !GDK_IS_X11_SURFACE (surface))
+    return FALSE;
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click %d", xdotool,
+                         (unsigned long) gdk_x11_surface_get_xid (surface),
+                         (int) lround (p.x + sx), (int) lround (p.y + sy), button);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+  return TRUE;
+}
+
+void
+sl_test_app_done (GtkApplication *app)
+{
+  for (GList *l = gtk_application_get_windows (app); l != NULL;
+       l = gtk_application_get_windows (app))
+    gtk_window_destroy (l->data);
+  sl_test_iterate_for (50);
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
 }

@@ -31,4 +31,14 @@ gint64   sl_test_parse_count (const char *text);
 GtkWidget *sl_test_find_toplevel (GType     type,
                                   gboolean  mapped);
 
+/* A click of `button` through the X server at widget coordinates (x, y), as a user's: FALSE
+ * without xdotool or X11. */
+gboolean sl_test_real_click (GtkWidget *widget,
+                             double     x,
+                             double     y,
+                             int        button);
+/* The end of a GUI test program: its windows destroyed, the hold g_test_run () ran under
+ * released, `app` unreferenced. */
+void     sl_test_app_done    (GtkApplication *app);
+
 G_END_DECLS

@@ -130,33 +130,6 @@ open_and_wait (const char *path)
   return window;
 }
 
-/* A click where a person would click: through the X server, at widget coordinates (x, y). */
-static gboolean
-real_click (GtkWidget *widget,
-            double     x,
-            double     y)
-{
-  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
-  GtkNative *native = gtk_widget_get_native (widget);
-  GdkSurface *surface = gtk_native_get_surface (native);
-  graphene_point_t p;
-  double sx, sy;
-  g_autofree char *cmd = NULL;
-  gint status = -1;
-
-  if (xdotool == NULL || !GDK_IS_X11_SURFACE (surface))
-    return FALSE;
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
-                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
-  gtk_native_get_surface_transform (native, &sx, &sy);
-  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click 1", xdotool,
-                         (unsigned long) gdk_x11_surface_get_xid (surface),
-                         (int) lround (p.x + sx), (int) lround (p.y + sy));
-  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
-  g_assert_cmpint (status, ==, 0);
-  return TRUE;
-}
-
 /* Without xdotool: the timeline's own selection path, then its signal, as a click would. */
 static void
 programmatic_click (SlTimelineView *tv,
@@ -757,8 +730,8 @@ test_click_kernel (void)
   g_test_message ("kernel box at %.0f,%.0f %.0fx%.0f", area.origin.x, area.origin.y,
                   area.size.width, area.size.height);
   g_assert_cmpfloat (area.size.width, >, 20);
-  real = real_click (GTK_WIDGET (tv), area.origin.x + area.size.width / 2,
-                     area.origin.y + area.size.height / 2);
+  real = sl_test_real_click (GTK_WIDGET (tv), area.origin.x + area.size.width / 2,
+                             area.origin.y + area.size.height / 2, 1);
   if (!real)
     {
       g_test_message ("xdotool not found: selecting through the timeline's API");
@@ -778,8 +751,8 @@ test_click_kernel (void)
                       sl_timeline_view_get_event_area (tv, ref, &again) ? "shown" : "gone");
       sl_test_screenshot (GTK_WIDGET (main_window), "sample-kernel-missed");
       g_assert_true (sl_timeline_view_get_event_area (tv, ref, &area));
-      real_click (GTK_WIDGET (tv), area.origin.x + area.size.width / 2,
-                  area.origin.y + area.size.height / 2);
+      sl_test_real_click (GTK_WIDGET (tv), area.origin.x + area.size.width / 2,
+                          area.origin.y + area.size.height / 2, 1);
     }
   g_assert_true (sl_test_wait_until (pane_shows, &w, 15000));
   g_assert_cmpint (sl_timeline_view_get_selected_event (tv).lane, ==, ref.lane);
@@ -2516,11 +2489,6 @@ main (int    argc,
       kill (atoi (text), SIGTERM);
   }
 
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
-       l = gtk_application_get_windows (GTK_APPLICATION (app)))
-    gtk_window_destroy (l->data);
-  sl_test_iterate_for (50);
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
+  sl_test_app_done (GTK_APPLICATION (app));
   return ret;
 }

@@ -389,11 +389,6 @@ main (int    argc,
   g_test_add_func ("/ui-events/nested-lane-names", test_nested_lane_names);
   ret = g_test_run ();
 
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
-       l = gtk_application_get_windows (GTK_APPLICATION (app)))
-    gtk_window_destroy (l->data);
-  sl_test_iterate_for (50);
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
+  sl_test_app_done (GTK_APPLICATION (app));
   return ret;
 }

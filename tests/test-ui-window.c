@@ -63,34 +63,6 @@ find_labelled (GtkWidget  *root,
   return NULL;
 }
 
-/* A click through the X server at widget coordinates (x, y); FALSE without xdotool. */
-static gboolean
-real_click (GtkWidget *widget,
-            double     x,
-            double     y,
-            int        button)
-{
-  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
-  GtkNative *native = gtk_widget_get_native (widget);
-  GdkSurface *surface = gtk_native_get_surface (native);
-  graphene_point_t p;
-  double sx, sy;
-  g_autofree char *cmd = NULL;
-  gint status = -1;
-
-  if (xdotool == NULL || !GDK_IS_X11_SURFACE (surface))
-    return FALSE;
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
-                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
-  gtk_native_get_surface_transform (native, &sx, &sy);
-  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click %d", xdotool,
-                         (unsigned long) gdk_x11_surface_get_xid (surface),
-                         (int) lround (p.x + sx), (int) lround (p.y + sy), button);
-  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
-  g_assert_cmpint (status, ==, 0);
-  return TRUE;
-}
-
 /* Scrolls `widget` into view in the scrolled window around it, and lets it be drawn there. */
 static void
 scroll_into_view (GtkWidget *widget)
@@ -208,8 +180,8 @@ test_go_to_links (void)
   w.ref = (SlEventRef) { (gint) api_lane->index, api_index };
   scroll_into_view (button);
   sl_test_screenshot (GTK_WIDGET (window), "h3-go-to-launch");
-  if (!real_click (button, gtk_widget_get_width (button) / 2.0,
-                   gtk_widget_get_height (button) / 2.0, 1))
+  if (!sl_test_real_click (button, gtk_widget_get_width (button) / 2.0,
+                           gtk_widget_get_height (button) / 2.0, 1))
     {
       g_test_skip ("no xdotool");
       close_window (window);
@@ -780,7 +752,8 @@ test_menu_fits (void)
 
       /* a right click where a person clicks; on a loaded machine the X server has been seen to
        * drop one: then the view's own way in, as the click does */
-      if (!real_click (GTK_WIDGET (tv), x, y, 3) || !sl_test_wait_until (menu_shown, tv, 3000))
+      if (!sl_test_real_click (GTK_WIDGET (tv), x, y, 3)
+          || !sl_test_wait_until (menu_shown, tv, 3000))
         sl_timeline_view_context_menu_at (tv, x, y, TRUE);
       menu = tv->menu;
       g_assert_nonnull (menu);
@@ -1022,11 +995,6 @@ main (int    argc,
   g_test_add_func ("/ui-window/small-screen", test_small_screen);
   ret = g_test_run ();
 
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
-       l = gtk_application_get_windows (GTK_APPLICATION (app)))
-    gtk_window_destroy (l->data);
-  sl_test_iterate_for (50);
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
+  sl_test_app_done (GTK_APPLICATION (app));
   return ret;
 }
