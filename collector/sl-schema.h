@@ -42,6 +42,20 @@ extern "C"
   "  graphExecId                      INTEGER  NOT NULL\n"                                         \
   ")"
 
+/* CUDA API calls' backtraces (nsys --cudabacktrace), one row per frame, leaf first; a
+ * CUPTI_ACTIVITY_KIND_RUNTIME row's callchainId names its id.  Made only by the writers that have
+ * some, as nsys does. */
+#define SL_SCHEMA_CUDA_CALLCHAINS_SQL                                                              \
+  "CREATE TABLE CUDA_CALLCHAINS (\n"                                                              \
+  "  id                               INTEGER  NOT NULL,\n"                                        \
+  "  symbol                           INTEGER  NOT NULL,\n"                                        \
+  "  module                           INTEGER  NOT NULL,\n"                                        \
+  "  unresolved                       INTEGER,\n"                                                  \
+  "  originalIP                       INTEGER,\n"                                                  \
+  "  stackDepth                       INTEGER  NOT NULL,\n"                                        \
+  "  PRIMARY KEY (id, stackDepth)\n"                                                           \
+  ")"
+
 /* "None" in streamId / eventId columns of CUPTI_ACTIVITY_KIND_SYNCHRONIZATION. */
 #define SL_SCHEMA_ID_NONE INT64_C (4294967295)
 

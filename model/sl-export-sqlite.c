@@ -298,7 +298,7 @@ enum
 
 static const char *const st_sql[N_ST] = {
   [ST_RUNTIME] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
-                 "correlationId, nameId, returnValue) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   [ST_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
                 "greenContextId, streamId, correlationId, globalPid, demangledName, shortName, "
                 "mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, "
@@ -343,6 +343,7 @@ typedef struct
   gint64        sample_id;
   gboolean      by_rowid;     /* NVTX rows keep the source file's rowids (_sl_nvtx_range_id) */
   gint64        next_rowid;   /* past every range's: for rows that have none */
+  GHashTable   *cuda_chains;  /* chain index + 1 (the callchainId written) of the CUDA calls' */
 } Rows;
 
 static void
@@ -528,6 +529,22 @@ write_cpu_event (Rows           *rows,
       sqlite3_bind_int64 (stmt, 5, ev->corr);
       sqlite3_bind_int64 (stmt, 6, ev->name);
       sqlite3_bind_int64 (stmt, 7, ev->aux >> 8);
+      if (rows->cuda_chains != NULL)
+        {
+          /* the backtrace's id is its chain's index + 1 (calls with one stack share it; 0 is
+           * no chain in the 2021 layout) */
+          guint32 chain = _sl_trace_find_cuda_chain (trace, lane, ev);
+          guint id = chain != G_MAXUINT32 ? chain + 1 : 0;
+          if (id != 0)
+            {
+              g_hash_table_add (rows->cuda_chains, GUINT_TO_POINTER (id));
+              sqlite3_bind_int64 (stmt, 8, id);
+            }
+          else
+            sqlite3_bind_null (stmt, 8);
+        }
+      else
+        sqlite3_bind_null (stmt, 8);
       return sql_step (rows->s, stmt, "CUPTI_ACTIVITY_KIND_RUNTIME");
     case SL_LANE_NVTX:
       {
@@ -764,6 +781,37 @@ write_osrt_chains (Sql *s)
   sqlite3_finalize (stmt);
 }
 
+/* CUDA_CALLCHAINS: the backtraces of the CUDA calls written, by the id their rows name. */
+static void
+write_cuda_chains (Sql        *s,
+                   GHashTable *ids)
+{
+  if (ids == NULL || g_hash_table_size (ids) == 0)
+    return;
+  sqlite3_stmt *stmt = sql_prepare (s, "INSERT INTO CUDA_CALLCHAINS (id, symbol, module, "
+                                       "stackDepth) VALUES (?, ?, ?, ?)");
+  if (stmt == NULL)
+    return;
+  GHashTableIter iter;
+  gpointer key;
+  g_hash_table_iter_init (&iter, ids);
+  while (g_hash_table_iter_next (&iter, &key, NULL) && !s->failed)
+    {
+      guint id = GPOINTER_TO_UINT (key);
+      const guint32 *syms, *mods;
+      guint n = sl_trace_get_callchain (s->trace, id - 1, &syms, &mods);
+      for (guint f = 0; f < n && !s->failed; f++)
+        {
+          sqlite3_bind_int64 (stmt, 1, id);
+          sqlite3_bind_int64 (stmt, 2, syms[f]);
+          sqlite3_bind_int64 (stmt, 3, mods[f]);
+          sqlite3_bind_int64 (stmt, 4, f);
+          sql_step (s, stmt, "CUDA_CALLCHAINS");
+        }
+    }
+  sqlite3_finalize (stmt);
+}
+
 static void
 write_events (Sql *s)
 {
@@ -775,6 +823,13 @@ write_events (Sql *s)
     graphs = sl_trace_get_lane (s->trace, i)->kind == SL_LANE_GRAPHS;
   if (graphs && !sql_exec (s, SL_SCHEMA_GRAPH_TRACE_SQL))
     return;
+  /* CUDA calls' backtraces: the same, when the trace has some */
+  if (sl_trace_get_n_cuda_callchains (s->trace) > 0)
+    {
+      if (!sql_exec (s, SL_SCHEMA_CUDA_CALLCHAINS_SQL))
+        return;
+      rows.cuda_chains = g_hash_table_new (g_direct_hash, g_direct_equal);
+    }
   for (guint i = 0; i < N_ST; i++)
     if ((i != ST_GRAPH || graphs) && (rows.st[i] = sql_prepare (s, st_sql[i])) == NULL)
       goto out;
@@ -816,6 +871,7 @@ write_events (Sql *s)
         }
     }
   write_osrt_chains (s);
+  write_cuda_chains (s, rows.cuda_chains);
 
 out:
   for (guint i = 0; i < N_ST; i++)
@@ -823,6 +879,7 @@ out:
       sqlite3_finalize (rows.st[i]);
   g_clear_pointer (&rows.domain_ids, g_hash_table_unref);
   g_clear_pointer (&rows.domains_made, g_hash_table_unref);
+  g_clear_pointer (&rows.cuda_chains, g_hash_table_unref);
 }
 
 gboolean

@@ -135,6 +135,41 @@ typedef struct
   guint32 reserved;     /* 0: no padding of unknown bytes in the cache file */
 } SlCudaChain;
 
+/* A CUDA event record (CUPTI_ACTIVITY_KIND_CUDA_EVENT, or a Kineto wait's
+ * wait_on_cuda_event_record_corr_id): which stream recorded which event, tied to its
+ * cudaEventRecord call by process and correlation id.  Raw, as read (no global ids: a merge moves
+ * it by process tag and time offset only); the links are sl-trace-events.c's, made on first use.
+ * Typically 10^2 … 10^5 of them, one per cudaEventRecord call. */
+typedef struct
+{
+  guint64 global_pid;
+  SlTime  timestamp;    /* device-side completion, 0 when not collected (nsys before 2025.5) */
+  guint32 corr;         /* the cudaEventRecord call's correlation id, 0 when none */
+  guint32 event_id;     /* CUPTI's eventId */
+  guint32 sync_id;      /* eventSyncId (nsys 2025.5+), SL_NO_LINK when none */
+  guint32 device;
+  guint32 context;
+  guint32 stream;
+} SlCudaEventRow;
+
+G_STATIC_ASSERT (sizeof (SlCudaEventRow) == 40);
+
+/* What a synchronization record says it waited for (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION's eventId
+ * and eventSyncId, Kineto's wait_on_cuda_event_id and wait_on_cuda_event_record_corr_id), for a
+ * row that names an event: its SL_LANE_SYNC event is the one of that process with this correlation
+ * id and start.  Sorted by process, correlation id and start (_sl_trace_sort_event_waits). */
+typedef struct
+{
+  guint64 global_pid;
+  SlTime  start;
+  guint32 corr;         /* the sync row's correlation id (its API call's), 0 when none */
+  guint32 event_id;     /* SL_NO_LINK when the row names none */
+  guint32 sync_id;      /* eventSyncId, SL_NO_LINK when none */
+  guint32 record_corr;  /* the record's correlation id where the file names it (Kineto), else 0 */
+} SlCudaWaitRow;
+
+G_STATIC_ASSERT (sizeof (SlCudaWaitRow) == 32);
+
 struct _SlTrace
 {
   gint          ref_count;
@@ -170,6 +205,9 @@ struct _SlTrace
   GArray       *chain_modules;
   GArray       *osrt_chains;   /* SlChainId: OSRT_CALLCHAINS id -> chain, sorted by id */
   GArray       *cuda_chains;   /* SlCudaChain, sorted by process, correlation id and class */
+  GArray       *cuda_events;   /* SlCudaEventRow, as read */
+  GArray       *event_waits;   /* SlCudaWaitRow, sorted (_sl_trace_sort_event_waits) */
+  gpointer      event_links;   /* SlEventLinks (sl-trace-events.c), built on first use */
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
   GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */
@@ -217,8 +255,16 @@ void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_P
 void    _sl_trace_set_loading (SlTrace *trace, SlTime from, SlTime end, double share);
 /* The chain of an OSRT_CALLCHAINS id, G_MAXUINT32 when the file has none of that id. */
 guint32 _sl_trace_find_osrt_chain (SlTrace *trace, guint32 callchain_id);
+/* Sorts trace->event_waits by process, correlation id and start (after a load or a merge). */
+void    _sl_trace_sort_event_waits (SlTrace *trace);
+/* Frees the links of records and waits (sl-trace-events.c). */
+void    _sl_event_links_free  (gpointer links);
 /* Sorts trace->cuda_chains by process, correlation id and class (after a load or a merge). */
 void    _sl_trace_sort_cuda_chains (SlTrace *trace);
+/* The chain (sl_trace_get_callchain's index) of a CUDA API call's backtrace; G_MAXUINT32: none. */
+guint32 _sl_trace_find_cuda_chain (SlTrace       *trace,
+                                   const SlLane  *lane,
+                                   const SlEvent *ev);
 SlLane *_sl_trace_add_lane    (SlTrace *trace, SlLaneKind kind);
 
 /* Frees a block from g_malloc.  One of tens of megabytes first gives its pages back a step at a

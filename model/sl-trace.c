@@ -1007,18 +1007,13 @@ _sl_trace_sort_cuda_chains (SlTrace *trace)
   g_array_sort (trace->cuda_chains, compare_cuda_chains);
 }
 
-guint
-sl_trace_get_cuda_callchain (SlTrace        *trace,
-                             const SlLane   *lane,
-                             const SlEvent  *ev,
-                             const guint32 **symbols,
-                             const guint32 **modules)
+guint32
+_sl_trace_find_cuda_chain (SlTrace       *trace,
+                           const SlLane  *lane,
+                           const SlEvent *ev)
 {
-  g_return_val_if_fail (trace != NULL && lane != NULL && ev != NULL, 0);
-  g_return_val_if_fail (symbols != NULL && modules != NULL, 0);
-  *symbols = *modules = NULL;
   if (lane->kind != SL_LANE_CUDA_API || trace->cuda_chains->len == 0)
-    return 0;
+    return G_MAXUINT32;
 
   const SlCudaChain *c = (const SlCudaChain *) trace->cuda_chains->data;
   SlCudaChain key = { lane->global_pid, ev->corr, ev->aux & 0xFF, 0, 0 };
@@ -1032,8 +1027,23 @@ sl_trace_get_cuda_callchain (SlTrace        *trace,
         hi = mid;
     }
   if (lo == trace->cuda_chains->len || compare_cuda_chains (&c[lo], &key) != 0)
-    return 0;
-  return sl_trace_get_callchain (trace, c[lo].chain, symbols, modules);
+    return G_MAXUINT32;
+  return c[lo].chain;
+}
+
+guint
+sl_trace_get_cuda_callchain (SlTrace        *trace,
+                             const SlLane   *lane,
+                             const SlEvent  *ev,
+                             const guint32 **symbols,
+                             const guint32 **modules)
+{
+  g_return_val_if_fail (trace != NULL && lane != NULL && ev != NULL, 0);
+  g_return_val_if_fail (symbols != NULL && modules != NULL, 0);
+  *symbols = *modules = NULL;
+
+  guint32 chain = _sl_trace_find_cuda_chain (trace, lane, ev);
+  return chain != G_MAXUINT32 ? sl_trace_get_callchain (trace, chain, symbols, modules) : 0;
 }
 
 guint

@@ -297,6 +297,7 @@ sl_test_assert_equivalent (SlTrace *a,
   g_assert_cmpuint (a->kernel_infos->len, ==, b->kernel_infos->len);
   g_assert_cmpuint (a->copy_infos->len, ==, b->copy_infos->len);
   g_assert_cmpuint (a->osrt_chains->len, ==, b->osrt_chains->len);
+  g_assert_cmpuint (a->cuda_chains->len, ==, b->cuda_chains->len);
   g_assert_cmpuint (a->diagnostics->len, ==, b->diagnostics->len);
 
   g_assert_cmpuint (sl_trace_get_n_lanes (a), ==, sl_trace_get_n_lanes (b));

@@ -94,6 +94,40 @@ assert_same_reports (SlTrace    *trace,
 
 /* Every real trace: the export loads back with the same events, the same span, and every report
  * (the five the issue names among them) gives the same CSV text. */
+static int
+compare_str (gconstpointer a,
+             gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* Each CUDA call's backtrace as text ("correlationId: frame;frame…"), sorted. */
+static GPtrArray *
+cuda_backtraces (SlTrace *trace)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_CUDA_API && k < lane->n_events; k++)
+        {
+          const guint32 *syms, *mods;
+          guint n = sl_trace_get_cuda_callchain (trace, lane, &lane->events[k], &syms, &mods);
+          if (n == 0)
+            continue;
+          GString *text = g_string_new (NULL);
+          g_string_printf (text, "%u:", lane->events[k].corr);
+          for (guint f = 0; f < n; f++)
+            g_string_append_printf (text, " %s@%s;", sl_trace_str (trace, syms[f]),
+                                    sl_trace_str (trace, mods[f]));
+          g_ptr_array_add (out, g_string_free (text, FALSE));
+        }
+    }
+  g_ptr_array_sort (out, compare_str);
+  return out;
+}
+
 static void
 test_sqlite_round_trip (void)
 {
@@ -123,6 +157,14 @@ test_sqlite_round_trip (void)
       g_assert_cmpstr (sl_trace_get_schema (back), ==, "3.25.0");
 
       assert_same_reports (trace, back, base);
+      /* CUDA calls' backtraces (CUDA_CALLCHAINS), frame by frame */
+      g_autoptr (GPtrArray) bt_a = cuda_backtraces (trace);
+      g_autoptr (GPtrArray) bt_b = cuda_backtraces (back);
+      g_assert_cmpuint (bt_a->len, ==, bt_b->len);
+      for (guint i = 0; i < bt_a->len; i++)
+        g_assert_cmpstr (bt_a->pdata[i], ==, bt_b->pdata[i]);
+      if (strstr (base, "cuda-backtraces") != NULL)
+        g_assert_cmpuint (bt_a->len, ==, 18);
       g_unlink (out);
     }
 }
@@ -284,13 +326,6 @@ model_key (SlTrace       *trace,
                           || (lane->kind == SL_LANE_NVTX && (ev->link & SL_NVTX_MARK))
                           ? (SlTime) -1 : through_double (ev->end - ev->start),
                           named ? name : "", corr ? (int) ev->corr : -1);
-}
-
-static int
-compare_str (gconstpointer a,
-             gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
 /* The JSON of an export against the model it came from, over [t0, t1). */
