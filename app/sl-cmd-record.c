@@ -55,6 +55,8 @@ usage (FILE *out)
            "                        (default: 80000)\n"
            "      --sched on|off|perf|proc  thread scheduling (default: on: perf context-switch\n"
            "                        records where allowed, else /proc polled at 1 kHz)\n"
+           "      --cuda-graph-trace graph|node  a CUDA graph launch as one row (graph, the\n"
+           "                        default) or as the kernels of its nodes (node), as nsys\n"
            "      --delay S         start collecting after S seconds\n"
            "      --duration S      collect for S seconds, then end the program\n"
            "      --env VAR=VALUE   set VAR in COMMAND's environment (repeatable)\n"
@@ -106,6 +108,7 @@ sl_cmd_record (int    argc,
   const char *osrt_threshold = NULL;
   const char *osrt_backtrace = NULL;
   const char *sched = "auto";
+  const char *graph_trace = "graph";
   g_autofree char *sched_note = NULL;
   double delay = 0, duration = 0;
   gboolean force = FALSE, stats = FALSE;
@@ -178,6 +181,15 @@ sl_cmd_record (int    argc,
           if (!g_ascii_isdigit (osrt_backtrace[0]) && strcmp (osrt_backtrace, "none") != 0)
             {
               fprintf (stderr, "sightline record: --osrt-backtrace wants nanoseconds or none\n");
+              return 2;
+            }
+        }
+      else if (strcmp (a, "--cuda-graph-trace") == 0)
+        {
+          graph_trace = argv[++i];
+          if (strcmp (graph_trace, "graph") != 0 && strcmp (graph_trace, "node") != 0)
+            {
+              fprintf (stderr, "sightline record: --cuda-graph-trace wants graph or node\n");
               return 2;
             }
         }
@@ -298,6 +310,7 @@ sl_cmd_record (int    argc,
   settings->duration_s = duration;
   settings->output = g_strdup (output);
   settings->sched = g_strdup (strcmp (sched, "on") == 0 ? "auto" : sched);
+  settings->cuda_graph_nodes = strcmp (graph_trace, "node") == 0;
   if (osrt_backtrace != NULL)
     settings->osrt_backtrace_ns = strcmp (osrt_backtrace, "none") == 0
                                     ? G_MAXUINT64

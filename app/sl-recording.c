@@ -320,6 +320,8 @@ sl_record_request (const SlRecordSettings *s,
                                            s->osrt_backtrace_ns));
   if (s->sched != NULL)
     g_ptr_array_add (msg, g_strdup_printf ("sched=%s", s->sched));
+  g_ptr_array_add (msg, g_strdup_printf ("cuda_graph_trace=%s",
+                                         s->cuda_graph_nodes ? "node" : "graph"));
   /* our environment, with the settings' variables over it */
   for (char **e = environ; *e != NULL; e++)
     {

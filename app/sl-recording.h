@@ -20,6 +20,8 @@ typedef struct
   guint64  osrt_backtrace_ns; /* backtraces of calls this long; 0: the default (80 µs),
                                * G_MAXUINT64: none */
   char    *sched;             /* scheduling: "auto" (NULL too), "off", "perf" or "proc" */
+  gboolean cuda_graph_nodes;  /* CUDA graph launches as their nodes' kernels (--cuda-graph-trace
+                               * node); FALSE: one row a launch (graph, nsys's default) */
   char    *output;        /* the trace file */
 } SlRecordSettings;
 

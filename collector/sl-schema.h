@@ -42,6 +42,22 @@ extern "C"
   "  graphExecId                      INTEGER  NOT NULL\n"                                         \
   ")"
 
+/* CUPTI_ACTIVITY_KIND_CUDA_EVENT as nsys 2025.5 (schema 3.24) writes it: one row a
+ * cudaEventRecord; eventSyncId ties it to the CUPTI_ACTIVITY_KIND_SYNCHRONIZATION rows that
+ * waited for it.  Made, as nsys makes it, only when an event was recorded. */
+#define SL_SCHEMA_CUDA_EVENT_SQL                                                                   \
+  "CREATE TABLE CUPTI_ACTIVITY_KIND_CUDA_EVENT (\n"                                                \
+  "  timestamp                        INTEGER,\n"                                                  \
+  "  deviceId                         INTEGER  NOT NULL,\n"                                        \
+  "  contextId                        INTEGER  NOT NULL,\n"                                        \
+  "  greenContextId                   INTEGER,\n"                                                  \
+  "  streamId                         INTEGER  NOT NULL,\n"                                        \
+  "  correlationId                    INTEGER,\n"                                                  \
+  "  globalPid                        INTEGER,\n"                                                  \
+  "  eventId                          INTEGER  NOT NULL,\n"                                        \
+  "  eventSyncId                      INTEGER\n"                                                   \
+  ")"
+
 /* CUDA API calls' backtraces (nsys --cudabacktrace), one row per frame, leaf first; a
  * CUPTI_ACTIVITY_KIND_RUNTIME row's callchainId names its id.  Made only by the writers that have
  * some, as nsys does. */

@@ -46,6 +46,8 @@ extern "C"
     SL_WIRE_SCHED,          /* SlWireSched: a context switch (made by the daemon, not the library) */
     SL_WIRE_PROCESS,        /* SlWireProcess + command line: a process of the tree (daemon) */
     SL_WIRE_PYCODE,         /* SlWirePyCode + name, file, line table: a Python code object */
+    SL_WIRE_CUDA_EVENT,     /* SlWireCudaEvent: a cudaEventRecord's event on the GPU */
+    SL_WIRE_GRAPH,          /* SlWireGraph: a CUDA graph launch traced whole */
     SL_WIRE_N_TYPES
   } SlWireType;
 
@@ -269,7 +271,37 @@ extern "C"
     uint32_t correlation_id;
     uint32_t sync_type; /* SL_SYNC_* */
     uint32_t event_id;  /* UINT32_MAX: none */
+    uint64_t event_sync_id; /* the event record waited for (SlWireCudaEvent); UINT32_MAX: none */
   } SlWireSync;
+
+  /* CUPTI_ACTIVITY_KIND_CUDA_EVENT: a cudaEventRecord, once per record of an event. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t timestamp_ns;  /* on the GPU when it was reached; 0: not collected (the default) */
+    uint64_t event_sync_id; /* what SlWireSync.event_sync_id names it by */
+    uint32_t device_id;
+    uint32_t context_id;
+    uint32_t stream_id;
+    uint32_t correlation_id; /* the cudaEventRecord call's */
+    uint32_t event_id;
+    uint32_t pad;
+  } SlWireCudaEvent;
+
+  /* CUPTI_ACTIVITY_KIND_GRAPH_TRACE: one launch of a CUDA graph, its nodes not traced one by
+   * one (nsys --cuda-graph-trace=graph). */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint32_t device_id;
+    uint32_t context_id;
+    uint32_t stream_id;
+    uint32_t correlation_id; /* the launching call's */
+    uint32_t graph_id;
+    uint32_t graph_exec_id; /* 0: not known (the launch's callback was not seen) */
+  } SlWireGraph;
 
   typedef struct
   {

@@ -1,5 +1,7 @@
 # cupti.cmake: test-cupti drives the injection library's CUPTI part (sl-inject-cupti.c) with
-# activity records built by hand in CUDA's own structs; built only where CUDA and CUPTI are found.
+# activity records built by hand in CUDA's own structs; test-fake-cupti records a fake CUDA program
+# end to end through libsl-fake-cupti.so, a test double of libcupti.  Built only where CUDA and
+# CUPTI are found.
 # It lives in tests/cupti/ so that the test-*.c glob of tests/CMakeLists.txt does not build it
 # everywhere.
 if(SL_HAVE_CUDA)
@@ -17,4 +19,35 @@ if(SL_HAVE_CUDA)
   add_test(NAME inject-no-cupti-link
            COMMAND sh -c "! readelf -d \"$1\" | grep -q libcupti" sh $<TARGET_FILE:sightline-inject>)
   set_tests_properties(cupti PROPERTIES TIMEOUT 300 ENVIRONMENT "G_DEBUG=fatal-warnings")
+
+  # The double of libcupti (SIGHTLINE_CUPTI names it) and the program that calls its fake CUDA:
+  # both run inside the recorded process, which gets our library by LD_PRELOAD, so no sanitizer
+  # runtime (as sl-test-target in record.cmake).
+  add_library(sl-fake-cupti SHARED ${CMAKE_CURRENT_LIST_DIR}/cupti/fake-cupti.c)
+  set_target_properties(sl-fake-cupti PROPERTIES C_VISIBILITY_PRESET hidden)
+  target_include_directories(sl-fake-cupti PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
+  target_link_libraries(sl-fake-cupti PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+  add_executable(sl-fake-cuda-target ${CMAKE_CURRENT_LIST_DIR}/targets/sl-fake-cuda-target.c)
+  target_include_directories(sl-fake-cuda-target PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cupti)
+  target_link_libraries(sl-fake-cuda-target PRIVATE sl-fake-cupti)
+  if(SL_SANITIZE)
+    foreach(t sl-fake-cupti sl-fake-cuda-target)
+      target_compile_options(${t} PRIVATE -fno-sanitize=all)
+      target_link_options(${t} PRIVATE -fno-sanitize=all)
+    endforeach()
+  endif()
+  add_executable(test-fake-cupti ${CMAKE_CURRENT_LIST_DIR}/cupti/test-fake-cupti.c
+                                 ${CMAKE_CURRENT_LIST_DIR}/sl-test-util.c)
+  target_include_directories(test-fake-cupti PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(test-fake-cupti PRIVATE sightline-model PkgConfig::SQLITE
+                                                PkgConfig::SL_JSON)
+  target_compile_definitions(test-fake-cupti PRIVATE
+    SL_TRACES_DIR="${SL_TRACES_DIR}"
+    SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>"
+    SL_FAKE_CUPTI_PATH="$<TARGET_FILE:sl-fake-cupti>"
+    SL_FAKE_TARGET_PATH="$<TARGET_FILE:sl-fake-cuda-target>")
+  add_dependencies(test-fake-cupti sightline sightlined sightline-inject sl-fake-cupti
+                   sl-fake-cuda-target)
+  add_test(NAME fake-cupti COMMAND test-fake-cupti --tap)
+  set_tests_properties(fake-cupti PROPERTIES TIMEOUT 300 ENVIRONMENT "G_DEBUG=fatal-warnings")
 endif()

@@ -113,7 +113,7 @@ test_round_trip (void)
                        SL_MEM_KIND_DEVICE };
     add (w, rec (SL_WIRE_MEMSET, &s, sizeof s, NULL));
     SlWireSync y = { { 0, 0, 0 }, T + 3600000, T + 3700000, 0, 1, UINT32_MAX, 202,
-                     SL_SYNC_CONTEXT, UINT32_MAX };
+                     SL_SYNC_CONTEXT, UINT32_MAX, UINT32_MAX };
     add (w, rec (SL_WIRE_SYNC, &y, sizeof y, NULL));
     SlWireDropped d = { { 0, 0, TID }, T + 4000000, 7, SL_DROP_CUPTI, 0 };
     add (w, rec (SL_WIRE_DROPPED, &d, sizeof d, NULL));

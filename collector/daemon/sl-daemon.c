@@ -439,7 +439,7 @@ set_by_daemon (const char *v)
   static const char *const names[] = {
     "SIGHTLINE_SOCKET=", "SIGHTLINE_SESSION=", "SIGHTLINE_TRACE=", "SIGHTLINE_SAMPLE_HZ=",
     "SIGHTLINE_OSRT_THRESHOLD_NS=", "SIGHTLINE_OSRT_BACKTRACE_NS=", "NVTX_INJECTION64_PATH=",
-    "CUDA_INJECTION64_PATH=",
+    "CUDA_INJECTION64_PATH=", "SIGHTLINE_CUDA_GRAPH_TRACE=",
   };
 
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -475,6 +475,7 @@ session_start (Conn         *client,
   const char *force = opt (kv, n_kv, "force");
   const char *threshold = opt (kv, n_kv, "osrt_threshold_ns");
   const char *backtrace = opt (kv, n_kv, "osrt_backtrace_ns");
+  const char *graph_trace = opt (kv, n_kv, "cuda_graph_trace");
   int sched = sl_sched_method_parse (opt (kv, n_kv, "sched"));
   char *werr = NULL;
 
@@ -486,6 +487,13 @@ session_start (Conn         *client,
   if (sched < 0)
     {
       sl_control_sendv (client->fd, "error", "sched: one of auto, on, off, perf, proc", "2", NULL);
+      return;
+    }
+  if (graph_trace == NULL)
+    graph_trace = "graph"; /* nsys's default */
+  if (strcmp (graph_trace, "graph") != 0 && strcmp (graph_trace, "node") != 0)
+    {
+      sl_control_sendv (client->fd, "error", "cuda_graph_trace: graph or node", "2", NULL);
       return;
     }
   /* a daemon whose library was removed since it started (its prefix uninstalled) would run the
@@ -536,6 +544,10 @@ session_start (Conn         *client,
       sl_trace_writer_add_meta (w, "TRACE", trace);
     if (hz != NULL)
       sl_trace_writer_add_meta (w, "SAMPLING_FREQUENCY", hz);
+    /* as nsys names the mode (its reports say "Graph" or "Node") */
+    if (trace == NULL || strstr (trace, "cuda") != NULL)
+      sl_trace_writer_add_meta (w, "PROCESS_0:CUDA_GRAPH_TRACE_OPTIONS:MODE",
+                                strcmp (graph_trace, "node") == 0 ? "Node" : "Graph");
   }
 
   Session *s = calloc (1, sizeof *s);
@@ -588,7 +600,10 @@ session_start (Conn         *client,
   if (trace == NULL || strstr (trace, "nvtx") != NULL)
     envp[e++] = env_entry ("NVTX_INJECTION64_PATH", d.inject_path);
   if (trace == NULL || strstr (trace, "cuda") != NULL)
-    envp[e++] = env_entry ("CUDA_INJECTION64_PATH", d.inject_path);
+    {
+      envp[e++] = env_entry ("CUDA_INJECTION64_PATH", d.inject_path);
+      envp[e++] = env_entry ("SIGHTLINE_CUDA_GRAPH_TRACE", graph_trace);
+    }
   envp[e] = NULL;
 
   int fds[3] = { -1, -1, -1 };

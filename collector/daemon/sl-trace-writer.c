@@ -155,10 +155,15 @@ enum
   ST_STREAM,
   ST_DROPPED,
   ST_ANALYSIS,
-  N_STMTS
+  N_STMTS,
+  /* tables nsys makes only when it has a row for them: created, and their statement prepared,
+   * on the first such row (lazy_stmt) */
+  ST_CUDA_EVENT = N_STMTS,
+  ST_GRAPH,
+  N_ALL_STMTS
 };
 
-static const char *const stmt_sql[N_STMTS] = {
+static const char *const stmt_sql[N_ALL_STMTS] = {
   [ST_STRING] = "INSERT INTO StringIds (id, value) VALUES (?, ?)",
   [ST_THREAD_NAME] = "INSERT INTO ThreadNames (nameId, priority, globalTid) VALUES (?, 0, ?)",
   [ST_THREAD_RENAME] = "UPDATE ThreadNames SET nameId = ? WHERE globalTid = ?",
@@ -201,8 +206,8 @@ static const char *const stmt_sql[N_STMTS] = {
                 "greenContextId, streamId, correlationId, globalPid, value, bytes, memKind) "
                 "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
   [ST_SYNC] = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, "
-              "greenContextId, streamId, correlationId, globalPid, syncType, eventId) "
-              "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+              "greenContextId, streamId, correlationId, globalPid, syncType, eventId, eventSyncId) "
+              "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
   [ST_GPU] = "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, isDiscrete, l2CacheSize, "
              "totalMemory, memoryBandwidth, clockRate, smCount, uuid, cuDevice, "
              "maxRegistersPerBlock, maxShmemPerBlock, maxShmemPerBlockOptin, maxShmemPerSm, "
@@ -220,13 +225,19 @@ static const char *const stmt_sql[N_STMTS] = {
                  "VALUES (?, ?, ?, ?)",
   [ST_ANALYSIS] = "INSERT OR REPLACE INTO ANALYSIS_DETAILS (rowid, globalVid, duration, startTime, "
                   "stopTime) VALUES (1, ?, ?, ?, ?)",
+  [ST_CUDA_EVENT] = "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT (timestamp, deviceId, contextId, "
+                    "greenContextId, streamId, correlationId, globalPid, eventId, eventSyncId) "
+                    "VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)",
+  [ST_GRAPH] = "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start, end, deviceId, contextId, "
+               "greenContextId, streamId, correlationId, globalPid, graphId, graphExecId) "
+               "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
 };
 
 struct _SlTraceWriter
 {
   sqlite3       *db;
   char          *path;
-  sqlite3_stmt  *stmts[N_STMTS];
+  sqlite3_stmt  *stmts[N_ALL_STMTS];
   StrTable       strings;
   int64_t        next_string;
   Process       *procs;
@@ -1073,6 +1084,26 @@ bind_u32_or_none (sqlite3_stmt *st,
   sqlite3_bind_int64 (st, col, v == UINT32_MAX ? NO_ID : (int64_t) v);
 }
 
+/* The statement of a table made on its first row (ST_CUDA_EVENT, ST_GRAPH): the table is created
+ * in the open transaction, then the statement prepared; NULL when SQLite refuses either. */
+static sqlite3_stmt *
+lazy_stmt (SlTraceWriter *w,
+           int            stmt,
+           const char    *create_sql)
+{
+  if (w->stmts[stmt] != NULL)
+    return w->stmts[stmt];
+  if (sqlite3_exec (w->db, create_sql, NULL, NULL, NULL) != SQLITE_OK
+      || sqlite3_prepare_v3 (w->db, stmt_sql[stmt], -1, SQLITE_PREPARE_PERSISTENT, &w->stmts[stmt],
+                             NULL)
+           != SQLITE_OK)
+    {
+      sqlite3_finalize (w->stmts[stmt]);
+      w->stmts[stmt] = NULL;
+    }
+  return w->stmts[stmt];
+}
+
 /* The columns every GPU activity table starts with: start, end, deviceId, contextId, (green
  * context: 0 in the SQL), streamId, correlationId, globalPid.  Returns the statement with 1…7
  * bound; the caller binds the rest. */
@@ -1224,6 +1255,39 @@ add_gpu_record (SlTraceWriter      *w,
                           s->stream_id, s->correlation_id);
         sqlite3_bind_int (st, 8, (int) s->sync_type);
         bind_u32_or_none (st, 9, s->event_id);
+        /* CUPTI's "none" is 32 bits wide in this 64-bit field: nsys writes 4294967295 */
+        sqlite3_bind_int64 (st, 10, s->event_sync_id >= UINT32_MAX ? NO_ID
+                                                                   : (int64_t) s->event_sync_id);
+        break;
+      }
+    case SL_WIRE_CUDA_EVENT:
+      {
+        const SlWireCudaEvent *e = (const SlWireCudaEvent *) h;
+        st = lazy_stmt (w, ST_CUDA_EVENT, SL_SCHEMA_CUDA_EVENT_SQL);
+        if (st == NULL)
+          return false;
+        sqlite3_bind_int64 (st, 1, (int64_t) e->timestamp_ns);
+        sqlite3_bind_int64 (st, 2, e->device_id);
+        sqlite3_bind_int64 (st, 3, e->context_id);
+        bind_u32_or_none (st, 4, e->stream_id);
+        sqlite3_bind_int64 (st, 5, e->correlation_id);
+        sqlite3_bind_int64 (st, 6, gpid (p->pid));
+        sqlite3_bind_int64 (st, 7, e->event_id);
+        sqlite3_bind_int64 (st, 8, e->event_sync_id >= UINT32_MAX ? NO_ID
+                                                                  : (int64_t) e->event_sync_id);
+        if (e->timestamp_ns != 0)
+          seen_time (w, NULL, e->timestamp_ns, e->timestamp_ns);
+        break;
+      }
+    case SL_WIRE_GRAPH:
+      {
+        const SlWireGraph *g = (const SlWireGraph *) h;
+        if (g->end_ns < g->start_ns || lazy_stmt (w, ST_GRAPH, SL_SCHEMA_GRAPH_TRACE_SQL) == NULL)
+          return false;
+        st = gpu_op_bind (w, ST_GRAPH, p, g->start_ns, g->end_ns, g->device_id, g->context_id,
+                          g->stream_id, g->correlation_id);
+        sqlite3_bind_int64 (st, 8, g->graph_id);
+        sqlite3_bind_int64 (st, 9, g->graph_exec_id);
         break;
       }
     case SL_WIRE_GPU:
@@ -1330,6 +1394,8 @@ fixed_size (uint16_t type)
     case SL_WIRE_SCHED: return sizeof (SlWireSched);
     case SL_WIRE_PROCESS: return sizeof (SlWireProcess);
     case SL_WIRE_PYCODE: return sizeof (SlWirePyCode);
+    case SL_WIRE_CUDA_EVENT: return sizeof (SlWireCudaEvent);
+    case SL_WIRE_GRAPH: return sizeof (SlWireGraph);
     default: return SIZE_MAX;
     }
 }
@@ -1483,6 +1549,7 @@ outside_window (const SlTraceWriter *w,
     case SL_WIRE_MEMCPY: t = ((const SlWireMemcpy *) h)->start_ns; break;
     case SL_WIRE_MEMSET: t = ((const SlWireMemset *) h)->start_ns; break;
     case SL_WIRE_SYNC: t = ((const SlWireSync *) h)->start_ns; break;
+    case SL_WIRE_GRAPH: t = ((const SlWireGraph *) h)->start_ns; break;
     case SL_WIRE_SCHED: t = ((const SlWireSched *) h)->time_ns; break;
     default: return false; /* NVTX pairs, names, modules: always */
     }
@@ -1788,7 +1855,7 @@ sl_trace_writer_finish (SlTraceWriter *w,
 {
   bool ok = sl_trace_writer_end (w, error);
 
-  for (int i = 0; i < N_STMTS; i++)
+  for (int i = 0; i < N_ALL_STMTS; i++)
     sqlite3_finalize (w->stmts[i]);
   /* after the statements that name the side tables are gone */
   if (ok)

@@ -21,10 +21,13 @@ typedef struct
   __typeof__ (cuptiActivityRegisterCallbacks)        *ActivityRegisterCallbacks;
   __typeof__ (cuptiActivityRegisterTimestampCallback) *ActivityRegisterTimestampCallback;
   __typeof__ (cuptiActivitySetAttribute)             *ActivitySetAttribute;
+  __typeof__ (cuptiEnableCallback)                   *EnableCallback;
   __typeof__ (cuptiGetCallbackName)                  *GetCallbackName;
   __typeof__ (cuptiGetResultString)                  *GetResultString;
+  __typeof__ (cuptiGetGraphExecId)                   *GetGraphExecId;
   __typeof__ (cuptiGetTimestamp)                     *GetTimestamp;
   __typeof__ (cuptiSetThreadIdType)                  *SetThreadIdType;
+  __typeof__ (cuptiSubscribe)                        *Subscribe;
 } SlCuptiApi;
 
 SL_HIDDEN extern SlCuptiApi _sl_cupti_api;
@@ -33,7 +36,9 @@ SL_HIDDEN extern SlCuptiApi _sl_cupti_api;
  * dynamic linker finds it (LD_LIBRARY_PATH, the system's paths), else in the CUDA this library
  * was built with and in /usr/local/cuda.  FALSE, with the reason in `why`, when it cannot be
  * opened or lacks a function the library needs (cuptiActivityRegisterTimestampCallback may be
- * missing: an older CUPTI).  Not async-signal-safe; thread-safe. */
+ * missing: an older CUPTI; the callback API's cuptiSubscribe, cuptiEnableCallback and
+ * cuptiGetGraphExecId too: graph launches then have no graphExecId).  Not async-signal-safe;
+ * thread-safe. */
 SL_HIDDEN bool _sl_cupti_load (char *why, size_t len);
 
 #define cuptiActivityDisable                   (_sl_cupti_api.ActivityDisable)
@@ -44,7 +49,10 @@ SL_HIDDEN bool _sl_cupti_load (char *why, size_t len);
 #define cuptiActivityRegisterCallbacks         (_sl_cupti_api.ActivityRegisterCallbacks)
 #define cuptiActivityRegisterTimestampCallback (_sl_cupti_api.ActivityRegisterTimestampCallback)
 #define cuptiActivitySetAttribute              (_sl_cupti_api.ActivitySetAttribute)
+#define cuptiEnableCallback                    (_sl_cupti_api.EnableCallback)
 #define cuptiGetCallbackName                   (_sl_cupti_api.GetCallbackName)
 #define cuptiGetResultString                   (_sl_cupti_api.GetResultString)
+#define cuptiGetGraphExecId                    (_sl_cupti_api.GetGraphExecId)
 #define cuptiGetTimestamp                      (_sl_cupti_api.GetTimestamp)
 #define cuptiSetThreadIdType                   (_sl_cupti_api.SetThreadIdType)
+#define cuptiSubscribe                         (_sl_cupti_api.Subscribe)

@@ -66,10 +66,13 @@ load (void)
     F (ActivityRegisterCallbacks, false),
     F (ActivityRegisterTimestampCallback, true),
     F (ActivitySetAttribute, false),
+    F (EnableCallback, true),
     F (GetCallbackName, false),
+    F (GetGraphExecId, true),
     F (GetResultString, false),
     F (GetTimestamp, false),
     F (SetThreadIdType, false),
+    F (Subscribe, true),
 #undef F
   };
   SlCuptiApi api;

@@ -1,5 +1,5 @@
-/* sl-inject-cupti.c: CUDA activity from CUPTI (kernels, copies, sets, synchronization, runtime and
- * driver calls, devices, contexts, streams) as wire records.  C11 + POSIX + CUPTI, no GLib: it
+/* sl-inject-cupti.c: CUDA activity from CUPTI (kernels, copies, sets, synchronization, CUDA events,
+ * graph launches, runtime and driver calls, devices, contexts, streams) as wire records.  C11 + POSIX + CUPTI, no GLib: it
  * runs inside someone else's process.
  *
  * libcuda calls InitializeInjection() from cuInit (CUDA_INJECTION64_PATH).  We give CUPTI empty
@@ -17,7 +17,7 @@
  * each; an 8 MiB buffer holds ~40 000 of them, and a handful of buffers are in flight at a time.
  */
 #include "sl-inject-cupti.h"
-#include "sl-inject-cupti-api.h"
+#include "sl-inject-cupti-api.h" /* <cupti.h>, with the API callbacks' parameter structs */
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -38,6 +38,7 @@
 #define SL_CUPTI_MAX_ERRORS  4          /* lines on stderr at most, for the whole process */
 #define SL_CUPTI_MAX_CONTEXTS 256       /* contexts remembered for their device */
 #define SL_CUPTI_FLUSH_MS    500        /* completed buffers are fetched this often */
+#define SL_CUPTI_GRAPH_EXECS 8192       /* graph launches remembered for their exec's id */
 
 /* ENUM_CUDA_MEM_KIND values sl-schema.h does not name */
 #define SL_MEM_KIND_DEVICE_STATIC  5
@@ -48,6 +49,8 @@ _Static_assert (sizeof (SlWireMemset) % 8 == 0, "wire records are multiples of 8
 _Static_assert (sizeof (SlWireSync) % 8 == 0, "wire records are multiples of 8");
 _Static_assert (sizeof (SlWireContext) % 8 == 0, "wire records are multiples of 8");
 _Static_assert (sizeof (SlWireStream) % 8 == 0, "wire records are multiples of 8");
+_Static_assert (sizeof (SlWireCudaEvent) % 8 == 0, "wire records are multiples of 8");
+_Static_assert (sizeof (SlWireGraph) % 8 == 0, "wire records are multiples of 8");
 
 static struct
 {
@@ -75,6 +78,14 @@ static struct
   pthread_cond_t flush_cond;
   bool flush_stop;
 
+  /* nsys --cuda-graph-trace: graph launches as one GRAPH_TRACE record (graph, the default) or
+   * as their nodes' kernels (node) */
+  bool graph_trace;
+  /* a graph launch's correlationId (high 32 bits) and its exec's id (low), at correlationId %
+   * SL_CUPTI_GRAPH_EXECS: written by the launch's API callback on the program's thread, read
+   * when its GRAPH_TRACE record comes (within about a second); 64 KiB */
+  _Atomic uint64_t graph_execs[SL_CUPTI_GRAPH_EXECS];
+
   /* cuptiGetCallbackName() by cbid, looked up once: one API record in three needs it */
   _Atomic (const char *) runtime_names[CUPTI_RUNTIME_TRACE_CBID_SIZE];
   _Atomic (const char *) driver_names[CUPTI_DRIVER_TRACE_CBID_SIZE];
@@ -97,6 +108,7 @@ static const CUpti_ActivityKind activity_kinds[] = {
   CUPTI_ACTIVITY_KIND_MEMCPY2, /* peer to peer */
   CUPTI_ACTIVITY_KIND_MEMSET,
   CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+  CUPTI_ACTIVITY_KIND_CUDA_EVENT,
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -533,7 +545,51 @@ emit_sync (const CUpti_ActivitySynchronization2 *s)
   w.correlation_id = s->correlationId;
   w.sync_type = sync_type (s->type);
   w.event_id = s->cudaEventId;
+  /* CUPTI_SYNCHRONIZATION_INVALID_VALUE (32 bits) where no event is waited for */
+  w.event_sync_id = s->cudaEventSyncId;
   emit (SL_WIRE_SYNC, &w, sizeof w, NULL, 0);
+}
+
+static void
+emit_cuda_event (const CUpti_ActivityCudaEvent2 *e)
+{
+  SlWireCudaEvent w = { 0 };
+
+  w.timestamp_ns = session_time (e->deviceTimestamp);
+  w.event_sync_id = e->cudaEventSyncId;
+  w.device_id = e->deviceId;
+  w.context_id = e->contextId;
+  w.stream_id = e->streamId;
+  w.correlation_id = e->correlationId;
+  w.event_id = e->eventId;
+  emit (SL_WIRE_CUDA_EVENT, &w, sizeof w, NULL, 0);
+}
+
+/* The exec's id a graph launch's callback left for `correlation_id`, 0 when it did not. */
+static uint32_t
+graph_exec_of (uint32_t correlation_id)
+{
+  uint64_t v = atomic_load_explicit (&cu.graph_execs[correlation_id % SL_CUPTI_GRAPH_EXECS],
+                                     memory_order_relaxed);
+
+  return (uint32_t) (v >> 32) == correlation_id ? (uint32_t) v : 0;
+}
+
+static void
+emit_graph (const CUpti_ActivityGraphTrace2 *g)
+{
+  SlWireGraph w = { 0 };
+
+  w.start_ns = session_time (g->start);
+  w.end_ns = session_time (g->end);
+  /* INT_MAX: the graph starts on the host; nsys keeps the value as CUPTI gives it */
+  w.device_id = g->deviceId;
+  w.context_id = g->contextId;
+  w.stream_id = g->streamId;
+  w.correlation_id = g->correlationId;
+  w.graph_id = g->graphId;
+  w.graph_exec_id = graph_exec_of (g->correlationId);
+  emit (SL_WIRE_GRAPH, &w, sizeof w, NULL, 0);
 }
 
 static void
@@ -659,6 +715,12 @@ _sl_cupti_emit_record (const CUpti_Activity *record)
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
       emit_sync ((const CUpti_ActivitySynchronization2 *) record);
       break;
+    case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+      emit_cuda_event ((const CUpti_ActivityCudaEvent2 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE:
+      emit_graph ((const CUpti_ActivityGraphTrace2 *) record);
+      break;
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER:
       emit_api ((const CUpti_ActivityAPI *) record);
@@ -775,6 +837,62 @@ timestamp_cb (void)
   return _sl_now ();
 }
 
+/* A graph launch's API callback: CUPTI's GRAPH_TRACE record has the graph's id but not its exec's,
+ * which nsys writes (graphExecId); the launch's parameters name the exec.  Allocation-free, on
+ * the program's thread, once per graph launch. */
+static void CUPTIAPI
+graph_launch_cb (void                *userdata,
+                 CUpti_CallbackDomain domain,
+                 CUpti_CallbackId     cbid,
+                 const void          *cbdata)
+{
+  const CUpti_CallbackData *data = cbdata;
+  CUgraphExec exec = NULL;
+  uint32_t id = 0;
+
+  (void) userdata;
+  if (data == NULL || data->callbackSite != CUPTI_API_EXIT || data->functionParams == NULL)
+    return;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API
+      && (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000
+          || cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000))
+    /* both parameter structs start with the exec */
+    exec = (CUgraphExec) ((const cudaGraphLaunch_v10000_params *) data->functionParams)->graphExec;
+  else if (domain == CUPTI_CB_DOMAIN_DRIVER_API
+           && (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch
+               || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz))
+    exec = ((const cuGraphLaunch_params *) data->functionParams)->hGraph;
+  if (exec == NULL || cuptiGetGraphExecId (exec, &id) != CUPTI_SUCCESS)
+    return;
+  atomic_store_explicit (&cu.graph_execs[data->correlationId % SL_CUPTI_GRAPH_EXECS],
+                         (uint64_t) data->correlationId << 32 | id, memory_order_relaxed);
+}
+
+/* Subscribes to graph launches (graphExecId).  A CUPTI without the callback API, or another
+ * subscriber (CUPTI allows one), costs only the exec ids: the rows are written with 0. */
+static void
+graph_callbacks_start (SlCuptiFailures *f)
+{
+  static const struct
+  {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId cbid;
+  } launches[] = {
+    { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000 },
+    { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000 },
+    { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch },
+    { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz },
+  };
+  CUpti_SubscriberHandle subscriber = NULL;
+
+  if (cuptiSubscribe == NULL || cuptiEnableCallback == NULL || cuptiGetGraphExecId == NULL
+      || !check (f, "cuptiSubscribe", cuptiSubscribe (&subscriber, graph_launch_cb, NULL)))
+    return;
+  for (size_t i = 0; i < sizeof launches / sizeof launches[0]; i++)
+    check (f, "cuptiEnableCallback(graph launch)",
+           cuptiEnableCallback (1, subscriber, launches[i].domain, launches[i].cbid));
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Start, flush, stop                                                                             */
 
@@ -851,7 +969,9 @@ _sl_cupti_start (void)
     [CUPTI_ACTIVITY_KIND_MEMCPY2] = "cuptiActivityEnable(MEMCPY2)",
     [CUPTI_ACTIVITY_KIND_MEMSET] = "cuptiActivityEnable(MEMSET)",
     [CUPTI_ACTIVITY_KIND_SYNCHRONIZATION] = "cuptiActivityEnable(SYNCHRONIZATION)",
+    [CUPTI_ACTIVITY_KIND_CUDA_EVENT] = "cuptiActivityEnable(CUDA_EVENT)",
   };
+  const char *graph_mode = getenv ("SIGHTLINE_CUDA_GRAPH_TRACE");
   SlCuptiFailures f = { 0 };
   uint8_t zeroed = 1;
   size_t zeroed_size = sizeof zeroed;
@@ -896,6 +1016,12 @@ _sl_cupti_start (void)
           if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
             kernels = ok;
         }
+      /* nsys's default is graph; node leaves GRAPH_TRACE off, and CUPTI reports the nodes */
+      cu.graph_trace = graph_mode == NULL || strcmp (graph_mode, "node") != 0;
+      if (cu.graph_trace
+          && check (&f, "cuptiActivityEnable(GRAPH_TRACE)",
+                    cuptiActivityEnable (CUPTI_ACTIVITY_KIND_GRAPH_TRACE)))
+        graph_callbacks_start (&f);
     }
   if (f.what != NULL)
     {
@@ -942,6 +1068,8 @@ _sl_cupti_stop (void)
     report ("cuptiActivityFlushAll", r);
   for (size_t i = 0; i < sizeof activity_kinds / sizeof activity_kinds[0]; i++)
     cuptiActivityDisable (activity_kinds[i]);
+  if (cu.graph_trace)
+    cuptiActivityDisable (CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
 }
 
 /* libcuda's entry point: cuInit loads CUDA_INJECTION64_PATH and calls this once.  Returns 1 even

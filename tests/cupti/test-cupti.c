@@ -485,6 +485,77 @@ test_sync (void)
   g_assert_cmpint ((int64_t) UINT32_MAX, ==, SL_SCHEMA_ID_NONE);
 }
 
+/* CUDA events (CUpti_ActivityCudaEvent2) and graph launches (CUpti_ActivityGraphTrace2): every
+ * field onto the wire, the synchronization's eventSyncId with them; a graph launch whose API
+ * callback was not seen has exec id 0. */
+static void
+test_event_graph (void)
+{
+  start ();
+  CUpti_ActivityCudaEvent2 e;
+  memset (&e, 0, sizeof e);
+  e.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
+  e.correlationId = 71;
+  e.contextId = 11;
+  e.streamId = 15;
+  e.eventId = 3;
+  e.deviceId = 1;
+  e.deviceTimestamp = 0;
+  e.cudaEventSyncId = 12;
+  _sl_cupti_emit_record ((const CUpti_Activity *) &e);
+  CUpti_ActivitySynchronization2 y;
+  memset (&y, 0, sizeof y);
+  y.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+  y.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE;
+  y.start = 500;
+  y.end = 600;
+  y.correlationId = 72;
+  y.contextId = 11;
+  y.streamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+  y.cudaEventId = 3;
+  y.cudaEventSyncId = 12;
+  _sl_cupti_emit_record ((const CUpti_Activity *) &y);
+  CUpti_ActivityGraphTrace2 g;
+  memset (&g, 0, sizeof g);
+  g.kind = CUPTI_ACTIVITY_KIND_GRAPH_TRACE;
+  g.correlationId = 73;
+  g.start = 1000;
+  g.end = 5000;
+  g.deviceId = 1;
+  g.graphId = 4;
+  g.contextId = 11;
+  g.streamId = 15;
+  g.endDeviceId = 1;
+  g.endContextId = 11;
+  _sl_cupti_emit_record ((const CUpti_Activity *) &g);
+
+  g_autoptr (GPtrArray) records = drain ();
+  g_assert_cmpuint (records->len, ==, 3);
+  const SlWireCudaEvent *we = (const SlWireCudaEvent *) check_frame (
+      records, 0, SL_WIRE_CUDA_EVENT, sizeof (SlWireCudaEvent), FALSE);
+  g_assert_cmpuint (we->timestamp_ns, ==, 0); /* not collected stays 0, as nsys writes it */
+  g_assert_cmpuint (we->event_sync_id, ==, 12);
+  g_assert_cmpuint (we->device_id, ==, 1);
+  g_assert_cmpuint (we->context_id, ==, 11);
+  g_assert_cmpuint (we->stream_id, ==, 15);
+  g_assert_cmpuint (we->correlation_id, ==, 71);
+  g_assert_cmpuint (we->event_id, ==, 3);
+  const SlWireSync *wy = (const SlWireSync *) check_frame (records, 1, SL_WIRE_SYNC,
+                                                           sizeof (SlWireSync), FALSE);
+  g_assert_cmpuint (wy->event_id, ==, 3);
+  g_assert_cmpuint (wy->event_sync_id, ==, 12);
+  const SlWireGraph *wg = (const SlWireGraph *) check_frame (records, 2, SL_WIRE_GRAPH,
+                                                             sizeof (SlWireGraph), FALSE);
+  g_assert_cmpuint (wg->start_ns, ==, 1000);
+  g_assert_cmpuint (wg->end_ns, ==, 5000);
+  g_assert_cmpuint (wg->device_id, ==, 1);
+  g_assert_cmpuint (wg->context_id, ==, 11);
+  g_assert_cmpuint (wg->stream_id, ==, 15);
+  g_assert_cmpuint (wg->correlation_id, ==, 73);
+  g_assert_cmpuint (wg->graph_id, ==, 4);
+  g_assert_cmpuint (wg->graph_exec_id, ==, 0);
+}
+
 static void
 test_context_stream (void)
 {
@@ -995,6 +1066,7 @@ main (int    argc,
   g_test_add_func ("/collector/cupti/buffer", test_buffer);
   g_test_add_func ("/collector/cupti/buffer-cut", test_buffer_cut);
   g_test_add_func ("/collector/cupti/zero-times", test_zero_times);
+  g_test_add_func ("/collector/cupti/event-graph", test_event_graph);
   g_test_add_func ("/collector/cupti/start-without-driver", test_start_without_driver);
   g_test_add_func ("/collector/cupti/start-without-cupti", test_start_without_cupti);
   g_test_add_func ("/collector/cupti/initialize-injection", test_initialize_injection);

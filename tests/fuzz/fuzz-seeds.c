@@ -116,7 +116,7 @@ cuda (Stream *s)
                       SL_MEM_KIND_DEVICE };
   put (s, SL_WIRE_MEMSET, &ms, sizeof ms, NULL, 0);
   SlWireSync y = { { 0, 0, 0 }, T + 3600000, T + 3700000, 0, 1, UINT32_MAX, 202,
-                   SL_SYNC_CONTEXT, UINT32_MAX };
+                   SL_SYNC_CONTEXT, UINT32_MAX, UINT32_MAX };
   put (s, SL_WIRE_SYNC, &y, sizeof y, NULL, 0);
   SlWireDropped d = { { 0, 0, TID }, T + 4000000, 7, SL_DROP_CUPTI, 0 };
   put (s, SL_WIRE_DROPPED, &d, sizeof d, NULL, 0);

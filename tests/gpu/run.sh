@@ -3,7 +3,10 @@
 # with nvcc, records it with `build/sightline record`, and checks the trace with SQL: kernels
 # (count, names as nsys spells them, launch configuration, registers, streams, correlation to
 # their launches, one clock for CPU and GPU), copies (bytes, kinds, memory kinds), the memset,
-# synchronization, TARGET_INFO_GPU, streams and contexts, NVTX ranges, dropped records.
+# synchronization, TARGET_INFO_GPU, streams and contexts, NVTX ranges, dropped records.  Then
+# tests/gpu/graphs.cu (a graph captured from a stream and launched 5 times, events across two
+# streams) is recorded with --cuda-graph-trace graph (the default) and node, and the graph,
+# CUDA event and synchronization tables are checked.
 #
 # Exit status: 0 all checks passed, 1 a check failed, 77 skipped (no GPU, driver or nvcc here).
 # Run from anywhere; uses ./build of the repository (configured and built here if needed;
@@ -261,6 +264,96 @@ check "every iteration range holds its two launches" \
 echo "-- losses"
 check "no records dropped" \
   "$(q "SELECT IFNULL(SUM(count), 0) FROM SIGHTLINE_DROPPED_RECORDS")" 0
+
+# ---- graphs and CUDA events (not when re-checking a trace) -----------------------------------
+if [ -z "${SL_GPU_TRACE:-}" ]; then
+echo "-- graphs and CUDA events (tests/gpu/graphs.cu)"
+GRAPHS_OK=1
+if ! "$NVCC" -O2 -arch=native -o "$WORK/graphs" tests/gpu/graphs.cu >"$WORK/nvcc-graphs.log" 2>&1 \
+   && ! "$NVCC" -O2 -o "$WORK/graphs" tests/gpu/graphs.cu >"$WORK/nvcc-graphs.log" 2>&1; then
+  cat "$WORK/nvcc-graphs.log"
+  check "nvcc tests/gpu/graphs.cu" "failed" "built"
+  GRAPHS_OK=0
+fi
+GPLAIN="$WORK/graphs-plain.txt"
+if [ "$GRAPHS_OK" = 1 ] && ! "$WORK/graphs" >"$GPLAIN" 2>&1; then
+  cat "$GPLAIN"
+  check "graphs.cu runs by itself" "failed" "0"
+  GRAPHS_OK=0
+fi
+gval () {
+  awk -v k="$1" '$1 == "GRAPHS" && $2 == k { print $3; exit }' "$GPLAIN"
+}
+if [ "$GRAPHS_OK" = 1 ]; then
+  cat "$GPLAIN"
+  LAUNCHES="$(gval launches)"
+  NODES="$(gval nodes)"
+  NODE_KERNELS=$((LAUNCHES * NODES))
+  GT="CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
+  CE="CUPTI_ACTIVITY_KIND_CUDA_EVENT"
+  S="CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
+  # a launch's call: the runtime's cudaGraphLaunch or the driver's cuGraphLaunch (CUPTI gives a
+  # graph the driver call's correlation id)
+  LAUNCH_CALL="JOIN $R r ON r.correlationId = x.correlationId AND (r.globalTid & 0xFFFFFFFFFF000000) = x.globalPid JOIN StringIds n ON n.id = r.nameId WHERE (n.value GLOB 'cudaGraphLaunch*' OR n.value GLOB 'cuGraphLaunch*')"
+  for mode in graph node; do
+    GTRACE="$WORK/graphs-$mode.sqlite"
+    timeout 300 build/sightline record -f -o "$GTRACE" -s none --cuda-graph-trace "$mode" -- \
+      "$WORK/graphs" >"$WORK/graphs-$mode.txt" 2>&1
+    grc=$?
+    cat "$WORK/graphs-$mode.txt"
+    check "record graphs.cu (--cuda-graph-trace $mode) exits 0" "$grc" 0
+    gq () { TRACE="$GTRACE" q "$1"; }
+    check "[$mode] META_DATA_CAPTURE names the mode as nsys" \
+      "$(gq "SELECT value FROM META_DATA_CAPTURE WHERE name = 'PROCESS_0:CUDA_GRAPH_TRACE_OPTIONS:MODE'")" \
+      "$([ "$mode" = graph ] && echo Graph || echo Node)"
+    if [ "$mode" = graph ]; then
+      check "[graph] one GRAPH_TRACE row a launch" "$(gq "SELECT COUNT(*) FROM $GT")" "$LAUNCHES"
+      check "[graph] every row has its times, one graph, one exec (graphExecId from the callback)" \
+        "$(gq "SELECT COUNT(*) || '|' || COUNT(DISTINCT graphId) || '|' || COUNT(DISTINCT graphExecId) || '|' || MIN(graphExecId > 0) FROM $GT WHERE start > 0 AND end >= start")" \
+        "$LAUNCHES|1|1|1"
+      check "[graph] each graph row correlates to its launch call" \
+        "$(gq "SELECT COUNT(DISTINCT x.rowid) FROM $GT x $LAUNCH_CALL")" "$LAUNCHES"
+      check "[graph] no kernel row of a graph node (the launch is one row)" \
+        "$(gq "SELECT COUNT(*) FROM $K WHERE graphId IS NOT NULL OR graphNodeId IS NOT NULL")" 0
+      check "[graph] only consume_kernel as a kernel row" \
+        "$(gq "SELECT GROUP_CONCAT(DISTINCT s.value) FROM $K k JOIN StringIds s ON s.id = k.shortName")" \
+        "consume_kernel"
+      check "[graph] the launches run one after another on one stream" \
+        "$(gq "SELECT COUNT(DISTINCT streamId) || '|' || (SELECT COUNT(*) FROM $GT a JOIN $GT b ON a.rowid < b.rowid AND a.start < b.end AND b.start < a.end) FROM $GT")" \
+        "1|0"
+    else
+      check "[node] no GRAPH_TRACE rows" \
+        "$(gq "SELECT COUNT(*) FROM sqlite_master WHERE name = '$GT'")" 0
+      check "[node] a kernel row for each node of each launch, with the graph's and node's ids" \
+        "$(gq "SELECT COUNT(*) || '|' || COUNT(DISTINCT graphId) || '|' || COUNT(DISTINCT graphNodeId) FROM $K WHERE graphId IS NOT NULL AND graphNodeId IS NOT NULL")" \
+        "$NODE_KERNELS|1|$NODES"
+      check "[node] each node's kernel correlates to its graph's launch call" \
+        "$(gq "SELECT COUNT(DISTINCT x.rowid) FROM $K x $LAUNCH_CALL")" "$NODE_KERNELS"
+      check "[node] step_kernel twice and reduce_kernel once per launch" \
+        "$(gq "SELECT GROUP_CONCAT(v, ' ') FROM (SELECT s.value || 'x' || COUNT(*) AS v FROM $K k JOIN StringIds s ON s.id = k.shortName WHERE k.graphId IS NOT NULL GROUP BY s.value ORDER BY s.value)")" \
+        "reduce_kernelx$LAUNCHES step_kernelx$((2 * LAUNCHES))"
+    fi
+    # CUDA events and the synchronizations that name them, in both modes
+    check "[$mode] a CUDA_EVENT row a cudaEventRecord, tied to the call" \
+      "$(gq "SELECT COUNT(*) FROM $CE x JOIN $R r ON r.correlationId = x.correlationId AND (r.globalTid & 0xFFFFFFFFFF000000) = x.globalPid JOIN StringIds n ON n.id = r.nameId WHERE n.value GLOB 'cudaEventRecord*'")" \
+      "$(gval event_records)"
+    check "[$mode] CUDA_EVENT columns as nsys 2025.5 writes them" \
+      "$(gq "SELECT GROUP_CONCAT(name, ',') FROM (SELECT name FROM pragma_table_info('$CE') ORDER BY cid)")" \
+      "timestamp,deviceId,contextId,greenContextId,streamId,correlationId,globalPid,eventId,eventSyncId"
+    check "[$mode] the event records are on two streams, two events" \
+      "$(gq "SELECT COUNT(DISTINCT streamId) || '|' || COUNT(DISTINCT eventId) FROM $CE")" "2|2"
+    check "[$mode] cudaEventSynchronize (type 1) waits for the second event's record" \
+      "$(gq "SELECT COUNT(*) FROM $S s JOIN $CE e ON e.eventId = s.eventId AND e.eventSyncId = s.eventSyncId WHERE s.syncType = 1 AND s.streamId = 4294967295")" 1
+    check "[$mode] cudaStreamWaitEvent (type 2): s2 waits for the first event's record on s1" \
+      "$(gq "SELECT COUNT(*) FROM $S s JOIN $CE e ON e.eventId = s.eventId AND e.eventSyncId = s.eventSyncId WHERE s.syncType = 2 AND s.streamId <> e.streamId")" 1
+    if [ "$mode" = graph ]; then GRAPH_WORK="SELECT end FROM $GT"; else GRAPH_WORK="SELECT end FROM $K WHERE graphId IS NOT NULL"; fi
+    check "[$mode] consume_kernel starts after the graphs it waited for end" \
+      "$(gq "SELECT (SELECT MIN(start) FROM $K k JOIN StringIds s ON s.id = k.shortName WHERE s.value = 'consume_kernel') >= (SELECT MAX(end) FROM ($GRAPH_WORK))")" 1
+    check "[$mode] Sightline reads it (sightline info)" \
+      "$(build/sightline info "$GTRACE" >/dev/null 2>&1; echo $?)" 0
+  done
+fi
+fi
 
 echo
 echo "$PASS passed, $FAIL failed ($TRACE)"

@@ -1,0 +1,410 @@
+/* test-fake-cupti.c: the CUDA side of `sightline record` end to end without a GPU: the real
+ * client, daemon and injection library record tests/targets/sl-fake-cuda-target, whose CUDA is
+ * libsl-fake-cupti.so (tests/cupti/fake-cupti.c, a test double of libcupti that SIGHTLINE_CUPTI
+ * names).  The written trace is checked with SQL (rows per table, correlation ids tying each call
+ * to its GPU work, names, streams, events, graphs) and read back by `sightline info`, `stats` and
+ * `analyze`, and by the model. */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl-test-util.h"
+#include "sl-trace.h"
+
+static const char *runtime_dir;
+
+/* Runs `sightline record -o PATH EXTRA… -- the fake program`; asserts it succeeded. */
+static char *
+record (const char *name,
+        const char *extra)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+  g_auto (SlTestRun) run = { 0 };
+
+  if (extra != NULL)
+    sl_test_run (&run, SL_SIGHTLINE_PATH, "record", "-o", path, "-s", "none", "--sched", "off",
+                 "--cuda-graph-trace", extra, "--", SL_FAKE_TARGET_PATH, NULL);
+  else
+    sl_test_run (&run, SL_SIGHTLINE_PATH, "record", "-o", path, "-s", "none", "--sched", "off",
+                 "--", SL_FAKE_TARGET_PATH, NULL);
+  g_test_message ("record stdout: %s\nrecord stderr: %s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "fake-cuda: streams 13 14, event 1, graph 1 exec 1"));
+  g_assert_null (strstr (run.err, "CUDA is not traced"));
+  g_assert_nonnull (strstr (run.err, "events written to"));
+  return path;
+}
+
+static gint64
+count (sqlite3    *db,
+       const char *sql)
+{
+  return sl_test_sql_int (db, sql);
+}
+
+static gboolean
+has_table (sqlite3    *db,
+           const char *table)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'", table);
+  return sl_test_sql_int (db, sql) > 0;
+}
+
+/* Rows of every event table: what the summary's "N events written" counts. */
+static gint64
+event_rows (sqlite3 *db)
+{
+  static const char *const tables[] = {
+    "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    "CUPTI_ACTIVITY_KIND_CUDA_EVENT", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "NVTX_EVENTS",
+    "OSRT_API", "COMPOSITE_EVENTS", "SCHED_EVENTS",
+  };
+  gint64 n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    if (has_table (db, tables[i]))
+      {
+        g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM %s", tables[i]);
+        n += sl_test_sql_int (db, sql);
+      }
+  return n;
+}
+
+/* The API call (name) whose correlationId `table`'s rows carry, for every row: each GPU row has
+ * exactly one call, in the same process, that started before the work did. */
+static void
+assert_correlated (sqlite3    *db,
+                   const char *table)
+{
+  g_autofree char *orphans = g_strdup_printf (
+      "SELECT count(*) FROM %s g WHERE (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+      "WHERE r.correlationId = g.correlationId AND (r.globalTid >> 24) = (g.globalPid >> 24) "
+      "AND r.start <= g.start) != 1",
+      table);
+  g_assert_cmpint (count (db, orphans), ==, 0);
+}
+
+/* How many rows of `table` were launched by the API function `api` (its name in StringIds). */
+static gint64
+launched_by (sqlite3    *db,
+             const char *table,
+             const char *api)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM %s g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+      "ON r.correlationId = g.correlationId JOIN StringIds s ON s.id = r.nameId "
+      "WHERE s.value = '%s'",
+      table, api);
+  return count (db, sql);
+}
+
+static gint64
+kernels_named (sqlite3    *db,
+               const char *short_name,
+               guint       stream)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName "
+      "WHERE s.value = '%s' AND k.streamId = %u",
+      short_name, stream);
+  return count (db, sql);
+}
+
+/* What both graph modes write alike. */
+static void
+check_common (sqlite3 *db)
+{
+  /* 28 runtime calls and the driver's cuLaunchKernel, all on the program's main thread */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 0"),
+                   ==, 28);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass = 1"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(DISTINCT globalTid) FROM CUPTI_ACTIVITY_KIND_RUNTIME"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(DISTINCT correlationId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"),
+                   ==, 29);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s "
+                              "ON s.id = r.nameId WHERE s.value = 'cudaLaunchKernel_v7000'"),
+                   ==, 8);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s "
+                              "ON s.id = r.nameId WHERE s.value = 'cuLaunchKernel'"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE end < start "
+                              "OR returnValue != 0"),
+                   ==, 0);
+
+  /* the device, its context and three streams */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM TARGET_INFO_GPU WHERE name = 'Sightline Fake GPU' "
+                              "AND smCount = 132 AND computeMajor = 9"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM TARGET_INFO_CUDA_CONTEXT_INFO "
+                              "WHERE contextId = 1 AND nullStreamId = 7"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM TARGET_INFO_CUDA_STREAM "
+                              "WHERE streamId IN (7, 13, 14)"),
+                   ==, 3);
+
+  /* kernels outside graphs: names demangled, streams, the launching call */
+  g_assert_cmpint (kernels_named (db, "scale", 13), ==, 3);
+  g_assert_cmpint (kernels_named (db, "add", 14), ==, 1);
+  g_assert_cmpint (kernels_named (db, "driver", 14), ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+                              "ON s.id = k.demangledName WHERE s.value = 'scale(int, float *)' "
+                              "AND k.gridX = 256 AND k.blockX = 128"),
+                   ==, 3);
+  assert_correlated (db, "CUPTI_ACTIVITY_KIND_KERNEL");
+  g_assert_cmpint (launched_by (db, "CUPTI_ACTIVITY_KIND_KERNEL", "cuLaunchKernel"), ==, 1);
+
+  /* copies and the set */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE streamId = 7 "
+                              "AND bytes = 1048576 AND copyKind IN (1, 2)"),
+                   ==, 2);
+  g_assert_cmpint (launched_by (db, "CUPTI_ACTIVITY_KIND_MEMCPY", "cudaMemcpy_v3020"), ==, 2);
+  assert_correlated (db, "CUPTI_ACTIVITY_KIND_MEMCPY");
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE streamId = 13"),
+                   ==, 1);
+  g_assert_cmpint (launched_by (db, "CUPTI_ACTIVITY_KIND_MEMSET", "cudaMemsetAsync_v3020"), ==, 1);
+  /* a stream runs its work in order: the set, then the three kernels */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k, "
+                              "CUPTI_ACTIVITY_KIND_MEMSET m WHERE k.streamId = 13 "
+                              "AND k.start < m.end"),
+                   ==, 0);
+
+  /* synchronization: each row names its call, its stream or its event as nsys writes them */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"), ==, 4);
+  assert_correlated (db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
+                              "WHERE syncType = 2 AND streamId = 14 AND eventId = 1 "
+                              "AND eventSyncId = 1"),
+                   ==, 1); /* s2 waits for the event's first record */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
+                              "WHERE syncType = 1 AND streamId = 4294967295 AND eventId = 1 "
+                              "AND eventSyncId = 2"),
+                   ==, 1); /* the host waits for its second */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
+                              "WHERE syncType = 3 AND streamId = 13 AND eventId = 4294967295 "
+                              "AND eventSyncId = 4294967295"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
+                              "WHERE syncType = 4 AND streamId = 4294967295 "
+                              "AND eventId = 4294967295"),
+                   ==, 1);
+  /* a stream synchronization ends after the stream's last kernel */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s "
+                              "WHERE s.syncType = 3 AND s.end >= (SELECT max(end) FROM "
+                              "CUPTI_ACTIVITY_KIND_KERNEL WHERE streamId = 13)"),
+                   ==, 1);
+
+  /* CUDA events: both records of event 1, each tied to its cudaEventRecord call, linked to the
+   * synchronizations by eventSyncId; columns as nsys 2025.5 writes them */
+  g_assert_true (has_table (db, "CUPTI_ACTIVITY_KIND_CUDA_EVENT"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"), ==, 2);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT "
+                              "WHERE eventId = 1 AND deviceId = 0 AND contextId = 1 "
+                              "AND timestamp = 0 AND globalPid IS NOT NULL"),
+                   ==, 2);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT "
+                              "WHERE (streamId = 13 AND eventSyncId = 1) "
+                              "OR (streamId = 14 AND eventSyncId = 2)"),
+                   ==, 2);
+  g_assert_cmpint (launched_by (db, "CUPTI_ACTIVITY_KIND_CUDA_EVENT", "cudaEventRecord_v3020"), ==,
+                   2);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s "
+                              "JOIN CUPTI_ACTIVITY_KIND_CUDA_EVENT e "
+                              "ON e.eventSyncId = s.eventSyncId AND e.eventId = s.eventId"),
+                   ==, 2);
+}
+
+/* The columns of `table` in order, comma-separated. */
+static char *
+columns (sqlite3    *db,
+         const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT group_concat(name, ',') FROM "
+                                          "(SELECT name FROM pragma_table_info('%s') ORDER BY cid)",
+                                          table);
+  return sl_test_sql_text (db, sql);
+}
+
+/* `sightline info PATH --format json` parsed; asserted to succeed. */
+static JsonNode *
+info_json (const char *path)
+{
+  g_auto (SlTestRun) run = { 0 };
+  g_autoptr (GError) error = NULL;
+
+  sl_test_run (&run, SL_SIGHTLINE_PATH, "info", path, "--format", "json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  JsonNode *node = json_from_string (run.out, &error);
+  g_assert_no_error (error);
+  return node;
+}
+
+/* The number `info --format json` gives for `table` (rows, loaded or counted), -1 if absent. */
+static gint64
+info_rows (JsonNode   *root,
+           const char *table)
+{
+  JsonObject *o = json_node_get_object (root);
+  JsonArray *tables = json_object_has_member (o, "tables") ? json_object_get_array_member (o, "tables")
+                                                          : NULL;
+
+  for (guint i = 0; tables != NULL && i < json_array_get_length (tables); i++)
+    {
+      JsonObject *t = json_array_get_object_element (tables, i);
+      if (g_strcmp0 (json_object_get_string_member_with_default (t, "name", ""), table) == 0)
+        return json_object_get_int_member_with_default (t, "rows", -1);
+    }
+  return -1;
+}
+
+/* `sightline stats` and `analyze` read the recording and see its kernels. */
+static void
+check_commands (const char *path)
+{
+  g_auto (SlTestRun) stats = { 0 };
+  g_auto (SlTestRun) analyze = { 0 };
+
+  sl_test_run (&stats, SL_SIGHTLINE_PATH, "stats", path, NULL);
+  g_test_message ("stats: %s%s", stats.out, stats.err);
+  g_assert_cmpint (stats.status, ==, 0);
+  g_assert_nonnull (strstr (stats.out, "scale"));
+  g_assert_nonnull (strstr (stats.out, "cudaLaunchKernel"));
+  g_assert_nonnull (strstr (stats.out, "cudaEventSynchronize"));
+  sl_test_run (&analyze, SL_SIGHTLINE_PATH, "analyze", path, "--format", "json", NULL);
+  g_test_message ("analyze: %s%s", analyze.out, analyze.err);
+  g_assert_cmpint (analyze.status, ==, 0);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) node = json_from_string (analyze.out, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_graph_mode (void)
+{
+  g_autofree char *path = record ("graph.sqlite", NULL); /* graph: the default, as nsys's */
+  sqlite3 *db = sl_test_open_db (path);
+
+  check_common (db);
+  g_autofree char *mode = sl_test_sql_text (
+      db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'PROCESS_0:CUDA_GRAPH_TRACE_OPTIONS:MODE'");
+  g_assert_cmpstr (mode, ==, "Graph");
+
+  /* three launches of the graph, one row each, no kernel row for its nodes */
+  g_assert_true (has_table (db, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"));
+  g_autofree char *graph_columns = columns (db, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+  g_assert_cmpstr (graph_columns, ==,
+                   "start,end,deviceId,contextId,greenContextId,streamId,correlationId,globalPid,"
+                   "graphId,graphExecId");
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE WHERE "
+                              "streamId = 13 AND graphId = 1 AND graphExecId = 1 AND deviceId = 0 "
+                              "AND contextId = 1 AND end - start = 45000"),
+                   ==, 3);
+  assert_correlated (db, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+  g_assert_cmpint (launched_by (db, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "cudaGraphLaunch_v10000"),
+                   ==, 3);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), ==, 5);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                              "WHERE graphId IS NOT NULL OR graphNodeId IS NOT NULL"),
+                   ==, 0);
+  g_autofree char *event_columns = columns (db, "CUPTI_ACTIVITY_KIND_CUDA_EVENT");
+  g_assert_cmpstr (event_columns, ==,
+                   "timestamp,deviceId,contextId,greenContextId,streamId,correlationId,globalPid,"
+                   "eventId,eventSyncId");
+
+  /* the summary counts every row written */
+  gint64 rows = event_rows (db);
+  sqlite3_close (db);
+
+  /* Sightline's own reader: the info inventory, the graph lane, the commands */
+  g_autoptr (JsonNode) info = info_json (path);
+  g_assert_cmpint (info_rows (info, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"), ==, 3);
+  g_assert_cmpint (info_rows (info, "CUPTI_ACTIVITY_KIND_KERNEL"), ==, 5);
+  g_assert_cmpint (info_rows (info, "CUPTI_ACTIVITY_KIND_RUNTIME"), ==, 29);
+  g_assert_cmpint (info_rows (info, "CUPTI_ACTIVITY_KIND_CUDA_EVENT"), ==, 2);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  guint graphs = 0, kernels = 0;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind == SL_LANE_GRAPHS)
+        graphs += lane->n_events;
+      else if (lane->kind == SL_LANE_KERNELS)
+        kernels += lane->n_events;
+    }
+  g_assert_cmpuint (graphs, ==, 3);
+  g_assert_cmpuint (kernels, ==, 5);
+  check_commands (path);
+  g_assert_cmpint (rows, >, 0);
+}
+
+static void
+test_node_mode (void)
+{
+  g_autofree char *path = record ("node.sqlite", "node");
+  sqlite3 *db = sl_test_open_db (path);
+
+  check_common (db);
+  g_autofree char *mode = sl_test_sql_text (
+      db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'PROCESS_0:CUDA_GRAPH_TRACE_OPTIONS:MODE'");
+  g_assert_cmpstr (mode, ==, "Node");
+
+  /* no graph rows: each launch's four kernels, with the graph's and their nodes' ids */
+  g_assert_false (has_table (db, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), ==, 17);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                              "WHERE graphId = 1 AND graphNodeId IS NOT NULL AND streamId = 13"),
+                   ==, 12);
+  g_assert_cmpint (count (db, "SELECT count(DISTINCT graphNodeId) FROM CUPTI_ACTIVITY_KIND_KERNEL"),
+                   ==, 4);
+  g_assert_cmpint (kernels_named (db, "step", 13), ==, 9);
+  g_assert_cmpint (kernels_named (db, "reduce", 13), ==, 3);
+  g_assert_cmpint (launched_by (db, "CUPTI_ACTIVITY_KIND_KERNEL", "cudaGraphLaunch_v10000"), ==, 12);
+  sqlite3_close (db);
+
+  g_autoptr (JsonNode) info = info_json (path);
+  g_assert_cmpint (info_rows (info, "CUPTI_ACTIVITY_KIND_KERNEL"), ==, 17);
+  check_commands (path);
+}
+
+/* Without the option's value: refused before anything runs. */
+static void
+test_bad_mode (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "bad.sqlite", NULL);
+  g_auto (SlTestRun) run = { 0 };
+
+  sl_test_run (&run, SL_SIGHTLINE_PATH, "record", "-o", path, "--cuda-graph-trace", "edges", "--",
+               SL_FAKE_TARGET_PATH, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--cuda-graph-trace"));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  runtime_dir = g_build_filename (sl_test_tmpdir (), "run", NULL);
+  g_mkdir (runtime_dir, 0700);
+  g_setenv ("SIGHTLINE_RUNTIME_DIR", runtime_dir, TRUE);
+  g_setenv ("SIGHTLINE_CUPTI", SL_FAKE_CUPTI_PATH, TRUE);
+  g_test_add_func ("/collector/fake-cupti/graph", test_graph_mode);
+  g_test_add_func ("/collector/fake-cupti/node", test_node_mode);
+  g_test_add_func ("/collector/fake-cupti/bad-mode", test_bad_mode);
+  int r = g_test_run ();
+  /* our daemon would exit by itself after a minute idle; do not leave it behind */
+  g_autofree char *pidfile = g_build_filename (runtime_dir, "sightlined.sock.pid", NULL);
+  g_autofree char *text = NULL;
+  if (g_file_get_contents (pidfile, &text, NULL, NULL) && atoi (text) > 1)
+    kill (atoi (text), SIGTERM);
+  return r;
+}
