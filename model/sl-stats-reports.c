@@ -49,6 +49,22 @@ static const _SlColumn summary_columns_nvtx[] = {
   { "Range", SL_UNIT_NONE },
 };
 
+static const _SlColumn summary_columns_category[] = {
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS },
+  { "Instances", SL_UNIT_NONE }, { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS },
+  { "Min (ns)", SL_UNIT_DUR_NS }, { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS },
+  { "Category", SL_UNIT_NONE },
+  { "Operation", SL_UNIT_NONE },
+};
+
+static const _SlColumn summary_columns_grid_block[] = {
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS },
+  { "Instances", SL_UNIT_NONE }, { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS },
+  { "Min (ns)", SL_UNIT_DUR_NS }, { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS },
+  { "GridXYZ", SL_UNIT_NONE }, { "BlockXYZ", SL_UNIT_NONE },
+  { "Name", SL_UNIT_NONE },
+};
+
 static const _SlColumn summary_columns_memsize[] = {
   { "Total (MB)", SL_UNIT_MEM_B }, { "Count", SL_UNIT_NONE }, { "Avg (MB)", SL_UNIT_MEM_B },
   { "Med (MB)", SL_UNIT_MEM_B }, { "Min (MB)", SL_UNIT_MEM_B }, { "Max (MB)", SL_UNIT_MEM_B },
@@ -88,6 +104,31 @@ summary_emit (SlReport        *r,
       _sl_report_add_text (r, g->name);
     }
   return r;
+}
+
+/* Merges the groups of equal `name` text into the first of them, which keeps its `style` (SQL
+ * groups by the text, the model by string id; where two categories share a name, nsys's bare
+ * Category column is one of theirs, which SQLite does not say): the later ones' values are added
+ * to the first's, in their order.  A pass over the groups, not the events. */
+static void
+groups_merge_by_name (_SlGroups *gs)
+{
+  g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < gs->groups->len;)
+    {
+      _SlGroup *g = g_ptr_array_index (gs->groups, i);
+      _SlGroup *first = g_hash_table_lookup (by_name, g->name);
+      if (first == NULL)
+        {
+          g_hash_table_insert (by_name, (gpointer) g->name, g);
+          i++;
+          continue;
+        }
+      for (guint k = 0; k < g->acc.values->len; k++)
+        _sl_acc_add (&first->acc, g_array_index (g->acc.values, gint64, k));
+      g_ptr_array_remove_index (gs->groups, i);
+    }
 }
 
 gboolean
@@ -247,6 +288,206 @@ compute_mem_size_sum (SlTrace             *trace,
       _sl_report_add_text (r, g->name);
     }
   _sl_groups_clear (&gs);
+  return r;
+}
+
+/*
+ * cuda_gpu_sum ("CUDA GPU Summary (Kernels/MemOps)") and cuda_api_gpu_sum ("CUDA Summary
+ * (API/Kernels/MemOps)"), from NVIDIA's cuda_gpu_sum.py and cuda_api_gpu_sum.py: the UNION ALL
+ * of the CUDA API calls (cuda_api_gpu_sum only: name without "_vNNNN", category 'CUDA_API'), the
+ * kernels (demangled name, 'CUDA_KERNEL'), the memcpys ("[CUDA memcpy <label>]") and memsets
+ * ("[CUDA memset]", both 'MEMORY_OPER'), GROUP BY the name text alone, then the time summary
+ * with Category before Operation; ORDER BY 2 DESC (ties: Operation, Category).  Unlike
+ * cuda_api_sum, two API name ids that strip to one text are one row here.  Graph launches
+ * (CUPTI_ACTIVITY_KIND_GRAPH_TRACE, nsys --cuda-graph-trace=graph) are not in nsys's SQL, so not
+ * here: their cudaGraphLaunch calls are, and with --cuda-graph-trace=node so are the kernels.
+ */
+static SlReport *
+compute_category_sum (SlTrace             *trace,
+                      const _SlReportInfo *info,
+                      SlTime               t0,
+                      SlTime               t1,
+                      gint                 source,
+                      GError             **error)
+{
+  gboolean with_api = info->kind == SL_LANE_CUDA_API;
+  _SlGroups gs;
+
+  if ((!with_api || !_sl_stats_trace_has (trace, SL_LANE_CUDA_API, source))
+      && !_sl_stats_trace_has (trace, SL_LANE_KERNELS, source)
+      && !_sl_stats_trace_has (trace, SL_LANE_MEMCPY, source)
+      && !_sl_stats_trace_has (trace, SL_LANE_MEMSET, source))
+    return _sl_stats_no_data (trace, error, info->what), NULL;
+  _sl_groups_init (&gs);
+  SlReport *r = _sl_report_new (trace, info);
+  /* the GPU operations first: the API pass below names every group by its id again, which
+   * leaves theirs as they are (a memop that shares a kernel's name id joins its group, as SQL's
+   * GROUP BY name would) */
+  group_events (trace, SL_LANE_KERNELS, SL_LANE_KERNELS, FALSE, t0, t1, source, &gs);
+  guint n_kernels = gs.groups->len;
+  group_events (trace, SL_LANE_MEMCPY, SL_LANE_MEMSET, FALSE, t0, t1, source, &gs);
+  guint n_gpu = gs.groups->len;
+  for (guint i = 0; i < n_gpu; i++)
+    ((_SlGroup *) g_ptr_array_index (gs.groups, i))->style = i < n_kernels ? "CUDA_KERNEL"
+                                                                            : "MEMORY_OPER";
+  if (with_api)
+    {
+      /* API groups of their own even where an id is a kernel's: their names are stripped */
+      g_ptr_array_set_size (gs.by_id, 0);
+      group_events (trace, SL_LANE_CUDA_API, SL_LANE_CUDA_API, FALSE, t0, t1, source, &gs);
+      for (guint i = n_gpu; i < gs.groups->len; i++)
+        {
+          _SlGroup *g = g_ptr_array_index (gs.groups, i);
+          g->name = g_string_chunk_insert_len (r->strings, g->name, _sl_api_name_length (g->name));
+          g->style = "CUDA_API";
+        }
+    }
+  groups_merge_by_name (&gs);
+  summary_emit (r, &gs, _SL_ORDER_TOTAL_DESC);
+  _sl_groups_clear (&gs);
+  return r;
+}
+
+/*
+ * cuda_gpu_kern_gb_sum ("CUDA GPU Kernel/Grid/Block Summary", NVIDIA's cuda_gpu_kern_gb_sum.py):
+ * the kernels GROUP BY name, gridX, gridY, gridZ, blockX, blockY, blockZ; the time summary, then
+ * GridXYZ and BlockXYZ as printf('%4d %4d %4d'), then Name; ORDER BY 2 DESC, 3, "Name" (ties:
+ * GridXYZ, BlockXYZ).  One group per kernel name and launch shape (10^1 … 10^4).
+ */
+typedef struct
+{
+  guint32 name;
+  guint32 dims[6];  /* grid x, y, z, block x, y, z */
+} GbKey;
+
+typedef struct
+{
+  GbKey       key;
+  _SlAcc      acc;
+  const char *name;
+  char        grid[40];   /* three %4u and two spaces: at most 3 * 10 + 2 characters */
+  char        block[40];
+} GbGroup;
+
+static guint
+gb_key_hash (gconstpointer p)
+{
+  const GbKey *k = p;
+  guint h = k->name;
+  for (int d = 0; d < 6; d++)
+    h = h * 31u + k->dims[d];
+  return h;
+}
+
+static gboolean
+gb_key_equal (gconstpointer pa,
+              gconstpointer pb)
+{
+  return memcmp (pa, pb, sizeof (GbKey)) == 0;
+}
+
+static void
+gb_group_free (gpointer p)
+{
+  GbGroup *g = p;
+  _sl_acc_clear (&g->acc);
+  g_free (g);
+}
+
+static int
+compare_gb_groups (gconstpointer pa,
+                   gconstpointer pb)
+{
+  const GbGroup *a = *(const GbGroup *const *) pa;
+  const GbGroup *b = *(const GbGroup *const *) pb;
+  int c;
+
+  if (a->acc.total != b->acc.total)
+    return a->acc.total > b->acc.total ? -1 : 1;
+  if (a->acc.n != b->acc.n)
+    return a->acc.n < b->acc.n ? -1 : 1;
+  if ((c = strcmp (a->name, b->name)) != 0)
+    return c;
+  if ((c = strcmp (a->grid, b->grid)) != 0)
+    return c;
+  return strcmp (a->block, b->block);
+}
+
+static SlReport *
+compute_kern_gb_sum (SlTrace             *trace,
+                     const _SlReportInfo *info,
+                     SlTime               t0,
+                     SlTime               t1,
+                     gint                 source,
+                     GError             **error)
+{
+  if (!_sl_stats_trace_has (trace, SL_LANE_KERNELS, source))
+    return _sl_stats_no_data (trace, error, "CUDA kernel data"), NULL;
+
+  SlReport *r = _sl_report_new (trace, info);
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (gb_key_hash, gb_key_equal, NULL,
+                                                         gb_group_free);
+  g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
+  gint64 grand = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_KERNELS || !_sl_stats_lane_in (lane, source))
+        continue;
+      gsize first, end;
+      _sl_stats_lane_range (lane, t0, t1, &first, &end);
+      for (gsize k = first; k < end; k++)
+        {
+          const SlEvent *ev = &lane->events[k];
+          const SlKernelInfo *ki = sl_trace_get_kernel_info (trace, ev->aux);
+          /* a kernel without launch details prints as SQL's printf does NULL: 0 */
+          GbKey key = { ev->name, { 0 } };
+          if (ki != NULL)
+            for (int d = 0; d < 3; d++)
+              {
+                key.dims[d] = ki->grid[d];
+                key.dims[3 + d] = ki->block[d];
+              }
+          GbGroup *g = g_hash_table_lookup (groups, &key);
+          if (g == NULL)
+            {
+              g = g_new0 (GbGroup, 1);
+              g->key = key;
+              _sl_acc_init (&g->acc);
+              g->name = sl_trace_str (trace, ev->name);
+              g_snprintf (g->grid, sizeof g->grid, "%4u %4u %4u", key.dims[0], key.dims[1],
+                          key.dims[2]);
+              g_snprintf (g->block, sizeof g->block, "%4u %4u %4u", key.dims[3], key.dims[4],
+                          key.dims[5]);
+              g_hash_table_insert (groups, &g->key, g);
+              g_ptr_array_add (sorted, g);
+            }
+          _sl_acc_add (&g->acc, ev->end - ev->start);
+        }
+    }
+  for (guint i = 0; i < sorted->len; i++)
+    grand = _sl_time_add (grand, ((GbGroup *) g_ptr_array_index (sorted, i))->acc.total);
+  g_ptr_array_sort (sorted, compare_gb_groups);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      GbGroup *g = g_ptr_array_index (sorted, i);
+      if (grand != 0)
+        _sl_report_add_double (r, sl_stats_round ((double) g->acc.total * 100.0
+                                                  / (double) grand, 1));
+      else
+        _sl_report_add_null (r);
+      _sl_report_add_int (r, g->acc.total);
+      _sl_report_add_int (r, g->acc.n);
+      _sl_report_add_double (r, sl_stats_round (_sl_acc_avg (&g->acc), 1));
+      _sl_report_add_double (r, sl_stats_round (_sl_acc_median (&g->acc), 1));
+      _sl_report_add_int (r, g->acc.min);
+      _sl_report_add_int (r, g->acc.max);
+      _sl_report_add_double (r, sl_stats_round (_sl_acc_stdev (&g->acc), 1));
+      _sl_report_add_text (r, g_string_chunk_insert_const (r->strings, g->grid));
+      _sl_report_add_text (r, g_string_chunk_insert_const (r->strings, g->block));
+      _sl_report_add_text (r, g->name);
+    }
   return r;
 }
 
@@ -799,10 +1040,16 @@ compute_kern_exec_sum (SlTrace             *trace,
 #define COLUMNS(c) .columns = c, .n_columns = G_N_ELEMENTS (c)
 
 const _SlReportInfo _sl_report_infos[] = {
+  { "cuda_api_gpu_sum", "CUDA Summary (API/Kernels/MemOps)",
+    SL_LOAD_CUDA_API | SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET, compute_category_sum,
+    COLUMNS (summary_columns_category), .kind = SL_LANE_CUDA_API,
+    .what = "CUDA API, GPU kernel, nor memory operations data" },
   { "cuda_api_sum", "CUDA API Summary", SL_LOAD_CUDA_API, compute_api_sum,
     COLUMNS (summary_columns_calls) },
   { "cuda_api_trace", "CUDA API Trace", SL_LOAD_CUDA_API, _sl_report_compute_cuda_api_trace,
     COLUMNS (_sl_cuda_api_trace_columns), .per_event = TRUE },
+  { "cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", SL_LOAD_KERNELS,
+    compute_kern_gb_sum, COLUMNS (summary_columns_grid_block) },
   { "cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", SL_LOAD_KERNELS, compute_time_summary,
     COLUMNS (summary_columns_instances), .kind = SL_LANE_KERNELS, .also = SL_LANE_KERNELS,
     .what = "CUDA kernel data", .order = _SL_ORDER_TOTAL_DESC_COUNT_NAME },
@@ -811,6 +1058,10 @@ const _SlReportInfo _sl_report_infos[] = {
   { "cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
     compute_time_summary, COLUMNS (summary_columns_memtime), .kind = SL_LANE_MEMCPY,
     .also = SL_LANE_MEMSET, .what = "GPU memory data", .order = _SL_ORDER_TOTAL_DESC },
+  { "cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)",
+    SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET, compute_category_sum,
+    COLUMNS (summary_columns_category), .kind = SL_LANE_KERNELS,
+    .what = "GPU kernel/memory operations data" },
   { "cuda_gpu_trace", "CUDA GPU Trace", SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
     compute_gpu_trace, COLUMNS (trace_columns), .per_event = TRUE },
   { "cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary",

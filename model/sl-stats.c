@@ -42,13 +42,15 @@ sl_report_default_names (void)
 
 /* nsys's report names before 2023.1 that it still takes, with a note, for the reports Sightline
  * has (../shared/reference/nsys-sqlite.md, section 6: nsys <= 2022.4 printed "Processing [...]
- * with [.../reports/gpukernsum.py]").  nvtxppsum (2021's push/pop summary) became
+ * with [.../reports/gpukernsum.py]"; 2021-2022's list: "gpusum[:base|mangled] -- GPU Summary
+ * (kernels + memory operations)").  nvtxppsum (2021's push/pop summary) became
  * nvtx_pushpop_sum, which Sightline does not have. */
 static const char *const legacy_names[][2] = {
   { "cudaapisum", "cuda_api_sum" },          { "cudaapitrace", "cuda_api_trace" },
   { "gpukernsum", "cuda_gpu_kern_sum" },     { "gpumemsizesum", "cuda_gpu_mem_size_sum" },
-  { "gpumemtimesum", "cuda_gpu_mem_time_sum" }, { "gputrace", "cuda_gpu_trace" },
-  { "nvtxsum", "nvtx_sum" },                 { "osrtsum", "osrt_sum" },
+  { "gpumemtimesum", "cuda_gpu_mem_time_sum" }, { "gpusum", "cuda_gpu_sum" },
+  { "gputrace", "cuda_gpu_trace" },          { "nvtxsum", "nvtx_sum" },
+  { "osrtsum", "osrt_sum" },
 };
 
 const char *

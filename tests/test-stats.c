@@ -224,6 +224,65 @@ oracle_sql (sqlite3    *db,
                        "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN StringIds AS s ON s.id = k.demangledName)"
                        TIME_SUMMARY (", 3, 9"));
     }
+  if (strcmp (report, "cuda_gpu_kern_gb_sum") == 0)
+    {
+      if (!kern)
+        return NULL;
+      /* nsys's cuda_gpu_kern_gb_sum.py; ties of ORDER BY 2 DESC, 3, "Name" by GridXYZ, BlockXYZ */
+      return g_strdup ("WITH g AS (SELECT s.value AS name, sum(k.end - k.start) AS total, "
+                       "count(*) AS n, avg(k.end - k.start) AS av, median(k.end - k.start) AS med, "
+                       "min(k.end - k.start) AS mn, max(k.end - k.start) AS mx, "
+                       "stdev(k.end - k.start) AS sd, gridX, gridY, gridZ, blockX, blockY, blockZ "
+                       "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+                       "JOIN StringIds AS s ON s.id = k.demangledName "
+                       "GROUP BY 1, gridX, gridY, gridZ, blockX, blockY, blockZ) "
+                       "SELECT round(total * 100.0 / (SELECT sum(total) FROM g), 1), total, n, "
+                       "round(av, 1), round(med, 1), mn, mx, round(sd, 1), "
+                       "printf('%4d %4d %4d', gridX, gridY, gridZ), "
+                       "printf('%4d %4d %4d', blockX, blockY, blockZ), name FROM g "
+                       "ORDER BY 2 DESC, 3, 11, 9, 10");
+    }
+  if (strcmp (report, "cuda_gpu_sum") == 0 || strcmp (report, "cuda_api_gpu_sum") == 0)
+    {
+      /* nsys's cuda_gpu_sum.py / cuda_api_gpu_sum.py: the UNION ALL of the tables the file has,
+       * GROUP BY the name alone (Category a bare column); ties of ORDER BY 2 DESC by Operation */
+      gboolean with_api = strcmp (report, "cuda_api_gpu_sum") == 0 && api;
+      if (!with_api && !kern && !memcpy_ && !memset_)
+        return NULL;
+      g_autoptr (GString) ops = g_string_new (NULL);
+      const char *sep = "";
+      if (with_api)
+        {
+          g_string_append (ops, "SELECT " STRIP_V ("s.value") " AS name, r.end - r.start AS dur, "
+                                "'CUDA_API' AS cat FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+                                "LEFT JOIN StringIds AS s ON s.id = r.nameId");
+          sep = " UNION ALL ";
+        }
+      if (kern)
+        {
+          g_string_append_printf (ops, "%sSELECT s.value AS name, k.end - k.start AS dur, "
+                                  "'CUDA_KERNEL' AS cat FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+                                  "JOIN StringIds AS s ON s.id = k.demangledName", sep);
+          sep = " UNION ALL ";
+        }
+      if (memcpy_)
+        {
+          g_string_append_printf (ops, "%sSELECT '[CUDA memcpy ' || o.label || ']', "
+                                  "c.end - c.start, 'MEMORY_OPER' "
+                                  "FROM CUPTI_ACTIVITY_KIND_MEMCPY AS c "
+                                  "JOIN memop AS o ON o.id = c.copyKind", sep);
+          sep = " UNION ALL ";
+        }
+      if (memset_)
+        g_string_append_printf (ops, "%sSELECT '[CUDA memset]', end - start, 'MEMORY_OPER' "
+                                "FROM CUPTI_ACTIVITY_KIND_MEMSET", sep);
+      return g_strdup_printf ("WITH %s, ops AS (%s), g AS (SELECT name, cat, sum(dur) AS total, "
+                              "count(*) AS n, avg(dur) AS av, median(dur) AS med, min(dur) AS mn, "
+                              "max(dur) AS mx, stdev(dur) AS sd FROM ops GROUP BY name) "
+                              "SELECT round(total * 100.0 / (SELECT sum(total) FROM g), 1), "
+                              "total, n, round(av, 1), round(med, 1), mn, mx, round(sd, 1), cat, "
+                              "name FROM g ORDER BY 2 DESC, 10, 9", memop, ops->str);
+    }
   if (strcmp (report, "cuda_api_sum") == 0 || strcmp (report, "osrt_sum") == 0)
     {
       gboolean is_api = report[0] == 'c';
@@ -970,7 +1029,7 @@ test_cmd_legacy_names (void)
     { "gputrace", "cuda_gpu_trace" }, { "gpukernsum", "cuda_gpu_kern_sum" },
     { "cudaapisum", "cuda_api_sum" }, { "gpumemtimesum", "cuda_gpu_mem_time_sum" },
     { "gpumemsizesum", "cuda_gpu_mem_size_sum" }, { "cudaapitrace", "cuda_api_trace" },
-    { "nvtxsum", "nvtx_sum" }, { "osrtsum", "osrt_sum" },
+    { "nvtxsum", "nvtx_sum" }, { "osrtsum", "osrt_sum" }, { "gpusum", "cuda_gpu_sum" },
   };
   g_auto (Run) help = { 0 };
 
@@ -1635,6 +1694,265 @@ test_generated (void)
 #else
   g_test_skip ("sightline-gen is not built");
 #endif
+}
+
+/* The GPU summaries (issue 30) on generated traces without graphs and with them (sightline-gen
+ * --graphs graph|node): against the oracle, whole and in the middle third.  nsys's SQL reads no
+ * CUPTI_ACTIVITY_KIND_GRAPH_TRACE: in graph mode the graph launches the model loads are in no
+ * row (the kernels' Instances are the KERNEL table's rows) and their cudaGraphLaunch calls are;
+ * in node mode the graphs' kernels are kernels like any. */
+static const char *const gpu_sum_reports[] = {
+  "cuda_gpu_sum", "cuda_api_gpu_sum", "cuda_gpu_kern_gb_sum", "cuda_gpu_kern_sum",
+};
+
+static gint64
+category_instances (SlReport   *r,
+                    const char *category)
+{
+  gint64 n = 0;
+
+  for (gsize i = 0; i < sl_report_get_n_rows (r); i++)
+    {
+      const SlCell *c = cell (r, i, "Category");
+      g_assert_cmpint (c->type, ==, SL_CELL_TEXT);
+      if (strcmp (c->v.s, category) != 0)
+        continue;
+      const SlCell *count = cell (r, i, "Instances");
+      g_assert_cmpint (count->type, ==, SL_CELL_INT);
+      n += count->v.i;
+    }
+  return n;
+}
+
+static void
+test_generated_graphs (void)
+{
+#ifdef SL_GEN_PATH
+  const char *modes[] = { "none", "graph", "node" };
+
+  for (gsize m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autofree char *name = g_strdup_printf ("gen-graphs-%s.sqlite", modes[m]);
+      g_autofree char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+      g_auto (SlTestRun) run = { 0 };
+      g_autoptr (GError) error = NULL;
+
+      if (m == 0)
+        sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "20000", "--gpus", "2", "--force", NULL);
+      else
+        sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "20000", "--gpus", "2", "--graphs",
+                     modes[m], "--force", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      SlTime s = sl_trace_get_start (trace), e = sl_trace_get_end (trace), d = e - s;
+      sqlite3 *db = oracle_open (path);
+      g_autoptr (GString) counts = g_string_new (NULL);
+
+      for (gsize i = 0; i < G_N_ELEMENTS (gpu_sum_reports); i++)
+        {
+          const char *report = gpu_sum_reports[i];
+          gsize whole = compare_report (path, db, trace, report, G_MININT64, G_MAXINT64);
+          range_views_create (db, s + d / 3, s + 2 * d / 3);
+          gsize part = compare_report (path, db, trace, report, s + d / 3, s + 2 * d / 3);
+          range_views_drop (db);
+          g_assert_cmpuint (whole, >, 0);
+          g_assert_cmpuint (part, >, 0);
+          g_string_append_printf (counts, " %s=%" G_GSIZE_FORMAT "/%" G_GSIZE_FORMAT, report,
+                                  whole, part);
+        }
+
+      /* graph launches: loaded (graph mode), yet in no row */
+      gsize graph_events = 0;
+      for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+        if (sl_trace_get_lane (trace, i)->kind == SL_LANE_GRAPHS)
+          graph_events += sl_trace_get_lane (trace, i)->n_events;
+      gint64 graph_rows = m == 1 ? sl_test_sql_int (db, "SELECT count(*) FROM "
+                                                        "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") : 0;
+      g_assert_cmpint ((gint64) graph_events, ==, graph_rows);
+      if (m == 1)
+        g_assert_cmpint (graph_rows, >, 0);
+      g_autoptr (SlReport) gpu = sl_report_compute (trace, "cuda_gpu_sum", &error);
+      g_assert_no_error (error);
+      g_autoptr (SlReport) api = sl_report_compute (trace, "cuda_api_gpu_sum", &error);
+      g_assert_no_error (error);
+      gint64 kernels = sl_test_sql_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+      g_assert_cmpint (category_instances (gpu, "CUDA_KERNEL"), ==, kernels);
+      g_assert_cmpint (category_instances (api, "CUDA_KERNEL"), ==, kernels);
+      g_assert_cmpint (category_instances (api, "CUDA_API"), ==,
+                       sl_test_sql_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+      if (m > 0)
+        {
+          /* "_v10000" is not the "_vNNNN" that nsys drops: the name stays whole */
+          gsize row = find_row (api, "Operation", "cudaGraphLaunch_v10000");
+          g_assert_cmpstr (cell (api, row, "Category")->v.s, ==, "CUDA_API");
+        }
+      sqlite3_close (db);
+      g_test_message ("%s: %" G_GINT64_FORMAT " kernels, %" G_GSIZE_FORMAT " graph launches:%s",
+                      modes[m], kernels, graph_events, counts->str);
+    }
+#else
+  g_test_skip ("sightline-gen is not built");
+#endif
+}
+
+typedef struct
+{
+  gint64 count;
+  gint64 total;
+} NameSum;
+
+/* Adds the rows of `report` (NULL: none) to `sums` by the text of `name_column`, keyed
+ * "PREFIX\nname", each with its count and total. */
+static void
+sums_add (GHashTable *sums,
+          SlReport   *report,
+          const char *prefix,
+          const char *name_column,
+          const char *count_column)
+{
+  for (gsize i = 0; report != NULL && i < sl_report_get_n_rows (report); i++)
+    {
+      const SlCell *name = cell (report, i, name_column);
+      const SlCell *count = cell (report, i, count_column);
+      const SlCell *total = cell (report, i, "Total Time (ns)");
+      g_assert_cmpint (count->type, ==, SL_CELL_INT);
+      g_assert_cmpint (total->type, ==, SL_CELL_INT);
+      char *key = g_strconcat (prefix, "\n", name->type == SL_CELL_TEXT ? name->v.s : "", NULL);
+      NameSum *s = g_hash_table_lookup (sums, key);
+      if (s == NULL)
+        g_hash_table_insert (sums, key, s = g_new0 (NameSum, 1));
+      else
+        g_free (key);
+      s->count += count->v.i;
+      s->total += total->v.i;
+    }
+}
+
+static void
+assert_same_sums (GHashTable *want,
+                  GHashTable *got,
+                  const char *what)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_assert_cmpuint (g_hash_table_size (got), ==, g_hash_table_size (want));
+  g_hash_table_iter_init (&iter, want);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const NameSum *w = value, *g = g_hash_table_lookup (got, key);
+      if (g == NULL)
+        g_error ("%s: no row for %s", what, (const char *) key);
+      g_assert_cmpint (g->count, ==, w->count);
+      g_assert_cmpint (g->total, ==, w->total);
+    }
+}
+
+static SlReport *
+report_or_null (SlTrace    *trace,
+                const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  SlReport *r = sl_report_compute (trace, name, &error);
+
+  if (r == NULL)
+    g_assert_error (error, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA);
+  return r;
+}
+
+/* The GPU summaries are the reports they combine, regrouped: per Category and Operation,
+ * cuda_gpu_sum's rows are cuda_gpu_kern_sum's (CUDA_KERNEL) and cuda_gpu_mem_time_sum's
+ * (MEMORY_OPER), cuda_api_gpu_sum adds cuda_api_sum's (CUDA_API), and cuda_gpu_kern_gb_sum's
+ * rows add up by name to cuda_gpu_kern_sum's.  On the traces the SQL oracle cannot read: the
+ * PyTorch (Kineto JSON) ranks, alone and merged. */
+static void
+check_gpu_sums_consistent (SlTrace    *trace,
+                           const char *what)
+{
+  g_autoptr (SlReport) kern = report_or_null (trace, "cuda_gpu_kern_sum");
+  g_autoptr (SlReport) mem = report_or_null (trace, "cuda_gpu_mem_time_sum");
+  g_autoptr (SlReport) capi = report_or_null (trace, "cuda_api_sum");
+  g_autoptr (SlReport) gpu = report_or_null (trace, "cuda_gpu_sum");
+  g_autoptr (SlReport) all = report_or_null (trace, "cuda_api_gpu_sum");
+  g_autoptr (SlReport) gb = report_or_null (trace, "cuda_gpu_kern_gb_sum");
+  g_autoptr (GHashTable) want_gpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) want_all = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) want_gb = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) got_gpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) got_all = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) got_gb = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  g_assert_true ((gpu == NULL) == (kern == NULL && mem == NULL));
+  g_assert_true ((all == NULL) == (gpu == NULL && capi == NULL));
+  g_assert_true ((gb == NULL) == (kern == NULL));
+  sums_add (want_gpu, kern, "CUDA_KERNEL", "Name", "Instances");
+  sums_add (want_gpu, mem, "MEMORY_OPER", "Operation", "Count");
+  sums_add (want_all, kern, "CUDA_KERNEL", "Name", "Instances");
+  sums_add (want_all, mem, "MEMORY_OPER", "Operation", "Count");
+  sums_add (want_all, capi, "CUDA_API", "Name", "Num Calls");
+  sums_add (want_gb, kern, "", "Name", "Instances");
+  for (gsize i = 0; gpu != NULL && i < sl_report_get_n_rows (gpu); i++)
+    g_assert_cmpint (cell (gpu, i, "Category")->type, ==, SL_CELL_TEXT);
+  for (gsize i = 0; all != NULL && i < sl_report_get_n_rows (all); i++)
+    g_assert_cmpint (cell (all, i, "Category")->type, ==, SL_CELL_TEXT);
+  /* one row per name, keyed "Category\nOperation" */
+  if (gpu != NULL)
+    for (gsize i = 0; i < sl_report_get_n_rows (gpu); i++)
+      {
+        char *key = g_strconcat (cell (gpu, i, "Category")->v.s, "\n",
+                                 cell (gpu, i, "Operation")->v.s, NULL);
+        NameSum *s = g_new0 (NameSum, 1);
+        s->count = cell (gpu, i, "Instances")->v.i;
+        s->total = cell (gpu, i, "Total Time (ns)")->v.i;
+        g_assert_false (g_hash_table_contains (got_gpu, key));
+        g_hash_table_insert (got_gpu, key, s);
+      }
+  if (all != NULL)
+    for (gsize i = 0; i < sl_report_get_n_rows (all); i++)
+      {
+        char *key = g_strconcat (cell (all, i, "Category")->v.s, "\n",
+                                 cell (all, i, "Operation")->v.s, NULL);
+        NameSum *s = g_new0 (NameSum, 1);
+        s->count = cell (all, i, "Instances")->v.i;
+        s->total = cell (all, i, "Total Time (ns)")->v.i;
+        g_assert_false (g_hash_table_contains (got_all, key));
+        g_hash_table_insert (got_all, key, s);
+      }
+  sums_add (got_gb, gb, "", "Name", "Instances");
+  assert_same_sums (want_gpu, got_gpu, what);
+  /* cuda_api_sum's rows are by name id: two that strip to one name are one row here */
+  assert_same_sums (want_all, got_all, what);
+  assert_same_sums (want_gb, got_gb, what);
+  g_test_message ("%s: cuda_gpu_sum %u rows, cuda_api_gpu_sum %u, "
+                  "cuda_gpu_kern_gb_sum %" G_GSIZE_FORMAT, what, g_hash_table_size (got_gpu),
+                  g_hash_table_size (got_all), gb != NULL ? sl_report_get_n_rows (gb) : 0);
+}
+
+static void
+test_gpu_sums_json (void)
+{
+  g_autofree char *r0 = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-0.json.gz");
+  g_autofree char *r1 = sl_test_trace_path ("pytorch/trace_filter_sampled_rank-1.json.gz");
+  const char *files[] = { r0, r1 };
+  g_autoptr (GError) error = NULL;
+
+  if (!g_file_test (r0, G_FILE_TEST_EXISTS) || !g_file_test (r1, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the PyTorch rank traces are not in shared/traces/pytorch");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr (SlTrace) trace = sl_trace_load (files[i], SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_autofree char *base = g_path_get_basename (files[i]);
+      check_gpu_sums_consistent (trace, base);
+    }
+  g_autoptr (SlTrace) merged = sl_trace_load_merged (files, 2, SL_LOAD_ALL, NULL, NULL, NULL,
+                                                     NULL, &error);
+  g_assert_no_error (error);
+  check_gpu_sums_consistent (merged, "the two ranks merged");
 }
 
 /* One projection per trace, shared by threads: four threads computing rows of every scope and
@@ -2436,6 +2754,8 @@ main (int    argc,
   g_test_add_func ("/model/stats/projection-shared", test_projection_shared);
   g_test_add_func ("/model/stats/planted-other-thread", test_planted_other_thread);
   g_test_add_func ("/model/stats/generated", test_generated);
+  g_test_add_func ("/model/stats/generated-graphs", test_generated_graphs);
+  g_test_add_func ("/model/stats/gpu-sums-json", test_gpu_sums_json);
   g_test_add_func ("/model/stats/needs", test_needs);
   g_test_add_func ("/model/stats/round", test_round);
   g_test_add_func ("/model/stats/unknown-name", test_unknown_name);
