@@ -372,6 +372,15 @@ print_json (SlTrace *trace,
   member_int (b, "origin_ns", sl_trace_get_origin (trace));
   json_builder_end_object (b);
   member_int (b, "events", sl_trace_get_n_events (trace));
+  /* CUDA event records and the waits that name an event, linked (sl-trace-events.c) */
+  guint n_waits, n_linked;
+  sl_trace_get_event_wait_counts (trace, &n_waits, &n_linked);
+  json_builder_set_member_name (b, "cuda_events");
+  json_builder_begin_object (b);
+  member_int (b, "records", sl_trace_get_n_event_records (trace));
+  member_int (b, "waits", n_waits);
+  member_int (b, "linked_waits", n_linked);
+  json_builder_end_object (b);
   json_sources (b, trace);
 
   json_builder_set_member_name (b, "processes");
@@ -561,6 +570,11 @@ sl_cmd_info (int    argc,
   else
     printf ("Time 0:     the first event\n");
   printf ("Events:     %" G_GSIZE_FORMAT " in %u lanes\n", n_events, sl_trace_get_n_lanes (trace));
+  guint n_waits, n_linked;
+  sl_trace_get_event_wait_counts (trace, &n_waits, &n_linked);
+  if (sl_trace_get_n_event_records (trace) > 0 || n_waits > 0)
+    printf ("CUDA events: %u records, %u waits (%u linked to their record)\n",
+            sl_trace_get_n_event_records (trace), n_waits, n_linked);
   if (merge)
     print_sources (trace);
 

@@ -48,6 +48,7 @@ typedef enum
   STMT_CALLCHAIN,
   STMT_SCHED,
   STMT_GRAPH,
+  STMT_CUDA_EVENT,
   N_STMTS
 } StmtId;
 
@@ -75,7 +76,14 @@ static const char *stmt_sql[N_STMTS] = {
   /* prepared only with --graphs graph, after its table is created */
   [STMT_GRAPH] =
       "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)",
+  /* prepared only with --cuda-events, after its table is created */
+  [STMT_CUDA_EVENT] =
+      "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?)",
 };
+
+/* --cuda-events: the program reuses this many CUDA event objects (eventId 1 … N), as real ones
+ * create a few and record them again each step; eventSyncId tells the records apart. */
+#define CUDA_EVENT_OBJECTS 4
 
 /* --graphs: the optimizer step of each GPU is one captured CUDA graph of GRAPH_NODES kernels,
  * launched once a step with cudaGraphLaunch, instead of its ops launched one by one. */
@@ -254,6 +262,7 @@ typedef struct
   int straggler;   /* the rank whose data loading is slower, -1: none */
   int slowdown;    /* by this many percent of a step */
   GraphMode graphs; /* --graphs graph|node */
+  bool cuda_events; /* --cuda-events: CUPTI_ACTIVITY_KIND_CUDA_EVENT rows for the records */
 } Options;
 
 typedef struct
@@ -270,6 +279,7 @@ typedef struct
 {
   uint64_t runtime, driver, kernel, memcpy, memset, sync, nvtx, osrt, samples, frames, sched;
   uint64_t graphs, graph_kernels;  /* graph launches; kernels that are graph nodes (node mode) */
+  uint64_t cuda_events;            /* CUDA_EVENT rows (--cuda-events; not in the budget) */
 } Counts;
 
 typedef struct
@@ -617,7 +627,8 @@ add_sync (Gen *gen,
           int64_t end,
           int64_t corr,
           int type,
-          int64_t event_id)
+          int64_t event_id,
+          int64_t sync_id)
 {
   sqlite3_stmt *stmt = gen->stmt[STMT_SYNC];
 
@@ -630,7 +641,7 @@ add_sync (Gen *gen,
   bind_i64 (stmt, 7, gen->global_pid);
   bind_i64 (stmt, 8, type);
   bind_i64 (stmt, 9, event_id);
-  bind_opt (stmt, 10, event_id, event_id != SL_SCHEMA_ID_NONE);
+  bind_opt (stmt, 10, sync_id, sync_id != SL_SCHEMA_ID_NONE);
   step_stmt (gen, STMT_SYNC);
   gen->n.sync++;
   note_time (gen, end);
@@ -915,13 +926,31 @@ memset_async (Gen *gen, int gpu, int stream, int64_t bytes)
   gen->cpu_t = api_start + api_dur;
 }
 
+/* cudaEventRecord on @stream; with --cuda-events its CUPTI_ACTIVITY_KIND_CUDA_EVENT row, for the
+ * stream_wait that follows (its eventSyncId is the next wait's), completing when the stream's
+ * work queued so far has. */
 static void
-event_record (Gen *gen)
+event_record (Gen *gen, int gpu, int stream)
 {
   int64_t start = gen->cpu_t;
   int64_t dur = rng_range (&gen->rng, 1 * US, 3 * US);
+  int64_t corr = add_runtime (gen, start, start + dur, API_EVENT_RECORD);
 
-  add_runtime (gen, start, start + dur, API_EVENT_RECORD);
+  if (gen->opt->cuda_events)
+    {
+      sqlite3_stmt *stmt = gen->stmt[STMT_CUDA_EVENT];
+      int64_t done = *stream_clock (gen, gpu, stream);
+      bind_i64 (stmt, 1, done > start + dur ? done : start + dur);
+      bind_i64 (stmt, 2, gpu);
+      bind_i64 (stmt, 3, gpu + 1);
+      bind_i64 (stmt, 4, stream_id (gen, gpu, stream));
+      bind_i64 (stmt, 5, corr);
+      bind_i64 (stmt, 6, gen->global_pid);
+      bind_i64 (stmt, 7, gen->sync_event % CUDA_EVENT_OBJECTS + 1);
+      bind_i64 (stmt, 8, gen->sync_event + 1);
+      step_stmt (gen, STMT_CUDA_EVENT);
+      gen->n.cuda_events++;
+    }
   gen->cpu_t = start + dur;
 }
 
@@ -935,8 +964,12 @@ stream_wait (Gen *gen, int gpu, int waiter, int signaller)
   int64_t *w = stream_clock (gen, gpu, waiter);
   int64_t s = *stream_clock (gen, gpu, signaller);
 
+  /* the event (the record's, with --cuda-events) and this wait's eventSyncId */
+  int64_t event_id = gen->opt->cuda_events ? gen->sync_event % CUDA_EVENT_OBJECTS + 1
+                                           : gen->sync_event + 1;
+  int64_t sync_id = ++gen->sync_event;
   add_sync (gen, gpu, stream_id (gen, gpu, waiter), start + 300, start + dur - 200, corr,
-            SL_SYNC_STREAM_WAIT_EVENT, ++gen->sync_event);
+            SL_SYNC_STREAM_WAIT_EVENT, event_id, sync_id);
   if (s > *w)
     *w = s;
   gen->cpu_t = start + dur;
@@ -957,7 +990,8 @@ host_sync (Gen *gen, int gpu, int stream)
   end = busy + rng_range (&gen->rng, 2 * US, 6 * US);
   corr = add_runtime (gen, start, end, stream < 0 ? API_DEVICE_SYNC : API_STREAM_SYNC);
   add_sync (gen, gpu, stream < 0 ? SL_SCHEMA_ID_NONE : stream_id (gen, gpu, stream), start + 400,
-            end - 300, corr, stream < 0 ? SL_SYNC_CONTEXT : SL_SYNC_STREAM, SL_SCHEMA_ID_NONE);
+            end - 300, corr, stream < 0 ? SL_SYNC_CONTEXT : SL_SYNC_STREAM, SL_SCHEMA_ID_NONE,
+            SL_SCHEMA_ID_NONE);
   gen->cpu_t = end;
 }
 
@@ -1228,7 +1262,7 @@ run_step (Gen *gen)
       if (copy_stream != 0)
         {
           cpu_gap (gen);
-          event_record (gen);
+          event_record (gen, g, copy_stream);
           cpu_gap (gen);
           stream_wait (gen, g, 0, copy_stream);
         }
@@ -1650,8 +1684,11 @@ generate (Gen *gen)
     }
   if (opt->graphs == GRAPHS_GRAPH && !exec_sql (gen, SL_SCHEMA_GRAPH_TRACE_SQL))
     return false;
+  if (opt->cuda_events && !exec_sql (gen, SL_SCHEMA_CUDA_EVENT_SQL))
+    return false;
   for (int i = 0; i < N_STMTS; i++)
     if ((i != STMT_GRAPH || opt->graphs == GRAPHS_GRAPH)
+        && (i != STMT_CUDA_EVENT || opt->cuda_events)
         && sqlite3_prepare_v3 (gen->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &gen->stmt[i],
                                NULL) != SQLITE_OK)
       {
@@ -1693,7 +1730,7 @@ usage (FILE *out)
   fprintf (out,
            "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
            "T] [--sample-share P] [--no-sched] [--format nsys|kineto] [--ranks N [--straggler R]\n"
-           "       [--slowdown P]] [--graphs graph|node] [--force]\n"
+           "       [--slowdown P]] [--graphs graph|node] [--cuda-events] [--force]\n"
            "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
            ") of about EVENTS events,\n"
            "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
@@ -1722,9 +1759,12 @@ usage (FILE *out)
            "                      %d kernels), traced as nsys --cuda-graph-trace=MODE does: graph\n"
            "                      (one CUPTI_ACTIVITY_KIND_GRAPH_TRACE row a launch) or node (the\n"
            "                      kernels, with graphId and graphNodeId)\n"
+           "  -E, --cuda-events   a CUPTI_ACTIVITY_KIND_CUDA_EVENT row for each cudaEventRecord (%d\n"
+           "                      event objects, recorded again each step), its stream wait tied\n"
+           "                      to it by eventSyncId (rows not counted in EVENTS)\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n",
-           GRAPH_NODES);
+           GRAPH_NODES, CUDA_EVENT_OBJECTS);
 }
 
 static bool
@@ -1842,6 +1882,8 @@ write_trace (const Options *opt)
           printf ("graph_launches %" PRIu64 "\n", n->graphs);
           printf ("graph_kernels %" PRIu64 "\n", n->graph_kernels);
         }
+      if (opt->cuda_events)
+        printf ("cuda_events %" PRIu64 "\n", n->cuda_events);
       printf ("steps %" PRId64 "\n", gen.step);
       printf ("total %" PRIu64 "\n", total_events (&gen));
       rc = 0;
@@ -1874,6 +1916,7 @@ main (int argc, char *argv[])
     { "straggler", required_argument, NULL, 'T' },
     { "slowdown", required_argument, NULL, 'D' },
     { "graphs", required_argument, NULL, 'G' },
+    { "cuda-events", no_argument, NULL, 'E' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -1882,7 +1925,7 @@ main (int argc, char *argv[])
   bool have_n = false;
   int c;
 
-  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNF:R:T:D:G:h", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNEF:R:T:D:G:h", longopts, NULL)) != -1)
     {
       bool ok = true;
 
@@ -1906,6 +1949,7 @@ main (int argc, char *argv[])
           }
         case 'f': opt.force = true; break;
         case 'N': opt.no_sched = true; break;
+        case 'E': opt.cuda_events = true; break;
         case 'F':
           ok = strcmp (optarg, "nsys") == 0 || strcmp (optarg, "kineto") == 0;
           opt.kineto = strcmp (optarg, "kineto") == 0;
@@ -1930,6 +1974,12 @@ main (int argc, char *argv[])
   if (opt.straggler >= 0 && opt.straggler >= opt.ranks)
     {
       fprintf (stderr, "sightline-gen: --straggler %d needs --ranks above it\n", opt.straggler);
+      return 2;
+    }
+  if (opt.cuda_events && opt.kineto)
+    {
+      fprintf (stderr, "sightline-gen: --cuda-events writes nsys SQLite only, not --format "
+                       "kineto\n");
       return 2;
     }
   if (opt.graphs != GRAPHS_NONE && opt.kineto)

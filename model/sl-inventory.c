@@ -172,6 +172,7 @@ static const char *const companions[][2] = {
   { "OSRT_CALLCHAINS", "OSRT_API" },
   { "SAMPLING_CALLCHAINS", "COMPOSITE_EVENTS" },
   { "CUDA_CALLCHAINS", "CUPTI_ACTIVITY_KIND_RUNTIME" },
+  { "CUPTI_ACTIVITY_KIND_CUDA_EVENT", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION" },
 };
 
 static const SlTableRead *

@@ -402,6 +402,25 @@ read_args (ondemand::value &v,
               continue;
             }
           break;
+        case 'w':
+          /* a cuda_sync "Stream Wait Event": the record it waits for */
+          if (key_is (key, "wait_on_stream") && get_int (x, &ev->wait_stream))
+            {
+              ev->have |= SL_JSON_HAVE_WAIT_STREAM;
+              continue;
+            }
+          if (key_is (key, "wait_on_cuda_event_record_corr_id")
+              && get_int (x, &ev->wait_record_corr))
+            {
+              ev->have |= SL_JSON_HAVE_WAIT_RECORD;
+              continue;
+            }
+          if (key_is (key, "wait_on_cuda_event_id") && get_int (x, &ev->wait_event_id))
+            {
+              ev->have |= SL_JSON_HAVE_WAIT_EVENT;
+              continue;
+            }
+          break;
         case 'n':
         case 'l':
           if (key_is (key, "name") || key_is (key, "labels"))

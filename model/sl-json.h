@@ -38,6 +38,9 @@ enum
   SL_JSON_HAVE_SORT_INDEX  = 1 << 5,
   SL_JSON_HAVE_ID          = 1 << 6,
   SL_JSON_HAVE_CONTEXT     = 1 << 7,
+  SL_JSON_HAVE_WAIT_STREAM = 1 << 8,   /* args.wait_on_stream */
+  SL_JSON_HAVE_WAIT_RECORD = 1 << 9,   /* args.wait_on_cuda_event_record_corr_id */
+  SL_JSON_HAVE_WAIT_EVENT  = 1 << 10,  /* args.wait_on_cuda_event_id */
 };
 
 #define SL_JSON_MAX_SERIES 8
@@ -58,6 +61,9 @@ typedef struct
   guint32     have;          /* SL_JSON_HAVE_* */
   gint64      correlation, device, context, stream, bytes;
   gint64      registers, shared_memory;
+  /* a Kineto "Stream Wait Event" (cuda_sync): the stream and the cudaEventRecord call
+   * (correlation id) of the record it waits for, and the event's id */
+  gint64      wait_stream, wait_record_corr, wait_event_id;
   gint64      grid[3], block[3];
   double      occupancy;     /* "est. achieved occupancy %" */
   gint64      sort_index;    /* M *_sort_index */

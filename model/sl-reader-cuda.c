@@ -18,6 +18,7 @@ typedef struct
   GArray *chain_ids;  /* CUDA_CALLCHAINS: SlChainId sorted by id; NULL when the file has none */
   GArray *pending;    /* PendingChain: the calls naming a callchainId, mapped once all are read */
   guint64 zeros;      /* calls naming callchainId 0 */
+  gboolean chain_0;   /* CUDA_CALLCHAINS has an integer id 0 */
   guint64 chained;    /* calls that name a callchainId */
   guint64 dangling;   /* of those, calls whose callchainId is not in CUDA_CALLCHAINS */
 } RuntimeRows;
@@ -70,13 +71,14 @@ runtime_chain (SlReader      *r,
  * without a backtrace NULL; each chain is one call's, so one call names 0.  Where both count
  * from 1, 0 (if used) is "none", which many calls are.  So the old numbering is: exactly one call
  * naming 0, and no chain 0 (which calls are NULL says nothing: nsys writes each backtraced call
- * twice, once without its id).  Counted while the rows are read: a query of its own scanned the
- * whole table again (half a second of CPU on 3.7 M calls). */
+ * twice, once without its id).  The calls naming 0 are counted while the rows are read: a query
+ * of its own scanned the whole table again (half a second of CPU on 3.7 M calls); chain 0 is
+ * looked up in the table (its primary key), where a text id would read as 0. */
 static void
 map_chains (SlReader    *r,
             RuntimeRows *rows)
 {
-  gint64 offset = rows->zeros == 1 && find_chain (rows->chain_ids, 0) == G_MAXUINT32 ? 1 : 0;
+  gint64 offset = rows->zeros == 1 && !rows->chain_0 ? 1 : 0;
 
   for (guint i = 0; i < rows->pending->len; i++)
     {
@@ -162,7 +164,7 @@ _sl_reader_read_runtime (SlReader *r,
 {
   g_autoptr (GArray) chain_ids = NULL;
   g_autoptr (GArray) pending = g_array_new (FALSE, FALSE, sizeof (PendingChain));
-  RuntimeRows rows = { NULL, -1, NULL, pending, 0, 0, 0 };
+  RuntimeRows rows = { NULL, -1, NULL, pending, 0, FALSE, 0, 0 };
   SlRowLoop loop = {
     .table = "CUPTI_ACTIVITY_KIND_RUNTIME", .what = "CUDA API calls", .times = TRUE,
     .sql = "SELECT start, end, globalTid, {correlationId:0}, {nameId:NULL}, {eventClass:0}, "
@@ -181,6 +183,13 @@ _sl_reader_read_runtime (SlReader *r,
       if (!_sl_reader_read_chain_ids (r, "CUDA_CALLCHAINS", chain_ids, error))
         return FALSE;
       rows.chain_ids = chain_ids;
+      sqlite3_stmt *stmt = NULL;
+      if (sqlite3_prepare_v2 (r->db, "SELECT EXISTS (SELECT 1 FROM CUDA_CALLCHAINS WHERE id = 0)",
+                              -1, &stmt, NULL)
+            == SQLITE_OK
+          && sqlite3_step (stmt) == SQLITE_ROW)
+        rows.chain_0 = sqlite3_column_int64 (stmt, 0) != 0;
+      sqlite3_finalize (stmt);
     }
   return _sl_reader_each_row (r, &loop, error);
 }
@@ -551,6 +560,18 @@ map_contexts (SlReader *r)
     }
 }
 
+/* An eventId or eventSyncId column: SL_NO_LINK for NULL, nsys's 2^32 - 1 ("none") and anything
+ * outside 0 … 2^32 - 2 (no real id is). */
+static guint32
+event_col (sqlite3_stmt *stmt,
+           int           col)
+{
+  if (sqlite3_column_type (stmt, col) != SQLITE_INTEGER)
+    return SL_NO_LINK;
+  gint64 v = sqlite3_column_int64 (stmt, col);
+  return v >= 0 && v < (gint64) SL_NO_LINK ? (guint32) v : SL_NO_LINK;
+}
+
 static void
 sync_row (SlReader     *r,
           sqlite3_stmt *stmt,
@@ -579,6 +600,56 @@ sync_row (SlReader     *r,
     ev->name = names[t];
   ev->aux = (guint32) t;
   gpu_append (r, stmt, &key, ev);
+  /* the event it waited for (cudaStreamWaitEvent, cudaEventSynchronize), for sl-trace-events.c */
+  SlCudaWaitRow w = { key.global_pid, ev->start, ev->corr, event_col (stmt, 9),
+                      event_col (stmt, 10), 0 };
+  if (w.event_id != SL_NO_LINK || w.sync_id != SL_NO_LINK)
+    g_array_append_val (r->trace->event_waits, w);
+}
+
+static void
+sync_done (SlReader  *r,
+           SlRowLoop *loop)
+{
+  (void) loop;
+  _sl_trace_sort_event_waits (r->trace);
+}
+
+/* ---- CUDA event records ------------------------------------------------------------------ */
+
+/* A record: which stream recorded which event, tied to its cudaEventRecord call by correlation
+ * id (typically one row per call, 10^2 … 10^5).  No times of its own: `timestamp` is the
+ * device's completion where collected (nsys 2025.5 and later), 0 otherwise. */
+static void
+cuda_event_row (SlReader     *r,
+                sqlite3_stmt *stmt,
+                SlEvent      *ev,
+                SlRowLoop    *loop)
+{
+  SlCudaEventRow row;
+
+  (void) ev;
+  if (G_UNLIKELY (sqlite3_column_type (stmt, 4) == SQLITE_NULL))
+    {
+      loop->trouble.null_owner++;
+      return;
+    }
+  memset (&row, 0, sizeof row);
+  row.global_pid = GPID_OF ((guint64) sqlite3_column_int64 (stmt, 4));
+  row.timestamp = sqlite3_column_type (stmt, 0) == SQLITE_INTEGER
+                  ? _sl_reader_clamp_time (sqlite3_column_int64 (stmt, 0), &loop->trouble) : 0;
+  row.device = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 1));
+  row.context = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 2));
+  row.stream = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 3));
+  row.corr = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 5));
+  row.event_id = event_col (stmt, 6);
+  row.sync_id = event_col (stmt, 7);
+  if (row.event_id == SL_NO_LINK)
+    {
+      loop->trouble.not_events++;   /* a record of no event: nothing can wait for it */
+      return;
+    }
+  g_array_append_val (r->trace->cuda_events, row);
 }
 
 gboolean
@@ -589,11 +660,25 @@ _sl_reader_read_sync (SlReader *r,
   SlRowLoop loop = {
     .table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", .times = TRUE,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
-           "{correlationId:0}, {syncType:0}, {greenContextId:0} "
-           "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-    .row = sync_row, .data = names,
+           "{correlationId:0}, {syncType:0}, {greenContextId:0}, {eventId:NULL}, "
+           "{eventSyncId:NULL} FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    .row = sync_row, .done = sync_done, .data = names,
+  };
+  SlRowLoop events = {
+    .table = "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+    .sql = "SELECT {timestamp:NULL}, {deviceId:0}, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
+           "{correlationId:0}, {eventId:NULL}, {eventSyncId:NULL} "
+           "FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+    .row = cuda_event_row,
   };
 
   map_contexts (r);
-  return _sl_reader_each_row (r, &loop, error);
+  /* an append reads the new synchronization rows only (the table is read by rowid): the waits
+   * read before are the previous trace's; the records are read whole each time */
+  if (r->prev != NULL)
+    g_array_append_vals (r->trace->event_waits, r->prev->event_waits->data,
+                         r->prev->event_waits->len);
+  if (!_sl_reader_each_row (r, &loop, error))
+    return FALSE;
+  return !_sl_reader_table_exists (r, events.table) || _sl_reader_each_row (r, &events, error);
 }

@@ -633,6 +633,41 @@ gpu_append (JsonReader        *jr,
   g_array_append_val (_sl_reader_gpu_events (&jr->r, &key), *e);
 }
 
+/* An event id or correlation id of a wait's args: SL_NO_LINK when absent or out of range. */
+static guint32
+wait_id (const SlJsonEvent *ev,
+         guint32            have,
+         gint64             v)
+{
+  return (ev->have & have) && v >= 0 && v < (gint64) SL_NO_LINK ? (guint32) v : SL_NO_LINK;
+}
+
+/* A Kineto "Stream Wait Event": the wait, and the record it names (Kineto has no row of its
+ * own for a record: its stream is the wait's wait_on_stream, its call the
+ * wait_on_cuda_event_record_corr_id).  Their process is the GPU work's, set once known (a record
+ * waited for twice is kept once, then). */
+static void
+sync_waits (JsonReader        *jr,
+            const SlJsonEvent *ev,
+            const SlEvent     *e)
+{
+  guint32 event_id = wait_id (ev, SL_JSON_HAVE_WAIT_EVENT, ev->wait_event_id);
+  guint32 record_corr = wait_id (ev, SL_JSON_HAVE_WAIT_RECORD, ev->wait_record_corr);
+  SlCudaWaitRow w = { 0, e->start, e->corr, event_id, SL_NO_LINK,
+                      record_corr != SL_NO_LINK ? record_corr : 0 };
+  SlGpuKey key;
+
+  if (event_id == SL_NO_LINK && record_corr == SL_NO_LINK)
+    return;
+  g_array_append_val (jr->r.trace->event_waits, w);
+  if (record_corr == SL_NO_LINK || record_corr == 0 || !(ev->have & SL_JSON_HAVE_WAIT_STREAM))
+    return;
+  gpu_key_of (ev, SL_LANE_SYNC, &key);
+  SlCudaEventRow rec = { 0, 0, record_corr, event_id, SL_NO_LINK, key.device, key.context,
+                         clamp_u32 (ev->wait_stream) };
+  g_array_append_val (jr->r.trace->cuda_events, rec);
+}
+
 /* "Memcpy HtoD (Pageable -> Device)": the copy kind and the two memory kinds. */
 static void
 copy_kinds (SlJsonText  name,
@@ -742,7 +777,40 @@ read_gpu (JsonReader        *jr,
       e->aux = t;
       gpu_append (jr, ev, SL_LANE_SYNC, e);
       jr->n_sync++;
+      if (ev->have & (SL_JSON_HAVE_WAIT_RECORD | SL_JSON_HAVE_WAIT_EVENT))
+        sync_waits (jr, ev, e);
     }
+}
+
+static gint
+compare_event_rows (gconstpointer a,
+                    gconstpointer b)
+{
+  const SlCudaEventRow *x = a, *y = b;
+  return (x->corr > y->corr) - (x->corr < y->corr);
+}
+
+/* The waits and records of the file in the process of the GPU work (`pid`), a record once. */
+static void
+event_rows_done (SlTrace *trace,
+                 guint64  pid)
+{
+  GArray *recs = trace->cuda_events;
+  guint n = 0;
+
+  for (guint i = 0; i < trace->event_waits->len; i++)
+    g_array_index (trace->event_waits, SlCudaWaitRow, i).global_pid = pid;
+  _sl_trace_sort_event_waits (trace);
+  g_array_sort (recs, compare_event_rows);
+  for (guint i = 0; i < recs->len; i++)
+    {
+      SlCudaEventRow *rec = &g_array_index (recs, SlCudaEventRow, i);
+      if (n > 0 && g_array_index (recs, SlCudaEventRow, n - 1).corr == rec->corr)
+        continue;
+      rec->global_pid = pid;
+      g_array_index (recs, SlCudaEventRow, n++) = *rec;
+    }
+  g_array_set_size (recs, n);
 }
 
 /* ---- events ------------------------------------------------------------------------------ */
@@ -1893,6 +1961,7 @@ finish_model (JsonReader       *jr,
   g_hash_table_iter_init (&iter, r->lane_arrays);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     ((SlLane *) key)->global_pid = best;
+  event_rows_done (trace, best);
 
   /* process and thread names: the file's metadata, else the text of a text id */
   for (guint i = 0; i < trace->processes->len; i++)

@@ -30,7 +30,8 @@
  *                            busy, busy_prefix, lod/n_lod/lod_origin (one pass each over the
  *                            events, cheaper to redo than to check, see below)
  *   kernel_infos, copy_infos, chain_offsets/symbols/modules, osrt_chains, cuda_chains,
- *   diagnostics:             raw
+ *   cuda_events, event_waits, diagnostics:  raw
+ *   event_links              built on first use, as after a fresh load
  *   enum_labels              stored as (enum, value, string id)
  *   gpu_busy                 rebuilt (_sl_gpu_busy_build)
  *   table_reads              stored (counts, table name, why not read)
@@ -59,8 +60,10 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 3   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
-                           * 3: CUDA API calls' backtraces (issue 30) */
+#define CACHE_VERSION 4   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
+                           * 3: CUDA API calls' backtraces (issue 30);
+                           * 4: CUDA event records and waits (issue 30; their sizes are
+                           * asserted in sl-trace-private.h) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"
@@ -242,6 +245,8 @@ enum
   SEC_LANES,
   SEC_EVENTS,
   SEC_CUDA_CHAINS,   /* written after SEC_OSRT_CHAINS: tags name sections, not their order */
+  SEC_CUDA_EVENTS,   /* CUDA event records and waits: after SEC_CUDA_CHAINS */
+  SEC_EVENT_WAITS,
 };
 
 /* Each section: this, `count` elements of `elem` bytes, zeros to a multiple of 8. */
@@ -516,6 +521,8 @@ write_payload (Writer  *w,
   w_array (w, SEC_CHAIN_MODULES, trace->chain_modules);
   w_array (w, SEC_OSRT_CHAINS, trace->osrt_chains);
   w_array (w, SEC_CUDA_CHAINS, trace->cuda_chains);
+  w_array (w, SEC_CUDA_EVENTS, trace->cuda_events);
+  w_array (w, SEC_EVENT_WAITS, trace->event_waits);
 
   /* enum labels point into the chunk at interned strings: store their ids */
   gboolean any_enum = FALSE;
@@ -1101,8 +1108,13 @@ read_payload (Reader      *r,
       || !r_array (r, SEC_CHAIN_SYMBOLS, trace->chain_symbols)
       || !r_array (r, SEC_CHAIN_MODULES, trace->chain_modules)
       || !r_array (r, SEC_OSRT_CHAINS, trace->osrt_chains)
-      || !r_array (r, SEC_CUDA_CHAINS, trace->cuda_chains))
+      || !r_array (r, SEC_CUDA_CHAINS, trace->cuda_chains)
+      || !r_array (r, SEC_CUDA_EVENTS, trace->cuda_events)
+      || !r_array (r, SEC_EVENT_WAITS, trace->event_waits))
     return FALSE;
+  /* the waits are searched by halving: whatever order was read back is sorted again (they hold
+   * ids, not indexes: nothing else to check) */
+  _sl_trace_sort_event_waits (trace);
 
   g_autofree CacheEnum *enums = r_section (r, SEC_ENUMS, sizeof (CacheEnum), &count);
   if (enums == NULL)

@@ -538,6 +538,23 @@ append_file (SlTrace    *merged,
       g_array_append_val (merged->cuda_chains, c);
     }
   _sl_trace_sort_cuda_chains (merged);
+  /* CUDA event records and waits: the process renamed, times on the merged axis */
+  for (guint i = 0; i < t->cuda_events->len; i++)
+    {
+      SlCudaEventRow e = g_array_index (t->cuda_events, SlCudaEventRow, i);
+      e.global_pid ^= m->tag;
+      if (e.timestamp != 0)
+        e.timestamp = _sl_time_add (e.timestamp, m->offset);
+      g_array_append_val (merged->cuda_events, e);
+    }
+  for (guint i = 0; i < t->event_waits->len; i++)
+    {
+      SlCudaWaitRow w = g_array_index (t->event_waits, SlCudaWaitRow, i);
+      w.global_pid ^= m->tag;
+      w.start = _sl_time_add (w.start, m->offset);
+      g_array_append_val (merged->event_waits, w);
+    }
+  _sl_trace_sort_event_waits (merged);
 
   /* enum labels: the first file's wins (they are nsys's own, the same in every file) */
   for (guint e = 0; e < SL_N_ENUMS; e++)

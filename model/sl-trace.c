@@ -52,6 +52,8 @@ _sl_trace_new (const char *path)
   trace->chain_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
   trace->osrt_chains = g_array_new (FALSE, FALSE, sizeof (SlChainId));
   trace->cuda_chains = g_array_new (FALSE, FALSE, sizeof (SlCudaChain));
+  trace->cuda_events = g_array_new (FALSE, FALSE, sizeof (SlCudaEventRow));
+  trace->event_waits = g_array_new (FALSE, FALSE, sizeof (SlCudaWaitRow));
   trace->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
   trace->rank = -1;
   for (guint i = 0; i < SL_N_ENUMS; i++)
@@ -147,6 +149,7 @@ sl_trace_unref (SlTrace *trace)
 
   sl_nvtx_proj_free (trace->nvtx_proj);   /* reads the lanes */
   sl_cpu_util_free (trace->cpu_util);
+  _sl_event_links_free (trace->event_links);
   _sl_live_state_free (trace->live);
   if (trace->sources != NULL)
     g_array_unref (trace->sources);
@@ -164,6 +167,8 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->chain_modules);
   g_array_unref (trace->osrt_chains);
   g_array_unref (trace->cuda_chains);
+  g_array_unref (trace->cuda_events);
+  g_array_unref (trace->event_waits);
   g_array_unref (trace->diagnostics);
   g_array_unref (trace->kernel_infos);
   g_array_unref (trace->copy_infos);
@@ -824,6 +829,8 @@ sl_trace_get_memory_size (SlTrace *trace)
   size += (trace->chain_offsets->len + trace->chain_symbols->len * 2) * sizeof (guint32);
   size += trace->osrt_chains->len * sizeof (SlChainId);
   size += trace->cuda_chains->len * sizeof (SlCudaChain);
+  size += trace->cuda_events->len * sizeof (SlCudaEventRow);
+  size += trace->event_waits->len * sizeof (SlCudaWaitRow);
   size += trace->threads->len * sizeof (SlThread) + trace->processes->len * sizeof (SlProcess);
   size += trace->gpus->len * sizeof (SlGpu);
   size += trace->diagnostics->len * sizeof (SlDiagnostic);

@@ -265,6 +265,98 @@ guint             sl_trace_get_cuda_callchain (SlTrace        *trace,
 /* How many CUDA API calls have a backtrace (0: the file has no CUDA_CALLCHAINS). */
 guint             sl_trace_get_n_cuda_callchains (SlTrace    *trace);
 
+/* ---- CUDA events: records and the waits that consumed them (sl-trace-events.c) -----------------
+ *
+ * cudaEventRecord (event, stream) puts a marker in `stream`: the event completes when the work
+ * queued on that stream before it has.  cudaStreamWaitEvent (other, event) then makes another
+ * stream wait for that completion, cudaEventSynchronize (event) the host.  nsys writes a row of
+ * CUPTI_ACTIVITY_KIND_CUDA_EVENT per record and a synchronization row (an SL_LANE_SYNC event) per
+ * wait, naming the event; Kineto names the record's call in the wait (cuda_sync
+ * "Stream Wait Event": wait_on_cuda_event_record_corr_id, wait_on_stream).  A wait is linked to
+ * the record it consumed:
+ *   - SL_EVENT_LINK_SYNC_ID: by eventSyncId, where the wait has one (nsys 2025.5 and later: it
+ *     names that very record);
+ *   - SL_EVENT_LINK_RECORD_CORR: by the record's correlation id, where the wait names it
+ *     (Kineto);
+ *   - SL_EVENT_LINK_LAST_RECORD: else by eventId, to the event's last record in the process whose
+ *     cudaEventRecord call came before the wait's call (by correlation id, which CUDA hands out in
+ *     call order; by start where the wait has none), as CUDA resolves a wait to the most recent
+ *     record of the event.  Event ids are reused: 4000 records of 4 events in one real trace.
+ * A synchronization row that names no event (cudaStreamSynchronize, cudaDeviceSynchronize: nsys
+ * writes eventId 2^32 - 1) is no wait here.  A wait whose event has no record in the trace (none
+ * collected, a dangling id) is a wait with SL_EVENT_LINK_NONE, shown as unknown.
+ *
+ * Built on first use, on any thread, once per trace: O(records × log + synchronization rows), and
+ * a pass over the CUDA API calls named like cudaEventRecord; typically 10^2 … 10^5 records. */
+typedef enum
+{
+  SL_EVENT_LINK_NONE,         /* the trace has no record of the event the wait names */
+  SL_EVENT_LINK_SYNC_ID,      /* the record with the wait's eventSyncId */
+  SL_EVENT_LINK_RECORD_CORR,  /* the record of the call the wait names (Kineto) */
+  SL_EVENT_LINK_LAST_RECORD,  /* the event's last record before the wait's call */
+} SlEventLink;
+
+typedef struct
+{
+  guint64 global_pid;
+  guint32 event_id;    /* CUDA's id of the event in its process (CUPTI's eventId) */
+  guint32 device;
+  guint32 context;
+  guint32 stream;      /* the stream that recorded it */
+  gint32  lane;        /* the lane of that stream its marker is drawn on (its kernels', else its
+                        * copies', sets', graph launches' or synchronizations'), -1 when none */
+  guint32 call;        /* global id of its cudaEventRecord call, SL_NO_LINK when not in the trace */
+  guint32 work;        /* global id of the GPU work it completes after: the last kernel, copy, set
+                        * or graph launch queued on the stream before it (by correlation id),
+                        * SL_NO_LINK when none */
+  guint32 corr;        /* its call's correlation id, 0 when none */
+  guint32 sync_id;     /* eventSyncId, SL_NO_LINK when none */
+  guint32 n_waits;     /* the waits that consumed it (sl_trace_get_event_record_waits) */
+  SlTime  time;        /* when it completed on the stream: the device's timestamp where collected,
+                        * else the later of the end of `work` and the start of `call`;
+                        * G_MININT64 when neither is known (no marker) */
+} SlEventRecord;
+
+typedef struct
+{
+  guint32     event_id;  /* the event the wait names (SL_NO_LINK: only its record's call is
+                          * named, Kineto) */
+  SlEventLink how;       /* how it was linked; SL_EVENT_LINK_NONE: not */
+  guint       record;    /* for sl_trace_get_event_record; G_MAXUINT when not linked */
+} SlEventWait;
+
+/* Records, ordered by process and correlation id. */
+guint                sl_trace_get_n_event_records   (SlTrace        *trace);
+const SlEventRecord *sl_trace_get_event_record      (SlTrace        *trace,
+                                                     guint           record);
+/* The event record a wait waited for.  `wait` is a global event id: a synchronization event
+ * (SL_LANE_SYNC) or the CUDA API call that made it (cudaStreamWaitEvent, cudaEventSynchronize).
+ * FALSE when it is neither or names no event (a stream or context synchronization, any other
+ * event); TRUE with `out` filled otherwise: `out->record` is the record (its stream, time and the
+ * GPU work before it in sl_trace_get_event_record), G_MAXUINT when the trace has none of it.
+ * This signature is stable (the critical path walks it). */
+gboolean             sl_trace_get_event_wait        (SlTrace        *trace,
+                                                     guint32         wait,
+                                                     SlEventWait    *out);
+/* The waits that consumed record `record`: global ids of their synchronization events, by start. */
+guint                sl_trace_get_event_record_waits (SlTrace        *trace,
+                                                      guint           record,
+                                                      const guint32 **waits);
+/* The record a cudaEventRecord call made (`call`: the global id of a CUDA API event), FALSE
+ * when it made none. */
+gboolean             sl_trace_find_event_record     (SlTrace        *trace,
+                                                     guint32         call,
+                                                     guint          *record);
+/* The records whose markers lie on lane `lane`, by time: indices for
+ * sl_trace_get_event_record (none on a lane without). */
+guint                sl_trace_get_lane_event_records (SlTrace       *trace,
+                                                      guint          lane,
+                                                      const guint32 **records);
+/* Waits that name an event (or a record), and of those the ones linked to a record. */
+void                 sl_trace_get_event_wait_counts (SlTrace        *trace,
+                                                     guint          *waits,
+                                                     guint          *linked);
+
 /* The event `ref` of `from` in `to`, another load of the same file (a live update, the file
  * loaded afresh): in the lane of `to` that holds the same thread's (at any depth) or the same
  * stream's events of that kind, the event with the same start and name, and the same end where

@@ -403,6 +403,79 @@ check_contexts (SlTrace      *trace,
   g_assert_cmpint (checked, >=, g_hash_table_size (o->contexts));
 }
 
+/* Kineto's "Stream Wait Event" (cuda_sync) names the record it waits for: the model links each
+ * to that record (wait_on_cuda_event_record_corr_id), on the stream wait_on_stream, of event
+ * wait_on_cuda_event_id, made by the cudaEventRecord call of that correlation id. */
+static void
+check_event_waits (SlTrace  *trace,
+                   JsonNode *root)
+{
+  JsonArray *events = tree_events (root);
+  g_autoptr (GHashTable) want = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                       g_free);
+  g_autoptr (GHashTable) calls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      JsonObject *args = e != NULL && json_object_has_member (e, "args")
+                         ? json_object_get_object_member (e, "args") : NULL;
+      const char *cat = e != NULL && json_object_has_member (e, "cat")
+                        ? json_object_get_string_member (e, "cat") : NULL;
+      if (args == NULL || cat == NULL)
+        continue;
+      if (g_strcmp0 (cat, "cuda_runtime") == 0
+          && g_strcmp0 (json_object_get_string_member (e, "name"), "cudaEventRecord") == 0)
+        {
+          gint64 *k = g_new (gint64, 1);
+          *k = member_int (args, "correlation", -1);
+          g_hash_table_add (calls, k);
+        }
+      if (g_strcmp0 (cat, "cuda_sync") != 0
+          || !json_object_has_member (args, "wait_on_cuda_event_record_corr_id"))
+        continue;
+      gint64 *k = g_new (gint64, 1), *v = g_new (gint64, 3);
+      *k = member_int (args, "correlation", -1);
+      v[0] = member_int (args, "wait_on_cuda_event_record_corr_id", -1);
+      v[1] = member_int (args, "wait_on_stream", -1);
+      v[2] = member_int (args, "wait_on_cuda_event_id", -1);
+      g_hash_table_insert (want, k, v);
+    }
+  guint found = 0, waits, linked;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_SYNC && k < lane->n_events; k++)
+        {
+          gint64 corr = lane->events[k].corr;
+          const gint64 *v = g_hash_table_lookup (want, &corr);
+          SlEventWait w;
+          gboolean is_wait = sl_trace_get_event_wait (trace, lane->base + k, &w);
+          g_assert_true (is_wait == (v != NULL));
+          if (v == NULL)
+            continue;
+          g_assert_cmpuint (w.how, ==, SL_EVENT_LINK_RECORD_CORR);
+          const SlEventRecord *rec = sl_trace_get_event_record (trace, w.record);
+          g_assert_cmpint (rec->corr, ==, v[0]);
+          g_assert_cmpint (rec->stream, ==, v[1]);
+          g_assert_cmpint (rec->event_id, ==, v[2]);
+          g_assert_cmpint (w.event_id, ==, v[2]);
+          if (g_hash_table_contains (calls, &v[0]))
+            {
+              const SlLane *cl;
+              gsize ck;
+              g_assert_true (sl_trace_resolve (trace, rec->call, &cl, &ck));
+              g_assert_cmpint (cl->events[ck].corr, ==, v[0]);
+            }
+          found++;
+        }
+    }
+  sl_trace_get_event_wait_counts (trace, &waits, &linked);
+  g_assert_cmpuint (found, ==, g_hash_table_size (want));
+  g_assert_cmpuint (waits, ==, found);
+  g_assert_cmpuint (linked, ==, found);
+}
+
 static char **
 pytorch_traces (void)
 {
@@ -457,6 +530,7 @@ test_pytorch (gconstpointer data)
   check_occupancy (trace, &o);
   check_links (trace, &o);
   check_contexts (trace, &o);
+  check_event_waits (trace, root);
 
   /* the GPUs are deviceProperties' */
   JsonObject *top = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
@@ -950,6 +1024,40 @@ test_bad_gzip (void)
 }
 
 /* A SQLite trace is not JSON, a JSON file is not SQLite. */
+/* Waits whose record is not in the file, or whose args are not numbers: linked to a record of
+ * no call, or no waits at all; nothing breaks. */
+static void
+test_event_waits_bad (void)
+{
+  g_autofree char *p = write_file ("waits.json",
+    "{\"traceEvents\": ["
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaStreamWaitEvent\", "
+    "\"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 1, \"args\": {\"correlation\": 5}},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Stream Wait Event\", "
+    "\"pid\": 0, \"tid\": 20, \"ts\": 10, \"dur\": 1, \"args\": {\"correlation\": 5, "
+    "\"stream\": 20, \"device\": 0, \"wait_on_stream\": 7, "
+    "\"wait_on_cuda_event_record_corr_id\": 4, \"wait_on_cuda_event_id\": 1}},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Stream Wait Event\", "
+    "\"pid\": 0, \"tid\": 20, \"ts\": 12, \"dur\": 1, \"args\": {\"correlation\": 6, "
+    "\"stream\": 20, \"wait_on_stream\": \"x\", "
+    "\"wait_on_cuda_event_record_corr_id\": -3, \"wait_on_cuda_event_id\": \"y\"}},"
+    "{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Stream Wait Event\", "
+    "\"pid\": 0, \"tid\": 20, \"ts\": 14, \"dur\": 1, \"args\": {\"correlation\": 7, "
+    "\"stream\": 20, \"wait_on_cuda_event_id\": 99999999999}}"
+    "]}", -1);
+  g_autoptr (SlTrace) t = load_ok (p);
+  guint waits, linked;
+  sl_trace_get_event_wait_counts (t, &waits, &linked);
+  /* the first names its record (no call of it in the file); the others name nothing usable */
+  g_assert_cmpuint (sl_trace_get_n_event_records (t), ==, 1);
+  g_assert_cmpuint (waits, ==, 1);
+  g_assert_cmpuint (linked, ==, 1);
+  const SlEventRecord *rec = sl_trace_get_event_record (t, 0);
+  g_assert_cmpuint (rec->stream, ==, 7);
+  g_assert_cmpuint (rec->call, ==, SL_NO_LINK);
+  g_assert_cmpint (rec->time, ==, G_MININT64);
+}
+
 static void
 test_sniff (void)
 {
@@ -981,6 +1089,7 @@ main (int   argc,
   g_test_add_func ("/json/gz-same", test_gz_same);
   g_test_add_func ("/json/times", test_times);
   g_test_add_func ("/json/sniff", test_sniff);
+  g_test_add_func ("/json/event-waits-bad", test_event_waits_bad);
   g_test_add_func ("/json/bad/gzip", test_bad_gzip);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {

@@ -581,6 +581,112 @@ test_sync_real (void)
   g_object_unref (pane);
 }
 
+/* Issue 30, item 2: a wait (a cudaStreamWaitEvent or cudaEventSynchronize call, or its
+ * synchronization record) names the event, the stream that recorded it, when, and the GPU work
+ * before the record; a cudaEventRecord call lists its waits; a wait whose event has no record
+ * says so.  On the real nsys traces with records and on a Kineto trace. */
+static void
+test_event_waits (void)
+{
+  const char *files[] = {
+    "nsys/nsys-2024.2-memory-usage-cuda-events.sqlite", "nsys/nsys-2025.5-cuda-events.sqlite",
+    "nsys/nsys-2026.2-mfu-2gpu.sqlite",
+    "pytorch/critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz",
+  };
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = sl_test_trace_path (files[f]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      guint shown = 0, linked = 0, unknown = 0, records = 0;
+
+      g_assert_no_error (error);
+      sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+      for (guint i = 0; i < sl_trace_get_n_lanes (trace) && shown < 200; i++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, i);
+          if (lane->kind != SL_LANE_CUDA_API && lane->kind != SL_LANE_SYNC)
+            continue;
+          for (gsize k = 0; k < lane->n_events && shown < 200; k++)
+            {
+              SlEventWait w;
+              guint record;
+              gboolean is_wait = sl_trace_get_event_wait (trace, lane->base + k, &w);
+              gboolean is_record = !is_wait && lane->kind == SL_LANE_CUDA_API
+                                   && sl_trace_find_event_record (trace, lane->base + k, &record);
+              if (!is_wait && !is_record)
+                continue;
+              sl_detail_pane_set_event (SL_DETAIL_PANE (pane), (SlEventRef) { (gint) i, k });
+              g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+              if (shown++ < 2)
+                g_test_message ("%s", text);
+              if (is_record)
+                {
+                  const SlEventRecord *rec = sl_trace_get_event_record (trace, record);
+                  g_autofree char *waits = line_of (text, "Waits");
+                  g_autofree char *on = line_of (text, "Recorded on");
+                  g_autofree char *want = g_strdup_printf ("stream %u (context %u)", rec->stream,
+                                                           rec->context);
+                  g_assert_nonnull (strstr (text, "CUDA event record\n"));
+                  g_assert_cmpstr (on, ==, want);
+                  g_assert_nonnull (waits);
+                  guint links = 0;
+                  for (const char *p = text; (p = strstr (p, "[Go to the wait]")) != NULL; p++)
+                    links++;
+                  g_assert_cmpuint (links, ==, MIN (rec->n_waits, 32));
+                  if (rec->n_waits == 0)
+                    g_assert_true (g_str_has_prefix (waits, "none"));
+                  records++;
+                  continue;
+                }
+              g_autofree char *event = line_of (text, "Event");
+              g_autofree char *want_event = g_strdup_printf ("id %u", w.event_id);
+              g_assert_nonnull (strstr (text, "CUDA event waited for\n"));
+              if (w.event_id != SL_NO_LINK)
+                g_assert_cmpstr (event, ==, want_event);
+              if (w.record == G_MAXUINT)
+                {
+                  g_autofree char *rec_line = line_of (text, "Recorded");
+                  g_assert_nonnull (rec_line);
+                  g_assert_true (g_str_has_prefix (rec_line, "unknown"));
+                  unknown++;
+                  continue;
+                }
+              const SlEventRecord *rec = sl_trace_get_event_record (trace, w.record);
+              g_autofree char *on = line_of (text, "Recorded on");
+              g_autofree char *want = g_strdup_printf ("stream %u (context %u)", rec->stream,
+                                                       rec->context);
+              g_autofree char *work = line_of (text, "GPU work waited for");
+              g_autofree char *how = line_of (text, "Linked by");
+              g_assert_cmpstr (on, ==, want);
+              g_assert_nonnull (line_of (text, "Completed"));
+              g_assert_nonnull (work);
+              g_assert_nonnull (how);
+              if (rec->work != SL_NO_LINK)
+                {
+                  const SlLane *wl;
+                  gsize wk;
+                  g_assert_true (sl_trace_resolve (trace, rec->work, &wl, &wk));
+                  g_assert_true (g_str_has_prefix (work, sl_trace_str (trace,
+                                                                       wl->events[wk].name)));
+                  g_assert_nonnull (strstr (text, "[Go to the GPU work]"));
+                }
+              linked++;
+            }
+        }
+      g_test_message ("%s: %u shown, %u waits linked, %u unknown, %u records", files[f], shown,
+                      linked, unknown, records);
+      g_assert_cmpuint (shown, >, 0);
+      if (sl_trace_get_n_event_records (trace) > 0)
+        g_assert_cmpuint (linked + records, >, 0);
+      else
+        g_assert_cmpuint (unknown, >, 0);
+    }
+  g_object_unref (pane);
+}
+
 /* Issue 29, item 12: nsys's versioned CUDA API names ("cudaLaunchKernel_v7000") read in the pane
  * as every other pane writes them (sl_trace_display_name), on every real nsys trace that has
  * them, for the first events of each lane: the heading, the API call a piece of GPU work or a
@@ -739,5 +845,6 @@ main (int   argc,
   g_test_add_func ("/ui/detail/sync-real", test_sync_real);
   g_test_add_func ("/ui/detail/display-names", test_display_names);
   g_test_add_func ("/ui/detail/graphs", test_graphs);
+  g_test_add_func ("/ui/detail/event-waits", test_event_waits);
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include "sl-schema.h"
 #include "sl-sort.h"
 #include "sl-stats-panel-private.h"
+#include "sl-test-gui.h"
 #include "sl-test-util.h"
 #include "sl-timeline-view-private.h"
 #include "sl-trace-private.h"
@@ -2862,6 +2863,136 @@ test_graphs (void)
   fixture_close (&f);
 }
 
+/* Issue 30, item 2: a flag where a stream recorded a CUDA event; a click on a wait (a
+ * cudaStreamWaitEvent's synchronization record) draws an arrow from that flag to it, and a click
+ * on the flag selects the cudaEventRecord call, whose record's waits get the same arrows.  On the
+ * real 2024.2 trace, against the model's links (tests/test-cuda-events.c checks those against
+ * SQL). */
+static void
+test_event_arrows (void)
+{
+  Fixture f;
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2024.2-memory-usage-cuda-events.sqlite");
+  SlTimelineView *view;
+  SlEventRef wait_ref = SL_EVENT_REF_NONE;
+  const SlEventRecord *rec = NULL;
+  graphene_point_t from[8], to[8];
+  graphene_rect_t area;
+  double height;
+
+  fixture_open (&f, path);
+  view = SL_TIMELINE_VIEW (f.view);
+  height = gtk_widget_get_height (f.view);
+  /* a linked wait whose row and whose record's row are on screen, the closest pair in time */
+  SlTime best = G_MAXINT64;
+  for (guint i = 0; i < sl_trace_get_n_lanes (f.trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (f.trace, i);
+      if (lane->kind != SL_LANE_SYNC || view->lane_row[i] < 0)
+        continue;
+      for (gsize k = 0; k < lane->n_events; k++)
+        {
+          SlEventWait w;
+          if (!sl_trace_get_event_wait (f.trace, lane->base + k, &w) || w.record == G_MAXUINT)
+            continue;
+          const SlEventRecord *r = sl_trace_get_event_record (f.trace, w.record);
+          if (r->lane < 0 || r->time == G_MININT64 || view->lane_row[r->lane] < 0
+              || r->time > lane->events[k].start)
+            continue;
+          const Row *a = &g_array_index (view->rows, Row, view->lane_row[i]);
+          const Row *b = &g_array_index (view->rows, Row, view->lane_row[r->lane]);
+          if (RULER_H + MAX (a->y, b->y) + 30 > height)
+            continue;
+          if (lane->events[k].start - r->time < best)
+            {
+              best = lane->events[k].start - r->time;
+              wait_ref = (SlEventRef) { (gint) i, k };
+              rec = r;
+            }
+        }
+    }
+  g_assert_nonnull (rec);
+  const SlLane *wait_lane = sl_trace_get_lane (f.trace, wait_ref.lane);
+  const SlEvent *wait = &wait_lane->events[wait_ref.index];
+  SlTime span = MAX (wait->end - rec->time, 1000);
+  SlViewport *vp = sl_timeline_view_get_viewport (view);
+  sl_viewport_set_visible (vp, rec->time - span, wait->end + span, FALSE);
+  spin (100);
+
+  /* the flag on the recording stream's row */
+  g_autoptr (GdkTexture) plain = render (&f, "event-record-marker");
+  Pixels p = pixels_get (plain);
+  const Row *rrow = &g_array_index (view->rows, Row, view->lane_row[rec->lane]);
+  int mx = (int) floor (time_to_x (view, rec->time));
+  int flag = count_colour (&p, mx - 2, mx + 8, (int) (RULER_H + rrow->y), (int) (RULER_H + rrow->y
+                                                                                 + rrow->h),
+                           &view->pal.event_record);
+  g_test_message ("flag at x %d: %d pixels in its colour", mx, flag);
+  g_assert_cmpint (flag, >=, (int) rrow->h - 2);
+  g_free (p.data);
+  g_assert_cmpuint (_sl_timeline_event_arrow_points (view, from, to, 8), ==, 0);
+
+  /* a click on the wait: selected, an arrow from the flag to its start */
+  g_assert_true (sl_timeline_view_get_event_area (view, wait_ref, &area));
+  graphene_point_t at = GRAPHENE_POINT_INIT (area.origin.x + MAX (area.size.width / 2, 1),
+                                             area.origin.y + area.size.height / 2);
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  gboolean clicked = FALSE;
+#ifdef GDK_WINDOWING_X11
+  if (xdotool != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    clicked = sl_test_real_click (f.view, at.x, at.y, 1);
+#endif
+  if (!clicked)
+    sl_timeline_view_select_event (view, wait_ref, FALSE);
+  spin (300);
+  SlEventRef sel = sl_timeline_view_get_selected_event (view);
+  g_assert_cmpint (sel.lane, ==, wait_ref.lane);
+  g_assert_cmpuint (sel.index, ==, wait_ref.index);
+  guint n = _sl_timeline_event_arrow_points (view, from, to, 8);
+  g_assert_cmpuint (n, ==, rec->n_waits);
+  gboolean to_wait = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpfloat (fabs (from[i].x - (time_to_x (view, rec->time) + 1)), <, 0.5);
+      to_wait |= fabs (to[i].x - area.origin.x) < 0.5
+                 && fabs (to[i].y - (area.origin.y + area.size.height / 2)) < 0.5;
+    }
+  g_assert_true (to_wait);
+  g_autoptr (GdkTexture) shot = render (&f, "event-wait-arrow");
+  p = pixels_get (shot);
+  /* the arrow's head, left of the wait's start, on its row */
+  int head = count_colour (&p, (int) area.origin.x - 9, (int) area.origin.x + 1,
+                           (int) (area.origin.y + area.size.height / 2) - 3,
+                           (int) (area.origin.y + area.size.height / 2) + 4,
+                           &view->pal.event_record);
+  g_test_message ("arrow head: %d pixels", head);
+  g_assert_cmpint (head, >, 10);
+  g_free (p.data);
+
+  /* the flag stands for its cudaEventRecord call: a click on it selects the call */
+  SlEventRef call;
+  SlTime t0, t1;
+  g_assert_true (_sl_timeline_item_at (view, time_to_x (view, rec->time) + 1,
+                                       RULER_H + rrow->y - scroll_y (view) + 2, &call, &t0,
+                                       &t1));
+  /* (records completing at the same instant share a flag: the click takes one waited for) */
+  guint clicked_record;
+  g_assert_cmpint (call.lane, >=, 0);
+  const SlLane *call_lane = sl_trace_get_lane (f.trace, call.lane);
+  g_assert_cmpuint (call_lane->kind, ==, SL_LANE_CUDA_API);
+  g_assert_true (sl_trace_find_event_record (f.trace, call_lane->base + call.index,
+                                             &clicked_record));
+  const SlEventRecord *crec = sl_trace_get_event_record (f.trace, clicked_record);
+  g_assert_cmpint (crec->lane, ==, rec->lane);
+  g_assert_cmpfloat (fabs (time_to_x (view, crec->time) - time_to_x (view, rec->time)), <, 1);
+  g_assert_cmpuint (crec->n_waits, >, 0);
+  sl_timeline_view_select_event (view, call, FALSE);
+  spin (100);
+  g_assert_cmpuint (_sl_timeline_event_arrow_points (view, from, to, 8), ==, crec->n_waits);
+  g_object_unref (render (&f, "event-record-selected"));
+  fixture_close (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2883,6 +3014,7 @@ main (int   argc,
   g_test_add_func ("/ui/timeline/continue", test_continue);
   g_test_add_func ("/ui/timeline/context-menu", test_context_menu);
   g_test_add_func ("/ui/timeline/context-menu-click", test_context_menu_click);
+  g_test_add_func ("/ui/timeline/event-arrows", test_event_arrows);
   g_test_add_func ("/ui/timeline/every-nsys-file", test_every_nsys_file);
   g_test_add_func ("/ui/timeline/thread-states", test_thread_states);
   g_test_add_func ("/ui/timeline/nvtx-projected", test_nvtx_projected);

@@ -545,6 +545,128 @@ add_waited (SlDetailPane  *self,
   add_link (self, "Go to the synchronization", sync_lane, sync_index);
 }
 
+/* "stream 7 (context 1)", or the host for a wait on none (cudaEventSynchronize). */
+static char *
+stream_text (guint32 stream,
+             guint32 context)
+{
+  if (stream == G_MAXUINT32)
+    return g_strdup ("the host (no stream)");
+  return g_strdup_printf ("stream %u (context %u)", stream, context);
+}
+
+/* A time of the trace as the pane writes one, or "unknown". */
+static char *
+time_text (SlDetailPane *self,
+           SlTime        t)
+{
+  if (t == G_MININT64)
+    return g_strdup ("unknown");
+  return _sl_detail_pane_format_offset (t - sl_trace_get_origin (self->trace), 1000);
+}
+
+/* The GPU work a record completes after: its name and a link to it. */
+static void
+add_record_work (SlDetailPane        *self,
+                 const SlEventRecord *rec,
+                 const char          *key)
+{
+  const SlLane *lane;
+  gsize index;
+
+  if (rec->work == SL_NO_LINK || !sl_trace_resolve (self->trace, rec->work, &lane, &index))
+    {
+      add_row (self, key, "none traced before the record on its stream");
+      return;
+    }
+  g_autofree char *end = time_text (self, lane->events[index].end);
+  add_rowf (self, key, "%s (ends %s)", str (self, lane->events[index].name), end);
+  add_link (self, "Go to the GPU work", lane, index);
+}
+
+/* A wait (a cudaStreamWaitEvent's or cudaEventSynchronize's synchronization record, or the call):
+ * the event it names, the stream that recorded it, when, and the work it waited for. */
+static void
+add_event_wait (SlDetailPane *self,
+                guint32       wait)
+{
+  static const char *const how[] = {
+    [SL_EVENT_LINK_NONE] = "",
+    [SL_EVENT_LINK_SYNC_ID] = "the eventSyncId both rows carry",
+    [SL_EVENT_LINK_RECORD_CORR] = "the record's correlation id the wait names",
+    [SL_EVENT_LINK_LAST_RECORD] = "the event's last record before the wait's call",
+  };
+  SlEventWait w;
+  const SlLane *lane;
+  gsize index;
+
+  if (!sl_trace_get_event_wait (self->trace, wait, &w))
+    return;
+  add_heading (self, "CUDA event waited for");
+  if (w.event_id != SL_NO_LINK)
+    add_rowf (self, "Event", "id %u", w.event_id);
+  if (w.record == G_MAXUINT)
+    {
+      add_row (self, "Recorded", "unknown: the trace has no record of this event");
+      return;
+    }
+  const SlEventRecord *rec = sl_trace_get_event_record (self->trace, w.record);
+  g_autofree char *where = stream_text (rec->stream, rec->context);
+  g_autofree char *when = time_text (self, rec->time);
+  add_row (self, "Recorded on", where);
+  add_row (self, "Completed", when);
+  add_record_work (self, rec, "GPU work waited for");
+  if (rec->call != SL_NO_LINK && sl_trace_resolve (self->trace, rec->call, &lane, &index))
+    add_link (self, "Go to its cudaEventRecord", lane, index);
+  if (w.how < G_N_ELEMENTS (how))
+    add_row (self, "Linked by", how[w.how]);
+}
+
+/* A cudaEventRecord call: its record's stream and time, and the waits that consumed it. */
+static void
+add_event_record (SlDetailPane *self,
+                  guint32       call)
+{
+  guint record;
+  const guint32 *waits;
+
+  if (!sl_trace_find_event_record (self->trace, call, &record))
+    return;
+  const SlEventRecord *rec = sl_trace_get_event_record (self->trace, record);
+  g_autofree char *where = stream_text (rec->stream, rec->context);
+  g_autofree char *when = time_text (self, rec->time);
+  guint n = sl_trace_get_event_record_waits (self->trace, record, &waits);
+
+  add_heading (self, "CUDA event record");
+  add_rowf (self, "Event", "id %u", rec->event_id);
+  add_row (self, "Recorded on", where);
+  add_row (self, "Completed", when);
+  add_record_work (self, rec, "After");
+  if (n == 0)
+    add_row (self, "Waits", "none: nothing waited for this record");
+  else
+    add_rowf (self, "Waits", "%u", n);
+  for (guint i = 0; i < n && i < 32; i++)
+    {
+      const SlLane *lane, *api_lane;
+      gsize index, api_index;
+      if (!sl_trace_resolve (self->trace, waits[i], &lane, &index))
+        continue;
+      const SlEvent *ev = &lane->events[index];
+      const char *name = ev->link != SL_NO_LINK
+                           && sl_trace_resolve (self->trace, ev->link, &api_lane, &api_index)
+                         ? sl_trace_display_name (self->trace, SL_LANE_CUDA_API,
+                                                  api_lane->events[api_index].name)
+                         : str (self, ev->name);
+      g_autofree char *on = stream_text (lane->stream_id, lane->context_id);
+      g_autofree char *at = time_text (self, ev->start);
+      add_rowf (self, "", "%s on %s at %s", name, on, at);
+      add_link (self, "Go to the wait", lane, index);
+    }
+  if (n > 32)
+    add_rowf (self, "", "… %u more", n - 32);
+}
+
 static void add_stack (SlDetailPane  *self,
                        const char    *heading,
                        const guint32 *symbols,
@@ -573,7 +695,10 @@ show_api (SlDetailPane  *self,
   if (ev->link == SL_NO_LINK || !sl_trace_resolve (self->trace, ev->link, &gpu_lane, &gpu_index))
     ;
   else if (gpu_lane->kind == SL_LANE_SYNC)
-    add_waited (self, gpu_lane, &gpu_lane->events[gpu_index], gpu_index);
+    {
+      add_waited (self, gpu_lane, &gpu_lane->events[gpu_index], gpu_index);
+      add_event_wait (self, gpu_lane->base + (guint32) gpu_index);
+    }
   else
     {
       const SlEvent *work = &gpu_lane->events[gpu_index];
@@ -584,6 +709,7 @@ show_api (SlDetailPane  *self,
       add_row (self, "Queue delay", delay);
       add_link (self, "Go to GPU work", gpu_lane, gpu_index);
     }
+  add_event_record (self, lane->base + (guint32) (ev - lane->events));
   /* where the call came from (CUDA_CALLCHAINS, nsys --cudabacktrace), as an OS call's */
   const guint32 *symbols, *modules;
   guint n = sl_trace_get_cuda_callchain (self->trace, lane, ev, &symbols, &modules);
@@ -757,6 +883,7 @@ show_sync (SlDetailPane  *self,
            sl_trace_display_name (self->trace, SL_LANE_CUDA_API, api_lane->events[api_index].name));
   add_rowf (self, "Correlation id", "%u", ev->corr);
   add_link (self, "Go to the call", api_lane, api_index);
+  add_event_wait (self, lane->base + (guint32) (ev - lane->events));
 }
 
 static void

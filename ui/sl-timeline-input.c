@@ -65,6 +65,19 @@ hit_test (SlTimelineView *self,
   if (r->kind == ROW_LANE && _sl_timeline_flame_wants (self, r->lane))
     return _sl_timeline_flame_hit (self, sl_trace_get_lane (self->trace, r->lane), x,
                                    y - RULER_H + scroll_y (self) - r->y, &hit->ref, &hit->item);
+  /* a CUDA event record's marker stands for its cudaEventRecord call */
+  if (r->kind == ROW_LANE
+      && _sl_timeline_event_marker_hit (self, sl_trace_get_lane (self->trace, r->lane), x,
+                                        &hit->ref))
+    {
+      const SlLane *call_lane = sl_trace_get_lane (self->trace, hit->ref.lane);
+      memset (&hit->item, 0, sizeof hit->item);
+      hit->item.first = hit->ref.index;
+      hit->item.count = 1;
+      hit->item.start = call_lane->events[hit->ref.index].start;
+      hit->item.end = call_lane->events[hit->ref.index].end;
+      return TRUE;
+    }
   if (r->kind == ROW_LANE)
     return hit_lane (self, sl_trace_get_lane (self->trace, r->lane), x, hit);
   if (r->kind == ROW_NVTX_PROJ)

@@ -131,6 +131,9 @@ legend_content (SlTimelineView *self)
   legend_row (grid, &row, &p->select, "▢", "Selected event");
   legend_row (grid, &row, &p->search, "▁▁", "Search match");
   legend_row (grid, &row, &p->focus, "▁▁", "Finding in focus");
+  legend_row (grid, &row, &p->event_record, "▛",
+              "CUDA event recorded on a stream (a click selects its cudaEventRecord; the dashed "
+              "arrows of a selected wait or record lead to the waits it released)");
   /* the strip along the ruler's foot (sl-timeline-ruler.c): p->idle as strong as drawn there, the
    * focused one in p->focus */
   mark.alpha = RULER_MARK_ALPHA;

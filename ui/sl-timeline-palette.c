@@ -50,6 +50,8 @@ static const struct
   { offsetof (Palette, sched_unknown),  0x34353c, 1.00f, 0xe6e7eb, 1.00f },
   { offsetof (Palette, sched_mixed),    0x6f9878, 1.00f, 0x7aaa84, 1.00f },
   { offsetof (Palette, graph),          0xd9568f, 1.00f, 0xc23a76, 1.00f },
+  /* a CUDA event record's marker: bright against the kernels' blue it sits on */
+  { offsetof (Palette, event_record),   0xffb020, 1.00f, 0xd06000, 1.00f },
 };
 
 GdkRGBA

@@ -95,6 +95,7 @@ typedef struct
    * many states in the mixed colour */
   GdkRGBA sched_running, sched_runnable, sched_blocked, sched_unknown, sched_mixed;
   GdkRGBA graph;   /* a CUDA graph launch traced whole */
+  GdkRGBA event_record;  /* a CUDA event record's marker and its arrows to the waits */
 } Palette;
 
 /*
@@ -697,6 +698,35 @@ void _sl_timeline_draw_arrow (SlTimelineView *self,
                               GtkSnapshot    *snapshot,
                               int             width,
                               int             height);
+
+/* ---- CUDA event records and their waits (sl-timeline-events.c) ---------------------------- */
+
+/* The markers of the CUDA event records on `lane` (a flag where the stream recorded the event),
+ * one per pixel column at most. */
+void     _sl_timeline_draw_event_markers (SlTimelineView *self,
+                                          Batch          *batch,
+                                          const Frame    *f,
+                                          const SlLane   *lane,
+                                          double          y,
+                                          double          h);
+/* When the selection is a wait (its synchronization event or its call) or a cudaEventRecord call:
+ * an arrow from the record's marker to each wait that consumed it. */
+void     _sl_timeline_draw_event_arrows  (SlTimelineView *self,
+                                          GtkSnapshot    *snapshot,
+                                          int             width,
+                                          int             height);
+/* The record whose marker is under x (within 4 px) on `lane`: its cudaEventRecord call in
+ * `call`; FALSE when none is, or it has no call in the trace. */
+gboolean _sl_timeline_event_marker_hit   (SlTimelineView *self,
+                                          const SlLane   *lane,
+                                          double          x,
+                                          SlEventRef     *call);
+/* The arrows of the selection, for tests: from the record's marker to each wait shown; the
+ * number of arrows (at most `max` points filled). */
+guint    _sl_timeline_event_arrow_points (SlTimelineView   *self,
+                                          graphene_point_t *from,
+                                          graphene_point_t *to,
+                                          guint             max);
 
 /* sl-timeline-frame.c */
 const LaneLod *_sl_timeline_lane_lod (SlTimelineView *self,

@@ -139,6 +139,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
           if (focus != NULL)
             _sl_timeline_draw_lane_marks (self, &batch, &f, lane, (const guint32 *) focus->data,
                                           focus->len, y, r->h, &self->pal.focus);
+          _sl_timeline_draw_event_markers (self, &batch, &f, lane, y, r->h);
           batch_flush (&batch);
           if (self->util_overlay && lane->gpu >= 0)
             _sl_timeline_draw_idle_shade (self, &batch, &f, lane->gpu, y, r->h);
@@ -185,6 +186,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
       _sl_timeline_draw_outline (snapshot, &area, &self->pal.select, 2);
   }
   _sl_timeline_draw_arrow (self, snapshot, width, height);
+  _sl_timeline_draw_event_arrows (self, snapshot, width, height);
   gtk_snapshot_pop (snapshot);
 
   if (top_node != NULL)
