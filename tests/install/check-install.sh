@@ -8,7 +8,7 @@
 set -u
 cmake=$1 src=$(cd "$2" && pwd) build=$(cd "$3" && pwd) flavour=${4:-plain}
 app_id=dev.sightline.Sightline
-commands=(record info stats analyze samples export diff merge-summaries)
+commands=(record info stats analyze samples critical-path export diff merge-summaries)
 
 tmp=$(mktemp -d /tmp/sightline-install.XXXXXX)
 daemon_pid=""
@@ -117,7 +117,7 @@ complete_line ()
   echo "${COMPREPLY[*]}"
 }
 echo "top: $(complete_line 'sightline ')"
-echo "report: $(complete_line 'sightline stats --report cuda_api_sum,cuda_gpu_k')"
+echo "report: $(complete_line 'sightline stats --report cuda_api_sum,cuda_gpu_kern_s')"
 echo "legacy: $(complete_line 'sightline stats --report gputr')"
 echo "rule: $(complete_line 'sightline analyze --rule gpu_g')"
 echo "commands:" $_sightline_commands
