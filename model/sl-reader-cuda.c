@@ -588,6 +588,16 @@ sync_row (SlReader     *r,
   if (dev != 0)
     key.device = dev - 1;
   gint64 type = sqlite3_column_int64 (stmt, 7);
+  if (sqlite3_column_type (stmt, 9) == SQLITE_INTEGER)
+    {
+      /* what it waited for says what it is, where syncType does not: nsys 2024.2 wrote 3 (stream
+       * synchronize) for cudaStreamWaitEvent and 1 for cudaDeviceSynchronize, 2025.5 2 (stream
+       * wait event) for cudaStreamSynchronize; an event and a stream are a stream's wait for an
+       * event, an event alone a host's, a stream alone a stream synchronize, neither a context
+       * synchronize (CUpti_ActivitySynchronizationType's 2, 1, 3, 4) */
+      gboolean event = event_col (stmt, 9) != SL_NO_LINK, stream = key.stream != G_MAXUINT32;
+      type = event ? (stream ? 2 : 1) : (stream ? 3 : 4);
+    }
   guint t = (guint) CLAMP (type, 0, 4);
   if (t != type || names[t] == 0)
     {

@@ -231,7 +231,9 @@ plant_sync (const char *path,
     = g_strdup_printf ("INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, "
                        "contextId, streamId, correlationId, globalPid, syncType, eventId) VALUES "
                        "(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, %d, %" G_GINT64_FORMAT
-                       ", " GPID_SQL ", %d, 1)", start, end, stream, corr, type);
+                       ", " GPID_SQL ", %d, %s)", start, end, stream, corr, type,
+                       /* an event only for the event types, as nsys writes them */
+                       type == 1 || type == 2 ? "1" : "4294967295");
   plant_sql (path, sql);
 }
 

@@ -195,7 +195,10 @@ test_real (void)
                           && events && has_column (db, "CUPTI_ACTIVITY_KIND_CUDA_EVENT",
                                                    "eventSyncId");
       g_autofree char *sql = g_strdup_printf (
-        "SELECT (s.globalPid >> 24) << 24, s.correlationId, s.start, s.syncType, %s "
+        /* the type by what it waited for (the reader's rule: nsys's syncType is wrong in some
+         * versions): an event on a stream is a stream's wait, an event alone a host's */
+        "SELECT (s.globalPid >> 24) << 24, s.correlationId, s.start, "
+        "CASE WHEN s.streamId != " NONE " THEN 2 ELSE 1 END, %s "
         "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s WHERE s.eventId != " NONE,
         !events ? "NULL"
         : sync_ids
@@ -511,6 +514,67 @@ test_gen_scale (void)
 }
 #endif
 
+/* Each synchronization's type is what its call did, on every shared trace, whatever syncType
+ * nsys wrote (2024.2: 3 for cudaStreamWaitEvent, 1 for cudaDeviceSynchronize; 2025.5: 2 for
+ * cudaStreamSynchronize): 1 an event's host wait, 2 a stream's wait for an event, 3 a stream
+ * synchronize, 4 a context synchronize. */
+static void
+test_sync_types (void)
+{
+  g_auto (GStrv) files = sl_test_nsys_traces ();
+  const struct
+  {
+    const char *call;
+    guint       type;
+  } known[] = { { "cudaEventSynchronize", 1 }, { "cuEventSynchronize", 1 },
+                { "cudaStreamWaitEvent", 2 },  { "cuStreamWaitEvent", 2 },
+                { "cudaStreamSynchronize", 3 }, { "cuStreamSynchronize", 3 },
+                { "cudaDeviceSynchronize", 4 }, { "cuCtxSynchronize", 4 } };
+  guint checked[5] = { 0 };
+
+  for (guint f = 0; files[f] != NULL; f++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SlTrace) trace = sl_trace_load (files[f], SL_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      /* (process, correlation id) -> the CUDA call's name */
+      g_autoptr (GHashTable) calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, i);
+          for (gsize k = 0; lane->kind == SL_LANE_CUDA_API && k < lane->n_events; k++)
+            g_hash_table_insert (calls,
+                                 g_strdup_printf ("%" G_GUINT64_FORMAT " %u", lane->global_pid,
+                                                  lane->events[k].corr),
+                                 (gpointer) sl_trace_str (trace, lane->events[k].name));
+        }
+      for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, i);
+          for (gsize k = 0; lane->kind == SL_LANE_SYNC && k < lane->n_events; k++)
+            {
+              g_autofree char *key = g_strdup_printf ("%" G_GUINT64_FORMAT " %u",
+                                                      lane->global_pid, lane->events[k].corr);
+              const char *call = g_hash_table_lookup (calls, key);
+              for (gsize c = 0; call != NULL && c < G_N_ELEMENTS (known); c++)
+                if (g_str_has_prefix (call, known[c].call)
+                    && (call[strlen (known[c].call)] == '\0'
+                        || call[strlen (known[c].call)] == '_'))
+                  {
+                    if (lane->events[k].aux != known[c].type)
+                      g_test_message ("%s: %s has sync type %u", files[f], call,
+                                      lane->events[k].aux);
+                    g_assert_cmpuint (lane->events[k].aux, ==, known[c].type);
+                    checked[known[c].type]++;
+                  }
+            }
+        }
+    }
+  /* each kind met on some real trace */
+  for (guint t = 1; t <= 4; t++)
+    g_assert_cmpuint (checked[t], >, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -518,6 +582,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/cuda-events/real", test_real);
   g_test_add_func ("/model/cuda-events/counts", test_counts);
+  g_test_add_func ("/model/cuda-events/sync-types", test_sync_types);
   g_test_add_func ("/model/cuda-events/other-loads", test_other_loads);
   g_test_add_func ("/model/cuda-events/bad-input", test_bad_input);
 #ifdef SL_GEN_PATH

@@ -466,8 +466,8 @@ test_sync_call (void)
     "correlationId, globalPid, syncType, eventId) VALUES "
     "(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, 7, %" G_GINT64_FORMAT ", %"
     G_GINT64_FORMAT ", 3, -1), "
-    "(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, 0, %" G_GINT64_FORMAT ", %"
-    G_GINT64_FORMAT ", 4, -1)",
+    "(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, 4294967295, %" G_GINT64_FORMAT ", %"
+    G_GINT64_FORMAT ", 4, -1)",   /* a context sync: no stream, no event, as nsys writes it */
     PLANT_MS + 22 * PLANT_US, 4 * PLANT_MS + 1 * PLANT_US, sync_corr,
     (gint64) SL_GLOBAL_PID (1, 100), 5 * PLANT_MS + 1 * PLANT_US, 5 * PLANT_MS + 3 * PLANT_US,
     ctx_corr, (gint64) SL_GLOBAL_PID (1, 100));

@@ -770,8 +770,8 @@ write_lanes_trace (void)
     "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 1, contextId = 2 WHERE correlationId %% 2;"
     "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId, "
     "  correlationId, globalPid, syncType, eventId) VALUES "
-    "  (2000000, 2300000, 0, 1, 7, 0, %" G_GINT64_FORMAT ", 3, 0),"
-    "  (2500000, 2600000, 0, 1, 9, 0, %" G_GINT64_FORMAT ", 3, 0),"
+    "  (2000000, 2300000, 0, 1, 7, 0, %" G_GINT64_FORMAT ", 3, 4294967295),"
+    "  (2500000, 2600000, 0, 1, 9, 0, %" G_GINT64_FORMAT ", 3, 4294967295),"
     "  (10000000, 60000000, 0, 1, " LANES_STREAM_NONE ", 0, %" G_GINT64_FORMAT ", 1, 0);",
     (gint64) SL_GLOBAL_TID (1, 100, LANES_CUDA_TID), (gint64) SL_GLOBAL_PID (1, 100),
     (gint64) SL_GLOBAL_PID (1, 100), (gint64) SL_GLOBAL_PID (1, 100));
