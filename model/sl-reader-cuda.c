@@ -18,7 +18,8 @@ typedef struct
   GArray *chain_ids;  /* CUDA_CALLCHAINS: SlChainId sorted by id; NULL when the file has none */
   GArray *pending;    /* PendingChain: the calls naming a callchainId, mapped once all are read */
   guint64 zeros;      /* calls naming callchainId 0 */
-  gboolean chain_0;   /* CUDA_CALLCHAINS has an integer id 0 */
+  gboolean chain_0;  /* CUDA_CALLCHAINS has an integer id 0 */
+  gint64  offset;     /* added to a callchainId to give its CUDA_CALLCHAINS id; -1: not known yet */
   guint64 chained;    /* calls that name a callchainId */
   guint64 dangling;   /* of those, calls whose callchainId is not in CUDA_CALLCHAINS */
 } RuntimeRows;
@@ -73,12 +74,13 @@ runtime_chain (SlReader      *r,
  * naming 0, and no chain 0 (which calls are NULL says nothing: nsys writes each backtraced call
  * twice, once without its id).  The calls naming 0 are counted while the rows are read: a query
  * of its own scanned the whole table again (half a second of CPU on 3.7 M calls); chain 0 is
- * looked up in the table (its primary key), where a text id would read as 0. */
+ * looked up in the table (its primary key), where a text id would read as 0.  A live load reads
+ * part of the rows (a big file's first look, then appends): it asks the whole table. */
 static void
 map_chains (SlReader    *r,
             RuntimeRows *rows)
 {
-  gint64 offset = rows->zeros == 1 && !rows->chain_0 ? 1 : 0;
+  gint64 offset = rows->offset >= 0 ? rows->offset : rows->zeros == 1 && !rows->chain_0 ? 1 : 0;
 
   for (guint i = 0; i < rows->pending->len; i++)
     {
@@ -98,6 +100,24 @@ map_chains (SlReader    *r,
       p->call.chain = chain;
       g_array_append_val (r->trace->cuda_chains, p->call);
     }
+}
+
+/* The numbering of a live load, which reads part of the calls: one call naming 0 in the whole
+ * table (not merely in the rows read now), the caller having found no chain 0. */
+static gint64
+whole_table_offset (SlReader *r)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 offset = 0;
+
+  if (sqlite3_prepare_v2 (r->db,
+                          "SELECT COUNT (*) = 1 FROM (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                          "WHERE callchainId = 0 LIMIT 2)", -1, &stmt, NULL)
+        == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW)
+    offset = sqlite3_column_int64 (stmt, 0) != 0 ? 1 : 0;
+  sqlite3_finalize (stmt);
+  return offset;
 }
 
 static void
@@ -164,7 +184,7 @@ _sl_reader_read_runtime (SlReader *r,
 {
   g_autoptr (GArray) chain_ids = NULL;
   g_autoptr (GArray) pending = g_array_new (FALSE, FALSE, sizeof (PendingChain));
-  RuntimeRows rows = { NULL, -1, NULL, pending, 0, FALSE, 0, 0 };
+  RuntimeRows rows = { NULL, -1, NULL, pending, 0, FALSE, -1, 0, 0 };
   SlRowLoop loop = {
     .table = "CUPTI_ACTIVITY_KIND_RUNTIME", .what = "CUDA API calls", .times = TRUE,
     .sql = "SELECT start, end, globalTid, {correlationId:0}, {nameId:NULL}, {eventClass:0}, "
@@ -190,6 +210,8 @@ _sl_reader_read_runtime (SlReader *r,
           && sqlite3_step (stmt) == SQLITE_ROW)
         rows.chain_0 = sqlite3_column_int64 (stmt, 0) != 0;
       sqlite3_finalize (stmt);
+      if ((r->flags & SL_LOAD_LIVE) && !rows.chain_0)
+        rows.offset = whole_table_offset (r);
     }
   return _sl_reader_each_row (r, &loop, error);
 }

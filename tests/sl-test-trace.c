@@ -298,6 +298,23 @@ sl_test_assert_equivalent (SlTrace *a,
   g_assert_cmpuint (a->copy_infos->len, ==, b->copy_infos->len);
   g_assert_cmpuint (a->osrt_chains->len, ==, b->osrt_chains->len);
   g_assert_cmpuint (a->cuda_chains->len, ==, b->cuda_chains->len);
+  for (guint i = 0; i < a->cuda_chains->len; i++)
+    {
+      /* the same calls with the same backtraces, frame by frame (chain indices may differ) */
+      const SlCudaChain *x = &g_array_index (a->cuda_chains, SlCudaChain, i);
+      const SlCudaChain *y = &g_array_index (b->cuda_chains, SlCudaChain, i);
+      g_assert_cmpuint (x->global_pid, ==, y->global_pid);
+      g_assert_cmpuint (x->corr, ==, y->corr);
+      g_assert_cmpuint (x->event_class, ==, y->event_class);
+      const guint32 *xs, *xm, *ys, *ym;
+      guint n = sl_trace_get_callchain (a, x->chain, &xs, &xm);
+      g_assert_cmpuint (sl_trace_get_callchain (b, y->chain, &ys, &ym), ==, n);
+      for (guint f = 0; f < n; f++)
+        {
+          g_assert_cmpstr (sl_trace_str (a, xs[f]), ==, sl_trace_str (b, ys[f]));
+          g_assert_cmpstr (sl_trace_str (a, xm[f]), ==, sl_trace_str (b, ym[f]));
+        }
+    }
   g_assert_cmpuint (a->diagnostics->len, ==, b->diagnostics->len);
 
   g_assert_cmpuint (sl_trace_get_n_lanes (a), ==, sl_trace_get_n_lanes (b));

@@ -653,6 +653,28 @@ test_first_look (void)
   g_assert_null (none);
 }
 
+/* CUDA backtraces numbered from 0 (nsys 2021): the one call naming 0 is in one part of the rows
+ * only, yet both parts read the file's numbering (each call keeps its own backtrace). */
+static void
+test_first_look_backtraces (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2021-cuda-backtraces.sqlite");
+  g_autoptr (GError) error = NULL;
+  SlTrace *first = NULL;
+
+  g_setenv ("SIGHTLINE_FIRST_LOOK_MIN", "0", TRUE);
+  g_autoptr (SlTrace) whole = sl_trace_load_progressive (path, keep_first_look_cb, NULL, &first,
+                                                         NULL, &error);
+  g_setenv ("SIGHTLINE_FIRST_LOOK_MIN", "134217728", TRUE);
+  g_assert_no_error (error);
+  g_assert_nonnull (first);
+  g_autoptr (SlTrace) fresh = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_cuda_callchains (fresh), ==, 18);
+  sl_test_assert_equivalent (whole, fresh);
+  sl_trace_unref (first);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -664,5 +686,6 @@ main (int    argc,
   g_test_add_func ("/model/live/nothing-new", test_nothing_new);
   g_test_add_func ("/model/live/cancelled", test_cancelled);
   g_test_add_func ("/model/live/first-look", test_first_look);
+  g_test_add_func ("/model/live/first-look-backtraces", test_first_look_backtraces);
   return g_test_run ();
 }
