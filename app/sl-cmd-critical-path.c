@@ -15,8 +15,10 @@ static void
 json_string (GString    *out,
              const char *s)
 {
+  g_autofree char *valid = g_utf8_make_valid (s, -1);   /* a name from the file may not be */
+
   g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
+  for (const unsigned char *p = (const unsigned char *) valid; *p != '\0'; p++)
     {
       if (*p == '"' || *p == '\\')
         g_string_append_printf (out, "\\%c", *p);

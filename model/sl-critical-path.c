@@ -147,11 +147,34 @@ huge_new (gsize bytes)
 
 /* ---- chains ---------------------------------------------------------------------------------- */
 
-static guint64
-stream_key (gint    gpu,
-            guint32 stream_id)
+/* A stream is its process's: stream ids repeat across processes (the legacy default stream is 7
+ * in every one), and two processes may share a GPU (MPS, several ranks a GPU). */
+typedef struct
 {
-  return ((guint64) (guint32) gpu << 32) | stream_id;
+  guint64 global_pid;
+  gint32  gpu;
+  guint32 stream;
+} StreamKey;
+
+static guint
+stream_key_hash (gconstpointer p)
+{
+  const StreamKey *k = p;
+  return (guint) (k->global_pid ^ (k->global_pid >> 32)) * 31u + (guint) k->gpu * 131u + k->stream;
+}
+
+static gboolean
+stream_key_equal (gconstpointer a,
+                  gconstpointer b)
+{
+  const StreamKey *x = a, *y = b;
+  return x->global_pid == y->global_pid && x->gpu == y->gpu && x->stream == y->stream;
+}
+
+static StreamKey
+stream_key (const SlLane *lane)
+{
+  return (StreamKey) { lane->global_pid, lane->gpu, lane->stream_id };
 }
 
 static gint
@@ -170,15 +193,14 @@ chain_of_lane (Builder      *b,
     }
   if (lane->gpu < 0)
     return -1;
-  guint64 key = stream_key (lane->gpu, lane->stream_id);
+  StreamKey key = stream_key (lane);
   gpointer v = g_hash_table_lookup (b->stream_chain, &key);
   if (v != NULL || !create)
     return GPOINTER_TO_INT (v) - 1;
   Chain ch = { TRUE, -1, lane->gpu, lane->stream_id, lane->global_pid, 0, 0, NULL, NULL, 0 };
   g_array_append_val (b->chains, ch);
-  guint64 *k = g_new (guint64, 1);
-  *k = key;
-  g_hash_table_insert (b->stream_chain, k, GINT_TO_POINTER ((gint) b->chains->len));
+  g_hash_table_insert (b->stream_chain, g_memdup2 (&key, sizeof key),
+                       GINT_TO_POINTER ((gint) b->chains->len));
   return (gint) b->chains->len - 1;
 }
 
@@ -558,7 +580,7 @@ add_dependency (Builder      *b,
 }
 
 /* A call `call` (global id) that waited for the streams `stream_chain` (-1: every stream of the
- * GPU `gpu`; -2: every stream of its process): an edge from the work that ended last before it
+ * process `global_pid` on the GPU `gpu`; -2: every stream of that process): an edge from the work that ended last before it
  * returned, where that was after it began (the call waited for it; work done before the call
  * began was not what held it).  One edge, the last arrival: HTA adds one from each stream. */
 static void
@@ -578,7 +600,7 @@ add_wait_edges (Builder *b,
     {
       const Chain *ch = &g_array_index (b->chains, Chain, k);
       if (!ch->gpu_chain || (stream_chain >= 0 && (gint) k != stream_chain)
-          || (stream_chain == -1 && ch->gpu != gpu)
+          || (stream_chain == -1 && (ch->gpu != gpu || ch->global_pid != global_pid))
           || (stream_chain == -2 && ch->global_pid != global_pid))
         continue;
       guint32 end = last_work_end (b, (gint) k, c->end);
@@ -631,7 +653,7 @@ add_event_wait (Builder      *b,
   const SlEvent *rec = &sync_lane->events[sync_index];
   const SlLane *call_lane;
   const SlEvent *call = event_of (b->trace, rec->link, &call_lane);
-  guint64 key = stream_key (sync_lane->gpu, sync_lane->stream_id);
+  StreamKey key = stream_key (sync_lane);
   gint sc = GPOINTER_TO_INT (g_hash_table_lookup (b->stream_chain, &key)) - 1;
 
   if (call == NULL || sc < 0)
@@ -684,8 +706,8 @@ add_event_wait (Builder      *b,
   for (guint k = 0; k < b->chains->len; k++)
     {
       const Chain *o = &g_array_index (b->chains, Chain, k);
-      if (!o->gpu_chain || (gint) k == sc || o->gpu != ch->gpu)
-        continue;
+      if (!o->gpu_chain || (gint) k == sc || o->gpu != ch->gpu || o->global_pid != ch->global_pid)
+        continue;   /* an event is its process's */
       guint32 nd = last_work_end (b, (gint) k, waiter->start);
       for (gint tries = 0; nd != G_MAXUINT32 && tries < CP_SCAN; tries++)
         {
@@ -723,7 +745,7 @@ add_cross_edges (Builder            *b,
       const SlLane *lane = sl_trace_get_lane (trace, i);
       if (lane->kind != SL_LANE_SYNC || lane->n_events == 0)
         continue;
-      guint64 key = stream_key (lane->gpu, lane->stream_id);
+      StreamKey key = stream_key (lane);
       gint sc = GPOINTER_TO_INT (g_hash_table_lookup (b->stream_chain, &key)) - 1;
       for (gsize k = sl_lane_lower_bound (lane, b->t0 - CP_MS * 1000); k < lane->n_events; k++)
         {
@@ -745,17 +767,17 @@ add_cross_edges (Builder            *b,
                 const SlLane *wl;
                 const SlEvent *w = work != SL_NO_LINK ? event_of (trace, work, &wl) : NULL;
                 if (!known)
-                  add_wait_edges (b, rec->link, -1, lane->gpu, 0);
+                  add_wait_edges (b, rec->link, -1, lane->gpu, lane->global_pid);
                 else if (w != NULL && call != NULL && w->end > call->start && w->end <= call->end)
                   add_dependency (b, work, rec->link, SL_CP_EDGE_SYNC);
               }
               break;
             case 3:
               if (sc >= 0)
-                add_wait_edges (b, rec->link, sc, lane->gpu, 0);
+                add_wait_edges (b, rec->link, sc, lane->gpu, lane->global_pid);
               break;
             default:   /* context sync */
-              add_wait_edges (b, rec->link, -1, lane->gpu, 0);
+              add_wait_edges (b, rec->link, -1, lane->gpu, lane->global_pid);
               break;
             }
         }
@@ -839,7 +861,13 @@ typedef struct
   SlTime  t;
   guint32 chain;
   guint8  gpu_first;   /* streams before threads at one instant: a GPU end before the call's */
+  guint8  round;       /* times put back behind the other chains of its instant (below) */
 } HeapItem;
+
+/* A node is put back this many times at most, waiting for a source at its own instant (an edge
+ * of zero length: a launch call that ends as its kernel starts, a wait that ends as the work it
+ * waited for); more only in a file whose edges at one instant make a cycle, which are dropped. */
+#define MAX_ROUNDS 8
 
 static gboolean
 heap_less (const HeapItem *a,
@@ -847,6 +875,8 @@ heap_less (const HeapItem *a,
 {
   if (a->t != b->t)
     return a->t < b->t;
+  if (a->round != b->round)
+    return a->round < b->round;
   if (a->gpu_first != b->gpu_first)
     return a->gpu_first > b->gpu_first;
   return a->chain < b->chain;
@@ -933,7 +963,7 @@ longest_path (Builder *b)
     {
       const Chain *ch = &g_array_index (b->chains, Chain, c);
       if (ch->n > 0)
-        heap[n_heap++] = (HeapItem) { nodes[ch->first].t, c, (guint8) ch->gpu_chain };
+        heap[n_heap++] = (HeapItem) { nodes[ch->first].t, c, (guint8) ch->gpu_chain, 0 };
     }
   for (gsize i = n_heap; i > 0; i--)
     heap_sift_down (heap, n_heap, i - 1);
@@ -946,6 +976,19 @@ longest_path (Builder *b)
       SlTime best = 0, best_src_t = b->t0;
       guint32 best_pred = PRED_SOURCE;
 
+      /* a source at this instant not reached yet: the others of the instant go first */
+      gboolean wait = FALSE;
+      for (guint32 k = in_first[v]; k < in_first[v + 1] && !wait; k++)
+        {
+          guint32 src = edges[in_edges[k]].src;
+          wait = !done[src] && nodes[src].t == nodes[v].t;
+        }
+      if (wait && heap[0].round < MAX_ROUNDS)
+        {
+          heap[0].round++;
+          heap_sift_down (heap, n_heap, 0);
+          continue;
+        }
       if (pos[c] > 0)
         {
           const Node *u = &nodes[v - 1];
@@ -957,7 +1000,7 @@ longest_path (Builder *b)
         {
           const Edge *e = &edges[in_edges[k]];
           if (!done[e->src])
-            continue;   /* at the same instant but later in the order: no cycle */
+            continue;   /* at the same instant, after MAX_ROUNDS: a cycle, dropped */
           SlTime d = dist[e->src] + (e->weighted ? nodes[v].t - nodes[e->src].t : 0);
           SlTime st = nodes[e->src].t;
           if (d > best || (d == best && st > best_src_t))
@@ -968,7 +1011,7 @@ longest_path (Builder *b)
       done[v] = 1;
 
       if (++pos[c] < ch->n)
-        heap[0] = (HeapItem) { nodes[v + 1].t, c, (guint8) ch->gpu_chain };
+        heap[0] = (HeapItem) { nodes[v + 1].t, c, (guint8) ch->gpu_chain, 0 };
       else
         heap[0] = heap[--n_heap];
       heap_sift_down (heap, n_heap, 0);
@@ -1173,7 +1216,7 @@ sl_critical_path_compute (SlTrace            *trace,
   b.thread_chain = g_new (gint, sl_trace_get_n_threads (trace) + 1);
   for (guint i = 0; i <= sl_trace_get_n_threads (trace); i++)
     b.thread_chain[i] = -1;
-  b.stream_chain = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  b.stream_chain = g_hash_table_new_full (stream_key_hash, stream_key_equal, g_free, NULL);
   b.sync_calls = g_hash_table_new (NULL, NULL);
   b.late_wait = g_hash_table_new (NULL, NULL);
   b.nodes = g_array_new (FALSE, FALSE, sizeof (Node));
