@@ -302,6 +302,23 @@ compare_pairs (gconstpointer a,
   return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
+/* An id with the time it is sorted by (then by id: the order is the same on every load). */
+typedef struct
+{
+  SlTime  time;
+  guint32 id;
+} TimedId;
+
+static int
+compare_timed_ids (const void *a,
+                   const void *b)
+{
+  const TimedId *x = a, *y = b;
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
 /* The record a wait consumed (index), G_MAXUINT32 when none, and how. */
 static guint32
 link_wait (SlEventLinks        *l,
@@ -483,29 +500,24 @@ links_build (SlTrace *trace)
       l->record_waits[fill[l->waits[i].record]++] = l->waits[i].sync;
   for (guint i = 0; i < l->n_records; i++)
     {
-      /* few waits a record: insertion by start */
+      /* by start, then id: a record may have 10^5 waits, in any order (an event recorded once,
+       * waited for by every step) */
       guint32 *w = l->record_waits + l->wait_off[i];
       guint n = l->records[i].n_waits;
-      for (guint a = 1; a < n; a++)
+      if (n < 2)
+        continue;
+      TimedId *t = g_new (TimedId, n);
+      for (guint a = 0; a < n; a++)
         {
-          guint32 id = w[a];
           const SlLane *la;
           gsize ia;
-          sl_trace_resolve (trace, id, &la, &ia);
-          SlTime t = la->events[ia].start;
-          guint b = a;
-          while (b > 0)
-            {
-              const SlLane *lb;
-              gsize ib;
-              sl_trace_resolve (trace, w[b - 1], &lb, &ib);
-              if (lb->events[ib].start <= t)
-                break;
-              w[b] = w[b - 1];
-              b--;
-            }
-          w[b] = id;
+          t[a].id = w[a];
+          t[a].time = sl_trace_resolve (trace, w[a], &la, &ia) ? la->events[ia].start : 0;
         }
+      qsort (t, n, sizeof *t, compare_timed_ids);
+      for (guint a = 0; a < n; a++)
+        w[a] = t[a].id;
+      g_free (t);
     }
 
   /* the markers of each lane, by time */
@@ -525,17 +537,15 @@ links_build (SlTrace *trace)
     {
       guint32 *m = l->lane_records + l->lane_off[i];
       guint n = l->lane_off[i + 1] - l->lane_off[i];
-      for (guint a = 1; a < n; a++)
-        {
-          guint32 id = m[a];
-          guint b = a;
-          while (b > 0 && l->records[m[b - 1]].time > l->records[id].time)
-            {
-              m[b] = m[b - 1];
-              b--;
-            }
-          m[b] = id;
-        }
+      if (n < 2)
+        continue;
+      TimedId *t = g_new (TimedId, n);
+      for (guint a = 0; a < n; a++)
+        t[a] = (TimedId) { l->records[m[a]].time, m[a] };
+      qsort (t, n, sizeof *t, compare_timed_ids);
+      for (guint a = 0; a < n; a++)
+        m[a] = t[a].id;
+      g_free (t);
     }
   return l;
 }
