@@ -314,8 +314,8 @@ static const char *const st_sql[N_ST] = {
                 "greenContextId, streamId, correlationId, globalPid, value, bytes, memKind) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   [ST_SYNC] = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, "
-              "greenContextId, streamId, correlationId, globalPid, syncType, eventId) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 4294967295)",  /* eventId: SL_SCHEMA_ID_NONE */
+              "greenContextId, streamId, correlationId, globalPid, syncType, eventId, eventSyncId) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   /* rowid: nsys's RangeId in nvtx_gpu_proj_trace, kept from the source file */
   [ST_NVTX] = "INSERT INTO NVTX_EVENTS (rowid, start, end, eventType, color, globalTid, textId, "
               "domainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -472,9 +472,18 @@ write_gpu_event (Rows          *rows,
       }
     case SL_LANE_SYNC:
       stmt = rows->st[ST_SYNC];
-      bind_gpu (stmt, trace, lane, ev);
-      sqlite3_bind_int64 (stmt, 9, ev->aux);
-      return sql_step (rows->s, stmt, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+      {
+        bind_gpu (stmt, trace, lane, ev);
+        sqlite3_bind_int64 (stmt, 9, ev->aux);
+        /* the event it waited for, where it names one (SL_SCHEMA_ID_NONE: none) */
+        const SlCudaWaitRow *w = _sl_trace_find_wait_row (trace, lane->global_pid, ev->corr,
+                                                          ev->start);
+        sqlite3_bind_int64 (stmt, 10, w != NULL && w->event_id != SL_NO_LINK ? w->event_id
+                                                                             : SL_SCHEMA_ID_NONE);
+        sqlite3_bind_int64 (stmt, 11, w != NULL && w->sync_id != SL_NO_LINK ? w->sync_id
+                                                                            : SL_SCHEMA_ID_NONE);
+        return sql_step (rows->s, stmt, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+      }
     default:
       return TRUE;
     }
@@ -781,6 +790,35 @@ write_osrt_chains (Sql *s)
   sqlite3_finalize (stmt);
 }
 
+/* CUPTI_ACTIVITY_KIND_CUDA_EVENT: every event record as read (they have no time of their own
+ * to range them by; a record whose call is outside the range links nothing). */
+static void
+write_cuda_events (Sql *s)
+{
+  GArray *events = s->trace->cuda_events;
+  if (events->len == 0 || !sql_exec (s, SL_SCHEMA_CUDA_EVENT_SQL))
+    return;
+  sqlite3_stmt *stmt = sql_prepare (s, "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT (timestamp, "
+                                       "deviceId, contextId, streamId, correlationId, globalPid, "
+                                       "eventId, eventSyncId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  if (stmt == NULL)
+    return;
+  for (guint i = 0; i < events->len && !s->failed; i++)
+    {
+      const SlCudaEventRow *e = &g_array_index (events, SlCudaEventRow, i);
+      sqlite3_bind_int64 (stmt, 1, e->timestamp);
+      sqlite3_bind_int64 (stmt, 2, e->device);
+      sqlite3_bind_int64 (stmt, 3, e->context);
+      sqlite3_bind_int64 (stmt, 4, e->stream);
+      sqlite3_bind_int64 (stmt, 5, e->corr);
+      sqlite3_bind_int64 (stmt, 6, (gint64) e->global_pid);
+      sqlite3_bind_int64 (stmt, 7, e->event_id);
+      sqlite3_bind_int64 (stmt, 8, e->sync_id != SL_NO_LINK ? e->sync_id : SL_SCHEMA_ID_NONE);
+      sql_step (s, stmt, "CUPTI_ACTIVITY_KIND_CUDA_EVENT");
+    }
+  sqlite3_finalize (stmt);
+}
+
 /* CUDA_CALLCHAINS: the backtraces of the CUDA calls written, by the id their rows name. */
 static void
 write_cuda_chains (Sql        *s,
@@ -872,6 +910,7 @@ write_events (Sql *s)
     }
   write_osrt_chains (s);
   write_cuda_chains (s, rows.cuda_chains);
+  write_cuda_events (s);
 
 out:
   for (guint i = 0; i < N_ST; i++)

@@ -58,12 +58,11 @@ _sl_trace_sort_event_waits (SlTrace *trace)
   g_array_sort (trace->event_waits, compare_wait_rows);
 }
 
-/* The wait row of a synchronization event of process `pid`, or NULL. */
-static const SlCudaWaitRow *
-find_wait_row (SlTrace *trace,
-               guint64  pid,
-               guint32  corr,
-               SlTime   start)
+const SlCudaWaitRow *
+_sl_trace_find_wait_row (SlTrace *trace,
+                         guint64  pid,
+                         guint32  corr,
+                         SlTime   start)
 {
   const SlCudaWaitRow *w = (const SlCudaWaitRow *) trace->event_waits->data;
   SlCudaWaitRow key = { pid, start, corr, 0, 0, 0 };
@@ -471,7 +470,7 @@ links_build (SlTrace *trace)
       for (gsize k = 0; k < lane->n_events; k++)
         {
           const SlEvent *ev = &lane->events[k];
-          const SlCudaWaitRow *w = find_wait_row (trace, lane->global_pid, ev->corr, ev->start);
+          const SlCudaWaitRow *w = _sl_trace_find_wait_row (trace, lane->global_pid, ev->corr, ev->start);
           if (w == NULL || (w->event_id == SL_NO_LINK && w->record_corr == 0))
             continue;
           SlEventLink how;

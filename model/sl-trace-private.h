@@ -257,6 +257,14 @@ void    _sl_trace_set_loading (SlTrace *trace, SlTime from, SlTime end, double s
 guint32 _sl_trace_find_osrt_chain (SlTrace *trace, guint32 callchain_id);
 /* Sorts trace->event_waits by process, correlation id and start (after a load or a merge). */
 void    _sl_trace_sort_event_waits (SlTrace *trace);
+/* The wait row of the synchronization event of process `pid` with this correlation id and start,
+ * NULL when it named no event. */
+const SlCudaWaitRow *_sl_trace_find_wait_row (SlTrace *trace,
+                                              guint64  pid,
+                                              guint32  corr,
+                                              SlTime   start);
+/* Frees the graph groups and the calls of the graph rows (sl-graph-groups.c). */
+void    _sl_graph_groups_free (gpointer groups);
 /* Frees the links of records and waits (sl-trace-events.c). */
 void    _sl_event_links_free  (gpointer links);
 /* Sorts trace->cuda_chains by process, correlation id and class (after a load or a merge). */

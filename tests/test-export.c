@@ -165,6 +165,16 @@ test_sqlite_round_trip (void)
         g_assert_cmpstr (bt_a->pdata[i], ==, bt_b->pdata[i]);
       if (strstr (base, "cuda-backtraces") != NULL)
         g_assert_cmpuint (bt_a->len, ==, 18);
+      /* CUDA event records and the waits linked to them */
+      guint waits_a, linked_a, waits_b, linked_b;
+      sl_trace_get_event_wait_counts (trace, &waits_a, &linked_a);
+      sl_trace_get_event_wait_counts (back, &waits_b, &linked_b);
+      g_assert_cmpuint (sl_trace_get_n_event_records (back), ==,
+                        sl_trace_get_n_event_records (trace));
+      g_assert_cmpuint (waits_b, ==, waits_a);
+      g_assert_cmpuint (linked_b, ==, linked_a);
+      if (strstr (base, "2025.5-cuda-events") != NULL)
+        g_assert_cmpuint (linked_b, ==, 2000);
       g_unlink (out);
     }
 }
