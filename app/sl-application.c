@@ -194,6 +194,7 @@ sl_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.find", { "<Control>f", NULL } },
+    { "win.critical-path", { "<Control><Shift>p", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
     { "win.back", { "<Alt>Left", NULL } },
     { "win.forward", { "<Alt>Right", NULL } },

@@ -381,6 +381,12 @@ print_json (SlTrace *trace,
   member_int (b, "waits", n_waits);
   member_int (b, "linked_waits", n_linked);
   json_builder_end_object (b);
+  /* graph launches traced node by node, grouped per launch; rows saying where graphs were made */
+  json_builder_set_member_name (b, "cuda_graphs");
+  json_builder_begin_object (b);
+  member_int (b, "node_traced_launches", sl_trace_get_n_graph_groups (trace));
+  member_int (b, "creation_rows", sl_trace_get_n_graph_made (trace));
+  json_builder_end_object (b);
   json_sources (b, trace);
 
   json_builder_set_member_name (b, "processes");
@@ -575,6 +581,10 @@ sl_cmd_info (int    argc,
   if (sl_trace_get_n_event_records (trace) > 0 || n_waits > 0)
     printf ("CUDA events: %u records, %u waits (%u linked to their record)\n",
             sl_trace_get_n_event_records (trace), n_waits, n_linked);
+  /* graph launches traced node by node (sl-graph-groups.c), and where graphs were made */
+  if (sl_trace_get_n_graph_groups (trace) > 0 || sl_trace_get_n_graph_made (trace) > 0)
+    printf ("CUDA graphs: %u launches traced node by node, %u creation rows\n",
+            sl_trace_get_n_graph_groups (trace), sl_trace_get_n_graph_made (trace));
   if (merge)
     print_sources (trace);
 

@@ -61,6 +61,7 @@ struct _SlWindow
                                 * for a comparison from `align_step` */
   gboolean      compare;       /* the two merged files are compared (sightline --compare) */
   guint         align_step;    /* the step a comparison is aligned on, from 0 */
+  GtkWidget    *critpath;      /* the Critical Path page (SlCriticalPathPanel) in `bottom` */
   GtkWidget    *diff;          /* the Comparison page (SlDiffPanel) in `bottom`, shown for a
                                 * comparison */
   SlChooserMode chooser_mode;  /* what the chooser's file is for */
@@ -158,6 +159,11 @@ void     _sl_window_detail_go_to_cb    (GtkWidget      *pane,
  * the file) on the window's class */
 void     _sl_window_export_class_init  (GtkWidgetClass *widget_class);
 
+/* sl-window-critpath.c: installs win.critical-path (the selected range's) and
+ * win.clear-critical-path; adds the Critical Path page and connects the timeline's requests */
+void     _sl_window_critpath_class_init (GtkWidgetClass *widget_class);
+void     _sl_window_critpath_init      (SlWindow       *self);
+
 /* sl-window-recording.c */
 void     _sl_window_stop_clicked_cb    (GtkButton      *button,
                                         SlWindow       *self);
@@ -195,6 +201,7 @@ GtkWidget  *sl_window_get_findings_panel (SlWindow *self);
 GtkWidget  *sl_window_get_calltree_panel (SlWindow *self);
 GtkWidget  *sl_window_get_events_table  (SlWindow *self);
 GtkWidget  *sl_window_get_diff_panel    (SlWindow *self);
+GtkWidget  *sl_window_get_critical_path_panel (SlWindow *self);
 /* Trace Offsets… (merged traces): the dialog shown, NULL when there is nothing to offset. */
 GtkWidget  *sl_window_show_offsets_dialog (SlWindow *self);
 GtkWidget  *sl_window_get_search_entry  (SlWindow *self);

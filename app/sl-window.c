@@ -499,6 +499,7 @@ sl_window_class_init (SlWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.util-overlay", "util-overlay");
   _sl_window_export_class_init (widget_class);
   _sl_window_compare_class_init (widget_class);
+  _sl_window_critpath_class_init (widget_class);
 
   g_type_ensure (SL_TYPE_START_PAGE);
   g_type_ensure (SL_TYPE_TIMELINE_VIEW);
@@ -670,6 +671,7 @@ sl_window_init (SlWindow *self)
   add_timeline_keys (self);
   connect_timeline_menu (self);
   _sl_window_compare_init (self);
+  _sl_window_critpath_init (self);
 }
 
 /* ---- public API ------------------------------------------------------------------------- */

@@ -49,6 +49,8 @@ typedef enum
   STMT_SCHED,
   STMT_GRAPH,
   STMT_CUDA_EVENT,
+  STMT_GRAPH_MADE,
+  STMT_GRAPH_NODE_MADE,
   N_STMTS
 } StmtId;
 
@@ -79,6 +81,9 @@ static const char *stmt_sql[N_STMTS] = {
   /* prepared only with --cuda-events, after its table is created */
   [STMT_CUDA_EVENT] =
       "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?)",
+  /* prepared only with --graphs */
+  [STMT_GRAPH_MADE] = "INSERT INTO CUDA_GRAPH_EVENTS VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+  [STMT_GRAPH_NODE_MADE] = "INSERT INTO CUDA_GRAPH_NODE_EVENTS VALUES (?, ?, 77, ?, ?, ?, ?)",
 };
 
 /* --cuda-events: the program reuses this many CUDA event objects (eventId 1 … N), as real ones
@@ -127,8 +132,35 @@ static const char *api_names[N_APIS] = {
   "cudaStreamWaitEvent_v3020",   "cuLaunchKernelEx",
 };
 /* cudaGraphLaunch_v10000: apart from api_names so that traces without graphs keep their string
- * ids */
+ * ids; and the calls that capture and instantiate each graph once, before its first launch */
 #define API_GRAPH_LAUNCH N_APIS
+enum
+{
+  GRAPH_API_BEGIN_CAPTURE,
+  GRAPH_API_END_CAPTURE,
+  GRAPH_API_INSTANTIATE,
+  GRAPH_NAME_GRAPH,       /* CUDA_GRAPH_EVENTS' and CUDA_GRAPH_NODE_EVENTS' nameId */
+  GRAPH_NAME_EXEC,
+  GRAPH_NAME_NODE,
+  N_GRAPH_STRS
+};
+static const char *graph_strs[N_GRAPH_STRS] = {
+  "cudaStreamBeginCapture_v10000", "cudaStreamEndCapture_v10000", "cudaGraphInstantiate_v10000",
+  "Graph Creation",                "GraphExec Creation",          "Graph Node Creation",
+};
+/* Where graphs and nodes are made, in the columns of NVIDIA's SQLite schema reference (nsys
+ * writes them with --cuda-graph-trace; eventClass from ENUM_NSYS_EVENT_CLASS: 95 graph creation,
+ * 94 graph exec creation, 77 graph node creation). */
+#define GRAPH_EVENTS_SQL                                                                          \
+  "CREATE TABLE CUDA_GRAPH_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass "    \
+  "INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL, graphId INTEGER, "              \
+  "originalGraphId INTEGER, graphExecId INTEGER);"                                               \
+  "CREATE TABLE CUDA_GRAPH_NODE_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, "          \
+  "eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL, graphNodeId "        \
+  "INTEGER NOT NULL, originalGraphNodeId INTEGER);"
+#define CLASS_GRAPH_NODE_CREATION 77
+#define CLASS_GRAPHEXEC_CREATION 94
+#define CLASS_GRAPH_CREATION 95
 
 /* Registered NVTX strings (textId) of the "train" domain. */
 enum
@@ -280,6 +312,7 @@ typedef struct
   uint64_t runtime, driver, kernel, memcpy, memset, sync, nvtx, osrt, samples, frames, sched;
   uint64_t graphs, graph_kernels;  /* graph launches; kernels that are graph nodes (node mode) */
   uint64_t cuda_events;            /* CUDA_EVENT rows (--cuda-events; not in the budget) */
+  uint64_t graph_made, node_made;  /* CUDA_GRAPH_EVENTS, CUDA_GRAPH_NODE_EVENTS rows (--graphs) */
 } Counts;
 
 typedef struct
@@ -301,6 +334,8 @@ typedef struct
   int64_t next_string;
   int64_t api_ids[N_APIS];
   int64_t graph_launch_id;  /* "cudaGraphLaunch_v10000", interned only with --graphs */
+  int64_t graph_str_ids[N_GRAPH_STRS];  /* graph_strs, interned only with --graphs */
+  uint64_t graphs_made;     /* bit g: GPU g's graph was captured and instantiated */
   int64_t nvtx_ids[N_NVTX_NAMES];
   int64_t osrt_ids[N_ELEMENTS (osrt_names)];
   KernelIds kernel_ids[N_ELEMENTS (sl_gen_kernels)];
@@ -481,7 +516,9 @@ add_runtime (Gen *gen, int64_t start, int64_t end, int api)
   bind_i64 (stmt, 3, driver ? SL_EVENT_CLASS_CUDA_DRIVER : SL_EVENT_CLASS_CUDA_RUNTIME);
   bind_i64 (stmt, 4, gen->main_tid);
   bind_i64 (stmt, 5, corr);
-  bind_i64 (stmt, 6, api == API_GRAPH_LAUNCH ? gen->graph_launch_id : gen->api_ids[api]);
+  bind_i64 (stmt, 6, api == API_GRAPH_LAUNCH ? gen->graph_launch_id
+                     : api > API_GRAPH_LAUNCH ? gen->graph_str_ids[api - API_GRAPH_LAUNCH - 1]
+                                              : gen->api_ids[api]);
   step_stmt (gen, STMT_RUNTIME);
   gen->n.runtime++;
   if (driver)
@@ -835,6 +872,67 @@ launch (Gen *gen, int gpu, int stream, int phase)
   gen->cpu_t = api_start + api_dur;
 }
 
+/* A row of CUDA_GRAPH_EVENTS (@node_id < 0) or CUDA_GRAPH_NODE_EVENTS, at @t on the main thread. */
+static void
+add_graph_made (Gen *gen, int64_t t, int64_t event_class, int name, int64_t graph_id,
+                int64_t exec_id, int64_t node_id, int64_t original_node_id)
+{
+  bool node = node_id >= 0;
+  sqlite3_stmt *stmt = gen->stmt[node ? STMT_GRAPH_NODE_MADE : STMT_GRAPH_MADE];
+
+  bind_i64 (stmt, 1, t);
+  bind_i64 (stmt, 2, t + 200);
+  if (node)
+    {
+      bind_i64 (stmt, 3, gen->main_tid);
+      bind_i64 (stmt, 4, gen->graph_str_ids[name]);
+      bind_i64 (stmt, 5, node_id);
+      bind_opt (stmt, 6, original_node_id, original_node_id > 0);
+      step_stmt (gen, STMT_GRAPH_NODE_MADE);
+      gen->n.node_made++;
+      return;
+    }
+  bind_i64 (stmt, 3, event_class);
+  bind_i64 (stmt, 4, gen->main_tid);
+  bind_i64 (stmt, 5, gen->graph_str_ids[name]);
+  bind_i64 (stmt, 6, graph_id);
+  bind_opt (stmt, 7, exec_id, exec_id > 0);
+  step_stmt (gen, STMT_GRAPH_MADE);
+  gen->n.graph_made++;
+}
+
+/* Before its first launch, the graph of @gpu is captured from stream 0 (a cudaLaunchKernel per
+ * node, each making a node: ids (graph_id << 32) | (0x100 + i)) and instantiated (its nodes cloned
+ * into the executable graph: the ids its kernels carry, (graph_id << 32) | (i + 1)). */
+static void
+graph_capture (Gen *gen, int gpu, int64_t graph_id, int64_t exec_id)
+{
+  int64_t t = gen->cpu_t, d;
+
+  add_runtime (gen, t, t + 2 * US, API_GRAPH_LAUNCH + 1 + GRAPH_API_BEGIN_CAPTURE);
+  t += 3 * US;
+  for (int i = 0; i < GRAPH_NODES; i++)
+    {
+      d = rng_range (&gen->rng, 2 * US, 4 * US);
+      add_runtime (gen, t, t + d, API_LAUNCH_KERNEL);
+      add_graph_made (gen, t + d / 2, CLASS_GRAPH_NODE_CREATION, GRAPH_NAME_NODE, graph_id, 0,
+                      (graph_id << 32) | (0x100 + i + 1), 0);
+      t += d + US;
+    }
+  add_runtime (gen, t, t + 5 * US, API_GRAPH_LAUNCH + 1 + GRAPH_API_END_CAPTURE);
+  add_graph_made (gen, t + 2 * US, CLASS_GRAPH_CREATION, GRAPH_NAME_GRAPH, graph_id, 0, -1, 0);
+  t += 6 * US;
+  d = 40 * US;
+  add_runtime (gen, t, t + d, API_GRAPH_LAUNCH + 1 + GRAPH_API_INSTANTIATE);
+  add_graph_made (gen, t + d - 2 * US, CLASS_GRAPHEXEC_CREATION, GRAPH_NAME_EXEC, graph_id,
+                  exec_id, -1, 0);
+  for (int i = 0; i < GRAPH_NODES; i++)
+    add_graph_made (gen, t + US + i * 3 * US, CLASS_GRAPH_NODE_CREATION, GRAPH_NAME_NODE,
+                    graph_id, 0, (graph_id << 32) | (i + 1), (graph_id << 32) | (0x100 + i + 1));
+  gen->cpu_t = t + d + US;
+  gen->graphs_made |= UINT64_C (1) << (gpu & 63);
+}
+
 /* The optimizer step of @gpu as one cudaGraphLaunch on stream 0 of a graph of GRAPH_NODES
  * kernels (the optimizer's first ones, back to back): in graph mode one GRAPH_TRACE row from the
  * first node's start to the last one's end, in node mode the kernels with graphId / graphNodeId
@@ -843,6 +941,10 @@ static void
 graph_launch (Gen *gen, int gpu)
 {
   int64_t graph_id = 1 + gpu, exec_id = 101 + gpu;
+
+  if (!(gen->graphs_made & (UINT64_C (1) << (gpu & 63))))
+    graph_capture (gen, gpu, graph_id, exec_id);
+
   int64_t api_start = gen->cpu_t, api_dur = rng_range (&gen->rng, 3 * US, 9 * US);
   int64_t corr = add_runtime (gen, api_start, api_start + api_dur, API_GRAPH_LAUNCH);
   int64_t start = gpu_start (gen, gpu, 0, api_start), end = start;
@@ -1353,7 +1455,11 @@ intern_strings (Gen *gen)
   for (size_t i = 0; i < N_APIS; i++)
     gen->api_ids[i] = string_add (gen, api_names[i]);
   if (gen->opt->graphs != GRAPHS_NONE)
-    gen->graph_launch_id = string_add (gen, "cudaGraphLaunch_v10000");
+    {
+      gen->graph_launch_id = string_add (gen, "cudaGraphLaunch_v10000");
+      for (size_t i = 0; i < N_GRAPH_STRS; i++)
+        gen->graph_str_ids[i] = string_add (gen, graph_strs[i]);
+    }
   for (size_t i = 0; i < N_NVTX_NAMES; i++)
     gen->nvtx_ids[i] = string_add (gen, nvtx_names[i]);
   for (size_t i = 0; i < N_ELEMENTS (osrt_names); i++)
@@ -1686,9 +1792,12 @@ generate (Gen *gen)
     return false;
   if (opt->cuda_events && !exec_sql (gen, SL_SCHEMA_CUDA_EVENT_SQL))
     return false;
+  if (opt->graphs != GRAPHS_NONE && !exec_sql (gen, GRAPH_EVENTS_SQL))
+    return false;
   for (int i = 0; i < N_STMTS; i++)
     if ((i != STMT_GRAPH || opt->graphs == GRAPHS_GRAPH)
         && (i != STMT_CUDA_EVENT || opt->cuda_events)
+        && ((i != STMT_GRAPH_MADE && i != STMT_GRAPH_NODE_MADE) || opt->graphs != GRAPHS_NONE)
         && sqlite3_prepare_v3 (gen->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &gen->stmt[i],
                                NULL) != SQLITE_OK)
       {
@@ -1881,6 +1990,8 @@ write_trace (const Options *opt)
         {
           printf ("graph_launches %" PRIu64 "\n", n->graphs);
           printf ("graph_kernels %" PRIu64 "\n", n->graph_kernels);
+          printf ("graph_made %" PRIu64 "\n", n->graph_made);
+          printf ("graph_node_made %" PRIu64 "\n", n->node_made);
         }
       if (opt->cuda_events)
         printf ("cuda_events %" PRIu64 "\n", n->cuda_events);

@@ -431,6 +431,68 @@ _sl_reader_read_graphs (SlReader *r,
   return _sl_reader_each_row (r, &loop, error);
 }
 
+/* ---- where graphs and graph nodes were made ---------------------------------------------- */
+
+/* A row of CUDA_GRAPH_EVENTS or CUDA_GRAPH_NODE_EVENTS (a few per graph and node: 10^1 … 10^4):
+ * kept as read; the API call around it is looked up on first use (sl-graph-groups.c). */
+static void
+graph_made_row (SlReader     *r,
+                sqlite3_stmt *stmt,
+                SlEvent      *ev,
+                SlRowLoop    *loop)
+{
+  SlGraphMade g;
+
+  if (G_UNLIKELY (sqlite3_column_type (stmt, 3) == SQLITE_NULL
+                  || sqlite3_column_type (stmt, 5) == SQLITE_NULL))
+    {
+      loop->trouble.null_owner++;   /* no thread, or no graph / node to be about */
+      return;
+    }
+  memset (&g, 0, sizeof g);
+  g.kind = GPOINTER_TO_INT (loop->data);
+  g.start = ev->start;
+  g.end = ev->end;
+  g.event_class = (gint32) CLAMP (sqlite3_column_int64 (stmt, 2), G_MININT32, G_MAXINT32);
+  g.global_tid = (guint64) sqlite3_column_int64 (stmt, 3);
+  g.name = _sl_reader_col_str (r, stmt, 4);
+  g.id = (guint64) MAX (sqlite3_column_int64 (stmt, 5), 0);
+  g.original = (guint64) MAX (sqlite3_column_int64 (stmt, 6), 0);
+  g.exec_id = (guint64) MAX (sqlite3_column_int64 (stmt, 7), 0);
+  g_mutex_lock (&r->trace->lock);   /* the CPU tables' thread; the GPU one reads alongside */
+  g_array_append_val (r->trace->graph_made, g);
+  g_mutex_unlock (&r->trace->lock);
+}
+
+gboolean
+_sl_reader_read_graph_made (SlReader *r,
+                            GError  **error)
+{
+  SlRowLoop loop = {
+    .table = "CUDA_GRAPH_EVENTS", .times = TRUE,
+    .sql = "SELECT start, end, {eventClass:0}, {globalTid:NULL}, {nameId:NULL}, {graphId:NULL}, "
+           "{originalGraphId:NULL}, {graphExecId:NULL} FROM CUDA_GRAPH_EVENTS",
+    .row = graph_made_row, .data = GINT_TO_POINTER (SL_GRAPH_MADE_GRAPH),
+  };
+
+  return _sl_reader_each_row (r, &loop, error);
+}
+
+gboolean
+_sl_reader_read_graph_node_made (SlReader *r,
+                                 GError  **error)
+{
+  SlRowLoop loop = {
+    .table = "CUDA_GRAPH_NODE_EVENTS", .times = TRUE,
+    .sql = "SELECT start, end, {eventClass:0}, {globalTid:NULL}, {nameId:NULL}, "
+           "{graphNodeId:NULL}, {originalGraphNodeId:NULL}, NULL FROM CUDA_GRAPH_NODE_EVENTS",
+    .row = graph_made_row, .data = GINT_TO_POINTER (SL_GRAPH_MADE_NODE),
+  };
+
+  /* an append reads them whole again (they are not in the live view's rowid tables) */
+  return _sl_reader_each_row (r, &loop, error);
+}
+
 /* ---- memcpy and memset ------------------------------------------------------------------- */
 
 guint32

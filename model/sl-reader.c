@@ -357,6 +357,9 @@ _sl_reader_read (SlTrace        *trace,
     { SL_LOAD_OSRT, "OSRT_API", FALSE, _sl_reader_read_osrt, 0.04 },
     { SL_LOAD_SAMPLES, "COMPOSITE_EVENTS", FALSE, _sl_reader_read_samples, 0.03 },
     { SL_LOAD_SCHED, "SCHED_EVENTS", FALSE, _sl_reader_read_sched, 0.03 },
+    /* where graphs and their nodes were made: a few rows per graph, beside the CUDA calls */
+    { SL_LOAD_CUDA_API, "CUDA_GRAPH_EVENTS", FALSE, _sl_reader_read_graph_made, 0.001 },
+    { SL_LOAD_CUDA_API, "CUDA_GRAPH_NODE_EVENTS", FALSE, _sl_reader_read_graph_node_made, 0.001 },
   };
   SlReader r = { 0 };
   gboolean ok = FALSE, any_table = FALSE;

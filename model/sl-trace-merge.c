@@ -555,6 +555,16 @@ append_file (SlTrace    *merged,
       g_array_append_val (merged->event_waits, w);
     }
   _sl_trace_sort_event_waits (merged);
+  /* where graphs and nodes were made: the thread renamed, times on the merged axis */
+  for (guint i = 0; i < t->graph_made->len; i++)
+    {
+      SlGraphMade g = g_array_index (t->graph_made, SlGraphMade, i);
+      g.global_tid ^= m->tag;
+      g.start = _sl_time_add (g.start, m->offset);
+      g.end = _sl_time_add (g.end, m->offset);
+      g.name = map_str (m, g.name);
+      g_array_append_val (merged->graph_made, g);
+    }
 
   /* enum labels: the first file's wins (they are nsys's own, the same in every file) */
   for (guint e = 0; e < SL_N_ENUMS; e++)

@@ -169,6 +169,7 @@ typedef struct
 } SlCudaWaitRow;
 
 G_STATIC_ASSERT (sizeof (SlCudaWaitRow) == 32);
+G_STATIC_ASSERT (sizeof (SlGraphMade) == 64);  /* stored raw in the model cache */
 
 struct _SlTrace
 {
@@ -208,6 +209,8 @@ struct _SlTrace
   GArray       *cuda_events;   /* SlCudaEventRow, as read */
   GArray       *event_waits;   /* SlCudaWaitRow, sorted (_sl_trace_sort_event_waits) */
   gpointer      event_links;   /* SlEventLinks (sl-trace-events.c), built on first use */
+  GArray       *graph_made;    /* SlGraphMade (CUDA_GRAPH_EVENTS, _NODE_EVENTS), as read */
+  gpointer      graph_groups;  /* SlGraphGroups (sl-graph-groups.c), built on first use */
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
   GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */

@@ -357,6 +357,86 @@ void                 sl_trace_get_event_wait_counts (SlTrace        *trace,
                                                      guint          *waits,
                                                      guint          *linked);
 
+/* ---- CUDA graph launches traced node by node (sl-graph-groups.c) -----------------------------
+ *
+ * With nsys --cuda-graph-trace=node a graph launch leaves no row of its own: its kernels are in
+ * CUPTI_ACTIVITY_KIND_KERNEL with graphId and graphNodeId, and each carries the correlation id
+ * of the cudaGraphLaunch call that ran it (CUPTI gives a kernel the id of the API call that
+ * launched it; for a graph's nodes that is the graph launch).  A group is one launch's kernels
+ * on one stream: the same graphId and correlation id (kernels with no correlation id: a run of
+ * the same graphId), from its first node's start to its last node's end.  Built on first use,
+ * on any thread, once per trace: one pass over the kernels, typically 10^2 … 10^5 launches of
+ * 10 … 10^3 nodes each. */
+typedef struct
+{
+  SlTime  start;     /* its first node's start */
+  SlTime  end;       /* its last node's end */
+  guint32 lane;      /* the kernels lane of its stream */
+  guint32 graph_id;
+  guint32 corr;      /* the launch's correlation id, 0 when its kernels have none */
+  guint32 launch;    /* global id of the cudaGraphLaunch call, SL_NO_LINK when not in the trace */
+  guint32 first;     /* its nodes are the lane indices nodes[first … first + n_nodes - 1] of
+                      * sl_trace_get_graph_group_nodes, by start */
+  guint32 n_nodes;
+} SlGraphGroup;
+
+/* The groups on lane `lane` (a kernels lane; none on others), by start. */
+guint               sl_trace_get_graph_groups      (SlTrace             *trace,
+                                                    guint                lane,
+                                                    const SlGraphGroup **groups);
+/* All the groups of the trace, by lane and start. */
+guint               sl_trace_get_n_graph_groups    (SlTrace             *trace);
+/* Lane indices of the nodes of `group` (one of the trace's), by start. */
+const guint32      *sl_trace_get_graph_group_nodes (SlTrace             *trace,
+                                                    const SlGraphGroup  *group);
+/* The group that kernel `index` of lane `lane` is a node of; NULL for a kernel of no graph. */
+const SlGraphGroup *sl_trace_find_graph_group      (SlTrace             *trace,
+                                                    guint                lane,
+                                                    gsize                index);
+
+/* Where a CUDA graph or graph node was made: a row of CUDA_GRAPH_EVENTS (graph creation,
+ * instantiation, clone) or CUDA_GRAPH_NODE_EVENTS (node creation, or its clone into an
+ * executable graph), in the columns nsys's schema reference gives them: start, end, eventClass,
+ * globalTid, nameId, graphId, originalGraphId, graphExecId / graphNodeId, originalGraphNodeId.
+ * They name no API call: the call is the CUDA API call of that thread whose span holds the row
+ * (cudaStreamEndCapture, cudaGraphInstantiate, cudaGraphAddKernelNode, a kernel launched
+ * during a capture …), found when first asked for. */
+typedef enum
+{
+  SL_GRAPH_MADE_GRAPH,  /* CUDA_GRAPH_EVENTS */
+  SL_GRAPH_MADE_NODE,   /* CUDA_GRAPH_NODE_EVENTS */
+} SlGraphMadeKind;
+
+typedef struct
+{
+  SlGraphMadeKind kind;
+  gint32  event_class;  /* ENUM_NSYS_EVENT_CLASS: 95 graph creation, 94 exec creation, 96 clone,
+                         * 77 node creation */
+  SlTime  start;
+  SlTime  end;
+  guint64 global_tid;
+  guint64 id;           /* graphId, or graphNodeId */
+  guint64 original;     /* originalGraphId / originalGraphNodeId, 0 when none (not a clone) */
+  guint64 exec_id;      /* graphExecId, 0 when none; 0 for a node */
+  guint32 name;         /* nameId's string ("Graph Creation" …), SL_NO_STR when none */
+  guint32 reserved;
+} SlGraphMade;
+
+guint               sl_trace_get_n_graph_made      (SlTrace             *trace);
+const SlGraphMade  *sl_trace_get_graph_made        (SlTrace             *trace,
+                                                    guint                i);
+/* The rows about graph `graph_id` (its creation, instantiation, clones), or about node
+ * `node_id` and the nodes it was cloned from, oldest first: indices for sl_trace_get_graph_made;
+ * returns how many were written to `out` (at most `max`). */
+guint               sl_trace_find_graph_made       (SlTrace             *trace,
+                                                    SlGraphMadeKind      kind,
+                                                    guint64              id,
+                                                    guint               *out,
+                                                    guint                max);
+/* The CUDA API call that made row `i` (global id), SL_NO_LINK when the trace has none. */
+guint32             sl_trace_get_graph_made_call   (SlTrace             *trace,
+                                                    guint                i);
+
 /* The event `ref` of `from` in `to`, another load of the same file (a live update, the file
  * loaded afresh): in the lane of `to` that holds the same thread's (at any depth) or the same
  * stream's events of that kind, the event with the same start and name, and the same end where

@@ -961,6 +961,28 @@ test_graphs (void)
       mode = query_text (db, "SELECT value FROM META_DATA_CAPTURE "
                              "WHERE name LIKE '%CUDA_GRAPH_TRACE_OPTIONS:MODE'");
       g_assert_cmpstr (mode, ==, graph_mode ? "Graph\n" : "Node\n");
+      /* where each graph and node was made, in the columns of NVIDIA's schema reference: a
+       * graph captured (95) and instantiated (94), each node made (77) and cloned from it */
+      {
+        g_autofree char *gcols = query_text (db, "SELECT group_concat(name, ', ') FROM "
+                                                 "pragma_table_info('CUDA_GRAPH_EVENTS')");
+        g_autofree char *ncols = query_text (db, "SELECT group_concat(name, ', ') FROM "
+                                                 "pragma_table_info('CUDA_GRAPH_NODE_EVENTS')");
+        g_assert_cmpstr (gcols, ==, "start, end, eventClass, globalTid, nameId, graphId, "
+                                    "originalGraphId, graphExecId\n");
+        g_assert_cmpstr (ncols, ==, "start, end, eventClass, globalTid, nameId, graphNodeId, "
+                                    "originalGraphNodeId\n");
+        g_assert_cmpint (query_int (db, "SELECT count(*) FROM CUDA_GRAPH_EVENTS"), ==, 4);
+        g_assert_cmpint ((gint64) count_of (run, "graph_made"), ==, 4);
+        g_assert_cmpint (query_int (db, "SELECT count(*) FROM CUDA_GRAPH_NODE_EVENTS WHERE "
+                                        "originalGraphNodeId IN (SELECT graphNodeId FROM "
+                                        "CUDA_GRAPH_NODE_EVENTS)"), ==, 16);
+        g_assert_cmpint ((gint64) count_of (run, "graph_node_made"), ==, 32);
+        /* every kernel's node is one made by the instantiation */
+        g_assert_cmpint (query_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE "
+                                        "graphNodeId IS NOT NULL AND graphNodeId NOT IN (SELECT "
+                                        "graphNodeId FROM CUDA_GRAPH_NODE_EVENTS)"), ==, 0);
+      }
       if (graph_mode)
         {
           cols = query_text (db, "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\", "

@@ -808,11 +808,55 @@ test_graphs (void)
           g_assert_cmpstr (shown, ==, dur);
           g_assert_nonnull (call);
           g_assert_nonnull (strstr (call, "cudaGraphLaunch"));
+          /* where it was made (CUDA_GRAPH_EVENTS): captured, then instantiated */
+          g_autofree char *made = line_of (text, "Graph created");
+          g_autofree char *inst = line_of (text, "Executable graph instantiated");
+          g_assert_nonnull (made);
+          g_assert_true (g_str_has_prefix (made, "by cudaStreamEndCapture"));
+          g_assert_nonnull (strstr (made, " on python3 (tid "));
+          g_assert_nonnull (inst);
+          g_assert_true (g_str_has_prefix (inst, "by cudaGraphInstantiate"));
         }
       else
         {
           g_autofree char *node = line_of (text, "CUDA graph");
           g_assert_cmpstr (node, ==, "node 4294967299 of graph 1");
+          /* the launch it is a node of (sl-detail-graph.c), as the model groups it */
+          const SlLane *lane = sl_trace_get_lane (trace, ref.lane);
+          const SlGraphGroup *g = sl_trace_find_graph_group (trace, ref.lane, ref.index);
+          g_assert_nonnull (g);
+          g_autofree char *gpu = sl_format_duration (g->end - g->start);
+          g_autofree char *kind = g_strdup_printf ("%s", strstr (text, "Kind: CUDA graph launch "
+                                                                       "(traced node by node)")
+                                                           != NULL ? "yes" : "no");
+          g_autofree char *time = line_of (text, "GPU time");
+          g_autofree char *count = line_of (text, "Node count");
+          g_autofree char *exec = line_of (text, "Graph exec id");
+          g_autofree char *launched = line_of (text, "Launched by");
+          g_autofree char *made = line_of (text, "Graph created");
+          g_autofree char *node_made = line_of (text, "Node created");
+          g_autofree char *cloned = line_of (text, "Node cloned");
+          g_autofree char *first = line_of (text, "1");
+          g_assert_cmpstr (kind, ==, "yes");
+          g_assert_cmpstr (time, ==, gpu);
+          g_assert_cmpstr (count, ==, "8");
+          g_assert_cmpstr (exec, ==, "101");
+          g_assert_nonnull (launched);
+          g_assert_true (g_str_has_prefix (launched, "cudaGraphLaunch"));
+          g_assert_nonnull (made);
+          g_assert_true (g_str_has_prefix (made, "by cudaStreamEndCapture"));
+          /* the node: made by a kernel launch during the capture, cloned when instantiated */
+          g_assert_nonnull (node_made);
+          g_assert_true (g_str_has_prefix (node_made, "by cudaLaunchKernel"));
+          g_assert_nonnull (cloned);
+          g_assert_true (g_str_has_prefix (cloned, "by cudaGraphInstantiate"));
+          /* the nodes listed with their durations, the first one the group's first */
+          g_autofree char *d0 = sl_format_duration (
+            lane->events[sl_trace_get_graph_group_nodes (trace, g)[0]].end
+            - lane->events[sl_trace_get_graph_group_nodes (trace, g)[0]].start);
+          g_assert_nonnull (first);
+          g_assert_true (g_str_has_suffix (first, d0));
+          g_assert_nonnull (strstr (text, "[Go to cudaGraphLaunch"));
         }
       {
         GtkWidget *window = gtk_window_new ();

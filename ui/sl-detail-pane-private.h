@@ -18,4 +18,23 @@ char      *_sl_detail_pane_format_offset      (SlTime offset,
 char      *_sl_detail_pane_format_queue_delay (SlTime api_end,
                                                SlTime work_start);
 
+/* Rows of the pane, for the files that write some (sl-detail-graph.c). */
+void       _sl_detail_pane_heading (SlDetailPane *self,
+                                    const char   *text);
+void       _sl_detail_pane_row     (SlDetailPane *self,
+                                    const char   *key,
+                                    const char   *value);
+void       _sl_detail_pane_link    (SlDetailPane *self,
+                                    const char   *text,
+                                    const SlLane *lane,
+                                    gsize         index);
+
+/* sl-detail-graph.c: a CUDA graph launch (an SL_LANE_GRAPHS event, or a kernel that is a node
+ * of one): its ids, stream, GPU time, nodes, launching call, and where the graph and the node
+ * were made, with those calls' backtraces. */
+void       _sl_detail_graph_show   (SlDetailPane  *self,
+                                    SlTrace       *trace,
+                                    const SlLane  *lane,
+                                    const SlEvent *ev);
+
 G_END_DECLS

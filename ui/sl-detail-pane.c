@@ -355,6 +355,8 @@ show_kernel (SlDetailPane  *self,
       add_launch (self, ev);
       return;
     }
+  if (ki->graph_id != 0)
+    _sl_detail_graph_show (self, self->trace, lane, ev);   /* its launch, nodes, creation */
 
   add_heading (self, "Theoretical occupancy");
   if (gpu == NULL || gpu->limits.cc_major == 0)
@@ -429,6 +431,32 @@ show_graph (SlDetailPane  *self,
   add_row (self, "Nodes", "not in the trace (traced as one launch; nsys --cuda-graph-trace=node "
                           "records each node)");
   add_launch (self, ev);
+  _sl_detail_graph_show (self, self->trace, lane, ev);   /* where it was made */
+}
+
+/* The writers sl-detail-graph.c shares. */
+void
+_sl_detail_pane_heading (SlDetailPane *self,
+                         const char   *text)
+{
+  add_heading (self, text);
+}
+
+void
+_sl_detail_pane_row (SlDetailPane *self,
+                     const char   *key,
+                     const char   *value)
+{
+  add_row (self, key, value);
+}
+
+void
+_sl_detail_pane_link (SlDetailPane *self,
+                      const char   *text,
+                      const SlLane *lane,
+                      gsize         index)
+{
+  add_link (self, text, lane, index);
 }
 
 static gboolean

@@ -82,6 +82,8 @@ hit_test (SlTimelineView *self,
     return hit_lane (self, sl_trace_get_lane (self->trace, r->lane), x, hit);
   if (r->kind == ROW_NVTX_PROJ)
     return _sl_timeline_nvtxproj_hit (self, r, x, &hit->ref, &hit->item);
+  if (r->kind == ROW_GRAPHS || r->kind == ROW_GRAPH_NODES)
+    return _sl_timeline_graphs_hit (self, r, x, &hit->ref, &hit->item);
   if (r->kind == ROW_GPU_ALL)
     {
       GArray *lanes = self->gpu_lanes[r->gpu];
@@ -141,6 +143,13 @@ query_tooltip_cb (GtkWidget  *widget,
       g_autofree char *text = _sl_timeline_cpu_tooltip (self, row_get (self, ri),
                                                         x_to_time (self, x));
       gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
+  if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_GRAPHS)
+    {
+      g_autofree char *text = _sl_timeline_graphs_tooltip (self, row_get (self, ri), x);
+      if (text != NULL)
+        gtk_tooltip_set_text (tooltip, text);
       return text != NULL;
     }
   if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_NVTX_PROJ)
@@ -483,6 +492,17 @@ click_pressed_cb (GtkGestureClick *gesture,
     sl_viewport_back (self->viewport);
   else if (button == 9)
     sl_viewport_forward (self->viewport);
+  else if (button == GDK_BUTTON_PRIMARY && n_press == 2 && y >= RULER_H
+           && _sl_timeline_row_at (self, y) >= 0
+           && row_get (self, _sl_timeline_row_at (self, y))->kind == ROW_GRAPHS)
+    {
+      /* a graph launch opens into its nodes, or closes */
+      const Row *r = row_get (self, _sl_timeline_row_at (self, y));
+      const SlGraphGroup *g = _sl_timeline_graphs_group_at (self, r, x);
+      if (g != NULL)
+        _sl_timeline_graph_set_open (self, g->lane, g,
+                                     !_sl_timeline_graph_is_open (self, g->lane, g));
+    }
   else if (button == GDK_BUTTON_PRIMARY && n_press == 2 && hit_test (self, x, y, &hit))
     {
       fit_range (self, hit.item.start, hit.item.end);

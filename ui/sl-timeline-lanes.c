@@ -290,6 +290,15 @@ menu_model (SlTimelineView *self)
   if (l >= 0)
     menu_add (event, name != NULL ? "Show in Events Table" : "Show Lane in Events Table",
               "timeline.show-in-events-table");
+  _sl_timeline_critpath_menu (self, event);
+  {
+    /* a node of a graph launch (on its stream, or the launch's own box) */
+    const SlGraphGroup *g = _sl_timeline_graphs_menu_group (self);
+    if (g != NULL)
+      menu_add (event, _sl_timeline_graph_is_open (self, g->lane, g) ? "Collapse Graph"
+                                                                      : "Expand Graph",
+                "timeline.toggle-graph");
+  }
   if (l >= 0)
     {
       menu_add (lane, _sl_timeline_lane_pinned (self, l) ? "Unpin Lane" : "Pin Lane to Top",
@@ -500,6 +509,7 @@ _sl_timeline_lanes_class_init (GtkWidgetClass *widget_class)
     { "timeline.show-hidden-lanes", action_lanes_cb },
     { "timeline.filter-lanes", action_lanes_cb },
     { "timeline.clear-lane-filter", action_lanes_cb },
+    { "timeline.toggle-graph", _sl_timeline_graphs_toggle_action },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)

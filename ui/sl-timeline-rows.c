@@ -776,6 +776,12 @@ add_gpu_rows (SlTimelineView *self,
                                              : g_strdup_printf ("Stream %u", cur_stream));
         }
       add_row (self, b, ROW_LANE, 3, (gint) i, (gint) g, NULL, lane_title (lane));
+      /* graph launches traced node by node: a box each, opened into their nodes beneath */
+      const SlGraphGroup *groups;
+      if (lane->kind == SL_LANE_KERNELS && sl_trace_get_graph_groups (self->trace, i, &groups) > 0
+          && add_row (self, b, ROW_GRAPHS, 3, (gint) i, (gint) g, NULL, g_strdup ("CUDA graphs"))
+          && _sl_timeline_graphs_any_open (self, i))
+        add_row (self, b, ROW_GRAPH_NODES, 4, (gint) i, (gint) g, NULL, g_strdup ("Graph nodes"));
     }
 }
 

@@ -45,6 +45,8 @@ typedef enum
   ROW_CPU_UTIL,  /* busy cores of a process (`gpu`: its index in the SlCpuUtil) */
   ROW_CPU_CORE,  /* which thread runs on a CPU core (`gpu`: the core's index in the SlCpuUtil) */
   ROW_NVTX_PROJ, /* a track of NVTX ranges projected onto a GPU (sl-timeline-nvtxproj.c) */
+  ROW_GRAPHS,    /* a kernels lane's CUDA graph launches, a box each (sl-timeline-graphs.c) */
+  ROW_GRAPH_NODES, /* the kernels of the launches of that lane that are open */
 } RowKind;
 
 typedef struct
@@ -243,6 +245,8 @@ struct _SlTimelineView
   SlFlame      **flames_stale;   /* per lane: the flame of the trace a live update replaced,
                                   * drawn until the lane's own is built; n_flames_stale */
   guint          n_flames_stale;
+  struct _SlCritPathState *critpath; /* the critical path drawn (sl-timeline-critpath.c), NULL
+                                      * when none */
 };
 
 enum
@@ -876,6 +880,48 @@ char *_sl_timeline_nvtxproj_tooltip (SlTimelineView *self,
                                      const Row      *r,
                                      double          x);
 
+/* sl-timeline-critpath.c: the critical path over the events, the menu's items and actions
+ * ("critical-path" signal), and its end with the trace (reset) */
+void _sl_timeline_critpath_class_init (GtkWidgetClass *widget_class);
+void _sl_timeline_critpath_reset (SlTimelineView *self);
+void _sl_timeline_critpath_draw (SlTimelineView *self,
+                                 GtkSnapshot    *snapshot,
+                                 const Frame    *f,
+                                 int             height);
+void _sl_timeline_critpath_menu (SlTimelineView *self,
+                                 GMenu          *section);
+
+/* sl-timeline-graphs.c: graph launches traced node by node, opened into their nodes */
+gboolean _sl_timeline_graph_is_open (SlTimelineView     *self,
+                                     guint               lane,
+                                     const SlGraphGroup *g);
+gboolean _sl_timeline_graphs_any_open (SlTimelineView *self,
+                                       guint           lane);
+void _sl_timeline_graph_set_open (SlTimelineView     *self,
+                                  guint               lane,
+                                  const SlGraphGroup *g,
+                                  gboolean            open);
+void _sl_timeline_graphs_draw (SlTimelineView *self,
+                               GtkSnapshot    *snapshot,
+                               const Frame    *f,
+                               const Row      *r,
+                               double          y);
+const SlGraphGroup *_sl_timeline_graphs_group_at (SlTimelineView *self,
+                                                  const Row      *r,
+                                                  double          x);
+gboolean _sl_timeline_graphs_hit (SlTimelineView *self,
+                                  const Row      *r,
+                                  double          x,
+                                  SlEventRef     *ref,
+                                  SlLodItem      *item);
+char *_sl_timeline_graphs_tooltip (SlTimelineView *self,
+                                   const Row      *r,
+                                   double          x);
+const SlGraphGroup *_sl_timeline_graphs_menu_group (SlTimelineView *self);
+void _sl_timeline_graphs_toggle_action (GtkWidget  *widget,
+                                        const char *action_name,
+                                        GVariant   *parameter);
+
 /* sl-timeline-legend.c */
 void _sl_timeline_legend_toggle (SlTimelineView *self);
 void _sl_timeline_legend_dispose (SlTimelineView *self);
@@ -986,6 +1032,11 @@ gboolean    sl_timeline_view_get_flame_box      (SlTimelineView *self,
                                                  SlTime         *start,
                                                  SlTime         *end,
                                                  guint          *n_samples);
+/* Where segment i of the critical path shown is drawn: its kind's bar along the foot of its row
+ * (widget coordinates, unclipped); FALSE when there is none or its row is not shown. */
+gboolean    sl_timeline_view_get_critical_path_area (SlTimelineView  *self,
+                                                     gsize            i,
+                                                     graphene_rect_t *area);
 /* The colour a single (unfolded) event is drawn with in the current mode and theme. */
 gboolean    sl_timeline_view_get_event_color    (SlTimelineView *self,
                                                  SlEventRef      ref,

@@ -171,6 +171,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
         _sl_timeline_draw_cpu_row (self, snapshot, &f, r, y);
       else if (r->kind == ROW_NVTX_PROJ)
         _sl_timeline_nvtxproj_draw (self, snapshot, &f, r, y);
+      else if (r->kind == ROW_GRAPHS || r->kind == ROW_GRAPH_NODES)
+        _sl_timeline_graphs_draw (self, snapshot, &f, r, y);
       else
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y + r->h - 1, f.width, 1));
@@ -178,6 +180,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   batch_flush (&batch);
 
   _sl_timeline_draw_loading (self, snapshot, &f, height);
+  _sl_timeline_critpath_draw (self, snapshot, &f, height);
 
   /* the selection on top */
   {
@@ -434,6 +437,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
 
   _sl_timeline_input_class_init (widget_class);
   _sl_timeline_lanes_class_init (widget_class);
+  _sl_timeline_critpath_class_init (widget_class);
   gtk_widget_class_set_css_name (widget_class, "sltimeline");
 }
 
@@ -618,6 +622,7 @@ set_trace (SlTimelineView *self,
       }
   g_clear_pointer (&self->lod_cache, g_free);
   _sl_timeline_flame_clear (self);
+  _sl_timeline_critpath_reset (self);
   g_clear_pointer (&self->gpu_lanes, g_free);
   g_clear_pointer (&self->util, g_free);
   g_clear_pointer (&self->gpu_rows, g_free);

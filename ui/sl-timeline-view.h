@@ -1,6 +1,7 @@
 /* sl-timeline-view.h: the swimlane timeline: lane headers, ruler, events, utilization, arrows. */
 #pragma once
 
+#include "sl-critical-path.h"
 #include "sl-search.h"
 #include "sl-trace.h"
 #include "sl-ui-types.h"
@@ -82,6 +83,22 @@ void        sl_timeline_view_set_ruler_marks    (SlTimelineView    *self,
                                                  const SlTime      *ranges,
                                                  const char *const *texts,
                                                  guint              n_ranges);
+
+/* The critical path of a range (sl_critical_path_get_segments; copied, n 0: none) drawn over the
+ * events: the rest dimmed, each segment's event outlined on its row with a bar of its kind's
+ * colour, a connector where the path goes to another row.  Gone with the trace.  The context
+ * menu of a range event ("Critical Path of This Range") or with a selected range ("… of
+ * Selection") emits "critical-path" (gint64 t0, gint64 t1, const char *what) for the window to
+ * compute it. */
+void        sl_timeline_view_set_critical_path  (SlTimelineView    *self,
+                                                 const SlCpSegment *segments,
+                                                 gsize              n);
+/* The segments drawn (owned by the view), NULL and *n 0 when none. */
+const SlCpSegment *sl_timeline_view_get_critical_path (SlTimelineView *self,
+                                                       gsize          *n);
+/* The colour of a kind of critical-path time, as the timeline and the panel show it. */
+void        sl_critical_path_kind_color         (SlCpKind        kind,
+                                                 GdkRGBA        *color);
 
 /* Opens or closes the legend of the colours (also a click on "Legend" in the ruler's corner). */
 void        sl_timeline_view_toggle_legend      (SlTimelineView  *self);
