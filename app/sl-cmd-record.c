@@ -57,6 +57,16 @@ usage (FILE *out)
            "                        records where allowed, else /proc polled at 1 kHz)\n"
            "      --cuda-graph-trace graph|node  a CUDA graph launch as one row (graph, the\n"
            "                        default) or as the kernels of its nodes (node), as nsys\n"
+           "      --cudabacktrace all|none|CLASS[:NS][,…]  backtraces of CUDA API calls of a\n"
+           "                        CLASS (kernel, memory, sync, other) that took at least NS ns\n"
+           "                        (80000 where not given), as nsys (default: sync:250000)\n"
+           "      --capture-range none|cudaProfilerApi|nvtx  record only between\n"
+           "                        cudaProfilerStart and cudaProfilerStop, or inside the NVTX\n"
+           "                        range of --nvtx-capture (default: none, the whole run)\n"
+           "      --nvtx-capture RANGE[@DOMAIN]  the NVTX range (@* any domain)\n"
+           "      --capture-range-end stop|stop-shutdown|repeat[:N]  after a range: stop\n"
+           "                        recording, also end the program (the default), or record\n"
+           "                        the next ranges (N at most)\n"
            "      --delay S         start collecting after S seconds\n"
            "      --duration S      collect for S seconds, then end the program\n"
            "      --env VAR=VALUE   set VAR in COMMAND's environment (repeatable)\n"
@@ -64,6 +74,27 @@ usage (FILE *out)
            "      --stats           print the `sightline stats` reports at the end\n"
            "\n"
            "Ctrl+C ends the program (SIGINT) and keeps the trace.  The exit status is COMMAND's.\n");
+}
+
+/* `--NAME VALUE` or `--NAME=VALUE` (nsys writes the second): TRUE when argv[*i] is NAME, with
+ * *value its value (NULL when missing) and *i past what was read. */
+static gboolean
+option_value (char       **argv,
+              int          argc,
+              int         *i,
+              const char  *name,
+              const char **value)
+{
+  const char *a = argv[*i];
+  size_t n = strlen (name);
+
+  if (strncmp (a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+    return FALSE;
+  if (a[n] == '=')
+    *value = a + n + 1;
+  else
+    *value = *i + 1 < argc ? argv[++*i] : NULL;
+  return TRUE;
 }
 
 static char *
@@ -109,6 +140,8 @@ sl_cmd_record (int    argc,
   const char *osrt_backtrace = NULL;
   const char *sched = "auto";
   const char *graph_trace = "graph";
+  const char *cuda_backtrace = NULL;
+  const char *capture_range = NULL, *nvtx_capture = NULL, *capture_end = NULL;
   g_autofree char *sched_note = NULL;
   double delay = 0, duration = 0;
   gboolean force = FALSE, stats = FALSE;
@@ -184,6 +217,44 @@ sl_cmd_record (int    argc,
               return 2;
             }
         }
+      else if (option_value (argv, argc, &i, "--cudabacktrace", &cuda_backtrace))
+        {
+          if (cuda_backtrace == NULL || !sl_record_cuda_backtrace_valid (cuda_backtrace))
+            {
+              fprintf (stderr, "sightline record: --cudabacktrace wants all, none, or kernel, "
+                               "memory, sync, other with :NS, joined by commas\n");
+              return 2;
+            }
+        }
+      else if (option_value (argv, argc, &i, "--capture-range", &capture_range))
+        {
+          if (capture_range == NULL
+              || (strcmp (capture_range, "none") != 0
+                  && strcmp (capture_range, "cudaProfilerApi") != 0
+                  && strcmp (capture_range, "nvtx") != 0))
+            {
+              fprintf (stderr, "sightline record: --capture-range wants none, cudaProfilerApi "
+                               "or nvtx\n");
+              return 2;
+            }
+        }
+      else if (option_value (argv, argc, &i, "--nvtx-capture", &nvtx_capture))
+        {
+          if (nvtx_capture == NULL || *nvtx_capture == '\0' || *nvtx_capture == '@')
+            {
+              fprintf (stderr, "sightline record: --nvtx-capture wants RANGE or RANGE@DOMAIN\n");
+              return 2;
+            }
+        }
+      else if (option_value (argv, argc, &i, "--capture-range-end", &capture_end))
+        {
+          if (!sl_record_capture_end_valid (capture_end))
+            {
+              fprintf (stderr, "sightline record: --capture-range-end wants stop, "
+                               "stop-shutdown, repeat or repeat:N\n");
+              return 2;
+            }
+        }
       else if (strcmp (a, "--cuda-graph-trace") == 0)
         {
           graph_trace = argv[++i];
@@ -225,6 +296,11 @@ sl_cmd_record (int    argc,
           usage (stderr);
           return 2;
         }
+    }
+  if (capture_range != NULL && strcmp (capture_range, "nvtx") == 0 && nvtx_capture == NULL)
+    {
+      fprintf (stderr, "sightline record: --capture-range nvtx needs --nvtx-capture RANGE\n");
+      return 2;
     }
   if (i >= argc)
     {
@@ -311,6 +387,10 @@ sl_cmd_record (int    argc,
   settings->output = g_strdup (output);
   settings->sched = g_strdup (strcmp (sched, "on") == 0 ? "auto" : sched);
   settings->cuda_graph_nodes = strcmp (graph_trace, "node") == 0;
+  settings->cuda_backtrace = g_strdup (cuda_backtrace);
+  settings->capture_range = g_strdup (capture_range);
+  settings->nvtx_capture = g_strdup (nvtx_capture);
+  settings->capture_range_end = g_strdup (capture_end);
   if (osrt_backtrace != NULL)
     settings->osrt_backtrace_ns = strcmp (osrt_backtrace, "none") == 0
                                     ? G_MAXUINT64

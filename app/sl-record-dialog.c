@@ -15,6 +15,7 @@ struct _SlRecordDialog
   GtkWidget *env_list;
   GtkWidget *cuda, *nvtx, *osrt, *sample, *sample_hz;
   GtkWidget *delay, *duration;
+  GtkWidget *capture_range, *nvtx_capture; /* none / cudaProfilerStart-Stop / NVTX range */
   GtkWidget *output;
   GtkWidget *error;
   GtkWidget *again;
@@ -149,6 +150,19 @@ sample_toggled_cb (GtkCheckButton *check,
   gtk_widget_set_sensitive (self->sample_hz, gtk_check_button_get_active (check));
 }
 
+/* The range's name is asked for only with an NVTX capture range. */
+static void
+capture_range_cb (GObject    *drop_down,
+                  GParamSpec *pspec,
+                  gpointer    data)
+{
+  SlRecordDialog *self = data;
+
+  (void) pspec;
+  gtk_widget_set_sensitive (self->nvtx_capture,
+                            gtk_drop_down_get_selected (GTK_DROP_DOWN (drop_down)) == 2);
+}
+
 SlRecordSettings *
 sl_record_dialog_get_settings (SlRecordDialog *self)
 {
@@ -185,6 +199,13 @@ sl_record_dialog_get_settings (SlRecordDialog *self)
                    : 0;
   s->delay_s = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->delay));
   s->duration_s = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->duration));
+  switch (gtk_drop_down_get_selected (GTK_DROP_DOWN (self->capture_range)))
+    {
+    case 1: s->capture_range = g_strdup ("cudaProfilerApi"); break;
+    case 2: s->capture_range = g_strdup ("nvtx"); break;
+    default: break;
+    }
+  s->nvtx_capture = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->nvtx_capture)));
   s->output = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->output)));
   return s;
 }
@@ -221,6 +242,12 @@ sl_record_dialog_set_settings (SlRecordDialog         *self,
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->sample_hz), s->sample_hz);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->delay), s->delay_s);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->duration), s->duration_s);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->capture_range),
+                              g_strcmp0 (s->capture_range, "cudaProfilerApi") == 0 ? 1
+                              : g_strcmp0 (s->capture_range, "nvtx") == 0          ? 2
+                                                                                   : 0);
+  gtk_editable_set_text (GTK_EDITABLE (self->nvtx_capture),
+                         s->nvtx_capture != NULL ? s->nvtx_capture : "");
   if (s->output != NULL && *s->output != '\0')
     gtk_editable_set_text (GTK_EDITABLE (self->output), s->output);
 }
@@ -339,6 +366,8 @@ sl_record_dialog_class_init (SlRecordDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, cuda);
   gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, nvtx);
   gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, osrt);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, capture_range);
+  gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, nvtx_capture);
   gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, sample);
   gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, sample_hz);
   gtk_widget_class_bind_template_child (widget_class, SlRecordDialog, delay);
@@ -369,6 +398,8 @@ sl_record_dialog_init (SlRecordDialog *self)
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->delay), 1);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->duration), 1);
   gtk_editable_set_text (GTK_EDITABLE (self->output), output);
+  g_signal_connect (self->capture_range, "notify::selected", G_CALLBACK (capture_range_cb), self);
+  capture_range_cb (G_OBJECT (self->capture_range), NULL, self);
   gtk_widget_set_visible (self->again, last != NULL);
   if (last != NULL)
     {

@@ -49,6 +49,10 @@ sl_record_settings_copy (const SlRecordSettings *s)
   c->env = g_strdupv (s->env);
   c->output = g_strdup (s->output);
   c->sched = g_strdup (s->sched);
+  c->cuda_backtrace = g_strdup (s->cuda_backtrace);
+  c->capture_range = g_strdup (s->capture_range);
+  c->nvtx_capture = g_strdup (s->nvtx_capture);
+  c->capture_range_end = g_strdup (s->capture_range_end);
   return c;
 }
 
@@ -63,7 +67,55 @@ sl_record_settings_free (SlRecordSettings *s)
   g_strfreev (s->env);
   g_free (s->output);
   g_free (s->sched);
+  g_free (s->cuda_backtrace);
+  g_free (s->capture_range);
+  g_free (s->nvtx_capture);
+  g_free (s->capture_range_end);
   g_free (s);
+}
+
+gboolean
+sl_record_cuda_backtrace_valid (const char *value)
+{
+  static const char *const classes[] = { "all", "kernel", "memory", "sync", "other" };
+  g_auto (GStrv) items = NULL;
+
+  if (value == NULL || *value == '\0')
+    return FALSE;
+  if (strcmp (value, "none") == 0)
+    return TRUE;
+  items = g_strsplit (value, ",", -1);
+  for (char **it = items; *it != NULL; it++)
+    {
+      const char *colon = strchr (*it, ':');
+      size_t n = colon != NULL ? (size_t) (colon - *it) : strlen (*it);
+      gboolean known = FALSE;
+      for (size_t k = 0; k < G_N_ELEMENTS (classes) && !known; k++)
+        known = strlen (classes[k]) == n && strncmp (*it, classes[k], n) == 0;
+      if (!known)
+        return FALSE;
+      if (colon != NULL)
+        for (const char *d = colon + 1; *d != '\0' || d == colon + 1; d++)
+          if (!g_ascii_isdigit (*d))
+            return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sl_record_capture_end_valid (const char *value)
+{
+  if (value == NULL)
+    return FALSE;
+  if (strcmp (value, "stop") == 0 || strcmp (value, "stop-shutdown") == 0
+      || strcmp (value, "repeat") == 0)
+    return TRUE;
+  if (strncmp (value, "repeat:", 7) != 0 || value[7] == '\0')
+    return FALSE;
+  for (const char *d = value + 7; *d != '\0'; d++)
+    if (!g_ascii_isdigit (*d))
+      return FALSE;
+  return TRUE;
 }
 
 static char *
@@ -103,6 +155,8 @@ sl_record_settings_load (void)
   s->sample_hz = (guint) g_key_file_get_integer (kf, "last", "sample_hz", NULL);
   s->delay_s = g_key_file_get_double (kf, "last", "delay", NULL);
   s->duration_s = g_key_file_get_double (kf, "last", "duration", NULL);
+  s->capture_range = g_key_file_get_string (kf, "last", "capture_range", NULL);
+  s->nvtx_capture = g_key_file_get_string (kf, "last", "nvtx_capture", NULL);
   if (s->args == NULL)
     s->args = g_new0 (char *, 1);
   if (s->env == NULL)
@@ -130,6 +184,10 @@ sl_record_settings_save (const SlRecordSettings *s,
   g_key_file_set_integer (kf, "last", "sample_hz", (gint) s->sample_hz);
   g_key_file_set_double (kf, "last", "delay", s->delay_s);
   g_key_file_set_double (kf, "last", "duration", s->duration_s);
+  g_key_file_set_string (kf, "last", "capture_range",
+                         s->capture_range != NULL ? s->capture_range : "none");
+  g_key_file_set_string (kf, "last", "nvtx_capture",
+                         s->nvtx_capture != NULL ? s->nvtx_capture : "");
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", dir,
@@ -225,6 +283,13 @@ sl_record_settings_validate (const SlRecordSettings *s,
                      "%s: an environment variable is VAR=VALUE", *e);
         return FALSE;
       }
+  if (s->capture_range != NULL && strcmp (s->capture_range, "nvtx") == 0
+      && (s->nvtx_capture == NULL || *s->nvtx_capture == '\0'))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "a capture range of NVTX needs the range's name (RANGE or RANGE@DOMAIN)");
+      return FALSE;
+    }
   if (s->output == NULL || *s->output == '\0')
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no output file given");
@@ -322,6 +387,16 @@ sl_record_request (const SlRecordSettings *s,
     g_ptr_array_add (msg, g_strdup_printf ("sched=%s", s->sched));
   g_ptr_array_add (msg, g_strdup_printf ("cuda_graph_trace=%s",
                                          s->cuda_graph_nodes ? "node" : "graph"));
+  if (s->cuda_backtrace != NULL)
+    g_ptr_array_add (msg, g_strdup_printf ("cuda_backtrace=%s", s->cuda_backtrace));
+  if (s->capture_range != NULL && strcmp (s->capture_range, "none") != 0)
+    {
+      g_ptr_array_add (msg, g_strdup_printf ("capture_range=%s", s->capture_range));
+      if (s->nvtx_capture != NULL && *s->nvtx_capture != '\0')
+        g_ptr_array_add (msg, g_strdup_printf ("nvtx_capture=%s", s->nvtx_capture));
+      if (s->capture_range_end != NULL)
+        g_ptr_array_add (msg, g_strdup_printf ("capture_range_end=%s", s->capture_range_end));
+    }
   /* our environment, with the settings' variables over it */
   for (char **e = environ; *e != NULL; e++)
     {

@@ -22,10 +22,19 @@ typedef struct
   char    *sched;             /* scheduling: "auto" (NULL too), "off", "perf" or "proc" */
   gboolean cuda_graph_nodes;  /* CUDA graph launches as their nodes' kernels (--cuda-graph-trace
                                * node); FALSE: one row a launch (graph, nsys's default) */
+  char    *cuda_backtrace;    /* nsys's --cudabacktrace value; NULL: the default (sync) */
+  char    *capture_range;     /* "cudaProfilerApi", "nvtx"; NULL (or "none"): the whole run */
+  char    *nvtx_capture;      /* RANGE[@DOMAIN] of capture_range nvtx */
+  char    *capture_range_end; /* "stop", "stop-shutdown", "repeat[:N]"; NULL: stop-shutdown */
   char    *output;        /* the trace file */
 } SlRecordSettings;
 
 SlRecordSettings *sl_record_settings_new      (void);
+/* nsys's syntax of --cudabacktrace: "all", "none", or kernel|memory|sync|other[:NS] joined by
+ * commas.  FALSE for anything else. */
+gboolean          sl_record_cuda_backtrace_valid (const char *value);
+/* --capture-range-end: stop, stop-shutdown, repeat or repeat:N. */
+gboolean          sl_record_capture_end_valid (const char *value);
 SlRecordSettings *sl_record_settings_copy     (const SlRecordSettings *s);
 void              sl_record_settings_free     (SlRecordSettings *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlRecordSettings, sl_record_settings_free)

@@ -48,6 +48,7 @@ extern "C"
     SL_WIRE_PYCODE,         /* SlWirePyCode + name, file, line table: a Python code object */
     SL_WIRE_CUDA_EVENT,     /* SlWireCudaEvent: a cudaEventRecord's event on the GPU */
     SL_WIRE_GRAPH,          /* SlWireGraph: a CUDA graph launch traced whole */
+    SL_WIRE_CUDA_BACKTRACE, /* SlWireCudaBacktrace + n_frames addresses: a CUDA call's stack */
     SL_WIRE_N_TYPES
   } SlWireType;
 
@@ -302,6 +303,23 @@ extern "C"
     uint32_t graph_id;
     uint32_t graph_exec_id; /* 0: not known (the launch's callback was not seen) */
   } SlWireGraph;
+
+  /* The backtrace of a CUDA API call (nsys --cudabacktrace), taken on the calling thread in
+   * CUPTI's exit callback; the call's SL_WIRE_CUDA_API record comes later from CUPTI's buffers
+   * (or, rarely, earlier) with the same correlation id and event class, and the daemon ties the
+   * two together (CUPTI_ACTIVITY_KIND_RUNTIME.callchainId).  Frames leaf first: the return
+   * address into the CUDA library that called CUPTI, then its callers; Python frames as in
+   * samples. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;        /* the call's exit */
+    uint32_t correlation_id;
+    uint32_t event_class;    /* SL_EVENT_CLASS_CUDA_RUNTIME or _DRIVER, as SlWireCudaApi's */
+    uint32_t n_frames;
+    uint32_t pad;
+    /* followed by n_frames uint64_t */
+  } SlWireCudaBacktrace;
 
   typedef struct
   {

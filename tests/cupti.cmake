@@ -45,9 +45,19 @@ if(SL_HAVE_CUDA)
     SL_TRACES_DIR="${SL_TRACES_DIR}"
     SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>"
     SL_FAKE_CUPTI_PATH="$<TARGET_FILE:sl-fake-cupti>"
-    SL_FAKE_TARGET_PATH="$<TARGET_FILE:sl-fake-cuda-target>")
+    SL_FAKE_TARGET_PATH="$<TARGET_FILE:sl-fake-cuda-target>"
+    SL_FAKE_PY_TARGET="${CMAKE_CURRENT_LIST_DIR}/targets/sl-fake-cuda.py")
   add_dependencies(test-fake-cupti sightline sightlined sightline-inject sl-fake-cupti
                    sl-fake-cuda-target)
   add_test(NAME fake-cupti COMMAND test-fake-cupti --tap)
+
+  # the writer's side of CUDA backtraces: a call's chain and its row, whichever comes first
+  add_executable(test-cuda-chains ${CMAKE_CURRENT_LIST_DIR}/cupti/test-cuda-chains.c
+                                  ${CMAKE_CURRENT_LIST_DIR}/sl-test-util.c)
+  target_include_directories(test-cuda-chains PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  target_compile_definitions(test-cuda-chains PRIVATE SL_TRACES_DIR="${SL_TRACES_DIR}")
+  target_link_libraries(test-cuda-chains PRIVATE sightline-daemon-core sightline-schema
+                                                 PkgConfig::GLIB PkgConfig::SQLITE)
+  add_test(NAME cuda-chains COMMAND test-cuda-chains --tap)
   set_tests_properties(fake-cupti PROPERTIES TIMEOUT 300 ENVIRONMENT "G_DEBUG=fatal-warnings")
 endif()

@@ -550,6 +550,56 @@ test_sigkill (void)
   sqlite3_close (db);
 }
 
+/* --capture-range=nvtx: only the time inside the first NVTX range "step 1" (pushed by a worker)
+ * is recorded: that range and its "inner", the OS runtime calls made meanwhile; no "step 0" or
+ * "step 2", no "whole run" (started before), no child mark. */
+static void
+test_capture_nvtx (void)
+{
+  g_autofree char *path = trace_path ("capture-nvtx.sqlite");
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (record (&err, "-o", path, "-s", "none", "--sched", "off",
+                           "--capture-range=nvtx", "--nvtx-capture", "step 1",
+                           "--capture-range-end=stop", "--osrt-threshold", "1", "--",
+                           SL_TARGET_PATH, "threads", NULL),
+                   ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  /* the first "step 1" began the capture; the other worker's may fall in it too */
+  sqlite3_exec (db, "CREATE TEMP VIEW cap AS SELECT n.start, n.end, n.globalTid FROM NVTX_EVENTS n "
+                    "JOIN StringIds s ON s.id = n.textId WHERE s.value = 'step 1' "
+                    "ORDER BY n.start LIMIT 1", NULL, NULL, NULL);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM cap"), ==, 1);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s "
+                                        "ON s.id = n.textId WHERE s.value IN ('whole run', "
+                                        "'child mark') OR (s.value IN ('step 0', 'step 2') AND "
+                                        "n.globalTid = (SELECT globalTid FROM cap))"),
+                   ==, 0);
+  /* the range's own thread: its "inner" and the nanosleep inside it */
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM NVTX_EVENTS n JOIN StringIds s "
+                                        "ON s.id = n.textId WHERE s.value = 'inner' AND "
+                                        "n.globalTid = (SELECT globalTid FROM cap)"),
+                   ==, 1);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API o, cap "
+                                        "WHERE o.globalTid = cap.globalTid"),
+                   >, 0);
+  /* other threads' calls too, inside it: the range begins (ends) a few µs after (before) its
+   * push (pop) is timed, on the other threads as soon as they see it: 1 ms of slack */
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API o, cap "
+                                        "WHERE o.start < cap.start - 1000000 "
+                                        "OR o.start > cap.end + 1000000"),
+                   ==, 0);
+  sqlite3_close (db);
+
+  /* the range's name is needed */
+  g_autofree char *bad = trace_path ("capture-nvtx-bad.sqlite");
+  g_autofree char *err2 = NULL;
+  g_assert_cmpint (record (&err2, "-o", bad, "--capture-range", "nvtx", "--", SL_TARGET_PATH,
+                           "exit", "0", NULL),
+                   ==, 2);
+  g_assert_nonnull (strstr (err2, "--nvtx-capture"));
+}
+
 static void
 test_exit_status (void)
 {
@@ -1376,6 +1426,7 @@ main (int   argc,
   g_test_add_func ("/collector/record/sched-off", test_sched_off);
   g_test_add_func ("/collector/record/sigkill", test_sigkill);
   g_test_add_func ("/collector/record/exit-status", test_exit_status);
+  g_test_add_func ("/collector/record/capture-nvtx", test_capture_nvtx);
   g_test_add_func ("/collector/record/bad-program", test_bad_program);
   g_test_add_func ("/collector/record/no-overwrite", test_no_overwrite);
   g_test_add_func ("/collector/record/interrupt", test_interrupt);

@@ -439,7 +439,8 @@ set_by_daemon (const char *v)
   static const char *const names[] = {
     "SIGHTLINE_SOCKET=", "SIGHTLINE_SESSION=", "SIGHTLINE_TRACE=", "SIGHTLINE_SAMPLE_HZ=",
     "SIGHTLINE_OSRT_THRESHOLD_NS=", "SIGHTLINE_OSRT_BACKTRACE_NS=", "NVTX_INJECTION64_PATH=",
-    "CUDA_INJECTION64_PATH=", "SIGHTLINE_CUDA_GRAPH_TRACE=",
+    "CUDA_INJECTION64_PATH=", "SIGHTLINE_CUDA_GRAPH_TRACE=", "SIGHTLINE_CUDA_BACKTRACE=",
+    "SIGHTLINE_CAPTURE_RANGE=", "SIGHTLINE_NVTX_CAPTURE=", "SIGHTLINE_CAPTURE_RANGE_END=",
   };
 
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -476,6 +477,12 @@ session_start (Conn         *client,
   const char *threshold = opt (kv, n_kv, "osrt_threshold_ns");
   const char *backtrace = opt (kv, n_kv, "osrt_backtrace_ns");
   const char *graph_trace = opt (kv, n_kv, "cuda_graph_trace");
+  /* nsys's --cudabacktrace (checked by the library; the client checks it for a person) and
+   * --capture-range, --nvtx-capture, --capture-range-end */
+  const char *cuda_backtrace = opt (kv, n_kv, "cuda_backtrace");
+  const char *capture_range = opt (kv, n_kv, "capture_range");
+  const char *nvtx_capture = opt (kv, n_kv, "nvtx_capture");
+  const char *capture_end = opt (kv, n_kv, "capture_range_end");
   int sched = sl_sched_method_parse (opt (kv, n_kv, "sched"));
   char *werr = NULL;
 
@@ -491,6 +498,22 @@ session_start (Conn         *client,
     }
   if (graph_trace == NULL)
     graph_trace = "graph"; /* nsys's default */
+  if (cuda_backtrace == NULL)
+    cuda_backtrace = "sync:250000"; /* ours: waits of 250 µs and more (sightline-record(1)) */
+  if (capture_range != NULL && strcmp (capture_range, "none") != 0
+      && strcmp (capture_range, "cudaProfilerApi") != 0 && strcmp (capture_range, "nvtx") != 0)
+    {
+      sl_control_sendv (client->fd, "error", "capture_range: none, cudaProfilerApi or nvtx", "2",
+                        NULL);
+      return;
+    }
+  if (capture_range != NULL && strcmp (capture_range, "nvtx") == 0
+      && (nvtx_capture == NULL || *nvtx_capture == '\0'))
+    {
+      sl_control_sendv (client->fd, "error", "capture_range nvtx needs nvtx_capture (a range name)",
+                        "2", NULL);
+      return;
+    }
   if (strcmp (graph_trace, "graph") != 0 && strcmp (graph_trace, "node") != 0)
     {
       sl_control_sendv (client->fd, "error", "cuda_graph_trace: graph or node", "2", NULL);
@@ -572,7 +595,7 @@ session_start (Conn         *client,
   size_t n_env = 0;
   for (size_t i = 0; i < n_kv; i++)
     n_env += strncmp (kv[i], "env=", 4) == 0;
-  char **envp = calloc (n_env + 16, sizeof (char *));
+  char **envp = calloc (n_env + 20, sizeof (char *));
   size_t e = 0;
   const char *preload = NULL;
   for (size_t i = 0; i < n_kv; i++)
@@ -603,6 +626,15 @@ session_start (Conn         *client,
     {
       envp[e++] = env_entry ("CUDA_INJECTION64_PATH", d.inject_path);
       envp[e++] = env_entry ("SIGHTLINE_CUDA_GRAPH_TRACE", graph_trace);
+      envp[e++] = env_entry ("SIGHTLINE_CUDA_BACKTRACE", cuda_backtrace);
+    }
+  if (capture_range != NULL && strcmp (capture_range, "none") != 0)
+    {
+      envp[e++] = env_entry ("SIGHTLINE_CAPTURE_RANGE", capture_range);
+      if (nvtx_capture != NULL)
+        envp[e++] = env_entry ("SIGHTLINE_NVTX_CAPTURE", nvtx_capture);
+      if (capture_end != NULL)
+        envp[e++] = env_entry ("SIGHTLINE_CAPTURE_RANGE_END", capture_end);
     }
   envp[e] = NULL;
 
@@ -669,6 +701,13 @@ session_start (Conn         *client,
     }
   if (backtrace != NULL)
     sl_trace_writer_add_meta (w, "OSRT_BACKTRACE_THRESHOLD", backtrace);
+  sl_trace_writer_add_meta (w, "CUDA_BACKTRACE", cuda_backtrace);
+  if (capture_range != NULL)
+    sl_trace_writer_add_meta (w, "CAPTURE_RANGE", capture_range);
+  if (nvtx_capture != NULL)
+    sl_trace_writer_add_meta (w, "NVTX_CAPTURE", nvtx_capture);
+  if (capture_end != NULL)
+    sl_trace_writer_add_meta (w, "CAPTURE_RANGE_END", capture_end);
   if (gopipe[0] >= 0)
     {
       close (gopipe[0]);

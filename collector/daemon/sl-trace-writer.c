@@ -115,8 +115,8 @@ typedef struct
   uint64_t      info_time; /* when what they say was true (HELLO or /proc) */
 } Process;
 
-/* A stack waiting for its symbols: a CPU sample's, or an OS runtime call's backtrace (`chain`
- * is then its OSRT_CALLCHAINS id). */
+/* A stack waiting for its symbols: a CPU sample's, an OS runtime call's backtrace (`chain` is
+ * then its OSRT_CALLCHAINS id) or a CUDA call's (`cuda`: its CUDA_CALLCHAINS id). */
 typedef struct
 {
   int32_t  pid;
@@ -126,7 +126,24 @@ typedef struct
   uint32_t n_frames;
   size_t   first_frame;
   int64_t  chain;
+  bool     cuda;
 } PendingSample;
+
+/* A CUDA call's backtrace and its CUPTI_ACTIVITY_KIND_RUNTIME row meet by (process, event class,
+ * correlation id): the backtrace comes first from the calling thread as a rule, the row from
+ * CUPTI's buffers up to a second later; when the row came first, its rowid waits here for an
+ * UPDATE.  Direct-mapped, SL_CUDA_LINKS slots (1 MiB): a slot taken again before its pair came
+ * (more than that many calls in flight) loses only that call's link. */
+#define SL_CUDA_LINKS 32768
+typedef struct
+{
+  int32_t  pid;
+  uint32_t correlation;
+  uint32_t event_class;
+  uint32_t pad;
+  int64_t  chain; /* CUDA_CALLCHAINS id waiting for its row; 0: none */
+  int64_t  rowid; /* a row waiting for its backtrace; 0: none */
+} CudaLink;
 
 enum
 {
@@ -160,6 +177,8 @@ enum
    * on the first such row (lazy_stmt) */
   ST_CUDA_EVENT = N_STMTS,
   ST_GRAPH,
+  ST_CUDA_CHAIN,
+  ST_API_CHAIN,
   N_ALL_STMTS
 };
 
@@ -189,7 +208,7 @@ static const char *const stmt_sql[N_ALL_STMTS] = {
   [ST_PROCESS_EXEC_NAME] = "UPDATE PROCESSES SET name = ? WHERE globalPid = ?",
   [ST_PROCESS_LABEL] = "UPDATE PROCESSES SET name = name || ' (' || ? || ')' WHERE globalPid = ?",
   [ST_API] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, "
-             "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+             "correlationId, nameId, returnValue, callchainId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   [ST_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, "
                 "greenContextId, streamId, correlationId, globalPid, demangledName, shortName, "
                 "mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, "
@@ -231,6 +250,10 @@ static const char *const stmt_sql[N_ALL_STMTS] = {
   [ST_GRAPH] = "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start, end, deviceId, contextId, "
                "greenContextId, streamId, correlationId, globalPid, graphId, graphExecId) "
                "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+  /* the columns in frame_row()'s order (it binds a 7th, unwindMethod, that this table lacks) */
+  [ST_CUDA_CHAIN] = "INSERT INTO CUDA_CALLCHAINS (id, stackDepth, symbol, module, unresolved, "
+                    "originalIP) VALUES (?, ?, ?, ?, ?, ?)",
+  [ST_API_CHAIN] = "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = ? WHERE rowid = ?",
 };
 
 struct _SlTraceWriter
@@ -252,6 +275,8 @@ struct _SlTraceWriter
   int64_t        next_sample_id;
   int64_t        next_osrt_chain; /* OSRT_CALLCHAINS ids from 1; OSRT_API.callchainId 0: none */
   int64_t        next_chain;      /* SIGHTLINE_CHAIN_FRAMES ids from 1 */
+  int64_t        next_cuda_chain; /* CUDA_CALLCHAINS ids from 1 */
+  CudaLink      *cuda_links;      /* SL_CUDA_LINKS, made with the first backtrace */
   SlFrameNames   frame_names;     /* (pid, address) → names, each looked up once */
   SlChains       chains;          /* chains written, by hash */
   SlSymbolizer  *symbols;
@@ -505,6 +530,7 @@ sl_trace_writer_open (const char *path,
   w->next_sample_id = 1;
   w->next_osrt_chain = 1;
   w->next_chain = 1;
+  w->next_cuda_chain = 1;
   w->t_min = UINT64_MAX;
   /* NOMUTEX: a writer is used by one thread at a time (the session's, then its writer thread),
    * and SQLite's own lock around every bind and step was an eighth of the daemon's profile */
@@ -809,7 +835,7 @@ add_sample (SlTraceWriter      *w,
       || !_sl_grow ((void **) &w->frames, &w->cap_frames, w->n_frames + s->n_frames, sizeof (uint64_t)))
     return false;
   w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, s->time_ns, s->thread_state,
-                                                  s->n_frames, w->n_frames, 0 };
+                                                  s->n_frames, w->n_frames, 0, false };
   if (s->n_frames > 0)   /* a sample without a stack: `w->frames` may still be NULL */
     memcpy (w->frames + w->n_frames, frames, s->n_frames * 8u);
   w->n_frames += s->n_frames;
@@ -834,10 +860,76 @@ add_osrt_chain (SlTraceWriter      *w,
     return 0;
   int64_t chain = w->next_osrt_chain++;
   w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, o->start_ns, 0, o->n_frames,
-                                                  w->n_frames, chain };
+                                                  w->n_frames, chain, false };
   memcpy (w->frames + w->n_frames, o + 1, o->n_frames * 8u);
   w->n_frames += o->n_frames;
   return chain;
+}
+
+static sqlite3_stmt *lazy_stmt (SlTraceWriter *w, int stmt, const char *create_sql);
+
+static CudaLink *
+cuda_link (SlTraceWriter *w,
+           int32_t        pid,
+           uint32_t       event_class,
+           uint32_t       correlation)
+{
+  if (w->cuda_links == NULL)
+    return NULL;
+  uint32_t h = (correlation * 2654435761u) ^ ((uint32_t) pid * 40503u) ^ event_class;
+  return &w->cuda_links[h % SL_CUDA_LINKS];
+}
+
+static bool
+cuda_link_is (const CudaLink *l,
+              int32_t         pid,
+              uint32_t        event_class,
+              uint32_t        correlation)
+{
+  return l->pid == pid && l->event_class == event_class && l->correlation == correlation;
+}
+
+/* A CUDA call's backtrace (nsys --cudabacktrace): its frames to be written with the samples at
+ * commit into CUDA_CALLCHAINS under a new id, which its CUPTI_ACTIVITY_KIND_RUNTIME row names:
+ * the row to come is bound to it (add_gpu_record), a row already written is updated. */
+static bool
+add_cuda_backtrace (SlTraceWriter      *w,
+                    Process            *p,
+                    const SlWireHeader *h)
+{
+  const SlWireCudaBacktrace *b = (const SlWireCudaBacktrace *) h;
+
+  if (b->n_frames == 0 || b->n_frames > SL_WIRE_MAX_FRAMES
+      || sizeof *b + b->n_frames * 8u > h->size)
+    return false;
+  if (w->cuda_links == NULL && (w->cuda_links = calloc (SL_CUDA_LINKS, sizeof (CudaLink))) == NULL)
+    return false;
+  if (!_sl_grow ((void **) &w->samples, &w->cap_samples, w->n_samples + 1, sizeof (PendingSample))
+      || !_sl_grow ((void **) &w->frames, &w->cap_frames, w->n_frames + b->n_frames,
+                    sizeof (uint64_t)))
+    return false;
+  int64_t chain = w->next_cuda_chain++;
+  w->samples[w->n_samples++] = (PendingSample) { p->pid, h->tid, b->time_ns, 0, b->n_frames,
+                                                  w->n_frames, chain, true };
+  memcpy (w->frames + w->n_frames, b + 1, b->n_frames * 8u);
+  w->n_frames += b->n_frames;
+
+  CudaLink *l = cuda_link (w, p->pid, b->event_class, b->correlation_id);
+  if (cuda_link_is (l, p->pid, b->event_class, b->correlation_id) && l->rowid != 0)
+    {
+      sqlite3_stmt *st = lazy_stmt (w, ST_API_CHAIN, NULL);
+      if (st != NULL)
+        {
+          sqlite3_bind_int64 (st, 1, chain);
+          sqlite3_bind_int64 (st, 2, l->rowid);
+          sqlite3_step (st);
+          sqlite3_reset (st);
+        }
+      *l = (CudaLink) { 0 };
+    }
+  else
+    *l = (CudaLink) { p->pid, b->correlation_id, b->event_class, 0, chain, 0 };
+  return true;
 }
 
 /* A Python frame as SAMPLING_CALLCHAINS / OSRT_CALLCHAINS has it: symbol the function's qualified
@@ -1040,10 +1132,19 @@ flush_samples (SlTraceWriter *w)
       for (uint32_t k = 0; k < s->n_frames; k++)
         {
           uint64_t addr = w->frames[s->first_frame + k];
-          name_frame (w, s->pid, (addr & SL_WIRE_PYFRAME_BIT) != 0 ? py_gen : native_gen, addr, k,
-                      &f[k]);
+          /* a CUDA backtrace's frame 0 is a return address (into CUDA), not an exact one */
+          name_frame (w, s->pid, (addr & SL_WIRE_PYFRAME_BIT) != 0 ? py_gen : native_gen, addr,
+                      s->cuda ? k + 1 : k, &f[k]);
         }
-      if (s->chain != 0)
+      if (s->cuda)
+        {
+          /* a CUDA call's backtrace: CUDA_CALLCHAINS, made with the first, as nsys makes it */
+          sqlite3_stmt *cst = lazy_stmt (w, ST_CUDA_CHAIN, SL_SCHEMA_CUDA_CALLCHAINS_SQL);
+          for (uint32_t k = 0; cst != NULL && k < s->n_frames; k++)
+            frame_row (cst, s->chain, k, w->frames[s->first_frame + k], &f[k]);
+          role = stack_role (f, s->n_frames, role_buf, sizeof role_buf);
+        }
+      else if (s->chain != 0)
         {
           /* an OS runtime call's backtrace: its own rows, as nsys has them */
           for (uint32_t k = 0; k < s->n_frames; k++)
@@ -1084,8 +1185,9 @@ bind_u32_or_none (sqlite3_stmt *st,
   sqlite3_bind_int64 (st, col, v == UINT32_MAX ? NO_ID : (int64_t) v);
 }
 
-/* The statement of a table made on its first row (ST_CUDA_EVENT, ST_GRAPH): the table is created
- * in the open transaction, then the statement prepared; NULL when SQLite refuses either. */
+/* The statement of a table made on its first row (ST_CUDA_EVENT, ST_GRAPH, ST_CUDA_CHAIN): the
+ * table is created in the open transaction (`create_sql`; NULL: it is there), then the statement
+ * prepared; NULL when SQLite refuses either. */
 static sqlite3_stmt *
 lazy_stmt (SlTraceWriter *w,
            int            stmt,
@@ -1093,7 +1195,7 @@ lazy_stmt (SlTraceWriter *w,
 {
   if (w->stmts[stmt] != NULL)
     return w->stmts[stmt];
-  if (sqlite3_exec (w->db, create_sql, NULL, NULL, NULL) != SQLITE_OK
+  if ((create_sql != NULL && sqlite3_exec (w->db, create_sql, NULL, NULL, NULL) != SQLITE_OK)
       || sqlite3_prepare_v3 (w->db, stmt_sql[stmt], -1, SQLITE_PREPARE_PERSISTENT, &w->stmts[stmt],
                              NULL)
            != SQLITE_OK)
@@ -1155,7 +1257,25 @@ add_gpu_record (SlTraceWriter      *w,
         sqlite3_bind_int64 (st, 6, intern (w, name));
         sqlite3_bind_int (st, 7, a->return_value);
         seen_time (w, p, a->start_ns, a->end_ns);
-        break;
+        if (w->cuda_links == NULL)
+          w->cuda_links = calloc (SL_CUDA_LINKS, sizeof (CudaLink));
+        CudaLink *l = cuda_link (w, p->pid, a->event_class, a->correlation_id);
+        bool linked = l != NULL && cuda_link_is (l, p->pid, a->event_class, a->correlation_id)
+                      && l->chain != 0;
+        if (linked)
+          {
+            sqlite3_bind_int64 (st, 8, l->chain);
+            *l = (CudaLink) { 0 };
+          }
+        else
+          sqlite3_bind_null (st, 8);
+        step_event (w, st);
+        /* its backtrace may still come (CUPTI's thread flushed before the caller's): the row
+         * waits in a free slot, never in one a backtrace waits in */
+        if (!linked && l != NULL && l->chain == 0)
+          *l = (CudaLink) { p->pid, a->correlation_id, a->event_class, 0, 0,
+                            sqlite3_last_insert_rowid (w->db) };
+        return true;
       }
     case SL_WIRE_KERNEL:
       {
@@ -1396,6 +1516,7 @@ fixed_size (uint16_t type)
     case SL_WIRE_PYCODE: return sizeof (SlWirePyCode);
     case SL_WIRE_CUDA_EVENT: return sizeof (SlWireCudaEvent);
     case SL_WIRE_GRAPH: return sizeof (SlWireGraph);
+    case SL_WIRE_CUDA_BACKTRACE: return sizeof (SlWireCudaBacktrace);
     default: return SIZE_MAX;
     }
 }
@@ -1550,6 +1671,7 @@ outside_window (const SlTraceWriter *w,
     case SL_WIRE_MEMSET: t = ((const SlWireMemset *) h)->start_ns; break;
     case SL_WIRE_SYNC: t = ((const SlWireSync *) h)->start_ns; break;
     case SL_WIRE_GRAPH: t = ((const SlWireGraph *) h)->start_ns; break;
+    case SL_WIRE_CUDA_BACKTRACE: t = ((const SlWireCudaBacktrace *) h)->time_ns; break;
     case SL_WIRE_SCHED: t = ((const SlWireSched *) h)->time_ns; break;
     default: return false; /* NVTX pairs, names, modules: always */
     }
@@ -1706,6 +1828,9 @@ sl_trace_writer_add (SlTraceWriter      *w,
       }
     case SL_WIRE_BYE:
       ok = true;
+      break;
+    case SL_WIRE_CUDA_BACKTRACE:
+      ok = add_cuda_backtrace (w, p, h);
       break;
     default:
       ok = add_gpu_record (w, p, h);
@@ -1887,6 +2012,7 @@ sl_trace_writer_finish (SlTraceWriter *w,
   free (w->kernel_names);
   free (w->samples);
   free (w->frames);
+  free (w->cuda_links);
   sl_symbolizer_free (w->symbols);
   sl_py_codes_free (w->py_codes);
   sl_frame_names_clear (&w->frame_names);

@@ -1,6 +1,7 @@
 /* sl-inject-cupti.c: CUDA activity from CUPTI (kernels, copies, sets, synchronization, CUDA events,
- * graph launches, runtime and driver calls, devices, contexts, streams) as wire records.  C11 + POSIX + CUPTI, no GLib: it
- * runs inside someone else's process.
+ * graph launches, runtime and driver calls, devices, contexts, streams) as wire records, and from
+ * its API callbacks the calls' backtraces (--cudabacktrace) and cudaProfilerStart/Stop.  C11 +
+ * POSIX + CUPTI, no GLib: it runs inside someone else's process.
  *
  * libcuda calls InitializeInjection() from cuInit (CUDA_INJECTION64_PATH).  We give CUPTI empty
  * buffers; it fills them on the application's threads and hands each back, full or flushed, on
@@ -39,6 +40,17 @@
 #define SL_CUPTI_MAX_CONTEXTS 256       /* contexts remembered for their device */
 #define SL_CUPTI_FLUSH_MS    500        /* completed buffers are fetched this often */
 #define SL_CUPTI_GRAPH_EXECS 8192       /* graph launches remembered for their exec's id */
+
+/* nsys's --cudabacktrace classes of CUDA call, one bit each in a cbid's class */
+enum
+{
+  SL_BT_KERNEL, /* launches: cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch … */
+  SL_BT_MEMORY, /* allocation, release, copies, sets */
+  SL_BT_SYNC,   /* the host waits: cuda*Synchronize, cu*Synchronize */
+  SL_BT_OTHER,  /* the rest */
+  SL_BT_N
+};
+#define SL_BT_DEFAULT_NS 80000 /* nsys's threshold where the option names none */
 
 /* ENUM_CUDA_MEM_KIND values sl-schema.h does not name */
 #define SL_MEM_KIND_DEVICE_STATIC  5
@@ -85,6 +97,13 @@ static struct
    * SL_CUPTI_GRAPH_EXECS: written by the launch's API callback on the program's thread, read
    * when its GRAPH_TRACE record comes (within about a second); 64 KiB */
   _Atomic uint64_t graph_execs[SL_CUPTI_GRAPH_EXECS];
+
+  /* nsys --cudabacktrace: the classes of call whose backtrace is taken (SL_BT_* bits) and their
+   * thresholds; each cbid's class, from its name (a few hundred names looked at once, at start) */
+  uint32_t bt_classes;
+  uint64_t bt_threshold[SL_BT_N];
+  uint8_t bt_runtime[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+  uint8_t bt_driver[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
   /* cuptiGetCallbackName() by cbid, looked up once: one API record in three needs it */
   _Atomic (const char *) runtime_names[CUPTI_RUNTIME_TRACE_CBID_SIZE];
@@ -443,6 +462,8 @@ emit_kernel (const CUpti_ActivityKernel10 *k)
 {
   SlWireKernel w = { 0 };
 
+  if (!_sl_capture_covers (session_time (k->start)))
+    return; /* outside the capture ranges */
   w.start_ns = session_time (k->start);
   w.end_ns = session_time (k->end);
   w.device_id = k->deviceId;
@@ -479,6 +500,8 @@ emit_memcpy (const CUpti_ActivityMemcpy6 *m)
 {
   SlWireMemcpy w = { 0 };
 
+  if (!_sl_capture_covers (session_time (m->start)))
+    return; /* outside the capture ranges */
   w.start_ns = session_time (m->start);
   w.end_ns = session_time (m->end);
   w.bytes = m->bytes;
@@ -499,6 +522,8 @@ emit_memcpy_peer (const CUpti_ActivityMemcpyPtoP4 *m)
 {
   SlWireMemcpy w = { 0 };
 
+  if (!_sl_capture_covers (session_time (m->start)))
+    return; /* outside the capture ranges */
   w.start_ns = session_time (m->start);
   w.end_ns = session_time (m->end);
   w.bytes = m->bytes;
@@ -519,6 +544,8 @@ emit_memset (const CUpti_ActivityMemset4 *m)
 {
   SlWireMemset w = { 0 };
 
+  if (!_sl_capture_covers (session_time (m->start)))
+    return; /* outside the capture ranges */
   w.start_ns = session_time (m->start);
   w.end_ns = session_time (m->end);
   w.bytes = m->bytes;
@@ -536,6 +563,8 @@ emit_sync (const CUpti_ActivitySynchronization2 *s)
 {
   SlWireSync w = { 0 };
 
+  if (!_sl_capture_covers (session_time (s->start)))
+    return; /* outside the capture ranges */
   w.start_ns = session_time (s->start);
   w.end_ns = session_time (s->end);
   w.device_id = context_device (s->contextId);
@@ -580,6 +609,8 @@ emit_graph (const CUpti_ActivityGraphTrace2 *g)
 {
   SlWireGraph w = { 0 };
 
+  if (!_sl_capture_covers (session_time (g->start)))
+    return; /* outside the capture ranges */
   w.start_ns = session_time (g->start);
   w.end_ns = session_time (g->end);
   /* INT_MAX: the graph starts on the host; nsys keeps the value as CUPTI gives it */
@@ -600,6 +631,8 @@ emit_api (const CUpti_ActivityAPI *a)
   char unknown[48];
   const char *name = api_name (runtime, a->cbid);
 
+  if (!_sl_capture_covers (session_time (a->start)))
+    return; /* outside the capture ranges */
   w.start_ns = session_time (a->start);
   w.end_ns = session_time (a->end);
   w.correlation_id = a->correlationId;
@@ -837,22 +870,19 @@ timestamp_cb (void)
   return _sl_now ();
 }
 
-/* A graph launch's API callback: CUPTI's GRAPH_TRACE record has the graph's id but not its exec's,
- * which nsys writes (graphExecId); the launch's parameters name the exec.  Allocation-free, on
- * the program's thread, once per graph launch. */
-static void CUPTIAPI
-graph_launch_cb (void                *userdata,
-                 CUpti_CallbackDomain domain,
-                 CUpti_CallbackId     cbid,
-                 const void          *cbdata)
+/* A graph launch's exit: CUPTI's GRAPH_TRACE record has the graph's id but not its exec's, which
+ * nsys writes (graphExecId); the launch's parameters name the exec.  Allocation-free, on the
+ * program's thread, once per graph launch. */
+static void
+graph_launch (CUpti_CallbackDomain       domain,
+              CUpti_CallbackId           cbid,
+              const CUpti_CallbackData *data)
 {
-  const CUpti_CallbackData *data = cbdata;
   CUgraphExec exec = NULL;
   uint32_t id = 0;
 
-  (void) userdata;
-  if (data == NULL || data->callbackSite != CUPTI_API_EXIT || data->functionParams == NULL)
-    return;
+  if (data->functionParams == NULL || cuptiGetGraphExecId == NULL)
+    return; /* an older CUPTI: the rows get graphExecId 0 */
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API
       && (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000
           || cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000))
@@ -868,10 +898,188 @@ graph_launch_cb (void                *userdata,
                          (uint64_t) data->correlationId << 32 | id, memory_order_relaxed);
 }
 
-/* Subscribes to graph launches (graphExecId).  A CUPTI without the callback API, or another
- * subscriber (CUPTI allows one), costs only the exec ids: the rows are written with 0. */
+static bool
+is_graph_launch (CUpti_CallbackDomain domain,
+                 CUpti_CallbackId     cbid)
+{
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+    return cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000
+           || cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000;
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch
+         || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
+/* cudaProfilerStart (`start`) or cudaProfilerStop, of the runtime or the driver. */
+static bool
+is_profiler_call (CUpti_CallbackDomain domain,
+                  CUpti_CallbackId     cbid,
+                  bool                 start)
+{
+  if (!_sl_capture_by_profiler_api ())
+    return false;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+    return cbid == (start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                          : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+  return cbid == (start ? CUPTI_DRIVER_TRACE_CBID_cuProfilerStart
+                        : CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+}
+
+/* The class of a call by its CUPTI name (SL_BT_*): nsys's kernel, memory and sync groups. */
+static unsigned
+call_class (const char *name)
+{
+  static const char *const memory[] = { "Malloc", "Free", "Memcpy", "Memset", "MemAlloc",
+                                        "MemFree", "HostAlloc", "MemPrefetch" };
+
+  if (strstr (name, "Synchronize") != NULL)
+    return SL_BT_SYNC;
+  if (strstr (name, "Launch") != NULL)
+    return SL_BT_KERNEL;
+  for (size_t i = 0; i < sizeof memory / sizeof memory[0]; i++)
+    if (strstr (name, memory[i]) != NULL)
+      return SL_BT_MEMORY;
+  return SL_BT_OTHER;
+}
+
+/* Reads nsys's --cudabacktrace value ("all", "none", or CLASS[:NS] separated by commas, CLASS
+ * one of kernel, memory, sync, other; NS 80 µs where not given).  False for none or nonsense. */
+static bool
+backtrace_parse (const char *v)
+{
+  static const char *const names[SL_BT_N] = { "kernel", "memory", "sync", "other" };
+  char buf[256];
+
+  cu.bt_classes = 0;
+  if (v == NULL || *v == '\0' || strlen (v) >= sizeof buf)
+    return false;
+  snprintf (buf, sizeof buf, "%s", v);
+  for (char *save = NULL, *item = strtok_r (buf, ",", &save); item != NULL;
+       item = strtok_r (NULL, ",", &save))
+    {
+      char *colon = strchr (item, ':');
+      uint64_t ns = SL_BT_DEFAULT_NS;
+      if (colon != NULL)
+        {
+          *colon = '\0';
+          ns = strtoull (colon + 1, NULL, 10);
+        }
+      for (unsigned k = 0; k < SL_BT_N; k++)
+        if (strcmp (item, "all") == 0 || strcmp (item, names[k]) == 0)
+          {
+            cu.bt_classes |= 1u << k;
+            cu.bt_threshold[k] = ns;
+          }
+    }
+  return cu.bt_classes != 0;
+}
+
+/* The calling thread's depth in runtime calls that take backtraces: a driver call made by one
+ * (cudaStreamSynchronize's cuStreamSynchronize) is the same call, not a second backtrace. */
+static __thread unsigned tls_runtime_depth __attribute__ ((tls_model ("initial-exec")));
+
+/* The backtrace of a CUDA call, from `from` (the return address into CUDA's code that called
+ * our callback) up, with the Python frames merged in as samples have them: sent now, tied by
+ * the daemon to the call's record by its correlation id.  ~2 … 10 µs for 10 … 40 frames. */
+static void __attribute__ ((noinline))
+emit_backtrace (uint64_t from,
+                uint32_t correlation_id,
+                uint32_t event_class)
+{
+  uint64_t frames[SL_WIRE_MAX_FRAMES];
+  uint32_t n;
+
+  _sl_enter_library (); /* the unwinder may lock or read: not the program's OS calls */
+  n = _sl_unwind_from (from, frames, SL_WIRE_MAX_FRAMES);
+  _sl_leave_library ();
+  if (n == 0)
+    {
+      frames[0] = from; /* no unwind information: where CUDA called us at least */
+      n = 1;
+    }
+  n = _sl_python_merge (frames, n, SL_WIRE_MAX_FRAMES, false);
+  SlWireCudaBacktrace *r
+      = _sl_emit_begin (SL_WIRE_CUDA_BACKTRACE, (uint32_t) (sizeof *r + n * sizeof *frames));
+  if (r == NULL)
+    return; /* counted by the core */
+  r->time_ns = _sl_now ();
+  r->correlation_id = correlation_id;
+  r->event_class = event_class;
+  r->n_frames = n;
+  r->pad = 0;
+  memcpy (r + 1, frames, n * sizeof *frames);
+  _sl_emit_end (r);
+}
+
+/* Our one subscriber's callback (CUPTI allows one): graph launches' exec ids, backtraces of
+ * the calls their class asks for, the profiler API's capture ranges.  On the program's thread,
+ * for the enabled cbids only: a backtrace-less call costs two calls here and a clock read. */
+static void CUPTIAPI
+api_cb (void                *userdata,
+        CUpti_CallbackDomain domain,
+        CUpti_CallbackId     cbid,
+        const void          *cbdata)
+{
+  uint64_t from = (uint64_t) (uintptr_t) __builtin_extract_return_addr (
+      __builtin_return_address (0));
+  const CUpti_CallbackData *data = cbdata;
+  bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+  unsigned cls = 0;
+
+  (void) userdata;
+  if (data == NULL
+      || (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API))
+    return;
+  if (runtime && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+    cls = cu.bt_runtime[cbid];
+  else if (!runtime && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE)
+    cls = cu.bt_driver[cbid];
+  if (data->callbackSite == CUPTI_API_ENTER)
+    {
+      if (is_profiler_call (domain, cbid, false))
+        _sl_capture_end (); /* before cudaProfilerStop: the call is not in the range */
+      if (cls != 0 && data->correlationData != NULL)
+        {
+          *data->correlationData = _sl_now ();
+          if (runtime)
+            tls_runtime_depth++;
+        }
+      return;
+    }
+  if (data->callbackSite != CUPTI_API_EXIT)
+    return;
+  if (cu.graph_trace && is_graph_launch (domain, cbid))
+    graph_launch (domain, cbid, data);
+  if (cls != 0 && data->correlationData != NULL)
+    {
+      uint64_t t0 = *data->correlationData;
+      if (runtime && tls_runtime_depth > 0)
+        tls_runtime_depth--;
+      if (t0 != 0 && (runtime || tls_runtime_depth == 0) && _sl_capturing ()
+          && _sl_now () - t0 >= cu.bt_threshold[cls - 1])
+        emit_backtrace (from, data->correlationId,
+                        runtime ? SL_EVENT_CLASS_CUDA_RUNTIME : SL_EVENT_CLASS_CUDA_DRIVER);
+    }
+  if (is_profiler_call (domain, cbid, true))
+    _sl_capture_begin (); /* after cudaProfilerStart: the call is not in the range */
+}
+
+/* Enables `cbid` for our callback (api_cb). */
 static void
-graph_callbacks_start (SlCuptiFailures *f)
+enable_cbid (SlCuptiFailures       *f,
+             CUpti_SubscriberHandle subscriber,
+             CUpti_CallbackDomain   domain,
+             CUpti_CallbackId       cbid,
+             const char            *what)
+{
+  check (f, what, cuptiEnableCallback (1, subscriber, domain, cbid));
+}
+
+/* Subscribes to the calls we need a callback for: graph launches (graphExecId), the classes of
+ * --cudabacktrace, cudaProfilerStart/Stop (--capture-range=cudaProfilerApi).  A CUPTI without
+ * the callback API, or another subscriber (CUPTI allows one), costs those: the rows are written
+ * with graphExecId 0 and no backtraces, a capture range never starts (said on stderr). */
+static void
+callbacks_start (SlCuptiFailures *f)
 {
   static const struct
   {
@@ -882,15 +1090,54 @@ graph_callbacks_start (SlCuptiFailures *f)
     { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000 },
     { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch },
     { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz },
+  }, profiler[] = {
+    { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000 },
+    { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000 },
+    { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart },
+    { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop },
   };
   CUpti_SubscriberHandle subscriber = NULL;
+  bool backtraces = backtrace_parse (getenv ("SIGHTLINE_CUDA_BACKTRACE"));
+  bool profiler_api = _sl_capture_by_profiler_api ();
 
-  if (cuptiSubscribe == NULL || cuptiEnableCallback == NULL || cuptiGetGraphExecId == NULL
-      || !check (f, "cuptiSubscribe", cuptiSubscribe (&subscriber, graph_launch_cb, NULL)))
+  if (!cu.graph_trace && !backtraces && !profiler_api)
     return;
-  for (size_t i = 0; i < sizeof launches / sizeof launches[0]; i++)
-    check (f, "cuptiEnableCallback(graph launch)",
-           cuptiEnableCallback (1, subscriber, launches[i].domain, launches[i].cbid));
+  if (cuptiSubscribe == NULL || cuptiEnableCallback == NULL
+      || !check (f, "cuptiSubscribe", cuptiSubscribe (&subscriber, api_cb, NULL)))
+    {
+      if (profiler_api)
+        say ("sightline: CUPTI's callbacks are not available: the capture range never starts\n");
+      return;
+    }
+  if (cu.graph_trace && cuptiGetGraphExecId != NULL)
+    for (size_t i = 0; i < sizeof launches / sizeof launches[0]; i++)
+      enable_cbid (f, subscriber, launches[i].domain, launches[i].cbid,
+                   "cuptiEnableCallback(graph launch)");
+  if (profiler_api)
+    for (size_t i = 0; i < sizeof profiler / sizeof profiler[0]; i++)
+      enable_cbid (f, subscriber, profiler[i].domain, profiler[i].cbid,
+                   "cuptiEnableCallback(cudaProfilerStart/Stop)");
+  if (!backtraces)
+    return;
+  /* each call of a class asked for, by its name (CUPTI's names are nsys's) */
+  for (int d = 0; d < 2; d++)
+    {
+      CUpti_CallbackDomain domain = d == 0 ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                           : CUPTI_CB_DOMAIN_DRIVER_API;
+      uint32_t size = d == 0 ? CUPTI_RUNTIME_TRACE_CBID_SIZE : CUPTI_DRIVER_TRACE_CBID_SIZE;
+      uint8_t *classes = d == 0 ? cu.bt_runtime : cu.bt_driver;
+      for (uint32_t cbid = 1; cbid < size; cbid++)
+        {
+          const char *name = NULL;
+          if (cuptiGetCallbackName (domain, cbid, &name) != CUPTI_SUCCESS || name == NULL)
+            continue;
+          unsigned k = call_class (name);
+          if ((cu.bt_classes & (1u << k)) == 0)
+            continue;
+          classes[cbid] = (uint8_t) (k + 1);
+          enable_cbid (f, subscriber, domain, cbid, "cuptiEnableCallback(backtraces)");
+        }
+    }
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1018,10 +1265,10 @@ _sl_cupti_start (void)
         }
       /* nsys's default is graph; node leaves GRAPH_TRACE off, and CUPTI reports the nodes */
       cu.graph_trace = graph_mode == NULL || strcmp (graph_mode, "node") != 0;
-      if (cu.graph_trace
-          && check (&f, "cuptiActivityEnable(GRAPH_TRACE)",
-                    cuptiActivityEnable (CUPTI_ACTIVITY_KIND_GRAPH_TRACE)))
-        graph_callbacks_start (&f);
+      if (cu.graph_trace)
+        check (&f, "cuptiActivityEnable(GRAPH_TRACE)",
+               cuptiActivityEnable (CUPTI_ACTIVITY_KIND_GRAPH_TRACE));
+      callbacks_start (&f);
     }
   if (f.what != NULL)
     {

@@ -136,7 +136,15 @@ emit (uint32_t    op,
           r.has_color = 1;
         }
     }
-  _sl_emit_with_text (SL_WIRE_NVTX, &r, sizeof r, text, false);
+  /* a capture range may begin with this range or end with it (nsys --nvtx-capture) */
+  const char *domain_name = domain != 0 ? ((const NvtxDomain *) (uintptr_t) domain)->name : NULL;
+  if (op <= SL_NVTX_END)
+    _sl_capture_nvtx (op, domain_name, range_id, text, true);
+  /* outside a capture range: no ranges or marks; domains and thread names always */
+  if (op > SL_NVTX_END || !_sl_capture_gated ())
+    _sl_emit_with_text (SL_WIRE_NVTX, &r, sizeof r, text, false);
+  if (op <= SL_NVTX_END)
+    _sl_capture_nvtx (op, domain_name, range_id, text, false);
 }
 
 /* The text of an attribute structure: ASCII, wide (converted into `buf`), or registered. */

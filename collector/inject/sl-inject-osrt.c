@@ -223,7 +223,8 @@ osrt_emit (uint32_t    func,
   uint64_t t1 = _sl_now ();
   int saved = errno;
 
-  if (t1 - t0 >= threshold_ns)
+  /* a call that began before a capture range is not in it, though it ends inside */
+  if (t1 - t0 >= threshold_ns && _sl_capture_covers (t0))
     {
       uint64_t frames[SL_WIRE_MAX_FRAMES];
       uint32_t n = 0;

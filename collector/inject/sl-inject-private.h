@@ -108,6 +108,22 @@ SL_HIDDEN void _sl_flush_now (void);
 SL_HIDDEN void     _sl_python_update (void);
 SL_HIDDEN bool     _sl_python_known (void);
 SL_HIDDEN uint32_t _sl_python_merge (uint64_t *frames, uint32_t n, uint32_t max, bool leaf_exact);
+/* Capture ranges (sl-inject-capture.c): configured once from SIGHTLINE_CAPTURE_RANGE,
+ * SIGHTLINE_NVTX_CAPTURE and SIGHTLINE_CAPTURE_RANGE_END before anything is recorded.
+ * _sl_capture_gated(): the program's threads make no records now (checked by _sl_emit_begin for
+ * NVTX, OS runtime, samples and CUDA backtraces); _sl_capture_covers(t): a CUPTI record that
+ * started at `t` is in a range; begin/end: cudaProfilerStart/Stop (idempotent: the runtime's
+ * call makes the driver's too); _sl_capture_nvtx(): each NVTX op, `before` and after its record
+ * (SL_NVTX_* op, the domain's name or NULL for the default one). */
+SL_HIDDEN void _sl_capture_configure (const char *range, const char *nvtx, const char *end);
+SL_HIDDEN bool _sl_capture_gated (void);
+SL_HIDDEN bool _sl_capturing (void);
+SL_HIDDEN bool _sl_capture_by_profiler_api (void);
+SL_HIDDEN bool _sl_capture_covers (uint64_t t);
+SL_HIDDEN void _sl_capture_begin (void);
+SL_HIDDEN void _sl_capture_end (void);
+SL_HIDDEN void _sl_capture_nvtx (uint32_t op, const char *domain, uint64_t range_id,
+                                 const char *text, bool before);
 /* CUPTI (sl-inject-cupti.c; absent from builds without CUDA): started from InitializeInjection()
  * that libcuda calls through CUDA_INJECTION64_PATH; flushed at exit and before a fatal signal. */
 SL_HIDDEN bool _sl_cupti_start (void);

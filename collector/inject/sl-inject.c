@@ -64,6 +64,7 @@ static struct
   bool             trace_osrt, trace_nvtx, trace_cuda;
   uint64_t         osrt_threshold_ns;
   uint64_t         osrt_backtrace_ns; /* UINT64_MAX: none */
+  bool             cuda_backtraces;   /* SIGHTLINE_CUDA_BACKTRACE asks for some */
   uint8_t          send_buf[SL_SEND_BUF];
   size_t           send_len;
   struct sigaction old_actions[NSIG];
@@ -240,6 +241,11 @@ emit_begin (uint16_t type,
 {
   if (!atomic_load_explicit (&g.recording, memory_order_relaxed) || size > SL_WIRE_MAX_RECORD - 8
       || (size & 7) != 0 || size < sizeof (SlWireHeader))
+    return NULL;
+  /* outside a capture range: the program's own events are not recorded (not a drop; NVTX's
+   * ranges and marks are left out by sl-inject-nvtx.c, its domains and names kept) */
+  if (_sl_capture_gated ()
+      && (type == SL_WIRE_OSRT || type == SL_WIRE_SAMPLE || type == SL_WIRE_CUDA_BACKTRACE))
     return NULL;
   uint32_t outer = atomic_load (&tls_emitting);
   uint32_t state = outer & EMIT_STATE;
@@ -548,7 +554,8 @@ flush_locked (void)
 static bool
 want_modules (void)
 {
-  return g.sample_hz > 0 || (g.trace_osrt && g.osrt_backtrace_ns != UINT64_MAX);
+  return g.sample_hz > 0 || (g.trace_osrt && g.osrt_backtrace_ns != UINT64_MAX)
+         || (g.trace_cuda && g.cuda_backtraces);
 }
 
 static void *
@@ -1062,6 +1069,10 @@ _sl_inject_ensure_started (void)
   v = getenv ("SIGHTLINE_OSRT_BACKTRACE_NS");
   g.osrt_backtrace_ns = v == NULL ? 80000 : v[0] >= '0' && v[0] <= '9' ? strtoull (v, NULL, 10)
                                                                        : UINT64_MAX;
+  v = getenv ("SIGHTLINE_CUDA_BACKTRACE");
+  g.cuda_backtraces = v != NULL && *v != '\0' && strcmp (v, "none") != 0;
+  _sl_capture_configure (getenv ("SIGHTLINE_CAPTURE_RANGE"), getenv ("SIGHTLINE_NVTX_CAPTURE"),
+                         getenv ("SIGHTLINE_CAPTURE_RANGE_END"));
   start_common ();
   if (!connect_daemon ())
     {

@@ -142,6 +142,8 @@ static const struct
   RT (cudaGraphLaunch_v10000),
   RT (cudaStreamBeginCapture_v10000),
   RT (cudaStreamEndCapture_v10000),
+  RT (cudaProfilerStart_v4000),
+  RT (cudaProfilerStop_v4000),
 }, driver_names[] = {
   DRV (cuLaunchKernel),
   DRV (cuGraphLaunch),
@@ -966,6 +968,28 @@ fake_cudaDeviceSynchronize (void)
   queue_sync (CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, &c, now (), FAKE_INVALID,
               NULL);
   call_end (&c);
+}
+
+/* cudaProfilerStart/Stop: API calls and nothing on the GPU; what they mean is the profiler's. */
+static void
+profiler_call (CUpti_CallbackId cbid)
+{
+  FakeCall c;
+
+  call_begin (&c, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, NULL);
+  call_end (&c);
+}
+
+EXPORT void
+fake_cudaProfilerStart (void)
+{
+  profiler_call (CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
+}
+
+EXPORT void
+fake_cudaProfilerStop (void)
+{
+  profiler_call (CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
 }
 
 EXPORT FakeEvent *

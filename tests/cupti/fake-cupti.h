@@ -45,6 +45,9 @@ extern "C"
                             FakeStream *stream);
   void fake_cudaStreamSynchronize (FakeStream *stream);
   void fake_cudaDeviceSynchronize (void);
+  /* The profiler API (nsys --capture-range=cudaProfilerApi): calls with no GPU work. */
+  void fake_cudaProfilerStart (void);
+  void fake_cudaProfilerStop (void);
 
   FakeEvent *fake_cudaEventCreate (void);
   void fake_cudaEventRecord (FakeEvent *event, FakeStream *stream);

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "sl-test-util.h"
 #include "sl-trace.h"
@@ -374,6 +375,292 @@ test_node_mode (void)
   check_commands (path);
 }
 
+/* `sightline record -o PATH OPTS… -- PROGRAM TARGET_ARGS…` (both NULL-terminated) into `run`;
+ * the path is returned. */
+static char *
+run_record_program (SlTestRun         *run,
+                    const char        *name,
+                    const char *const *opts,
+                    const char        *program,
+                    const char *const *target_args)
+{
+  char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+
+  g_ptr_array_add (argv, (char *) SL_SIGHTLINE_PATH);
+  g_ptr_array_add (argv, (char *) "record");
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, path);
+  g_ptr_array_add (argv, (char *) "--sched");
+  g_ptr_array_add (argv, (char *) "off");
+  for (; opts != NULL && *opts != NULL; opts++)
+    g_ptr_array_add (argv, (char *) *opts);
+  g_ptr_array_add (argv, (char *) "--");
+  g_ptr_array_add (argv, (char *) program);
+  for (; target_args != NULL && *target_args != NULL; target_args++)
+    g_ptr_array_add (argv, (char *) *target_args);
+  g_ptr_array_add (argv, NULL);
+  sl_test_run_clear (run);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &run->out, &run->err, &wait_status, &error));
+  g_assert_no_error (error);
+  run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  g_test_message ("record stdout: %s\nrecord stderr: %s", run->out, run->err);
+  return path;
+}
+
+/* The same with the fake C program. */
+static char *
+run_record (SlTestRun         *run,
+            const char        *name,
+            const char *const *opts,
+            const char *const *target_args)
+{
+  return run_record_program (run, name, opts, SL_FAKE_TARGET_PATH, target_args);
+}
+
+/* The calls (name without nsys's _vNNNN, one per row) that have a backtrace, sorted, joined by
+ * ','. */
+static char *
+calls_with_backtraces (sqlite3 *db)
+{
+  return sl_test_sql_text (
+      db, "SELECT group_concat(n, ',') FROM (SELECT substr(s.value, 1, instr(s.value || '_v', "
+          "'_v') - 1) AS n FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+          "WHERE r.callchainId IS NOT NULL ORDER BY n)");
+}
+
+/* The frames (symbols, leaf first, joined by ';') of the backtrace of the call named `api`. */
+static char *
+backtrace_of (sqlite3    *db,
+              const char *api)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT group_concat(sym, ';') FROM (SELECT s.value AS sym FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+      "JOIN StringIds n ON n.id = r.nameId JOIN CUDA_CALLCHAINS c ON c.id = r.callchainId "
+      "JOIN StringIds s ON s.id = c.symbol WHERE n.value = '%s' ORDER BY c.stackDepth)",
+      api);
+  return sl_test_sql_text (db, sql);
+}
+
+/* --cudabacktrace: the synchronizing calls' backtraces (all of them with :0) in CUDA_CALLCHAINS,
+ * named by their rows' callchainId, through the fake target's own functions; `samples --source
+ * cuda-api` lists them.  `all` gives every call one; `none` makes no table; the default
+ * (sync:250000) names only synchronizing calls. */
+static void
+test_backtraces (void)
+{
+  static const char *const sync0[] = { "-s", "none", "--cudabacktrace", "sync:0", NULL };
+  static const char *const all[] = { "-s", "none", "--cudabacktrace=all:0", NULL };
+  static const char *const none[] = { "-s", "none", "--cudabacktrace", "none", NULL };
+  static const char *const dflt[] = { "-s", "none", NULL };
+  g_auto (SlTestRun) run = { 0 };
+
+  g_autofree char *path = run_record (&run, "bt-sync.sqlite", sync0, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  check_common (db);
+  g_assert_true (has_table (db, "CUDA_CALLCHAINS"));
+  g_autofree char *calls = calls_with_backtraces (db);
+  g_assert_cmpstr (calls, ==, "cudaDeviceSynchronize,cudaEventSynchronize,cudaStreamSynchronize");
+  /* one chain per call, each chain's rows from depth 0 without a gap */
+  g_assert_cmpint (count (db, "SELECT count(DISTINCT callchainId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"),
+                   ==, 3);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM (SELECT id FROM CUDA_CALLCHAINS GROUP BY id "
+                              "HAVING min(stackDepth) != 0 OR max(stackDepth) + 1 != count(*))"),
+                   ==, 0);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUDA_CALLCHAINS WHERE unresolved != 0 AND "
+                              "stackDepth < 5"),
+                   ==, 0);
+  g_autofree char *stream = backtrace_of (db, "cudaStreamSynchronize_v3020");
+  g_autofree char *device = backtrace_of (db, "cudaDeviceSynchronize_v3020");
+  g_test_message ("cudaStreamSynchronize: %s", stream);
+  g_assert_nonnull (stream);
+  g_assert_nonnull (strstr (stream, "fake_cudaStreamSynchronize;wait_for_stream;main"));
+  g_assert_nonnull (strstr (device, "fake_cudaDeviceSynchronize;wait_for_device;main"));
+  g_autofree char *meta = sl_test_sql_text (
+      db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'CUDA_BACKTRACE'");
+  g_assert_cmpstr (meta, ==, "sync:0");
+  sqlite3_close (db);
+
+  g_auto (SlTestRun) samples = { 0 };
+  sl_test_run (&samples, SL_SIGHTLINE_PATH, "samples", path, "--source", "cuda-api", NULL);
+  g_test_message ("samples: %s%s", samples.out, samples.err);
+  g_assert_cmpint (samples.status, ==, 0);
+  g_assert_nonnull (strstr (samples.out, "main;wait_for_stream;fake_cudaStreamSynchronize"));
+  g_assert_nonnull (strstr (samples.out, "main;wait_for_device;fake_cudaDeviceSynchronize"));
+
+  g_autofree char *path_all = run_record (&run, "bt-all.sqlite", all, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  db = sl_test_open_db (path_all);
+  g_assert_cmpint (count (db, "SELECT count(DISTINCT callchainId) FROM CUPTI_ACTIVITY_KIND_RUNTIME"),
+                   ==, 29);
+  g_autofree char *launch = backtrace_of (db, "cuLaunchKernel");
+  g_assert_nonnull (strstr (launch, "fake_cuLaunchKernel;main"));
+  sqlite3_close (db);
+
+  g_autofree char *path_none = run_record (&run, "bt-none.sqlite", none, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  db = sl_test_open_db (path_none);
+  g_assert_false (has_table (db, "CUDA_CALLCHAINS"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                              "WHERE callchainId IS NOT NULL"),
+                   ==, 0);
+  sqlite3_close (db);
+
+  g_autofree char *path_default = run_record (&run, "bt-default.sqlite", dflt, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  db = sl_test_open_db (path_default);
+  g_autofree char *dmeta = sl_test_sql_text (
+      db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'CUDA_BACKTRACE'");
+  g_assert_cmpstr (dmeta, ==, "sync:250000");
+  /* which waits took 250 µs depends on the machine; no other call has one */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s "
+                              "ON s.id = r.nameId WHERE r.callchainId IS NOT NULL "
+                              "AND (s.value NOT LIKE '%Synchronize%' OR r.end - r.start < 250000)"),
+                   ==, 0);
+  sqlite3_close (db);
+
+  /* a bad value is refused before anything runs */
+  static const char *const bad[] = { "--cudabacktrace", "syncs", NULL };
+  g_autofree char *path_bad = run_record (&run, "bt-bad.sqlite", bad, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--cudabacktrace"));
+  g_assert_false (g_file_test (path_bad, G_FILE_TEST_EXISTS));
+}
+
+/* A Python caller (tests/targets/sl-fake-cuda.py, through ctypes): the synchronization's
+ * backtrace has the Python function that made it, at its line, between the native frames of the
+ * fake CUDA and the interpreter's, as CPU samples have them. */
+static void
+test_backtraces_python (void)
+{
+  static const char *const opts[] = { "-s", "none", "--cudabacktrace", "sync:0", NULL };
+  const char *const args[] = { SL_FAKE_PY_TARGET, SL_FAKE_CUPTI_PATH, NULL };
+  g_auto (SlTestRun) run = { 0 };
+
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no /usr/bin/python3");
+      return;
+    }
+  g_autofree char *path = run_record_program (&run, "bt-python.sqlite", opts, "/usr/bin/python3",
+                                              args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "fake-cuda.py: done"));
+  sqlite3 *db = sl_test_open_db (path);
+  g_autofree char *stream = backtrace_of (db, "cudaStreamSynchronize_v3020");
+  g_test_message ("cudaStreamSynchronize from Python: %s", stream);
+  g_assert_nonnull (stream);
+  g_assert_nonnull (strstr (stream, "fake_cudaStreamSynchronize;"));
+  g_assert_nonnull (strstr (stream, ";wait_in_python;main;<module>"));
+  /* the Python frame's module is "file.py:line", the line of the call */
+  g_autofree char *where = sl_test_sql_text (
+      db, "SELECT m.value FROM CUDA_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+          "JOIN StringIds m ON m.id = c.module WHERE s.value = 'wait_in_python'");
+  g_autofree char *script = NULL;
+  g_assert_true (g_file_get_contents (SL_FAKE_PY_TARGET, &script, NULL, NULL));
+  const char *mark = strstr (script, "# LINE:wait");
+  g_assert_nonnull (mark);
+  int line = 1;
+  for (const char *c = script; c < mark; c++)
+    line += *c == '\n';
+  g_autofree char *tail = g_strdup_printf ("sl-fake-cuda.py:%d", line);
+  g_assert_nonnull (where);
+  g_assert_true (g_str_has_suffix (where, tail));
+  sqlite3_close (db);
+}
+
+/* The kernels of a recording of `profiler` mode, by short name in time order, joined by ','. */
+static char *
+kernel_names (sqlite3 *db)
+{
+  return sl_test_sql_text (db, "SELECT group_concat(n, ',') FROM (SELECT s.value AS n FROM "
+                               "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName "
+                               "ORDER BY k.start)");
+}
+
+/* --capture-range=cudaProfilerApi: only what happened between cudaProfilerStart and Stop is in
+ * the trace (calls, kernels, synchronizations, OS runtime calls, backtraces); stop ends the
+ * collection with the first range, repeat records both, stop-shutdown (the default) ends the
+ * program at the first stop. */
+static void
+test_capture_profiler (void)
+{
+  static const char *const target[] = { "profiler", NULL };
+  static const char *const stop[] = { "-s", "none", "--capture-range=cudaProfilerApi",
+                                      "--capture-range-end=stop", "--cudabacktrace", "sync:0",
+                                      "--osrt-threshold", "1", NULL };
+  static const char *const repeat[] = { "-s", "none", "--capture-range", "cudaProfilerApi",
+                                        "--capture-range-end", "repeat", NULL };
+  static const char *const repeat1[] = { "-s", "none", "--capture-range", "cudaProfilerApi",
+                                         "--capture-range-end", "repeat:1", NULL };
+  static const char *const shutdown[] = { "-s", "none", "--capture-range", "cudaProfilerApi",
+                                          NULL };
+  static const char *const nothing[] = { "-s", "none", NULL };
+  g_auto (SlTestRun) run = { 0 };
+
+  g_autofree char *path = run_record (&run, "cap-stop.sqlite", stop, target);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "fake-cuda: profiler done"));
+  sqlite3 *db = sl_test_open_db (path);
+  g_autofree char *k = kernel_names (db);
+  g_assert_cmpstr (k, ==, "first");
+  /* the calls between the two: the launch, the wait and cudaProfilerStop (made inside the range,
+   * as nsys shows it), not cudaProfilerStart (made before it) */
+  g_autofree char *calls = sl_test_sql_text (
+      db, "SELECT group_concat(s.value, ',') FROM (SELECT nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+          "ORDER BY start) r JOIN StringIds s ON s.id = r.nameId");
+  g_assert_cmpstr (calls, ==,
+                   "cudaLaunchKernel_v7000,cudaStreamSynchronize_v3020,cudaProfilerStop_v4000");
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"), ==, 1);
+  g_autofree char *bt = calls_with_backtraces (db);
+  g_assert_cmpstr (bt, ==, "cudaStreamSynchronize");
+  /* OS runtime calls (the wait's nanosleep) only inside the range */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM OSRT_API o WHERE o.start < (SELECT min(start) "
+                              "FROM CUPTI_ACTIVITY_KIND_RUNTIME) OR o.start > (SELECT max(end) "
+                              "FROM CUPTI_ACTIVITY_KIND_RUNTIME)"),
+                   ==, 0);
+  g_autofree char *meta = sl_test_sql_text (
+      db, "SELECT value FROM META_DATA_CAPTURE WHERE name = 'CAPTURE_RANGE'");
+  g_assert_cmpstr (meta, ==, "cudaProfilerApi");
+  sqlite3_close (db);
+
+  g_autofree char *path_repeat = run_record (&run, "cap-repeat.sqlite", repeat, target);
+  g_assert_cmpint (run.status, ==, 0);
+  db = sl_test_open_db (path_repeat);
+  g_autofree char *k2 = kernel_names (db);
+  g_assert_cmpstr (k2, ==, "first,second");
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), ==, 6);
+  sqlite3_close (db);
+
+  g_autofree char *path_repeat1 = run_record (&run, "cap-repeat1.sqlite", repeat1, target);
+  g_assert_cmpint (run.status, ==, 0);
+  db = sl_test_open_db (path_repeat1);
+  g_autofree char *k3 = kernel_names (db);
+  g_assert_cmpstr (k3, ==, "first");
+  sqlite3_close (db);
+
+  /* stop-shutdown: the program is ended at the first stop (SIGTERM), what was captured kept */
+  g_autofree char *path_shutdown = run_record (&run, "cap-shutdown.sqlite", shutdown, target);
+  g_assert_cmpint (run.status, !=, 0);
+  g_assert_null (strstr (run.out, "profiler done"));
+  db = sl_test_open_db (path_shutdown);
+  g_autofree char *k4 = kernel_names (db);
+  g_assert_cmpstr (k4, ==, "first");
+  sqlite3_close (db);
+
+  /* without a capture range, everything */
+  g_autofree char *path_all = run_record (&run, "cap-none.sqlite", nothing, target);
+  g_assert_cmpint (run.status, ==, 0);
+  db = sl_test_open_db (path_all);
+  g_autofree char *k5 = kernel_names (db);
+  g_assert_cmpstr (k5, ==, "outside,first,outside,second,outside");
+  sqlite3_close (db);
+}
+
 /* Without the option's value: refused before anything runs. */
 static void
 test_bad_mode (void)
@@ -400,6 +687,9 @@ main (int   argc,
   g_test_add_func ("/collector/fake-cupti/graph", test_graph_mode);
   g_test_add_func ("/collector/fake-cupti/node", test_node_mode);
   g_test_add_func ("/collector/fake-cupti/bad-mode", test_bad_mode);
+  g_test_add_func ("/collector/fake-cupti/backtraces", test_backtraces);
+  g_test_add_func ("/collector/fake-cupti/backtraces-python", test_backtraces_python);
+  g_test_add_func ("/collector/fake-cupti/capture-profiler", test_capture_profiler);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */
   g_autofree char *pidfile = g_build_filename (runtime_dir, "sightlined.sock.pid", NULL);
