@@ -661,7 +661,8 @@ test_event_waits (void)
               g_autofree char *work = line_of (text, "GPU work waited for");
               g_autofree char *how = line_of (text, "Linked by");
               g_assert_cmpstr (on, ==, want);
-              g_assert_nonnull (line_of (text, "Completed"));
+              g_autofree char *completed = line_of (text, "Completed");
+              g_assert_nonnull (completed);
               g_assert_nonnull (work);
               g_assert_nonnull (how);
               if (rec->work != SL_NO_LINK)
