@@ -3,8 +3,9 @@
 # with nvcc, records it with `build/sightline record`, and checks the trace with SQL: kernels
 # (count, names as nsys spells them, launch configuration, registers, streams, correlation to
 # their launches, one clock for CPU and GPU), copies (bytes, kinds, memory kinds), the memset,
-# synchronization, TARGET_INFO_GPU, streams and contexts, NVTX ranges, dropped records.  Then
-# tests/gpu/graphs.cu (a graph captured from a stream and launched 5 times, events across two
+# synchronization, TARGET_INFO_GPU, streams and contexts, NVTX ranges, dropped records; then the
+# sample again with --cudabacktrace sync:0 (a backtrace for every synchronizing call, main in
+# it).  Then tests/gpu/graphs.cu (a graph captured from a stream and launched 5 times, events across two
 # streams) is recorded with --cuda-graph-trace graph (the default) and node, and the graph,
 # CUDA event and synchronization tables are checked.
 #
@@ -264,6 +265,27 @@ check "every iteration range holds its two launches" \
 echo "-- losses"
 check "no records dropped" \
   "$(q "SELECT IFNULL(SUM(count), 0) FROM SIGHTLINE_DROPPED_RECORDS")" 0
+
+# ---- CUDA backtraces (not when re-checking a trace) -------------------------------------------
+if [ -z "${SL_GPU_TRACE:-}" ]; then
+echo "-- CUDA backtraces (--cudabacktrace sync:0: every synchronizing call)"
+BTRACE="$WORK/sample-bt.sqlite"
+timeout 300 build/sightline record -f -o "$BTRACE" -s none --cudabacktrace sync:0 -- \
+  "$WORK/sample" >"$WORK/recorded-bt.txt" 2>&1
+check "record --cudabacktrace sync:0 exits 0" "$?" 0
+bq () { TRACE="$BTRACE" q "$1"; }
+SYNC_CALLS="SELECT COUNT(*) FROM $R r JOIN StringIds n ON n.id = r.nameId WHERE n.value GLOB 'cuda*Synchronize*'"
+check "CUDA_CALLCHAINS written" \
+  "$(bq "SELECT COUNT(*) > 0 FROM sqlite_master WHERE name = 'CUDA_CALLCHAINS'")" 1
+check "every cuda*Synchronize call has a backtrace" \
+  "$(bq "$SYNC_CALLS AND r.callchainId IS NOT NULL")" "$(bq "$SYNC_CALLS")"
+check "every callchainId names a chain" \
+  "$(bq "SELECT COUNT(*) FROM $R r WHERE r.callchainId IS NOT NULL AND NOT EXISTS (SELECT 1 FROM CUDA_CALLCHAINS c WHERE c.id = r.callchainId)")" 0
+check "the sample's main is in the backtraces" \
+  "$(bq "SELECT COUNT(DISTINCT c.id) > 0 FROM CUDA_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol WHERE s.value = 'main'")" 1
+info "samples --source cuda-api" \
+  "$(build/sightline samples "$BTRACE" --source cuda-api --format top 2>&1 | head -6 | tr '\n' ' ')"
+fi
 
 # ---- graphs and CUDA events (not when re-checking a trace) -----------------------------------
 if [ -z "${SL_GPU_TRACE:-}" ]; then
