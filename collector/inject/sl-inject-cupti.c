@@ -870,7 +870,7 @@ timestamp_cb (void)
   return _sl_now ();
 }
 
-/* A graph launch's exit: CUPTI's GRAPH_TRACE record has the graph's id but not its exec's, which
+/* A graph launch's entry: CUPTI's GRAPH_TRACE record has the graph's id but not its exec's, which
  * nsys writes (graphExecId); the launch's parameters name the exec.  Allocation-free, on the
  * program's thread, once per graph launch. */
 static void
@@ -1035,6 +1035,10 @@ api_cb (void                *userdata,
     cls = cu.bt_driver[cbid];
   if (data->callbackSite == CUPTI_API_ENTER)
     {
+      /* the exec is an input: noted before the launch, so that a flush on another thread cannot
+       * deliver the launch's record before it is known */
+      if (cu.graph_trace && is_graph_launch (domain, cbid))
+        graph_launch (domain, cbid, data);
       if (is_profiler_call (domain, cbid, false))
         _sl_capture_end (); /* before cudaProfilerStop: the call is not in the range */
       if (cls != 0 && data->correlationData != NULL)
@@ -1047,8 +1051,6 @@ api_cb (void                *userdata,
     }
   if (data->callbackSite != CUPTI_API_EXIT)
     return;
-  if (cu.graph_trace && is_graph_launch (domain, cbid))
-    graph_launch (domain, cbid, data);
   if (cls != 0 && data->correlationData != NULL)
     {
       uint64_t t0 = *data->correlationData;
