@@ -71,8 +71,28 @@ static const _SlColumn summary_columns_memsize[] = {
   { "StdDev (MB)", SL_UNIT_MEM_B }, { "Operation", SL_UNIT_NONE },
 };
 
-/* The time summaries: round(total * 100.0 / sum(total), 1), total, count, round(avg, 1),
- * round(median, 1), min, max, round(stdev, 1), then the name column(s). */
+/* A time summary's first eight columns for one group: round(total * 100.0 / sum(total), 1),
+ * total, count, round(avg, 1), round(median, 1), min, max, round(stdev, 1). */
+static void
+summary_row (SlReport *r,
+             _SlAcc   *acc,
+             gint64    grand)
+{
+  /* sum(total) of 0 makes SQL's division NULL */
+  if (grand != 0)
+    _sl_report_add_double (r, sl_stats_round ((double) acc->total * 100.0 / (double) grand, 1));
+  else
+    _sl_report_add_null (r);
+  _sl_report_add_int (r, acc->total);
+  _sl_report_add_int (r, acc->n);
+  _sl_report_add_double (r, sl_stats_round (_sl_acc_avg (acc), 1));
+  _sl_report_add_double (r, sl_stats_round (_sl_acc_median (acc), 1));
+  _sl_report_add_int (r, acc->min);
+  _sl_report_add_int (r, acc->max);
+  _sl_report_add_double (r, sl_stats_round (_sl_acc_stdev (acc), 1));
+}
+
+/* The time summaries: summary_row, then the name column(s). */
 static SlReport *
 summary_emit (SlReport        *r,
               _SlGroups       *gs,
@@ -86,19 +106,7 @@ summary_emit (SlReport        *r,
   for (guint i = 0; i < gs->groups->len; i++)
     {
       _SlGroup *g = g_ptr_array_index (gs->groups, i);
-      /* sum(total) of 0 makes SQL's division NULL */
-      if (grand != 0)
-        _sl_report_add_double (r, sl_stats_round ((double) g->acc.total * 100.0
-                                                  / (double) grand, 1));
-      else
-        _sl_report_add_null (r);
-      _sl_report_add_int (r, g->acc.total);
-      _sl_report_add_int (r, g->acc.n);
-      _sl_report_add_double (r, sl_stats_round (_sl_acc_avg (&g->acc), 1));
-      _sl_report_add_double (r, sl_stats_round (_sl_acc_median (&g->acc), 1));
-      _sl_report_add_int (r, g->acc.min);
-      _sl_report_add_int (r, g->acc.max);
-      _sl_report_add_double (r, sl_stats_round (_sl_acc_stdev (&g->acc), 1));
+      summary_row (r, &g->acc, grand);
       if (g->style != NULL)
         _sl_report_add_text (r, g->style);
       _sl_report_add_text (r, g->name);
@@ -472,18 +480,7 @@ compute_kern_gb_sum (SlTrace             *trace,
   for (guint i = 0; i < sorted->len; i++)
     {
       GbGroup *g = g_ptr_array_index (sorted, i);
-      if (grand != 0)
-        _sl_report_add_double (r, sl_stats_round ((double) g->acc.total * 100.0
-                                                  / (double) grand, 1));
-      else
-        _sl_report_add_null (r);
-      _sl_report_add_int (r, g->acc.total);
-      _sl_report_add_int (r, g->acc.n);
-      _sl_report_add_double (r, sl_stats_round (_sl_acc_avg (&g->acc), 1));
-      _sl_report_add_double (r, sl_stats_round (_sl_acc_median (&g->acc), 1));
-      _sl_report_add_int (r, g->acc.min);
-      _sl_report_add_int (r, g->acc.max);
-      _sl_report_add_double (r, sl_stats_round (_sl_acc_stdev (&g->acc), 1));
+      summary_row (r, &g->acc, grand);
       _sl_report_add_text (r, g_string_chunk_insert_const (r->strings, g->grid));
       _sl_report_add_text (r, g_string_chunk_insert_const (r->strings, g->block));
       _sl_report_add_text (r, g->name);
