@@ -140,12 +140,13 @@ sl_test_parse_count (const char *text)
   return v;
 }
 
-/* A click through the X server at widget coordinates (x, y); FALSE without xdotool. */
-gboolean
-sl_test_real_click (GtkWidget *widget,
-                    double     x,
-                    double     y,
-                    int        button)
+/* xdotool's `clicks` ("click 1", "click --repeat 2 --delay 60 1") at widget coordinates (x, y)
+ * of `widget`'s X window; FALSE without xdotool or X11. */
+static gboolean
+real_clicks (GtkWidget  *widget,
+             double      x,
+             double      y,
+             const char *clicks)
 {
   g_autofree char *xdotool = g_find_program_in_path ("xdotool");
   GtkNative *native = gtk_widget_get_native (widget);
@@ -160,9 +161,45 @@ sl_test_real_click (GtkWidget *widget,
   g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
                                            &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
   gtk_native_get_surface_transform (native, &sx, &sy);
-  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click %d", xdotool,
+  cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d %s", xdotool,
                          (unsigned long) gdk_x11_surface_get_xid (surface),
-                         (int) lround (p.x + sx), (int) lround (p.y + sy), button);
+                         (int) lround (p.x + sx), (int) lround (p.y + sy), clicks);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+  return TRUE;
+}
+
+gboolean
+sl_test_real_click (GtkWidget *widget,
+                    double     x,
+                    double     y,
+                    int        button)
+{
+  g_autofree char *clicks = g_strdup_printf ("click %d", button);
+  return real_clicks (widget, x, y, clicks);
+}
+
+gboolean
+sl_test_real_double_click (GtkWidget *widget,
+                           double     x,
+                           double     y)
+{
+  return real_clicks (widget, x, y, "click --repeat 2 --delay 60 1");
+}
+
+/* XTEST, to whatever has the X focus (a popover grabs it): GTK ignores keys sent to a window. */
+gboolean
+sl_test_real_key (GtkWidget  *widget,
+                  const char *key)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  GdkSurface *surface = gtk_native_get_surface (gtk_widget_get_native (widget));
+  g_autofree char *cmd = NULL;
+  gint status = -1;
+
+  if (xdotool == NULL || !GDK_IS_X11_SURFACE (surface))
+    return FALSE;
+  cmd = g_strdup_printf ("%s key %s", xdotool, key);
   g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
   g_assert_cmpint (status, ==, 0);
   return TRUE;

@@ -37,6 +37,14 @@ gboolean sl_test_real_click (GtkWidget *widget,
                              double     x,
                              double     y,
                              int        button);
+/* The same with a double-click of button 1. */
+gboolean sl_test_real_double_click (GtkWidget *widget,
+                                    double     x,
+                                    double     y);
+/* A key ("Escape", "ctrl+shift+p") through the X server to what has the X focus, as a user's:
+ * FALSE without xdotool or X11. */
+gboolean sl_test_real_key   (GtkWidget  *widget,
+                             const char *key);
 /* The end of a GUI test program: its windows destroyed, the hold g_test_run () ran under
  * released, `app` unreferenced. */
 void     sl_test_app_done    (GtkApplication *app);

@@ -74,24 +74,6 @@ is_selected (gpointer data)
   return r.lane == s->ref.lane && r.index == s->ref.index;
 }
 
-/* A key through the X server ("ctrl+shift+p") to what has the X focus; FALSE without xdotool. */
-static gboolean
-real_key (GtkWidget  *widget,
-          const char *key)
-{
-  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
-  GdkSurface *surface = gtk_native_get_surface (gtk_widget_get_native (widget));
-  g_autofree char *cmd = NULL;
-  gint status = -1;
-
-  if (xdotool == NULL || !GDK_IS_X11_SURFACE (surface))
-    return FALSE;
-  cmd = g_strdup_printf ("%s key %s", xdotool, key);
-  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
-  g_assert_cmpint (status, ==, 0);
-  return TRUE;
-}
-
 /* The first widget under `root` that is a `type` and, for a label, says `text` (NULL: any). */
 static GtkWidget *
 find_widget (GtkWidget  *root,
@@ -350,7 +332,7 @@ test_range (void)
   sl_viewport_set_selection (vp, s0, s1);
   sl_test_iterate_for (50);
   gtk_widget_grab_focus (GTK_WIDGET (tv));
-  if (!real_key (GTK_WIDGET (window), "ctrl+shift+p")
+  if (!sl_test_real_key (GTK_WIDGET (window), "ctrl+shift+p")
       || !sl_test_wait_until ((SlTestCond) _sl_critical_path_panel_is_busy, panel, 2000))
     {
       g_test_message ("Ctrl+Shift+P did not come through X: activating win.critical-path");

@@ -2,12 +2,7 @@
  * "CUDA graphs" row under the stream's kernels with a box per launch, opened into its nodes by a
  * real double-click, closed by the context menu's action; screenshots to look at. */
 #include <gtk/gtk.h>
-#include <math.h>
 #include <string.h>
-
-#ifdef GDK_WINDOWING_X11
-#include <gdk/x11/gdkx.h>
-#endif
 
 #include "sl-lane.h"
 #include "sl-test-gui.h"
@@ -20,16 +15,6 @@ typedef struct
   GtkWidget *window;
   GtkWidget *view;
 } Fixture;
-
-static void
-spin (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < until)
-    while (g_main_context_iteration (NULL, FALSE))
-      ;
-}
 
 static void
 fixture_open (Fixture    *f,
@@ -51,14 +36,14 @@ fixture_open (Fixture    *f,
          && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (gtk_widget_get_mapped (f->view));
-  spin (100);
+  sl_test_iterate_for (100);
 }
 
 static void
 fixture_close (Fixture *f)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  spin (50);
+  sl_test_iterate_for (50);
   sl_trace_unref (f->trace);
 }
 
@@ -75,40 +60,6 @@ find_row (SlTimelineView *view,
         return (gint) i;
     }
   return -1;
-}
-
-/* A double-click through the X server, as a person's: FALSE without xdotool or X11. */
-static gboolean
-real_double_click (GtkWidget *widget,
-                   double     x,
-                   double     y)
-{
-#ifdef GDK_WINDOWING_X11
-  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
-  GtkNative *native = gtk_widget_get_native (widget);
-  GdkSurface *surface = gtk_native_get_surface (native);
-  graphene_point_t p;
-  double sx, sy;
-  gint status = -1;
-
-  if (xdotool == NULL || !GDK_IS_X11_SURFACE (surface))
-    return FALSE;
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
-                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
-  gtk_native_get_surface_transform (native, &sx, &sy);
-  g_autofree char *cmd = g_strdup_printf ("%s mousemove --sync --window %lu %d %d click --repeat 2 "
-                                          "--delay 60 1", xdotool,
-                                          (unsigned long) gdk_x11_surface_get_xid (surface),
-                                          (int) lround (p.x + sx), (int) lround (p.y + sy));
-  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
-  g_assert_cmpint (status, ==, 0);
-  return TRUE;
-#else
-  (void) widget;
-  (void) x;
-  (void) y;
-  return FALSE;
-#endif
 }
 
 static gboolean
@@ -158,7 +109,7 @@ test_open_close (void)
   sl_viewport_set_visible (sl_timeline_view_get_viewport (view), g->start - span / 2,
                            g->end + span / 2, FALSE);
   _sl_timeline_reveal_lane (view, (gint) lane->index);
-  spin (100);
+  sl_test_iterate_for (100);
   const Row *r = row_get (view, find_row (view, ROW_GRAPHS, (gint) lane->index));
   double x = time_to_x (view, g->start + span / 3);
   double y = RULER_H + r->y - scroll_y (view) + r->h / 2;
@@ -172,14 +123,14 @@ test_open_close (void)
   sl_test_screenshot (f.window, "timeline-graph-closed");
 
   /* open it: a real double-click, else (no xdotool) as the double-click does */
-  if (!real_double_click (f.view, x, y))
+  if (!sl_test_real_double_click (f.view, x, y))
     {
       g_test_message ("no xdotool: opened as the double-click does");
       _sl_timeline_graph_set_open (view, g->lane, g, TRUE);
     }
   g_assert_true (sl_test_wait_until (row_present_cb, view, 5000));
   g_assert_true (_sl_timeline_graph_is_open (view, g->lane, g));
-  spin (100);
+  sl_test_iterate_for (100);
   gint nodes_row = find_row (view, ROW_GRAPH_NODES, (gint) lane->index);
   g_assert_cmpint (nodes_row, ==, find_row (view, ROW_GRAPHS, (gint) lane->index) + 1);
 
@@ -202,12 +153,12 @@ test_open_close (void)
   view->menu_ref = (SlEventRef) { (gint) lane->index, nodes[0] };
   g_assert_true (_sl_timeline_graphs_menu_group (view) == g);
   g_assert_true (gtk_widget_activate_action (f.view, "timeline.toggle-graph", NULL));
-  spin (50);
+  sl_test_iterate_for (50);
   g_assert_false (_sl_timeline_graph_is_open (view, g->lane, g));
   g_assert_cmpint (find_row (view, ROW_GRAPH_NODES, -1), ==, -1);
   /* and open it again the same way ("Expand Graph") */
   g_assert_true (gtk_widget_activate_action (f.view, "timeline.toggle-graph", NULL));
-  spin (50);
+  sl_test_iterate_for (50);
   g_assert_cmpint (find_row (view, ROW_GRAPH_NODES, -1), >=, 0);
   fixture_close (&f);
 }

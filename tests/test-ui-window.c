@@ -83,25 +83,6 @@ scroll_into_view (GtkWidget *widget)
   sl_test_iterate_for (200);
 }
 
-/* A key through the X server ("Escape", "f"); FALSE without xdotool. */
-static gboolean
-real_key (GtkWidget  *widget,
-          const char *key)
-{
-  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
-  GdkSurface *surface = gtk_native_get_surface (gtk_widget_get_native (widget));
-  g_autofree char *cmd = NULL;
-  gint status = -1;
-
-  if (xdotool == NULL || !GDK_IS_X11_SURFACE (surface))
-    return FALSE;
-  /* XTEST, to whatever has the X focus (a popover grabs it): GTK ignores keys sent to a window */
-  cmd = g_strdup_printf ("%s key %s", xdotool, key);
-  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
-  g_assert_cmpint (status, ==, 0);
-  return TRUE;
-}
-
 /* The first kernel of the trace, and its lane. */
 static SlEventRef
 first_of_kind (SlTrace    *trace,
@@ -833,7 +814,7 @@ test_filter_popover (void)
     g_assert_cmpfloat (b.origin.x, >=, h.x + wsx - 1);
   }
 
-  if (!real_key (GTK_WIDGET (popover), "Escape")
+  if (!sl_test_real_key (GTK_WIDGET (popover), "Escape")
       || !sl_test_wait_until (popover_gone, tv, 3000))
     {
       g_test_message ("Esc not delivered by the X server: the entry's stop-search, as Esc does");
