@@ -763,6 +763,27 @@ write_diagnostics (Sql *s)
 }
 
 /* OSRT_CALLCHAINS: every backtrace the trace has, by its id. */
+/* One call chain's frames as rows of `stmt` (id, symbol, module, stackDepth) of `table`. */
+static void
+write_chain_frames (Sql          *s,
+                    sqlite3_stmt *stmt,
+                    const char   *table,
+                    gint64        id,
+                    guint         chain)
+{
+  const guint32 *syms, *mods;
+  guint n = sl_trace_get_callchain (s->trace, chain, &syms, &mods);
+
+  for (guint f = 0; f < n && !s->failed; f++)
+    {
+      sqlite3_bind_int64 (stmt, 1, id);
+      sqlite3_bind_int64 (stmt, 2, syms[f]);
+      sqlite3_bind_int64 (stmt, 3, mods[f]);
+      sqlite3_bind_int64 (stmt, 4, f);
+      sql_step (s, stmt, table);
+    }
+}
+
 static void
 write_osrt_chains (Sql *s)
 {
@@ -776,16 +797,7 @@ write_osrt_chains (Sql *s)
   for (guint i = 0; i < ids->len && !s->failed; i++)
     {
       const SlChainId *c = &g_array_index (ids, SlChainId, i);
-      const guint32 *syms, *mods;
-      guint n = sl_trace_get_callchain (s->trace, c->chain, &syms, &mods);
-      for (guint f = 0; f < n && !s->failed; f++)
-        {
-          sqlite3_bind_int64 (stmt, 1, c->id);
-          sqlite3_bind_int64 (stmt, 2, syms[f]);
-          sqlite3_bind_int64 (stmt, 3, mods[f]);
-          sqlite3_bind_int64 (stmt, 4, f);
-          sql_step (s, stmt, "OSRT_CALLCHAINS");
-        }
+      write_chain_frames (s, stmt, "OSRT_CALLCHAINS", c->id, c->chain);
     }
   sqlite3_finalize (stmt);
 }
@@ -836,16 +848,7 @@ write_cuda_chains (Sql        *s,
   while (g_hash_table_iter_next (&iter, &key, NULL) && !s->failed)
     {
       guint id = GPOINTER_TO_UINT (key);
-      const guint32 *syms, *mods;
-      guint n = sl_trace_get_callchain (s->trace, id - 1, &syms, &mods);
-      for (guint f = 0; f < n && !s->failed; f++)
-        {
-          sqlite3_bind_int64 (stmt, 1, id);
-          sqlite3_bind_int64 (stmt, 2, syms[f]);
-          sqlite3_bind_int64 (stmt, 3, mods[f]);
-          sqlite3_bind_int64 (stmt, 4, f);
-          sql_step (s, stmt, "CUDA_CALLCHAINS");
-        }
+      write_chain_frames (s, stmt, "CUDA_CALLCHAINS", id, id - 1);
     }
   sqlite3_finalize (stmt);
 }
