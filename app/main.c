@@ -9,6 +9,7 @@
 #include "sl-application.h"
 #include "sl-cmd-analyze.h"
 #include "sl-cmd-critical-path.h"
+#include "sl-cmd-memory.h"
 #include "sl-cmd-diff.h"
 #include "sl-cmd-export.h"
 #include "sl-cmd-info.h"
@@ -32,6 +33,7 @@ usage (FILE *out)
            "  sightline analyze FILE [OPTION…]    find the bottleneck: findings with evidence and advice\n"
            "  sightline samples FILE [OPTION…]    CPU samples as collapsed stacks (flame graphs) or top functions\n"
            "  sightline critical-path FILE …      the chain of CPU, launches, GPU work and waits that bounds a range\n"
+           "  sightline memory FILE [--at T|peak] GPU memory in use, its peak and the allocations live then\n"
            "  sightline export FILE -o OUT        write the trace as Chrome trace JSON (.json[.gz]) or nsys SQLite (.sqlite)\n"
            "  sightline record [OPTION…] -- CMD   record a program into a trace (like nsys profile)\n"
            "  sightline diff A B [OPTION…]        compare two traces: a report's rows side by side, figures, findings\n"
@@ -110,7 +112,7 @@ main (int    argc,
       return 0;
     }
   const char *const readers[] = { "info", "stats", "analyze", "samples", "export", "diff",
-                                  "critical-path" };
+                                  "critical-path", "memory" };
   for (gsize i = 0; argc >= 2 && i < G_N_ELEMENTS (readers); i++)
     if (strcmp (argv[1], readers[i]) == 0 && !resolve_nsys_reports (argv[1], argc, argv))
       return 1;
@@ -124,6 +126,8 @@ main (int    argc,
     return sl_cmd_samples (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "critical-path") == 0)
     return sl_cmd_critical_path (argc - 1, argv + 1);
+  if (argc >= 2 && strcmp (argv[1], "memory") == 0)
+    return sl_cmd_memory (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "export") == 0)
     return sl_cmd_export (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "record") == 0)

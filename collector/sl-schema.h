@@ -42,6 +42,23 @@ extern "C"
   "  graphExecId                      INTEGER  NOT NULL\n"                                         \
   ")"
 
+/* GPU memory allocated and freed (nsys --cuda-memory-usage), nsys 2024.2's columns up to
+ * correlationId; memKind ENUM_CUDA_MEM_KIND, memoryOperationType ENUM_CUDA_DEV_MEM_EVENT_OPER. */
+#define SL_SCHEMA_CUDA_GPU_MEMORY_USAGE_SQL                                                        \
+  "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (\n"                                                  \
+  "  start                            INTEGER  NOT NULL,\n"                                        \
+  "  globalPid                        INTEGER  NOT NULL,\n"                                        \
+  "  deviceId                         INTEGER  NOT NULL,\n"                                        \
+  "  contextId                        INTEGER  NOT NULL,\n"                                        \
+  "  address                          INTEGER  NOT NULL,\n"                                        \
+  "  pc                               INTEGER  NOT NULL,\n"                                        \
+  "  bytes                            INTEGER  NOT NULL,\n"                                        \
+  "  memKind                          INTEGER  NOT NULL,\n"                                        \
+  "  memoryOperationType              INTEGER  NOT NULL,\n"                                        \
+  "  name                             TEXT,\n"                                                     \
+  "  correlationId                    INTEGER\n"                                                   \
+  ")"
+
 /* CUPTI_ACTIVITY_KIND_CUDA_EVENT as nsys 2025.5 (schema 3.24) writes it: one row a
  * cudaEventRecord; eventSyncId ties it to the CUPTI_ACTIVITY_KIND_SYNCHRONIZATION rows that
  * waited for it.  Made, as nsys makes it, only when an event was recorded. */

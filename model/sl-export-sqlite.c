@@ -831,6 +831,44 @@ write_cuda_events (Sql *s)
   sqlite3_finalize (stmt);
 }
 
+/* CUDA_GPU_MEMORY_USAGE_EVENTS: every allocation and free before the end of the range (those
+ * before its start too, so that the bytes in use at any instant of it stay what they were). */
+static void
+write_mem_usage (Sql *s)
+{
+  guint n = sl_trace_get_n_mem_usage (s->trace);
+  if (n == 0 || !sql_exec (s, SL_SCHEMA_CUDA_GPU_MEMORY_USAGE_SQL))
+    return;
+  sqlite3_stmt *stmt = sql_prepare (s, "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, "
+                                       "globalPid, deviceId, contextId, address, pc, bytes, "
+                                       "memKind, memoryOperationType, name, correlationId) "
+                                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (stmt == NULL)
+    return;
+  for (guint i = 0; i < n && !s->failed; i++)
+    {
+      const SlMemUsage *m = sl_trace_get_mem_usage (s->trace, i);
+      if (m->start >= s->t1)
+        break;
+      sqlite3_bind_int64 (stmt, 1, m->start);
+      sqlite3_bind_int64 (stmt, 2, (gint64) m->global_pid);
+      sqlite3_bind_int64 (stmt, 3, sl_trace_get_gpu (s->trace, (guint) m->gpu)->device_id);
+      sqlite3_bind_int64 (stmt, 4, m->context);
+      sqlite3_bind_int64 (stmt, 5, (gint64) m->address);
+      sqlite3_bind_int64 (stmt, 6, (gint64) m->pc);
+      sqlite3_bind_int64 (stmt, 7, (gint64) MIN (m->bytes, (guint64) G_MAXINT64));
+      sqlite3_bind_int64 (stmt, 8, m->mem_kind);
+      sqlite3_bind_int64 (stmt, 9, m->op);
+      if (m->name != SL_NO_STR)
+        sqlite3_bind_text (stmt, 10, sl_trace_str (s->trace, m->name), -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_null (stmt, 10);
+      sqlite3_bind_int64 (stmt, 11, m->corr);
+      sql_step (s, stmt, "CUDA_GPU_MEMORY_USAGE_EVENTS");
+    }
+  sqlite3_finalize (stmt);
+}
+
 /* CUDA_CALLCHAINS: the backtraces of the CUDA calls written, by the id their rows name. */
 static void
 write_cuda_chains (Sql        *s,
@@ -914,6 +952,7 @@ write_events (Sql *s)
   write_osrt_chains (s);
   write_cuda_chains (s, rows.cuda_chains);
   write_cuda_events (s);
+  write_mem_usage (s);
 
 out:
   for (guint i = 0; i < N_ST; i++)

@@ -323,6 +323,8 @@ gboolean _sl_reader_read_graphs    (SlReader *r, GError **error);
 /* CUDA_GRAPH_EVENTS; CUDA_GRAPH_NODE_EVENTS */
 gboolean _sl_reader_read_graph_made (SlReader *r, GError **error);
 gboolean _sl_reader_read_graph_node_made (SlReader *r, GError **error);
+/* CUDA_GPU_MEMORY_USAGE_EVENTS into trace->mem_usage (sl-reader-memory.c) */
+gboolean _sl_reader_read_mem_usage (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
 gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
 /* OSRT_CALLCHAINS or CUDA_CALLCHAINS into the call-chain table, `ids` (SlChainId) sorted by id. */

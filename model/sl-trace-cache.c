@@ -60,11 +60,12 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 5   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
+#define CACHE_VERSION 6   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
                            * 3: CUDA API calls' backtraces (issue 30);
                            * 4: CUDA event records and waits (issue 30; their sizes are
                            * asserted in sl-trace-private.h);
-                           * 5: where CUDA graphs and nodes were made (issue 30) */
+                           * 5: where CUDA graphs and nodes were made (issue 30);
+                           * 6: GPU memory allocated and freed (issue 31) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"
@@ -249,6 +250,7 @@ enum
   SEC_CUDA_EVENTS,   /* CUDA event records and waits: after SEC_CUDA_CHAINS */
   SEC_EVENT_WAITS,
   SEC_GRAPH_MADE,    /* CUDA_GRAPH_EVENTS and CUDA_GRAPH_NODE_EVENTS rows */
+  SEC_MEM_USAGE,     /* CUDA_GPU_MEMORY_USAGE_EVENTS rows */
 };
 
 /* Each section: this, `count` elements of `elem` bytes, zeros to a multiple of 8. */
@@ -526,6 +528,7 @@ write_payload (Writer  *w,
   w_array (w, SEC_CUDA_EVENTS, trace->cuda_events);
   w_array (w, SEC_EVENT_WAITS, trace->event_waits);
   w_array (w, SEC_GRAPH_MADE, trace->graph_made);
+  w_array (w, SEC_MEM_USAGE, trace->mem_usage);
 
   /* enum labels point into the chunk at interned strings: store their ids */
   gboolean any_enum = FALSE;
@@ -1114,8 +1117,13 @@ read_payload (Reader      *r,
       || !r_array (r, SEC_CUDA_CHAINS, trace->cuda_chains)
       || !r_array (r, SEC_CUDA_EVENTS, trace->cuda_events)
       || !r_array (r, SEC_EVENT_WAITS, trace->event_waits)
-      || !r_array (r, SEC_GRAPH_MADE, trace->graph_made))
+      || !r_array (r, SEC_GRAPH_MADE, trace->graph_made)
+      || !r_array (r, SEC_MEM_USAGE, trace->mem_usage))
     return FALSE;
+  for (guint i = 0; i < trace->mem_usage->len; i++)
+    if ((guint) g_array_index (trace->mem_usage, SlMemUsage, i).gpu >= trace->gpus->len)
+      return FALSE;
+  _sl_trace_sort_mem_usage (trace);
   /* the waits are searched by halving: whatever order was read back is sorted again (they hold
    * ids, not indexes: nothing else to check) */
   _sl_trace_sort_event_waits (trace);

@@ -565,6 +565,16 @@ append_file (SlTrace    *merged,
       g.name = map_str (m, g.name);
       g_array_append_val (merged->graph_made, g);
     }
+  /* GPU memory rows: the process renamed, times on the merged axis, the file's GPUs */
+  for (guint i = 0; i < t->mem_usage->len; i++)
+    {
+      SlMemUsage u = g_array_index (t->mem_usage, SlMemUsage, i);
+      u.global_pid ^= m->tag;
+      u.start = _sl_time_add (u.start, m->offset);
+      u.gpu += (gint32) m->gpu_base;
+      u.name = map_str (m, u.name);
+      g_array_append_val (merged->mem_usage, u);
+    }
 
   /* enum labels: the first file's wins (they are nsys's own, the same in every file) */
   for (guint e = 0; e < SL_N_ENUMS; e++)
@@ -961,6 +971,7 @@ merge (SlTrace    **traces,
   g_autoptr (GHashTable) taken = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint i = 0; i < n; i++)
     append_file (merged, &maps[i], taken);
+  _sl_trace_sort_mem_usage (merged);
 
   /* lanes in screen order, global ids dense again; then each lane's events in one pass */
   _sl_trace_sort_lanes (merged);

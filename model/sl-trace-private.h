@@ -211,6 +211,8 @@ struct _SlTrace
   gpointer      event_links;   /* SlEventLinks (sl-trace-events.c), built on first use */
   GArray       *graph_made;    /* SlGraphMade (CUDA_GRAPH_EVENTS, _NODE_EVENTS), as read */
   gpointer      graph_groups;  /* SlGraphGroups (sl-graph-groups.c), built on first use */
+  GArray       *mem_usage;     /* SlMemUsage (CUDA_GPU_MEMORY_USAGE_EVENTS), sorted by time */
+  gpointer      memory;        /* SlMemory (sl-memory.c), built on first use */
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
   GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */
@@ -268,6 +270,10 @@ const SlCudaWaitRow *_sl_trace_find_wait_row (SlTrace *trace,
                                               SlTime   start);
 /* Frees the graph groups and the calls of the graph rows (sl-graph-groups.c). */
 void    _sl_graph_groups_free (gpointer groups);
+/* Frees what sl-memory.c built (bytes in use, allocations). */
+void    _sl_memory_free       (gpointer memory);
+/* Sorts trace->mem_usage by time, then by place in the file (after a load or a merge). */
+void    _sl_trace_sort_mem_usage (SlTrace *trace);
 /* Frees the links of records and waits (sl-trace-events.c). */
 void    _sl_event_links_free  (gpointer links);
 /* Sorts trace->cuda_chains by process, correlation id and class (after a load or a merge). */

@@ -55,6 +55,7 @@ _sl_trace_new (const char *path)
   trace->cuda_events = g_array_new (FALSE, FALSE, sizeof (SlCudaEventRow));
   trace->event_waits = g_array_new (FALSE, FALSE, sizeof (SlCudaWaitRow));
   trace->graph_made = g_array_new (FALSE, FALSE, sizeof (SlGraphMade));
+  trace->mem_usage = g_array_new (FALSE, FALSE, sizeof (SlMemUsage));
   trace->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
   trace->rank = -1;
   for (guint i = 0; i < SL_N_ENUMS; i++)
@@ -152,6 +153,7 @@ sl_trace_unref (SlTrace *trace)
   sl_cpu_util_free (trace->cpu_util);
   _sl_event_links_free (trace->event_links);
   _sl_graph_groups_free (trace->graph_groups);
+  _sl_memory_free (trace->memory);
   _sl_live_state_free (trace->live);
   if (trace->sources != NULL)
     g_array_unref (trace->sources);
@@ -172,6 +174,7 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->cuda_events);
   g_array_unref (trace->event_waits);
   g_array_unref (trace->graph_made);
+  g_array_unref (trace->mem_usage);
   g_array_unref (trace->diagnostics);
   g_array_unref (trace->kernel_infos);
   g_array_unref (trace->copy_infos);
@@ -835,6 +838,7 @@ sl_trace_get_memory_size (SlTrace *trace)
   size += trace->cuda_events->len * sizeof (SlCudaEventRow);
   size += trace->event_waits->len * sizeof (SlCudaWaitRow);
   size += trace->graph_made->len * sizeof (SlGraphMade);
+  size += trace->mem_usage->len * sizeof (SlMemUsage);
   size += trace->threads->len * sizeof (SlThread) + trace->processes->len * sizeof (SlProcess);
   size += trace->gpus->len * sizeof (SlGpu);
   size += trace->diagnostics->len * sizeof (SlDiagnostic);

@@ -437,6 +437,39 @@ guint               sl_trace_find_graph_made       (SlTrace             *trace,
 guint32             sl_trace_get_graph_made_call   (SlTrace             *trace,
                                                     guint                i);
 
+/* One row of CUDA_GPU_MEMORY_USAGE_EVENTS (nsys --cuda-memory-usage): an allocation or a free
+ * of `bytes` at `address`, made by the CUDA call of that process with correlation id `corr`.
+ * Sorted by time (sl-memory.h builds the bytes in use and the allocations from them). */
+typedef enum
+{
+  SL_MEM_ALLOC = 0,   /* ENUM_CUDA_DEV_MEM_EVENT_OPER */
+  SL_MEM_FREE  = 1,
+} SlMemOp;
+
+typedef struct
+{
+  SlTime  start;
+  guint64 global_pid;
+  guint64 address;
+  guint64 bytes;
+  guint64 pc;           /* the allocating instruction, 0 when none */
+  gint32  gpu;          /* index into the GPU table */
+  guint32 context;
+  guint32 name;         /* a variable's name (static allocations), SL_NO_STR when none */
+  guint32 corr;         /* the CUDA call's correlation id, 0 when none */
+  guint32 seq;          /* the row's place in the file: ties in time keep the file's order */
+  guint8  mem_kind;     /* ENUM_CUDA_MEM_KIND: 0 pageable, 1 pinned, 2 device, 3 array, 4
+                         * managed, 5 device static, 6 managed static, 7 unknown */
+  guint8  op;           /* SlMemOp */
+  guint8  reserved[2];  /* 0: no padding of unknown bytes in the model cache */
+} SlMemUsage;
+
+G_STATIC_ASSERT (sizeof (SlMemUsage) == 64);
+
+guint               sl_trace_get_n_mem_usage       (SlTrace             *trace);
+const SlMemUsage   *sl_trace_get_mem_usage         (SlTrace             *trace,
+                                                    guint                i);
+
 /* The event `ref` of `from` in `to`, another load of the same file (a live update, the file
  * loaded afresh): in the lane of `to` that holds the same thread's (at any depth) or the same
  * stream's events of that kind, the event with the same start and name, and the same end where

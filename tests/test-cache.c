@@ -280,6 +280,7 @@ assert_same_model (SlTrace *a,
   assert_same_array (a->chain_modules, b->chain_modules);
   assert_same_array (a->osrt_chains, b->osrt_chains);
   assert_same_array (a->cuda_chains, b->cuda_chains);
+  assert_same_array (a->mem_usage, b->mem_usage);   /* no padding in SlMemUsage */
   g_assert_cmpuint (a->diagnostics->len, ==, b->diagnostics->len);
   for (guint i = 0; i < a->diagnostics->len; i++)
     {

@@ -1,0 +1,437 @@
+/* test-memory.c: GPU memory in use (model/sl-memory.c, CUDA_GPU_MEMORY_USAGE_EVENTS) against SQL
+ * over the same files, and `sightline memory`. */
+#include <json-glib/json-glib.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#include "sl-export.h"
+#include "sl-memory.h"
+#include "sl-test-util.h"
+#include "sl-trace.h"
+
+#define MEM_2022 "nsys/nsys-2022.1-memory-usage.sqlite"
+#define MEM_2024 "nsys/nsys-2024.2-memory-usage-cuda-events.sqlite"
+#define NO_MEM   "nsys/nsys-2026.1-tiny.sqlite"
+
+static SlTrace *
+load (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  SlTrace *trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+static gboolean
+has_table (sqlite3    *db,
+           const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                                          "AND name = '%s'", table);
+  return sl_test_sql_int (db, sql) > 0;
+}
+
+/* The series of `trace` for GPU `device` (its device id), process and kind. */
+static const SlMemSeries *
+find_series (SlTrace *trace,
+             gint64   device,
+             guint64  pid,
+             gint     kind)
+{
+  for (guint i = 0; i < sl_memory_get_n_series (trace); i++)
+    {
+      const SlMemSeries *s = sl_memory_get_series (trace, i);
+      if (sl_trace_get_gpu (trace, (guint) s->gpu)->device_id == (guint32) device
+          && s->global_pid == pid && s->kind == kind)
+        return s;
+    }
+  return NULL;
+}
+
+/* Every series' value after each row equals SQL's running sum over the rows of its GPU, process
+ * and kind (in time order, the file's order for ties), its peak SQL's maximum of that sum; and a
+ * GPU's series the same over the kinds that live on it, every process. */
+static void
+check_against_sql (const char *path)
+{
+  g_autoptr (SlTrace) trace = load (path);
+  sqlite3 *db = sl_test_open_db (path);
+
+  if (!has_table (db, "CUDA_GPU_MEMORY_USAGE_EVENTS"))
+    {
+      g_assert_cmpuint (sl_trace_get_n_mem_usage (trace), ==, 0);
+      g_assert_cmpuint (sl_memory_get_n_series (trace), ==, 0);
+      sqlite3_close (db);
+      return;
+    }
+  g_assert_cmpint (sl_trace_get_n_mem_usage (trace), ==,
+                   sl_test_sql_int (db, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS"));
+
+  const char *const queries[] = {
+    /* per GPU, process and kind */
+    "SELECT deviceId, globalPid, memKind, start, sum(CASE memoryOperationType WHEN 0 THEN bytes "
+    "ELSE -bytes END) OVER (PARTITION BY deviceId, globalPid, memKind ORDER BY start, rowid "
+    "ROWS UNBOUNDED PRECEDING) FROM CUDA_GPU_MEMORY_USAGE_EVENTS "
+    "ORDER BY deviceId, globalPid, memKind, start, rowid",
+    /* per GPU, memory on it */
+    "SELECT deviceId, 0, -1, start, sum(CASE memoryOperationType WHEN 0 THEN bytes "
+    "ELSE -bytes END) OVER (PARTITION BY deviceId ORDER BY start, globalPid, rowid "
+    "ROWS UNBOUNDED PRECEDING) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memKind IN (2, 3, 5) "
+    "ORDER BY deviceId, start, globalPid, rowid",
+  };
+  guint checked_series = 0, checked_steps = 0;
+  for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+    {
+      sqlite3_stmt *stmt = NULL;
+      g_assert_cmpint (sqlite3_prepare_v2 (db, queries[q], -1, &stmt, NULL), ==, SQLITE_OK);
+      const SlMemSeries *s = NULL;
+      gint64 device = -1, kind = -2, peak = 0;
+      guint64 pid = 0;
+      gsize k = 0;
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          gint64 d = sqlite3_column_int64 (stmt, 0), kd = sqlite3_column_int64 (stmt, 2);
+          guint64 p = (guint64) sqlite3_column_int64 (stmt, 1);
+          if (s == NULL || d != device || p != pid || kd != kind)
+            {
+              if (s != NULL)
+                {
+                  g_assert_cmpuint (k, ==, s->n_steps);
+                  g_assert_cmpint (s->peak, ==, peak);
+                }
+              device = d, pid = p, kind = kd, k = 0, peak = 0;
+              s = find_series (trace, d, p, (gint) kd);
+              g_assert_nonnull (s);
+              checked_series++;
+            }
+          g_assert_cmpuint (k, <, s->n_steps);
+          g_assert_cmpint (s->steps[k].time, ==, sqlite3_column_int64 (stmt, 3));
+          g_assert_cmpint (s->steps[k].bytes, ==, sqlite3_column_int64 (stmt, 4));
+          peak = MAX (peak, sqlite3_column_int64 (stmt, 4));
+          k++;
+          checked_steps++;
+        }
+      if (s != NULL)
+        {
+          g_assert_cmpuint (k, ==, s->n_steps);
+          g_assert_cmpint (s->peak, ==, peak);
+        }
+      sqlite3_finalize (stmt);
+    }
+  g_assert_cmpuint (checked_series, ==, sl_memory_get_n_series (trace));
+  g_test_message ("%s: %u series, %u steps equal SQL", path, checked_series, checked_steps);
+
+  /* at each series' peak, the allocations live then add up to it (where every free has its
+   * allocation in the trace) */
+  g_autoptr (GArray) live = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gboolean orphans = FALSE;
+  for (guint i = 0; i < sl_memory_get_n_allocs (trace); i++)
+    orphans |= sl_memory_get_alloc (trace, i)->alloc == SL_NO_LINK;
+  for (guint i = 0; i < sl_memory_get_n_series (trace) && !orphans; i++)
+    {
+      const SlMemSeries *s = sl_memory_get_series (trace, i);
+      guint64 sum = 0;
+      g_array_set_size (live, 0);
+      guint n = sl_memory_live_at (trace, i, s->peak_time, live);
+      for (guint j = 0; j < n; j++)
+        {
+          const SlMemAlloc *a = sl_memory_get_alloc (trace, g_array_index (live, guint32, j));
+          g_assert_true (sl_mem_series_holds (s, a));
+          g_assert_cmpint (a->start, <=, s->peak_time);
+          g_assert_cmpint (a->end, >, s->peak_time);
+          if (j > 0)
+            {
+              guint32 before = g_array_index (live, guint32, j - 1);
+              g_assert_cmpuint (a->bytes, <=, sl_memory_get_alloc (trace, before)->bytes);
+            }
+          sum += a->bytes;
+        }
+      g_assert_cmpint ((gint64) sum, ==, s->peak);
+      g_assert_cmpint (sl_mem_series_bytes_at (s, s->peak_time), ==, s->peak);
+    }
+
+  /* each allocation's call is the CUDA call of its process with its correlation id */
+  for (guint i = 0; i < sl_trace_get_n_mem_usage (trace); i++)
+    {
+      const SlMemUsage *row = sl_trace_get_mem_usage (trace, i);
+      guint32 call = sl_memory_get_row_call (trace, i);
+      if (row->corr == 0)
+        {
+          g_assert_cmpuint (call, ==, SL_NO_LINK);
+          continue;
+        }
+      g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                                              "WHERE globalTid >> 24 = %" G_GUINT64_FORMAT
+                                              " >> 24 AND correlationId = %u",
+                                              row->global_pid, row->corr);
+      gboolean in_file = sl_test_sql_int (db, sql) > 0;
+      g_assert_cmpint (call != SL_NO_LINK, ==, in_file);
+      if (call != SL_NO_LINK)
+        {
+          const SlLane *lane;
+          gsize index;
+          g_assert_true (sl_trace_resolve (trace, call, &lane, &index));
+          g_assert_cmpint (lane->kind, ==, SL_LANE_CUDA_API);
+          g_assert_cmpuint (lane->events[index].corr, ==, row->corr);
+          g_assert_cmpuint (lane->global_pid, ==, row->global_pid);
+        }
+      /* and the row belongs to an allocation that holds it */
+      guint32 a = sl_memory_find_row_alloc (trace, i);
+      g_assert_cmpuint (a, !=, SL_NO_LINK);
+      const SlMemAlloc *alloc = sl_memory_get_alloc (trace, a);
+      g_assert_true (alloc->alloc == i || alloc->free == i);
+    }
+  sqlite3_close (db);
+}
+
+static void
+test_real_files (void)
+{
+  g_auto (GStrv) paths = sl_test_nsys_traces ();
+  guint with = 0;
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      check_against_sql (paths[i]);
+      g_autoptr (SlTrace) trace = load (paths[i]);
+      with += sl_trace_get_n_mem_usage (trace) > 0;
+    }
+  g_assert_cmpuint (with, >=, 2);
+}
+
+/* Rows a reader must cope with: a free of memory allocated before the recording, an allocation
+ * and its free at one instant, rows with no process, an unknown kind, a name that is not UTF-8. */
+static void
+test_planted (void)
+{
+  g_autofree char *path = sl_test_copy_trace (MEM_2024, "planted-memory.sqlite");
+  sl_test_exec_sql (path,
+                    "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, "
+                    "contextId, address, pc, bytes, memKind, memoryOperationType, name, "
+                    "correlationId) VALUES "
+                    "(400000000, 284059188068352, 0, 1, 4096, 0, 1000, 2, 1, NULL, 0), "
+                    "(500000000, 284059188068352, 0, 1, 8192, 0, 7, 2, 0, "
+                    "CAST(x'ff41' AS TEXT), 0), "
+                    "(500000000, 284059188068352, 0, 1, 8192, 0, 7, 2, 1, NULL, 0), "
+                    "(600000000, 284059188068352, 0, 1, 12288, 0, 5, 77, 9, NULL, 0);");
+  g_autoptr (SlTrace) trace = load (path);
+  sqlite3 *db = sl_test_open_db (path);
+  gint64 rows = sl_test_sql_int (db, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS");
+  sqlite3_close (db);
+
+  /* the row with an operation that is not nsys's is left out, and said so */
+  g_assert_cmpint (sl_trace_get_n_mem_usage (trace), ==, rows - 1);
+  gboolean warned = FALSE;
+  for (const char *const *w = sl_trace_get_warnings (trace); *w != NULL; w++)
+    warned |= strstr (*w, "CUDA_GPU_MEMORY_USAGE_EVENTS") != NULL && strstr (*w, path) != NULL;
+  g_assert_true (warned);
+
+  /* the orphan free: an allocation without its row, ending at the free; never live */
+  guint orphans = 0, zero_length = 0;
+  for (guint i = 0; i < sl_memory_get_n_allocs (trace); i++)
+    {
+      const SlMemAlloc *a = sl_memory_get_alloc (trace, i);
+      if (a->alloc == SL_NO_LINK)
+        {
+          orphans++;
+          g_assert_cmpint (a->start, ==, G_MININT64);
+          g_assert_cmpint (a->end, ==, 400000000);
+          g_assert_cmpuint (a->bytes, ==, 1000);
+        }
+      else if (a->start == a->end)
+        {
+          zero_length++;
+          g_assert_cmpuint (a->bytes, ==, 7);
+          const char *name = sl_trace_str (trace, sl_trace_get_mem_usage (trace, a->alloc)->name);
+          g_assert_true (g_utf8_validate (name, -1, NULL));
+        }
+    }
+  g_assert_cmpuint (orphans, ==, 1);
+  g_assert_cmpuint (zero_length, ==, 1);
+
+  /* the running sums still equal SQL's over the rows that were read */
+  sl_test_exec_sql (path, "DELETE FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE memoryOperationType = 9");
+  check_against_sql (path);
+}
+
+static JsonNode *
+run_json (const char *path,
+          const char *at)
+{
+  g_auto (SlTestRun) run = { 0 };
+  g_autoptr (GError) error = NULL;
+
+  if (at != NULL)
+    sl_test_run (&run, SL_SIGHTLINE_BIN, "memory", path, "--format", "json", "--at", at, NULL);
+  else
+    sl_test_run (&run, SL_SIGHTLINE_BIN, "memory", path, "--format", "json", NULL);
+  g_test_message ("sightline memory %s: exit %d, stderr: %s", path, run.status, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  JsonNode *root = json_from_string (run.out, &error);
+  g_assert_no_error (error);
+  return root;
+}
+
+static void
+test_cli (void)
+{
+  g_autofree char *path = sl_test_trace_path (MEM_2024);
+  sqlite3 *db = sl_test_open_db (path);
+  gint64 peak = sl_test_sql_int (db,
+                                 "SELECT max(s) FROM (SELECT sum(CASE memoryOperationType WHEN 0 "
+                                 "THEN bytes ELSE -bytes END) OVER (ORDER BY start, rowid ROWS "
+                                 "UNBOUNDED PRECEDING) AS s FROM CUDA_GPU_MEMORY_USAGE_EVENTS "
+                                 "WHERE memKind IN (2, 3, 5) AND deviceId = 0)");
+  gint64 never = sl_test_sql_int (db,
+                                  "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS a WHERE "
+                                  "memoryOperationType = 0 AND NOT EXISTS (SELECT 1 FROM "
+                                  "CUDA_GPU_MEMORY_USAGE_EVENTS f WHERE f.memoryOperationType = 1 "
+                                  "AND f.address = a.address AND f.start >= a.start)");
+  gint64 first = sl_test_sql_int (db, "SELECT min(start) FROM CUDA_GPU_MEMORY_USAGE_EVENTS");
+  sqlite3_close (db);
+
+  /* at each GPU's peak: the peak, and the allocations live then adding up to it */
+  g_autoptr (JsonNode) root = run_json (path, NULL);
+  JsonObject *o = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (o, "at"), ==, "peak");
+  JsonArray *devices = json_object_get_array_member (o, "devices");
+  g_assert_cmpuint (json_array_get_length (devices), ==, 1);
+  JsonObject *d = json_array_get_object_element (devices, 0);
+  g_assert_cmpint (json_object_get_int_member (d, "device_id"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (d, "peak_bytes"), ==, peak);
+  g_assert_cmpint (json_object_get_int_member (d, "bytes_at"), ==, peak);
+  JsonArray *allocs = json_object_get_array_member (d, "allocations");
+  guint n = json_array_get_length (allocs);
+  g_assert_cmpint (json_object_get_int_member (d, "live"), >=, n);
+  gint64 sum = 0;
+  for (guint i = 0; i < n; i++)
+    sum += json_object_get_int_member (json_array_get_object_element (allocs, i), "bytes");
+  if ((gint64) n == json_object_get_int_member (d, "live"))
+    g_assert_cmpint (sum, ==, peak);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (o, "never_freed")), ==,
+                   never);
+  /* the cudaMalloc calls are named */
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (allocs, 0),
+                                                  "call"), ==, "cudaMalloc");
+
+  /* before the first row nothing is in use */
+  g_autoptr (SlTrace) trace = load (path);
+  g_autofree char *before = g_strdup_printf ("%" G_GINT64_FORMAT "ns",
+                                             first - 1 - sl_trace_get_origin (trace));
+  g_autoptr (JsonNode) early = run_json (path, before);
+  d = json_array_get_object_element (json_object_get_array_member (json_node_get_object (early),
+                                                                   "devices"), 0);
+  g_assert_cmpint (json_object_get_int_member (d, "bytes_at"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (d, "live"), ==, 0);
+
+  /* text and CSV */
+  g_auto (SlTestRun) text = { 0 };
+  sl_test_run (&text, SL_SIGHTLINE_BIN, "memory", path, NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "memory on the GPU peaks at"));
+  g_auto (SlTestRun) csv = { 0 };
+  sl_test_run (&csv, SL_SIGHTLINE_BIN, "memory", path, "--format", "csv", NULL);
+  g_assert_cmpint (csv.status, ==, 0);
+  g_assert_true (g_str_has_prefix (csv.out, "Device,Series,Pid,Time (ns),Bytes,"));
+
+  /* a trace without memory usage: said, naming the file, exit 1 */
+  g_autofree char *none = sl_test_trace_path (NO_MEM);
+  g_auto (SlTestRun) empty = { 0 };
+  sl_test_run (&empty, SL_SIGHTLINE_BIN, "memory", none, NULL);
+  g_assert_cmpint (empty.status, ==, 1);
+  g_assert_nonnull (strstr (empty.err, none));
+  g_assert_nonnull (strstr (empty.err, "no GPU memory usage"));
+  /* a bad option value */
+  g_auto (SlTestRun) bad = { 0 };
+  sl_test_run (&bad, SL_SIGHTLINE_BIN, "memory", path, "--at", "soon", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "--at"));
+}
+
+/* Two files merged: each keeps its rows, its GPU and its series. */
+static void
+test_merge (void)
+{
+  g_autofree char *a_path = sl_test_trace_path (MEM_2022);
+  g_autofree char *b_path = sl_test_trace_path (MEM_2024);
+  g_autoptr (SlTrace) a = load (a_path);
+  g_autoptr (SlTrace) b = load (b_path);
+  SlTrace *both[] = { load (a_path), load (b_path) };   /* the merge takes these */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) merged = sl_trace_merge (both, 2, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_trace_get_n_mem_usage (merged), ==,
+                    sl_trace_get_n_mem_usage (a) + sl_trace_get_n_mem_usage (b));
+  g_assert_cmpuint (sl_memory_get_n_series (merged), ==,
+                    sl_memory_get_n_series (a) + sl_memory_get_n_series (b));
+  for (guint i = 0; i < sl_memory_get_n_series (merged); i++)
+    {
+      const SlMemSeries *s = sl_memory_get_series (merged, i);
+      const SlGpu *gpu = sl_trace_get_gpu (merged, (guint) s->gpu);
+      SlTrace *from = gpu->source == 0 ? a : b;
+      gint gi = sl_trace_find_gpu (from, gpu->device_id);
+      const SlMemSeries *f = NULL;
+      g_assert_cmpint (gi, >=, 0);
+      for (guint j = 0; j < sl_memory_get_n_series (from); j++)
+        {
+          const SlMemSeries *c = sl_memory_get_series (from, j);
+          if (c->gpu == gi && c->kind == s->kind && c->peak == s->peak
+              && c->n_steps == s->n_steps)
+            f = c;
+        }
+      g_assert_nonnull (f);
+      for (gsize k = 0; k < s->n_steps; k++)
+        g_assert_cmpint (s->steps[k].bytes, ==, f->steps[k].bytes);
+    }
+}
+
+/* Exported to nsys SQLite and read back: the same rows, the same series (against SQL too). */
+static void
+test_export (void)
+{
+  g_autofree char *path = sl_test_trace_path (MEM_2024);
+  g_autofree char *out = g_build_filename (sl_test_tmpdir (), "memory-export.sqlite", NULL);
+  g_autoptr (SlTrace) trace = load (path);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (sl_export_sqlite (trace, out, G_MININT64, G_MAXINT64, &error));
+  g_assert_no_error (error);
+  check_against_sql (out);
+  g_autoptr (SlTrace) back = load (out);
+  g_assert_cmpuint (sl_trace_get_n_mem_usage (back), ==, sl_trace_get_n_mem_usage (trace));
+  g_assert_cmpuint (sl_memory_get_n_series (back), ==, sl_memory_get_n_series (trace));
+  for (guint i = 0; i < sl_memory_get_n_series (trace); i++)
+    {
+      const SlMemSeries *x = sl_memory_get_series (trace, i), *y = sl_memory_get_series (back, i);
+      g_assert_cmpint (x->kind, ==, y->kind);
+      g_assert_cmpint (x->peak, ==, y->peak);
+      g_assert_cmpint (x->peak_time, ==, y->peak_time);
+      g_assert_cmpuint (x->n_steps, ==, y->n_steps);
+    }
+  for (guint i = 0; i < sl_trace_get_n_mem_usage (trace); i++)
+    {
+      const SlMemUsage *x = sl_trace_get_mem_usage (trace, i);
+      const SlMemUsage *y = sl_trace_get_mem_usage (back, i);
+      g_assert_cmpstr (sl_trace_str (trace, x->name), ==, sl_trace_str (back, y->name));
+      g_assert_cmpuint (x->corr, ==, y->corr);
+      g_assert_cmpuint (x->address, ==, y->address);
+      g_assert_cmpuint (sl_memory_get_row_call (trace, i) != SL_NO_LINK, ==,
+                        sl_memory_get_row_call (back, i) != SL_NO_LINK);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/memory/real-files", test_real_files);
+  g_test_add_func ("/model/memory/planted", test_planted);
+  g_test_add_func ("/model/memory/cli", test_cli);
+  g_test_add_func ("/model/memory/merge", test_merge);
+  g_test_add_func ("/model/memory/export", test_export);
+  return g_test_run ();
+}
