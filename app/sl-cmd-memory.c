@@ -159,7 +159,8 @@ write_text (GString  *out,
           const char *name = alloc_name (trace, a);
           const char *call = call_name (trace, a->alloc);
           g_string_append_printf (out, "    %12s  %-13s 0x%" G_GINT64_MODIFIER
-                                       "x  since %s%s%s%s%s\n", bytes, sl_mem_kind_label (trace, a->mem_kind), a->address,
+                                       "x  since %s%s%s%s%s\n",
+                                  bytes, sl_mem_kind_label (trace, a->mem_kind), a->address,
                                   since, *call != '\0' ? "  by " : "", call,
                                   *name != '\0' ? "  " : "", name);
         }

@@ -463,6 +463,27 @@ sl_memory_get_row_call (SlTrace *trace,
   return memory_get (trace)->row_call[row];
 }
 
+guint
+sl_memory_find_call_rows (SlTrace *trace,
+                          guint32  call,
+                          guint   *out,
+                          guint    max)
+{
+  guint n = 0;
+
+  if (trace->mem_usage->len == 0 || call == SL_NO_LINK)
+    return 0;
+  SlMemory *m = memory_get (trace);
+  for (guint i = 0; i < trace->mem_usage->len; i++)   /* on a click: one pass */
+    if (m->row_call[i] == call)
+      {
+        if (n < max)
+          out[n] = i;
+        n++;
+      }
+  return n;
+}
+
 gboolean
 sl_mem_series_holds (const SlMemSeries *s,
                      const SlMemAlloc  *a)

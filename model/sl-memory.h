@@ -96,6 +96,12 @@ guint              sl_memory_live_at           (SlTrace *trace,
  * SL_NO_LINK when the trace has none. */
 guint32            sl_memory_get_row_call      (SlTrace *trace,
                                                 guint    row);
+/* The rows the CUDA call `call` (a global event id) made, in time order: up to `max` indices
+ * written to `out`; returns how many there are in all. */
+guint              sl_memory_find_call_rows    (SlTrace *trace,
+                                                guint32  call,
+                                                guint   *out,
+                                                guint    max);
 /* Whether allocation `a` belongs to series `s` (its GPU, process and kind; a GPU's series: any
  * process, a device-resident kind). */
 gboolean           sl_mem_series_holds         (const SlMemSeries *s,

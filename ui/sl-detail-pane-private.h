@@ -37,4 +37,10 @@ void       _sl_detail_graph_show   (SlDetailPane  *self,
                                     const SlLane  *lane,
                                     const SlEvent *ev);
 
+/* sl-detail-memory.c: the GPU memory a CUDA call (global event id `call`) allocated or freed:
+ * size, kind, address, name, its lifetime and the call at its other end, the GPU's use after. */
+void       _sl_detail_memory_show  (SlDetailPane  *self,
+                                    SlTrace       *trace,
+                                    guint32        call);
+
 G_END_DECLS

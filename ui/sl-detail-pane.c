@@ -738,6 +738,7 @@ show_api (SlDetailPane  *self,
       add_link (self, "Go to GPU work", gpu_lane, gpu_index);
     }
   add_event_record (self, lane->base + (guint32) (ev - lane->events));
+  _sl_detail_memory_show (self, self->trace, lane->base + (guint32) (ev - lane->events));
   /* where the call came from (CUDA_CALLCHAINS, nsys --cudabacktrace), as an OS call's */
   const guint32 *symbols, *modules;
   guint n = sl_trace_get_cuda_callchain (self->trace, lane, ev, &symbols, &modules);

@@ -84,6 +84,8 @@ hit_test (SlTimelineView *self,
     return _sl_timeline_nvtxproj_hit (self, r, x, &hit->ref, &hit->item);
   if (r->kind == ROW_GRAPHS || r->kind == ROW_GRAPH_NODES)
     return _sl_timeline_graphs_hit (self, r, x, &hit->ref, &hit->item);
+  if (r->kind == ROW_GPU_MEMORY)
+    return _sl_timeline_memory_hit (self, r, x, &hit->ref, &hit->item);
   if (r->kind == ROW_GPU_ALL)
     {
       GArray *lanes = self->gpu_lanes[r->gpu];
@@ -143,6 +145,13 @@ query_tooltip_cb (GtkWidget  *widget,
       g_autofree char *text = _sl_timeline_cpu_tooltip (self, row_get (self, ri),
                                                         x_to_time (self, x));
       gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
+  if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_GPU_MEMORY)
+    {
+      g_autofree char *text = _sl_timeline_memory_tooltip (self, row_get (self, ri), x);
+      if (text != NULL)
+        gtk_tooltip_set_text (tooltip, text);
       return text != NULL;
     }
   if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_GRAPHS)

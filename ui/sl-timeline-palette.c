@@ -52,6 +52,8 @@ static const struct
   { offsetof (Palette, graph),          0xd9568f, 1.00f, 0xc23a76, 1.00f },
   /* a CUDA event record's marker: bright against the kernels' blue it sits on */
   { offsetof (Palette, event_record),   0xffb020, 1.00f, 0xd06000, 1.00f },
+  /* memory in use: a green apart from the copies' and the running threads' */
+  { offsetof (Palette, memory),         0x2ec27e, 0.85f, 0x26a269, 0.85f },
 };
 
 GdkRGBA

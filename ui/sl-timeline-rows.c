@@ -1,5 +1,6 @@
 /* sl-timeline-rows.c: the timeline's rows: lane-header tree, collapse, vadjustment, headers. */
 #include "sl-timeline-view-private.h"
+#include "sl-memory.h"
 #include "sl-format.h"
 
 gint
@@ -136,7 +137,7 @@ add_row (SlTimelineView *self,
       if (r.collapsed && !b->expand_all)
         b->collapsed_level = level;
     }
-  else if (kind == ROW_GPU_UTIL || kind == ROW_CPU_UTIL)
+  else if (kind == ROW_GPU_UTIL || kind == ROW_CPU_UTIL || kind == ROW_GPU_MEMORY)
     r.h = ROW_UTIL_H;
   else if (kind == ROW_NVTX_PROJ)
     r.h = ROW_NVTX_H;
@@ -728,6 +729,9 @@ add_gpu_rows (SlTimelineView *self,
                            : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname);
   add_row (self, b, ROW_GROUP, 0, -1, (gint) g, g_strdup_printf ("g:%s", tag), title);
   add_row (self, b, ROW_GPU_UTIL, 1, -1, (gint) g, NULL, g_strdup ("Utilization"));
+  gint memory = sl_memory_find_gpu_series (self->trace, (gint) g);
+  if (memory >= 0 && add_row (self, b, ROW_GPU_MEMORY, 1, -1, (gint) g, NULL, g_strdup ("Memory")))
+    g_array_index (self->rows, Row, self->rows->len - 1).track = memory;
   if (from >= to)
     return;
   add_row (self, b, ROW_GPU_ALL, 1, -1, (gint) g, NULL, g_strdup ("All streams"));

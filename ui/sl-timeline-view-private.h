@@ -47,6 +47,7 @@ typedef enum
   ROW_NVTX_PROJ, /* a track of NVTX ranges projected onto a GPU (sl-timeline-nvtxproj.c) */
   ROW_GRAPHS,    /* a kernels lane's CUDA graph launches, a box each (sl-timeline-graphs.c) */
   ROW_GRAPH_NODES, /* the kernels of the launches of that lane that are open */
+  ROW_GPU_MEMORY, /* a GPU's memory in use (`track`: its sl_memory series; sl-timeline-memory.c) */
 } RowKind;
 
 typedef struct
@@ -98,6 +99,7 @@ typedef struct
   GdkRGBA sched_running, sched_runnable, sched_blocked, sched_unknown, sched_mixed;
   GdkRGBA graph;   /* a CUDA graph launch traced whole */
   GdkRGBA event_record;  /* a CUDA event record's marker and its arrows to the waits */
+  GdkRGBA memory;  /* a GPU's memory in use */
 } Palette;
 
 /*
@@ -921,6 +923,21 @@ const SlGraphGroup *_sl_timeline_graphs_menu_group (SlTimelineView *self);
 void _sl_timeline_graphs_toggle_action (GtkWidget  *widget,
                                         const char *action_name,
                                         GVariant   *parameter);
+
+/* sl-timeline-memory.c: a GPU's memory in use */
+void     _sl_timeline_memory_draw    (SlTimelineView *self,
+                                      GtkSnapshot    *snapshot,
+                                      const Frame    *f,
+                                      const Row      *r,
+                                      double          y);
+char    *_sl_timeline_memory_tooltip (SlTimelineView *self,
+                                      const Row      *r,
+                                      double          x);
+gboolean _sl_timeline_memory_hit     (SlTimelineView *self,
+                                      const Row      *r,
+                                      double          x,
+                                      SlEventRef     *ref,
+                                      SlLodItem      *item);
 
 /* sl-timeline-legend.c */
 void _sl_timeline_legend_toggle (SlTimelineView *self);

@@ -173,6 +173,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
         _sl_timeline_nvtxproj_draw (self, snapshot, &f, r, y);
       else if (r->kind == ROW_GRAPHS || r->kind == ROW_GRAPH_NODES)
         _sl_timeline_graphs_draw (self, snapshot, &f, r, y);
+      else if (r->kind == ROW_GPU_MEMORY)
+        _sl_timeline_memory_draw (self, snapshot, &f, r, y);
       else
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y + r->h - 1, f.width, 1));
