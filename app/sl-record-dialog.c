@@ -16,6 +16,8 @@ struct _SlRecordDialog
   GtkWidget *cuda, *nvtx, *osrt, *sample, *sample_hz;
   GtkWidget *delay, *duration;
   GtkWidget *capture_range, *nvtx_capture; /* none / cudaProfilerStart-Stop / NVTX range */
+  GtkWidget *capture_end, *capture_end_n;  /* --capture-range-end: stop / stop-shutdown / repeat,
+                                            * and repeat's N (0: no limit); made in _init */
   GtkWidget *output;
   GtkWidget *error;
   GtkWidget *again;
@@ -150,17 +152,54 @@ sample_toggled_cb (GtkCheckButton *check,
   gtk_widget_set_sensitive (self->sample_hz, gtk_check_button_get_active (check));
 }
 
-/* The range's name is asked for only with an NVTX capture range. */
+/* --capture-range-end's choices, in the drop-down's order */
+enum
+{
+  CAPTURE_END_STOP,
+  CAPTURE_END_STOP_SHUTDOWN, /* the default, as `sightline record`'s and nsys's */
+  CAPTURE_END_REPEAT,
+};
+
+/* The range's name is asked for only with an NVTX capture range; what ends the capture only with
+ * a capture range, and the number of ranges only for repeat. */
 static void
 capture_range_cb (GObject    *drop_down,
                   GParamSpec *pspec,
                   gpointer    data)
 {
   SlRecordDialog *self = data;
+  guint range = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->capture_range));
 
+  (void) drop_down;
   (void) pspec;
-  gtk_widget_set_sensitive (self->nvtx_capture,
-                            gtk_drop_down_get_selected (GTK_DROP_DOWN (drop_down)) == 2);
+  gtk_widget_set_sensitive (self->nvtx_capture, range == 2);
+  gtk_widget_set_sensitive (self->capture_end, range != 0);
+  gtk_widget_set_sensitive (self->capture_end_n,
+                            range != 0
+                                && gtk_drop_down_get_selected (GTK_DROP_DOWN (self->capture_end))
+                                       == CAPTURE_END_REPEAT);
+}
+
+/* The capture-range-end controls, beside the capture range's in the template's row (a drop-down
+ * of the three ends and a spin button for repeat's N). */
+static void
+capture_end_init (SlRecordDialog *self)
+{
+  static const char *const ends[] = { "Then stop", "Then stop the program", "Repeat", NULL };
+  GtkWidget *box = gtk_widget_get_parent (self->capture_range);
+
+  self->capture_end = gtk_drop_down_new_from_strings (ends);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->capture_end), CAPTURE_END_STOP_SHUTDOWN);
+  gtk_widget_set_tooltip_text (self->capture_end,
+                               "What happens when the capture range ends: stop recording and let "
+                               "the program run on, stop the program too, or record every later "
+                               "range (nsys --capture-range-end)");
+  self->capture_end_n = gtk_spin_button_new_with_range (0, 1000000, 1);
+  gtk_widget_set_tooltip_text (self->capture_end_n,
+                               "How many ranges to record with Repeat (0: all of them)");
+  gtk_box_append (GTK_BOX (box), self->capture_end);
+  gtk_box_append (GTK_BOX (box), self->capture_end_n);
+  g_signal_connect (self->capture_end, "notify::selected", G_CALLBACK (capture_range_cb), self);
 }
 
 SlRecordSettings *
@@ -206,6 +245,18 @@ sl_record_dialog_get_settings (SlRecordDialog *self)
     default: break;
     }
   s->nvtx_capture = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->nvtx_capture)));
+  if (s->capture_range != NULL)
+    {
+      int n = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->capture_end_n));
+      switch (gtk_drop_down_get_selected (GTK_DROP_DOWN (self->capture_end)))
+        {
+        case CAPTURE_END_STOP: s->capture_range_end = g_strdup ("stop"); break;
+        case CAPTURE_END_REPEAT:
+          s->capture_range_end = n > 0 ? g_strdup_printf ("repeat:%d", n) : g_strdup ("repeat");
+          break;
+        default: break; /* stop-shutdown: the default, left out as on the command line */
+        }
+    }
   s->output = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->output)));
   return s;
 }
@@ -248,6 +299,21 @@ sl_record_dialog_set_settings (SlRecordDialog         *self,
                                                                                    : 0);
   gtk_editable_set_text (GTK_EDITABLE (self->nvtx_capture),
                          s->nvtx_capture != NULL ? s->nvtx_capture : "");
+  {
+    const char *end = s->capture_range_end != NULL ? s->capture_range_end : "";
+    guint which = CAPTURE_END_STOP_SHUTDOWN;
+    double n = 0;
+    if (strcmp (end, "stop") == 0)
+      which = CAPTURE_END_STOP;
+    else if (g_str_has_prefix (end, "repeat"))
+      {
+        which = CAPTURE_END_REPEAT;
+        if (end[6] == ':')
+          n = g_ascii_strtod (end + 7, NULL);
+      }
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (self->capture_end), which);
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->capture_end_n), n);
+  }
   if (s->output != NULL && *s->output != '\0')
     gtk_editable_set_text (GTK_EDITABLE (self->output), s->output);
 }
@@ -292,6 +358,16 @@ sl_record_dialog_get_error (SlRecordDialog *self)
 {
   g_return_val_if_fail (SL_IS_RECORD_DIALOG (self), NULL);
   return gtk_widget_get_visible (self->error) ? gtk_label_get_text (GTK_LABEL (self->error)) : NULL;
+}
+
+gboolean
+sl_record_dialog_capture_end_sensitive (SlRecordDialog *self,
+                                        gboolean       *n_sensitive)
+{
+  g_return_val_if_fail (SL_IS_RECORD_DIALOG (self), FALSE);
+  if (n_sensitive != NULL)
+    *n_sensitive = gtk_widget_get_sensitive (self->capture_end_n);
+  return gtk_widget_get_sensitive (self->capture_end);
 }
 
 static void
@@ -398,6 +474,7 @@ sl_record_dialog_init (SlRecordDialog *self)
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->delay), 1);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->duration), 1);
   gtk_editable_set_text (GTK_EDITABLE (self->output), output);
+  capture_end_init (self);
   g_signal_connect (self->capture_range, "notify::selected", G_CALLBACK (capture_range_cb), self);
   capture_range_cb (G_OBJECT (self->capture_range), NULL, self);
   gtk_widget_set_visible (self->again, last != NULL);

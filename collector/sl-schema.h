@@ -75,6 +75,19 @@ extern "C"
   "  eventSyncId                      INTEGER\n"                                                   \
   ")"
 
+/* DIAGNOSTIC_EVENT as NVIDIA's SQLite export schema reference lists it: what the collection says
+ * about itself (CUPTI refused a kind, graph launches lost their exec ids).  Made only when there
+ * is something to say, as nsys does. */
+#define SL_SCHEMA_DIAGNOSTIC_EVENT_SQL                                                             \
+  "CREATE TABLE DIAGNOSTIC_EVENT (\n"                                                              \
+  "  timestamp                        INTEGER  NOT NULL,\n"                                        \
+  "  timestampType                    INTEGER  NOT NULL,\n"                                        \
+  "  source                           INTEGER  NOT NULL,\n"                                        \
+  "  severity                         INTEGER  NOT NULL,\n"                                        \
+  "  text                             TEXT     NOT NULL,\n"                                        \
+  "  globalPid                        INTEGER\n"                                                   \
+  ")"
+
 /* CUDA API calls' backtraces (nsys --cudabacktrace), one row per frame, leaf first; a
  * CUPTI_ACTIVITY_KIND_RUNTIME row's callchainId names its id.  Made only by the writers that have
  * some, as nsys does. */

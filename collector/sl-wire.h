@@ -49,6 +49,7 @@ extern "C"
     SL_WIRE_CUDA_EVENT,     /* SlWireCudaEvent: a cudaEventRecord's event on the GPU */
     SL_WIRE_GRAPH,          /* SlWireGraph: a CUDA graph launch traced whole */
     SL_WIRE_CUDA_BACKTRACE, /* SlWireCudaBacktrace + n_frames addresses: a CUDA call's stack */
+    SL_WIRE_DIAGNOSTIC,     /* SlWireDiagnostic + text: the library about the collection itself */
     SL_WIRE_N_TYPES
   } SlWireType;
 
@@ -225,9 +226,18 @@ extern "C"
     uint32_t graph_node_id_lo, graph_node_id_hi; /* 0 when not from a graph */
     uint32_t graph_id;
     int32_t cluster_x, cluster_y, cluster_z;
-    uint32_t pad;
+    uint32_t flags; /* SL_WIRE_KERNEL_* */
     /* followed by the (usually mangled) kernel name */
   } SlWireKernel;
+
+/* SlWireKernel.flags: the running CUPTI's kernel record has no cluster dimensions (before CUDA
+ * 11.8's CUpti_ActivityKernel8): cluster_* are not known, and written as NULL */
+#define SL_WIRE_KERNEL_NO_CLUSTER 0x1u
+
+/* An event_sync_id the running CUPTI's record lacks (before CUDA 12.8's
+ * CUpti_ActivitySynchronization2 and CUpti_ActivityCudaEvent2): written as NULL, where
+ * UINT32_MAX, CUPTI's own "none", is written as nsys writes it */
+#define SL_WIRE_ABSENT_ID UINT64_MAX
 
   typedef struct
   {
@@ -272,7 +282,8 @@ extern "C"
     uint32_t correlation_id;
     uint32_t sync_type; /* SL_SYNC_* */
     uint32_t event_id;  /* UINT32_MAX: none */
-    uint64_t event_sync_id; /* the event record waited for (SlWireCudaEvent); UINT32_MAX: none */
+    uint64_t event_sync_id; /* the event record waited for (SlWireCudaEvent); UINT32_MAX: none;
+                             * SL_WIRE_ABSENT_ID: not in this CUPTI's record */
   } SlWireSync;
 
   /* CUPTI_ACTIVITY_KIND_CUDA_EVENT: a cudaEventRecord, once per record of an event. */
@@ -280,7 +291,7 @@ extern "C"
   {
     SlWireHeader h;
     uint64_t timestamp_ns;  /* on the GPU when it was reached; 0: not collected (the default) */
-    uint64_t event_sync_id; /* what SlWireSync.event_sync_id names it by */
+    uint64_t event_sync_id; /* what SlWireSync.event_sync_id names it by; SL_WIRE_ABSENT_ID */
     uint32_t device_id;
     uint32_t context_id;
     uint32_t stream_id;
@@ -380,8 +391,15 @@ extern "C"
     SL_DROP_PYTHON,
     SL_DROP_PYTHON_TORN,
     SL_DROP_PYTHON_CODE,
+    /* not lost: CUDA graph launches whose exec id was overwritten in the library's table of
+     * launches (SL_WIRE_GRAPH_EXEC_SLOTS) before their GRAPH_TRACE record came: rows written
+     * with graphExecId 0 */
+    SL_DROP_GRAPH_EXEC,
     SL_DROP_N_SOURCES
   } SlDropSource;
+
+/* the injection library's table of graph launches noted for their exec's id */
+#define SL_WIRE_GRAPH_EXEC_SLOTS 8192
 
   typedef struct
   {
@@ -399,6 +417,30 @@ extern "C"
     int32_t status; /* exit status, or -signal */
     uint32_t pad;
   } SlWireBye;
+
+  /* SlWireDiagnostic.kind */
+  typedef enum
+  {
+    SL_DIAG_MESSAGE,         /* a DIAGNOSTIC_EVENT row: the text, at its severity */
+    SL_DIAG_CUDA_GRAPH_MODE, /* the --cuda-graph-trace mode in effect ("Graph" or "Node", as nsys
+                              * names it): replaces the requested one in META_DATA_CAPTURE */
+  } SlDiagKind;
+
+/* SlWireDiagnostic.severity: ENUM_DIAGNOSTIC_SEVERITY_LEVEL's values */
+#define SL_DIAG_INFO    1
+#define SL_DIAG_WARNING 2
+#define SL_DIAG_ERROR   3
+
+  /* Something the library says about the collection itself (CUPTI refused a kind, another
+   * subscriber holds CUPTI's callbacks): a handful per process at most. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    uint32_t kind;     /* SlDiagKind */
+    uint32_t severity; /* ENUM_DIAGNOSTIC_SEVERITY_LEVEL: 1 info, 2 warning, 3 error */
+    /* followed by the text */
+  } SlWireDiagnostic;
 
   /* A thread switched in or out of a CPU.  The daemon makes these from perf context-switch
    * records or from polling /proc, and queues them as if a target had sent them; h.tid is the

@@ -2381,6 +2381,102 @@ test_record_bad_input (void)
   sl_test_iterate_for (50);
 }
 
+/* The value of `key=` among the record request's words, NULL when it has none. */
+static const char *
+request_value (GPtrArray  *msg,
+               const char *key)
+{
+  size_t n = strlen (key);
+
+  for (guint i = 0; i < msg->len; i++)
+    {
+      const char *w = g_ptr_array_index (msg, i);
+      if (w != NULL && strncmp (w, key, n) == 0 && w[n] == '=')
+        return w + n + 1;
+    }
+  return NULL;
+}
+
+/* The capture range's end (nsys --capture-range-end) beside the capture range: taken only with
+ * a range, N only with repeat; what the dialog gives is what the daemon is asked for. */
+static void
+test_record_capture_end (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("exit", "capture-end.sqlite");
+  SlRecordDialog *dialog;
+  gboolean n_on = TRUE;
+
+  gtk_window_present (GTK_WINDOW (window));
+  dialog = sl_window_show_record_dialog (window);
+
+  /* the whole run: no end to choose, none asked for */
+  g_clear_pointer (&s->capture_range, g_free);
+  g_clear_pointer (&s->capture_range_end, g_free);
+  sl_record_dialog_set_settings (dialog, s);
+  g_assert_false (sl_record_dialog_capture_end_sensitive (dialog, &n_on));
+  g_assert_false (n_on);
+  {
+    g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+    g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
+    g_assert_null (got->capture_range_end);
+    g_assert_null (request_value (msg, "capture_range_end"));
+  }
+
+  /* an NVTX range repeated 3 times */
+  s->capture_range = g_strdup ("nvtx");
+  g_free (s->nvtx_capture);
+  s->nvtx_capture = g_strdup ("step");
+  s->capture_range_end = g_strdup ("repeat:3");
+  sl_record_dialog_set_settings (dialog, s);
+  g_assert_true (sl_record_dialog_capture_end_sensitive (dialog, &n_on));
+  g_assert_true (n_on);
+  {
+    g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+    g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
+    g_assert_cmpstr (got->capture_range_end, ==, "repeat:3");
+    g_assert_cmpstr (request_value (msg, "capture_range"), ==, "nvtx");
+    g_assert_cmpstr (request_value (msg, "nvtx_capture"), ==, "step");
+    g_assert_cmpstr (request_value (msg, "capture_range_end"), ==, "repeat:3");
+  }
+  sl_test_iterate_for (100);
+  sl_test_screenshot (GTK_WIDGET (dialog), "record-dialog-capture-end");
+
+  /* cudaProfilerApi, then stop: N is repeat's only */
+  g_free (s->capture_range);
+  s->capture_range = g_strdup ("cudaProfilerApi");
+  g_free (s->capture_range_end);
+  s->capture_range_end = g_strdup ("stop");
+  sl_record_dialog_set_settings (dialog, s);
+  g_assert_true (sl_record_dialog_capture_end_sensitive (dialog, &n_on));
+  g_assert_false (n_on);
+  {
+    g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+    g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
+    g_assert_cmpstr (request_value (msg, "capture_range"), ==, "cudaProfilerApi");
+    g_assert_cmpstr (request_value (msg, "capture_range_end"), ==, "stop");
+  }
+
+  /* repeat with no limit, and stop-shutdown (the default: left out, as on the command line) */
+  g_free (s->capture_range_end);
+  s->capture_range_end = g_strdup ("repeat");
+  sl_record_dialog_set_settings (dialog, s);
+  {
+    g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+    g_assert_cmpstr (got->capture_range_end, ==, "repeat");
+  }
+  g_clear_pointer (&s->capture_range_end, g_free);
+  sl_record_dialog_set_settings (dialog, s);
+  {
+    g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+    g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
+    g_assert_null (request_value (msg, "capture_range_end"));
+  }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (50);
+}
+
 static gboolean
 has_tables (gpointer data)
 {
@@ -2469,6 +2565,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/first-look", test_first_look);
   g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
+  g_test_add_func ("/ui-app/record/capture-end", test_record_capture_end);
   g_test_add_func ("/ui-app/record/live", test_record_live);
   g_test_add_func ("/ui-app/record/stop-question", test_record_stop_question);
   g_test_add_func ("/ui-app/record/daemon-dies", test_record_daemon_dies);

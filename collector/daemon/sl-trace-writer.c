@@ -179,6 +179,7 @@ enum
   ST_GRAPH,
   ST_CUDA_CHAIN,
   ST_API_CHAIN,
+  ST_DIAGNOSTIC,
   N_ALL_STMTS
 };
 
@@ -254,6 +255,10 @@ static const char *const stmt_sql[N_ALL_STMTS] = {
   [ST_CUDA_CHAIN] = "INSERT INTO CUDA_CALLCHAINS (id, stackDepth, symbol, module, unresolved, "
                     "originalIP) VALUES (?, ?, ?, ?, ?, ?)",
   [ST_API_CHAIN] = "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = ? WHERE rowid = ?",
+  /* timestampType 0 as the export writes it; source 1: the injection library (nsys's
+   * ENUM_DIAGNOSTIC_SOURCE_TYPE) */
+  [ST_DIAGNOSTIC] = "INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, severity, "
+                    "text, globalPid) VALUES (?, 0, 1, ?, ?, ?)",
 };
 
 struct _SlTraceWriter
@@ -283,6 +288,8 @@ struct _SlTraceWriter
   SlPyCodes     *py_codes;
   uint64_t       n_py_unread[3]; /* samples whose Python stack the library could not read, by why:
                                   * SL_DROP_PYTHON, _TORN, _CODE */
+  uint64_t       n_graph_exec_lost; /* graph launches written with graphExecId 0 for want of room
+                                     * in the library's table (SL_DROP_GRAPH_EXEC) */
   bool           in_tx;
   uint64_t       t_min, t_max;
   uint64_t       from_ns, to_ns;
@@ -1206,6 +1213,78 @@ lazy_stmt (SlTraceWriter *w,
   return w->stmts[stmt];
 }
 
+/* eventSyncId: CUPTI's "none" (32 bits wide in this 64-bit column) as nsys writes it,
+ * 4294967295; NULL where the running CUPTI's record has no such field (SL_WIRE_ABSENT_ID). */
+static void
+bind_sync_id (sqlite3_stmt *st,
+              int           col,
+              uint64_t      v)
+{
+  if (v == SL_WIRE_ABSENT_ID)
+    sqlite3_bind_null (st, col);
+  else
+    sqlite3_bind_int64 (st, col, v >= UINT32_MAX ? NO_ID : (int64_t) v);
+}
+
+/* A DIAGNOSTIC_EVENT row (the table made with the first); `pid` 0: of no process. */
+static bool
+write_diagnostic (SlTraceWriter *w,
+                  uint64_t       time_ns,
+                  uint32_t       severity,
+                  const char    *text,
+                  int32_t        pid)
+{
+  sqlite3_stmt *st;
+
+  if (!begin_tx (w) || (st = lazy_stmt (w, ST_DIAGNOSTIC, SL_SCHEMA_DIAGNOSTIC_EVENT_SQL)) == NULL)
+    return false;
+  sqlite3_bind_int64 (st, 1, (int64_t) time_ns);
+  sqlite3_bind_int (st, 2, severity <= SL_DIAG_ERROR ? (int) severity : 0);
+  sqlite3_bind_text (st, 3, text, -1, SQLITE_TRANSIENT);
+  if (pid != 0)
+    sqlite3_bind_int64 (st, 4, gpid (pid));
+  else
+    sqlite3_bind_null (st, 4);
+  bool ok = sqlite3_step (st) == SQLITE_DONE;
+  sqlite3_reset (st);
+  return ok;
+}
+
+/* What the library says about the collection: a DIAGNOSTIC_EVENT row, or the CUDA graph mode in
+ * effect, which replaces the requested one the daemon wrote at the start (CUPTI may refuse
+ * GRAPH_TRACE: graphs are then traced by node). */
+static bool
+add_diagnostic (SlTraceWriter          *w,
+                int32_t                 pid,
+                const SlWireDiagnostic *d)
+{
+  const char *text = record_text (&d->h, sizeof *d);
+
+  if (text == NULL)
+    return false;
+  if (d->kind == SL_DIAG_CUDA_GRAPH_MODE)
+    {
+      static const char name[] = "PROCESS_0:CUDA_GRAPH_TRACE_OPTIONS:MODE";
+      sqlite3_stmt *st = NULL;
+      if (strcmp (text, "Graph") != 0 && strcmp (text, "Node") != 0)
+        return false;
+      if (sqlite3_prepare_v2 (w->db, "UPDATE META_DATA_CAPTURE SET value = ? WHERE name = ?", -1,
+                              &st, NULL)
+          != SQLITE_OK)
+        return false;
+      sqlite3_bind_text (st, 1, text, -1, SQLITE_STATIC);
+      sqlite3_bind_text (st, 2, name, -1, SQLITE_STATIC);
+      bool ok = sqlite3_step (st) == SQLITE_DONE;
+      sqlite3_finalize (st);
+      if (ok && sqlite3_changes (w->db) == 0)
+        sl_trace_writer_add_meta (w, name, text);
+      return ok;
+    }
+  if (d->kind != SL_DIAG_MESSAGE || *text == '\0')
+    return false;
+  return write_diagnostic (w, d->time_ns, d->severity, text, pid);
+}
+
 /* The columns every GPU activity table starts with: start, end, deviceId, contextId, (green
  * context: 0 in the SQL), streamId, correlationId, globalPid.  Returns the statement with 1…7
  * bound; the caller binds the rest. */
@@ -1332,9 +1411,12 @@ add_gpu_record (SlTraceWriter      *w,
           sqlite3_bind_int64 (st, c++, k->graph_id);
         else
           sqlite3_bind_null (st, c++);
-        sqlite3_bind_int (st, c++, k->cluster_x);
-        sqlite3_bind_int (st, c++, k->cluster_y);
-        sqlite3_bind_int (st, c++, k->cluster_z);
+        const int32_t cluster[3] = { k->cluster_x, k->cluster_y, k->cluster_z };
+        for (int i = 0; i < 3; i++)
+          if ((k->flags & SL_WIRE_KERNEL_NO_CLUSTER) != 0)
+            sqlite3_bind_null (st, c++); /* an older CUPTI's record has none */
+          else
+            sqlite3_bind_int (st, c++, cluster[i]);
         break;
       }
     case SL_WIRE_MEMCPY:
@@ -1376,8 +1458,7 @@ add_gpu_record (SlTraceWriter      *w,
         sqlite3_bind_int (st, 8, (int) s->sync_type);
         bind_u32_or_none (st, 9, s->event_id);
         /* CUPTI's "none" is 32 bits wide in this 64-bit field: nsys writes 4294967295 */
-        sqlite3_bind_int64 (st, 10, s->event_sync_id >= UINT32_MAX ? NO_ID
-                                                                   : (int64_t) s->event_sync_id);
+        bind_sync_id (st, 10, s->event_sync_id);
         break;
       }
     case SL_WIRE_CUDA_EVENT:
@@ -1393,8 +1474,7 @@ add_gpu_record (SlTraceWriter      *w,
         sqlite3_bind_int64 (st, 5, e->correlation_id);
         sqlite3_bind_int64 (st, 6, gpid (p->pid));
         sqlite3_bind_int64 (st, 7, e->event_id);
-        sqlite3_bind_int64 (st, 8, e->event_sync_id >= UINT32_MAX ? NO_ID
-                                                                  : (int64_t) e->event_sync_id);
+        bind_sync_id (st, 8, e->event_sync_id);
         if (e->timestamp_ns != 0)
           seen_time (w, NULL, e->timestamp_ns, e->timestamp_ns);
         break;
@@ -1517,6 +1597,7 @@ fixed_size (uint16_t type)
     case SL_WIRE_CUDA_EVENT: return sizeof (SlWireCudaEvent);
     case SL_WIRE_GRAPH: return sizeof (SlWireGraph);
     case SL_WIRE_CUDA_BACKTRACE: return sizeof (SlWireCudaBacktrace);
+    case SL_WIRE_DIAGNOSTIC: return sizeof (SlWireDiagnostic);
     default: return SIZE_MAX;
     }
 }
@@ -1813,6 +1894,13 @@ sl_trace_writer_add (SlTraceWriter      *w,
             ok = true;
             break;
           }
+        if (d->source == SL_DROP_GRAPH_EXEC)
+          {
+            /* not lost either: rows with graphExecId 0, said once at the end */
+            w->n_graph_exec_lost += d->count;
+            ok = true;
+            break;
+          }
         static const char *const sources[] = { "ring buffer full", "CUPTI", "samples" };
         sqlite3_stmt *st = w->stmts[ST_DROPPED];
         sqlite3_bind_int64 (st, 1, (int64_t) d->time_ns);
@@ -1826,6 +1914,9 @@ sl_trace_writer_add (SlTraceWriter      *w,
         ok = true;
         break;
       }
+    case SL_WIRE_DIAGNOSTIC:
+      ok = add_diagnostic (w, pid, (const SlWireDiagnostic *) h);
+      break;
     case SL_WIRE_BYE:
       ok = true;
       break;
@@ -1935,6 +2026,17 @@ sl_trace_writer_end (SlTraceWriter *w,
                 ", code object unreadable: %" PRIu64, why[0], why[1], why[2]);
       sl_trace_writer_add_meta (w, "PythonStacksUnreadWhy", text);
       memset (why, 0, sizeof w->n_py_unread); /* once, whether ended by _end() or _finish() */
+    }
+  if (w->n_graph_exec_lost > 0)
+    {
+      char text[320];
+      snprintf (text, sizeof text,
+                "%" PRIu64 " CUDA graph launches have graphExecId 0 in "
+                "CUPTI_ACTIVITY_KIND_GRAPH_TRACE: more launches were in flight than the "
+                "injection library's table of launches holds (%u), and theirs were overwritten",
+                w->n_graph_exec_lost, (unsigned) SL_WIRE_GRAPH_EXEC_SLOTS);
+      write_diagnostic (w, w->t_max, SL_DIAG_WARNING, text, 0);
+      w->n_graph_exec_lost = 0;
     }
   return sl_trace_writer_commit (w, error);
 }

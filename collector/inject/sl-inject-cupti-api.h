@@ -26,6 +26,7 @@ typedef struct
   __typeof__ (cuptiGetResultString)                  *GetResultString;
   __typeof__ (cuptiGetGraphExecId)                   *GetGraphExecId;
   __typeof__ (cuptiGetTimestamp)                     *GetTimestamp;
+  __typeof__ (cuptiGetVersion)                       *GetVersion;
   __typeof__ (cuptiSetThreadIdType)                  *SetThreadIdType;
   __typeof__ (cuptiSubscribe)                        *Subscribe;
 } SlCuptiApi;
@@ -37,7 +38,9 @@ SL_HIDDEN extern SlCuptiApi _sl_cupti_api;
  * was built with and in /usr/local/cuda.  FALSE, with the reason in `why`, when it cannot be
  * opened or lacks a function the library needs (cuptiActivityRegisterTimestampCallback may be
  * missing: an older CUPTI; the callback API's cuptiSubscribe, cuptiEnableCallback and
- * cuptiGetGraphExecId too: graph launches then have no graphExecId).  Not async-signal-safe;
+ * cuptiGetGraphExecId too: graph launches then have no graphExecId; cuptiGetVersion, which every
+ * CUPTI has, is looked up as optional all the same: without it, records are read as the
+ * headers' version lays them out).  Not async-signal-safe;
  * thread-safe. */
 SL_HIDDEN bool _sl_cupti_load (char *why, size_t len);
 
@@ -54,5 +57,6 @@ SL_HIDDEN bool _sl_cupti_load (char *why, size_t len);
 #define cuptiGetResultString                   (_sl_cupti_api.GetResultString)
 #define cuptiGetGraphExecId                    (_sl_cupti_api.GetGraphExecId)
 #define cuptiGetTimestamp                      (_sl_cupti_api.GetTimestamp)
+#define cuptiGetVersion                        (_sl_cupti_api.GetVersion)
 #define cuptiSetThreadIdType                   (_sl_cupti_api.SetThreadIdType)
 #define cuptiSubscribe                         (_sl_cupti_api.Subscribe)

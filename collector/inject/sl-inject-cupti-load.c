@@ -71,6 +71,7 @@ load (void)
     F (GetGraphExecId, true),
     F (GetResultString, false),
     F (GetTimestamp, false),
+    F (GetVersion, true),
     F (SetThreadIdType, false),
     F (Subscribe, true),
 #undef F

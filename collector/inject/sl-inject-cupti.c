@@ -39,7 +39,7 @@
 #define SL_CUPTI_MAX_ERRORS  4          /* lines on stderr at most, for the whole process */
 #define SL_CUPTI_MAX_CONTEXTS 256       /* contexts remembered for their device */
 #define SL_CUPTI_FLUSH_MS    500        /* completed buffers are fetched this often */
-#define SL_CUPTI_GRAPH_EXECS 8192       /* graph launches remembered for their exec's id */
+#define SL_CUPTI_GRAPH_EXECS SL_WIRE_GRAPH_EXEC_SLOTS /* graph launches noted for their exec's id */
 
 /* nsys's --cudabacktrace classes of CUDA call, one bit each in a cbid's class */
 enum
@@ -51,6 +51,21 @@ enum
   SL_BT_N
 };
 #define SL_BT_DEFAULT_NS 80000 /* nsys's threshold where the option names none */
+
+/* CUPTI's activity buffers hold the records of the libcupti that runs, not of the headers we
+ * were built with: each CUPTI writes its newest version of a kind's struct (an older driver or
+ * toolkit at run time writes older, shorter ones).  Each newer version keeps its predecessors'
+ * fields where they were and adds at the end (checked with offsetof over cupti_activity.h and
+ * cupti_activity_deprecated.h of CUDA 13 for every field read below), so a record is read through
+ * the newest struct, and a field only when the running CUPTI's API version (cuptiGetVersion,
+ * CUPTI_API_VERSION's history in cupti_version.h) writes the version that has it.  Where the
+ * headers say "deprecated in CUDA X" of the older struct, X is where the newer one came. */
+#define SL_CUPTI_V_11_0 13 /* CUDA 11.0: CUpti_ActivityKernel5 (graphNodeId, graphId) */
+#define SL_CUPTI_V_11_8 18 /* CUDA 11.8: CUpti_ActivityKernel8 (clusterX/Y/Z,
+                            * localMemoryTotal_v2) */
+#define SL_CUPTI_V_12_8 26 /* CUDA 12.8: CUpti_ActivityCudaEvent2 (deviceId, deviceTimestamp,
+                            * cudaEventSyncId), CUpti_ActivitySynchronization2
+                            * (cudaEventSyncId); from 13.0 on the version is 130000 and up */
 
 /* ENUM_CUDA_MEM_KIND values sl-schema.h does not name */
 #define SL_MEM_KIND_DEVICE_STATIC  5
@@ -69,6 +84,7 @@ static struct
   _Atomic int started; /* activity enabled: flush and stop have something to do */
   pid_t started_pid;   /* in this process: a forked child has CUPTI's state, not its threads */
   _Atomic int errors;
+  _Atomic uint32_t version; /* cuptiGetVersion's, 0 until asked (cupti_version()) */
   int64_t time_offset; /* added to CUPTI times when the timestamp callback was refused */
 
   pthread_mutex_t pool_lock;
@@ -190,6 +206,24 @@ check (SlCuptiFailures *f,
   else
     f->more++;
   return false;
+}
+
+/* The running CUPTI's API version: which record versions its buffers hold.  Asked once; a CUPTI
+ * that cannot say is taken to be the one of our headers. */
+static uint32_t
+cupti_version (void)
+{
+  uint32_t v = atomic_load_explicit (&cu.version, memory_order_relaxed);
+  uint32_t got = 0;
+
+  if (v != 0)
+    return v;
+  v = CUPTI_API_VERSION;
+  if (_sl_cupti_load (NULL, 0) && cuptiGetVersion != NULL && cuptiGetVersion (&got) == CUPTI_SUCCESS
+      && got != 0)
+    v = got;
+  atomic_store_explicit (&cu.version, v, memory_order_relaxed);
+  return v;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -457,10 +491,39 @@ emit (uint16_t    type,
   _sl_emit_end (rec);
 }
 
+/* A message for the trace's DIAGNOSTIC_EVENT (SL_DIAG_MESSAGE at `severity`), or the graph mode
+ * in effect (SL_DIAG_CUDA_GRAPH_MODE): a few per process, at start. */
+static void
+diagnose (uint32_t    kind,
+          uint32_t    severity,
+          const char *text)
+{
+  SlWireDiagnostic w = { 0 };
+
+  w.time_ns = _sl_now ();
+  w.kind = kind;
+  w.severity = severity;
+  emit (SL_WIRE_DIAGNOSTIC, &w, sizeof w, text, 0);
+}
+
+/* The same said on stderr (the recorded program's, which `sightline record` shares) and in the
+ * trace: "sightline: " and a newline around the first, not the second. */
+static void
+say_and_diagnose (uint32_t    severity,
+                  const char *text)
+{
+  char line[640];
+
+  snprintf (line, sizeof line, "sightline: %s\n", text);
+  say (line);
+  diagnose (SL_DIAG_MESSAGE, severity, text);
+}
+
 static void
 emit_kernel (const CUpti_ActivityKernel10 *k)
 {
   SlWireKernel w = { 0 };
+  uint32_t version = cupti_version ();
 
   if (!_sl_capture_covers (session_time (k->start)))
     return; /* outside the capture ranges */
@@ -481,17 +544,27 @@ emit_kernel (const CUpti_ActivityKernel10 *k)
   w.dynamic_shared_memory = k->dynamicSharedMemory;
   w.local_memory_per_thread = k->localMemoryPerThread;
   /* the 32-bit field overflows on big GPUs (H100: 250 MB); _v2 is its 64-bit successor */
-  w.local_memory_total = k->localMemoryTotal_v2 != 0 ? k->localMemoryTotal_v2 : k->localMemoryTotal;
+  w.local_memory_total = version >= SL_CUPTI_V_11_8 && k->localMemoryTotal_v2 != 0
+                             ? k->localMemoryTotal_v2
+                             : k->localMemoryTotal;
   w.grid_id = k->gridId;
   w.launch_type = launch_type (k->launchType);
   w.cache_config = cache_config (k);
   w.shared_memory_executed = k->sharedMemoryExecuted;
-  w.graph_node_id_lo = (uint32_t) k->graphNodeId;
-  w.graph_node_id_hi = (uint32_t) (k->graphNodeId >> 32);
-  w.graph_id = k->graphId;
-  w.cluster_x = (int32_t) k->clusterX;
-  w.cluster_y = (int32_t) k->clusterY;
-  w.cluster_z = (int32_t) k->clusterZ;
+  if (version >= SL_CUPTI_V_11_0)
+    {
+      w.graph_node_id_lo = (uint32_t) k->graphNodeId;
+      w.graph_node_id_hi = (uint32_t) (k->graphNodeId >> 32);
+      w.graph_id = k->graphId;
+    }
+  if (version >= SL_CUPTI_V_11_8)
+    {
+      w.cluster_x = (int32_t) k->clusterX;
+      w.cluster_y = (int32_t) k->clusterY;
+      w.cluster_z = (int32_t) k->clusterZ;
+    }
+  else
+    w.flags |= SL_WIRE_KERNEL_NO_CLUSTER;
   emit (SL_WIRE_KERNEL, &w, sizeof w, k->name != NULL ? k->name : "", 0);
 }
 
@@ -574,8 +647,9 @@ emit_sync (const CUpti_ActivitySynchronization2 *s)
   w.correlation_id = s->correlationId;
   w.sync_type = sync_type (s->type);
   w.event_id = s->cudaEventId;
-  /* CUPTI_SYNCHRONIZATION_INVALID_VALUE (32 bits) where no event is waited for */
-  w.event_sync_id = s->cudaEventSyncId;
+  /* CUPTI_SYNCHRONIZATION_INVALID_VALUE (32 bits) where no event is waited for; not in the
+   * records before CUpti_ActivitySynchronization2 */
+  w.event_sync_id = cupti_version () >= SL_CUPTI_V_12_8 ? s->cudaEventSyncId : SL_WIRE_ABSENT_ID;
   emit (SL_WIRE_SYNC, &w, sizeof w, NULL, 0);
 }
 
@@ -584,9 +658,20 @@ emit_cuda_event (const CUpti_ActivityCudaEvent2 *e)
 {
   SlWireCudaEvent w = { 0 };
 
-  w.timestamp_ns = session_time (e->deviceTimestamp);
-  w.event_sync_id = e->cudaEventSyncId;
-  w.device_id = e->deviceId;
+  if (cupti_version () >= SL_CUPTI_V_12_8)
+    {
+      w.timestamp_ns = session_time (e->deviceTimestamp);
+      w.event_sync_id = e->cudaEventSyncId;
+      w.device_id = e->deviceId;
+    }
+  else
+    {
+      /* CUpti_ActivityCudaEvent: no device, no time on the GPU, nothing a synchronization names
+       * it by; the device is its context's */
+      w.timestamp_ns = 0;
+      w.event_sync_id = SL_WIRE_ABSENT_ID;
+      w.device_id = context_device (e->contextId);
+    }
   w.context_id = e->contextId;
   w.stream_id = e->streamId;
   w.correlation_id = e->correlationId;
@@ -594,14 +679,22 @@ emit_cuda_event (const CUpti_ActivityCudaEvent2 *e)
   emit (SL_WIRE_CUDA_EVENT, &w, sizeof w, NULL, 0);
 }
 
-/* The exec's id a graph launch's callback left for `correlation_id`, 0 when it did not. */
+/* The exec's id a graph launch's callback left for `correlation_id`, 0 when it did not.  A slot
+ * that a later launch took (more than SL_CUPTI_GRAPH_EXECS launches between a launch and its
+ * record's flush) lost this one's id: counted as SL_DROP_GRAPH_EXEC, which the trace reports. */
 static uint32_t
 graph_exec_of (uint32_t correlation_id)
 {
   uint64_t v = atomic_load_explicit (&cu.graph_execs[correlation_id % SL_CUPTI_GRAPH_EXECS],
                                      memory_order_relaxed);
+  uint32_t noted = (uint32_t) (v >> 32);
 
-  return (uint32_t) (v >> 32) == correlation_id ? (uint32_t) v : 0;
+  if (noted == correlation_id)
+    return (uint32_t) v;
+  /* correlation ids grow: the difference as 32 signed bits survives their wrap */
+  if (v != 0 && (int32_t) (noted - correlation_id) > 0)
+    _sl_count_drop (SL_DROP_GRAPH_EXEC, 1);
+  return 0;
 }
 
 static void
@@ -1079,9 +1172,11 @@ enable_cbid (SlCuptiFailures       *f,
 /* Subscribes to the calls we need a callback for: graph launches (graphExecId), the classes of
  * --cudabacktrace, cudaProfilerStart/Stop (--capture-range=cudaProfilerApi).  A CUPTI without
  * the callback API, or another subscriber (CUPTI allows one), costs those: the rows are written
- * with graphExecId 0 and no backtraces, a capture range never starts (said on stderr). */
+ * with graphExecId 0 and no backtraces, a capture range never starts (said on stderr and in the
+ * trace's DIAGNOSTIC_EVENT; where CUPTI records no kernel at all, in start-up's one line). */
 static void
-callbacks_start (SlCuptiFailures *f)
+callbacks_start (SlCuptiFailures *f,
+                 bool             kernels)
 {
   static const struct
   {
@@ -1104,11 +1199,40 @@ callbacks_start (SlCuptiFailures *f)
 
   if (!cu.graph_trace && !backtraces && !profiler_api)
     return;
-  if (cuptiSubscribe == NULL || cuptiEnableCallback == NULL
-      || !check (f, "cuptiSubscribe", cuptiSubscribe (&subscriber, api_cb, NULL)))
+  CUptiResult r = cuptiSubscribe == NULL || cuptiEnableCallback == NULL
+                      ? CUPTI_ERROR_NOT_SUPPORTED
+                      : cuptiSubscribe (&subscriber, api_cb, NULL);
+  if (r != CUPTI_SUCCESS && !kernels)
     {
-      if (profiler_api)
-        say ("sightline: CUPTI's callbacks are not available: the capture range never starts\n");
+      /* CUPTI refuses everything (no driver): one line says so */
+      check (f, "cuptiSubscribe", r);
+      return;
+    }
+  if (r != CUPTI_SUCCESS)
+    {
+      /* what the callbacks were for, said in the trace and on stderr: not a silent loss */
+      char lost[160], text[600];
+      snprintf (lost, sizeof lost, "%s%s%s%s%s",
+                cu.graph_trace ? "graph launches' graphExecId" : "",
+                cu.graph_trace && (backtraces || profiler_api) ? ", " : "",
+                backtraces ? "CUDA backtraces (--cudabacktrace)" : "",
+                backtraces && profiler_api ? ", " : "",
+                profiler_api ? "the cudaProfilerApi capture range, which never starts" : "");
+      if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+        snprintf (text, sizeof text,
+                  "another CUPTI subscriber is in this process (the program's own profiler, such "
+                  "as PyTorch's Kineto, or another CUPTI tool; CUPTI allows one): cuptiSubscribe "
+                  "failed: %s.  CUDA activity is recorded, without %s.  Turn the program's own "
+                  "profiler off, or record without CUDA tracing (-t nvtx,osrt)",
+                  result_text (r), lost);
+      else
+        snprintf (text, sizeof text,
+                  "CUPTI's callbacks are not available (cuptiSubscribe: %s): CUDA activity is "
+                  "recorded, without %s",
+                  cuptiSubscribe == NULL || cuptiEnableCallback == NULL ? "not in this CUPTI"
+                                                                        : result_text (r),
+                  lost);
+      say_and_diagnose (SL_DIAG_WARNING, text);
       return;
     }
   if (cu.graph_trace && cuptiGetGraphExecId != NULL)
@@ -1265,12 +1389,27 @@ _sl_cupti_start (void)
           if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
             kernels = ok;
         }
-      /* nsys's default is graph; node leaves GRAPH_TRACE off, and CUPTI reports the nodes */
+      /* nsys's default is graph; node leaves GRAPH_TRACE off, and CUPTI reports the nodes, as
+       * it does when GRAPH_TRACE is refused: the mode in effect is what the trace says */
       cu.graph_trace = graph_mode == NULL || strcmp (graph_mode, "node") != 0;
-      if (cu.graph_trace)
-        check (&f, "cuptiActivityEnable(GRAPH_TRACE)",
-               cuptiActivityEnable (CUPTI_ACTIVITY_KIND_GRAPH_TRACE));
-      callbacks_start (&f);
+      if (cu.graph_trace && kernels)
+        {
+          CUptiResult r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+          if (r != CUPTI_SUCCESS)
+            {
+              char text[320];
+              cu.graph_trace = false;
+              snprintf (text, sizeof text,
+                        "--cuda-graph-trace=graph could not be enabled "
+                        "(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE): %s): CUDA graphs "
+                        "are traced by node, each kernel of a launch a row of its own",
+                        result_text (r));
+              say_and_diagnose (SL_DIAG_WARNING, text);
+            }
+        }
+      if (kernels)
+        diagnose (SL_DIAG_CUDA_GRAPH_MODE, SL_DIAG_INFO, cu.graph_trace ? "Graph" : "Node");
+      callbacks_start (&f, kernels);
     }
   if (f.what != NULL)
     {
@@ -1279,9 +1418,9 @@ _sl_cupti_start (void)
       char more[48] = "";
       if (f.more > 0)
         snprintf (more, sizeof more, " (and %u more)", f.more);
-      snprintf (line, sizeof line, "sightline: %s%s failed: %s%s\n",
+      snprintf (line, sizeof line, "%s%s failed: %s%s",
                 kernels ? "" : "no CUDA activity recorded: ", f.what, result_text (f.result), more);
-      say (line);
+      say_and_diagnose (kernels ? SL_DIAG_WARNING : SL_DIAG_ERROR, line);
     }
   cu.started_pid = getpid ();
   atomic_store (&cu.started, kernels ? 1 : 0);

@@ -18,8 +18,19 @@
  * Buffers: one at a time, asked of the client when the first record comes and handed back when
  * full or flushed (on the thread that made the record or called cuptiActivityFlushAll: CUPTI
  * uses a worker thread for full buffers, a test needs no more than one 8 MiB buffer).  A few
- * hundred records per test program; nothing here is fast, all of it is checked. */
+ * hundred records per test program; nothing here is fast, all of it is checked.
+ *
+ * What a test asks of it by environment variables (read in the recorded program):
+ *   FAKE_CUPTI_VERSION=N       cuptiGetVersion says N, and the buffers hold the record versions
+ *                              that CUPTI writes: below 26 (CUDA 12.8) CUpti_ActivityCudaEvent
+ *                              and CUpti_ActivitySynchronization, below 18 (CUDA 11.8)
+ *                              CUpti_ActivityKernel7 (each the newer one's first bytes)
+ *   FAKE_CUPTI_NO_GRAPH_TRACE=1  cuptiActivityEnable(GRAPH_TRACE) fails (CUPTI_ERROR_NOT_SUPPORTED)
+ *   FAKE_CUPTI_SUBSCRIBED=1    another subscriber came first: cuptiSubscribe fails with
+ *                              CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+ *   FAKE_CUPTI_GRAPH_REPEAT=N  each cudaGraphLaunch launches the graph N times */
 #include <cupti.h> /* with the API callbacks' parameter structs (generated_cuda_*meta.h) */
+#include <cupti_activity_deprecated.h> /* the older record versions (FAKE_CUPTI_VERSION) */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -197,13 +208,57 @@ stream_or_null (FakeStream *s)
   return s != NULL ? s : &f.null_stream;
 }
 
+/* ---- what the test asked for ----------------------------------------------------------------- */
+
+static long
+env_number (const char *name,
+            long        fallback)
+{
+  const char *v = getenv (name);
+
+  return v != NULL && *v != '\0' ? strtol (v, NULL, 10) : fallback;
+}
+
+/* The API version this CUPTI claims (FAKE_CUPTI_VERSION), CUDA 13's by default. */
+static uint32_t
+fake_version (void)
+{
+  static uint32_t version;
+
+  if (version == 0)
+    version = (uint32_t) env_number ("FAKE_CUPTI_VERSION", CUPTI_API_VERSION);
+  return version;
+}
+
 /* ---- activity buffers ----------------------------------------------------------------------- */
 
 /* The size CUPTI gives a record of `kind` in its buffers (and walks by); 0 for kinds this fake
- * never writes. */
+ * never writes.  An older CUPTI's records are its older structs: the newer ones' first bytes
+ * (their common fields have the same offsets), so a record built in the newest struct is copied
+ * short. */
 static size_t
 record_size (CUpti_ActivityKind kind)
 {
+  uint32_t v = fake_version ();
+
+  switch (kind)
+    {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      if (v < 18)
+        return sizeof (CUpti_ActivityKernel7);
+      break;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      if (v < 26)
+        return sizeof (CUpti_ActivitySynchronization);
+      break;
+    case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+      if (v < 26)
+        return sizeof (CUpti_ActivityCudaEvent);
+      break;
+    default:
+      break;
+    }
   switch (kind)
     {
     case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof (CUpti_ActivityDevice5);
@@ -493,11 +548,21 @@ cuptiGetResultString (CUptiResult  result,
     case CUPTI_ERROR_INVALID_PARAMETER: *str = "CUPTI_ERROR_INVALID_PARAMETER"; break;
     case CUPTI_ERROR_INVALID_KIND: *str = "CUPTI_ERROR_INVALID_KIND"; break;
     case CUPTI_ERROR_MAX_LIMIT_REACHED: *str = "CUPTI_ERROR_MAX_LIMIT_REACHED"; break;
+    case CUPTI_ERROR_NOT_SUPPORTED: *str = "CUPTI_ERROR_NOT_SUPPORTED"; break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
       *str = "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
       break;
     default: *str = "CUPTI_ERROR_UNKNOWN"; break;
     }
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiGetVersion (uint32_t *version)
+{
+  if (version == NULL)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  *version = fake_version ();
   return CUPTI_SUCCESS;
 }
 
@@ -562,6 +627,8 @@ cuptiActivityEnable (CUpti_ActivityKind kind)
 {
   if (kind >= CUPTI_ACTIVITY_KIND_COUNT || (record_size (kind) == 0))
     return CUPTI_ERROR_INVALID_KIND;
+  if (kind == CUPTI_ACTIVITY_KIND_GRAPH_TRACE && env_number ("FAKE_CUPTI_NO_GRAPH_TRACE", 0) != 0)
+    return CUPTI_ERROR_NOT_SUPPORTED;
   f.enabled[kind] = true;
   return CUPTI_SUCCESS;
 }
@@ -648,7 +715,8 @@ cuptiSubscribe (CUpti_SubscriberHandle *subscriber,
 {
   if (subscriber == NULL)
     return CUPTI_ERROR_INVALID_PARAMETER;
-  if (f.subscribed)
+  /* the program's own profiler (Kineto) subscribed first */
+  if (f.subscribed || env_number ("FAKE_CUPTI_SUBSCRIBED", 0) != 0)
     return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
   f.subscribed = true;
   f.callback = callback;
@@ -1117,9 +1185,21 @@ fake_cudaGraphInstantiate (FakeGraph *graph)
 /* One launch of a graph: with CUPTI_ACTIVITY_KIND_GRAPH_TRACE enabled, one record for the whole
  * graph and none for its nodes (nsys --cuda-graph-trace=graph); else a kernel record per node,
  * carrying the graph's and the node's ids and the launch's correlation id (=node). */
+static void graph_launch_once (FakeGraphExec *exec, FakeStream *stream);
+
 EXPORT void
 fake_cudaGraphLaunch (FakeGraphExec *exec,
                       FakeStream    *stream)
+{
+  long n = env_number ("FAKE_CUPTI_GRAPH_REPEAT", 1);
+
+  for (long i = 0; i < (n > 0 ? n : 1); i++)
+    graph_launch_once (exec, stream);
+}
+
+static void
+graph_launch_once (FakeGraphExec *exec,
+                   FakeStream    *stream)
 {
   FakeStream *s = stream_or_null (stream);
   FakeGraph *g = exec->graph;

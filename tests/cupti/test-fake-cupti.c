@@ -661,6 +661,177 @@ test_capture_profiler (void)
   sqlite3_close (db);
 }
 
+/* The graph mode the trace says it was recorded in. */
+static char *
+graph_mode_of (sqlite3 *db)
+{
+  return sl_test_sql_text (db, "SELECT value FROM META_DATA_CAPTURE "
+                               "WHERE name = 'PROCESS_0:CUDA_GRAPH_TRACE_OPTIONS:MODE'");
+}
+
+/* DIAGNOSTIC_EVENT rows at `severity` whose text has `part`, from the recorded process. */
+static gint64
+diagnostics_with (sqlite3    *db,
+                  int         severity,
+                  const char *part)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE severity = %d AND instr(text, '%s') > 0 "
+      "AND source = 1 AND timestamp > 0",
+      severity, part);
+
+  g_assert_true (has_table (db, "DIAGNOSTIC_EVENT"));
+  return count (db, sql);
+}
+
+/* An older CUPTI at run time (CUPTI API version 17: CUDA 11.6) fills its buffers with older,
+ * shorter records: kernels without clusters and localMemoryTotal_v2 (CUpti_ActivityKernel7),
+ * synchronizations and CUDA events without the 12.8 fields (CUpti_ActivitySynchronization,
+ * CUpti_ActivityCudaEvent).  The fields they lack are written as nsys writes an absent value
+ * (NULL), never read from the next record; the rest as always. */
+static void
+test_old_cupti (void)
+{
+  static const char *const opts[] = { "-s", "none", "--env", "FAKE_CUPTI_VERSION=17", NULL };
+  static const char *const newest[] = { "-s", "none", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *path = run_record (&run, "old-cupti.sqlite", opts, NULL);
+
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "fake-cuda: streams 13 14, event 1, graph 1 exec 1"));
+  g_assert_null (strstr (run.err, "failed"));
+  sqlite3 *db = sl_test_open_db (path);
+  /* check_common()'s rows, less what ties a synchronization to its event record */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), ==, 29);
+  assert_correlated (db, "CUPTI_ACTIVITY_KIND_KERNEL");
+  assert_correlated (db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"), ==, 2);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), ==, 5);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE clusterX "
+                              "IS NULL AND clusterY IS NULL AND clusterZ IS NULL AND "
+                              "localMemoryTotal = 0 AND registersPerThread = 32 AND blockX > 0"),
+                   ==, 5);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"), ==, 4);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
+                              "WHERE eventSyncId IS NOT NULL"),
+                   ==, 0);
+  /* the event waited for is still named by its id (a field of the first version) */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION "
+                              "WHERE eventId = 1"),
+                   ==, 2);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT WHERE "
+                              "eventSyncId IS NULL AND timestamp = 0 AND deviceId = 0 AND "
+                              "contextId = 1 AND eventId = 1"),
+                   ==, 2);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE WHERE "
+                              "graphId = 1 AND graphExecId = 1"),
+                   ==, 3);
+  g_autofree char *mode = graph_mode_of (db);
+  g_assert_cmpstr (mode, ==, "Graph");
+  sqlite3_close (db);
+  /* the model reads it */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* CUDA 13's CUPTI (the default) has them all */
+  g_autofree char *now = run_record (&run, "new-cupti.sqlite", newest, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  db = sl_test_open_db (now);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE clusterX = 1 "
+                              "AND clusterY = 1 AND clusterZ = 1"),
+                   ==, 5);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT "
+                              "WHERE eventSyncId IS NOT NULL"),
+                   ==, 2);
+  g_assert_false (has_table (db, "DIAGNOSTIC_EVENT")); /* nothing to say */
+  sqlite3_close (db);
+}
+
+/* CUPTI refuses CUPTI_ACTIVITY_KIND_GRAPH_TRACE: graphs are traced by node (each launch's
+ * kernels, as CUPTI then reports them), and the trace says so: the mode in effect, "Node", in
+ * META_DATA_CAPTURE, and why in DIAGNOSTIC_EVENT and on stderr. */
+static void
+test_graph_trace_refused (void)
+{
+  static const char *const opts[] = { "-s", "none", "--env", "FAKE_CUPTI_NO_GRAPH_TRACE=1", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *path = run_record (&run, "graph-refused.sqlite", opts, NULL);
+
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.err, "sightline: --cuda-graph-trace=graph could not be enabled"));
+  g_assert_nonnull (strstr (run.err, "CUPTI_ERROR_NOT_SUPPORTED"));
+  sqlite3 *db = sl_test_open_db (path);
+  check_common (db);
+  g_autofree char *mode = graph_mode_of (db);
+  g_assert_cmpstr (mode, ==, "Node");
+  g_assert_false (has_table (db, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE graphId = 1"),
+                   ==, 12);
+  g_assert_cmpint (diagnostics_with (db, 2, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE): "
+                                            "CUPTI_ERROR_NOT_SUPPORTED"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM DIAGNOSTIC_EVENT"), ==, 1);
+  sqlite3_close (db);
+}
+
+/* The program subscribed to CUPTI first (its own profiler: CUPTI allows one subscriber):
+ * Sightline's cuptiSubscribe fails.  Activity is recorded all the same, what needed the
+ * callbacks (graphExecId here) is not, and that is said on stderr and in the trace. */
+static void
+test_other_subscriber (void)
+{
+  static const char *const opts[] = { "-s", "none", "--env", "FAKE_CUPTI_SUBSCRIBED=1", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *path = run_record (&run, "subscribed.sqlite", opts, NULL);
+
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.err, "sightline: another CUPTI subscriber is in this process"));
+  g_assert_nonnull (strstr (run.err, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED"));
+  g_assert_nonnull (strstr (run.err, "-t nvtx,osrt"));
+  sqlite3 *db = sl_test_open_db (path);
+  check_common (db);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE "
+                              "WHERE graphExecId = 0"),
+                   ==, 3);
+  g_assert_cmpint (diagnostics_with (db, 2, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED"), ==,
+                   1);
+  /* the default --cudabacktrace (sync:250000) needs them too; '' is SQL's quote */
+  g_assert_cmpint (
+      diagnostics_with (db, 2, "without graph launches'' graphExecId, CUDA backtraces"), ==, 1);
+  sqlite3_close (db);
+}
+
+/* More graph launches between two flushes than the library's table of launches has slots
+ * (8192): the ones whose slot was taken are written with graphExecId 0, and their count is in
+ * DIAGNOSTIC_EVENT.  The fake program's three launches, 3000 times each: ~9000 within a few
+ * ms, well inside one 500 ms flush period (a flush between them makes fewer lost, never a
+ * wrong count). */
+static void
+test_graph_exec_table_full (void)
+{
+  static const char *const opts[] = { "-s", "none", "--env", "FAKE_CUPTI_GRAPH_REPEAT=3000",
+                                      NULL };
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *path = run_record (&run, "graph-execs.sqlite", opts, NULL);
+
+  g_assert_cmpint (run.status, ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE"), ==, 9000);
+  gint64 lost = count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE "
+                           "WHERE graphExecId = 0");
+  g_test_message ("%" G_GINT64_FORMAT " launches without their exec's id", lost);
+  g_assert_cmpint (lost, >, 0);
+  g_assert_cmpint (lost, <=, 9000 - 8192);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE "
+                              "WHERE graphExecId NOT IN (0, 1)"),
+                   ==, 0);
+  g_autofree char *said = g_strdup_printf ("%" G_GINT64_FORMAT " CUDA graph launches have "
+                                           "graphExecId 0", lost);
+  g_assert_cmpint (diagnostics_with (db, 2, said), ==, 1);
+  sqlite3_close (db);
+}
+
 /* Without the option's value: refused before anything runs. */
 static void
 test_bad_mode (void)
@@ -690,6 +861,10 @@ main (int   argc,
   g_test_add_func ("/collector/fake-cupti/backtraces", test_backtraces);
   g_test_add_func ("/collector/fake-cupti/backtraces-python", test_backtraces_python);
   g_test_add_func ("/collector/fake-cupti/capture-profiler", test_capture_profiler);
+  g_test_add_func ("/collector/fake-cupti/old-cupti", test_old_cupti);
+  g_test_add_func ("/collector/fake-cupti/graph-trace-refused", test_graph_trace_refused);
+  g_test_add_func ("/collector/fake-cupti/other-subscriber", test_other_subscriber);
+  g_test_add_func ("/collector/fake-cupti/graph-exec-table-full", test_graph_exec_table_full);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */
   g_autofree char *pidfile = g_build_filename (runtime_dir, "sightlined.sock.pid", NULL);
