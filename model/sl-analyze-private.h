@@ -489,5 +489,9 @@ void _sl_rule_tail_effect     (SlAnalyzeCtx *ctx);
 /* sl-analyze-idle.c */
 void _sl_rule_launch_latency  (SlAnalyzeCtx *ctx);
 void _sl_rule_straggler       (SlAnalyzeCtx *ctx);
+/* sl-analyze-memory.c */
+void _sl_rule_memory_churn    (SlAnalyzeCtx *ctx);
+void _sl_rule_memory_growth   (SlAnalyzeCtx *ctx);
+void _sl_rule_memory_peak     (SlAnalyzeCtx *ctx);
 
 G_END_DECLS

@@ -81,6 +81,22 @@ static const SlRuleParam p_straggler[] = {
     "collectives" },
   { NULL, 0, 0, NULL },
 };
+static const SlRuleParam p_memory_churn[] = {
+  { "count", SL_PARAM_COUNT, 50,
+    "fewest allocation and free calls of a thread after the first tenth of the trace" },
+  { "time", SL_PARAM_DURATION, 1.0 * SL_MS, "least host time in them worth reporting" },
+  { NULL, 0, 0, NULL },
+};
+static const SlRuleParam p_memory_growth[] = {
+  { "count", SL_PARAM_COUNT, 10,
+    "fewest allocations made after the first tenth of the trace and never freed" },
+  { "bytes", SL_PARAM_BYTES, 64.0 * 1024 * 1024, "least bytes of them worth reporting" },
+  { NULL, 0, 0, NULL },
+};
+static const SlRuleParam p_memory_peak[] = {
+  { "share", SL_PARAM_FRACTION, 0.90, "a peak above this share of the GPU's memory is near full" },
+  { NULL, 0, 0, NULL },
+};
 static const SlRuleParam p_idle_breakdown[] = {
   { "idle", SL_PARAM_FRACTION, 0.20, "reported when the GPU is idle this share of the trace" },
   { NULL, 0, 0, NULL },
@@ -103,6 +119,9 @@ enum
   RULE_LAUNCH_LATENCY,
   RULE_IDLE_BREAKDOWN,
   RULE_STRAGGLER,
+  RULE_MEMORY_CHURN,
+  RULE_MEMORY_GROWTH,
+  RULE_MEMORY_PEAK,
   N_RULES
 };
 
@@ -147,6 +166,15 @@ static const SlRule rules[N_RULES + 1] = {
     "in a trace of several ranks (files merged, processes with a rank, or processes running NCCL "
     "on GPUs of their own), the rank the others wait for in each step's collectives (without "
     "steps: in the collectives themselves), and what it does differently", p_straggler },
+  { "memory_churn", "Allocation churn",
+    "a thread allocating and freeing device memory over and over (cudaMalloc / cudaFree in a "
+    "loop): host time in those calls, and cudaFree waits for the device", p_memory_churn },
+  { "memory_growth", "GPU memory growth",
+    "device memory allocated after start-up and never freed, growing step after step "
+    "(CUDA_GPU_MEMORY_USAGE_EVENTS, nsys --cuda-memory-usage)", p_memory_growth },
+  { "memory_peak", "GPU memory near full",
+    "a GPU's memory in use peaking near its capacity (CUDA_GPU_MEMORY_USAGE_EVENTS and the GPU's "
+    "memory size)", p_memory_peak },
   { NULL, NULL, NULL, NULL },
 };
 
@@ -409,6 +437,7 @@ static const RuleFunc rule_funcs[N_RULES] = {
   _sl_rule_pageable_memcpy, _sl_rule_sync_memset,    _sl_rule_sync_api,
   _sl_rule_tiny_kernels,   _sl_rule_low_occupancy,   _sl_rule_tail_effect,
   _sl_rule_launch_latency, _sl_rule_idle_breakdown,  _sl_rule_straggler,
+  _sl_rule_memory_churn,   _sl_rule_memory_growth,   _sl_rule_memory_peak,
 };
 
 /* The order rules run in: the views of the idle account ask for idle time most specific cause
@@ -419,7 +448,7 @@ static const guint run_order[N_RULES] = {
   RULE_LAUNCH_LATENCY, RULE_SYNC_MEMCPY, RULE_PAGEABLE_MEMCPY, RULE_SYNC_MEMSET, RULE_SYNC_API,
   RULE_TINY_KERNELS,   RULE_GPU_GAPS,    RULE_CPU_BOUND,       RULE_GPU_BOUND,   RULE_COPY_BOUND,
   RULE_LOW_OCCUPANCY,  RULE_TAIL_EFFECT, RULE_STRAGGLER,       RULE_GPU_UTIL,
-  RULE_IDLE_BREAKDOWN,
+  RULE_IDLE_BREAKDOWN, RULE_MEMORY_CHURN, RULE_MEMORY_GROWTH, RULE_MEMORY_PEAK,
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (run_order) == N_RULES);
 

@@ -11,6 +11,7 @@
 #include "sl-kernel-kind.h"
 #include "sl-inventory.h"
 #include "sl-plant.h"
+#include "sl-schema.h"
 #include "sl-range.h"
 #include "sl-summaries.h"
 #include "sl-utilization.h"
@@ -3023,6 +3024,117 @@ test_graphs (void)
     }
 }
 
+/* GPU memory (issue 31): a loop that allocates and frees a workspace each step is churn costing
+ * the host time of those calls, on its thread; a cache that grows by 64 MiB a step and is never
+ * freed is growth; filling 95 % of the H100's memory is a peak near full.  A trace allocating only
+ * at start-up and freeing at teardown has no churn. */
+static void
+test_memory (void)
+{
+  g_autofree char *path = trace_path ("memory.sqlite");
+  Plant *p = plant_new (path);
+  PlantConfig config = { 132, 256, 32, 0 };
+  g_autoptr (GString) rows = g_string_new (NULL);
+  const gint64 gpid = (gint64) SL_GLOBAL_PID (1, 100), big = 80LL << 30, step_bytes = 64LL << 20;
+  gint64 t = 10 * PLANT_MS, churn_time = 0;
+  guint64 address = 0x7f0000000000;
+
+  /* start-up: one big allocation (80 GiB of the 79.6 GiB H100: near full from the start) */
+  gint64 corr = plant_api (p, PLANT_MAIN, "cudaMalloc", t, t + 2 * PLANT_MS);
+  g_string_append_printf (rows, "(%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, %"
+                                G_GUINT64_FORMAT ", 0, %" G_GINT64_FORMAT ", 2, 0, NULL, %"
+                                G_GINT64_FORMAT ")", t + PLANT_MS, gpid, address, big / 20 * 19,
+                          corr);
+  address += 1ULL << 40;
+  t += 10 * PLANT_MS;
+  for (guint i = 0; i < 100; i++)
+    {
+      gint64 a = plant_api (p, PLANT_MAIN, "cudaMalloc", t, t + 100 * PLANT_US);
+      plant_kernel (p, "step_kernel", &config, t + 200 * PLANT_US, t + 800 * PLANT_US,
+                    plant_api (p, PLANT_MAIN, "cudaLaunchKernel", t + 110 * PLANT_US,
+                               t + 120 * PLANT_US));
+      gint64 f = plant_api (p, PLANT_MAIN, "cudaFree", t + 900 * PLANT_US, t + 1000 * PLANT_US);
+      gint64 c = plant_api (p, PLANT_MAIN, "cudaMalloc", t + 1010 * PLANT_US,
+                            t + 1020 * PLANT_US);
+      churn_time += 100 * PLANT_US + 100 * PLANT_US + 10 * PLANT_US;
+      /* the workspace, allocated and freed; the cache block, never freed */
+      g_string_append_printf (rows, ", (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, %"
+                                    G_GUINT64_FORMAT ", 0, 1048576, 2, 0, NULL, %" G_GINT64_FORMAT
+                                    "), (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, %"
+                                    G_GUINT64_FORMAT ", 0, 1048576, 2, 1, NULL, %" G_GINT64_FORMAT
+                                    "), (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ", 0, 1, %"
+                                    G_GUINT64_FORMAT ", 0, %" G_GINT64_FORMAT ", 2, 0, NULL, %"
+                                    G_GINT64_FORMAT ")",
+                              t + 50 * PLANT_US, gpid, address, a, t + 950 * PLANT_US, gpid,
+                              address, f, t + 1015 * PLANT_US, gpid,
+                              address + 4096 + i * step_bytes, step_bytes, c);
+      t += 2 * PLANT_MS;
+    }
+  plant_finish (p);
+  {
+    g_autofree char *sql = g_strdup_printf ("%s; INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, "
+                                            "globalPid, deviceId, contextId, address, pc, bytes, "
+                                            "memKind, memoryOperationType, name, correlationId) "
+                                            "VALUES %s;", SL_SCHEMA_CUDA_GPU_MEMORY_USAGE_SQL,
+                                            rows->str);
+    plant_sql (path, sql);
+  }
+
+  SlTrace *trace;
+  g_autoptr (SlAnalysis) a = analyze (path, &trace);
+  g_autoptr (SlTrace) owned = trace;
+
+  const SlFinding *churn = the_only (a, "memory_churn");
+  g_assert_cmpint (churn->thread, >=, 0);
+  g_assert_cmpuint (sl_trace_get_thread (trace, (guint) churn->thread)->tid, ==, PLANT_MAIN);
+  /* the calls past the first tenth of the trace: its 300 calls less those before */
+  g_assert_cmpint ((gint64) ev (churn, "calls"), >, 250);
+  g_assert_cmpint ((gint64) ev (churn, "calls"), <=, 300);
+  g_assert_cmpint (churn->cost, ==, (gint64) ev (churn, "call_ns"));
+  g_assert_cmpint (churn->cost, <=, churn_time);
+  g_assert_cmpint (churn->cost, >=, churn_time * 8 / 10);
+
+  const SlFinding *growth = the_only (a, "memory_growth");
+  g_assert_cmpint (growth->gpu, ==, 0);
+  g_assert_cmpint (growth->cost, ==, 0);
+  g_assert_cmpint ((gint64) ev (growth, "never_freed"), >=, 80);
+  /* what stays less what was in use then (a workspace of 1 MiB, if it was live) */
+  gint64 stays = (gint64) ev (growth, "never_freed") * step_bytes;
+  g_assert_cmpint ((gint64) ev (growth, "grew_bytes"), <=, stays);
+  g_assert_cmpint ((gint64) ev (growth, "grew_bytes"), >=, stays - (1 << 20));
+
+  const SlFinding *peak = the_only (a, "memory_peak");
+  g_assert_cmpint (peak->gpu, ==, 0);
+  g_assert_cmpint ((gint64) ev (peak, "peak_bytes"), ==, big / 20 * 19 + 100 * step_bytes);
+  g_assert_cmpint ((gint64) ev (peak, "total_bytes"), ==, 85520809984);
+  g_assert_cmpfloat (ev (peak, "peak_share"), >, 0.9);
+
+  /* without the loop's frees and growth: allocations at start-up and teardown only are no churn,
+   * memory that does not grow no growth */
+  g_autofree char *still = trace_path ("memory-still.sqlite");
+  Plant *q = plant_new (still);
+  t = 10 * PLANT_MS;
+  for (guint i = 0; i < 60; i++)
+    plant_api (q, PLANT_MAIN, "cudaMalloc", t + i * 100 * PLANT_US,
+               t + i * 100 * PLANT_US + 90 * PLANT_US);
+  for (guint i = 0; i < 100; i++)
+    plant_kernel (q, "step_kernel", &config, 50 * PLANT_MS + i * 2 * PLANT_MS,
+                  50 * PLANT_MS + i * 2 * PLANT_MS + PLANT_MS,
+                  plant_api (q, PLANT_MAIN, "cudaLaunchKernel", 49 * PLANT_MS + i * 2 * PLANT_MS,
+                             49 * PLANT_MS + i * 2 * PLANT_MS + 10 * PLANT_US));
+  for (guint i = 0; i < 60; i++)
+    plant_api (q, PLANT_MAIN, "cudaFree", 260 * PLANT_MS + i * 100 * PLANT_US,
+               260 * PLANT_MS + i * 100 * PLANT_US + 90 * PLANT_US);
+  plant_finish (q);
+  SlTrace *trace2;
+  g_autoptr (SlAnalysis) b = analyze (still, &trace2);
+  g_autoptr (SlTrace) owned2 = trace2;
+  g_autoptr (GPtrArray) none = of_rule (b, "memory_churn");
+  g_assert_cmpuint (none->len, ==, 0);
+  g_autoptr (GPtrArray) none2 = of_rule (b, "memory_growth");
+  g_assert_cmpuint (none2->len, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -3066,5 +3178,6 @@ main (int    argc,
   g_test_add_func ("/analyze/straggler-processes", test_straggler_processes);
   g_test_add_func ("/analyze/graphs", test_graphs);
   g_test_add_func ("/analyze/graph-node-configs", test_graph_node_configs);
+  g_test_add_func ("/analyze/memory", test_memory);
   return g_test_run ();
 }
