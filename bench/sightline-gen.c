@@ -51,6 +51,11 @@ typedef enum
   STMT_CUDA_EVENT,
   STMT_GRAPH_MADE,
   STMT_GRAPH_NODE_MADE,
+  STMT_UM_MIGRATION,
+  STMT_UM_CPU_FAULT,
+  STMT_UM_GPU_FAULT,
+  STMT_MEM_USAGE,
+  STMT_GPU_METRIC,
   N_STMTS
 } StmtId;
 
@@ -84,7 +89,202 @@ static const char *stmt_sql[N_STMTS] = {
   /* prepared only with --graphs */
   [STMT_GRAPH_MADE] = "INSERT INTO CUDA_GRAPH_EVENTS VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
   [STMT_GRAPH_NODE_MADE] = "INSERT INTO CUDA_GRAPH_NODE_EVENTS VALUES (?, ?, 77, ?, ?, ?, ?)",
+  /* prepared only with --um-faults: a migration as real exports have it (context, stream and
+   * correlation id 0, memory kinds Unknown), and the two fault tables */
+  [STMT_UM_MIGRATION] =
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, 0, NULL, 0, 0, ?, ?, ?, NULL, 7, 7, "
+      "NULL, NULL, NULL, NULL, ?, NULL, ?, NULL)",
+  [STMT_UM_CPU_FAULT] =
+      "INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+  [STMT_UM_GPU_FAULT] =
+      "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS VALUES (?, ?, ?, ?, ?, ?, ?)",
+  /* prepared only with --memory-usage */
+  [STMT_MEM_USAGE] =
+      "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, NULL, "
+      "NULL, NULL, NULL, NULL, NULL)",
+  /* prepared only with --gpu-metrics */
+  [STMT_GPU_METRIC] = "INSERT INTO GPU_METRICS VALUES (?, ?, ?, ?, ?)",
 };
+
+/* --um-faults: unified memory, as nsys --cuda-um-cpu-page-faults=true
+ * --cuda-um-gpu-page-faults=true records it.  Each GPU has UM_BUFFERS managed buffers of
+ * UM_CHUNKS chunks of UM_CHUNK bytes; UM_HOT chunks of each take nearly all faults, so faults
+ * cluster on a few addresses.  Each step a buffer is prefetched (cudaMemPrefetchAsync: HtoD
+ * migrations, cause "User prefetch"), kernels fault on hot chunks (GPU faults, each followed by
+ * its HtoD migration, cause "Page fault", now and then a speculative prefetch of the next chunk)
+ * and the host reads results back (CPU faults, each followed by a DtoH migration). */
+#define UM_BUFFERS 4
+#define UM_CHUNKS 64
+#define UM_CHUNK INT64_C (0x80000) /* 512 KiB */
+#define UM_HOT 4
+#define UM_CAUSE_USER 1            /* ENUM_CUDA_UNIF_MEM_MIGRATION */
+#define UM_CAUSE_COHERENCE 2
+#define UM_CAUSE_PREFETCH 3
+#define UM_CAUSE_EVICTION 4
+#define SL_MEMCPY_UVM_HTOD 11      /* ENUM_CUDA_MEMCPY_OPER */
+#define SL_MEMCPY_UVM_DTOH 12
+/* The fault tables as NVIDIA's SQLite schema reference (3.28.1) lists them, and the access type
+ * enum they reference (not among sl_schema_create's). */
+#define UM_FAULTS_SQL                                                                             \
+  "CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (\n"                                                \
+  "  start                            INTEGER  NOT NULL,\n"                                       \
+  "  globalPid                        INTEGER  NOT NULL,\n"                                       \
+  "  address                          INTEGER  NOT NULL,\n"                                       \
+  "  originalFaultPc                  INTEGER,\n"                                                 \
+  "  CpuInstruction                   INTEGER  NOT NULL,\n"                                       \
+  "  module                           INTEGER  NOT NULL,\n"                                       \
+  "  unresolvedFaultPc                INTEGER,\n"                                                 \
+  "  sourceFile                       INTEGER,\n"                                                 \
+  "  sourceLine                       INTEGER\n"                                                  \
+  ");"                                                                                            \
+  "CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS (\n"                                                \
+  "  start                            INTEGER  NOT NULL,\n"                                       \
+  "  end                              INTEGER  NOT NULL,\n"                                       \
+  "  globalPid                        INTEGER  NOT NULL,\n"                                       \
+  "  deviceId                         INTEGER  NOT NULL,\n"                                       \
+  "  address                          INTEGER  NOT NULL,\n"                                       \
+  "  numberOfPageFaults               INTEGER  NOT NULL,\n"                                       \
+  "  faultAccessType                  INTEGER  NOT NULL\n"                                        \
+  ");"                                                                                            \
+  "CREATE TABLE ENUM_CUDA_UNIF_MEM_ACCESS_TYPE (\n"                                               \
+  "  id                               INTEGER  NOT NULL PRIMARY KEY,\n"                           \
+  "  name                             TEXT,\n"                                                    \
+  "  label                            TEXT\n"                                                     \
+  ");"                                                                                            \
+  "INSERT INTO ENUM_CUDA_UNIF_MEM_ACCESS_TYPE VALUES "                                            \
+  "(0, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_UNKNOWN', 'Unknown'), "                                   \
+  "(1, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_READ', 'Read'), "                                         \
+  "(2, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_WRITE', 'Write'), "                                       \
+  "(3, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_ATOMIC', 'Atomic'), "                                     \
+  "(4, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_PREFETCH', 'Prefetch');"
+/* Where the host faults: function (CpuInstruction), module, and source file and line where the
+ * profile has them (a library without debug information has none). */
+static const char *um_cpu_sites[][4] = {
+  { "train_step", "train", "train.cu", "142" },
+  { "compute_loss", "train", "loss.cu", "57" },
+  { "at::native::copy_kernel_cpu", "libtorch_cpu.so", NULL, NULL },
+};
+
+/* --memory-usage[=N]: CUDA_GPU_MEMORY_USAGE_EVENTS as nsys 2024.2 (--cuda-memory-usage=true)
+ * writes it, each row tied by correlationId to its cudaMalloc / cudaFree call: per GPU a static
+ * allocation and the weights at start-up, then each step N workspaces allocated and freed again
+ * (the allocator hands back the same addresses) and one cache block a little larger each step,
+ * never freed: the usage grows step after step. */
+#define MEM_OPER_ALLOCATION 0      /* ENUM_CUDA_DEV_MEM_EVENT_OPER */
+#define MEM_OPER_DEALLOCATION 1
+#define MEM_KIND_DEVICE_STATIC 5   /* ENUM_CUDA_MEM_KIND */
+#define MEM_CHURN_MAX 64
+#define MEM_USAGE_SQL                                                                             \
+  "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (\n"                                                 \
+  "  start                            INTEGER  NOT NULL,\n"                                       \
+  "  globalPid                        INTEGER  NOT NULL,\n"                                       \
+  "  deviceId                         INTEGER  NOT NULL,\n"                                       \
+  "  contextId                        INTEGER  NOT NULL,\n"                                       \
+  "  address                          INTEGER  NOT NULL,\n"                                       \
+  "  pc                               INTEGER  NOT NULL,\n"                                       \
+  "  bytes                            INTEGER  NOT NULL,\n"                                       \
+  "  memKind                          INTEGER  NOT NULL,\n"                                       \
+  "  memoryOperationType              INTEGER  NOT NULL,\n"                                       \
+  "  name                             TEXT,\n"                                                    \
+  "  correlationId                    INTEGER,\n"                                                 \
+  "  localMemoryPoolAddress           INTEGER,\n"                                                 \
+  "  localMemoryPoolReleaseThreshold  INTEGER,\n"                                                 \
+  "  localMemoryPoolSize              INTEGER,\n"                                                 \
+  "  localMemoryPoolUtilizedSize      INTEGER,\n"                                                 \
+  "  importedMemoryPoolAddress        INTEGER,\n"                                                 \
+  "  importedMemoryPoolProcessId      INTEGER\n"                                                  \
+  ");"                                                                                            \
+  "CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (\n"                                                 \
+  "  id                               INTEGER  NOT NULL PRIMARY KEY,\n"                           \
+  "  name                             TEXT,\n"                                                    \
+  "  label                            TEXT\n"                                                     \
+  ");"                                                                                            \
+  "INSERT INTO ENUM_CUDA_DEV_MEM_EVENT_OPER VALUES "                                              \
+  "(0, 'CUDA_DEV_MEM_EVENT_OPR_ALLOCATION', 'Allocation'), "                                      \
+  "(1, 'CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION', 'Deallocation');"
+
+/* --gpu-metrics[=HZ]: GPU_METRICS and TARGET_INFO_GPU_METRICS as NVIDIA's SQLite schema
+ * reference lists them, sampled HZ times a second (nsys's default 10 kHz) over the whole trace
+ * on each GPU, with the metric names nsys uses for an H100.  Each sample covers the period
+ * before it: the share of it that kernels (tensor-core ones, NCCL ones) and copies took drives
+ * the values.  typeId = <hw:8><vm:8><source:16><type:32>, the type's low byte the GPU. */
+#define METRICS_HZ_DEFAULT 10000
+#define METRICS_SOURCE 2
+#define METRICS_TAG 1
+#define METRICS_SQL                                                                               \
+  "CREATE TABLE TARGET_INFO_GPU_METRICS (\n"                                                      \
+  "  typeId                           INTEGER  NOT NULL,\n"                                       \
+  "  sourceId                         INTEGER  NOT NULL,\n"                                       \
+  "  typeName                         TEXT     NOT NULL,\n"                                       \
+  "  metricId                         INTEGER  NOT NULL,\n"                                       \
+  "  metricName                       TEXT     NOT NULL\n"                                        \
+  ");"                                                                                            \
+  "CREATE TABLE GPU_METRICS (\n"                                                                  \
+  "  rawTimestamp                     INTEGER  NOT NULL,\n"                                       \
+  "  timestamp                        INTEGER  NOT NULL,\n"                                       \
+  "  typeId                           INTEGER  NOT NULL,\n"                                       \
+  "  metricId                         INTEGER  NOT NULL,\n"                                       \
+  "  value                            INTEGER  NOT NULL\n"                                        \
+  ");"
+enum
+{
+  MET_GPC_CLOCK,
+  MET_SYS_CLOCK,
+  MET_GR_ACTIVE,
+  MET_SYNC_COMPUTE,
+  MET_ASYNC_COMPUTE,
+  MET_SMS_ACTIVE,
+  MET_SM_ISSUE,
+  MET_TENSOR_ACTIVE,
+  MET_WARPS_IN_FLIGHT,
+  MET_UNALLOCATED_WARPS,
+  MET_DRAM_READ,
+  MET_DRAM_WRITE,
+  MET_PCIE_RX,
+  MET_PCIE_TX,
+  MET_PCIE_BAR1_READS,
+  MET_PCIE_BAR1_WRITES,
+  MET_NVLINK_RX,
+  MET_NVLINK_TX,
+  N_METRICS
+};
+static const char *metric_names[N_METRICS] = {
+  "GPC Clock Frequency [MHz]",
+  "SYS Clock Frequency [MHz]",
+  "GR Active [Throughput %]",
+  "Sync Compute in Flight [Throughput %]",
+  "Async Compute in Flight [Throughput %]",
+  "SMs Active [Throughput %]",
+  "SM Issue [Throughput %]",
+  "Tensor Active [Throughput %]",
+  "Compute Warps in Flight [Throughput %]",
+  "Unallocated Warps in Active SMs [Throughput %]",
+  "DRAM Read Bandwidth [Throughput %]",
+  "DRAM Write Bandwidth [Throughput %]",
+  "PCIe RX Throughput [Throughput %]",
+  "PCIe TX Throughput [Throughput %]",
+  "PCIe Read Requests to BAR1 [Requests]",
+  "PCIe Write Requests to BAR1 [Requests]",
+  "NVLink RX Responses User Data [Throughput %]",
+  "NVLink TX Responses User Data [Throughput %]",
+};
+
+/* One GPU's activity per sample period, summed as the rows are written (ns of kernels, of
+ * tensor-core kernels, of NCCL kernels; bytes copied to and from the device). */
+enum
+{
+  BIN_KERNEL,
+  BIN_TENSOR,
+  BIN_NCCL,
+  BIN_H2D,
+  BIN_D2H,
+  N_BINS
+};
+typedef struct
+{
+  int64_t n, cap;
+  float *v[N_BINS];
+} MetricBins;
 
 /* --cuda-events: the program reuses this many CUDA event objects (eventId 1 … N), as real ones
  * create a few and record them again each step; eventSyncId tells the records apart. */
@@ -295,6 +495,9 @@ typedef struct
   int slowdown;    /* by this many percent of a step */
   GraphMode graphs; /* --graphs graph|node */
   bool cuda_events; /* --cuda-events: CUPTI_ACTIVITY_KIND_CUDA_EVENT rows for the records */
+  bool um_faults;   /* --um-faults: unified-memory migrations and page faults */
+  int memory_usage; /* --memory-usage[=N]: N workspace malloc/free pairs a step; 0: none */
+  int metrics_hz;   /* --gpu-metrics[=HZ]: samples a second; 0: none */
 } Options;
 
 typedef struct
@@ -313,6 +516,10 @@ typedef struct
   uint64_t graphs, graph_kernels;  /* graph launches; kernels that are graph nodes (node mode) */
   uint64_t cuda_events;            /* CUDA_EVENT rows (--cuda-events; not in the budget) */
   uint64_t graph_made, node_made;  /* CUDA_GRAPH_EVENTS, CUDA_GRAPH_NODE_EVENTS rows (--graphs) */
+  /* rows of the options below, none in the budget (their API calls are) */
+  uint64_t um_migrations, um_cpu_faults, um_gpu_faults; /* --um-faults */
+  uint64_t mem_events;                                  /* --memory-usage */
+  uint64_t metrics;                                     /* --gpu-metrics */
 } Counts;
 
 typedef struct
@@ -364,6 +571,19 @@ typedef struct
   double last_step_rows; /* main-thread rows of the step before, for the OSRT quota */
   int64_t base_step;     /* the step before without the straggler's delay (--ranks): the same on
                           * every rank */
+
+  /* --um-faults, --memory-usage, --gpu-metrics: their own random numbers, so that the training
+   * loop's draws are those of a trace without them */
+  Rng ext_rng;
+  int64_t um_prefetch_id;                      /* "cudaMemPrefetchAsync_v8000" */
+  int64_t um_site_ids[N_ELEMENTS (um_cpu_sites)][3]; /* function, module, source file (-1: none) */
+  int64_t um_hot[UM_BUFFERS][UM_HOT];          /* hot chunk indices of each buffer */
+  int64_t malloc_id, free_id;                  /* "cudaMalloc_v3020", "cudaFree_v3020" */
+  int64_t *mem_next;                           /* per GPU: the allocator's next fresh address */
+  int64_t *mem_workspace;                      /* per GPU x N: the workspaces' addresses, 0: none */
+  int64_t *um_t;                               /* per GPU: when its last migration ends */
+  MetricBins *bins;                            /* per GPU */
+  bool tensor_kernel[N_ELEMENTS (sl_gen_kernels)];
 } Gen;
 
 /* --- random numbers: xoshiro256** seeded by splitmix64
@@ -483,6 +703,64 @@ note_time (Gen *gen, int64_t t)
     gen->max_t = t;
 }
 
+/* --- --gpu-metrics: activity per sample period ------------------------------------------------
+ */
+
+static int64_t
+metrics_period (const Gen *gen)
+{
+  return INT64_C (1000000000) / gen->opt->metrics_hz;
+}
+
+static bool
+bins_reserve (Gen *gen, MetricBins *b, int64_t n)
+{
+  if (n > b->cap)
+    {
+      int64_t cap = b->cap * 2 > n ? b->cap * 2 : n + 1024;
+
+      for (int f = 0; f < N_BINS; f++)
+        {
+          float *v = realloc (b->v[f], (size_t)cap * sizeof (float));
+
+          if (v == NULL)
+            {
+              gen_fail (gen, "out of memory");
+              return false;
+            }
+          memset (v + b->cap, 0, (size_t)(cap - b->cap) * sizeof (float));
+          b->v[f] = v;
+        }
+      b->cap = cap;
+    }
+  if (n > b->n)
+    b->n = n;
+  return true;
+}
+
+/* Adds [start, end) of @gpu to the periods it covers: its ns in each (@bytes < 0), or @bytes
+ * spread over them in proportion. */
+static void
+metrics_add (Gen *gen, int gpu, int field, int64_t start, int64_t end, double bytes)
+{
+  if (gen->bins == NULL || end <= start || start < SESSION_START_NS)
+    return;
+
+  MetricBins *b = &gen->bins[gpu];
+  int64_t p = metrics_period (gen);
+  int64_t first = (start - SESSION_START_NS) / p, last = (end - 1 - SESSION_START_NS) / p;
+
+  if (!bins_reserve (gen, b, last + 1))
+    return;
+  for (int64_t i = first; i <= last; i++)
+    {
+      int64_t lo = SESSION_START_NS + i * p, hi = lo + p;
+      double share = (double)((end < hi ? end : hi) - (start > lo ? start : lo));
+
+      b->v[field][i] += (float)(bytes < 0 ? share : bytes * share / (double)(end - start));
+    }
+}
+
 static int64_t
 string_add (Gen *gen, const char *value)
 {
@@ -504,11 +782,11 @@ total_events (const Gen *gen)
          + n->sched + n->graphs;
 }
 
+/* A CUDA API call on the main thread, named by the string id @name_id. */
 static int64_t
-add_runtime (Gen *gen, int64_t start, int64_t end, int api)
+add_runtime_id (Gen *gen, int64_t start, int64_t end, int64_t name_id, bool driver)
 {
   sqlite3_stmt *stmt = gen->stmt[STMT_RUNTIME];
-  bool driver = api == API_CU_LAUNCH_KERNEL_EX;
   int64_t corr = ++gen->correlation;
 
   bind_i64 (stmt, 1, start);
@@ -516,15 +794,24 @@ add_runtime (Gen *gen, int64_t start, int64_t end, int api)
   bind_i64 (stmt, 3, driver ? SL_EVENT_CLASS_CUDA_DRIVER : SL_EVENT_CLASS_CUDA_RUNTIME);
   bind_i64 (stmt, 4, gen->main_tid);
   bind_i64 (stmt, 5, corr);
-  bind_i64 (stmt, 6, api == API_GRAPH_LAUNCH ? gen->graph_launch_id
-                     : api > API_GRAPH_LAUNCH ? gen->graph_str_ids[api - API_GRAPH_LAUNCH - 1]
-                                              : gen->api_ids[api]);
+  bind_i64 (stmt, 6, name_id);
   step_stmt (gen, STMT_RUNTIME);
   gen->n.runtime++;
   if (driver)
     gen->n.driver++;
   note_time (gen, end);
   return corr;
+}
+
+static int64_t
+add_runtime (Gen *gen, int64_t start, int64_t end, int api)
+{
+  return add_runtime_id (gen, start, end,
+                         api == API_GRAPH_LAUNCH ? gen->graph_launch_id
+                         : api > API_GRAPH_LAUNCH
+                             ? gen->graph_str_ids[api - API_GRAPH_LAUNCH - 1]
+                             : gen->api_ids[api],
+                         api == API_CU_LAUNCH_KERNEL_EX);
 }
 
 static int64_t
@@ -597,6 +884,11 @@ add_kernel_node (Gen *gen, int gpu, int stream, size_t k, int64_t start, int64_t
   gen->n.kernel++;
   *stream_clock (gen, gpu, stream) = end;
   note_time (gen, end);
+  metrics_add (gen, gpu, BIN_KERNEL, start, end, -1);
+  if (gen->bins != NULL && gen->tensor_kernel[k])
+    metrics_add (gen, gpu, BIN_TENSOR, start, end, -1);
+  if (k == SL_GEN_ALLREDUCE)
+    metrics_add (gen, gpu, BIN_NCCL, start, end, -1);
 }
 
 static void
@@ -634,6 +926,8 @@ add_memcpy (Gen *gen,
   gen->n.memcpy++;
   *stream_clock (gen, gpu, stream) = end;
   note_time (gen, end);
+  if (kind == SL_MEMCPY_HTOD || kind == SL_MEMCPY_DTOH)
+    metrics_add (gen, gpu, kind == SL_MEMCPY_HTOD ? BIN_H2D : BIN_D2H, start, end, (double)bytes);
 }
 
 static void
@@ -976,6 +1270,7 @@ graph_launch (Gen *gen, int gpu)
       bind_i64 (stmt, 9, exec_id);
       step_stmt (gen, STMT_GRAPH);
       gen->n.graphs++;
+      metrics_add (gen, gpu, BIN_KERNEL, start, end, -1);
       *stream_clock (gen, gpu, 0) = end;
       note_time (gen, end);
     }
@@ -1026,6 +1321,235 @@ memset_async (Gen *gen, int gpu, int stream, int64_t bytes)
 
   add_memset (gen, gpu, stream, start, start + jitter (gen, copy_ns (bytes, 2000)), corr, bytes);
   gen->cpu_t = api_start + api_dur;
+}
+
+/* --- --um-faults --------------------------------------------------------------------------------
+ */
+
+/* Where chunk @chunk of managed buffer @buffer of @gpu starts. */
+static int64_t
+um_address (int gpu, int buffer, int64_t chunk)
+{
+  return INT64_C (0x7f4000000000) + (int64_t)gpu * INT64_C (0x100000000) +
+         ((int64_t)buffer * UM_CHUNKS + chunk) * UM_CHUNK;
+}
+
+/* A chunk of @buffer that a fault hits: nearly always one of its hot ones, the first most. */
+static int64_t
+um_fault_chunk (Gen *gen, int buffer)
+{
+  if (rng_chance (&gen->ext_rng, 0.1))
+    return (int64_t)rng_below (&gen->ext_rng, UM_CHUNKS);
+  return gen->um_hot[buffer][rng_below (&gen->ext_rng, rng_below (&gen->ext_rng, UM_HOT) + 1)];
+}
+
+/* A migration of @gpu's unified memory, after the one before it: when it ends. */
+static int64_t
+add_um_migration (Gen *gen, int gpu, int64_t ready, int64_t bytes, int kind, int cause,
+                  int64_t address)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_UM_MIGRATION];
+  int64_t start = ready > gen->um_t[gpu] ? ready : gen->um_t[gpu] + rng_range (&gen->ext_rng, 200, 900);
+  int64_t end = start + 1000 + bytes / 12 + rng_range (&gen->ext_rng, 0, 800);
+
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, gpu);
+  bind_i64 (stmt, 4, gen->global_pid);
+  bind_i64 (stmt, 5, bytes);
+  bind_i64 (stmt, 6, kind);
+  bind_i64 (stmt, 7, cause);
+  bind_i64 (stmt, 8, address);
+  step_stmt (gen, STMT_UM_MIGRATION);
+  gen->n.um_migrations++;
+  gen->um_t[gpu] = end;
+  note_time (gen, end);
+  metrics_add (gen, gpu, kind == SL_MEMCPY_UVM_HTOD ? BIN_H2D : BIN_D2H, start, end,
+               (double)bytes);
+  return end;
+}
+
+/* cudaMemPrefetchAsync of four chunks of this step's buffer to @gpu (the chunks move along the
+ * hot part of the buffer, so some are hot ones). */
+static void
+um_prefetch (Gen *gen, int gpu)
+{
+  int buffer = (int)((gen->step + gpu) % UM_BUFFERS);
+  int64_t first = (gen->step * 4) % 16;
+  int64_t start = gen->cpu_t, dur = rng_range (&gen->ext_rng, 4 * US, 12 * US);
+
+  add_runtime_id (gen, start, start + dur, gen->um_prefetch_id, false);
+  for (int64_t c = first; c < first + 4; c++)
+    add_um_migration (gen, gpu, start + dur, UM_CHUNK, SL_MEMCPY_UVM_HTOD, UM_CAUSE_USER,
+                      um_address (gpu, buffer, c));
+  gen->cpu_t = start + dur;
+}
+
+/* The kernels of @gpu that ran in [t0, t1) faulted: a few fault groups, each followed by the
+ * migration that served it and now and then a speculative prefetch of the chunk after it. */
+static void
+um_gpu_faults (Gen *gen, int gpu, int64_t t0, int64_t t1)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_UM_GPU_FAULT];
+  int n = 3 + (int)rng_below (&gen->ext_rng, 6);
+
+  if (t1 <= t0)
+    return;
+  for (int i = 0; i < n; i++)
+    {
+      int buffer = rng_chance (&gen->ext_rng, 0.7) ? (int)((gen->step + gpu) % UM_BUFFERS)
+                                                   : (int)rng_below (&gen->ext_rng, UM_BUFFERS);
+      int64_t address = um_address (gpu, buffer, um_fault_chunk (gen, buffer));
+      int64_t start = t0 + (int64_t)((double)(t1 - t0) * ((double)i + rng_double (&gen->ext_rng)) / n);
+      int64_t end = start + rng_range (&gen->ext_rng, 2 * US, 25 * US);
+      double r = rng_double (&gen->ext_rng);
+
+      bind_i64 (stmt, 1, start);
+      bind_i64 (stmt, 2, end);
+      bind_i64 (stmt, 3, gen->global_pid);
+      bind_i64 (stmt, 4, gpu);
+      bind_i64 (stmt, 5, address);
+      bind_i64 (stmt, 6, 1 + rng_range (&gen->ext_rng, 0, 11));
+      bind_i64 (stmt, 7, r < 0.6 ? 1 : r < 0.95 ? 2 : 3); /* read, write, atomic */
+      step_stmt (gen, STMT_UM_GPU_FAULT);
+      gen->n.um_gpu_faults++;
+      note_time (gen, end);
+      add_um_migration (gen, gpu, end, 4096 * rng_range (&gen->ext_rng, 1, 16), SL_MEMCPY_UVM_HTOD,
+                        UM_CAUSE_COHERENCE, address);
+      if (rng_chance (&gen->ext_rng, 0.35))
+        add_um_migration (gen, gpu, end, 65536 * rng_range (&gen->ext_rng, 1, 8),
+                          SL_MEMCPY_UVM_HTOD, UM_CAUSE_PREFETCH, address + UM_CHUNK);
+    }
+}
+
+/* The host reads results in managed memory of @gpu: CPU faults on the main thread, each waiting
+ * for its DtoH migration; now and then the driver evicts a cold chunk. */
+static void
+um_cpu_faults (Gen *gen, int gpu)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_UM_CPU_FAULT];
+  int buffer = (int)((gen->step + gpu) % UM_BUFFERS);
+  int n = 2 + (int)rng_below (&gen->ext_rng, 4);
+
+  for (int i = 0; i < n; i++)
+    {
+      size_t site = rng_chance (&gen->ext_rng, 0.6) ? 0 : 1 + rng_below (&gen->ext_rng, 2);
+      int64_t address = um_address (gpu, buffer, um_fault_chunk (gen, buffer));
+      int64_t t = gen->cpu_t + rng_range (&gen->ext_rng, 1 * US, 6 * US);
+
+      bind_i64 (stmt, 1, t);
+      bind_i64 (stmt, 2, gen->global_pid);
+      bind_i64 (stmt, 3, address);
+      bind_i64 (stmt, 4, INT64_C (0x55d4c0001000) + (int64_t)site * 0x2000 +
+                             rng_range (&gen->ext_rng, 0, 0x3f) * 4);
+      bind_i64 (stmt, 5, gen->um_site_ids[site][0]);
+      bind_i64 (stmt, 6, gen->um_site_ids[site][1]);
+      bind_opt (stmt, 7, gen->um_site_ids[site][2], gen->um_site_ids[site][2] >= 0);
+      bind_opt (stmt, 8, um_cpu_sites[site][3] != NULL ? atoi (um_cpu_sites[site][3]) : 0,
+                um_cpu_sites[site][3] != NULL);
+      step_stmt (gen, STMT_UM_CPU_FAULT);
+      gen->n.um_cpu_faults++;
+      note_time (gen, t);
+      gen->cpu_t = add_um_migration (gen, gpu, t + 1 * US, 4096 * rng_range (&gen->ext_rng, 1, 16),
+                                     SL_MEMCPY_UVM_DTOH, UM_CAUSE_COHERENCE, address) +
+                   rng_range (&gen->ext_rng, 1 * US, 3 * US);
+    }
+  if (rng_chance (&gen->ext_rng, 0.1))
+    add_um_migration (gen, gpu, gen->cpu_t, UM_CHUNK, SL_MEMCPY_UVM_DTOH, UM_CAUSE_EVICTION,
+                      um_address (gpu, (buffer + 1) % UM_BUFFERS,
+                                  16 + (int64_t)rng_below (&gen->ext_rng, UM_CHUNKS - 16)));
+}
+
+/* --- --memory-usage -----------------------------------------------------------------------------
+ */
+
+static void
+add_mem_event (Gen *gen, int gpu, int64_t t, int64_t address, int64_t bytes, int kind, int oper,
+               const char *name, int64_t corr)
+{
+  sqlite3_stmt *stmt = gen->stmt[STMT_MEM_USAGE];
+
+  bind_i64 (stmt, 1, t);
+  bind_i64 (stmt, 2, gen->global_pid);
+  bind_i64 (stmt, 3, gpu);
+  bind_i64 (stmt, 4, gpu + 1);
+  bind_i64 (stmt, 5, address);
+  bind_i64 (stmt, 6, bytes);
+  bind_i64 (stmt, 7, kind);
+  bind_i64 (stmt, 8, oper);
+  if (name != NULL)
+    sqlite3_bind_text (stmt, 9, name, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null (stmt, 9);
+  bind_i64 (stmt, 10, corr);
+  step_stmt (gen, STMT_MEM_USAGE);
+  gen->n.mem_events++;
+  note_time (gen, t);
+}
+
+/* cudaMalloc (@address 0: a fresh block from the allocator) or cudaFree of @bytes on @gpu, on
+ * the main thread, with its usage event; returns the address. */
+static int64_t
+mem_call (Gen *gen, int gpu, int64_t bytes, int64_t address, bool free_)
+{
+  int64_t start = gen->cpu_t + rng_range (&gen->ext_rng, 1 * US, 4 * US);
+  int64_t dur = free_ ? rng_range (&gen->ext_rng, 20 * US, 300 * US)
+                      : rng_range (&gen->ext_rng, 5 * US, 20 * US) + bytes / (64 << 20) * US;
+  int64_t corr = add_runtime_id (gen, start, start + dur, free_ ? gen->free_id : gen->malloc_id,
+                                 false);
+
+  if (address == 0)
+    {
+      address = gen->mem_next[gpu];
+      gen->mem_next[gpu] += (bytes + (2 << 20) - 1) / (2 << 20) * (2 << 20);
+    }
+  add_mem_event (gen, gpu, start + (dur / 3 < 10 * US ? dur / 3 : 10 * US), address, bytes,
+                 SL_MEM_KIND_DEVICE, free_ ? MEM_OPER_DEALLOCATION : MEM_OPER_ALLOCATION, NULL,
+                 corr);
+  gen->cpu_t = start + dur;
+  return address;
+}
+
+/* Start-up: a static allocation of cuBLAS (no call) and the weights of each GPU. */
+static void
+mem_startup (Gen *gen)
+{
+  for (int g = 0; g < gen->opt->gpus; g++)
+    {
+      gen->mem_next[g] = INT64_C (0x7f6000000000) + (int64_t)g * INT64_C (0x1000000000);
+      add_mem_event (gen, g, gen->cpu_t, gen->mem_next[g] - (2 << 20), 112, MEM_KIND_DEVICE_STATIC,
+                     MEM_OPER_ALLOCATION, "_ZN6cublas8internal15deviceConstantsE", 0);
+      mem_call (gen, g, INT64_C (1610612736), 0, false);
+    }
+}
+
+/* The workspaces of this step (the same blocks each step, after the first) and the cache block
+ * that grows by 256 KiB a step and is never freed. */
+static void
+mem_step_begin (Gen *gen)
+{
+  int n = gen->opt->memory_usage;
+
+  for (int g = 0; g < gen->opt->gpus; g++)
+    {
+      for (int j = 0; j < n; j++)
+        {
+          int64_t *ws = &gen->mem_workspace[g * n + j];
+          *ws = mem_call (gen, g, (INT64_C (64) << 20) + (int64_t)j * (16 << 20), *ws, false);
+        }
+      mem_call (gen, g, (INT64_C (1) << 20) + gen->step * (256 << 10), 0, false);
+    }
+}
+
+static void
+mem_step_end (Gen *gen)
+{
+  int n = gen->opt->memory_usage;
+
+  for (int g = 0; g < gen->opt->gpus; g++)
+    for (int j = 0; j < n; j++)
+      mem_call (gen, g, (INT64_C (64) << 20) + (int64_t)j * (16 << 20),
+                gen->mem_workspace[g * n + j], true);
 }
 
 /* cudaEventRecord on @stream; with --cuda-events its CUPTI_ACTIVITY_KIND_CUDA_EVENT row, for the
@@ -1369,8 +1893,28 @@ run_step (Gen *gen)
           stream_wait (gen, g, 0, copy_stream);
         }
     }
+  /* --memory-usage: this step's workspaces and cache block; --um-faults: the prefetches, and
+   * where the forward kernels of each GPU start */
+  bool allocated = false;
+  int64_t forward_from[16];
+  if (opt->memory_usage > 0 && !budget_reached (gen))
+    {
+      mem_step_begin (gen);
+      allocated = true;
+    }
+  for (int g = 0; g < opt->gpus && opt->um_faults; g++)
+    {
+      if (!budget_reached (gen))
+        {
+          cpu_gap (gen);
+          um_prefetch (gen, g);
+        }
+      forward_from[g] = *stream_clock (gen, g, 0);
+    }
   if (!budget_reached (gen))
     run_phase (gen, 0, 24);
+  for (int g = 0; g < opt->gpus && opt->um_faults; g++)
+    um_gpu_faults (gen, g, forward_from[g], *stream_clock (gen, g, 0));
   if (!budget_reached (gen))
     run_phase (gen, 1, 28);
   if (!budget_reached (gen) && opt->graphs == GRAPHS_NONE)
@@ -1396,6 +1940,10 @@ run_step (Gen *gen)
   memcpy_async (gen, 0, 0, SL_MEMCPY_DTOH, SL_MEM_KIND_DEVICE, SL_MEM_KIND_PAGEABLE, 4);
   cpu_gap (gen);
   host_sync (gen, 0, 0);
+  for (int g = 0; g < opt->gpus && opt->um_faults; g++)
+    um_cpu_faults (gen, g);
+  if (allocated)
+    mem_step_end (gen);
   if (gen->step % 10 == 0)
     for (int g = 0; g < opt->gpus; g++)
       {
@@ -1528,6 +2076,24 @@ intern_strings (Gen *gen)
         gen->tail_len[v] = k;
       }
   }
+
+  /* the options' strings last: a trace without them keeps its string ids */
+  if (gen->opt->um_faults)
+    {
+      gen->um_prefetch_id = string_add (gen, "cudaMemPrefetchAsync_v8000");
+      for (size_t i = 0; i < N_ELEMENTS (um_cpu_sites); i++)
+        {
+          gen->um_site_ids[i][0] = string_add (gen, um_cpu_sites[i][0]);
+          gen->um_site_ids[i][1] = string_add (gen, um_cpu_sites[i][1]);
+          gen->um_site_ids[i][2] =
+              um_cpu_sites[i][2] != NULL ? string_add (gen, um_cpu_sites[i][2]) : -1;
+        }
+    }
+  if (gen->opt->memory_usage > 0)
+    {
+      gen->malloc_id = string_add (gen, "cudaMalloc_v3020");
+      gen->free_id = string_add (gen, "cudaFree_v3020");
+    }
 
   for (int phase = 0; phase < 3; phase++)
     {
@@ -1730,6 +2296,95 @@ fail:
   gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
 }
 
+/* x >= 0 rounded half up */
+static int64_t
+round_pos (double x)
+{
+  return (int64_t)(x + 0.5);
+}
+
+/* --gpu-metrics: each GPU's metric names, then a sample of every metric each period from the
+ * trace's start to @stop, from what ran in the period before it. */
+static void
+write_gpu_metrics (Gen *gen, int64_t stop)
+{
+  sqlite3_stmt *info = NULL;
+  sqlite3_stmt *stmt = gen->stmt[STMT_GPU_METRIC];
+  int64_t p = metrics_period (gen), n = (stop - SESSION_START_NS) / p;
+
+  if (sqlite3_prepare_v2 (gen->db, "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (?, ?, ?, ?, ?)",
+                          -1, &info, NULL) != SQLITE_OK)
+    {
+      gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+      return;
+    }
+  for (int g = 0; g < gen->opt->gpus && gen->error == NULL; g++)
+    {
+      int64_t type_id = ((int64_t)1 << 48) | ((int64_t)METRICS_SOURCE << 32) |
+                        ((int64_t)METRICS_TAG << 8) | g;
+      MetricBins *b = &gen->bins[g];
+      char type_name[64];
+
+      snprintf (type_name, sizeof type_name, "GPU %d: GH100", g);
+      for (int m = 0; m < N_METRICS; m++)
+        {
+          bind_i64 (info, 1, type_id);
+          bind_i64 (info, 2, METRICS_SOURCE);
+          sqlite3_bind_text (info, 3, type_name, -1, SQLITE_TRANSIENT);
+          bind_i64 (info, 4, m);
+          sqlite3_bind_text (info, 5, metric_names[m], -1, SQLITE_STATIC);
+          if (sqlite3_step (info) != SQLITE_DONE)
+            gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+          sqlite3_reset (info);
+        }
+      if (!bins_reserve (gen, b, n))
+        break;
+      for (int64_t i = 0; i < n && gen->error == NULL; i++)
+        {
+          double busy = b->v[BIN_KERNEL][i] / (double)p, tensor = b->v[BIN_TENSOR][i] / (double)p;
+          double nccl = b->v[BIN_NCCL][i] / (double)p;
+          /* bytes per ns are GB/s; PCIe 5 x16 carries about 64 GB/s each way */
+          double rx = b->v[BIN_H2D][i] / (double)p / 64.0, tx = b->v[BIN_D2H][i] / (double)p / 64.0;
+          double noise = rng_double (&gen->ext_rng);
+          int64_t v[N_METRICS], t = SESSION_START_NS + (i + 1) * p;
+
+          busy = busy > 1.0 ? 1.0 : busy;
+          tensor = tensor > 1.0 ? 1.0 : tensor;
+          nccl = nccl > 1.0 ? 1.0 : nccl;
+          v[MET_GPC_CLOCK] = busy > 0 ? 1980 : 1755;
+          v[MET_SYS_CLOCK] = 1755;
+          v[MET_GR_ACTIVE] = round_pos (100.0 * busy);
+          v[MET_SYNC_COMPUTE] = round_pos (100.0 * busy * (1.0 - 0.5 * nccl));
+          v[MET_ASYNC_COMPUTE] = round_pos (50.0 * nccl);
+          v[MET_SMS_ACTIVE] = round_pos (busy * (86.0 + 10.0 * noise));
+          v[MET_SM_ISSUE] = round_pos (busy * (28.0 + 14.0 * noise) + tensor * 10.0);
+          v[MET_TENSOR_ACTIVE] = round_pos (tensor * (52.0 + 12.0 * noise));
+          v[MET_WARPS_IN_FLIGHT] = round_pos (busy * (38.0 + 12.0 * noise));
+          v[MET_UNALLOCATED_WARPS] = round_pos (busy * (18.0 + 10.0 * noise));
+          v[MET_DRAM_READ] = round_pos (busy * (22.0 + 20.0 * noise) + 30.0 * nccl);
+          v[MET_DRAM_WRITE] = round_pos (busy * (10.0 + 12.0 * noise) + 25.0 * nccl);
+          v[MET_PCIE_RX] = round_pos (100.0 * (rx > 1.0 ? 1.0 : rx));
+          v[MET_PCIE_TX] = round_pos (100.0 * (tx > 1.0 ? 1.0 : tx));
+          v[MET_PCIE_BAR1_READS] = rx > 0 ? 1 + (int64_t)(noise * 4) : 0;
+          v[MET_PCIE_BAR1_WRITES] = busy > 0 ? (int64_t)(noise * 3) : 0;
+          v[MET_NVLINK_RX] = round_pos (nccl * (55.0 + 20.0 * noise));
+          v[MET_NVLINK_TX] = round_pos (nccl * (55.0 + 20.0 * noise));
+          for (int m = 0; m < N_METRICS; m++)
+            {
+              /* the GPU's own clock, on the session's wall clock give or take a little */
+              bind_i64 (stmt, 1, SESSION_EPOCH_NS - SESSION_START_NS + t + 137 * g);
+              bind_i64 (stmt, 2, t);
+              bind_i64 (stmt, 3, type_id);
+              bind_i64 (stmt, 4, m);
+              bind_i64 (stmt, 5, v[m]);
+              step_stmt (gen, STMT_GPU_METRIC);
+            }
+          gen->n.metrics += N_METRICS;
+        }
+    }
+  sqlite3_finalize (info);
+}
+
 static void
 write_analysis_details (Gen *gen)
 {
@@ -1759,6 +2414,7 @@ generate (Gen *gen)
 
   rng_seed (&gen->rng, opt->seed);
   rng_seed (&gen->tail_rng, opt->seed ^ UINT64_C (0x5eed7a11));
+  rng_seed (&gen->ext_rng, opt->seed ^ UINT64_C (0xe47e4a11));
   /* A plausible pid, fixed by the seed; the data-loader threads follow it. */
   gen->pid = 20000 + (int64_t)(opt->seed % 40000) + opt->rank;
   gen->global_pid = SL_GLOBAL_PID (1, gen->pid);
@@ -1768,8 +2424,16 @@ generate (Gen *gen)
   gen->sched_cpu = calloc ((size_t)opt->threads, sizeof (int));
   gen->stream_free = calloc ((size_t)opt->gpus * (size_t)opt->streams, sizeof (int64_t));
   gen->grid_ids = calloc ((size_t)opt->gpus, sizeof (int64_t));
+  gen->um_t = calloc ((size_t)opt->gpus, sizeof (int64_t));
+  gen->mem_next = calloc ((size_t)opt->gpus, sizeof (int64_t));
+  gen->mem_workspace =
+      calloc ((size_t)opt->gpus * (size_t)(opt->memory_usage + 1), sizeof (int64_t));
+  if (opt->metrics_hz > 0)
+    gen->bins = calloc ((size_t)opt->gpus, sizeof (MetricBins));
   if (gen->worker_tids == NULL || gen->worker_t == NULL || gen->sched_cpu == NULL ||
-      gen->stream_free == NULL || gen->grid_ids == NULL)
+      gen->stream_free == NULL || gen->grid_ids == NULL || gen->um_t == NULL ||
+      gen->mem_next == NULL || gen->mem_workspace == NULL ||
+      (opt->metrics_hz > 0 && gen->bins == NULL))
     {
       gen_fail (gen, "out of memory");
       return false;
@@ -1778,6 +2442,15 @@ generate (Gen *gen)
     gen->worker_tids[w] = SL_GLOBAL_TID (1, gen->pid, gen->pid + 9 + w);
   for (int i = 0; i < opt->threads; i++)
     gen->sched_cpu[i] = (i * 5 + 2) % SCHED_CPUS;
+  /* tensor-core kernels (GEMMs, attention) drive Tensor Active */
+  for (size_t k = 0; k < N_ELEMENTS (sl_gen_kernels); k++)
+    gen->tensor_kernel[k] = strstr (sl_gen_kernels[k].demangled, "gemm") != NULL ||
+                            strstr (sl_gen_kernels[k].demangled, "fmha") != NULL ||
+                            strstr (sl_gen_kernels[k].demangled, "flash") != NULL;
+  /* each managed buffer's hot chunks: distinct, among its first 16 */
+  for (int b = 0; b < UM_BUFFERS; b++)
+    for (int h = 0; h < UM_HOT; h++)
+      gen->um_hot[b][h] = (b * 5 + h * 3 + (int)(opt->seed % 4)) % 16;
 
   if (!exec_sql (gen, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; "
                       "PRAGMA temp_store=MEMORY; PRAGMA locking_mode=EXCLUSIVE; BEGIN"))
@@ -1794,10 +2467,20 @@ generate (Gen *gen)
     return false;
   if (opt->graphs != GRAPHS_NONE && !exec_sql (gen, GRAPH_EVENTS_SQL))
     return false;
+  if (opt->um_faults && !exec_sql (gen, UM_FAULTS_SQL))
+    return false;
+  if (opt->memory_usage > 0 && !exec_sql (gen, MEM_USAGE_SQL))
+    return false;
+  if (opt->metrics_hz > 0 && !exec_sql (gen, METRICS_SQL))
+    return false;
   for (int i = 0; i < N_STMTS; i++)
     if ((i != STMT_GRAPH || opt->graphs == GRAPHS_GRAPH)
         && (i != STMT_CUDA_EVENT || opt->cuda_events)
         && ((i != STMT_GRAPH_MADE && i != STMT_GRAPH_NODE_MADE) || opt->graphs != GRAPHS_NONE)
+        && ((i != STMT_UM_MIGRATION && i != STMT_UM_CPU_FAULT && i != STMT_UM_GPU_FAULT)
+            || opt->um_faults)
+        && (i != STMT_MEM_USAGE || opt->memory_usage > 0)
+        && (i != STMT_GPU_METRIC || opt->metrics_hz > 0)
         && sqlite3_prepare_v3 (gen->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &gen->stmt[i],
                                NULL) != SQLITE_OK)
       {
@@ -1813,9 +2496,13 @@ generate (Gen *gen)
   add_nvtx (gen, SL_EVENT_TYPE_NVTX_DOMAIN_CREATE, gen->cpu_t, -1, gen->main_tid, "train", -1, 1,
             -1);
   gen->cpu_t += 5 * MS;
+  if (opt->memory_usage > 0)
+    mem_startup (gen);
   while (!budget_reached (gen))
     run_step (gen);
 
+  if (opt->metrics_hz > 0 && gen->error == NULL)
+    write_gpu_metrics (gen, gen->max_t + 1 * MS);
   write_analysis_details (gen);
   for (int i = 0; i < N_STMTS; i++)
     {
@@ -1839,7 +2526,8 @@ usage (FILE *out)
   fprintf (out,
            "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
            "T] [--sample-share P] [--no-sched] [--format nsys|kineto] [--ranks N [--straggler R]\n"
-           "       [--slowdown P]] [--graphs graph|node] [--cuda-events] [--force]\n"
+           "       [--slowdown P]] [--graphs graph|node] [--cuda-events] [--um-faults]\n"
+           "       [--memory-usage[=N]] [--gpu-metrics[=HZ]] [--force]\n"
            "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
            ") of about EVENTS events,\n"
            "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
@@ -1871,9 +2559,24 @@ usage (FILE *out)
            "  -E, --cuda-events   a CUPTI_ACTIVITY_KIND_CUDA_EVENT row for each cudaEventRecord (%d\n"
            "                      event objects, recorded again each step), its stream wait tied\n"
            "                      to it by eventSyncId (rows not counted in EVENTS)\n"
+           "  -U, --um-faults     unified memory: each step a cudaMemPrefetchAsync a GPU, GPU page\n"
+           "                      faults during the forward kernels and CPU page faults when the\n"
+           "                      host reads results, clustered on %d hot chunks of each of %d\n"
+           "                      managed buffers, each served by a migration (MEMCPY rows of\n"
+           "                      copyKind 11/12 with migrationCause and virtualAddress);\n"
+           "                      CUDA_UM_CPU_PAGE_FAULT_EVENTS, CUDA_UM_GPU_PAGE_FAULT_EVENTS\n"
+           "  -M, --memory-usage[=N]  CUDA_GPU_MEMORY_USAGE_EVENTS (nsys --cuda-memory-usage):\n"
+           "                      cudaMalloc/cudaFree of N workspaces a step and GPU (default 1,\n"
+           "                      at most %d), a cache block that grows each step and is never\n"
+           "                      freed, the weights and a static allocation at start-up\n"
+           "  -P, --gpu-metrics[=HZ]  GPU_METRICS sampled HZ times a second on each GPU (default\n"
+           "                      %d), H100 metric names in TARGET_INFO_GPU_METRICS; values follow\n"
+           "                      the kernels and copies (these options' rows, not their API\n"
+           "                      calls, are outside EVENTS)\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n",
-           GRAPH_NODES, CUDA_EVENT_OBJECTS);
+           GRAPH_NODES, CUDA_EVENT_OBJECTS, UM_HOT, UM_BUFFERS, MEM_CHURN_MAX,
+           METRICS_HZ_DEFAULT);
 }
 
 static bool
@@ -1995,6 +2698,16 @@ write_trace (const Options *opt)
         }
       if (opt->cuda_events)
         printf ("cuda_events %" PRIu64 "\n", n->cuda_events);
+      if (opt->um_faults)
+        {
+          printf ("um_migrations %" PRIu64 "\n", n->um_migrations);
+          printf ("um_cpu_faults %" PRIu64 "\n", n->um_cpu_faults);
+          printf ("um_gpu_faults %" PRIu64 "\n", n->um_gpu_faults);
+        }
+      if (opt->memory_usage > 0)
+        printf ("memory_events %" PRIu64 "\n", n->mem_events);
+      if (opt->metrics_hz > 0)
+        printf ("gpu_metrics %" PRIu64 "\n", n->metrics);
       printf ("steps %" PRId64 "\n", gen.step);
       printf ("total %" PRIu64 "\n", total_events (&gen));
       rc = 0;
@@ -2005,6 +2718,14 @@ write_trace (const Options *opt)
   free (gen.sched_cpu);
   free (gen.stream_free);
   free (gen.grid_ids);
+  free (gen.um_t);
+  free (gen.mem_next);
+  free (gen.mem_workspace);
+  if (gen.bins != NULL)
+    for (int g = 0; g < opt->gpus; g++)
+      for (int f = 0; f < N_BINS; f++)
+        free (gen.bins[g].v[f]);
+  free (gen.bins);
   free (tmp);
   return rc;
 }
@@ -2028,6 +2749,9 @@ main (int argc, char *argv[])
     { "slowdown", required_argument, NULL, 'D' },
     { "graphs", required_argument, NULL, 'G' },
     { "cuda-events", no_argument, NULL, 'E' },
+    { "um-faults", no_argument, NULL, 'U' },
+    { "memory-usage", optional_argument, NULL, 'M' },
+    { "gpu-metrics", optional_argument, NULL, 'P' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -2036,7 +2760,7 @@ main (int argc, char *argv[])
   bool have_n = false;
   int c;
 
-  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNEF:R:T:D:G:h", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNEUM::P::F:R:T:D:G:h", longopts, NULL)) != -1)
     {
       bool ok = true;
 
@@ -2061,6 +2785,15 @@ main (int argc, char *argv[])
         case 'f': opt.force = true; break;
         case 'N': opt.no_sched = true; break;
         case 'E': opt.cuda_events = true; break;
+        case 'U': opt.um_faults = true; break;
+        case 'M':
+          opt.memory_usage = 1;
+          ok = optarg == NULL || parse_int (optarg, 1, MEM_CHURN_MAX, &opt.memory_usage);
+          break;
+        case 'P':
+          opt.metrics_hz = METRICS_HZ_DEFAULT;
+          ok = optarg == NULL || parse_int (optarg, 1, 200000, &opt.metrics_hz);
+          break;
         case 'F':
           ok = strcmp (optarg, "nsys") == 0 || strcmp (optarg, "kineto") == 0;
           opt.kineto = strcmp (optarg, "kineto") == 0;
@@ -2091,6 +2824,12 @@ main (int argc, char *argv[])
     {
       fprintf (stderr, "sightline-gen: --cuda-events writes nsys SQLite only, not --format "
                        "kineto\n");
+      return 2;
+    }
+  if ((opt.um_faults || opt.memory_usage > 0 || opt.metrics_hz > 0) && opt.kineto)
+    {
+      fprintf (stderr, "sightline-gen: --um-faults, --memory-usage and --gpu-metrics write nsys "
+                       "SQLite only, not --format kineto\n");
       return 2;
     }
   if (opt.graphs != GRAPHS_NONE && opt.kineto)

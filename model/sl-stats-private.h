@@ -216,6 +216,30 @@ SlReport *_sl_report_compute_rank_sum            (SlTrace             *trace,
                                                   GError             **error);
 extern const _SlColumn _sl_rank_sum_columns[10];
 
+/* sl-stats-um.c: um_sum, um_total_sum, um_cpu_page_faults_sum, read from the trace's files (the
+ * model keeps no page faults nor migration addresses) */
+SlReport *_sl_report_compute_um_sum              (SlTrace             *trace,
+                                                  const _SlReportInfo *info,
+                                                  SlTime               t0,
+                                                  SlTime               t1,
+                                                  gint                 source,
+                                                  GError             **error);
+SlReport *_sl_report_compute_um_total_sum        (SlTrace             *trace,
+                                                  const _SlReportInfo *info,
+                                                  SlTime               t0,
+                                                  SlTime               t1,
+                                                  gint                 source,
+                                                  GError             **error);
+SlReport *_sl_report_compute_um_cpu_page_faults_sum (SlTrace             *trace,
+                                                     const _SlReportInfo *info,
+                                                     SlTime               t0,
+                                                     SlTime               t1,
+                                                     gint                 source,
+                                                     GError             **error);
+extern const _SlColumn _sl_um_sum_columns[6];
+extern const _SlColumn _sl_um_total_sum_columns[6];
+extern const _SlColumn _sl_um_cpu_page_faults_sum_columns[4];
+
 /* sl-stats-aggregate.c -------------------------------------------------------------------- */
 
 /* One group's values: sum (saturating at G_MAXINT64 / G_MININT64: a damaged file's durations

@@ -1082,6 +1082,13 @@ const _SlReportInfo _sl_report_infos[] = {
   { "rank_sum", "Rank Summary (compute, communication and their overlap, per rank)",
     SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET | SL_LOAD_CUDA_API | SL_LOAD_NVTX,
     _sl_report_compute_rank_sum, COLUMNS (_sl_rank_sum_columns) },
+  /* read from the file: the model keeps no page faults; SL_LOAD_MEMCPY is what they stand for */
+  { "um_cpu_page_faults_sum", "Unified Memory CPU Page Faults Summary", SL_LOAD_MEMCPY,
+    _sl_report_compute_um_cpu_page_faults_sum, COLUMNS (_sl_um_cpu_page_faults_sum_columns) },
+  { "um_sum", "Unified Memory Analysis Summary", SL_LOAD_MEMCPY, _sl_report_compute_um_sum,
+    COLUMNS (_sl_um_sum_columns) },
+  { "um_total_sum", "Unified Memory Totals Summary", SL_LOAD_MEMCPY,
+    _sl_report_compute_um_total_sum, COLUMNS (_sl_um_total_sum_columns) },
 };
 
 const guint _sl_n_report_infos = G_N_ELEMENTS (_sl_report_infos);

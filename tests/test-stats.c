@@ -489,6 +489,63 @@ oracle_sql (sqlite3    *db,
                        "round(avg(kd), 1), round(median(kd), 1), min(kd), max(kd), round(stdev(kd), 1), kname "
                        "FROM combo GROUP BY pid, tid, name, style, kname ORDER BY 1, 3, 4, 7 DESC, 2, 13");
     }
+  if (strcmp (report, "um_sum") == 0 || strcmp (report, "um_total_sum") == 0)
+    {
+      if (!memcpy_ || !has_table (db, "CUDA_UM_CPU_PAGE_FAULT_EVENTS")
+          || !has_table (db, "CUDA_UM_GPU_PAGE_FAULT_EVENTS"))
+        return NULL;
+      /* nsys's um_sum.py / um_total_sum.py: CPU faults counted and GPU faults summed per address,
+       * UVM migrations (copyKind 11 HtoD, 12 DtoH) summed per virtualAddress; NULL keys join
+       * nothing */
+      const char *cte = "cpu AS (SELECT address AS a, count(*) AS n FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS GROUP BY 1), "
+                        "gpu AS (SELECT address AS a, sum(numberOfPageFaults) AS n "
+                        "FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS GROUP BY 1), "
+                        "d2h AS (SELECT virtualAddress AS a, sum(end - start) AS dur, sum(bytes) AS b "
+                        "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 12 GROUP BY 1), "
+                        "h2d AS (SELECT virtualAddress AS a, sum(end - start) AS dur, sum(bytes) AS b "
+                        "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 11 GROUP BY 1)";
+      if (strcmp (report, "um_total_sum") == 0)
+        /* one row; SQLite's min()/max() of several arguments is NULL when one is */
+        return g_strdup ("WITH c AS (SELECT min(address) AS lo, max(address) AS hi, count(*) AS n "
+                         "FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS), "
+                         "g AS (SELECT min(address) AS lo, max(address) AS hi, sum(numberOfPageFaults) AS n "
+                         "FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS), "
+                         "d AS (SELECT min(virtualAddress) AS lo, max(virtualAddress) AS hi, sum(bytes) AS b "
+                         "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 12), "
+                         "h AS (SELECT min(virtualAddress) AS lo, max(virtualAddress) AS hi, sum(bytes) AS b "
+                         "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 11) "
+                         "SELECT h.b, d.b, c.n, g.n, min(c.lo, g.lo, h.lo, d.lo), max(c.hi, g.hi, h.hi, d.hi) "
+                         "FROM c, g, d, h");
+      /* the full outer joins as UNION ALL of a LEFT JOIN and the unmatched other side; the
+       * throughput in SQLite's integer arithmetic; ties of ORDER BY 6 DESC by the other columns */
+      return g_strdup_printf ("WITH %s, "
+                              "faults AS (SELECT cpu.a AS a, cpu.n AS c, gpu.n AS g FROM cpu "
+                              "LEFT JOIN gpu ON gpu.a = cpu.a UNION ALL SELECT gpu.a, NULL, gpu.n FROM gpu "
+                              "WHERE NOT EXISTS (SELECT 1 FROM cpu WHERE cpu.a = gpu.a)), "
+                              "migr AS (SELECT d2h.a AS a, d2h.b AS d, h2d.b AS h, "
+                              "(ifnull(d2h.b, 0) + ifnull(h2d.b, 0)) * (1000000000 / (ifnull(d2h.dur, 0) "
+                              "+ ifnull(h2d.dur, 0))) AS t FROM d2h LEFT JOIN h2d ON h2d.a = d2h.a "
+                              "UNION ALL SELECT h2d.a, NULL, h2d.b, ifnull(h2d.b, 0) * (1000000000 / "
+                              "ifnull(h2d.dur, 0)) FROM h2d "
+                              "WHERE NOT EXISTS (SELECT 1 FROM d2h WHERE d2h.a = h2d.a)) "
+                              "SELECT f.a, m.h, m.d, f.c, f.g, m.t FROM faults AS f "
+                              "LEFT JOIN migr AS m ON m.a = f.a UNION ALL "
+                              "SELECT m.a, m.h, m.d, NULL, NULL, m.t FROM migr AS m "
+                              "WHERE NOT EXISTS (SELECT 1 FROM faults AS f WHERE f.a = m.a) "
+                              "ORDER BY 6 DESC, 1, 2, 3, 4, 5 LIMIT 10", cte);
+    }
+  if (strcmp (report, "um_cpu_page_faults_sum") == 0)
+    {
+      if (!has_table (db, "StringIds") || !has_table (db, "CUDA_UM_CPU_PAGE_FAULT_EVENTS"))
+        return NULL;
+      /* nsys's um_cpu_page_faults_sum.py: GROUP BY the ids, their text joined afterwards; ties of
+       * ORDER BY 1 DESC by the other columns */
+      return g_strdup ("WITH s AS (SELECT count(*) AS n, CpuInstruction AS i, sourceFile AS f, "
+                       "sourceLine AS l FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS GROUP BY 2, 3, 4) "
+                       "SELECT s.n, si.value, sf.value, s.l FROM s "
+                       "LEFT JOIN StringIds AS si ON si.id = s.i LEFT JOIN StringIds AS sf ON sf.id = s.f "
+                       "ORDER BY 1 DESC, 2, 3, 4");
+    }
   g_assert_not_reached ();
 }
 
@@ -670,6 +727,7 @@ test_oracle (void)
 static const char *const range_tables[] = {
   "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
   "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "NVTX_EVENTS",
+  "CUDA_UM_CPU_PAGE_FAULT_EVENTS", "CUDA_UM_GPU_PAGE_FAULT_EVENTS",
 };
 
 static void
@@ -1802,6 +1860,180 @@ typedef struct
   gint64 total;
 } NameSum;
 
+/* The unified-memory reports (um_sum, um_total_sum, um_cpu_page_faults_sum) against the oracle
+ * on traces that have the page-fault tables: generated ones (sightline-gen --um-faults, whole
+ * and in the middle third), which also carry --memory-usage and --gpu-metrics tables and must
+ * still load. */
+static const char *const um_reports[] = { "um_sum", "um_total_sum", "um_cpu_page_faults_sum" };
+
+static void
+compare_um_reports (const char *path,
+                    gboolean    ranges)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  SlTime s = sl_trace_get_start (trace), e = sl_trace_get_end (trace), d = e - s;
+  sqlite3 *db = oracle_open (path);
+  g_autofree char *base = g_path_get_basename (path);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (um_reports); i++)
+    {
+      gsize whole = compare_report (path, db, trace, um_reports[i], G_MININT64, G_MAXINT64), part = 0;
+      if (ranges)
+        {
+          range_views_create (db, s + d / 3, s + 2 * d / 3);
+          part = compare_report (path, db, trace, um_reports[i], s + d / 3, s + 2 * d / 3);
+          range_views_drop (db);
+          /* slices of 1/100 of the trace: fewer than um_sum's 10 rows, so that the rows without
+           * a migration (throughput NULL, last) are among those compared */
+          for (int k = 10; k < 100; k += 20)
+            {
+              range_views_create (db, s + d * k / 100, s + d * (k + 1) / 100);
+              compare_report (path, db, trace, um_reports[i], s + d * k / 100, s + d * (k + 1) / 100);
+              range_views_drop (db);
+            }
+        }
+      g_test_message ("%s %s: %" G_GSIZE_FORMAT " rows, %" G_GSIZE_FORMAT " in the middle third",
+                      base, um_reports[i], whole, part);
+      g_assert_cmpuint (whole, >, 0);
+    }
+  sqlite3_close (db);
+}
+
+static void
+test_um_generated (void)
+{
+#ifdef SL_GEN_PATH
+  static const char *const seeds[] = { "1", "7" };
+
+  for (gsize k = 0; k < G_N_ELEMENTS (seeds); k++)
+    {
+      g_autofree char *name = g_strdup_printf ("gen-um-%s.sqlite", seeds[k]);
+      g_autofree char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+      g_auto (SlTestRun) run = { 0 };
+
+      sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "20000", "--gpus", "2", "--seed", seeds[k],
+                   "--um-faults", "--memory-usage=2", "--gpu-metrics=2000", "--force", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      compare_um_reports (path, TRUE);
+
+      /* what the generator promised: faults on few addresses, migrations of every cause it
+       * writes, memory that grows, metrics of each GPU */
+      sqlite3 *db = sl_test_open_db (path);
+      g_assert_cmpint (sl_test_sql_int (db, "SELECT count(DISTINCT address) * 3 < count(*) "
+                                            "FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS"), ==, 1);
+      g_assert_cmpint (sl_test_sql_int (db, "SELECT count(DISTINCT migrationCause) FROM "
+                                            "CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN (11, 12)"), >=, 3);
+      /* a migration caused by a page fault is at an address that faulted */
+      g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m "
+                                            "WHERE copyKind = 12 AND migrationCause = 2 AND NOT EXISTS "
+                                            "(SELECT 1 FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS AS f "
+                                            "WHERE f.address = m.virtualAddress)"), ==, 0);
+      /* every usage event of a call is a cudaMalloc or cudaFree's; allocations outnumber frees */
+      g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS AS u "
+                                            "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r USING (correlationId) "
+                                            "LEFT JOIN StringIds AS s ON s.id = r.nameId WHERE u.correlationId != 0 "
+                                            "AND s.value NOT IN ('cudaMalloc_v3020', 'cudaFree_v3020')"), ==, 0);
+      g_assert_cmpint (sl_test_sql_int (db, "SELECT sum(CASE memoryOperationType WHEN 0 THEN bytes "
+                                            "ELSE -bytes END) > 0 FROM CUDA_GPU_MEMORY_USAGE_EVENTS"), ==, 1);
+      g_assert_cmpint (sl_test_sql_int (db, "SELECT count(DISTINCT typeId & 0xFF) FROM GPU_METRICS"), ==, 2);
+      /* SMs Active is higher in the samples where kernels ran than in the others */
+      g_assert_cmpint (sl_test_sql_int (db, "SELECT max(g.value) > 50 AND min(g.value) = 0 FROM GPU_METRICS AS g "
+                                            "JOIN TARGET_INFO_GPU_METRICS AS t USING (typeId, metricId) "
+                                            "WHERE t.metricName = 'SMs Active [Throughput %]'"), ==, 1);
+      sqlite3_close (db);
+    }
+#else
+  g_test_skip ("sightline-gen is not built");
+#endif
+}
+
+/* The real unified-memory traces hold migrations but no fault tables, so nsys skips the three
+ * reports on them (test_oracle holds the model to that).  With the fault tables added, as nsys
+ * --cuda-um-cpu-page-faults / --cuda-um-gpu-page-faults would have written them (a CPU fault
+ * where a DtoH migration was caused by one, a GPU fault where an HtoD one was), the reports read
+ * the real migrations, with their real addresses and causes. */
+static void
+test_um_real (void)
+{
+  static const char *const traces[] = { "nsys/nsys-2023.2-um-migrations.sqlite",
+                                        "nsys/nsys-2026.1-um-overhead-file-access.sqlite" };
+
+  for (gsize t = 0; t < G_N_ELEMENTS (traces); t++)
+    {
+      g_autofree char *name = g_strdup_printf ("um-real-%" G_GSIZE_FORMAT ".sqlite", t);
+      g_autofree char *path = sl_test_copy_trace (traces[t], name);
+
+      sl_test_exec_sql (path,
+                        "CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, "
+                        "globalPid INTEGER NOT NULL, address INTEGER NOT NULL, originalFaultPc INTEGER, "
+                        "CpuInstruction INTEGER NOT NULL, module INTEGER NOT NULL, unresolvedFaultPc INTEGER, "
+                        "sourceFile INTEGER, sourceLine INTEGER);"
+                        "CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, "
+                        "end INTEGER NOT NULL, globalPid INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
+                        "address INTEGER NOT NULL, numberOfPageFaults INTEGER NOT NULL, "
+                        "faultAccessType INTEGER NOT NULL);"
+                        "INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS SELECT start - 2000, globalPid, "
+                        "virtualAddress, 4198400 + (rowid % 3) * 64, (SELECT min(id) FROM StringIds) + rowid % 3, "
+                        "(SELECT min(id) FROM StringIds), 0, CASE WHEN rowid % 3 = 0 THEN NULL "
+                        "ELSE (SELECT max(id) FROM StringIds) END, CASE WHEN rowid % 3 = 0 THEN NULL "
+                        "ELSE 40 + rowid % 2 END FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+                        "WHERE copyKind = 12 AND migrationCause = 2;"
+                        "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS SELECT start - 3000, start - 500, "
+                        "globalPid, deviceId, virtualAddress, 1 + rowid % 5, 1 + rowid % 2 "
+                        "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 11 AND migrationCause = 2;");
+      compare_um_reports (path, TRUE);
+    }
+}
+
+/* Without the fault tables the three reports say so, as nsys's table checks do, in their order:
+ * the real UM trace has migrations (MEMCPY) but no CPU faults; a Kineto trace has neither; and
+ * `sightline stats` prints SKIPPED for each and exits 0, as for any report without data. */
+static void
+test_um_no_data (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2023.2-um-migrations.sqlite");
+  g_autofree char *json = sl_test_trace_path ("pytorch/critical_path_alexnet_benchmark_result_2869224_1695835535_trace.json.gz");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (SlTrace) kineto = sl_trace_load (json, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autofree char *want = g_strdup_printf ("%s does not contain CUDA Unified Memory CPU page faults data.",
+                                           path);
+  g_autofree char *want_json = g_strdup_printf ("%s does not contain CUDA memory transfers data.", json);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (um_reports); i++)
+    {
+      g_autoptr (GError) e1 = NULL, e2 = NULL;
+      g_autoptr (SlReport) r1 = sl_report_compute (trace, um_reports[i], &e1);
+      g_autoptr (SlReport) r2 = sl_report_compute (kineto, um_reports[i], &e2);
+      g_assert_null (r1);
+      g_assert_error (e1, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA);
+      g_assert_cmpstr (e1->message, ==, want);
+      g_assert_null (r2);
+      g_assert_error (e2, SL_STATS_ERROR, SL_STATS_ERROR_NO_DATA);
+      if (strcmp (um_reports[i], "um_cpu_page_faults_sum") != 0)
+        g_assert_cmpstr (e2->message, ==, want_json);
+      g_assert_cmpstr (sl_report_name_get_title (um_reports[i]), !=, NULL);
+    }
+
+  g_auto (Run) run = { 0 };
+  run_sightline (&run, path, "--report", "um_sum,um_total_sum,um_cpu_page_faults_sum", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_autofree char *skipped = g_strdup_printf ("SKIPPED: %s\n", want);
+  const char *at = run.out;
+  for (gsize i = 0; i < G_N_ELEMENTS (um_reports); i++)
+    {
+      g_autofree char *head = g_strdup_printf ("(%s):", um_reports[i]);
+      at = strstr (at, head);
+      g_assert_nonnull (at);
+      at = strstr (at, skipped);
+      g_assert_nonnull (at);
+    }
+}
+
 /* Adds the rows of `report` (NULL: none) to `sums` by the text of `name_column`, keyed
  * "PREFIX\nname", each with its count and total. */
 static void
@@ -2756,6 +2988,9 @@ main (int    argc,
   g_test_add_func ("/model/stats/generated", test_generated);
   g_test_add_func ("/model/stats/generated-graphs", test_generated_graphs);
   g_test_add_func ("/model/stats/gpu-sums-json", test_gpu_sums_json);
+  g_test_add_func ("/model/stats/um-generated", test_um_generated);
+  g_test_add_func ("/model/stats/um-real", test_um_real);
+  g_test_add_func ("/model/stats/um-no-data", test_um_no_data);
   g_test_add_func ("/model/stats/needs", test_needs);
   g_test_add_func ("/model/stats/round", test_round);
   g_test_add_func ("/model/stats/unknown-name", test_unknown_name);
