@@ -683,6 +683,40 @@ link_gbps (const SlGpu  *gpu,
   return cc >= 9 ? 64.0 : cc == 8 ? 32.0 : cc >= 6 ? 16.0 : 0;
 }
 
+/* Time of [a, b) in unified-memory migrations (copies of the unified kinds) on GPU `gpu`,
+ * summed per copy: the um_migrations rule's subject, not a copy-bound stretch's. */
+static gboolean
+migration_cb (const SlLane *lane,
+              gsize         index,
+              gpointer      user_data)
+{
+  CopyScan *c = user_data;
+  const SlEvent *ev = &lane->events[index];
+  const SlCopyInfo *info = sl_trace_get_copy_info (c->ctx->trace, ev->aux);
+
+  if (info != NULL && SL_COPY_KIND_IS_UNIFIED (info->copy_kind))
+    c->tally[0][0].time = _sl_time_add (c->tally[0][0].time, ev->end - ev->start);
+  return TRUE;
+}
+
+static SlTime
+migration_time (SlAnalyzeCtx *ctx,
+                guint         gpu,
+                SlTime        a,
+                SlTime        b)
+{
+  const SlGpuInfo *gi = &ctx->gpus[gpu];
+  CopyScan scan = { ctx, { { { 0 } } }, NULL };
+
+  for (guint k = 0; k < gi->ops->len; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace, g_array_index (gi->ops, guint32, k));
+      if (lane->kind == SL_LANE_MEMCPY)
+        sl_lane_overlap (lane, a, b, migration_cb, &scan);
+    }
+  return scan.tally[0][0].time;
+}
+
 static void
 copy_finding (SlAnalyzeCtx *ctx,
               guint         gpu,
@@ -817,8 +851,13 @@ _sl_rule_copy_bound (SlAnalyzeCtx *ctx)
             }
           if (!is && in_run)
             {
-              copy_finding (ctx, g, run_start, MIN (a, gi->last), run_busy, run_kern);
-              found++;
+              /* a stretch of unified-memory migrations mostly is um_migrations' to tell */
+              SlTime end = MIN (a, gi->last);
+              if (2 * migration_time (ctx, g, run_start, end) < run_busy - run_kern)
+                {
+                  copy_finding (ctx, g, run_start, end, run_busy, run_kern);
+                  found++;
+                }
               in_run = FALSE;
             }
           if (is && !in_run)

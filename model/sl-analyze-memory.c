@@ -10,6 +10,7 @@
 #include "sl-analyze-private.h"
 #include "sl-format.h"
 #include "sl-memory.h"
+#include "sl-utilization.h"
 
 #include <string.h>
 
@@ -248,4 +249,108 @@ _sl_rule_memory_peak (SlAnalyzeCtx *ctx)
                             "accumulation, or freeing buffers earlier lower it.");
     }
   _sl_analyze_note (ctx, "%u GPUs near full", found);
+}
+
+/* Unified memory (issue 31, item 2): per GPU, the time its migrations took (memcpy rows of the
+ * unified kinds, by the trace's cause labels) and of them the migrations made on a page fault,
+ * which the kernel or the host waited for.  Its cost is the fault-driven migrations' time on the
+ * GPU, merged where they overlap: at most the window. */
+void
+_sl_rule_um_migrations (SlAnalyzeCtx *ctx)
+{
+  double share_min = _sl_analyze_param (ctx, "share");
+  guint found = 0;
+  SlTime w0, w1;
+
+  window (ctx, &w0, &w1);
+  for (guint g = 0; g < ctx->n_gpus; g++)
+    {
+      const SlGpuInfo *gi = &ctx->gpus[g];
+      SlTime by_cause[256] = { 0 };
+      SlTime total = 0, fault = 0, fault_end = G_MININT64, first = G_MAXINT64, last = G_MININT64;
+      gsize count = 0, faults = 0;
+      g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+      SlFinding *f = NULL;
+
+      for (guint k = 0; k < gi->ops->len; k++)
+        {
+          guint32 li = g_array_index (gi->ops, guint32, k);
+          const SlLane *lane = sl_trace_get_lane (ctx->trace, li);
+          gsize e0, e1;
+          if (lane->kind != SL_LANE_MEMCPY)
+            continue;
+          _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+          for (gsize e = e0; e < e1; e++)
+            {
+              const SlEvent *ev = &lane->events[e];
+              const SlCopyInfo *ci = sl_trace_get_copy_info (ctx->trace, ev->aux);
+              if (ci == NULL || ci->migration_cause == SL_MIGRATION_NONE)
+                continue;
+              SlTime d = MAX (MIN (ev->end, w1) - ev->start, 0);
+              by_cause[ci->migration_cause] = _sl_time_add (by_cause[ci->migration_cause], d);
+              total = _sl_time_add (total, d);
+              count++;
+              first = MIN (first, ev->start);
+              last = MAX (last, MIN (ev->end, w1));
+              if (ci->migration_cause == 2)
+                {
+                  SlSpan s = { ev->start, MIN (ev->end, w1) };
+                  g_array_append_val (spans, s);
+                  faults++;
+                }
+            }
+        }
+      if (count == 0)
+        continue;
+      /* the fault-driven ones merged: lanes of one GPU may overlap */
+      _sl_sort_by_start (spans->data, spans->len, sizeof (SlSpan));
+      for (guint i = 0; i < spans->len; i++)
+        {
+          const SlSpan *s = &g_array_index (spans, SlSpan, i);
+          SlTime from = MAX (s->s, fault_end);
+          if (s->e > from)
+            fault = _sl_time_add (fault, s->e - from);
+          fault_end = MAX (fault_end, s->e);
+        }
+      SlTime busy = sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_ANY, w0, w1);
+      double share = busy > 0 ? (double) fault / (double) busy : 0;
+      if (fault == 0 || share < share_min)
+        continue;
+      found++;
+
+      guint32 device = _sl_gpu_id (ctx, g);
+      g_autofree char *fault_text = sl_format_duration (fault);
+      g_autofree char *total_text = sl_format_duration (total);
+      f = _sl_finding_new (ctx, first, last, fault);
+      f->gpu = (gint) device;
+      _sl_finding_add_gpu_lanes (ctx, f, g);
+      _sl_evidence_duration (f, "migration_ns", "Migration time", total);
+      _sl_evidence_duration (f, "fault_migration_ns", "Of it on page faults (merged)", fault);
+      _sl_evidence_share (f, "fault_share_of_busy", "Share of the GPU's busy time", share);
+      _sl_evidence (f, "migrations", "Migrations", (double) count, "%" G_GSIZE_FORMAT, count);
+      _sl_evidence (f, "fault_migrations", "On page faults", (double) faults, "%" G_GSIZE_FORMAT,
+                    faults);
+      for (guint c = 0; c < G_N_ELEMENTS (by_cause); c++)
+        if (by_cause[c] > 0)
+          {
+            const char *label = sl_trace_enum_label (ctx->trace, SL_ENUM_UM_MIGRATION, c);
+            g_autofree char *key = g_strdup_printf ("migration_ns_by_cause.%s",
+                                                    label != NULL ? label : "Unknown");
+            g_autofree char *text_label = g_strdup_printf ("Migrations: %s",
+                                                           label != NULL ? label : "unknown");
+            _sl_evidence_duration (f, key, text_label, by_cause[c]);
+          }
+      f->summary = g_strdup_printf ("GPU %u: %s of unified-memory migrations on page faults "
+                                    "(%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " migrations, %s "
+                                    "in all), %.0f %% of the GPU's busy time",
+                                    device, fault_text, faults, count, total_text,
+                                    100.0 * share);
+      f->advice = g_strdup ("Pages migrated on demand stall the kernel (or the host) that "
+                            "touched them, a page at a time. Move the data before it is used: "
+                            "cudaMemPrefetchAsync to the GPU before the kernel (and back before "
+                            "the host reads it), cudaMemAdvise (SetPreferredLocation, "
+                            "SetAccessedBy, SetReadMostly), or explicit cudaMemcpyAsync of "
+                            "device buffers.");
+    }
+  _sl_analyze_note (ctx, "%u GPUs migrate on faults", found);
 }

@@ -493,5 +493,6 @@ void _sl_rule_straggler       (SlAnalyzeCtx *ctx);
 void _sl_rule_memory_churn    (SlAnalyzeCtx *ctx);
 void _sl_rule_memory_growth   (SlAnalyzeCtx *ctx);
 void _sl_rule_memory_peak     (SlAnalyzeCtx *ctx);
+void _sl_rule_um_migrations   (SlAnalyzeCtx *ctx);
 
 G_END_DECLS

@@ -93,6 +93,11 @@ static const SlRuleParam p_memory_growth[] = {
   { "bytes", SL_PARAM_BYTES, 64.0 * 1024 * 1024, "least bytes of them worth reporting" },
   { NULL, 0, 0, NULL },
 };
+static const SlRuleParam p_um_migrations[] = {
+  { "share", SL_PARAM_FRACTION, 0.10,
+    "reported when migrations on page faults take this share of the GPU's busy time" },
+  { NULL, 0, 0, NULL },
+};
 static const SlRuleParam p_memory_peak[] = {
   { "share", SL_PARAM_FRACTION, 0.90, "a peak above this share of the GPU's memory is near full" },
   { NULL, 0, 0, NULL },
@@ -122,6 +127,7 @@ enum
   RULE_MEMORY_CHURN,
   RULE_MEMORY_GROWTH,
   RULE_MEMORY_PEAK,
+  RULE_UM_MIGRATIONS,
   N_RULES
 };
 
@@ -175,6 +181,9 @@ static const SlRule rules[N_RULES + 1] = {
   { "memory_peak", "GPU memory near full",
     "a GPU's memory in use peaking near its capacity (CUDA_GPU_MEMORY_USAGE_EVENTS and the GPU's "
     "memory size)", p_memory_peak },
+  { "um_migrations", "Unified-memory page faults",
+    "GPU time in unified-memory migrations made on page faults (the kernel or host waited for "
+    "them) against prefetches, by the trace's causes", p_um_migrations },
   { NULL, NULL, NULL, NULL },
 };
 
@@ -438,6 +447,7 @@ static const RuleFunc rule_funcs[N_RULES] = {
   _sl_rule_tiny_kernels,   _sl_rule_low_occupancy,   _sl_rule_tail_effect,
   _sl_rule_launch_latency, _sl_rule_idle_breakdown,  _sl_rule_straggler,
   _sl_rule_memory_churn,   _sl_rule_memory_growth,   _sl_rule_memory_peak,
+  _sl_rule_um_migrations,
 };
 
 /* The order rules run in: the views of the idle account ask for idle time most specific cause
@@ -449,6 +459,7 @@ static const guint run_order[N_RULES] = {
   RULE_TINY_KERNELS,   RULE_GPU_GAPS,    RULE_CPU_BOUND,       RULE_GPU_BOUND,   RULE_COPY_BOUND,
   RULE_LOW_OCCUPANCY,  RULE_TAIL_EFFECT, RULE_STRAGGLER,       RULE_GPU_UTIL,
   RULE_IDLE_BREAKDOWN, RULE_MEMORY_CHURN, RULE_MEMORY_GROWTH, RULE_MEMORY_PEAK,
+  RULE_UM_MIGRATIONS,
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (run_order) == N_RULES);
 

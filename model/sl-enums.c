@@ -70,6 +70,11 @@ static const EnumEntry diagnostic_source[] = {
   { 0, "Unknown source" }, { 1, "Injection" }, { 2, "Daemon" }, { 3, "Analysis" }, { -1, NULL }
 };
 
+static const EnumEntry um_migration[] = {
+  { 0, "Unknown" }, { 1, "User prefetch" }, { 2, "Page fault" }, { 3, "Speculative prefetch" },
+  { 4, "Eviction" }, { 5, "Access counters" }, { -1, NULL }
+};
+
 static const EnumEntry *builtin[SL_N_ENUMS] = {
   [SL_ENUM_MEMCPY_OPER] = memcpy_oper,
   [SL_ENUM_MEM_KIND] = mem_kind,
@@ -80,6 +85,7 @@ static const EnumEntry *builtin[SL_N_ENUMS] = {
   [SL_ENUM_THREAD_BLOCK] = thread_block,
   [SL_ENUM_DIAGNOSTIC_SEVERITY] = diagnostic_severity,
   [SL_ENUM_DIAGNOSTIC_SOURCE] = diagnostic_source,
+  [SL_ENUM_UM_MIGRATION] = um_migration,
 };
 
 const char *

@@ -448,7 +448,8 @@ write_gpu_event (Rows          *rows,
       {
         const SlCopyInfo *info = ev->aux < trace->copy_infos->len
                                  ? sl_trace_get_copy_info (trace, ev->aux) : NULL;
-        SlCopyInfo none = { 0, 0, 0, SL_MEM_KIND_NONE, SL_MEM_KIND_NONE, SL_MEM_KIND_NONE, -1, -1 };
+        SlCopyInfo none = { 0, 0, 0, SL_MEM_KIND_NONE, SL_MEM_KIND_NONE, SL_MEM_KIND_NONE, -1, -1,
+                            SL_MIGRATION_NONE, { 0 } };
         if (info == NULL)
           info = &none;
         if (lane->kind == SL_LANE_MEMCPY)

@@ -537,6 +537,7 @@ copy_info_init (SlCopyInfo   *info,
   info->bytes = (guint64) MAX (sqlite3_column_int64 (stmt, 7), 0);
   info->src_kind = info->dst_kind = info->mem_kind = SL_MEM_KIND_NONE;
   info->src_device = info->dst_device = -1;
+  info->migration_cause = SL_MIGRATION_NONE;
 }
 
 static void
@@ -557,6 +558,8 @@ memcpy_row (SlReader     *r,
   info.dst_kind = mem_kind (stmt, 10);
   info.src_device = device_or_none (stmt, 11);
   info.dst_device = device_or_none (stmt, 12);
+  if (SL_COPY_KIND_IS_UNIFIED (kind) && sqlite3_column_type (stmt, 14) != SQLITE_NULL)
+    info.migration_cause = (guint8) CLAMP (sqlite3_column_int64 (stmt, 14), 0, 0xFE);
   ev->name = _sl_reader_memcpy_name (r, kind);
   ev->aux = _sl_reader_intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
   gpu_append (r, stmt, &key, ev);
@@ -590,8 +593,8 @@ _sl_reader_read_memcpy (SlReader *r,
     .table = "CUPTI_ACTIVITY_KIND_MEMCPY", .what = "memory operations", .times = TRUE,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
            "{correlationId:0}, {bytes:0}, {copyKind:0}, {srcKind:NULL}, {dstKind:NULL}, "
-           "{srcDeviceId:NULL}, {dstDeviceId:NULL}, {greenContextId:0} "
-           "FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+           "{srcDeviceId:NULL}, {dstDeviceId:NULL}, {greenContextId:0}, "
+           "{migrationCause:NULL} FROM CUPTI_ACTIVITY_KIND_MEMCPY",
     .row = memcpy_row,
   };
 

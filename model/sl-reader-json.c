@@ -712,6 +712,7 @@ copy_info_init (SlCopyInfo        *info,
   info->bytes = (guint64) MAX (ev->have & SL_JSON_HAVE_BYTES ? ev->bytes : 0, 0);
   info->src_kind = info->dst_kind = info->mem_kind = SL_MEM_KIND_NONE;
   info->src_device = info->dst_device = -1;
+  info->migration_cause = SL_MIGRATION_NONE;
 }
 
 static void

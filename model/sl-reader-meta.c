@@ -583,6 +583,7 @@ _sl_reader_read_enums (SlReader *r)
   read_enum (r, SL_ENUM_THREAD_BLOCK, "ENUM_SCHEDULING_THREAD_BLOCK");
   read_enum (r, SL_ENUM_DIAGNOSTIC_SEVERITY, "ENUM_DIAGNOSTIC_SEVERITY_LEVEL");
   read_enum (r, SL_ENUM_DIAGNOSTIC_SOURCE, "ENUM_DIAGNOSTIC_SOURCE_TYPE");
+  read_enum (r, SL_ENUM_UM_MIGRATION, "ENUM_CUDA_UNIF_MEM_MIGRATION");
   read_diagnostics (r);
 }
 

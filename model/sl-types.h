@@ -136,7 +136,17 @@ typedef struct
   guint8  mem_kind;           /* memset */
   gint16  src_device;         /* -1 when absent */
   gint16  dst_device;
+  guint8  migration_cause;    /* a unified-memory migration's (ENUM_CUDA_UNIF_MEM_MIGRATION: 1
+                               * user prefetch, 2 page fault, 3 speculative prefetch, 4
+                               * eviction, 5 access counters), SL_MIGRATION_NONE otherwise */
+  guint8  reserved[3];        /* 0: no padding of unknown bytes in the model cache */
 } SlCopyInfo;
+
+G_STATIC_ASSERT (sizeof (SlCopyInfo) == 24);
+
+#define SL_MIGRATION_NONE 0xFF
+/* A copy kind of unified memory (ENUM_CUDA_MEMCPY_OPER 11 … 13): a migration. */
+#define SL_COPY_KIND_IS_UNIFIED(k) ((k) >= 11 && (k) <= 13)
 
 #define SL_MEM_KIND_NONE 0xFF
 

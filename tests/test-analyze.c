@@ -3135,6 +3135,54 @@ test_memory (void)
   g_assert_cmpuint (none2->len, ==, 0);
 }
 
+/* Unified memory (issue 31, item 2): a GPU busy mostly migrating pages on faults before each of
+ * its kernels: the um_migrations finding is the first, its cost the fault-driven migrations'
+ * time, its causes the trace's labels; prefetches alone make no finding. */
+static void
+test_um_migrations (void)
+{
+  g_autofree char *path = trace_path ("um.sqlite");
+  Plant *p = plant_new (path);
+  PlantConfig config = { 132, 256, 32, 0 };
+  gint64 t = 10 * PLANT_MS;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel", t, t + 10 * PLANT_US);
+      /* a prefetch asked for (0.5 ms), then faults (7 ms) the kernel waits for */
+      plant_memcpy (p, 11, 7, 7, 1 << 20, t + 20 * PLANT_US, t + 520 * PLANT_US, 0);
+      plant_memcpy (p, 11, 7, 7, 8 << 20, t + 600 * PLANT_US, t + 7600 * PLANT_US, 0);
+      plant_kernel (p, "touch_managed", &config, t + 7700 * PLANT_US, t + 8500 * PLANT_US, corr);
+      t += 9 * PLANT_MS;
+    }
+  plant_finish (p);
+  plant_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET migrationCause = "
+                   "CASE WHEN end - start > 1000000 THEN 2 ELSE 1 END;");
+
+  SlTrace *trace;
+  g_autoptr (SlAnalysis) a = analyze (path, &trace);
+  g_autoptr (SlTrace) owned = trace;
+  const SlFinding *first = g_ptr_array_index (a->findings, 0);
+  g_assert_cmpstr (first->rule->name, ==, "um_migrations");
+  const SlFinding *f = the_only (a, "um_migrations");
+  g_assert_cmpint (f->gpu, ==, 0);
+  g_assert_cmpint (f->cost, ==, 100 * 7 * PLANT_MS);
+  g_assert_cmpint ((gint64) ev (f, "migration_ns"), ==, 100 * (7 * PLANT_MS + 500 * PLANT_US));
+  g_assert_cmpint ((gint64) ev (f, "migration_ns_by_cause.Page fault"), ==, 100 * 7 * PLANT_MS);
+  g_assert_cmpint ((gint64) ev (f, "migration_ns_by_cause.User prefetch"), ==,
+                   100 * 500 * PLANT_US);
+  g_assert_cmpint ((gint64) ev (f, "migrations"), ==, 200);
+  g_assert_cmpint ((gint64) ev (f, "fault_migrations"), ==, 100);
+
+  /* the same with prefetches only: no finding */
+  plant_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET migrationCause = 1;");
+  SlTrace *trace2;
+  g_autoptr (SlAnalysis) b = analyze (path, &trace2);
+  g_autoptr (SlTrace) owned2 = trace2;
+  g_autoptr (GPtrArray) none = of_rule (b, "um_migrations");
+  g_assert_cmpuint (none->len, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -3179,5 +3227,6 @@ main (int    argc,
   g_test_add_func ("/analyze/graphs", test_graphs);
   g_test_add_func ("/analyze/graph-node-configs", test_graph_node_configs);
   g_test_add_func ("/analyze/memory", test_memory);
+  g_test_add_func ("/analyze/um-migrations", test_um_migrations);
   return g_test_run ();
 }

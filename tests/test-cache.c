@@ -274,6 +274,7 @@ assert_same_model (SlTrace *a,
       g_assert_cmpuint (x->mem_kind, ==, y->mem_kind);
       g_assert_cmpint (x->src_device, ==, y->src_device);
       g_assert_cmpint (x->dst_device, ==, y->dst_device);
+      g_assert_cmpuint (x->migration_cause, ==, y->migration_cause);
     }
   assert_same_array (a->chain_offsets, b->chain_offsets);
   assert_same_array (a->chain_symbols, b->chain_symbols);

@@ -515,6 +515,17 @@ show_copy (SlDetailPane  *self,
           const char *kind = sl_trace_enum_label (self->trace, SL_ENUM_MEMCPY_OPER, ci->copy_kind);
 
           add_row (self, "Copy kind", kind != NULL ? kind : "unknown");
+          if (ci->migration_cause != SL_MIGRATION_NONE)
+            {
+              const char *cause = sl_trace_enum_label (self->trace, SL_ENUM_UM_MIGRATION,
+                                                       ci->migration_cause);
+              add_row (self, "Migration cause", cause != NULL ? cause : "unknown");
+              if (ci->migration_cause == 2)
+                add_warning (self, "⚠ Migrated on a page fault: the kernel or the host waited "
+                                   "for it. Prefetch the data where it will be used "
+                                   "(cudaMemPrefetchAsync) or advise the driver "
+                                   "(cudaMemAdvise).");
+            }
           add_row (self, "Source", mem_kind_label (self, ci->src_kind));
           add_row (self, "Destination", mem_kind_label (self, ci->dst_kind));
           if (mem_kind_is_pageable (self, ci->src_kind) || mem_kind_is_pageable (self, ci->dst_kind))

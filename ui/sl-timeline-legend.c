@@ -106,6 +106,10 @@ legend_content (SlTimelineView *self)
       legend_row (grid, &row, &p->memcpy_dtoh, "██", "Memcpy device → host");
       legend_row (grid, &row, &p->memcpy_dtod, "██", "Memcpy device → device");
       legend_row (grid, &row, &p->memcpy_other, "██", "Memcpy, other kinds");
+      legend_row (grid, &row, &p->um_fault, "██", "Unified memory migrated on a page fault");
+      legend_row (grid, &row, &p->um_prefetch, "██", "Unified memory prefetched (asked for)");
+      legend_row (grid, &row, &p->um_other, "██",
+                  "Unified memory: speculative prefetch, eviction, other");
       legend_row (grid, &row, &p->memset, "██", "Memset");
       legend_row (grid, &row, &p->api, "██", "CUDA API call");
       legend_row (grid, &row, &p->api_sync, "██", "CUDA API call that waits for the GPU");

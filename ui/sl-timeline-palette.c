@@ -54,6 +54,10 @@ static const struct
   { offsetof (Palette, event_record),   0xffb020, 1.00f, 0xd06000, 1.00f },
   /* memory in use: a green apart from the copies' and the running threads' */
   { offsetof (Palette, memory),         0x2ec27e, 0.85f, 0x26a269, 0.85f },
+  /* migrations: a fault red (the costly kind), a prefetch asked for teal, the rest grey-blue */
+  { offsetof (Palette, um_fault),       0xe66100, 1.00f, 0xc64600, 1.00f },
+  { offsetof (Palette, um_prefetch),    0x33b3a6, 1.00f, 0x1f8f84, 1.00f },
+  { offsetof (Palette, um_other),       0x8fa3bf, 1.00f, 0x6a7f9e, 1.00f },
 };
 
 GdkRGBA

@@ -100,6 +100,9 @@ typedef struct
   GdkRGBA graph;   /* a CUDA graph launch traced whole */
   GdkRGBA event_record;  /* a CUDA event record's marker and its arrows to the waits */
   GdkRGBA memory;  /* a GPU's memory in use */
+  /* unified-memory migrations by cause: a page fault (the GPU or host waited), a prefetch the
+   * program asked for, the rest (speculative prefetch, eviction, access counters) */
+  GdkRGBA um_fault, um_prefetch, um_other;
 } Palette;
 
 /*
@@ -546,6 +549,10 @@ _sl_timeline_event_color (SlTimelineView *self,
     case SL_LANE_MEMCPY:
       {
         const SlCopyInfo *ci = sl_trace_get_copy_info (self->trace, ev->aux);
+        if (ci != NULL && ci->migration_cause != SL_MIGRATION_NONE)
+          return ci->migration_cause == 2   ? self->pal.um_fault
+                 : ci->migration_cause == 1 ? self->pal.um_prefetch
+                                            : self->pal.um_other;
         switch (ci != NULL ? ci->copy_kind : 0)
           {
           case 1: return self->pal.memcpy_htod;
