@@ -60,6 +60,11 @@ usage (FILE *out)
            "      --cudabacktrace all|none|CLASS[:NS][,…]  backtraces of CUDA API calls of a\n"
            "                        CLASS (kernel, memory, sync, other) that took at least NS ns\n"
            "                        (80000 where not given), as nsys (default: sync:250000)\n"
+           "      --cuda-memory-usage[=true|false]  GPU memory allocated and freed by CUDA\n"
+           "                        calls (CUDA_GPU_MEMORY_USAGE_EVENTS; `sightline memory`)\n"
+           "      --cuda-um-cpu-page-faults[=true|false]  unified memory's CPU page faults\n"
+           "      --cuda-um-gpu-page-faults[=true|false]  unified memory's GPU page faults;\n"
+           "                        either also records its migrations (copies 11, 12)\n"
            "      --capture-range none|cudaProfilerApi|nvtx  record only between\n"
            "                        cudaProfilerStart and cudaProfilerStop, or inside the NVTX\n"
            "                        range of --nvtx-capture (default: none, the whole run)\n"
@@ -94,6 +99,33 @@ option_value (char       **argv,
     *value = a + n + 1;
   else
     *value = *i + 1 < argc ? argv[++*i] : NULL;
+  return TRUE;
+}
+
+/* A boolean option as nsys takes it: `--NAME`, `--NAME=true|false` or `--NAME true|false`.  TRUE
+ * when argv[*i] is NAME, *i then past what was read; *value its value, or -1 for a value that is
+ * neither. */
+static gboolean
+option_bool (char       **argv,
+             int          argc,
+             int         *i,
+             const char  *name,
+             int         *value)
+{
+  const char *a = argv[*i];
+  size_t n = strlen (name);
+  const char *v = NULL;
+
+  if (strncmp (a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+    return FALSE;
+  if (a[n] == '=')
+    v = a + n + 1;
+  else if (*i + 1 < argc
+           && (strcmp (argv[*i + 1], "true") == 0 || strcmp (argv[*i + 1], "false") == 0))
+    v = argv[++*i];
+  else
+    v = "true";
+  *value = strcmp (v, "true") == 0 ? 1 : strcmp (v, "false") == 0 ? 0 : -1;
   return TRUE;
 }
 
@@ -145,6 +177,8 @@ sl_cmd_record (int    argc,
   g_autofree char *sched_note = NULL;
   double delay = 0, duration = 0;
   gboolean force = FALSE, stats = FALSE;
+  int memory_usage = 0, um_cpu = 0, um_gpu = 0;
+  int *flag = NULL;
   g_autoptr (GPtrArray) envs = g_ptr_array_new ();
   int i;
 
@@ -168,6 +202,17 @@ sl_cmd_record (int    argc,
         force = TRUE;
       else if (strcmp (a, "--stats") == 0)
         stats = TRUE;
+      else if (option_bool (argv, argc, &i, "--cuda-memory-usage", flag = &memory_usage)
+               || option_bool (argv, argc, &i, "--cuda-um-cpu-page-faults", flag = &um_cpu)
+               || option_bool (argv, argc, &i, "--cuda-um-gpu-page-faults", flag = &um_gpu))
+        {
+          if (*flag < 0)
+            {
+              fprintf (stderr, "sightline record: %.*s wants true or false\n",
+                       (int) strcspn (a, "="), a);
+              return 2;
+            }
+        }
       else if (v == NULL)
         {
           fprintf (stderr, "sightline record: %s needs a value\n", a);
@@ -404,6 +449,13 @@ sl_cmd_record (int    argc,
   settings->osrt_threshold_ns
     = osrt_threshold != NULL ? MAX (g_ascii_strtoull (osrt_threshold, NULL, 10), 1) : 0;
   g_autoptr (GPtrArray) msg = sl_record_request (settings, program, force);
+  /* the options the record dialog does not offer, after the verb and before the environment */
+  if (um_gpu)
+    g_ptr_array_insert (msg, 1, g_strdup ("cuda_um_gpu_page_faults=true"));
+  if (um_cpu)
+    g_ptr_array_insert (msg, 1, g_strdup ("cuda_um_cpu_page_faults=true"));
+  if (memory_usage)
+    g_ptr_array_insert (msg, 1, g_strdup ("cuda_memory_usage=true"));
   int fds[3] = { 0, 1, 2 };
   if (!sl_control_send (fd, (const char *const *) msg->pdata, msg->len, fds, 3))
     {

@@ -638,6 +638,17 @@ static const SlSchemaEnumValue enum_cuda_unif_mem_migration[] = {
   { 4, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION", "Eviction" },
   { 5, "CUDA_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS", "Access counters" },
 };
+static const SlSchemaEnumValue enum_cuda_unif_mem_access_type[] = {
+  { 0, "CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_UNKNOWN", "Unknown" },
+  { 1, "CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_READ", "Read" },
+  { 2, "CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_WRITE", "Write" },
+  { 3, "CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_ATOMIC", "Atomic" },
+  { 4, "CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_PREFETCH", "Prefetch" },
+};
+static const SlSchemaEnumValue enum_cuda_dev_mem_event_oper[] = {
+  { 0, "CUDA_DEV_MEM_EVENT_OPR_ALLOCATION", "Allocation" },
+  { 1, "CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION", "Deallocation" },
+};
 static const SlSchemaEnumValue enum_cupti_overhead_type[] = {
   { 0, "OVERHEAD_UNDEFINED", "Undefined" },
   { 1, "OVERHEAD_UNKNOWN", "Unknown" },
@@ -723,6 +734,10 @@ static const SlSchemaEnum enums[] = {
     SL_N_ELEMENTS (enum_cuda_shared_mem_limit_config) },
   { "ENUM_CUDA_UNIF_MEM_MIGRATION", enum_cuda_unif_mem_migration,
     SL_N_ELEMENTS (enum_cuda_unif_mem_migration) },
+  { "ENUM_CUDA_UNIF_MEM_ACCESS_TYPE", enum_cuda_unif_mem_access_type,
+    SL_N_ELEMENTS (enum_cuda_unif_mem_access_type) },
+  { "ENUM_CUDA_DEV_MEM_EVENT_OPER", enum_cuda_dev_mem_event_oper,
+    SL_N_ELEMENTS (enum_cuda_dev_mem_event_oper) },
   { "ENUM_CUPTI_OVERHEAD_TYPE", enum_cupti_overhead_type,
     SL_N_ELEMENTS (enum_cupti_overhead_type) },
   { "ENUM_SAMPLING_THREAD_STATE", enum_sampling_thread_state,

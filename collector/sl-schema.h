@@ -59,6 +59,40 @@ extern "C"
   "  correlationId                    INTEGER\n"                                                   \
   ")"
 
+/* Unified memory's CPU page faults (nsys --cuda-um-cpu-page-faults), as NVIDIA's SQLite export
+ * schema reference lists them: one row a fault, at the faulting page's address; CpuInstruction
+ * (StringIds) names the instruction that faulted, module its ELF object, unresolved 1 where no
+ * symbol was found (then CpuInstruction is its address in hex); sourceFile and sourceLine, which
+ * nsys fills from debug information when asked, are NULL.  Made, as nsys makes it, only when a
+ * fault came. */
+#define SL_SCHEMA_CUDA_UM_CPU_PAGE_FAULT_SQL                                                       \
+  "CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (\n"                                                 \
+  "  start                            INTEGER  NOT NULL,\n"                                        \
+  "  globalPid                        INTEGER  NOT NULL,\n"                                        \
+  "  address                          INTEGER  NOT NULL,\n"                                        \
+  "  originalFaultPc                  INTEGER,\n"                                                  \
+  "  CpuInstruction                   INTEGER,\n"                                                  \
+  "  module                           INTEGER,\n"                                                  \
+  "  unresolved                       INTEGER,\n"                                                  \
+  "  sourceFile                       INTEGER,\n"                                                  \
+  "  sourceLine                       INTEGER\n"                                                   \
+  ")"
+
+/* Unified memory's GPU page faults (nsys --cuda-um-gpu-page-faults): one row a group of faults
+ * on one page (numberOfPageFaults of them), from the driver's start of their handling to the
+ * replay of the faulting accesses; faultAccessType ENUM_CUDA_UNIF_MEM_ACCESS_TYPE.  Made only
+ * when a fault came. */
+#define SL_SCHEMA_CUDA_UM_GPU_PAGE_FAULT_SQL                                                       \
+  "CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS (\n"                                                 \
+  "  start                            INTEGER  NOT NULL,\n"                                        \
+  "  end                              INTEGER  NOT NULL,\n"                                        \
+  "  globalPid                        INTEGER  NOT NULL,\n"                                        \
+  "  deviceId                         INTEGER  NOT NULL,\n"                                        \
+  "  address                          INTEGER  NOT NULL,\n"                                        \
+  "  numberOfPageFaults               INTEGER  NOT NULL,\n"                                        \
+  "  faultAccessType                  INTEGER  NOT NULL\n"                                         \
+  ")"
+
 /* CUPTI_ACTIVITY_KIND_CUDA_EVENT as nsys 2025.5 (schema 3.24) writes it: one row a
  * cudaEventRecord; eventSyncId ties it to the CUPTI_ACTIVITY_KIND_SYNCHRONIZATION rows that
  * waited for it.  Made, as nsys makes it, only when an event was recorded. */
@@ -135,6 +169,8 @@ extern "C"
     SL_MEMCPY_DTOD = 8,
     SL_MEMCPY_HTOH = 9,
     SL_MEMCPY_PTOP = 10,
+    SL_MEMCPY_UVM_HTOD = 11, /* unified memory's migrations */
+    SL_MEMCPY_UVM_DTOH = 12,
   };
 
   /* ENUM_CUDA_MEM_KIND */
@@ -145,7 +181,16 @@ extern "C"
     SL_MEM_KIND_DEVICE = 2,
     SL_MEM_KIND_ARRAY = 3,
     SL_MEM_KIND_MANAGED = 4,
+    SL_MEM_KIND_DEVICE_STATIC = 5,
+    SL_MEM_KIND_MANAGED_STATIC = 6,
     SL_MEM_KIND_UNKNOWN = 7,
+  };
+
+  /* ENUM_CUDA_DEV_MEM_EVENT_OPER: CUDA_GPU_MEMORY_USAGE_EVENTS.memoryOperationType */
+  enum
+  {
+    SL_MEM_OPER_ALLOCATION = 0,
+    SL_MEM_OPER_DEALLOCATION = 1,
   };
 
   /* ENUM_CUPTI_SYNC_TYPE */

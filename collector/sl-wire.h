@@ -50,6 +50,8 @@ extern "C"
     SL_WIRE_GRAPH,          /* SlWireGraph: a CUDA graph launch traced whole */
     SL_WIRE_CUDA_BACKTRACE, /* SlWireCudaBacktrace + n_frames addresses: a CUDA call's stack */
     SL_WIRE_DIAGNOSTIC,     /* SlWireDiagnostic + text: the library about the collection itself */
+    SL_WIRE_CUDA_MEMORY,    /* SlWireCudaMemory + variable name: GPU memory allocated or freed */
+    SL_WIRE_UM,             /* SlWireUm: a unified-memory migration or page fault */
     SL_WIRE_N_TYPES
   } SlWireType;
 
@@ -331,6 +333,52 @@ extern "C"
     uint32_t pad;
     /* followed by n_frames uint64_t */
   } SlWireCudaBacktrace;
+
+  /* CUPTI_ACTIVITY_KIND_MEMORY2 (nsys --cuda-memory-usage): one allocation or release of memory
+   * by a CUDA call (or, for device-static variables, by loading a module), a row of
+   * CUDA_GPU_MEMORY_USAGE_EVENTS.  A few per training step at most; 10^3 … 10^5 in a run. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    uint64_t address;
+    uint64_t bytes;
+    uint64_t pc;             /* CUPTI's program counter of the operation, 0 when it has none */
+    uint32_t device_id;
+    uint32_t context_id;     /* 0: none (a device-static variable's) */
+    uint32_t correlation_id; /* the CUDA call's; 0: none */
+    uint32_t mem_kind;       /* SL_MEM_KIND_* (ENUM_CUDA_MEM_KIND) */
+    uint32_t operation;      /* SL_MEM_OPER_* (ENUM_CUDA_DEV_MEM_EVENT_OPER) */
+    uint32_t pad;
+    /* followed by the variable's name: "" for all but device-static and managed-static memory */
+  } SlWireCudaMemory;
+
+  /* SlWireUm.kind: which of CUPTI's unified-memory counters the record is */
+  typedef enum
+  {
+    SL_UM_HTOD,      /* a migration to the GPU: a CUPTI_ACTIVITY_KIND_MEMCPY row, copyKind 11 */
+    SL_UM_DTOH,      /* to the host: copyKind 12 */
+    SL_UM_CPU_FAULT, /* a CPU page fault: a row of CUDA_UM_CPU_PAGE_FAULT_EVENTS */
+    SL_UM_GPU_FAULT, /* a group of GPU page faults on a page: CUDA_UM_GPU_PAGE_FAULT_EVENTS */
+  } SlUmKind;
+
+  /* CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER (nsys --cuda-um-cpu-page-faults,
+   * --cuda-um-gpu-page-faults): 10^2 … 10^6 in a run that touches managed memory from both
+   * sides, one per 4 KiB … 2 MiB moved or faulted. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;  /* faults on the CPU have none: start_ns */
+    uint64_t address; /* the pages' virtual base address; the faulting page's */
+    uint64_t value;   /* migrations: bytes; GPU faults: how many; CPU faults: the faulting
+                       * instruction's address */
+    uint32_t kind;      /* SlUmKind */
+    uint32_t device_id; /* the GPU of a migration (its destination or source) or GPU fault */
+    uint32_t flags;     /* migrations: ENUM_CUDA_UNIF_MEM_MIGRATION; GPU faults:
+                         * ENUM_CUDA_UNIF_MEM_ACCESS_TYPE (CUPTI's values are nsys's) */
+    uint32_t pad;
+  } SlWireUm;
 
   typedef struct
   {

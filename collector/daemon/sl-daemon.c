@@ -441,12 +441,27 @@ set_by_daemon (const char *v)
     "SIGHTLINE_OSRT_THRESHOLD_NS=", "SIGHTLINE_OSRT_BACKTRACE_NS=", "NVTX_INJECTION64_PATH=",
     "CUDA_INJECTION64_PATH=", "SIGHTLINE_CUDA_GRAPH_TRACE=", "SIGHTLINE_CUDA_BACKTRACE=",
     "SIGHTLINE_CAPTURE_RANGE=", "SIGHTLINE_NVTX_CAPTURE=", "SIGHTLINE_CAPTURE_RANGE_END=",
+    "SIGHTLINE_CUDA_MEMORY_USAGE=", "SIGHTLINE_CUDA_UM_CPU_PAGE_FAULTS=",
+    "SIGHTLINE_CUDA_UM_GPU_PAGE_FAULTS=",
   };
 
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strncmp (v, names[i], strlen (names[i])) == 0)
       return true;
   return false;
+}
+
+/* A boolean option's value: absent, "true" or "false" (as nsys spells them). */
+static bool
+bool_option (const char *v)
+{
+  return v == NULL || strcmp (v, "true") == 0 || strcmp (v, "false") == 0;
+}
+
+static bool
+is_true (const char *v)
+{
+  return v != NULL && strcmp (v, "true") == 0;
 }
 
 /* "record" OPTIONS… "--" PROGRAM ARGS…: check, create the trace, fork and exec the program. */
@@ -483,6 +498,11 @@ session_start (Conn         *client,
   const char *capture_range = opt (kv, n_kv, "capture_range");
   const char *nvtx_capture = opt (kv, n_kv, "nvtx_capture");
   const char *capture_end = opt (kv, n_kv, "capture_range_end");
+  /* nsys's --cuda-memory-usage, --cuda-um-cpu-page-faults, --cuda-um-gpu-page-faults: "true" or
+   * "false" (the default) */
+  const char *memory_usage = opt (kv, n_kv, "cuda_memory_usage");
+  const char *um_cpu = opt (kv, n_kv, "cuda_um_cpu_page_faults");
+  const char *um_gpu = opt (kv, n_kv, "cuda_um_gpu_page_faults");
   int sched = sl_sched_method_parse (opt (kv, n_kv, "sched"));
   char *werr = NULL;
 
@@ -517,6 +537,14 @@ session_start (Conn         *client,
   if (strcmp (graph_trace, "graph") != 0 && strcmp (graph_trace, "node") != 0)
     {
       sl_control_sendv (client->fd, "error", "cuda_graph_trace: graph or node", "2", NULL);
+      return;
+    }
+  if (!bool_option (memory_usage) || !bool_option (um_cpu) || !bool_option (um_gpu))
+    {
+      sl_control_sendv (client->fd, "error",
+                        "cuda_memory_usage, cuda_um_cpu_page_faults, cuda_um_gpu_page_faults: true "
+                        "or false",
+                        "2", NULL);
       return;
     }
   /* a daemon whose library was removed since it started (its prefix uninstalled) would run the
@@ -595,7 +623,7 @@ session_start (Conn         *client,
   size_t n_env = 0;
   for (size_t i = 0; i < n_kv; i++)
     n_env += strncmp (kv[i], "env=", 4) == 0;
-  char **envp = calloc (n_env + 20, sizeof (char *));
+  char **envp = calloc (n_env + 24, sizeof (char *));
   size_t e = 0;
   const char *preload = NULL;
   for (size_t i = 0; i < n_kv; i++)
@@ -627,6 +655,12 @@ session_start (Conn         *client,
       envp[e++] = env_entry ("CUDA_INJECTION64_PATH", d.inject_path);
       envp[e++] = env_entry ("SIGHTLINE_CUDA_GRAPH_TRACE", graph_trace);
       envp[e++] = env_entry ("SIGHTLINE_CUDA_BACKTRACE", cuda_backtrace);
+      if (is_true (memory_usage))
+        envp[e++] = env_entry ("SIGHTLINE_CUDA_MEMORY_USAGE", "true");
+      if (is_true (um_cpu))
+        envp[e++] = env_entry ("SIGHTLINE_CUDA_UM_CPU_PAGE_FAULTS", "true");
+      if (is_true (um_gpu))
+        envp[e++] = env_entry ("SIGHTLINE_CUDA_UM_GPU_PAGE_FAULTS", "true");
     }
   if (capture_range != NULL && strcmp (capture_range, "none") != 0)
     {
@@ -702,6 +736,12 @@ session_start (Conn         *client,
   if (backtrace != NULL)
     sl_trace_writer_add_meta (w, "OSRT_BACKTRACE_THRESHOLD", backtrace);
   sl_trace_writer_add_meta (w, "CUDA_BACKTRACE", cuda_backtrace);
+  if (is_true (memory_usage))
+    sl_trace_writer_add_meta (w, "CUDA_MEMORY_USAGE", "true");
+  if (is_true (um_cpu))
+    sl_trace_writer_add_meta (w, "CUDA_UM_CPU_PAGE_FAULTS", "true");
+  if (is_true (um_gpu))
+    sl_trace_writer_add_meta (w, "CUDA_UM_GPU_PAGE_FAULTS", "true");
   if (capture_range != NULL)
     sl_trace_writer_add_meta (w, "CAPTURE_RANGE", capture_range);
   if (nvtx_capture != NULL)

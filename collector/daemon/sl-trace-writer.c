@@ -180,6 +180,10 @@ enum
   ST_CUDA_CHAIN,
   ST_API_CHAIN,
   ST_DIAGNOSTIC,
+  ST_MEMORY_USAGE,
+  ST_UM_MIGRATION, /* into CUPTI_ACTIVITY_KIND_MEMCPY, which is always there */
+  ST_UM_CPU_FAULT,
+  ST_UM_GPU_FAULT,
   N_ALL_STMTS
 };
 
@@ -259,6 +263,20 @@ static const char *const stmt_sql[N_ALL_STMTS] = {
    * ENUM_DIAGNOSTIC_SOURCE_TYPE) */
   [ST_DIAGNOSTIC] = "INSERT INTO DIAGNOSTIC_EVENT (timestamp, timestampType, source, severity, "
                     "text, globalPid) VALUES (?, 0, 1, ?, ?, ?)",
+  [ST_MEMORY_USAGE] = "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, globalPid, deviceId, "
+                      "contextId, address, pc, bytes, memKind, memoryOperationType, name, "
+                      "correlationId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  /* as nsys 2023+ writes a migration: no context, stream or call (0), memory kinds Unknown (7),
+   * no source or destination device or context (NULL); the cause and the pages' address */
+  [ST_UM_MIGRATION] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, "
+                      "greenContextId, streamId, correlationId, globalPid, bytes, copyKind, "
+                      "srcKind, dstKind, migrationCause, virtualAddress) "
+                      "VALUES (?, ?, ?, 0, NULL, 0, 0, ?, ?, ?, 7, 7, ?, ?)",
+  [ST_UM_CPU_FAULT] = "INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS (start, globalPid, address, "
+                      "originalFaultPc, CpuInstruction, module, unresolved, sourceFile, "
+                      "sourceLine) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+  [ST_UM_GPU_FAULT] = "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS (start, end, globalPid, deviceId, "
+                      "address, numberOfPageFaults, faultAccessType) VALUES (?, ?, ?, ?, ?, ?, ?)",
 };
 
 struct _SlTraceWriter
@@ -1569,6 +1587,104 @@ add_gpu_record (SlTraceWriter      *w,
   return true;
 }
 
+/* GPU memory allocated or freed (nsys --cuda-memory-usage): a row of CUDA_GPU_MEMORY_USAGE_EVENTS,
+ * the table made with the first. */
+static bool
+add_cuda_memory (SlTraceWriter      *w,
+                 Process            *p,
+                 const SlWireHeader *h)
+{
+  const SlWireCudaMemory *m = (const SlWireCudaMemory *) h;
+  const char *name = record_text (h, sizeof *m);
+  sqlite3_stmt *st;
+
+  if (name == NULL || m->operation > SL_MEM_OPER_DEALLOCATION || m->mem_kind > SL_MEM_KIND_UNKNOWN
+      || (st = lazy_stmt (w, ST_MEMORY_USAGE, SL_SCHEMA_CUDA_GPU_MEMORY_USAGE_SQL)) == NULL)
+    return false;
+  sqlite3_bind_int64 (st, 1, (int64_t) m->time_ns);
+  sqlite3_bind_int64 (st, 2, gpid (p->pid));
+  sqlite3_bind_int64 (st, 3, m->device_id);
+  sqlite3_bind_int64 (st, 4, m->context_id);
+  sqlite3_bind_int64 (st, 5, (int64_t) m->address);
+  sqlite3_bind_int64 (st, 6, (int64_t) m->pc);
+  sqlite3_bind_int64 (st, 7, (int64_t) m->bytes);
+  sqlite3_bind_int (st, 8, (int) m->mem_kind);
+  sqlite3_bind_int (st, 9, (int) m->operation);
+  /* a variable's name for static memory; NULL for the rest, as nsys writes it */
+  if (*name != '\0')
+    sqlite3_bind_text (st, 10, name, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (st, 10);
+  sqlite3_bind_int64 (st, 11, m->correlation_id);
+  seen_time (w, p, m->time_ns, m->time_ns);
+  step_event (w, st);
+  return true;
+}
+
+/* A unified-memory migration (a CUPTI_ACTIVITY_KIND_MEMCPY row, copyKind 11 or 12) or page fault
+ * (CUDA_UM_CPU_PAGE_FAULT_EVENTS, CUDA_UM_GPU_PAGE_FAULT_EVENTS, each made with its first). */
+static bool
+add_um (SlTraceWriter      *w,
+        Process            *p,
+        const SlWireHeader *h)
+{
+  const SlWireUm *u = (const SlWireUm *) h;
+  sqlite3_stmt *st;
+
+  if (u->end_ns < u->start_ns)
+    return false;
+  switch (u->kind)
+    {
+    case SL_UM_HTOD:
+    case SL_UM_DTOH:
+      if ((st = lazy_stmt (w, ST_UM_MIGRATION, NULL)) == NULL)
+        return false;
+      sqlite3_bind_int64 (st, 1, (int64_t) u->start_ns);
+      sqlite3_bind_int64 (st, 2, (int64_t) u->end_ns);
+      sqlite3_bind_int64 (st, 3, u->device_id);
+      sqlite3_bind_int64 (st, 4, gpid (p->pid));
+      sqlite3_bind_int64 (st, 5, (int64_t) u->value);
+      sqlite3_bind_int (st, 6, u->kind == SL_UM_HTOD ? SL_MEMCPY_UVM_HTOD : SL_MEMCPY_UVM_DTOH);
+      sqlite3_bind_int (st, 7, (int) u->flags);
+      sqlite3_bind_int64 (st, 8, (int64_t) u->address);
+      break;
+    case SL_UM_CPU_FAULT:
+      {
+        NamedFrame f;
+        if ((st = lazy_stmt (w, ST_UM_CPU_FAULT, SL_SCHEMA_CUDA_UM_CPU_PAGE_FAULT_SQL)) == NULL)
+          return false;
+        /* the faulting instruction, named as a sample's leaf frame (exact, not a return
+         * address); unresolved, its address in hex */
+        name_frame (w, p->pid, p->native_gen, u->value, 0, &f);
+        sqlite3_bind_int64 (st, 1, (int64_t) u->start_ns);
+        sqlite3_bind_int64 (st, 2, gpid (p->pid));
+        sqlite3_bind_int64 (st, 3, (int64_t) u->address);
+        sqlite3_bind_int64 (st, 4, (int64_t) u->value);
+        sqlite3_bind_int64 (st, 5, f.symbol);
+        sqlite3_bind_int64 (st, 6, f.module);
+        sqlite3_bind_int (st, 7, f.found ? 0 : 1);
+        break;
+      }
+    case SL_UM_GPU_FAULT:
+      if ((st = lazy_stmt (w, ST_UM_GPU_FAULT, SL_SCHEMA_CUDA_UM_GPU_PAGE_FAULT_SQL)) == NULL)
+        return false;
+      sqlite3_bind_int64 (st, 1, (int64_t) u->start_ns);
+      sqlite3_bind_int64 (st, 2, (int64_t) u->end_ns);
+      sqlite3_bind_int64 (st, 3, gpid (p->pid));
+      sqlite3_bind_int64 (st, 4, u->device_id);
+      sqlite3_bind_int64 (st, 5, (int64_t) u->address);
+      sqlite3_bind_int64 (st, 6, (int64_t) u->value);
+      sqlite3_bind_int (st, 7, (int) u->flags);
+      break;
+    default:
+      return false;
+    }
+  /* a process's own times are its host's: a CPU fault's */
+  seen_time (w, u->kind == SL_UM_CPU_FAULT ? p : NULL, u->start_ns, u->end_ns);
+  step_event (w, st);
+  return true;
+}
+
 /* Minimal fixed size of each record type: anything shorter is refused. */
 static size_t
 fixed_size (uint16_t type)
@@ -1598,6 +1714,8 @@ fixed_size (uint16_t type)
     case SL_WIRE_GRAPH: return sizeof (SlWireGraph);
     case SL_WIRE_CUDA_BACKTRACE: return sizeof (SlWireCudaBacktrace);
     case SL_WIRE_DIAGNOSTIC: return sizeof (SlWireDiagnostic);
+    case SL_WIRE_CUDA_MEMORY: return sizeof (SlWireCudaMemory);
+    case SL_WIRE_UM: return sizeof (SlWireUm);
     default: return SIZE_MAX;
     }
 }
@@ -1753,6 +1871,8 @@ outside_window (const SlTraceWriter *w,
     case SL_WIRE_SYNC: t = ((const SlWireSync *) h)->start_ns; break;
     case SL_WIRE_GRAPH: t = ((const SlWireGraph *) h)->start_ns; break;
     case SL_WIRE_CUDA_BACKTRACE: t = ((const SlWireCudaBacktrace *) h)->time_ns; break;
+    case SL_WIRE_CUDA_MEMORY: t = ((const SlWireCudaMemory *) h)->time_ns; break;
+    case SL_WIRE_UM: t = ((const SlWireUm *) h)->start_ns; break;
     case SL_WIRE_SCHED: t = ((const SlWireSched *) h)->time_ns; break;
     default: return false; /* NVTX pairs, names, modules: always */
     }
@@ -1922,6 +2042,12 @@ sl_trace_writer_add (SlTraceWriter      *w,
       break;
     case SL_WIRE_CUDA_BACKTRACE:
       ok = add_cuda_backtrace (w, p, h);
+      break;
+    case SL_WIRE_CUDA_MEMORY:
+      ok = add_cuda_memory (w, p, h);
+      break;
+    case SL_WIRE_UM:
+      ok = add_um (w, p, h);
       break;
     default:
       ok = add_gpu_record (w, p, h);

@@ -13,6 +13,7 @@
 
 typedef struct
 {
+  __typeof__ (cuptiActivityConfigureUnifiedMemoryCounter) *ActivityConfigureUnifiedMemoryCounter;
   __typeof__ (cuptiActivityDisable)                  *ActivityDisable;
   __typeof__ (cuptiActivityEnable)                   *ActivityEnable;
   __typeof__ (cuptiActivityFlushAll)                 *ActivityFlushAll;
@@ -38,12 +39,15 @@ SL_HIDDEN extern SlCuptiApi _sl_cupti_api;
  * was built with and in /usr/local/cuda.  FALSE, with the reason in `why`, when it cannot be
  * opened or lacks a function the library needs (cuptiActivityRegisterTimestampCallback may be
  * missing: an older CUPTI; the callback API's cuptiSubscribe, cuptiEnableCallback and
- * cuptiGetGraphExecId too: graph launches then have no graphExecId; cuptiGetVersion, which every
+ * cuptiGetGraphExecId too: graph launches then have no graphExecId; so may
+ * cuptiActivityConfigureUnifiedMemoryCounter: no unified-memory counters; cuptiGetVersion, which every
  * CUPTI has, is looked up as optional all the same: without it, records are read as the
  * headers' version lays them out).  Not async-signal-safe;
  * thread-safe. */
 SL_HIDDEN bool _sl_cupti_load (char *why, size_t len);
 
+#define cuptiActivityConfigureUnifiedMemoryCounter                                               \
+  (_sl_cupti_api.ActivityConfigureUnifiedMemoryCounter)
 #define cuptiActivityDisable                   (_sl_cupti_api.ActivityDisable)
 #define cuptiActivityEnable                    (_sl_cupti_api.ActivityEnable)
 #define cuptiActivityFlushAll                  (_sl_cupti_api.ActivityFlushAll)

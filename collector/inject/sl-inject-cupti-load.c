@@ -58,6 +58,7 @@ load (void)
     bool        optional;
   } functions[] = {
 #define F(field, optional) { "cupti" #field, offsetof (SlCuptiApi, field), optional }
+    F (ActivityConfigureUnifiedMemoryCounter, true),
     F (ActivityDisable, false),
     F (ActivityEnable, false),
     F (ActivityFlushAll, false),

@@ -1,5 +1,6 @@
 /* sl-inject-cupti.c: CUDA activity from CUPTI (kernels, copies, sets, synchronization, CUDA events,
- * graph launches, runtime and driver calls, devices, contexts, streams) as wire records, and from
+ * graph launches, runtime and driver calls, devices, contexts, streams; when asked, GPU memory
+ * allocated and freed and unified memory's migrations and page faults) as wire records, and from
  * its API callbacks the calls' backtraces (--cudabacktrace) and cudaProfilerStart/Stop.  C11 +
  * POSIX + CUPTI, no GLib: it runs inside someone else's process.
  *
@@ -67,10 +68,6 @@ enum
                             * cudaEventSyncId), CUpti_ActivitySynchronization2
                             * (cudaEventSyncId); from 13.0 on the version is 130000 and up */
 
-/* ENUM_CUDA_MEM_KIND values sl-schema.h does not name */
-#define SL_MEM_KIND_DEVICE_STATIC  5
-#define SL_MEM_KIND_MANAGED_STATIC 6
-
 _Static_assert (sizeof (SlWireMemcpy) % 8 == 0, "wire records are multiples of 8");
 _Static_assert (sizeof (SlWireMemset) % 8 == 0, "wire records are multiples of 8");
 _Static_assert (sizeof (SlWireSync) % 8 == 0, "wire records are multiples of 8");
@@ -78,6 +75,8 @@ _Static_assert (sizeof (SlWireContext) % 8 == 0, "wire records are multiples of 
 _Static_assert (sizeof (SlWireStream) % 8 == 0, "wire records are multiples of 8");
 _Static_assert (sizeof (SlWireCudaEvent) % 8 == 0, "wire records are multiples of 8");
 _Static_assert (sizeof (SlWireGraph) % 8 == 0, "wire records are multiples of 8");
+_Static_assert (sizeof (SlWireCudaMemory) % 8 == 0, "wire records are multiples of 8");
+_Static_assert (sizeof (SlWireUm) % 8 == 0, "wire records are multiples of 8");
 
 static struct
 {
@@ -120,6 +119,11 @@ static struct
   uint64_t bt_threshold[SL_BT_N];
   uint8_t bt_runtime[CUPTI_RUNTIME_TRACE_CBID_SIZE];
   uint8_t bt_driver[CUPTI_DRIVER_TRACE_CBID_SIZE];
+
+  /* nsys --cuda-memory-usage: CUPTI_ACTIVITY_KIND_MEMORY2 enabled; --cuda-um-cpu-page-faults /
+   * --cuda-um-gpu-page-faults: CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER enabled */
+  bool memory_usage;
+  bool unified_memory;
 
   /* cuptiGetCallbackName() by cbid, looked up once: one API record in three needs it */
   _Atomic (const char *) runtime_names[CUPTI_RUNTIME_TRACE_CBID_SIZE];
@@ -716,6 +720,79 @@ emit_graph (const CUpti_ActivityGraphTrace2 *g)
   emit (SL_WIRE_GRAPH, &w, sizeof w, NULL, 0);
 }
 
+/* CUPTI_ACTIVITY_KIND_MEMORY2: an allocation or a release.  The fields read are those of its
+ * first version, CUpti_ActivityMemory2 (CUDA 11.2), at the same offsets in every later one
+ * (tests/cupti/fake-cupti.c checks it): no version gate. */
+static void
+emit_memory (const CUpti_ActivityMemory4 *m)
+{
+  SlWireCudaMemory w = { 0 };
+
+  if (m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION)
+    w.operation = SL_MEM_OPER_ALLOCATION;
+  else if (m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE)
+    w.operation = SL_MEM_OPER_DEALLOCATION;
+  else
+    return; /* CUPTI's "invalid": nothing happened */
+  if (!_sl_capture_covers (session_time (m->timestamp)))
+    return; /* outside the capture ranges */
+  w.time_ns = session_time (m->timestamp);
+  w.address = m->address;
+  w.bytes = m->bytes;
+  w.pc = m->PC;
+  w.device_id = m->deviceId;
+  /* a device-static variable has no context: nsys writes 0 (its column is NOT NULL) */
+  w.context_id = m->contextId == CUPTI_INVALID_CONTEXT_ID ? 0 : m->contextId;
+  w.correlation_id = m->correlationId;
+  w.mem_kind = mem_kind (m->memoryKind);
+  emit (SL_WIRE_CUDA_MEMORY, &w, sizeof w, m->name != NULL ? m->name : "", 0);
+}
+
+/* CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: the migrations and page faults configured at start
+ * (um_start); others (thrashing, throttling, remote maps) are not asked for and dropped.  Fields
+ * of CUpti_ActivityUnifiedMemoryCounter2 (CUDA 7.0) only, at the same offsets in 3: no gate. */
+static void
+emit_um (const CUpti_ActivityUnifiedMemoryCounter3 *u)
+{
+  SlWireUm w = { 0 };
+
+  switch (u->counterKind)
+    {
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+      w.kind = SL_UM_HTOD;
+      w.device_id = u->dstId; /* the GPU the pages went to */
+      break;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+      w.kind = SL_UM_DTOH;
+      w.device_id = u->srcId;
+      break;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT:
+      w.kind = SL_UM_CPU_FAULT;
+      break;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
+      w.kind = SL_UM_GPU_FAULT;
+      w.device_id = u->srcId; /* the GPU that faulted */
+      break;
+    default:
+      return;
+    }
+  if (!_sl_capture_covers (session_time (u->start)))
+    return; /* outside the capture ranges */
+  w.start_ns = session_time (u->start);
+  /* a CPU fault's end is not set (CUPTI: "ignore this field") */
+  w.end_ns = w.kind == SL_UM_CPU_FAULT || u->end < u->start ? w.start_ns : session_time (u->end);
+  w.address = u->address;
+  w.value = u->value;
+  /* CUpti_ActivityUnifiedMemoryMigrationCause and _AccessType are nsys's ENUM_CUDA_UNIF_MEM_*:
+   * their 0 ... 5 and 0 ... 4; what a newer CUPTI adds beyond becomes 0, "Unknown" */
+  if (w.kind == SL_UM_HTOD || w.kind == SL_UM_DTOH)
+    w.flags = u->flags <= CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS ? u->flags
+                                                                                         : 0;
+  else if (w.kind == SL_UM_GPU_FAULT)
+    w.flags = u->flags <= CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_PREFETCH ? u->flags : 0;
+  emit (SL_WIRE_UM, &w, sizeof w, NULL, 0);
+}
+
 static void
 emit_api (const CUpti_ActivityAPI *a)
 {
@@ -846,6 +923,12 @@ _sl_cupti_emit_record (const CUpti_Activity *record)
       break;
     case CUPTI_ACTIVITY_KIND_GRAPH_TRACE:
       emit_graph ((const CUpti_ActivityGraphTrace2 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMORY2:
+      emit_memory ((const CUpti_ActivityMemory4 *) record);
+      break;
+    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
+      emit_um ((const CUpti_ActivityUnifiedMemoryCounter3 *) record);
       break;
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER:
@@ -1327,6 +1410,88 @@ flush_thread_stop (void)
   cu.flush_thread_pid = 0;
 }
 
+/* "true" (as nsys writes its booleans) or "1" in the environment variable `name`. */
+static bool
+env_true (const char *name)
+{
+  const char *v = getenv (name);
+
+  return v != NULL && (strcmp (v, "true") == 0 || strcmp (v, "1") == 0);
+}
+
+/* nsys --cuda-memory-usage=true: every allocation and release as a MEMORY2 record.  A CUPTI that
+ * refuses it (before CUDA 11.2) costs that table only, said on stderr and in the trace. */
+static void
+memory_start (void)
+{
+  CUptiResult r;
+  char text[320];
+
+  if (!env_true ("SIGHTLINE_CUDA_MEMORY_USAGE"))
+    return;
+  r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_MEMORY2);
+  cu.memory_usage = r == CUPTI_SUCCESS;
+  if (cu.memory_usage)
+    return;
+  snprintf (text, sizeof text,
+            "--cuda-memory-usage could not be enabled (cuptiActivityEnable("
+            "CUPTI_ACTIVITY_KIND_MEMORY2): %s): GPU memory allocations are not recorded",
+            result_text (r));
+  say_and_diagnose (SL_DIAG_WARNING, text);
+}
+
+/* nsys --cuda-um-cpu-page-faults / --cuda-um-gpu-page-faults: CUPTI's unified-memory counters
+ * for the faults asked for, and the migrations (host to device and back) either asks for, are
+ * configured, then their records enabled.  CUPTI refuses where the driver or platform cannot
+ * count them (CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED*: some virtual machines, MPS, GPUs
+ * without peer access to one another, Windows' WDDM): that is said, and the rest is recorded. */
+static void
+um_start (void)
+{
+  bool cpu = env_true ("SIGHTLINE_CUDA_UM_CPU_PAGE_FAULTS");
+  bool gpu = env_true ("SIGHTLINE_CUDA_UM_GPU_PAGE_FAULTS");
+  CUpti_ActivityUnifiedMemoryCounterConfig config[4];
+  const CUpti_ActivityUnifiedMemoryCounterKind kinds[4] = {
+    CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+    CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+    CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT,
+    CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
+  };
+  const char *what = "cuptiActivityConfigureUnifiedMemoryCounter";
+  CUptiResult r;
+  char text[480];
+
+  if (!cpu && !gpu)
+    return;
+  memset (config, 0, sizeof config);
+  for (int i = 0; i < 4; i++)
+    {
+      config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES;
+      config[i].kind = kinds[i];
+      config[i].deviceId = 0;
+      config[i].enable = i < 2 || (i == 2 && cpu) || (i == 3 && gpu);
+    }
+  r = cuptiActivityConfigureUnifiedMemoryCounter == NULL
+          ? CUPTI_ERROR_NOT_SUPPORTED
+          : cuptiActivityConfigureUnifiedMemoryCounter (config, 4);
+  if (r == CUPTI_SUCCESS)
+    {
+      what = "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)";
+      r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    }
+  cu.unified_memory = r == CUPTI_SUCCESS;
+  if (cu.unified_memory)
+    return;
+  snprintf (text, sizeof text,
+            "%s%s%s could not be enabled (%s: %s): unified memory's page faults and migrations "
+            "are not recorded, the rest is",
+            cpu ? "--cuda-um-cpu-page-faults" : "", cpu && gpu ? " and " : "",
+            gpu ? "--cuda-um-gpu-page-faults" : "", what,
+            cuptiActivityConfigureUnifiedMemoryCounter == NULL ? "not in this CUPTI"
+                                                               : result_text (r));
+  say_and_diagnose (SL_DIAG_WARNING, text);
+}
+
 bool
 _sl_cupti_start (void)
 {
@@ -1408,7 +1573,11 @@ _sl_cupti_start (void)
             }
         }
       if (kernels)
-        diagnose (SL_DIAG_CUDA_GRAPH_MODE, SL_DIAG_INFO, cu.graph_trace ? "Graph" : "Node");
+        {
+          diagnose (SL_DIAG_CUDA_GRAPH_MODE, SL_DIAG_INFO, cu.graph_trace ? "Graph" : "Node");
+          memory_start ();
+          um_start ();
+        }
       callbacks_start (&f, kernels);
     }
   if (f.what != NULL)
@@ -1458,6 +1627,10 @@ _sl_cupti_stop (void)
     cuptiActivityDisable (activity_kinds[i]);
   if (cu.graph_trace)
     cuptiActivityDisable (CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+  if (cu.memory_usage)
+    cuptiActivityDisable (CUPTI_ACTIVITY_KIND_MEMORY2);
+  if (cu.unified_memory)
+    cuptiActivityDisable (CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
 }
 
 /* libcuda's entry point: cuInit loads CUDA_INJECTION64_PATH and calls this once.  Returns 1 even

@@ -12,7 +12,8 @@
 SL_EXPORT int InitializeInjection (void);
 
 /* One CUPTI activity record as wire records (SL_WIRE_KERNEL, _MEMCPY, _MEMSET, _SYNC,
- * _CUDA_EVENT, _GRAPH, _CUDA_API, _GPU, _CONTEXT, _STREAM; other kinds are ignored), emitted from the calling thread
+ * _CUDA_EVENT, _GRAPH, _CUDA_API, _GPU, _CONTEXT, _STREAM, _CUDA_MEMORY, _UM; other kinds are
+ * ignored), emitted from the calling thread
  * with waiting for room (it is CUPTI's thread, not the application's).  Times become
  * CLOCK_MONOTONIC ns; CUPTI's enums become nsys's ENUM_* values. */
 SL_HIDDEN void _sl_cupti_emit_record (const CUpti_Activity *record);

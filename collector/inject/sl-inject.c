@@ -65,6 +65,8 @@ static struct
   uint64_t         osrt_threshold_ns;
   uint64_t         osrt_backtrace_ns; /* UINT64_MAX: none */
   bool             cuda_backtraces;   /* SIGHTLINE_CUDA_BACKTRACE asks for some */
+  bool             cuda_cpu_faults;   /* SIGHTLINE_CUDA_UM_CPU_PAGE_FAULTS: their instructions are
+                                       * named by the daemon, which needs the modules */
   uint8_t          send_buf[SL_SEND_BUF];
   size_t           send_len;
   struct sigaction old_actions[NSIG];
@@ -555,7 +557,7 @@ static bool
 want_modules (void)
 {
   return g.sample_hz > 0 || (g.trace_osrt && g.osrt_backtrace_ns != UINT64_MAX)
-         || (g.trace_cuda && g.cuda_backtraces);
+         || (g.trace_cuda && (g.cuda_backtraces || g.cuda_cpu_faults));
 }
 
 static void *
@@ -959,6 +961,10 @@ at_exit (void)
   if (g.sample_hz > 0)
     _sl_sample_stop ();
 #ifdef SL_HAVE_CUPTI
+  /* the objects loaded since the last update, before the records that name addresses in them
+   * (a CPU page fault's instruction, in CUPTI's last buffers) */
+  if (want_modules ())
+    _sl_modules_update ();
   if (g.trace_cuda)
     _sl_cupti_stop ();
 #endif
@@ -1071,6 +1077,8 @@ _sl_inject_ensure_started (void)
                                                                        : UINT64_MAX;
   v = getenv ("SIGHTLINE_CUDA_BACKTRACE");
   g.cuda_backtraces = v != NULL && *v != '\0' && strcmp (v, "none") != 0;
+  v = getenv ("SIGHTLINE_CUDA_UM_CPU_PAGE_FAULTS");
+  g.cuda_cpu_faults = v != NULL && strcmp (v, "true") == 0;
   _sl_capture_configure (getenv ("SIGHTLINE_CAPTURE_RANGE"), getenv ("SIGHTLINE_NVTX_CAPTURE"),
                          getenv ("SIGHTLINE_CAPTURE_RANGE_END"));
   start_common ();

@@ -28,7 +28,17 @@
  *   FAKE_CUPTI_NO_GRAPH_TRACE=1  cuptiActivityEnable(GRAPH_TRACE) fails (CUPTI_ERROR_NOT_SUPPORTED)
  *   FAKE_CUPTI_SUBSCRIBED=1    another subscriber came first: cuptiSubscribe fails with
  *                              CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
- *   FAKE_CUPTI_GRAPH_REPEAT=N  each cudaGraphLaunch launches the graph N times */
+ *   FAKE_CUPTI_GRAPH_REPEAT=N  each cudaGraphLaunch launches the graph N times
+ *   FAKE_CUPTI_NO_UM=1         cuptiActivityConfigureUnifiedMemoryCounter fails
+ *                              (CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED, as in a VM or under MPS)
+ *
+ * Memory (CUPTI_ACTIVITY_KIND_MEMORY2): cudaMalloc, cudaMallocManaged and cudaFree make an
+ * allocation or release record inside their call, with its correlation id.  Unified memory
+ * (CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, the counters configured): managed memory is kept
+ * in FAKE_UM_PAGE pages, each untouched, on the host or on the GPU; a touch from the side that
+ * does not hold a page faults (a CPU fault record, or a GPU fault group of FAKE_UM_GPU_FAULTS) and
+ * migrates it (a transfer record, cause "coherence") unless it was untouched; a prefetch migrates
+ * without a fault (cause "user"). */
 #include <cupti.h> /* with the API callbacks' parameter structs (generated_cuda_*meta.h) */
 #include <cupti_activity_deprecated.h> /* the older record versions (FAKE_CUPTI_VERSION) */
 
@@ -53,6 +63,37 @@
 #define FAKE_MAX_NODES     16
 #define FAKE_MAX_STREAMS   64
 #define FAKE_INVALID       CUPTI_SYNCHRONIZATION_INVALID_VALUE
+#define FAKE_UM_PAGE       65536 /* managed memory's unit of migration and fault */
+#define FAKE_UM_GPU_FAULTS 3     /* faults a GPU fault group counts */
+#define FAKE_MAX_ALLOCS    64
+#define FAKE_MAX_UM_PAGES  64
+
+/* The fields the injection library reads from MEMORY2 and UNIFIED_MEMORY_COUNTER records are at
+ * the same offsets in every version CUPTI writes (sl-inject-cupti.c reads the newest struct
+ * without a version gate). */
+#define SAME_OFFSET(a, b, field)                                                                   \
+  _Static_assert (offsetof (a, field) == offsetof (b, field), #field " moved")
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, memoryOperationType);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, memoryKind);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, correlationId);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, address);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, bytes);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, timestamp);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, PC);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, deviceId);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, contextId);
+SAME_OFFSET (CUpti_ActivityMemory2, CUpti_ActivityMemory4, name);
+SAME_OFFSET (CUpti_ActivityMemory3, CUpti_ActivityMemory4, name);
+SAME_OFFSET (CUpti_ActivityUnifiedMemoryCounter2, CUpti_ActivityUnifiedMemoryCounter3,
+             counterKind);
+SAME_OFFSET (CUpti_ActivityUnifiedMemoryCounter2, CUpti_ActivityUnifiedMemoryCounter3, value);
+SAME_OFFSET (CUpti_ActivityUnifiedMemoryCounter2, CUpti_ActivityUnifiedMemoryCounter3, start);
+SAME_OFFSET (CUpti_ActivityUnifiedMemoryCounter2, CUpti_ActivityUnifiedMemoryCounter3, end);
+SAME_OFFSET (CUpti_ActivityUnifiedMemoryCounter2, CUpti_ActivityUnifiedMemoryCounter3, address);
+SAME_OFFSET (CUpti_ActivityUnifiedMemoryCounter2, CUpti_ActivityUnifiedMemoryCounter3, srcId);
+SAME_OFFSET (CUpti_ActivityUnifiedMemoryCounter2, CUpti_ActivityUnifiedMemoryCounter3, dstId);
+SAME_OFFSET (CUpti_ActivityUnifiedMemoryCounter2, CUpti_ActivityUnifiedMemoryCounter3, flags);
+#undef SAME_OFFSET
 
 struct _FakeStream
 {
@@ -118,6 +159,21 @@ static struct
   FakeStream *streams[FAKE_MAX_STREAMS]; /* created ones, for cudaDeviceSynchronize */
   unsigned n_streams;
   bool initialized;
+
+  /* memory: what cudaFree is told about an address; managed pages' places */
+  struct
+  {
+    uint64_t address, bytes;
+    CUpti_ActivityMemoryKind kind;
+  } allocs[FAKE_MAX_ALLOCS];
+  unsigned n_allocs;
+  struct
+  {
+    uint64_t address;
+    enum { FAKE_UNTOUCHED, FAKE_ON_HOST, FAKE_ON_GPU } where;
+  } um_pages[FAKE_MAX_UM_PAGES];
+  unsigned n_um_pages;
+  bool um_counters[CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_COUNT];
 } f = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .next_stream = 13, /* real CUPTI's first created stream, after the NULL stream's 7 */
@@ -139,6 +195,9 @@ static const struct
   const char *name;
 } runtime_names[] = {
   RT (cudaMalloc_v3020),
+  RT (cudaFree_v3020),
+  RT (cudaMallocManaged_v6000),
+  RT (cudaMemPrefetchAsync_v8000),
   RT (cudaMemcpy_v3020),
   RT (cudaMemsetAsync_v3020),
   RT (cudaStreamCreate_v3020),
@@ -274,6 +333,9 @@ record_size (CUpti_ActivityKind kind)
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return sizeof (CUpti_ActivitySynchronization2);
     case CUPTI_ACTIVITY_KIND_CUDA_EVENT: return sizeof (CUpti_ActivityCudaEvent2);
     case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: return sizeof (CUpti_ActivityGraphTrace2);
+    case CUPTI_ACTIVITY_KIND_MEMORY2: return sizeof (CUpti_ActivityMemory4);
+    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
+      return sizeof (CUpti_ActivityUnifiedMemoryCounter3);
     default: return 0;
     }
 }
@@ -552,6 +614,9 @@ cuptiGetResultString (CUptiResult  result,
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
       *str = "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
       break;
+    case CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED:
+      *str = "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED";
+      break;
     default: *str = "CUPTI_ERROR_UNKNOWN"; break;
     }
   return CUPTI_SUCCESS;
@@ -630,6 +695,27 @@ cuptiActivityEnable (CUpti_ActivityKind kind)
   if (kind == CUPTI_ACTIVITY_KIND_GRAPH_TRACE && env_number ("FAKE_CUPTI_NO_GRAPH_TRACE", 0) != 0)
     return CUPTI_ERROR_NOT_SUPPORTED;
   f.enabled[kind] = true;
+  return CUPTI_SUCCESS;
+}
+
+/* Which counters UNIFIED_MEMORY_COUNTER records are made for; CUPTI wants this before the kind is
+ * enabled, and refuses it where the platform cannot count (FAKE_CUPTI_NO_UM). */
+EXPORT CUptiResult CUPTIAPI
+cuptiActivityConfigureUnifiedMemoryCounter (CUpti_ActivityUnifiedMemoryCounterConfig *config,
+                                            uint32_t                                  count)
+{
+  if (config == NULL || count == 0)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  if (f.enabled[CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER])
+    return CUPTI_ERROR_INVALID_OPERATION; /* too late */
+  if (env_number ("FAKE_CUPTI_NO_UM", 0) != 0)
+    return CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED;
+  for (uint32_t i = 0; i < count; i++)
+    if (config[i].kind <= CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_UNKNOWN
+        || config[i].kind >= CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_COUNT)
+      return CUPTI_ERROR_INVALID_PARAMETER;
+  for (uint32_t i = 0; i < count; i++)
+    f.um_counters[config[i].kind] = config[i].enable != 0;
   return CUPTI_SUCCESS;
 }
 
@@ -850,16 +936,255 @@ fake_cuInit (void)
   return 0;
 }
 
-EXPORT void *
-fake_cudaMalloc (size_t bytes)
+/* A MEMORY2 record of the call `c`: an allocation or release of `bytes` at `address`. */
+static void
+queue_memory (const FakeCall                   *c,
+              CUpti_ActivityMemoryOperationType op,
+              CUpti_ActivityMemoryKind          kind,
+              uint64_t                          address,
+              uint64_t                          bytes)
 {
+  CUpti_ActivityMemory4 m;
+
+  memset (&m, 0, sizeof m);
+  m.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+  m.memoryOperationType = op;
+  m.memoryKind = kind;
+  m.correlationId = c->correlation;
+  m.address = address;
+  m.bytes = bytes;
+  m.timestamp = now ();
+  m.PC = 0; /* what nsys's rows show */
+  m.processId = (uint32_t) getpid ();
+  m.deviceId = FAKE_DEVICE;
+  m.contextId = FAKE_CONTEXT;
+  m.streamId = CUPTI_INVALID_STREAM_ID; /* not an async allocation */
+  m.name = NULL;
+  queue (&m);
+}
+
+/* An allocation by `cbid`: aligned to FAKE_UM_PAGE (as the driver's are to 2 MiB), remembered for
+ * cudaFree, its managed pages untouched. */
+static void *
+allocate (CUpti_CallbackId         cbid,
+          CUpti_ActivityMemoryKind kind,
+          size_t                   bytes)
+{
+  size_t size = (bytes + FAKE_UM_PAGE - 1) / FAKE_UM_PAGE * FAKE_UM_PAGE;
   FakeCall c;
   void *p;
 
-  call_begin (&c, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, NULL);
-  p = calloc (1, bytes > 0 ? bytes : 1);
+  call_begin (&c, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, NULL);
+  p = aligned_alloc (FAKE_UM_PAGE, size > 0 ? size : FAKE_UM_PAGE);
+  if (p != NULL)
+    memset (p, 0, size > 0 ? size : FAKE_UM_PAGE);
+  pthread_mutex_lock (&f.lock);
+  if (p != NULL && f.n_allocs < FAKE_MAX_ALLOCS)
+    {
+      f.allocs[f.n_allocs].address = (uint64_t) (uintptr_t) p;
+      f.allocs[f.n_allocs].bytes = bytes;
+      f.allocs[f.n_allocs].kind = kind;
+      f.n_allocs++;
+    }
+  for (size_t at = 0; p != NULL && kind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED && at < bytes
+                      && f.n_um_pages < FAKE_MAX_UM_PAGES;
+       at += FAKE_UM_PAGE)
+    {
+      f.um_pages[f.n_um_pages].address = (uint64_t) (uintptr_t) p + at;
+      f.um_pages[f.n_um_pages].where = FAKE_UNTOUCHED;
+      f.n_um_pages++;
+    }
+  pthread_mutex_unlock (&f.lock);
+  if (p != NULL)
+    queue_memory (&c, CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, kind,
+                  (uint64_t) (uintptr_t) p, bytes);
   call_end (&c);
   return p;
+}
+
+EXPORT void *
+fake_cudaMalloc (size_t bytes)
+{
+  return allocate (CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+                   bytes);
+}
+
+EXPORT void *
+fake_cudaMallocManaged (size_t bytes)
+{
+  return allocate (CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+                   CUPTI_ACTIVITY_MEMORY_KIND_MANAGED, bytes);
+}
+
+EXPORT void
+fake_cudaFree (void *p)
+{
+  uint64_t address = (uint64_t) (uintptr_t) p, bytes = 0;
+  CUpti_ActivityMemoryKind kind = CUPTI_ACTIVITY_MEMORY_KIND_UNKNOWN;
+  bool known = false;
+  FakeCall c;
+
+  call_begin (&c, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020, NULL);
+  pthread_mutex_lock (&f.lock);
+  for (unsigned i = 0; i < f.n_allocs; i++)
+    if (f.allocs[i].address == address)
+      {
+        bytes = f.allocs[i].bytes;
+        kind = f.allocs[i].kind;
+        f.allocs[i] = f.allocs[--f.n_allocs];
+        known = true;
+        break;
+      }
+  for (unsigned i = 0; i < f.n_um_pages;)
+    if (known && f.um_pages[i].address >= address && f.um_pages[i].address < address + bytes)
+      f.um_pages[i] = f.um_pages[--f.n_um_pages];
+    else
+      i++;
+  pthread_mutex_unlock (&f.lock);
+  if (known)
+    {
+      queue_memory (&c, CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE, kind, address, bytes);
+      free (p);
+    }
+  c.result = known ? 0 : 1; /* cudaErrorInvalidValue */
+  call_end (&c);
+}
+
+/* ---- unified memory ------------------------------------------------------------------------ */
+
+/* A counter record, when its kind is configured and the records are enabled. */
+static void
+queue_um (CUpti_ActivityUnifiedMemoryCounterKind kind,
+          uint64_t                               start,
+          uint64_t                               end,
+          uint64_t                               address,
+          uint64_t                               value,
+          uint32_t                               flags)
+{
+  CUpti_ActivityUnifiedMemoryCounter3 u;
+
+  if (!f.um_counters[kind])
+    return;
+  memset (&u, 0, sizeof u);
+  u.kind = CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
+  u.counterKind = kind;
+  u.start = start;
+  u.end = kind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT ? 0 : end;
+  u.address = address;
+  u.value = value;
+  /* CUPTI's ids: the CPU is processor 0 of the host, the GPU its device id; unused ones 0 */
+  u.srcId = kind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD ? 0 : FAKE_DEVICE;
+  u.dstId = kind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD ? FAKE_DEVICE : 0;
+  u.streamId = CUPTI_INVALID_STREAM_ID;
+  u.processId = (uint32_t) getpid ();
+  u.flags = flags;
+  queue (&u);
+}
+
+/* The managed pages of [p, p + bytes) that are not on `to` (the GPU, or the host): each faults
+ * from `to`'s side (unless `prefetch`) and, unless untouched, migrates; from `t` on, 2 µs a
+ * page.  `pc` is the host's faulting instruction.  Returns when the last one is done. */
+static uint64_t
+um_move (void    *p,
+         size_t   bytes,
+         bool     to_gpu,
+         bool     prefetch,
+         uint64_t pc,
+         uint64_t t)
+{
+  uint64_t lo = (uint64_t) (uintptr_t) p, hi = lo + bytes;
+  uint64_t pages[FAKE_MAX_UM_PAGES];
+  bool untouched[FAKE_MAX_UM_PAGES];
+  unsigned n = 0;
+
+  pthread_mutex_lock (&f.lock);
+  for (unsigned i = 0; i < f.n_um_pages; i++)
+    if (f.um_pages[i].address >= lo && f.um_pages[i].address < hi
+        && f.um_pages[i].where != (to_gpu ? FAKE_ON_GPU : FAKE_ON_HOST))
+      {
+        untouched[n] = f.um_pages[i].where == FAKE_UNTOUCHED;
+        pages[n++] = f.um_pages[i].address;
+        f.um_pages[i].where = to_gpu ? FAKE_ON_GPU : FAKE_ON_HOST;
+      }
+  pthread_mutex_unlock (&f.lock);
+  for (unsigned i = 0; i < n; i++, t += 2000)
+    {
+      if (!prefetch && to_gpu)
+        queue_um (CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT, t, t + 500, pages[i],
+                  FAKE_UM_GPU_FAULTS, CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_WRITE);
+      else if (!prefetch)
+        queue_um (CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT, t, 0, pages[i],
+                  pc, 0);
+      if (!untouched[i] || prefetch)
+        queue_um (to_gpu ? CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD
+                         : CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+                  t + 600, t + 1800, pages[i], FAKE_UM_PAGE,
+                  prefetch ? CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER
+                           : CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE);
+    }
+  return t;
+}
+
+EXPORT void
+fake_um_host_touch (void   *p,
+                    size_t  bytes)
+{
+  /* the faulting instruction: inside this function, as a CPU's write to the page would be */
+  uint64_t pc = (uint64_t) (uintptr_t) fake_um_host_touch + 16;
+
+  wait_until (um_move (p, bytes, false, false, pc, now ()));
+  memset (p, 1, bytes); /* the host's write */
+}
+
+EXPORT void
+fake_um_kernel_touch (const char *name,
+                      void       *p,
+                      size_t      bytes,
+                      uint64_t    gpu_ns,
+                      FakeStream *stream)
+{
+  FakeStream *s = stream_or_null (stream);
+  uint64_t start, end;
+  FakeCall c;
+
+  call_begin (&c, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+              NULL);
+  pthread_mutex_lock (&f.lock);
+  schedule (s, c.start, gpu_ns, &start, &end);
+  pthread_mutex_unlock (&f.lock);
+  /* the kernel's faults and migrations, while it runs; it ends after the last */
+  uint64_t last = um_move (p, bytes, true, false, 0, start + 1000);
+  if (last > end)
+    {
+      pthread_mutex_lock (&f.lock);
+      s->busy_until = end = last;
+      pthread_mutex_unlock (&f.lock);
+    }
+  queue_kernel (name, 1, 32, start, end, s->id, c.correlation, 0, 0);
+  call_end (&c);
+}
+
+EXPORT void
+fake_cudaMemPrefetchAsync (void       *p,
+                           size_t      bytes,
+                           int         to_gpu,
+                           FakeStream *stream)
+{
+  FakeStream *s = stream_or_null (stream);
+  uint64_t start, end;
+  FakeCall c;
+
+  call_begin (&c, CUPTI_CB_DOMAIN_RUNTIME_API,
+              CUPTI_RUNTIME_TRACE_CBID_cudaMemPrefetchAsync_v8000, NULL);
+  pthread_mutex_lock (&f.lock);
+  schedule (s, c.start, 1000, &start, &end);
+  pthread_mutex_unlock (&f.lock);
+  uint64_t last = um_move (p, bytes, to_gpu != 0, true, 0, start);
+  pthread_mutex_lock (&f.lock);
+  if (last > s->busy_until)
+    s->busy_until = last;
+  pthread_mutex_unlock (&f.lock);
+  call_end (&c);
 }
 
 EXPORT FakeStream *

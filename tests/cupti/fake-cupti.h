@@ -33,7 +33,17 @@ extern "C"
    * (the program runs on untraced, as under a real driver). */
   int fake_cuInit (void);
 
+  /* Allocations and their release: MEMORY2 records (nsys --cuda-memory-usage). */
   void *fake_cudaMalloc (size_t bytes);
+  void *fake_cudaMallocManaged (size_t bytes);
+  void fake_cudaFree (void *p);
+  /* Managed memory (fake-cupti.c keeps it in 64 KiB pages) touched by the host, by a kernel
+   * launched with cudaLaunchKernel, or prefetched (to the GPU when `to_gpu`): the
+   * UNIFIED_MEMORY_COUNTER records of their page faults and migrations. */
+  void fake_um_host_touch (void *p, size_t bytes);
+  void fake_um_kernel_touch (const char *name, void *p, size_t bytes, uint64_t gpu_ns,
+                             FakeStream *stream);
+  void fake_cudaMemPrefetchAsync (void *p, size_t bytes, int to_gpu, FakeStream *stream);
   FakeStream *fake_cudaStreamCreate (void);
   /* The copy runs on the default stream and the call returns once it is done. */
   void fake_cudaMemcpy (FakeCopyKind kind, size_t bytes, uint64_t gpu_ns);

@@ -556,6 +556,108 @@ test_event_graph (void)
   g_assert_cmpuint (wg->graph_exec_id, ==, 0);
 }
 
+/* MEMORY2 and UNIFIED_MEMORY_COUNTER records: CUPTI's memory kinds and operations become nsys's
+ * (ENUM_CUDA_MEM_KIND from Pageable = 0, ENUM_CUDA_DEV_MEM_EVENT_OPER from 0), a device-static
+ * variable's missing context 0 and its name kept; an "invalid" operation and counters that were
+ * not asked for (thrashing) are dropped; a CPU fault's unset end is its start; causes and access
+ * types beyond nsys's enums are Unknown (0). */
+static void
+test_memory_um (void)
+{
+  start ();
+  CUpti_ActivityMemory4 m;
+  memset (&m, 0, sizeof m);
+  m.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+  m.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+  m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC;
+  m.correlationId = 0;
+  m.address = 0x7f0000001000;
+  m.bytes = 112;
+  m.timestamp = 900;
+  m.PC = 0x401000;
+  m.deviceId = 1;
+  m.contextId = CUPTI_INVALID_CONTEXT_ID;
+  m.name = "_ZN6cublas8internal15deviceConstantsE";
+  _sl_cupti_emit_record ((const CUpti_Activity *) &m);
+  m.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE;
+  m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
+  m.contextId = 11;
+  m.correlationId = 81;
+  m.name = NULL;
+  _sl_cupti_emit_record ((const CUpti_Activity *) &m);
+  m.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_INVALID;
+  _sl_cupti_emit_record ((const CUpti_Activity *) &m); /* dropped */
+
+  CUpti_ActivityUnifiedMemoryCounter3 u;
+  memset (&u, 0, sizeof u);
+  u.kind = CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
+  u.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+  u.start = 1000;
+  u.end = 1500;
+  u.address = 0x7f0000200000;
+  u.value = 65536;
+  u.srcId = 2;
+  u.dstId = 0;
+  u.flags = CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION;
+  _sl_cupti_emit_record ((const CUpti_Activity *) &u);
+  u.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT;
+  u.end = 0;
+  u.value = 0x401234; /* the faulting instruction */
+  u.flags = 0;
+  _sl_cupti_emit_record ((const CUpti_Activity *) &u);
+  u.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT;
+  u.end = 1800;
+  u.value = 5;
+  u.srcId = 2;
+  u.flags = 99; /* an access type newer than nsys's enum */
+  _sl_cupti_emit_record ((const CUpti_Activity *) &u);
+  u.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING;
+  _sl_cupti_emit_record ((const CUpti_Activity *) &u); /* not asked for: dropped */
+
+  g_autoptr (GPtrArray) records = drain ();
+  g_assert_cmpuint (records->len, ==, 5);
+  const SlWireCudaMemory *a = (const SlWireCudaMemory *) check_frame (
+      records, 0, SL_WIRE_CUDA_MEMORY, sizeof (SlWireCudaMemory), TRUE);
+  g_assert_cmpuint (a->time_ns, ==, 900);
+  g_assert_cmpuint (a->address, ==, 0x7f0000001000);
+  g_assert_cmpuint (a->bytes, ==, 112);
+  g_assert_cmpuint (a->pc, ==, 0x401000);
+  g_assert_cmpuint (a->device_id, ==, 1);
+  g_assert_cmpuint (a->context_id, ==, 0);
+  g_assert_cmpuint (a->correlation_id, ==, 0);
+  g_assert_cmpuint (a->mem_kind, ==, SL_MEM_KIND_DEVICE_STATIC);
+  g_assert_cmpuint (a->operation, ==, SL_MEM_OPER_ALLOCATION);
+  g_assert_cmpstr (text_of (&a->h, sizeof *a), ==, "_ZN6cublas8internal15deviceConstantsE");
+  const SlWireCudaMemory *f = (const SlWireCudaMemory *) check_frame (
+      records, 1, SL_WIRE_CUDA_MEMORY, sizeof (SlWireCudaMemory), TRUE);
+  g_assert_cmpuint (f->mem_kind, ==, SL_MEM_KIND_PINNED);
+  g_assert_cmpuint (f->operation, ==, SL_MEM_OPER_DEALLOCATION);
+  g_assert_cmpuint (f->context_id, ==, 11);
+  g_assert_cmpuint (f->correlation_id, ==, 81);
+  g_assert_cmpstr (text_of (&f->h, sizeof *f), ==, "");
+  const SlWireUm *d = (const SlWireUm *) check_frame (records, 2, SL_WIRE_UM,
+                                                      sizeof (SlWireUm), FALSE);
+  g_assert_cmpuint (d->kind, ==, SL_UM_DTOH);
+  g_assert_cmpuint (d->start_ns, ==, 1000);
+  g_assert_cmpuint (d->end_ns, ==, 1500);
+  g_assert_cmpuint (d->address, ==, 0x7f0000200000);
+  g_assert_cmpuint (d->value, ==, 65536);
+  g_assert_cmpuint (d->device_id, ==, 2); /* the source GPU */
+  g_assert_cmpuint (d->flags, ==, 4);     /* Eviction */
+  const SlWireUm *c = (const SlWireUm *) check_frame (records, 3, SL_WIRE_UM,
+                                                      sizeof (SlWireUm), FALSE);
+  g_assert_cmpuint (c->kind, ==, SL_UM_CPU_FAULT);
+  g_assert_cmpuint (c->end_ns, ==, 1000);
+  g_assert_cmpuint (c->value, ==, 0x401234);
+  const SlWireUm *g = (const SlWireUm *) check_frame (records, 4, SL_WIRE_UM,
+                                                      sizeof (SlWireUm), FALSE);
+  g_assert_cmpuint (g->kind, ==, SL_UM_GPU_FAULT);
+  g_assert_cmpuint (g->end_ns, ==, 1800);
+  g_assert_cmpuint (g->value, ==, 5);
+  g_assert_cmpuint (g->device_id, ==, 2);
+  g_assert_cmpuint (g->flags, ==, 0);
+}
+
 static void
 test_context_stream (void)
 {
@@ -1067,6 +1169,7 @@ main (int    argc,
   g_test_add_func ("/collector/cupti/buffer-cut", test_buffer_cut);
   g_test_add_func ("/collector/cupti/zero-times", test_zero_times);
   g_test_add_func ("/collector/cupti/event-graph", test_event_graph);
+  g_test_add_func ("/collector/cupti/memory-um", test_memory_um);
   g_test_add_func ("/collector/cupti/start-without-driver", test_start_without_driver);
   g_test_add_func ("/collector/cupti/start-without-cupti", test_start_without_cupti);
   g_test_add_func ("/collector/cupti/initialize-injection", test_initialize_injection);

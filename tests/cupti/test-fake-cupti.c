@@ -2,8 +2,9 @@
  * client, daemon and injection library record tests/targets/sl-fake-cuda-target, whose CUDA is
  * libsl-fake-cupti.so (tests/cupti/fake-cupti.c, a test double of libcupti that SIGHTLINE_CUPTI
  * names).  The written trace is checked with SQL (rows per table, correlation ids tying each call
- * to its GPU work, names, streams, events, graphs) and read back by `sightline info`, `stats` and
- * `analyze`, and by the model. */
+ * to its GPU work, names, streams, events, graphs, memory allocations and unified memory's
+ * migrations and faults) and read back by `sightline info`, `stats`, `analyze` and `memory`, and
+ * by the model. */
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
@@ -832,6 +833,275 @@ test_graph_exec_table_full (void)
   sqlite3_close (db);
 }
 
+/* tests/cupti/fake-cuda-memory.py (beside tests/targets/, where SL_FAKE_PY_TARGET is):
+ * allocations, frees and managed memory. */
+static char *
+memory_program (void)
+{
+  g_autofree char *targets = g_path_get_dirname (SL_FAKE_PY_TARGET);
+  return g_build_filename (targets, "..", "cupti", "fake-cuda-memory.py", NULL);
+}
+
+/* Records the memory program with `opts`; NULL (the test skipped) without python3.  Its three
+ * allocations' addresses in a, b, m. */
+static char *
+record_memory (SlTestRun         *run,
+               const char        *name,
+               const char *const *opts,
+               guint64            addr[3])
+{
+  g_autofree char *script = memory_program ();
+  const char *const args[] = { script, SL_FAKE_CUPTI_PATH, NULL };
+
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no /usr/bin/python3");
+      return NULL;
+    }
+  char *path = run_record_program (run, name, opts, "/usr/bin/python3", args);
+  const char *said = strstr (run->out, "fake-cuda-memory.py: a=");
+  g_assert_nonnull (said);
+  g_assert_cmpint (sscanf (said, "fake-cuda-memory.py: a=%" G_GUINT64_FORMAT " b=%" G_GUINT64_FORMAT
+                                 " m=%" G_GUINT64_FORMAT,
+                           &addr[0], &addr[1], &addr[2]),
+                   ==, 3);
+  return path;
+}
+
+/* Rows of CUDA_GPU_MEMORY_USAGE_EVENTS that `where` selects. */
+static gint64
+memory_rows (sqlite3    *db,
+             const char *where)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE %s", where);
+  return count (db, sql);
+}
+
+/* nsys --cuda-memory-usage, --cuda-um-cpu-page-faults, --cuda-um-gpu-page-faults (in each of the
+ * spellings nsys takes): every allocation and free a row of CUDA_GPU_MEMORY_USAGE_EVENTS inside
+ * its call and carrying its correlationId, a free at its allocation's address; unified memory's
+ * migrations CUPTI_ACTIVITY_KIND_MEMCPY rows (copyKind 11, 12) with their cause and pages'
+ * address, its faults rows of CUDA_UM_CPU_PAGE_FAULT_EVENTS (the faulting function named) and
+ * CUDA_UM_GPU_PAGE_FAULT_EVENTS; the queries of nsys's um_sum / um_total_sum read them; `sightline
+ * memory` reads the allocations. */
+static void
+test_memory_usage (void)
+{
+  static const char *const opts[] = { "-s", "none", "--cuda-memory-usage",
+                                      "--cuda-um-cpu-page-faults", "true",
+                                      "--cuda-um-gpu-page-faults=true", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  guint64 addr[3];
+  g_autofree char *path = record_memory (&run, "memory.sqlite", opts, addr);
+
+  if (path == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_null (strstr (run.err, "could not be enabled"));
+  sqlite3 *db = sl_test_open_db (path);
+  g_autofree char *meta = sl_test_sql_text (
+      db, "SELECT group_concat(name || '=' || value, ',') FROM (SELECT * FROM META_DATA_CAPTURE "
+          "WHERE name LIKE 'CUDA_MEMORY_USAGE' OR name LIKE 'CUDA_UM_%' ORDER BY name)");
+  g_assert_cmpstr (meta, ==, "CUDA_MEMORY_USAGE=true,CUDA_UM_CPU_PAGE_FAULTS=true,"
+                             "CUDA_UM_GPU_PAGE_FAULTS=true");
+
+  /* allocations: two on the device, one managed; two of them freed */
+  g_assert_cmpint (memory_rows (db, "1"), ==, 5);
+  g_assert_cmpint (memory_rows (db, "memoryOperationType = 0 AND memKind = 2"), ==, 2);
+  g_assert_cmpint (memory_rows (db, "memoryOperationType = 0 AND memKind = 4 AND bytes = 262144"),
+                   ==, 1);
+  g_assert_cmpint (memory_rows (db, "memoryOperationType = 1"), ==, 2);
+  g_assert_cmpint (memory_rows (db, "deviceId = 0 AND contextId = 1 AND pc = 0 AND name IS NULL"),
+                   ==, 5);
+  g_autofree char *where_a = g_strdup_printf ("address = %" G_GUINT64_FORMAT
+                                              " AND bytes = 1048576 AND memKind = 2", addr[0]);
+  g_autofree char *where_b = g_strdup_printf ("address = %" G_GUINT64_FORMAT
+                                              " AND bytes = 4096", addr[1]);
+  g_autofree char *where_m = g_strdup_printf ("address = %" G_GUINT64_FORMAT
+                                              " AND memKind = 4", addr[2]);
+  g_assert_cmpint (memory_rows (db, where_a), ==, 2);
+  g_assert_cmpint (memory_rows (db, where_b), ==, 1);
+  g_assert_cmpint (memory_rows (db, where_m), ==, 2);
+  /* each free after an allocation at its address, of its size and kind */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS f WHERE "
+                              "f.memoryOperationType = 1 AND EXISTS (SELECT 1 FROM "
+                              "CUDA_GPU_MEMORY_USAGE_EVENTS a WHERE a.memoryOperationType = 0 AND "
+                              "a.address = f.address AND a.bytes = f.bytes AND a.memKind = f.memKind "
+                              "AND a.start < f.start)"),
+                   ==, 2);
+  /* each row inside the call whose correlationId it carries, in the same process */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS u "
+                              "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
+                              "u.correlationId AND (r.globalTid >> 24) = (u.globalPid >> 24) "
+                              "AND u.start BETWEEN r.start AND r.end JOIN StringIds s "
+                              "ON s.id = r.nameId WHERE (s.value = 'cudaMalloc_v3020' AND "
+                              "u.memoryOperationType = 0 AND u.memKind = 2) OR (s.value = "
+                              "'cudaMallocManaged_v6000' AND u.memKind = 4 AND "
+                              "u.memoryOperationType = 0) OR (s.value = 'cudaFree_v3020' AND "
+                              "u.memoryOperationType = 1)"),
+                   ==, 5);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM ENUM_CUDA_DEV_MEM_EVENT_OPER WHERE "
+                              "(id = 0 AND name = 'CUDA_DEV_MEM_EVENT_OPR_ALLOCATION' AND label = "
+                              "'Allocation') OR (id = 1 AND name = "
+                              "'CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION' AND label = 'Deallocation')"),
+                   ==, 2);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM ENUM_CUDA_MEM_KIND"), ==, 8);
+
+  /* migrations: 4 pages to the GPU on the kernel's faults, 2 back on the host's, 2 prefetched;
+   * as nsys writes them: no context, stream or call, memory kinds Unknown */
+  g_autofree char *in_m = g_strdup_printf ("virtualAddress BETWEEN %" G_GUINT64_FORMAT
+                                           " AND %" G_GUINT64_FORMAT " + 3 * 65536 AND "
+                                           "(virtualAddress - %" G_GUINT64_FORMAT ") %% 65536 = 0",
+                                           addr[2], addr[2], addr[2]);
+  g_autofree char *migrations = g_strdup_printf (
+      "SELECT group_concat(k, ',') FROM (SELECT copyKind || ':' || migrationCause || 'x' || "
+      "count(*) AS k FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN (11, 12) AND bytes = 65536 "
+      "AND srcKind = 7 AND dstKind = 7 AND contextId = 0 AND streamId = 0 AND correlationId = 0 "
+      "AND deviceId = 0 AND srcDeviceId IS NULL AND end > start AND %s GROUP BY copyKind, "
+      "migrationCause ORDER BY copyKind, migrationCause)",
+      in_m);
+  g_autofree char *moved = sl_test_sql_text (db, migrations);
+  g_assert_cmpstr (moved, ==, "11:1x2,11:2x4,12:2x2");
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"), ==, 8);
+
+  /* faults: the host's 4 + 2, named by the function that touched the page; the GPU's 4 groups
+   * of 3, writes, while the kernel ran */
+  g_assert_true (has_table (db, "CUDA_UM_CPU_PAGE_FAULT_EVENTS"));
+  g_autofree char *cpu_in_m = g_strdup_printf ("address BETWEEN %" G_GUINT64_FORMAT " AND %"
+                                               G_GUINT64_FORMAT " + 3 * 65536",
+                                               addr[2], addr[2]);
+  g_autofree char *cpu_faults = g_strdup_printf (
+      "SELECT count(*) FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS c JOIN StringIds s "
+      "ON s.id = c.CpuInstruction JOIN StringIds mo ON mo.id = c.module WHERE %s AND "
+      "s.value = 'fake_um_host_touch' AND mo.value LIKE '%%libsl-fake-cupti.so' AND "
+      "c.unresolved = 0 AND c.originalFaultPc > 0 AND c.sourceFile IS NULL",
+      cpu_in_m);
+  g_assert_cmpint (count (db, cpu_faults), ==, 6);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS"), ==, 6);
+  g_autofree char *gpu_faults = g_strdup_printf (
+      "SELECT count(*) || ',' || sum(numberOfPageFaults) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS g, "
+      "CUPTI_ACTIVITY_KIND_KERNEL k WHERE %s AND g.faultAccessType = 2 AND g.deviceId = 0 AND "
+      "g.start >= k.start AND g.end <= k.end AND g.end > g.start",
+      cpu_in_m);
+  g_autofree char *gpu = sl_test_sql_text (db, gpu_faults);
+  g_assert_cmpstr (gpu, ==, "4,12");
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS e JOIN "
+                              "PROCESSES p ON p.globalPid = e.globalPid"),
+                   ==, 4);
+
+  /* nsys's um_total_sum, as its report script asks it (columns and tables it reads) */
+  g_autofree char *totals = sl_test_sql_text (
+      db, "SELECT (SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 11) || ',' "
+          "|| (SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 12) || ',' || "
+          "(SELECT count(*) FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS) || ',' || (SELECT "
+          "sum(numberOfPageFaults) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS)");
+  g_assert_cmpstr (totals, ==, "393216,131072,6,12");
+  /* um_sum joins faults and migrations by the page's address: all of m's 4 pages meet */
+  g_assert_cmpint (count (db, "SELECT count(DISTINCT c.address) FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS "
+                              "c JOIN CUDA_UM_GPU_PAGE_FAULT_EVENTS g USING (address) JOIN "
+                              "CUPTI_ACTIVITY_KIND_MEMCPY m ON m.virtualAddress = c.address"),
+                   ==, 4);
+  sqlite3_close (db);
+
+  /* the viewer's reader: `sightline memory` */
+  g_auto (SlTestRun) mem = { 0 };
+  sl_test_run (&mem, SL_SIGHTLINE_PATH, "memory", path, NULL);
+  g_test_message ("memory: %s%s", mem.out, mem.err);
+  g_assert_cmpint (mem.status, ==, 0);
+  g_autofree char *hex_b = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", addr[1]);
+  g_assert_nonnull (strstr (mem.out, hex_b)); /* never freed: live at the end and the peak */
+  g_assert_nonnull (strstr (mem.out, "by cudaMalloc"));
+  g_assert_nonnull (strstr (mem.out, "by cudaMallocManaged"));
+  g_assert_nonnull (strstr (mem.out, "Never freed: 1 allocation, 4.00 KiB"));
+  /* the model reads the whole trace */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* Without the options, the same program leaves none of those tables and no migration rows, as
+ * nsys; with --cuda-um-gpu-page-faults alone, the GPU's faults and the migrations, not the CPU's
+ * faults. */
+static void
+test_memory_absent (void)
+{
+  static const char *const none[] = { "-s", "none", NULL };
+  static const char *const gpu_only[] = { "-s", "none", "--cuda-um-gpu-page-faults",
+                                          "--cuda-memory-usage=false", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  guint64 addr[3];
+  g_autofree char *path = record_memory (&run, "memory-none.sqlite", none, addr);
+
+  if (path == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_false (has_table (db, "CUDA_GPU_MEMORY_USAGE_EVENTS"));
+  g_assert_false (has_table (db, "CUDA_UM_CPU_PAGE_FAULT_EVENTS"));
+  g_assert_false (has_table (db, "CUDA_UM_GPU_PAGE_FAULT_EVENTS"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"), ==, 0);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), ==, 9);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM ENUM_CUDA_DEV_MEM_EVENT_OPER"), ==, 2);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM ENUM_CUDA_UNIF_MEM_ACCESS_TYPE"), ==, 5);
+  g_assert_false (has_table (db, "DIAGNOSTIC_EVENT"));
+  sqlite3_close (db);
+
+  g_autofree char *path_gpu = record_memory (&run, "memory-gpu.sqlite", gpu_only, addr);
+  g_assert_cmpint (run.status, ==, 0);
+  db = sl_test_open_db (path_gpu);
+  g_assert_false (has_table (db, "CUDA_GPU_MEMORY_USAGE_EVENTS"));
+  g_assert_false (has_table (db, "CUDA_UM_CPU_PAGE_FAULT_EVENTS"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS"), ==, 4);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN "
+                              "(11, 12)"),
+                   ==, 8);
+  sqlite3_close (db);
+}
+
+/* CUPTI refuses to count unified memory (FAKE_CUPTI_NO_UM: CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED,
+ * as in a VM or under MPS): one line on stderr, one warning in DIAGNOSTIC_EVENT, no UM rows, and
+ * the rest recorded as always (allocations, calls, the kernel). */
+static void
+test_um_refused (void)
+{
+  static const char *const opts[] = { "-s", "none", "--cuda-memory-usage",
+                                      "--cuda-um-cpu-page-faults", "--cuda-um-gpu-page-faults",
+                                      "--env", "FAKE_CUPTI_NO_UM=1", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  guint64 addr[3];
+  g_autofree char *path = record_memory (&run, "memory-um-refused.sqlite", opts, addr);
+
+  if (path == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  const char *line = strstr (run.err, "sightline: --cuda-um-cpu-page-faults and "
+                                      "--cuda-um-gpu-page-faults could not be enabled");
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED"));
+  g_assert_null (strstr (strstr (line, "could not be enabled") + 1, "could not be enabled"));
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpint (diagnostics_with (db, 2, "cuptiActivityConfigureUnifiedMemoryCounter: "
+                                            "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM DIAGNOSTIC_EVENT"), ==, 1);
+  g_assert_false (has_table (db, "CUDA_UM_CPU_PAGE_FAULT_EVENTS"));
+  g_assert_false (has_table (db, "CUDA_UM_GPU_PAGE_FAULT_EVENTS"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY"), ==, 0);
+  g_assert_cmpint (memory_rows (db, "1"), ==, 5);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), ==, 9);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), ==, 1);
+  assert_correlated (db, "CUPTI_ACTIVITY_KIND_KERNEL");
+  sqlite3_close (db);
+
+  /* a value that is neither true nor false: refused before anything runs */
+  static const char *const bad[] = { "--cuda-memory-usage=yes", NULL };
+  g_autofree char *path_bad = run_record (&run, "memory-bad.sqlite", bad, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--cuda-memory-usage wants true or false"));
+  g_assert_false (g_file_test (path_bad, G_FILE_TEST_EXISTS));
+}
+
 /* Without the option's value: refused before anything runs. */
 static void
 test_bad_mode (void)
@@ -865,6 +1135,9 @@ main (int   argc,
   g_test_add_func ("/collector/fake-cupti/graph-trace-refused", test_graph_trace_refused);
   g_test_add_func ("/collector/fake-cupti/other-subscriber", test_other_subscriber);
   g_test_add_func ("/collector/fake-cupti/graph-exec-table-full", test_graph_exec_table_full);
+  g_test_add_func ("/collector/fake-cupti/memory-usage", test_memory_usage);
+  g_test_add_func ("/collector/fake-cupti/memory-absent", test_memory_absent);
+  g_test_add_func ("/collector/fake-cupti/um-refused", test_um_refused);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */
   g_autofree char *pidfile = g_build_filename (runtime_dir, "sightlined.sock.pid", NULL);

@@ -7,7 +7,11 @@
 # sample again with --cudabacktrace sync:0 (a backtrace for every synchronizing call, main in
 # it).  Then tests/gpu/graphs.cu (a graph captured from a stream and launched 5 times, events across two
 # streams) is recorded with --cuda-graph-trace graph (the default) and node, and the graph,
-# CUDA event and synchronization tables are checked.
+# CUDA event and synchronization tables are checked.  Then tests/gpu/memory.cu (cudaMalloc /
+# cudaFree, managed memory touched by the host and a kernel, prefetched) is recorded with
+# --cuda-memory-usage --cuda-um-cpu-page-faults --cuda-um-gpu-page-faults: allocations and frees
+# (kinds, addresses, sizes, the calls that made them), migrations (copyKind 11/12, cause, address)
+# and page faults; where CUPTI refuses the unified-memory counters, that it said so.
 #
 # Exit status: 0 all checks passed, 1 a check failed, 77 skipped (no GPU, driver or nvcc here).
 # Run from anywhere; uses ./build of the repository (configured and built here if needed;
@@ -374,6 +378,89 @@ if [ "$GRAPHS_OK" = 1 ]; then
     check "[$mode] Sightline reads it (sightline info)" \
       "$(build/sightline info "$GTRACE" >/dev/null 2>&1; echo $?)" 0
   done
+fi
+fi
+
+# ---- GPU memory and unified memory (not when re-checking a trace) ----------------------------
+if [ -z "${SL_GPU_TRACE:-}" ]; then
+echo "-- GPU memory and unified memory (tests/gpu/memory.cu, --cuda-memory-usage, --cuda-um-*)"
+check "without --cuda-memory-usage / --cuda-um-*: none of their tables" \
+  "$(q "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('CUDA_GPU_MEMORY_USAGE_EVENTS', 'CUDA_UM_CPU_PAGE_FAULT_EVENTS', 'CUDA_UM_GPU_PAGE_FAULT_EVENTS')")|$(q "SELECT COUNT(*) FROM $M WHERE copyKind IN (11, 12)")" \
+  "0|0"
+MEM_OK=1
+if ! "$NVCC" -O2 -arch=native -o "$WORK/memory" tests/gpu/memory.cu >"$WORK/nvcc-memory.log" 2>&1 \
+   && ! "$NVCC" -O2 -o "$WORK/memory" tests/gpu/memory.cu >"$WORK/nvcc-memory.log" 2>&1; then
+  cat "$WORK/nvcc-memory.log"
+  check "nvcc tests/gpu/memory.cu" "failed" "built"
+  MEM_OK=0
+fi
+MPLAIN="$WORK/memory-plain.txt"
+if [ "$MEM_OK" = 1 ] && ! "$WORK/memory" >"$MPLAIN" 2>&1; then
+  cat "$MPLAIN"
+  check "memory.cu runs by itself" "failed" "0"
+  MEM_OK=0
+fi
+if [ "$MEM_OK" = 1 ]; then
+  MTRACE="$WORK/memory.sqlite"
+  timeout 300 build/sightline record -f -o "$MTRACE" -s none --cuda-memory-usage \
+    --cuda-um-cpu-page-faults=true --cuda-um-gpu-page-faults true -- "$WORK/memory" \
+    >"$WORK/memory-recorded.txt" 2>&1
+  mrc=$?
+  cat "$WORK/memory-recorded.txt"
+  check "record memory.cu with the memory options exits 0" "$mrc" 0
+  mq () { TRACE="$MTRACE" q "$1"; }
+  # the recorded run's own addresses (they differ from run to run)
+  mval () {
+    awk -v k="$1" '$1 == "MEMORY" && $2 == k { print $3; exit }' "$WORK/memory-recorded.txt"
+  }
+  U="CUDA_GPU_MEMORY_USAGE_EVENTS"
+  A="$(mval a)" B="$(mval b)" MM="$(mval m)" MBYTES="$(mval m_bytes)"
+  # a row's call: same correlationId, same process, and the row inside the call
+  MEM_CALL="JOIN $R r ON r.correlationId = x.correlationId AND (r.globalTid & 0xFFFFFFFFFF000000) = x.globalPid AND x.start BETWEEN r.start AND r.end JOIN StringIds n ON n.id = r.nameId"
+  check "allocations of a, b (Device) and m (Managed): address|bytes|memKind" \
+    "$(mq "SELECT GROUP_CONCAT(address || '|' || bytes || '|' || memKind, ',') FROM (SELECT * FROM $U WHERE memoryOperationType = 0 AND address IN ($A, $B, $MM) ORDER BY start)")" \
+    "$A|$(mval a_bytes)|2,$B|$(mval b_bytes)|2,$MM|$MBYTES|4"
+  check "one free each of a, m, b, in that order" \
+    "$(mq "SELECT GROUP_CONCAT(address, ',') FROM (SELECT * FROM $U WHERE memoryOperationType = 1 AND address IN ($A, $B, $MM) ORDER BY start)")" \
+    "$A,$MM,$B"
+  check "every free after an allocation at its address, of its size" \
+    "$(mq "SELECT COUNT(*) FROM $U f WHERE f.memoryOperationType = 1 AND NOT EXISTS (SELECT 1 FROM $U a WHERE a.memoryOperationType = 0 AND a.address = f.address AND a.bytes = f.bytes AND a.start <= f.start)")" 0
+  check "a, b, m: each row inside the cudaMalloc / cudaMallocManaged / cudaFree call it names" \
+    "$(mq "SELECT COUNT(*) FROM $U x $MEM_CALL WHERE x.address IN ($A, $B, $MM) AND ((x.memoryOperationType = 0 AND x.memKind = 2 AND n.value GLOB 'cudaMalloc_v*') OR (x.memoryOperationType = 0 AND x.memKind = 4 AND n.value GLOB 'cudaMallocManaged*') OR (x.memoryOperationType = 1 AND n.value GLOB 'cudaFree_v*'))")" 6
+  check "ENUM_CUDA_DEV_MEM_EVENT_OPER as nsys" \
+    "$(mq "SELECT GROUP_CONCAT(id || ':' || name || ':' || label, ',') FROM ENUM_CUDA_DEV_MEM_EVENT_OPER")" \
+    "0:CUDA_DEV_MEM_EVENT_OPR_ALLOCATION:Allocation,1:CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION:Deallocation"
+  info "memory rows by kind|operation" \
+    "$(mq "SELECT GROUP_CONCAT(memKind || '|' || memoryOperationType || 'x' || c, ' ') FROM (SELECT memKind, memoryOperationType, COUNT(*) AS c FROM $U GROUP BY 1, 2)")"
+  check "sightline memory reads it" "$(build/sightline memory "$MTRACE" >/dev/null 2>&1; echo $?)" 0
+  refused="$(mq "SELECT COUNT(*) FROM sqlite_master WHERE name = 'DIAGNOSTIC_EVENT'")"
+  [ "$refused" = 1 ] && refused="$(mq "SELECT COUNT(*) FROM DIAGNOSTIC_EVENT WHERE text LIKE '%cuda-um-%could not be enabled%'")"
+  if [ "$refused" != 0 ]; then
+    info "CUPTI refused unified memory counters here" \
+      "$(mq "SELECT text FROM DIAGNOSTIC_EVENT WHERE text LIKE '%cuda-um-%'")"
+    check "the refusal said on stderr too" \
+      "$(grep -c 'sightline: --cuda-um-cpu-page-faults and --cuda-um-gpu-page-faults could not be enabled' "$WORK/memory-recorded.txt")" 1
+  else
+    IN_M="BETWEEN $MM AND $MM + $MBYTES - 1"
+    check "HtoD migrations (copyKind 11) of m's pages, as nsys writes them" \
+      "$(mq "SELECT COUNT(*) > 0 FROM $M WHERE copyKind = 11 AND virtualAddress $IN_M AND migrationCause IS NOT NULL AND srcKind = 7 AND dstKind = 7 AND correlationId = 0 AND end >= start")" 1
+    check "DtoH migrations (copyKind 12) of m's pages, on the host's reads" \
+      "$(mq "SELECT COUNT(*) > 0 FROM $M WHERE copyKind = 12 AND virtualAddress $IN_M AND migrationCause IS NOT NULL")" 1
+    check "migration causes within ENUM_CUDA_UNIF_MEM_MIGRATION" \
+      "$(mq "SELECT COUNT(*) FROM $M WHERE copyKind IN (11, 12) AND migrationCause NOT IN (SELECT id FROM ENUM_CUDA_UNIF_MEM_MIGRATION)")" 0
+    if [ "$(mval prefetched)" = 1 ]; then
+      check "the prefetch's migrations: cause 1 (User prefetch)" \
+        "$(mq "SELECT COUNT(*) > 0 FROM $M WHERE copyKind = 11 AND migrationCause = 1 AND virtualAddress $IN_M")" 1
+    fi
+    check "CPU page faults in m, the faulting instruction named" \
+      "$(mq "SELECT COUNT(*) > 0 AND MIN(CpuInstruction IS NOT NULL) FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS WHERE address $IN_M")" 1
+    check "GPU page fault groups in m: counts and access types" \
+      "$(mq "SELECT COUNT(*) > 0 AND MIN(numberOfPageFaults) > 0 AND MAX(faultAccessType) <= 4 AND MIN(end >= start) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS WHERE address $IN_M")" 1
+    info "um_total_sum (HtoD bytes|DtoH bytes|CPU faults|GPU faults)" \
+      "$(mq "SELECT (SELECT SUM(bytes) FROM $M WHERE copyKind = 11) || '|' || (SELECT SUM(bytes) FROM $M WHERE copyKind = 12) || '|' || (SELECT COUNT(*) FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS) || '|' || (SELECT SUM(numberOfPageFaults) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS)")"
+    info "faulting CPU instructions (um_cpu_page_faults_sum)" \
+      "$(mq "SELECT GROUP_CONCAT(v, ', ') FROM (SELECT s.value || 'x' || COUNT(*) AS v FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS c JOIN StringIds s ON s.id = c.CpuInstruction GROUP BY s.value ORDER BY COUNT(*) DESC LIMIT 5)")"
+  fi
 fi
 fi
 
