@@ -8,9 +8,10 @@
 
 typedef struct
 {
-  GArray  *series;   /* SlMemSeries, their steps in `steps` */
-  GArray **steps;    /* per series: SlMemStep */
-  GArray  *allocs;   /* SlMemAlloc, by start */
+  GArray     *series;        /* SlMemSeries, their steps in `steps` */
+  SlMemStep **steps;         /* per series (in the order made): its steps */
+  guint       n_step_arrays;
+  GArray     *allocs;        /* SlMemAlloc, by start */
   guint32 *row_alloc; /* per row: its allocation, SL_NO_LINK when none */
   guint32 *row_call;  /* per row: its CUDA call's global id, SL_NO_LINK when none */
 } SlMemory;
@@ -55,66 +56,70 @@ series_key_equal (gconstpointer a,
   return x->gpu == y->gpu && x->pid == y->pid && x->kind == y->kind;
 }
 
-/* An open allocation: process, GPU and address. */
+/* A CUDA call: its process and correlation id. */
 typedef struct
 {
   guint64 pid;
-  guint64 address;
-  gint    gpu;
-} AddrKey;
+  guint32 corr;
+} CallKey;
 
 static guint
-addr_key_hash (gconstpointer p)
+call_key_hash (gconstpointer p)
 {
-  const AddrKey *k = p;
-  guint64 h = (k->address ^ (k->pid * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)))
-              + (guint64) k->gpu;
-  h ^= h >> 31;
-  return (guint) (h ^ (h >> 17));
+  const CallKey *k = p;
+  guint64 h = k->corr * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ k->pid;
+  return (guint) (h ^ (h >> 31));
 }
 
 static gboolean
-addr_key_equal (gconstpointer a,
+call_key_equal (gconstpointer a,
                 gconstpointer b)
 {
-  const AddrKey *x = a, *y = b;
-  return x->pid == y->pid && x->address == y->address && x->gpu == y->gpu;
+  const CallKey *x = a, *y = b;
+  return x->pid == y->pid && x->corr == y->corr;
 }
 
-static void
-add_step (SlMemory           *m,
-          GHashTable         *index,
-          const SeriesKey    *key,
-          const SlMemUsage   *row,
-          guint32             row_index)
+/* The series of `key`, made when new (its steps counted in a first pass, then filled). */
+static guint
+series_of (SlMemory        *m,
+           GHashTable      *index,
+           const SeriesKey *key,
+           SlTime           first)
 {
   gpointer found;
-  guint s;
 
   if (g_hash_table_lookup_extended (index, key, NULL, &found))
-    s = GPOINTER_TO_UINT (found);
-  else
-    {
-      SlMemSeries fresh = { key->gpu, key->pid, key->kind, NULL, 0, 0, row->start, 0 };
-      s = m->series->len;
-      g_array_append_val (m->series, fresh);
-      g_hash_table_insert (index, g_memdup2 (key, sizeof *key), GUINT_TO_POINTER (s));
-    }
-  GArray *steps = g_ptr_array_index ((GPtrArray *) m->steps, s);
-  gint64 before = steps->len > 0 ? g_array_index (steps, SlMemStep, steps->len - 1).bytes : 0;
+    return GPOINTER_TO_UINT (found);
+  SlMemSeries fresh = { key->gpu, key->pid, key->kind, NULL, 0, 0, first, 0 };
+  guint s = m->series->len;
+  g_array_append_val (m->series, fresh);
+  g_hash_table_insert (index, g_memdup2 (key, sizeof *key), GUINT_TO_POINTER (s));
+  return s;
+}
+
+/* Appends `row`'s change to series `s` (its steps sized already). */
+static void
+add_step (SlMemory         *m,
+          guint             s,
+          const SlMemUsage *row,
+          guint32           row_index)
+{
+  SlMemSeries *series = &g_array_index (m->series, SlMemSeries, s);
+  SlMemStep *steps = (SlMemStep *) series->steps;
+  gint64 before = series->n_steps > 0 ? steps[series->n_steps - 1].bytes : 0;
   gint64 delta = (gint64) MIN (row->bytes, (guint64) G_MAXINT64);
   gint64 after;
+
   if (__builtin_add_overflow (before, row->op == SL_MEM_FREE ? -delta : delta, &after))
     after = row->op == SL_MEM_FREE ? G_MININT64 : G_MAXINT64;
-  SlMemStep step = { row->start, after, row_index, 0 };
-  g_array_append_val (steps, step);
-  SlMemSeries *series = &g_array_index (m->series, SlMemSeries, s);
+  steps[series->n_steps] = (SlMemStep) { row->start, after, row_index, 0 };
   if (after > series->peak)
     {
       series->peak = after;
       series->peak_time = row->start;
-      series->peak_step = steps->len - 1;
+      series->peak_step = series->n_steps;
     }
+  series->n_steps++;
 }
 
 /* Series by GPU, the GPU's own first, then by process and kind. */
@@ -132,16 +137,6 @@ series_order (gconstpointer a,
   return (x->kind > y->kind) - (x->kind < y->kind);
 }
 
-static gint
-alloc_order (gconstpointer a,
-             gconstpointer b)
-{
-  const SlMemAlloc *x = a, *y = b;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return (x->alloc > y->alloc) - (x->alloc < y->alloc);
-}
-
 /* The CUDA call of each row with a correlation id: one pass over the CUDA API lanes of the
  * processes that have such rows. */
 static void
@@ -149,7 +144,7 @@ find_calls (SlTrace  *trace,
             SlMemory *m)
 {
   guint n = trace->mem_usage->len;
-  g_autoptr (GHashTable) wanted = g_hash_table_new_full (addr_key_hash, addr_key_equal, g_free,
+  g_autoptr (GHashTable) wanted = g_hash_table_new_full (call_key_hash, call_key_equal, g_free,
                                                           NULL);
   g_autoptr (GHashTable) pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
@@ -160,8 +155,7 @@ find_calls (SlTrace  *trace,
       m->row_call[i] = SL_NO_LINK;
       if (row->corr == 0)
         continue;
-      /* keyed as an address key: process, correlation id, GPU unused */
-      AddrKey key = { row->global_pid, row->corr, 0 };
+      CallKey key = { row->global_pid, row->corr };
       GArray *rows = g_hash_table_lookup (wanted, &key);
       if (rows == NULL)
         {
@@ -183,7 +177,7 @@ find_calls (SlTrace  *trace,
         {
           if (lane->events[k].corr == 0)
             continue;
-          AddrKey key = { lane->global_pid, lane->events[k].corr, 0 };
+          CallKey key = { lane->global_pid, lane->events[k].corr };
           GArray *rows = g_hash_table_lookup (wanted, &key);
           if (rows == NULL)
             continue;
@@ -203,96 +197,189 @@ find_calls (SlTrace  *trace,
     g_array_unref (value);
 }
 
+/* The open allocations by process, GPU and address: open addressing, no allocation a row (10^6
+ * rows: a GHashTable with a key each cost seconds).  A slot holds an allocation index + 1; 0 is
+ * empty, OPEN_GONE a removed one the probe goes past. */
+#define OPEN_GONE G_MAXUINT32
+
+typedef struct
+{
+  guint32 *slots;
+  gsize    mask;
+} OpenTable;
+
+static gsize
+open_hash (const SlMemAlloc *a)
+{
+  guint64 h = (a->address >> 8) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)
+              ^ a->global_pid * G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F) ^ (guint64) a->gpu;
+  return (gsize) (h ^ (h >> 29));
+}
+
+static gboolean
+same_place (const SlMemAlloc *a,
+            const SlMemUsage *row)
+{
+  return a->address == row->address && a->global_pid == row->global_pid && a->gpu == row->gpu;
+}
+
+/* The slot of the open allocation at `row`'s place, or NULL. */
+static guint32 *
+open_find (OpenTable        *t,
+           const SlMemAlloc *allocs,
+           const SlMemUsage *row)
+{
+  SlMemAlloc probe = { 0 };
+  probe.address = row->address;
+  probe.global_pid = row->global_pid;
+  probe.gpu = row->gpu;
+  for (gsize i = open_hash (&probe) & t->mask;; i = (i + 1) & t->mask)
+    {
+      guint32 v = t->slots[i];
+      if (v == 0)
+        return NULL;
+      if (v != OPEN_GONE && same_place (&allocs[v - 1], row))
+        return &t->slots[i];
+    }
+}
+
+static void
+open_put (OpenTable        *t,
+          const SlMemAlloc *allocs,
+          guint32           index)
+{
+  gsize i = open_hash (&allocs[index]) & t->mask;
+  while (t->slots[i] != 0 && t->slots[i] != OPEN_GONE)
+    i = (i + 1) & t->mask;
+  t->slots[i] = index + 1;
+}
+
 static SlMemory *
 memory_build (SlTrace *trace)
 {
   SlMemory *m = g_new0 (SlMemory, 1);
-  guint n = trace->mem_usage->len;
+  guint n = trace->mem_usage->len, n_alloc_rows = 0, n_orphans = 0;
   g_autoptr (GHashTable) index = g_hash_table_new_full (series_key_hash, series_key_equal, g_free,
                                                          NULL);
-  g_autoptr (GHashTable) open = g_hash_table_new_full (addr_key_hash, addr_key_equal, g_free,
-                                                        NULL);
-  GPtrArray *steps = g_ptr_array_new ();
+  const SlMemUsage *rows = (const SlMemUsage *) (gpointer) trace->mem_usage->data;
 
   m->series = g_array_new (FALSE, FALSE, sizeof (SlMemSeries));
-  m->steps = (GArray **) steps;
-  m->allocs = g_array_new (FALSE, FALSE, sizeof (SlMemAlloc));
   m->row_alloc = g_new (guint32, MAX (n, 1));
 
+  /* bytes in use: a series per GPU, process and kind, and a GPU's own.  A first pass finds each
+   * row's series (the last key looked up again is the common case) and counts their steps, a
+   * second fills arrays of that size: no array grows by copying at 10^6 rows */
+  g_autofree guint32 *of_row = g_new (guint32, 2 * (gsize) MAX (n, 1));
+  g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (gsize));
+  SeriesKey last = { -2, 0, -2 }, last_gpu = { -2, 0, -2 };
+  guint last_s = 0, last_gpu_s = 0;
   for (guint i = 0; i < n; i++)
     {
-      const SlMemUsage *row = &g_array_index (trace->mem_usage, SlMemUsage, i);
+      const SlMemUsage *row = &rows[i];
       SeriesKey key = { row->gpu, row->global_pid, row->mem_kind };
 
-      if (!g_hash_table_contains (index, &key))
-        g_ptr_array_add (steps, g_array_new (FALSE, FALSE, sizeof (SlMemStep)));
-      add_step (m, index, &key, row, i);
+      n_alloc_rows += row->op != SL_MEM_FREE;
+      if (!series_key_equal (&key, &last))
+        {
+          last = key;
+          last_s = series_of (m, index, &key, row->start);
+        }
+      of_row[2 * i] = last_s;
+      of_row[2 * i + 1] = G_MAXUINT32;
       if (sl_mem_kind_on_gpu (row->mem_kind))
         {
           SeriesKey gpu_key = { row->gpu, 0, SL_MEM_SERIES_GPU };
-          if (!g_hash_table_contains (index, &gpu_key))
-            g_ptr_array_add (steps, g_array_new (FALSE, FALSE, sizeof (SlMemStep)));
-          add_step (m, index, &gpu_key, row, i);
+          if (!series_key_equal (&gpu_key, &last_gpu))
+            {
+              last_gpu = gpu_key;
+              last_gpu_s = series_of (m, index, &gpu_key, row->start);
+            }
+          of_row[2 * i + 1] = last_gpu_s;
         }
+      g_array_set_size (counts, m->series->len);
+      g_array_index (counts, gsize, of_row[2 * i])++;
+      if (of_row[2 * i + 1] != G_MAXUINT32)
+        g_array_index (counts, gsize, of_row[2 * i + 1])++;
+    }
+  m->steps = g_new0 (SlMemStep *, MAX (m->series->len, 1));
+  m->n_step_arrays = m->series->len;
+  for (guint s = 0; s < m->series->len; s++)
+    {
+      m->steps[s] = g_new (SlMemStep, MAX (g_array_index (counts, gsize, s), 1));
+      g_array_index (m->series, SlMemSeries, s).steps = m->steps[s];
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      add_step (m, of_row[2 * i], &rows[i], i);
+      if (of_row[2 * i + 1] != G_MAXUINT32)
+        add_step (m, of_row[2 * i + 1], &rows[i], i);
+    }
 
-      /* allocations: a free closes the latest open allocation at its address */
-      AddrKey where = { row->global_pid, row->address, row->gpu };
-      gpointer open_index;
+  /* allocations, by start: the allocation rows in time order (rows are), each free closing the
+   * latest open allocation at its place; a free with none (allocated before the recording) is
+   * an allocation without a start, and those come first */
+  SlMemAlloc *allocs = g_new (SlMemAlloc, MAX (n_alloc_rows, 1));
+  OpenTable open = { NULL, 0 };
+  gsize cap = 16;
+  while (cap < 2 * (gsize) n_alloc_rows + 16)
+    cap <<= 1;
+  open.slots = g_new0 (guint32, cap);
+  open.mask = cap - 1;
+  guint32 made = 0;
+  g_autoptr (GArray) orphans = g_array_new (FALSE, FALSE, sizeof (guint32));   /* free rows */
+  for (guint i = 0; i < n; i++)
+    {
+      const SlMemUsage *row = &rows[i];
       if (row->op != SL_MEM_FREE)
         {
-          SlMemAlloc a = { i, SL_NO_LINK, row->start, G_MAXINT64, row->bytes, row->address,
-                           row->global_pid, row->gpu, row->mem_kind, { 0 } };
-          g_array_append_val (m->allocs, a);
-          m->row_alloc[i] = m->allocs->len - 1;
-          g_hash_table_replace (open, g_memdup2 (&where, sizeof where),
-                                GUINT_TO_POINTER (m->allocs->len - 1));
+          guint32 *slot = open_find (&open, allocs, row);
+          if (slot != NULL)
+            *slot = OPEN_GONE;   /* allocated again without a free: the older stays open for good */
+          allocs[made] = (SlMemAlloc) { i, SL_NO_LINK, row->start, G_MAXINT64, row->bytes,
+                                        row->address, row->global_pid, row->gpu, row->mem_kind,
+                                        { 0 } };
+          m->row_alloc[i] = made;
+          open_put (&open, allocs, made);
+          made++;
+          continue;
         }
-      else if (g_hash_table_lookup_extended (open, &where, NULL, &open_index))
+      guint32 *slot = open_find (&open, allocs, row);
+      if (slot != NULL)
         {
-          SlMemAlloc *a = &g_array_index (m->allocs, SlMemAlloc, GPOINTER_TO_UINT (open_index));
+          SlMemAlloc *a = &allocs[*slot - 1];
           a->free = i;
           a->end = row->start;
-          m->row_alloc[i] = GPOINTER_TO_UINT (open_index);
-          g_hash_table_remove (open, &where);
+          m->row_alloc[i] = *slot - 1;
+          *slot = OPEN_GONE;
         }
       else
         {
-          SlMemAlloc a = { SL_NO_LINK, i, G_MININT64, row->start, row->bytes, row->address,
-                           row->global_pid, row->gpu, row->mem_kind, { 0 } };
-          g_array_append_val (m->allocs, a);
-          m->row_alloc[i] = m->allocs->len - 1;
+          m->row_alloc[i] = SL_NO_LINK;   /* set below, past the orphans' renumbering */
+          g_array_append_val (orphans, i);
         }
     }
-
-  /* series in display order, each pointing at its steps */
-  for (guint s = 0; s < m->series->len; s++)
+  g_free (open.slots);
+  /* the orphans first: every other row's allocation moves past them */
+  n_orphans = orphans->len;
+  if (n_orphans > 0)
+    for (guint i = 0; i < n; i++)
+      if (m->row_alloc[i] != SL_NO_LINK)
+        m->row_alloc[i] += n_orphans;
+  m->allocs = g_array_sized_new (FALSE, FALSE, sizeof (SlMemAlloc), n_orphans + made);
+  for (guint k = 0; k < n_orphans; k++)
     {
-      SlMemSeries *series = &g_array_index (m->series, SlMemSeries, s);
-      GArray *a = g_ptr_array_index (steps, s);
-      series->steps = (const SlMemStep *) a->data;
-      series->n_steps = a->len;
+      guint32 i = g_array_index (orphans, guint32, k);
+      const SlMemUsage *row = &rows[i];
+      SlMemAlloc a = { SL_NO_LINK, i, G_MININT64, row->start, row->bytes, row->address,
+                       row->global_pid, row->gpu, row->mem_kind, { 0 } };
+      g_array_append_val (m->allocs, a);
+      m->row_alloc[i] = k;
     }
-  g_array_sort (m->series, series_order);
+  g_array_append_vals (m->allocs, allocs, made);
+  g_free (allocs);
 
-  /* allocations by start; the rows' links follow */
-  guint n_allocs = m->allocs->len;
-  g_autofree guint32 *order = g_new (guint32, MAX (n_allocs, 1));
-  {
-    /* sort a copy with its old index, then renumber the rows' links */
-    typedef struct { SlMemAlloc a; guint32 old; } Tagged;
-    g_autofree Tagged *tagged = g_new (Tagged, MAX (n_allocs, 1));
-    for (guint a = 0; a < n_allocs; a++)
-      tagged[a] = (Tagged) { g_array_index (m->allocs, SlMemAlloc, a), a };
-    qsort (tagged, n_allocs, sizeof (Tagged), alloc_order);  /* `a` is the first member */
-    for (guint a = 0; a < n_allocs; a++)
-      {
-        g_array_index (m->allocs, SlMemAlloc, a) = tagged[a].a;
-        order[tagged[a].old] = a;
-      }
-  }
-  for (guint i = 0; i < n; i++)
-    if (m->row_alloc[i] != SL_NO_LINK)
-      m->row_alloc[i] = order[m->row_alloc[i]];
+  /* series in display order (each keeps its steps) */
+  g_array_sort (m->series, series_order);
 
   find_calls (trace, m);
   return m;
@@ -305,10 +392,9 @@ _sl_memory_free (gpointer memory)
 
   if (m == NULL)
     return;
-  GPtrArray *steps = (GPtrArray *) m->steps;
-  for (guint s = 0; s < steps->len; s++)
-    g_array_unref (g_ptr_array_index (steps, s));
-  g_ptr_array_unref (steps);
+  for (guint s = 0; s < m->n_step_arrays; s++)
+    g_free (m->steps[s]);
+  g_free (m->steps);
   g_array_unref (m->series);
   g_array_unref (m->allocs);
   g_free (m->row_alloc);
@@ -343,7 +429,17 @@ mem_usage_order (gconstpointer a,
 void
 _sl_trace_sort_mem_usage (SlTrace *trace)
 {
-  g_array_sort (trace->mem_usage, mem_usage_order);
+  GArray *rows = trace->mem_usage;
+  gsize n = rows->len;
+  gboolean sorted = TRUE;
+
+  /* nsys writes them in time order: a pass says so, and a sort of 64-byte rows is skipped */
+  for (gsize i = 1; i < n && sorted; i++)
+    sorted = mem_usage_order (&g_array_index (rows, SlMemUsage, i - 1),
+                              &g_array_index (rows, SlMemUsage, i)) <= 0;
+  if (sorted)
+    return;
+  g_array_sort (rows, mem_usage_order);
 }
 
 guint
@@ -495,18 +591,21 @@ sl_mem_series_holds (const SlMemSeries *s,
   return a->global_pid == s->global_pid && a->mem_kind == s->kind;
 }
 
+/* Largest first, then oldest (by index). */
+typedef struct
+{
+  guint64 bytes;
+  guint32 index;
+} LiveItem;
+
 static gint
 live_order (gconstpointer a,
-            gconstpointer b,
-            gpointer      data)
+            gconstpointer b)
 {
-  SlTrace *trace = data;
-  const SlMemAlloc *x = sl_memory_get_alloc (trace, *(const guint32 *) a);
-  const SlMemAlloc *y = sl_memory_get_alloc (trace, *(const guint32 *) b);
+  const LiveItem *x = a, *y = b;
   if (x->bytes != y->bytes)
     return x->bytes > y->bytes ? -1 : 1;
-  guint32 i = *(const guint32 *) a, j = *(const guint32 *) b;
-  return (i > j) - (i < j);
+  return (x->index > y->index) - (x->index < y->index);
 }
 
 guint
@@ -518,17 +617,22 @@ sl_memory_live_at (SlTrace *trace,
   g_return_val_if_fail (series < sl_memory_get_n_series (trace), 0);
   const SlMemSeries *s = sl_memory_get_series (trace, series);
   SlMemory *m = memory_get (trace);
-  guint first = out->len;
+  const SlMemAlloc *allocs = (const SlMemAlloc *) (gpointer) m->allocs->data;
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (LiveItem));
 
   for (guint i = 0; i < m->allocs->len; i++)
     {
-      const SlMemAlloc *a = &g_array_index (m->allocs, SlMemAlloc, i);
+      const SlMemAlloc *a = &allocs[i];
       if (a->start > t)
         break;                          /* by start: none later is live */
       if (a->alloc != SL_NO_LINK && a->end > t && sl_mem_series_holds (s, a))
-        g_array_append_val (out, i);
+        {
+          LiveItem item = { a->bytes, i };
+          g_array_append_val (items, item);
+        }
     }
-  g_qsort_with_data ((guint32 *) (gpointer) out->data + first, (gint) (out->len - first),
-                     sizeof (guint32), live_order, trace);
-  return out->len - first;
+  qsort (items->data, items->len, sizeof (LiveItem), live_order);
+  for (guint k = 0; k < items->len; k++)
+    g_array_append_val (out, g_array_index (items, LiveItem, k).index);
+  return items->len;
 }
