@@ -11,25 +11,6 @@
 #include "sl-range.h"
 #include "sl-trace.h"
 
-static void
-json_string (GString    *out,
-             const char *s)
-{
-  g_autofree char *valid = g_utf8_make_valid (s, -1);   /* a name from the file may not be */
-
-  g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) valid; *p != '\0'; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (out, "\\%c", *p);
-      else if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", *p);
-      else
-        g_string_append_c (out, (char) *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 /* Where a segment's time passed: "thread 1234 (python3)" or "GPU 0 stream 7". */
 static char *
 place_text (SlTrace           *trace,
@@ -121,12 +102,12 @@ write_json (GString        *out,
 
   sl_critical_path_get_counts (path, &n_nodes, &n_edges, &n_path_edges, &n_events);
   g_string_append (out, "{\n  \"file\": ");
-  json_string (out, file);
+  sl_json_append_string (out, file);
   g_string_append (out, ",\n  \"range\": ");
   if (name != NULL)
     {
       g_string_append (out, "{\"name\": ");
-      json_string (out, name);
+      sl_json_append_string (out, name);
       g_string_append_printf (out, ", \"instance\": %" G_GINT64_FORMAT ", ", instance);
     }
   else
@@ -180,7 +161,7 @@ write_json (GString        *out,
         {
           g_string_append_printf (out, ", \"event\": {\"lane\": %d, \"index\": %zu, \"name\": ",
                                   s->event.lane, s->event.index);
-          json_string (out, event_name (trace, s));
+          sl_json_append_string (out, event_name (trace, s));
           g_string_append (out, "}}");
         }
       else

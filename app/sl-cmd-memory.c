@@ -18,25 +18,6 @@ typedef enum
   FORMAT_JSON,
 } Format;
 
-static void
-json_string (GString    *out,
-             const char *s)
-{
-  g_autofree char *valid = g_utf8_make_valid (s, -1);   /* a name from the file may not be */
-
-  g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) valid; *p != '\0'; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (out, "\\%c", *p);
-      else if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", *p);
-      else
-        g_string_append_c (out, (char) *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 /* A CSV field: quoted where it holds a comma, a quote or a line break. */
 static void
 csv_field (GString    *out,
@@ -233,7 +214,7 @@ json_alloc (GString          *out,
 {
   g_string_append_printf (out, "{\"address\": %" G_GUINT64_FORMAT ", \"bytes\": %" G_GUINT64_FORMAT
                                ", \"kind\": ", a->address, a->bytes);
-  json_string (out, sl_mem_kind_label (trace, a->mem_kind));
+  sl_json_append_string (out, sl_mem_kind_label (trace, a->mem_kind));
   g_string_append_printf (out, ", \"pid\": %u, \"allocated_ns\": %" G_GINT64_FORMAT
                                ", \"freed_ns\": ",
                           pid_of (a->global_pid), a->start);
@@ -242,9 +223,9 @@ json_alloc (GString          *out,
   else
     g_string_append (out, "null");
   g_string_append (out, ", \"call\": ");
-  json_string (out, call_name (trace, a->alloc));
+  sl_json_append_string (out, call_name (trace, a->alloc));
   g_string_append (out, ", \"name\": ");
-  json_string (out, alloc_name (trace, a));
+  sl_json_append_string (out, alloc_name (trace, a));
   g_string_append_c (out, '}');
 }
 
@@ -261,7 +242,7 @@ write_json (GString    *out,
   gboolean first_device = TRUE;
 
   g_string_append (out, "{\n  \"file\": ");
-  json_string (out, file);
+  sl_json_append_string (out, file);
   if (at_peak)
     g_string_append (out, ",\n  \"at\": \"peak\"");
   else
@@ -290,7 +271,7 @@ write_json (GString    *out,
             continue;
           g_string_append_printf (out, "%s{\"pid\": %u, \"kind\": ", first ? "" : ", ",
                                   pid_of (p->global_pid));
-          json_string (out, sl_mem_kind_label (trace, p->kind));
+          sl_json_append_string (out, sl_mem_kind_label (trace, p->kind));
           g_string_append_printf (out, ", \"peak_bytes\": %" G_GINT64_FORMAT ", \"peak_ns\": %"
                                        G_GINT64_FORMAT ", \"changes\": %zu}",
                                   p->peak, p->peak_time, p->n_steps);

@@ -170,28 +170,6 @@ sl_analysis_to_text (const SlAnalysis *analysis,
 }
 
 static void
-json_string (GString    *out,
-             const char *s)
-{
-  g_autofree char *valid = g_utf8_make_valid (s != NULL ? s : "", -1);
-
-  g_string_append_c (out, '"');
-  for (const char *p = valid; *p != '\0'; p++)
-    {
-      guchar c = (guchar) *p;
-      if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
-      else if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c < 0x20)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
 json_number (GString *out,
              double   v)
 {
@@ -213,7 +191,7 @@ json_finding (GString         *out,
               const char      *indent)
 {
   g_string_append (out, "{\"rule\": ");
-  json_string (out, f->rule->name);
+  sl_json_append_string (out, f->rule->name);
   g_string_append_printf (out, ", \"start_ns\": %" G_GINT64_FORMAT ", \"end_ns\": %"
                           G_GINT64_FORMAT ", \"cost_ns\": %" G_GINT64_FORMAT, f->start, f->end,
                           f->cost);
@@ -244,30 +222,30 @@ json_finding (GString         *out,
       g_string_append (out, "null");
     g_string_append (out, ", \"rank_label\": ");
     if (src != NULL && sl_trace_get_n_sources (trace) > 1)
-      json_string (out, src->label);
+      sl_json_append_string (out, src->label);
     else
       g_string_append (out, "null");
   }
   g_string_append_printf (out, ", \"count\": %u", f->instances != NULL ? f->instances->len : 1);
   g_string_append_printf (out, ",\n%s\"summary\": ", indent);
-  json_string (out, f->summary);
+  sl_json_append_string (out, f->summary);
   g_string_append_printf (out, ",\n%s\"cause\": ", indent);
   if (f->cause != NULL)
-    json_string (out, f->cause);
+    sl_json_append_string (out, f->cause);
   else
     g_string_append (out, "null");
   g_string_append_printf (out, ",\n%s\"advice\": ", indent);
-  json_string (out, f->advice);
+  sl_json_append_string (out, f->advice);
   g_string_append_printf (out, ",\n%s\"blame\": ", indent);
   if (f->blame == NULL)
     g_string_append (out, "null");
   else
     {
       g_string_append (out, "{\"kind\": ");
-      json_string (out, sl_blame_kind_name (f->blame->kind));
+      sl_json_append_string (out, sl_blame_kind_name (f->blame->kind));
       g_string_append (out, ", \"name\": ");
       if (f->blame->name != NULL)
-        json_string (out, f->blame->name);
+        sl_json_append_string (out, f->blame->name);
       else
         g_string_append (out, "null");
       if (f->blame->thread >= 0)
@@ -284,13 +262,13 @@ json_finding (GString         *out,
       {
         const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
         g_string_append (out, k ? ", " : "");
-        json_string (out, e->key);
+        sl_json_append_string (out, e->key);
         g_string_append (out, ": ");
         json_number (out, e->value);
         g_string_append (text, k ? ", [" : "[");
-        json_string (text, e->label);
+        sl_json_append_string (text, e->label);
         g_string_append (text, ", ");
-        json_string (text, e->text);
+        sl_json_append_string (text, e->text);
         g_string_append (text, "]");
       }
     g_string_append_printf (out, "},\n%s\"evidence_text\": [%s]", indent, text->str);
@@ -316,7 +294,7 @@ sl_analysis_to_json (const SlAnalysis *analysis,
   SlTime t0 = sl_trace_get_start (trace);
 
   g_return_val_if_fail (analysis != NULL, NULL);
-  json_string (out, sl_trace_get_path (trace));
+  sl_json_append_string (out, sl_trace_get_path (trace));
   g_string_append_printf (out, ",\n  \"start_ns\": %" G_GINT64_FORMAT, t0);
   {
     /* the rank's figures, for `sightline merge-summaries` (sl-summaries.h) */
@@ -358,7 +336,7 @@ sl_analysis_to_json (const SlAnalysis *analysis,
                             analysis->t1);
   g_string_append (out, ",\n  \"lacks\": ");
   if (analysis->lacks != NULL)
-    json_string (out, analysis->lacks);
+    sl_json_append_string (out, analysis->lacks);
   else
     g_string_append (out, "null");
   g_string_append (out, ",\n  \"diagnostics\": [");
@@ -367,9 +345,9 @@ sl_analysis_to_json (const SlAnalysis *analysis,
       const SlDiagnostic *d = sl_trace_get_diagnostic (trace, i);
       g_string_append_printf (out, "%s\n    {\"timestamp_ns\": %" G_GINT64_FORMAT
                               ", \"severity\": ", i ? "," : "", d->timestamp);
-      json_string (out, sl_diagnostic_severity_name (d->severity));
+      sl_json_append_string (out, sl_diagnostic_severity_name (d->severity));
       g_string_append_printf (out, ", \"source\": %d, \"text\": ", d->source);
-      json_string (out, sl_trace_str (trace, d->text));
+      sl_json_append_string (out, sl_trace_str (trace, d->text));
       g_string_append (out, "}");
     }
   g_string_append (out, sl_trace_get_n_diagnostics (trace) > 0 ? "\n  ]" : "]");
@@ -396,12 +374,12 @@ sl_analysis_to_json (const SlAnalysis *analysis,
     {
       const SlRuleSummary *s = &g_array_index (analysis->summaries, SlRuleSummary, i);
       g_string_append_printf (out, "%s\n    {\"name\": ", i ? "," : "");
-      json_string (out, s->rule->name);
+      sl_json_append_string (out, s->rule->name);
       g_string_append (out, ", \"title\": ");
-      json_string (out, s->rule->title);
+      sl_json_append_string (out, s->rule->title);
       g_string_append_printf (out, ", \"findings\": %u, \"cost_ns\": %" G_GINT64_FORMAT
                               ", \"note\": ", s->n_findings, s->cost);
-      json_string (out, s->note);
+      sl_json_append_string (out, s->note);
       g_string_append (out, "}");
     }
   g_string_append (out, "\n  ],\n  \"findings\": [");

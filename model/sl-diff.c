@@ -654,7 +654,7 @@ json_side (GString          *out,
   const SlRankSummary *f = &s->figures;
 
   g_string_append (out, "{\"trace\": ");
-  _sl_stats_json_string (out, s->path);
+  sl_json_append_string (out, s->path);
   g_string_append_printf (out, ", \"span_ns\": %" G_GINT64_FORMAT ", \"gpus\": %u, "
                           "\"gpu_time_ns\": %" G_GINT64_FORMAT ", \"gpu_utilization\": ",
                           f->span, f->gpus, f->gpu_time);
@@ -663,7 +663,7 @@ json_side (GString          *out,
   json_time_or_null (out, f->step);
   g_string_append_printf (out, ", \"findings\": %u, \"no_data\": ", s->n_findings);
   if (s->no_data != NULL)
-    _sl_stats_json_string (out, s->no_data);
+    sl_json_append_string (out, s->no_data);
   else
     g_string_append (out, "null");
   g_string_append_c (out, '}');
@@ -678,13 +678,13 @@ json_findings (GString   *out,
     {
       const SlDiffFinding *f = g_ptr_array_index (findings, i);
       g_string_append (out, i > 0 ? ",\n      {\"rule\": " : "\n      {\"rule\": ");
-      _sl_stats_json_string (out, f->rule);
+      sl_json_append_string (out, f->rule);
       g_string_append (out, ", \"title\": ");
-      _sl_stats_json_string (out, f->title);
+      sl_json_append_string (out, f->title);
       g_string_append (out, ", \"summary\": ");
-      _sl_stats_json_string (out, f->summary);
+      sl_json_append_string (out, f->summary);
       g_string_append (out, ", \"subject\": ");
-      _sl_stats_json_string (out, f->subject);
+      sl_json_append_string (out, f->subject);
       g_string_append_printf (out, ", \"cost_ns\": %" G_GINT64_FORMAT "}", f->cost);
     }
   g_string_append (out, findings->len > 0 ? "\n    ]" : "]");
@@ -697,11 +697,11 @@ write_json (const SlDiff *d,
   const SlRankSummary *a = &d->a.figures, *b = &d->b.figures;
 
   g_string_append (out, "{\n  \"report\": ");
-  _sl_stats_json_string (out, d->report);
+  sl_json_append_string (out, d->report);
   g_string_append (out, ",\n  \"a\": ");
-  _sl_stats_json_string (out, d->a.path);
+  sl_json_append_string (out, d->a.path);
   g_string_append (out, ",\n  \"b\": ");
-  _sl_stats_json_string (out, d->b.path);
+  sl_json_append_string (out, d->b.path);
   g_string_append (out, ",\n  \"rows\": ");
   sl_report_write (d->table, SL_REPORT_FORMAT_JSON, out);
   if (out->len > 0 && out->str[out->len - 1] == '\n')

@@ -1,4 +1,5 @@
-/* sl-format.c: how the CLI, panes and status lines write times, sizes and counts for people. */
+/* sl-format.c: how the CLI, panes and status lines write times, sizes and counts for people, and
+ * strings into the JSON that the commands write. */
 #include "sl-format.h"
 
 #include <math.h>
@@ -78,4 +79,41 @@ sl_format_rate (guint64 bytes,
   if (per_s >= 1e3)
     return g_strdup_printf ("%.2f kB/s", per_s / 1e3);
   return g_strdup_printf ("%.0f B/s", per_s);
+}
+
+void
+sl_json_append_string (GString    *out,
+                       const char *s)
+{
+  g_autofree char *valid = NULL;
+
+  g_return_if_fail (out != NULL);
+
+  if (s == NULL)
+    s = "";
+  else if (!g_utf8_validate (s, -1, NULL))   /* no copy for the valid strings, nearly all */
+    s = valid = g_utf8_make_valid (s, -1);
+  g_string_append_c (out, '"');
+  for (const char *p = s; *p != '\0';)
+    {
+      const char *run = p;
+      while ((guchar) *p >= 0x20 && *p != '"' && *p != '\\')
+        p++;
+      g_string_append_len (out, run, p - run);
+      if (*p == '\0')
+        break;
+      switch (*p)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default: g_string_append_printf (out, "\\u%04x", (guchar) *p); break;
+        }
+      p++;
+    }
+  g_string_append_c (out, '"');
 }

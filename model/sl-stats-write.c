@@ -5,6 +5,8 @@
  */
 #include "sl-stats-private.h"
 
+#include "sl-format.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -250,40 +252,6 @@ write_csv (const SlReport *r,
     }
 }
 
-void
-_sl_stats_json_string (GString    *out,
-                       const char *s)
-{
-  g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        default:
-          if (*p < 0x20)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
-        }
-    }
-  g_string_append_c (out, '"');
-}
-
 static void
 write_json (const SlReport *r,
             GString        *out)
@@ -299,10 +267,10 @@ write_json (const SlReport *r,
           const SlCell *cell = sl_report_get_cell (r, row, c);
           if (c > 0)
             g_string_append (out, ", ");
-          _sl_stats_json_string (out, r->columns[c].header);
+          sl_json_append_string (out, r->columns[c].header);
           g_string_append (out, ": ");
           if (cell->type == SL_CELL_TEXT)
-            _sl_stats_json_string (out, cell->v.s);
+            sl_json_append_string (out, cell->v.s);
           else if (cell->type == SL_CELL_NULL
                    || (cell->type == SL_CELL_DOUBLE && !isfinite (cell->v.d)))
             g_string_append (out, "null");

@@ -361,20 +361,10 @@ static void
 json_str (FILE       *out,
           const char *s)
 {
-  g_autofree char *valid = g_utf8_make_valid (s != NULL ? s : "", -1);
+  g_autoptr (GString) text = g_string_new (NULL);
 
-  fputc ('"', out);
-  for (const char *p = valid; *p != '\0'; p++)
-    {
-      guchar c = (guchar) *p;
-      if (c == '"' || c == '\\')
-        fprintf (out, "\\%c", c);
-      else if (c < 0x20)
-        fprintf (out, "\\u%04x", c);
-      else
-        fputc (c, out);
-    }
-  fputc ('"', out);
+  sl_json_append_string (text, s);
+  fwrite (text->str, 1, text->len, out);
 }
 
 /* An integer, or null when negative (unknown). */
