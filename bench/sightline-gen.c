@@ -123,8 +123,8 @@ static const char *stmt_sql[N_STMTS] = {
 #define UM_CAUSE_EVICTION 4
 #define SL_MEMCPY_UVM_HTOD 11      /* ENUM_CUDA_MEMCPY_OPER */
 #define SL_MEMCPY_UVM_DTOH 12
-/* The fault tables as NVIDIA's SQLite schema reference (3.28.1) lists them, and the access type
- * enum they reference (not among sl_schema_create's). */
+/* The fault tables as NVIDIA's SQLite schema reference (3.28.1) lists them (the access type enum
+ * they reference, ENUM_CUDA_UNIF_MEM_ACCESS_TYPE, is sl_schema_create's). */
 #define UM_FAULTS_SQL                                                                             \
   "CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (\n"                                                \
   "  start                            INTEGER  NOT NULL,\n"                                       \
@@ -145,18 +145,7 @@ static const char *stmt_sql[N_STMTS] = {
   "  address                          INTEGER  NOT NULL,\n"                                       \
   "  numberOfPageFaults               INTEGER  NOT NULL,\n"                                       \
   "  faultAccessType                  INTEGER  NOT NULL\n"                                        \
-  ");"                                                                                            \
-  "CREATE TABLE ENUM_CUDA_UNIF_MEM_ACCESS_TYPE (\n"                                               \
-  "  id                               INTEGER  NOT NULL PRIMARY KEY,\n"                           \
-  "  name                             TEXT,\n"                                                    \
-  "  label                            TEXT\n"                                                     \
-  ");"                                                                                            \
-  "INSERT INTO ENUM_CUDA_UNIF_MEM_ACCESS_TYPE VALUES "                                            \
-  "(0, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_UNKNOWN', 'Unknown'), "                                   \
-  "(1, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_READ', 'Read'), "                                         \
-  "(2, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_WRITE', 'Write'), "                                       \
-  "(3, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_ATOMIC', 'Atomic'), "                                     \
-  "(4, 'CUDA_UNIFIED_MEMORY_ACCESS_TYPE_PREFETCH', 'Prefetch');"
+  ");"
 /* Where the host faults: function (CpuInstruction), module, and source file and line where the
  * profile has them (a library without debug information has none). */
 static const char *um_cpu_sites[][4] = {
@@ -193,15 +182,7 @@ static const char *um_cpu_sites[][4] = {
   "  localMemoryPoolUtilizedSize      INTEGER,\n"                                                 \
   "  importedMemoryPoolAddress        INTEGER,\n"                                                 \
   "  importedMemoryPoolProcessId      INTEGER\n"                                                  \
-  ");"                                                                                            \
-  "CREATE TABLE ENUM_CUDA_DEV_MEM_EVENT_OPER (\n"                                                 \
-  "  id                               INTEGER  NOT NULL PRIMARY KEY,\n"                           \
-  "  name                             TEXT,\n"                                                    \
-  "  label                            TEXT\n"                                                     \
-  ");"                                                                                            \
-  "INSERT INTO ENUM_CUDA_DEV_MEM_EVENT_OPER VALUES "                                              \
-  "(0, 'CUDA_DEV_MEM_EVENT_OPR_ALLOCATION', 'Allocation'), "                                      \
-  "(1, 'CUDA_DEV_MEM_EVENT_OPR_DEALLOCATION', 'Deallocation');"
+  ");"
 
 /* --gpu-metrics[=HZ]: GPU_METRICS and TARGET_INFO_GPU_METRICS as NVIDIA's SQLite schema
  * reference lists them, sampled HZ times a second (nsys's default 10 kHz) over the whole trace

@@ -325,6 +325,8 @@ gboolean _sl_reader_read_graph_made (SlReader *r, GError **error);
 gboolean _sl_reader_read_graph_node_made (SlReader *r, GError **error);
 /* CUDA_GPU_MEMORY_USAGE_EVENTS into trace->mem_usage (sl-reader-memory.c) */
 gboolean _sl_reader_read_mem_usage (SlReader *r, GError **error);
+/* GPU_METRICS, named by TARGET_INFO_GPU_METRICS, into the trace's metric series (sl-reader-metrics.c) */
+gboolean _sl_reader_read_gpu_metrics (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
 gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
 /* OSRT_CALLCHAINS or CUDA_CALLCHAINS into the call-chain table, `ids` (SlChainId) sorted by id. */

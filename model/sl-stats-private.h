@@ -240,6 +240,22 @@ extern const _SlColumn _sl_um_sum_columns[6];
 extern const _SlColumn _sl_um_total_sum_columns[6];
 extern const _SlColumn _sl_um_cpu_page_faults_sum_columns[4];
 
+/* sl-stats-metrics.c: Sightline's gpu_metrics_sum and gpu_metrics_kern_sum, from GPU_METRICS */
+SlReport *_sl_report_compute_gpu_metrics_sum      (SlTrace             *trace,
+                                                   const _SlReportInfo *info,
+                                                   SlTime               t0,
+                                                   SlTime               t1,
+                                                   gint                 source,
+                                                   GError             **error);
+SlReport *_sl_report_compute_gpu_metrics_kern_sum (SlTrace             *trace,
+                                                   const _SlReportInfo *info,
+                                                   SlTime               t0,
+                                                   SlTime               t1,
+                                                   gint                 source,
+                                                   GError             **error);
+extern const _SlColumn _sl_gpu_metrics_sum_columns[6];
+extern const _SlColumn _sl_gpu_metrics_kern_sum_columns[6];
+
 /* sl-stats-aggregate.c -------------------------------------------------------------------- */
 
 /* One group's values: sum (saturating at G_MAXINT64 / G_MININT64: a damaged file's durations
@@ -321,10 +337,6 @@ _sl_groups_by_id (_SlGroups *gs,
 
 void   _sl_groups_sort      (_SlGroups      *gs,
                              _SlSummaryOrder order);
-
-/* sl-stats-write.c: `s` as a JSON string, quoted and escaped (sl-diff.c writes with it too) */
-void   _sl_stats_json_string (GString    *out,
-                              const char *s);
 
 /* cuda_api_sum and cuda_kern_exec_sum show API names without "_vNNNN": the length kept */
 gsize  _sl_api_name_length  (const char *name);

@@ -1066,6 +1066,12 @@ const _SlReportInfo _sl_report_infos[] = {
   { "cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace",
     SL_LOAD_KERNELS | SL_LOAD_CUDA_API, _sl_report_compute_cuda_kern_exec_trace,
     COLUMNS (_sl_cuda_kern_exec_trace_columns), .per_event = TRUE },
+  /* Sightline's own: nsys has no report of its GPU metrics */
+  { "gpu_metrics_kern_sum", "GPU Metrics by Kernel Summary (time-weighted over each kernel)",
+    SL_LOAD_KERNELS, _sl_report_compute_gpu_metrics_kern_sum,
+    COLUMNS (_sl_gpu_metrics_kern_sum_columns) },
+  { "gpu_metrics_sum", "GPU Metrics Summary (time-weighted, per GPU and metric)", SL_LOAD_KERNELS,
+    _sl_report_compute_gpu_metrics_sum, COLUMNS (_sl_gpu_metrics_sum_columns) },
   { "nvtx_gpu_proj_sum", "NVTX GPU Projection Summary",
     SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
     _sl_report_compute_nvtx_gpu_proj_sum, COLUMNS (_sl_nvtx_gpu_proj_sum_columns) },

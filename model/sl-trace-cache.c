@@ -60,13 +60,14 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 7   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
+#define CACHE_VERSION 8   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
                            * 3: CUDA API calls' backtraces (issue 30);
                            * 4: CUDA event records and waits (issue 30; their sizes are
                            * asserted in sl-trace-private.h);
                            * 5: where CUDA graphs and nodes were made (issue 30);
                            * 6: GPU memory allocated and freed (issue 31);
-                           * 7: a copy's unified-memory migration cause (issue 31) */
+                           * 7: a copy's unified-memory migration cause (issue 31);
+                           * 8: GPU metrics, their series and samples (issue 31) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"
@@ -252,6 +253,9 @@ enum
   SEC_EVENT_WAITS,
   SEC_GRAPH_MADE,    /* CUDA_GRAPH_EVENTS and CUDA_GRAPH_NODE_EVENTS rows */
   SEC_MEM_USAGE,     /* CUDA_GPU_MEMORY_USAGE_EVENTS rows */
+  SEC_METRIC_SERIES, /* GPU_METRICS: SlMetricSeries, then their samples' times and values */
+  SEC_METRIC_TIMES,
+  SEC_METRIC_VALUES,
 };
 
 /* Each section: this, `count` elements of `elem` bytes, zeros to a multiple of 8. */
@@ -530,6 +534,9 @@ write_payload (Writer  *w,
   w_array (w, SEC_EVENT_WAITS, trace->event_waits);
   w_array (w, SEC_GRAPH_MADE, trace->graph_made);
   w_array (w, SEC_MEM_USAGE, trace->mem_usage);
+  w_array (w, SEC_METRIC_SERIES, trace->metric_series);
+  w_array (w, SEC_METRIC_TIMES, trace->metric_times);
+  w_array (w, SEC_METRIC_VALUES, trace->metric_values);
 
   /* enum labels point into the chunk at interned strings: store their ids */
   gboolean any_enum = FALSE;
@@ -1119,7 +1126,11 @@ read_payload (Reader      *r,
       || !r_array (r, SEC_CUDA_EVENTS, trace->cuda_events)
       || !r_array (r, SEC_EVENT_WAITS, trace->event_waits)
       || !r_array (r, SEC_GRAPH_MADE, trace->graph_made)
-      || !r_array (r, SEC_MEM_USAGE, trace->mem_usage))
+      || !r_array (r, SEC_MEM_USAGE, trace->mem_usage)
+      || !r_array (r, SEC_METRIC_SERIES, trace->metric_series)
+      || !r_array (r, SEC_METRIC_TIMES, trace->metric_times)
+      || !r_array (r, SEC_METRIC_VALUES, trace->metric_values)
+      || !_sl_metrics_check (trace))
     return FALSE;
   for (guint i = 0; i < trace->mem_usage->len; i++)
     if ((guint) g_array_index (trace->mem_usage, SlMemUsage, i).gpu >= trace->gpus->len)

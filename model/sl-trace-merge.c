@@ -18,6 +18,7 @@
  */
 #include "sl-trace-private.h"
 #include "sl-format.h"
+#include "sl-metrics.h"
 #include "sl-nvtx-proj.h"
 #include "sl-summaries.h"
 
@@ -574,6 +575,23 @@ append_file (SlTrace    *merged,
       u.gpu += (gint32) m->gpu_base;
       u.name = map_str (m, u.name);
       g_array_append_val (merged->mem_usage, u);
+    }
+  /* GPU metric series: the file's GPUs, names mapped, samples on the merged axis (adding the
+   * offset keeps each series in time order); GPUs grow by file, so the order by GPU holds */
+  guint64 sample_base = merged->metric_times->len;
+  for (guint i = 0; i < t->metric_series->len; i++)
+    {
+      SlMetricSeries s = g_array_index (t->metric_series, SlMetricSeries, i);
+      s.gpu += (gint32) m->gpu_base;
+      s.name = map_str (m, s.name);
+      s.first += sample_base;
+      g_array_append_val (merged->metric_series, s);
+    }
+  g_array_append_vals (merged->metric_values, t->metric_values->data, t->metric_values->len);
+  for (guint i = 0; i < t->metric_times->len; i++)
+    {
+      SlTime time = _sl_time_add (g_array_index (t->metric_times, SlTime, i), m->offset);
+      g_array_append_val (merged->metric_times, time);
     }
 
   /* enum labels: the first file's wins (they are nsys's own, the same in every file) */

@@ -213,6 +213,9 @@ struct _SlTrace
   gpointer      graph_groups;  /* SlGraphGroups (sl-graph-groups.c), built on first use */
   GArray       *mem_usage;     /* SlMemUsage (CUDA_GPU_MEMORY_USAGE_EVENTS), sorted by time */
   gpointer      memory;        /* SlMemory (sl-memory.c), built on first use */
+  GArray       *metric_series; /* SlMetricSeries (GPU_METRICS, sl-metrics.h): by GPU, metricId */
+  GArray       *metric_times;  /* SlTime: the series' samples, series after series, each by time */
+  GArray       *metric_values; /* double: beside metric_times */
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
   GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */
@@ -274,6 +277,9 @@ void    _sl_graph_groups_free (gpointer groups);
 void    _sl_memory_free       (gpointer memory);
 /* Sorts trace->mem_usage by time, then by place in the file (after a load or a merge). */
 void    _sl_trace_sort_mem_usage (SlTrace *trace);
+/* Whether the GPU metric series fit the trace (sl-metrics.c): GPUs and names that exist,
+ * samples that tile the arrays, each series in time order (a model cache is not trusted). */
+gboolean _sl_metrics_check    (SlTrace *trace);
 /* Frees the links of records and waits (sl-trace-events.c). */
 void    _sl_event_links_free  (gpointer links);
 /* Sorts trace->cuda_chains by process, correlation id and class (after a load or a merge). */

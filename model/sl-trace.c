@@ -3,6 +3,7 @@
 #include "sl-reader-private.h"
 #include "sl-lane.h"
 #include "sl-cpu-util.h"
+#include "sl-metrics.h"
 #include "sl-nvtx-proj.h"
 #include "sl-occupancy.h"
 
@@ -56,6 +57,9 @@ _sl_trace_new (const char *path)
   trace->event_waits = g_array_new (FALSE, FALSE, sizeof (SlCudaWaitRow));
   trace->graph_made = g_array_new (FALSE, FALSE, sizeof (SlGraphMade));
   trace->mem_usage = g_array_new (FALSE, FALSE, sizeof (SlMemUsage));
+  trace->metric_series = g_array_new (FALSE, FALSE, sizeof (SlMetricSeries));
+  trace->metric_times = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  trace->metric_values = g_array_new (FALSE, FALSE, sizeof (double));
   trace->diagnostics = g_array_new (FALSE, TRUE, sizeof (SlDiagnostic));
   trace->rank = -1;
   for (guint i = 0; i < SL_N_ENUMS; i++)
@@ -175,6 +179,9 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->event_waits);
   g_array_unref (trace->graph_made);
   g_array_unref (trace->mem_usage);
+  g_array_unref (trace->metric_series);
+  g_array_unref (trace->metric_times);
+  g_array_unref (trace->metric_values);
   g_array_unref (trace->diagnostics);
   g_array_unref (trace->kernel_infos);
   g_array_unref (trace->copy_infos);
@@ -839,6 +846,8 @@ sl_trace_get_memory_size (SlTrace *trace)
   size += trace->event_waits->len * sizeof (SlCudaWaitRow);
   size += trace->graph_made->len * sizeof (SlGraphMade);
   size += trace->mem_usage->len * sizeof (SlMemUsage);
+  size += trace->metric_series->len * sizeof (SlMetricSeries);
+  size += trace->metric_times->len * (sizeof (SlTime) + sizeof (double));
   size += trace->threads->len * sizeof (SlThread) + trace->processes->len * sizeof (SlProcess);
   size += trace->gpus->len * sizeof (SlGpu);
   size += trace->diagnostics->len * sizeof (SlDiagnostic);

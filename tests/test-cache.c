@@ -282,6 +282,9 @@ assert_same_model (SlTrace *a,
   assert_same_array (a->osrt_chains, b->osrt_chains);
   assert_same_array (a->cuda_chains, b->cuda_chains);
   assert_same_array (a->mem_usage, b->mem_usage);   /* no padding in SlMemUsage */
+  assert_same_array (a->metric_series, b->metric_series);   /* no padding in SlMetricSeries */
+  assert_same_array (a->metric_times, b->metric_times);
+  assert_same_array (a->metric_values, b->metric_values);
   g_assert_cmpuint (a->diagnostics->len, ==, b->diagnostics->len);
   for (guint i = 0; i < a->diagnostics->len; i++)
     {

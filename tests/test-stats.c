@@ -546,6 +546,13 @@ oracle_sql (sqlite3    *db,
                        "LEFT JOIN StringIds AS si ON si.id = s.i LEFT JOIN StringIds AS sf ON sf.id = s.f "
                        "ORDER BY 1 DESC, 2, 3, 4");
     }
+  /* Sightline's gpu_metrics_sum and gpu_metrics_kern_sum: tests/test-metrics.c holds them to SQL
+   * on generated traces; the traces here have no GPU_METRICS, so they are skipped */
+  if (g_str_has_prefix (report, "gpu_metrics_"))
+    {
+      g_assert_false (has_table (db, "GPU_METRICS"));
+      return NULL;
+    }
   g_assert_not_reached ();
 }
 
