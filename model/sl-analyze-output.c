@@ -258,11 +258,31 @@ json_finding (GString         *out,
   {
     g_autoptr (GString) text = g_string_new (NULL);
     g_string_append_printf (out, ",\n%s\"evidence\": {", indent);
+    /* a key "group.member" is a member of the object "group" (evidence keyed by the trace's
+     * own labels: migration_ns_by_cause.Page fault); a group's members follow each other */
+    g_autofree char *group = NULL;
     for (guint k = 0; k < f->evidence->len; k++)
       {
         const SlEvidence *e = &g_array_index (f->evidence, SlEvidence, k);
-        g_string_append (out, k ? ", " : "");
-        sl_json_append_string (out, e->key);
+        const char *dot = strchr (e->key, '.');
+        gsize len = dot != NULL ? (gsize) (dot - e->key) : 0;
+        gboolean same = group != NULL && dot != NULL && strlen (group) == len
+                        && strncmp (e->key, group, len) == 0;
+        if (group != NULL && !same)
+          {
+            g_string_append_c (out, '}');
+            g_clear_pointer (&group, g_free);
+          }
+        if (dot != NULL && !same)
+          {
+            group = g_strndup (e->key, len);
+            g_string_append (out, k ? ", " : "");
+            sl_json_append_string (out, group);
+            g_string_append (out, ": {");
+          }
+        else
+          g_string_append (out, k ? ", " : "");
+        sl_json_append_string (out, dot != NULL ? dot + 1 : e->key);
         g_string_append (out, ": ");
         json_number (out, e->value);
         g_string_append (text, k ? ", [" : "[");
@@ -271,6 +291,8 @@ json_finding (GString         *out,
         sl_json_append_string (text, e->text);
         g_string_append (text, "]");
       }
+    if (group != NULL)
+      g_string_append_c (out, '}');
     g_string_append_printf (out, "},\n%s\"evidence_text\": [%s]", indent, text->str);
   }
   g_string_append_printf (out, ",\n%s\"instances\": [", indent);

@@ -3173,6 +3173,12 @@ test_um_migrations (void)
                    100 * 500 * PLANT_US);
   g_assert_cmpint ((gint64) ev (f, "migrations"), ==, 200);
   g_assert_cmpint ((gint64) ev (f, "fault_migrations"), ==, 100);
+  /* in JSON, the causes are an object keyed by the trace's labels */
+  {
+    g_autofree char *json = sl_analysis_to_json (a, trace);
+    g_assert_nonnull (strstr (json, "\"migration_ns_by_cause\": {\"User prefetch\": 50000000, "
+                                    "\"Page fault\": 700000000}"));
+  }
 
   /* the same with prefetches only: no finding */
   plant_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET migrationCause = 1;");

@@ -8,7 +8,7 @@
 set -u
 cmake=$1 src=$(cd "$2" && pwd) build=$(cd "$3" && pwd) flavour=${4:-plain}
 app_id=dev.sightline.Sightline
-commands=(record info stats analyze samples critical-path export diff merge-summaries)
+commands=(record info stats analyze samples critical-path memory export diff merge-summaries)
 
 tmp=$(mktemp -d /tmp/sightline-install.XXXXXX)
 daemon_pid=""
