@@ -851,43 +851,9 @@ SlTime
 _sl_median_of_n (SlTime *v,
                  gsize   n)
 {
-  gsize lo = 0, hi, k = n / 2;
-
-  if (n == 0)
-    return 0;
   /* the element a sort would put at len / 2, by selection: O(n) where a sort of the ~10^6
    * durations of one kernel name cost O(n log n) */
-  hi = n - 1;
-  while (lo < hi)
-    {
-      SlTime a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
-      SlTime pivot = MAX (MIN (a, b), MIN (MAX (a, b), c));
-      gsize i = lo, j = hi;
-      while (i <= j)
-        {
-          while (v[i] < pivot)
-            i++;
-          while (v[j] > pivot)
-            j--;
-          if (i <= j)
-            {
-              SlTime t = v[i];
-              v[i] = v[j];
-              v[j] = t;
-              i++;
-              if (j == 0)
-                break;
-              j--;
-            }
-        }
-      if (k <= j)
-        hi = j;
-      else if (k >= i)
-        lo = i;
-      else
-        break;
-    }
-  return v[k];
+  return n == 0 ? 0 : sl_select_int64 (v, n, n / 2);
 }
 
 guint32

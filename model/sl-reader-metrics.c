@@ -2,6 +2,7 @@
  * of samples (sl-metrics.h), named by TARGET_INFO_GPU_METRICS.  nsys samples every metric of a
  * GPU together, 10 kHz by default: rows come interleaved, ~20 metrics a GPU, 10^6 … 10^7 rows. */
 #include "sl-reader-private.h"
+#include "sl-sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -256,45 +257,6 @@ sort_series (GArray *times,
     }
 }
 
-/* The k-th smallest of `v` (n > k), reordering it: Hoare's selection, O(n) expected. */
-static gint64
-select_kth (gint64 *v,
-            gsize   n,
-            gsize   k)
-{
-  gsize lo = 0, hi = n - 1;
-
-  while (lo < hi)
-    {
-      gint64 pivot = v[lo + (hi - lo) / 2];
-      gsize i = lo, j = hi;
-      while (i <= j)
-        {
-          while (v[i] < pivot)
-            i++;
-          while (v[j] > pivot)
-            j--;
-          if (i <= j)
-            {
-              gint64 x = v[i];
-              v[i] = v[j];
-              v[j] = x;
-              i++;
-              if (j == 0)
-                break;
-              j--;
-            }
-        }
-      if (k <= j)
-        hi = j;
-      else if (k >= i)
-        lo = i;
-      else
-        break;
-    }
-  return v[k];
-}
-
 /* The lower median of the gaps between a series' samples, at least 1 ns. */
 static SlTime
 median_gap (const SlTime *t,
@@ -305,7 +267,7 @@ median_gap (const SlTime *t,
   g_autofree gint64 *gaps = g_new (gint64, n - 1);
   for (gsize k = 1; k < n; k++)
     gaps[k - 1] = t[k] - t[k - 1];
-  return MAX (select_kth (gaps, n - 1, (n - 2) / 2), 1);
+  return MAX (sl_select_int64 (gaps, n - 1, (n - 2) / 2), 1);
 }
 
 static gint

@@ -57,4 +57,46 @@ sl_median_int64 (gint64 *v,
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The k-th smallest of n > k gint64s, reordering them: Hoare's selection with a median-of-three
+ * pivot, O(n) expected where a sort of 10^6 values costs O(n log n). */
+static inline gint64
+sl_select_int64 (gint64 *v,
+                 gsize   n,
+                 gsize   k)
+{
+  gsize lo = 0, hi = n - 1;
+
+  g_assert (k < n);
+  while (lo < hi)
+    {
+      gint64 a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+      gint64 pivot = MAX (MIN (a, b), MIN (MAX (a, b), c));
+      gsize i = lo, j = hi;
+      while (i <= j)
+        {
+          while (v[i] < pivot)
+            i++;
+          while (v[j] > pivot)
+            j--;
+          if (i <= j)
+            {
+              gint64 t = v[i];
+              v[i] = v[j];
+              v[j] = t;
+              i++;
+              if (j == 0)
+                break;
+              j--;
+            }
+        }
+      if (k <= j)
+        hi = j;
+      else if (k >= i)
+        lo = i;
+      else
+        break;
+    }
+  return v[k];
+}
+
 G_END_DECLS
