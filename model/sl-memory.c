@@ -631,7 +631,8 @@ sl_memory_live_at (SlTrace *trace,
           g_array_append_val (items, item);
         }
     }
-  qsort (items->data, items->len, sizeof (LiveItem), live_order);
+  if (items->len > 1)
+    qsort (items->data, items->len, sizeof (LiveItem), live_order);
   for (guint k = 0; k < items->len; k++)
     g_array_append_val (out, g_array_index (items, LiveItem, k).index);
   return items->len;
