@@ -73,7 +73,9 @@ _sl_rule_memory_churn (SlAnalyzeCtx *ctx)
           time = _sl_time_add (time, MAX (d, 0));
           _sl_by_name_add (by_name, ev->name, MAX (d, 0));
           g_array_append_val (calls, e);
-          slices |= 1u << MIN (9, (ev->start - from) * 10 / MAX (w1 - from, 1));
+          /* in double: a damaged file's times reach ±2^61, and ten times their distance overflows */
+          slices |= 1u << (guint) MIN (9.0, (double) (ev->start - from) * 10.0
+                                                / (double) MAX (w1 - from, 1));
         }
       /* in a loop: over at least half of the run, not a burst at start-up or teardown */
       if (count < min_count || time < min_time || __builtin_popcount (slices) < 5)
