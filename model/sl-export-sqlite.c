@@ -251,6 +251,7 @@ write_enum_labels (Sql *s)
     [SL_ENUM_THREAD_BLOCK] = "ENUM_SCHEDULING_THREAD_BLOCK",
     [SL_ENUM_DIAGNOSTIC_SEVERITY] = "ENUM_DIAGNOSTIC_SEVERITY_LEVEL",
     [SL_ENUM_DIAGNOSTIC_SOURCE] = NULL,
+    [SL_ENUM_UM_MIGRATION] = "ENUM_CUDA_UNIF_MEM_MIGRATION",
   };
 
   for (guint e = 0; e < SL_N_ENUMS && !s->failed; e++)
@@ -308,8 +309,8 @@ static const char *const st_sql[N_ST] = {
                 "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, '', ?, ?)",
   [ST_MEMCPY] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, "
                 "greenContextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind, "
-                "dstKind, srcDeviceId, dstDeviceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?)",
+                "dstKind, srcDeviceId, dstDeviceId, migrationCause) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?, ?, ?, ?, ?, ?)",
   [ST_MEMSET] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, "
                 "greenContextId, streamId, correlationId, globalPid, value, bytes, memKind) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -462,6 +463,10 @@ write_gpu_event (Rows          *rows,
             bind_mem_kind (stmt, 12, info->dst_kind);
             bind_device (stmt, 13, info->src_device);
             bind_device (stmt, 14, info->dst_device);
+            if (info->migration_cause == SL_MIGRATION_NONE)
+              sqlite3_bind_null (stmt, 15);
+            else
+              sqlite3_bind_int64 (stmt, 15, info->migration_cause);
             return sql_step (rows->s, stmt, "CUPTI_ACTIVITY_KIND_MEMCPY");
           }
         stmt = rows->st[ST_MEMSET];

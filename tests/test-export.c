@@ -75,6 +75,26 @@ count_kinds (SlTrace *trace,
     }
 }
 
+/* Unified-memory migrations by cause: counts[cause] over every copy (SL_MIGRATION_NONE: the
+ * copies that are no migration), and the trace's label of each cause seen. */
+static void
+count_migrations (SlTrace *trace,
+                  gsize    counts[256],
+                  GString *labels)
+{
+  memset (counts, 0, sizeof (gsize) * 256);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_MEMCPY && k < lane->n_events; k++)
+        counts[sl_trace_get_copy_info (trace, lane->events[k].aux)->migration_cause]++;
+    }
+  for (guint c = 0; c < SL_MIGRATION_NONE; c++)
+    if (counts[c] > 0)
+      g_string_append_printf (labels, "%u=%s;", c,
+                              sl_trace_enum_label (trace, SL_ENUM_UM_MIGRATION, c));
+}
+
 /* Every report of `back` (an export of `trace`) as CSV text equals that of `trace`. */
 static void
 assert_same_reports (SlTrace    *trace,
@@ -175,6 +195,20 @@ test_sqlite_round_trip (void)
       g_assert_cmpuint (linked_b, ==, linked_a);
       if (strstr (base, "2025.5-cuda-events") != NULL)
         g_assert_cmpuint (linked_b, ==, 2000);
+      /* unified-memory migrations keep their cause and the trace's words for it */
+      gsize mig_a[256], mig_b[256];
+      g_autoptr (GString) labels_a = g_string_new (NULL);
+      g_autoptr (GString) labels_b = g_string_new (NULL);
+      count_migrations (trace, mig_a, labels_a);
+      count_migrations (back, mig_b, labels_b);
+      for (guint c = 0; c < 256; c++)
+        g_assert_cmpuint (mig_a[c], ==, mig_b[c]);
+      g_assert_cmpstr (labels_a->str, ==, labels_b->str);
+      gsize migrations = 0;
+      for (guint c = 0; c < SL_MIGRATION_NONE; c++)
+        migrations += mig_a[c];
+      if (strstr (base, "-um-") != NULL)   /* the two unified-memory traces have them */
+        g_assert_cmpuint (migrations, >, 100);
       g_unlink (out);
     }
 }
