@@ -394,6 +394,32 @@ read_args (ondemand::value &v,
               continue;
             }
           break;
+        case 'B':
+          if (key_is (key, "Bytes") && get_int (x, &ev->mem_bytes))
+            {
+              ev->have |= SL_JSON_HAVE_MEM_BYTES;
+              continue;
+            }
+          break;
+        case 'A':
+          if (key_is (key, "Addr"))
+            {
+              get_int (x, &ev->mem_addr);
+              continue;
+            }
+          break;
+        case 'D':
+          if (key_is (key, "Device Type"))
+            {
+              get_int (x, &ev->mem_device_type);
+              continue;
+            }
+          if (key_is (key, "Device Id"))
+            {
+              get_int (x, &ev->mem_device_id);
+              continue;
+            }
+          break;
         case 'e':
           if (key_is (key, "est. achieved occupancy %"))
             {

@@ -41,6 +41,7 @@ enum
   SL_JSON_HAVE_WAIT_STREAM = 1 << 8,   /* args.wait_on_stream */
   SL_JSON_HAVE_WAIT_RECORD = 1 << 9,   /* args.wait_on_cuda_event_record_corr_id */
   SL_JSON_HAVE_WAIT_EVENT  = 1 << 10,  /* args.wait_on_cuda_event_id */
+  SL_JSON_HAVE_MEM_BYTES   = 1 << 11,  /* a [memory] event's args.Bytes */
 };
 
 #define SL_JSON_MAX_SERIES 8
@@ -64,6 +65,9 @@ typedef struct
   /* a Kineto "Stream Wait Event" (cuda_sync): the stream and the cudaEventRecord call
    * (correlation id) of the record it waits for, and the event's id */
   gint64      wait_stream, wait_record_corr, wait_event_id;
+  /* a Kineto "[memory]" instant (PyTorch's memory profiler): bytes allocated (negative: freed)
+   * at an address of a device ("Device Type" 0 CPU, 1 CUDA; "Device Id" -1 for the CPU) */
+  gint64      mem_bytes, mem_addr, mem_device_type, mem_device_id;
   gint64      grid[3], block[3];
   double      occupancy;     /* "est. achieved occupancy %" */
   gint64      sort_index;    /* M *_sort_index */

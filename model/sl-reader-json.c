@@ -325,6 +325,7 @@ typedef struct
   SlRowTrouble   trouble;
   guint64        n_events, n_not_events, n_bad_events, n_unended, n_unstarted;
   guint64        n_kernels, n_copies, n_sets, n_api, n_sync, n_ranges, n_marks, n_counters;
+  guint64        n_mem_gpu, n_mem_host;   /* [memory] instants of a CUDA device, of the CPU */
   guint64        n_flows_kept, n_bad_utf8;
   guint          n_warned;
 
@@ -1021,6 +1022,40 @@ read_flow (JsonReader        *jr,
   jr->n_flows_kept++;
 }
 
+/* A "[memory]" instant of PyTorch's memory profiler (profile_memory=True): an allocation (Bytes
+ * above 0) or a free (below 0) by the caching allocator at Addr, kept as a row of nsys's
+ * CUDA_GPU_MEMORY_USAGE_EVENTS of kind Device when the device is a GPU ("Device Type" 1), so that
+ * the Memory row, `sightline memory` and the memory rules read Kineto traces as they read nsys's.
+ * The CPU's own (Device Type 0) are counted, not read: Sightline charts GPU memory. */
+static void
+read_memory (JsonReader        *jr,
+             const SlJsonEvent *ev,
+             guint64            gtid,
+             SlTime             start)
+{
+  SlMemUsage m;
+
+  if (ev->mem_device_type != 1 || ev->mem_device_id < 0 || ev->mem_bytes == 0)
+    {
+      jr->n_mem_host++;
+      return;
+    }
+  memset (&m, 0, sizeof m);
+  m.start = start;
+  m.global_pid = GPID_OF (gtid);
+  m.gpu = _sl_reader_gpu_for (&jr->r, clamp_u32 (ev->mem_device_id));
+  m.address = (guint64) ev->mem_addr;
+  /* -G_MININT64 is not a gint64: the most a free can give back is G_MAXINT64 */
+  m.bytes = ev->mem_bytes > 0 ? (guint64) ev->mem_bytes
+                              : (guint64) -(ev->mem_bytes + 1) + 1;
+  m.mem_kind = 2;   /* ENUM_CUDA_MEM_KIND: Device */
+  m.op = ev->mem_bytes > 0 ? SL_MEM_ALLOC : SL_MEM_FREE;
+  m.name = SL_NO_STR;
+  m.seq = (guint32) MIN (jr->n_mem_gpu, G_MAXUINT32);
+  g_array_append_val (jr->r.trace->mem_usage, m);
+  jr->n_mem_gpu++;
+}
+
 static gboolean
 on_event (const SlJsonEvent *ev,
           gpointer           data)
@@ -1068,6 +1103,12 @@ on_event (const SlJsonEvent *ev,
   if (ev->ph == 'C')
     {
       read_counter (jr, ev, gtid, e.start);
+      return TRUE;
+    }
+  if ((ev->ph == 'i' || ev->ph == 'I') && (ev->have & SL_JSON_HAVE_MEM_BYTES)
+      && text_is (ev->name, "[memory]"))
+    {
+      read_memory (jr, ev, gtid, e.start);
       return TRUE;
     }
 
@@ -2011,7 +2052,14 @@ finish_model (JsonReader       *jr,
                 }
             }
         }
+      GArray *mem = trace->mem_usage;
+      for (guint i = 0; i < mem->len; i++)
+        {
+          SlMemUsage *m = &g_array_index (mem, SlMemUsage, i);
+          m->start = clamp_time (jr, _sl_time_add (m->start, base));
+        }
     }
+  _sl_trace_sort_mem_usage (trace);
 }
 
 static void
@@ -2030,6 +2078,8 @@ note_reads (JsonReader *jr)
     { "traceEvents: ranges (cpu_op, user_annotation, python_function …)", jr->n_ranges },
     { "traceEvents: instants", jr->n_marks },
     { "traceEvents: counter samples", jr->n_counters },
+    { "traceEvents: [memory] of a GPU (as CUDA_GPU_MEMORY_USAGE_EVENTS)", jr->n_mem_gpu },
+    { "traceEvents: [memory] of the CPU (not read)", jr->n_mem_host },
   };
   /* all events first, with what was skipped or repaired; then what became what */
   SlTableRead all = { (char *) "traceEvents", NULL, jr->n_events + jr->n_bad_events,

@@ -10,6 +10,7 @@
 
 #include "sl-analyze.h"
 #include "sl-inventory.h"
+#include "sl-memory.h"
 #include "sl-occupancy.h"
 #include "sl-stats.h"
 #include "sl-test-util.h"
@@ -883,6 +884,118 @@ test_times (void)
   g_assert_cmpint (l->events[2].end - l->events[2].start, ==, 1999);
 }
 
+/* PyTorch's memory profiler: "[memory]" instants of two GPUs and of the CPU, in file order not
+ * time order, with a base time.  The GPUs' rows are the memory model's rows: each GPU's series
+ * steps through the running sum the test keeps, and peaks where it does; the CPU's are counted,
+ * not read. */
+static void
+test_memory (void)
+{
+  GString *text = g_string_new ("{\"traceEvents\":[\n");
+  GRand *rand = g_rand_new_with_seed (31);
+  gint64 sum[2] = { 0, 0 }, peak[2] = { 0, 0 }, peak_at[2] = { 0, 0 };
+  guint n_gpu = 0, n_cpu = 0;
+  GArray *live[2] = { g_array_new (FALSE, FALSE, sizeof (gint64) * 2),
+                      g_array_new (FALSE, FALSE, sizeof (gint64) * 2) };
+
+  /* in time order for the oracle; written with the two halves swapped */
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < 400; i++)
+    {
+      gint64 ts = 1000 + i * 10;   /* µs */
+      if (i % 5 == 4)
+        {
+          g_ptr_array_add (lines, g_strdup_printf ("{\"ph\":\"i\",\"cat\":\"cpu_instant_event\","
+                                                   "\"s\":\"t\",\"name\":\"[memory]\",\"pid\":7,"
+                                                   "\"tid\":7,\"ts\":%" G_GINT64_FORMAT ",\"args\":"
+                                                   "{\"Device Type\":0,\"Device Id\":-1,"
+                                                   "\"Addr\":94000,\"Bytes\":64,"
+                                                   "\"Total Allocated\":64,\"Total Reserved\":0}}",
+                                                   ts));
+          n_cpu++;
+          continue;
+        }
+      guint d = g_rand_int_range (rand, 0, 2);
+      gint64 bytes, addr;
+      if (live[d]->len > 0 && g_rand_boolean (rand))
+        {
+          guint k = g_rand_int_range (rand, 0, (gint32) live[d]->len);
+          gint64 *a = &((gint64 *) live[d]->data)[2 * k];
+          addr = a[0];
+          bytes = -a[1];
+          g_array_remove_index_fast (live[d], k);
+        }
+      else
+        {
+          gint64 a[2] = { 0x7f0000000000 + i * 4096, 512 * g_rand_int_range (rand, 1, 2000) };
+          g_array_append_val (live[d], a);
+          addr = a[0];
+          bytes = a[1];
+        }
+      sum[d] += bytes;
+      if (sum[d] > peak[d])
+        {
+          peak[d] = sum[d];
+          peak_at[d] = ts * 1000;
+        }
+      g_ptr_array_add (lines, g_strdup_printf ("{\"ph\":\"i\",\"cat\":\"cpu_instant_event\","
+                                               "\"s\":\"t\",\"name\":\"[memory]\",\"pid\":7,"
+                                               "\"tid\":8,\"ts\":%" G_GINT64_FORMAT ",\"args\":"
+                                               "{\"Device Type\":1,\"Device Id\":%u,"
+                                               "\"Addr\":%" G_GINT64_FORMAT ",\"Bytes\":%"
+                                               G_GINT64_FORMAT ",\"Total Allocated\":%"
+                                               G_GINT64_FORMAT ",\"Total Reserved\":0}}",
+                                               ts, d, addr, bytes, sum[d]));
+      n_gpu++;
+    }
+  for (guint i = 0; i < lines->len; i++)
+    {
+      guint k = (i + lines->len / 2) % lines->len;
+      g_string_append_printf (text, "%s%s\n", (const char *) lines->pdata[k],
+                              i + 1 < lines->len ? "," : "");
+    }
+  g_string_append (text, "], \"baseTimeNanoseconds\": 5000000}");
+  g_autofree char *path = write_file ("memory.json", text->str, (gssize) text->len);
+  g_autoptr (SlTrace) trace = load_ok (path);
+
+  g_assert_cmpuint (sl_trace_get_n_mem_usage (trace), ==, n_gpu);
+  for (guint d = 0; d < 2; d++)
+    {
+      gint gpu = -1;
+      for (guint g = 0; g < sl_trace_get_n_gpus (trace); g++)
+        if (sl_trace_get_gpu (trace, g)->device_id == d)
+          gpu = (gint) g;
+      g_assert_cmpint (gpu, >=, 0);
+      gint si = sl_memory_find_gpu_series (trace, gpu);
+      g_assert_cmpint (si, >=, 0);
+      const SlMemSeries *series = sl_memory_get_series (trace, (guint) si);
+      /* the steps: the running sum of that device's Bytes in time order, ending where the
+       * oracle's does, with its peak at its time (shifted by the base time) */
+      g_assert_cmpint (series->steps[series->n_steps - 1].bytes, ==, sum[d]);
+      g_assert_cmpint (series->peak, ==, peak[d]);
+      g_assert_cmpint (series->peak_time, ==, peak_at[d] + 5000000);
+      for (gsize k = 1; k < series->n_steps; k++)
+        g_assert_cmpint (series->steps[k - 1].time, <=, series->steps[k].time);
+    }
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlInventory) inv = sl_inventory_new (trace, &error);
+  g_assert_no_error (error);
+  const SlTableInfo *gpu_rows =
+    sl_inventory_find_table (inv, "traceEvents: [memory] of a GPU (as CUDA_GPU_MEMORY_USAGE_EVENTS)");
+  const SlTableInfo *cpu_rows =
+    sl_inventory_find_table (inv, "traceEvents: [memory] of the CPU (not read)");
+  g_assert_nonnull (gpu_rows);
+  g_assert_nonnull (cpu_rows);
+  g_assert_cmpuint (gpu_rows->rows, ==, n_gpu);
+  g_assert_cmpuint (cpu_rows->rows, ==, n_cpu);
+
+  g_array_unref (live[0]);
+  g_array_unref (live[1]);
+  g_ptr_array_unref (lines);
+  g_rand_free (rand);
+  g_string_free (text, TRUE);
+}
+
 /* ---- bad input --------------------------------------------------------------------------- */
 
 typedef struct
@@ -1088,6 +1201,7 @@ main (int   argc,
   g_test_add_func ("/json/kernel-context", test_kernel_context);
   g_test_add_func ("/json/gz-same", test_gz_same);
   g_test_add_func ("/json/times", test_times);
+  g_test_add_func ("/json/memory", test_memory);
   g_test_add_func ("/json/sniff", test_sniff);
   g_test_add_func ("/json/event-waits-bad", test_event_waits_bad);
   g_test_add_func ("/json/bad/gzip", test_bad_gzip);
