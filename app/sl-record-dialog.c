@@ -14,6 +14,8 @@ struct _SlRecordDialog
   GtkWidget *cwd;
   GtkWidget *env_list;
   GtkWidget *cuda, *nvtx, *osrt, *sample, *sample_hz;
+  GtkWidget *memory, *um_faults;           /* --cuda-memory-usage, --cuda-um-*-page-faults;
+                                            * made in _init */
   GtkWidget *delay, *duration;
   GtkWidget *capture_range, *nvtx_capture; /* none / cudaProfilerStart-Stop / NVTX range */
   GtkWidget *capture_end, *capture_end_n;  /* --capture-range-end: stop / stop-shutdown / repeat,
@@ -152,6 +154,25 @@ sample_toggled_cb (GtkCheckButton *check,
   gtk_widget_set_sensitive (self->sample_hz, gtk_check_button_get_active (check));
 }
 
+/* GPU memory and unified memory's faults, after the OS runtime in the template's row of what to
+ * trace; off by default as in nsys (each adds CUPTI activity that costs the program time). */
+static void
+memory_checks_init (SlRecordDialog *self)
+{
+  GtkWidget *box = gtk_widget_get_parent (self->osrt);
+
+  self->memory = gtk_check_button_new_with_mnemonic ("GPU _memory");
+  gtk_widget_set_tooltip_text (self->memory,
+                               "GPU memory allocated and freed by CUDA calls: the Memory row and "
+                               "`sightline memory` (nsys --cuda-memory-usage)");
+  self->um_faults = gtk_check_button_new_with_mnemonic ("_Unified-memory faults");
+  gtk_widget_set_tooltip_text (self->um_faults,
+                               "Page faults and migrations of managed memory, on the CPU and the "
+                               "GPU (nsys --cuda-um-cpu-page-faults, --cuda-um-gpu-page-faults)");
+  gtk_box_append (GTK_BOX (box), self->memory);
+  gtk_box_append (GTK_BOX (box), self->um_faults);
+}
+
 /* --capture-range-end's choices, in the drop-down's order */
 enum
 {
@@ -233,6 +254,8 @@ sl_record_dialog_get_settings (SlRecordDialog *self)
   s->trace_cuda = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->cuda));
   s->trace_nvtx = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->nvtx));
   s->trace_osrt = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->osrt));
+  s->cuda_memory_usage = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->memory));
+  s->cuda_um_faults = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->um_faults));
   s->sample_hz = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->sample))
                    ? (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->sample_hz))
                    : 0;
@@ -288,6 +311,8 @@ sl_record_dialog_set_settings (SlRecordDialog         *self,
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->cuda), s->trace_cuda);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->nvtx), s->trace_nvtx);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->osrt), s->trace_osrt);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->memory), s->cuda_memory_usage);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->um_faults), s->cuda_um_faults);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->sample), s->sample_hz > 0);
   if (s->sample_hz > 0)
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->sample_hz), s->sample_hz);
@@ -475,6 +500,7 @@ sl_record_dialog_init (SlRecordDialog *self)
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->duration), 1);
   gtk_editable_set_text (GTK_EDITABLE (self->output), output);
   capture_end_init (self);
+  memory_checks_init (self);
   g_signal_connect (self->capture_range, "notify::selected", G_CALLBACK (capture_range_cb), self);
   capture_range_cb (G_OBJECT (self->capture_range), NULL, self);
   gtk_widget_set_visible (self->again, last != NULL);

@@ -157,6 +157,8 @@ sl_record_settings_load (void)
   s->duration_s = g_key_file_get_double (kf, "last", "duration", NULL);
   s->capture_range = g_key_file_get_string (kf, "last", "capture_range", NULL);
   s->nvtx_capture = g_key_file_get_string (kf, "last", "nvtx_capture", NULL);
+  s->cuda_memory_usage = g_key_file_get_boolean (kf, "last", "cuda_memory_usage", NULL);
+  s->cuda_um_faults = g_key_file_get_boolean (kf, "last", "cuda_um_faults", NULL);
   if (s->args == NULL)
     s->args = g_new0 (char *, 1);
   if (s->env == NULL)
@@ -188,6 +190,8 @@ sl_record_settings_save (const SlRecordSettings *s,
                          s->capture_range != NULL ? s->capture_range : "none");
   g_key_file_set_string (kf, "last", "nvtx_capture",
                          s->nvtx_capture != NULL ? s->nvtx_capture : "");
+  g_key_file_set_boolean (kf, "last", "cuda_memory_usage", s->cuda_memory_usage);
+  g_key_file_set_boolean (kf, "last", "cuda_um_faults", s->cuda_um_faults);
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", dir,
@@ -389,6 +393,13 @@ sl_record_request (const SlRecordSettings *s,
                                          s->cuda_graph_nodes ? "node" : "graph"));
   if (s->cuda_backtrace != NULL)
     g_ptr_array_add (msg, g_strdup_printf ("cuda_backtrace=%s", s->cuda_backtrace));
+  if (s->cuda_memory_usage)
+    g_ptr_array_add (msg, g_strdup ("cuda_memory_usage=true"));
+  if (s->cuda_um_faults)
+    {
+      g_ptr_array_add (msg, g_strdup ("cuda_um_cpu_page_faults=true"));
+      g_ptr_array_add (msg, g_strdup ("cuda_um_gpu_page_faults=true"));
+    }
   if (s->capture_range != NULL && strcmp (s->capture_range, "none") != 0)
     {
       g_ptr_array_add (msg, g_strdup_printf ("capture_range=%s", s->capture_range));

@@ -26,6 +26,9 @@ typedef struct
   char    *capture_range;     /* "cudaProfilerApi", "nvtx"; NULL (or "none"): the whole run */
   char    *nvtx_capture;      /* RANGE[@DOMAIN] of capture_range nvtx */
   char    *capture_range_end; /* "stop", "stop-shutdown", "repeat[:N]"; NULL: stop-shutdown */
+  gboolean cuda_memory_usage; /* nsys --cuda-memory-usage: GPU memory allocated and freed */
+  gboolean cuda_um_faults;    /* nsys --cuda-um-cpu-page-faults and --cuda-um-gpu-page-faults:
+                               * unified memory's page faults and migrations */
   char    *output;        /* the trace file */
 } SlRecordSettings;
 

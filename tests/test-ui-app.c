@@ -2477,6 +2477,48 @@ test_record_capture_end (void)
   sl_test_iterate_for (50);
 }
 
+/* GPU memory and unified-memory faults (nsys --cuda-memory-usage, --cuda-um-*-page-faults): off by
+ * default; each check in the dialog is what the daemon is asked for. */
+static void
+test_record_memory_options (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("exit", "memory-options.sqlite");
+  SlRecordDialog *dialog;
+
+  gtk_window_present (GTK_WINDOW (window));
+  dialog = sl_window_show_record_dialog (window);
+  {
+    g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+    g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
+    g_assert_false (got->cuda_memory_usage);
+    g_assert_false (got->cuda_um_faults);
+    g_assert_null (request_value (msg, "cuda_memory_usage"));
+    g_assert_null (request_value (msg, "cuda_um_cpu_page_faults"));
+  }
+  for (guint k = 1; k < 4; k++)
+    {
+      s->cuda_memory_usage = (k & 1) != 0;
+      s->cuda_um_faults = (k & 2) != 0;
+      sl_record_dialog_set_settings (dialog, s);
+      g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+      g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
+      g_assert_cmpint (got->cuda_memory_usage, ==, s->cuda_memory_usage);
+      g_assert_cmpint (got->cuda_um_faults, ==, s->cuda_um_faults);
+      g_assert_cmpstr (request_value (msg, "cuda_memory_usage"), ==,
+                       s->cuda_memory_usage ? "true" : NULL);
+      g_assert_cmpstr (request_value (msg, "cuda_um_cpu_page_faults"), ==,
+                       s->cuda_um_faults ? "true" : NULL);
+      g_assert_cmpstr (request_value (msg, "cuda_um_gpu_page_faults"), ==,
+                       s->cuda_um_faults ? "true" : NULL);
+    }
+  sl_test_iterate_for (100);
+  sl_test_screenshot (GTK_WIDGET (dialog), "record-dialog-memory");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (50);
+}
+
 static gboolean
 has_tables (gpointer data)
 {
@@ -2566,6 +2608,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/record/keyboard", test_record_keyboard);
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
   g_test_add_func ("/ui-app/record/capture-end", test_record_capture_end);
+  g_test_add_func ("/ui-app/record/memory-options", test_record_memory_options);
   g_test_add_func ("/ui-app/record/live", test_record_live);
   g_test_add_func ("/ui-app/record/stop-question", test_record_stop_question);
   g_test_add_func ("/ui-app/record/daemon-dies", test_record_daemon_dies);
