@@ -253,10 +253,63 @@ _sl_rule_memory_peak (SlAnalyzeCtx *ctx)
   _sl_analyze_note (ctx, "%u GPUs near full", found);
 }
 
+/* Fault-driven migrations' time by 2 MiB region of the address space (the granule of the
+ * driver's large pages and of its prefetches): what a cudaMemPrefetchAsync would cover. */
+#define UM_REGION_SHIFT 21
+#define UM_HOTTEST      3
+
+typedef struct
+{
+  guint64 region;   /* address >> UM_REGION_SHIFT */
+  SlTime  time;
+  gsize   count;
+} UmRegion;
+
+static gint
+compare_regions_by_time (gconstpointer a,
+                         gconstpointer b)
+{
+  const UmRegion *x = a, *y = b;
+  if (x->time != y->time)
+    return x->time < y->time ? 1 : -1;
+  return (x->region > y->region) - (x->region < y->region);
+}
+
+/* The hottest regions as evidence: "hottest_regions.0x7f…" → ns (an object in JSON), and one line
+ * of text naming them. */
+static void
+um_hottest_evidence (SlFinding  *f,
+                     GHashTable *regions)
+{
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (UmRegion));
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, regions);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_array_append_val (all, *(UmRegion *) value);
+  if (all->len == 0)
+    return;
+  g_array_sort (all, compare_regions_by_time);
+  for (guint i = 0; i < MIN (all->len, UM_HOTTEST); i++)
+    {
+      const UmRegion *r = &g_array_index (all, UmRegion, i);
+      g_autofree char *key = g_strdup_printf ("hottest_regions.0x%" G_GINT64_MODIFIER "x",
+                                              r->region << UM_REGION_SHIFT);
+      g_autofree char *label = g_strdup_printf ("2 MiB at 0x%" G_GINT64_MODIFIER "x (%"
+                                                G_GSIZE_FORMAT " migrations)",
+                                                r->region << UM_REGION_SHIFT, r->count);
+      _sl_evidence_duration (f, key, label, r->time);
+    }
+  _sl_evidence (f, "fault_regions", "2 MiB regions migrated on faults", (double) all->len, "%u",
+                all->len);
+}
+
 /* Unified memory (issue 31, item 2): per GPU, the time its migrations took (memcpy rows of the
  * unified kinds, by the trace's cause labels) and of them the migrations made on a page fault,
- * which the kernel or the host waited for.  Its cost is the fault-driven migrations' time on the
- * GPU, merged where they overlap: at most the window. */
+ * which the kernel or the host waited for, with the address regions that took most of it.  Its
+ * cost is the fault-driven migrations' time on the GPU, merged where they overlap: at most the
+ * window. */
 void
 _sl_rule_um_migrations (SlAnalyzeCtx *ctx)
 {
@@ -272,6 +325,8 @@ _sl_rule_um_migrations (SlAnalyzeCtx *ctx)
       SlTime total = 0, fault = 0, fault_end = G_MININT64, first = G_MAXINT64, last = G_MININT64;
       gsize count = 0, faults = 0;
       g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (SlSpan));
+      g_autoptr (GHashTable) regions = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
+                                                              g_free);
       SlFinding *f = NULL;
 
       for (guint k = 0; k < gi->ops->len; k++)
@@ -297,8 +352,18 @@ _sl_rule_um_migrations (SlAnalyzeCtx *ctx)
               if (ci->migration_cause == 2)
                 {
                   SlSpan s = { ev->start, MIN (ev->end, w1) };
+                  guint64 region = ci->address >> UM_REGION_SHIFT;
+                  UmRegion *r = g_hash_table_lookup (regions, &region);
                   g_array_append_val (spans, s);
                   faults++;
+                  if (r == NULL)
+                    {
+                      r = g_new0 (UmRegion, 1);
+                      r->region = region;
+                      g_hash_table_insert (regions, &r->region, r);
+                    }
+                  r->time = _sl_time_add (r->time, d);
+                  r->count++;
                 }
             }
         }
@@ -342,6 +407,7 @@ _sl_rule_um_migrations (SlAnalyzeCtx *ctx)
                                                            label != NULL ? label : "unknown");
             _sl_evidence_duration (f, key, text_label, by_cause[c]);
           }
+      um_hottest_evidence (f, regions);
       f->summary = g_strdup_printf ("GPU %u: %s of unified-memory migrations on page faults "
                                     "(%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " migrations, %s "
                                     "in all), %.0f %% of the GPU's busy time",

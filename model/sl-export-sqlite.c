@@ -309,8 +309,8 @@ static const char *const st_sql[N_ST] = {
                 "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, '', ?, ?)",
   [ST_MEMCPY] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, "
                 "greenContextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind, "
-                "dstKind, srcDeviceId, dstDeviceId, migrationCause) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?, ?, ?, ?, ?, ?)",
+                "dstKind, srcDeviceId, dstDeviceId, migrationCause, virtualAddress) VALUES (?, ?, "
+                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   [ST_MEMSET] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, "
                 "greenContextId, streamId, correlationId, globalPid, value, bytes, memKind) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -450,7 +450,7 @@ write_gpu_event (Rows          *rows,
         const SlCopyInfo *info = ev->aux < trace->copy_infos->len
                                  ? sl_trace_get_copy_info (trace, ev->aux) : NULL;
         SlCopyInfo none = { 0, 0, 0, SL_MEM_KIND_NONE, SL_MEM_KIND_NONE, SL_MEM_KIND_NONE, -1, -1,
-                            SL_MIGRATION_NONE, { 0 } };
+                            SL_MIGRATION_NONE, { 0 }, 0 };
         if (info == NULL)
           info = &none;
         if (lane->kind == SL_LANE_MEMCPY)
@@ -467,6 +467,10 @@ write_gpu_event (Rows          *rows,
               sqlite3_bind_null (stmt, 15);
             else
               sqlite3_bind_int64 (stmt, 15, info->migration_cause);
+            if (SL_COPY_KIND_IS_UNIFIED (info->copy_kind))
+              sqlite3_bind_int64 (stmt, 16, (gint64) info->address);
+            else
+              sqlite3_bind_null (stmt, 16);
             return sql_step (rows->s, stmt, "CUPTI_ACTIVITY_KIND_MEMCPY");
           }
         stmt = rows->st[ST_MEMSET];

@@ -560,6 +560,8 @@ memcpy_row (SlReader     *r,
   info.dst_device = device_or_none (stmt, 12);
   if (SL_COPY_KIND_IS_UNIFIED (kind) && sqlite3_column_type (stmt, 14) != SQLITE_NULL)
     info.migration_cause = (guint8) CLAMP (sqlite3_column_int64 (stmt, 14), 0, 0xFE);
+  if (SL_COPY_KIND_IS_UNIFIED (kind))
+    info.address = (guint64) sqlite3_column_int64 (stmt, 15);
   ev->name = _sl_reader_memcpy_name (r, kind);
   ev->aux = _sl_reader_intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
   gpu_append (r, stmt, &key, ev);
@@ -594,7 +596,7 @@ _sl_reader_read_memcpy (SlReader *r,
     .sql = "SELECT start, end, deviceId, {contextId:0}, {streamId:0}, {globalPid:NULL}, "
            "{correlationId:0}, {bytes:0}, {copyKind:0}, {srcKind:NULL}, {dstKind:NULL}, "
            "{srcDeviceId:NULL}, {dstDeviceId:NULL}, {greenContextId:0}, "
-           "{migrationCause:NULL} FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+           "{migrationCause:NULL}, {virtualAddress:NULL} FROM CUPTI_ACTIVITY_KIND_MEMCPY",
     .row = memcpy_row,
   };
 

@@ -140,9 +140,12 @@ typedef struct
                                * user prefetch, 2 page fault, 3 speculative prefetch, 4
                                * eviction, 5 access counters), SL_MIGRATION_NONE otherwise */
   guint8  reserved[3];        /* 0: no padding of unknown bytes in the model cache */
+  guint64 address;            /* a migration's virtualAddress, 0 otherwise: migrations of
+                               * different pages are different infos (~10^3 … 10^5 in a trace;
+                               * other copies still share theirs) */
 } SlCopyInfo;
 
-G_STATIC_ASSERT (sizeof (SlCopyInfo) == 24);
+G_STATIC_ASSERT (sizeof (SlCopyInfo) == 32);
 
 #define SL_MIGRATION_NONE 0xFF
 /* A copy kind of unified memory (ENUM_CUDA_MEMCPY_OPER 11 … 13): a migration. */

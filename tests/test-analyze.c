@@ -3158,6 +3158,11 @@ test_um_migrations (void)
   plant_finish (p);
   plant_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET migrationCause = "
                    "CASE WHEN end - start > 1000000 THEN 2 ELSE 1 END;");
+  /* the faults of every fourth step (i = 3, 7 … 99: start / 9 ms = i + 1) in one 2 MiB region,
+   * the others in the region below it */
+  plant_sql (path, "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET virtualAddress = "
+                   "CASE WHEN (start / 9000000) % 4 = 0 THEN 139637979037696 "
+                   "ELSE 139637976731648 END;");   /* 0x7f0000234000, 0x7f0000001000 */
 
   SlTrace *trace;
   g_autoptr (SlAnalysis) a = analyze (path, &trace);
@@ -3173,11 +3178,17 @@ test_um_migrations (void)
                    100 * 500 * PLANT_US);
   g_assert_cmpint ((gint64) ev (f, "migrations"), ==, 200);
   g_assert_cmpint ((gint64) ev (f, "fault_migrations"), ==, 100);
+  /* the regions the faults took their time in, the hottest first */
+  g_assert_cmpint ((gint64) ev (f, "fault_regions"), ==, 2);
+  g_assert_cmpint ((gint64) ev (f, "hottest_regions.0x7f0000000000"), ==, 75 * 7 * PLANT_MS);
+  g_assert_cmpint ((gint64) ev (f, "hottest_regions.0x7f0000200000"), ==, 25 * 7 * PLANT_MS);
   /* in JSON, the causes are an object keyed by the trace's labels */
   {
     g_autofree char *json = sl_analysis_to_json (a, trace);
     g_assert_nonnull (strstr (json, "\"migration_ns_by_cause\": {\"User prefetch\": 50000000, "
                                     "\"Page fault\": 700000000}"));
+    g_assert_nonnull (strstr (json, "\"hottest_regions\": {\"0x7f0000000000\": 525000000, "
+                                    "\"0x7f0000200000\": 175000000}"));
   }
 
   /* the same with prefetches only: no finding */
