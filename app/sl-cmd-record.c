@@ -65,6 +65,10 @@ usage (FILE *out)
            "      --cuda-um-cpu-page-faults[=true|false]  unified memory's CPU page faults\n"
            "      --cuda-um-gpu-page-faults[=true|false]  unified memory's GPU page faults;\n"
            "                        either also records its migrations (copies 11, 12)\n"
+           "      --gpu-metrics[=HZ]  each GPU's PM counters (SMs Active, SM Issue, Tensor\n"
+           "                        Active, DRAM bandwidth, …) sampled HZ times a second\n"
+           "                        (10 … 200000; default 10000) through CUPTI's PM sampling\n"
+           "                        (GPU_METRICS; `sightline stats --report gpu_metrics_sum`)\n"
            "      --capture-range none|cudaProfilerApi|nvtx  record only between\n"
            "                        cudaProfilerStart and cudaProfilerStop, or inside the NVTX\n"
            "                        range of --nvtx-capture (default: none, the whole run)\n"
@@ -178,6 +182,7 @@ sl_cmd_record (int    argc,
   double delay = 0, duration = 0;
   gboolean force = FALSE, stats = FALSE;
   int memory_usage = 0, um_cpu = 0, um_gpu = 0;
+  int gpu_metrics_hz = 0; /* --gpu-metrics[=HZ]; 0: not asked */
   int *flag = NULL;
   g_autoptr (GPtrArray) envs = g_ptr_array_new ();
   int i;
@@ -202,6 +207,22 @@ sl_cmd_record (int    argc,
         force = TRUE;
       else if (strcmp (a, "--stats") == 0)
         stats = TRUE;
+      else if (strcmp (a, "--gpu-metrics") == 0)
+        gpu_metrics_hz = 10000; /* nsys's default rate */
+      else if (g_str_has_prefix (a, "--gpu-metrics="))
+        {
+          const char *hz = a + strlen ("--gpu-metrics=");
+          char *end = NULL;
+          guint64 n = g_ascii_strtoull (hz, &end, 10);
+          if (*hz == '\0' || end == NULL || *end != '\0' || n < 10 || n > 200000)
+            {
+              fprintf (stderr,
+                       "sightline record: --gpu-metrics=%s: samples a second, 10 to 200000\n",
+                       hz);
+              return 2;
+            }
+          gpu_metrics_hz = (int) n;
+        }
       else if (option_bool (argv, argc, &i, "--cuda-memory-usage", flag = &memory_usage)
                || option_bool (argv, argc, &i, "--cuda-um-cpu-page-faults", flag = &um_cpu)
                || option_bool (argv, argc, &i, "--cuda-um-gpu-page-faults", flag = &um_gpu))
@@ -456,6 +477,8 @@ sl_cmd_record (int    argc,
     g_ptr_array_insert (msg, 1, g_strdup ("cuda_um_cpu_page_faults=true"));
   if (memory_usage)
     g_ptr_array_insert (msg, 1, g_strdup ("cuda_memory_usage=true"));
+  if (gpu_metrics_hz > 0)
+    g_ptr_array_insert (msg, 1, g_strdup_printf ("gpu_metrics=%d", gpu_metrics_hz));
   int fds[3] = { 0, 1, 2 };
   if (!sl_control_send (fd, (const char *const *) msg->pdata, msg->len, fds, 3))
     {

@@ -757,6 +757,33 @@ static const char enum_table_sql[] =
     "  label                            TEXT\n"
     ")";
 
+static const char *const gpu_metric_names[SL_GPU_METRIC_N] = {
+  [SL_GPU_METRIC_GPC_CLOCK] = "GPC Clock Frequency [MHz]",
+  [SL_GPU_METRIC_SYS_CLOCK] = "SYS Clock Frequency [MHz]",
+  [SL_GPU_METRIC_GR_ACTIVE] = "GR Active [Throughput %]",
+  [SL_GPU_METRIC_SYNC_COMPUTE] = "Sync Compute in Flight [Throughput %]",
+  [SL_GPU_METRIC_ASYNC_COMPUTE] = "Async Compute in Flight [Throughput %]",
+  [SL_GPU_METRIC_SMS_ACTIVE] = "SMs Active [Throughput %]",
+  [SL_GPU_METRIC_SM_ISSUE] = "SM Issue [Throughput %]",
+  [SL_GPU_METRIC_TENSOR_ACTIVE] = "Tensor Active [Throughput %]",
+  [SL_GPU_METRIC_WARPS_IN_FLIGHT] = "Compute Warps in Flight [Throughput %]",
+  [SL_GPU_METRIC_UNALLOCATED_WARPS] = "Unallocated Warps in Active SMs [Throughput %]",
+  [SL_GPU_METRIC_DRAM_READ] = "DRAM Read Bandwidth [Throughput %]",
+  [SL_GPU_METRIC_DRAM_WRITE] = "DRAM Write Bandwidth [Throughput %]",
+  [SL_GPU_METRIC_PCIE_RX] = "PCIe RX Throughput [Throughput %]",
+  [SL_GPU_METRIC_PCIE_TX] = "PCIe TX Throughput [Throughput %]",
+  [SL_GPU_METRIC_PCIE_BAR1_READS] = "PCIe Read Requests to BAR1 [Requests]",
+  [SL_GPU_METRIC_PCIE_BAR1_WRITES] = "PCIe Write Requests to BAR1 [Requests]",
+  [SL_GPU_METRIC_NVLINK_RX] = "NVLink RX Responses User Data [Throughput %]",
+  [SL_GPU_METRIC_NVLINK_TX] = "NVLink TX Responses User Data [Throughput %]",
+};
+
+const char *
+sl_schema_gpu_metric_name (unsigned id)
+{
+  return id < SL_GPU_METRIC_N ? gpu_metric_names[id] : NULL;
+}
+
 const SlSchemaTable *
 sl_schema_get_tables (size_t *n_tables)
 {

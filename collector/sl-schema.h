@@ -93,6 +93,27 @@ extern "C"
   "  faultAccessType                  INTEGER  NOT NULL\n"                                         \
   ")"
 
+/* GPU metrics (nsys --gpu-metrics-devices; sightline record --gpu-metrics) as NVIDIA's SQLite
+ * export schema reference (3.28) lists them: TARGET_INFO_GPU_METRICS names each GPU's metrics
+ * (typeId = <hw:8><vm:8><source:16><type:32>, the GPU the type's low byte), GPU_METRICS holds one
+ * row per metric per sample, its value an integer.  Made only when a sample came. */
+#define SL_SCHEMA_TARGET_INFO_GPU_METRICS_SQL                                                      \
+  "CREATE TABLE TARGET_INFO_GPU_METRICS (\n"                                                       \
+  "  typeId                           INTEGER  NOT NULL,\n"                                        \
+  "  sourceId                         INTEGER  NOT NULL,\n"                                        \
+  "  typeName                         TEXT     NOT NULL,\n"                                        \
+  "  metricId                         INTEGER  NOT NULL,\n"                                        \
+  "  metricName                       TEXT     NOT NULL\n"                                         \
+  ")"
+#define SL_SCHEMA_GPU_METRICS_SQL                                                                  \
+  "CREATE TABLE GPU_METRICS (\n"                                                                   \
+  "  rawTimestamp                     INTEGER  NOT NULL,\n"                                        \
+  "  timestamp                        INTEGER  NOT NULL,\n"                                        \
+  "  typeId                           INTEGER  NOT NULL,\n"                                        \
+  "  metricId                         INTEGER  NOT NULL,\n"                                        \
+  "  value                            INTEGER  NOT NULL\n"                                         \
+  ")"
+
 /* CUPTI_ACTIVITY_KIND_CUDA_EVENT as nsys 2025.5 (schema 3.24) writes it: one row a
  * cudaEventRecord; eventSyncId ties it to the CUPTI_ACTIVITY_KIND_SYNCHRONIZATION rows that
  * waited for it.  Made, as nsys makes it, only when an event was recorded. */
@@ -193,6 +214,35 @@ extern "C"
     SL_MEM_OPER_DEALLOCATION = 1,
   };
 
+  /* GPU_METRICS.metricId: the metrics nsys samples on a Hopper-class GPU, in its order and by
+   * its names (sl_schema_gpu_metric_name); a GPU that lacks one has no rows of it */
+  enum
+  {
+    SL_GPU_METRIC_GPC_CLOCK,
+    SL_GPU_METRIC_SYS_CLOCK,
+    SL_GPU_METRIC_GR_ACTIVE,
+    SL_GPU_METRIC_SYNC_COMPUTE,
+    SL_GPU_METRIC_ASYNC_COMPUTE,
+    SL_GPU_METRIC_SMS_ACTIVE,
+    SL_GPU_METRIC_SM_ISSUE,
+    SL_GPU_METRIC_TENSOR_ACTIVE,
+    SL_GPU_METRIC_WARPS_IN_FLIGHT,
+    SL_GPU_METRIC_UNALLOCATED_WARPS,
+    SL_GPU_METRIC_DRAM_READ,
+    SL_GPU_METRIC_DRAM_WRITE,
+    SL_GPU_METRIC_PCIE_RX,
+    SL_GPU_METRIC_PCIE_TX,
+    SL_GPU_METRIC_PCIE_BAR1_READS,
+    SL_GPU_METRIC_PCIE_BAR1_WRITES,
+    SL_GPU_METRIC_NVLINK_RX,
+    SL_GPU_METRIC_NVLINK_TX,
+    SL_GPU_METRIC_N
+  };
+
+  /* GPU_METRICS' sourceId and typeId's event tag, as sightline-gen writes them */
+#define SL_GPU_METRICS_SOURCE 2
+#define SL_GPU_METRICS_TAG    1
+
   /* ENUM_CUPTI_SYNC_TYPE */
   enum
   {
@@ -267,6 +317,10 @@ extern "C"
    * returns false and, if @errmsg is not NULL, sets it to a message to be freed with
    * sqlite3_free(). */
   bool sl_schema_create (sqlite3 *db, char **errmsg);
+
+  /* TARGET_INFO_GPU_METRICS.metricName of SL_GPU_METRIC_* `id` ("SMs Active [Throughput %]");
+   * NULL for any other id. */
+  const char *sl_schema_gpu_metric_name (unsigned id);
 
   /* Adds a name/value row to META_DATA_EXPORT or META_DATA_CAPTURE (@table). */
   bool sl_schema_add_meta (

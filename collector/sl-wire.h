@@ -52,6 +52,8 @@ extern "C"
     SL_WIRE_DIAGNOSTIC,     /* SlWireDiagnostic + text: the library about the collection itself */
     SL_WIRE_CUDA_MEMORY,    /* SlWireCudaMemory + variable name: GPU memory allocated or freed */
     SL_WIRE_UM,             /* SlWireUm: a unified-memory migration or page fault */
+    SL_WIRE_GPU_METRIC_SET, /* SlWireGpuMetricSet + chip name: the metrics sampled on a GPU */
+    SL_WIRE_GPU_METRICS,    /* SlWireGpuMetrics + n_values SlWireGpuMetricValue: one sample */
     SL_WIRE_N_TYPES
   } SlWireType;
 
@@ -379,6 +381,36 @@ extern "C"
                          * ENUM_CUDA_UNIF_MEM_ACCESS_TYPE (CUPTI's values are nsys's) */
     uint32_t pad;
   } SlWireUm;
+
+  /* nsys --gpu-metrics: the metrics CUPTI's PM sampling reads on one GPU, sent once per GPU
+   * before its first sample; `metrics` has bit SL_GPU_METRIC_* set for each (sl-schema.h names
+   * them as nsys does), the chip name ("GH100") follows. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t metrics;
+    uint32_t device_id;
+    uint32_t hz; /* samples a second asked for */
+  } SlWireGpuMetricSet;
+
+  typedef struct
+  {
+    uint32_t metric_id; /* SL_GPU_METRIC_* */
+    uint32_t pad;
+    int64_t value;      /* as nsys stores it: an integer (percent, MHz, requests) */
+  } SlWireGpuMetricValue;
+
+  /* One PM sample of a GPU: every metric of its set at the end of the period it covers.  10^4 a
+   * second per GPU at nsys's default rate: one record a sample, ~20 values, ~350 bytes. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns; /* the session's clock */
+    uint64_t raw_ns;  /* the GPU's own timestamp (GPU_METRICS.rawTimestamp) */
+    uint32_t device_id;
+    uint32_t n_values;
+    /* followed by n_values SlWireGpuMetricValue */
+  } SlWireGpuMetrics;
 
   typedef struct
   {

@@ -25,8 +25,9 @@ if(SL_HAVE_CUDA)
   # runtime (as sl-test-target in record.cmake).
   add_library(sl-fake-cupti SHARED ${CMAKE_CURRENT_LIST_DIR}/cupti/fake-cupti.c)
   set_target_properties(sl-fake-cupti PROPERTIES C_VISIBILITY_PRESET hidden)
-  target_include_directories(sl-fake-cupti PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
-  target_link_libraries(sl-fake-cupti PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+  target_include_directories(sl-fake-cupti PRIVATE ${CUDAToolkit_INCLUDE_DIRS}
+                                                   ${SL_SOURCE_DIR}/collector/inject)
+  target_link_libraries(sl-fake-cupti PRIVATE Threads::Threads ${CMAKE_DL_LIBS} m)
   add_executable(sl-fake-cuda-target ${CMAKE_CURRENT_LIST_DIR}/targets/sl-fake-cuda-target.c)
   target_include_directories(sl-fake-cuda-target PRIVATE ${CMAKE_CURRENT_LIST_DIR}/cupti)
   target_link_libraries(sl-fake-cuda-target PRIVATE sl-fake-cupti)
@@ -50,6 +51,12 @@ if(SL_HAVE_CUDA)
   add_dependencies(test-fake-cupti sightline sightlined sightline-inject sl-fake-cupti
                    sl-fake-cuda-target)
   add_test(NAME fake-cupti COMMAND test-fake-cupti --tap)
+
+  # the profiler host API as the injection library declares it for C, held to CUDA's C++ header
+  # (static_asserts: a difference fails the build)
+  add_library(sl-cupti-host-layout OBJECT ${CMAKE_CURRENT_LIST_DIR}/cupti/cupti-host-layout.cpp)
+  target_include_directories(sl-cupti-host-layout PRIVATE ${CUDAToolkit_INCLUDE_DIRS}
+                                                          ${SL_SOURCE_DIR}/collector/inject)
 
   # the writer's side of CUDA backtraces: a call's chain and its row, whichever comes first
   add_executable(test-cuda-chains ${CMAKE_CURRENT_LIST_DIR}/cupti/test-cuda-chains.c

@@ -442,7 +442,7 @@ set_by_daemon (const char *v)
     "CUDA_INJECTION64_PATH=", "SIGHTLINE_CUDA_GRAPH_TRACE=", "SIGHTLINE_CUDA_BACKTRACE=",
     "SIGHTLINE_CAPTURE_RANGE=", "SIGHTLINE_NVTX_CAPTURE=", "SIGHTLINE_CAPTURE_RANGE_END=",
     "SIGHTLINE_CUDA_MEMORY_USAGE=", "SIGHTLINE_CUDA_UM_CPU_PAGE_FAULTS=",
-    "SIGHTLINE_CUDA_UM_GPU_PAGE_FAULTS=",
+    "SIGHTLINE_CUDA_UM_GPU_PAGE_FAULTS=", "SIGHTLINE_GPU_METRICS=",
   };
 
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -503,6 +503,8 @@ session_start (Conn         *client,
   const char *memory_usage = opt (kv, n_kv, "cuda_memory_usage");
   const char *um_cpu = opt (kv, n_kv, "cuda_um_cpu_page_faults");
   const char *um_gpu = opt (kv, n_kv, "cuda_um_gpu_page_faults");
+  /* --gpu-metrics[=HZ]: PM samples a second on each GPU (10 … 200000, as nsys takes them) */
+  const char *gpu_metrics = opt (kv, n_kv, "gpu_metrics");
   int sched = sl_sched_method_parse (opt (kv, n_kv, "sched"));
   char *werr = NULL;
 
@@ -545,6 +547,14 @@ session_start (Conn         *client,
                         "cuda_memory_usage, cuda_um_cpu_page_faults, cuda_um_gpu_page_faults: true "
                         "or false",
                         "2", NULL);
+      return;
+    }
+  if (gpu_metrics != NULL
+      && (strspn (gpu_metrics, "0123456789") != strlen (gpu_metrics) || strlen (gpu_metrics) > 6
+          || atoi (gpu_metrics) < 10 || atoi (gpu_metrics) > 200000))
+    {
+      sl_control_sendv (client->fd, "error", "gpu_metrics: samples a second, 10 to 200000", "2",
+                        NULL);
       return;
     }
   /* a daemon whose library was removed since it started (its prefix uninstalled) would run the
@@ -623,7 +633,7 @@ session_start (Conn         *client,
   size_t n_env = 0;
   for (size_t i = 0; i < n_kv; i++)
     n_env += strncmp (kv[i], "env=", 4) == 0;
-  char **envp = calloc (n_env + 24, sizeof (char *));
+  char **envp = calloc (n_env + 26, sizeof (char *));
   size_t e = 0;
   const char *preload = NULL;
   for (size_t i = 0; i < n_kv; i++)
@@ -661,6 +671,8 @@ session_start (Conn         *client,
         envp[e++] = env_entry ("SIGHTLINE_CUDA_UM_CPU_PAGE_FAULTS", "true");
       if (is_true (um_gpu))
         envp[e++] = env_entry ("SIGHTLINE_CUDA_UM_GPU_PAGE_FAULTS", "true");
+      if (gpu_metrics != NULL)
+        envp[e++] = env_entry ("SIGHTLINE_GPU_METRICS", gpu_metrics);
     }
   if (capture_range != NULL && strcmp (capture_range, "none") != 0)
     {
@@ -742,6 +754,8 @@ session_start (Conn         *client,
     sl_trace_writer_add_meta (w, "CUDA_UM_CPU_PAGE_FAULTS", "true");
   if (is_true (um_gpu))
     sl_trace_writer_add_meta (w, "CUDA_UM_GPU_PAGE_FAULTS", "true");
+  if (gpu_metrics != NULL)
+    sl_trace_writer_add_meta (w, "GPU_METRICS_FREQUENCY", gpu_metrics);
   if (capture_range != NULL)
     sl_trace_writer_add_meta (w, "CAPTURE_RANGE", capture_range);
   if (nvtx_capture != NULL)

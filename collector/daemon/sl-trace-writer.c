@@ -184,6 +184,8 @@ enum
   ST_UM_MIGRATION, /* into CUPTI_ACTIVITY_KIND_MEMCPY, which is always there */
   ST_UM_CPU_FAULT,
   ST_UM_GPU_FAULT,
+  ST_GPU_METRIC_INFO,
+  ST_GPU_METRIC,
   N_ALL_STMTS
 };
 
@@ -277,6 +279,10 @@ static const char *const stmt_sql[N_ALL_STMTS] = {
                       "sourceLine) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
   [ST_UM_GPU_FAULT] = "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS (start, end, globalPid, deviceId, "
                       "address, numberOfPageFaults, faultAccessType) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  [ST_GPU_METRIC_INFO] = "INSERT INTO TARGET_INFO_GPU_METRICS (typeId, sourceId, typeName, "
+                         "metricId, metricName) VALUES (?, ?, ?, ?, ?)",
+  [ST_GPU_METRIC] = "INSERT INTO GPU_METRICS (rawTimestamp, timestamp, typeId, metricId, value) "
+                    "VALUES (?, ?, ?, ?, ?)",
 };
 
 struct _SlTraceWriter
@@ -316,6 +322,8 @@ struct _SlTraceWriter
   int64_t        osrt_name[SL_OSRT_N_FUNCS]; /* StringIds of the OS runtime names, 0: not yet */
   int64_t       *kernel_names; /* by the mangled name's string id: demangled id, short id */
   size_t         cap_kernel_names;
+  uint64_t       gpu_metrics_named[256]; /* by GPU: the SL_GPU_METRIC_* bits named in
+                                          * TARGET_INFO_GPU_METRICS */
 };
 
 bool
@@ -1685,6 +1693,81 @@ add_um (SlTraceWriter      *w,
   return true;
 }
 
+/* GPU_METRICS.typeId of a GPU's metrics: <hw:8><vm:8><source:16><type:32>, the type's low byte
+ * the GPU (nsys's schema documentation; sightline-gen writes the same) */
+static int64_t
+gpu_metrics_type (uint32_t device_id)
+{
+  return ((int64_t) 1 << 48) | ((int64_t) SL_GPU_METRICS_SOURCE << 32)
+         | ((int64_t) SL_GPU_METRICS_TAG << 8) | (int64_t) device_id;
+}
+
+/* A GPU's metric set (--gpu-metrics): a TARGET_INFO_GPU_METRICS row per metric not yet named for
+ * that GPU ("GPU 0: GH100"), the table made with the first. */
+static bool
+add_gpu_metric_set (SlTraceWriter      *w,
+                    const SlWireHeader *h)
+{
+  const SlWireGpuMetricSet *m = (const SlWireGpuMetricSet *) h;
+  const char *chip = record_text (h, sizeof *m);
+  sqlite3_stmt *st;
+  char type_name[96];
+
+  if (chip == NULL || m->device_id > 255)
+    return false;
+  snprintf (type_name, sizeof type_name, "GPU %u: %s", m->device_id, chip);
+  for (unsigned i = 0; i < SL_GPU_METRIC_N; i++)
+    {
+      if ((m->metrics & (UINT64_C (1) << i)) == 0
+          || (w->gpu_metrics_named[m->device_id] & (UINT64_C (1) << i)) != 0)
+        continue;
+      if ((st = lazy_stmt (w, ST_GPU_METRIC_INFO, SL_SCHEMA_TARGET_INFO_GPU_METRICS_SQL)) == NULL)
+        return false;
+      sqlite3_bind_int64 (st, 1, gpu_metrics_type (m->device_id));
+      sqlite3_bind_int (st, 2, SL_GPU_METRICS_SOURCE);
+      sqlite3_bind_text (st, 3, type_name, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int (st, 4, (int) i);
+      sqlite3_bind_text (st, 5, sl_schema_gpu_metric_name (i), -1, SQLITE_STATIC);
+      sqlite3_step (st);
+      sqlite3_reset (st);
+      w->gpu_metrics_named[m->device_id] |= UINT64_C (1) << i;
+    }
+  return true;
+}
+
+/* One PM sample of a GPU: a GPU_METRICS row per metric, the table made with the first.  Values
+ * of metrics the GPU's set did not name are refused (the reader could not name them). */
+static bool
+add_gpu_metrics (SlTraceWriter      *w,
+                 const SlWireHeader *h)
+{
+  const SlWireGpuMetrics *m = (const SlWireGpuMetrics *) h;
+  const SlWireGpuMetricValue *v = (const SlWireGpuMetricValue *) (m + 1);
+  sqlite3_stmt *st;
+  bool ok = true;
+
+  if (m->device_id > 255 || m->n_values > (h->size - sizeof *m) / sizeof *v
+      || (st = lazy_stmt (w, ST_GPU_METRIC, SL_SCHEMA_GPU_METRICS_SQL)) == NULL)
+    return false;
+  for (uint32_t i = 0; i < m->n_values; i++)
+    {
+      if (v[i].metric_id >= SL_GPU_METRIC_N
+          || (w->gpu_metrics_named[m->device_id] & (UINT64_C (1) << v[i].metric_id)) == 0)
+        {
+          ok = false;
+          continue;
+        }
+      sqlite3_bind_int64 (st, 1, (int64_t) m->raw_ns);
+      sqlite3_bind_int64 (st, 2, (int64_t) m->time_ns);
+      sqlite3_bind_int64 (st, 3, gpu_metrics_type (m->device_id));
+      sqlite3_bind_int (st, 4, (int) v[i].metric_id);
+      sqlite3_bind_int64 (st, 5, v[i].value);
+      step_event (w, st);
+    }
+  seen_time (w, NULL, m->time_ns, m->time_ns);
+  return ok;
+}
+
 /* Minimal fixed size of each record type: anything shorter is refused. */
 static size_t
 fixed_size (uint16_t type)
@@ -1716,6 +1799,8 @@ fixed_size (uint16_t type)
     case SL_WIRE_DIAGNOSTIC: return sizeof (SlWireDiagnostic);
     case SL_WIRE_CUDA_MEMORY: return sizeof (SlWireCudaMemory);
     case SL_WIRE_UM: return sizeof (SlWireUm);
+    case SL_WIRE_GPU_METRIC_SET: return sizeof (SlWireGpuMetricSet);
+    case SL_WIRE_GPU_METRICS: return sizeof (SlWireGpuMetrics);
     default: return SIZE_MAX;
     }
 }
@@ -1873,6 +1958,7 @@ outside_window (const SlTraceWriter *w,
     case SL_WIRE_CUDA_BACKTRACE: t = ((const SlWireCudaBacktrace *) h)->time_ns; break;
     case SL_WIRE_CUDA_MEMORY: t = ((const SlWireCudaMemory *) h)->time_ns; break;
     case SL_WIRE_UM: t = ((const SlWireUm *) h)->start_ns; break;
+    case SL_WIRE_GPU_METRICS: t = ((const SlWireGpuMetrics *) h)->time_ns; break;
     case SL_WIRE_SCHED: t = ((const SlWireSched *) h)->time_ns; break;
     default: return false; /* NVTX pairs, names, modules: always */
     }
@@ -2048,6 +2134,12 @@ sl_trace_writer_add (SlTraceWriter      *w,
       break;
     case SL_WIRE_UM:
       ok = add_um (w, p, h);
+      break;
+    case SL_WIRE_GPU_METRIC_SET:
+      ok = add_gpu_metric_set (w, h);
+      break;
+    case SL_WIRE_GPU_METRICS:
+      ok = add_gpu_metrics (w, h);
       break;
     default:
       ok = add_gpu_record (w, p, h);

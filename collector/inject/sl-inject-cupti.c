@@ -1,6 +1,7 @@
 /* sl-inject-cupti.c: CUDA activity from CUPTI (kernels, copies, sets, synchronization, CUDA events,
  * graph launches, runtime and driver calls, devices, contexts, streams; when asked, GPU memory
- * allocated and freed and unified memory's migrations and page faults) as wire records, and from
+ * allocated and freed and unified memory's migrations and page faults; GPU metrics in
+ * sl-inject-cupti-pm.c) as wire records, and from
  * its API callbacks the calls' backtraces (--cudabacktrace) and cudaProfilerStart/Stop.  C11 +
  * POSIX + CUPTI, no GLib: it runs inside someone else's process.
  *
@@ -521,6 +522,12 @@ say_and_diagnose (uint32_t    severity,
   snprintf (line, sizeof line, "sightline: %s\n", text);
   say (line);
   diagnose (SL_DIAG_MESSAGE, severity, text);
+}
+
+void
+_sl_cupti_warn (const char *text)
+{
+  say_and_diagnose (SL_DIAG_WARNING, text);
 }
 
 static void
@@ -1577,6 +1584,7 @@ _sl_cupti_start (void)
           diagnose (SL_DIAG_CUDA_GRAPH_MODE, SL_DIAG_INFO, cu.graph_trace ? "Graph" : "Node");
           memory_start ();
           um_start ();
+          _sl_cupti_pm_start ();
         }
       callbacks_start (&f, kernels);
     }
@@ -1621,6 +1629,7 @@ _sl_cupti_stop (void)
   if (!started_here () || !atomic_exchange (&cu.started, 0))
     return;
   flush_thread_stop ();
+  _sl_cupti_pm_stop ();
   if ((r = cuptiActivityFlushAll (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED)) != CUPTI_SUCCESS)
     report ("cuptiActivityFlushAll", r);
   for (size_t i = 0; i < sizeof activity_kinds / sizeof activity_kinds[0]; i++)

@@ -27,3 +27,12 @@ SL_HIDDEN size_t _sl_cupti_walk_buffer (uint8_t *buffer, size_t valid_size, size
  * device, which CUPTI's device record lacks, is looked up there by UUID.  Tests point it at a
  * directory of their own; NULL restores the default. */
 SL_HIDDEN void _sl_cupti_set_proc_root (const char *root);
+
+/* A warning said on stderr ("sightline: TEXT") and in the trace's DIAGNOSTIC_EVENT: for the
+ * CUPTI parts in files of their own. */
+SL_HIDDEN void _sl_cupti_warn (const char *text);
+
+/* GPU metrics by PM sampling (sl-inject-cupti-pm.c; SIGHTLINE_GPU_METRICS=HZ): started with the
+ * activity, once kernels are traced; stopped before it, its last samples sent. */
+SL_HIDDEN void _sl_cupti_pm_start (void);
+SL_HIDDEN void _sl_cupti_pm_stop (void);

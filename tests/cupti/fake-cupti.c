@@ -31,6 +31,7 @@
  *   FAKE_CUPTI_GRAPH_REPEAT=N  each cudaGraphLaunch launches the graph N times
  *   FAKE_CUPTI_NO_UM=1         cuptiActivityConfigureUnifiedMemoryCounter fails
  *                              (CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED, as in a VM or under MPS)
+ *   FAKE_CUPTI_PM_PRIVILEGES=1  PM sampling refused for want of privileges (see "PM sampling")
  *
  * Memory (CUPTI_ACTIVITY_KIND_MEMORY2): cudaMalloc, cudaMallocManaged and cudaFree make an
  * allocation or release record inside their call, with its correlation id.  Unified memory
@@ -41,8 +42,14 @@
  * without a fault (cause "user"). */
 #include <cupti.h> /* with the API callbacks' parameter structs (generated_cuda_*meta.h) */
 #include <cupti_activity_deprecated.h> /* the older record versions (FAKE_CUPTI_VERSION) */
+#include <cupti_pmsampling.h>
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+#include "sl-inject-cupti-host.h" /* the profiler host API, declared for C */
 
 #include <dlfcn.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -617,6 +624,9 @@ cuptiGetResultString (CUptiResult  result,
     case CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED:
       *str = "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED";
       break;
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+      *str = "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
+      break;
     default: *str = "CUPTI_ERROR_UNKNOWN"; break;
     }
   return CUPTI_SUCCESS;
@@ -869,6 +879,370 @@ cuptiGetGraphId (CUgraph graph,
   if (graph == NULL || id == NULL)
     return CUPTI_ERROR_INVALID_PARAMETER;
   *id = ((FakeGraph *) (void *) graph)->id;
+  return CUPTI_SUCCESS;
+}
+
+/* ---- PM sampling (--gpu-metrics) ------------------------------------------------------------
+ *
+ * The fake GPU (device 0, a "GH100"; no device 1) offers a few of the metrics the injection
+ * library asks for (pm_metrics: one where the library's first choice is missing, so that it
+ * falls back to its second) and refuses the rest, as a chip without them does.  Once started,
+ * it "samples" FAKE_PM_SAMPLES hand-built samples (pm_value: known values, one of them NaN), one
+ * every sampling interval after Start, on CLOCK_REALTIME as a GPU's global timer is; a sample
+ * exists once its end has passed (or Stop came after it).  A counter data image holds at most
+ * FAKE_PM_IMAGE samples whatever size was asked: decoding fills it and says so
+ * (COUNTER_DATA_FULL), as a real one does when the program outruns the reader.
+ *
+ *   FAKE_CUPTI_PM_PRIVILEGES=1  cuptiPmSamplingEnable fails with
+ *                               CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (counters for admins only)
+ *   FAKE_CUPTI_PM_UNSUPPORTED=1 cuptiPmSamplingGetCounterAvailability fails with
+ *                               CUPTI_ERROR_NOT_SUPPORTED (a GPU or driver without PM sampling)
+ *   FAKE_CUPTI_PM_STOP_LOSES=1  what was not decoded before Stop is lost: the samples in the
+ *                               trace are those the library's decoding thread read while it ran
+ */
+#define FAKE_PM_SAMPLES 8
+#define FAKE_PM_IMAGE   3
+#define FAKE_PM_MAGIC   0x46504d31u /* "FPM1" */
+
+static const char *const pm_metrics[] = {
+  "gpc__cycles_elapsed.avg.per_second",
+  "sm__cycles_active.avg.pct_of_peak_sustained_elapsed",
+  "sm__inst_executed.avg.pct_of_peak_sustained_elapsed", /* not its _realtime first choice */
+  "sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed",
+  "sm__warps_active.avg.pct_of_peak_sustained_elapsed",
+  "dram__read_throughput.avg.pct_of_peak_sustained_elapsed",
+};
+#define FAKE_PM_N_METRICS (sizeof pm_metrics / sizeof pm_metrics[0])
+
+/* Sample `i`'s value of pm_metrics[m]: what test-fake-cupti expects in GPU_METRICS (rounded). */
+static double
+pm_value (unsigned m,
+          unsigned i)
+{
+  static const double sms_active[FAKE_PM_SAMPLES] = { 0, 20, 40, 60, 80, 100, 90, 10 };
+
+  switch (m)
+    {
+    case 0: return 1755e6;                    /* Hz: 1755 MHz */
+    case 1: return sms_active[i];             /* mean 50 */
+    case 2: return 5.0 * i;                   /* 0 … 35, mean 17.5 */
+    case 3: return i % 2 == 0 ? 12.4 : 12.6; /* rounded: 12, 13 */
+    case 4: return 45;
+    case 5: return i == 3 ? NAN : 30;         /* one sample without a value */
+    default: return 0;
+    }
+}
+
+typedef struct
+{
+  uint32_t magic;
+  uint32_t capacity; /* samples */
+  uint32_t n;        /* decoded into it */
+  uint32_t first;    /* the fake GPU's index of its first sample */
+} FakePmImage;
+
+static struct
+{
+  pthread_mutex_t lock;
+  bool initialized, enabled, configured, started;
+  bool host_metrics[FAKE_PM_N_METRICS]; /* added to the host object's config */
+  uint64_t interval_ns;
+  uint64_t start_raw, stop_raw; /* CLOCK_REALTIME ns; stop_raw 0 while running */
+  unsigned next;                /* the first sample not decoded yet */
+  int sampler, host;            /* the objects handed out: their addresses */
+} pm = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static uint64_t
+realtime_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_REALTIME, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static int
+pm_metric (const char *name)
+{
+  for (unsigned m = 0; m < FAKE_PM_N_METRICS; m++)
+    if (name != NULL && strcmp (name, pm_metrics[m]) == 0)
+      return (int) m;
+  return -1;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiProfilerInitialize (CUpti_Profiler_Initialize_Params *p)
+{
+  if (p == NULL || p->structSize == 0)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  pm.initialized = true;
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiProfilerDeInitialize (CUpti_Profiler_DeInitialize_Params *p)
+{
+  if (p == NULL)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  pm.initialized = false;
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiDeviceGetChipName (CUpti_Device_GetChipName_Params *p)
+{
+  if (p == NULL || p->structSize == 0)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  if (!pm.initialized)
+    return CUPTI_ERROR_NOT_INITIALIZED;
+  if (p->deviceIndex != FAKE_DEVICE)
+    return CUPTI_ERROR_INVALID_DEVICE;
+  p->pChipName = "GH100";
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingGetCounterAvailability (CUpti_PmSampling_GetCounterAvailability_Params *p)
+{
+  if (p == NULL || p->deviceIndex != FAKE_DEVICE || !pm.initialized)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  if (env_number ("FAKE_CUPTI_PM_UNSUPPORTED", 0) != 0)
+    return CUPTI_ERROR_NOT_SUPPORTED;
+  if (p->pCounterAvailabilityImage == NULL)
+    p->counterAvailabilityImageSize = 64;
+  else if (p->counterAvailabilityImageSize < 64)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  else
+    memset (p->pCounterAvailabilityImage, 0xa5, 64);
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiProfilerHostInitialize (CUpti_Profiler_Host_Initialize_Params *p)
+{
+  if (p == NULL || p->profilerType != CUPTI_PROFILER_TYPE_PM_SAMPLING || p->pChipName == NULL
+      || strcmp (p->pChipName, "GH100") != 0)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  memset (pm.host_metrics, 0, sizeof pm.host_metrics);
+  p->pHostObject = (CUpti_Profiler_Host_Object *) (void *) &pm.host;
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiProfilerHostDeinitialize (CUpti_Profiler_Host_Deinitialize_Params *p)
+{
+  if (p == NULL || p->pHostObject != (void *) &pm.host)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  return CUPTI_SUCCESS;
+}
+
+/* All or nothing, as CUPTI: one metric the chip lacks refuses the call. */
+EXPORT CUptiResult CUPTIAPI
+cuptiProfilerHostConfigAddMetrics (CUpti_Profiler_Host_ConfigAddMetrics_Params *p)
+{
+  if (p == NULL || p->pHostObject != (void *) &pm.host || p->ppMetricNames == NULL)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  for (size_t i = 0; i < p->numMetrics; i++)
+    if (pm_metric (p->ppMetricNames[i]) < 0)
+      return CUPTI_ERROR_INVALID_METRIC_NAME;
+  for (size_t i = 0; i < p->numMetrics; i++)
+    pm.host_metrics[pm_metric (p->ppMetricNames[i])] = true;
+  return CUPTI_SUCCESS;
+}
+
+/* The config image: one byte a metric, 1 where it was added. */
+EXPORT CUptiResult CUPTIAPI
+cuptiProfilerHostGetConfigImageSize (CUpti_Profiler_Host_GetConfigImageSize_Params *p)
+{
+  if (p == NULL || p->pHostObject != (void *) &pm.host)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  p->configImageSize = FAKE_PM_N_METRICS;
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiProfilerHostGetConfigImage (CUpti_Profiler_Host_GetConfigImage_Params *p)
+{
+  if (p == NULL || p->pHostObject != (void *) &pm.host || p->pConfigImage == NULL
+      || p->configImageSize < FAKE_PM_N_METRICS)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  for (unsigned m = 0; m < FAKE_PM_N_METRICS; m++)
+    p->pConfigImage[m] = pm.host_metrics[m];
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingEnable (CUpti_PmSampling_Enable_Params *p)
+{
+  if (p == NULL || p->deviceIndex != FAKE_DEVICE || !pm.initialized)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  if (env_number ("FAKE_CUPTI_PM_PRIVILEGES", 0) != 0)
+    return CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
+  if (pm.enabled)
+    return CUPTI_ERROR_INVALID_OPERATION;
+  pm.enabled = true;
+  p->pPmSamplingObject = (CUpti_PmSampling_Object *) (void *) &pm.sampler;
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingDisable (CUpti_PmSampling_Disable_Params *p)
+{
+  if (p == NULL || p->pPmSamplingObject != (void *) &pm.sampler || !pm.enabled)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  pm.enabled = pm.configured = false;
+  return CUPTI_SUCCESS;
+}
+
+/* Every metric of the config must be one of the chip's, the interval in ns (GPU time trigger). */
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingSetConfig (CUpti_PmSampling_SetConfig_Params *p)
+{
+  if (p == NULL || p->pPmSamplingObject != (void *) &pm.sampler || p->pConfig == NULL
+      || p->configSize != FAKE_PM_N_METRICS || p->samplingInterval == 0
+      || p->hardwareBufferSize == 0
+      || p->triggerMode != CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  pm.interval_ns = p->samplingInterval;
+  pm.configured = true;
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingGetCounterDataSize (CUpti_PmSampling_GetCounterDataSize_Params *p)
+{
+  if (p == NULL || p->pPmSamplingObject != (void *) &pm.sampler || p->pMetricNames == NULL
+      || p->numMetrics == 0 || p->maxSamples == 0)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  for (size_t i = 0; i < p->numMetrics; i++)
+    if (pm_metric (p->pMetricNames[i]) < 0 || !pm.host_metrics[pm_metric (p->pMetricNames[i])])
+      return CUPTI_ERROR_INVALID_METRIC_NAME;
+  p->counterDataSize = sizeof (FakePmImage);
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingCounterDataImageInitialize (CUpti_PmSampling_CounterDataImage_Initialize_Params *p)
+{
+  if (p == NULL || p->pPmSamplingObject != (void *) &pm.sampler || p->pCounterData == NULL
+      || p->counterDataSize < sizeof (FakePmImage))
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  FakePmImage image = { FAKE_PM_MAGIC, FAKE_PM_IMAGE, 0, 0 };
+  memcpy (p->pCounterData, &image, sizeof image);
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingStart (CUpti_PmSampling_Start_Params *p)
+{
+  if (p == NULL || p->pPmSamplingObject != (void *) &pm.sampler || !pm.configured || pm.started)
+    return CUPTI_ERROR_INVALID_OPERATION;
+  pthread_mutex_lock (&pm.lock);
+  pm.start_raw = realtime_ns ();
+  pm.stop_raw = 0;
+  pm.next = 0;
+  pm.started = true;
+  pthread_mutex_unlock (&pm.lock);
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingStop (CUpti_PmSampling_Stop_Params *p)
+{
+  if (p == NULL || p->pPmSamplingObject != (void *) &pm.sampler || !pm.started)
+    return CUPTI_ERROR_INVALID_OPERATION;
+  pthread_mutex_lock (&pm.lock);
+  pm.stop_raw = realtime_ns ();
+  if (env_number ("FAKE_CUPTI_PM_STOP_LOSES", 0) != 0)
+    pm.next = FAKE_PM_SAMPLES; /* only the periodic decoding can have read them */
+  pm.started = false;
+  pthread_mutex_unlock (&pm.lock);
+  return CUPTI_SUCCESS;
+}
+
+static bool
+image_of (const uint8_t *data,
+          size_t         size,
+          FakePmImage   *image)
+{
+  if (data == NULL || size < sizeof *image)
+    return false;
+  memcpy (image, data, sizeof *image);
+  return image->magic == FAKE_PM_MAGIC && image->n <= image->capacity;
+}
+
+/* The samples whose end has passed (before Stop), into the image until it is full. */
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingDecodeData (CUpti_PmSampling_DecodeData_Params *p)
+{
+  FakePmImage image;
+
+  if (p == NULL || p->pPmSamplingObject != (void *) &pm.sampler
+      || !image_of (p->pCounterDataImage, p->counterDataImageSize, &image))
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  pthread_mutex_lock (&pm.lock);
+  uint64_t until = pm.stop_raw != 0 ? pm.stop_raw : realtime_ns ();
+  if (image.n == 0)
+    image.first = pm.next;
+  while (image.n < image.capacity && pm.next < FAKE_PM_SAMPLES && pm.interval_ns > 0
+         && pm.start_raw + (pm.next + 1) * pm.interval_ns <= until)
+    {
+      pm.next++;
+      image.n++;
+    }
+  p->decodeStopReason = image.n == image.capacity
+                            ? CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL
+                            : CUPTI_PM_SAMPLING_DECODE_STOP_REASON_END_OF_RECORDS;
+  p->overflow = 0;
+  pthread_mutex_unlock (&pm.lock);
+  memcpy (p->pCounterDataImage, &image, sizeof image);
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingGetCounterDataInfo (CUpti_PmSampling_GetCounterDataInfo_Params *p)
+{
+  FakePmImage image;
+
+  if (p == NULL || !image_of (p->pCounterDataImage, p->counterDataImageSize, &image))
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  p->numTotalSamples = image.capacity;
+  p->numPopulatedSamples = image.n;
+  p->numCompletedSamples = image.n;
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiPmSamplingCounterDataGetSampleInfo (CUpti_PmSampling_CounterData_GetSampleInfo_Params *p)
+{
+  FakePmImage image;
+
+  if (p == NULL || !image_of (p->pCounterDataImage, p->counterDataImageSize, &image)
+      || p->sampleIndex >= image.n)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  uint64_t i = image.first + p->sampleIndex;
+  p->startTimestamp = pm.start_raw + i * pm.interval_ns;
+  p->endTimestamp = p->startTimestamp + pm.interval_ns;
+  return CUPTI_SUCCESS;
+}
+
+EXPORT CUptiResult CUPTIAPI
+cuptiProfilerHostEvaluateToGpuValues (CUpti_Profiler_Host_EvaluateToGpuValues_Params *p)
+{
+  FakePmImage image;
+
+  if (p == NULL || p->pHostObject != (void *) &pm.host || p->ppMetricNames == NULL
+      || p->pMetricValues == NULL
+      || !image_of (p->pCounterDataImage, p->counterDataImageSize, &image)
+      || p->rangeIndex >= image.n)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  for (size_t k = 0; k < p->numMetrics; k++)
+    {
+      int m = pm_metric (p->ppMetricNames[k]);
+      if (m < 0 || !pm.host_metrics[m])
+        return CUPTI_ERROR_INVALID_METRIC_NAME;
+      p->pMetricValues[k] = pm_value ((unsigned) m, image.first + (unsigned) p->rangeIndex);
+    }
   return CUPTI_SUCCESS;
 }
 

@@ -3,8 +3,8 @@
  * libsl-fake-cupti.so (tests/cupti/fake-cupti.c, a test double of libcupti that SIGHTLINE_CUPTI
  * names).  The written trace is checked with SQL (rows per table, correlation ids tying each call
  * to its GPU work, names, streams, events, graphs, memory allocations and unified memory's
- * migrations and faults) and read back by `sightline info`, `stats`, `analyze` and `memory`, and
- * by the model. */
+ * migrations and faults, GPU metrics) and read back by `sightline info`, `stats`, `analyze` and
+ * `memory`, and by the model. */
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
@@ -1102,6 +1102,201 @@ test_um_refused (void)
   g_assert_false (g_file_test (path_bad, G_FILE_TEST_EXISTS));
 }
 
+/* The GPU_METRICS rows of `metric` (TARGET_INFO_GPU_METRICS' name) on GPU 0 that satisfy `where`
+ * (over GPU_METRICS m). */
+static gint64
+metric_rows (sqlite3    *db,
+             const char *metric,
+             const char *where)
+{
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT count(*) FROM GPU_METRICS m JOIN TARGET_INFO_GPU_METRICS i "
+      "ON i.typeId = m.typeId AND i.metricId = m.metricId "
+      "WHERE i.metricName = '%s' AND (m.typeId & 255) = 0 AND (%s)",
+      metric, where);
+  return count (db, sql);
+}
+
+/* sightline record --gpu-metrics=1000 of a program whose one kernel runs 20 ms: the fake GPU's
+ * eight hand-built samples (one a millisecond from Start) come back as GPU_METRICS rows, one per
+ * metric the chip offered and the sample has a value of, rounded as nsys stores them, named in
+ * TARGET_INFO_GPU_METRICS as nsys names them, a sampling period apart on the trace's clock and
+ * inside the recording; `sightline stats --report gpu_metrics_sum` averages them. */
+static void
+test_gpu_metrics (void)
+{
+  static const char *const opts[] = { "-s", "none", "--gpu-metrics=1000", NULL };
+  static const char *const args[] = { "wait", "1", "20000000", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *path = run_record (&run, "gpu-metrics.sqlite", opts, args);
+
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_null (strstr (run.err, "--gpu-metrics:"));
+  sqlite3 *db = sl_test_open_db (path);
+  /* the chip's six of nsys's metrics, by nsys's names, GPU 0's type, source 2 */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM TARGET_INFO_GPU_METRICS"), ==, 6);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM TARGET_INFO_GPU_METRICS WHERE typeId = "
+                              "(1 << 48) | (2 << 32) | (1 << 8) AND sourceId = 2 AND "
+                              "typeName = 'GPU 0: GH100'"),
+                   ==, 6);
+  g_autofree char *names = sl_test_sql_text (
+      db, "SELECT group_concat(metricId || '=' || metricName, ';') FROM "
+          "(SELECT * FROM TARGET_INFO_GPU_METRICS ORDER BY metricId)");
+  g_assert_cmpstr (names, ==,
+                   "0=GPC Clock Frequency [MHz];5=SMs Active [Throughput %];"
+                   "6=SM Issue [Throughput %];7=Tensor Active [Throughput %];"
+                   "8=Compute Warps in Flight [Throughput %];"
+                   "10=DRAM Read Bandwidth [Throughput %]");
+  /* 8 samples × 6 metrics, less the one DRAM value that was NaN */
+  g_assert_cmpint (count (db, "SELECT count(*) FROM GPU_METRICS"), ==, 47);
+  g_assert_cmpint (count (db, "SELECT count(DISTINCT timestamp) FROM GPU_METRICS"), ==, 8);
+  g_assert_cmpint (metric_rows (db, "GPC Clock Frequency [MHz]", "value = 1755"), ==, 8);
+  g_assert_cmpint (metric_rows (db, "Compute Warps in Flight [Throughput %]", "value = 45"), ==, 8);
+  g_assert_cmpint (metric_rows (db, "DRAM Read Bandwidth [Throughput %]", "value = 30"), ==, 7);
+  g_assert_cmpint (metric_rows (db, "Tensor Active [Throughput %]", "value = 12"), ==, 4);
+  g_assert_cmpint (metric_rows (db, "Tensor Active [Throughput %]", "value = 13"), ==, 4);
+  /* each sample's values at its time: SMs Active 0 20 40 60 80 100 90 10, SM Issue 0 5 … 35 */
+  g_autofree char *sms = sl_test_sql_text (
+      db, "SELECT group_concat(value, ' ') FROM (SELECT m.value FROM GPU_METRICS m "
+          "JOIN TARGET_INFO_GPU_METRICS i ON i.typeId = m.typeId AND i.metricId = m.metricId "
+          "WHERE i.metricName = 'SMs Active [Throughput %]' ORDER BY m.timestamp)");
+  g_assert_cmpstr (sms, ==, "0 20 40 60 80 100 90 10");
+  g_autofree char *issue = sl_test_sql_text (
+      db, "SELECT group_concat(value, ' ') FROM (SELECT m.value FROM GPU_METRICS m "
+          "WHERE m.metricId = 6 ORDER BY m.timestamp)");
+  g_assert_cmpstr (issue, ==, "0 5 10 15 20 25 30 35");
+  /* a millisecond apart; the GPU's clock (CLOCK_REALTIME's) a constant away from the trace's, the
+   * session's start on both clocks telling that constant within 50 ms; inside the recording,
+   * from the session's start (PM sampling starts with CUDA, before the first call) to the last
+   * call's end */
+  g_assert_cmpint (count (db, "SELECT max(timestamp) - min(timestamp) FROM GPU_METRICS"), ==,
+                   7000000);
+  g_assert_cmpint (count (db, "SELECT count(DISTINCT rawTimestamp - timestamp) FROM GPU_METRICS"),
+                   ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM GPU_METRICS, TARGET_INFO_SESSION_START_TIME s "
+                              "WHERE abs(rawTimestamp - (timestamp - s.systemClockNs + "
+                              "s.utcEpochNs)) > 50000000"),
+                   ==, 0);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM GPU_METRICS WHERE timestamp < "
+                              "(SELECT systemClockNs FROM TARGET_INFO_SESSION_START_TIME) OR "
+                              "timestamp > (SELECT max(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME)"),
+                   ==, 0);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), ==, 1);
+  g_autofree char *hz = sl_test_sql_text (db, "SELECT value FROM META_DATA_CAPTURE WHERE name = "
+                                             "'GPU_METRICS_FREQUENCY'");
+  g_assert_cmpstr (hz, ==, "1000");
+  g_assert_false (has_table (db, "DIAGNOSTIC_EVENT"));
+  sqlite3_close (db);
+
+  /* the report: time-weighted means of evenly spaced samples, as the values fed in */
+  g_auto (SlTestRun) st = { 0 };
+  sl_test_run (&st, SL_SIGHTLINE_PATH, "stats", "--report", "gpu_metrics_sum", "--format", "csv",
+               path, NULL);
+  g_test_message ("stats: %s%s", st.out, st.err);
+  g_assert_cmpint (st.status, ==, 0);
+  g_assert_nonnull (strstr (st.out, "0,SMs Active [Throughput %],50.0,100,0,8"));
+  g_assert_nonnull (strstr (st.out, "0,SM Issue [Throughput %],17.5,35,0,8"));
+  g_assert_nonnull (strstr (st.out, "0,Tensor Active [Throughput %],12.5,13,12,8"));
+  g_assert_nonnull (strstr (st.out, "0,GPC Clock Frequency [MHz],1755.0,1755,1755,8"));
+  g_assert_nonnull (strstr (st.out, "0,DRAM Read Bandwidth [Throughput %],30.0,30,30,7"));
+}
+
+/* The same samples read while the program runs (a 120 ms kernel: the library decodes every 50 ms),
+ * not at its end: with FAKE_CUPTI_PM_STOP_LOSES the last decoding finds nothing, so every row
+ * came from the decoding thread. */
+static void
+test_gpu_metrics_periodic (void)
+{
+  static const char *const opts[] = { "-s", "none", "--gpu-metrics=1000", "--env",
+                                      "FAKE_CUPTI_PM_STOP_LOSES=1", NULL };
+  static const char *const args[] = { "wait", "1", "120000000", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *path = run_record (&run, "gpu-metrics-periodic.sqlite", opts, args);
+
+  g_assert_cmpint (run.status, ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM GPU_METRICS"), ==, 47);
+  g_autofree char *sms = sl_test_sql_text (
+      db, "SELECT group_concat(value, ' ') FROM (SELECT value FROM GPU_METRICS "
+          "WHERE metricId = 5 ORDER BY timestamp)");
+  g_assert_cmpstr (sms, ==, "0 20 40 60 80 100 90 10");
+  sqlite3_close (db);
+}
+
+/* Without --gpu-metrics no table of them; a bad rate is refused before anything runs. */
+static void
+test_gpu_metrics_absent (void)
+{
+  static const char *const none[] = { "-s", "none", NULL };
+  static const char *const args[] = { "wait", "1", "1000", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *path = run_record (&run, "gpu-metrics-none.sqlite", none, args);
+
+  g_assert_cmpint (run.status, ==, 0);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_false (has_table (db, "GPU_METRICS"));
+  g_assert_false (has_table (db, "TARGET_INFO_GPU_METRICS"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), ==, 1);
+  sqlite3_close (db);
+
+  static const char *const bad[] = { "--gpu-metrics=5", NULL };
+  g_autofree char *path_bad = run_record (&run, "gpu-metrics-bad.sqlite", bad, args);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--gpu-metrics=5: samples a second, 10 to 200000"));
+  g_assert_false (g_file_test (path_bad, G_FILE_TEST_EXISTS));
+}
+
+/* The driver keeps the counters for admin users (FAKE_CUPTI_PM_PRIVILEGES:
+ * CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): one line on stderr naming the cause and the fix, the
+ * same warning in DIAGNOSTIC_EVENT, no GPU metrics tables, and the kernel and calls recorded;
+ * the same for a GPU or driver that cannot PM-sample. */
+static void
+test_gpu_metrics_refused (void)
+{
+  static const char *const opts[] = { "-s", "none", "--gpu-metrics", "--env",
+                                      "FAKE_CUPTI_PM_PRIVILEGES=1", NULL };
+  static const char *const args[] = { "wait", "1", "2000000", NULL };
+  g_auto (SlTestRun) run = { 0 };
+  g_autofree char *path = run_record (&run, "gpu-metrics-refused.sqlite", opts, args);
+
+  g_assert_cmpint (run.status, ==, 0);
+  const char *line = strstr (run.err, "sightline: --gpu-metrics: GPU 0: cuptiPmSamplingEnable "
+                                      "failed (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)");
+  g_assert_nonnull (line);
+  const char *eol = strchr (line, '\n');
+  g_assert_nonnull (eol);
+  g_autofree char *said = g_strndup (line, (gsize) (eol - line));
+  g_assert_nonnull (strstr (said, "NVreg_RestrictProfilingToAdminUsers=0"));
+  g_assert_nonnull (strstr (said, "as root"));
+  g_assert_null (strstr (eol, "--gpu-metrics")); /* said once */
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpint (diagnostics_with (db, 2, "cuptiPmSamplingEnable failed "
+                                            "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)"),
+                   ==, 1);
+  g_assert_cmpint (diagnostics_with (db, 2, "NVreg_RestrictProfilingToAdminUsers=0"), ==, 1);
+  g_assert_false (has_table (db, "GPU_METRICS"));
+  g_assert_false (has_table (db, "TARGET_INFO_GPU_METRICS"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), ==, 1);
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"), >=, 2);
+  assert_correlated (db, "CUPTI_ACTIVITY_KIND_KERNEL");
+  sqlite3_close (db);
+
+  /* a GPU or driver without PM sampling (FAKE_CUPTI_PM_UNSUPPORTED: CUPTI_ERROR_NOT_SUPPORTED) */
+  static const char *const unsupported[] = { "-s", "none", "--gpu-metrics", "--env",
+                                             "FAKE_CUPTI_PM_UNSUPPORTED=1", NULL };
+  g_autofree char *path_u = run_record (&run, "gpu-metrics-unsupported.sqlite", unsupported, args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.err, "sightline: --gpu-metrics: GPU 0: "
+                                     "cuptiPmSamplingGetCounterAvailability failed "
+                                     "(CUPTI_ERROR_NOT_SUPPORTED): this GPU or driver cannot "
+                                     "PM-sample"));
+  db = sl_test_open_db (path_u);
+  g_assert_cmpint (diagnostics_with (db, 2, "this GPU or driver cannot PM-sample"), ==, 1);
+  g_assert_false (has_table (db, "GPU_METRICS"));
+  g_assert_cmpint (count (db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), ==, 1);
+  sqlite3_close (db);
+}
+
 /* Without the option's value: refused before anything runs. */
 static void
 test_bad_mode (void)
@@ -1138,6 +1333,10 @@ main (int   argc,
   g_test_add_func ("/collector/fake-cupti/memory-usage", test_memory_usage);
   g_test_add_func ("/collector/fake-cupti/memory-absent", test_memory_absent);
   g_test_add_func ("/collector/fake-cupti/um-refused", test_um_refused);
+  g_test_add_func ("/collector/fake-cupti/gpu-metrics", test_gpu_metrics);
+  g_test_add_func ("/collector/fake-cupti/gpu-metrics-periodic", test_gpu_metrics_periodic);
+  g_test_add_func ("/collector/fake-cupti/gpu-metrics-absent", test_gpu_metrics_absent);
+  g_test_add_func ("/collector/fake-cupti/gpu-metrics-refused", test_gpu_metrics_refused);
   int r = g_test_run ();
   /* our daemon would exit by itself after a minute idle; do not leave it behind */
   g_autofree char *pidfile = g_build_filename (runtime_dir, "sightlined.sock.pid", NULL);

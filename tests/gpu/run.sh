@@ -11,7 +11,12 @@
 # cudaFree, managed memory touched by the host and a kernel, prefetched) is recorded with
 # --cuda-memory-usage --cuda-um-cpu-page-faults --cuda-um-gpu-page-faults: allocations and frees
 # (kinds, addresses, sizes, the calls that made them), migrations (copyKind 11/12, cause, address)
-# and page faults; where CUPTI refuses the unified-memory counters, that it said so.
+# and page faults; where CUPTI refuses the unified-memory counters, that it said so.  Then
+# tests/gpu/metrics.cu (a kernel keeping every SM busy for ~300 ms on each GPU) is recorded with
+# --gpu-metrics: GPU_METRICS rows for every GPU, named in TARGET_INFO_GPU_METRICS by nsys's names,
+# SMs Active above 0 while the kernel runs, ~10 kHz; where the driver refuses PM sampling
+# (counters for admin users only: NVreg_RestrictProfilingToAdminUsers), that it said so, once,
+# and those checks are skipped.
 #
 # Exit status: 0 all checks passed, 1 a check failed, 77 skipped (no GPU, driver or nvcc here).
 # Run from anywhere; uses ./build of the repository (configured and built here if needed;
@@ -460,6 +465,62 @@ if [ "$MEM_OK" = 1 ]; then
       "$(mq "SELECT (SELECT SUM(bytes) FROM $M WHERE copyKind = 11) || '|' || (SELECT SUM(bytes) FROM $M WHERE copyKind = 12) || '|' || (SELECT COUNT(*) FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS) || '|' || (SELECT SUM(numberOfPageFaults) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS)")"
     info "faulting CPU instructions (um_cpu_page_faults_sum)" \
       "$(mq "SELECT GROUP_CONCAT(v, ', ') FROM (SELECT s.value || 'x' || COUNT(*) AS v FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS c JOIN StringIds s ON s.id = c.CpuInstruction GROUP BY s.value ORDER BY COUNT(*) DESC LIMIT 5)")"
+  fi
+fi
+fi
+
+# ---- GPU metrics (not when re-checking a trace) ----------------------------------------------
+if [ -z "${SL_GPU_TRACE:-}" ]; then
+echo "-- GPU metrics (tests/gpu/metrics.cu, --gpu-metrics)"
+check "without --gpu-metrics: no GPU_METRICS, no TARGET_INFO_GPU_METRICS" \
+  "$(q "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('GPU_METRICS', 'TARGET_INFO_GPU_METRICS')")" 0
+MET_OK=1
+if ! "$NVCC" -O2 -arch=native -o "$WORK/metrics" tests/gpu/metrics.cu >"$WORK/nvcc-metrics.log" 2>&1 \
+   && ! "$NVCC" -O2 -o "$WORK/metrics" tests/gpu/metrics.cu >"$WORK/nvcc-metrics.log" 2>&1; then
+  cat "$WORK/nvcc-metrics.log"
+  check "nvcc tests/gpu/metrics.cu" "failed" "built"
+  MET_OK=0
+fi
+if [ "$MET_OK" = 1 ]; then
+  GTRACE="$WORK/metrics.sqlite"
+  timeout 300 build/sightline record -f -o "$GTRACE" -s none --gpu-metrics -- "$WORK/metrics" \
+    >"$WORK/metrics-recorded.txt" 2>&1
+  grc=$?
+  cat "$WORK/metrics-recorded.txt"
+  check "record metrics.cu with --gpu-metrics exits 0" "$grc" 0
+  gq () { TRACE="$GTRACE" q "$1"; }
+  NDEV="$(awk '$1 == "METRICS" && $2 == "devices" { print $3; exit }' "$WORK/metrics-recorded.txt")"
+  check "the kernels were recorded, one per GPU, whatever PM sampling did" \
+    "$(gq "SELECT COUNT(*) FROM $K")" "$NDEV"
+  refused="$(grep -c -e 'sightline: --gpu-metrics: GPU [0-9]*: .* failed (' \
+    -e 'sightline: --gpu-metrics: this CUPTI' "$WORK/metrics-recorded.txt")"
+  if [ "$refused" != 0 ]; then
+    echo "SKIP  GPU metrics: the driver or CUPTI refused PM sampling here (see the line above)"
+    check "the refusal said once on stderr, and in DIAGNOSTIC_EVENT" \
+      "$refused|$(gq "SELECT COUNT(*) FROM DIAGNOSTIC_EVENT WHERE text LIKE '--gpu-metrics: % failed (%' OR text LIKE '--gpu-metrics: this CUPTI%'")" "1|1"
+    info "GPUs with GPU_METRICS rows all the same (those before the one refused)" \
+      "$(gq "SELECT COUNT(DISTINCT typeId & 255) FROM GPU_METRICS" 2>/dev/null || echo 0)"
+  else
+    SMS="(SELECT m.* FROM GPU_METRICS m JOIN TARGET_INFO_GPU_METRICS i ON i.typeId = m.typeId AND i.metricId = m.metricId WHERE i.metricName = 'SMs Active [Throughput %]')"
+    check "GPU_METRICS rows for every GPU (typeId's low byte)" \
+      "$(gq "SELECT COUNT(DISTINCT typeId & 255) FROM GPU_METRICS")" "$NDEV"
+    check "every GPU_METRICS row named in TARGET_INFO_GPU_METRICS" \
+      "$(gq "SELECT COUNT(*) FROM GPU_METRICS m WHERE NOT EXISTS (SELECT 1 FROM TARGET_INFO_GPU_METRICS i WHERE i.typeId = m.typeId AND i.metricId = m.metricId)")" 0
+    check "SMs Active sampled on every GPU" \
+      "$(gq "SELECT COUNT(DISTINCT typeId & 255) FROM $SMS")" "$NDEV"
+    check "SMs Active above 0 while each GPU's long kernel runs" \
+      "$(gq "SELECT COUNT(*) FROM $K k WHERE (SELECT MAX(s.value) FROM $SMS s WHERE (s.typeId & 255) = k.deviceId AND s.timestamp BETWEEN k.start AND k.end) > 0")" "$NDEV"
+    check "SMs Active above 50 % on average during the kernels" \
+      "$(gq "SELECT AVG(s.value) > 50 FROM $SMS s JOIN $K k ON (s.typeId & 255) = k.deviceId AND s.timestamp BETWEEN k.start + 1000000 AND k.end - 1000000")" 1
+    check "~10 kHz: at least 5 samples a ms of kernel" \
+      "$(gq "SELECT MIN(n * 1000000 / (e - b) >= 5) FROM (SELECT k.deviceId, k.start AS b, k.end AS e, (SELECT COUNT(*) FROM $SMS s WHERE (s.typeId & 255) = k.deviceId AND s.timestamp BETWEEN k.start AND k.end) AS n FROM $K k)")" 1
+    check "samples inside the recording (the trace's clock, not the GPU's)" \
+      "$(gq "SELECT COUNT(*) FROM GPU_METRICS WHERE timestamp < (SELECT systemClockNs FROM TARGET_INFO_SESSION_START_TIME) OR timestamp > (SELECT MAX(end) FROM $R) + 1000000000")" 0
+    info "metrics on GPU 0" \
+      "$(gq "SELECT GROUP_CONCAT(metricName, ', ') FROM TARGET_INFO_GPU_METRICS WHERE (typeId & 255) = 0")"
+    check "sightline stats --report gpu_metrics_sum reads it" \
+      "$(build/sightline stats --report gpu_metrics_sum "$GTRACE" >"$WORK/metrics-stats.txt" 2>&1; echo $?)" 0
+    cat "$WORK/metrics-stats.txt"
   fi
 fi
 fi
