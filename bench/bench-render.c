@@ -9,12 +9,18 @@
  * windows and take turns every ten frames, so that a slow stretch of a shared machine hits both
  * alike.  Not a test: prints, asserts nothing.  BENCH_LEVEL=k measures level k only (0 = whole
  * trace), for a profiler; BENCH_PNG=DIR saves each trace's first frame of each level there, to
- * look at; BENCH_NVTXPROJ=1 opens the "NVTX (projected)" groups first; BENCH_SWAP=N measures N
+ * look at; BENCH_NVTXPROJ=1 opens the "NVTX (projected)" groups first; BENCH_METRICS=1 opens
+ * every GPU's folded GPU metrics ("N more metrics": all its metric rows shown, not only SMs
+ * Active); BENCH_CPU=1 counts the process's CPU time (every thread's: the frame's worker and
+ * the renderer run in it) instead of wall time, steadier on a shared, loaded machine where a
+ * frame waits for a core; BENCH_BOUND=B prints the worst level's ratio against the bound B (a trace with GPU
+ * metrics against the same trace without them: 1.2); BENCH_SWAP=N measures N
  * live updates instead (bench_swap).  A TRACE that is a folder: its *.sqlite and *.json[.gz]
  * files loaded merged (sl_trace_load_merged), as `sightline --merge` shows them (64 ranks of 1 M
  * events: bench-merge --traces 64 writes them). */
 #include <gtk/gtk.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "sl-cpu-util.h"
 #include "sl-sort.h"
@@ -68,25 +74,38 @@ spin (void)
     ;
 }
 
+static gboolean cpu_time;   /* BENCH_CPU=1: the process's CPU time, not wall time */
+
+static gint64
+now_us (void)
+{
+  struct timespec ts;
+
+  if (!cpu_time)
+    return g_get_monotonic_time ();
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 static double
 frame_ms (GtkWidget  *view,
           double     *snap_ms,
           const char *png)
 {
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (view));
-  gint64 a = g_get_monotonic_time (), b;
+  gint64 a = now_us (), b;
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderNode *node;
   GdkTexture *texture;
 
   GTK_WIDGET_GET_CLASS (view)->snapshot (view, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
-  b = g_get_monotonic_time ();
+  b = now_us ();
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (view),
                                                               gtk_widget_get_height (view)));
   *snap_ms = (b - a) / 1000.0;
-  a = g_get_monotonic_time () - a;
+  a = now_us () - a;
   if (png != NULL && !gdk_texture_save_to_png (texture, png))
     g_printerr ("bench-render: could not write %s\n", png);
   g_object_unref (texture);
@@ -113,6 +132,26 @@ open_nvtxproj (SlTimelineView *view)
     g_main_context_iteration (NULL, TRUE);
   spin ();
   g_print ("NVTX (projected) rows computed in %.1f s\n", (g_get_monotonic_time () - t) / 1e6);
+}
+
+/* BENCH_METRICS=1: every GPU's "N more metrics" group opened (they start folded). */
+static void
+open_metrics (SlTimelineView *view)
+{
+  guint opened = 0;
+
+  for (guint i = 0; i < view->rows->len; i++)
+    {
+      const Row *r = &g_array_index (view->rows, Row, i);
+      if (r->kind == ROW_GROUP && r->collapsed && r->label != NULL
+          && g_str_has_suffix (r->label, "more metrics"))
+        {
+          _sl_timeline_toggle_group (view, (gint) i);
+          opened++;
+        }
+    }
+  spin ();
+  g_print ("GPU metrics: %u folded groups opened\n", opened);
 }
 
 /* One trace in its own window and view. */
@@ -168,6 +207,8 @@ bench_open (Bench      *b,
   spin ();
   if (g_getenv ("BENCH_NVTXPROJ") != NULL)
     open_nvtxproj (SL_TIMELINE_VIEW (b->view));
+  if (g_getenv ("BENCH_METRICS") != NULL)
+    open_metrics (SL_TIMELINE_VIEW (b->view));
   b->start = sl_trace_get_start (b->trace);
   b->end = sl_trace_get_end (b->trace);
   b->rand = g_rand_new_with_seed (42);
@@ -323,6 +364,7 @@ main (int   argc,
     frames = MAX (atoi (argv[3]), 1);
   if (g_getenv ("BENCH_LEVEL") != NULL)
     only_level = atoi (g_getenv ("BENCH_LEVEL"));
+  cpu_time = g_getenv ("BENCH_CPU") != NULL;
   g_setenv ("GTK_A11Y", "none", FALSE);
   gtk_init ();
   bench_open (&big, argv[1], frames);
@@ -366,11 +408,26 @@ main (int   argc,
   if (two)
     {
       bench_print (&small, n_spans);
+      double worst = 0;
+      guint worst_level = 0;
       g_print ("cost ratio %s / %s (median frame time, same span):\n", argv[1], argv[2]);
       for (guint i = 0; i < n_spans; i++)
         if (only_level < 0 || (gint) i == only_level)
-          g_print ("  level %u (%" G_GINT64_FORMAT " ns): %.2f\n", i, spans[i],
-                   big.levels[i].median_ms / MAX (small.levels[i].median_ms, 1e-3));
+          {
+            double ratio = big.levels[i].median_ms / MAX (small.levels[i].median_ms, 1e-3);
+            g_print ("  level %u (%" G_GINT64_FORMAT " ns): %.2f\n", i, spans[i], ratio);
+            if (ratio > worst)
+              {
+                worst = ratio;
+                worst_level = i;
+              }
+          }
+      if (g_getenv ("BENCH_BOUND") != NULL)
+        {
+          double bound = g_ascii_strtod (g_getenv ("BENCH_BOUND"), NULL);
+          g_print ("worst level %u: %.2f× (bound %.2f×: %s)\n", worst_level, worst, bound,
+                   worst <= bound ? "within" : "OVER");
+        }
     }
   return 0;
 }

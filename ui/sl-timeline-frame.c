@@ -83,6 +83,14 @@ frame_job_run (gpointer data)
         {
         case TASK_UTIL_KERNELS:
         case TASK_UTIL_ANY:
+          /* from SMs Active: both series in one task (the busy one is made of the other) */
+          if (_sl_timeline_util_sm_series (job->self, t->gpu) >= 0)
+            {
+              if (t->kind == TASK_UTIL_KERNELS)
+                _sl_timeline_metrics_util_fill (job->self, t->gpu, job->t0, job->t1, job->width,
+                                                u->kernels, u->any);
+              break;
+            }
           sl_trace_gpu_utilization_buckets (job->self->trace, t->gpu,
                                             t->kind == TASK_UTIL_ANY ? SL_UTIL_ANY
                                                                      : SL_UTIL_KERNELS,

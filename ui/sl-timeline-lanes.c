@@ -307,6 +307,7 @@ menu_model (SlTimelineView *self)
     }
   if (r != NULL && r->kind == ROW_GROUP)
     menu_add (lane, r->collapsed ? "Expand" : "Collapse", "timeline.toggle-collapse");
+  _sl_timeline_metrics_menu (self, r, lane);
   if (r != NULL && name == NULL)
     menu_add (lane, "Copy Name", "timeline.copy-name");
   menu_add (lanes, "Filter Lanes…", "timeline.filter-lanes");

@@ -125,9 +125,20 @@ legend_content (SlTimelineView *self)
               "Many events in one pixel: the shade says how much of it they fill");
 
   legend_heading (grid, &row, "Utilization rows (0–100%)");
-  legend_row (grid, &row, &p->util_kernels, "██", "Busy: kernels running");
+  legend_row (grid, &row, &p->util_kernels, "██",
+              self->util_sm ? "Busy: SMs Active (GPU metrics), where a GPU has them; kernels "
+                              "running elsewhere"
+                            : "Busy: kernels running");
   legend_row (grid, &row, &p->util_copies, "██", "Busy: copies or sets, no kernel running");
   legend_row (grid, &row, &p->idle, "██", threshold);
+
+  if (self->metrics != NULL)
+    {
+      legend_heading (grid, &row, "GPU metrics rows");
+      legend_row (grid, &row, &p->util_kernels, "██",
+                  "Per pixel the time-weighted mean, the max lighter above it; % metrics 0–100, "
+                  "others 0 to their largest sample");
+    }
 
   legend_states (self, grid, &row);
 

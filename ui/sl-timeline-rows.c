@@ -1,6 +1,7 @@
 /* sl-timeline-rows.c: the timeline's rows: lane-header tree, collapse, vadjustment, headers. */
 #include "sl-timeline-view-private.h"
 #include "sl-memory.h"
+#include "sl-metrics.h"
 #include "sl-format.h"
 
 gint
@@ -43,7 +44,7 @@ _sl_timeline_row_clear (gpointer data)
 static gboolean
 collapsed_by_default (const char *key)
 {
-  return key[0] == 'q' || key[0] == 'n';
+  return key[0] == 'q' || key[0] == 'n' || key[0] == 'm';
 }
 
 typedef struct
@@ -137,7 +138,8 @@ add_row (SlTimelineView *self,
       if (r.collapsed && !b->expand_all)
         b->collapsed_level = level;
     }
-  else if (kind == ROW_GPU_UTIL || kind == ROW_CPU_UTIL || kind == ROW_GPU_MEMORY)
+  else if (kind == ROW_GPU_UTIL || kind == ROW_CPU_UTIL || kind == ROW_GPU_MEMORY
+           || kind == ROW_GPU_METRIC)
     r.h = ROW_UTIL_H;
   else if (kind == ROW_NVTX_PROJ)
     r.h = ROW_NVTX_H;
@@ -341,6 +343,8 @@ _sl_timeline_row_tooltip (SlTimelineView *self,
                               window != NULL ? window : "", window != NULL ? "\n" : "",
                               100 * self->util_threshold);
     }
+  if (r->kind == ROW_GPU_METRIC)
+    return _sl_timeline_metrics_row_tooltip (self, r);
   if (r->kind != ROW_GROUP || r->key == NULL || !g_str_has_prefix (r->key, "p:"))
     return NULL;
   gpid = g_ascii_strtoull (r->key + 2, NULL, 10);
@@ -381,9 +385,9 @@ _sl_timeline_configure_vadjustment (SlTimelineView *self)
  * collapsed group per process, so that idle workers do not push the busy threads off screen. */
 #define QUIET_MAX_EVENTS 4
 
-/* Groups whose key starts with 'q' (the quiet threads) or 'n' (a GPU's projected NVTX) are
- * collapsed unless the set names them: the set holds the groups whose state differs from their
- * default. */
+/* Groups whose key starts with 'q' (the quiet threads), 'n' (a GPU's projected NVTX) or 'm' (a
+ * GPU's metrics other than SMs Active) are collapsed unless the set names them: the set holds
+ * the groups whose state differs from their default. */
 gboolean
 _sl_timeline_group_collapsed (SlTimelineView *self,
                               const char     *key)
@@ -701,6 +705,37 @@ add_nvtxproj_rows (SlTimelineView *self,
       g_array_index (self->rows, Row, self->rows->len - 1).track = k;
 }
 
+/* "GPU metrics" under a GPU (sl-timeline-metrics.c): a row per metric series of the GPU in the
+ * model's order, SMs Active on top and open, the others in a group of their own, folded. */
+static void
+add_metrics_rows (SlTimelineView *self,
+                  RowBuild       *b,
+                  guint           g,
+                  const char     *tag)
+{
+  guint n = sl_metrics_get_n_series (self->trace), n_gpu = 0;
+  gint sm = _sl_timeline_metrics_sm_active (self, g);
+
+  for (guint i = 0; i < n; i++)
+    n_gpu += sl_metrics_get_series (self->trace, i)->gpu == (gint) g;
+  if (n_gpu == 0)
+    return;
+  add_row (self, b, ROW_GROUP, 1, -1, (gint) g, g_strdup_printf ("M:%s", tag),
+           g_strdup ("GPU metrics"));
+  if (sm >= 0 && add_row (self, b, ROW_GPU_METRIC, 2, -1, (gint) g, NULL,
+                          _sl_timeline_metrics_title (self, (guint) sm)))
+    g_array_index (self->rows, Row, self->rows->len - 1).track = sm;
+  if (n_gpu == (sm >= 0 ? 1u : 0u))
+    return;
+  add_row (self, b, ROW_GROUP, 2, -1, (gint) g, g_strdup_printf ("m:%s", tag),
+           g_strdup_printf (sm >= 0 ? "%u more metrics" : "%u metrics", n_gpu - (sm >= 0)));
+  for (guint i = 0; i < n; i++)
+    if (sl_metrics_get_series (self->trace, i)->gpu == (gint) g && (gint) i != sm
+        && add_row (self, b, ROW_GPU_METRIC, 3, -1, (gint) g, NULL,
+                    _sl_timeline_metrics_title (self, i)))
+      g_array_index (self->rows, Row, self->rows->len - 1).track = (gint) i;
+}
+
 /* One GPU's lanes [from, to), sorted by process, context, stream, kind: a group per context and
  * per stream with GPU work.  Host-side synchronization is no GPU work: its lane goes with the
  * stream it waits for when that stream has work, else under the context as "Host waits", never
@@ -728,10 +763,13 @@ add_gpu_rows (SlTimelineView *self,
                 : unnamed  ? g_steal_pointer (&plain)
                            : g_strdup_printf ("GPU %u: %s", gpu->device_id, gname);
   add_row (self, b, ROW_GROUP, 0, -1, (gint) g, g_strdup_printf ("g:%s", tag), title);
-  add_row (self, b, ROW_GPU_UTIL, 1, -1, (gint) g, NULL, g_strdup ("Utilization"));
+  add_row (self, b, ROW_GPU_UTIL, 1, -1, (gint) g, NULL,
+           g_strdup (_sl_timeline_util_sm_series (self, g) >= 0 ? "Utilization (SMs Active)"
+                                                                 : "Utilization"));
   gint memory = sl_memory_find_gpu_series (self->trace, (gint) g);
   if (memory >= 0 && add_row (self, b, ROW_GPU_MEMORY, 1, -1, (gint) g, NULL, g_strdup ("Memory")))
     g_array_index (self->rows, Row, self->rows->len - 1).track = memory;
+  add_metrics_rows (self, b, g, tag);
   if (from >= to)
     return;
   add_row (self, b, ROW_GPU_ALL, 1, -1, (gint) g, NULL, g_strdup ("All streams"));
@@ -991,6 +1029,8 @@ _sl_timeline_draw_headers (SlTimelineView *self,
       else if (r->kind == ROW_CPU_UTIL)
         _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x, y + 3, HEADER_W - x - 6,
                                 tc);
+      else if (r->kind == ROW_GPU_METRIC)
+        _sl_timeline_metrics_header (self, snapshot, r, x, y, tc);
       else if (!_sl_timeline_row_continues (self, i))
         _sl_timeline_draw_text (self, snapshot, SL_NO_STR, r->label, x,
                                 y + (r->h - self->text_h) / 2, HEADER_W - x - 6, tc);

@@ -5,6 +5,7 @@
  * all of that together is below the threshold: a GPU 99 % busy copying is not idle (issue 28,
  * item 2). */
 #include "sl-timeline-view-private.h"
+#include "sl-metrics.h"
 #include "sl-utilization.h"
 
 /* Makes `u` the cache of [t0, t1) in n columns, its series sized for them but not computed;
@@ -40,7 +41,8 @@ util_ensure (SlTimelineView *self,
 {
   UtilCache *u = &self->util[gpu];
 
-  if (!_sl_timeline_util_prepare (u, t0, t1, n))
+  if (!_sl_timeline_util_prepare (u, t0, t1, n)
+      || _sl_timeline_metrics_util_fill (self, gpu, t0, t1, n, u->kernels, u->any))
     return;
   sl_trace_gpu_utilization_buckets (self->trace, gpu, SL_UTIL_KERNELS, t0, t1, n, u->kernels);
   sl_trace_gpu_utilization_buckets (self->trace, gpu, SL_UTIL_ANY, t0, t1, n, u->any);
@@ -82,6 +84,16 @@ util_split_text (double kernels,
                           100 * kernels, 100 * MAX (any - kernels, 0.0));
 }
 
+/* The same from SMs Active (the GPU metrics): `sm` ⊂ `any`, the rest copies or sets with no
+ * kernel. */
+static char *
+util_sm_text (double sm,
+              double any)
+{
+  return g_strdup_printf ("GPU busy %.1f%%: SMs Active %.1f%% (GPU metrics), copies and sets "
+                          "%.1f%%", 100 * any, 100 * sm, 100 * MAX (any - sm, 0.0));
+}
+
 char *
 _sl_timeline_util_text (SlTimelineView *self,
                         guint           gpu,
@@ -94,6 +106,8 @@ _sl_timeline_util_text (SlTimelineView *self,
   u = _sl_timeline_util_current (self, gpu);
   if (col >= u->n)
     return NULL;
+  if (_sl_timeline_util_sm_series (self, gpu) >= 0)
+    return util_sm_text (u->kernels[col], u->any[col]);
   return util_split_text (u->kernels[col], u->any[col]);
 }
 
@@ -110,8 +124,19 @@ _sl_timeline_util_window_text (SlTimelineView *self,
   sl_viewport_get_visible (self->viewport, &t0, &t1);
   if (t1 <= t0)
     return NULL;
-  split = util_split_text (sl_trace_gpu_utilization (self->trace, gpu, SL_UTIL_KERNELS, t0, t1),
-                           sl_trace_gpu_utilization (self->trace, gpu, SL_UTIL_ANY, t0, t1));
+  double kernels = sl_trace_gpu_utilization (self->trace, gpu, SL_UTIL_KERNELS, t0, t1);
+  double any = sl_trace_gpu_utilization (self->trace, gpu, SL_UTIL_ANY, t0, t1);
+  gint sm = _sl_timeline_util_sm_series (self, gpu);
+  SlMetricStats st;
+  if (sm >= 0)
+    {
+      double active = sl_metrics_stats (self->trace, (guint) sm, t0, t1, &st)
+                        ? CLAMP (st.mean / 100, 0.0, 1.0)
+                        : 0;
+      split = util_sm_text (active, MIN (active + MAX (any - kernels, 0.0), 1.0));
+    }
+  else
+    split = util_split_text (kernels, any);
   return g_strdup_printf ("In view: %s\nShaded idle where busy < %.0f%%", split,
                           100 * self->util_threshold);
 }

@@ -48,6 +48,7 @@ typedef enum
   ROW_GRAPHS,    /* a kernels lane's CUDA graph launches, a box each (sl-timeline-graphs.c) */
   ROW_GRAPH_NODES, /* the kernels of the launches of that lane that are open */
   ROW_GPU_MEMORY, /* a GPU's memory in use (`track`: its sl_memory series; sl-timeline-memory.c) */
+  ROW_GPU_METRIC, /* a GPU metric's samples (`track`: its sl_metrics series; sl-timeline-metrics.c) */
 } RowKind;
 
 typedef struct
@@ -194,6 +195,8 @@ struct _SlTimelineView
   SlTime         ruler_base;     /* base of relative ruler labels, -1 when absolute */
   SlColorMode    color_mode;
   gboolean       util_overlay;
+  gboolean       util_sm;        /* utilization from the GPU metrics' SMs Active where a GPU has
+                                  * that series, not from kernel coverage (sl-timeline-metrics.c) */
   double         loading_fraction;  /* sl_timeline_view_set_loading_fraction, -1: none */
   double         util_threshold;
 
@@ -250,6 +253,8 @@ struct _SlTimelineView
   SlFlame      **flames_stale;   /* per lane: the flame of the trace a live update replaced,
                                   * drawn until the lane's own is built; n_flames_stale */
   guint          n_flames_stale;
+  struct _SlMetricsState *metrics; /* the GPU metrics rows' scales and scratch, NULL when the
+                                    * trace has no metrics (sl-timeline-metrics.c) */
   struct _SlCritPathState *critpath; /* the critical path drawn (sl-timeline-critpath.c), NULL
                                       * when none */
 };
@@ -946,6 +951,53 @@ gboolean _sl_timeline_memory_hit     (SlTimelineView *self,
                                       SlEventRef     *ref,
                                       SlLodItem      *item);
 
+/* sl-timeline-metrics.c: nsys's GPU metrics as rows of a "GPU metrics" group under each GPU,
+ * and SMs Active as the utilization rows' and overlay's source (the "timeline.util-from-sm"
+ * action of the utilization row's menu) */
+void     _sl_timeline_metrics_class_init   (GtkWidgetClass *widget_class);
+/* After the view's trace changed (and at finalize, with no trace): the state of the new one. */
+void     _sl_timeline_metrics_reset        (SlTimelineView *self);
+/* The SMs Active series of a GPU (index), -1 when it has none. */
+gint     _sl_timeline_metrics_sm_active    (SlTimelineView *self,
+                                            guint           gpu);
+/* The row title of series i: its name less the unit in brackets. */
+char    *_sl_timeline_metrics_title        (SlTimelineView *self,
+                                            guint           series);
+void     _sl_timeline_metrics_draw         (SlTimelineView *self,
+                                            GtkSnapshot    *snapshot,
+                                            const Frame    *f,
+                                            const Row      *r,
+                                            double          y);
+void     _sl_timeline_metrics_header       (SlTimelineView *self,
+                                            GtkSnapshot    *snapshot,
+                                            const Row      *r,
+                                            double          x,
+                                            double          y,
+                                            const GdkRGBA  *tc);
+char    *_sl_timeline_metrics_tooltip      (SlTimelineView *self,
+                                            const Row      *r,
+                                            double          x);
+char    *_sl_timeline_metrics_row_tooltip  (SlTimelineView *self,
+                                            const Row      *r);
+/* The utilization menu's choice of source, where the row's GPU has SMs Active. */
+void     _sl_timeline_metrics_menu         (SlTimelineView *self,
+                                            const Row      *r,
+                                            GMenu          *section);
+/* The SMs Active series the utilization of `gpu` is drawn from, -1 when kernel coverage (the
+ * choice is off, or the GPU has no such series).  Safe on the frame's worker thread. */
+gint     _sl_timeline_util_sm_series       (SlTimelineView *self,
+                                            guint           gpu);
+/* Fills n columns of [t0, t1) with SMs Active (0 … 1) as `kernels` and, as `any`, that plus the
+ * share with copies or sets and no kernel; FALSE (nothing filled) where `gpu` is drawn from
+ * kernel coverage.  Reads the trace only: the frame's worker thread runs it. */
+gboolean _sl_timeline_metrics_util_fill    (SlTimelineView *self,
+                                            guint           gpu,
+                                            SlTime          t0,
+                                            SlTime          t1,
+                                            guint           n,
+                                            double         *kernels,
+                                            double         *any);
+
 /* sl-timeline-legend.c */
 void _sl_timeline_legend_toggle (SlTimelineView *self);
 void _sl_timeline_legend_dispose (SlTimelineView *self);
@@ -1033,7 +1085,8 @@ GtkWidget  *sl_timeline_view_get_filter_popover (SlTimelineView *self);
 gboolean    sl_timeline_view_get_arrow          (SlTimelineView   *self,
                                                  graphene_point_t *from,
                                                  graphene_point_t *to);
-/* Kernel utilization (0 … 1) the utilization row shows at widget x for `gpu`, and the time
+/* Kernel utilization (0 … 1; SMs Active with the view's util_sm, where the GPU has it) the
+ * utilization row shows at widget x for `gpu`, and the time
  * window [t0, t1) of that pixel column; -1 when x is not over the lanes. */
 double      sl_timeline_view_get_util_value     (SlTimelineView *self,
                                                  guint           gpu,

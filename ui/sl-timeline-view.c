@@ -175,6 +175,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
         _sl_timeline_graphs_draw (self, snapshot, &f, r, y);
       else if (r->kind == ROW_GPU_MEMORY)
         _sl_timeline_memory_draw (self, snapshot, &f, r, y);
+      else if (r->kind == ROW_GPU_METRIC)
+        _sl_timeline_metrics_draw (self, snapshot, &f, r, y);
       else
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y + r->h - 1, f.width, 1));
@@ -440,6 +442,7 @@ sl_timeline_view_class_init (SlTimelineViewClass *klass)
   _sl_timeline_input_class_init (widget_class);
   _sl_timeline_lanes_class_init (widget_class);
   _sl_timeline_critpath_class_init (widget_class);
+  _sl_timeline_metrics_class_init (widget_class);
   gtk_widget_class_set_css_name (widget_class, "sltimeline");
 }
 
@@ -640,6 +643,7 @@ set_trace (SlTimelineView *self,
   self->highlight_name = SL_NO_STR;
   self->trace = trace;
   _sl_timeline_nvtxproj_reset (self);
+  _sl_timeline_metrics_reset (self);   /* before the rows: they ask it for SMs Active */
 
   if (trace != NULL)
     {
