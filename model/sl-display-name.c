@@ -77,8 +77,25 @@ sl_trace_display_name (SlTrace    *trace,
   return id < d->n ? d->names[id] : sl_trace_str (trace, id);
 }
 
+/* Whether every copy of a copy lane is a migration: stops at the first that is not, so a lane of
+ * ordinary copies costs one look. */
+static gboolean
+all_migrations (SlTrace      *trace,
+                const SlLane *lane)
+{
+  for (gsize k = 0; k < lane->n_events; k++)
+    {
+      const SlCopyInfo *info = lane->events[k].aux < trace->copy_infos->len
+                               ? sl_trace_get_copy_info (trace, lane->events[k].aux) : NULL;
+      if (info == NULL || !SL_COPY_KIND_IS_UNIFIED (info->copy_kind))
+        return FALSE;
+    }
+  return lane->n_events > 0;
+}
+
 const char *
-sl_lane_display_title (const SlLane *lane)
+sl_lane_display_title (SlTrace      *trace,
+                       const SlLane *lane)
 {
   g_return_val_if_fail (lane != NULL, "");
 
@@ -89,7 +106,8 @@ sl_lane_display_title (const SlLane *lane)
     case SL_LANE_OSRT: return "OS runtime";
     case SL_LANE_SAMPLES: return "CPU samples";
     case SL_LANE_KERNELS: return "Kernels";
-    case SL_LANE_MEMCPY: return "Memcpy";
+    case SL_LANE_MEMCPY:
+      return trace != NULL && all_migrations (trace, lane) ? "Unified memory" : "Memcpy";
     case SL_LANE_MEMSET: return "Memset";
     case SL_LANE_GRAPHS: return "CUDA graphs";
     /* synchronization records: the host waited, the GPU was not busy */

@@ -18,7 +18,10 @@ gsize       sl_api_display_length  (const char *name);
 /* What a lane is called wherever it is shown (the timeline's rows, the events table, its CSV):
  * its kind ("CUDA API", "Host waits", "Thread state (derived)"), never its depth: a thread's
  * nesting lanes read as one row that grows in depth, as nsys-ui shows them, not "NVTX 1 … NVTX
- * 10".  A static string. */
-const char *sl_lane_display_title  (const SlLane *lane);
+ * 10"; "Unified memory" for copies that are all unified-memory migrations (copyKind 11 … 13,
+ * as nsys writes them on a stream of their own), which `trace` (NULL: not asked) tells.  A
+ * static string. */
+const char *sl_lane_display_title  (SlTrace      *trace,
+                                    const SlLane *lane);
 
 G_END_DECLS

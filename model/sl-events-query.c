@@ -329,7 +329,7 @@ sl_events_lane_title (SlTrace      *trace,
 
   g_return_val_if_fail (trace != NULL && lane != NULL, NULL);
   /* the timeline's title for it: no depth ("NVTX", not "NVTX 1"), "Host waits" */
-  what = sl_lane_display_title (lane);
+  what = sl_lane_display_title (trace, lane);
   if (lane->gpu >= 0 && (guint) lane->gpu < sl_trace_get_n_gpus (trace))
     return g_strdup_printf ("GPU %u · Stream %u · %s",
                             sl_trace_get_gpu (trace, (guint) lane->gpu)->device_id,

@@ -356,7 +356,7 @@ test_nested_lane_names (void)
       g_assert_false (g_regex_match (numbered, summary, 0, NULL));
       g_assert_false (g_regex_match (numbered, cell, 0, NULL));
       g_assert_cmpstr (cell, ==, title);
-      g_assert_true (g_str_has_suffix (title, sl_lane_display_title (lane)));
+      g_assert_true (g_str_has_suffix (title, sl_lane_display_title (trace, lane)));
       g_assert_true (g_str_has_suffix (summary, depth));
       if (checked++ == 0)
         sl_test_screenshot (GTK_WIDGET (window), "ui-events-nested-lane");

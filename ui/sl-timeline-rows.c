@@ -254,9 +254,10 @@ rows_finish (SlTimelineView *self,
  * header (_sl_timeline_row_continues), as nsys-ui shows them, not "NVTX 1 … NVTX 10"; the events
  * table calls it the same (sl_lane_display_title). */
 static char *
-lane_title (const SlLane *lane)
+lane_title (SlTrace      *trace,
+            const SlLane *lane)
 {
-  return g_strdup (sl_lane_display_title (lane));
+  return g_strdup (sl_lane_display_title (trace, lane));
 }
 
 /* The pid of a process as the trace's process table has it (global pids carry more bytes). */
@@ -466,7 +467,7 @@ add_thread_rows (SlTimelineView   *self,
       const SlLane *lane = sl_trace_get_lane (self->trace, t->first + k);
       add_row (self, b, ROW_LANE, level + 1, (gint) (t->first + k), -1, NULL,
                lane->kind == SL_LANE_SAMPLES ? _sl_timeline_flame_title (self, lane)
-                                             : lane_title (lane));
+                                             : lane_title (self->trace, lane));
     }
 }
 
@@ -817,7 +818,8 @@ add_gpu_rows (SlTimelineView *self,
                    cur_stream == G_MAXUINT32 ? g_strdup ("No stream")
                                              : g_strdup_printf ("Stream %u", cur_stream));
         }
-      add_row (self, b, ROW_LANE, 3, (gint) i, (gint) g, NULL, lane_title (lane));
+      add_row (self, b, ROW_LANE, 3, (gint) i, (gint) g, NULL,
+               lane_title (self->trace, lane));
       /* graph launches traced node by node: a box each, opened into their nodes beneath */
       const SlGraphGroup *groups;
       if (lane->kind == SL_LANE_KERNELS && sl_trace_get_graph_groups (self->trace, i, &groups) > 0
