@@ -494,5 +494,7 @@ void _sl_rule_memory_churn    (SlAnalyzeCtx *ctx);
 void _sl_rule_memory_growth   (SlAnalyzeCtx *ctx);
 void _sl_rule_memory_peak     (SlAnalyzeCtx *ctx);
 void _sl_rule_um_migrations   (SlAnalyzeCtx *ctx);
+/* sl-analyze-metrics.c: kernels the GPU metrics show leaving SMs idle or holding few warps */
+void _sl_rule_low_sm_activity (SlAnalyzeCtx *ctx);
 
 G_END_DECLS

@@ -1,6 +1,6 @@
 /* sl-analyze.c: the registry of `sightline analyze`: the table of rules and their thresholds,
- * `--set` parsing, and running the rules (sl-analyze-gpu.c, -bound.c, -sync.c, -kernels.c) over a
- * trace or a window of it, most costly finding first.
+ * `--set` parsing, and running the rules (sl-analyze-gpu.c, -bound.c, -sync.c, -kernels.c,
+ * -metrics.c …) over a trace or a window of it, most costly finding first.
  *
  * Each rule reads the model (lanes, GPU busy unions, kernel and copy tables) and adds findings
  * with their time range, where they happen, the figures that show it, what they cost and what to
@@ -102,6 +102,14 @@ static const SlRuleParam p_memory_peak[] = {
   { "share", SL_PARAM_FRACTION, 0.90, "a peak above this share of the GPU's memory is near full" },
   { NULL, 0, 0, NULL },
 };
+static const SlRuleParam p_low_sm_activity[] = {
+  { "sm_active", SL_PARAM_FRACTION, 0.50, "SMs Active over a kernel's runs below this is low" },
+  { "occupancy", SL_PARAM_FRACTION, 0.20,
+    "achieved occupancy (warps per active SM cycle ÷ the SM's maximum) below this is low" },
+  { "share", SL_PARAM_FRACTION, 0.10, "smallest share of the GPU's busy time worth reporting" },
+  { "time", SL_PARAM_DURATION, 1.0 * SL_MS, "smallest GPU time of a kernel worth reporting" },
+  { NULL, 0, 0, NULL },
+};
 static const SlRuleParam p_idle_breakdown[] = {
   { "idle", SL_PARAM_FRACTION, 0.20, "reported when the GPU is idle this share of the trace" },
   { NULL, 0, 0, NULL },
@@ -128,6 +136,7 @@ enum
   RULE_MEMORY_GROWTH,
   RULE_MEMORY_PEAK,
   RULE_UM_MIGRATIONS,
+  RULE_LOW_SM_ACTIVITY,
   N_RULES
 };
 
@@ -184,6 +193,10 @@ static const SlRule rules[N_RULES + 1] = {
   { "um_migrations", "Unified-memory page faults",
     "GPU time in unified-memory migrations made on page faults (the kernel or host waited for "
     "them) against prefetches, by the trace's causes", p_um_migrations },
+  { "low_sm_activity", "Low SM activity",
+    "kernels taking a large share of a GPU's busy time while its GPU metrics show SMs mostly idle "
+    "or few warps per active SM (achieved occupancy), with the theoretical occupancy's limit "
+    "(GPU_METRICS, nsys --gpu-metrics-devices)", p_low_sm_activity },
   { NULL, NULL, NULL, NULL },
 };
 
@@ -447,7 +460,7 @@ static const RuleFunc rule_funcs[N_RULES] = {
   _sl_rule_tiny_kernels,   _sl_rule_low_occupancy,   _sl_rule_tail_effect,
   _sl_rule_launch_latency, _sl_rule_idle_breakdown,  _sl_rule_straggler,
   _sl_rule_memory_churn,   _sl_rule_memory_growth,   _sl_rule_memory_peak,
-  _sl_rule_um_migrations,
+  _sl_rule_um_migrations,  _sl_rule_low_sm_activity,
 };
 
 /* The order rules run in: the views of the idle account ask for idle time most specific cause
@@ -457,7 +470,7 @@ static const RuleFunc rule_funcs[N_RULES] = {
 static const guint run_order[N_RULES] = {
   RULE_LAUNCH_LATENCY, RULE_SYNC_MEMCPY, RULE_PAGEABLE_MEMCPY, RULE_SYNC_MEMSET, RULE_SYNC_API,
   RULE_TINY_KERNELS,   RULE_GPU_GAPS,    RULE_CPU_BOUND,       RULE_GPU_BOUND,   RULE_COPY_BOUND,
-  RULE_LOW_OCCUPANCY,  RULE_TAIL_EFFECT, RULE_STRAGGLER,       RULE_GPU_UTIL,
+  RULE_LOW_OCCUPANCY,  RULE_TAIL_EFFECT, RULE_LOW_SM_ACTIVITY, RULE_STRAGGLER, RULE_GPU_UTIL,
   RULE_IDLE_BREAKDOWN, RULE_MEMORY_CHURN, RULE_MEMORY_GROWTH, RULE_MEMORY_PEAK,
   RULE_UM_MIGRATIONS,
 };

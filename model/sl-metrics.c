@@ -201,6 +201,152 @@ sl_metrics_columns (SlTrace *trace,
     }
 }
 
+void
+sl_metric_stats_merge (SlMetricStats       *sum,
+                       const SlMetricStats *x)
+{
+  g_return_if_fail (sum != NULL && x != NULL);
+  if (x->n == 0)
+    return;
+  if (sum->n == 0 || x->min < sum->min)
+    sum->min = x->min;
+  if (sum->n == 0 || x->max > sum->max)
+    sum->max = x->max;
+  sum->n += x->n;
+  sum->covered = _sl_time_add (sum->covered, x->covered);
+  sum->integral += x->integral;
+  sum->mean = sum->covered > 0 ? sum->integral / (double) sum->covered : 0;
+}
+
+GArray *
+sl_metrics_means (SlTrace *trace,
+                  gint     gpu,
+                  SlTime   t0,
+                  SlTime   t1)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (SlMetricMean));
+
+  /* ~20 series a GPU, 10^1 … 10^3 in all: a walk, not a search */
+  for (guint i = 0; i < trace->metric_series->len; i++)
+    {
+      SlMetricMean m = { .series = i };
+      if (series_at (trace, i)->gpu == gpu && t0 < t1
+          && stats_between (series_at (trace, i), sl_metrics_get_times (trace, i),
+                            sl_metrics_get_values (trace, i), t0, t1, &m.stats))
+        g_array_append_val (out, m);
+    }
+  return out;
+}
+
+void
+sl_metrics_occupancy_series (SlTrace           *trace,
+                             gint               gpu,
+                             SlOccupancySeries *out)
+{
+  g_return_if_fail (trace != NULL && out != NULL);
+  out->warps = sl_metrics_find_series (trace, gpu, SL_METRIC_WARPS_IN_FLIGHT);
+  out->sms_active = sl_metrics_find_series (trace, gpu, SL_METRIC_SMS_ACTIVE);
+  out->unallocated = sl_metrics_find_series (trace, gpu, SL_METRIC_UNALLOCATED);
+}
+
+gboolean
+sl_metrics_occupancy_from (const SlMetricStats *warps,
+                           const SlMetricStats *sms_active,
+                           const SlMetricStats *unallocated,
+                           SlAchievedOccupancy *out)
+{
+  double slots;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  memset (out, 0, sizeof *out);
+  out->sms_active = NAN;
+  out->unallocated = NAN;
+  if (warps == NULL || warps->n == 0)
+    return FALSE;
+  /* the three are percentages of the same SM × cycle total (see sl-metrics.h) */
+  out->warps = warps->mean / 100;
+  out->covered = warps->covered;
+  if (unallocated != NULL && unallocated->n > 0)
+    out->unallocated = unallocated->mean / 100;
+  if (sms_active != NULL && sms_active->n > 0)
+    slots = out->sms_active = sms_active->mean / 100;
+  else if (!isnan (out->unallocated))
+    {
+      slots = out->warps + out->unallocated;
+      out->by_unallocated = TRUE;
+    }
+  else
+    return FALSE;
+  /* a damaged file's values may be negative or huge: no active time, or no figure */
+  if (!isfinite (out->warps) || !isfinite (slots) || slots <= 0)
+    return FALSE;
+  out->achieved = CLAMP (out->warps / slots, 0.0, 1.0);
+  return TRUE;
+}
+
+gboolean
+sl_metrics_achieved_occupancy (SlTrace             *trace,
+                               gint                 gpu,
+                               SlTime               t0,
+                               SlTime               t1,
+                               SlAchievedOccupancy *out)
+{
+  SlOccupancySeries os;
+  SlMetricStats st[3];
+  const SlMetricStats *have[3] = { NULL, NULL, NULL };
+
+  g_return_val_if_fail (trace != NULL && out != NULL, FALSE);
+  sl_metrics_occupancy_series (trace, gpu, &os);
+  gint idx[3] = { os.warps, os.sms_active, os.unallocated };
+  for (guint k = 0; k < 3; k++)
+    if (idx[k] >= 0 && sl_metrics_stats (trace, (guint) idx[k], t0, t1, &st[k]))
+      have[k] = &st[k];
+  return sl_metrics_occupancy_from (have[0], have[1], have[2], out);
+}
+
+gboolean
+sl_metrics_inner_range (SlTrace *trace,
+                        guint    i,
+                        SlTime   t0,
+                        SlTime   t1,
+                        SlTime  *a,
+                        SlTime  *b)
+{
+  g_return_val_if_fail (trace != NULL && i < trace->metric_series->len, FALSE);
+  const SlMetricSeries *s = series_at (trace, i);
+  const SlTime *t = sl_metrics_get_times (trace, i);
+  guint64 lo = 0, hi = s->count, first, last;
+
+  if (t1 <= t0)
+    return FALSE;
+  while (lo < hi)   /* the first sample at or after t0 */
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (t[mid] < t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  first = lo;
+  if (first >= s->count || t[first] >= t1)
+    return FALSE;
+  /* the last that starts before t1, or the one before it when that one ends past t1: the
+   * sample before ends where it starts, before t1 */
+  last = sample_at (t, s->count, t1 - 1);
+  if (sample_end (s, t, last) > t1)
+    {
+      if (last == first)
+        return FALSE;
+      last--;
+    }
+  if (last < first)
+    return FALSE;
+  *a = t[first];
+  *b = sample_end (s, t, last);
+  return *b > *a;
+}
+
 gboolean
 _sl_metrics_check (SlTrace *trace)
 {

@@ -9,6 +9,7 @@
 #include "sl-analyze-private.h"
 #include "sl-sort.h"
 #include "sl-kernel-kind.h"
+#include "sl-metrics.h"
 #include "sl-inventory.h"
 #include "sl-plant.h"
 #include "sl-schema.h"
@@ -3200,6 +3201,192 @@ test_um_migrations (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
+/* GPU metrics planted on GPU 0 every 100 µs (nsys's 10 kHz): SMs Active 90 %, warps in flight
+ * 45 % while nothing listed runs through a whole sample, and over the samples wholly inside a
+ * run of `low_name` (or of NCCL's kernel, always) `low_sm` and `low_warps` (unallocated: the
+ * difference). */
+static void
+plant_metrics (const char *path,
+               gint        low_sm,
+               gint        low_warps)
+{
+  g_autofree char *sql = g_strdup_printf (
+    "CREATE TABLE TARGET_INFO_GPU_METRICS (typeId INTEGER NOT NULL, sourceId INTEGER NOT NULL, "
+    "  typeName TEXT NOT NULL, metricId INTEGER NOT NULL, metricName TEXT NOT NULL);"
+    "CREATE TABLE GPU_METRICS (rawTimestamp INTEGER NOT NULL, timestamp INTEGER NOT NULL, "
+    "  typeId INTEGER NOT NULL, metricId INTEGER NOT NULL, value INTEGER NOT NULL);"
+    "INSERT INTO TARGET_INFO_GPU_METRICS VALUES "
+    "  (281483566645504, 2, 'GPU 0: GH100', 5, '%s'), "
+    "  (281483566645504, 2, 'GPU 0: GH100', 8, '%s'), "
+    "  (281483566645504, 2, 'GPU 0: GH100', 9, '%s');"
+    "WITH RECURSIVE ts(t) AS (SELECT MIN(start) - 1000000 FROM CUPTI_ACTIVITY_KIND_KERNEL "
+    "  UNION ALL SELECT t + 100000 FROM ts "
+    "  WHERE t < (SELECT MAX(end) + 1000000 FROM CUPTI_ACTIVITY_KIND_KERNEL)), "
+    "low(s, e, sm, w) AS (SELECT k.start, k.end, "
+    "  CASE WHEN n.value LIKE 'nccl%%' THEN 10 ELSE %d END, "
+    "  CASE WHEN n.value LIKE 'nccl%%' THEN 2 ELSE %d END "
+    "  FROM CUPTI_ACTIVITY_KIND_KERNEL AS k JOIN StringIds AS n ON n.id = k.demangledName "
+    "  WHERE n.value IN ('stencil_uneven', 'ncclDevKernel_AllReduce_Sum_f32_RING_LL')), "
+    "v AS (SELECT t, COALESCE((SELECT sm FROM low WHERE s <= t AND e >= t + 100000), 90) AS sm, "
+    "  COALESCE((SELECT w FROM low WHERE s <= t AND e >= t + 100000), 45) AS w FROM ts) "
+    "INSERT INTO GPU_METRICS SELECT t, t, 281483566645504, 5, sm FROM v "
+    "  UNION ALL SELECT t, t, 281483566645504, 8, w FROM v "
+    "  UNION ALL SELECT t, t, 281483566645504, 9, sm - w FROM v;",
+    SL_METRIC_SMS_ACTIVE, SL_METRIC_WARPS_IN_FLIGHT, SL_METRIC_UNALLOCATED, low_sm, low_warps);
+  plant_sql (path, sql);
+}
+
+/* 100 runs of 2 ms of a user's kernel of `grid` blocks of 256 threads (1056: 8 a SM on 132, one
+ * whole wave at 100 % theoretical occupancy) and 100 of an NCCL kernel, between two healthy
+ * stretches; GPU metrics as plant_metrics gives them. */
+static char *
+plant_sm_activity (const char *name,
+                   gint        low_sm,
+                   gint        low_warps,
+                   guint       grid)
+{
+  char *path = trace_path (name);
+  Plant *p = plant_new (path);
+  const PlantConfig full_wave = { grid, 256, 32, 0 }, nccl = { 16, 512, 96, 0 };
+  gint64 t = clean_stretch (p, 10 * MS, 100 * MS);
+
+  for (guint i = 0; i < 200; i++)
+    {
+      gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", t, t + 5 * US);
+      gint64 start = MAX (t + 8 * US, plant_gpu_free (p));
+      plant_kernel (p, i % 2 ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL" : "stencil_uneven",
+                    i % 2 ? &nccl : &full_wave, start, start + 2 * MS, corr);
+      t += 2 * MS + 20 * US;
+    }
+  clean_stretch (p, t, 100 * MS);
+  plant_finish (p);
+  plant_metrics (path, low_sm, low_warps);
+  return path;
+}
+
+/* low_sm_activity: a user's kernel with its SMs idle 70 % of its runs is found, with the
+ * metrics, its theoretical occupancy and the SM time it leaves idle; not when its SMs are busy,
+ * never for NCCL's kernel (its few blocks are by design), never on a generated trace whose
+ * samples are the GPU's share of busy time, nor on the real traces (no GPU metrics). */
+static void
+test_low_sm_activity (void)
+{
+  {
+    g_autofree char *path = plant_sm_activity ("sm-activity-low.sqlite", 30, 6, 1056);
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    const SlFinding *f = the_only (a, "low_sm_activity");
+
+    g_assert_nonnull (strstr (f->summary, "stencil_uneven"));
+    g_assert_nonnull (strstr (f->summary, "SMs active 30% of the time, achieved occupancy 20%"));
+    /* every sample wholly inside a run is the planted one */
+    g_assert_cmpfloat_with_epsilon (ev (f, "sm_active"), 0.30, 1e-12);
+    g_assert_cmpfloat_with_epsilon (ev (f, "achieved_occupancy"), 0.20, 1e-12);
+    g_assert_cmpfloat_with_epsilon (ev (f, "occupancy"), 1.0, 1e-12);
+    g_assert_cmpstr (ev_text (f, "limit"), ==, "warps");
+    g_assert_cmpuint ((guint) ev (f, "count"), ==, 100);
+    g_assert_cmpint ((gint64) ev (f, "gpu_ns"), ==, 200 * MS);
+    g_assert_cmpfloat (ev (f, "gpu_busy_share"), >, 0.2);
+    /* samples wholly inside each 2 ms run: 19 or 20 of 100 µs */
+    g_assert_cmpfloat (ev (f, "judged_share"), >=, 0.95);
+    /* a whole wave: no tail, no low theoretical occupancy: the estimate is all its own */
+    g_assert_cmpint (f->cost, ==, (SlTime) (200.0 * MS * (1.0 - 0.30)));
+    g_assert_nonnull (strstr (f->advice, "Balance the work per block"));
+    for (guint i = 0; i < a->summaries->len; i++)
+      {
+        const SlRuleSummary *s = &g_array_index (a->summaries, SlRuleSummary, i);
+        if (strcmp (s->rule->name, "low_sm_activity") == 0)
+          g_assert_nonnull (strstr (s->note, "1 library kernel name left out"));
+      }
+
+    /* the threshold is a parameter: at 25 % SMs active and 10 % occupancy it is not low */
+    g_autoptr (SlAnalyzeParams) params = sl_analyze_params_new ();
+    g_autoptr (GError) error = NULL;
+    const char *only[] = { "low_sm_activity", NULL };
+    g_assert_true (sl_analyze_params_set (params, "low_sm_activity.sm_active=25%", &error));
+    g_assert_true (sl_analyze_params_set (params, "low_sm_activity.occupancy=10%", &error));
+    g_autoptr (SlAnalysis) b = sl_analyze (trace, only, params, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (b->findings->len, ==, 0);
+  }
+  {
+    /* SMs busy, warps few: found, but not priced */
+    g_autofree char *path = plant_sm_activity ("sm-activity-warps.sqlite", 90, 9, 1056);
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    const SlFinding *f = the_only (a, "low_sm_activity");
+    g_assert_cmpfloat_with_epsilon (ev (f, "achieved_occupancy"), 0.10, 1e-12);
+    g_assert_cmpint (f->cost, ==, 0);
+    g_assert_nonnull (strstr (f->summary, "no saving estimated"));
+  }
+  {
+    /* a grid of 16 blocks: tail_effect prices the 116 SMs it leaves idle; this rule adds only
+     * what its SMs Active says beyond that (10 %: 180 ms of 200, tail_effect 175.8 ms) */
+    g_autofree char *path = plant_sm_activity ("sm-activity-grid.sqlite", 10, 2, 16);
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    const SlFinding *f = the_only (a, "low_sm_activity");
+    const SlFinding *tail = NULL;
+    g_autoptr (GPtrArray) tails = of_rule (a, "tail_effect");
+    for (guint i = 0; i < tails->len; i++)
+      if (strstr (((const SlFinding *) g_ptr_array_index (tails, i))->summary, "stencil_uneven"))
+        tail = g_ptr_array_index (tails, i);
+    g_assert_nonnull (tail);
+    g_assert_cmpint ((gint64) ev (f, "estimated_ns"), ==, (SlTime) (200.0 * MS * (1.0 - 0.10)));
+    g_assert_cmpint ((gint64) ev (f, "other_findings_ns"), ==, tail->cost);
+    g_assert_cmpint (tail->cost, >, 0);
+    g_assert_cmpint (f->cost, ==, (gint64) ev (f, "estimated_ns") - tail->cost);
+    g_assert_nonnull (strstr (f->advice, "Its grid of 16 blocks gives work to at most 16 of the "
+                                         "GPU's 132 SMs"));
+    /* at 30 % SMs active (140 ms) tail_effect's estimate holds it all */
+    g_autofree char *thirty = plant_sm_activity ("sm-activity-grid-30.sqlite", 30, 6, 16);
+    g_autoptr (SlTrace) trace30 = NULL;
+    g_autoptr (SlAnalysis) a30 = analyze (thirty, &trace30);
+    const SlFinding *f30 = the_only (a30, "low_sm_activity");
+    g_assert_cmpint (f30->cost, ==, 0);
+    g_assert_nonnull (strstr (f30->summary, "no saving beyond what tail_effect"));
+  }
+  {
+    g_autofree char *path = plant_sm_activity ("sm-activity-high.sqlite", 90, 45, 1056);
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    g_autoptr (GPtrArray) found = of_rule (a, "low_sm_activity");
+    g_assert_cmpuint (found->len, ==, 0);
+  }
+  {
+    /* generated: kernels' samples are the GPU's busy share × 86–96 % SMs active */
+    g_autofree char *path = trace_path ("sm-activity-gen.sqlite");
+    g_auto (SlTestRun) run = { 0 };
+    sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "30000", "--seed", "3", "--gpus", "2",
+                 "--gpu-metrics", "--force", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_autoptr (SlTrace) trace = NULL;
+    g_autoptr (SlAnalysis) a = analyze (path, &trace);
+    g_autoptr (GPtrArray) found = of_rule (a, "low_sm_activity");
+    for (guint i = 0; i < found->len; i++)
+      g_test_message ("generated: %s",
+                      ((const SlFinding *) g_ptr_array_index (found, i))->summary);
+    g_assert_cmpuint (found->len, ==, 0);
+  }
+  {
+    g_auto (GStrv) files = sl_test_nsys_traces ();
+    const char *only[] = { "low_sm_activity", NULL };
+    for (guint i = 0; files[i] != NULL; i++)
+      {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (SlTrace) trace = sl_trace_load (files[i], SL_LOAD_ALL, NULL, NULL, NULL,
+                                                   &error);
+        g_assert_no_error (error);
+        g_autoptr (SlAnalysis) a = sl_analyze (trace, only, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (a->findings->len, ==, 0);
+        const SlRuleSummary *s = &g_array_index (a->summaries, SlRuleSummary, 0);
+        g_assert_nonnull (strstr (s->note, sl_trace_get_n_gpus (trace) > 0 ? "no GPU metrics"
+                                                                           : "GPU"));
+      }
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -3245,5 +3432,6 @@ main (int    argc,
   g_test_add_func ("/analyze/graph-node-configs", test_graph_node_configs);
   g_test_add_func ("/analyze/memory", test_memory);
   g_test_add_func ("/analyze/um-migrations", test_um_migrations);
+  g_test_add_func ("/analyze/low-sm-activity", test_low_sm_activity);
   return g_test_run ();
 }

@@ -418,6 +418,163 @@ test_reports (void)
   g_assert_cmpuint (sl_metrics_get_n_series (none), ==, 0);
 }
 
+/* ---- per kernel: the detail pane's means and achieved occupancy --------------------------- */
+
+/* Every kernel of the file, read by SQL: sl_metrics_means over its [start, end) equals the
+ * time-weighted average SQL computes from the samples of its GPU (LEAD() ends), metric by metric;
+ * achieved occupancy is Compute Warps in Flight ÷ SMs Active of those averages; the samples
+ * wholly inside it are those SQL finds. */
+static void
+check_kernels (const char *path)
+{
+  g_autoptr (SlTrace) trace = load (path);
+  sqlite3 *db = open_rw (path);
+  guint64 kernels = 0, rows = 0, inner = 0, achieved = 0;
+
+  oracle_tables (db);
+  gint64 widest = sl_test_sql_int (db, "SELECT MAX(e - t) FROM samples");
+  sqlite3_stmt *ks = prepare (db, "SELECT deviceId, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                  "ORDER BY rowid");
+  sqlite3_stmt *st = prepare (db, "WITH w AS (SELECT m, v, MAX(t, ?2) AS a, MIN(e, ?3) AS b "
+                                  "  FROM samples WHERE gpu = ?1 AND t < ?3 AND t >= ?2 - ?4) "
+                                  "SELECT m, SUM(v * (b - a)), SUM(b - a), MIN(v), MAX(v), "
+                                  "count(*) FROM w WHERE b > a GROUP BY m ORDER BY m");
+  /* SMs Active's samples wholly inside [start, end): the first start, the last end */
+  sqlite3_stmt *in = prepare (db, "SELECT MIN(s.t), MAX(s.e) FROM samples AS s "
+                                  "JOIN TARGET_INFO_GPU_METRICS AS n "
+                                  "  ON n.typeId & 255 = s.gpu AND n.metricId = s.m "
+                                  "WHERE s.gpu = ?1 AND n.metricName = '" SL_METRIC_SMS_ACTIVE
+                                  "' AND s.t >= ?2 AND s.e <= ?3 AND s.t < ?3");
+  while (sqlite3_step (ks) == SQLITE_ROW)
+    {
+      gint64 device = sqlite3_column_int64 (ks, 0);
+      SlTime start = sqlite3_column_int64 (ks, 1), end = sqlite3_column_int64 (ks, 2);
+      gint gpu = sl_trace_find_gpu (trace, (guint32) device);
+      g_assert_cmpint (gpu, >=, 0);
+      g_autoptr (GArray) means = sl_metrics_means (trace, gpu, start, end);
+      double warps = NAN, active = NAN;
+      guint k = 0;
+
+      sqlite3_bind_int64 (st, 1, device);
+      sqlite3_bind_int64 (st, 2, start);
+      sqlite3_bind_int64 (st, 3, end);
+      sqlite3_bind_int64 (st, 4, widest);
+      while (sqlite3_step (st) == SQLITE_ROW)
+        {
+          g_assert_cmpuint (k, <, means->len);
+          const SlMetricMean *m = &g_array_index (means, SlMetricMean, k);
+          const SlMetricSeries *s = sl_metrics_get_series (trace, m->series);
+          g_assert_cmpint (s->gpu, ==, gpu);
+          g_assert_cmpint (s->metric_id, ==, sqlite3_column_int64 (st, 0));
+          /* integer values times integer ns: exact in doubles, the means equal, not near */
+          g_assert_cmpfloat (m->stats.integral, ==, sqlite3_column_double (st, 1));
+          g_assert_cmpint (m->stats.covered, ==, sqlite3_column_int64 (st, 2));
+          g_assert_cmpfloat (m->stats.mean, ==,
+                             sqlite3_column_double (st, 1) / sqlite3_column_double (st, 2));
+          g_assert_cmpfloat (m->stats.min, ==, sqlite3_column_double (st, 3));
+          g_assert_cmpfloat (m->stats.max, ==, sqlite3_column_double (st, 4));
+          g_assert_cmpuint (m->stats.n, ==, sqlite3_column_int64 (st, 5));
+          if (g_strcmp0 (sl_metrics_get_name (trace, m->series), SL_METRIC_WARPS_IN_FLIGHT) == 0)
+            warps = m->stats.mean;
+          if (g_strcmp0 (sl_metrics_get_name (trace, m->series), SL_METRIC_SMS_ACTIVE) == 0)
+            active = m->stats.mean;
+          k++;
+          rows++;
+        }
+      sqlite3_reset (st);
+      g_assert_cmpuint (k, ==, means->len);
+
+      SlAchievedOccupancy a;
+      gboolean has = sl_metrics_achieved_occupancy (trace, gpu, start, end, &a);
+      g_assert_cmpint (has, ==, !isnan (warps) && active > 0);
+      if (has)
+        {
+          g_assert_cmpfloat_with_epsilon (a.achieved, MIN (warps / active, 1.0), 1e-12);
+          g_assert_cmpfloat_with_epsilon (a.sms_active, active / 100, 1e-12);
+          g_assert_false (a.by_unallocated);
+          achieved++;
+        }
+
+      SlTime ia = 0, ib = 0;
+      gint ref = sl_metrics_find_series (trace, gpu, SL_METRIC_SMS_ACTIVE);
+      g_assert_cmpint (ref, >=, 0);
+      sqlite3_bind_int64 (in, 1, device);
+      sqlite3_bind_int64 (in, 2, start);
+      sqlite3_bind_int64 (in, 3, end);
+      g_assert_cmpint (sqlite3_step (in), ==, SQLITE_ROW);
+      gboolean any = sqlite3_column_type (in, 0) != SQLITE_NULL;
+      g_assert_cmpint (sl_metrics_inner_range (trace, (guint) ref, start, end, &ia, &ib), ==, any);
+      if (any)
+        {
+          g_assert_cmpint (ia, ==, sqlite3_column_int64 (in, 0));
+          g_assert_cmpint (ib, ==, sqlite3_column_int64 (in, 1));
+          inner++;
+        }
+      sqlite3_reset (in);
+      kernels++;
+    }
+  sqlite3_finalize (ks);
+  sqlite3_finalize (st);
+  sqlite3_finalize (in);
+  sqlite3_close (db);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " kernels, %" G_GUINT64_FORMAT " kernel × metric "
+                  "means, %" G_GUINT64_FORMAT " with achieved occupancy, %" G_GUINT64_FORMAT
+                  " with samples wholly inside", path, kernels, rows, achieved, inner);
+  g_assert_cmpuint (kernels, >, 1000);
+  g_assert_cmpuint (achieved, >, kernels / 2);
+  g_assert_cmpuint (inner, >, 0);
+}
+
+static void
+test_kernels (void)
+{
+  g_autofree char *a = generated ("metrics-10k.sqlite", "--gpu-metrics", "1");
+  g_autofree char *b = generated ("metrics-1k.sqlite", "--gpu-metrics=1000", "2");
+  check_kernels (a);
+  check_kernels (b);
+}
+
+/* Achieved occupancy from aggregates: the definitions of sl-metrics.h, and bad values. */
+static void
+test_occupancy_from (void)
+{
+  SlMetricStats warps = { .mean = 30, .n = 4, .covered = 1000 };
+  SlMetricStats active = { .mean = 60, .n = 4, .covered = 1000 };
+  SlMetricStats unalloc = { .mean = 10, .n = 4, .covered = 1000 };
+  SlMetricStats zero = { .mean = 0, .n = 4, .covered = 1000 };
+  SlMetricStats huge = { .mean = -1e300, .n = 1, .covered = 1 };
+  SlAchievedOccupancy a;
+
+  g_assert_true (sl_metrics_occupancy_from (&warps, &active, &unalloc, &a));
+  g_assert_cmpfloat_with_epsilon (a.achieved, 0.5, 1e-15);
+  g_assert_false (a.by_unallocated);
+  g_assert_cmpfloat (a.unallocated, ==, 0.1);
+  /* without SMs Active: an active SM's slots are its warps in flight and its unallocated ones */
+  g_assert_true (sl_metrics_occupancy_from (&warps, NULL, &unalloc, &a));
+  g_assert_cmpfloat_with_epsilon (a.achieved, 0.75, 1e-15);
+  g_assert_true (a.by_unallocated);
+  g_assert_true (isnan (a.sms_active));
+  /* no active SM time, no warps series, nothing to divide by: no figure */
+  g_assert_false (sl_metrics_occupancy_from (&warps, &zero, NULL, &a));
+  g_assert_false (sl_metrics_occupancy_from (NULL, &active, &unalloc, &a));
+  g_assert_false (sl_metrics_occupancy_from (&warps, NULL, NULL, &a));
+  g_assert_false (sl_metrics_occupancy_from (&warps, &huge, NULL, &a));
+  /* a sample period's noise above the SMs' activity is clipped */
+  g_assert_true (sl_metrics_occupancy_from (&active, &warps, NULL, &a));
+  g_assert_cmpfloat (a.achieved, ==, 1.0);
+
+  /* merging the aggregates of two ranges is the aggregate over both */
+  SlMetricStats sum = { 0 }, x = { .integral = 300, .covered = 10, .min = 20, .max = 40, .n = 2 },
+                y = { .integral = 100, .covered = 10, .min = 5, .max = 15, .n = 3 };
+  sl_metric_stats_merge (&sum, &x);
+  sl_metric_stats_merge (&sum, &y);
+  g_assert_cmpfloat (sum.mean, ==, 20);
+  g_assert_cmpfloat (sum.min, ==, 5);
+  g_assert_cmpfloat (sum.max, ==, 40);
+  g_assert_cmpuint (sum.n, ==, 5);
+  g_assert_cmpint (sum.covered, ==, 20);
+}
+
 /* ---- cache, merge -------------------------------------------------------------------------- */
 
 static void
@@ -592,6 +749,8 @@ main (int    argc,
   g_test_add_func ("/model/metrics/samples", test_samples);
   g_test_add_func ("/model/metrics/ranges", test_ranges);
   g_test_add_func ("/model/metrics/reports", test_reports);
+  g_test_add_func ("/model/metrics/kernels", test_kernels);
+  g_test_add_func ("/model/metrics/occupancy-from", test_occupancy_from);
   g_test_add_func ("/model/metrics/cache", test_cache);
   g_test_add_func ("/model/metrics/merge", test_merge);
   g_test_add_func ("/model/metrics/corrupt", test_corrupt);

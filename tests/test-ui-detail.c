@@ -7,6 +7,7 @@
 
 #include "sl-detail-pane-private.h"
 #include "sl-format.h"
+#include "sl-metrics.h"
 #include "sl-plant.h"
 #include "sl-schema.h"
 #include "sl-test-gui.h"
@@ -874,6 +875,183 @@ test_graphs (void)
     }
 }
 
+/* Issue 31: a kernel on a GPU with GPU metrics (sightline-gen --gpu-metrics) shows achieved
+ * occupancy beside the theoretical one and a "GPU metrics" section, each metric its GPU's
+ * time-weighted mean over the kernel's run, as the model computes it; a GPU without metrics
+ * shows neither. */
+static void
+test_gpu_metrics (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "detail-metrics.sqlite", NULL);
+  g_auto (SlTestRun) run = { 0 };
+  g_autoptr (GError) error = NULL;
+
+  sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "5000", "--gpu-metrics", "--force", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_metrics_get_n_series (trace), >, 0);
+
+  /* the longest kernel (many samples), and the shortest (part of one) */
+  SlEventRef longest = SL_EVENT_REF_NONE, shortest = SL_EVENT_REF_NONE;
+  SlTime most = 0, least = G_MAXINT64;
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_KERNELS && k < lane->n_events; k++)
+        {
+          SlTime d = lane->events[k].end - lane->events[k].start;
+          if (d > most)
+            {
+              most = d;
+              longest = (SlEventRef) { (gint) i, k };
+            }
+          if (d > 0 && d < least)
+            {
+              least = d;
+              shortest = (SlEventRef) { (gint) i, k };
+            }
+        }
+    }
+  g_assert_cmpint (longest.lane, >=, 0);
+
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  SlEventRef refs[] = { longest, shortest };
+  for (guint r = 0; r < G_N_ELEMENTS (refs); r++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, refs[r].lane);
+      const SlEvent *ev = &lane->events[refs[r].index];
+      SlTime d = ev->end - ev->start;
+      sl_detail_pane_set_event (SL_DETAIL_PANE (pane), refs[r]);
+      g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+      g_test_message ("%s", text);
+
+      /* achieved occupancy: warps in flight ÷ SMs Active, each the mean over the kernel */
+      SlMetricStats warps, active;
+      gint w = sl_metrics_find_series (trace, lane->gpu, SL_METRIC_WARPS_IN_FLIGHT);
+      gint a = sl_metrics_find_series (trace, lane->gpu, SL_METRIC_SMS_ACTIVE);
+      g_assert_true (w >= 0 && a >= 0);
+      g_autofree char *achieved = line_of (text, "Achieved occupancy");
+      g_assert_nonnull (achieved);
+      if (sl_metrics_stats (trace, (guint) w, ev->start, ev->end, &warps)
+          && sl_metrics_stats (trace, (guint) a, ev->start, ev->end, &active) && active.mean > 0)
+        {
+          g_autofree char *want = g_strdup_printf (
+            "%.1f %% while SMs are active (%.1f %% of the time)",
+            MIN (warps.mean / active.mean, 1.0) * 100, active.mean);
+          g_assert_true (g_str_has_prefix (achieved, want));
+          g_autofree char *ratio = g_strdup_printf ("(Compute Warps in Flight %.1f %% ÷ SMs Active "
+                                                    "%.1f %%)", warps.mean, active.mean);
+          g_assert_nonnull (strstr (achieved, ratio));
+        }
+      else
+        g_assert_true (g_str_has_prefix (achieved, "unknown"));
+      /* beside the theoretical occupancy, before the GPU metrics and the launch configuration */
+      g_assert_true (strstr (text, "Achieved occupancy:") > strstr (text, "Occupancy:"));
+      g_assert_true (strstr (text, "GPU metrics") > strstr (text, "Achieved occupancy:"));
+      g_assert_true (strstr (text, "GPU metrics") < strstr (text, "Launch configuration"));
+
+      /* each metric of its GPU: the mean over [start, end), with its cover when partial */
+      guint rows = 0;
+      for (guint i = 0; i < sl_metrics_get_n_series (trace); i++)
+        {
+          SlMetricStats st;
+          if (sl_metrics_get_series (trace, i)->gpu != lane->gpu)
+            continue;
+          g_autofree char *got = line_of (text, sl_metrics_get_name (trace, i));
+          if (!sl_metrics_stats (trace, i, ev->start, ev->end, &st))
+            {
+              g_assert_null (got);
+              continue;
+            }
+          g_autofree char *want = st.covered < d
+            ? g_strdup_printf ("%.1f (over %.0f %% of the kernel)", st.mean,
+                               100.0 * (double) st.covered / (double) d)
+            : g_strdup_printf ("%.1f", st.mean);
+          g_assert_cmpstr (got, ==, want);
+          rows++;
+        }
+      g_assert_cmpuint (rows, >=, 18);
+      g_autofree char *samples = line_of (text, "Samples");
+      g_assert_nonnull (samples);
+      /* a kernel shorter than two sampling periods is told so */
+      g_assert_cmpint (strstr (samples, "periods longer than the kernel") != NULL, ==,
+                       d < 2 * sl_metrics_get_series (trace, (guint) a)->period);
+      if (r == 0)
+        {
+          GtkWidget *window = gtk_window_new ();
+          gtk_window_set_default_size (GTK_WINDOW (window), 560, 1300);
+          gtk_window_set_child (GTK_WINDOW (window), pane);
+          gtk_window_present (GTK_WINDOW (window));
+          sl_test_iterate_for (300);
+          sl_test_screenshot (window, "detail-kernel-metrics");
+          gtk_window_set_child (GTK_WINDOW (window), NULL);
+          gtk_window_destroy (GTK_WINDOW (window));
+        }
+    }
+  g_object_unref (pane);
+
+  /* damaged: values past any range, samples at ±2^61, kernels as long: every kernel's pane
+   * still made (UBSan runs this too) */
+  g_autofree char *bad = g_build_filename (sl_test_tmpdir (), "detail-metrics-bad.sqlite", NULL);
+  {
+    g_autofree char *bytes = NULL;
+    gsize len = 0;
+    g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+    g_assert_true (g_file_set_contents (bad, bytes, len, NULL));
+  }
+  sl_test_exec_sql (bad, "UPDATE GPU_METRICS SET value = -9e18 WHERE rowid % 7 = 0;"
+                         "UPDATE GPU_METRICS SET value = 9e18 WHERE rowid % 11 = 0;"
+                         "UPDATE GPU_METRICS SET timestamp = 2305843009213693952 "
+                         "  WHERE rowid % 13 = 0;"
+                         "UPDATE GPU_METRICS SET timestamp = -2305843009213693952 "
+                         "  WHERE rowid % 17 = 0;"
+                         "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 2305843009213693952 "
+                         "  WHERE rowid % 5 = 0;"
+                         "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -2305843009213693952 "
+                         "  WHERE rowid % 3 = 0;");
+  {
+    g_autoptr (SlTrace) damaged = sl_trace_load (bad, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    GtkWidget *bad_pane = g_object_ref_sink (sl_detail_pane_new ());
+    guint shown = 0;
+    sl_detail_pane_set_trace (SL_DETAIL_PANE (bad_pane), damaged);
+    for (guint i = 0; i < sl_trace_get_n_lanes (damaged); i++)
+      {
+        const SlLane *lane = sl_trace_get_lane (damaged, i);
+        for (gsize k = 0; lane->kind == SL_LANE_KERNELS && k < lane->n_events; k += 3)
+          {
+            sl_detail_pane_set_event (SL_DETAIL_PANE (bad_pane), (SlEventRef) { (gint) i, k });
+            g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (bad_pane));
+            g_assert_true (g_utf8_validate (text, -1, NULL));
+            shown++;
+          }
+      }
+    g_assert_cmpuint (shown, >, 100);
+    g_object_unref (bad_pane);
+  }
+
+  /* a trace without GPU metrics: neither */
+  g_autofree char *plain = g_build_filename (sl_test_tmpdir (), "detail-no-metrics.sqlite", NULL);
+  Plant *p = plant_new (plain);
+  gint64 corr = plant_api (p, PLANT_MAIN, "cudaLaunchKernel_v7000", PLANT_MS,
+                           PLANT_MS + 5 * PLANT_US);
+  plant_kernel (p, "k_plain", &plant_config_full, PLANT_MS + 10 * PLANT_US, 3 * PLANT_MS, corr);
+  plant_finish (p);
+  g_autoptr (SlTrace) none = sl_trace_load (plain, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  SlEventRef ref;
+  g_assert_true (find_event (none, SL_LANE_KERNELS, "k_plain", &ref));
+  GtkWidget *other = g_object_ref_sink (sl_detail_pane_new ());
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (other), none);
+  sl_detail_pane_set_event (SL_DETAIL_PANE (other), ref);
+  g_autofree char *none_text = _sl_detail_pane_get_text (SL_DETAIL_PANE (other));
+  g_assert_null (strstr (none_text, "Achieved occupancy"));
+  g_assert_null (strstr (none_text, "GPU metrics"));
+  g_object_unref (other);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -886,6 +1064,7 @@ main (int   argc,
   g_test_add_func ("/ui/detail/cuda-backtrace", test_cuda_backtrace);
   g_test_add_func ("/ui/detail/process-origin", test_process_origin);
   g_test_add_func ("/ui/detail/waves", test_waves);
+  g_test_add_func ("/ui/detail/gpu-metrics", test_gpu_metrics);
   g_test_add_func ("/ui/detail/sync-call", test_sync_call);
   g_test_add_func ("/ui/detail/sync-real", test_sync_real);
   g_test_add_func ("/ui/detail/display-names", test_display_names);

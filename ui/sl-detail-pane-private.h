@@ -2,6 +2,7 @@
 #pragma once
 
 #include "sl-detail-pane.h"
+#include "sl-occupancy.h"
 
 G_BEGIN_DECLS
 
@@ -42,5 +43,18 @@ void       _sl_detail_graph_show   (SlDetailPane  *self,
 void       _sl_detail_memory_show  (SlDetailPane  *self,
                                     SlTrace       *trace,
                                     guint32        call);
+
+/* sl-detail-metrics.c: a kernel on a GPU with GPU metrics: "Achieved occupancy" (from the metrics
+ * over its run, beside `theoretical`, which may be NULL), and the "GPU metrics" section (each of
+ * its GPU's metrics averaged over its run).  Nothing for a GPU without metrics. */
+void       _sl_detail_metrics_occupancy (SlDetailPane      *self,
+                                         SlTrace           *trace,
+                                         const SlLane      *lane,
+                                         const SlEvent     *ev,
+                                         const SlOccupancy *theoretical);
+void       _sl_detail_metrics_show      (SlDetailPane      *self,
+                                         SlTrace           *trace,
+                                         const SlLane      *lane,
+                                         const SlEvent     *ev);
 
 G_END_DECLS

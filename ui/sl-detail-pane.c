@@ -360,7 +360,10 @@ show_kernel (SlDetailPane  *self,
 
   add_heading (self, "Theoretical occupancy");
   if (gpu == NULL || gpu->limits.cc_major == 0)
-    add_row (self, "Occupancy", "unknown: the trace does not describe this GPU");
+    {
+      add_row (self, "Occupancy", "unknown: the trace does not describe this GPU");
+      _sl_detail_metrics_occupancy (self, self->trace, lane, ev, NULL);
+    }
   else
     {
       SlOccupancy occ;
@@ -374,19 +377,25 @@ show_kernel (SlDetailPane  *self,
         {
           add_rowf (self, "Occupancy", "%.1f %% (%d of %d warps per SM)", occ.occupancy * 100,
                     occ.warps_per_sm, occ.max_warps_per_sm);
+          _sl_detail_metrics_occupancy (self, self->trace, lane, ev, &occ);
           add_rowf (self, "Limited by", "%s", sl_occupancy_limit_name (occ.limit));
           add_rowf (self, "Blocks per SM", "%d", occ.blocks_per_sm);
           add_rowf (self, "Warps per SM", "%d", occ.warps_per_sm);
           tail = add_waves (self, &gpu->limits, &occ, ki);
         }
       else
-        add_rowf (self, "Occupancy", "0 %%: this configuration cannot run on compute capability %d.%d",
-                  gpu->limits.cc_major, gpu->limits.cc_minor);
+        {
+          add_rowf (self, "Occupancy",
+                    "0 %%: this configuration cannot run on compute capability %d.%d",
+                    gpu->limits.cc_major, gpu->limits.cc_minor);
+          _sl_detail_metrics_occupancy (self, self->trace, lane, ev, NULL);
+        }
       add_rowf (self, "GPU", "compute capability %d.%d", gpu->limits.cc_major,
                 gpu->limits.cc_minor);
       if (tail != NULL)
         add_warning (self, tail);
     }
+  _sl_detail_metrics_show (self, self->trace, lane, ev);   /* its GPU's metrics over its run */
   add_heading (self, "Launch configuration");
   add_rowf (self, "Grid", "%u × %u × %u", ki->grid[0], ki->grid[1], ki->grid[2]);
   add_rowf (self, "Block", "%u × %u × %u", ki->block[0], ki->block[1], ki->block[2]);
