@@ -8,6 +8,7 @@
 #include "sl-events-table.h"
 #include "sl-findings-panel.h"
 #include "sl-format.h"
+#include "sl-memory-panel.h"
 #include "sl-start-page.h"
 #include "sl-stats-panel.h"
 #include "sl-timeline-view.h"
@@ -664,6 +665,12 @@ sl_window_init (SlWindow *self)
   /* so does the call tree, building it when it is shown */
   sl_calltree_panel_set_timeline (SL_CALLTREE_PANEL (self->calltree),
                                   SL_TIMELINE_VIEW (self->timeline));
+  /* and the Memory tab, the GPU memory live at the peak or the cursor (sl-memory-panel.c) */
+  GtkWidget *memory = sl_memory_panel_new ();
+  gtk_notebook_append_page (GTK_NOTEBOOK (self->bottom), memory,
+                            gtk_label_new_with_mnemonic ("_Memory"));
+  sl_memory_panel_set_timeline (SL_MEMORY_PANEL (memory), SL_TIMELINE_VIEW (self->timeline));
+  g_signal_connect (memory, "go-to-event", G_CALLBACK (_sl_window_detail_go_to_cb), self);
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _sl_window_show_page (self, "empty");

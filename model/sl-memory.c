@@ -3,17 +3,23 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sl-trace-private.h"
 
+/* At 10^6 allocations (1.75 * 10^6 rows) what is built here is ~110 MB of steps (24 bytes a row
+ * and series), allocations (56 bytes each) and per-row links, each written once; held as long as
+ * the trace. */
 typedef struct
 {
   GArray     *series;        /* SlMemSeries, their steps in `steps` */
-  SlMemStep **steps;         /* per series (in the order made): its steps */
+  SlMemStep **steps;         /* per series (in the order made): its steps, NULL for a GPU's
+                              * series that shares those of its one process and kind */
   guint       n_step_arrays;
-  GArray     *allocs;        /* SlMemAlloc, by start */
-  guint32 *row_alloc; /* per row: its allocation, SL_NO_LINK when none */
-  guint32 *row_call;  /* per row: its CUDA call's global id, SL_NO_LINK when none */
+  SlMemAlloc *allocs;        /* by start */
+  guint       n_allocs;
+  guint32    *row_alloc;     /* per row: its allocation, SL_NO_LINK when none */
+  guint32    *row_call;      /* per row: its CUDA call's global id, SL_NO_LINK when none */
 } SlMemory;
 
 gboolean
@@ -34,6 +40,28 @@ sl_mem_kind_label (SlTrace *trace,
 
 /* ---- building ------------------------------------------------------------------------------ */
 
+/* Room for `n` items of `size` bytes (at least one), in memory the kernel may back with huge
+ * pages when large: each array here is written once, front to back, and on the virtual machines
+ * this runs on the first touch of a 4 KiB page cost more than the work done in it (250 MB of
+ * fresh pages were 0.8 s of `memory --at peak` on 10^6 allocations; sl-utilization.c and
+ * sl-critical-path.c found the same).  Freed with g_free. */
+static gpointer
+huge_new (gsize n,
+          gsize size)
+{
+  const guintptr page = 4096;
+  gpointer mem = g_malloc_n (MAX (n, 1), size);   /* aborts where n * size overflows */
+  gsize bytes = MAX (n, 1) * size;
+
+  if (bytes >= (4u << 20))
+    {
+      guintptr a = ((guintptr) mem + page - 1) & ~(page - 1);
+      guintptr e = ((guintptr) mem + bytes) & ~(page - 1);
+      madvise ((void *) a, e - a, MADV_HUGEPAGE);
+    }
+  return mem;
+}
+
 typedef struct
 {
   gint    gpu;
@@ -45,7 +73,7 @@ static guint
 series_key_hash (gconstpointer p)
 {
   const SeriesKey *k = p;
-  return g_int64_hash (&k->pid) ^ (guint) (k->gpu * 31 + k->kind * 1009);
+  return g_int64_hash (&k->pid) ^ ((guint) k->gpu * 31u + (guint) k->kind * 1009u);
 }
 
 static gboolean
@@ -148,7 +176,7 @@ find_calls (SlTrace  *trace,
                                                           NULL);
   g_autoptr (GHashTable) pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
-  m->row_call = g_new (guint32, MAX (n, 1));
+  m->row_call = huge_new (n, sizeof (guint32));
   for (guint i = 0; i < n; i++)
     {
       const SlMemUsage *row = &g_array_index (trace->mem_usage, SlMemUsage, i);
@@ -198,22 +226,28 @@ find_calls (SlTrace  *trace,
 }
 
 /* The open allocations by process, GPU and address: open addressing, no allocation a row (10^6
- * rows: a GHashTable with a key each cost seconds).  A slot holds an allocation index + 1; 0 is
- * empty, OPEN_GONE a removed one the probe goes past. */
-#define OPEN_GONE G_MAXUINT32
-
+ * rows: a GHashTable with a key each cost seconds).  A slot holds the place's 32-bit hash over an
+ * allocation index + 1, 0 when empty: a probe compares hashes before it reads an allocation (a
+ * cache miss into ~56 MB at 10^6), and the hash gives an entry's home slot, so a removal shifts
+ * the entries after it back instead of leaving a tombstone.  The table holds only what is open
+ * (a program has a few thousand allocations open, 10^6 rows or not): it stays in the cache, and
+ * doubles when half full (it never passes 2^32 slots: rows are fewer). */
 typedef struct
 {
-  guint32 *slots;
+  guint64 *slots;
   gsize    mask;
+  gsize    used;
 } OpenTable;
 
-static gsize
-open_hash (const SlMemAlloc *a)
+static guint32
+place_hash (guint64 address,
+            guint64 global_pid,
+            gint32  gpu)
 {
-  guint64 h = (a->address >> 8) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)
-              ^ a->global_pid * G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F) ^ (guint64) a->gpu;
-  return (gsize) (h ^ (h >> 29));
+  guint64 h = (address >> 8) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)
+              ^ global_pid * G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F) ^ (guint64) (guint32) gpu;
+  h ^= h >> 29;
+  return (guint32) (h ^ (h >> 32));
 }
 
 static gboolean
@@ -223,24 +257,39 @@ same_place (const SlMemAlloc *a,
   return a->address == row->address && a->global_pid == row->global_pid && a->gpu == row->gpu;
 }
 
-/* The slot of the open allocation at `row`'s place, or NULL. */
-static guint32 *
-open_find (OpenTable        *t,
+static void
+open_init (OpenTable *t)
+{
+  t->slots = g_new0 (guint64, 1024);
+  t->mask = 1023;
+  t->used = 0;
+}
+
+/* The slot of the open allocation at `row`'s place, -1 when none. */
+static gssize
+open_find (const OpenTable  *t,
            const SlMemAlloc *allocs,
            const SlMemUsage *row)
 {
-  SlMemAlloc probe = { 0 };
-  probe.address = row->address;
-  probe.global_pid = row->global_pid;
-  probe.gpu = row->gpu;
-  for (gsize i = open_hash (&probe) & t->mask;; i = (i + 1) & t->mask)
+  guint32 h = place_hash (row->address, row->global_pid, row->gpu);
+  for (gsize i = h & t->mask;; i = (i + 1) & t->mask)
     {
-      guint32 v = t->slots[i];
+      guint64 v = t->slots[i];
       if (v == 0)
-        return NULL;
-      if (v != OPEN_GONE && same_place (&allocs[v - 1], row))
-        return &t->slots[i];
+        return -1;
+      if ((guint32) (v >> 32) == h && same_place (&allocs[(guint32) v - 1], row))
+        return (gssize) i;
     }
+}
+
+static void
+open_insert (OpenTable *t,
+             guint64    v)
+{
+  gsize i = (gsize) (v >> 32) & t->mask;
+  while (t->slots[i] != 0)
+    i = (i + 1) & t->mask;
+  t->slots[i] = v;
 }
 
 static void
@@ -248,11 +297,45 @@ open_put (OpenTable        *t,
           const SlMemAlloc *allocs,
           guint32           index)
 {
-  gsize i = open_hash (&allocs[index]) & t->mask;
-  while (t->slots[i] != 0 && t->slots[i] != OPEN_GONE)
-    i = (i + 1) & t->mask;
-  t->slots[i] = index + 1;
+  const SlMemAlloc *a = &allocs[index];
+
+  if (2 * (t->used + 1) > t->mask + 1 && t->mask < G_MAXUINT32)
+    {
+      guint64 *old = t->slots;
+      gsize n_old = t->mask + 1;
+      t->slots = g_new0 (guint64, 2 * n_old);
+      t->mask = 2 * n_old - 1;
+      for (gsize i = 0; i < n_old; i++)
+        if (old[i] != 0)
+          open_insert (t, old[i]);
+      g_free (old);
+    }
+  open_insert (t, (guint64) place_hash (a->address, a->global_pid, a->gpu) << 32 | (index + 1));
+  t->used++;
 }
+
+/* Empties slot `hole`, moving back each entry after it that may fill it (one whose home slot is
+ * not between the hole and where it sits). */
+static void
+open_remove (OpenTable *t,
+             gsize      hole)
+{
+  for (gsize j = (hole + 1) & t->mask; t->slots[j] != 0; j = (j + 1) & t->mask)
+    {
+      gsize home = (gsize) (t->slots[j] >> 32) & t->mask;
+      if (((j - home) & t->mask) >= ((j - hole) & t->mask))
+        {
+          t->slots[hole] = t->slots[j];
+          hole = j;
+        }
+    }
+  t->slots[hole] = 0;
+  t->used--;
+}
+
+/* What a GPU's series knows of the series its rows are also in: none yet, several, or the one. */
+#define SOLE_NONE  G_MAXUINT32
+#define SOLE_MIXED (G_MAXUINT32 - 1)
 
 static SlMemory *
 memory_build (SlTrace *trace)
@@ -264,15 +347,20 @@ memory_build (SlTrace *trace)
   const SlMemUsage *rows = (const SlMemUsage *) (gpointer) trace->mem_usage->data;
 
   m->series = g_array_new (FALSE, FALSE, sizeof (SlMemSeries));
-  m->row_alloc = g_new (guint32, MAX (n, 1));
+  m->row_alloc = huge_new (n, sizeof (guint32));
 
   /* bytes in use: a series per GPU, process and kind, and a GPU's own.  A first pass finds each
    * row's series (the last key looked up again is the common case) and counts their steps, a
-   * second fills arrays of that size: no array grows by copying at 10^6 rows */
-  g_autofree guint32 *of_row = g_new (guint32, 2 * (gsize) MAX (n, 1));
-  g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (gsize));
-  SeriesKey last = { -2, 0, -2 }, last_gpu = { -2, 0, -2 };
-  guint last_s = 0, last_gpu_s = 0;
+   * second fills arrays of that size: no array grows by copying at 10^6 rows.  A GPU whose
+   * memory is all of one process and kind (a program's cudaMalloc) shares that series' steps:
+   * the same rows summed in the same order, not written twice */
+  g_autofree guint32 *of_row = huge_new (n, sizeof (guint32));
+  g_autoptr (GArray) counts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr (GArray) gpu_of = g_array_new (FALSE, FALSE, sizeof (guint32));  /* per series: its
+                                                                              * GPU's, or none */
+  g_autoptr (GArray) sole = g_array_new (FALSE, FALSE, sizeof (guint32));    /* per series */
+  SeriesKey last = { -2, 0, -2 };
+  guint last_s = 0;
   for (guint i = 0; i < n; i++)
     {
       const SlMemUsage *row = &rows[i];
@@ -283,58 +371,93 @@ memory_build (SlTrace *trace)
         {
           last = key;
           last_s = series_of (m, index, &key, row->start);
-        }
-      of_row[2 * i] = last_s;
-      of_row[2 * i + 1] = G_MAXUINT32;
-      if (sl_mem_kind_on_gpu (row->mem_kind))
-        {
-          SeriesKey gpu_key = { row->gpu, 0, SL_MEM_SERIES_GPU };
-          if (!series_key_equal (&gpu_key, &last_gpu))
+          if (last_s >= counts->len)
             {
-              last_gpu = gpu_key;
-              last_gpu_s = series_of (m, index, &gpu_key, row->start);
+              guint32 g = G_MAXUINT32;
+              if (sl_mem_kind_on_gpu (row->mem_kind))
+                {
+                  SeriesKey gpu_key = { row->gpu, 0, SL_MEM_SERIES_GPU };
+                  g = series_of (m, index, &gpu_key, row->start);
+                }
+              for (guint s = counts->len; s < m->series->len; s++)
+                {
+                  gsize zero = 0;
+                  guint32 none = G_MAXUINT32, unseen = SOLE_NONE;
+                  g_array_append_val (counts, zero);
+                  g_array_append_val (gpu_of, none);
+                  g_array_append_val (sole, unseen);
+                }
+              g_array_index (gpu_of, guint32, last_s) = g;
             }
-          of_row[2 * i + 1] = last_gpu_s;
+          guint32 g = g_array_index (gpu_of, guint32, last_s);
+          if (g != G_MAXUINT32)
+            {
+              guint32 *one = &g_array_index (sole, guint32, g);
+              *one = *one == SOLE_NONE || *one == last_s ? last_s : SOLE_MIXED;
+            }
         }
-      g_array_set_size (counts, m->series->len);
-      g_array_index (counts, gsize, of_row[2 * i])++;
-      if (of_row[2 * i + 1] != G_MAXUINT32)
-        g_array_index (counts, gsize, of_row[2 * i + 1])++;
+      of_row[i] = last_s;
+      g_array_index (counts, gsize, last_s)++;
     }
+  const guint32 *gpu_of_s = (const guint32 *) (gpointer) gpu_of->data;
+  const guint32 *sole_s = (const guint32 *) (gpointer) sole->data;
+  for (guint s = 0; s < m->series->len; s++)   /* a GPU's series: the rows of those it holds */
+    if (gpu_of_s[s] != G_MAXUINT32)
+      g_array_index (counts, gsize, gpu_of_s[s]) += g_array_index (counts, gsize, s);
   m->steps = g_new0 (SlMemStep *, MAX (m->series->len, 1));
   m->n_step_arrays = m->series->len;
   for (guint s = 0; s < m->series->len; s++)
     {
-      m->steps[s] = g_new (SlMemStep, MAX (g_array_index (counts, gsize, s), 1));
-      g_array_index (m->series, SlMemSeries, s).steps = m->steps[s];
+      SlMemSeries *series = &g_array_index (m->series, SlMemSeries, s);
+      if (series->kind == SL_MEM_SERIES_GPU && sole_s[s] < SOLE_MIXED)
+        continue;
+      m->steps[s] = huge_new (g_array_index (counts, gsize, s), sizeof (SlMemStep));
+      series->steps = m->steps[s];
     }
   for (guint i = 0; i < n; i++)
     {
-      add_step (m, of_row[2 * i], &rows[i], i);
-      if (of_row[2 * i + 1] != G_MAXUINT32)
-        add_step (m, of_row[2 * i + 1], &rows[i], i);
+      guint32 s = of_row[i], g = gpu_of_s[s];
+      add_step (m, s, &rows[i], i);
+      if (g != G_MAXUINT32 && m->steps[g] != NULL)
+        add_step (m, g, &rows[i], i);
     }
+  for (guint s = 0; s < m->series->len; s++)
+    if (m->steps[s] == NULL)
+      {
+        SlMemSeries *own = &g_array_index (m->series, SlMemSeries, s);
+        const SlMemSeries *one = &g_array_index (m->series, SlMemSeries, sole_s[s]);
+        own->steps = one->steps;
+        own->n_steps = one->n_steps;
+        own->peak = one->peak;
+        own->peak_time = one->peak_time;
+        own->peak_step = one->peak_step;
+      }
+  g_clear_pointer (&of_row, g_free);
 
   /* allocations, by start: the allocation rows in time order (rows are), each free closing the
    * latest open allocation at its place; a free with none (allocated before the recording) is
    * an allocation without a start, and those come first */
-  SlMemAlloc *allocs = g_new (SlMemAlloc, MAX (n_alloc_rows, 1));
-  OpenTable open = { NULL, 0 };
-  gsize cap = 16;
-  while (cap < 2 * (gsize) n_alloc_rows + 16)
-    cap <<= 1;
-  open.slots = g_new0 (guint32, cap);
-  open.mask = cap - 1;
+  SlMemAlloc *allocs = huge_new (n_alloc_rows, sizeof (SlMemAlloc));
+  OpenTable open;
+  open_init (&open);
   guint32 made = 0;
   g_autoptr (GArray) orphans = g_array_new (FALSE, FALSE, sizeof (guint32));   /* free rows */
   for (guint i = 0; i < n; i++)
     {
       const SlMemUsage *row = &rows[i];
+      if (i + 8 < n)   /* the slot a later row probes, fetched while this one is paired: the
+                        * table outgrows the cache where many allocations stay open */
+        {
+          const SlMemUsage *ahead = &rows[i + 8];
+          __builtin_prefetch (&open.slots[place_hash (ahead->address, ahead->global_pid,
+                                                      ahead->gpu) & open.mask]);
+        }
       if (row->op != SL_MEM_FREE)
         {
-          guint32 *slot = open_find (&open, allocs, row);
-          if (slot != NULL)
-            *slot = OPEN_GONE;   /* allocated again without a free: the older stays open for good */
+          gssize slot = open_find (&open, allocs, row);
+          if (slot >= 0)
+            open_remove (&open, (gsize) slot);   /* allocated again without a free: the older
+                                                  * stays open for good */
           allocs[made] = (SlMemAlloc) { i, SL_NO_LINK, row->start, G_MAXINT64, row->bytes,
                                         row->address, row->global_pid, row->gpu, row->mem_kind,
                                         { 0 } };
@@ -343,14 +466,14 @@ memory_build (SlTrace *trace)
           made++;
           continue;
         }
-      guint32 *slot = open_find (&open, allocs, row);
-      if (slot != NULL)
+      gssize slot = open_find (&open, allocs, row);
+      if (slot >= 0)
         {
-          SlMemAlloc *a = &allocs[*slot - 1];
-          a->free = i;
-          a->end = row->start;
-          m->row_alloc[i] = *slot - 1;
-          *slot = OPEN_GONE;
+          guint32 k = (guint32) open.slots[slot] - 1;
+          allocs[k].free = i;
+          allocs[k].end = row->start;
+          m->row_alloc[i] = k;
+          open_remove (&open, (gsize) slot);
         }
       else
         {
@@ -359,24 +482,27 @@ memory_build (SlTrace *trace)
         }
     }
   g_free (open.slots);
-  /* the orphans first: every other row's allocation moves past them */
+  /* the orphans first: every other allocation moves past them (a move within memory already
+   * touched: a trace has few, frees of what was allocated before the recording) */
   n_orphans = orphans->len;
   if (n_orphans > 0)
-    for (guint i = 0; i < n; i++)
-      if (m->row_alloc[i] != SL_NO_LINK)
-        m->row_alloc[i] += n_orphans;
-  m->allocs = g_array_sized_new (FALSE, FALSE, sizeof (SlMemAlloc), n_orphans + made);
+    {
+      for (guint i = 0; i < n; i++)
+        if (m->row_alloc[i] != SL_NO_LINK)
+          m->row_alloc[i] += n_orphans;
+      allocs = g_realloc_n (allocs, (gsize) n_orphans + made, sizeof (SlMemAlloc));
+      memmove (allocs + n_orphans, allocs, made * sizeof (SlMemAlloc));
+    }
   for (guint k = 0; k < n_orphans; k++)
     {
       guint32 i = g_array_index (orphans, guint32, k);
       const SlMemUsage *row = &rows[i];
-      SlMemAlloc a = { SL_NO_LINK, i, G_MININT64, row->start, row->bytes, row->address,
-                       row->global_pid, row->gpu, row->mem_kind, { 0 } };
-      g_array_append_val (m->allocs, a);
+      allocs[k] = (SlMemAlloc) { SL_NO_LINK, i, G_MININT64, row->start, row->bytes, row->address,
+                                 row->global_pid, row->gpu, row->mem_kind, { 0 } };
       m->row_alloc[i] = k;
     }
-  g_array_append_vals (m->allocs, allocs, made);
-  g_free (allocs);
+  m->allocs = allocs;
+  m->n_allocs = n_orphans + made;
 
   /* series in display order (each keeps its steps) */
   g_array_sort (m->series, series_order);
@@ -396,7 +522,7 @@ _sl_memory_free (gpointer memory)
     g_free (m->steps[s]);
   g_free (m->steps);
   g_array_unref (m->series);
-  g_array_unref (m->allocs);
+  g_free (m->allocs);
   g_free (m->row_alloc);
   g_free (m->row_call);
   g_free (m);
@@ -532,7 +658,7 @@ sl_memory_get_n_allocs (SlTrace *trace)
   g_return_val_if_fail (trace != NULL, 0);
   if (trace->mem_usage->len == 0)
     return 0;
-  return memory_get (trace)->allocs->len;
+  return memory_get (trace)->n_allocs;
 }
 
 const SlMemAlloc *
@@ -540,7 +666,7 @@ sl_memory_get_alloc (SlTrace *trace,
                      guint    i)
 {
   g_return_val_if_fail (i < sl_memory_get_n_allocs (trace), NULL);
-  return &g_array_index (memory_get (trace)->allocs, SlMemAlloc, i);
+  return &memory_get (trace)->allocs[i];
 }
 
 guint32
@@ -617,10 +743,10 @@ sl_memory_live_at (SlTrace *trace,
   g_return_val_if_fail (series < sl_memory_get_n_series (trace), 0);
   const SlMemSeries *s = sl_memory_get_series (trace, series);
   SlMemory *m = memory_get (trace);
-  const SlMemAlloc *allocs = (const SlMemAlloc *) (gpointer) m->allocs->data;
+  const SlMemAlloc *allocs = m->allocs;
   g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (LiveItem));
 
-  for (guint i = 0; i < m->allocs->len; i++)
+  for (guint i = 0; i < m->n_allocs; i++)
     {
       const SlMemAlloc *a = &allocs[i];
       if (a->start > t)

@@ -256,6 +256,152 @@ test_planted (void)
   check_against_sql (path);
 }
 
+/* Random rows on a few thousand addresses (printed seed): frees of what was never allocated,
+ * allocations again at an open address, ties in time, two processes, host and device kinds, a
+ * GPU holding several processes and kinds and one holding a single one.  The series equal SQL's
+ * sums; each row's allocation is the one a plain hash table of the latest open allocation at
+ * each place gives (thousands open at once: the model's table grows and shifts entries back as
+ * it removes them); the live sets equal a scan of every allocation. */
+static void
+test_random (void)
+{
+  guint32 seed = g_test_rand_int ();
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  g_autofree char *path = sl_test_copy_trace (MEM_2024, "random-memory.sqlite");
+  g_autoptr (GString) sql = g_string_new ("DELETE FROM CUDA_GPU_MEMORY_USAGE_EVENTS;"
+                                          "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS (start, "
+                                          "globalPid, deviceId, contextId, address, pc, bytes, "
+                                          "memKind, memoryOperationType, name, correlationId) "
+                                          "VALUES ");
+  const guint n = 20000;
+  const gint kinds[] = { 2, 2, 2, 5, 3, 1, 0, 4 };
+  gint64 t = 1000000;
+
+  g_test_message ("seed %u", seed);
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean second_gpu = g_rand_int_range (rand, 0, 4) == 0;
+      guint64 pid = g_rand_boolean (rand) && !second_gpu ? 284059188068352u : 284059188068353u;
+      gint kind = second_gpu ? 2 : kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (kinds))];
+      t += g_rand_int_range (rand, 0, 3);   /* a third at the same instant as the row before */
+      g_string_append_printf (sql, "%s(%" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT ", %d, 1, %"
+                                   G_GUINT64_FORMAT ", 0, %d, %d, %d, NULL, 0)",
+                              i > 0 ? ", " : "", t, pid, second_gpu ? 1 : 0,
+                              G_GUINT64_CONSTANT (0x7f0000000000)
+                                + 256u * (guint64) g_rand_int_range (rand, 0, 3000),
+                              g_rand_int_range (rand, 1, 1 << 20), kind,
+                              g_rand_int_range (rand, 0, 5) < 3 ? 0 : 1);
+    }
+  g_string_append_c (sql, ';');
+  sl_test_exec_sql (path, sql->str);
+  check_against_sql (path);
+
+  g_autoptr (SlTrace) trace = load (path);
+  g_assert_cmpuint (sl_trace_get_n_mem_usage (trace), ==, n);
+  g_autoptr (GHashTable) open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree guint32 *partner = g_new (guint32, n);   /* an allocation's free, a free's alloc */
+  guint alloc_rows = 0, orphans = 0, shared = 0, mixed = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const SlMemUsage *row = sl_trace_get_mem_usage (trace, i);
+      g_autofree char *place = g_strdup_printf ("%" G_GUINT64_FORMAT " %d %" G_GUINT64_FORMAT,
+                                                row->global_pid, row->gpu, row->address);
+      gpointer found;
+      partner[i] = SL_NO_LINK;
+      if (row->op != SL_MEM_FREE)
+        {
+          alloc_rows++;
+          g_hash_table_insert (open, g_steal_pointer (&place), GUINT_TO_POINTER (i));
+        }
+      else if (g_hash_table_lookup_extended (open, place, NULL, &found))
+        {
+          partner[i] = GPOINTER_TO_UINT (found);
+          partner[partner[i]] = i;
+          g_hash_table_remove (open, place);
+        }
+      else
+        orphans++;
+    }
+  g_assert_cmpuint (orphans, >, 0);
+  g_assert_cmpuint (sl_memory_get_n_allocs (trace), ==, alloc_rows + orphans);
+  /* the orphans first, then the allocation rows in order */
+  for (guint i = 0, made = 0; i < n; i++)
+    {
+      const SlMemUsage *row = sl_trace_get_mem_usage (trace, i);
+      guint32 k = sl_memory_find_row_alloc (trace, i);
+      g_assert_cmpuint (k, !=, SL_NO_LINK);
+      const SlMemAlloc *a = sl_memory_get_alloc (trace, k);
+      if (row->op != SL_MEM_FREE)
+        {
+          g_assert_cmpuint (k, ==, orphans + made++);
+          g_assert_cmpuint (a->alloc, ==, i);
+          g_assert_cmpuint (a->free, ==, partner[i]);
+          g_assert_cmpint (a->start, ==, row->start);
+        }
+      else
+        {
+          g_assert_cmpuint (a->free, ==, i);
+          g_assert_cmpuint (a->alloc, ==, partner[i]);
+          g_assert_cmpuint (k < orphans, ==, partner[i] == SL_NO_LINK);
+        }
+      g_assert_cmpint (a->end, ==, a->free != SL_NO_LINK
+                                     ? sl_trace_get_mem_usage (trace, a->free)->start
+                                     : G_MAXINT64);
+      const SlMemUsage *own = sl_trace_get_mem_usage (trace, a->alloc != SL_NO_LINK ? a->alloc
+                                                                                    : a->free);
+      g_assert_cmpuint (a->address, ==, row->address);
+      g_assert_cmpint (a->gpu, ==, row->gpu);
+      g_assert_cmpuint (a->global_pid, ==, row->global_pid);
+      g_assert_cmpuint (a->bytes, ==, own->bytes);
+      g_assert_cmpuint (a->mem_kind, ==, own->mem_kind);
+    }
+
+  /* one GPU's series shares the steps of its only process and kind, the other has its own */
+  for (guint s = 0; s < sl_memory_get_n_series (trace); s++)
+    {
+      const SlMemSeries *gs = sl_memory_get_series (trace, s);
+      if (gs->kind != SL_MEM_SERIES_GPU)
+        continue;
+      gboolean alone = FALSE;
+      for (guint o = 0; o < sl_memory_get_n_series (trace); o++)
+        alone |= o != s && sl_memory_get_series (trace, o)->steps == gs->steps;
+      shared += alone;
+      mixed += !alone;
+    }
+  g_assert_cmpuint (shared, ==, 1);
+  g_assert_cmpuint (mixed, ==, 1);
+
+  /* live sets at random instants against a scan of every allocation, largest first */
+  g_autoptr (GArray) live = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint q = 0; q < 50; q++)
+    {
+      SlTime at = 1000000 + g_rand_int_range (rand, -10, (gint32) (t - 1000000 + 10));
+      for (guint s = 0; s < sl_memory_get_n_series (trace); s++)
+        {
+          const SlMemSeries *series = sl_memory_get_series (trace, s);
+          guint expect = 0;
+          for (guint k = 0; k < sl_memory_get_n_allocs (trace); k++)
+            {
+              const SlMemAlloc *a = sl_memory_get_alloc (trace, k);
+              expect += a->alloc != SL_NO_LINK && a->start <= at && a->end > at
+                        && sl_mem_series_holds (series, a);
+            }
+          g_array_set_size (live, 0);
+          g_assert_cmpuint (sl_memory_live_at (trace, s, at, live), ==, expect);
+          g_assert_cmpuint (live->len, ==, expect);
+          for (guint j = 0; j < live->len; j++)
+            {
+              const SlMemAlloc *a = sl_memory_get_alloc (trace, g_array_index (live, guint32, j));
+              g_assert_true (a->start <= at && a->end > at && sl_mem_series_holds (series, a));
+              if (j > 0)
+                g_assert_cmpuint (a->bytes, <=, sl_memory_get_alloc (
+                                                  trace, g_array_index (live, guint32, j - 1))
+                                                  ->bytes);
+            }
+        }
+    }
+}
+
 static JsonNode *
 run_json (const char *path,
           const char *at)
@@ -430,6 +576,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/memory/real-files", test_real_files);
   g_test_add_func ("/model/memory/planted", test_planted);
+  g_test_add_func ("/model/memory/random", test_random);
   g_test_add_func ("/model/memory/cli", test_cli);
   g_test_add_func ("/model/memory/merge", test_merge);
   g_test_add_func ("/model/memory/export", test_export);

@@ -9,6 +9,8 @@
 
 #include "sl-application.h"
 #include "sl-detail-pane-private.h"
+#include "sl-format.h"
+#include "sl-memory-panel-private.h"
 #include "sl-memory.h"
 #include "sl-test-gui.h"
 #include "sl-test-util.h"
@@ -154,6 +156,188 @@ test_row (void)
   sl_test_screenshot (GTK_WIDGET (window), "memory-click");
 }
 
+/* The Memory tab of the window's bottom notebook, shown. */
+static SlMemoryPanel *
+show_memory_panel (SlWindow *window)
+{
+  GtkNotebook *notebook = GTK_NOTEBOOK (window->bottom);
+
+  for (int i = 0; i < gtk_notebook_get_n_pages (notebook); i++)
+    if (SL_IS_MEMORY_PANEL (gtk_notebook_get_nth_page (notebook, i)))
+      {
+        gtk_notebook_set_current_page (notebook, i);
+        sl_test_iterate_for (100);
+        return SL_MEMORY_PANEL (gtk_notebook_get_nth_page (notebook, i));
+      }
+  g_assert_not_reached ();
+}
+
+/* The panel's rows are the allocations `want` (guint32), in order. */
+static void
+assert_rows (SlMemoryPanel *panel,
+             GArray        *want)
+{
+  g_assert_cmpuint (sl_memory_panel_get_n_rows (panel), ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpuint (sl_memory_panel_get_row_alloc (panel, i), ==,
+                      g_array_index (want, guint32, i));
+}
+
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0
+      && gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Memory tab on a trace with memory usage: at the peak its rows are the model's live set
+ * there; a selected range turns it to "At cursor", the live set at the range's end; "At peak" by
+ * hand, and a cleared selection, bring the peak's back; a real double-click on a row selects the
+ * cudaMalloc that made the allocation; "Never freed" lists those the trace never frees. */
+static void
+test_panel (void)
+{
+  g_autofree char *path = sl_test_trace_path (MEM_2024);
+
+  /* the earlier test's window closed: real clicks go to whichever window is on top there */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
+       l = gtk_application_get_windows (GTK_APPLICATION (app)))
+    gtk_window_destroy (l->data);
+  sl_test_iterate_for (50);
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, path, NULL);
+  SlTrace *trace = sl_window_get_trace (window);
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  SlViewport *vp = sl_timeline_view_get_viewport (tv);
+  SlMemoryPanel *panel = show_memory_panel (window);
+  gint series = sl_memory_find_gpu_series (trace, 0);
+  g_assert_cmpint (series, >=, 0);
+  const SlMemSeries *s = sl_memory_get_series (trace, (guint) series);
+  g_autoptr (GArray) live = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  GtkWidget *tab = gtk_notebook_get_tab_label (GTK_NOTEBOOK (window->bottom), GTK_WIDGET (panel));
+  g_assert_true (gtk_widget_get_sensitive (tab));
+  g_assert_cmpint (sl_memory_panel_get_series (panel), ==, series);
+
+  /* at the peak */
+  g_assert_false (sl_memory_panel_get_at_cursor (panel));
+  g_assert_cmpint (sl_memory_panel_get_instant (panel), ==, s->peak_time);
+  sl_memory_live_at (trace, (guint) series, s->peak_time, live);
+  g_assert_cmpuint (live->len, >, 1);
+  assert_rows (panel, live);
+  g_autofree char *peak = sl_format_bytes ((guint64) s->peak);
+  g_test_message ("%s", sl_memory_panel_get_summary (panel));
+  g_assert_nonnull (strstr (sl_memory_panel_get_summary (panel), peak));
+  g_assert_nonnull (strstr (sl_memory_panel_get_summary (panel), "its peak"));
+  sl_test_screenshot (GTK_WIDGET (window), "memory-panel-peak");
+
+  /* a range selected before the peak: at its end, fewer bytes live than at the peak */
+  gsize k = s->peak_step / 2;
+  SlTime t1 = s->steps[k].time;
+  g_assert_cmpint (s->steps[k].bytes, <, s->peak);
+  sl_viewport_set_selection (vp, s->steps[0].time - 1000, t1);
+  sl_test_iterate_for (50);
+  g_assert_true (sl_memory_panel_get_at_cursor (panel));
+  g_assert_cmpint (sl_memory_panel_get_instant (panel), ==, t1);
+  g_array_set_size (live, 0);
+  sl_memory_live_at (trace, (guint) series, t1, live);
+  assert_rows (panel, live);
+  g_assert_nonnull (strstr (sl_memory_panel_get_summary (panel), "the end of the selection"));
+  sl_test_screenshot (GTK_WIDGET (window), "memory-panel-cursor");
+
+  /* "At peak" by hand, the selection kept; then the selection cleared */
+  sl_memory_panel_set_at_cursor (panel, FALSE);
+  g_array_set_size (live, 0);
+  sl_memory_live_at (trace, (guint) series, s->peak_time, live);
+  assert_rows (panel, live);
+  sl_memory_panel_set_at_cursor (panel, TRUE);
+  g_assert_cmpint (sl_memory_panel_get_instant (panel), ==, t1);
+  sl_viewport_clear_selection (vp);
+  sl_test_iterate_for (50);
+  g_assert_false (sl_memory_panel_get_at_cursor (panel));
+  assert_rows (panel, live);
+
+  /* a double-click on a row made by a call (the largest ones are) selects that call */
+  guint row = 0;
+  while (row < live->len
+         && sl_memory_get_row_call (trace, sl_memory_get_alloc (
+                                             trace, g_array_index (live, guint32, row))->alloc)
+              == SL_NO_LINK)
+    row++;
+  g_assert_cmpuint (row, <, 5);   /* on screen */
+  const SlMemAlloc *a = sl_memory_get_alloc (trace, g_array_index (live, guint32, row));
+  const SlLane *lane;
+  gsize index;
+  g_assert_true (sl_trace_resolve (trace, sl_memory_get_row_call (trace, a->alloc), &lane,
+                                   &index));
+  Selected want = { tv, { (gint) lane->index, index } };
+  g_assert_false (is_selected (&want));
+  g_autofree char *address = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);
+  GtkWidget *cell = find_label (sl_memory_panel_get_view (panel), address);
+  g_assert_nonnull (cell);
+  /* a real double-click, else (no xdotool) as one does; on a loaded machine xdotool's two
+   * clicks can land further apart than a double-click's time, so up to three tries */
+  gboolean selected = FALSE;
+  for (guint tries = 0; tries < 3 && !selected; tries++)
+    {
+      sl_test_iterate_for (100);
+      if (!sl_test_real_double_click (cell, gtk_widget_get_width (cell) / 2.0,
+                                      gtk_widget_get_height (cell) / 2.0))
+        {
+          g_test_message ("no xdotool: the row activated as a double-click does");
+          g_signal_emit_by_name (sl_memory_panel_get_view (panel), "activate", row);
+        }
+      selected = sl_test_wait_until (is_selected, &want, 3000);
+      g_test_message ("double-click %u: %s", tries + 1, selected ? "selected" : "not yet");
+    }
+  g_assert_true (selected);
+  sl_test_iterate_for (100);
+  g_autofree char *text = _sl_detail_pane_get_text (
+    SL_DETAIL_PANE (sl_window_get_detail_pane (window)));
+  g_assert_nonnull (strstr (text, address));
+  sl_test_screenshot (GTK_WIDGET (window), "memory-panel-activated");
+
+  /* never freed: the allocations of the GPU with no free, largest first */
+  sl_memory_panel_set_view (panel, SL_MEMORY_VIEW_NEVER_FREED);
+  guint never = 0;
+  for (guint i = 0; i < sl_memory_get_n_allocs (trace); i++)
+    {
+      const SlMemAlloc *n = sl_memory_get_alloc (trace, i);
+      never += n->alloc != SL_NO_LINK && n->free == SL_NO_LINK && sl_mem_series_holds (s, n);
+    }
+  g_assert_cmpuint (sl_memory_panel_get_n_rows (panel), ==, never);
+  for (guint i = 0; i < sl_memory_panel_get_n_rows (panel); i++)
+    {
+      const SlMemAlloc *n = sl_memory_get_alloc (trace, sl_memory_panel_get_row_alloc (panel, i));
+      g_assert_cmpuint (n->free, ==, SL_NO_LINK);
+      if (i > 0)
+        g_assert_cmpuint (n->bytes, <=, sl_memory_get_alloc (
+                                          trace, sl_memory_panel_get_row_alloc (panel, i - 1))
+                                          ->bytes);
+    }
+  sl_test_iterate_for (100);
+  if (never > 0)   /* the cells say so */
+    g_assert_nonnull (find_label (sl_memory_panel_get_view (panel), "never"));
+  sl_test_screenshot (GTK_WIDGET (window), "memory-panel-never-freed");
+  sl_memory_panel_set_view (panel, SL_MEMORY_VIEW_LARGEST);
+  guint held = 0;
+  for (guint i = 0; i < sl_memory_get_n_allocs (trace); i++)
+    {
+      const SlMemAlloc *n = sl_memory_get_alloc (trace, i);
+      held += n->alloc != SL_NO_LINK && sl_mem_series_holds (s, n);
+    }
+  g_assert_cmpuint (sl_memory_panel_get_n_rows (panel), ==, held);
+}
+
 /* A trace without memory usage has no Memory row. */
 static void
 test_none (void)
@@ -164,6 +348,16 @@ test_none (void)
 
   g_assert_cmpint (find_row (tv, ROW_GPU_MEMORY), ==, -1);
   g_assert_cmpint (find_row (tv, ROW_GPU_UTIL), >=, 0);
+
+  /* and a greyed Memory tab that says how to record it */
+  SlMemoryPanel *panel = show_memory_panel (window);
+  GtkWidget *tab = gtk_notebook_get_tab_label (GTK_NOTEBOOK (window->bottom), GTK_WIDGET (panel));
+  g_assert_false (gtk_widget_get_sensitive (tab));
+  g_assert_cmpuint (sl_memory_panel_get_n_rows (panel), ==, 0);
+  g_autoptr (GString) labels = g_string_new (NULL);
+  sl_test_collect_labels (GTK_WIDGET (panel), labels);
+  g_assert_nonnull (strstr (labels->str, "sightline record --cuda-memory-usage"));
+  sl_test_screenshot (GTK_WIDGET (window), "memory-panel-none");
 }
 
 int
@@ -185,6 +379,7 @@ main (int    argc,
   g_application_hold (G_APPLICATION (app));
 
   g_test_add_func ("/ui-memory/row", test_row);
+  g_test_add_func ("/ui-memory/panel", test_panel);
   g_test_add_func ("/ui-memory/none", test_none);
   ret = g_test_run ();
 
