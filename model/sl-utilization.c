@@ -140,7 +140,9 @@ index_slot (const SlBusyUnion *u,
 {
   if (u->n_idx == 0 || x <= u->idx_origin)
     return NULL;
-  return &u->idx[(gsize) MIN ((x - u->idx_origin) / u->idx_width, (SlTime) u->n_idx - 1)];
+  /* unsigned: x may be G_MAXINT64 (a whole-trace query) with an origin at -2^61 (a damaged file) */
+  guint64 slot = ((guint64) x - (guint64) u->idx_origin) / (guint64) u->idx_width;
+  return &u->idx[(gsize) MIN (slot, (guint64) u->n_idx - 1)];
 }
 
 /* Chunks whose base is before x, at least: from the time index. */

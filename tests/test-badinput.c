@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-analyze.h"
+#include "sl-utilization.h"
 #include "sl-test-util.h"
 #include "sl-trace.h"
 
@@ -911,6 +912,14 @@ test_extreme_times (void)
   g_assert_cmpint (sl_trace_get_start (trace), <=, sl_trace_get_end (trace));
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     g_assert_cmpint (sl_trace_get_lane (trace, i)->busy, >=, 0);
+  /* a GPU's busy time over the whole time line: its work reaches -2^61, the query G_MAXINT64 */
+  for (guint g = 0; g < sl_trace_get_n_gpus (trace); g++)
+    {
+      SlTime busy = sl_trace_gpu_busy_time (trace, g, SL_UTIL_ANY, G_MININT64, G_MAXINT64);
+      g_assert_cmpint (busy, >=, 0);
+      g_assert_cmpint (busy, <=, sl_trace_gpu_busy_time (trace, g, SL_UTIL_ANY, G_MININT64,
+                                                         G_MAXINT64 - 1) + 1);
+    }
 }
 
 /* ---- hostile files: a trace must never run code or change itself ------------------------- */
