@@ -6,6 +6,7 @@
 #include "sl-memory-panel-private.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "sl-display-name.h"
 #include "sl-format.h"
@@ -285,8 +286,13 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
     }
   g_autofree char *text = cell_text (self, sl_memory_get_alloc (self->trace, index),
                                      GPOINTER_TO_UINT (column));
+  /* a size reads "762.94 MiB" in its cell (the column stays narrow), its bytes in the tooltip */
+  char *paren = GPOINTER_TO_UINT (column) == COL_SIZE ? strstr (text, " (") : NULL;
+  gtk_widget_set_tooltip_text (label, GPOINTER_TO_UINT (column) == COL_NAME || paren != NULL
+                                        ? text : NULL);
+  if (paren != NULL)
+    *paren = '\0';
   gtk_label_set_text (GTK_LABEL (label), text);
-  gtk_widget_set_tooltip_text (label, GPOINTER_TO_UINT (column) == COL_NAME ? text : NULL);
 }
 
 /* A row activated: the CUDA call that made the allocation (or, allocated before the trace,
