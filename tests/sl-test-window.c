@@ -4,7 +4,27 @@
 #include <stdarg.h>
 
 #include "sl-test-gui.h"
+#include "sl-test-util.h"
 #include "sl-window-private.h"
+
+SlApplication *
+sl_test_window_app_new (int    *argc,
+                        char ***argv)
+{
+  g_autofree char *home = g_build_filename (sl_test_tmpdir (), "xdg-data", NULL);
+  g_autoptr (GError) error = NULL;
+  SlApplication *app;
+
+  g_mkdir_with_parents (home, 0700);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_test_init (argc, argv, NULL);
+  app = sl_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+  return app;
+}
 
 gboolean
 sl_test_window_loaded (gpointer window)

@@ -7,6 +7,10 @@
 
 G_BEGIN_DECLS
 
+/* The start of such a test's main(): its own XDG data folder (recent files) and in-memory
+ * settings, g_test_init, and the application registered and held; sl_test_app_done ends it. */
+SlApplication *sl_test_window_app_new (int    *argc,
+                                       char ***argv);
 /* Whether `window` (an SlWindow) is done loading: a condition for sl_test_wait_until. */
 gboolean  sl_test_window_loaded (gpointer       window);
 /* A new window of `width` × `height` (0 × 0: its default size), presented and allocated, then

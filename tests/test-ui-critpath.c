@@ -363,19 +363,9 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autofree char *home = g_build_filename (sl_test_tmpdir (), "xdg-data", NULL);
-  g_autoptr (GError) error = NULL;
   int ret;
 
-  g_mkdir_with_parents (home, 0700);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_test_init (&argc, &argv, NULL);
-
-  app = sl_application_new ();
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = sl_test_window_app_new (&argc, &argv);
 
   g_test_add_func ("/ui-critpath/range", test_range);
   ret = g_test_run ();

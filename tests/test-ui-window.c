@@ -941,24 +941,13 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autofree char *home = g_build_filename (sl_test_tmpdir (), "xdg-data", NULL);
-  g_autoptr (GError) error = NULL;
   int ret;
 
-  /* recent files go to a throwaway data directory, not the person's; export dialogs do not
-   * start in the test's working folder by accident */
-  g_mkdir_with_parents (home, 0700);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  /* export dialogs do not start in the test's working folder by accident; recent files go to a
+   * throwaway data directory and the file chooser's settings to memory (sl_test_window_app_new) */
   g_setenv ("GTK_USE_PORTAL", "0", TRUE);
-  /* the file chooser saves its settings: not into the person's dconf (no bus here anyway) */
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_assert_true (g_chdir (sl_test_tmpdir ()) == 0);
-  g_test_init (&argc, &argv, NULL);
-
-  app = sl_application_new ();
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = sl_test_window_app_new (&argc, &argv);
 
   g_test_add_func ("/ui-window/title", test_title);
   g_test_add_func ("/ui-window/go-to-links", test_go_to_links);
