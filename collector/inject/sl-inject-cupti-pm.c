@@ -324,12 +324,7 @@ decode_thread_main (void *data)
   pthread_mutex_lock (&pm.lock);
   while (!pm.stop)
     {
-      struct timespec until;
-      clock_gettime (CLOCK_REALTIME, &until);
-      until.tv_nsec += (long) SL_PM_DECODE_MS * 1000000L;
-      until.tv_sec += until.tv_nsec / 1000000000L;
-      until.tv_nsec %= 1000000000L;
-      pthread_cond_timedwait (&pm.cond, &pm.lock, &until);
+      _sl_cupti_wait_ms (&pm.cond, &pm.lock, SL_PM_DECODE_MS);
       if (pm.stop)
         break;
       pthread_mutex_unlock (&pm.lock);

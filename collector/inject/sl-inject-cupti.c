@@ -1359,6 +1359,20 @@ callbacks_start (SlCuptiFailures *f,
 /* ---------------------------------------------------------------------------------------------- */
 /* Start, flush, stop                                                                             */
 
+void
+_sl_cupti_wait_ms (pthread_cond_t  *cond,
+                   pthread_mutex_t *lock,
+                   long             ms)
+{
+  struct timespec until;
+
+  clock_gettime (CLOCK_REALTIME, &until);
+  until.tv_nsec += ms * 1000000L;
+  until.tv_sec += until.tv_nsec / 1000000000L;
+  until.tv_nsec %= 1000000000L;
+  pthread_cond_timedwait (cond, lock, &until);
+}
+
 /* Asks CUPTI for the buffers whose records are all complete, full or not (CUPTI's "default
  * flush", meant to be called periodically from a thread of the client's). */
 static void *
@@ -1370,12 +1384,7 @@ flush_thread_main (void *data)
   pthread_mutex_lock (&cu.flush_lock);
   while (!cu.flush_stop)
     {
-      struct timespec until;
-      clock_gettime (CLOCK_REALTIME, &until);
-      until.tv_nsec += (long) SL_CUPTI_FLUSH_MS * 1000000L;
-      until.tv_sec += until.tv_nsec / 1000000000L;
-      until.tv_nsec %= 1000000000L;
-      pthread_cond_timedwait (&cu.flush_cond, &cu.flush_lock, &until);
+      _sl_cupti_wait_ms (&cu.flush_cond, &cu.flush_lock, SL_CUPTI_FLUSH_MS);
       if (cu.flush_stop)
         break;
       pthread_mutex_unlock (&cu.flush_lock);

@@ -1,6 +1,7 @@
 /* sl-inject-cupti.h: the CUPTI part's internals, driven by tests with hand-built records. */
 #pragma once
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,10 @@ SL_HIDDEN void _sl_cupti_set_proc_root (const char *root);
 /* A warning said on stderr ("sightline: TEXT") and in the trace's DIAGNOSTIC_EVENT: for the
  * CUPTI parts in files of their own. */
 SL_HIDDEN void _sl_cupti_warn (const char *text);
+/* A periodic thread's wait: on `cond` (`lock` held) until signalled or `ms` from now. */
+SL_HIDDEN void _sl_cupti_wait_ms (pthread_cond_t  *cond,
+                                  pthread_mutex_t *lock,
+                                  long             ms);
 
 /* GPU metrics by PM sampling (sl-inject-cupti-pm.c; SIGHTLINE_GPU_METRICS=HZ): started with the
  * activity, once kernels are traced; stopped before it, its last samples sent. */
