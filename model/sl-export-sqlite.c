@@ -21,6 +21,7 @@
 
 #include <glib/gstdio.h>
 
+#include "sl-metrics.h"
 #include "sl-schema.h"
 #include "sl-stats-private.h"
 
@@ -879,6 +880,64 @@ write_mem_usage (Sql *s)
   sqlite3_finalize (stmt);
 }
 
+/* GPU_METRICS' typeId of a GPU's metrics as `sightline record` and sightline-gen write it:
+ * <hw:8><vm:8><source:16><type:32>, the type's low byte the GPU's device id, which the reader
+ * takes it for. */
+static gint64
+gpu_metrics_type (guint32 device_id)
+{
+  return ((gint64) 1 << 48) | ((gint64) SL_GPU_METRICS_SOURCE << 32)
+         | ((gint64) SL_GPU_METRICS_TAG << 8) | (gint64) (device_id & 0xFF);
+}
+
+/* GPU_METRICS and TARGET_INFO_GPU_METRICS: every series' name, and its samples in effect for some
+ * of the range (the one in effect at its start too, so that every instant of it keeps its
+ * value).  Values as the model holds them: nsys's integers stay integers (the column's
+ * affinity), others are written as they are. */
+static void
+write_metrics (Sql *s)
+{
+  guint n = sl_metrics_get_n_series (s->trace);
+  if (n == 0 || !sql_exec (s, SL_SCHEMA_TARGET_INFO_GPU_METRICS_SQL)
+      || !sql_exec (s, SL_SCHEMA_GPU_METRICS_SQL))
+    return;
+  sqlite3_stmt *info = sql_prepare (s, "INSERT INTO TARGET_INFO_GPU_METRICS (typeId, sourceId, "
+                                       "typeName, metricId, metricName) VALUES (?, ?, ?, ?, ?)");
+  sqlite3_stmt *row = sql_prepare (s, "INSERT INTO GPU_METRICS (rawTimestamp, timestamp, "
+                                      "typeId, metricId, value) VALUES (?, ?, ?, ?, ?)");
+  for (guint i = 0; i < n && info != NULL && row != NULL && !s->failed; i++)
+    {
+      const SlMetricSeries *series = sl_metrics_get_series (s->trace, i);
+      guint32 device = sl_trace_get_gpu (s->trace, (guint) series->gpu)->device_id;
+      gint64 type = gpu_metrics_type (device);
+      g_autofree char *type_name = g_strdup_printf ("GPU %u", device);
+      const SlTime *times = sl_metrics_get_times (s->trace, i);
+      const double *values = sl_metrics_get_values (s->trace, i);
+
+      sqlite3_bind_int64 (info, 1, type);
+      sqlite3_bind_int (info, 2, SL_GPU_METRICS_SOURCE);
+      sqlite3_bind_text (info, 3, type_name, -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (info, 4, series->metric_id);
+      sqlite3_bind_text (info, 5, sl_metrics_get_name (s->trace, i), -1, SQLITE_STATIC);
+      sql_step (s, info, "TARGET_INFO_GPU_METRICS");
+      for (guint64 k = 0; k < series->count && !s->failed; k++)
+        {
+          if (times[k] >= s->t1)
+            break;
+          if (sl_metrics_sample_end (s->trace, i, k) <= s->t0)
+            continue;
+          sqlite3_bind_int64 (row, 1, times[k]);
+          sqlite3_bind_int64 (row, 2, times[k]);
+          sqlite3_bind_int64 (row, 3, type);
+          sqlite3_bind_int64 (row, 4, series->metric_id);
+          sqlite3_bind_double (row, 5, values[k]);
+          sql_step (s, row, "GPU_METRICS");
+        }
+    }
+  sqlite3_finalize (info);
+  sqlite3_finalize (row);
+}
+
 /* CUDA_CALLCHAINS: the backtraces of the CUDA calls written, by the id their rows name. */
 static void
 write_cuda_chains (Sql        *s,
@@ -963,6 +1022,7 @@ write_events (Sql *s)
   write_cuda_chains (s, rows.cuda_chains);
   write_cuda_events (s);
   write_mem_usage (s);
+  write_metrics (s);
 
 out:
   for (guint i = 0; i < N_ST; i++)

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "sl-export.h"
+#include "sl-metrics.h"
 #include "sl-plant.h"
 #include "sl-range.h"
 #include "sl-stats.h"
@@ -975,6 +976,65 @@ test_cmd (void)
 /* Issue 30: CUDA graphs written back as nsys writes them: a graph launch traced whole is its
  * CUPTI_ACTIVITY_KIND_GRAPH_TRACE row again (the table made only then), a kernel traced as a
  * graph node keeps its graphId and graphNodeId; the same rows as the source, column by column. */
+/* GPU metrics (issue 31): every sample and name of a generated trace's GPU_METRICS comes back
+ * (two GPUs, the device the typeId's low byte); a range keeps the samples in effect in it, the one
+ * in effect at its start included, and the export's series equal the trace's over that range. */
+static void
+test_sqlite_metrics (void)
+{
+  static const char *const rows =
+    "SELECT count(*) || ':' || group_concat (x, ';') FROM (SELECT m.timestamp || ',' "
+    "|| (m.typeId & 255) || ',' || i.metricName || ',' || m.value AS x FROM GPU_METRICS m JOIN "
+    "TARGET_INFO_GPU_METRICS i USING (typeId, metricId) ORDER BY m.typeId & 255, m.metricId, "
+    "m.timestamp)";
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "export-metrics.sqlite", NULL);
+  g_autofree char *out = g_strconcat (path, ".out.sqlite", NULL);
+  g_autofree char *part = g_strconcat (path, ".part.sqlite", NULL);
+  g_auto (SlTestRun) run = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = NULL;
+
+  sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "20000", "--gpus", "2", "--gpu-metrics=2000",
+               "--force", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_metrics_get_n_series (trace), >, 18);
+  g_assert_true (sl_export_sqlite (trace, out, G_MININT64, G_MAXINT64, &error));
+  g_assert_no_error (error);
+  {
+    struct sqlite3 *src = sl_test_open_db (path), *dst = sl_test_open_db (out);
+    g_autofree char *want = sl_test_sql_text (src, rows);
+    g_autofree char *got = sl_test_sql_text (dst, rows);
+    g_assert_false (g_str_has_prefix (want, "0:"));
+    g_assert_cmpstr (got, ==, want);
+    sqlite3_close (src);
+    sqlite3_close (dst);
+  }
+
+  /* the middle third: each series' samples from the one in effect at its start */
+  SlTime t0 = sl_trace_get_start (trace), t1 = sl_trace_get_end (trace);
+  SlTime a = t0 + (t1 - t0) / 3, b = t0 + 2 * (t1 - t0) / 3;
+  g_assert_true (sl_export_sqlite (trace, part, a, b, &error));
+  g_assert_no_error (error);
+  g_autoptr (SlTrace) back = sl_trace_load (part, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sl_metrics_get_n_series (back), ==, sl_metrics_get_n_series (trace));
+  for (guint i = 0; i < sl_metrics_get_n_series (trace); i++)
+    {
+      SlMetricStats x, y;
+      const SlMetricSeries *si = sl_metrics_get_series (trace, i);
+      gint j = sl_metrics_find_series (back, si->gpu, sl_metrics_get_name (trace, i));
+      g_assert_cmpint (j, >=, 0);
+      g_assert_true (sl_metrics_stats (trace, i, a, b - 1000000, &x));
+      g_assert_true (sl_metrics_stats (back, (guint) j, a, b - 1000000, &y));
+      g_assert_cmpfloat_with_epsilon (x.mean, y.mean, 1e-9 * MAX (1.0, fabs (x.mean)));
+      g_assert_cmpuint (x.n, ==, y.n);
+      g_assert_cmpint (sl_metrics_get_times (back, (guint) j)[0], <=, a);
+      g_assert_cmpint (sl_metrics_get_times (back, (guint) j)[0], >, a - si->period * 2);
+    }
+}
+
 static void
 test_sqlite_graphs (void)
 {
@@ -1062,6 +1122,7 @@ main (int    argc,
   g_test_add_func ("/model/export/special-outputs", test_special_outputs);
 #ifdef SL_GEN_PATH
   g_test_add_func ("/model/export/sqlite-graphs", test_sqlite_graphs);
+  g_test_add_func ("/model/export/sqlite-metrics", test_sqlite_metrics);
 #endif
 #ifdef SL_HAVE_JSON_READER
   g_test_add_func ("/model/export/chrome-read-back", test_chrome_read_back);
