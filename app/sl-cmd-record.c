@@ -469,16 +469,11 @@ sl_cmd_record (int    argc,
   /* 0 ns is "every call": the daemon takes it as given, the settings' 0 means the default */
   settings->osrt_threshold_ns
     = osrt_threshold != NULL ? MAX (g_ascii_strtoull (osrt_threshold, NULL, 10), 1) : 0;
+  settings->cuda_memory_usage = memory_usage > 0;
+  settings->cuda_um_cpu_faults = um_cpu > 0;
+  settings->cuda_um_gpu_faults = um_gpu > 0;
+  settings->gpu_metrics_hz = (guint) gpu_metrics_hz;
   g_autoptr (GPtrArray) msg = sl_record_request (settings, program, force);
-  /* the options the record dialog does not offer, after the verb and before the environment */
-  if (um_gpu)
-    g_ptr_array_insert (msg, 1, g_strdup ("cuda_um_gpu_page_faults=true"));
-  if (um_cpu)
-    g_ptr_array_insert (msg, 1, g_strdup ("cuda_um_cpu_page_faults=true"));
-  if (memory_usage)
-    g_ptr_array_insert (msg, 1, g_strdup ("cuda_memory_usage=true"));
-  if (gpu_metrics_hz > 0)
-    g_ptr_array_insert (msg, 1, g_strdup_printf ("gpu_metrics=%d", gpu_metrics_hz));
   int fds[3] = { 0, 1, 2 };
   if (!sl_control_send (fd, (const char *const *) msg->pdata, msg->len, fds, 3))
     {

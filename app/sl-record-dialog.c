@@ -16,6 +16,7 @@ struct _SlRecordDialog
   GtkWidget *cuda, *nvtx, *osrt, *sample, *sample_hz;
   GtkWidget *memory, *um_faults;           /* --cuda-memory-usage, --cuda-um-*-page-faults;
                                             * made in _init */
+  GtkWidget *metrics, *metrics_hz;         /* --gpu-metrics=HZ; made in _init */
   GtkWidget *delay, *duration;
   GtkWidget *capture_range, *nvtx_capture; /* none / cudaProfilerStart-Stop / NVTX range */
   GtkWidget *capture_end, *capture_end_n;  /* --capture-range-end: stop / stop-shutdown / repeat,
@@ -173,6 +174,38 @@ memory_checks_init (SlRecordDialog *self)
   gtk_box_append (GTK_BOX (box), self->um_faults);
 }
 
+static void
+metrics_toggled_cb (GtkCheckButton *check,
+                    gpointer        data)
+{
+  SlRecordDialog *self = data;
+
+  gtk_widget_set_sensitive (self->metrics_hz, gtk_check_button_get_active (check));
+}
+
+/* GPU metrics (nsys --gpu-metrics-devices; CUPTI PM sampling) after CPU sampling in the
+ * template's row: off by default, as in nsys, at nsys's 10 kHz. */
+static void
+metrics_check_init (SlRecordDialog *self)
+{
+  GtkWidget *box = gtk_widget_get_parent (self->sample_hz);
+  GtkWidget *hz = gtk_label_new ("Hz");
+
+  self->metrics = gtk_check_button_new_with_mnemonic ("GPU _metrics at");
+  gtk_widget_set_tooltip_text (self->metrics,
+                               "Each GPU's counters (SMs Active, warps in flight, DRAM bandwidth "
+                               "…) sampled by CUPTI's PM sampling: the GPU metrics rows, achieved "
+                               "occupancy (nsys --gpu-metrics-devices)");
+  gtk_widget_set_margin_start (self->metrics, 18);
+  self->metrics_hz = gtk_spin_button_new_with_range (10, 200000, 1000);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->metrics_hz), 10000);
+  gtk_widget_set_sensitive (self->metrics_hz, FALSE);
+  g_signal_connect (self->metrics, "toggled", G_CALLBACK (metrics_toggled_cb), self);
+  gtk_box_append (GTK_BOX (box), self->metrics);
+  gtk_box_append (GTK_BOX (box), self->metrics_hz);
+  gtk_box_append (GTK_BOX (box), hz);
+}
+
 /* --capture-range-end's choices, in the drop-down's order */
 enum
 {
@@ -255,7 +288,11 @@ sl_record_dialog_get_settings (SlRecordDialog *self)
   s->trace_nvtx = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->nvtx));
   s->trace_osrt = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->osrt));
   s->cuda_memory_usage = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->memory));
-  s->cuda_um_faults = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->um_faults));
+  s->cuda_um_cpu_faults = s->cuda_um_gpu_faults
+    = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->um_faults));
+  s->gpu_metrics_hz = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->metrics))
+                        ? (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->metrics_hz))
+                        : 0;
   s->sample_hz = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->sample))
                    ? (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->sample_hz))
                    : 0;
@@ -312,7 +349,11 @@ sl_record_dialog_set_settings (SlRecordDialog         *self,
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->nvtx), s->trace_nvtx);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->osrt), s->trace_osrt);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->memory), s->cuda_memory_usage);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->um_faults), s->cuda_um_faults);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->um_faults),
+                               s->cuda_um_cpu_faults || s->cuda_um_gpu_faults);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->metrics), s->gpu_metrics_hz > 0);
+  if (s->gpu_metrics_hz > 0)
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->metrics_hz), s->gpu_metrics_hz);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->sample), s->sample_hz > 0);
   if (s->sample_hz > 0)
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->sample_hz), s->sample_hz);
@@ -501,6 +542,7 @@ sl_record_dialog_init (SlRecordDialog *self)
   gtk_editable_set_text (GTK_EDITABLE (self->output), output);
   capture_end_init (self);
   memory_checks_init (self);
+  metrics_check_init (self);
   g_signal_connect (self->capture_range, "notify::selected", G_CALLBACK (capture_range_cb), self);
   capture_range_cb (G_OBJECT (self->capture_range), NULL, self);
   gtk_widget_set_visible (self->again, last != NULL);

@@ -158,7 +158,9 @@ sl_record_settings_load (void)
   s->capture_range = g_key_file_get_string (kf, "last", "capture_range", NULL);
   s->nvtx_capture = g_key_file_get_string (kf, "last", "nvtx_capture", NULL);
   s->cuda_memory_usage = g_key_file_get_boolean (kf, "last", "cuda_memory_usage", NULL);
-  s->cuda_um_faults = g_key_file_get_boolean (kf, "last", "cuda_um_faults", NULL);
+  s->cuda_um_cpu_faults = s->cuda_um_gpu_faults
+    = g_key_file_get_boolean (kf, "last", "cuda_um_faults", NULL);
+  s->gpu_metrics_hz = (guint) g_key_file_get_integer (kf, "last", "gpu_metrics_hz", NULL);
   if (s->args == NULL)
     s->args = g_new0 (char *, 1);
   if (s->env == NULL)
@@ -191,7 +193,9 @@ sl_record_settings_save (const SlRecordSettings *s,
   g_key_file_set_string (kf, "last", "nvtx_capture",
                          s->nvtx_capture != NULL ? s->nvtx_capture : "");
   g_key_file_set_boolean (kf, "last", "cuda_memory_usage", s->cuda_memory_usage);
-  g_key_file_set_boolean (kf, "last", "cuda_um_faults", s->cuda_um_faults);
+  g_key_file_set_boolean (kf, "last", "cuda_um_faults",
+                          s->cuda_um_cpu_faults || s->cuda_um_gpu_faults);
+  g_key_file_set_integer (kf, "last", "gpu_metrics_hz", (gint) s->gpu_metrics_hz);
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", dir,
@@ -395,11 +399,12 @@ sl_record_request (const SlRecordSettings *s,
     g_ptr_array_add (msg, g_strdup_printf ("cuda_backtrace=%s", s->cuda_backtrace));
   if (s->cuda_memory_usage)
     g_ptr_array_add (msg, g_strdup ("cuda_memory_usage=true"));
-  if (s->cuda_um_faults)
-    {
-      g_ptr_array_add (msg, g_strdup ("cuda_um_cpu_page_faults=true"));
-      g_ptr_array_add (msg, g_strdup ("cuda_um_gpu_page_faults=true"));
-    }
+  if (s->cuda_um_cpu_faults)
+    g_ptr_array_add (msg, g_strdup ("cuda_um_cpu_page_faults=true"));
+  if (s->cuda_um_gpu_faults)
+    g_ptr_array_add (msg, g_strdup ("cuda_um_gpu_page_faults=true"));
+  if (s->gpu_metrics_hz > 0)
+    g_ptr_array_add (msg, g_strdup_printf ("gpu_metrics=%u", s->gpu_metrics_hz));
   if (s->capture_range != NULL && strcmp (s->capture_range, "none") != 0)
     {
       g_ptr_array_add (msg, g_strdup_printf ("capture_range=%s", s->capture_range));

@@ -27,8 +27,11 @@ typedef struct
   char    *nvtx_capture;      /* RANGE[@DOMAIN] of capture_range nvtx */
   char    *capture_range_end; /* "stop", "stop-shutdown", "repeat[:N]"; NULL: stop-shutdown */
   gboolean cuda_memory_usage; /* nsys --cuda-memory-usage: GPU memory allocated and freed */
-  gboolean cuda_um_faults;    /* nsys --cuda-um-cpu-page-faults and --cuda-um-gpu-page-faults:
-                               * unified memory's page faults and migrations */
+  gboolean cuda_um_cpu_faults;/* nsys --cuda-um-cpu-page-faults, --cuda-um-gpu-page-faults:
+                               * unified memory's page faults and migrations (the dialog sets */
+  gboolean cuda_um_gpu_faults;/* both with one check) */
+  guint    gpu_metrics_hz;    /* --gpu-metrics[=HZ]: GPU counters sampled HZ times a second
+                               * (CUPTI PM sampling); 0: none */
   char    *output;        /* the trace file */
 } SlRecordSettings;
 

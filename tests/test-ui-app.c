@@ -2477,8 +2477,9 @@ test_record_capture_end (void)
   sl_test_iterate_for (50);
 }
 
-/* GPU memory and unified-memory faults (nsys --cuda-memory-usage, --cuda-um-*-page-faults): off by
- * default; each check in the dialog is what the daemon is asked for. */
+/* GPU memory, unified-memory faults and GPU metrics (nsys --cuda-memory-usage,
+ * --cuda-um-*-page-faults, --gpu-metrics-devices): off by default; each check in the dialog is
+ * what the daemon is asked for. */
 static void
 test_record_memory_options (void)
 {
@@ -2492,25 +2493,31 @@ test_record_memory_options (void)
     g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
     g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
     g_assert_false (got->cuda_memory_usage);
-    g_assert_false (got->cuda_um_faults);
+    g_assert_false (got->cuda_um_cpu_faults || got->cuda_um_gpu_faults);
+    g_assert_cmpuint (got->gpu_metrics_hz, ==, 0);
     g_assert_null (request_value (msg, "cuda_memory_usage"));
     g_assert_null (request_value (msg, "cuda_um_cpu_page_faults"));
+    g_assert_null (request_value (msg, "gpu_metrics"));
   }
-  for (guint k = 1; k < 4; k++)
+  for (guint k = 1; k < 8; k++)
     {
       s->cuda_memory_usage = (k & 1) != 0;
-      s->cuda_um_faults = (k & 2) != 0;
+      s->cuda_um_cpu_faults = s->cuda_um_gpu_faults = (k & 2) != 0;
+      s->gpu_metrics_hz = (k & 4) != 0 ? 2500 : 0;
       sl_record_dialog_set_settings (dialog, s);
       g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
       g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
       g_assert_cmpint (got->cuda_memory_usage, ==, s->cuda_memory_usage);
-      g_assert_cmpint (got->cuda_um_faults, ==, s->cuda_um_faults);
+      g_assert_cmpint (got->cuda_um_cpu_faults, ==, s->cuda_um_cpu_faults);
+      g_assert_cmpint (got->cuda_um_gpu_faults, ==, s->cuda_um_gpu_faults);
+      g_assert_cmpuint (got->gpu_metrics_hz, ==, s->gpu_metrics_hz);
       g_assert_cmpstr (request_value (msg, "cuda_memory_usage"), ==,
                        s->cuda_memory_usage ? "true" : NULL);
       g_assert_cmpstr (request_value (msg, "cuda_um_cpu_page_faults"), ==,
-                       s->cuda_um_faults ? "true" : NULL);
+                       s->cuda_um_cpu_faults ? "true" : NULL);
       g_assert_cmpstr (request_value (msg, "cuda_um_gpu_page_faults"), ==,
-                       s->cuda_um_faults ? "true" : NULL);
+                       s->cuda_um_gpu_faults ? "true" : NULL);
+      g_assert_cmpstr (request_value (msg, "gpu_metrics"), ==, (k & 4) != 0 ? "2500" : NULL);
     }
   sl_test_iterate_for (100);
   sl_test_screenshot (GTK_WIDGET (dialog), "record-dialog-memory");
