@@ -445,7 +445,7 @@ test_util_sm (void)
   g_assert_null (strstr (elsewhere, "Utilization from"));
 
   /* chosen: the row's series are SMs Active's column means, the busy one adds copies alone */
-  menu_text (tv, HEADER_W + 300, uy);
+  g_free (menu_text (tv, HEADER_W + 300, uy));   /* the menu's target is that row */
   gtk_widget_activate_action (GTK_WIDGET (tv), "timeline.util-from-sm", NULL);
   spin (200);
   ui = group_row (tv, 0, "GPU metrics") - 1;
