@@ -325,6 +325,10 @@ gboolean _sl_reader_read_graph_made (SlReader *r, GError **error);
 gboolean _sl_reader_read_graph_node_made (SlReader *r, GError **error);
 /* CUDA_GPU_MEMORY_USAGE_EVENTS into trace->mem_usage (sl-reader-memory.c) */
 gboolean _sl_reader_read_mem_usage (SlReader *r, GError **error);
+/* CUDA_UM_GPU_PAGE_FAULT_EVENTS and CUDA_UM_CPU_PAGE_FAULT_EVENTS into trace->um_faults
+ * (sl-reader-faults.c) */
+gboolean _sl_reader_read_gpu_faults (SlReader *r, GError **error);
+gboolean _sl_reader_read_cpu_faults (SlReader *r, GError **error);
 /* GPU_METRICS, named by TARGET_INFO_GPU_METRICS, into the trace's metric series (sl-reader-metrics.c) */
 gboolean _sl_reader_read_gpu_metrics (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);

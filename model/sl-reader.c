@@ -362,6 +362,10 @@ _sl_reader_read (SlTrace        *trace,
     { SL_LOAD_CUDA_API, "CUDA_GRAPH_NODE_EVENTS", FALSE, _sl_reader_read_graph_node_made, 0.001 },
     /* GPU memory allocated and freed (nsys --cuda-memory-usage), on the GPU tables' thread */
     { SL_LOAD_MEMCPY, "CUDA_GPU_MEMORY_USAGE_EVENTS", TRUE, _sl_reader_read_mem_usage, 0.005 },
+    /* unified memory's page faults (nsys --cuda-um-{gpu,cpu}-page-faults), beside the
+     * migrations on the GPU tables' thread: both into one array, so one thread */
+    { SL_LOAD_MEMCPY, "CUDA_UM_GPU_PAGE_FAULT_EVENTS", TRUE, _sl_reader_read_gpu_faults, 0.005 },
+    { SL_LOAD_MEMCPY, "CUDA_UM_CPU_PAGE_FAULT_EVENTS", TRUE, _sl_reader_read_cpu_faults, 0.005 },
     /* GPU metrics (nsys --gpu-metrics-devices): samples of every GPU, on the GPU tables' thread */
     { SL_LOAD_KERNELS, "GPU_METRICS", TRUE, _sl_reader_read_gpu_metrics, 0.02 },
   };

@@ -1,9 +1,11 @@
 /* sl-stats-um.c: the unified-memory reports of `nsys stats` (um_sum, um_total_sum,
  * um_cpu_page_faults_sum), read from the trace's file.
  *
- * The model keeps neither the page-fault tables (CUDA_UM_CPU_PAGE_FAULT_EVENTS,
+ * The model's rows of the page-fault tables (CUDA_UM_CPU_PAGE_FAULT_EVENTS,
  * CUDA_UM_GPU_PAGE_FAULT_EVENTS: written only with nsys --cuda-um-cpu-page-faults /
- * --cuda-um-gpu-page-faults) nor a migration's virtualAddress, so these reports read the rows
+ * --cuda-um-gpu-page-faults; sl-um-faults.h, for the timeline) leave out what these reports
+ * group by (a CPU fault's instruction, module and source line) and the rows with NULLs, whose
+ * groups nsys reports all the same, so these reports read the rows
  * from the file (each file of a merged trace, its times moved by its offset) and aggregate them
  * here, with the semantics of NVIDIA's um_sum.py, um_total_sum.py and um_cpu_page_faults_sum.py
  * (nsys 2024.x): the same groups, the same NULLs (a sum over no rows, a join that finds nothing,

@@ -30,8 +30,8 @@
  *                            busy, busy_prefix, lod/n_lod/lod_origin (one pass each over the
  *                            events, cheaper to redo than to check, see below)
  *   kernel_infos, copy_infos, chain_offsets/symbols/modules, osrt_chains, cuda_chains,
- *   cuda_events, event_waits, diagnostics:  raw
- *   event_links              built on first use, as after a fresh load
+ *   cuda_events, event_waits, diagnostics, um_faults:  raw
+ *   event_links, um_fault_index  built on first use, as after a fresh load
  *   enum_labels              stored as (enum, value, string id)
  *   gpu_busy                 rebuilt (_sl_gpu_busy_build)
  *   table_reads              stored (counts, table name, why not read)
@@ -60,7 +60,7 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 9   /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
+#define CACHE_VERSION 10  /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
                            * 3: CUDA API calls' backtraces (issue 30);
                            * 4: CUDA event records and waits (issue 30; their sizes are
                            * asserted in sl-trace-private.h);
@@ -68,7 +68,8 @@
                            * 6: GPU memory allocated and freed (issue 31);
                            * 7: a copy's unified-memory migration cause (issue 31);
                            * 8: GPU metrics, their series and samples (issue 31);
-                           * 9: a migration's virtual address in its copy info (issue 31) */
+                           * 9: a migration's virtual address in its copy info (issue 31);
+                           * 10: unified memory's GPU and CPU page faults (issue 31) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"
@@ -257,6 +258,7 @@ enum
   SEC_METRIC_SERIES, /* GPU_METRICS: SlMetricSeries, then their samples' times and values */
   SEC_METRIC_TIMES,
   SEC_METRIC_VALUES,
+  SEC_UM_FAULTS,     /* CUDA_UM_{GPU,CPU}_PAGE_FAULT_EVENTS rows */
 };
 
 /* Each section: this, `count` elements of `elem` bytes, zeros to a multiple of 8. */
@@ -538,6 +540,7 @@ write_payload (Writer  *w,
   w_array (w, SEC_METRIC_SERIES, trace->metric_series);
   w_array (w, SEC_METRIC_TIMES, trace->metric_times);
   w_array (w, SEC_METRIC_VALUES, trace->metric_values);
+  w_array (w, SEC_UM_FAULTS, trace->um_faults);
 
   /* enum labels point into the chunk at interned strings: store their ids */
   gboolean any_enum = FALSE;
@@ -1131,12 +1134,14 @@ read_payload (Reader      *r,
       || !r_array (r, SEC_METRIC_SERIES, trace->metric_series)
       || !r_array (r, SEC_METRIC_TIMES, trace->metric_times)
       || !r_array (r, SEC_METRIC_VALUES, trace->metric_values)
-      || !_sl_metrics_check (trace))
+      || !r_array (r, SEC_UM_FAULTS, trace->um_faults)
+      || !_sl_metrics_check (trace) || !_sl_um_faults_check (trace))
     return FALSE;
   for (guint i = 0; i < trace->mem_usage->len; i++)
     if ((guint) g_array_index (trace->mem_usage, SlMemUsage, i).gpu >= trace->gpus->len)
       return FALSE;
   _sl_trace_sort_mem_usage (trace);
+  _sl_trace_sort_um_faults (trace);
   /* the waits are searched by halving: whatever order was read back is sorted again (they hold
    * ids, not indexes: nothing else to check) */
   _sl_trace_sort_event_waits (trace);

@@ -576,6 +576,17 @@ append_file (SlTrace    *merged,
       u.name = map_str (m, u.name);
       g_array_append_val (merged->mem_usage, u);
     }
+  /* page faults: the process renamed, times on the merged axis, the file's GPUs */
+  for (guint i = 0; i < t->um_faults->len; i++)
+    {
+      SlUmFault f = g_array_index (t->um_faults, SlUmFault, i);
+      f.global_pid ^= m->tag;
+      f.start = _sl_time_add (f.start, m->offset);
+      f.end = _sl_time_add (f.end, m->offset);
+      if (f.gpu >= 0)
+        f.gpu += (gint32) m->gpu_base;
+      g_array_append_val (merged->um_faults, f);
+    }
   /* GPU metric series: the file's GPUs, names mapped, samples on the merged axis (adding the
    * offset keeps each series in time order); GPUs grow by file, so the order by GPU holds */
   guint64 sample_base = merged->metric_times->len;
@@ -990,6 +1001,7 @@ merge (SlTrace    **traces,
   for (guint i = 0; i < n; i++)
     append_file (merged, &maps[i], taken);
   _sl_trace_sort_mem_usage (merged);
+  _sl_trace_sort_um_faults (merged);
 
   /* lanes in screen order, global ids dense again; then each lane's events in one pass */
   _sl_trace_sort_lanes (merged);

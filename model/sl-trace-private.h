@@ -213,6 +213,8 @@ struct _SlTrace
   gpointer      graph_groups;  /* SlGraphGroups (sl-graph-groups.c), built on first use */
   GArray       *mem_usage;     /* SlMemUsage (CUDA_GPU_MEMORY_USAGE_EVENTS), sorted by time */
   gpointer      memory;        /* SlMemory (sl-memory.c), built on first use */
+  GArray       *um_faults;     /* SlUmFault (CUDA_UM_{GPU,CPU}_PAGE_FAULT_EVENTS), sorted by time */
+  gpointer      um_fault_index; /* SlUmFaultIndex (sl-um-faults.c), built on first use */
   GArray       *metric_series; /* SlMetricSeries (GPU_METRICS, sl-metrics.h): by GPU, metricId */
   GArray       *metric_times;  /* SlTime: the series' samples, series after series, each by time */
   GArray       *metric_values; /* double: beside metric_times */
@@ -277,6 +279,13 @@ void    _sl_graph_groups_free (gpointer groups);
 void    _sl_memory_free       (gpointer memory);
 /* Sorts trace->mem_usage by time, then by place in the file (after a load or a merge). */
 void    _sl_trace_sort_mem_usage (SlTrace *trace);
+/* Sorts trace->um_faults by time, then side, process and place in the file (after a load or a
+ * merge, before their per-GPU and per-process index is built: sl-um-faults.c). */
+void    _sl_trace_sort_um_faults (SlTrace *trace);
+void    _sl_um_faults_free       (gpointer index);
+/* Whether each fault row names a GPU of the trace (GPU faults) or none (CPU faults), and counts
+ * at least one fault (a model cache is not trusted). */
+gboolean _sl_um_faults_check     (SlTrace *trace);
 /* Whether the GPU metric series fit the trace (sl-metrics.c): GPUs and names that exist,
  * samples that tile the arrays, each series in time order (a model cache is not trusted). */
 gboolean _sl_metrics_check    (SlTrace *trace);

@@ -57,6 +57,7 @@ _sl_trace_new (const char *path)
   trace->event_waits = g_array_new (FALSE, FALSE, sizeof (SlCudaWaitRow));
   trace->graph_made = g_array_new (FALSE, FALSE, sizeof (SlGraphMade));
   trace->mem_usage = g_array_new (FALSE, FALSE, sizeof (SlMemUsage));
+  trace->um_faults = g_array_new (FALSE, FALSE, sizeof (SlUmFault));
   trace->metric_series = g_array_new (FALSE, FALSE, sizeof (SlMetricSeries));
   trace->metric_times = g_array_new (FALSE, FALSE, sizeof (SlTime));
   trace->metric_values = g_array_new (FALSE, FALSE, sizeof (double));
@@ -158,6 +159,7 @@ sl_trace_unref (SlTrace *trace)
   _sl_event_links_free (trace->event_links);
   _sl_graph_groups_free (trace->graph_groups);
   _sl_memory_free (trace->memory);
+  _sl_um_faults_free (trace->um_fault_index);
   _sl_live_state_free (trace->live);
   if (trace->sources != NULL)
     g_array_unref (trace->sources);
@@ -179,6 +181,7 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->event_waits);
   g_array_unref (trace->graph_made);
   g_array_unref (trace->mem_usage);
+  g_array_unref (trace->um_faults);
   g_array_unref (trace->metric_series);
   g_array_unref (trace->metric_times);
   g_array_unref (trace->metric_values);
@@ -846,6 +849,7 @@ sl_trace_get_memory_size (SlTrace *trace)
   size += trace->event_waits->len * sizeof (SlCudaWaitRow);
   size += trace->graph_made->len * sizeof (SlGraphMade);
   size += trace->mem_usage->len * sizeof (SlMemUsage);
+  size += trace->um_faults->len * sizeof (SlUmFault);
   size += trace->metric_series->len * sizeof (SlMetricSeries);
   size += trace->metric_times->len * (sizeof (SlTime) + sizeof (double));
   size += trace->threads->len * sizeof (SlThread) + trace->processes->len * sizeof (SlProcess);

@@ -470,6 +470,37 @@ guint               sl_trace_get_n_mem_usage       (SlTrace             *trace);
 const SlMemUsage   *sl_trace_get_mem_usage         (SlTrace             *trace,
                                                     guint                i);
 
+/* One row of CUDA_UM_GPU_PAGE_FAULT_EVENTS (nsys --cuda-um-gpu-page-faults: a group of
+ * `n_faults` faults of GPU `gpu` on the page at `address`, handled from `start` to `end`) or of
+ * CUDA_UM_CPU_PAGE_FAULT_EVENTS (--cuda-um-cpu-page-faults: one fault of the host at `address`,
+ * `end` == `start`, `gpu` -1).  Both tables in one array, sorted by time (sl-um-faults.c). */
+typedef enum
+{
+  SL_UM_FAULT_GPU = 0,
+  SL_UM_FAULT_CPU = 1,
+} SlUmFaultSide;
+
+typedef struct
+{
+  SlTime  start;
+  SlTime  end;
+  guint64 global_pid;
+  guint64 address;
+  guint32 n_faults;     /* numberOfPageFaults; 1 for a CPU fault */
+  gint32  gpu;          /* index into the GPU table; -1 for a CPU fault */
+  guint32 seq;          /* the row's place in its table: ties in time keep the file's order */
+  guint8  side;         /* SlUmFaultSide */
+  guint8  access;       /* faultAccessType (ENUM_CUDA_UNIF_MEM_ACCESS_TYPE: 0 unknown, 1 read,
+                         * 2 write, 3 atomic, 4 prefetch); 0 for a CPU fault */
+  guint8  reserved[2];  /* 0: no padding of unknown bytes in the model cache */
+} SlUmFault;
+
+G_STATIC_ASSERT (sizeof (SlUmFault) == 48);
+
+guint               sl_trace_get_n_um_faults       (SlTrace             *trace);
+const SlUmFault    *sl_trace_get_um_fault          (SlTrace             *trace,
+                                                    guint                i);
+
 /* The event `ref` of `from` in `to`, another load of the same file (a live update, the file
  * loaded afresh): in the lane of `to` that holds the same thread's (at any depth) or the same
  * stream's events of that kind, the event with the same start and name, and the same end where

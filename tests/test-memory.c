@@ -1,5 +1,6 @@
 /* test-memory.c: GPU memory in use (model/sl-memory.c, CUDA_GPU_MEMORY_USAGE_EVENTS) against SQL
- * over the same files, and `sightline memory`. */
+ * over the same files, and `sightline memory`; unified memory's page faults (model/sl-um-faults.c,
+ * CUDA_UM_{GPU,CPU}_PAGE_FAULT_EVENTS) against SQL, through the model cache and a merge. */
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -7,7 +8,8 @@
 #include "sl-export.h"
 #include "sl-memory.h"
 #include "sl-test-util.h"
-#include "sl-trace.h"
+#include "sl-trace-private.h"
+#include "sl-um-faults.h"
 
 #define MEM_2022 "nsys/nsys-2022.1-memory-usage.sqlite"
 #define MEM_2024 "nsys/nsys-2024.2-memory-usage-cuda-events.sqlite"
@@ -569,6 +571,295 @@ test_export (void)
     }
 }
 
+/* ---- unified memory's page faults --------------------------------------------------------- */
+
+#ifdef SL_GEN_PATH
+/* sightline-gen -n 30000 --gpus 2 --um-faults --seed S, made once per seed. */
+static char *
+um_generated (guint seed)
+{
+  g_autofree char *name = g_strdup_printf ("um-faults-%u.sqlite", seed);
+  char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+  g_autofree char *s = g_strdup_printf ("%u", seed);
+  g_auto (SlTestRun) run = { 0 };
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return path;
+  sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "30000", "--gpus", "2", "--um-faults",
+               "--seed", s, "--force", NULL);
+  if (run.status != 0)
+    g_error ("sightline-gen: %s", run.err);
+  return path;
+}
+#endif
+
+/* The fault rows of `trace` equal SQL's over `path`: the rows of each table, in time order; per
+ * GPU its groups and the sum of their numberOfPageFaults, per access type, per process its CPU
+ * faults; the series' counts over ranges equal SQL's over the rows starting in them.  Returns
+ * the number of GPU faults (numberOfPageFaults summed). */
+static gint64
+check_faults_against_sql (SlTrace    *trace,
+                          const char *path)
+{
+  sqlite3 *db = sl_test_open_db (path);
+  gboolean has_gpu = has_table (db, "CUDA_UM_GPU_PAGE_FAULT_EVENTS");
+  gboolean has_cpu = has_table (db, "CUDA_UM_CPU_PAGE_FAULT_EVENTS");
+  gint64 n_gpu = has_gpu ? sl_test_sql_int (db, "SELECT count(*) FROM "
+                                                 "CUDA_UM_GPU_PAGE_FAULT_EVENTS") : 0;
+  gint64 n_cpu = has_cpu ? sl_test_sql_int (db, "SELECT count(*) FROM "
+                                                 "CUDA_UM_CPU_PAGE_FAULT_EVENTS") : 0;
+  gint64 total = 0;
+  guint n = sl_trace_get_n_um_faults (trace), model_gpu = 0, model_cpu = 0;
+
+  g_assert_cmpint (n, ==, n_gpu + n_cpu);
+  for (guint i = 0; i < n; i++)
+    {
+      const SlUmFault *f = sl_trace_get_um_fault (trace, i);
+      if (i > 0)
+        g_assert_cmpint (sl_trace_get_um_fault (trace, i - 1)->start, <=, f->start);
+      g_assert_cmpint (f->end, >=, f->start);
+      if (f->side == SL_UM_FAULT_GPU)
+        model_gpu++;
+      else
+        {
+          model_cpu++;
+          g_assert_cmpint (f->gpu, ==, -1);
+          g_assert_cmpint (f->end, ==, f->start);
+          g_assert_cmpuint (f->n_faults, ==, 1);
+        }
+    }
+  g_assert_cmpint (model_gpu, ==, n_gpu);
+  g_assert_cmpint (model_cpu, ==, n_cpu);
+
+  for (guint g = 0; has_gpu && g < sl_trace_get_n_gpus (trace); g++)
+    {
+      guint32 device = sl_trace_get_gpu (trace, g)->device_id;
+      g_autofree char *q_n = g_strdup_printf (
+        "SELECT count(*) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS WHERE deviceId = %u", device);
+      g_autofree char *q_sum = g_strdup_printf (
+        "SELECT coalesce(sum(numberOfPageFaults), 0) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS "
+        "WHERE deviceId = %u", device);
+      gint64 rows = sl_test_sql_int (db, q_n), faults = sl_test_sql_int (db, q_sum);
+      gint k = sl_um_faults_find_series (trace, SL_UM_FAULT_GPU, (gint) g, 0);
+      guint64 brute = 0;
+      for (guint i = 0; i < n; i++)
+        if (sl_trace_get_um_fault (trace, i)->gpu == (gint) g)
+          brute += sl_trace_get_um_fault (trace, i)->n_faults;
+      g_test_message ("GPU %u: %" G_GINT64_FORMAT " groups, %" G_GINT64_FORMAT " faults", device,
+                      rows, faults);
+      g_assert_cmpint ((gint64) brute, ==, faults);
+      total += faults;
+      if (rows == 0)
+        {
+          g_assert_cmpint (k, ==, -1);
+          continue;
+        }
+      g_assert_cmpint (k, >=, 0);
+      const SlUmFaultSeries *s = sl_um_faults_get_series (trace, (guint) k);
+      g_assert_cmpuint (s->n_rows, ==, rows);
+      g_assert_cmpint ((gint64) s->prefix[s->n_rows], ==, faults);
+      g_assert_cmpint ((gint64) sl_um_fault_series_count (s, G_MININT64, G_MAXINT64), ==, faults);
+      /* ten ranges over the GPU's faults, and one of nothing */
+      SlTime t0 = s->starts[0], t1 = s->starts[s->n_rows - 1] + 1;
+      for (guint r = 0; r <= 10; r++)
+        {
+          SlTime a = t0 + (t1 - t0) / 10 * (SlTime) r, b = a + (t1 - t0) / 7;
+          g_autofree char *q = g_strdup_printf (
+            "SELECT coalesce(sum(numberOfPageFaults), 0) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS "
+            "WHERE deviceId = %u AND start >= %" G_GINT64_FORMAT " AND start < %" G_GINT64_FORMAT,
+            device, a, b);
+          g_assert_cmpint ((gint64) sl_um_fault_series_count (s, a, b), ==,
+                           sl_test_sql_int (db, q));
+        }
+      g_assert_cmpuint (sl_um_fault_series_count (s, t1, t0), ==, 0);
+    }
+  for (gint access = 0; has_gpu && access <= 4; access++)
+    {
+      g_autofree char *q = g_strdup_printf (
+        "SELECT count(*) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS WHERE faultAccessType = %d", access);
+      gint64 model = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          const SlUmFault *f = sl_trace_get_um_fault (trace, i);
+          model += f->side == SL_UM_FAULT_GPU && f->access == access;
+        }
+      g_assert_cmpint (model, ==, sl_test_sql_int (db, q));
+    }
+  if (has_gpu)   /* the addresses, as a sum SQL can make without overflow */
+    {
+      gint64 model = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          const SlUmFault *f = sl_trace_get_um_fault (trace, i);
+          if (f->side == SL_UM_FAULT_GPU)
+            model += (gint64) (f->address % 1000003);
+        }
+      g_assert_cmpint (model, ==, sl_test_sql_int (db, "SELECT coalesce(sum(address % 1000003), "
+                                                       "0) FROM CUDA_UM_GPU_PAGE_FAULT_EVENTS"));
+    }
+  for (guint p = 0; has_cpu && p < sl_trace_get_n_processes (trace); p++)
+    {
+      guint64 pid = sl_trace_get_process (trace, p)->global_pid;
+      g_autofree char *q = g_strdup_printf (
+        "SELECT count(*) FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS WHERE globalPid = %" G_GINT64_FORMAT,
+        (gint64) pid);
+      gint64 rows = sl_test_sql_int (db, q);
+      gint k = sl_um_faults_find_series (trace, SL_UM_FAULT_CPU, -1, pid);
+      g_assert_cmpint (k >= 0, ==, rows > 0);
+      if (k >= 0)
+        g_assert_cmpuint (sl_um_faults_get_series (trace, (guint) k)->n_rows, ==, rows);
+    }
+  sqlite3_close (db);
+  return total;
+}
+
+/* A generated trace's faults against SQL; the model cache and a merge with another keep them. */
+static void
+test_um_faults (void)
+{
+#ifdef SL_GEN_PATH
+  g_autofree char *path = um_generated (3);
+  g_autofree char *other = um_generated (4);
+  g_autoptr (SlTrace) trace = load (path);
+  g_autoptr (SlTrace) two = load (other);
+
+  gint64 faults = check_faults_against_sql (trace, path);
+  g_assert_cmpint (faults, >, 0);
+  g_assert_cmpuint (sl_um_faults_get_n_series (trace), >=, 3);   /* two GPUs, a process */
+  check_faults_against_sql (two, other);
+  for (const char *const *w = sl_trace_get_warnings (trace); *w != NULL; w++)
+    g_assert_null (strstr (*w, "PAGE_FAULT"));
+
+  /* the model cache: the same rows, byte for byte, and the same series */
+  g_autofree char *home = g_build_filename (sl_test_tmpdir (), "um-cache-home", NULL);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  g_setenv ("SIGHTLINE_CACHE", "1", TRUE);
+  g_setenv ("SIGHTLINE_CACHE_MIN_MS", "0", TRUE);
+  SlCacheStats before, after;
+  g_autoptr (SlTrace) stored = load (path);
+  _sl_trace_cache_get_stats (&before);
+  g_autoptr (SlTrace) cached = load (path);
+  _sl_trace_cache_get_stats (&after);
+  g_setenv ("SIGHTLINE_CACHE", "0", TRUE);
+  g_assert_cmpuint (after.hits, ==, before.hits + 1);
+  g_assert_cmpmem (trace->um_faults->data, trace->um_faults->len * sizeof (SlUmFault),
+                   cached->um_faults->data, cached->um_faults->len * sizeof (SlUmFault));
+  g_assert_cmpint (check_faults_against_sql (cached, path), ==, faults);
+
+  /* merged: each file's rows, on the merged axis, under its own GPUs and processes */
+  const char *paths[] = { path, other };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) merged = sl_trace_load_merged (paths, 2, SL_LOAD_ALL, NULL, NULL, NULL, NULL,
+                                                     &error);
+  g_assert_no_error (error);
+  SlTrace *each[] = { trace, two };
+  g_assert_cmpuint (sl_trace_get_n_um_faults (merged), ==,
+                    sl_trace_get_n_um_faults (trace) + sl_trace_get_n_um_faults (two));
+  guint n_series = 0;
+  for (guint f = 0; f < 2; f++)
+    {
+      SlTime offset = sl_trace_get_source (merged, f)->offset;
+      n_series += sl_um_faults_get_n_series (each[f]);
+      for (guint g = 0; g < sl_trace_get_n_gpus (each[f]); g++)
+        {
+          gint k = sl_um_faults_find_series (each[f], SL_UM_FAULT_GPU, (gint) g, 0);
+          gint mg = -1;
+          for (guint h = 0; h < sl_trace_get_n_gpus (merged); h++)
+            if (sl_trace_get_gpu (merged, h)->source == f
+                && sl_trace_get_gpu (merged, h)->device_id
+                     == sl_trace_get_gpu (each[f], g)->device_id)
+              mg = (gint) h;
+          g_assert_cmpint (mg, >=, 0);
+          gint mk = sl_um_faults_find_series (merged, SL_UM_FAULT_GPU, mg, 0);
+          g_assert_cmpint (k >= 0, ==, mk >= 0);
+          if (k < 0)
+            continue;
+          const SlUmFaultSeries *x = sl_um_faults_get_series (each[f], (guint) k);
+          const SlUmFaultSeries *y = sl_um_faults_get_series (merged, (guint) mk);
+          g_assert_cmpuint (x->n_rows, ==, y->n_rows);
+          g_assert_cmpuint (x->prefix[x->n_rows], ==, y->prefix[y->n_rows]);
+          for (gsize i = 0; i < x->n_rows; i++)
+            g_assert_cmpint (y->starts[i], ==, x->starts[i] + offset);
+        }
+    }
+  g_assert_cmpuint (sl_um_faults_get_n_series (merged), ==, n_series);
+#else
+  g_test_skip ("built without sightline-gen");
+#endif
+}
+
+/* The real unified-memory traces have migrations but no fault tables: no rows, no warning.  With
+ * the tables planted (a fault before each migration a fault caused, as test-stats plants them)
+ * and damaged rows beside them (no process, no address, no faults, an access type past a byte,
+ * times near ±2^61): the good rows are read, the damaged ones skipped and said so. */
+static void
+test_um_faults_planted (void)
+{
+  static const char *const traces[] = { "nsys/nsys-2023.2-um-migrations.sqlite",
+                                        "nsys/nsys-2026.1-um-overhead-file-access.sqlite" };
+
+  for (gsize t = 0; t < G_N_ELEMENTS (traces); t++)
+    {
+      g_autofree char *real = sl_test_trace_path (traces[t]);
+      g_autoptr (SlTrace) plain = load (real);
+      g_assert_cmpuint (sl_trace_get_n_um_faults (plain), ==, 0);
+      g_assert_cmpuint (sl_um_faults_get_n_series (plain), ==, 0);
+      for (const char *const *w = sl_trace_get_warnings (plain); *w != NULL; w++)
+        g_assert_null (strstr (*w, "PAGE_FAULT"));
+
+      g_autofree char *name = g_strdup_printf ("um-faults-planted-%" G_GSIZE_FORMAT ".sqlite", t);
+      g_autofree char *path = sl_test_copy_trace (traces[t], name);
+      sl_test_exec_sql (path,
+                        "CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (start INTEGER, "
+                        "globalPid INTEGER, address INTEGER, originalFaultPc INTEGER, "
+                        "CpuInstruction INTEGER, module INTEGER, unresolvedFaultPc INTEGER, "
+                        "sourceFile INTEGER, sourceLine INTEGER);"
+                        "CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS (start INTEGER, end INTEGER, "
+                        "globalPid INTEGER, deviceId INTEGER, address INTEGER, "
+                        "numberOfPageFaults INTEGER, faultAccessType INTEGER);"
+                        "INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS SELECT start - 2000, globalPid, "
+                        "virtualAddress, 0, 0, 0, 0, NULL, NULL FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+                        "WHERE copyKind = 12 AND migrationCause = 2;"
+                        "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS SELECT start - 3000, "
+                        "start - 500, globalPid, deviceId, virtualAddress, 1 + rowid % 5, "
+                        "1 + rowid % 2 FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 11 "
+                        "AND migrationCause = 2;");
+      g_autoptr (SlTrace) good = load (path);
+      check_faults_against_sql (good, path);
+      guint n_good = sl_trace_get_n_um_faults (good);
+      g_assert_cmpuint (n_good, >, 0);
+
+      /* damaged rows: 2 without a process (skipped as rows of no owner), 4 absurd, 2 at the
+       * ends of time (read, clamped) */
+      sl_test_exec_sql (path,
+                        "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS VALUES "
+                        "(100, 200, NULL, 0, 4096, 1, 1), (100, 200, 1, 0, NULL, 1, 1), "
+                        "(100, 200, 1, 0, 4096, 0, 1), (100, 200, 1, 0, 4096, 5000000000, 1), "
+                        "(100, 200, 1, 0, 4096, 1, 300), "
+                        "(-2305843009213693952, 2305843009213693952, 1, 0, 4096, 3, 2);"
+                        "INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS (start, globalPid, address) "
+                        "VALUES (100, NULL, 4096), (2305843009213693952, 1, 8192);");
+      g_autoptr (SlTrace) bad = load (path);
+      g_assert_cmpuint (sl_trace_get_n_um_faults (bad), ==, n_good + 2);
+      gboolean warned = FALSE;
+      for (const char *const *w = sl_trace_get_warnings (bad); *w != NULL; w++)
+        warned |= strstr (*w, "4 rows of CUDA_UM_GPU_PAGE_FAULT_EVENTS") != NULL;
+      g_assert_true (warned);
+      const SlUmFault *first = sl_trace_get_um_fault (bad, 0);
+      const SlUmFault *last = sl_trace_get_um_fault (bad, sl_trace_get_n_um_faults (bad) - 1);
+      g_assert_cmpuint (first->n_faults, ==, 3);
+      g_assert_cmpuint (first->access, ==, 2);
+      g_assert_cmpint (last->side, ==, SL_UM_FAULT_CPU);
+      g_assert_cmpuint (last->address, ==, 8192);
+      gint k = sl_um_faults_find_series (bad, SL_UM_FAULT_GPU, first->gpu, 0);
+      g_assert_cmpint (k, >=, 0);
+      const SlUmFaultSeries *s = sl_um_faults_get_series (bad, (guint) k);
+      g_assert_cmpuint (sl_um_fault_series_count (s, G_MININT64, G_MAXINT64), ==,
+                        s->prefix[s->n_rows]);
+      g_assert_cmpuint (sl_um_fault_series_count (s, G_MININT64, first->start + 1), ==, 3);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -580,5 +871,7 @@ main (int    argc,
   g_test_add_func ("/model/memory/cli", test_cli);
   g_test_add_func ("/model/memory/merge", test_merge);
   g_test_add_func ("/model/memory/export", test_export);
+  g_test_add_func ("/model/memory/um-faults", test_um_faults);
+  g_test_add_func ("/model/memory/um-faults-planted", test_um_faults_planted);
   return g_test_run ();
 }

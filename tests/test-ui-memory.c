@@ -2,6 +2,9 @@
  * "Memory" row under the GPU's utilization with the step graph of the bytes on the GPU drawn to
  * its peak (pixels), a tooltip that gives the bytes then, a real click on a change that selects
  * the cudaMalloc that made it, whose detail pane says what it allocated and where it was freed.
+ * Unified memory's page faults (issue 31, item 2): a "Page faults" row under each GPU that
+ * faulted and a "CPU page faults" row under each process that did, their bars as tall as the
+ * model's faults per pixel column, their tooltips the model's numbers.
  * Screenshots to look at.  Criticals are fatal (G_DEBUG=fatal-criticals). */
 #include <string.h>
 
@@ -16,6 +19,7 @@
 #include "sl-test-util.h"
 #include "sl-test-window.h"
 #include "sl-timeline-view-private.h"
+#include "sl-um-faults.h"
 #include "sl-window-private.h"
 
 #define MEM_2024 "nsys/nsys-2024.2-memory-usage-cuda-events.sqlite"
@@ -371,6 +375,253 @@ test_none (void)
   sl_test_screenshot (GTK_WIDGET (window), "memory-panel-none");
 }
 
+#ifdef SL_GEN_PATH
+/* The faults of `side` (of GPU `gpu`, or process `pid`) starting in [t0, t1), by brute force over
+ * the rows: how many, in how many rows, their addresses' range and per access type. */
+typedef struct
+{
+  guint64 faults, rows, lo, hi;
+  guint64 by_access[5];
+} FaultSum;
+
+static FaultSum
+faults_between (SlTrace      *trace,
+                SlUmFaultSide side,
+                gint          gpu,
+                guint64       pid,
+                SlTime        t0,
+                SlTime        t1)
+{
+  FaultSum s = { 0, 0, G_MAXUINT64, 0, { 0 } };
+
+  for (guint i = 0; i < sl_trace_get_n_um_faults (trace); i++)
+    {
+      const SlUmFault *f = sl_trace_get_um_fault (trace, i);
+      if (f->side != side || (side == SL_UM_FAULT_GPU ? f->gpu != gpu : f->global_pid != pid)
+          || f->start < t0 || f->start >= t1)
+        continue;
+      s.faults += f->n_faults;
+      s.rows++;
+      s.lo = MIN (s.lo, f->address);
+      s.hi = MAX (s.hi, f->address);
+      if (f->access < 5)
+        s.by_access[f->access] += f->n_faults;
+    }
+  return s;
+}
+
+/* The height of the bar drawn in the fault colour in column `x` of `pixels` between rows y0 and
+ * y1 (widget coordinates). */
+static int
+bar_height (SlTimelineView *tv,
+            const guchar   *pixels,
+            gsize           stride,
+            int             x,
+            int             y0,
+            int             y1)
+{
+  GdkRGBA c = tv->pal.um_fault;
+  int h = 0;
+
+  for (int y = y0; y < y1; y++)
+    {
+      const guchar *p = pixels + (gsize) y * stride + (gsize) x * 4;   /* B G R A */
+      h += ABS (p[2] - (int) (c.red * 255)) < 40 && ABS (p[1] - (int) (c.green * 255)) < 40
+           && ABS (p[0] - (int) (c.blue * 255)) < 40;
+    }
+  return h;
+}
+
+/* The widget drawn to pixels (B G R A rows of `stride` bytes). */
+static guchar *
+render (SlTimelineView *tv,
+        gsize          *stride)
+{
+  GtkWidget *w = GTK_WIDGET (tv);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (w);
+  g_autoptr (GskRenderNode) node = NULL;
+  /* the paintable has the widget's image once it has drawn a frame with it */
+  for (int tries = 0; node == NULL && tries < 40; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (w),
+                              gtk_widget_get_height (w));
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        sl_test_iterate_for (50);
+    }
+  g_assert_nonnull (node);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (w));
+  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node, NULL);
+  *stride = (gsize) gdk_texture_get_width (texture) * 4;
+  guchar *pixels = g_malloc (*stride * (gsize) gdk_texture_get_height (texture));
+  gdk_texture_download (texture, pixels, *stride);
+  return pixels;
+}
+
+/* A faults row, shown over [t0, t1): each column's bar is as tall as its faults (by brute force,
+ * columns bounded as a frame bounds them) over the most of any column, the tooltip over the
+ * fullest column gives the model's numbers.  Returns how many columns had faults. */
+static guint
+check_faults_row (SlTimelineView *tv,
+                  SlTrace        *trace,
+                  gint            ri,
+                  SlTime          t0,
+                  SlTime          t1)
+{
+  const Row *r = row_get (tv, ri);
+  const SlUmFaultSeries *s = sl_um_faults_get_series (trace, (guint) r->track);
+  SlUmFaultSide side = s->side;
+
+  sl_viewport_set_visible (sl_timeline_view_get_viewport (tv), t0, t1, FALSE);
+  gtk_adjustment_set_value (tv->vadjustment, MAX (r->y - 200, 0));
+  sl_test_iterate_for (200);
+  r = row_get (tv, ri);
+  double y = RULER_H + r->y - scroll_y (tv);
+  SlTime v0, v1;
+  sl_viewport_get_visible (sl_timeline_view_get_viewport (tv), &v0, &v1);
+  double width = gtk_widget_get_width (GTK_WIDGET (tv)) - HEADER_W;
+  double scale = width / (double) MAX (v1 - v0, 1);
+  guint n = (guint) ceil (width);
+  g_autofree guint64 *want = g_new0 (guint64, n);
+  guint64 most = 0;
+  guint cmax = 0, with = 0;
+  for (guint c = 0; c < n; c++)
+    {
+      SlTime a = c == 0 ? v0 : v0 + (SlTime) ((double) c / scale);
+      SlTime b = v0 + (SlTime) ((double) (c + 1) / scale);
+      want[c] = faults_between (trace, side, s->gpu, s->global_pid, a, b).faults;
+      if (want[c] > most)
+        {
+          most = want[c];
+          cmax = c;
+        }
+      with += want[c] > 0;
+    }
+  g_assert_cmpuint (most, >, 0);
+
+  gsize stride;
+  g_autofree guchar *pixels = render (tv, &stride);
+  double full = r->h - 5;
+  int top = (int) (y + 3), bottom = (int) ceil (y + 3 + full);
+  guint checked = 0, exact = 0;
+  /* past the "max … faults / px" label at the row's left */
+  for (guint c = 240; c < n; c++)
+    {
+      int want_h = want[c] == 0 ? 0 : (int) MAX (1.0, round (full * (double) want[c] / most));
+      int got = bar_height (tv, pixels, stride, (int) (HEADER_W + c), top, bottom);
+      checked++;
+      exact += got == want_h;
+      if (got != want_h && checked - exact < 5)
+        g_test_message ("column %u: %" G_GUINT64_FORMAT " faults, bar %d px, want %d", c, want[c],
+                        got, want_h);
+    }
+  g_test_message ("%s: %u columns with faults, most %" G_GUINT64_FORMAT ", %u of %u bars right",
+                  r->label, with, most, exact, checked);
+  g_assert_cmpuint (exact, >=, checked - checked / 50);   /* a column at a rounding edge */
+  /* the fullest column's bar reaches the top; an empty one is empty */
+  if (cmax >= 240)
+    g_assert_cmpint (bar_height (tv, pixels, stride, (int) (HEADER_W + cmax), top, bottom), >=,
+                     (int) full - 1);
+
+  /* the tooltip over the fullest column: the model's faults in the window under the pointer */
+  double x = HEADER_W + cmax + 0.5;
+  SlTime w0, w1;
+  _sl_timeline_faults_window (tv, x, &w0, &w1);
+  FaultSum sum = faults_between (trace, side, s->gpu, s->global_pid, w0, w1);
+  g_autofree char *tip = _sl_timeline_faults_tooltip (tv, r, x);
+  g_assert_nonnull (tip);
+  g_test_message ("tooltip: %s", tip);
+  g_assert_cmpuint (sum.faults, >=, most);
+  g_autofree char *head = side == SL_UM_FAULT_GPU
+    ? g_strdup_printf ("GPU page faults: %" G_GUINT64_FORMAT " in %" G_GUINT64_FORMAT " group%s",
+                       sum.faults, sum.rows, sum.rows == 1 ? "" : "s")
+    : g_strdup_printf ("CPU page faults: %" G_GUINT64_FORMAT "\n", sum.faults);
+  g_assert_nonnull (strstr (tip, head));
+  g_autofree char *addr = sum.lo == sum.hi
+    ? g_strdup_printf ("Address 0x%" G_GINT64_MODIFIER "x", sum.lo)
+    : g_strdup_printf ("Addresses 0x%" G_GINT64_MODIFIER "x – 0x%" G_GINT64_MODIFIER "x",
+                       sum.lo, sum.hi);
+  g_assert_nonnull (strstr (tip, addr));
+  for (guint a = 0; side == SL_UM_FAULT_GPU && a < 5; a++)
+    if (sum.by_access[a] > 0)
+      {
+        g_autofree char *part = g_strdup_printf ("%s %" G_GUINT64_FORMAT,
+                                                 sl_um_access_label ((guint8) a), sum.by_access[a]);
+        g_assert_nonnull (strstr (tip, part));
+      }
+  g_autofree char *in_view = g_strdup_printf (
+    "\n%" G_GUINT64_FORMAT " in view", faults_between (trace, side, s->gpu, s->global_pid, v0,
+                                                      v1).faults);
+  g_assert_true (g_str_has_suffix (tip, in_view));
+  return with;
+}
+
+/* sightline-gen --um-faults (2 GPUs): each GPU's "Page faults" row, beside its Memory row or
+ * under its utilization, and the faulting process's "CPU page faults" row in its group. */
+static void
+test_faults (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "ui-um-faults.sqlite", NULL);
+  g_auto (SlTestRun) run = { 0 };
+  sl_test_run (&run, SL_GEN_PATH, "-o", path, "-n", "30000", "--gpus", "2", "--um-faults",
+               "--memory-usage", "--seed", "3", "--force", NULL);
+  if (run.status != 0)
+    g_error ("sightline-gen: %s", run.err);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
+       l = gtk_application_get_windows (GTK_APPLICATION (app)))
+    gtk_window_destroy (l->data);
+  sl_test_iterate_for (50);
+  SlWindow *window = sl_test_open_window (app, 1600, 1000, path, NULL);
+  SlTrace *trace = sl_window_get_trace (window);
+  SlTimelineView *tv = SL_TIMELINE_VIEW (sl_window_get_timeline (window));
+  guint gpu_rows = 0, cpu_rows = 0;
+
+  g_assert_cmpuint (sl_trace_get_n_um_faults (trace), >, 0);
+  for (guint k = 0; k < sl_um_faults_get_n_series (trace); k++)
+    {
+      const SlUmFaultSeries *s = sl_um_faults_get_series (trace, k);
+      gint ri = -1;
+      for (guint i = 0; i < tv->rows->len && ri < 0; i++)
+        if (row_get (tv, i)->kind == ROW_UM_FAULTS && row_get (tv, i)->track == (gint) k)
+          ri = (gint) i;
+      g_assert_cmpint (ri, >, 0);
+      const Row *r = row_get (tv, ri), *above = row_get (tv, ri - 1);
+      if (s->side == SL_UM_FAULT_GPU)
+        {
+          /* right below the GPU's Memory row */
+          g_assert_cmpstr (r->label, ==, "Page faults");
+          g_assert_cmpint (r->gpu, ==, s->gpu);
+          g_assert_cmpint (above->kind, ==, ROW_GPU_MEMORY);
+          g_assert_cmpint (above->gpu, ==, s->gpu);
+          gpu_rows++;
+        }
+      else
+        {
+          /* in the group of its process */
+          g_assert_cmpstr (r->label, ==, "CPU page faults");
+          g_autofree char *key = g_strdup_printf ("p:%" G_GUINT64_FORMAT, s->global_pid);
+          gint g = ri - 1;
+          while (g >= 0 && !(row_get (tv, g)->kind == ROW_GROUP
+                             && row_get (tv, g)->level < r->level))
+            g--;
+          g_assert_cmpint (g, >=, 0);
+          g_assert_cmpstr (row_get (tv, g)->key, ==, key);
+          cpu_rows++;
+        }
+      /* all of them, the first past the label at the row's left */
+      SlTime a = s->starts[0], b = s->starts[s->n_rows - 1];
+      SlTime t0 = a - (b - a) / 4, t1 = b + (b - a) / 20;
+      g_assert_cmpuint (check_faults_row (tv, trace, ri, t0, t1), >, 20);
+      g_autofree char *shot = g_strdup_printf ("faults-%s-%u",
+                                               s->side == SL_UM_FAULT_GPU ? "gpu" : "cpu", k);
+      sl_test_screenshot (GTK_WIDGET (window), shot);
+    }
+  g_assert_cmpuint (gpu_rows, ==, 2);
+  g_assert_cmpuint (cpu_rows, >=, 1);
+}
+#endif
+
 int
 main (int    argc,
       char **argv)
@@ -382,6 +633,9 @@ main (int    argc,
   g_test_add_func ("/ui-memory/row", test_row);
   g_test_add_func ("/ui-memory/panel", test_panel);
   g_test_add_func ("/ui-memory/none", test_none);
+#ifdef SL_GEN_PATH
+  g_test_add_func ("/ui-memory/faults", test_faults);
+#endif
   ret = g_test_run ();
 
   sl_test_app_done (GTK_APPLICATION (app));

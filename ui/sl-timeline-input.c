@@ -154,6 +154,13 @@ query_tooltip_cb (GtkWidget  *widget,
         gtk_tooltip_set_text (tooltip, text);
       return text != NULL;
     }
+  if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_UM_FAULTS)
+    {
+      g_autofree char *text = _sl_timeline_faults_tooltip (self, row_get (self, ri), x);
+      if (text != NULL)
+        gtk_tooltip_set_text (tooltip, text);
+      return text != NULL;
+    }
   if (ri >= 0 && x >= HEADER_W && row_get (self, ri)->kind == ROW_GPU_METRIC)
     {
       g_autofree char *text = _sl_timeline_metrics_tooltip (self, row_get (self, ri), x);

@@ -1,6 +1,7 @@
 /* sl-timeline-rows.c: the timeline's rows: lane-header tree, collapse, vadjustment, headers. */
 #include "sl-timeline-view-private.h"
 #include "sl-memory.h"
+#include "sl-um-faults.h"
 #include "sl-metrics.h"
 #include "sl-format.h"
 
@@ -139,7 +140,7 @@ add_row (SlTimelineView *self,
         b->collapsed_level = level;
     }
   else if (kind == ROW_GPU_UTIL || kind == ROW_CPU_UTIL || kind == ROW_GPU_MEMORY
-           || kind == ROW_GPU_METRIC)
+           || kind == ROW_GPU_METRIC || kind == ROW_UM_FAULTS)
     r.h = ROW_UTIL_H;
   else if (kind == ROW_NVTX_PROJ)
     r.h = ROW_NVTX_H;
@@ -547,6 +548,10 @@ add_process_rows (SlTimelineView    *self,
   add_row (self, b, ROW_GROUP, level, -1, -1,
            g_strdup_printf ("p:%" G_GUINT64_FORMAT, pr->global_pid), process_title (self, pr));
   add_cpu_util_row (self, b, tree->procs[p].process, level + 1);
+  gint faults = sl_um_faults_find_series (self->trace, SL_UM_FAULT_CPU, -1, pr->global_pid);
+  if (faults >= 0 && add_row (self, b, ROW_UM_FAULTS, level + 1, -1, -1, NULL,
+                              g_strdup ("CPU page faults")))
+    g_array_index (self->rows, Row, self->rows->len - 1).track = faults;
   for (guint i = 0; i < tree->threads->len; i++)
     {
       const ThreadRank *t = &g_array_index (tree->threads, ThreadRank, i);
@@ -770,6 +775,10 @@ add_gpu_rows (SlTimelineView *self,
   gint memory = sl_memory_find_gpu_series (self->trace, (gint) g);
   if (memory >= 0 && add_row (self, b, ROW_GPU_MEMORY, 1, -1, (gint) g, NULL, g_strdup ("Memory")))
     g_array_index (self->rows, Row, self->rows->len - 1).track = memory;
+  gint faults = sl_um_faults_find_series (self->trace, SL_UM_FAULT_GPU, (gint) g, 0);
+  if (faults >= 0
+      && add_row (self, b, ROW_UM_FAULTS, 1, -1, (gint) g, NULL, g_strdup ("Page faults")))
+    g_array_index (self->rows, Row, self->rows->len - 1).track = faults;
   add_metrics_rows (self, b, g, tag);
   if (from >= to)
     return;

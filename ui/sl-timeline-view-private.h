@@ -49,6 +49,8 @@ typedef enum
   ROW_GRAPH_NODES, /* the kernels of the launches of that lane that are open */
   ROW_GPU_MEMORY, /* a GPU's memory in use (`track`: its sl_memory series; sl-timeline-memory.c) */
   ROW_GPU_METRIC, /* a GPU metric's samples (`track`: its sl_metrics series; sl-timeline-metrics.c) */
+  ROW_UM_FAULTS,  /* a GPU's page faults, or a process's CPU ones (`track`: its sl_um_faults
+                   * series; sl-timeline-faults.c) */
 } RowKind;
 
 typedef struct
@@ -997,6 +999,21 @@ gboolean _sl_timeline_metrics_util_fill    (SlTimelineView *self,
                                             guint           n,
                                             double         *kernels,
                                             double         *any);
+
+/* sl-timeline-faults.c: unified memory's page faults of a GPU or a process */
+void     _sl_timeline_faults_draw    (SlTimelineView *self,
+                                      GtkSnapshot    *snapshot,
+                                      const Frame    *f,
+                                      const Row      *r,
+                                      double          y);
+char    *_sl_timeline_faults_tooltip (SlTimelineView *self,
+                                      const Row      *r,
+                                      double          x);
+/* The times whose faults are under the pointer at `x`: [t0, t1). */
+void     _sl_timeline_faults_window  (SlTimelineView *self,
+                                      double          x,
+                                      SlTime         *t0,
+                                      SlTime         *t1);
 
 /* sl-timeline-legend.c */
 void _sl_timeline_legend_toggle (SlTimelineView *self);

@@ -177,6 +177,8 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
         _sl_timeline_memory_draw (self, snapshot, &f, r, y);
       else if (r->kind == ROW_GPU_METRIC)
         _sl_timeline_metrics_draw (self, snapshot, &f, r, y);
+      else if (r->kind == ROW_UM_FAULTS)
+        _sl_timeline_faults_draw (self, snapshot, &f, r, y);
       else
         gtk_snapshot_append_color (snapshot, &self->pal.grid,
                                    &GRAPHENE_RECT_INIT (HEADER_W, y + r->h - 1, f.width, 1));
