@@ -880,6 +880,71 @@ write_mem_usage (Sql *s)
   sqlite3_finalize (stmt);
 }
 
+/* CUDA_UM_GPU_PAGE_FAULT_EVENTS and CUDA_UM_CPU_PAGE_FAULT_EVENTS: the faults kept by the range
+ * as its events are, each in its own table (made only when it has one); a CPU fault with its
+ * instruction and source line (string ids, as the StringIds written), its program counters and
+ * module (not in the model) NULL. */
+static void
+write_um_faults (Sql *s)
+{
+  guint n = sl_trace_get_n_um_faults (s->trace);
+  sqlite3_stmt *st[2] = { NULL, NULL };
+  static const char *const tables[2] = { "CUDA_UM_GPU_PAGE_FAULT_EVENTS",
+                                         "CUDA_UM_CPU_PAGE_FAULT_EVENTS" };
+
+  for (guint i = 0; i < n && !s->failed; i++)
+    {
+      const SlUmFault *f = sl_trace_get_um_fault (s->trace, i);
+      gboolean gpu = f->side == SL_UM_FAULT_GPU;
+      if (!sl_export_keeps (f->start, f->end, s->t0, s->t1) || (gpu && f->gpu < 0))
+        continue;
+      if (st[!gpu] == NULL)
+        {
+          if (!sql_exec (s, gpu ? SL_SCHEMA_CUDA_UM_GPU_PAGE_FAULT_SQL
+                                : SL_SCHEMA_CUDA_UM_CPU_PAGE_FAULT_SQL))
+            break;
+          st[!gpu] = sql_prepare (s, gpu ? "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS (start, end, "
+                                           "globalPid, deviceId, address, numberOfPageFaults, "
+                                           "faultAccessType) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                                         : "INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS (start, "
+                                           "globalPid, address, CpuInstruction, sourceFile, "
+                                           "sourceLine) VALUES (?, ?, ?, ?, ?, ?)");
+          if (st[!gpu] == NULL)
+            break;
+        }
+      sqlite3_stmt *stmt = st[!gpu];
+      int c = 1;
+      sqlite3_bind_int64 (stmt, c++, f->start);
+      if (gpu)
+        sqlite3_bind_int64 (stmt, c++, f->end);
+      sqlite3_bind_int64 (stmt, c++, (gint64) f->global_pid);
+      if (gpu)
+        sqlite3_bind_int64 (stmt, c++, sl_trace_get_gpu (s->trace, (guint) f->gpu)->device_id);
+      sqlite3_bind_int64 (stmt, c++, (gint64) f->address);
+      if (gpu)
+        {
+          sqlite3_bind_int64 (stmt, c++, f->n_faults);
+          sqlite3_bind_int64 (stmt, c++, f->access);
+        }
+      else
+        {
+          guint32 strs[2] = { f->instruction, f->source_file };
+          for (guint k = 0; k < 2; k++, c++)
+            if (strs[k] != SL_NO_STR)
+              sqlite3_bind_int64 (stmt, c, strs[k]);
+            else
+              sqlite3_bind_null (stmt, c);
+          if (f->source_line != 0)
+            sqlite3_bind_int64 (stmt, c, f->source_line);
+          else
+            sqlite3_bind_null (stmt, c);
+        }
+      sql_step (s, stmt, tables[!gpu]);
+    }
+  sqlite3_finalize (st[0]);
+  sqlite3_finalize (st[1]);
+}
+
 /* GPU_METRICS' typeId of a GPU's metrics as `sightline record` and sightline-gen write it:
  * <hw:8><vm:8><source:16><type:32>, the type's low byte the GPU's device id, which the reader
  * takes it for. */
@@ -1022,6 +1087,7 @@ write_events (Sql *s)
   write_cuda_chains (s, rows.cuda_chains);
   write_cuda_events (s);
   write_mem_usage (s);
+  write_um_faults (s);
   write_metrics (s);
 
 out:

@@ -48,11 +48,12 @@ gpu_fault_row (SlReader     *r,
   f.n_faults = (guint32) n;
   f.access = (guint8) access;
   f.side = SL_UM_FAULT_GPU;
+  f.instruction = f.source_file = SL_NO_STR;
   f.seq = rows->seq++;
   g_array_append_val (r->trace->um_faults, f);
 }
 
-/* Columns: start, start, globalPid, address. */
+/* Columns: start, start, globalPid, address, CpuInstruction, sourceFile, sourceLine. */
 static void
 cpu_fault_row (SlReader     *r,
                sqlite3_stmt *stmt,
@@ -80,6 +81,9 @@ cpu_fault_row (SlReader     *r,
   f.address = (guint64) sqlite3_column_int64 (stmt, 3);
   f.n_faults = 1;
   f.side = SL_UM_FAULT_CPU;
+  f.instruction = _sl_reader_col_str (r, stmt, 4);
+  f.source_file = _sl_reader_col_str (r, stmt, 5);
+  f.source_line = _sl_clamp_u32 (sqlite3_column_int64 (stmt, 6));
   f.seq = rows->seq++;
   g_array_append_val (r->trace->um_faults, f);
 }
@@ -119,7 +123,8 @@ _sl_reader_read_cpu_faults (SlReader *r,
   FaultRows rows = { 0, 0 };
   SlRowLoop loop = {
     .table = "CUDA_UM_CPU_PAGE_FAULT_EVENTS", .what = "CPU page faults", .times = TRUE,
-    .sql = "SELECT start, start, globalPid, {address:NULL} FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS",
+    .sql = "SELECT start, start, globalPid, {address:NULL}, {CpuInstruction:NULL}, "
+           "{sourceFile:NULL}, {sourceLine:NULL} FROM CUDA_UM_CPU_PAGE_FAULT_EVENTS",
     .row = cpu_fault_row, .done = faults_done, .data = &rows,
   };
 

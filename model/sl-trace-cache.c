@@ -60,7 +60,7 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 10  /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
+#define CACHE_VERSION 11  /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
                            * 3: CUDA API calls' backtraces (issue 30);
                            * 4: CUDA event records and waits (issue 30; their sizes are
                            * asserted in sl-trace-private.h);
@@ -69,7 +69,8 @@
                            * 7: a copy's unified-memory migration cause (issue 31);
                            * 8: GPU metrics, their series and samples (issue 31);
                            * 9: a migration's virtual address in its copy info (issue 31);
-                           * 10: unified memory's GPU and CPU page faults (issue 31) */
+                           * 10: unified memory's GPU and CPU page faults (issue 31);
+                           * 11: a CPU page fault's instruction and source line (issue 31) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"

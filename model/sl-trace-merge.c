@@ -585,6 +585,8 @@ append_file (SlTrace    *merged,
       f.end = _sl_time_add (f.end, m->offset);
       if (f.gpu >= 0)
         f.gpu += (gint32) m->gpu_base;
+      f.instruction = map_str (m, f.instruction);
+      f.source_file = map_str (m, f.source_file);
       g_array_append_val (merged->um_faults, f);
     }
   /* GPU metric series: the file's GPUs, names mapped, samples on the merged axis (adding the

@@ -493,9 +493,15 @@ typedef struct
   guint8  access;       /* faultAccessType (ENUM_CUDA_UNIF_MEM_ACCESS_TYPE: 0 unknown, 1 read,
                          * 2 write, 3 atomic, 4 prefetch); 0 for a CPU fault */
   guint8  reserved[2];  /* 0: no padding of unknown bytes in the model cache */
+  /* a CPU fault's CpuInstruction and sourceFile (string ids, SL_NO_STR when absent, as for a GPU
+   * fault) and sourceLine (0 when absent): um_cpu_page_faults_sum's groups, kept for the export */
+  guint32 instruction;
+  guint32 source_file;
+  guint32 source_line;
+  guint32 reserved2;
 } SlUmFault;
 
-G_STATIC_ASSERT (sizeof (SlUmFault) == 48);
+G_STATIC_ASSERT (sizeof (SlUmFault) == 64);
 
 guint               sl_trace_get_n_um_faults       (SlTrace             *trace);
 const SlUmFault    *sl_trace_get_um_fault          (SlTrace             *trace,

@@ -52,7 +52,9 @@ _sl_um_faults_check (SlTrace *trace)
       gboolean gpu_ok = f->side == SL_UM_FAULT_GPU
                           ? f->gpu >= 0 && (guint) f->gpu < trace->gpus->len
                           : f->side == SL_UM_FAULT_CPU && f->gpu == -1;
-      if (!gpu_ok || f->n_faults < 1 || f->end < f->start)
+      gboolean strs_ok = (f->instruction == SL_NO_STR || f->instruction < trace->strs->len)
+                         && (f->source_file == SL_NO_STR || f->source_file < trace->strs->len);
+      if (!gpu_ok || !strs_ok || f->n_faults < 1 || f->end < f->start)
         return FALSE;
     }
   return TRUE;
