@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ static void nvtxRangeEnd (unsigned long long id) { (void) id; }
 #endif
 
 static int pipes[2][2];
+static atomic_int reading;   /* workers about to block in read() on their pipe */
 
 static void
 sleep_ms (int ms)
@@ -93,6 +95,7 @@ worker (void *data)
     prctl (PR_SET_NAME, "worker-b", 0, 0, 0);
   for (int i = 0; i < 5; i++)
     sleep_ms (2);
+  atomic_fetch_add (&reading, 1);
   if (read (pipes[which][0], &c, 1) != 1)
     return NULL;
   for (int i = 0; i < 3; i++)
@@ -134,7 +137,13 @@ mode_threads (void)
       nvtxMarkA ("child mark");
       _exit (0); /* as worker processes end: no atexit, the library must flush anyway */
     }
-  sleep_ms (40); /* the workers are done sleeping after ~11 ms: each blocks ~30 ms in read */
+  /* the workers are done sleeping after ~11 ms; each blocks in read until 20 ms after both got
+   * there (on a loaded machine their sleeps once stretched past a fixed 40 ms: a read that did
+   * not block) */
+  sleep_ms (40);
+  while (atomic_load (&reading) < 2)
+    sleep_ms (1);
+  sleep_ms (20);
   for (int i = 0; i < 2; i++)
     if (write (pipes[i][1], "x", 1) != 1)
       return 1;
