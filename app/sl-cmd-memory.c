@@ -40,28 +40,6 @@ csv_field (GString    *out,
   g_string_append_c (out, '"');
 }
 
-/* The name of the CUDA call that made a row ("cudaMalloc"), "" when the trace has none. */
-static const char *
-call_name (SlTrace *trace,
-           guint32  row)
-{
-  guint32 call = row != SL_NO_LINK ? sl_memory_get_row_call (trace, row) : SL_NO_LINK;
-  const SlLane *lane;
-  gsize index;
-
-  if (call == SL_NO_LINK || !sl_trace_resolve (trace, call, &lane, &index))
-    return "";
-  return sl_trace_display_name (trace, lane->kind, lane->events[index].name);
-}
-
-static const char *
-alloc_name (SlTrace          *trace,
-            const SlMemAlloc *a)
-{
-  guint32 row = a->alloc != SL_NO_LINK ? a->alloc : a->free;
-  return sl_trace_str (trace, sl_trace_get_mem_usage (trace, row)->name);
-}
-
 /* The operating system's process id in nsys's serialized global id. */
 static guint
 pid_of (guint64 global_pid)
@@ -137,8 +115,8 @@ write_text (GString  *out,
           const SlMemAlloc *a = sl_memory_get_alloc (trace, g_array_index (live, guint32, j));
           g_autofree char *bytes = sl_format_bytes (a->bytes);
           g_autofree char *since = sl_format_offset (a->start - origin);
-          const char *name = alloc_name (trace, a);
-          const char *call = call_name (trace, a->alloc);
+          const char *name = sl_memory_alloc_name (trace, a);
+          const char *call = sl_memory_row_call_name (trace, a->alloc);
           g_string_append_printf (out, "    %12s  %-13s 0x%" G_GINT64_MODIFIER
                                        "x  since %s%s%s%s%s\n",
                                   bytes, sl_mem_kind_label (trace, a->mem_kind), a->address,
@@ -199,9 +177,9 @@ write_csv (GString  *out,
           if (a->free != SL_NO_LINK)
             g_string_append_printf (out, "%" G_GINT64_FORMAT, a->end);
           g_string_append_c (out, ',');
-          csv_field (out, call_name (trace, a->alloc));
+          csv_field (out, sl_memory_row_call_name (trace, a->alloc));
           g_string_append_c (out, ',');
-          csv_field (out, alloc_name (trace, a));
+          csv_field (out, sl_memory_alloc_name (trace, a));
           g_string_append_c (out, '\n');
         }
     }
@@ -223,9 +201,9 @@ json_alloc (GString          *out,
   else
     g_string_append (out, "null");
   g_string_append (out, ", \"call\": ");
-  sl_json_append_string (out, call_name (trace, a->alloc));
+  sl_json_append_string (out, sl_memory_row_call_name (trace, a->alloc));
   g_string_append (out, ", \"name\": ");
-  sl_json_append_string (out, alloc_name (trace, a));
+  sl_json_append_string (out, sl_memory_alloc_name (trace, a));
   g_string_append_c (out, '}');
 }
 

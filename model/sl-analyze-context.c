@@ -120,6 +120,26 @@ _sl_finding_add_event (SlAnalyzeCtx *ctx,
 }
 
 void
+_sl_analyze_foreach_kernel (SlAnalyzeCtx *ctx,
+                            guint         gpu,
+                            SlKernelFunc  func,
+                            gpointer      user_data)
+{
+  SlGpuInfo *gi = &ctx->gpus[gpu];
+
+  for (guint k = 0; k < gi->kernels->len; k++)
+    {
+      const SlLane *lane = sl_trace_get_lane (ctx->trace,
+                                              g_array_index (gi->kernels, guint32, k));
+      gsize e0, e1;
+
+      _sl_analyze_lane_window (ctx, lane, &e0, &e1);
+      for (gsize e = e0; e < e1; e++)
+        func (lane, e, user_data);
+    }
+}
+
+void
 _sl_analyze_lane_window (SlAnalyzeCtx *ctx,
                          const SlLane *lane,
                          gsize        *e0,

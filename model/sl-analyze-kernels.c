@@ -36,29 +36,6 @@ kernel_groups_clear (KernelGroups *kgs)
   g_free (kgs->durations);
 }
 
-typedef void (*KernelFunc) (const SlLane *lane, gsize index, gpointer user_data);
-
-/* Calls func for each kernel of a GPU that starts in the window, lane by lane. */
-static void
-foreach_kernel (SlAnalyzeCtx *ctx,
-                guint         gpu,
-                KernelFunc    func,
-                gpointer      user_data)
-{
-  SlGpuInfo *gi = &ctx->gpus[gpu];
-
-  for (guint k = 0; k < gi->kernels->len; k++)
-    {
-      const SlLane *lane = sl_trace_get_lane (ctx->trace,
-                                              g_array_index (gi->kernels, guint32, k));
-      gsize e0, e1;
-
-      _sl_analyze_lane_window (ctx, lane, &e0, &e1);
-      for (gsize e = e0; e < e1; e++)
-        func (lane, e, user_data);
-    }
-}
-
 /* Grouping a GPU's kernels by name (kernel_groups): a slot a string id */
 typedef struct
 {
@@ -136,7 +113,7 @@ kernel_groups (SlAnalyzeCtx *ctx,
   for (guint i = 0; i < ctx->trace->kernel_infos->len && !scan.nodes; i++)
     scan.nodes = g_array_index (ctx->trace->kernel_infos, SlKernelInfo, i).graph_id != 0;
   *kgs = (KernelGroups) { g_array_new (FALSE, FALSE, sizeof (KernelGroup)), NULL, NULL };
-  foreach_kernel (ctx, gpu, group_count_cb, &scan);
+  _sl_analyze_foreach_kernel (ctx, gpu, group_count_cb, &scan);
   /* each group's stretch, then filled from its start */
   for (guint i = 0; i < kgs->groups->len; i++)
     {
@@ -147,7 +124,7 @@ kernel_groups (SlAnalyzeCtx *ctx,
     }
   kgs->starts = g_new (SlTime, MAX (all, 1));
   kgs->durations = g_new (SlTime, MAX (all, 1));
-  foreach_kernel (ctx, gpu, group_fill_cb, &scan);
+  _sl_analyze_foreach_kernel (ctx, gpu, group_fill_cb, &scan);
 }
 
 void
@@ -379,7 +356,7 @@ config_groups (SlAnalyzeCtx *ctx,
       ConfigScan scan = { g_array_new (FALSE, FALSE, sizeof (ConfigGroup)), slot, canon, n_infos,
                           0 };
       memset (slot, 0xff, sizeof (guint32) * (n_infos + 1));
-      foreach_kernel (ctx, g, config_group_add_cb, &scan);
+      _sl_analyze_foreach_kernel (ctx, g, config_group_add_cb, &scan);
       gi->config_groups = scan.groups;
       gi->kernel_time = scan.all;
     }

@@ -58,10 +58,11 @@ add_stats (SlTrace       *trace,
 }
 
 static void
-scan_kernel (Scan         *scan,
-             const SlLane *lane,
-             gsize         index)
+scan_kernel (const SlLane *lane,
+             gsize         index,
+             gpointer      data)
 {
+  Scan *scan = data;
   SlTrace *trace = scan->ctx->trace;
   const SlEvent *ev = &lane->events[index];
   SlTime a, b, d = ev->end - ev->start;
@@ -326,9 +327,7 @@ _sl_rule_low_sm_activity (SlAnalyzeCtx *ctx)
       scan.ref = scan.os.sms_active >= 0 ? scan.os.sms_active : scan.os.warps;
       if (scan.ref < 0 || gi->kernels->len == 0)
         continue;
-      /* over the span of its work, not the window's G_MININT64 … G_MAXINT64: the busy union's
-       * index subtracts its origin from the bounds it is asked (a damaged file's origin is
-       * −2^61) */
+      /* over the span of its work in the window, where the finding's share is measured */
       SlTime w0 = MAX (ctx->t0, gi->first), w1 = MIN (ctx->t1, gi->last);
       busy = w1 > w0 ? sl_trace_gpu_busy_time (ctx->trace, g, SL_UTIL_ANY, w0, w1) : 0;
       if (busy <= 0)
@@ -337,15 +336,7 @@ _sl_rule_low_sm_activity (SlAnalyzeCtx *ctx)
       scan.names = g_array_new (FALSE, FALSE, sizeof (NameRuns));
       scan.slot = g_new (guint32, MAX (n_strs, 1));
       memset (scan.slot, 0xff, sizeof (guint32) * MAX (n_strs, 1));
-      for (guint k = 0; k < gi->kernels->len; k++)
-        {
-          const SlLane *lane = sl_trace_get_lane (ctx->trace,
-                                                  g_array_index (gi->kernels, guint32, k));
-          gsize e0, e1;
-          _sl_analyze_lane_window (ctx, lane, &e0, &e1);
-          for (gsize e = e0; e < e1; e++)
-            scan_kernel (&scan, lane, e);
-        }
+      _sl_analyze_foreach_kernel (ctx, g, scan_kernel, &scan);
       for (guint i = 0; i < scan.names->len; i++)
         judge (ctx, g, &g_array_index (scan.names, NameRuns, i), busy, &n_library, &n_unjudged);
       g_array_unref (scan.names);

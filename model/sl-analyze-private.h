@@ -150,6 +150,12 @@ void          _sl_analyze_lane_window (SlAnalyzeCtx *ctx,
                                        const SlLane *lane,
                                        gsize        *e0,
                                        gsize        *e1);
+typedef void (*SlKernelFunc) (const SlLane *lane, gsize index, gpointer user_data);
+/* Calls func for each kernel of GPU `gpu` (index) that starts in the window, lane by lane. */
+void          _sl_analyze_foreach_kernel (SlAnalyzeCtx *ctx,
+                                          guint         gpu,
+                                          SlKernelFunc  func,
+                                          gpointer      user_data);
 const SlLane *_sl_lane_or_null       (SlAnalyzeCtx *ctx,
                                       gint          index);
 /* The device id of GPU `g` (an index into the trace's GPU table): what findings name, as the

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "sl-display-name.h"
 #include "sl-trace-private.h"
 
 /* At 10^6 allocations (1.75 * 10^6 rows) what is built here is ~110 MB of steps (24 bytes a row
@@ -683,6 +684,27 @@ sl_memory_get_row_call (SlTrace *trace,
 {
   g_return_val_if_fail (trace != NULL && row < trace->mem_usage->len, SL_NO_LINK);
   return memory_get (trace)->row_call[row];
+}
+
+const char *
+sl_memory_row_call_name (SlTrace *trace,
+                         guint32  row)
+{
+  guint32 call = row != SL_NO_LINK ? sl_memory_get_row_call (trace, row) : SL_NO_LINK;
+  const SlLane *lane;
+  gsize index;
+
+  if (call == SL_NO_LINK || !sl_trace_resolve (trace, call, &lane, &index))
+    return "";
+  return sl_trace_display_name (trace, lane->kind, lane->events[index].name);
+}
+
+const char *
+sl_memory_alloc_name (SlTrace          *trace,
+                      const SlMemAlloc *alloc)
+{
+  guint32 row = alloc->alloc != SL_NO_LINK ? alloc->alloc : alloc->free;
+  return sl_trace_str (trace, sl_trace_get_mem_usage (trace, row)->name);
 }
 
 guint

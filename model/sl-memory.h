@@ -96,6 +96,14 @@ guint              sl_memory_live_at           (SlTrace *trace,
  * SL_NO_LINK when the trace has none. */
 guint32            sl_memory_get_row_call      (SlTrace *trace,
                                                 guint    row);
+/* The name of the CUDA call that made row `row` as every pane shows it ("cudaMalloc"); "" for
+ * SL_NO_LINK or a row the trace has no call of. */
+const char        *sl_memory_row_call_name     (SlTrace *trace,
+                                                guint32  row);
+/* An allocation's name (a static variable's), from its allocation row or else its free row;
+ * "" when it has none. */
+const char        *sl_memory_alloc_name        (SlTrace          *trace,
+                                                const SlMemAlloc *alloc);
 /* The rows the CUDA call `call` (a global event id) made, in time order: up to `max` indices
  * written to `out`; returns how many there are in all. */
 guint              sl_memory_find_call_rows    (SlTrace *trace,

@@ -202,28 +202,6 @@ refresh (SlMemoryPanel *self)
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
-static const char *
-alloc_name (SlTrace          *trace,
-            const SlMemAlloc *a)
-{
-  return sl_trace_str (trace, sl_trace_get_mem_usage (trace, a->alloc != SL_NO_LINK ? a->alloc
-                                                                                   : a->free)
-                                ->name);
-}
-
-static const char *
-call_name (SlTrace *trace,
-           guint32  row)
-{
-  guint32 call = row != SL_NO_LINK ? sl_memory_get_row_call (trace, row) : SL_NO_LINK;
-  const SlLane *lane;
-  gsize index;
-
-  if (call == SL_NO_LINK || !sl_trace_resolve (trace, call, &lane, &index))
-    return "";
-  return sl_trace_display_name (trace, lane->kind, lane->events[index].name);
-}
-
 static char *
 cell_text (SlMemoryPanel    *self,
            const SlMemAlloc *a,
@@ -236,7 +214,7 @@ cell_text (SlMemoryPanel    *self,
     case COL_SIZE: return sl_format_bytes (a->bytes);
     case COL_KIND: return g_strdup (sl_mem_kind_label (self->trace, a->mem_kind));
     case COL_ADDRESS: return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a->address);
-    case COL_NAME: return g_strdup (alloc_name (self->trace, a));
+    case COL_NAME: return g_strdup (sl_memory_alloc_name (self->trace, a));
     case COL_ALLOCATED:
       /* times within ±2^61 (a damaged file): their differences fit */
       return a->alloc != SL_NO_LINK ? sl_format_offset (a->start - origin)
@@ -247,7 +225,7 @@ cell_text (SlMemoryPanel    *self,
       if (a->alloc == SL_NO_LINK || a->free == SL_NO_LINK)
         return g_strdup ("—");
       return sl_format_duration (a->end - a->start);
-    case COL_CALL: return g_strdup (call_name (self->trace, a->alloc));
+    case COL_CALL: return g_strdup (sl_memory_row_call_name (self->trace, a->alloc));
     case N_COLS:
     default: g_assert_not_reached ();
     }
