@@ -3,7 +3,7 @@
  * and the model's appends on a file grown far past what a few seconds of recording give.
  *
  * Usage: xvfb-run -a bench-live SIGHTLINE BENCH-TARGET [RATE] [SECONDS]
- *        bench-live --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples]
+ *        bench-live --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples] [no-sched]
  *        xvfb-run -a bench-live --long BENCH-TARGET [RATE] [SECONDS]
  *
  * The first prints the program's own run time both ways (target: live ≤ 1.05 × record alone),
@@ -16,6 +16,7 @@
  * from sightline-gen (EVENTS, 4M by default) is copied into a new file in commits of STEP rows
  * (50k: what 0.5 s, one live update, brings at 100 k/s) as fast as SQLite takes them, the trace
  * appended after each; at eight points the whole file is also loaded as the old live view did.
+ * `no-sched` leaves the thread scheduling rows (SCHED_EVENTS) out.
  * `no-samples` leaves the CPU samples out: sightline-gen writes their stacks as nsys does, in
  * SAMPLING_CALLCHAINS, which an append reads whole (the daemon, while it records, writes side
  * tables that an append reads by key).
@@ -284,7 +285,8 @@ static int
 grow (const char *gen,
       const char *events,
       const char *step_text,
-      gboolean    samples)
+      gboolean    samples,
+      gboolean    sched)
 {
   g_autofree char *dir = g_dir_make_tmp ("bench-live-grow-XXXXXX", NULL);
   g_autofree char *src = g_build_filename (dir, "source.sqlite", NULL);
@@ -293,9 +295,11 @@ grow (const char *gen,
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
 
-  /* no scheduling rows: the daemon writes them only with `-s` perf, and they are read whole on
-   * every append (a state machine per CPU that spans commits) */
-  const char *argv[] = { gen, "-o", src, "-n", events, "--no-sched", "--force", NULL };
+  /* scheduling rows as the daemon writes them by default (an append reads those committed
+   * since: sl-reader-sched.c goes on from where each thread was left); `no-sched` leaves them
+   * out */
+  const char *argv[] = { gen, "-o", src, "-n", events, sched ? "--force" : "--no-sched",
+                         "--force", NULL };
   g_autoptr (GError) error = NULL;
   gint status = 0;
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
@@ -348,10 +352,11 @@ grow (const char *gen,
   guint every = MAX (n_steps / 8, 1);
   g_autofree char *load = sl_bench_load_average ();
   g_print ("a file grown to %" G_GINT64_FORMAT " event rows in %u commits of ~%" G_GINT64_FORMAT
-           " rows (one live update at 100 k events/s), %s; load average %s\n",
+           " rows (one live update at 100 k events/s), %s, %s; load average %s\n",
            total, n_steps, step,
            samples ? "with CPU samples (1%; their SAMPLING_CALLCHAINS read whole each update)"
-                   : "without CPU samples", load);
+                   : "without CPU samples",
+           sched ? "with thread scheduling" : "without thread scheduling", load);
   g_print ("%12s %12s %12s %8s %10s %10s %12s\n", "events", "append ms", "whole ms", "ratio",
            "model B/ev", "RSS MiB", "drop old ms");
 
@@ -696,8 +701,16 @@ main (int   argc,
   if (argc >= 3 && g_str_equal (argv[1], "--long"))
     return long_run (argv[2], argc > 3 ? argv[3] : "100000", argc > 4 ? argv[4] : "600");
   if (argc >= 3 && g_str_equal (argv[1], "--grow"))
-    return grow (argv[2], argc > 3 ? argv[3] : "4M", argc > 4 ? argv[4] : "50000",
-                 argc <= 5 || !g_str_equal (argv[5], "no-samples"));
+    {
+      gboolean samples = TRUE, sched = TRUE;
+      for (int i = 5; i < argc; i++)
+        {
+          samples &= !g_str_equal (argv[i], "no-samples");
+          sched &= !g_str_equal (argv[i], "no-sched");
+        }
+      return grow (argv[2], argc > 3 ? argv[3] : "4M", argc > 4 ? argv[4] : "50000", samples,
+                   sched);
+    }
 
   const char *rate = argc > 3 ? argv[3] : "100000", *secs = argc > 4 ? argv[4] : "3";
   g_autofree char *dir = g_dir_make_tmp ("bench-live-XXXXXX", NULL);
@@ -711,7 +724,7 @@ main (int   argc,
   if (argc < 3)
     {
       g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [RATE] [SECONDS]\n"
-                  "       %s --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples]\n"
+                  "       %s --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples] [no-sched]\n"
                   "       %s --long BENCH-TARGET [RATE] [SECONDS]\n", argv[0],
                   argv[0], argv[0]);
       return 2;

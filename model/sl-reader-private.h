@@ -353,6 +353,17 @@ char    *_sl_live_sql              (SlReader *r, const char *table, const char *
 void     _sl_live_rows_done        (SlReader *r, SlRowLoop *loop, guint64 *rows);
 /* SIGHTLINE_CHAIN_FRAMES' chainId -> chain index + 1 of a live load, kept for the next append. */
 GHashTable *_sl_live_side_chains   (SlReader *r);
+/* Where a live load left SCHED_EVENTS (each thread's switch state, the table's counts and last
+ * time: sl-reader-sched.c), kept in the live state for the next append to go on from; NULL
+ * before any. */
+typedef struct _SlSchedCarry SlSchedCarry;
+SlSchedCarry *_sl_live_sched_carry (SlReader *r);
+void     _sl_live_set_sched_carry  (SlReader *r, SlSchedCarry *carry);
+SlSchedCarry *_sl_sched_carry_copy (const SlSchedCarry *carry);
+void     _sl_sched_carry_free      (SlSchedCarry *carry);
+/* An append cannot go on from what was read (a thread's switch committed before one read
+ * earlier): the file is loaded whole instead, saying `why`. */
+void     _sl_live_load_whole       (SlReader *r, const char *why);
 /* After the last table: what the next append needs (NVTX domains read so far). */
 void     _sl_live_end              (SlReader *r);
 /* The latest timestamp of NVTX_EVENTS read by earlier loads (where unterminated ranges end). */

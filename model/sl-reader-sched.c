@@ -15,6 +15,14 @@
  *   a last in with no out                    Running until the table's last timestamp
  *   a last out (not "Terminated")            its state until the table's last timestamp
  *
+ * A live load keeps where each thread was left (SlSchedCarry: in or out, since when, on which
+ * CPU, in what state, the time of its last row, and whether its lane ends with a span to the
+ * table's last timestamp) with the table's counts; an append reads the rows committed since
+ * (sl-trace-live.c), goes on from there with the lanes of the trace it continues, less those
+ * last spans, and ends them again at the table's new last timestamp: what a fresh load of the
+ * whole table gives, as long as no thread's row comes before one already read (a switch
+ * committed late: the file is then loaded whole).
+ *
  * The derived lanes (aux | SL_STATE_DERIVED), for the threads with CPU samples: a sample taken
  * while the thread ran stands for one sampling period of running before it (the period
  * estimated from the samples' spacing); an OS runtime call not covered by such running is
@@ -22,6 +30,7 @@
  * are its OS runtime lane over again.
  */
 #include "sl-reader-private.h"
+#include "sl-cpu-util.h"
 
 #include <stdlib.h>
 
@@ -63,14 +72,52 @@ typedef struct
   guint8  pad;
 } SchedRec;
 
+/* Where a thread's rows so far left its lane. */
+typedef struct
+{
+  guint8  open;      /* switched in at `since` on `cpu` */
+  guint8  pending;   /* switched out at `since`, into `state` (for `why`) */
+  guint8  final;     /* its lane ends with the span from `since` to the table's last time */
+  guint8  pad;
+  gint32  cpu;
+  guint32 state;
+  guint32 why;
+  SlTime  since;
+  SlTime  last;      /* the time of its last row */
+  guint64 n_rows;    /* 0: no row yet */
+} SchedThread;
+
+struct _SlSchedCarry
+{
+  SlTime   max_time;
+  guint64  bad_cpu, bad_flag, unpaired, rows;
+  GArray  *threads;   /* SchedThread by thread index */
+};
+
+SlSchedCarry *
+_sl_sched_carry_copy (const SlSchedCarry *carry)
+{
+  if (carry == NULL)
+    return NULL;
+  SlSchedCarry *c = g_memdup2 (carry, sizeof *carry);
+  c->threads = g_array_copy (carry->threads);
+  return c;
+}
+
+void
+_sl_sched_carry_free (SlSchedCarry *carry)
+{
+  if (carry == NULL)
+    return;
+  g_array_unref (carry->threads);
+  g_free (carry);
+}
+
 typedef struct
 {
   GPtrArray *per_thread;   /* thread index -> GArray of SchedRec (or NULL) */
-  SlTime     max_time;
-  guint64    bad_cpu;
-  guint64    bad_flag;
-  guint64    unpaired;
-  guint64    rows;
+  SlSchedCarry *carry;     /* the counts and threads so far (those of earlier loads too) */
+  SlSchedCarry *from;      /* an append: where the trace it continues left them, else NULL */
   guint32    names[SL_N_THREAD_STATES];
 } SchedRows;
 
@@ -106,7 +153,7 @@ sched_row (SlReader     *r,
 
   if (G_UNLIKELY (sqlite3_column_type (stmt, 3) != SQLITE_INTEGER))
     {
-      rows->bad_flag++;
+      rows->carry->bad_flag++;
       loop->trouble.not_events++;   /* skipped: the inventory counts it, sched_done warns */
       return;
     }
@@ -118,12 +165,12 @@ sched_row (SlReader     *r,
                 && cpu <= SCHED_MAX_CPU))
     rec.cpu = (gint32) cpu;
   else
-    rows->bad_cpu++;
+    rows->carry->bad_cpu++;
   rec.in = sqlite3_column_int64 (stmt, 3) != 0;
   rec.state = col_u8 (stmt, 5);
   rec.block = col_u8 (stmt, 6);
-  rows->max_time = MAX (rows->max_time, rec.t);
-  rows->rows++;
+  rows->carry->max_time = MAX (rows->carry->max_time, rec.t);
+  rows->carry->rows++;
 
   if ((guint) thread >= rows->per_thread->len)
     g_ptr_array_set_size (rows->per_thread, thread + 1);
@@ -201,11 +248,8 @@ compare_rec (gconstpointer a,
   return x->t < y->t ? -1 : x->t > y->t;
 }
 
-/* One thread's rows, in time order, into its lane (see the head of the file). */
 static void
-build_lane (SchedRows *rows,
-            GArray    *recs,
-            GArray    *out)
+sort_recs (GArray *recs)
 {
   for (guint i = 1; i < recs->len; i++)
     if (g_array_index (recs, SchedRec, i).t < g_array_index (recs, SchedRec, i - 1).t)
@@ -213,52 +257,79 @@ build_lane (SchedRows *rows,
         g_array_sort (recs, compare_rec);   /* a stable sort: table order among equal times */
         break;
       }
+}
 
-  gboolean open = FALSE, pending = FALSE;
-  SlTime since = 0;
-  gint32 cpu = -1;
-  guint state = SL_STATE_UNKNOWN;
-  guint32 why = SL_NO_LINK;
+/* One thread's rows, in time order, into its lane (see the head of the file), going on from
+ * where `st` left it; its last span ends at the table's last time. */
+static void
+build_lane (SchedRows   *rows,
+            GArray      *recs,
+            SchedThread *st,
+            GArray      *out)
+{
+  SlSchedCarry *c = rows->carry;
 
-  for (guint i = 0; i < recs->len; i++)
+  for (guint i = 0; recs != NULL && i < recs->len; i++)
     {
       const SchedRec *rec = &g_array_index (recs, SchedRec, i);
       if (rec->in)
         {
-          if (open)
+          if (st->open)
             {
-              rows->unpaired++;
-              emit (out, rows->names, since, rec->t, SL_STATE_UNKNOWN, SL_NO_LINK, SL_NO_LINK, 0);
+              c->unpaired++;
+              emit (out, rows->names, st->since, rec->t, SL_STATE_UNKNOWN, SL_NO_LINK,
+                    SL_NO_LINK, 0);
             }
-          else if (pending)
-            emit (out, rows->names, since, rec->t, state, SL_NO_LINK, why, 0);
-          open = TRUE;
-          pending = FALSE;
-          since = rec->t;
-          cpu = rec->cpu;
+          else if (st->pending)
+            emit (out, rows->names, st->since, rec->t, st->state, SL_NO_LINK, st->why, 0);
+          st->open = TRUE;
+          st->pending = FALSE;
+          st->since = rec->t;
+          st->cpu = rec->cpu;
         }
       else
         {
-          if (open && rec->cpu == cpu)
-            emit (out, rows->names, since, rec->t, SL_STATE_RUNNING,
-                  cpu >= 0 ? (guint32) cpu : SL_NO_LINK, SL_NO_LINK, 0);
-          else if (open || pending)
+          if (st->open && rec->cpu == st->cpu)
+            emit (out, rows->names, st->since, rec->t, SL_STATE_RUNNING,
+                  st->cpu >= 0 ? (guint32) st->cpu : SL_NO_LINK, SL_NO_LINK, 0);
+          else if (st->open || st->pending)
             {
-              rows->unpaired++;
-              emit (out, rows->names, since, rec->t, open ? SL_STATE_UNKNOWN : state, SL_NO_LINK,
-                    open ? SL_NO_LINK : why, 0);
+              c->unpaired++;
+              emit (out, rows->names, st->since, rec->t,
+                    st->open ? SL_STATE_UNKNOWN : st->state, SL_NO_LINK,
+                    st->open ? SL_NO_LINK : st->why, 0);
             }
-          open = FALSE;
-          state = state_after_out (rec, &why);
-          pending = state != STATE_END;
-          since = rec->t;
+          st->open = FALSE;
+          st->state = state_after_out (rec, &st->why);
+          st->pending = st->state != STATE_END;
+          st->since = rec->t;
         }
+      st->last = rec->t;
+      st->n_rows++;
     }
-  if (open)
-    emit (out, rows->names, since, rows->max_time, SL_STATE_RUNNING,
-          cpu >= 0 ? (guint32) cpu : SL_NO_LINK, SL_NO_LINK, 0);
-  else if (pending)
-    emit (out, rows->names, since, rows->max_time, state, SL_NO_LINK, why, 0);
+  guint len = out->len;
+  if (st->open)
+    emit (out, rows->names, st->since, c->max_time, SL_STATE_RUNNING,
+          st->cpu >= 0 ? (guint32) st->cpu : SL_NO_LINK, SL_NO_LINK, 0);
+  else if (st->pending)
+    emit (out, rows->names, st->since, c->max_time, st->state, SL_NO_LINK, st->why, 0);
+  st->final = out->len > len;
+}
+
+/* An append: the lane of `thread` in the trace continued, less its span to the table's last
+ * time (ended again by build_lane). */
+static void
+prime_lane (SlReader          *r,
+            gint32             thread,
+            const SchedThread *st,
+            GArray            *out)
+{
+  const SlLane *lane = sl_trace_thread_state_lane (r->prev, (guint) thread);
+
+  if (lane == NULL || (lane->events[0].aux & SL_STATE_DERIVED))
+    return;
+  gsize n = lane->n_events - (st->final && lane->n_events > 0 ? 1 : 0);
+  g_array_append_vals (out, lane->events, (guint) n);
 }
 
 static void
@@ -266,6 +337,7 @@ sched_done (SlReader  *r,
             SlRowLoop *loop)
 {
   SchedRows *rows = loop->data;
+  SlSchedCarry *c = rows->carry;
   guint unnamed = 0;
   guint64 unnamed_rows = 0;
 
@@ -274,29 +346,60 @@ sched_done (SlReader  *r,
       GArray *recs = g_ptr_array_index (rows->per_thread, th);
       if (recs == NULL)
         continue;
+      sort_recs (recs);
+      /* a row of a thread that comes before one read earlier: what follows it changes */
+      if (th < c->threads->len)
+        {
+          const SchedThread *st = &g_array_index (c->threads, SchedThread, th);
+          if (st->n_rows > 0 && g_array_index (recs, SchedRec, 0).t < st->last)
+            {
+              _sl_live_load_whole (r, "a thread's context switch was committed after later "
+                                      "ones were read (SCHED_EVENTS)");
+              return;
+            }
+        }
+    }
+  if (rows->per_thread->len > c->threads->len)
+    g_array_set_size (c->threads, rows->per_thread->len);
+
+  for (guint th = 0; th < c->threads->len; th++)
+    {
+      GArray *recs = th < rows->per_thread->len ? g_ptr_array_index (rows->per_thread, th) : NULL;
+      SchedThread *st = &g_array_index (c->threads, SchedThread, th);
+      if (recs == NULL && st->n_rows == 0)
+        continue;
+      if (st->n_rows == 0)
+        *st = (SchedThread) { FALSE, FALSE, FALSE, 0, -1, SL_STATE_UNKNOWN, SL_NO_LINK, 0,
+                              G_MININT64, 0 };
       const SlThread *t = &g_array_index (r->trace->threads, SlThread, th);
+      GArray *out = _sl_reader_cpu_events (r, (gint32) th, SL_LANE_SCHED);
+      if (rows->from != NULL && st->n_rows > 0)
+        prime_lane (r, (gint32) th, st, out);
+      build_lane (rows, recs, st, out);
       if (t->name == SL_NO_STR)
         {
           unnamed++;
-          unnamed_rows += recs->len;
+          unnamed_rows += st->n_rows;
         }
-      build_lane (rows, recs, _sl_reader_cpu_events (r, (gint32) th, SL_LANE_SCHED));
-      g_array_free (recs, TRUE);
-      rows->per_thread->pdata[th] = NULL;
+      if (recs != NULL)
+        {
+          g_array_free (recs, TRUE);
+          rows->per_thread->pdata[th] = NULL;
+        }
     }
-  r->sched_rows += rows->rows;
+  r->sched_rows += c->rows;
 
-  if (rows->bad_flag > 0)
+  if (c->bad_flag > 0)
     _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows have no isSchedIn number and were "
-                    "skipped", loop->table, rows->bad_flag);
-  if (rows->bad_cpu > 0)
+                    "skipped", loop->table, c->bad_flag);
+  if (c->bad_cpu > 0)
     _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows name no CPU or one outside "
                     "0…%d; their running time is kept on an unknown CPU",
-                    loop->table, rows->bad_cpu, SCHED_MAX_CPU);
-  if (rows->unpaired > 0)
+                    loop->table, c->bad_cpu, SCHED_MAX_CPU);
+  if (c->unpaired > 0)
     _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " switches do not pair (in after in, out "
                     "after out, or out on another CPU than the in); those spans are Unknown",
-                    loop->table, rows->unpaired);
+                    loop->table, c->unpaired);
   if (unnamed > 0)
     _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows are of %u threads ThreadNames does "
                     "not name; they are shown unnamed", loop->table, unnamed_rows, unnamed);
@@ -307,7 +410,10 @@ _sl_reader_read_sched (SlReader *r,
                        GError  **error)
 {
   g_autoptr (GPtrArray) per_thread = g_ptr_array_new ();
-  SchedRows rows = { per_thread, G_MININT64, 0, 0, 0, 0, { 0 } };
+  /* an append goes on from where the trace it continues left the threads */
+  SlSchedCarry *from = r->prev != NULL ? _sl_live_sched_carry (r) : NULL;
+  SlSchedCarry *carry = from != NULL ? _sl_sched_carry_copy (from) : g_new0 (SlSchedCarry, 1);
+  SchedRows rows = { per_thread, carry, from, { 0 } };
   SlRowLoop loop = {
     .table = "SCHED_EVENTS", .what = "thread scheduling", .times = TRUE,
     .sql = "SELECT start, start, {cpu:NULL}, {isSchedIn:NULL}, {globalTid:NULL}, "
@@ -315,11 +421,20 @@ _sl_reader_read_sched (SlReader *r,
     .row = sched_row, .done = sched_done, .data = &rows,
   };
 
+  if (from == NULL)
+    {
+      carry->max_time = G_MININT64;
+      carry->threads = g_array_new (FALSE, TRUE, sizeof (SchedThread));
+    }
   state_names (r, rows.names);
   gboolean ok = _sl_reader_each_row (r, &loop, error);
   for (guint i = 0; i < per_thread->len; i++)
     if (per_thread->pdata[i] != NULL)
       g_array_free (per_thread->pdata[i], TRUE);
+  if (ok)
+    _sl_live_set_sched_carry (r, carry);   /* kept by a live load, else freed */
+  else
+    _sl_sched_carry_free (carry);
   return ok;
 }
 

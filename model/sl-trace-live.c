@@ -6,10 +6,11 @@
  * start, the last rowid of each event table it reads by rowid (live_tables below) and reads up to
  * there; sl_trace_append() reads the rows past it.  Those tables are where a recording's
  * millions of rows are (10^5 a second at most), CPU samples and their side tables of call chains
- * included; every other table is read whole on each append: the metadata (tens of rows, and
- * UPDATEd: a thread renamed, a process exec'd), OSRT_CALLCHAINS (backtraces of the slow OS calls
- * only), SAMPLING_CALLCHAINS (empty until the recording ends) and SCHED_EVENTS, whose state
- * machine per CPU spans commits (a known cost: its rows are read again each time).
+ * included, and SCHED_EVENTS, whose state machine per thread spans commits (the live state
+ * keeps where each thread was: SlSchedCarry); every other table is read whole on each append:
+ * the metadata (tens of rows, and UPDATEd: a thread renamed, a process exec'd), OSRT_CALLCHAINS
+ * (backtraces of the slow OS calls only) and SAMPLING_CALLCHAINS (empty until the recording
+ * ends).
  *
  * Thread safety: the viewer keeps drawing the old trace (its frame thread, the panes' threads
  * read it) while the next is built on a loading thread, so sl_trace_append() never writes to
@@ -68,6 +69,9 @@ static const struct
   { "COMPOSITE_EVENTS", "rowid" },
   { "SIGHTLINE_SAMPLE_CHAINS", "rowid" },
   { "SIGHTLINE_CHAIN_FRAMES", "chainId" },   /* WITHOUT ROWID */
+  /* context switches: each thread's state machine goes on from where the last load left it
+   * (sl-reader-sched.c); a switch committed before one already read loads the file whole */
+  { "SCHED_EVENTS", "rowid" },
 };
 #define N_LIVE_TABLES G_N_ELEMENTS (live_tables)
 
@@ -92,6 +96,8 @@ struct _SlLiveState
   guint64     nvtx_unterminated;  /* ranges read with no end */
   GHashTable *nvtx_domains;       /* the reader's NVTX domain names (rows read once) */
   GHashTable *side_chains;        /* SIGHTLINE_CHAIN_FRAMES chainId -> chain index + 1 */
+  SlSchedCarry *sched;            /* where SCHED_EVENTS' threads were left */
+  char       *whole;              /* why this append must be a whole load instead, or NULL */
   /* a first look (sl_trace_load_progressive) that left rows unread: where the least advanced
    * table stopped, where the whole file ends, the share of the rows read */
   gboolean    look;
@@ -117,7 +123,36 @@ _sl_live_state_free (SlLiveState *live)
     return;
   g_clear_pointer (&live->nvtx_domains, g_hash_table_unref);
   g_clear_pointer (&live->side_chains, g_hash_table_unref);
+  g_clear_pointer (&live->sched, _sl_sched_carry_free);
+  g_free (live->whole);
   g_free (live);
+}
+
+SlSchedCarry *
+_sl_live_sched_carry (SlReader *r)
+{
+  return r->trace->live != NULL ? r->trace->live->sched : NULL;
+}
+
+void
+_sl_live_set_sched_carry (SlReader     *r,
+                          SlSchedCarry *carry)
+{
+  if (r->trace->live == NULL)
+    {
+      _sl_sched_carry_free (carry);
+      return;
+    }
+  g_clear_pointer (&r->trace->live->sched, _sl_sched_carry_free);
+  r->trace->live->sched = carry;
+}
+
+void
+_sl_live_load_whole (SlReader   *r,
+                     const char *why)
+{
+  if (r->trace->live != NULL && r->trace->live->whole == NULL)
+    r->trace->live->whole = g_strdup (why);
 }
 
 static LiveTable *
@@ -212,9 +247,11 @@ first_look_cap (sqlite3     *db,
     {
       LiveTable *t = &live->tables[i];
       const char *name = live_tables[i].name;
-      if (g_str_equal (name, "COMPOSITE_EVENTS") || g_str_has_prefix (name, "SIGHTLINE_"))
+      if (g_str_equal (name, "COMPOSITE_EVENTS") || g_str_has_prefix (name, "SIGHTLINE_")
+          || g_str_equal (name, "SCHED_EVENTS"))
         {
-          /* CPU samples are not in a first look (load_first_look): the append reads them all */
+          /* CPU samples and thread states are not in a first look (load_first_look): the
+           * append reads them all */
           memset (t, 0, sizeof *t);
           continue;
         }
@@ -460,6 +497,8 @@ _sl_live_begin (SlReader *r,
       live->nvtx_domains = NULL;
       /* the previous trace keeps its own: it may be appended to again (a failed append) */
       live->side_chains = copy_domains (prev->live->side_chains);
+      live->sched = _sl_sched_carry_copy (prev->live->sched);
+      live->whole = NULL;
       for (guint i = 0; i < N_LIVE_TABLES; i++)
         live->tables[i].done = live->tables[i].upto;
     }
@@ -636,12 +675,19 @@ append (SlTrace        *trace,
                 g_prefix_error (error, "%s: ", trace->path);
               return NULL;
             }
-          if (!_sl_trace_finish (next, error))
-            return NULL;
-          g_atomic_int_inc (&n_appended);
-          return g_steal_pointer (&next);
+          /* what the rows read said cannot be gone on from (the reader's _sl_live_load_whole) */
+          if (next->live->whole != NULL)
+            why = g_strdup (next->live->whole);
+          else
+            {
+              if (!_sl_trace_finish (next, error))
+                return NULL;
+              g_atomic_int_inc (&n_appended);
+              return g_steal_pointer (&next);
+            }
         }
-      sqlite3_close (db);
+      else
+        sqlite3_close (db);
     }
   g_debug ("%s: loaded whole, not appended: %s", trace->path, why);
   g_atomic_int_inc (&n_reloaded);

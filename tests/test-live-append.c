@@ -527,6 +527,49 @@ test_nothing_new (void)
   grower_close (&g);
 }
 
+/* Thread states go on from where each thread was left: an append reads only the context
+ * switches committed since, and its states are a fresh load's at every step (the states that
+ * run to the table's last time included); a switch committed after later ones of its thread
+ * loads the file whole, and appending goes on after it. */
+static void
+test_sched (void)
+{
+  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2023.3-t4-openmp.sqlite");
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "sched.sqlite", NULL);
+  Grower g = { 0 };
+  const guint n = 6;
+
+  grower_open (&g, source, path);
+  grower_step (&g, 0, n);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL,
+                                             NULL);
+  g_assert_nonnull (trace);
+  guint64 states = 0;
+  for (guint k = 1; k < n; k++)
+    {
+      gboolean late = k == 3;
+      if (late)
+        {
+          /* the first switch of the busiest thread, again, after its later ones */
+          exec (g.db, "INSERT INTO SCHED_EVENTS SELECT * FROM SCHED_EVENTS WHERE rowid = (SELECT "
+                      "min(rowid) FROM SCHED_EVENTS WHERE globalTid = (SELECT globalTid FROM "
+                      "SCHED_EVENTS GROUP BY globalTid ORDER BY count(*) DESC LIMIT 1))");
+        }
+      grower_step (&g, k, n);
+      g_autoptr (SlTrace) next = append (trace, !late);
+      g_autoptr (SlTrace) fresh = load_fresh (path);
+      sl_test_assert_equivalent (next, fresh);
+      states = 0;
+      for (guint i = 0; i < sl_trace_get_n_lanes (next); i++)
+        if (sl_trace_get_lane (next, i)->kind == SL_LANE_SCHED)
+          states += sl_trace_get_lane (next, i)->n_events;
+      g_clear_pointer (&trace, sl_trace_unref);
+      trace = g_steal_pointer (&next);
+    }
+  g_assert_cmpuint (states, >, 1000);
+  grower_close (&g);
+}
+
 /* A cancelled append fails, and leaves the trace it continues as it was. */
 static void
 test_cancelled (void)
@@ -684,6 +727,7 @@ main (int    argc,
   g_test_add_func ("/model/live/out-of-order", test_out_of_order);
   g_test_add_func ("/model/live/fallback", test_fallback);
   g_test_add_func ("/model/live/nothing-new", test_nothing_new);
+  g_test_add_func ("/model/live/sched", test_sched);
   g_test_add_func ("/model/live/cancelled", test_cancelled);
   g_test_add_func ("/model/live/first-look", test_first_look);
   g_test_add_func ("/model/live/first-look-backtraces", test_first_look_backtraces);
