@@ -309,9 +309,18 @@ compare_chain_ids (gconstpointer a,
   return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* (as g_array_sort, which is stable: of a damaged file's repeated ids the first is kept) */
+static gint
+compare_chain_ids_data (gconstpointer a,
+                        gconstpointer b,
+                        gpointer      user_data G_GNUC_UNUSED)
+{
+  return compare_chain_ids (a, b);
+}
+
 /* An append (sl-trace-live.c) starts from the previous trace's call-chain table: its chains are
  * known to the de-duplication as they would be after reading them, so that a chain read again
- * (OSRT_CALLCHAINS is read whole) or newly committed names the one already there. */
+ * (CUDA_CALLCHAINS is read whole) or newly committed names the one already there. */
 static void
 prefill_distinct (SlTrace    *trace,
                   GHashTable *distinct)
@@ -331,7 +340,9 @@ prefill_distinct (SlTrace    *trace,
 /* OSRT_CALLCHAINS or CUDA_CALLCHAINS (`table`, one shape) into `ids`, sorted by id, each id
  * once: the backtraces of OS runtime or CUDA API calls (nsys keeps those of calls over a
  * threshold, 80 µs by default for OS calls; an OS call without one has callchainId 0, a CUDA
- * call NULL or 0: sl-reader-cuda.c tells which). */
+ * call NULL or 0: sl-reader-cuda.c tells which).  An append reads the ids committed since
+ * (sl-trace-live.c: OSRT_CALLCHAINS is a live table, keyed by id), after those of the trace it
+ * continues, which `ids` already holds. */
 gboolean
 _sl_reader_read_chain_ids (SlReader   *r,
                            const char *table,
@@ -347,15 +358,18 @@ _sl_reader_read_chain_ids (SlReader   *r,
     .table = table, .sql = sql,
     .row = chain_row, .done = chains_done, .data = &chains,
   };
-  guint kept = 0;
+  guint from = ids->len, kept = from;
 
   if (r->prev != NULL)
     prefill_distinct (r->trace, distinct);
   if (!_sl_reader_each_row (r, &loop, error))
     return FALSE;
-  /* a damaged file's ids may come out of order (text among integers): sort, keep the first */
-  g_array_sort (ids, compare_chain_ids);
-  for (guint i = 0; i < ids->len; i++)
+  /* a damaged file's ids may come out of order (text among integers): sort, keep the first;
+   * those of an append all come after the ones already there */
+  if (ids->len > from)
+    g_qsort_with_data (&g_array_index (ids, SlChainId, from), (gint) (ids->len - from),
+                       sizeof (SlChainId), compare_chain_ids_data, NULL);
+  for (guint i = from; i < ids->len; i++)
     if (kept == 0 || g_array_index (ids, SlChainId, i).id != g_array_index (ids, SlChainId,
                                                                             kept - 1).id)
       g_array_index (ids, SlChainId, kept++) = g_array_index (ids, SlChainId, i);

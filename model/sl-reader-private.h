@@ -333,7 +333,8 @@ gboolean _sl_reader_read_cpu_faults (SlReader *r, GError **error);
 gboolean _sl_reader_read_gpu_metrics (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
 gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
-/* OSRT_CALLCHAINS or CUDA_CALLCHAINS into the call-chain table, `ids` (SlChainId) sorted by id. */
+/* OSRT_CALLCHAINS or CUDA_CALLCHAINS into the call-chain table, `ids` (SlChainId) sorted by id,
+ * after the ids it holds (an append's, all before those read). */
 gboolean _sl_reader_read_chain_ids (SlReader *r, const char *table, GArray *ids, GError **error);
 gboolean _sl_reader_read_samples   (SlReader *r, GError **error);
 

@@ -6,11 +6,11 @@
  * start, the last rowid of each event table it reads by rowid (live_tables below) and reads up to
  * there; sl_trace_append() reads the rows past it.  Those tables are where a recording's
  * millions of rows are (10^5 a second at most), CPU samples and their side tables of call chains
- * included, and SCHED_EVENTS, whose state machine per thread spans commits (the live state
- * keeps where each thread was: SlSchedCarry); every other table is read whole on each append:
- * the metadata (tens of rows, and UPDATEd: a thread renamed, a process exec'd), OSRT_CALLCHAINS
- * (backtraces of the slow OS calls only) and SAMPLING_CALLCHAINS (empty until the recording
- * ends).
+ * included, OSRT_CALLCHAINS, and SCHED_EVENTS, whose state machine per thread spans commits
+ * (the live state keeps where each thread was: SlSchedCarry); every other table is read whole
+ * on each append: the metadata (tens of rows, and UPDATEd: a thread renamed, a process exec'd),
+ * CUDA_CALLCHAINS (a CUDA call's row is UPDATEd with its backtrace's id) and
+ * SAMPLING_CALLCHAINS (empty until the recording ends).
  *
  * Thread safety: the viewer keeps drawing the old trace (its frame thread, the panes' threads
  * read it) while the next is built on a loading thread, so sl_trace_append() never writes to
@@ -72,6 +72,9 @@ static const struct
   /* context switches: each thread's state machine goes on from where the last load left it
    * (sl-reader-sched.c); a switch committed before one already read loads the file whole */
   { "SCHED_EVENTS", "rowid" },
+  /* OS calls' backtraces: the writer numbers chains in the order it commits them, a chain's
+   * frames in one commit (the trace continued holds the ids read before: SlChainId) */
+  { "OSRT_CALLCHAINS", "id" },
 };
 #define N_LIVE_TABLES G_N_ELEMENTS (live_tables)
 
@@ -255,7 +258,8 @@ first_look_cap (sqlite3     *db,
           memset (t, 0, sizeof *t);
           continue;
         }
-      if (t->upto <= 0 || t->first <= 0)
+      /* backtraces are read whole by a first look: the calls read may name any of them */
+      if (t->upto <= 0 || t->first <= 0 || g_str_equal (name, "OSRT_CALLCHAINS"))
         continue;
       gint64 n = t->upto - t->first + 1;
       gint64 cap = MAX (t->first + (gint64) ((double) n * share) - 1, t->first);
@@ -400,11 +404,12 @@ prime_from (SlReader *r,
                          g_memdup2 (&g_array_index (prev->copy_infos, SlCopyInfo, i),
                                     sizeof (SlCopyInfo)),
                          GUINT_TO_POINTER (i + 1));
-  /* the call chains, same indices (samples hold them); OSRT_CALLCHAINS' ids are read again */
+  /* the call chains, same indices (samples and OSRT_CALLCHAINS' ids hold them) */
   g_array_set_size (trace->chain_offsets, 0);
   g_array_append_vals (trace->chain_offsets, prev->chain_offsets->data, prev->chain_offsets->len);
   g_array_append_vals (trace->chain_symbols, prev->chain_symbols->data, prev->chain_symbols->len);
   g_array_append_vals (trace->chain_modules, prev->chain_modules->data, prev->chain_modules->len);
+  g_array_append_vals (trace->osrt_chains, prev->osrt_chains->data, prev->osrt_chains->len);
   if (prev->live->nvtx_domains != NULL)
     {
       g_hash_table_unref (r->nvtx_domains);

@@ -570,6 +570,45 @@ test_sched (void)
   grower_close (&g);
 }
 
+/* OS calls' backtraces are read as they are committed, by id (the daemon writes a chain with
+ * its call, numbered in the order it commits): the chains of each step's calls come in that
+ * step, and the trace is a fresh load's at every step. */
+static void
+test_osrt_chains (void)
+{
+  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2021-osrt.sqlite");
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "osrt-chains.sqlite", NULL);
+  Grower g = { 0 };
+  const guint n = 5;
+  g_autoptr (SlTrace) trace = NULL;
+  guint grew = 0;
+
+  grower_open (&g, source, path);
+  exec (g.db, "DELETE FROM main.OSRT_CALLCHAINS");
+  for (guint k = 0; k < n; k++)
+    {
+      grower_step (&g, k, n);
+      exec (g.db, "INSERT INTO main.OSRT_CALLCHAINS SELECT * FROM src.OSRT_CALLCHAINS WHERE id > "
+                  "(SELECT coalesce(max(id), 0) FROM main.OSRT_CALLCHAINS) AND id <= (SELECT "
+                  "coalesce(max(callchainId), 0) FROM main.OSRT_API)");
+      g_autoptr (SlTrace) next = trace == NULL
+                                 ? sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
+                                                  NULL, NULL)
+                                 : append (trace, TRUE);
+      g_assert_nonnull (next);
+      g_autoptr (SlTrace) fresh = load_fresh (path);
+      sl_test_assert_equivalent (next, fresh);
+      if (trace != NULL && next->osrt_chains->len > trace->osrt_chains->len
+          && trace->osrt_chains->len > 0)
+        grew++;
+      g_clear_pointer (&trace, sl_trace_unref);
+      trace = g_steal_pointer (&next);
+    }
+  g_assert_cmpuint (grew, >, 0);
+  g_assert_cmpuint (trace->osrt_chains->len, ==, 1690);
+  grower_close (&g);
+}
+
 /* A cancelled append fails, and leaves the trace it continues as it was. */
 static void
 test_cancelled (void)
@@ -728,6 +767,7 @@ main (int    argc,
   g_test_add_func ("/model/live/fallback", test_fallback);
   g_test_add_func ("/model/live/nothing-new", test_nothing_new);
   g_test_add_func ("/model/live/sched", test_sched);
+  g_test_add_func ("/model/live/osrt-chains", test_osrt_chains);
   g_test_add_func ("/model/live/cancelled", test_cancelled);
   g_test_add_func ("/model/live/first-look", test_first_look);
   g_test_add_func ("/model/live/first-look-backtraces", test_first_look_backtraces);
