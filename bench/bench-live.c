@@ -21,7 +21,9 @@
  * SAMPLING_CALLCHAINS, which an append reads whole (the daemon, while it records, writes side
  * tables that an append reads by key).
  * It prints the time of an append and of a whole load against the events already loaded, their
- * slopes (what an event already loaded costs each update) and both extrapolated to 6·10^7 events,
+ * slopes (what an event already loaded costs each update), each phase of an append's own
+ * (sl-trace-live.c: copy, read, build, sort, index, link, GPU busy) and both extrapolated to
+ * 6·10^7 events,
  * the model's and the process's resident bytes per event, and what the main thread pays at the
  * swap (dropping the old trace).
  *
@@ -365,6 +367,9 @@ grow (const char *gen,
   g_autoptr (GArray) wx = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) wy = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) drops = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *phase_y[SL_LIVE_N_PHASES];
+  for (guint p = 0; p < SL_LIVE_N_PHASES; p++)
+    phase_y[p] = g_array_new (FALSE, FALSE, sizeof (double));
   SlTrace *trace = NULL;
   gsize rss0 = sl_resident_bytes (), rss_whole = 0, rss_append = 0;
   double max_drop = 0;
@@ -407,6 +412,10 @@ grow (const char *gen,
           g_array_append_val (ay, append_s);
           g_array_append_val (drops, drop);
           max_drop = MAX (max_drop, drop);
+          double phases[SL_LIVE_N_PHASES];
+          _sl_live_get_phases (phases);
+          for (guint p = 0; p < SL_LIVE_N_PHASES; p++)
+            g_array_append_val (phase_y[p], phases[p]);
         }
       if ((k + 1) % every != 0 && k + 1 != n_steps)
         continue;
@@ -437,6 +446,20 @@ grow (const char *gen,
            "already loaded (whole load: %.1f ms + %.1f ns an event: %.1f times the append's "
            "slope)\n",
            appended, reloaded, a0 * 1e3, a1 * 1e9, w0 * 1e3, w1 * 1e9, a1 > 0 ? w1 / a1 : 0);
+  /* where an append's time goes: each phase's own fit */
+  static const char *const phase_names[SL_LIVE_N_PHASES] = {
+    "copy of the previous trace", "new rows read", "lanes built", "sort check",
+    "trees, busy sums, levels of detail", "correlation links", "GPU busy unions",
+  };
+  g_print ("an append's phases (wall time; fit against the events already loaded):\n");
+  for (guint p = 0; p < SL_LIVE_N_PHASES; p++)
+    {
+      double p0, p1;
+      fit (ax, phase_y[p], &p0, &p1);
+      g_print ("  %-36s %8.1f ms + %6.1f ns an event loaded\n", phase_names[p], p0 * 1e3,
+               p1 * 1e9);
+      g_array_unref (phase_y[p]);
+    }
   g_print ("extrapolated to 10 min at 100 k events/s (6e7 events): an append %.2f s, a whole "
            "load %.1f s (ratio %.1f); the new rows of one update alone ~%.1f ms\n",
            a0 + a1 * big, w0 + w1 * big,

@@ -123,7 +123,7 @@ _sl_trace_link (SlTrace *trace)
       guint64 range = (guint64) m->hi - m->lo + 1;
       if (range <= 4 * (guint64) m->count + 1024)
         {
-          m->dense = g_new (guint32, range);
+          m->dense = _sl_huge_new (range, sizeof (guint32));
           memset (m->dense, 0xFF, range * sizeof (guint32));
         }
       else

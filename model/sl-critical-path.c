@@ -29,9 +29,9 @@
 #include "sl-critical-path.h"
 
 #include <string.h>
-#include <sys/mman.h>
 
 #include "sl-lane.h"
+#include "sl-trace-private.h"
 
 #define CP_MS               ((SlTime) 1000000)
 /* A gap between queued work on a stream longer than this is a dependency the trace does not
@@ -117,32 +117,6 @@ sl_cp_kind_name (SlCpKind kind)
 
   g_return_val_if_fail (kind < SL_CP_N_KINDS, "");
   return names[kind];
-}
-
-/* Asks for huge pages under a large buffer (10^6 events: tens of MB of nodes, edges, items and
- * segments, each touched once): on the virtual machines this runs on, first touches of 4 KiB
- * pages cost more than the work done in them (as sl-utilization.c found). */
-static void
-advise_huge (gpointer mem,
-             gsize    bytes)
-{
-  const guintptr page = 4096;
-
-  if (mem == NULL || bytes < (8u << 20))
-    return;
-  guintptr a = ((guintptr) mem + page - 1) & ~(page - 1);
-  guintptr e = ((guintptr) mem + bytes) & ~(page - 1);
-  if (e > a)
-    madvise ((void *) a, e - a, MADV_HUGEPAGE);
-}
-
-static gpointer
-huge_new (gsize bytes)
-{
-  gpointer mem = g_malloc (MAX (bytes, 1));
-
-  advise_huge (mem, bytes);
-  return mem;
 }
 
 /* ---- chains ---------------------------------------------------------------------------------- */
@@ -937,9 +911,9 @@ longest_path (Builder *b)
   path->segments = g_array_new (FALSE, FALSE, sizeof (SlCpSegment));
 
   /* the cross edges by destination (CSR) */
-  guint32 *in_first = huge_new ((n_nodes + 1) * sizeof (guint32));
+  guint32 *in_first = _sl_huge_new (n_nodes + 1, sizeof (guint32));
   memset (in_first, 0, (n_nodes + 1) * sizeof (guint32));
-  guint32 *in_edges = huge_new (MAX (n_edges, 1) * sizeof (guint32));
+  guint32 *in_edges = _sl_huge_new (n_edges, sizeof (guint32));
   for (gsize e = 0; e < n_edges; e++)
     in_first[edges[e].dst + 1]++;
   for (gsize v = 0; v < n_nodes; v++)
@@ -951,9 +925,9 @@ longest_path (Builder *b)
     g_free (fill);
   }
 
-  SlTime *dist = huge_new (n_nodes * sizeof (SlTime));
-  guint32 *pred = huge_new (n_nodes * sizeof (guint32));
-  guint8 *done = huge_new (n_nodes);
+  SlTime *dist = _sl_huge_new (n_nodes, sizeof (SlTime));
+  guint32 *pred = _sl_huge_new (n_nodes, sizeof (guint32));
+  guint8 *done = _sl_huge_new (n_nodes, 1);
   memset (done, 0, n_nodes);
   HeapItem *heap = g_new (HeapItem, b->chains->len + 1);
   gsize *pos = g_new0 (gsize, b->chains->len);
@@ -1046,7 +1020,7 @@ longest_path (Builder *b)
       }
   }
   g_array_set_size (path->segments, n_walk + 1);
-  advise_huge (path->segments->data, (n_walk + 1) * sizeof (SlCpSegment));
+  _sl_huge_pages (path->segments->data, (n_walk + 1) * sizeof (SlCpSegment));
   g_array_set_size (path->segments, 0);
   SlTrace *trace = b->trace;
   /* the events on the path: a bit per global id (10^6 events: 125 KB) */
@@ -1250,7 +1224,7 @@ sl_critical_path_compute (SlTrace            *trace,
         if (ch->items == NULL)
           {
             ch->items = g_array_sized_new (FALSE, FALSE, sizeof (Item), (guint) ch->estimate);
-            advise_huge (ch->items->data, ch->estimate * sizeof (Item));
+            _sl_huge_pages (ch->items->data, ch->estimate * sizeof (Item));
             ch->runs = g_array_new (FALSE, FALSE, sizeof (gsize));
           }
         gsize run = ch->items->len;
@@ -1262,10 +1236,10 @@ sl_critical_path_compute (SlTrace            *trace,
   for (guint c = 0; c < b.chains->len; c++)
     n_items += g_array_index (b.chains, Chain, c).items->len;
   g_array_set_size (b.nodes, 2 * n_items);
-  advise_huge (b.nodes->data, 2 * n_items * sizeof (Node));
+  _sl_huge_pages (b.nodes->data, 2 * n_items * sizeof (Node));
   g_array_set_size (b.nodes, 0);
   g_array_set_size (b.edges, n_items / 2 + 16);
-  advise_huge (b.edges->data, (n_items / 2 + 16) * sizeof (Edge));
+  _sl_huge_pages (b.edges->data, (n_items / 2 + 16) * sizeof (Edge));
   g_array_set_size (b.edges, 0);
   for (guint c = 0; c < b.chains->len; c++)
     chain_build_nodes (&b, &g_array_index (b.chains, Chain, c));

@@ -42,7 +42,7 @@ _sl_lane_build_index (SlLane *lane)
   if (monotonic || n == 0)
     return;
 
-  max_end = g_new (SlTime, n);
+  max_end = _sl_huge_new (n, sizeof (SlTime));
   last_i = 0;
   last = 0;
   for (gsize i = 0; i < n; i += 2)
@@ -708,7 +708,7 @@ _sl_lane_build_lod (SlLane *lane)
 
   /* finest level: one sweep over the events */
   SlLodLevel lv = { width, (gsize) (span / width) + 1, NULL };
-  lv.b = g_new (SlLodBucket, lv.n);
+  lv.b = _sl_huge_new (lv.n, sizeof (SlLodBucket));
   gsize i = 0;
   SlTime busy = 0;
   for (gsize k = 0; k < lv.n; k++)

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "sl-display-name.h"
 #include "sl-trace-private.h"
@@ -40,28 +39,6 @@ sl_mem_kind_label (SlTrace *trace,
 }
 
 /* ---- building ------------------------------------------------------------------------------ */
-
-/* Room for `n` items of `size` bytes (at least one), in memory the kernel may back with huge
- * pages when large: each array here is written once, front to back, and on the virtual machines
- * this runs on the first touch of a 4 KiB page cost more than the work done in it (250 MB of
- * fresh pages were 0.8 s of `memory --at peak` on 10^6 allocations; sl-utilization.c and
- * sl-critical-path.c found the same).  Freed with g_free. */
-static gpointer
-huge_new (gsize n,
-          gsize size)
-{
-  const guintptr page = 4096;
-  gpointer mem = g_malloc_n (MAX (n, 1), size);   /* aborts where n * size overflows */
-  gsize bytes = MAX (n, 1) * size;
-
-  if (bytes >= (4u << 20))
-    {
-      guintptr a = ((guintptr) mem + page - 1) & ~(page - 1);
-      guintptr e = ((guintptr) mem + bytes) & ~(page - 1);
-      madvise ((void *) a, e - a, MADV_HUGEPAGE);
-    }
-  return mem;
-}
 
 typedef struct
 {
@@ -177,7 +154,7 @@ find_calls (SlTrace  *trace,
                                                           NULL);
   g_autoptr (GHashTable) pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
-  m->row_call = huge_new (n, sizeof (guint32));
+  m->row_call = _sl_huge_new (n, sizeof (guint32));
   for (guint i = 0; i < n; i++)
     {
       const SlMemUsage *row = &g_array_index (trace->mem_usage, SlMemUsage, i);
@@ -348,14 +325,14 @@ memory_build (SlTrace *trace)
   const SlMemUsage *rows = (const SlMemUsage *) (gpointer) trace->mem_usage->data;
 
   m->series = g_array_new (FALSE, FALSE, sizeof (SlMemSeries));
-  m->row_alloc = huge_new (n, sizeof (guint32));
+  m->row_alloc = _sl_huge_new (n, sizeof (guint32));
 
   /* bytes in use: a series per GPU, process and kind, and a GPU's own.  A first pass finds each
    * row's series (the last key looked up again is the common case) and counts their steps, a
    * second fills arrays of that size: no array grows by copying at 10^6 rows.  A GPU whose
    * memory is all of one process and kind (a program's cudaMalloc) shares that series' steps:
    * the same rows summed in the same order, not written twice */
-  g_autofree guint32 *of_row = huge_new (n, sizeof (guint32));
+  g_autofree guint32 *of_row = _sl_huge_new (n, sizeof (guint32));
   g_autoptr (GArray) counts = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr (GArray) gpu_of = g_array_new (FALSE, FALSE, sizeof (guint32));  /* per series: its
                                                                               * GPU's, or none */
@@ -412,7 +389,7 @@ memory_build (SlTrace *trace)
       SlMemSeries *series = &g_array_index (m->series, SlMemSeries, s);
       if (series->kind == SL_MEM_SERIES_GPU && sole_s[s] < SOLE_MIXED)
         continue;
-      m->steps[s] = huge_new (g_array_index (counts, gsize, s), sizeof (SlMemStep));
+      m->steps[s] = _sl_huge_new (g_array_index (counts, gsize, s), sizeof (SlMemStep));
       series->steps = m->steps[s];
     }
   for (guint i = 0; i < n; i++)
@@ -438,7 +415,7 @@ memory_build (SlTrace *trace)
   /* allocations, by start: the allocation rows in time order (rows are), each free closing the
    * latest open allocation at its place; a free with none (allocated before the recording) is
    * an allocation without a start, and those come first */
-  SlMemAlloc *allocs = huge_new (n_alloc_rows, sizeof (SlMemAlloc));
+  SlMemAlloc *allocs = _sl_huge_new (n_alloc_rows, sizeof (SlMemAlloc));
   OpenTable open;
   open_init (&open);
   guint32 made = 0;

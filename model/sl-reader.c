@@ -111,7 +111,7 @@ split_by_depth (SlReader   *r,
   SlEvent *ev = (SlEvent *) a->data;
   gsize n = a->len;
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (SlTime));
-  guint16 *depth = g_new (guint16, MAX (n, 1));   /* 2 bytes an event: _sl_free_large */
+  guint16 *depth = _sl_huge_new (n, sizeof (guint16));   /* 2 bytes an event: _sl_free_large */
   g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (gsize));
   const SlThread *t = &g_array_index (r->trace->threads, SlThread, thread);
 
@@ -149,7 +149,7 @@ split_by_depth (SlReader   *r,
       lane->global_pid = GPID_OF (t->global_tid);
       lane->depth = d;
       lane->n_events = count;
-      lane->events = d == big ? ev : g_new (SlEvent, count);
+      lane->events = d == big ? ev : _sl_huge_new (count, sizeof (SlEvent));
     }
   for (gsize i = 0; i < n; i++)
     by_depth[depth[i]]->events[fill[depth[i]]++] = ev[i];
@@ -464,11 +464,13 @@ _sl_reader_read (SlTrace        *trace,
   else if (want_gpu)
     job.ok = run_steps (&r, steps, G_N_ELEMENTS (steps), TRUE, &job.error);
 
+  gint64 t0 = g_get_monotonic_time ();
   gboolean cpu_ok = run_steps (&r, steps, G_N_ELEMENTS (steps), FALSE, error);
   if (!cpu_ok)
     g_atomic_int_compare_and_exchange (&prog.failed, 0, 1);
   if (worker != NULL)
     g_thread_join (worker);
+  t0 = _sl_live_phase_end (SL_LIVE_READ, t0);
   if (g.db != NULL)
     {
       _sl_reader_strings_close (&g);
@@ -492,6 +494,7 @@ _sl_reader_read (SlTrace        *trace,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto out;
   _sl_reader_build_lanes (&r);
+  _sl_live_phase_end (SL_LIVE_BUILD, t0);
   if (flags & SL_LOAD_LIVE)
     _sl_live_end (&r);
   if (r.n_missing_str > 0)

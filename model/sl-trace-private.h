@@ -255,6 +255,26 @@ void     _sl_live_state_free  (SlLiveState *live);
 /* How many sl_trace_append() calls appended, and how many loaded the file whole (tests). */
 void     _sl_live_get_counts  (guint *appended,
                                guint *reloaded);
+/* Where the wall time of sl_trace_append() goes, for bench-live: the previous trace copied into
+ * the reader's tables, the new rows read (both threads), the lanes built, and the finish's
+ * passes over every lane (sort check, interval trees / busy sums / levels of detail, correlation
+ * links, GPU busy unions). */
+typedef enum
+{
+  SL_LIVE_COPY,
+  SL_LIVE_READ,
+  SL_LIVE_BUILD,
+  SL_LIVE_SORT,
+  SL_LIVE_INDEX,
+  SL_LIVE_LINK,
+  SL_LIVE_GPU_BUSY,
+  SL_LIVE_N_PHASES
+} SlLivePhase;
+/* The time since `since` (g_get_monotonic_time) into `phase` of the append running on this
+ * thread; nothing outside an append.  Returns the time now. */
+gint64   _sl_live_phase_end   (SlLivePhase phase, gint64 since);
+/* The seconds of each phase of the last append that finished in this process. */
+void     _sl_live_get_phases  (double seconds[SL_LIVE_N_PHASES]);
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
 /* The label of an enum value (the file's, else built in), NULL when there is none. */
 const char *_sl_trace_enum_find (SlTrace *trace, SlEnum which, gint64 value);
@@ -311,6 +331,14 @@ gpointer _sl_shrink            (gpointer p, gsize bytes);
 /* The whole pages of a block (heap or file mapping) given back, a step at a time; the block
  * stays mapped and reads as zeros (a private file mapping: as the file).  Nothing below 64 MiB. */
 void     _sl_release_pages     (gpointer p, gsize bytes);
+/* Asks the kernel for huge pages under a block not yet written, when it is large (transparent
+ * huge pages in "madvise" mode, Debian's default): each 4 KiB page's first write is a page fault,
+ * ~0.25 µs on bare metal but ~25 µs on the virtual machines this runs on, where a 2 MiB page
+ * costs about as much as one (a 64 MiB memset: 400 ms against 10 ms); fewer TLB misses too. */
+void     _sl_huge_pages        (gpointer p, gsize bytes);
+/* g_malloc_n of `n` blocks of `size` (aborting where the product overflows), huge pages asked
+ * for when large; freed with g_free. */
+gpointer _sl_huge_new          (gsize n, gsize size);
 /* Records what the loader made of a table (under the lock: two threads load); `read->table` is
  * copied. */
 void    _sl_trace_note_table  (SlTrace *trace, const SlTableRead *read);

@@ -98,6 +98,32 @@ _sl_release_pages (gpointer p,
     madvise ((void *) at, MIN ((guintptr) RELEASE_STEP, to - at), MADV_DONTNEED);
 }
 
+void
+_sl_huge_pages (gpointer p,
+                gsize    bytes)
+{
+  const guintptr page = 4096;
+
+  if (p == NULL || bytes < (4u << 20))
+    return;
+  guintptr a = ((guintptr) p + page - 1) & ~(page - 1);
+  guintptr e = ((guintptr) p + bytes) & ~(page - 1);
+#ifdef MADV_HUGEPAGE
+  if (e > a)
+    madvise ((void *) a, e - a, MADV_HUGEPAGE);
+#endif
+}
+
+gpointer
+_sl_huge_new (gsize n,
+              gsize size)
+{
+  gpointer mem = g_malloc_n (MAX (n, 1), size);
+
+  _sl_huge_pages (mem, MAX (n, 1) * size);
+  return mem;
+}
+
 /* The bytes malloc gave a block (at least what was asked; GArray's doubling leaves up to
  * half of it unused), 0 where the C library cannot say. */
 static gsize
@@ -474,15 +500,19 @@ _sl_trace_finish (SlTrace  *trace,
           g_ptr_array_remove_index (trace->lanes, i);
         }
     }
+  gint64 t0 = g_get_monotonic_time ();
   g_ptr_array_sort (trace->lanes, compare_lanes);
   for (guint i = 0; i < trace->lanes->len; i++)
     {
       SlLane *lane = g_ptr_array_index (trace->lanes, i);
       _sl_events_sort (lane->events, lane->n_events);
     }
+  t0 = _sl_live_phase_end (SL_LIVE_SORT, t0);
   if (!_sl_trace_index_lanes (trace, error))
     return FALSE;
+  t0 = _sl_live_phase_end (SL_LIVE_INDEX, t0);
   _sl_trace_link (trace);
+  t0 = _sl_live_phase_end (SL_LIVE_LINK, t0);
 
   for (guint i = 0; i < trace->gpus->len; i++)
     {
@@ -490,6 +520,7 @@ _sl_trace_finish (SlTrace  *trace,
       sl_gpu_limits_complete (&gpu->limits);
     }
   _sl_gpu_busy_build (trace);
+  _sl_live_phase_end (SL_LIVE_GPU_BUSY, t0);
 
   /* the interning table is only needed while loading */
   g_hash_table_remove_all (trace->str_ids);
