@@ -26,13 +26,21 @@
 #include "sl-format.h"
 #include "sl-recording.h"
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted, snapshots_asked;
 
 static void
 on_sigint (int sig)
 {
   (void) sig;
   interrupted++;
+}
+
+/* SIGUSR1 to `sightline record`: a snapshot of its flight recorder */
+static void
+on_sigusr1 (int sig)
+{
+  (void) sig;
+  snapshots_asked++;
 }
 
 static void
@@ -46,8 +54,21 @@ usage (FILE *out)
            "  -o, --output FILE     the trace (default: sightline-N.sqlite, a new N); in FILE,\n"
            "                        %%q{VAR} is the environment variable VAR, %%h the host name,\n"
            "                        %%p the pid of this command, %%%% a %%: one file per rank\n"
-           "                        with srun/mpirun/torchrun (-o 'trace-%%q{RANK}.sqlite')\n"
+           "                        with srun/mpirun/torchrun (-o 'trace-%%q{RANK}.sqlite');\n"
+           "                        with --keep-last, %%n numbers its files (1, 2, …: each\n"
+           "                        snapshot, then the trace at the end; 'live' while recording)\n"
            "  -f, --force           overwrite FILE if it exists\n"
+           "      --keep-last DURATION  a flight recorder: keep only the events of the last\n"
+           "                        DURATION (30s, 5m, 1h) in memory and on disk, older ones\n"
+           "                        dropped in chunks of DURATION/8; the trace is written at the\n"
+           "                        end, on Ctrl+C and on each snapshot\n"
+           "      --max-size SIZE   stop recording when the file reaches SIZE (20M, 2G; powers\n"
+           "                        of 1024), the program going on; with --keep-last, keep the\n"
+           "                        newest events under SIZE instead\n"
+           "      --snapshot [PID|FILE]  (no COMMAND) a snapshot of each running flight\n"
+           "                        recorder (of that program or file): a file of its own, the\n"
+           "                        program going on; SIGUSR1 to `sightline record` or to\n"
+           "                        sightlined does the same\n"
            "  -t, --trace LIST      what to trace: cuda,nvtx,osrt (default: all three)\n"
            "  -s, --sample HZ|none  CPU sampling with call stacks (default: 1000)\n"
            "      --osrt-threshold NS  record OS runtime calls of at least NS ns (default: 1000)\n"
@@ -82,7 +103,9 @@ usage (FILE *out)
            "      --cwd DIR         run COMMAND in DIR\n"
            "      --stats           print the `sightline stats` reports at the end\n"
            "\n"
-           "Ctrl+C ends the program (SIGINT) and keeps the trace.  The exit status is COMMAND's.\n");
+           "Ctrl+C ends the program (SIGINT) and keeps the trace.  The exit status is COMMAND's.\n"
+           "A recording without --keep-last, --max-size or --duration says its data rate after\n"
+           "its first seconds.\n");
 }
 
 /* `--NAME VALUE` or `--NAME=VALUE` (nsys writes the second): TRUE when argv[*i] is NAME, with
@@ -164,6 +187,91 @@ exit_code_of (int status)
   return 1;
 }
 
+/* `sightline record --snapshot [PID|FILE]`: asks this build's daemon for a snapshot of its
+ * flight recorders (sl-control.h) and says where each went.  0 when every one was written. */
+static int
+record_snapshot (const char *which)
+{
+  char sock[256], dir[256], note[8192];
+  SlControlMsg m;
+  int failed = 0, n = 0;
+
+  if (!sl_control_socket_path (sock, sizeof sock, dir, sizeof dir))
+    {
+      fprintf (stderr, "sightline record: cannot use %s for the daemon's socket: %s\n", dir,
+               g_strerror (errno));
+      return 1;
+    }
+  g_autofree char *dpath = sl_recording_daemon_path ();
+  int fd = sl_control_connect_own (sock, dpath != NULL ? dpath : "sightlined", 5000, note,
+                                   sizeof note);
+  if (fd < 0)
+    {
+      fprintf (stderr, "sightline record: %s\n", note);
+      return 1;
+    }
+  /* a FILE as the daemon knows it: absolute, as `record` sent it */
+  g_autofree char *file = which != NULL && strspn (which, "0123456789") != strlen (which)
+                            ? g_canonicalize_filename (which, NULL)
+                            : g_strdup (which != NULL ? which : "");
+  if (!sl_control_sendv (fd, "snapshot", file, NULL, NULL)
+      || sl_control_recv (fd, &m) != 0)
+    {
+      fprintf (stderr, "sightline record: --snapshot: the collector daemon did not answer\n");
+      close (fd);
+      return 1;
+    }
+  if (m.n >= 2 && strcmp (m.argv[0], "snapshots") == 0)
+    n = atoi (m.argv[1]);
+  sl_control_msg_clear (&m);
+  if (n == 0)
+    fprintf (stderr, "sightline record: --snapshot: no flight recorder (record --keep-last) is "
+                     "recording%s%s\n",
+             which != NULL ? " " : "", which != NULL ? which : "");
+  for (int k = 0; k < n; k++)
+    {
+      if (sl_control_recv (fd, &m) != 0)
+        {
+          fprintf (stderr, "sightline record: --snapshot: the collector daemon went away\n");
+          failed++;
+          break;
+        }
+      if (m.n >= 2 && strcmp (m.argv[0], "snapshot") == 0)
+        printf ("%s\n", m.argv[1]);
+      else
+        {
+          fprintf (stderr, "sightline record: --snapshot: %s\n", m.n >= 2 ? m.argv[1] : "?");
+          failed++;
+        }
+      sl_control_msg_clear (&m);
+    }
+  close (fd);
+  return n == 0 || failed > 0 ? 1 : 0;
+}
+
+/* The file's size, 0 when it cannot be read. */
+static guint64
+file_size (const char *path)
+{
+  struct stat st;
+
+  return stat (path, &st) == 0 ? (guint64) st.st_size : 0;
+}
+
+/* "~40 MB/min at this rate": what the file grew by since the first progress (not counting the
+ * empty tables, a few MiB), over the time between. */
+static void
+say_rate (guint64  grown,
+          guint64  ns,
+          gboolean tty)
+{
+  double per_min = (double) grown / ((double) ns / 60e9);
+  g_autofree char *size = g_format_size ((guint64) per_min);
+  fprintf (stderr, "%ssightline: ~%s/min at this rate (--keep-last DURATION or --max-size SIZE "
+                   "bound a long recording)\n",
+           tty ? "\r\033[K" : "", size);
+}
+
 int
 sl_cmd_record (int    argc,
                char **argv)
@@ -183,6 +291,8 @@ sl_cmd_record (int    argc,
   gboolean force = FALSE, stats = FALSE;
   int memory_usage = 0, um_cpu = 0, um_gpu = 0;
   int gpu_metrics_hz = 0; /* --gpu-metrics[=HZ]; 0: not asked */
+  double keep_last = 0;   /* --keep-last, seconds; 0: not asked */
+  guint64 max_size = 0;   /* --max-size, bytes; 0: not asked */
   int *flag = NULL;
   g_autoptr (GPtrArray) envs = g_ptr_array_new ();
   int i;
@@ -207,6 +317,33 @@ sl_cmd_record (int    argc,
         force = TRUE;
       else if (strcmp (a, "--stats") == 0)
         stats = TRUE;
+      else if (strcmp (a, "--snapshot") == 0)
+        {
+          const char *which = v != NULL && v[0] != '-' ? v : NULL;
+          if (i + 1 + (which != NULL) < argc)
+            {
+              fprintf (stderr, "sightline record: --snapshot [PID|FILE] takes no COMMAND: it asks "
+                               "the flight recorders running (record --keep-last) for a copy\n");
+              return 2;
+            }
+          return record_snapshot (which);
+        }
+      else if (option_value (argv, argc, &i, "--keep-last", &v)
+               || option_value (argv, argc, &i, "--max-size", &v))
+        {
+          g_autoptr (GError) bad = NULL;
+          if (v == NULL)
+            {
+              fprintf (stderr, "sightline record: %.*s needs a value\n", (int) strcspn (a, "="), a);
+              return 2;
+            }
+          if (a[2] == 'k' ? !sl_record_parse_duration (v, &keep_last, &bad)
+                          : !sl_record_parse_size (v, &max_size, &bad))
+            {
+              fprintf (stderr, "sightline record: %s\n", bad->message);
+              return 2;
+            }
+        }
       else if (strcmp (a, "--gpu-metrics") == 0)
         gpu_metrics_hz = 10000; /* nsys's default rate */
       else if (g_str_has_prefix (a, "--gpu-metrics="))
@@ -392,10 +529,12 @@ sl_cmd_record (int    argc,
     output = default_output ();
   else
     {
-      /* %q{VAR}, %h, %p, %%: as nsys expands them; what %p names is said in sl-control.h */
+      /* %q{VAR}, %h, %p, %%: as nsys expands them; what %p names is said in sl-control.h; with
+       * --keep-last, %n (and %%) are left for the daemon, which numbers the files */
       char why_not[512];
-      char *expanded = sl_control_expand_output (output, lookup_env, NULL, g_get_host_name (),
-                                                 (long) getpid (), why_not, sizeof why_not);
+      char *expanded = sl_control_expand_pattern (output, lookup_env, NULL, g_get_host_name (),
+                                                  (long) getpid (), keep_last > 0, why_not,
+                                                  sizeof why_not);
       if (expanded == NULL)
         {
           fprintf (stderr, "sightline record: -o %s\n", why_not);
@@ -410,6 +549,17 @@ sl_cmd_record (int    argc,
     g_free (output);
     output = abs;
   }
+  /* the file recorded into: a flight recorder's pattern records into %n = "live" */
+  g_autofree char *pattern = NULL;
+  if (keep_last > 0)
+    {
+      char *live = sl_control_expand_number (output, "live");
+      pattern = g_steal_pointer (&output);
+      output = g_strdup (live);
+      free (live);
+      if (strcmp (output, pattern) == 0)
+        g_clear_pointer (&pattern, g_free); /* no %n, no %%: a file as any other */
+    }
   if (!force && g_file_test (output, G_FILE_TEST_EXISTS))
     {
       fprintf (stderr, "sightline record: %s already exists (use --force to overwrite it)\n",
@@ -473,6 +623,14 @@ sl_cmd_record (int    argc,
   settings->cuda_um_cpu_faults = um_cpu > 0;
   settings->cuda_um_gpu_faults = um_gpu > 0;
   settings->gpu_metrics_hz = (guint) gpu_metrics_hz;
+  settings->keep_last_s = keep_last;
+  settings->max_size = max_size;
+  if (pattern != NULL)
+    {
+      g_free (settings->output);
+      settings->output = g_strdup (pattern);
+      settings->output_pattern = TRUE;
+    }
   g_autoptr (GPtrArray) msg = sl_record_request (settings, program, force);
   int fds[3] = { 0, 1, 2 };
   if (!sl_control_send (fd, (const char *const *) msg->pdata, msg->len, fds, 3))
@@ -486,6 +644,12 @@ sl_cmd_record (int    argc,
   sa.sa_handler = on_sigint;
   sigaction (SIGINT, &sa, NULL);
   sigaction (SIGTERM, &sa, NULL);
+  sa.sa_handler = on_sigusr1;
+  sigaction (SIGUSR1, &sa, NULL);
+  /* no bound: the data rate once, after the first seconds */
+  gboolean rate_said = keep_last > 0 || max_size > 0 || duration > 0;
+  int snapshots_sent = 0;
+  guint64 rate_t0 = 0, rate_s0 = 0;
 
   gboolean tty = isatty (2);
   int status = -1, exit_code = 1, sent_stop = 0;
@@ -502,6 +666,16 @@ sl_cmd_record (int    argc,
           sent_stop = interrupted;
           if (tty)
             fprintf (stderr, "\r\033[Ksightline: stopping the program…\n");
+        }
+      if (snapshots_asked > snapshots_sent)
+        {
+          snapshots_sent = snapshots_asked;
+          if (keep_last > 0)
+            sl_control_sendv (fd, "snapshot", NULL, NULL, NULL);
+          else
+            fprintf (stderr, "%ssightline record: SIGUSR1: a snapshot is of a flight recorder "
+                             "(--keep-last)\n",
+                     tty ? "\r\033[K" : "");
         }
       int pr = poll (&pfd, 1, 200);
       if (pr < 0 && errno == EINTR)
@@ -521,16 +695,50 @@ sl_cmd_record (int    argc,
           started = TRUE;
           fprintf (stderr, "sightline: recording %s (pid %s, tracing %s, sampling %s) into %s\n",
                    program, m.argv[1], trace, strcmp (sample, "0") == 0 ? "off" : sample, output);
+          if (keep_last > 0)
+            {
+              g_autofree char *window = sl_format_duration ((SlTime) (keep_last * 1e9));
+              fprintf (stderr, "sightline: a flight recorder: the last %s are kept; "
+                               "`kill -USR1 %d` or `sightline record --snapshot` writes a "
+                               "snapshot\n",
+                       window, (int) getpid ());
+            }
+        }
+      else if (strcmp (verb, "stopped") == 0 && m.n >= 2)
+        fprintf (stderr, "%ssightline record: %s\n", tty ? "\r\033[K" : "", m.argv[1]);
+      else if (strcmp (verb, "snapshot") == 0 && m.n >= 2)
+        fprintf (stderr, "%ssightline: snapshot written to %s\n", tty ? "\r\033[K" : "",
+                 m.argv[1]);
+      else if (strcmp (verb, "snapshot-error") == 0 && m.n >= 2)
+        fprintf (stderr, "%ssightline record: no snapshot: %s\n", tty ? "\r\033[K" : "",
+                 m.argv[1]);
+      else if (strcmp (verb, "output") == 0 && m.n >= 2)
+        {
+          g_free (output);
+          output = g_strdup (m.argv[1]);
         }
       else if (strcmp (verb, "sched") == 0 && m.n >= 2)
         {
           g_free (sched_note);
           sched_note = g_strdup (m.argv[1]);
         }
-      else if (strcmp (verb, "progress") == 0 && m.n >= 3 && tty)
+      else if (strcmp (verb, "progress") == 0 && m.n >= 3)
         {
-          g_autofree char *elapsed = sl_format_duration ((SlTime) g_ascii_strtoull (m.argv[1], NULL, 10));
-          fprintf (stderr, "\r\033[Ksightline: %s, %s events", elapsed, m.argv[2]);
+          guint64 ns = g_ascii_strtoull (m.argv[1], NULL, 10);
+          g_autofree char *elapsed = sl_format_duration ((SlTime) ns);
+          if (!rate_said && rate_t0 == 0)
+            {
+              rate_t0 = MAX (ns, 1);
+              rate_s0 = file_size (output);
+            }
+          else if (!rate_said && ns >= rate_t0 + 5 * G_GUINT64_CONSTANT (1000000000))
+            {
+              guint64 now = file_size (output);
+              say_rate (now > rate_s0 ? now - rate_s0 : 0, ns - rate_t0, tty);
+              rate_said = TRUE;
+            }
+          if (tty)
+            fprintf (stderr, "\r\033[Ksightline: %s, %s events", elapsed, m.argv[2]);
         }
       else if (strcmp (verb, "exited") == 0 && m.n >= 2)
         {

@@ -17,6 +17,8 @@ struct _SlRecordDialog
   GtkWidget *memory, *um_faults;           /* --cuda-memory-usage, --cuda-um-*-page-faults;
                                             * made in _init */
   GtkWidget *metrics, *metrics_hz;         /* --gpu-metrics=HZ; made in _init */
+  GtkWidget *keep_last, *keep_last_s;      /* --keep-last (a flight recorder); made in _init */
+  GtkWidget *max_size, *max_size_mib;      /* --max-size; made in _init */
   GtkWidget *delay, *duration;
   GtkWidget *capture_range, *nvtx_capture; /* none / cudaProfilerStart-Stop / NVTX range */
   GtkWidget *capture_end, *capture_end_n;  /* --capture-range-end: stop / stop-shutdown / repeat,
@@ -206,6 +208,67 @@ metrics_check_init (SlRecordDialog *self)
   gtk_box_append (GTK_BOX (box), hz);
 }
 
+static void
+bounds_toggled_cb (GtkCheckButton *check,
+                   gpointer        data)
+{
+  SlRecordDialog *self = data;
+
+  (void) check;
+  gtk_widget_set_sensitive (self->keep_last_s,
+                            gtk_check_button_get_active (GTK_CHECK_BUTTON (self->keep_last)));
+  gtk_widget_set_sensitive (self->max_size_mib,
+                            gtk_check_button_get_active (GTK_CHECK_BUTTON (self->max_size)));
+}
+
+/* A row of bounds under the template's Time row, for recording for hours: a flight recorder
+ * (`record --keep-last`: only the last seconds kept, older events dropped as it goes) and a size
+ * at which recording stops (`--max-size`; with the first, the oldest events go instead).  Off by
+ * default, as on the command line. */
+static void
+bounds_init (SlRecordDialog *self)
+{
+  GtkWidget *time_box = gtk_widget_get_parent (self->duration);
+  GtkWidget *grid = gtk_widget_get_parent (time_box);
+  GtkWidget *label = gtk_label_new ("Bounds");
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  int column, row, width, height;
+
+  gtk_grid_query_child (GTK_GRID (grid), time_box, &column, &row, &width, &height);
+  gtk_grid_insert_row (GTK_GRID (grid), row + 1);
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "dim-label");
+  self->keep_last = gtk_check_button_new_with_mnemonic ("_Keep only the last");
+  gtk_widget_set_tooltip_text (self->keep_last,
+                               "A flight recorder: only the events of the last seconds are kept, "
+                               "in memory and on disk, so that a program can be recorded for "
+                               "hours; the trace is written when it ends (record --keep-last)");
+  self->keep_last_s = gtk_spin_button_new_with_range (SL_RECORD_KEEP_LAST_MIN,
+                                                      SL_RECORD_KEEP_LAST_MAX, 1);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->keep_last_s), 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->keep_last_s), 30);
+  self->max_size = gtk_check_button_new_with_mnemonic ("at _most");
+  gtk_widget_set_tooltip_text (self->max_size,
+                               "Recording stops when the file reaches this size, the program going "
+                               "on; with Keep only the last, the oldest events go instead "
+                               "(record --max-size)");
+  self->max_size_mib = gtk_spin_button_new_with_range ((double) (SL_RECORD_MAX_SIZE_MIN >> 20),
+                                                       (double) (SL_RECORD_MAX_SIZE_MAX >> 20),
+                                                       64);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->max_size_mib), 2048);
+  g_signal_connect (self->keep_last, "toggled", G_CALLBACK (bounds_toggled_cb), self);
+  g_signal_connect (self->max_size, "toggled", G_CALLBACK (bounds_toggled_cb), self);
+  gtk_box_append (GTK_BOX (box), self->keep_last);
+  gtk_box_append (GTK_BOX (box), self->keep_last_s);
+  gtk_box_append (GTK_BOX (box), gtk_label_new ("s,"));
+  gtk_box_append (GTK_BOX (box), self->max_size);
+  gtk_box_append (GTK_BOX (box), self->max_size_mib);
+  gtk_box_append (GTK_BOX (box), gtk_label_new ("MiB"));
+  gtk_grid_attach (GTK_GRID (grid), label, 0, row + 1, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), box, 1, row + 1, 1, 1);
+  bounds_toggled_cb (NULL, self);
+}
+
 /* --capture-range-end's choices, in the drop-down's order */
 enum
 {
@@ -298,6 +361,13 @@ sl_record_dialog_get_settings (SlRecordDialog *self)
                    : 0;
   s->delay_s = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->delay));
   s->duration_s = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->duration));
+  s->keep_last_s = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->keep_last))
+                     ? gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->keep_last_s))
+                     : 0;
+  s->max_size = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->max_size))
+                  ? (guint64) gtk_spin_button_get_value_as_int (
+                      GTK_SPIN_BUTTON (self->max_size_mib)) << 20
+                  : 0;
   switch (gtk_drop_down_get_selected (GTK_DROP_DOWN (self->capture_range)))
     {
     case 1: s->capture_range = g_strdup ("cudaProfilerApi"); break;
@@ -359,6 +429,12 @@ sl_record_dialog_set_settings (SlRecordDialog         *self,
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->sample_hz), s->sample_hz);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->delay), s->delay_s);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->duration), s->duration_s);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->keep_last), s->keep_last_s > 0);
+  if (s->keep_last_s > 0)
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->keep_last_s), s->keep_last_s);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->max_size), s->max_size > 0);
+  if (s->max_size > 0)
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->max_size_mib), (double) (s->max_size >> 20));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->capture_range),
                               g_strcmp0 (s->capture_range, "cudaProfilerApi") == 0 ? 1
                               : g_strcmp0 (s->capture_range, "nvtx") == 0          ? 2
@@ -543,6 +619,7 @@ sl_record_dialog_init (SlRecordDialog *self)
   capture_end_init (self);
   memory_checks_init (self);
   metrics_check_init (self);
+  bounds_init (self);
   g_signal_connect (self->capture_range, "notify::selected", G_CALLBACK (capture_range_cb), self);
   capture_range_cb (G_OBJECT (self->capture_range), NULL, self);
   gtk_widget_set_visible (self->again, last != NULL);

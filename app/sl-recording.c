@@ -161,11 +161,87 @@ sl_record_settings_load (void)
   s->cuda_um_cpu_faults = s->cuda_um_gpu_faults
     = g_key_file_get_boolean (kf, "last", "cuda_um_faults", NULL);
   s->gpu_metrics_hz = (guint) g_key_file_get_integer (kf, "last", "gpu_metrics_hz", NULL);
+  s->keep_last_s = g_key_file_get_double (kf, "last", "keep_last", NULL);
+  if (s->keep_last_s != 0
+      && !(s->keep_last_s >= SL_RECORD_KEEP_LAST_MIN && s->keep_last_s <= SL_RECORD_KEEP_LAST_MAX))
+    s->keep_last_s = 0;
+  s->max_size = g_key_file_get_uint64 (kf, "last", "max_size", NULL);
+  if (s->max_size != 0
+      && (s->max_size < SL_RECORD_MAX_SIZE_MIN || s->max_size > SL_RECORD_MAX_SIZE_MAX))
+    s->max_size = 0;
   if (s->args == NULL)
     s->args = g_new0 (char *, 1);
   if (s->env == NULL)
     s->env = g_new0 (char *, 1);
   return s;
+}
+
+gboolean
+sl_record_parse_duration (const char *text,
+                          double     *seconds,
+                          GError    **error)
+{
+  static const struct
+  {
+    const char *unit;
+    double      seconds;
+  } units[] = { { "ms", 0.001 }, { "s", 1 }, { "m", 60 }, { "min", 60 }, { "h", 3600 }, { "", 1 } };
+  char *end = NULL;
+  double v = text != NULL && g_ascii_isdigit (*text) ? g_ascii_strtod (text, &end) : -1;
+
+  for (gsize i = 0; end != NULL && i < G_N_ELEMENTS (units); i++)
+    if (strcmp (end, units[i].unit) == 0)
+      {
+        double s = v * units[i].seconds;
+        if (s >= SL_RECORD_KEEP_LAST_MIN && s <= SL_RECORD_KEEP_LAST_MAX)
+          {
+            *seconds = s;
+            return TRUE;
+          }
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "--keep-last %s: from 100ms to 7 days (168h)", text);
+        return FALSE;
+      }
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "--keep-last %s: a duration such as 30s, 5m or 1h (units ms, s, m, h)",
+               text != NULL ? text : "");
+  return FALSE;
+}
+
+gboolean
+sl_record_parse_size (const char *text,
+                      guint64    *bytes,
+                      GError    **error)
+{
+  static const char *const units[] = { "", "K", "M", "G", "T" };
+  char *end = NULL;
+  double v = text != NULL && g_ascii_isdigit (*text) ? g_ascii_strtod (text, &end) : -1;
+
+  for (gsize i = 0; end != NULL && i < G_N_ELEMENTS (units); i++)
+    {
+      gsize n = strlen (units[i]);
+      const char *rest = end + n;
+      if (g_ascii_strncasecmp (end, units[i], n) != 0
+          || !(*rest == '\0' || g_ascii_strcasecmp (rest, "B") == 0
+               || (n > 0 && g_ascii_strcasecmp (rest, "iB") == 0)))
+        continue;
+      double b = v;
+      for (gsize k = 0; k < i; k++)
+        b *= 1024;
+      if (b >= (double) SL_RECORD_MAX_SIZE_MIN && b <= (double) SL_RECORD_MAX_SIZE_MAX)
+        {
+          *bytes = (guint64) b;
+          return TRUE;
+        }
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--max-size %s: from 8M (an empty trace's tables take a few MiB) to 1024T",
+                   text);
+      return FALSE;
+    }
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "--max-size %s: a size such as 2G, 500M or 20M (K, M, G, T: powers of 1024)",
+               text != NULL ? text : "");
+  return FALSE;
 }
 
 gboolean
@@ -196,6 +272,8 @@ sl_record_settings_save (const SlRecordSettings *s,
   g_key_file_set_boolean (kf, "last", "cuda_um_faults",
                           s->cuda_um_cpu_faults || s->cuda_um_gpu_faults);
   g_key_file_set_integer (kf, "last", "gpu_metrics_hz", (gint) s->gpu_metrics_hz);
+  g_key_file_set_double (kf, "last", "keep_last", s->keep_last_s);
+  g_key_file_set_uint64 (kf, "last", "max_size", s->max_size);
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", dir,
@@ -405,6 +483,12 @@ sl_record_request (const SlRecordSettings *s,
     g_ptr_array_add (msg, g_strdup ("cuda_um_gpu_page_faults=true"));
   if (s->gpu_metrics_hz > 0)
     g_ptr_array_add (msg, g_strdup_printf ("gpu_metrics=%u", s->gpu_metrics_hz));
+  if (s->keep_last_s > 0)
+    g_ptr_array_add (msg, g_strdup_printf ("keep_last_ms=%.0f", MAX (s->keep_last_s * 1000, 100)));
+  if (s->keep_last_s > 0 && s->output_pattern)
+    g_ptr_array_add (msg, g_strdup ("output_pattern=1"));
+  if (s->max_size > 0)
+    g_ptr_array_add (msg, g_strdup_printf ("max_size=%" G_GUINT64_FORMAT, s->max_size));
   if (s->capture_range != NULL && strcmp (s->capture_range, "none") != 0)
     {
       g_ptr_array_add (msg, g_strdup_printf ("capture_range=%s", s->capture_range));
@@ -486,6 +570,22 @@ message_cb (gpointer data)
                    g_ascii_strtoull (m->argv[2], NULL, 10));
   else if (strcmp (verb, "exited") == 0 && n >= 2)
     g_signal_emit (self, signals[EXITED], 0, atoi (m->argv[1]));
+  else if ((strcmp (verb, "stopped") == 0 || strcmp (verb, "snapshot") == 0
+            || strcmp (verb, "snapshot-error") == 0)
+           && n >= 2)
+    {
+      /* --max-size stopped the recording (the program goes on), a snapshot written or not */
+      g_autofree char *text = g_strdup_printf (
+          "sightline: %s%s\n",
+          verb[1] == 't' ? "" : verb[8] == '\0' ? "snapshot written to " : "no snapshot: ",
+          m->argv[1]);
+      g_signal_emit (self, signals[OUTPUT], 0, text);
+    }
+  else if (strcmp (verb, "output") == 0 && n >= 2)
+    {
+      g_free (self->settings->output);
+      self->settings->output = g_strdup (m->argv[1]);
+    }
   else if ((strcmp (verb, "warning") == 0 || strcmp (verb, "sched") == 0) && n >= 2)
     {
       /* a warning, or how scheduling is recorded: in the output pane */

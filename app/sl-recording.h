@@ -32,8 +32,32 @@ typedef struct
   gboolean cuda_um_gpu_faults;/* both with one check) */
   guint    gpu_metrics_hz;    /* --gpu-metrics[=HZ]: GPU counters sampled HZ times a second
                                * (CUPTI PM sampling); 0: none */
+  double   keep_last_s;       /* --keep-last: a flight recorder keeping only the events of the
+                               * last this many seconds (SL_RECORD_KEEP_LAST_MIN…MAX); 0: all */
+  guint64  max_size;          /* --max-size: bytes at which the recording stops (with keep_last_s:
+                               * the oldest events go instead); 0: no bound */
+  gboolean output_pattern;    /* `output` kept "%n" (a flight recorder's file number) and "%%"
+                               * for the daemon (sl_control_expand_pattern) */
   char    *output;        /* the trace file */
 } SlRecordSettings;
+
+/* The bounds of --keep-last (seconds) and --max-size (bytes): a window shorter than a commit
+ * (100 ms), or a file smaller than an empty trace's tables, records nothing. */
+#define SL_RECORD_KEEP_LAST_MIN 0.1
+#define SL_RECORD_KEEP_LAST_MAX (7 * 24 * 3600.0)
+#define SL_RECORD_MAX_SIZE_MIN  (G_GUINT64_CONSTANT (8) << 20)
+#define SL_RECORD_MAX_SIZE_MAX  (G_GUINT64_CONSTANT (1) << 50)
+
+/* --keep-last DURATION: a number and a unit, ms, s, m or h ("30s", "5m", "1.5h"; a bare number
+ * is seconds), within the bounds above.  FALSE with a message naming what is wrong. */
+gboolean          sl_record_parse_duration    (const char *text,
+                                               double     *seconds,
+                                               GError    **error);
+/* --max-size SIZE: bytes, or a number with K, M, G or T (powers of 1024; "KiB", "MB" … taken
+ * alike): "2G", "20M", "512K".  FALSE with a message for anything else or outside the bounds. */
+gboolean          sl_record_parse_size        (const char *text,
+                                               guint64    *bytes,
+                                               GError    **error);
 
 SlRecordSettings *sl_record_settings_new      (void);
 /* nsys's syntax of --cudabacktrace: "all", "none", or kernel|memory|sync|other[:NS] joined by

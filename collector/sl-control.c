@@ -634,6 +634,47 @@ sl_control_expand_output (const char *pattern,
                           char       *err,
                           size_t      err_size)
 {
+  return sl_control_expand_pattern (pattern, lookup, data, host, pid, false, err, err_size);
+}
+
+char *
+sl_control_expand_number (const char *pattern,
+                          const char *n)
+{
+  Buf b = { NULL, 0, 0 };
+  bool ok = buf_add (&b, "", 0);
+
+  for (const char *p = pattern; ok && *p != '\0'; p++)
+    {
+      if (*p == '%' && p[1] == 'n')
+        ok = buf_add (&b, n, strlen (n));
+      else if (*p == '%' && p[1] == '%')
+        ok = buf_add (&b, "%", 1);
+      else
+        {
+          ok = buf_add (&b, p, 1);
+          continue;
+        }
+      p++;
+    }
+  if (!ok)
+    {
+      free (b.s);
+      return NULL;
+    }
+  return b.s;
+}
+
+char *
+sl_control_expand_pattern (const char *pattern,
+                           const char *(*lookup) (const char *name, void *data),
+                           void       *data,
+                           const char *host,
+                           long        pid,
+                           bool        keep_n,
+                           char       *err,
+                           size_t      err_size)
+{
   Buf b = { NULL, 0, 0 };
   bool ok = buf_add (&b, "", 0);
 
@@ -646,7 +687,9 @@ sl_control_expand_output (const char *pattern,
         }
       p++;
       if (*p == '%')
-        ok = buf_add (&b, "%", 1);
+        ok = buf_add (&b, keep_n ? "%%" : "%", keep_n ? 2 : 1);
+      else if (*p == 'n' && keep_n)
+        ok = buf_add (&b, "%n", 2);
       else if (*p == 'h')
         ok = buf_add (&b, host != NULL ? host : "", host != NULL ? strlen (host) : 0);
       else if (*p == 'p')
@@ -681,9 +724,13 @@ sl_control_expand_output (const char *pattern,
         }
       else
         {
-          snprintf (err, err_size, "%s: '%%%.1s' is not a pattern (%%q{VAR}, %%h, %%p; %%%% for "
-                                   "a '%%')",
-                    pattern, p);
+          if (*p == 'n')
+            snprintf (err, err_size, "%s: '%%n' numbers the files of a flight recorder: only with "
+                                     "--keep-last", pattern);
+          else
+            snprintf (err, err_size, "%s: '%%%.1s' is not a pattern (%%q{VAR}, %%h, %%p, %%n; "
+                                     "%%%% for a '%%')",
+                      pattern, p);
           free (b.s);
           return NULL;
         }

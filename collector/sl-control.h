@@ -9,6 +9,15 @@
  * "warning" TEXT, "error" TEXT EXIT_CODE, "done" EVENTS DROPPED REPORTED [WHY] (REPORTED: the
  * processes that reported from the injection library; WHY, when none did, says why).
  *
+ * A flight recorder (keep_last_ms=, `record --keep-last`) and a bounded trace (max_size=):
+ * client → daemon "snapshot" [PID|FILE]: on a recording's own connection, a copy of its trace
+ * (as at its end) while the program goes on; on another, of every flight recorder of the daemon
+ * (or the one of that program or file); SIGUSR1 to sightlined does the same for all.  Daemon →
+ * client: "snapshots" N (on another connection: how many answers follow), then per file
+ * "snapshot" PATH or "snapshot-error" TEXT; "stopped" TEXT when --max-size stopped the recording
+ * (the program goes on); "output" PATH before "done" when the trace was renamed at the end (a
+ * pattern with %n: recorded into %n = "live", then numbered).
+ *
  * The handshake: a client uses only the daemon of its own build, with the injection library it
  * would preload itself (a daemon left running by another install, or by a build since replaced,
  * would run the program without it).  One whose executable is another file than the client's
@@ -121,6 +130,22 @@ extern "C"
                                   long        pid,
                                   char       *err,
                                   size_t      err_size);
+
+  /* The same, for a flight recorder's pattern (`record --keep-last`): with `keep_n`, "%n" (the
+   * number of a file it writes: 1, 2, …) stays, and "%%" too, for the daemon's
+   * sl_control_expand_number(); without, "%n" is an error that says so. */
+  char *sl_control_expand_pattern (const char *pattern,
+                                   const char *(*lookup) (const char *name, void *data),
+                                   void       *data,
+                                   const char *host,
+                                   long        pid,
+                                   bool        keep_n,
+                                   char       *err,
+                                   size_t      err_size);
+
+  /* "%n" of what sl_control_expand_pattern() kept as `n`, "%%" a '%'; malloc'd, NULL when out
+   * of memory. */
+  char *sl_control_expand_number (const char *pattern, const char *n);
 
 #ifdef __cplusplus
 }

@@ -831,7 +831,7 @@ test_output_pattern (void)
     { "t-%q{RANK", "closing }" },
     { "t-%q{}", "closing }" },
     { "t-%q", "'%q' is not a pattern" },
-    { "t-%n.sqlite", "'%n' is not a pattern" },
+    { "t-%n.sqlite", "'%n' numbers the files of a flight recorder: only with --keep-last" },
     { "t-%", "is not a pattern" },
   };
 
@@ -1409,11 +1409,189 @@ test_library_thread (void)
   g_assert_nonnull (strstr (none.err, "no thread 16777215"));
 }
 
+/* Waits (up to 60 s) until `path` exists. */
+static void
+wait_for_file (const char *path)
+{
+  for (int i = 0; i < 1200 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
+    g_usleep (50000);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+/* A trace's committed rows of `sql` while it is written (0 when it is not there yet). */
+static gint64
+live_sql_int (const char *path,
+              const char *sql)
+{
+  sqlite3 *db = NULL;
+  gint64 n = 0;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS)
+      || sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+    {
+      sqlite3_close (db);
+      return 0;
+    }
+  sqlite3_busy_timeout (db, 5000);
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step (st) == SQLITE_ROW)
+    n = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  return n;
+}
+
+/* Issue 32 item 2, end to end: `record --keep-last 1s -o 'kl-%n.sqlite'` on a program that runs
+ * ~3 s and then waits for the test: it records into kl-live.sqlite; `record --snapshot` while
+ * the program goes on writes kl-1.sqlite, which loads, SIGUSR1 to `sightline record`
+ * kl-2.sqlite and `record --snapshot kl-live.sqlite` kl-3.sqlite (`--snapshot 1`, no such
+ * program, none); at the end the trace is kl-4.sqlite (no kl-live.sqlite left), 1 s exactly
+ * before its last event, nothing in it ended before, and the exit status is the program's. */
+static void
+test_keep_last (void)
+{
+  g_autofree char *pattern = trace_path ("kl-%n.sqlite");
+  g_autofree char *live = trace_path ("kl-live.sqlite");
+  g_autofree char *hold = trace_path ("kl-hold");
+  g_autofree char *snap1 = trace_path ("kl-1.sqlite");
+  g_autofree char *snap2 = trace_path ("kl-2.sqlite");
+  g_autofree char *snap3 = trace_path ("kl-3.sqlite");
+  g_autofree char *final = trace_path ("kl-4.sqlite");
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", runtime_dir,
+                                         TRUE);
+  const char *argv[] = { SL_SIGHTLINE_PATH, "record", "--keep-last", "1s", "-s", "200", "-o",
+                         pattern, "--", SL_TARGET_PATH, "live", hold, NULL };
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+  int status;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, env,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                                NULL, &pid, &error));
+  g_assert_no_error (error);
+  /* the first threads' sleeps are committed */
+  for (int i = 0; i < 1200 && live_sql_int (live, "SELECT count(*) FROM OSRT_API") < 20; i++)
+    g_usleep (50000);
+  g_assert_cmpint (live_sql_int (live, "SELECT count(*) FROM OSRT_API"), >=, 20);
+
+  g_auto (SlTestRun) run = { 0 };
+  sl_test_run (&run, SL_SIGHTLINE_PATH, "record", "--snapshot", NULL);
+  g_test_message ("--snapshot: %d %s %s", run.status, run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (g_strstrip (run.out), ==, snap1);
+  g_assert_true (program_running (hold));
+  {
+    g_autoptr (SlTrace) trace = sl_trace_load (snap1, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (sl_trace_get_n_events (trace), >=, 20);
+    sqlite3 *db = sl_test_open_db (snap1);
+    g_assert_cmpint (sl_test_sql_int (db, "SELECT value FROM META_DATA_CAPTURE WHERE name = "
+                                          "'KEEP_LAST_MS'"),
+                     ==, 1000);
+    g_assert_false (has_table (db, "SIGHTLINE_SAMPLE_CHAINS"));
+    sqlite3_close (db);
+  }
+  kill (pid, SIGUSR1);
+  wait_for_file (snap2);
+  g_auto (SlTestRun) none = { 0 };
+  sl_test_run (&none, SL_SIGHTLINE_PATH, "record", "--snapshot", "1", NULL);
+  g_assert_cmpint (none.status, ==, 1);
+  g_assert_nonnull (strstr (none.err, "no flight recorder"));
+  g_auto (SlTestRun) by_file = { 0 };
+  sl_test_run (&by_file, SL_SIGHTLINE_PATH, "record", "--snapshot", live, NULL);
+  g_assert_cmpint (by_file.status, ==, 0);
+  g_assert_cmpstr (g_strstrip (by_file.out), ==, snap3);
+  g_assert_true (g_file_set_contents (hold, "", -1, NULL));
+  waitpid (pid, &status, 0);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
+  g_autoptr (SlTrace) trace = sl_trace_load (final, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sqlite3 *db = sl_test_open_db (final);
+  gint64 from = sl_test_sql_int (db, "SELECT startTime FROM ANALYSIS_DETAILS");
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT stopTime FROM ANALYSIS_DETAILS") - from, ==,
+                   1000000000);
+  g_autofree char *before = g_strdup_printf ("SELECT count(*) FROM OSRT_API WHERE end < %"
+                                             G_GINT64_FORMAT, from);
+  g_assert_cmpint (sl_test_sql_int (db, before), ==, 0);
+  g_autofree char *early = g_strdup_printf ("SELECT count(*) FROM COMPOSITE_EVENTS WHERE start < %"
+                                            G_GINT64_FORMAT, from);
+  g_assert_cmpint (sl_test_sql_int (db, early), ==, 0);
+  /* the threads started every 500 ms: the last ones are in, the first ones went */
+  g_assert_cmpint (tid_named (db, "live-6"), >, 0);
+  g_autofree char *first = g_strdup_printf (
+      "SELECT count(*) FROM OSRT_API WHERE globalTid = %" G_GINT64_FORMAT,
+      tid_named (db, "live-1"));
+  g_assert_cmpint (sl_test_sql_int (db, first), ==, 0);
+  sqlite3_close (db);
+}
+
+/* Issue 32 item 3, end to end: --max-size 8M on a program that would write ~30 MB (dd's 1-byte
+ * reads and writes, every OS call recorded): the file is at most SIZE plus a commit, opens, and
+ * its diagnostics and the terminal say where recording stopped; the program ran to its end with
+ * its own exit status.  Bad values name the option. */
+static void
+test_max_size (void)
+{
+  g_autofree char *path = trace_path ("max-size.sqlite");
+  g_autofree char *err = NULL;
+  const gint64 SIZE = 8 << 20;
+
+  g_assert_cmpint (record (&err, "-o", path, "-s", "none", "--sched", "off", "--osrt-threshold",
+                           "1", "--max-size", "8M", "--", "/bin/sh", "-c",
+                           "dd if=/dev/zero of=/dev/null bs=1 count=400000 2>/dev/null; exit 3",
+                           NULL),
+                   ==, 3);
+  g_assert_nonnull (strstr (err, "recording stopped at"));
+  g_assert_nonnull (strstr (err, "--max-size 8 MiB"));
+  GStatBuf st;
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_test_message ("%" G_GINT64_FORMAT " bytes", (gint64) st.st_size);
+  g_assert_cmpint (st.st_size, <=, SIZE + (4 << 20));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  sqlite3 *db = sl_test_open_db (path);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OSRT_API"), >, 50000);
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE text LIKE "
+                                        "'recording stopped at % s: the trace reached "
+                                        "--max-size%'"),
+                   ==, 1);
+  sqlite3_close (db);
+
+  static const struct
+  {
+    const char *option, *value, *says;
+  } bad[] = {
+    { "--keep-last", "5x", "--keep-last 5x: a duration such as 30s" },
+    { "--keep-last", "0s", "--keep-last 0s: from 100ms" },
+    { "--keep-last", "", "--keep-last : a duration" },
+    { "--max-size", "0", "--max-size 0: from 8M" },
+    { "--max-size", "3P", "--max-size 3P: a size such as" },
+    { "--max-size", "99999T", "--max-size 99999T: from 8M" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *e = NULL;
+      g_assert_cmpint (record (&e, bad[i].option, bad[i].value, "-o", path, "--", SL_TARGET_PATH,
+                               "exit", "0", NULL),
+                       ==, 2);
+      g_assert_nonnull (strstr (e, bad[i].says));
+    }
+  g_autofree char *e = NULL;
+  g_assert_cmpint (record (&e, "-o", "t-%n.sqlite", "--", SL_TARGET_PATH, "exit", "0", NULL), ==,
+                   2);
+  g_assert_nonnull (strstr (e, "only with --keep-last"));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/collector/record/keep-last", test_keep_last);
+  g_test_add_func ("/collector/record/max-size", test_max_size);
   runtime_dir = g_build_filename (sl_test_tmpdir (), "run", NULL);
   g_mkdir (runtime_dir, 0700);
   /* for the recordings made in this process (SlRecording); `record` sets its own */

@@ -12,7 +12,10 @@
 #include "sl-test-util.h"
 #include "sl-trace-writer.h"
 /* after the wire's names: the model's macros shadow some */
+#include <glib/gstdio.h>
+
 #include "sl-calltree.h"
+#include "sl-stats.h"
 #include "sl-test-trace.h"
 #include "sl-trace-private.h"
 
@@ -938,11 +941,463 @@ test_live_append (void)
   g_hash_table_unref (o.by_time);
 }
 
+/* ---- issue 32: a flight recorder (--keep-last) and a bounded trace (--max-size) ---- */
+
+/* A record on its way to the writers: GPU work and CUDA calls come from CUPTI's buffers up to a
+ * few commits after they happened, as a real recording has them. */
+typedef struct
+{
+  guint         tick; /* the commit it comes in */
+  int32_t       pid;
+  SlWireHeader *r;
+} Pending;
+
+typedef struct
+{
+  SlTraceWriter *w[2];
+  GArray        *pending; /* Pending */
+  GRand         *rand;
+  guint          tick;
+} KeepFeed;
+
+static void
+keep_send (KeepFeed     *f,
+           int32_t       pid,
+           SlWireHeader *r,
+           guint         late)
+{
+  Pending p = { f->tick + late, pid, r };
+
+  g_array_append_val (f->pending, p);
+}
+
+/* What is due goes to each writer (the same records), then both commit. */
+static void
+keep_commit (KeepFeed *f,
+             gboolean  all)
+{
+  char *error = NULL;
+
+  for (guint i = 0; i < f->pending->len;)
+    {
+      Pending *p = &g_array_index (f->pending, Pending, i);
+      if (!all && p->tick > f->tick)
+        {
+          i++;
+          continue;
+        }
+      for (guint k = 0; k < 2; k++)
+        if (f->w[k] != NULL && !sl_trace_writer_add (f->w[k], p->pid, p->r))
+          g_error ("writer %u refused a record of type %u (%u)", k, p->r->type,
+                   p->r->type == SL_WIRE_NVTX ? ((SlWireNvtx *) p->r)->op : 0);
+      g_free (p->r);
+      g_array_remove_index (f->pending, i);
+    }
+  for (guint k = 0; k < 2; k++)
+    if (f->w[k] != NULL)
+      {
+        g_assert_true (sl_trace_writer_commit (f->w[k], &error));
+        g_assert_null (error);
+      }
+  f->tick++;
+}
+
+#define MS UINT64_C (1000000)
+/* SlNvtxOp's values: the model's headers, included after the wire's, shadow some of its names */
+#define NVTX_MARK  0u
+#define NVTX_PUSH  1u
+#define NVTX_POP   2u
+#define NVTX_START 3u
+#define NVTX_END   4u
+
+/* 100 ms of a training-like program from `t`: a thread launching kernels (queued on a stream,
+ * up to 150 ms behind their launch), copies, sets and syncs, NVTX steps with marks, a start/end
+ * range across steps, an OS thread reading with backtraces, CPU samples with stacks, context
+ * switches and GPU memory allocations, in two processes. */
+static void
+keep_tick (KeepFeed *f,
+           uint64_t  t,
+           uint32_t *corr,
+           uint64_t *stream_free,
+           guint    *step)
+{
+  GRand *rand = f->rand;
+
+  for (uint64_t at = t; at < t + 100 * MS; at += 5 * MS)
+    {
+      uint64_t a = at + (uint64_t) g_rand_int_range (rand, 0, 1000000);
+      guint kind = (guint) g_rand_int_range (rand, 0, 10);
+      uint32_t c = ++*corr;
+      const char *name = kind < 7 ? "cudaLaunchKernel_v7000"
+                         : kind == 7 ? "cudaMemcpyAsync_v3020"
+                         : kind == 8 ? "cudaMemsetAsync_v3020"
+                                     : "cudaStreamSynchronize_v3020";
+      uint64_t a_end = a + 5000 + (uint64_t) g_rand_int_range (rand, 0, 40000);
+      uint64_t start = MAX (a + 20000 + (uint64_t) g_rand_int_range (rand, 0, 150) * MS / 10,
+                            *stream_free);
+      uint64_t end = start + 10000 + (uint64_t) g_rand_int_range (rand, 0, 2000000);
+      guint late = (guint) g_rand_int_range (rand, 0, 4);
+      if (kind == 9)
+        {
+          /* a sync: the call waits for the stream */
+          a_end = MAX (a_end, *stream_free + 3000);
+          start = a + 1000;
+          end = a_end - 1000;
+        }
+      else
+        *stream_free = end;
+      SlWireCudaApi api = { { 0, 0, TID }, a, a_end, c, SL_EVENT_CLASS_CUDA_RUNTIME, 0,
+                            kind < 7 ? 211 : kind == 7 ? 41 : kind == 8 ? 50 : 131 };
+      keep_send (f, PID, rec (SL_WIRE_CUDA_API, &api, sizeof api, name), late);
+      if (kind < 7)
+        {
+          SlWireKernel k = { { 0, 0, 0 }, start, end, 0, 1, 13, c, 64, 2, 1, 256, 1, 1, 40,
+                             1024, 4096, 0, 0, (int64_t) c, SL_LAUNCH_TYPE_REGULAR, 2, 8192,
+                             0, 0, 0, 0, 0, 0, 0 };
+          keep_send (f, PID, rec (SL_WIRE_KERNEL, &k, sizeof k, kind < 4 ? "gemm" : "softmax"),
+                     late);
+        }
+      else if (kind == 7)
+        {
+          SlWireMemcpy m = { { 0, 0, 0 }, start, end, 1 << 20, 0, 1, 13, c, SL_MEMCPY_HTOD,
+                             SL_MEM_KIND_PINNED, SL_MEM_KIND_DEVICE, 0, 0, 0 };
+          keep_send (f, PID, rec (SL_WIRE_MEMCPY, &m, sizeof m, NULL), late);
+        }
+      else if (kind == 8)
+        {
+          SlWireMemset m = { { 0, 0, 0 }, start, end, 4096, 0, 1, 13, c, 0, SL_MEM_KIND_DEVICE };
+          keep_send (f, PID, rec (SL_WIRE_MEMSET, &m, sizeof m, NULL), late);
+        }
+      else
+        {
+          SlWireSync y = { { 0, 0, 0 }, start, end, 0, 1, 13, c, SL_SYNC_STREAM, UINT32_MAX,
+                           UINT32_MAX };
+          keep_send (f, PID, rec (SL_WIRE_SYNC, &y, sizeof y, NULL), late);
+        }
+    }
+  /* NVTX: a step every 100 ms with a mark inside; a start/end range every 300 ms */
+  {
+    SlWireNvtx push = { { 0, 0, TID }, t + 1000, 0, 0, NVTX_PUSH, 0, 0, 0 };
+    g_autofree char *text = g_strdup_printf ("step %u", (*step)++);
+    keep_send (f, PID, rec (SL_WIRE_NVTX, &push, sizeof push, text), 0);
+    SlWireNvtx mark = { { 0, 0, TID }, t + 50 * MS, 0, 0, NVTX_MARK, 0, 0, 0 };
+    keep_send (f, PID, rec (SL_WIRE_NVTX, &mark, sizeof mark, "checkpoint"), 0);
+    SlWireNvtx pop = { { 0, 0, TID }, t + 97 * MS, 0, 0, NVTX_POP, 0, 0, 0 };
+    keep_send (f, PID, rec (SL_WIRE_NVTX, &pop, sizeof pop, ""), 0);
+    if (*step % 3 == 0)
+      {
+        SlWireNvtx end = { { 0, 0, TID2 }, t + 20 * MS, *step - 3, 0, NVTX_END, 0, 0, 0 };
+        if (*step > 3)
+          keep_send (f, PID2, rec (SL_WIRE_NVTX, &end, sizeof end, ""), 0);
+        SlWireNvtx start = { { 0, 0, TID2 }, t + 30 * MS, *step, 0, NVTX_START, 0, 0, 0 };
+        keep_send (f, PID2, rec (SL_WIRE_NVTX, &start, sizeof start, "epoch part"), 0);
+      }
+  }
+  /* the worker process: reads (some with a backtrace), samples, switches */
+  for (uint64_t at = t; at < t + 100 * MS; at += 7 * MS)
+    {
+      struct
+      {
+        SlWireOsrt o;
+        uint64_t frames[3];
+      } r = { { { SL_WIRE_OSRT, 0, TID2 }, at, at + (uint64_t) g_rand_int_range (rand, 1, 6) * MS,
+                4096, SL_OSRT_READ, g_rand_boolean (rand) ? 3 : 0 },
+              { 0x1000, 0x2004, 0x3008 + (uint64_t) g_rand_int_range (rand, 0, 3) * 4 } };
+      r.o.h.size = (uint16_t) (sizeof r.o + r.o.n_frames * sizeof (uint64_t));
+      keep_send (f, PID2, rec (SL_WIRE_OSRT, &r, r.o.h.size, NULL), 0);
+      SlWireSched in = { { SL_WIRE_SCHED, sizeof in, TID2 }, at + 6 * MS, PID2, 1, 1,
+                         SL_THREAD_STATE_RUNNING };
+      keep_send (f, PID2, rec (SL_WIRE_SCHED, &in, sizeof in, NULL), 0);
+      SlWireSched out = { { SL_WIRE_SCHED, sizeof out, TID2 }, at + 7 * MS - 1000, PID2, 1, 0,
+                          SL_THREAD_STATE_WAITING };
+      keep_send (f, PID2, rec (SL_WIRE_SCHED, &out, sizeof out, NULL), 0);
+    }
+  for (uint64_t at = t; at < t + 100 * MS; at += 2 * MS)
+    {
+      struct
+      {
+        SlWireSample s;
+        uint64_t frames[4];
+      } r = { { { SL_WIRE_SAMPLE, sizeof r, TID }, at, 4, 1 },
+              { 0x5000 + (uint64_t) g_rand_int_range (rand, 0, 4) * 16, 0x6000, 0x7000, 0x8000 } };
+      keep_send (f, PID, rec (SL_WIRE_SAMPLE, &r, sizeof r, NULL), 0);
+    }
+  {
+    SlWireCudaMemory m = { { 0, 0, TID }, t + 10 * MS, 0x7f0000000000 + t / MS * 4096, 1 << 20,
+                           0, 0, 1, *corr, SL_MEM_KIND_DEVICE, 0, 0 };
+    keep_send (f, PID, rec (SL_WIRE_CUDA_MEMORY, &m, sizeof m, ""), 1);
+    m.time_ns = t + 80 * MS;
+    m.operation = 1;
+    keep_send (f, PID, rec (SL_WIRE_CUDA_MEMORY, &m, sizeof m, ""), 1);
+  }
+}
+
+static uint64_t
+keep_sql (const char *path,
+          const char *sql)
+{
+  sqlite3 *db = sl_test_open_db (path);
+  uint64_t v = (uint64_t) sql_int (db, sql);
+
+  sqlite3_close (db);
+  return v;
+}
+
+/* Issue 32 item 2: the same records to a full writer and to a --keep-last 2 s one, over 6 s of a
+ * program: every report of the keep-last file over its window is the report of the full file cut
+ * to that window (stats --range); the window is 2 s exactly and ends at the last event; rows go
+ * while recording (not only at the end); a snapshot mid-run opens and spans 2 s; what stays
+ * points at nothing that went (call chains, samples' stacks, kernels' launches). */
+static void
+test_keep_last (void)
+{
+  g_autofree char *full = g_build_filename (sl_test_tmpdir (), "writer-full.sqlite", NULL);
+  g_autofree char *keep = g_build_filename (sl_test_tmpdir (), "writer-keep.sqlite", NULL);
+  g_autofree char *snap = g_build_filename (sl_test_tmpdir (), "writer-keep-snap.sqlite", NULL);
+  const uint64_t T = 10 * UINT64_C (1000000000), K = 2000 * MS;
+  char *error = NULL;
+  uint32_t corr = 0;
+  uint64_t stream_free = 0;
+  guint step = 0;
+  KeepFeed f = { { sl_trace_writer_open (full, TRUE, &error),
+                   sl_trace_writer_open (keep, TRUE, &error) },
+                 g_array_new (FALSE, FALSE, sizeof (Pending)),
+                 g_rand_new_with_seed (sl_test_seed ()), 0 };
+
+  g_assert_nonnull (f.w[0]);
+  g_assert_nonnull (f.w[1]);
+  sl_trace_writer_set_keep_last (f.w[1], K);
+  for (int32_t pid = PID; pid <= PID2; pid += PID2 - PID)
+    {
+      SlWireHello h = { { 0, 0, pid == PID ? TID : TID2 }, SL_WIRE_MAGIC, SL_WIRE_VERSION, pid,
+                        77, 7, T, T * 5 };
+      keep_send (&f, pid, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/python3 train.py"), 0);
+    }
+  {
+    SlWireGpu g = { { 0, 0, TID }, 0, 8, 0, 108, 1024, 64, 32, 65536, 65536, 49152, 166912,
+                    167936, 32, 1410000, 2, 41943040, 42949672960ull, 1555000000000ull,
+                    { 1024, 1024, 64 }, { 2147483647, 65535, 65535 }, 0, 0x17, 0, { 1, 2 }, 0 };
+    keep_send (&f, PID, rec (SL_WIRE_GPU, &g, sizeof g, "NVIDIA A100-SXM4-40GB"), 0);
+    SlWireContext c = { { 0, 0, TID }, 0, 1, 7, 0 };
+    keep_send (&f, PID, rec (SL_WIRE_CONTEXT, &c, sizeof c, NULL), 0);
+    SlWireStream st = { { 0, 0, TID }, 0, 1, 13, -2, SL_STREAM_TYPE_NON_BLOCKING, 0 };
+    keep_send (&f, PID, rec (SL_WIRE_STREAM, &st, sizeof st, NULL), 0);
+    SlWireThreadName n = { { 0, 0, TID2 }, T };
+    keep_send (&f, PID2, rec (SL_WIRE_THREAD_NAME, &n, sizeof n, "loader"), 0);
+  }
+  for (guint i = 0; i < 60; i++)
+    {
+      keep_tick (&f, T + i * 100 * MS, &corr, &stream_free, &step);
+      keep_commit (&f, FALSE);
+      if (i == 40)
+        {
+          /* rows went while recording, in whole chunks (K / 8): none before the cut is left */
+          uint64_t cut = sl_trace_writer_kept_from (f.w[1]);
+          g_assert_cmpuint (cut, >, T);
+          g_assert_cmpuint (cut % (K / 8), ==, 0);
+          g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM OSRT_API WHERE end < "
+                                                  "%" G_GUINT64_FORMAT, cut);
+          g_assert_cmpuint (keep_sql (keep, sql), ==, 0);
+          g_assert_true (sl_trace_writer_snapshot (f.w[1], snap, TRUE, &error));
+          g_assert_null (error);
+          /* one number each: two snapshots never share a file */
+          g_assert_false (sl_trace_writer_snapshot (f.w[1], snap, FALSE, &error));
+          g_assert_nonnull (strstr (error, "already exists"));
+          g_clear_pointer (&error, free);
+        }
+    }
+  keep_commit (&f, TRUE);
+  g_assert_true (sl_trace_writer_finish (f.w[0], &error));
+  g_assert_true (sl_trace_writer_finish (f.w[1], &error));
+  g_assert_null (error);
+  g_array_unref (f.pending);
+  g_rand_free (f.rand);
+
+  /* the snapshot: a whole trace of K, its stacks expanded */
+  {
+    g_autoptr (GError) gerror = NULL;
+    g_autoptr (SlTrace) s = sl_trace_load (snap, SL_LOAD_ALL, NULL, NULL, NULL, &gerror);
+    g_assert_no_error (gerror);
+    g_assert_cmpuint (sl_trace_get_n_events (s), >, 1000);
+    g_assert_cmpuint (keep_sql (snap, "SELECT stopTime - startTime FROM ANALYSIS_DETAILS"), ==, K);
+    g_assert_cmpuint (keep_sql (snap, "SELECT count(*) FROM SAMPLING_CALLCHAINS"), >, 0);
+    g_assert_false (has_table (snap, "SIGHTLINE_SAMPLE_CHAINS"));
+  }
+
+  /* the window: K exactly, ending at the last event, which both files share */
+  uint64_t cut = keep_sql (keep, "SELECT startTime FROM ANALYSIS_DETAILS");
+  uint64_t last = keep_sql (keep, "SELECT stopTime FROM ANALYSIS_DETAILS");
+  g_assert_cmpuint (last, ==, keep_sql (full, "SELECT stopTime FROM ANALYSIS_DETAILS"));
+  g_assert_cmpuint (last - cut, ==, K);
+  g_assert_cmpuint (keep_sql (full, "SELECT startTime FROM ANALYSIS_DETAILS"), <, cut - K);
+  /* nothing ended before it but the launches of GPU work in it (and NVTX ranges around them),
+   * no instant is before it, and nothing points at a row that went */
+  static const char *const checks[] = {
+    "SELECT count(*) FROM OSRT_API WHERE end < %1$" G_GUINT64_FORMAT,
+    "SELECT count(*) FROM COMPOSITE_EVENTS WHERE start < %1$" G_GUINT64_FORMAT,
+    "SELECT count(*) FROM SCHED_EVENTS WHERE start < %1$" G_GUINT64_FORMAT,
+    /* but, for the NVTX projection, one piece of work of a range open at the cut at most */
+    "SELECT count(*) > (SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60) AND start < "
+    "%1$" G_GUINT64_FORMAT ") FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE end < %1$" G_GUINT64_FORMAT,
+    "SELECT count(*) FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE start < %1$" G_GUINT64_FORMAT,
+    "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 34 AND start < %1$" G_GUINT64_FORMAT,
+    "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE end < %1$" G_GUINT64_FORMAT
+    " AND NOT EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.correlationId = "
+    "r.correlationId UNION ALL SELECT 1 FROM CUPTI_ACTIVITY_KIND_MEMCPY k WHERE k.correlationId = "
+    "r.correlationId UNION ALL SELECT 1 FROM CUPTI_ACTIVITY_KIND_MEMSET k WHERE k.correlationId = "
+    "r.correlationId UNION ALL SELECT 1 FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION k WHERE "
+    "k.correlationId = r.correlationId)",
+    "SELECT count(*) FROM OSRT_CALLCHAINS WHERE id NOT IN (SELECT callchainId FROM OSRT_API)",
+    "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE id NOT IN (SELECT id FROM COMPOSITE_EVENTS)",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
+    {
+      g_autofree char *sql = g_strdup_printf (checks[i], cut);
+      if (keep_sql (keep, sql) != 0)
+        g_test_message ("%s", sql);
+      g_assert_cmpuint (keep_sql (keep, sql), ==, 0);
+    }
+  /* launches that end before the window but whose kernel is in it: the case is in the data */
+  g_autofree char *kept_launches = g_strdup_printf (
+      "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE end < %" G_GUINT64_FORMAT, cut);
+  g_test_message ("window %" G_GUINT64_FORMAT " … %" G_GUINT64_FORMAT " ns; launches kept from "
+                  "before it: %" G_GUINT64_FORMAT,
+                  cut, last, keep_sql (keep, kept_launches));
+  g_assert_cmpuint (keep_sql (keep, "SELECT count(*) FROM NVTX_EVENTS"), >, 10);
+  g_assert_cmpuint (keep_sql (keep, "SELECT count(*) FROM SAMPLING_CALLCHAINS"), >, 1000);
+
+  /* every report over the window: the keep-last file's is the full file's */
+  g_autoptr (GError) gerror = NULL;
+  g_autoptr (SlTrace) a = sl_trace_load (full, SL_LOAD_ALL, NULL, NULL, NULL, &gerror);
+  g_assert_no_error (gerror);
+  g_autoptr (SlTrace) b = sl_trace_load (keep, SL_LOAD_ALL, NULL, NULL, NULL, &gerror);
+  g_assert_no_error (gerror);
+  guint compared = 0;
+  for (const char *const *n = sl_report_names (); *n != NULL; n++)
+    {
+      g_autoptr (GError) ea = NULL;
+      g_autoptr (GError) eb = NULL;
+      g_autoptr (SlReport) ra = sl_report_compute_range (a, *n, (SlTime) cut, G_MAXINT64, &ea);
+      g_autoptr (SlReport) rb = sl_report_compute_range (b, *n, (SlTime) cut, G_MAXINT64, &eb);
+      g_assert_true ((ra == NULL) == (rb == NULL));
+      if (ra == NULL)
+        continue;
+      g_autoptr (GString) ta = g_string_new (NULL);
+      g_autoptr (GString) tb = g_string_new (NULL);
+      sl_report_write (ra, SL_REPORT_FORMAT_CSV, ta);
+      sl_report_write (rb, SL_REPORT_FORMAT_CSV, tb);
+      /* rank_sum labels a rank by its file */
+      g_string_replace (ta, "writer-full.sqlite", "writer-keep.sqlite", 0);
+      if (g_strcmp0 (ta->str, tb->str) != 0)
+        g_test_message ("report %s differs:\n%s\n%s", *n, ta->str, tb->str);
+      g_assert_cmpstr (ta->str, ==, tb->str);
+      compared += strchr (ta->str, '\n') != NULL && strchr (ta->str, '\n')[1] != '\0';
+    }
+  g_test_message ("%u reports with rows compared", compared);
+  g_assert_cmpuint (compared, >=, 10);
+}
+
+/* `n` reads of 1 µs every 2 µs from `*t`, to each writer, committed every 10000. */
+static void
+feed_reads (SlTraceWriter *w,
+            guint          n,
+            uint64_t      *t)
+{
+  char *error = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      SlWireOsrt o = { { SL_WIRE_OSRT, sizeof o, TID }, *t, *t + 1000, 1, SL_OSRT_READ, 0 };
+      *t += 2000;
+      g_assert_true (sl_trace_writer_add (w, PID, &o.h));
+      if (i % 10000 == 9999)
+        {
+          g_assert_true (sl_trace_writer_commit (w, &error));
+          g_assert_null (error);
+        }
+    }
+}
+
+static uint64_t
+file_bytes (const char *path)
+{
+  GStatBuf st;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  return (uint64_t) st.st_size;
+}
+
+/* Issue 32 item 3: a writer fed ~10 times its --max-size stops at it (plus one commit), says
+ * where in DIAGNOSTIC_EVENT, and the file opens; with --keep-last too, the newest events stay
+ * under the size instead. */
+static void
+test_max_size (void)
+{
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "writer-max.sqlite", NULL);
+  g_autofree char *both = g_build_filename (sl_test_tmpdir (), "writer-max-keep.sqlite", NULL);
+  const uint64_t T = 10 * UINT64_C (1000000000), SIZE = 4 << 20;
+  const uint64_t COMMIT = 1 << 20; /* 10000 rows are ~500 KB */
+  char *error = NULL;
+  uint64_t t = T;
+
+  SlTraceWriter *w = sl_trace_writer_open (path, TRUE, &error);
+  g_assert_nonnull (w);
+  sl_trace_writer_set_max_size (w, SIZE);
+  {
+    SlWireHello h = { { 0, 0, TID }, SL_WIRE_MAGIC, SL_WIRE_VERSION, PID, 77, 7, T, T * 5 };
+    add (w, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/writer"));
+  }
+  /* the empty tables take ~3 MiB: 1 MiB of rows is ~22000; 10 times that */
+  feed_reads (w, 220000, &t);
+  g_assert_nonnull (sl_trace_writer_stop_reason (w));
+  g_assert_nonnull (strstr (sl_trace_writer_stop_reason (w), "--max-size 4 MiB"));
+  uint64_t written = sl_trace_writer_n_events (w);
+  g_assert_true (sl_trace_writer_finish (w, &error));
+  g_assert_null (error);
+  g_assert_cmpuint (file_bytes (path), <=, SIZE + COMMIT);
+  g_assert_cmpuint (keep_sql (path, "SELECT count(*) FROM OSRT_API"), ==, written);
+  g_assert_cmpuint (written, <, 220000 / 4);
+  g_assert_cmpuint (keep_sql (path, "SELECT count(*) FROM DIAGNOSTIC_EVENT WHERE severity = 2 AND "
+                                    "text LIKE 'recording stopped at %--max-size%' AND timestamp = "
+                                    "(SELECT max(end) FROM OSRT_API)"),
+                    ==, 1);
+  {
+    g_autoptr (GError) gerror = NULL;
+    g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &gerror);
+    g_assert_no_error (gerror);
+    g_assert_cmpuint (sl_trace_get_n_events (trace), ==, written);
+  }
+
+  /* --keep-last and --max-size: the newest under SIZE, by chunks freed and reused */
+  t = T;
+  w = sl_trace_writer_open (both, TRUE, &error);
+  g_assert_nonnull (w);
+  sl_trace_writer_set_max_size (w, SIZE);
+  sl_trace_writer_set_keep_last (w, 3600 * UINT64_C (1000000000));
+  {
+    SlWireHello h = { { 0, 0, TID }, SL_WIRE_MAGIC, SL_WIRE_VERSION, PID, 77, 7, T, T * 5 };
+    add (w, rec (SL_WIRE_HELLO, &h, sizeof h, "/usr/bin/writer"));
+  }
+  feed_reads (w, 220000, &t);
+  g_assert_null (sl_trace_writer_stop_reason (w));
+  g_assert_true (sl_trace_writer_finish (w, &error));
+  g_assert_null (error);
+  g_assert_cmpuint (file_bytes (both), <=, SIZE + COMMIT);
+  g_assert_cmpuint (keep_sql (both, "SELECT max(start) FROM OSRT_API"), ==, t - 2000);
+  g_assert_cmpuint (keep_sql (both, "SELECT min(start) FROM OSRT_API"), >, T);
+  g_assert_cmpuint (keep_sql (both, "SELECT count(*) FROM OSRT_API"), >, 1000);
+  g_autoptr (GError) gerror = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (both, SL_LOAD_ALL, NULL, NULL, NULL, &gerror);
+  g_assert_no_error (gerror);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/collector/writer/keep-last", test_keep_last);
+  g_test_add_func ("/collector/writer/max-size", test_max_size);
   g_test_add_func ("/collector/writer/round-trip", test_round_trip);
   g_test_add_func ("/collector/writer/no-overwrite", test_no_overwrite);
   g_test_add_func ("/collector/writer/cpu-records", test_cpu_records);

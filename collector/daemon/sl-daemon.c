@@ -54,6 +54,19 @@ struct Chunk
   uint8_t  data[];
 };
 
+/* A snapshot asked of a flight recorder (sl-control.h): made by the writer thread, answered by
+ * the connection thread to whoever asked (a connection known by its slot and serial, which a
+ * connection closed since and another made in its slot do not share; -1: SIGUSR1). */
+typedef struct Snapshot Snapshot;
+struct Snapshot
+{
+  Snapshot *next;
+  int       conn;
+  uint64_t  serial;
+  char     *path;
+  char     *error; /* NULL: written */
+};
+
 typedef struct
 {
   uint64_t        id;
@@ -84,6 +97,16 @@ typedef struct
   bool            killed_on_duration;
   bool            reported_done;
   bool            active;
+  /* a flight recorder (--keep-last) and a bounded trace (--max-size) */
+  uint64_t        keep_last_ms;
+  char           *pattern;       /* output_pattern: %n numbers the files (else NULL) */
+  int             n_files;       /* files numbered so far */
+  bool            force;
+  Snapshot       *snap_todo;     /* under lock: for the writer */
+  Snapshot       *snap_done;     /* under lock: for the connection thread */
+  char           *stopped;       /* under lock: --max-size stopped the recording (why) */
+  bool            stop_said;
+  bool            stop_closed;   /* the connection thread closed its processes' connections */
 } Session;
 
 typedef enum
@@ -101,6 +124,7 @@ typedef struct
   int32_t   pid;
   uint8_t  *buf;
   size_t    len;
+  uint64_t  serial; /* which connection of those that had this slot */
 } Conn;
 
 static struct
@@ -113,6 +137,7 @@ static struct
   char         inject_path[PATH_MAX];
   char         self_dir[PATH_MAX];
   char         socket_path[PATH_MAX];
+  uint64_t     next_serial;
 } d;
 
 static uint64_t
@@ -181,6 +206,31 @@ _sl_thread_lower_priority (int by)
   (void) setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), nice);
 }
 
+/* The snapshots asked since the last turn: each a copy of the committed trace, finished as at
+ * the end (sl_trace_writer_snapshot()); answered by the connection thread. */
+static void
+writer_snapshots (Session *s)
+{
+  pthread_mutex_lock (&s->lock);
+  Snapshot *todo = s->snap_todo;
+  s->snap_todo = NULL;
+  pthread_mutex_unlock (&s->lock);
+  while (todo != NULL)
+    {
+      Snapshot *q = todo;
+      todo = q->next;
+      if (s->writer == NULL)
+        q->error = strdup ("the recording has ended (or failed): its trace is all there is");
+      else if (!sl_trace_writer_snapshot (s->writer, q->path, s->force, &q->error)
+               && q->error == NULL)
+        q->error = strdup ("out of memory");
+      pthread_mutex_lock (&s->lock);
+      q->next = s->snap_done;
+      s->snap_done = q;
+      pthread_mutex_unlock (&s->lock);
+    }
+}
+
 static void *
 writer_main (void *data)
 {
@@ -195,7 +245,7 @@ writer_main (void *data)
       bool finishing;
 
       pthread_mutex_lock (&s->lock);
-      while (s->head == NULL && !s->finishing)
+      while (s->head == NULL && !s->finishing && s->snap_todo == NULL)
         {
           struct timespec ts;
           clock_gettime (CLOCK_REALTIME, &ts);
@@ -227,6 +277,28 @@ writer_main (void *data)
               off += h->size;
             }
           free (c);
+          if (list != NULL && s->writer != NULL && now_ms () - last_commit >= SL_COMMIT_MS)
+            {
+              /* a backlog (the writer fell behind): committed a batch at a time as usual, not in
+               * one transaction of all of it, which the file (a --keep-last window's included)
+               * and the journal would grow by before the next commit; the rest goes back first */
+              Chunk *last = list;
+              size_t len = last->len;
+              while (last->next != NULL)
+                {
+                  last = last->next;
+                  len += last->len;
+                }
+              pthread_mutex_lock (&s->lock);
+              last->next = s->head;
+              if (s->head == NULL)
+                s->tail = last;
+              s->head = list;
+              s->queued += len;
+              pthread_mutex_unlock (&s->lock);
+              list = NULL;
+              finishing = false; /* not before what went back is written */
+            }
         }
       if (s->writer != NULL)
         atomic_store (&s->dropped, sl_trace_writer_n_dropped (s->writer));
@@ -250,9 +322,18 @@ writer_main (void *data)
         }
       else if (s->writer != NULL)
         atomic_store (&s->events, sl_trace_writer_n_events (s->writer));
+      writer_snapshots (s);
+      if (s->writer != NULL && sl_trace_writer_stop_reason (s->writer) != NULL && !s->stop_said)
+        {
+          pthread_mutex_lock (&s->lock);
+          s->stopped = strdup (sl_trace_writer_stop_reason (s->writer));
+          pthread_mutex_unlock (&s->lock);
+          s->stop_said = true; /* the writer's own flag; the connection thread says it */
+        }
       if (finishing)
         break;
     }
+  writer_snapshots (s); /* asked too late: answered (with an error) all the same */
   if (s->writer != NULL)
     {
       if (!sl_trace_writer_finish (s->writer, &error))
@@ -280,7 +361,7 @@ conn_add (int      fd,
   for (int i = 0; i < MAX_CONNS; i++)
     if (d.conns[i].fd < 0)
       {
-        d.conns[i] = (Conn) { fd, kind, NULL, 0, NULL, 0 };
+        d.conns[i] = (Conn) { fd, kind, NULL, 0, NULL, 0, ++d.next_serial };
         d.conns[i].buf = malloc (CONN_BUF);
         if (d.conns[i].buf == NULL)
           {
@@ -346,6 +427,12 @@ target_consume (Conn *c)
               || hello->version != SL_WIRE_VERSION)
             return false;
           c->session = session_find (hello->session);
+          /* a recording --max-size stopped takes no more: the library stops recording */
+          if (c->session != NULL && c->session->stop_closed)
+            {
+              c->session = NULL;
+              return false;
+            }
           if (c->session == NULL || c->session->finishing)
             return false;
           c->pid = hello->pid;
@@ -415,6 +502,15 @@ session_free (Session *s)
   free (s->output);
   free (s->program);
   free (s->error);
+  free (s->pattern);
+  free (s->stopped);
+  for (Snapshot *q = s->snap_done, *next; q != NULL; q = next)
+    {
+      next = q->next;
+      free (q->path);
+      free (q->error);
+      free (q);
+    }
   pthread_mutex_destroy (&s->lock);
   pthread_cond_destroy (&s->cond);
   free (s);
@@ -464,6 +560,57 @@ is_true (const char *v)
   return v != NULL && strcmp (v, "true") == 0;
 }
 
+/* Whether a pattern of sl_control_expand_pattern() numbers its files ("%n", not "%%n"). */
+static bool
+has_number (const char *pattern)
+{
+  for (const char *p = pattern; *p != '\0'; p++)
+    if (*p == '%' && (p[1] == 'n' || p[1] == '%'))
+      {
+        if (p[1] == 'n')
+          return true;
+        p++;
+      }
+  return false;
+}
+
+/* The file of number `n` of a flight recorder: its pattern's %n, or without one its output with
+ * "-N" before the extension ("trace.sqlite": "trace-2.sqlite").  malloc'd. */
+static char *
+numbered_path (const Session *s,
+               int            n)
+{
+  char num[16];
+  char *path = NULL;
+
+  snprintf (num, sizeof num, "%d", n);
+  if (s->pattern != NULL)
+    return sl_control_expand_number (s->pattern, num);
+  const char *slash = strrchr (s->output, '/');
+  const char *base = slash != NULL ? slash + 1 : s->output;
+  const char *dot = strrchr (base, '.');
+  int stem = dot != NULL && dot != base ? (int) (dot - s->output) : (int) strlen (s->output);
+  if (asprintf (&path, "%.*s-%s%s", stem, s->output, num, s->output + stem) < 0)
+    return NULL;
+  return path;
+}
+
+/* The next numbered file that is not there yet (with --force: the next number). */
+static char *
+next_numbered_path (Session *s)
+{
+  struct stat st;
+
+  for (int tries = 0; tries < 100000; tries++)
+    {
+      char *path = numbered_path (s, ++s->n_files);
+      if (path == NULL || s->force || lstat (path, &st) != 0)
+        return path;
+      free (path);
+    }
+  return NULL;
+}
+
 /* "record" OPTIONS… "--" PROGRAM ARGS…: check, create the trace, fork and exec the program. */
 static void
 session_start (Conn         *client,
@@ -506,7 +653,13 @@ session_start (Conn         *client,
   /* --gpu-metrics[=HZ]: PM samples a second on each GPU (10 … 200000, as nsys takes them) */
   const char *gpu_metrics = opt (kv, n_kv, "gpu_metrics");
   int sched = sl_sched_method_parse (opt (kv, n_kv, "sched"));
+  /* --keep-last (ms), --max-size (bytes); output_pattern=1: `output` is a pattern in which "%n"
+   * numbers the files and "%%" is a '%' (sl_control_expand_pattern()) */
+  const char *keep_last = opt (kv, n_kv, "keep_last_ms");
+  const char *max_size = opt (kv, n_kv, "max_size");
+  const char *output_pattern = opt (kv, n_kv, "output_pattern");
   char *werr = NULL;
+  char *working = NULL;
 
   if (output == NULL)
     {
@@ -557,6 +710,41 @@ session_start (Conn         *client,
                         NULL);
       return;
     }
+  /* the client checked them for a person (SL_RECORD_*_MIN/MAX in app/sl-recording.h): here
+   * only what keeps the daemon sane */
+  if (keep_last != NULL
+      && (*keep_last == '\0' || strspn (keep_last, "0123456789") != strlen (keep_last)
+          || strlen (keep_last) > 12 || strtoull (keep_last, NULL, 10) < 100))
+    {
+      sl_control_sendv (client->fd, "error", "keep_last_ms: milliseconds, at least 100", "2", NULL);
+      return;
+    }
+  if (max_size != NULL
+      && (*max_size == '\0' || strspn (max_size, "0123456789") != strlen (max_size)
+          || strlen (max_size) > 16 || strtoull (max_size, NULL, 10) < (1u << 20)))
+    {
+      sl_control_sendv (client->fd, "error", "max_size: bytes, at least 1 MiB", "2", NULL);
+      return;
+    }
+  if (output_pattern != NULL && keep_last == NULL)
+    {
+      sl_control_sendv (client->fd, "error", "output_pattern: only with keep_last_ms", "2", NULL);
+      return;
+    }
+  /* a pattern with %n records into "live" and is numbered at the end (session_numbered()) */
+  if (output_pattern != NULL && (working = sl_control_expand_number (output, "live")) == NULL)
+    {
+      sl_control_sendv (client->fd, "error", "out of memory", "1", NULL);
+      return;
+    }
+  if (working != NULL && strcmp (working, output) == 0)
+    {
+      /* no %n: "%%" only */
+      free (working);
+      working = sl_control_expand_number (output, "");
+    }
+  if (working != NULL)
+    output = working;
   /* a daemon whose library was removed since it started (its prefix uninstalled) would run the
    * program with nothing recorded inside it */
   if (access (d.inject_path, R_OK) != 0)
@@ -590,7 +778,18 @@ session_start (Conn         *client,
     {
       sl_control_sendv (client->fd, "error", werr, "1", NULL);
       free (werr);
+      free (working);
       return;
+    }
+  if (keep_last != NULL)
+    {
+      sl_trace_writer_set_keep_last (w, strtoull (keep_last, NULL, 10) * 1000000u);
+      sl_trace_writer_add_meta (w, "KEEP_LAST_MS", keep_last);
+    }
+  if (max_size != NULL)
+    {
+      sl_trace_writer_set_max_size (w, strtoull (max_size, NULL, 10));
+      sl_trace_writer_add_meta (w, "MAX_SIZE", max_size);
     }
   {
     char name[64];
@@ -616,6 +815,13 @@ session_start (Conn         *client,
   s->writer = w;
   s->output = strdup (output);
   s->program = strdup (argv[0]);
+  s->keep_last_ms = keep_last != NULL ? strtoull (keep_last, NULL, 10) : 0;
+  s->pattern = output_pattern != NULL && has_number (opt (kv, n_kv, "output"))
+                 ? strdup (opt (kv, n_kv, "output"))
+                 : NULL;
+  s->force = force != NULL && strcmp (force, "1") == 0;
+  free (working);
+  output = s->output;
   s->client_fd = client->fd;
   s->start_ms = now_ms ();
   s->duration_ms = duration != NULL ? strtoull (duration, NULL, 10) : 0;
@@ -794,6 +1000,7 @@ session_start (Conn         *client,
       s->writer = NULL;
       free (s->output);
       free (s->program);
+      free (s->pattern);
       pthread_mutex_destroy (&s->lock);
       pthread_cond_destroy (&s->cond);
       free (s);
@@ -808,6 +1015,85 @@ session_start (Conn         *client,
   sl_control_sendv (client->fd, "started", buf, s->output, NULL);
   if (s->sched_note != NULL)
     sl_control_sendv (client->fd, "sched", s->sched_note, NULL, NULL);
+}
+
+/* A snapshot of flight recorder `s` for the connection in slot `conn` (-1: SIGUSR1), for its
+ * writer thread to make; one that cannot be made is answered as such. */
+static void
+snapshot_ask (Session *s,
+              int      conn)
+{
+  Snapshot *q = calloc (1, sizeof *q);
+
+  if (q == NULL)
+    return;
+  q->conn = conn;
+  q->serial = conn >= 0 ? d.conns[conn].serial : 0;
+  q->path = s->finishing ? NULL : next_numbered_path (s); /* the writer's own: its thread's */
+  if (q->path == NULL)
+    q->error = strdup (s->finishing ? "the recording is ending: its trace is written at its end"
+                                    : "no free file name for a snapshot");
+  pthread_mutex_lock (&s->lock);
+  if (q->error != NULL)
+    {
+      q->next = s->snap_done;
+      s->snap_done = q;
+    }
+  else
+    {
+      /* in the order asked */
+      Snapshot **tail = &s->snap_todo;
+      while (*tail != NULL)
+        tail = &(*tail)->next;
+      *tail = q;
+    }
+  pthread_cond_signal (&s->cond);
+  pthread_mutex_unlock (&s->lock);
+}
+
+/* "snapshot" [PID|FILE] on connection `c`: of its own recording, or of every flight recorder
+ * (of that program, or writing that file). */
+static void
+snapshot_request (Conn       *c,
+                  const char *which)
+{
+  int slot = (int) (c - d.conns);
+  char n[16];
+  int asked = 0;
+
+  if (c->session != NULL)
+    {
+      if (c->session->keep_last_ms == 0)
+        sl_control_sendv (c->fd, "snapshot-error", "not a flight recorder (record --keep-last)",
+                          NULL, NULL);
+      else
+        snapshot_ask (c->session, slot);
+      return;
+    }
+  /* how many answers follow, then the asks */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (size_t i = 0; i < sizeof d.sessions / sizeof d.sessions[0]; i++)
+        {
+          Session *s = d.sessions[i];
+          char pid[16];
+          if (s == NULL || s->keep_last_ms == 0 || s->finishing)
+            continue;
+          snprintf (pid, sizeof pid, "%d", (int) s->child);
+          if (which != NULL && *which != '\0' && strcmp (which, pid) != 0
+              && strcmp (which, s->output) != 0)
+            continue;
+          if (pass == 0)
+            asked++;
+          else
+            snapshot_ask (s, slot);
+        }
+      if (pass == 0)
+        {
+          snprintf (n, sizeof n, "%d", asked);
+          sl_control_sendv (c->fd, "snapshots", n, NULL, NULL);
+        }
+    }
 }
 
 /* "detach": the recording ends here and the program runs on.  Its processes' connections are
@@ -857,6 +1143,8 @@ client_message (Conn *c)
         }
       else if (msg.n > 0 && strcmp (msg.argv[0], "detach") == 0 && c->session != NULL)
         session_detach (c->session);
+      else if (msg.n > 0 && strcmp (msg.argv[0], "snapshot") == 0)
+        snapshot_request (c, msg.n > 1 ? msg.argv[1] : NULL);
       sl_control_msg_clear (&msg);
       memmove (c->buf, c->buf + used, c->len - (size_t) used);
       c->len -= (size_t) used;
@@ -962,8 +1250,14 @@ reap_children (void)
   int status;
   pid_t pid;
 
+  bool usr1 = false;
+
   while (read (d.sig_fd, &si, sizeof si) == sizeof si)
-    ;
+    usr1 |= si.ssi_signo == SIGUSR1;
+  /* SIGUSR1: a snapshot of every flight recorder (sightlined(1)) */
+  for (size_t i = 0; usr1 && i < sizeof d.sessions / sizeof d.sessions[0]; i++)
+    if (d.sessions[i] != NULL && d.sessions[i]->keep_last_ms != 0 && !d.sessions[i]->finishing)
+      snapshot_ask (d.sessions[i], -1);
   while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
     for (size_t i = 0; i < sizeof d.sessions / sizeof d.sessions[0]; i++)
       {
@@ -1103,6 +1397,55 @@ explain_unreported (const Session *s,
             s->program, cause);
 }
 
+/* Each snapshot made (or refused) to whoever asked, and to the recording's own client. */
+static void
+snapshots_answer (Session  *s,
+                  Snapshot *list)
+{
+  while (list != NULL)
+    {
+      Snapshot *q = list;
+      const char *verb = q->error != NULL ? "snapshot-error" : "snapshot";
+      const char *text = q->error != NULL ? q->error : q->path;
+      list = q->next;
+      Conn *c = q->conn >= 0 ? &d.conns[q->conn] : NULL;
+      bool asker_there = c != NULL && c->fd >= 0 && c->serial == q->serial;
+      if (asker_there)
+        sl_control_sendv (c->fd, verb, text, NULL, NULL);
+      if (s->client_fd >= 0 && (!asker_there || c->fd != s->client_fd))
+        client_say (s, verb, text, NULL);
+      free (q->path);
+      free (q->error);
+      free (q);
+    }
+}
+
+/* A flight recorder whose pattern numbers its files recorded into %n = "live": at the end that
+ * file takes the next number (never over another file, unless --force), and the client is told
+ * where ("output" PATH). */
+static void
+session_numbered (Session *s)
+{
+  char *final;
+
+  if (s->pattern == NULL || (final = next_numbered_path (s)) == NULL)
+    return;
+  bool ok = s->force ? rename (s->output, final) == 0
+                     : link (s->output, final) == 0 && unlink (s->output) == 0;
+  if (ok)
+    {
+      client_say (s, "output", final, NULL);
+      free (s->output);
+      s->output = final;
+      return;
+    }
+  char text[3 * PATH_MAX];
+  snprintf (text, sizeof text, "%s: cannot name it %s (%s): the trace stays there", s->output,
+            final, strerror (errno));
+  client_say (s, "warning", text, NULL);
+  free (final);
+}
+
 static void
 session_tick (Session *s)
 {
@@ -1145,16 +1488,40 @@ session_tick (Session *s)
   bool finished = s->finished;
   char *error = s->error;
   s->error = NULL;
+  char *stopped = s->stopped;
+  s->stopped = NULL;
+  Snapshot *done = s->snap_done;
+  s->snap_done = NULL;
   pthread_mutex_unlock (&s->lock);
   if (error != NULL)
     {
       client_say (s, "warning", error, NULL);
       free (error);
     }
+  if (stopped != NULL)
+    {
+      /* --max-size: the program goes on, unrecorded; its processes' libraries see the daemon
+       * gone and stop recording (as on "detach"), but the session waits for the program */
+      client_say (s, "stopped", stopped, NULL);
+      free (stopped);
+      s->stop_closed = true;
+      sl_sched_stop (s->sched);
+      s->sched = NULL;
+      for (int i = 0; i < MAX_CONNS; i++)
+        if (d.conns[i].fd >= 0 && d.conns[i].kind == CONN_TARGET && d.conns[i].session == s)
+          conn_close (&d.conns[i]);
+    }
+  snapshots_answer (s, done);
   if (finished && !s->reported_done)
     {
       char ev[32], dr[32], rep[32], why[4 * PATH_MAX] = "";
       pthread_join (s->thread, NULL);
+      pthread_mutex_lock (&s->lock);
+      done = s->snap_done;
+      s->snap_done = NULL;
+      pthread_mutex_unlock (&s->lock);
+      snapshots_answer (s, done);
+      session_numbered (s);
       snprintf (ev, sizeof ev, "%" PRIu64, atomic_load (&s->events));
       snprintf (dr, sizeof dr, "%" PRIu64, atomic_load (&s->dropped));
       snprintf (rep, sizeof rep, "%d", s->n_reported);
@@ -1267,6 +1634,7 @@ sl_daemon_run (const char *path,
 
   sigemptyset (&mask);
   sigaddset (&mask, SIGCHLD);
+  sigaddset (&mask, SIGUSR1);
   sigprocmask (SIG_BLOCK, &mask, NULL);
   d.sig_fd = signalfd (-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
   signal (SIGPIPE, SIG_IGN);

@@ -324,6 +324,12 @@ struct _SlTraceWriter
   size_t         cap_kernel_names;
   uint64_t       gpu_metrics_named[256]; /* by GPU: the SL_GPU_METRIC_* bits named in
                                           * TARGET_INFO_GPU_METRICS */
+  int64_t        session_start; /* TARGET_INFO_SESSION_START_TIME.systemClockNs: time 0 */
+  uint64_t       keep_ns;       /* --keep-last: the window kept; 0: everything */
+  uint64_t       chunk_ns;      /* what the window's start moves by (see prune()) */
+  uint64_t       cut;           /* events that ended before it are gone; 0: none yet */
+  uint64_t       max_size;      /* --max-size in bytes; 0: none */
+  char          *stop_reason;   /* --max-size stopped the recording: why, for a person */
 };
 
 bool
@@ -528,6 +534,7 @@ session_start_time (SlTraceWriter *w)
     strftime (utc, sizeof utc, "%Y-%m-%dT%H:%M:%S", &tm);
   if (localtime_r (&real.tv_sec, &tm) != NULL)
     strftime (local, sizeof local, "%Y-%m-%dT%H:%M:%S", &tm);
+  w->session_start = mono;
   snprintf (sql, sizeof sql,
             "INSERT INTO TARGET_INFO_SESSION_START_TIME (utcEpochNs, utcTime, localTime, "
             "systemClockNs) VALUES (%" PRId64 ", '%s.%09ldZ', '%s', %" PRId64 ")",
@@ -583,9 +590,11 @@ sl_trace_writer_open (const char *path,
    * touches; on disk (the default) one 64 KiB page is past its 64 KiB spill, so every such row
    * created, wrote and deleted a temporary file (stat of each temp dir, open, unlink): a quarter
    * of the daemon's profile in one perf --call-graph dwarf run under bench-pytorch.  Those
-   * journals hold one statement's pages: memory is the place for them. */
+   * journals hold one statement's pages: memory is the place for them.  page_size before
+   * cache_size: set after it, the 64 MiB became 65536 pages of 64 KiB (SQLite 3.40), and the
+   * daemon held the whole file in its cache (220 MB a minute at 100 k events/s). */
   if (!exec_sql (w, "PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF; "
-                    "PRAGMA cache_size = -65536; PRAGMA page_size = 65536; "
+                    "PRAGMA page_size = 65536; PRAGMA cache_size = -65536; "
                     "PRAGMA temp_store = MEMORY",
                  error))
     goto fail;
@@ -1978,8 +1987,8 @@ sl_trace_writer_add (SlTraceWriter      *w,
       w->n_bad++;
       return false;
     }
-  if (outside_window (w, h))
-    return true;
+  if (outside_window (w, h) || w->stop_reason != NULL)
+    return true; /* left out: before --delay, after --duration, past --max-size */
   if (h->type == SL_WIRE_SCHED)
     return add_sched (w, (const SlWireSched *) h);
   if (h->type == SL_WIRE_PROCESS)
@@ -2160,7 +2169,7 @@ sl_trace_writer_process_ended (SlTraceWriter *w,
 
   (void) wait_status;
   (void) known;
-  if (p == NULL || !begin_tx (w))
+  if (p == NULL || w->stop_reason != NULL || !begin_tx (w))
     return;
   /* ranges still open when the process ended (it crashed inside them) end with it, as nsys
    * draws them */
@@ -2182,6 +2191,507 @@ sl_trace_writer_process_ended (SlTraceWriter *w,
                 &s->r);
     }
   p->n_started = 0;
+}
+
+/* ---- a flight recorder (--keep-last) and a bounded trace (--max-size) ----
+ *
+ * --keep-last keeps the events of the last DURATION, so that every report of that window (`stats
+ * --range`, which takes the events that START in it, model/sl-stats.h) is the same in a keep-last
+ * file and in a full recording cut to it.  Rows go in whole chunks: the window's start (`cut`)
+ * moves in steps of DURATION/8 (at least 100 ms) on multiples of the step, so between steps the
+ * file holds DURATION to DURATION + a chunk, and at the end (and in a snapshot) exactly DURATION
+ * before the last event.  Each step is one transaction of DELETEs through an index on the column
+ * each table is cut by (SIGHTLINE_KEEP_*, made by the first step; on a column that grows with
+ * the rowid an index costs an insert little): a step costs the rows it deletes, not the window.
+ *
+ * What goes: an event with a duration when it ENDED before the cut, an instant (a sample, a
+ * context switch, a mark, an allocation, a metric sample) when it happened before.  So an event
+ * that overlaps the window's start stays: reports that clip busy time to the window (rank_sum,
+ * GPU utilization) see what the full recording has there, and those that count what starts in it
+ * leave it out in both files.  Besides, what stays:
+ *  - the CUDA API call that launched GPU work still there (same process and correlationId),
+ *    however early it ended: a kernel keeps its launch, as cuda_kern_exec_sum reads a window
+ *    ("the kernels, with their launch calls wherever those start");
+ *  - NVTX ranges that end after the earliest call kept, so that the range around a kept launch
+ *    stays (nvtx_kern_sum, nvtx_gpu_proj_sum project ranges through their calls);
+ *  - for such a range that started before the cut, the earliest piece of its GPU work that
+ *    started before too, with its launch (protect_projections(): one per range), so that its
+ *    projection starts before the window here as in the full recording;
+ *  - what is not an event: processes, threads and their names, StringIds, TARGET_INFO_*, the
+ *    session's start (TARGET_INFO_SESSION_START_TIME: time 0 stays the recording's start, so a
+ *    keep-last file's times are the full recording's and `stats --range A:B` means the same in
+ *    both), NVTX domain names (eventType 75), DIAGNOSTIC_EVENT and SIGHTLINE_DROPPED_RECORDS
+ *    (a few rows);
+ *  - the distinct call chains of samples (SIGHTLINE_CHAIN_FRAMES: as many as the program has
+ *    distinct stacks, however long it runs).
+ * The call-chain rows of rows that go (OSRT_CALLCHAINS, CUDA_CALLCHAINS, SIGHTLINE_SAMPLE_CHAINS)
+ * go with them.  ANALYSIS_DETAILS.startTime is the cut.  SQLite reuses the freed pages, so the
+ * file grows to the window's size and stays there; so does the daemon's memory (the writer keeps
+ * no row, only names, chains and open NVTX ranges). */
+static const struct
+{
+  const char *table, *column; /* cut by: the end, or an instant's time */
+} keep_tables[] = {
+  { "CUPTI_ACTIVITY_KIND_KERNEL", "end" },
+  { "CUPTI_ACTIVITY_KIND_MEMCPY", "end" },
+  { "CUPTI_ACTIVITY_KIND_MEMSET", "end" },
+  { "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "end" },
+  { "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "end" },
+  { "CUPTI_ACTIVITY_KIND_CUDA_EVENT", "timestamp" },
+  { "OSRT_API", "end" },
+  { "COMPOSITE_EVENTS", "start" },
+  { "SCHED_EVENTS", "start" },
+  { "CUDA_GPU_MEMORY_USAGE_EVENTS", "start" },
+  { "CUDA_UM_CPU_PAGE_FAULT_EVENTS", "start" },
+  { "CUDA_UM_GPU_PAGE_FAULT_EVENTS", "end" },
+  { "GPU_METRICS", "timestamp" },
+  { "CUPTI_ACTIVITY_KIND_RUNTIME", "end" },          /* but the launches (launch_kept) */
+  { "NVTX_EVENTS", "coalesce(end, start)" },         /* marks have no end; ranges: nvtx_cut */
+};
+
+/* The GPU tables whose rows keep their launch call. */
+static const char *const launch_tables[] = {
+  "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+  "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+};
+
+static bool
+has_column (sqlite3    *db,
+            const char *table,
+            const char *column)
+{
+  return sqlite3_table_column_metadata (db, "main", table, column, NULL, NULL, NULL, NULL, NULL)
+         == SQLITE_OK;
+}
+
+/* (process, correlationId) sets of one prune, in temporary tables with a key: sl_keep_work, of
+ * the GPU work that stays for its own sake (it ends at or after the cut), and sl_keep_ops, of
+ * that kept for the NVTX projection (protect_projections()).  The rows that go are tested
+ * against them by key: a row-valued NOT IN of a subquery cost SQLite a scan of the list per row
+ * (two minutes a prune for 10^5 CUDA calls). */
+#define KEEP_SET(set, pid, corr)                                                                    \
+  "EXISTS (SELECT 1 FROM temp." set " k WHERE k.pid = " pid " AND k.corr = " corr ")"
+#define CALL_PID "(globalTid & -16777216)" /* SL_GLOBAL_PID_MASK */
+_Static_assert ((int64_t) SL_GLOBAL_PID_MASK == -16777216, "CALL_PID's mask is SL_GLOBAL_PID_MASK");
+
+static bool
+work_kept (sqlite3 *db,
+           uint64_t cut,
+           char   **msg)
+{
+  char sql[320];
+
+  if (sqlite3_exec (db, "CREATE TEMP TABLE IF NOT EXISTS sl_keep_work (pid INTEGER NOT NULL, "
+                        "corr INTEGER NOT NULL, PRIMARY KEY (pid, corr)) WITHOUT ROWID; "
+                        "CREATE TEMP TABLE IF NOT EXISTS sl_keep_ops (pid INTEGER NOT NULL, "
+                        "corr INTEGER NOT NULL, PRIMARY KEY (pid, corr)) WITHOUT ROWID; "
+                        "DELETE FROM temp.sl_keep_work; DELETE FROM temp.sl_keep_ops",
+                    NULL, NULL, msg)
+      != SQLITE_OK)
+    return false;
+  for (size_t i = 0; i < sizeof launch_tables / sizeof launch_tables[0]; i++)
+    {
+      if (!has_column (db, launch_tables[i], "correlationId"))
+        continue;
+      snprintf (sql, sizeof sql, "INSERT OR IGNORE INTO temp.sl_keep_work (pid, corr) SELECT "
+                                 "globalPid, correlationId FROM %s WHERE end >= %" PRIu64
+                                 " AND globalPid IS NOT NULL AND correlationId IS NOT NULL",
+                launch_tables[i], cut);
+      if (sqlite3_exec (db, sql, NULL, NULL, msg) != SQLITE_OK)
+        return false;
+    }
+  return true;
+}
+
+/* The GPU work kept for the NVTX projection (temp.sl_keep_ops): nvtx_gpu_proj_* take a range by
+ * the start of the work launched inside it, over the whole trace.  A range open at the cut, or
+ * one around a launch kept, whose work started before the cut must keep some of that work, or it
+ * would seem to start its work in the window: the earliest piece of it that would go stays, with
+ * its launch (one per such range: an epoch-long range keeps one kernel, not its hour).  Which
+ * ranges need it is decided without the pieces kept so, so that they never keep each other. */
+static bool
+protect_projections (sqlite3 *db,
+                     uint64_t cut,
+                     char   **msg)
+{
+  static const char *const ops[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                     "CUPTI_ACTIVITY_KIND_MEMSET" };
+  char going[768], sql[4096];
+  size_t len = 0;
+
+  if (!has_column (db, "NVTX_EVENTS", "endGlobalTid")
+      || !has_column (db, "CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId"))
+    return true;
+  /* a launch found from its work by key, not by a scan of the window's calls */
+  if (sqlite3_exec (db, "CREATE INDEX IF NOT EXISTS SIGHTLINE_KEEP_RUNTIME_CORRELATION ON "
+                        "CUPTI_ACTIVITY_KIND_RUNTIME (correlationId)",
+                    NULL, NULL, msg)
+      != SQLITE_OK)
+    return false;
+  /* the work that would go (it ended before the cut) */
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (has_column (db, ops[i], "correlationId"))
+      len += (size_t) snprintf (going + len, sizeof going - len,
+                                "%sSELECT globalPid, correlationId, start FROM %s WHERE end < %"
+                                PRIu64,
+                                len > 0 ? " UNION ALL " : "", ops[i], cut);
+  if (len == 0 || len >= sizeof going)
+    return len == 0;
+  len = (size_t) snprintf (
+      sql, sizeof sql,
+      "INSERT OR IGNORE INTO temp.sl_keep_ops (pid, corr) SELECT pid, corr FROM ("
+      /* per range, the earliest such piece launched inside it (SQLite takes the bare columns
+       * from the row of min()) */
+      "SELECT c.pid AS pid, c.corr AS corr, min(c.os) FROM NVTX_EVENTS n JOIN ("
+      "SELECT o.globalPid AS pid, o.correlationId AS corr, o.start AS os, r.globalTid AS tid, "
+      /* each piece's launch by key (CROSS JOIN keeps that order; LIMIT -1 keeps the subquery
+       * whole rather than flattened into a scan of the window's calls per range) */
+      "r.start AS ls, r.end AS le FROM (%s) o CROSS JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+      "ON r.correlationId = o.correlationId AND (r.globalTid & %" PRId64 ") = o.globalPid "
+      "WHERE r.start < %" PRIu64 " LIMIT -1) c ON c.tid = n.globalTid AND c.ls >= n.start "
+      "AND c.le <= n.end "
+      /* ranges on one thread, open at the cut or around a launch of work that stays */
+      "WHERE n.eventType IN (59, 60) AND n.start < %" PRIu64 " AND (n.endGlobalTid IS NULL OR "
+      "n.endGlobalTid = n.globalTid) AND (n.end >= %" PRIu64 " OR EXISTS (SELECT 1 FROM "
+      "CUPTI_ACTIVITY_KIND_RUNTIME l WHERE l.end < %" PRIu64 " AND l.end >= n.start AND "
+      "l.globalTid = n.globalTid AND l.start >= n.start AND l.end <= n.end AND " KEEP_SET ("sl_keep_work", "(l.globalTid & "
+      "-16777216)", "l.correlationId") ")) GROUP BY n.rowid)",
+      going, SL_GLOBAL_PID_MASK, cut, cut, cut, cut);
+  if (len >= sizeof sql)
+    return true; /* cannot be: the tables' names are ours */
+  return sqlite3_exec (db, sql, NULL, NULL, msg) == SQLITE_OK;
+}
+
+/* The earliest start of the CUDA calls kept before `cut` (launches of work that stays for its
+ * own sake, not those kept for the projection), or `cut`. */
+static uint64_t
+nvtx_cut (sqlite3 *db,
+          uint64_t cut)
+{
+  char sql[320];
+  sqlite3_stmt *st = NULL;
+  uint64_t at = cut;
+
+  snprintf (sql, sizeof sql, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE end < %"
+                             PRIu64 " AND NOT " KEEP_SET ("sl_keep_ops", CALL_PID, "correlationId"),
+            cut);
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step (st) == SQLITE_ROW
+      && sqlite3_column_type (st, 0) == SQLITE_INTEGER
+      && (uint64_t) sqlite3_column_int64 (st, 0) < cut)
+    at = (uint64_t) sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return at;
+}
+
+/* Deletes the events that ended before `cut` from `db` (the recording, or a snapshot's copy) in
+ * one transaction; `*n_deleted` the event rows gone.  false with SQLite's message in *msg. */
+static bool
+prune (sqlite3  *db,
+       uint64_t  cut,
+       uint64_t *n_deleted,
+       char    **msg)
+{
+  /* a CUDA call that launched work that stays stays with it */
+  static const char kept[] = " AND NOT " KEEP_SET ("sl_keep_work", CALL_PID, "correlationId")
+                             " AND NOT " KEEP_SET ("sl_keep_ops", CALL_PID, "correlationId");
+  static const char protected[] = " AND NOT " KEEP_SET ("sl_keep_ops", "globalPid",
+                                                        "correlationId");
+  char sql[2048];
+  bool ok = sqlite3_exec (db, "BEGIN", NULL, NULL, msg) == SQLITE_OK;
+
+  *n_deleted = 0;
+  ok = ok && work_kept (db, cut, msg) && protect_projections (db, cut, msg);
+  for (size_t i = 0; ok && i < sizeof keep_tables / sizeof keep_tables[0]; i++)
+    {
+      const char *t = keep_tables[i].table, *c = keep_tables[i].column;
+      const char *also = strcmp (t, "CUPTI_ACTIVITY_KIND_RUNTIME") == 0 ? kept
+                         : strcmp (t, "CUPTI_ACTIVITY_KIND_KERNEL") == 0
+                             || strcmp (t, "CUPTI_ACTIVITY_KIND_MEMCPY") == 0
+                             || strcmp (t, "CUPTI_ACTIVITY_KIND_MEMSET") == 0
+                           ? protected
+                           : "";
+      uint64_t at = cut;
+      if (!has_column (db, t, strcmp (t, "NVTX_EVENTS") == 0 ? "end" : c))
+        continue;
+      if (strcmp (t, "NVTX_EVENTS") == 0)
+        {
+          /* after the calls' rows went: those left before the cut are launches kept */
+          at = nvtx_cut (db, cut);
+          also = " AND eventType IN (34, 59, 60)"; /* marks and ranges, not domains' names */
+        }
+      snprintf (sql, sizeof sql, "CREATE INDEX IF NOT EXISTS SIGHTLINE_KEEP_%s ON %s (%s)", t, t,
+                c);
+      ok = sqlite3_exec (db, sql, NULL, NULL, msg) == SQLITE_OK;
+      /* the rows that point at those that go, first */
+      if (ok && strcmp (t, "COMPOSITE_EVENTS") == 0
+          && has_column (db, "SIGHTLINE_SAMPLE_CHAINS", "sampleId"))
+        {
+          snprintf (sql, sizeof sql, "DELETE FROM SIGHTLINE_SAMPLE_CHAINS WHERE sampleId IN "
+                                     "(SELECT id FROM COMPOSITE_EVENTS WHERE start < %" PRIu64 ")",
+                    at);
+          ok = sqlite3_exec (db, sql, NULL, NULL, msg) == SQLITE_OK;
+        }
+      const char *chains = strcmp (t, "OSRT_API") == 0 ? "OSRT_CALLCHAINS"
+                           : strcmp (t, "CUPTI_ACTIVITY_KIND_RUNTIME") == 0 ? "CUDA_CALLCHAINS"
+                                                                             : NULL;
+      if (ok && chains != NULL && has_column (db, chains, "id"))
+        {
+          snprintf (sql, sizeof sql, "DELETE FROM %s WHERE id IN (SELECT callchainId FROM %s "
+                                     "WHERE %s < %" PRIu64 " AND callchainId > 0%s)",
+                    chains, t, c, at, also);
+          ok = sqlite3_exec (db, sql, NULL, NULL, msg) == SQLITE_OK;
+        }
+      if (ok)
+        {
+          snprintf (sql, sizeof sql, "DELETE FROM %s WHERE %s < %" PRIu64 "%s", t, c, at, also);
+          ok = sqlite3_exec (db, sql, NULL, NULL, msg) == SQLITE_OK;
+          *n_deleted += (uint64_t) sqlite3_changes (db);
+        }
+    }
+  if (ok)
+    {
+      /* where the window starts now, for a reader (the live view: rows were deleted, not only
+       * at the start of each table, when this grew since it last read) */
+      char value[32];
+      snprintf (sql, sizeof sql, "UPDATE ANALYSIS_DETAILS SET startTime = %" PRIu64 ", "
+                                 "duration = max(stopTime - %" PRIu64 ", 0) "
+                                 "WHERE startTime < %" PRIu64 "; "
+                                 "UPDATE META_DATA_CAPTURE SET value = '%" PRIu64 "' "
+                                 "WHERE name = 'KEEP_LAST_FROM'",
+                cut, cut, cut, cut);
+      snprintf (value, sizeof value, "%" PRIu64, cut);
+      ok = sqlite3_exec (db, sql, NULL, NULL, msg) == SQLITE_OK
+           && (sqlite3_changes (db) > 0
+               || sl_schema_add_meta (db, "META_DATA_CAPTURE", "KEEP_LAST_FROM", value, msg))
+           && sqlite3_exec (db, "COMMIT", NULL, NULL, msg) == SQLITE_OK;
+    }
+  if (!ok)
+    sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+  return ok;
+}
+
+/* The recording's events before `cut` go (between commits: no transaction is open). */
+static bool
+prune_to (SlTraceWriter *w,
+          uint64_t       cut,
+          char         **error)
+{
+  uint64_t n = 0;
+  char *msg = NULL;
+
+  if (cut <= w->cut)
+    return true;
+  if (!prune (w->db, cut, &n, &msg))
+    {
+      if (error != NULL)
+        *error = fmt ("%s: cannot drop the events before the --keep-last window: %s%s", w->path,
+                      msg != NULL ? msg : sqlite3_errmsg (w->db), write_limit_reason (w->path));
+      sqlite3_free (msg);
+      return false;
+    }
+  w->cut = cut;
+  if (w->t_min < cut)
+    w->t_min = cut;
+  w->n_events = w->n_events > n ? w->n_events - n : 0;
+  w->n_committed = w->n_events;
+  return true;
+}
+
+/* The window's exact start at the end and in a snapshot: DURATION before the last event; 0 when
+ * the recording is not longer than that. */
+static uint64_t
+exact_cut (const SlTraceWriter *w)
+{
+  if (w->keep_ns == 0 || w->t_min == UINT64_MAX || w->t_max < w->t_min
+      || w->t_max - w->t_min <= w->keep_ns)
+    return 0;
+  return w->t_max - w->keep_ns;
+}
+
+/* A size from PRAGMA page_count (or freelist_count) times page_size. */
+static uint64_t
+pragma_pages (sqlite3    *db,
+              const char *pragma)
+{
+  sqlite3_stmt *st = NULL;
+  uint64_t n = 0;
+
+  if (sqlite3_prepare_v2 (db, pragma, -1, &st, NULL) == SQLITE_OK
+      && sqlite3_step (st) == SQLITE_ROW)
+    n = (uint64_t) sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return n;
+}
+
+static uint64_t
+db_size (sqlite3 *db,
+         bool     used_only)
+{
+  uint64_t pages = pragma_pages (db, "PRAGMA page_count");
+  uint64_t free_pages = used_only ? pragma_pages (db, "PRAGMA freelist_count") : 0;
+
+  return (pages > free_pages ? pages - free_pages : 0) * pragma_pages (db, "PRAGMA page_size");
+}
+
+/* "20 MiB" */
+static void
+format_size (uint64_t bytes,
+             char    *out,
+             size_t   size)
+{
+  static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB" };
+  int u = 0;
+  double v = (double) bytes;
+
+  while (v >= 1024 && u < 5)
+    {
+      v /= 1024;
+      u++;
+    }
+  snprintf (out, size, u == 0 ? "%.0f %s" : "%.3g %s", v, units[u]);
+}
+
+/* --max-size without --keep-last: the file reached it.  One diagnostic says where, committed;
+ * what comes after is not written (sl_trace_writer_add() takes and drops it). */
+static void
+stop_recording (SlTraceWriter *w,
+                uint64_t       size)
+{
+  char limit[32], now[32], text[320];
+  uint64_t at = w->t_max != 0 ? w->t_max : (uint64_t) w->session_start;
+  int64_t rel = (int64_t) at - w->session_start;
+
+  format_size (w->max_size, limit, sizeof limit);
+  format_size (size, now, sizeof now);
+  snprintf (text, sizeof text,
+            "recording stopped at %" PRId64 ".%03" PRId64 " s: the trace reached --max-size %s "
+            "(%s); the program went on unrecorded",
+            rel / 1000000000, (rel < 0 ? -rel : rel) % 1000000000 / 1000000, limit, now);
+  w->stop_reason = strdup (text);
+  if (write_diagnostic (w, at, SL_DIAG_WARNING, text, 0))
+    sl_trace_writer_add_meta (w, "MAX_SIZE_REACHED", text);
+  if (sqlite3_exec (w->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    sqlite3_exec (w->db, "ROLLBACK", NULL, NULL, NULL);
+  w->in_tx = false;
+}
+
+/* After each commit: the --keep-last window moves on by whole chunks, and --max-size either
+ * drops the oldest chunks (with --keep-last: the newest events under SIZE) or stops. */
+static bool
+bound (SlTraceWriter *w,
+       char         **error)
+{
+  if (w->keep_ns != 0 && w->t_min != UINT64_MAX && w->t_max > w->keep_ns + w->chunk_ns)
+    {
+      uint64_t cut = (w->t_max - w->keep_ns) / w->chunk_ns * w->chunk_ns;
+      if (cut > w->t_min && !prune_to (w, cut, error))
+        return false;
+    }
+  if (w->max_size == 0 || w->stop_reason != NULL)
+    return true;
+  if (w->keep_ns == 0)
+    {
+      uint64_t size = db_size (w->db, false);
+      if (size >= w->max_size)
+        stop_recording (w, size);
+      return true;
+    }
+  /* room for the next commits in pages already freed: down to 7/8 of SIZE, an eighth of what is
+   * kept at a time (the window's chunks may be longer than all the file holds) */
+  for (int i = 0; i < 64 && db_size (w->db, true) > w->max_size - w->max_size / 8; i++)
+    {
+      uint64_t from = w->cut > w->t_min ? w->cut : w->t_min;
+      if (w->t_min == UINT64_MAX || w->t_max <= from + 8)
+        break;
+      if (!prune_to (w, from + (w->t_max - from) / 8, error))
+        return false;
+    }
+  return true;
+}
+
+void
+sl_trace_writer_set_keep_last (SlTraceWriter *w,
+                               uint64_t       keep_ns)
+{
+  w->keep_ns = keep_ns;
+  w->chunk_ns = keep_ns / 8 > 100000000 ? keep_ns / 8 : 100000000;
+}
+
+void
+sl_trace_writer_set_max_size (SlTraceWriter *w,
+                              uint64_t       bytes)
+{
+  w->max_size = bytes;
+}
+
+const char *
+sl_trace_writer_stop_reason (const SlTraceWriter *w)
+{
+  return w->stop_reason;
+}
+
+uint64_t
+sl_trace_writer_kept_from (const SlTraceWriter *w)
+{
+  return w->cut;
+}
+
+static bool expand_chains_db (sqlite3 *db, const char *path, uint64_t max_size, char **error);
+
+bool
+sl_trace_writer_snapshot (SlTraceWriter *w,
+                          const char    *path,
+                          bool           force,
+                          char         **error)
+{
+  struct stat st;
+  sqlite3 *dst = NULL;
+  char *msg = NULL;
+  uint64_t n;
+  bool ok;
+
+  if (!sl_trace_writer_commit (w, error))
+    return false;
+  if (!force && lstat (path, &st) == 0)
+    {
+      *error = fmt ("%s: already exists (use --force to overwrite it)", path);
+      return false;
+    }
+  if (force)
+    unlink (path);
+  /* the committed state, page by page: no transaction of ours is open, and a backup of a database
+   * is a consistent copy of one state of it */
+  if (sqlite3_open_v2 (path, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+    {
+      *error = fmt ("%s: cannot create: %s", path, dst ? sqlite3_errmsg (dst) : "out of memory");
+      sqlite3_close (dst);
+      return false;
+    }
+  sqlite3_backup *b = sqlite3_backup_init (dst, "main", w->db, "main");
+  ok = b != NULL && sqlite3_backup_step (b, -1) == SQLITE_DONE;
+  if (b != NULL)
+    ok = sqlite3_backup_finish (b) == SQLITE_OK && ok;
+  if (!ok)
+    *error = fmt ("%s: cannot copy the recording: %s%s", path, sqlite3_errmsg (dst),
+                  write_limit_reason (path));
+  /* then, on the copy, what the end of a recording does: the exact window, the call stacks */
+  sqlite3_exec (dst, "PRAGMA synchronous = OFF", NULL, NULL, NULL);
+  if (ok && exact_cut (w) > w->cut && !prune (dst, exact_cut (w), &n, &msg))
+    {
+      *error = fmt ("%s: %s", path, msg != NULL ? msg : sqlite3_errmsg (dst));
+      ok = false;
+    }
+  sqlite3_free (msg);
+  if (ok && !expand_chains_db (dst, path, w->max_size, error))
+    ok = false;
+  if (sqlite3_close (dst) != SQLITE_OK && ok)
+    {
+      *error = fmt ("%s: cannot close", path);
+      ok = false;
+    }
+  if (!ok)
+    unlink (path);
+  return ok;
 }
 
 bool
@@ -2223,7 +2733,7 @@ sl_trace_writer_commit (SlTraceWriter *w,
     }
   w->in_tx = false;
   w->n_committed = w->n_events;
-  return true;
+  return bound (w, error);
 }
 
 bool
@@ -2256,7 +2766,10 @@ sl_trace_writer_end (SlTraceWriter *w,
       write_diagnostic (w, w->t_max, SL_DIAG_WARNING, text, 0);
       w->n_graph_exec_lost = 0;
     }
-  return sl_trace_writer_commit (w, error);
+  if (!sl_trace_writer_commit (w, error))
+    return false;
+  /* a flight recorder's file ends DURATION after its window's start, exactly */
+  return exact_cut (w) <= w->cut || prune_to (w, exact_cut (w), error);
 }
 
 /* The samples' chains into SAMPLING_CALLCHAINS, a row per sample and frame in (id, stackDepth)
@@ -2265,21 +2778,49 @@ sl_trace_writer_end (SlTraceWriter *w,
  * SIGHTLINE_CHAIN_FRAMES: CROSS JOIN keeps that nesting, so no sort.  ≈ 0.1 s for 200,000 rows.
  * On failure (disk full) the side tables stay, and the model reads them. */
 static bool
-expand_chains (SlTraceWriter *w,
-               char         **error)
+expand_chains_db (sqlite3    *db,
+                  const char *path,
+                  uint64_t    max_size,
+                  char      **error)
 {
-  if (exec_sql (w, "BEGIN; "
-                   "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, kernelMode, thumbCode, "
-                   "unresolved, specialEntry, originalIP, unwindMethod, stackDepth) "
-                   "SELECT s.sampleId, f.symbol, f.module, 0, 0, f.unresolved, 0, f.originalIP, "
-                   "f.unwindMethod, f.stackDepth FROM SIGHTLINE_SAMPLE_CHAINS s "
-                   "CROSS JOIN SIGHTLINE_CHAIN_FRAMES f ON f.chainId = s.chainId "
-                   "ORDER BY s.sampleId, f.stackDepth; "
-                   "DROP TABLE SIGHTLINE_SAMPLE_CHAINS; DROP TABLE SIGHTLINE_CHAIN_FRAMES; "
-                   "COMMIT",
-                error))
-    return true;
-  sqlite3_exec (w->db, "ROLLBACK", NULL, NULL, NULL);
+  char *msg = NULL;
+  uint64_t before = max_size != 0 ? db_size (db, false) : 0;
+
+  if (!has_column (db, "SIGHTLINE_SAMPLE_CHAINS", "chainId"))
+    return true; /* expanded already */
+  if (sqlite3_exec (db, "BEGIN; "
+                        "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, kernelMode, "
+                        "thumbCode, unresolved, specialEntry, originalIP, unwindMethod, "
+                        "stackDepth) "
+                        "SELECT s.sampleId, f.symbol, f.module, 0, 0, f.unresolved, 0, "
+                        "f.originalIP, f.unwindMethod, f.stackDepth FROM SIGHTLINE_SAMPLE_CHAINS s "
+                        "CROSS JOIN SIGHTLINE_CHAIN_FRAMES f ON f.chainId = s.chainId "
+                        "ORDER BY s.sampleId, f.stackDepth; "
+                        "DROP TABLE SIGHTLINE_SAMPLE_CHAINS; DROP TABLE SIGHTLINE_CHAIN_FRAMES",
+                    NULL, NULL, &msg)
+      == SQLITE_OK)
+    {
+      /* --max-size: a row per sample and frame may not take the file past SIZE (or past what it
+       * holds when a last commit took it there); the side tables, which Sightline reads, stay */
+      uint64_t after = max_size != 0 ? db_size (db, false) : 0;
+      if (max_size != 0 && after > (before > max_size ? before : max_size))
+        {
+          sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+          sl_schema_add_meta (db, "META_DATA_CAPTURE", "SAMPLE_CHAINS_NOT_EXPANDED",
+                              "SAMPLING_CALLCHAINS would take the trace past --max-size: the "
+                              "samples' call stacks are in SIGHTLINE_SAMPLE_CHAINS and "
+                              "SIGHTLINE_CHAIN_FRAMES",
+                              NULL);
+          return true;
+        }
+      if (sqlite3_exec (db, "COMMIT", NULL, NULL, &msg) == SQLITE_OK)
+        return true;
+    }
+  if (error != NULL)
+    *error = fmt ("%s: %s%s", path, msg != NULL ? msg : sqlite3_errmsg (db),
+                  write_limit_reason (path));
+  sqlite3_free (msg);
+  sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
   if (error != NULL && *error != NULL)
     {
       char *e = fmt ("%s (the samples' call stacks stay in SIGHTLINE_SAMPLE_CHAINS and "
@@ -2304,9 +2845,9 @@ sl_trace_writer_finish (SlTraceWriter *w,
     sqlite3_finalize (w->stmts[i]);
   /* after the statements that name the side tables are gone */
   if (ok)
-    ok = expand_chains (w, error);
+    ok = expand_chains_db (w->db, w->path, w->max_size, error);
   else
-    expand_chains (w, NULL);
+    expand_chains_db (w->db, w->path, w->max_size, NULL);
   if (sqlite3_close (w->db) != SQLITE_OK && ok)
     {
       *error = fmt ("%s: cannot close: %s", w->path, sqlite3_errmsg (w->db));
@@ -2337,6 +2878,7 @@ sl_trace_writer_finish (SlTraceWriter *w,
   sl_py_codes_free (w->py_codes);
   sl_frame_names_clear (&w->frame_names);
   sl_chains_clear (&w->chains);
+  free (w->stop_reason);
   free (w->path);
   free (w);
   return ok;

@@ -20,6 +20,28 @@ void sl_trace_writer_add_meta (SlTraceWriter *w, const char *name, const char *v
 /* Records before `t` (CLOCK_MONOTONIC ns) are dropped: --delay.  0: none. */
 void sl_trace_writer_set_window (SlTraceWriter *w, uint64_t from_ns, uint64_t to_ns);
 
+/* --keep-last: only the events of the last `keep_ns` before the newest stay, in the file and in
+ * memory; those that ended before go in whole chunks of keep_ns / 8 after a commit, and the file
+ * is a whole trace after each (what stays and why: above keep_tables in the .c).  0: all. */
+void sl_trace_writer_set_keep_last (SlTraceWriter *w, uint64_t keep_ns);
+
+/* --max-size: once the file reaches `bytes` at a commit, the recording stops there (one
+ * DIAGNOSTIC_EVENT row says where; later records are dropped); with --keep-last the oldest chunks
+ * go instead, keeping the newest events under `bytes`.  0: no bound. */
+void sl_trace_writer_set_max_size (SlTraceWriter *w, uint64_t bytes);
+
+/* Why --max-size stopped the recording, for a person; NULL while it records. */
+const char *sl_trace_writer_stop_reason (const SlTraceWriter *w);
+
+/* Where the --keep-last window starts now (events before it are gone); 0: nothing cut yet. */
+uint64_t sl_trace_writer_kept_from (const SlTraceWriter *w);
+
+/* Commits, then copies the committed trace to `path` (which must not exist unless `force`) and
+ * finishes the copy as a recording's end does (the exact --keep-last window, SAMPLING_CALLCHAINS);
+ * the recording goes on.  false + *error (the copy removed) on failure; the recording keeps what
+ * it had either way. */
+bool sl_trace_writer_snapshot (SlTraceWriter *w, const char *path, bool force, char **error);
+
 /* One record of process `pid` (its HELLO first).  The record was checked for size only; the
  * writer checks the rest.  Returns false for a record it cannot use (counted, not fatal). */
 bool sl_trace_writer_add (SlTraceWriter *w, int32_t pid, const SlWireHeader *record);
