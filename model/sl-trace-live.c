@@ -94,6 +94,8 @@ struct _SlLiveState
   SlLoadFlags flags;
   guint64     dev, ino;           /* the file read: another one in its place is loaded whole */
   gint64      schema_cookie;      /* PRAGMA schema_version: tables added, dropped, altered */
+  char       *keep_from;          /* META_DATA_CAPTURE KEEP_LAST_FROM: where a flight recorder's
+                                   * window starts (record --keep-last), NULL before any cut */
   LiveTable   tables[N_LIVE_TABLES];
   SlTime      nvtx_max_time;      /* latest NVTX_EVENTS timestamp read */
   guint64     nvtx_unterminated;  /* ranges read with no end */
@@ -151,6 +153,7 @@ _sl_live_state_free (SlLiveState *live)
   g_clear_pointer (&live->side_chains, g_hash_table_unref);
   g_clear_pointer (&live->sched, _sl_sched_carry_free);
   g_free (live->whole);
+  g_free (live->keep_from);
   g_free (live);
 }
 
@@ -212,6 +215,24 @@ table_exists (sqlite3    *db,
   g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM sqlite_master WHERE type = "
                                           "'table' AND name = '%s'", table);
   return query_int (db, sql) > 0;
+}
+
+/* Where the window of a flight recorder (record --keep-last) starts, as the file says: the
+ * writer moves it on and deletes what ended before it, anywhere in a table; NULL before any
+ * cut. */
+static char *
+keep_last_from (sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  char *v = NULL;
+
+  if (table_exists (db, "META_DATA_CAPTURE")
+      && sqlite3_prepare_v2 (db, "SELECT value FROM META_DATA_CAPTURE WHERE name = "
+                             "'KEEP_LAST_FROM'", -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_text (stmt, 0) != NULL)
+    v = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  return v;
 }
 
 static gint64
@@ -544,6 +565,7 @@ _sl_live_begin (SlReader *r,
       live->ino = st.st_ino;
     }
   live->schema_cookie = query_int (r->db, "PRAGMA schema_version");
+  live->keep_from = keep_last_from (r->db);   /* (a copied one is the previous trace's) */
   /* the end of each table now: rows committed later wait for the next append, so that what
    * this load read of a table is exactly its rows up to there (the GPU side's own connection
    * of a fresh load sees them too: they were committed before) */
@@ -660,6 +682,10 @@ append_blocker (sqlite3 *db,
     return g_strdup ("another file is in its place");
   if (query_int (db, "PRAGMA schema_version") != live->schema_cookie)
     return g_strdup ("its schema changed (a table added, dropped or altered)");
+  g_autofree char *keep_from = keep_last_from (db);
+  if (g_strcmp0 (keep_from, live->keep_from) != 0)
+    return g_strdup ("its flight recorder dropped the events before a later start "
+                     "(record --keep-last)");
   for (guint i = 0; i < N_LIVE_TABLES; i++)
     {
       /* the first and last rows read are still there, as they were (rows are only appended;

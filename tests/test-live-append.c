@@ -609,6 +609,44 @@ test_osrt_chains (void)
   grower_close (&g);
 }
 
+/* A flight recorder (record --keep-last) deletes the events that ended before its window's new
+ * start anywhere in a table, not only its first rows, and says where the window starts: the
+ * file is then loaded whole. */
+static void
+test_keep_last (void)
+{
+  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2023.3-t4-openmp.sqlite");
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "keep-last.sqlite", NULL);
+  Grower g = { 0 };
+  const guint n = 4;
+
+  grower_open (&g, source, path);
+  grower_step (&g, 0, n);
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL,
+                                             NULL);
+  g_assert_nonnull (trace);
+  for (guint k = 1; k < n; k++)
+    {
+      gboolean cut = k == 2;
+      grower_step (&g, k, n);
+      if (cut)
+        {
+          /* the CUDA calls of the first half of the rows (not the first one), as a prune does */
+          exec (g.db, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid > (SELECT min(rowid) "
+                      "FROM CUPTI_ACTIVITY_KIND_RUNTIME) AND rowid < (SELECT max(rowid) / 2 FROM "
+                      "CUPTI_ACTIVITY_KIND_RUNTIME)");
+          exec (g.db, "INSERT INTO META_DATA_CAPTURE (name, value) VALUES ('KEEP_LAST_FROM', "
+                      "'1000')");
+        }
+      g_autoptr (SlTrace) next = append (trace, !cut);
+      g_autoptr (SlTrace) fresh = load_fresh (path);
+      sl_test_assert_equivalent (next, fresh);
+      g_clear_pointer (&trace, sl_trace_unref);
+      trace = g_steal_pointer (&next);
+    }
+  grower_close (&g);
+}
+
 /* A cancelled append fails, and leaves the trace it continues as it was. */
 static void
 test_cancelled (void)
@@ -768,6 +806,7 @@ main (int    argc,
   g_test_add_func ("/model/live/nothing-new", test_nothing_new);
   g_test_add_func ("/model/live/sched", test_sched);
   g_test_add_func ("/model/live/osrt-chains", test_osrt_chains);
+  g_test_add_func ("/model/live/keep-last", test_keep_last);
   g_test_add_func ("/model/live/cancelled", test_cancelled);
   g_test_add_func ("/model/live/first-look", test_first_look);
   g_test_add_func ("/model/live/first-look-backtraces", test_first_look_backtraces);
