@@ -2526,6 +2526,45 @@ test_record_memory_options (void)
   sl_test_iterate_for (50);
 }
 
+/* A flight recorder and a bounded trace (record --keep-last, --max-size): unbounded by default;
+ * the Bounds row's checks and spins are what the daemon is asked for, and they come back as
+ * they were set. */
+static void
+test_record_bounds (void)
+{
+  SlWindow *window = sl_window_new (app);
+  g_autoptr (SlRecordSettings) s = target_settings ("exit", "bounds.sqlite");
+  SlRecordDialog *dialog;
+
+  gtk_window_present (GTK_WINDOW (window));
+  dialog = sl_window_show_record_dialog (window);
+  {
+    g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+    g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
+    g_assert_cmpfloat (got->keep_last_s, ==, 0);
+    g_assert_cmpuint (got->max_size, ==, 0);
+    g_assert_null (request_value (msg, "keep_last_ms"));
+    g_assert_null (request_value (msg, "max_size"));
+  }
+  for (guint k = 1; k < 4; k++)
+    {
+      s->keep_last_s = (k & 1) != 0 ? 45 : 0;
+      s->max_size = (k & 2) != 0 ? (guint64) 512 << 20 : 0;
+      sl_record_dialog_set_settings (dialog, s);
+      g_autoptr (SlRecordSettings) got = sl_record_dialog_get_settings (dialog);
+      g_autoptr (GPtrArray) msg = sl_record_request (got, SL_TARGET_PATH, FALSE);
+      g_assert_cmpfloat (got->keep_last_s, ==, s->keep_last_s);
+      g_assert_cmpuint (got->max_size, ==, s->max_size);
+      g_assert_cmpstr (request_value (msg, "keep_last_ms"), ==, (k & 1) != 0 ? "45000" : NULL);
+      g_assert_cmpstr (request_value (msg, "max_size"), ==, (k & 2) != 0 ? "536870912" : NULL);
+    }
+  sl_test_iterate_for (100);
+  sl_test_screenshot (GTK_WIDGET (dialog), "record-dialog-bounds");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+  sl_test_iterate_for (50);
+}
+
 static gboolean
 has_tables (gpointer data)
 {
@@ -2616,6 +2655,7 @@ main (int    argc,
   g_test_add_func ("/ui-app/record/bad-input", test_record_bad_input);
   g_test_add_func ("/ui-app/record/capture-end", test_record_capture_end);
   g_test_add_func ("/ui-app/record/memory-options", test_record_memory_options);
+  g_test_add_func ("/ui-app/record/bounds", test_record_bounds);
   g_test_add_func ("/ui-app/record/live", test_record_live);
   g_test_add_func ("/ui-app/record/stop-question", test_record_stop_question);
   g_test_add_func ("/ui-app/record/daemon-dies", test_record_daemon_dies);
