@@ -336,7 +336,9 @@ _sl_reader_gpu_for (SlReader *r,
   if (i >= 0)
     return i;
 
-  SlGpu gpu = { 0 };
+  SlGpu gpu;
+  /* padding too (after the ids): the model cache stores the table as bytes */
+  memset (&gpu, 0, sizeof gpu);
   g_autofree char *name = g_strdup_printf ("GPU %u", device_id);
   gpu.device_id = device_id;
   gpu.name = _sl_trace_intern (r->trace, name, -1);
