@@ -527,6 +527,59 @@ test_nothing_new (void)
   grower_close (&g);
 }
 
+/* What a test does to the growing file once step `k`'s rows are in, before the load or append
+ * (`prev`: the trace to append to, NULL at step 0); FALSE when that append is to load the file
+ * whole instead. */
+typedef gboolean (*StepHook) (Grower *g, guint k, SlTrace *prev, gpointer data);
+
+/* The trace `source` (under traces/) grown into `name` in `n` steps, loaded live after the
+ * first and appended to after each, every result a fresh load's; returns the last one. */
+static SlTrace *
+grow_and_append (const char *source,
+                 const char *name,
+                 guint       n,
+                 StepHook    hook,
+                 gpointer    data)
+{
+  g_autofree char *from = sl_test_trace_path (source);
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+  Grower g = { 0 };
+  SlTrace *trace = NULL;
+
+  grower_open (&g, from, path);
+  for (guint k = 0; k < n; k++)
+    {
+      grower_step (&g, k, n);
+      gboolean goes_on = hook (&g, k, trace, data);
+      g_autoptr (SlTrace) next = trace == NULL
+                                 ? sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
+                                                  NULL, NULL)
+                                 : append (trace, goes_on);
+      g_assert_nonnull (next);
+      g_autoptr (SlTrace) fresh = load_fresh (path);
+      sl_test_assert_equivalent (next, fresh);
+      g_clear_pointer (&trace, sl_trace_unref);
+      trace = g_steal_pointer (&next);
+    }
+  grower_close (&g);
+  return trace;
+}
+
+/* (test_sched) at step 3, the first switch of the busiest thread again, after its later ones */
+static gboolean
+late_switch (Grower  *g,
+             guint    k,
+             SlTrace *prev G_GNUC_UNUSED,
+             gpointer data G_GNUC_UNUSED)
+{
+  if (k != 3)
+    return TRUE;
+  exec (g->db, "INSERT INTO SCHED_EVENTS SELECT * FROM SCHED_EVENTS WHERE rowid = (SELECT "
+               "min(rowid) FROM SCHED_EVENTS WHERE globalTid = (SELECT globalTid FROM "
+               "SCHED_EVENTS GROUP BY globalTid ORDER BY count(*) DESC LIMIT 1))");
+  return FALSE;
+}
+
 /* Thread states go on from where each thread was left: an append reads only the context
  * switches committed since, and its states are a fresh load's at every step (the states that
  * run to the table's last time included); a switch committed after later ones of its thread
@@ -534,40 +587,37 @@ test_nothing_new (void)
 static void
 test_sched (void)
 {
-  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2023.3-t4-openmp.sqlite");
-  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "sched.sqlite", NULL);
-  Grower g = { 0 };
-  const guint n = 6;
-
-  grower_open (&g, source, path);
-  grower_step (&g, 0, n);
-  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL,
-                                             NULL);
-  g_assert_nonnull (trace);
+  g_autoptr (SlTrace) trace = grow_and_append ("nsys/nsys-2023.3-t4-openmp.sqlite",
+                                               "sched.sqlite", 6, late_switch, NULL);
   guint64 states = 0;
-  for (guint k = 1; k < n; k++)
-    {
-      gboolean late = k == 3;
-      if (late)
-        {
-          /* the first switch of the busiest thread, again, after its later ones */
-          exec (g.db, "INSERT INTO SCHED_EVENTS SELECT * FROM SCHED_EVENTS WHERE rowid = (SELECT "
-                      "min(rowid) FROM SCHED_EVENTS WHERE globalTid = (SELECT globalTid FROM "
-                      "SCHED_EVENTS GROUP BY globalTid ORDER BY count(*) DESC LIMIT 1))");
-        }
-      grower_step (&g, k, n);
-      g_autoptr (SlTrace) next = append (trace, !late);
-      g_autoptr (SlTrace) fresh = load_fresh (path);
-      sl_test_assert_equivalent (next, fresh);
-      states = 0;
-      for (guint i = 0; i < sl_trace_get_n_lanes (next); i++)
-        if (sl_trace_get_lane (next, i)->kind == SL_LANE_SCHED)
-          states += sl_trace_get_lane (next, i)->n_events;
-      g_clear_pointer (&trace, sl_trace_unref);
-      trace = g_steal_pointer (&next);
-    }
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    if (sl_trace_get_lane (trace, i)->kind == SL_LANE_SCHED)
+      states += sl_trace_get_lane (trace, i)->n_events;
   g_assert_cmpuint (states, >, 1000);
-  grower_close (&g);
+}
+
+/* (test_osrt_chains) the chains of the calls committed so far, by id; counts the steps whose
+ * trace to append to has more chains than the one before */
+static gboolean
+chains_with_calls (Grower  *g,
+                   guint    k,
+                   SlTrace *prev,
+                   gpointer data)
+{
+  guint *counts = data;   /* steps that grew, chains of the last trace seen */
+
+  if (k == 0)
+    exec (g->db, "DELETE FROM main.OSRT_CALLCHAINS");
+  exec (g->db, "INSERT INTO main.OSRT_CALLCHAINS SELECT * FROM src.OSRT_CALLCHAINS WHERE id > "
+               "(SELECT coalesce(max(id), 0) FROM main.OSRT_CALLCHAINS) AND id <= (SELECT "
+               "coalesce(max(callchainId), 0) FROM main.OSRT_API)");
+  if (prev != NULL)
+    {
+      counts[0] += counts[1] > 0 && prev->osrt_chains->len > counts[1];
+      counts[1] = prev->osrt_chains->len;
+    }
+  return TRUE;
 }
 
 /* OS calls' backtraces are read as they are committed, by id (the daemon writes a chain with
@@ -576,37 +626,29 @@ test_sched (void)
 static void
 test_osrt_chains (void)
 {
-  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2021-osrt.sqlite");
-  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "osrt-chains.sqlite", NULL);
-  Grower g = { 0 };
-  const guint n = 5;
-  g_autoptr (SlTrace) trace = NULL;
-  guint grew = 0;
+  guint counts[2] = { 0, 0 };
+  g_autoptr (SlTrace) trace = grow_and_append ("nsys/nsys-2021-osrt.sqlite", "osrt-chains.sqlite",
+                                               6, chains_with_calls, counts);
 
-  grower_open (&g, source, path);
-  exec (g.db, "DELETE FROM main.OSRT_CALLCHAINS");
-  for (guint k = 0; k < n; k++)
-    {
-      grower_step (&g, k, n);
-      exec (g.db, "INSERT INTO main.OSRT_CALLCHAINS SELECT * FROM src.OSRT_CALLCHAINS WHERE id > "
-                  "(SELECT coalesce(max(id), 0) FROM main.OSRT_CALLCHAINS) AND id <= (SELECT "
-                  "coalesce(max(callchainId), 0) FROM main.OSRT_API)");
-      g_autoptr (SlTrace) next = trace == NULL
-                                 ? sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
-                                                  NULL, NULL)
-                                 : append (trace, TRUE);
-      g_assert_nonnull (next);
-      g_autoptr (SlTrace) fresh = load_fresh (path);
-      sl_test_assert_equivalent (next, fresh);
-      if (trace != NULL && next->osrt_chains->len > trace->osrt_chains->len
-          && trace->osrt_chains->len > 0)
-        grew++;
-      g_clear_pointer (&trace, sl_trace_unref);
-      trace = g_steal_pointer (&next);
-    }
-  g_assert_cmpuint (grew, >, 0);
+  g_assert_cmpuint (counts[0], >, 0);
   g_assert_cmpuint (trace->osrt_chains->len, ==, 1690);
-  grower_close (&g);
+}
+
+/* (test_keep_last) at step 2, what a prune does: the CUDA calls of the first half of the rows
+ * deleted (not the first one), the window's new start written */
+static gboolean
+prune (Grower  *g,
+       guint    k,
+       SlTrace *prev G_GNUC_UNUSED,
+       gpointer data G_GNUC_UNUSED)
+{
+  if (k != 2)
+    return TRUE;
+  exec (g->db, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid > (SELECT min(rowid) FROM "
+               "CUPTI_ACTIVITY_KIND_RUNTIME) AND rowid < (SELECT max(rowid) / 2 FROM "
+               "CUPTI_ACTIVITY_KIND_RUNTIME)");
+  exec (g->db, "INSERT INTO META_DATA_CAPTURE (name, value) VALUES ('KEEP_LAST_FROM', '1000')");
+  return FALSE;
 }
 
 /* A flight recorder (record --keep-last) deletes the events that ended before its window's new
@@ -615,36 +657,9 @@ test_osrt_chains (void)
 static void
 test_keep_last (void)
 {
-  g_autofree char *source = sl_test_trace_path ("nsys/nsys-2023.3-t4-openmp.sqlite");
-  g_autofree char *path = g_build_filename (sl_test_tmpdir (), "keep-last.sqlite", NULL);
-  Grower g = { 0 };
-  const guint n = 4;
-
-  grower_open (&g, source, path);
-  grower_step (&g, 0, n);
-  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL,
-                                             NULL);
+  g_autoptr (SlTrace) trace = grow_and_append ("nsys/nsys-2023.3-t4-openmp.sqlite",
+                                               "keep-last.sqlite", 4, prune, NULL);
   g_assert_nonnull (trace);
-  for (guint k = 1; k < n; k++)
-    {
-      gboolean cut = k == 2;
-      grower_step (&g, k, n);
-      if (cut)
-        {
-          /* the CUDA calls of the first half of the rows (not the first one), as a prune does */
-          exec (g.db, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid > (SELECT min(rowid) "
-                      "FROM CUPTI_ACTIVITY_KIND_RUNTIME) AND rowid < (SELECT max(rowid) / 2 FROM "
-                      "CUPTI_ACTIVITY_KIND_RUNTIME)");
-          exec (g.db, "INSERT INTO META_DATA_CAPTURE (name, value) VALUES ('KEEP_LAST_FROM', "
-                      "'1000')");
-        }
-      g_autoptr (SlTrace) next = append (trace, !cut);
-      g_autoptr (SlTrace) fresh = load_fresh (path);
-      sl_test_assert_equivalent (next, fresh);
-      g_clear_pointer (&trace, sl_trace_unref);
-      trace = g_steal_pointer (&next);
-    }
-  grower_close (&g);
 }
 
 /* A cancelled append fails, and leaves the trace it continues as it was. */
