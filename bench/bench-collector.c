@@ -1,8 +1,8 @@
 /* bench-collector.c: what recording costs the recorded program, and how fast the daemon's writer
  * takes records, each against a baseline measured in the same run.
  *
- * Usage: bench-collector SIGHTLINE BENCH-TARGET [N | sched | sampling]
- *        (sched: part 4 only; sampling: part 2 only)
+ * Usage: bench-collector SIGHTLINE BENCH-TARGET [N | sched | sampling | daemon [SECONDS [RATE]]]
+ *        (sched: part 4 only; sampling: part 2 only; daemon: part 5 only, never in a full run)
  *
  * Parts 1 and 2 record with --sched off: part 4 measures scheduling.
  *
@@ -22,6 +22,13 @@
  *     the kernel writing the same records), runs interleaved, medians of 15 → the cost in % of
  *     the wall time against --sched off (target: ≤ 1 %), of its CPU time, the daemon's CPU
  *     time, and the switches recorded.
+ *  5. The daemon under load (`daemon`): a program making RATE OS runtime events a second
+ *     (default 100 000: one-byte writes recorded with --osrt-threshold 0) for SECONDS (default
+ *     180) under `sightline record -s none -t osrt --sched off`, with a daemon of its own (a
+ *     runtime directory of its own); every 10 s the daemon's CPU share over those 10 s (a
+ *     fraction of one core) and its resident memory; at the end the slope of the resident memory
+ *     (least squares over the points after the first minute), MB a minute, and what an hour
+ *     would reach at that slope (target: under one core, under 200 MB).
  *
  * Not a test: prints, asserts nothing.
  */
@@ -31,6 +38,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sl-trace-writer.h"
@@ -393,14 +404,181 @@ bench_ingest (void)
   g_unlink (base);
 }
 
+/* The pid of the daemon listening in `run_dir` (SO_PEERCRED of a connection), 0 if none. */
+static pid_t
+daemon_in (const char *run_dir)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  struct ucred cred = { 0 };
+  socklen_t len = sizeof cred;
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/sightlined.sock", run_dir);
+  if (fd < 0)
+    return 0;
+  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0
+      || getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+    cred.pid = 0;
+  close (fd);
+  return cred.pid;
+}
+
+/* CPU seconds of process `pid` (all its threads) and its resident memory in MB; false when it
+ * is gone. */
+static gboolean
+process_usage (pid_t   pid,
+               double *cpu_s,
+               double *rss_mb)
+{
+  g_autofree char *stat_path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *status_path = g_strdup_printf ("/proc/%d/status", (int) pid);
+  g_autofree char *stat = NULL, *status = NULL;
+  unsigned long long ut, st;
+  const char *p;
+
+  if (!g_file_get_contents (stat_path, &stat, NULL, NULL)
+      || !g_file_get_contents (status_path, &status, NULL, NULL)
+      || (p = strrchr (stat, ')')) == NULL
+      || sscanf (p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2
+      || (p = strstr (status, "VmRSS:")) == NULL)
+    return FALSE;
+  *cpu_s = (double) (ut + st) / (double) sysconf (_SC_CLK_TCK);
+  *rss_mb = g_ascii_strtod (p + 6, NULL) / 1024.0; /* kB */
+  return TRUE;
+}
+
+#define DAEMON_MAX_POINTS 4096
+
+static void
+bench_daemon (const char *sightline,
+              const char *target,
+              const char *seconds,
+              const char *rate)
+{
+  g_autofree char *trace = g_build_filename (g_get_tmp_dir (), "bench-collector-daemon.sqlite",
+                                             NULL);
+  g_autofree char *run_dir = g_build_filename (g_get_tmp_dir (), "bench-collector-daemon-run",
+                                               NULL);
+  const char *argv[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "-t", "osrt",
+                         "--osrt-threshold", "0", "--sched", "off", "--", target, "events", rate,
+                         seconds, NULL };
+  g_autoptr (GError) error = NULL;
+  GPid child;
+  int status = 0;
+  double secs = g_ascii_strtod (seconds, NULL);
+
+  g_print ("5. The daemon under load: %s events/s for %s s (OS runtime writes, "
+           "--osrt-threshold 0), its CPU share and resident memory every 10 s\n", rate, seconds);
+  /* a daemon of its own: started fresh by this recording, and nobody else's records in it */
+  g_mkdir_with_parents (run_dir, 0700);
+  if (g_chmod (run_dir, 0700) != 0)
+    g_printerr ("bench-collector: cannot make %s private\n", run_dir);
+  pid_t old = daemon_in (run_dir);
+  if (old > 0)
+    kill (old, SIGTERM);
+  char **env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", run_dir, TRUE);
+  if (!g_spawn_async (NULL, (char **) argv, env,
+                      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
+                        | G_SPAWN_STDERR_TO_DEV_NULL,
+                      NULL, NULL, &child, &error))
+    {
+      g_printerr ("bench-collector: %s\n", error->message);
+      g_strfreev (env);
+      return;
+    }
+  g_strfreev (env);
+  pid_t daemon = 0;
+  for (int i = 0; i < 100 && daemon <= 0; i++)
+    {
+      g_usleep (50000);
+      daemon = daemon_in (run_dir);
+    }
+  if (daemon <= 0)
+    {
+      g_printerr ("bench-collector: no daemon answered in %s\n", run_dir);
+      waitpid (child, &status, 0);
+      return;
+    }
+  static double pt[DAEMON_MAX_POINTS], pr[DAEMON_MAX_POINTS];
+  int n = 0;
+  double cpu0, rss, peak = 0;
+  gint64 t0 = g_get_monotonic_time ();
+  if (!process_usage (daemon, &cpu0, &rss))
+    return;
+  double last_cpu = cpu0, last_t = 0, max_share = 0;
+  g_print ("      time   CPU share (10 s)   RSS\n");
+  while (waitpid (child, &status, WNOHANG) == 0)
+    {
+      g_usleep (G_USEC_PER_SEC / 10);
+      double t = (double) (g_get_monotonic_time () - t0) / 1e6, cpu;
+      if (t - last_t < 10)
+        continue;
+      if (!process_usage (daemon, &cpu, &rss))
+        break;
+      double share = (cpu - last_cpu) / (t - last_t);
+      g_print ("   %6.0f s   %6.3f core       %7.1f MB\n", t, share, rss);
+      if (n < DAEMON_MAX_POINTS && t <= secs)
+        {
+          pt[n] = t;
+          pr[n++] = rss;
+        }
+      max_share = MAX (max_share, share);
+      peak = MAX (peak, rss);
+      last_t = t;
+      last_cpu = cpu;
+    }
+  waitpid (child, &status, 0);
+  double t_end = (double) (g_get_monotonic_time () - t0) / 1e6, cpu_end = last_cpu;
+  if (process_usage (daemon, &cpu_end, &rss))
+    peak = MAX (peak, rss);
+  /* least squares over the points after the first minute (start-up: caches filling) */
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (pt[i] > 60 || n - i <= 3)
+      {
+        sx += pt[i];
+        sy += pr[i];
+        sxx += pt[i] * pt[i];
+        sxy += pt[i] * pr[i];
+        m++;
+      }
+  double slope = m >= 2 && m * sxx - sx * sx > 0 ? (m * sxy - sx * sy) / (m * sxx - sx * sx) : 0;
+  gint64 rows = 0;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_open_v2 (trace, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
+      && sqlite3_prepare_v2 (db, "SELECT count(*) FROM OSRT_API", -1, &st, NULL) == SQLITE_OK
+      && sqlite3_step (st) == SQLITE_ROW)
+    rows = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  g_print ("   %" G_GINT64_FORMAT " OS runtime rows written (%.0f a second of the %s asked); "
+           "daemon CPU %.1f s over %.0f s: %.3f core on average, %.3f at most over 10 s "
+           "(target < 1)\n",
+           rows, secs > 0 ? (double) rows / secs : 0, rate, cpu_end - cpu0, t_end,
+           (cpu_end - cpu0) / t_end, max_share);
+  g_print ("   RSS: %.1f MB at most, slope %+.2f MB a minute (over %d points after the first "
+           "minute) -> %.0f MB after an hour at that slope (target < 200)\n",
+           peak, slope * 60, m, n > 0 ? pr[n - 1] + slope * (3600 - pt[n - 1]) : 0);
+  kill (daemon, SIGTERM);
+  g_unlink (trace);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   if (argc < 3)
     {
-      g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [N]\n", argv[0]);
+      g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [N | sched | sampling | daemon [SECONDS "
+                  "[RATE]]]\n", argv[0]);
       return 2;
+    }
+  if (argc > 3 && strcmp (argv[3], "daemon") == 0)
+    {
+      bench_daemon (argv[1], argv[2], argc > 4 ? argv[4] : "180", argc > 5 ? argv[5] : "100000");
+      return 0;
     }
   if (argc > 3 && strcmp (argv[3], "sched") == 0)
     {

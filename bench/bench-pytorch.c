@@ -11,6 +11,18 @@
  * `-s none` runs of the same rounds (target: ≤ 3 %).  Also prints the samples recorded and their
  * mean depth, so a cheap run that records nothing shows, and the daemon's CPU time per sample
  * (its whole run's CPU time, less the median of the `-s none` runs', over the run's samples).
+ * The issue's measure is the last lines: per round, the ratio of each run to the `-s none` run of
+ * the same round (a shared machine's load changes between rounds more than within one), median
+ * over the rounds, by CPU time of the program's process tree (python and its DataLoader workers,
+ * the loop only), by that plus the daemon's CPU time in the loop, and by wall time.
+ * Each run also has the sampler's own account (SIGHTLINE_SAMPLE_STATS=1: the time its signal
+ * handler took, from the clock around it, against each process's CPU time): a share measured
+ * within one run, which a loaded machine blurs far less than the ratio of two runs' CPU times
+ * (on a 2-core VM with others building, those scattered +-20 % from round to round).
+ * BENCH_PYTORCH_PERF=0 leaves perf out (a third less time for more rounds).
+ * BENCH_PYTORCH_CONCURRENT=1 runs the runs of a round at once, each with a daemon of its own:
+ * on a machine that others load, each round's runs then meet the same load, and the per-round
+ * ratios scatter less than one run after another (they compete with each other too, alike).
  * Needs python3 with torch and numpy
  * (Debian's python3-torch: bench/setup-pytorch.sh); without them it says so and exits 0.
  *
@@ -44,91 +56,170 @@ static const char *const mode_names[N_MODES] = { "none", "1 kHz", "other", "perf
 /* CPU seconds (user + system) `pid` has used, -1 when it is gone. */
 static double process_cpu (pid_t pid);
 
-/* The loop time the script printed ("loop SECONDS"), -1 on failure; its CPU time ("cpu
- * SECONDS", the process and its workers) in *cpu; the CPU time daemon `daemon` (0: none) used
- * between the script's "start" and "loop" lines in *daemon_loop (-1 when not known): the
- * daemon's share of the machine while the loop ran, without the imports before it nor the end
- * of the trace after it. */
-static double
-run_loop (const char *const *argv,
-          char              **envp,
-          pid_t               daemon,
-          double             *cpu,
-          double             *daemon_loop,
-          gint64              window[2])
+/* One run of the script under a recorder, as it goes. */
+typedef struct
 {
-  double loop = -1, d_start = -1, d_end = -1;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GString) out = g_string_new (NULL), err = g_string_new (NULL);
-  GPid child;
-  int fds[2], status = 0;
+  const char *const *argv;
+  char             **envp;
+  pid_t              daemon; /* 0: none to watch */
+  GPid               child;
+  int                fds[2];
+  GString           *out, *err;
+  double             d_start, d_end;
+  /* what it gave: the loop time the script printed ("loop SECONDS", -1 on failure); its CPU
+   * time ("cpu SECONDS", the process and its workers); the CPU time the daemon used between the
+   * script's "start" and "loop" lines (-1 when not known): the daemon's share of the machine
+   * while the loop ran, without the imports before it nor the end of the trace after it; the
+   * loop's window ("window NS NS") */
+  double             loop, cpu, daemon_loop;
+  gint64             window[2];
+  /* the sampler's own account (SIGHTLINE_SAMPLE_STATS=1), summed over the processes: signals,
+   * time in the handler and in its Python part, the processes' whole CPU time, in µs */
+  double             signals, handler_us, python_us, stats_cpu_us;
+  /* over the loop: the main process's account between its "start" and "loop" (the script's
+   * "sampler" line) and its workers' whole one (they live in the loop); -1: none */
+  double             loop_signals, loop_handler_us, loop_python_us;
+} Run;
 
-  *cpu = *daemon_loop = -1;
-  window[0] = window[1] = 0;
-  if (!g_spawn_async_with_pipes (NULL, (char **) argv, envp,
+static gboolean
+run_start (Run *r)
+{
+  g_autoptr (GError) error = NULL;
+
+  r->loop = r->cpu = r->daemon_loop = r->d_start = r->d_end = -1;
+  r->window[0] = r->window[1] = 0;
+  r->fds[0] = r->fds[1] = -1;
+  r->out = g_string_new (NULL);
+  r->err = g_string_new (NULL);
+  if (!g_spawn_async_with_pipes (NULL, (char **) r->argv, r->envp,
                                  G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-                                 &child, NULL, &fds[0], &fds[1], &error))
+                                 &r->child, NULL, &r->fds[0], &r->fds[1], &error))
     {
       g_printerr ("bench-pytorch: %s\n", error->message);
-      return -1;
+      r->child = 0;
+      return FALSE;
     }
-  /* stdout line by line as it comes, stderr kept for a failure's message */
-  for (int open_fds = 2; open_fds > 0;)
+  return TRUE;
+}
+
+/* Runs started with run_start() to their end, their stdout read line by line as it comes (the
+ * daemons' CPU time read at "start" and "loop"), stderr kept for a failure's message. */
+static void
+run_finish (Run *runs,
+            int  n)
+{
+  for (;;)
     {
-      struct pollfd p[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
-      if (poll (p, 2, -1) < 0)
+      struct pollfd p[2 * N_MODES];
+      int open_fds = 0;
+      for (int i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++)
+          {
+            p[2 * i + k] = (struct pollfd){ runs[i].fds[k], POLLIN, 0 };
+            open_fds += runs[i].fds[k] >= 0;
+          }
+      if (open_fds == 0 || poll (p, (nfds_t) (2 * n), -1) < 0)
         break;
-      for (int k = 0; k < 2; k++)
+      for (int i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++)
+          {
+            Run *r = &runs[i];
+            char buf[4096];
+            ssize_t got;
+            if (r->fds[k] < 0 || (p[2 * i + k].revents & (POLLIN | POLLHUP | POLLERR)) == 0)
+              continue;
+            got = read (r->fds[k], buf, sizeof buf);
+            if (got <= 0)
+              {
+                close (r->fds[k]);
+                r->fds[k] = -1;
+                continue;
+              }
+            if (k == 1)
+              {
+                g_string_append_len (r->err, buf, got);
+                continue;
+              }
+            gsize before = r->out->len;
+            g_string_append_len (r->out, buf, got);
+            /* lines completed by this read */
+            for (const char *l = r->out->str + before; (l = strchr (l, '\n')) != NULL; l++)
+              {
+                const char *line = l;
+                while (line > r->out->str && line[-1] != '\n')
+                  line--;
+                if (g_str_has_prefix (line, "start\n") && r->daemon > 0)
+                  r->d_start = process_cpu (r->daemon);
+                else if (g_str_has_prefix (line, "loop ") && r->daemon > 0)
+                  r->d_end = process_cpu (r->daemon);
+              }
+          }
+    }
+  for (int i = 0; i < n; i++)
+    {
+      Run *r = &runs[i];
+      int status = 0;
+      if (r->child == 0)
+        continue;
+      waitpid (r->child, &status, 0);
+      g_spawn_close_pid (r->child);
+      g_auto (GStrv) lines = g_strsplit (r->out->str, "\n", -1);
+      for (char **l = lines; *l != NULL; l++)
+        if (g_str_has_prefix (*l, "loop "))
+          r->loop = g_ascii_strtod (*l + 5, NULL);
+        else if (g_str_has_prefix (*l, "cpu "))
+          r->cpu = g_ascii_strtod (*l + 4, NULL);
+        else if (g_str_has_prefix (*l, "window "))
+          sscanf (*l + 7, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, &r->window[0], &r->window[1]);
+      if (r->d_start >= 0 && r->d_end >= r->d_start)
+        r->daemon_loop = r->d_end - r->d_start;
+      r->signals = r->handler_us = r->python_us = r->stats_cpu_us = 0;
+      r->loop_signals = r->loop_handler_us = r->loop_python_us = -1;
+      int main_pid = -1;
+      for (char **l = lines; *l != NULL; l++)
         {
-          char buf[4096];
-          ssize_t n;
-          if (fds[k] < 0 || (p[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0)
-            continue;
-          n = read (fds[k], buf, sizeof buf);
-          if (n <= 0)
+          unsigned long long sg, h, py;
+          if (sscanf (*l, "sampler %d %llu %llu %llu", &main_pid, &sg, &h, &py) == 4)
             {
-              close (fds[k]);
-              fds[k] = -1;
-              open_fds--;
-              continue;
-            }
-          if (k == 1)
-            {
-              g_string_append_len (err, buf, n);
-              continue;
-            }
-          gsize before = out->len;
-          g_string_append_len (out, buf, n);
-          /* lines completed by this read */
-          for (const char *l = out->str + before; (l = strchr (l, '\n')) != NULL; l++)
-            {
-              const char *line = l;
-              while (line > out->str && line[-1] != '\n')
-                line--;
-              if (g_str_has_prefix (line, "start\n") && daemon > 0)
-                d_start = process_cpu (daemon);
-              else if (g_str_has_prefix (line, "loop ") && daemon > 0)
-                d_end = process_cpu (daemon);
+              r->loop_signals = (double) sg;
+              r->loop_handler_us = (double) h;
+              r->loop_python_us = (double) py;
             }
         }
+      g_auto (GStrv) err_lines = g_strsplit (r->err->str, "\n", -1);
+      for (char **l = err_lines; *l != NULL; l++)
+        {
+          unsigned long long sg, h, py, c;
+          int pid;
+          const char *at = strstr (*l, "sightline-sample-stats: ");
+          if (at != NULL
+              && sscanf (at, "sightline-sample-stats: pid %d signals %llu handler_us %llu "
+                             "python_us %llu cpu_us %llu", &pid, &sg, &h, &py, &c) == 5)
+            {
+              r->signals += (double) sg;
+              r->handler_us += (double) h;
+              r->python_us += (double) py;
+              r->stats_cpu_us += (double) c;
+              if (pid != main_pid && r->loop_signals >= 0)
+                {
+                  r->loop_signals += (double) sg;
+                  r->loop_handler_us += (double) h;
+                  r->loop_python_us += (double) py;
+                }
+            }
+        }
+      if (r->loop <= 0)
+        {
+          r->loop = -1;
+          g_printerr ("bench-pytorch: %s gave no loop time (status %d, stderr: %s)\n",
+                      r->argv[0], status, r->err->str);
+        }
     }
-  waitpid (child, &status, 0);
-  g_spawn_close_pid (child);
-  g_auto (GStrv) lines = g_strsplit (out->str, "\n", -1);
-  for (char **l = lines; *l != NULL; l++)
-    if (g_str_has_prefix (*l, "loop "))
-      loop = g_ascii_strtod (*l + 5, NULL);
-    else if (g_str_has_prefix (*l, "cpu "))
-      *cpu = g_ascii_strtod (*l + 4, NULL);
-    else if (g_str_has_prefix (*l, "window "))
-      sscanf (*l + 7, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, &window[0], &window[1]);
-  if (d_start >= 0 && d_end >= d_start)
-    *daemon_loop = d_end - d_start;
-  if (loop > 0)
-    return loop;
-  g_printerr ("bench-pytorch: %s gave no loop time (status %d, stderr: %s)\n", argv[0], status,
-              err->str);
-  return -1;
+  for (int i = 0; i < n; i++)
+    {
+      g_string_free (runs[i].out, TRUE);
+      g_string_free (runs[i].err, TRUE);
+    }
 }
 
 static int
@@ -263,14 +354,25 @@ main (int   argc,
                "(install Debian's python3-torch: bench/setup-pytorch.sh)\n");
       return 0;
     }
+  /* each run its own trace and, run at once (BENCH_PYTORCH_CONCURRENT=1), its own daemon */
   g_autofree char *trace = g_build_filename (g_get_tmp_dir (), "bench-pytorch.sqlite", NULL);
+  g_autofree char *trace_none = g_build_filename (g_get_tmp_dir (), "bench-pytorch-none.sqlite",
+                                                  NULL);
+  g_autofree char *trace_other = g_build_filename (g_get_tmp_dir (), "bench-pytorch-other.sqlite",
+                                                   NULL);
+  const char *traces[N_MODES] = { trace_none, trace, trace_other, NULL };
   g_autofree char *perf_data = g_build_filename (g_get_tmp_dir (), "bench-pytorch.perf", NULL);
   g_autofree char *perf_path = g_find_program_in_path ("perf");
-  const char *none[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "--",
+  if (g_strcmp0 (g_getenv ("BENCH_PYTORCH_PERF"), "0") == 0)
+    g_clear_pointer (&perf_path, g_free);
+  gboolean concurrent = g_strcmp0 (g_getenv ("BENCH_PYTORCH_CONCURRENT"), "1") == 0;
+  const char *none[] = { sightline, "record", "-f", "-o", trace_none, "-s", "none", "--",
                          python, script, steps, NULL };
   const char *sample[] = { sightline, "record", "-f", "-o", trace, "-s", "1000", "--",
                            python, script, steps, NULL };
-  const char *sample_other[] = { other, "record", "-f", "-o", trace, "-s", "1000", "--",
+  const char *none_here[] = { sightline, "record", "-f", "-o", trace, "-s", "none", "--",
+                              python, script, steps, NULL }; /* to start the -s 1000 daemon */
+  const char *sample_other[] = { other, "record", "-f", "-o", trace_other, "-s", "1000", "--",
                                  python, script, steps, NULL };
   const char *perf[] = { "perf", "record", "-q", "-F", "1000", "-g", "-o", perf_data, "--",
                          python, script, steps, NULL };
@@ -279,59 +381,132 @@ main (int   argc,
    * and the DataLoader's warning about 4 workers on a small machine kept out of the output */
   g_autofree char *run_dir = g_build_filename (g_get_tmp_dir (), "bench-pytorch-run", NULL);
   g_autofree char *run_dir_other = g_strconcat (run_dir, "-other", NULL);
-  char **env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", run_dir, TRUE);
-  env = g_environ_setenv (env, "PYTHONWARNINGS", "ignore", TRUE);
-  char **env_other = g_environ_setenv (g_strdupv (env), "SIGHTLINE_RUNTIME_DIR", run_dir_other,
-                                       TRUE);
-  g_mkdir_with_parents (run_dir, 0700);
-  g_mkdir_with_parents (run_dir_other, 0700);
+  g_autofree char *run_dir_none = g_strconcat (run_dir, "-none", NULL);
+  const char *run_dirs[N_MODES] = { concurrent ? run_dir_none : run_dir, run_dir, run_dir_other,
+                                    NULL };
+  char **envs[N_MODES];
+  char **base_env = g_environ_setenv (g_get_environ (), "PYTHONWARNINGS", "ignore", TRUE);
+  base_env = g_environ_setenv (base_env, "SIGHTLINE_SAMPLE_STATS", "1", TRUE);
+  for (int m = 0; m < N_MODES; m++)
+    {
+      envs[m] = run_dirs[m] != NULL
+                  ? g_environ_setenv (g_strdupv (base_env), "SIGHTLINE_RUNTIME_DIR", run_dirs[m],
+                                      TRUE)
+                  : g_strdupv (base_env);
+      if (run_dirs[m] != NULL)
+        g_mkdir_with_parents (run_dirs[m], 0700);
+    }
+  g_strfreev (base_env);
   double t[N_MODES][MAX_RUNS], c[N_MODES][MAX_RUNS], dc[N_MODES][MAX_RUNS];
   double ns[N_MODES][MAX_RUNS]; /* samples in the run's trace */
   double dl[N_MODES][MAX_RUNS]; /* the daemon's CPU time while the loop ran */
   double nl[N_MODES][MAX_RUNS]; /* samples taken while the loop ran */
+  double hs[N_MODES][MAX_RUNS]; /* the handler's share of the tree's CPU time (its own account) */
   gint64 n_samples = 0;
   double depth = 0;
+  gboolean used[N_MODES];
+  for (int m = 0; m < N_MODES; m++)
+    used[m] = !(m == MODE_PERF && perf_path == NULL) && !(m == MODE_OTHER && other == NULL);
 
   double load[3] = { -1, -1, -1 };
   /* the machine may be shared: its load says how far to trust the wall times */
   getloadavg (load, 3);
-  g_print ("bench-pytorch: %s steps, %d interleaved rounds of -s none / -s 1000%s%s "
-           "(load average %.2f %.2f %.2f)\n", steps, runs, other != NULL ? " / other -s 1000" : "",
+  g_print ("bench-pytorch: %s steps, %d %s rounds of -s none / -s 1000%s%s "
+           "(load average %.2f %.2f %.2f)\n", steps, runs,
+           concurrent ? "concurrent (the runs of a round at once, each its own daemon)"
+                      : "interleaved",
+           other != NULL ? " / other -s 1000" : "",
            perf_path != NULL ? " / perf record -F 1000 -g" : "", load[0], load[1], load[2]);
-  double ignored;
-  /* warm the page cache: the first import of torch reads ~1 GB */
-  gint64 window[2];
-  (void) run_loop (none, env, 0, &c[0][0], &ignored, window);
-  if (other != NULL)
-    (void) run_loop (sample_other, env_other, 0, &c[0][0], &ignored, window); /* its daemon */
-  for (int i = 0; i < runs; i++)
-    for (int m = 0; m < N_MODES; m++)
+  /* warm the page cache (the first import of torch reads ~1 GB) and start each daemon */
+  {
+    Run warm[N_MODES];
+    int n_warm = 0;
+    for (int m = 0; m < MODE_PERF; m++)
+      if (used[m] && (m == MODE_NONE || run_dirs[m] != run_dirs[MODE_NONE]))
+        warm[n_warm++] = (Run){ .argv = m == MODE_OTHER ? sample_other
+                                        : m == MODE_SAMPLE ? none_here : none,
+                                .envp = envs[m] };
+    for (int k = 0; k < n_warm; k++)
       {
-        if ((m == MODE_PERF && perf_path == NULL) || (m == MODE_OTHER && other == NULL))
-          {
-            t[m][i] = c[m][i] = dc[m][i] = -1;
-            continue;
-          }
-        /* the daemon's CPU time over the run: the sampling's cost that is not in the program */
-        pid_t d = m == MODE_PERF ? 0 : daemon_pid (m == MODE_OTHER ? run_dir_other : run_dir);
-        double d0 = process_cpu (d);
-        t[m][i] = run_loop (modes[m], m == MODE_OTHER ? env_other : env, d, &c[m][i], &dl[m][i],
-                            window);
-        double d1 = process_cpu (d);
-        dc[m][i] = d0 >= 0 && d1 >= d0 ? d1 - d0 : -1;
-        ns[m][i] = nl[m][i] = -1;
-        if ((m == MODE_SAMPLE || m == MODE_OTHER) && t[m][i] > 0)
-          {
-            gint64 n = 0, in_loop = 0;
-            double dp = 0;
-            if (trace_samples (trace, window, &n, &dp, &in_loop))
-              ns[m][i] = (double) n, nl[m][i] = (double) in_loop;
-            if (m == MODE_SAMPLE)
-              n_samples = n, depth = dp;
-          }
-        g_print ("   round %d %-6s %.3f s (CPU %.3f s, daemon %.3f s, %.3f s of it in the loop)\n",
-                 i + 1, mode_names[m], t[m][i], c[m][i], dc[m][i], dl[m][i]);
+        run_start (&warm[k]);
+        if (!concurrent)
+          run_finish (&warm[k], 1);
       }
+    if (concurrent)
+      run_finish (warm, n_warm);
+  }
+  for (int i = 0; i < runs; i++)
+    {
+      Run r[N_MODES];
+      double d0[N_MODES];
+      int order[N_MODES], n_run = 0;
+      for (int m = 0; m < N_MODES; m++)
+        {
+          t[m][i] = c[m][i] = dc[m][i] = dl[m][i] = ns[m][i] = nl[m][i] = hs[m][i] = -1;
+          if (used[m])
+            order[n_run++] = m;
+        }
+      /* the daemon's CPU time over the run: the sampling's cost that is not in the program */
+      for (int k = 0; k < n_run; k++)
+        {
+          int m = order[k];
+          pid_t d = run_dirs[m] != NULL ? daemon_pid (run_dirs[m]) : 0;
+          r[k] = (Run){ .argv = modes[m], .envp = envs[m], .daemon = d };
+          if (!concurrent)
+            {
+              d0[k] = process_cpu (d);
+              if (run_start (&r[k]))
+                run_finish (&r[k], 1);
+              double d1 = process_cpu (d);
+              dc[m][i] = d0[k] >= 0 && d1 >= d0[k] ? d1 - d0[k] : -1;
+            }
+        }
+      if (concurrent)
+        {
+          for (int k = 0; k < n_run; k++)
+            d0[k] = process_cpu (r[k].daemon);
+          for (int k = 0; k < n_run; k++)
+            if (!run_start (&r[k]))
+              r[k].child = 0;
+          run_finish (r, n_run);
+          for (int k = 0; k < n_run; k++)
+            {
+              double d1 = process_cpu (r[k].daemon);
+              dc[order[k]][i] = d0[k] >= 0 && d1 >= d0[k] ? d1 - d0[k] : -1;
+            }
+        }
+      for (int k = 0; k < n_run; k++)
+        {
+          int m = order[k];
+          t[m][i] = r[k].loop;
+          c[m][i] = r[k].cpu;
+          dl[m][i] = r[k].daemon_loop;
+          if ((m == MODE_SAMPLE || m == MODE_OTHER) && t[m][i] > 0)
+            {
+              gint64 n = 0, in_loop = 0;
+              double dp = 0;
+              if (trace_samples (traces[m], r[k].window, &n, &dp, &in_loop))
+                ns[m][i] = (double) n, nl[m][i] = (double) in_loop;
+              if (m == MODE_SAMPLE)
+                n_samples = n, depth = dp;
+            }
+          g_print ("   round %d %-6s %.3f s (CPU %.3f s, daemon %.3f s, %.3f s of it in the "
+                   "loop)", i + 1, mode_names[m], t[m][i], c[m][i], dc[m][i], dl[m][i]);
+          if (r[k].signals > 0 && r[k].stats_cpu_us > r[k].handler_us)
+            g_print ("; handler over the whole run %.1f us a signal (Python %.1f), %.2f %% of "
+                     "the rest of the CPU time", r[k].handler_us / r[k].signals,
+                     r[k].python_us / r[k].signals,
+                     100.0 * r[k].handler_us / (r[k].stats_cpu_us - r[k].handler_us));
+          if (r[k].loop_signals > 0 && c[m][i] * 1e6 > r[k].loop_handler_us)
+            {
+              hs[m][i] = r[k].loop_handler_us / (c[m][i] * 1e6 - r[k].loop_handler_us);
+              g_print ("; in the loop %.0f signals, %.1f us each (Python %.1f), %.2f %%",
+                       r[k].loop_signals, r[k].loop_handler_us / r[k].loop_signals,
+                       r[k].loop_python_us / r[k].loop_signals, 100.0 * hs[m][i]);
+            }
+          g_print ("\n");
+        }
+    }
   double base = median (t[MODE_NONE], runs), smp = median (t[MODE_SAMPLE], runs);
   double prf = median (t[MODE_PERF], runs), oth = median (t[MODE_OTHER], runs);
   if (base <= 0 || smp <= 0)
@@ -396,11 +571,48 @@ main (int   argc,
         g_print (", %.0f samples, %.1f us per sample more than -s none", sm, pm * 1e6);
       g_print ("\n");
     }
+  /* per round against the same round's -s none run, median over the rounds */
+  for (int m = MODE_SAMPLE; m <= MODE_OTHER; m++)
+    {
+      double rc[MAX_RUNS], rd[MAX_RUNS], rw[MAX_RUNS];
+      for (int i = 0; i < runs; i++)
+        {
+          gboolean ok = c[m][i] > 0 && c[MODE_NONE][i] > 0;
+          rc[i] = ok ? c[m][i] / c[MODE_NONE][i] : -1;
+          rd[i] = ok && dl[m][i] >= 0 && dl[MODE_NONE][i] >= 0
+                    ? (c[m][i] + dl[m][i]) / (c[MODE_NONE][i] + dl[MODE_NONE][i]) : -1;
+          rw[i] = t[m][i] > 0 && t[MODE_NONE][i] > 0 ? t[m][i] / t[MODE_NONE][i] : -1;
+        }
+      double mc = median (rc, runs), md = median (rd, runs), mw = median (rw, runs);
+      if (mc <= 0)
+        continue;
+      g_print ("   %-5s vs none, median of %d per-round ratios: CPU time of the program's process "
+               "tree %+.2f %% (target <= 3 %%), with the daemon's %+.2f %%, wall %+.2f %%\n",
+               mode_names[m], runs, 100.0 * (mc - 1), md > 0 ? 100.0 * (md - 1) : 0.0 / 0.0,
+               mw > 0 ? 100.0 * (mw - 1) : 0.0 / 0.0);
+      g_print ("   per round, CPU time:");
+      for (int i = 0; i < runs; i++)
+        g_print (" %+.1f", rc[i] > 0 ? 100.0 * (rc[i] - 1) : 0.0 / 0.0);
+      g_print (" %%\n");
+    }
+  for (int m = MODE_SAMPLE; m <= MODE_OTHER; m++)
+    {
+      double hm = median (hs[m], runs);
+      if (hm > 0)
+        g_print ("   %-5s the sampler's own account (SIGHTLINE_SAMPLE_STATS): in the loop its "
+                 "handler took %.2f %% of the rest of the CPU time of the process tree, median "
+                 "of %d runs (the thread's CPU clock around each signal's handler; the kernel's "
+                 "delivery of the signal, the flusher and the daemon not in it)\n",
+                 mode_names[m], 100.0 * hm, runs);
+    }
   getloadavg (load, 3);
   g_print ("   load average at the end: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
-  g_unlink (trace);
+  for (int m = 0; m < N_MODES; m++)
+    {
+      if (traces[m] != NULL)
+        g_unlink (traces[m]);
+      g_strfreev (envs[m]);
+    }
   g_unlink (perf_data);
-  g_strfreev (env);
-  g_strfreev (env_other);
   return 0;
 }

@@ -2,7 +2,11 @@
 # numpy work per item, DataLoader with 4 workers, a small conv net on CPU, a fixed step count).
 # Prints "loop SECONDS" (the training steps' wall time, imports excluded), "cpu SECONDS" (the CPU
 # time of the process and its DataLoader workers over the loop, less sensitive to a loaded
-# machine) and "steps N".
+# machine) and "steps N"; under sightline's sampler with SIGHTLINE_SAMPLE_STATS=1, "sampler PID
+# SIGNALS HANDLER_US PYTHON_US": its own account of this process over the loop (the workers'
+# come on stderr as they exit).
+import ctypes
+import os
 import resource
 import sys
 import time
@@ -52,6 +56,16 @@ def cpu_time():
     return total
 
 
+def sampler_stats():
+    """This process's sampler account (signals, handler µs, Python µs), None without one."""
+    try:
+        fn = ctypes.CDLL(None).sightline_sample_stats
+    except (AttributeError, OSError):
+        return None
+    out = (ctypes.c_uint64 * 3)()
+    return tuple(out) if fn(out) else None
+
+
 def main():
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 60
     torch.manual_seed(0)
@@ -65,6 +79,7 @@ def main():
     w0 = time.monotonic_ns()  # CLOCK_MONOTONIC, the trace's clock
     t0 = time.monotonic()
     c0 = cpu_time()
+    s0 = sampler_stats()
     n = 0
     for x, y in loader:
         opt.zero_grad()
@@ -72,7 +87,10 @@ def main():
         loss.backward()
         opt.step()
         n += 1
+    s1 = sampler_stats()
     print("loop %.6f" % (time.monotonic() - t0), flush=True)
+    if s0 is not None and s1 is not None:
+        print("sampler %d %d %d %d" % ((os.getpid(),) + tuple(b - a for a, b in zip(s0, s1))))
     print("cpu %.6f" % (cpu_time() - c0))
     print("steps %d" % n)
     print("window %d %d" % (w0, time.monotonic_ns()))

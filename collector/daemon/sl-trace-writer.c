@@ -113,6 +113,8 @@ typedef struct
   uint32_t      py_gen;     /* its PYCODE records so far: the same for Python frames (a
                              * worker describes code objects as its samples first meet them) */
   uint64_t      info_time; /* when what they say was true (HELLO or /proc) */
+  int32_t       ppid;      /* its HELLO's parent: a forked child describes no code object its
+                            * parent had (sl-inject-python.c), python_frame() asks the parent */
 } Process;
 
 /* A stack waiting for its symbols: a CPU sample's, an OS runtime call's backtrace (`chain` is
@@ -990,6 +992,19 @@ python_frame (SlTraceWriter *w,
   int line;
   bool found = sl_py_codes_lookup (w->py_codes, pid, addr, sym, file, &line);
 
+  /* a forked child's code objects from before the fork were described by its parent (or the
+   * parent's parent: a worker's worker) */
+  for (int up = 0; !found && up < 4; up++)
+    {
+      int32_t ppid = 0;
+      for (size_t i = 0; i < w->n_procs && ppid == 0; i++)
+        if (w->procs[i].pid == pid)
+          ppid = w->procs[i].ppid;
+      if (ppid <= 0 || ppid == pid)
+        break;
+      pid = ppid;
+      found = sl_py_codes_lookup (w->py_codes, pid, addr, sym, file, &line);
+    }
   snprintf (where, max, "%s:%d", *file, line);
   *mod = where;
   return found;
@@ -2019,6 +2034,7 @@ sl_trace_writer_add (SlTraceWriter      *w,
          * PROCESSES.name is the program's name, as nsys has it; the command line goes into
          * META_DATA_CAPTURE and SL_PROCESS_INFO */
         process_info (w, p, hello->start_ns, hello->ppid, cmd);
+        p->ppid = hello->ppid;
         {
           /* "rank=N" after the command line (sl-wire.h): once a process, and again after an
            * exec, whatever /proc said since */

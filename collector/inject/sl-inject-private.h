@@ -108,6 +108,12 @@ SL_HIDDEN void _sl_flush_now (void);
 SL_HIDDEN void     _sl_python_update (void);
 SL_HIDDEN bool     _sl_python_known (void);
 SL_HIDDEN uint32_t _sl_python_merge (uint64_t *frames, uint32_t n, uint32_t max, bool leaf_exact);
+/* The calling thread's scratch for reading its Python stacks (8 KiB, malloc'd: not in a handler),
+ * made when its sampling starts and freed when it stops. */
+SL_HIDDEN void     _sl_python_thread_start (void);
+SL_HIDDEN void     _sl_python_thread_stop (void);
+/* Opens /proc/self/mem for the reads of this process (again in a forked child); module walks. */
+SL_HIDDEN void     _sl_python_open_mem (void);
 /* Capture ranges (sl-inject-capture.c): configured once from SIGHTLINE_CAPTURE_RANGE,
  * SIGHTLINE_NVTX_CAPTURE and SIGHTLINE_CAPTURE_RANGE_END before anything is recorded.
  * _sl_capture_gated(): the program's threads make no records now (checked by _sl_emit_begin for

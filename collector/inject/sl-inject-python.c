@@ -9,8 +9,10 @@
  * version comes from Py_GetVersion()); another version leaves Python frames out (and counts each
  * stack so left).  SIGHTLINE_PYTHON=off in the program's environment turns the reading off.
  *
- * Reading.  Every read of the interpreter's memory is process_vm_readv() on our own pid: a torn
- * chain (a frame freed under us, a pointer half written) gives EFAULT instead of a crash.  The
+ * Reading.  Every read of the interpreter's memory is a system call on our own memory
+ * (process_vm_readv(), or a pread of /proc/self/mem): a torn chain (a frame freed under us, a
+ * pointer half written) gives EFAULT instead of a crash.  A stack costs a few of them, not one a
+ * frame (SlPyReader: a frame's block brings the frames below it along).  The
  * calling thread's PyThreadState is the one of the interpreter's list whose thread_id is
  * pthread_self() (cached per thread, checked again each time); its cframe->current_frame is the
  * innermost _PyInterpreterFrame, and `previous` leads out, at most SL_PY_MAX_FRAMES deep.
@@ -18,8 +20,9 @@
  * Frames.  A frame goes out as an address with SL_WIRE_PYFRAME_BIT: the code object and the code
  * unit it was at (prev_instr - co_code_adaptive).  The first time this process meets a code object
  * it sends an SL_WIRE_PYCODE (name, file, location table) from the same ring before the stack that
- * uses it; a lock-free table of sent addresses (cleared in a forked child, whose connection has
- * seen nothing) keeps that to once.  The daemon turns the code unit into a line.
+ * uses it; a lock-free table of sent addresses keeps that to once (a forked child keeps its
+ * parent's: the daemon looks a child's code objects up in its parent's).  The daemon turns the
+ * code unit into a line.
  *
  * Merging (as py-spy --native).  3.11+ runs a Python call made from Python in the same C call of
  * _PyEval_EvalFrameDefault; in 3.11 `is_entry` marks the frame a C call began with, from 3.12 a
@@ -30,11 +33,14 @@
 #include "sl-inject-private.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -111,7 +117,12 @@ static struct
   uint32_t win_off, win_len;      /* the code object's bytes read for each frame */
   bool     looked;  /* dlsym said what it knows */
   _Atomic bool unknown; /* a Python this library cannot read: each sample counted */
-  _Atomic pid_t    sent_pid;
+  /* /proc/self/mem of process mem_pid (a forked child's fd is still its parent's memory) */
+  int              mem_fd;
+  _Atomic pid_t    mem_pid;
+  /* this process's pid, on a page a fork gives the child zeroed (MADV_WIPEONFORK): a stack's
+   * reads go to our own pid without a getpid() each (a system call, ~1 µs here); NULL: getpid */
+  _Atomic (pid_t *) pid_page;
   _Atomic uint64_t sent[SL_PY_SENT_SLOTS];
 } P;
 
@@ -211,8 +222,114 @@ _sl_python_known (void)
 /* ---------------------------------------------------------------------------------------------- */
 /* Fault-safe reads                                                                               */
 
+/* What the reads of one stack share.  Each read is a system call (on a loaded 2-core VM
+ * process_vm_readv ~2 µs whatever its size up to 8 KiB, getpid ~1 µs): one read and two getpids
+ * a frame were 40 reads and 70 getpids a signal in a PyTorch training loop, ~3.8 % of its CPU
+ * time at 1 kHz, over the whole budget.  So: one getpid a stack, and a block.  From 3.11 a
+ * thread's frames lie one after another in its data stack, each above the one that called it:
+ * a frame read with the few KiB below it brings the next several along, and a stack of 20 frames
+ * costs 2-4 reads instead of 20; the code objects' windows (names, first line) then go in one
+ * read for up to SL_PY_BATCH frames.  The block is the thread's scratch (_sl_python_thread_start,
+ * when its sampling starts) or, for a thread without one or a read nested in another (a sample
+ * landing in an OS runtime backtrace), SL_PY_SMALL bytes of the stack (no lookback). */
+#define SL_PY_SCRATCH 8192
+#define SL_PY_SMALL   384
+#define SL_PY_BATCH   16
+
+typedef struct
+{
+  pid_t    pid;
+  uint8_t *data;   /* cap bytes; data[0] is the remote address `base` */
+  uint32_t cap;
+  uint32_t lo, hi; /* the bytes of data that were read: [lo, hi) */
+  uint64_t base;
+} SlPyReader;
+
+static __thread uint8_t *tls_scratch __attribute__ ((tls_model ("initial-exec")));
+static __thread _Atomic int tls_scratch_busy __attribute__ ((tls_model ("initial-exec")));
+
+void
+_sl_python_thread_start (void)
+{
+  /* from the heap: pages a non-Python thread never touches cost no memory */
+  if (tls_scratch == NULL)
+    tls_scratch = malloc (SL_PY_SCRATCH);
+}
+
+void
+_sl_python_thread_stop (void)
+{
+  uint8_t *s = tls_scratch;
+
+  if (s == NULL || atomic_load (&tls_scratch_busy))
+    return; /* (busy: this thread is in a stack read it interrupted; left, as a thread's leak) */
+  tls_scratch = NULL;
+  atomic_signal_fence (memory_order_seq_cst); /* a signal from here on takes the small block */
+  free (s);
+}
+
+/* This process's pid, async-signal-safe: from the page, else (first use in a forked child, or
+ * no page) getpid(). */
+static pid_t
+own_pid (void)
+{
+  pid_t *page = atomic_load_explicit (&P.pid_page, memory_order_acquire);
+  pid_t pid = page != NULL ? __atomic_load_n (page, __ATOMIC_RELAXED) : 0;
+
+  if (pid == 0)
+    {
+      pid = getpid ();
+      if (page != NULL)
+        __atomic_store_n (page, pid, __ATOMIC_RELAXED);
+    }
+  return pid;
+}
+
+void
+_sl_python_open_mem (void)
+{
+  pid_t self = getpid ();
+
+  if (atomic_load (&P.pid_page) == NULL && atomic_load (&P.layout) != NULL)
+    {
+      pid_t *page = mmap (NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (page != MAP_FAILED && madvise (page, 4096, MADV_WIPEONFORK) != 0)
+        {
+          munmap (page, 4096); /* (before Linux 4.14) */
+          page = MAP_FAILED;
+        }
+      if (page != MAP_FAILED)
+        atomic_store (&P.pid_page, page);
+    }
+
+  if (atomic_load (&P.layout) == NULL || atomic_load (&P.mem_pid) == self)
+    return;
+  pid_t was = atomic_exchange (&P.mem_pid, 0);
+  if (was != 0)
+    close (P.mem_fd); /* the parent's: ours in this process's table, not the parent's memory */
+  int fd = open ("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  /* out of the way of the program's small numbers */
+  int high = fcntl (fd, F_DUPFD_CLOEXEC, 900);
+  if (high >= 0)
+    {
+      close (fd);
+      fd = high;
+    }
+  P.mem_fd = fd;
+  atomic_store (&P.mem_pid, self);
+}
+
+/* One read.  Through /proc/self/mem where it is open: process_vm_readv pins the pages it reads,
+ * and pinning a page a fork left shared copies it (Linux 5.19+: 7.5 µs a page here instead of
+ * 2.5, and a private copy of memory the program never writes: the names and line tables of the
+ * code objects a DataLoader worker describes again); /proc/self/mem reads without pinning.  A
+ * number the program closed and reused for a file reads past its end at such offsets: then, and
+ * in a child before its own is open, process_vm_readv. */
 static bool
-peek (uint64_t addr,
+peek (pid_t    pid,
+      uint64_t addr,
       void    *buf,
       size_t   len)
 {
@@ -221,7 +338,59 @@ peek (uint64_t addr,
 
   if (addr < 4096)
     return false;
-  return process_vm_readv (getpid (), &local, 1, &remote, 1, 0) == (ssize_t) len;
+  if (atomic_load_explicit (&P.mem_pid, memory_order_acquire) == pid
+      && syscall (SYS_pread64, P.mem_fd, buf, len, (off_t) addr) == (long) len)
+    return true; /* (the system call itself: pread is one the OS runtime tracing interposes) */
+  return process_vm_readv (pid, &local, 1, &remote, 1, 0) == (ssize_t) len;
+}
+
+/* `len` bytes at `addr`, from the block when it holds them, else read into it with up to
+ * cap - len bytes below when `lookback`; NULL when unreadable. */
+static const uint8_t *
+block_read (SlPyReader *r,
+            uint64_t    addr,
+            uint32_t    len,
+            bool        lookback)
+{
+  if (addr >= r->base && addr - r->base >= r->lo && addr - r->base <= r->hi
+      && r->hi - (addr - r->base) >= len)
+    return r->data + (addr - r->base);
+  if (addr < 4096 || len > r->cap || addr + len < addr)
+    return NULL;
+  uint64_t back = lookback ? r->cap - len : 0;
+  if (back > addr - 4096)
+    back = addr - 4096;
+  /* the frame, then what is below it nearest first, a page at a time: an unmapped page ends the
+   * read there and keeps what is nearer (a read never splits inside one page) */
+  struct iovec local[5], remote[5];
+  uint64_t lo = addr - back, cur = addr;
+  int n = 1;
+  local[0] = (struct iovec){ r->data + back, len };
+  remote[0] = (struct iovec){ (void *) (uintptr_t) addr, len };
+  while (cur > lo && n < 5)
+    {
+      uint64_t from = (cur - 1) & ~(uint64_t) 4095;
+      if (from < lo)
+        from = lo;
+      local[n] = (struct iovec){ r->data + (from - lo), (size_t) (cur - from) };
+      remote[n] = (struct iovec){ (void *) (uintptr_t) from, (size_t) (cur - from) };
+      n++;
+      cur = from;
+    }
+  ssize_t got = process_vm_readv (r->pid, local, (unsigned long) n, remote, (unsigned long) n, 0);
+  r->lo = r->hi = 0;
+  if (got < (ssize_t) len)
+    return NULL;
+  r->base = lo;
+  r->lo = (uint32_t) back;
+  r->hi = (uint32_t) back + len;
+  got -= len;
+  for (int i = 1; i < n && got >= (ssize_t) remote[i].iov_len; i++)
+    {
+      got -= (ssize_t) remote[i].iov_len;
+      r->lo = (uint32_t) ((uint64_t) (uintptr_t) remote[i].iov_base - lo);
+    }
+  return r->data + back;
 }
 
 static uint64_t
@@ -234,35 +403,91 @@ u64_at (const uint8_t *buf,
   return v;
 }
 
-/* The calling thread's PyThreadState, 0 when it has none (not a Python thread, not started). */
+/* Two fields of a thread state (`a`, `b`: offsets) read together: the span from the lower to 8
+ * bytes past the higher, at most 200 bytes in every layout. */
+static bool
+tstate_pair (pid_t     pid,
+             uint64_t  ts,
+             uint32_t  a,
+             uint32_t  b,
+             uint64_t *va,
+             uint64_t *vb)
+{
+  uint8_t span[208];
+  uint32_t lo = a < b ? a : b, hi = (a > b ? a : b) + 8;
+
+  if (hi - lo > sizeof span || !peek (pid, ts + lo, span, hi - lo))
+    return false;
+  *va = u64_at (span, a - lo);
+  *vb = u64_at (span, b - lo);
+  return true;
+}
+
+/* The calling thread's PyThreadState, 0 when it has none (not a Python thread, not started):
+ * its interpreters' lists walked (each thread state one read). */
 static uint64_t
-find_tstate (const SlPyLayout *L)
+find_tstate (pid_t             pid,
+             const SlPyLayout *L)
 {
   uint64_t self = (uint64_t) pthread_self (), id = 0;
-
-  if (tls_tstate != 0 && peek (tls_tstate + L->tstate_thread_id, &id, sizeof id) && id == self)
-    return tls_tstate;
-  tls_tstate = 0;
   uint64_t interp = 0;
-  if (!peek (P.runtime + L->runtime_interpreters_head, &interp, sizeof interp))
+
+  if (!peek (pid, P.runtime + L->runtime_interpreters_head, &interp, sizeof interp))
     return 0;
   unsigned budget = SL_PY_MAX_THREADS;
   for (int i = 0; interp != 0 && i < 64; i++)
     {
       uint64_t ts = 0;
-      if (!peek (interp + L->interp_threads_head, &ts, sizeof ts))
+      if (!peek (pid, interp + L->interp_threads_head, &ts, sizeof ts))
         return 0;
       while (ts != 0 && budget-- > 0)
         {
-          if (!peek (ts + L->tstate_thread_id, &id, sizeof id))
+          uint64_t next = 0;
+          if (!tstate_pair (pid, ts, L->tstate_thread_id, L->tstate_next, &id, &next))
             return 0;
           if (id == self)
-            return tls_tstate = ts;
-          if (!peek (ts + L->tstate_next, &ts, sizeof ts))
-            return 0;
+            return ts;
+          ts = next;
         }
-      if (!peek (interp + L->interp_next, &interp, sizeof interp))
+      if (!peek (pid, interp + L->interp_next, &interp, sizeof interp))
         return 0;
+    }
+  return 0;
+}
+
+/* The calling thread's innermost frame in *frame: 1; 0 when the thread has no Python; -1 when its
+ * state could not be read.  The thread state is cached per thread, and one read both checks it
+ * is still ours and gives its current frame (3.11, 3.12: its cframe, one read more). */
+static int
+current_frame (pid_t             pid,
+               const SlPyLayout *L,
+               uint64_t         *frame)
+{
+  uint64_t self = (uint64_t) pthread_self ();
+
+  *frame = 0;
+  for (int attempt = 0; attempt < 2; attempt++)
+    {
+      uint64_t ts = attempt == 0 ? tls_tstate : find_tstate (pid, L), id = 0, ptr = 0;
+      if (ts == 0)
+        {
+          if (attempt == 0)
+            continue;
+          return 0;
+        }
+      if (!tstate_pair (pid, ts, L->tstate_thread_id, L->tstate_cframe, &id, &ptr) || id != self)
+        {
+          tls_tstate = 0;
+          if (attempt == 0)
+            continue;
+          return -1; /* found by the walk, then unreadable or another's: being changed */
+        }
+      tls_tstate = ts;
+      if (L->cframe_current_frame == NONE)
+        *frame = ptr;
+      else if (!peek (pid, ptr + L->cframe_current_frame, frame, sizeof *frame))
+        return -1;
+      return 1;
     }
   return 0;
 }
@@ -279,7 +504,8 @@ typedef struct
 } SlPyStr;
 
 static SlPyStr
-str_at (const SlPyLayout *L,
+str_at (pid_t             pid,
+        const SlPyLayout *L,
         uint64_t          obj,
         size_t            max)
 {
@@ -287,7 +513,7 @@ str_at (const SlPyLayout *L,
   int64_t len;
   uint32_t state;
 
-  if (!peek (obj, head, L->unicode_compact_data))
+  if (!peek (pid, obj, head, L->unicode_compact_data))
     return (SlPyStr) { 0, 1 };
   memcpy (&len, head + L->unicode_length, sizeof len);
   memcpy (&state, head + L->unicode_state, sizeof state);
@@ -300,10 +526,11 @@ str_at (const SlPyLayout *L,
 
 /* The text into dst, NUL-terminated ("?"s where it cannot be read). */
 static void
-str_copy (const SlPyStr *str,
+str_copy (pid_t          pid,
+          const SlPyStr *str,
           char          *dst)
 {
-  if (str->data == 0 || !peek (str->data, dst, str->len))
+  if (str->data == 0 || !peek (pid, str->data, dst, str->len))
     memset (dst, '?', str->len);
   dst[str->len] = '\0';
 }
@@ -311,18 +538,14 @@ str_copy (const SlPyStr *str,
 /* Whether the code object `code` (a key of its address and identity) is sent already in this
  * process; marks it when not (*slot: the mark, to take back when the send fails). */
 static bool
-code_sent (uint64_t           code,
+code_sent (pid_t              self,
+           uint64_t           code,
            _Atomic uint64_t **slot_out)
 {
-  pid_t self = getpid ();
-
-  if (atomic_load_explicit (&P.sent_pid, memory_order_relaxed) != self)
-    {
-      /* first use, or a forked child: its connection has seen none of them */
-      for (size_t i = 0; i < SL_PY_SENT_SLOTS; i++)
-        atomic_store_explicit (&P.sent[i], 0, memory_order_relaxed);
-      atomic_store (&P.sent_pid, self);
-    }
+  /* a forked child keeps what its parent sent marked, and the daemon looks a child's code objects
+   * up in its parent's too: a DataLoader worker described again every code object its samples
+   * met, ~7 reads each, half of the sampler's cost in bench-pytorch's loop */
+  (void) self;
   size_t h = (size_t) (code >> 51) & (SL_PY_SENT_SLOTS - 1);
   for (int k = 0; k < SL_PY_PROBES; k++)
     {
@@ -344,7 +567,8 @@ code_sent (uint64_t           code,
 
 /* 1: sent; 0: could not be (unreadable, ring full); -1: not a code object. */
 static int
-send_code (const SlPyLayout *L,
+send_code (pid_t             pid,
+           const SlPyLayout *L,
            uint64_t          code)
 {
   uint8_t co[256];
@@ -352,16 +576,16 @@ send_code (const SlPyLayout *L,
   int64_t table_len = 0;
   int32_t first = 0;
 
-  if (!peek (code, co, L->code_size))
+  if (!peek (pid, code, co, L->code_size))
     return 0;
   if (u64_at (co, OB_TYPE) != P.code_type)
     return -1;
   memcpy (&first, co + L->code_firstlineno, sizeof first);
-  SlPyStr name = str_at (L, u64_at (co, L->code_qualname), SL_PY_MAX_NAME);
-  SlPyStr file = str_at (L, u64_at (co, L->code_filename), SL_PY_MAX_FILE);
+  SlPyStr name = str_at (pid, L, u64_at (co, L->code_qualname), SL_PY_MAX_NAME);
+  SlPyStr file = str_at (pid, L, u64_at (co, L->code_filename), SL_PY_MAX_FILE);
   uint16_t name_len = name.len, file_len = file.len;
   table = u64_at (co, L->code_linetable);
-  if (!peek (table + L->bytes_size, &table_len, sizeof table_len) || table_len < 0)
+  if (!peek (pid, table + L->bytes_size, &table_len, sizeof table_len) || table_len < 0)
     table_len = 0;
   if (table_len > SL_PY_MAX_TABLE)
     table_len = SL_PY_MAX_TABLE; /* lines past it read as the first line */
@@ -378,10 +602,10 @@ send_code (const SlPyLayout *L,
   rec->version = (uint16_t) L->version;
   rec->pad = 0;
   char *text = (char *) (rec + 1);
-  str_copy (&name, text); /* straight into the record: no copy on the handler's stack */
-  str_copy (&file, text + name_len + 1);
+  str_copy (pid, &name, text); /* straight into the record: no copy on the handler's stack */
+  str_copy (pid, &file, text + name_len + 1);
   uint8_t *t = (uint8_t *) text + name_len + 1 + file_len + 1;
-  if (table_len > 0 && !peek (table + L->bytes_data, t, (size_t) table_len))
+  if (table_len > 0 && !peek (pid, table + L->bytes_data, t, (size_t) table_len))
     table_len = 0;
   rec->table_len = (uint16_t) table_len;
   memset (t + table_len, 0, size - fixed - (uint32_t) table_len);
@@ -399,32 +623,29 @@ enum
 };
 
 /* The calling thread's Python frames, innermost first; READ_TORN or READ_CODE (negative) when
- * they could not be read. */
+ * they could not be read.  Three passes: the frames (through the block), the windows of their
+ * code objects (batched), then each code object sent unless it was. */
 static int
-read_frames (const SlPyLayout *L,
+read_frames (SlPyReader       *r,
+             const SlPyLayout *L,
              uint64_t         *out,
              bool             *entries,
              int               max)
 {
-  uint64_t ts = find_tstate (L), cframe = 0, frame = 0;
-  uint8_t bufs[2][128], win[128];
-  int n = 0, cur = 0;
+  uint64_t frame = 0;
+  int n = 0;
 
-  if (ts == 0)
-    return 0; /* no Python on this thread */
-  if (L->cframe_current_frame == NONE)
+  int c = current_frame (r->pid, L, &frame);
+  if (c <= 0)
+    return c < 0 ? READ_TORN : 0; /* 0: no Python on this thread */
+  /* 1. the frames; shim and not-started ones only mark the frame before them.  Bounded also
+   * by the frames left out, so that a torn chain that loops ends */
+  for (int steps = 0; frame != 0 && n < max && steps < 4 * SL_PY_MAX_FRAMES; steps++)
     {
-      if (!peek (ts + L->tstate_cframe, &frame, sizeof frame))
+      /* from 3.11 the frame that called this one lies below it in the thread's data stack */
+      const uint8_t *buf = block_read (r, frame, L->frame_size, L->instr_kind == 0);
+      if (buf == NULL)
         return READ_TORN;
-    }
-  else if (!peek (ts + L->tstate_cframe, &cframe, sizeof cframe)
-           || !peek (cframe + L->cframe_current_frame, &frame, sizeof frame))
-    return READ_TORN;
-  if (frame != 0 && !peek (frame, bufs[0], L->frame_size))
-    return READ_TORN; /* torn */
-  while (frame != 0 && n < max)
-    {
-      const uint8_t *buf = bufs[cur];
       uint64_t code = u64_at (buf, L->frame_code);
       int64_t lasti;
       if (L->instr_kind == 0)
@@ -442,18 +663,7 @@ read_frames (const SlPyLayout *L,
                   && buf[L->frame_owner] == OWNED_BY_CSTACK;
       if (code == 0 || (code & 7) != 0 || code > SL_WIRE_PYFRAME_CODE)
         return READ_TORN;
-      /* what tells this code object from one freed before at the same address (its names and
-       * first line), and the next frame: one read */
-      uint64_t prev = u64_at (buf, L->frame_previous);
-      struct iovec local[2] = { { win, P.win_len }, { bufs[cur ^ 1], L->frame_size } };
-      struct iovec remote[2] = { { (void *) (uintptr_t) (code + P.win_off), P.win_len },
-                                 { (void *) (uintptr_t) prev, L->frame_size } };
-      ssize_t want = (ssize_t) (P.win_len + (prev != 0 ? L->frame_size : 0));
-      if (process_vm_readv (getpid (), local, prev != 0 ? 2 : 1, remote, prev != 0 ? 2 : 1, 0)
-          != want)
-        return READ_TORN; /* torn */
-      frame = prev;
-      cur ^= 1;
+      frame = u64_at (buf, L->frame_previous);
       if (shim)
         {
           /* 3.12+: the frames since the last shim were one C call's */
@@ -468,26 +678,63 @@ read_frames (const SlPyLayout *L,
             entries[n - 1] = true;
           continue;
         }
-      _Atomic uint64_t *slot = NULL;
-      int32_t first;
-      memcpy (&first, win + L->code_firstlineno - P.win_off, sizeof first);
-      uint64_t key = code * 0x9e3779b97f4a7c15u
-                     ^ u64_at (win, L->code_qualname - P.win_off) * 0xc2b2ae3d27d4eb4fu
-                     ^ u64_at (win, L->code_filename - P.win_off) >> 3
-                     ^ (uint64_t) (uint32_t) first << 40;
-      int sent = code_sent (key != 0 ? key : 1, &slot) ? 1 : send_code (L, code);
-      if (sent <= 0 && slot != NULL)
-        atomic_store (slot, 0); /* not described: forgotten, so that it goes next time */
-      if (sent == 0)
-        return READ_CODE;
-      if (sent < 0)
-        continue; /* not a code object (3.13's f_executable may be another callable) */
       uint64_t unit = (uint64_t) (lasti < 0xffff ? lasti : 0xffff);
       out[n] = SL_WIRE_PYFRAME_BIT | unit << 47 | code;
       entries[n] = entry;
       n++;
     }
-  return n;
+
+  /* 2 and 3: what tells each code object from one freed before at the same address (its names
+   * and first line), read for SL_PY_BATCH frames at a time into the block (done with frames) */
+  uint32_t batch = r->cap / P.win_len < SL_PY_BATCH ? r->cap / P.win_len : SL_PY_BATCH;
+  int kept = 0;
+  r->lo = r->hi = 0;
+  for (int first = 0; first < n; first += (int) batch)
+    {
+      struct iovec local[SL_PY_BATCH], remote[SL_PY_BATCH];
+      int m = n - first < (int) batch ? n - first : (int) batch;
+      for (int j = 0; j < m; j++)
+        {
+          local[j] = (struct iovec){ r->data + (size_t) j * P.win_len, P.win_len };
+          uint64_t code = out[first + j] & SL_WIRE_PYFRAME_CODE;
+          remote[j] = (struct iovec){ (void *) (uintptr_t) (code + P.win_off), P.win_len };
+        }
+      if (process_vm_readv (r->pid, local, (unsigned long) m, remote, (unsigned long) m, 0)
+          != (ssize_t) (m * P.win_len))
+        return READ_TORN; /* torn */
+      for (int j = 0; j < m; j++)
+        {
+          const uint8_t *win = r->data + (size_t) j * P.win_len;
+          uint64_t code = out[first + j] & SL_WIRE_PYFRAME_CODE;
+          uint64_t pyframe = out[first + j];
+          bool entry = entries[first + j];
+          _Atomic uint64_t *slot = NULL;
+          int32_t lineno;
+          memcpy (&lineno, win + L->code_firstlineno - P.win_off, sizeof lineno);
+          uint64_t key = code * 0x9e3779b97f4a7c15u
+                         ^ u64_at (win, L->code_qualname - P.win_off) * 0xc2b2ae3d27d4eb4fu
+                         ^ u64_at (win, L->code_filename - P.win_off) >> 3
+                         ^ (uint64_t) (uint32_t) lineno << 40;
+          int sent = code_sent (r->pid, key != 0 ? key : 1, &slot) ? 1
+                                                                  : send_code (r->pid, L, code);
+          if (sent <= 0 && slot != NULL)
+            atomic_store (slot, 0); /* not described: forgotten, so that it goes next time */
+          if (sent == 0)
+            return READ_CODE;
+          if (sent < 0)
+            {
+              /* not a code object (3.13's f_executable may be another callable): left out, a
+               * shim's mark after it going to the frame before */
+              if (entry && kept > 0)
+                entries[kept - 1] = true;
+              continue;
+            }
+          out[kept] = pyframe;
+          entries[kept] = entry;
+          kept++;
+        }
+    }
+  return kept;
 }
 
 uint32_t
@@ -497,10 +744,11 @@ _sl_python_merge (uint64_t *frames,
                   bool      leaf_exact)
 {
   const SlPyLayout *L = atomic_load_explicit (&P.layout, memory_order_acquire);
-  /* ~2.2 KiB of the handler's stack, with the sampler's 1 KiB */
+  /* ~3 KiB of the handler's stack, with the sampler's 1 KiB */
   uint64_t py[SL_PY_MAX_FRAMES];
   bool entries[SL_PY_MAX_FRAMES];
   uint64_t native[SL_WIRE_MAX_FRAMES];
+  uint8_t small[SL_PY_SMALL];
 
   if (L == NULL || n > SL_WIRE_MAX_FRAMES)
     {
@@ -508,7 +756,14 @@ _sl_python_merge (uint64_t *frames,
         _sl_count_drop (SL_DROP_PYTHON, 1);
       return n;
     }
-  int n_py = read_frames (L, py, entries, SL_PY_MAX_FRAMES);
+  /* the thread's scratch unless a read it interrupted holds it */
+  bool mine = atomic_exchange (&tls_scratch_busy, 1) == 0;
+  uint8_t *scratch = mine ? tls_scratch : NULL;
+  SlPyReader r = { own_pid (), scratch != NULL ? scratch : small,
+                   scratch != NULL ? SL_PY_SCRATCH : SL_PY_SMALL, 0, 0, 0 };
+  int n_py = read_frames (&r, L, py, entries, SL_PY_MAX_FRAMES);
+  if (mine)
+    atomic_store (&tls_scratch_busy, 0);
   if (n_py < 0)
     {
       _sl_count_drop (n_py == READ_CODE ? SL_DROP_PYTHON_CODE : SL_DROP_PYTHON_TORN, 1);

@@ -35,6 +35,11 @@
  * the interrupted instruction, the others are return addresses.  No lock, no malloc, ~3 KiB of
  * stack.  The walk costs ~0.7 us for 14 frames; with the signal, the whole sample at 1 kHz
  * measured 0-1% of the sampled thread's CPU time (tests/test-sample.c /collector/sample/overhead).
+ * A PyTorch training loop's stacks are deeper (~45 frames, half of them Python): on a loaded
+ * 2-core VM a signal's handler took 120-180 µs, half in the native walk and half reading Python
+ * frames (sl-inject-python.c), 3-4.4 % of the loop's CPU time.  SIGHTLINE_SAMPLE_STATS=1 keeps
+ * that account (the thread's CPU clock around each handler), said on stderr at the end and asked
+ * by sightline_sample_stats() (bench-pytorch).
  *
  * Modules.  _sl_modules_update() sends one SL_WIRE_MODULE per loaded object not sent yet; the
  * core calls it every flush (50 ms), so when nothing was loaded or unloaded (dlpi_adds/subs
@@ -57,10 +62,12 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -107,6 +114,15 @@ static struct
   pid_t            pid;  /* process the registry belongs to */
   SlSampledThread *threads;
   size_t           n_threads, cap_threads;
+
+  /* SIGHTLINE_SAMPLE_STATS=1: the handler's own time (the thread's CPU clock around it, not the
+   * wall clock, which on a loaded machine has other threads' time in it; three reads of ~1 µs a
+   * signal) and its signals, said on stderr when sampling stops and asked by
+   * sightline_sample_stats(): the sampler's cost as a share of the process's CPU time, which a
+   * loaded machine blurs far less than two runs' CPU times (the kernel's delivery of the signal
+   * is not in it) */
+  bool             stats;
+  _Atomic uint64_t stats_ns, stats_python_ns, stats_signals;
 } S;
 
 typedef struct
@@ -239,6 +255,16 @@ interrupted_pc (void *ucontext)
 #endif
 }
 
+/* The calling thread's CPU time (SIGHTLINE_SAMPLE_STATS only). */
+static uint64_t
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
 static void
 emit_sample (uint64_t        time_ns,
              const uint64_t *frames,
@@ -271,7 +297,11 @@ take_sample (const siginfo_t *info,
       frames[0] = st.pc; /* no unwind info through the trampoline: the leaf at least */
       st.n = 1;
     }
+  uint64_t t_native = S.stats ? thread_cpu_ns () : 0;
   st.n = _sl_python_merge (frames, st.n, SL_WIRE_MAX_FRAMES, st.found || st.pc != 0);
+  if (S.stats)
+    atomic_fetch_add_explicit (&S.stats_python_ns, thread_cpu_ns () - t_native,
+                               memory_order_relaxed);
   if (info != NULL && info->si_code == SI_TIMER && info->si_overrun > 0)
     {
       uint64_t overrun = (uint64_t) info->si_overrun;
@@ -295,7 +325,15 @@ sample_signal_cb (int        sig,
   /* armed: not a signal still queued when this thread's sampler was taken down on its way out
    * (its ring may be gone by then) */
   if (atomic_load_explicit (&S.active, memory_order_relaxed) && tls_sampler.armed)
-    take_sample (info, ucontext);
+    {
+      uint64_t t0 = S.stats ? thread_cpu_ns () : 0;
+      take_sample (info, ucontext);
+      if (S.stats)
+        {
+          atomic_fetch_add_explicit (&S.stats_ns, thread_cpu_ns () - t0, memory_order_relaxed);
+          atomic_fetch_add_explicit (&S.stats_signals, 1, memory_order_relaxed);
+        }
+    }
   errno = saved_errno;
 }
 
@@ -399,6 +437,9 @@ registry_check_pid (void)
       close (S.threads[i].fd);
   S.n_threads = 0;
   S.pid = self;
+  atomic_store (&S.stats_ns, 0);
+  atomic_store (&S.stats_python_ns, 0);
+  atomic_store (&S.stats_signals, 0);
 }
 
 /* With S.lock held: arms the calling thread. */
@@ -432,6 +473,7 @@ arm_self (void)
     return;
   S.threads[S.n_threads++] = t;
   tls_sampler = (SlThreadSampler){ S.pid, generation, true, t.fd, t.timer };
+  _sl_python_thread_start ();
   /* a thread that exits without _sl_sample_thread_stop() would leave its timer behind, and
    * timers count against RLIMIT_SIGPENDING (the program's own sigqueue() would fail) */
   if (S.exit_key_ok)
@@ -545,6 +587,8 @@ _sl_sample_start (unsigned hz)
   pthread_once (&key_once, create_exit_key);
 
   bool want_perf = force != NULL && strcmp (force, "perf") == 0;
+  const char *stats = getenv ("SIGHTLINE_SAMPLE_STATS");
+  S.stats = stats != NULL && strcmp (stats, "1") == 0;
   if (install_handler ()
       && ((want_perf && S.signo == SIGPROF && sampler_works (SL_SAMPLER_PERF))
           || sampler_works (SL_SAMPLER_TIMER)))
@@ -597,6 +641,7 @@ _sl_sample_thread_stop (void)
     }
   tls_sampler.armed = false;
   lock_release (&S.lock);
+  _sl_python_thread_stop ();
   _sl_leave_library ();
 }
 
@@ -610,7 +655,38 @@ _sl_sample_stop (void)
   registry_check_pid ();
   disarm_all_locked ();
   lock_release (&S.lock);
+  if (S.stats)
+    {
+      struct rusage ru;
+      char line[160];
+      getrusage (RUSAGE_SELF, &ru);
+      uint64_t cpu_us = (uint64_t) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000u
+                        + (uint64_t) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+      int n = snprintf (line, sizeof line,
+                        "sightline-sample-stats: pid %d signals %llu handler_us %llu "
+                        "python_us %llu cpu_us %llu\n",
+                        (int) getpid (), (unsigned long long) atomic_load (&S.stats_signals),
+                        (unsigned long long) (atomic_load (&S.stats_ns) / 1000u),
+                        (unsigned long long) (atomic_load (&S.stats_python_ns) / 1000u),
+                        (unsigned long long) cpu_us);
+      if (n > 0 && write (2, line, (size_t) n) < 0)
+        n = 0;
+    }
   _sl_leave_library ();
+}
+
+/* SIGHTLINE_SAMPLE_STATS=1: this process's account so far (signals, handler µs, of which Python
+ * µs), for a program that wants the sampler's cost over a part of its run (bench-pytorch.py's
+ * training loop, through ctypes); 0 when it is not kept. */
+SL_EXPORT int
+sightline_sample_stats (uint64_t out[3])
+{
+  if (!S.stats || out == NULL)
+    return 0;
+  out[0] = atomic_load (&S.stats_signals);
+  out[1] = atomic_load (&S.stats_ns) / 1000u;
+  out[2] = atomic_load (&S.stats_python_ns) / 1000u;
+  return 1;
 }
 
 /* The program installed its own handler on our signal after we did (a profiler of its own):
@@ -631,9 +707,10 @@ sampler_watch (void)
 
 typedef struct
 {
-  uint64_t base, start, end;
-  uint64_t name_hash;
-  bool     seen;
+  uint64_t    base, start, end;
+  uint64_t    name_hash;
+  const char *name; /* the loader's (valid while the object is loaded), M.exe or a literal */
+  bool        seen;
 } SlSentModule;
 
 static struct
@@ -732,8 +809,54 @@ module_cb (struct dl_phdr_info *info,
       walk->complete = false; /* ring full: again next time */
       return 0;
     }
-  M.sent[M.n_sent++] = (SlSentModule){ info->dlpi_addr, start, end, h, true };
+  M.sent[M.n_sent++] = (SlSentModule){ info->dlpi_addr, start, end, h, name, true };
   return 0;
+}
+
+static int
+counts_cb (struct dl_phdr_info *info,
+           size_t               size,
+           void                *data)
+{
+  unsigned long long *c = data;
+
+  if (size >= offsetof (struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
+    {
+      c[0] = info->dlpi_adds;
+      c[1] = info->dlpi_subs;
+      c[2] = 1;
+    }
+  return 1; /* the first object only */
+}
+
+/* In a forked child, the parent's list sent again on the child's connection without walking the
+ * objects: a walk reads each object's program headers, pages that a child has not mapped yet
+ * (fork copies no page table entries of file mappings), 14-27 ms of CPU in each DataLoader worker
+ * of a PyTorch program (~400 objects), 1.5 % of its training loop's CPU time.  Only when the
+ * parent's last walk sent everything and nothing was loaded or unloaded since (so every name
+ * pointer is still the loader's).  1: all sent; 0: none; -1: the ring filled, the ones sent kept
+ * in the list (a full walk sends the rest). */
+static int
+modules_resend (void)
+{
+  unsigned long long c[3] = { 0, 0, 0 };
+
+  if (!M.walked)
+    return 0;
+  dl_iterate_phdr (counts_cb, c);
+  if (c[2] == 0 || c[0] != M.adds || c[1] != M.subs)
+    return 0;
+  for (size_t i = 0; i < M.n_sent; i++)
+    {
+      const SlSentModule *m = &M.sent[i];
+      SlWireModule rec = { { SL_WIRE_MODULE, 0, 0 }, m->base, m->start, m->end };
+      if (!_sl_emit_with_text (SL_WIRE_MODULE, &rec, sizeof rec, m->name, false))
+        {
+          M.n_sent = i; /* ring full: the others with the next walk */
+          return -1;
+        }
+    }
+  return 1;
 }
 
 void
@@ -743,16 +866,27 @@ _sl_modules_update (void)
   pid_t self;
 
   sampler_watch ();
-  lock_acquire (&M.lock);
   self = getpid ();
+  /* held by another process: the parent's, at fork, whose list may be half updated */
+  pid_t holder = atomic_load (&M.lock);
+  lock_acquire (&M.lock);
   if (M.pid != self)
     {
       /* first call, or first in a child after fork: its connection has seen nothing */
+      bool child = M.pid != 0 && holder == 0;
       M.pid = self;
-      M.n_sent = 0;
-      M.walked = false;
       ssize_t n = readlink ("/proc/self/exe", M.exe, sizeof M.exe - 1);
       M.exe[n > 0 ? n : 0] = '\0';
+      int resent = child ? modules_resend () : 0;
+      if (resent > 0)
+        {
+          _sl_python_open_mem ();
+          lock_release (&M.lock);
+          return;
+        }
+      if (resent == 0)
+        M.n_sent = 0; /* (else the ones modules_resend() sent) */
+      M.walked = false;
     }
   for (size_t i = 0; i < M.n_sent; i++)
     M.sent[i].seen = false;
@@ -770,5 +904,6 @@ _sl_modules_update (void)
       M.adds = walk.adds;
       M.subs = walk.subs;
     }
+  _sl_python_open_mem (); /* under the lock: one caller at a time */
   lock_release (&M.lock);
 }
