@@ -44,6 +44,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sl-bench-daemon.h"
 #include "sl-trace-writer.h"
 #include "sl-wire.h"
 
@@ -404,25 +405,6 @@ bench_ingest (void)
   g_unlink (base);
 }
 
-/* The pid of the daemon listening in `run_dir` (SO_PEERCRED of a connection), 0 if none. */
-static pid_t
-daemon_in (const char *run_dir)
-{
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  struct ucred cred = { 0 };
-  socklen_t len = sizeof cred;
-  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-  g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/sightlined.sock", run_dir);
-  if (fd < 0)
-    return 0;
-  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0
-      || getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
-    cred.pid = 0;
-  close (fd);
-  return cred.pid;
-}
-
 /* CPU seconds of process `pid` (all its threads) and its resident memory in MB; false when it
  * is gone. */
 static gboolean
@@ -473,7 +455,7 @@ bench_daemon (const char *sightline,
   g_mkdir_with_parents (run_dir, 0700);
   if (g_chmod (run_dir, 0700) != 0)
     g_printerr ("bench-collector: cannot make %s private\n", run_dir);
-  pid_t old = daemon_in (run_dir);
+  pid_t old = sl_bench_daemon_pid (run_dir);
   if (old > 0)
     kill (old, SIGTERM);
   char **env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", run_dir, TRUE);
@@ -491,7 +473,7 @@ bench_daemon (const char *sightline,
   for (int i = 0; i < 100 && daemon <= 0; i++)
     {
       g_usleep (50000);
-      daemon = daemon_in (run_dir);
+      daemon = sl_bench_daemon_pid (run_dir);
     }
   if (daemon <= 0)
     {

@@ -40,6 +40,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sl-bench-daemon.h"
+
 enum
 {
   MODE_NONE,
@@ -281,25 +283,6 @@ trace_samples (const char   *trace,
   return ok;
 }
 
-/* The pid of the daemon listening in `run_dir` (SO_PEERCRED of a connection), 0 if none. */
-static pid_t
-daemon_pid (const char *run_dir)
-{
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  struct ucred cred = { 0 };
-  socklen_t len = sizeof cred;
-  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-  g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/sightlined.sock", run_dir);
-  if (fd < 0)
-    return 0;
-  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0
-      || getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
-    cred.pid = 0;
-  close (fd);
-  return cred.pid;
-}
-
 static double
 process_cpu (pid_t pid)
 {
@@ -450,7 +433,7 @@ main (int   argc,
       for (int k = 0; k < n_run; k++)
         {
           int m = order[k];
-          pid_t d = run_dirs[m] != NULL ? daemon_pid (run_dirs[m]) : 0;
+          pid_t d = run_dirs[m] != NULL ? sl_bench_daemon_pid (run_dirs[m]) : 0;
           r[k] = (Run){ .argv = modes[m], .envp = envs[m], .daemon = d };
           if (!concurrent)
             {
