@@ -552,6 +552,7 @@ _sl_live_begin (SlReader *r,
       live->side_chains = copy_domains (prev->live->side_chains);
       live->sched = _sl_sched_carry_copy (prev->live->sched);
       live->whole = NULL;
+      live->keep_from = g_strdup (prev->live->keep_from);
       for (guint i = 0; i < N_LIVE_TABLES; i++)
         live->tables[i].done = live->tables[i].upto;
     }
@@ -565,7 +566,11 @@ _sl_live_begin (SlReader *r,
       live->ino = st.st_ino;
     }
   live->schema_cookie = query_int (r->db, "PRAGMA schema_version");
-  live->keep_from = keep_last_from (r->db);   /* (a copied one is the previous trace's) */
+  /* an append keeps the start append_blocker() found unchanged (in the copy above): one the
+   * writer moved since is the next append's to notice; read again here, it would hide the rows
+   * deleted meanwhile */
+  if (prev == NULL || prev->live == NULL)
+    live->keep_from = keep_last_from (r->db);
   /* the end of each table now: rows committed later wait for the next append, so that what
    * this load read of a table is exactly its rows up to there (the GPU side's own connection
    * of a fresh load sees them too: they were committed before) */
