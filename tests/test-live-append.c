@@ -565,18 +565,25 @@ grow_and_append (const char *source,
   return trace;
 }
 
-/* (test_sched) at step 3, the first switch of the busiest thread again, after its later ones */
+/* What a test writes into the growing file at one step (before its append, which then loads
+ * the file whole). */
+typedef struct
+{
+  guint       step;
+  const char *sql;
+} SqlAtStep;
+
 static gboolean
-late_switch (Grower  *g,
+sql_at_step (Grower  *g,
              guint    k,
              SlTrace *prev G_GNUC_UNUSED,
-             gpointer data G_GNUC_UNUSED)
+             gpointer data)
 {
-  if (k != 3)
+  const SqlAtStep *at = data;
+
+  if (k != at->step)
     return TRUE;
-  exec (g->db, "INSERT INTO SCHED_EVENTS SELECT * FROM SCHED_EVENTS WHERE rowid = (SELECT "
-               "min(rowid) FROM SCHED_EVENTS WHERE globalTid = (SELECT globalTid FROM "
-               "SCHED_EVENTS GROUP BY globalTid ORDER BY count(*) DESC LIMIT 1))");
+  exec (g->db, at->sql);
   return FALSE;
 }
 
@@ -587,8 +594,14 @@ late_switch (Grower  *g,
 static void
 test_sched (void)
 {
+  /* at step 3, the first switch of the busiest thread again, after its later ones */
+  SqlAtStep late = {
+    3, "INSERT INTO SCHED_EVENTS SELECT * FROM SCHED_EVENTS WHERE rowid = (SELECT min(rowid) "
+       "FROM SCHED_EVENTS WHERE globalTid = (SELECT globalTid FROM SCHED_EVENTS GROUP BY "
+       "globalTid ORDER BY count(*) DESC LIMIT 1))",
+  };
   g_autoptr (SlTrace) trace = grow_and_append ("nsys/nsys-2023.3-t4-openmp.sqlite",
-                                               "sched.sqlite", 6, late_switch, NULL);
+                                               "sched.sqlite", 6, sql_at_step, &late);
   guint64 states = 0;
 
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
@@ -634,31 +647,22 @@ test_osrt_chains (void)
   g_assert_cmpuint (trace->osrt_chains->len, ==, 1690);
 }
 
-/* (test_keep_last) at step 2, what a prune does: the CUDA calls of the first half of the rows
- * deleted (not the first one), the window's new start written */
-static gboolean
-prune (Grower  *g,
-       guint    k,
-       SlTrace *prev G_GNUC_UNUSED,
-       gpointer data G_GNUC_UNUSED)
-{
-  if (k != 2)
-    return TRUE;
-  exec (g->db, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid > (SELECT min(rowid) FROM "
-               "CUPTI_ACTIVITY_KIND_RUNTIME) AND rowid < (SELECT max(rowid) / 2 FROM "
-               "CUPTI_ACTIVITY_KIND_RUNTIME)");
-  exec (g->db, "INSERT INTO META_DATA_CAPTURE (name, value) VALUES ('KEEP_LAST_FROM', '1000')");
-  return FALSE;
-}
-
 /* A flight recorder (record --keep-last) deletes the events that ended before its window's new
  * start anywhere in a table, not only its first rows, and says where the window starts: the
  * file is then loaded whole. */
 static void
 test_keep_last (void)
 {
+  /* at step 2, what a prune does: the CUDA calls of the first half of the rows deleted (not
+   * the first one), the window's new start written */
+  SqlAtStep prune = {
+    2, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid > (SELECT min(rowid) FROM "
+       "CUPTI_ACTIVITY_KIND_RUNTIME) AND rowid < (SELECT max(rowid) / 2 FROM "
+       "CUPTI_ACTIVITY_KIND_RUNTIME); INSERT INTO META_DATA_CAPTURE (name, value) VALUES "
+       "('KEEP_LAST_FROM', '1000')",
+  };
   g_autoptr (SlTrace) trace = grow_and_append ("nsys/nsys-2023.3-t4-openmp.sqlite",
-                                               "keep-last.sqlite", 4, prune, NULL);
+                                               "keep-last.sqlite", 4, sql_at_step, &prune);
   g_assert_nonnull (trace);
 }
 
