@@ -40,6 +40,9 @@
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,11 +353,34 @@ grow (const char *gen,
       g_array_append_val (rows, n);
       total += n;
     }
+  /* a commit holds the rows that ended in its share of the time, as the daemon writes a row when
+   * it ends: a kernel after its launch, an NVTX range after what it encloses */
+  g_autoptr (GPtrArray) when = g_ptr_array_new_with_free_func (g_free);
+  SlTime t_first = G_MAXINT64, t_last = G_MININT64;
+  for (guint i = 0; i < tables->len; i++)
+    {
+      const char *name = tables->pdata[i];
+      g_autofree char *probe = g_strdup_printf ("SELECT count(*) FROM pragma_table_info('%s', "
+                                                "'src') WHERE name = 'end'", name);
+      char *expr = g_strdup (sql_int (db, probe) > 0 ? "coalesce(\"end\", start)" : "start");
+      g_autofree char *index = g_strdup_printf ("CREATE INDEX src.\"grow_%s\" ON \"%s\" (%s)",
+                                                name, name, expr);
+      exec_sql (db, index);
+      g_autofree char *lo = g_strdup_printf ("SELECT min(%s) FROM src.\"%s\"", expr, name);
+      g_autofree char *hi = g_strdup_printf ("SELECT max(%s) FROM src.\"%s\"", expr, name);
+      if (g_array_index (rows, gint64, i) > 0)
+        {
+          t_first = MIN (t_first, sql_int (db, lo));
+          t_last = MAX (t_last, sql_int (db, hi));
+        }
+      g_ptr_array_add (when, expr);
+    }
   guint n_steps = (guint) MAX (total / MAX (step, 1), 1);
   guint every = MAX (n_steps / 8, 1);
   g_autofree char *load = sl_bench_load_average ();
   g_print ("a file grown to %" G_GINT64_FORMAT " event rows in %u commits of ~%" G_GINT64_FORMAT
-           " rows (one live update at 100 k events/s), %s, %s; load average %s\n",
+           " rows (one live update at 100 k events/s; each the rows that ended in its share of the "
+           "time), %s, %s; load average %s\n",
            total, n_steps, step,
            samples ? "with CPU samples (1%; their SAMPLING_CALLCHAINS read whole each update)"
                    : "without CPU samples",
@@ -364,6 +390,8 @@ grow (const char *gen,
 
   g_autoptr (GArray) ax = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) ay = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) ex = g_array_new (FALSE, FALSE, sizeof (double));   /* added to lanes */
+  g_autoptr (GArray) ey = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) wx = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) wy = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) drops = g_array_new (FALSE, FALSE, sizeof (double));
@@ -377,20 +405,24 @@ grow (const char *gen,
     {
       /* the next commit: each table's next share of rows, in rowid order */
       exec_sql (db, "BEGIN");
+      SlTime span = t_last - t_first + 1;
+      SlTime from = k == 0 ? G_MININT64 : t_first + (SlTime) ((double) span * k / n_steps);
+      SlTime to = k + 1 == n_steps ? G_MAXINT64
+                                   : t_first + (SlTime) ((double) span * (k + 1) / n_steps);
       for (guint i = 0; i < tables->len; i++)
         {
-          gint64 n = g_array_index (rows, gint64, i);
-          gint64 from = n * k / n_steps, to = k + 1 == n_steps ? n : n * (k + 1) / n_steps;
+          const char *expr = when->pdata[i];
           g_autofree char *sql = g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM "
-                                                  "src.\"%s\" WHERE rowid > %" G_GINT64_FORMAT
-                                                  " AND rowid <= %" G_GINT64_FORMAT,
+                                                  "src.\"%s\" WHERE %s > %" G_GINT64_FORMAT
+                                                  " AND %s <= %" G_GINT64_FORMAT " ORDER BY rowid",
                                                   (char *) tables->pdata[i],
-                                                  (char *) tables->pdata[i], from, to);
+                                                  (char *) tables->pdata[i], expr, from, expr, to);
           exec_sql (db, sql);
         }
       exec_sql (db, "COMMIT");
 
       double loaded = trace != NULL ? (double) sl_trace_get_n_events (trace) : 0;
+      guint extended0 = _sl_live_get_extended ();
       double t0 = sl_bench_now ();
       SlTrace *next = trace != NULL
                       ? sl_trace_append (trace, NULL, &error)
@@ -410,6 +442,11 @@ grow (const char *gen,
         {
           g_array_append_val (ax, loaded);
           g_array_append_val (ay, append_s);
+          if (_sl_live_get_extended () > extended0)
+            {
+              g_array_append_val (ex, loaded);
+              g_array_append_val (ey, append_s);
+            }
           g_array_append_val (drops, drop);
           max_drop = MAX (max_drop, drop);
           double phases[SL_LIVE_N_PHASES];
@@ -420,8 +457,12 @@ grow (const char *gen,
       if ((k + 1) % every != 0 && k + 1 != n_steps)
         continue;
 
-      /* the old live view at this point: the whole file, on the same machine and moment */
+      /* what the appends hold, less what malloc keeps of the whole loads' memory */
+#ifdef __GLIBC__
+      malloc_trim (0);
+#endif
       rss_append = sl_resident_bytes ();
+      /* the old live view at this point: the whole file, on the same machine and moment */
       t0 = sl_bench_now ();
       g_autoptr (SlTrace) whole = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
                                                  NULL, &error);
@@ -442,10 +483,15 @@ grow (const char *gen,
   fit (ax, ay, &a0, &a1);
   fit (wx, wy, &w0, &w1);
   double n_final = (double) sl_trace_get_n_events (trace), big = 6e7;
-  g_print ("appends: %u (%u loaded whole instead); per update: %.1f ms + %.1f ns for each event "
+  g_print ("appends: %u (%u loaded whole instead, %u added to the previous trace's lanes, "
+           "the rest copied them); per update: %.1f ms + %.1f ns for each event "
            "already loaded (whole load: %.1f ms + %.1f ns an event: %.1f times the append's "
            "slope)\n",
-           appended, reloaded, a0 * 1e3, a1 * 1e9, w0 * 1e3, w1 * 1e9, a1 > 0 ? w1 / a1 : 0);
+           appended, reloaded, _sl_live_get_extended (), a0 * 1e3, a1 * 1e9, w0 * 1e3, w1 * 1e9, a1 > 0 ? w1 / a1 : 0);
+  double e0, e1;
+  fit (ex, ey, &e0, &e1);
+  g_print ("appends that added to the previous trace's lanes (%u): %.1f ms + %.2f ns for each "
+           "event already loaded\n", ex->len, e0 * 1e3, e1 * 1e9);
   /* where an append's time goes: each phase's own fit */
   static const char *const phase_names[SL_LIVE_N_PHASES] = {
     "copy of the previous trace", "new rows read", "lanes built", "sort check",

@@ -1024,7 +1024,7 @@ longest_path (Builder *b)
   g_array_set_size (path->segments, 0);
   SlTrace *trace = b->trace;
   /* the events on the path: a bit per global id (10^6 events: 125 KB) */
-  gsize n_ids = sl_trace_get_n_events (trace);
+  gsize n_ids = sl_trace_get_n_ids (trace);
   g_autofree guint8 *seen = g_new0 (guint8, n_ids / 8 + 1);
   const SlLane *last_lane = NULL;
 

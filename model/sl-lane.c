@@ -686,6 +686,114 @@ sl_lane_lod (const SlLane *lane,
 #define LOD_MIN_EVENTS 4096
 #define LOD_EVENTS_PER_BUCKET 16
 
+/* Fills buckets [from, lv->n) of the finest level, whose width and origin are set, from event
+ * `i` on (the first event starting in bucket `from` or later), `busy` the durations before it. */
+static void
+lod_fill (const SlLane *lane,
+          SlLodLevel   *lv,
+          SlTime        origin,
+          gsize         from,
+          gsize         i,
+          SlTime        busy)
+{
+  const SlEvent *ev = lane->events;
+  gsize n = lane->n_events;
+  SlTime width = lv->width;
+
+  for (gsize k = from; k < lv->n; k++)
+    {
+      SlTime bucket_end = origin + (SlTime) (k + 1) * width;
+      guint32 widest = 0;
+      SlTime from_t = bucket_end - width, d;
+      lv->b[k].first = (guint32) i;
+      lv->b[k].busy_before = busy;
+      lv->b[k].start_off = SL_LOD_FAR_START;
+      lv->b[k].end_off = SL_LOD_FAR_END;
+      if (i < n && ev[i].start - from_t < (SlTime) SL_LOD_FAR_START)
+        lv->b[k].start_off = (guint32) (ev[i].start - from_t);
+      /* an absurd end may lie 2^63 ns away: the difference itself can overflow */
+      if (i > 0 && !__builtin_sub_overflow (ev[i - 1].end, from_t, &d) && d > G_MININT32
+          && d <= G_MAXINT32)
+        lv->b[k].end_off = (gint32) d;
+      for (; i < n && ev[i].start < bucket_end; i++)
+        {
+          SlTime d = ev[i].end - ev[i].start;
+          widest = MAX (widest, (guint32) MIN (d, (SlTime) G_MAXUINT32));
+          busy = _sl_time_add (busy, d);
+        }
+      lv->b[k].max_dur = widest;
+    }
+}
+
+/* Buckets [from, up->n) of a coarser level, each four of the level below. */
+static void
+lod_merge (const SlLodLevel *below,
+           SlLodLevel       *up,
+           gsize             from)
+{
+  for (gsize k = from; k < up->n; k++)
+    {
+      up->b[k] = below->b[k * 4];
+      for (gsize m = k * 4 + 1; m < MIN (k * 4 + 4, below->n); m++)
+        up->b[k].max_dur = MAX (up->b[k].max_dur, below->b[m].max_dur);
+    }
+}
+
+/* The coarser levels above `levels`' last one, each merging four buckets of the one below, up
+ * to ~64 buckets. */
+static void
+lod_levels_up (GArray *levels)
+{
+  SlLodLevel lv = g_array_index (levels, SlLodLevel, levels->len - 1);
+
+  while (lv.n > 64)
+    {
+      const SlLodLevel *below = &g_array_index (levels, SlLodLevel, levels->len - 1);
+      SlLodLevel up = { below->width * 4, (below->n + 3) / 4, NULL };
+      up.b = g_new (SlLodBucket, up.n);
+      lod_merge (below, &up, 0);
+      g_array_append_val (levels, up);
+      lv = up;
+    }
+}
+
+void
+_sl_lane_build_lod_width (SlLane *lane,
+                          SlTime  origin,
+                          SlTime  width)
+{
+  const SlEvent *ev = lane->events;
+  gsize n = lane->n_events;
+  SlTime span = ev[n - 1].start - origin + 1;
+  g_autoptr (GArray) levels = g_array_new (FALSE, FALSE, sizeof (SlLodLevel));
+
+  _sl_lane_free_lod (lane);
+  /* finest level: one sweep over the events */
+  SlLodLevel lv = { width, (gsize) (span / width) + 1, NULL };
+  lv.b = _sl_huge_new (lv.n, sizeof (SlLodBucket));
+  lod_fill (lane, &lv, origin, 0, 0, 0);
+  g_array_append_val (levels, lv);
+  lod_levels_up (levels);
+
+  lane->lod_origin = origin;
+  lane->n_lod = levels->len;
+  lane->lod = (SlLodLevel *) g_array_free (g_steal_pointer (&levels), FALSE);
+}
+
+/* The finest buckets' width for a lane of n events spanning `span` from its first start. */
+static SlTime
+lod_width (gsize  n,
+           SlTime span)
+{
+  /* lanes of up to a million events get buckets twice finer: at 10^5 … 10^6 events a lane is a
+   * few events per pixel zoomed to a tenth of the trace, too few for buckets of 16 on average, and
+   * walking its events was most of such a frame's LOD time.  Buckets of 4 (tried first) cost 3.9
+   * bytes an event more than 8 on 64 merged ranks of 10^6 events, for no frame time bench-render
+   * could tell apart (1 M and 10 M events, interleaved runs, medians within noise) */
+  gsize per_bucket = n <= (1u << 20) ? LOD_EVENTS_PER_BUCKET / 2 : LOD_EVENTS_PER_BUCKET;
+  return MAX (1, span / (SlTime) (n / per_bucket));
+}
+
 void
 _sl_lane_build_lod (SlLane *lane)
 {
@@ -695,66 +803,89 @@ _sl_lane_build_lod (SlLane *lane)
   _sl_lane_free_lod (lane);
   if (n < LOD_MIN_EVENTS)
     return;
+  SlTime origin = ev[0].start;
+  _sl_lane_build_lod_width (lane, origin, lod_width (n, ev[n - 1].start - origin + 1));
+}
 
+void
+_sl_lane_extend_lod (SlLane       *lane,
+                     const SlLane *prev)
+{
+  const SlEvent *ev = lane->events;
+  gsize n = lane->n_events;
+
+  lane->lod = NULL;
+  lane->n_lod = 0;
+  if (n < LOD_MIN_EVENTS)
+    return;
   SlTime origin = ev[0].start, span = ev[n - 1].start - origin + 1;
-  /* lanes of up to a million events get buckets twice finer: at 10^5 … 10^6 events a lane is a
-   * few events per pixel zoomed to a tenth of the trace, too few for buckets of 16 on average, and
-   * walking its events was most of such a frame's LOD time.  Buckets of 4 (tried first) cost 3.9
-   * bytes an event more than 8 on 64 merged ranks of 10^6 events, for no frame time bench-render
-   * could tell apart (1 M and 10 M events, interleaved runs, medians within noise) */
-  gsize per_bucket = n <= (1u << 20) ? LOD_EVENTS_PER_BUCKET / 2 : LOD_EVENTS_PER_BUCKET;
-  SlTime width = MAX (1, span / (SlTime) (n / per_bucket));
-  g_autoptr (GArray) levels = g_array_new (FALSE, FALSE, sizeof (SlLodLevel));
+  /* the previous width while buckets hold between a quarter and four times what a fresh build
+   * would put in them (appends at a steady rate keep it; a rate that changed much builds anew,
+   * which doubling or quartering makes rare) */
+  if (prev->n_lod == 0 || prev->lod_origin != origin)
+    {
+      _sl_lane_build_lod (lane);
+      return;
+    }
+  SlTime width = prev->lod[0].width, fresh = lod_width (n, span);
+  if (width > 4 * fresh || 4 * width < fresh)
+    {
+      _sl_lane_build_lod (lane);
+      return;
+    }
 
-  /* finest level: one sweep over the events */
+  /* the finest level: the previous buckets, the last one's widest event again with the new
+   * events in it, and the buckets after */
+  g_autoptr (GArray) levels = g_array_new (FALSE, FALSE, sizeof (SlLodLevel));
+  const SlLodLevel *old = &prev->lod[0];
   SlLodLevel lv = { width, (gsize) (span / width) + 1, NULL };
   lv.b = _sl_huge_new (lv.n, sizeof (SlLodBucket));
-  gsize i = 0;
-  SlTime busy = 0;
-  for (gsize k = 0; k < lv.n; k++)
-    {
-      SlTime bucket_end = origin + (SlTime) (k + 1) * width;
-      guint32 widest = 0;
-      SlTime from = bucket_end - width, d;
-      lv.b[k].first = (guint32) i;
-      lv.b[k].busy_before = busy;
-      lv.b[k].start_off = SL_LOD_FAR_START;
-      lv.b[k].end_off = SL_LOD_FAR_END;
-      if (i < n && ev[i].start - from < (SlTime) SL_LOD_FAR_START)
-        lv.b[k].start_off = (guint32) (ev[i].start - from);
-      /* an absurd end may lie 2^63 ns away: the difference itself can overflow */
-      if (i > 0 && !__builtin_sub_overflow (ev[i - 1].end, from, &d) && d > G_MININT32
-          && d <= G_MAXINT32)
-        lv.b[k].end_off = (gint32) d;
-      for (; i < n && ev[i].start < bucket_end; i++)
-        {
-          SlTime d = ev[i].end - ev[i].start;
-          widest = MAX (widest, (guint32) MIN (d, (SlTime) G_MAXUINT32));
-          busy = _sl_time_add (busy, d);
-        }
-      lv.b[k].max_dur = widest;
-    }
+  /* buckets before the one of the previous last start: the new events start in it or later */
+  gsize keep = (gsize) ((ev[prev->n_events - 1].start - origin) / width);
+  memcpy (lv.b, old->b, keep * sizeof (SlLodBucket));
+  lod_fill (lane, &lv, origin, keep, old->b[keep].first, old->b[keep].busy_before);
   g_array_append_val (levels, lv);
 
-  /* each coarser level merges four buckets of the one below */
-  while (lv.n > 64)
+  /* coarser levels: the buckets made of unchanged ones kept */
+  for (guint l = 1; l < prev->n_lod && g_array_index (levels, SlLodLevel, l - 1).n > 64; l++)
     {
-      const SlLodLevel *below = &g_array_index (levels, SlLodLevel, levels->len - 1);
+      const SlLodLevel *below = &g_array_index (levels, SlLodLevel, l - 1);
+      const SlLodLevel *was = &prev->lod[l];
       SlLodLevel up = { below->width * 4, (below->n + 3) / 4, NULL };
       up.b = g_new (SlLodBucket, up.n);
-      for (gsize k = 0; k < up.n; k++)
-        {
-          up.b[k] = below->b[k * 4];
-          for (gsize m = k * 4 + 1; m < MIN (k * 4 + 4, below->n); m++)
-            up.b[k].max_dur = MAX (up.b[k].max_dur, below->b[m].max_dur);
-        }
+      gsize same = MIN (keep / 4, was->n);
+      memcpy (up.b, was->b, same * sizeof (SlLodBucket));
+      lod_merge (below, &up, same);
       g_array_append_val (levels, up);
-      lv = up;
+      keep = same;
     }
+  lod_levels_up (levels);
 
   lane->lod_origin = origin;
   lane->n_lod = levels->len;
   lane->lod = (SlLodLevel *) g_array_free (g_steal_pointer (&levels), FALSE);
+}
+
+SlTime *
+_sl_lane_extend_busy (const SlLane *lane,
+                      const SlTime *prev_busy,
+                      gsize         n_old)
+{
+  gsize n_blocks = lane->n_events / SL_BUSY_STRIDE + 1;
+  gsize keep = n_old / SL_BUSY_STRIDE + 1;   /* blocks before the previous last event's */
+  SlTime *busy = g_new (SlTime, n_blocks);
+
+  keep = MIN (keep, n_blocks);
+  memcpy (busy, prev_busy, keep * sizeof (SlTime));
+  SlTime sum = busy[keep - 1];
+  for (gsize b = keep - 1; b < n_blocks; b++)
+    {
+      busy[b] = sum;
+      gsize end = MIN ((b + 1) * SL_BUSY_STRIDE, lane->n_events);
+      for (gsize i = b * SL_BUSY_STRIDE; i < end; i++)
+        sum = _sl_time_add (sum, lane->events[i].end - lane->events[i].start);
+    }
+  return busy;
 }
 
 void

@@ -383,8 +383,8 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
 
   /* the calls counted in the current group, by global id: the computation's own, not the
    * projection's, so that threads can compute at once */
-  gsize n_events = sl_trace_get_n_events (p->trace);
-  g_autofree guint64 *seen_bits = g_new0 (guint64, n_events / 64 + 1);
+  gsize n_ids = sl_trace_get_n_ids (p->trace);
+  g_autofree guint64 *seen_bits = g_new0 (guint64, n_ids / 64 + 1);
   const SlLane *last_api = NULL;
 
   /* sized for a row per range: no reallocation (copying tens of MB) while they fill */
@@ -439,7 +439,7 @@ sl_nvtx_proj_compute (SlNvtxProj      *p,
             {
               const SlEvent *op = &lane->events[k];
               guint32 set = op_set (p, op, &last_api);
-              if (set == NONE || op->link >= n_events)
+              if (set == NONE || op->link >= n_ids)
                 continue;
               guint64 bit = G_GUINT64_CONSTANT (1) << (op->link % 64);
               gboolean new_call = (seen_bits[op->link / 64] & bit) == 0;

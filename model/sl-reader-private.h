@@ -331,6 +331,13 @@ gboolean _sl_reader_read_gpu_faults (SlReader *r, GError **error);
 gboolean _sl_reader_read_cpu_faults (SlReader *r, GError **error);
 /* GPU_METRICS, named by TARGET_INFO_GPU_METRICS, into the trace's metric series (sl-reader-metrics.c) */
 gboolean _sl_reader_read_gpu_metrics (SlReader *r, GError **error);
+/* MPI_P2P_EVENTS, MPI_COLLECTIVES_EVENTS, MPI_START_WAIT_EVENTS, MPI_OTHER_EVENTS, and the NVTX
+ * ranges of a domain "MPI", into SL_LANE_MPI lanes (sl-reader-mpi.c) */
+gboolean _sl_reader_read_mpi_p2p   (SlReader *r, GError **error);
+gboolean _sl_reader_read_mpi_coll  (SlReader *r, GError **error);
+gboolean _sl_reader_read_mpi_wait  (SlReader *r, GError **error);
+gboolean _sl_reader_read_mpi_other (SlReader *r, GError **error);
+gboolean _sl_reader_read_mpi_nvtx  (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
 gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
 /* OSRT_CALLCHAINS or CUDA_CALLCHAINS into the call-chain table, `ids` (SlChainId) sorted by id,
@@ -345,6 +352,15 @@ gboolean _sl_reader_read_samples   (SlReader *r, GError **error);
  * previous trace's strings, processes, threads, GPUs, descriptions and events into the
  * reader's tables.  Called once the reader's tables exist, before anything is read. */
 gboolean _sl_live_begin            (SlReader *r, GError **error);
+/* The global ids a live trace's lane of n events keeps (sl-trace.c numbers them), so that
+ * appends can add to it without moving the ids of the lanes after it. */
+guint64  _sl_live_lane_room        (guint64 n);
+/* The depth lanes of one thread and kind (in depth order) merged back into the one sorted run
+ * the reader split (sl-trace-live.c), appended to `out` (SlEvent). */
+void     _sl_live_merge_depths     (GArray    *out,
+                                    GPtrArray *lanes);
+/* The warning of a load that found no events (an append adding to lanes says it too). */
+void     _sl_reader_warn_empty     (SlTrace *trace);
 /* The SELECT of a live load for `table`: the rows committed since the last load and up to the
  * end noted at its start, for an event table read by rowid; NULL: `sql` as it is. */
 char    *_sl_live_sql              (SlReader *r, const char *table, const char *sql);

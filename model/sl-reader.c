@@ -225,8 +225,16 @@ _sl_reader_init_tables (SlReader *r)
   r->nvtx_domains = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
+void
+_sl_reader_warn_empty (SlTrace *trace)
+{
+  _sl_trace_warn (trace, "the trace holds no events: its event tables are empty or were not "
+                         "loaded");
+}
+
 /* After the last event: thread states, the CPU lanes by depth, the GPU lanes' arrays handed
- * over; warns about an empty trace and repaired names. */
+ * over; warns about an empty trace (not an append adding to lanes: it has the new rows' events
+ * only) and repaired names. */
 void
 _sl_reader_build_lanes (SlReader *r)
 {
@@ -246,9 +254,8 @@ _sl_reader_build_lanes (SlReader *r)
   gsize n_events = 0;
   for (guint i = 0; i < trace->lanes->len; i++)
     n_events += ((SlLane *) g_ptr_array_index (trace->lanes, i))->n_events;
-  if (n_events == 0)
-    _sl_trace_warn (trace, "the trace holds no events: its event tables are empty "
-                           "or were not loaded");
+  if (n_events == 0 && !trace->extend)
+    _sl_reader_warn_empty (trace);
   if (r->n_bad_utf8 > 0)
     _sl_trace_warn (trace, "%" G_GUINT64_FORMAT " names are not valid UTF-8; "
                            "unreadable bytes were replaced",
@@ -283,6 +290,18 @@ typedef struct
   double      weight;
 } TableStep;
 
+/* Whether an earlier step reads the same table (NVTX_EVENTS: ranges, then MPI's): a view or a
+ * table not needed is said once, by the first. */
+static gboolean
+step_again (const TableStep *steps,
+            guint            i)
+{
+  for (guint j = 0; j < i; j++)
+    if (strcmp (steps[j].table, steps[i].table) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* The tables one thread reads, in order. */
 static gboolean
 run_steps (SlReader        *r,
@@ -305,6 +324,8 @@ run_steps (SlReader        *r,
           if (!steps[i].read (r, error))
             return FALSE;
         }
+      else if (step_again (steps, i))
+        ;
       else if ((r->flags & steps[i].flag) && _sl_reader_view_exists (r, steps[i].table))
         _sl_trace_warn (r->trace, "%s is a view, not a table; it was not read", steps[i].table);
       else if (!(r->flags & steps[i].flag) && _sl_reader_table_exists (r, steps[i].table))
@@ -368,6 +389,12 @@ _sl_reader_read (SlTrace        *trace,
     { SL_LOAD_MEMCPY, "CUDA_UM_CPU_PAGE_FAULT_EVENTS", TRUE, _sl_reader_read_cpu_faults, 0.005 },
     /* GPU metrics (nsys --gpu-metrics-devices): samples of every GPU, on the GPU tables' thread */
     { SL_LOAD_KERNELS, "GPU_METRICS", TRUE, _sl_reader_read_gpu_metrics, 0.02 },
+    /* MPI calls (nsys -t mpi), and NVTX ranges of a domain "MPI" (after NVTX: its domains) */
+    { SL_LOAD_OSRT, "MPI_P2P_EVENTS", FALSE, _sl_reader_read_mpi_p2p, 0.002 },
+    { SL_LOAD_OSRT, "MPI_COLLECTIVES_EVENTS", FALSE, _sl_reader_read_mpi_coll, 0.002 },
+    { SL_LOAD_OSRT, "MPI_START_WAIT_EVENTS", FALSE, _sl_reader_read_mpi_wait, 0.001 },
+    { SL_LOAD_OSRT, "MPI_OTHER_EVENTS", FALSE, _sl_reader_read_mpi_other, 0.001 },
+    { SL_LOAD_NVTX, "NVTX_EVENTS", FALSE, _sl_reader_read_mpi_nvtx, 0.001 },
   };
   SlReader r = { 0 };
   gboolean ok = FALSE, any_table = FALSE;

@@ -45,6 +45,7 @@
  * checking about as long, since a level-of-detail bucket or an interval-tree node read back is
  * an index into the events.
  */
+#include "sl-mpi.h"
 #include "sl-trace-private.h"
 #include "sl-occupancy.h"
 #include "sl-reader-private.h"
@@ -60,7 +61,7 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 11  /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
+#define CACHE_VERSION 12  /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
                            * 3: CUDA API calls' backtraces (issue 30);
                            * 4: CUDA event records and waits (issue 30; their sizes are
                            * asserted in sl-trace-private.h);
@@ -70,7 +71,8 @@
                            * 8: GPU metrics, their series and samples (issue 31);
                            * 9: a migration's virtual address in its copy info (issue 31);
                            * 10: unified memory's GPU and CPU page faults (issue 31);
-                           * 11: a CPU page fault's instruction and source line (issue 31) */
+                           * 11: a CPU page fault's instruction and source line (issue 31);
+                           * 12: MPI lanes and their calls' details (issue 33) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"
@@ -260,6 +262,7 @@ enum
   SEC_METRIC_TIMES,
   SEC_METRIC_VALUES,
   SEC_UM_FAULTS,     /* CUDA_UM_{GPU,CPU}_PAGE_FAULT_EVENTS rows */
+  SEC_MPI_CALLS,     /* SlMpiCall: the details of the MPI lanes' calls */
 };
 
 /* Each section: this, `count` elements of `elem` bytes, zeros to a multiple of 8. */
@@ -542,6 +545,10 @@ write_payload (Writer  *w,
   w_array (w, SEC_METRIC_TIMES, trace->metric_times);
   w_array (w, SEC_METRIC_VALUES, trace->metric_values);
   w_array (w, SEC_UM_FAULTS, trace->um_faults);
+  {
+    g_autoptr (GArray) none = g_array_new (FALSE, FALSE, sizeof (SlMpiCall));
+    w_array (w, SEC_MPI_CALLS, trace->mpi_calls != NULL ? trace->mpi_calls : none);
+  }
 
   /* enum labels point into the chunk at interned strings: store their ids */
   gboolean any_enum = FALSE;
@@ -669,6 +676,9 @@ _sl_trace_cache_store (SlTrace          *trace,
 
   g_return_if_fail (trace != NULL && key != NULL);
   if (key->canonical == NULL || !cache_enabled () || (guint64) MAX (load_us, 0) < min_ms * 1000)
+    return;
+  /* links are global ids, which the cache numbers densely (a live trace keeps room) */
+  if (trace->n_ids != trace->n_events)
     return;
   /* changed while it was read: what was read may be neither the old file nor the new */
   if (!key_stat (&now, key->canonical) || now.size != key->size || now.mtime_ns != key->mtime_ns
@@ -1008,6 +1018,11 @@ check_events (SlTrace      *trace,
         return FALSE;
       if (lane->kind == SL_LANE_NVTX && !STR_OK (ev[i].corr))
         return FALSE;
+      /* an MPI call's details, and its table (the low byte of aux) */
+      if (lane->kind == SL_LANE_MPI
+          && (trace->mpi_calls == NULL || ev[i].corr >= trace->mpi_calls->len
+              || SL_MPI_SOURCE_OF (ev[i].aux) >= SL_MPI_N_SOURCES))
+        return FALSE;
     }
   return TRUE;
 }
@@ -1138,6 +1153,11 @@ read_payload (Reader      *r,
       || !r_array (r, SEC_UM_FAULTS, trace->um_faults)
       || !_sl_metrics_check (trace) || !_sl_um_faults_check (trace))
     return FALSE;
+  trace->mpi_calls = g_array_new (FALSE, FALSE, sizeof (SlMpiCall));
+  if (!r_array (r, SEC_MPI_CALLS, trace->mpi_calls))
+    return FALSE;
+  if (trace->mpi_calls->len == 0)
+    g_clear_pointer (&trace->mpi_calls, g_array_unref);
   for (guint i = 0; i < trace->mem_usage->len; i++)
     if ((guint) g_array_index (trace->mem_usage, SlMemUsage, i).gpu >= trace->gpus->len)
       return FALSE;

@@ -24,12 +24,13 @@
  * enclose) are sorted and merged in from where the first of them goes (_sl_events_sort), and the
  * depths of that thread's ranges follow as a fresh load would give them.
  *
- * What this saves is the SQLite reading (about 1 µs a row, most of a full reload); what it does
- * not: the copy and the indexing of every lane (interval trees, levels of detail, busy sums,
- * correlation links by global id, GPU busy unions) are redone over the whole trace, since the
- * global ids the links hold are dense across lanes and move when any earlier lane grows.  An
- * append therefore costs a memory pass over what was loaded (tens of ns an event) plus the new
- * rows' reading; bench/bench-live.c measures both against the full reload.
+ * That copy saves the SQLite reading (about 1 µs a row, most of a full reload), but is itself a
+ * pass over what was loaded (tens of ns an event: the copy, then every lane's indexes, links and
+ * GPU busy unions made again).  So an append first reads the new rows alone (SlTrace.extend) and
+ * adds them to the previous trace's lanes, sharing their events (sl-trace-extend.c: a live trace
+ * keeps room in each lane's global ids and storage for that); only where that cannot be (a new
+ * thread or stream, CUDA calls committed out of order, a lane past its room) does it read them
+ * again after a copy as above.  bench/bench-live.c measures both against the full reload.
  *
  * An appended trace holds what a fresh load of the file holds (tests/test-live-append.c compares
  * them at every step), numbered in the order things were met: new strings, threads, GPUs and
@@ -111,7 +112,7 @@ struct _SlLiveState
 };
 
 /* what sl_trace_append() did in this process (tests, bench-live) */
-static guint n_appended, n_reloaded;
+static guint n_appended, n_reloaded, n_extended;
 /* where the time of the append running on this thread goes, and of the last one */
 static _Thread_local double *phases_now;
 static double phases_last[SL_LIVE_N_PHASES];
@@ -142,6 +143,12 @@ _sl_live_get_counts (guint *appended,
 {
   *appended = g_atomic_int_get (&n_appended);
   *reloaded = g_atomic_int_get (&n_reloaded);
+}
+
+guint
+_sl_live_get_extended (void)
+{
+  return g_atomic_int_get (&n_extended);
 }
 
 void
@@ -365,9 +372,9 @@ event_before (const SlEvent *a,
  * before it split them (split_by_depth in sl-reader.c).  Of two events that sort as equal the
  * shallower came first: the second was pushed below the first, still open at its start.  Lanes
  * are few (one per depth), so the smallest head is found by looking at each. */
-static void
-merge_depths (GArray    *out,
-              GPtrArray *lanes)
+void
+_sl_live_merge_depths (GArray    *out,
+                       GPtrArray *lanes)
 {
   g_autofree gsize *at = g_new0 (gsize, lanes->len);
   gsize total = 0;
@@ -463,6 +470,9 @@ prime_from (SlReader *r,
       r->nvtx_domains = copy_domains (prev->live->nvtx_domains);
     }
 
+  /* an append adding to the previous trace's lanes reads the new rows' events alone */
+  if (trace->extend)
+    return;
   g_autoptr (GHashTable) groups = g_hash_table_new_full (cpu_group_hash, cpu_group_equal, g_free,
                                                          (GDestroyNotify) g_ptr_array_unref);
   for (guint i = 0; i < prev->lanes->len; i++)
@@ -470,6 +480,7 @@ prime_from (SlReader *r,
       SlLane *lane = g_ptr_array_index (prev->lanes, i);
       switch (lane->kind)
         {
+        case SL_LANE_MPI:     /* MPI_* tables: read whole again */
         case SL_LANE_SCHED:
           break;   /* read whole again (or derived again from samples and OS calls) */
         case SL_LANE_SAMPLES:
@@ -527,11 +538,17 @@ prime_from (SlReader *r,
     {
       const SlCpuKey *k = key;
       GArray *a = _sl_reader_cpu_events (r, k->thread, k->kind);
-      merge_depths (a, value);
+      _sl_live_merge_depths (a, value);
       if (k->kind == SL_LANE_CUDA_API)
         for (guint e = 0; e < a->len; e++)
           g_array_index (a, SlEvent, e).link = SL_NO_LINK;
     }
+}
+
+guint64
+_sl_live_lane_room (guint64 n)
+{
+  return 2 * n + 4096;
 }
 
 gboolean
@@ -557,6 +574,9 @@ _sl_live_begin (SlReader *r,
         live->tables[i].done = live->tables[i].upto;
     }
   live->flags = r->flags;
+  /* room to grow in each lane's ids, but in a first look and the whole trace after it (a big
+   * file read in two steps, kept in the model cache, whose ids are dense) */
+  r->trace->headroom = r->trace->first_look == 0 && (prev == NULL || prev->first_look == 0);
   if (live->side_chains == NULL)
     live->side_chains = copy_domains (NULL);
   r->trace->live = live;
@@ -729,40 +749,53 @@ append (SlTrace        *trace,
       if (db == NULL)
         return NULL;
       why = append_blocker (db, trace);
-      if (why == NULL)
+      /* first adding to the previous trace's lanes; where that cannot be, copying them */
+      gboolean extend = trace->headroom && trace->corr_maps != NULL
+                        && g_getenv ("SIGHTLINE_APPEND_COPY") == NULL;
+      for (guint attempt = 0; why == NULL && attempt < 2; attempt++, extend = FALSE)
         {
           double phases[SL_LIVE_N_PHASES] = { 0 };
           phases_now = phases;
           g_autoptr (SlTrace) next = _sl_trace_new (trace->path);
+          next->extend = extend;
           gboolean ok = _sl_reader_read (next, db, flags, trace, progress, user_data, cancellable,
                                          error);
-          sqlite3_close (db);
           if (!ok)
             {
               phases_now = NULL;
+              sqlite3_close (db);
               if (error != NULL && *error != NULL && (*error)->domain != SL_TRACE_ERROR)
                 g_prefix_error (error, "%s: ", trace->path);
               return NULL;
             }
           /* what the rows read said cannot be gone on from (the reader's _sl_live_load_whole) */
           if (next->live->whole != NULL)
-            why = g_strdup (next->live->whole);
-          else
             {
-              ok = _sl_trace_finish (next, error);
+              why = g_strdup (next->live->whole);
               phases_now = NULL;
-              if (!ok)
-                return NULL;
-              G_LOCK (phases);
-              memcpy (phases_last, phases, sizeof phases);
-              G_UNLOCK (phases);
-              g_atomic_int_inc (&n_appended);
-              return g_steal_pointer (&next);
+              break;
             }
+          g_autofree char *no = NULL;
+          if (extend && !_sl_trace_extend (next, trace, &no))
+            {
+              g_debug ("%s: appended by copy: %s", trace->path, no);
+              phases_now = NULL;
+              continue;
+            }
+          ok = extend || _sl_trace_finish (next, error);
           phases_now = NULL;
+          sqlite3_close (db);
+          if (!ok)
+            return NULL;
+          G_LOCK (phases);
+          memcpy (phases_last, phases, sizeof phases);
+          G_UNLOCK (phases);
+          g_atomic_int_inc (&n_appended);
+          if (extend)
+            g_atomic_int_inc (&n_extended);
+          return g_steal_pointer (&next);
         }
-      else
-        sqlite3_close (db);
+      sqlite3_close (db);
     }
   g_debug ("%s: loaded whole, not appended: %s", trace->path, why);
   g_atomic_int_inc (&n_reloaded);

@@ -16,6 +16,7 @@
  * adds baseTimeNanoseconds).  The file that started first keeps its time base; every other file
  * is shifted by the difference of the wall clocks.  See ../notes/design17.md.
  */
+#include "sl-mpi.h"
 #include "sl-trace-private.h"
 #include "sl-format.h"
 #include "sl-metrics.h"
@@ -194,6 +195,7 @@ typedef struct
   guint64       tag;          /* XORed into global pids and tids to keep processes apart */
   guint32       process_base, thread_base, gpu_base;
   guint32       kernel_base, n_kernels, copy_base, n_copies;
+  guint32       mpi_base, n_mpi;    /* the file's MPI calls past the merged ones' */
   guint32       chain_base, n_chains;
   GArray       *osrt_ids;     /* the file's OSRT_CALLCHAINS ids (SlChainId), sorted */
   const SlChainId *osrt;
@@ -340,6 +342,9 @@ rewrite_lane (SlLane       *lane,
         case SL_LANE_MEMCPY:
         case SL_LANE_MEMSET:
           e->aux = e->aux < m->n_copies ? e->aux + m->copy_base : G_MAXUINT32;
+          break;
+        case SL_LANE_MPI:
+          e->corr = e->corr < m->n_mpi ? e->corr + m->mpi_base : G_MAXUINT32;
           break;
         case SL_LANE_CUDA_API:
         case SL_LANE_SYNC:
@@ -504,6 +509,15 @@ append_file (SlTrace    *merged,
   m->copy_base = merged->copy_infos->len;
   m->n_copies = t->copy_infos->len;
   g_array_append_vals (merged->copy_infos, t->copy_infos->data, t->copy_infos->len);
+  /* MPI calls: an MPI lane's corr indexes them */
+  m->mpi_base = merged->mpi_calls != NULL ? merged->mpi_calls->len : 0;
+  m->n_mpi = t->mpi_calls != NULL ? t->mpi_calls->len : 0;
+  if (m->n_mpi > 0)
+    {
+      if (merged->mpi_calls == NULL)
+        merged->mpi_calls = g_array_new (FALSE, FALSE, sizeof (SlMpiCall));
+      g_array_append_vals (merged->mpi_calls, t->mpi_calls->data, t->mpi_calls->len);
+    }
 
   /* call chains: offsets past the merged symbols, symbols and modules as new string ids */
   m->chain_base = merged->chain_offsets->len - 1;
@@ -1014,7 +1028,7 @@ merge (SlTrace    **traces,
       lane->base = base;
       base += lane->n_events;
     }
-  merged->n_events = base;
+  merged->n_events = merged->n_ids = base;
   rewrite_lanes (maps, n);
 
   gboolean any = FALSE;

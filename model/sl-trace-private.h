@@ -50,6 +50,14 @@ typedef struct _SlLodLevel
 } SlLodLevel;
 
 void    _sl_lane_build_lod    (SlLane *lane);
+/* The levels of detail with finest buckets of `width` from `origin` (the first event's start). */
+void    _sl_lane_build_lod_width (SlLane *lane,
+                                  SlTime  origin,
+                                  SlTime  width);
+/* `lane`'s levels of detail, made of `prev`'s: lane holds prev's events and more after them (an
+ * append, sl-trace-extend.c); prev's buckets' width kept while it suits the lane. */
+void    _sl_lane_extend_lod   (SlLane       *lane,
+                               const SlLane *prev);
 void    _sl_lane_free_lod     (SlLane *lane);
 
 /* Union of busy intervals of one GPU: sorted, disjoint, stored compactly in chunks of
@@ -184,6 +192,16 @@ struct _SlTrace
   gsize         origin_set;
   SlTime        origin;
   gsize         n_events;
+  /* global ids: [0, n_ids).  Dense (n_ids == n_events) but in a live trace, whose lanes each
+   * keep room to grow (`headroom`, sl-trace-live.c): an append that fits keeps every id, so the
+   * events it shares with the previous trace keep their links */
+  gsize         n_ids;
+  gboolean      headroom;
+  /* an append that adds to the previous trace's lanes (sl-trace-extend.c): the reader keeps
+   * only the new rows' events */
+  gboolean      extend;
+  /* a live trace's correlation maps, kept for the next append (sl-correlation.c), or NULL */
+  gpointer      corr_maps;
   GPtrArray    *warnings;      /* char *, NULL-terminated on demand */
 
   /* Strings: id 0 is "".  `strs` holds pointers into `chunk`; `str_ids` maps text to id + 1. */
@@ -218,6 +236,8 @@ struct _SlTrace
   GArray       *metric_series; /* SlMetricSeries (GPU_METRICS, sl-metrics.h): by GPU, metricId */
   GArray       *metric_times;  /* SlTime: the series' samples, series after series, each by time */
   GArray       *metric_values; /* double: beside metric_times */
+  GArray       *mpi_calls;     /* SlMpiCall (sl-mpi.h), an SL_LANE_MPI event's corr; NULL: none */
+  gpointer      mpi_messages;  /* SlMpiMessages (sl-mpi.c), matched on first use */
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
   GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */
@@ -249,12 +269,37 @@ struct _SlTrace
   double        loading_share;
 };
 
+/* A live trace's lane storage (sl-trace-extend.c): events with room after them, which appends
+ * fill in place (a trace reads only its lane's n_events of them), and a lane's indexes, shared
+ * by the lanes of successive traces that hold the same events. */
+typedef struct _SlLaneStore
+{
+  gint     ref;
+  SlEvent *events;
+  gsize    cap;     /* events it has room for */
+  gsize    len;     /* events written: those of the longest lane on it */
+} SlLaneStore;
+
+typedef struct _SlLaneIdx
+{
+  gint                ref;
+  SlTime             *max_end;
+  SlTime             *busy_prefix;
+  struct _SlLodLevel *lod;
+  guint               n_lod;
+} SlLaneIdx;
+
+void     _sl_lane_store_unref (SlLaneStore *store);
+void     _sl_lane_idx_unref   (SlLaneIdx   *idx);
+
 SlTrace *_sl_trace_new        (const char *path);
 typedef struct _SlLiveState SlLiveState;
 void     _sl_live_state_free  (SlLiveState *live);
 /* How many sl_trace_append() calls appended, and how many loaded the file whole (tests). */
 void     _sl_live_get_counts  (guint *appended,
                                guint *reloaded);
+/* Of the appends, how many added to the previous trace's lanes (sl-trace-extend.c). */
+guint    _sl_live_get_extended (void);
 /* Where the wall time of sl_trace_append() goes, for bench-live: the previous trace copied into
  * the reader's tables, the new rows read (both threads), the lanes built, and the finish's
  * passes over every lane (sort check, interval trees / busy sums / levels of detail, correlation
@@ -346,6 +391,22 @@ void    _sl_trace_note_table  (SlTrace *trace, const SlTableRead *read);
 gboolean _sl_trace_finish     (SlTrace *trace,
                                GError **error);
 void    _sl_trace_link        (SlTrace *trace);
+/* An append that added to a live trace's lanes (sl-trace-extend.c): links the events past
+ * old_n[lane] of each lane, with the correlation maps the previous trace kept (moved to this
+ * one), once _sl_corr_check_calls found nothing against each new calls' lane: it says why they
+ * cannot be (a call whose GPU work was read before it, ids out of the maps' reach), or NULL. */
+char   *_sl_corr_check_calls  (gpointer      maps,
+                               const SlLane *calls);
+void    _sl_trace_link_added  (SlTrace     *trace,
+                               const gsize *old_n);
+void    _sl_corr_maps_free    (gpointer maps);
+/* sl-trace-extend.c: `next`, read with `extend` set (the new rows' events only), made of
+ * `prev`'s lanes with the new events added after theirs; FALSE and why, `prev` and `next`
+ * unchanged, where an append cannot be made so. */
+gboolean _sl_trace_extend     (SlTrace  *next,
+                               SlTrace  *prev,
+                               char    **why);
+void    _sl_lane_free         (SlLane *lane);
 /* Orders the lanes as they appear on screen (CPU lanes by thread, then GPU lanes by device,
  * context, stream and kind) and numbers them; global ids (`base`) are left to the caller. */
 void    _sl_trace_sort_lanes  (SlTrace *trace);
@@ -353,9 +414,18 @@ void    _sl_events_sort       (SlEvent *ev,
                                gsize    n);
 void    _sl_lane_build_index  (SlLane *lane);
 SlTime *_sl_lane_build_busy   (const SlLane *lane);
+/* The busy sums of `lane`, whose first n_old events had `prev_busy`. */
+SlTime *_sl_lane_extend_busy  (const SlLane *lane,
+                               const SlTime *prev_busy,
+                               gsize         n_old);
 SlTime  _sl_lane_busy_between (const SlLane *lane, const SlTime *busy, gsize i, gsize j);
 void    _sl_gpu_busy_build    (SlTrace *trace);
 void    _sl_gpu_busy_clear    (SlGpuBusy *busy);
+/* An append (sl-trace-extend.c): each GPU's unions of `prev` with the events past old_n[lane]
+ * of `trace`'s lanes (the same lanes, in the same order) merged in. */
+void    _sl_gpu_busy_extend   (SlTrace      *trace,
+                               SlTrace      *prev,
+                               const gsize  *old_n);
 
 /* Numbers the lanes (sorted, none empty, each sorted by start), gives them their global ids and
  * builds their interval trees, busy sums and levels of detail, and the trace's start, end and
@@ -450,6 +520,9 @@ gboolean _sl_reader_read      (SlTrace        *trace,
                                gpointer        user_data,
                                GCancellable   *cancellable,
                                GError        **error);
+
+/* sl-reader-mpi.c, sl-mpi.c */
+void _sl_mpi_messages_free (gpointer messages);
 
 /* sl-display-name.c */
 void _sl_display_names_free (struct _SlDisplayNames *names);

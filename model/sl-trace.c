@@ -160,16 +160,23 @@ _sl_shrink (gpointer p,
   return g_realloc (p, bytes);
 }
 
-static void
-sl_lane_free (SlLane *lane)
+void
+_sl_lane_free (SlLane *lane)
 {
-  if (lane->events_map != NULL)
+  if (lane->store != NULL)
+    _sl_lane_store_unref (lane->store);
+  else if (lane->events_map != NULL)
     _sl_events_map_unref (lane->events_map);
   else
     _sl_free_large (lane->events);
-  _sl_free_large (lane->max_end);
-  g_free (lane->busy_prefix);
-  _sl_lane_free_lod (lane);
+  if (lane->idx != NULL)
+    _sl_lane_idx_unref (lane->idx);
+  else
+    {
+      _sl_free_large (lane->max_end);
+      g_free (lane->busy_prefix);
+      _sl_lane_free_lod (lane);
+    }
   g_free (lane);
 }
 
@@ -183,14 +190,16 @@ sl_trace_unref (SlTrace *trace)
   sl_nvtx_proj_free (trace->nvtx_proj);   /* reads the lanes */
   sl_cpu_util_free (trace->cpu_util);
   _sl_event_links_free (trace->event_links);
+  _sl_mpi_messages_free (trace->mpi_messages);
   _sl_graph_groups_free (trace->graph_groups);
   _sl_memory_free (trace->memory);
   _sl_um_faults_free (trace->um_fault_index);
   _sl_live_state_free (trace->live);
+  _sl_corr_maps_free (trace->corr_maps);
   if (trace->sources != NULL)
     g_array_unref (trace->sources);
   for (guint i = 0; i < trace->lanes->len; i++)
-    sl_lane_free (g_ptr_array_index (trace->lanes, i));
+    _sl_lane_free (g_ptr_array_index (trace->lanes, i));
   g_ptr_array_unref (trace->lanes);
   if (trace->gpu_busy != NULL)
     for (guint i = 0; i < trace->gpus->len; i++)
@@ -211,6 +220,7 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->metric_series);
   g_array_unref (trace->metric_times);
   g_array_unref (trace->metric_values);
+  g_clear_pointer (&trace->mpi_calls, g_array_unref);
   g_array_unref (trace->diagnostics);
   g_array_unref (trace->kernel_infos);
   g_array_unref (trace->copy_infos);
@@ -449,23 +459,26 @@ _sl_trace_index_lanes (SlTrace  *trace,
                        GError  **error)
 {
   guint32 base = 0;
+  gsize n = 0;
   gboolean any = FALSE;
 
   trace->start = trace->end = 0;
   for (guint i = 0; i < trace->lanes->len; i++)
     {
       SlLane *lane = g_ptr_array_index (trace->lanes, i);
+      guint64 ids = trace->headroom ? _sl_live_lane_room (lane->n_events) : lane->n_events;
 
       lane->index = i;
       lane->base = base;
-      if ((guint64) base + lane->n_events >= G_MAXUINT32)
+      if ((guint64) base + ids >= G_MAXUINT32)
         {
           g_set_error (error, SL_TRACE_ERROR, SL_TRACE_ERROR_CORRUPT,
                        "%s: more than 4 294 967 294 events; Sightline cannot hold this trace",
                        trace->path);
           return FALSE;
         }
-      base += lane->n_events;
+      base += ids;
+      n += lane->n_events;
       _sl_lane_build_index (lane);
       g_free (lane->busy_prefix);
       lane->busy_prefix = _sl_lane_build_busy (lane);
@@ -482,7 +495,8 @@ _sl_trace_index_lanes (SlTrace  *trace,
         trace->end = last;
       any = TRUE;
     }
-  trace->n_events = base;
+  trace->n_events = n;
+  trace->n_ids = base;
   return TRUE;
 }
 
@@ -496,7 +510,7 @@ _sl_trace_finish (SlTrace  *trace,
       SlLane *lane = g_ptr_array_index (trace->lanes, i);
       if (lane->n_events == 0)
         {
-          sl_lane_free (lane);
+          _sl_lane_free (lane);
           g_ptr_array_remove_index (trace->lanes, i);
         }
     }
@@ -825,6 +839,12 @@ sl_trace_get_n_events (SlTrace *trace)
   return trace->n_events;
 }
 
+gsize
+sl_trace_get_n_ids (SlTrace *trace)
+{
+  return trace->n_ids;
+}
+
 gboolean
 sl_trace_is_json (SlTrace *trace)
 {
@@ -863,7 +883,9 @@ sl_trace_get_memory_size (SlTrace *trace)
   for (guint i = 0; i < trace->lanes->len; i++)
     {
       const SlLane *lane = g_ptr_array_index (trace->lanes, i);
-      size += sizeof *lane + lane->n_events * sizeof (SlEvent);
+      /* a live trace's events with the room after them (shared with the next trace's lane) */
+      size += sizeof *lane + (lane->store != NULL ? MAX (lane->store->cap, lane->n_events)
+                                                  : lane->n_events) * sizeof (SlEvent);
       if (lane->max_end != NULL)
         size += lane->n_events * sizeof (SlTime);
       size += (lane->n_events / SL_BUSY_STRIDE + 1) * sizeof (SlTime);
@@ -1201,7 +1223,7 @@ sl_trace_resolve (SlTrace       *trace,
 {
   guint lo = 0, hi = trace->lanes->len;
 
-  if (global_id >= trace->n_events)
+  if (global_id >= trace->n_ids)
     return FALSE;
   /* lanes are in base order: find the last one with base <= id */
   while (hi - lo > 1)
@@ -1213,6 +1235,10 @@ sl_trace_resolve (SlTrace       *trace,
         hi = mid;
     }
   const SlLane *l = g_ptr_array_index (trace->lanes, lo);
+  /* ids a live trace keeps for a lane's later events, or one an append set in an event this
+   * trace shares with the next (sl-trace-live.c) */
+  if (global_id - l->base >= l->n_events)
+    return FALSE;
   if (lane != NULL)
     *lane = l;
   if (index != NULL)

@@ -108,6 +108,11 @@ struct _SlLane
   guint32    source;         /* index of its trace among the merged ones (0 for one trace) */
   struct _SlEventsMap *events_map; /* private: the cache file mapping that holds `events`
                                     * (sl-trace-cache.c), NULL when they were allocated */
+  /* private, a live trace's (sl-trace-extend.c): the block holding `events`, shared with the
+   * lanes of the traces appended to it, and the one holding max_end, busy_prefix and lod,
+   * shared with the next trace's lane while the lane does not change; NULL when it owns them */
+  struct _SlLaneStore *store;
+  struct _SlLaneIdx   *idx;
 };
 
 /* Progress: fraction in [0,1], never decreasing, and what is being read; called from the thread
@@ -191,6 +196,9 @@ gboolean          sl_trace_get_loading       (SlTrace        *trace,
                                               SlTime         *from,
                                               double         *share);
 gsize             sl_trace_get_n_events      (SlTrace        *trace);
+/* Global ids are below this: sl_trace_get_n_events(), or more in a trace of a recording in
+ * progress, whose lanes keep ids for their later events (an id there resolves to nothing). */
+gsize             sl_trace_get_n_ids         (SlTrace        *trace);
 /* TRUE for a Kineto (PyTorch profiler) or Chrome trace-event JSON file, read by content (plain or
  * gzip), FALSE for anything else (an nsys SQLite export). */
 gboolean          sl_trace_file_is_json      (const char     *path);

@@ -36,6 +36,7 @@ typedef enum
   SL_LANE_SYNC,      /* a GPU stream's synchronization records */
   SL_LANE_SCHED,     /* a thread's states (running, runnable, blocked), tiling its time */
   SL_LANE_GRAPHS,    /* a GPU stream's CUDA graph launches (CUPTI_ACTIVITY_KIND_GRAPH_TRACE) */
+  SL_LANE_MPI,       /* a thread's MPI calls (MPI_* tables, NVTX domain "MPI"): sl-mpi.h */
   SL_N_LANE_KINDS
 } SlLaneKind;
 
@@ -56,6 +57,8 @@ typedef enum
  *   SYNC      sync type label   correlation id  global id of launch  syncType
  *   GRAPHS    "CUDA Graph <id>" correlation id  global id of launch  index of SlKernelInfo
  *                                                                    (graph_id, graph_exec_id)
+ *   MPI       MPI function      index of        SL_NO_LINK           SlMpiSource |
+ *             name              SlMpiCall                            SlMpiDir << 8
  *   SCHED     state label       CPU (Running)   block reason         SlThreadState
  *                               or SL_NO_LINK   (ENUM_SCHEDULING_    | SL_STATE_DERIVED
  *                                               THREAD_BLOCK) or

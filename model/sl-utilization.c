@@ -244,6 +244,168 @@ union_build (GPtrArray   *lanes,
   index_build (u);
 }
 
+static gsize chunks_before (const SlBusyUnion *u,
+                            SlTime             x,
+                            gsize              from);
+
+/* Merges, in start order, the events of each lane from from[l] on and the intervals `extra`
+ * (SlTime pairs, sorted and disjoint) into `b`. */
+static void
+union_merge_from (GPtrArray    *lanes,
+                  const gsize  *from,
+                  GArray       *extra,
+                  UnionBuilder *b)
+{
+  g_autofree gsize *cursor = g_memdup2 (from, sizeof (gsize) * MAX (lanes->len, 1));
+  guint x = 0;
+
+  for (;;)
+    {
+      gint best = -1;
+      SlTime best_start = 0;
+      for (guint l = 0; l < lanes->len; l++)
+        {
+          const SlLane *lane = g_ptr_array_index (lanes, l);
+          if (cursor[l] < lane->n_events && (best < 0 || lane->events[cursor[l]].start < best_start))
+            {
+              best = l;
+              best_start = lane->events[cursor[l]].start;
+            }
+        }
+      if (x < extra->len / 2 && (best < 0 || g_array_index (extra, SlTime, 2 * x) <= best_start))
+        {
+          union_add (b, g_array_index (extra, SlTime, 2 * x), g_array_index (extra, SlTime, 2 * x + 1));
+          x++;
+          continue;
+        }
+      if (best < 0)
+        break;
+      const SlLane *lane = g_ptr_array_index (lanes, best);
+      const SlEvent *ev = &lane->events[cursor[best]++];
+      if (ev->end > ev->start)
+        union_add (b, ev->start, ev->end);
+    }
+  if (b->open)
+    union_emit (b, b->s, b->e);
+}
+
+/* `u`: the union `old` with the events of each lane from from[l] on merged in.  What ends before
+ * the earliest of them is the same: the chunks before the one it falls in are copied, and the
+ * union goes on from there as a fresh build would have packed it. */
+static void
+union_extend (const SlBusyUnion *old,
+              GPtrArray         *lanes,
+              const gsize       *from,
+              SlBusyUnion       *u)
+{
+  SlTime first = G_MAXINT64;
+
+  for (guint l = 0; l < lanes->len; l++)
+    {
+      const SlLane *lane = g_ptr_array_index (lanes, l);
+      if (from[l] < lane->n_events)
+        first = MIN (first, lane->events[from[l]].start);
+    }
+  if (old->n_chunks == 0)
+    {
+      union_build (lanes, u);
+      return;
+    }
+  /* intervals of chunks before the one holding `first`'s neighbour all end before it (a chunk's
+   * intervals end before the next chunk's base) */
+  gsize k = first == G_MAXINT64 ? old->n_chunks : chunks_before (old, first, 0);
+  gsize c = k > 0 ? k - 1 : 0;
+  g_autoptr (GArray) tail = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  gsize n_tail = 0;
+  for (gsize j = c; j < old->n_chunks; j++)
+    for (guint i = 0; i < SL_BUSY_CHUNK && old->chunks[j].p[i].len != 0; i++)
+      {
+        SlTime s = old->chunks[j].base + old->chunks[j].p[i].off;
+        SlTime e = s + piece_length (old, j, i);
+        g_array_append_val (tail, s);
+        g_array_append_val (tail, e);
+        n_tail++;
+      }
+  gsize lo = 0, hi = old->n_long;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (old->long_index[mid] < (guint32) (c * SL_BUSY_CHUNK))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  UnionBuilder start = {
+    .busy = old->chunks[c].prefix, .n = old->n - n_tail, .n_chunks = c, .n_long = lo,
+    .fill = SL_BUSY_CHUNK,
+  };
+  UnionBuilder count = start, fill = start;
+  union_merge_from (lanes, from, tail, &count);
+  u->chunks = huge_copy (NULL, count.n_chunks * sizeof (SlBusyChunk));
+  if (c > 0)
+    memcpy (u->chunks, old->chunks, c * sizeof (SlBusyChunk));
+  u->long_index = g_new (guint32, count.n_long);
+  u->long_len = g_new (SlTime, count.n_long);
+  if (lo > 0)
+    {
+      memcpy (u->long_index, old->long_index, lo * sizeof (guint32));
+      memcpy (u->long_len, old->long_len, lo * sizeof (SlTime));
+    }
+  fill.u = u;
+  union_merge_from (lanes, from, tail, &fill);
+  g_assert (fill.n_chunks == count.n_chunks && fill.n_long == count.n_long);
+  u->n = fill.n;
+  u->n_chunks = fill.n_chunks;
+  u->n_long = fill.n_long;
+  index_build (u);
+}
+
+void
+_sl_gpu_busy_extend (SlTrace     *trace,
+                     SlTrace     *prev,
+                     const gsize *old_n)
+{
+  trace->gpu_busy = g_new0 (SlGpuBusy, MAX (trace->gpus->len, 1));
+  for (guint g = 0; g < trace->gpus->len; g++)
+    {
+      g_autoptr (GPtrArray) kernels = g_ptr_array_new ();
+      g_autoptr (GPtrArray) any = g_ptr_array_new ();
+      g_autoptr (GArray) kernels_from = g_array_new (FALSE, FALSE, sizeof (gsize));
+      g_autoptr (GArray) any_from = g_array_new (FALSE, FALSE, sizeof (gsize));
+
+      for (guint i = 0; i < trace->lanes->len; i++)
+        {
+          SlLane *lane = g_ptr_array_index (trace->lanes, i);
+          if (lane->gpu != (gint32) g)
+            continue;
+          if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_GRAPHS)
+            {
+              g_ptr_array_add (kernels, lane);
+              g_array_append_val (kernels_from, old_n[i]);
+            }
+          if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
+              || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_GRAPHS)
+            {
+              g_ptr_array_add (any, lane);
+              g_array_append_val (any_from, old_n[i]);
+            }
+        }
+      const SlGpuBusy *was = g < prev->gpus->len ? &prev->gpu_busy[g] : NULL;
+      SlGpuBusy *now = &trace->gpu_busy[g];
+      if (was != NULL)
+        union_extend (&was->kernels, kernels, (const gsize *) (void *) kernels_from->data,
+                      &now->kernels);
+      else
+        union_build (kernels, &now->kernels);
+      if (any->len == kernels->len)
+        now->any = now->kernels;
+      else if (was != NULL)
+        union_extend (&was->any, any, (const gsize *) (void *) any_from->data, &now->any);
+      else
+        union_build (any, &now->any);
+    }
+}
+
 void
 _sl_gpu_busy_clear (SlGpuBusy *busy)
 {

@@ -341,7 +341,7 @@ static void
 test_real_steps (void)
 {
   g_auto (GStrv) paths = sl_test_nsys_traces ();
-  guint with_lanes_later = 0;
+  guint with_lanes_later = 0, extended0 = _sl_live_get_extended (), steps = 0;
 
   for (guint p = 0; paths[p] != NULL; p++)
     {
@@ -350,6 +350,7 @@ test_real_steps (void)
       Grower g = { 0 };
       const guint n = 5;
       g_autoptr (SlTrace) live = NULL;
+      g_autoptr (SlTrace) live_fresh = NULL;
 
       g_test_message ("%s", base);
       grower_open (&g, paths[p], path);
@@ -374,17 +375,27 @@ test_real_steps (void)
                               merged_in (live, next, SL_LANE_NVTX), sl_trace_get_n_lanes (live),
                               sl_trace_get_n_lanes (next));
               with_lanes_later += sl_trace_get_n_lanes (next) > sl_trace_get_n_lanes (live);
+              /* the trace appended to is still what it was: an append that added to its lanes
+               * wrote only past their events, and links only a new trace resolves */
+              sl_test_assert_equivalent (live, live_fresh);
+              steps++;
             }
           g_autoptr (SlTrace) fresh = load_fresh (path);
           sl_test_assert_equivalent (next, fresh);
           g_clear_pointer (&live, sl_trace_unref);
           live = g_steal_pointer (&next);
+          g_clear_pointer (&live_fresh, sl_trace_unref);
+          live_fresh = g_steal_pointer (&fresh);
         }
       grower_close (&g);
       g_unlink (path);
     }
   /* lanes (threads, streams) that first appear in a later step were among the cases */
   g_assert_cmpuint (with_lanes_later, >, 0);
+  /* and appends that added to the lanes (sl-trace-extend.c) rather than copied them */
+  g_test_message ("%u of %u appends added to the previous trace's lanes",
+                  _sl_live_get_extended () - extended0, steps);
+  g_assert_cmpuint (_sl_live_get_extended () - extended0, >, steps / 5);
 }
 
 /* Rows committed after later-starting ones are merged in: every fourth row of each table is
