@@ -25,6 +25,7 @@ static const char *lane_kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_SYNC] = "sync",
   [SL_LANE_SCHED] = "thread states",
   [SL_LANE_GRAPHS] = "CUDA graphs",
+  [SL_LANE_MPI] = "MPI calls",
 };
 
 typedef struct

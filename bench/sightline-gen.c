@@ -123,6 +123,58 @@ static const char *stmt_sql[N_STMTS] = {
 #define UM_CAUSE_EVICTION 4
 #define SL_MEMCPY_UVM_HTOD 11      /* ENUM_CUDA_MEMCPY_OPER */
 #define SL_MEMCPY_UVM_DTOH 12
+/* --mpi: the MPI tables as NVIDIA's SQLite export schema reference documents them (the file the
+ * collector's MPI recording writes from is the same: /tmp/mpi-schema.sql of issue 33).  IF NOT
+ * EXISTS: sl_schema_create may come to hold them. */
+#define MPI_SQL                                                                                   \
+  "CREATE TABLE IF NOT EXISTS MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL);"     \
+  "CREATE TABLE IF NOT EXISTS MPI_P2P_EVENTS (start INTEGER NOT NULL, end INTEGER, "              \
+  "globalTid INTEGER, textId INTEGER, commHandle INTEGER, tag INTEGER, remoteRank INTEGER, "      \
+  "size INTEGER, requestHandle INTEGER);"                                                         \
+  "CREATE TABLE IF NOT EXISTS MPI_COLLECTIVES_EVENTS (start INTEGER NOT NULL, end INTEGER, "      \
+  "globalTid INTEGER, textId INTEGER, commHandle INTEGER, rootRank INTEGER, size INTEGER, "       \
+  "recvSize INTEGER, requestHandle INTEGER);"                                                     \
+  "CREATE TABLE IF NOT EXISTS MPI_START_WAIT_EVENTS (start INTEGER NOT NULL, end INTEGER, "       \
+  "globalTid INTEGER, textId INTEGER, requestHandle INTEGER);"                                    \
+  "CREATE TABLE IF NOT EXISTS MPI_OTHER_EVENTS (start INTEGER NOT NULL, end INTEGER, "            \
+  "globalTid INTEGER, textId INTEGER);"                                                           \
+  "CREATE TABLE IF NOT EXISTS MPI_COMMUNICATORS (rank INTEGER, timestamp INTEGER, "               \
+  "commHandle INTEGER, parentHandle INTEGER, localRank INTEGER, size INTEGER, "                   \
+  "groupRoot INTEGER, groupRootUid INTEGER, members TEXT, commUid INTEGER);"
+/* MPICH's MPI_COMM_WORLD handle, and the job-wide id the export gives it */
+#define MPI_COMM_WORLD_HANDLE INT64_C (0x44000000)
+#define MPI_COMM_WORLD_UID INT64_C (0x1000)
+/* the NVTX domain of --mpi=nvtx */
+#define MPI_NVTX_DOMAIN 2
+
+typedef enum
+{
+  MPI_NONE,
+  MPI_TABLES,   /* --mpi: MPI_* tables, as nsys -t mpi */
+  MPI_NVTX      /* --mpi=nvtx: NVTX ranges in a domain "MPI", as older MPI wrappers */
+} MpiMode;
+
+typedef enum
+{
+  MPI_F_INIT,
+  MPI_F_COMM_RANK,
+  MPI_F_ISEND,
+  MPI_F_IRECV,
+  MPI_F_WAITALL,
+  MPI_F_ALLREDUCE,
+  MPI_F_BCAST,
+  MPI_F_BARRIER,
+  MPI_F_FINALIZE,
+  MPI_F_SEND,
+  MPI_F_RECV,
+  N_MPI_F
+} MpiFunc;
+
+static const char *const mpi_func_names[N_MPI_F] = {
+  "MPI_Init", "MPI_Comm_rank", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Allreduce",
+  "MPI_Bcast", "MPI_Barrier", "MPI_Finalize", "MPI_Send", "MPI_Recv",
+};
+
 /* The fault tables as NVIDIA's SQLite schema reference (3.28.1) lists them (the access type enum
  * they reference, ENUM_CUDA_UNIF_MEM_ACCESS_TYPE, is sl_schema_create's). */
 #define UM_FAULTS_SQL                                                                             \
@@ -479,6 +531,7 @@ typedef struct
   bool um_faults;   /* --um-faults: unified-memory migrations and page faults */
   int memory_usage; /* --memory-usage[=N]: N workspace malloc/free pairs a step; 0: none */
   int metrics_hz;   /* --gpu-metrics[=HZ]: samples a second; 0: none */
+  MpiMode mpi;      /* --mpi[=nvtx]: MPI calls of the job's ranks each step */
 } Options;
 
 typedef struct
@@ -501,6 +554,7 @@ typedef struct
   uint64_t um_migrations, um_cpu_faults, um_gpu_faults; /* --um-faults */
   uint64_t mem_events;                                  /* --memory-usage */
   uint64_t metrics;                                     /* --gpu-metrics */
+  uint64_t mpi;                                         /* --mpi: MPI calls */
 } Counts;
 
 typedef struct
@@ -565,6 +619,9 @@ typedef struct
   int64_t *um_t;                               /* per GPU: when its last migration ends */
   MetricBins *bins;                            /* per GPU */
   bool tensor_kernel[N_ELEMENTS (sl_gen_kernels)];
+  int64_t mpi_names[N_MPI_F];                  /* --mpi: string ids of the MPI functions */
+  sqlite3_stmt *mpi_stmt[4];                   /* --mpi: P2P, collectives, start/wait, other */
+  int64_t mpi_request;                         /* the last request handle given */
 } Gen;
 
 /* --- random numbers: xoshiro256** seeded by splitmix64
@@ -1582,6 +1639,166 @@ stream_wait (Gen *gen, int gpu, int waiter, int signaller)
   gen->cpu_t = start + dur;
 }
 
+/* --- MPI (--mpi) ------------------------------------------------------------------------------
+ * Each step of each rank, on its main thread: a halo exchange with its ring neighbours
+ * (MPI_Irecv from both, MPI_Isend to both, then MPI_Waitall), the loss's MPI_Allreduce, an
+ * MPI_Bcast from rank 0 every 25 steps and an MPI_Barrier every 10.  Ranks draw the same random
+ * numbers, so their calls line up; the straggler's neighbours wait for its sends in MPI_Waitall
+ * and the others in the MPI_Allreduce, all of them until it gets there.  The GPU keeps running
+ * the step's kernels meanwhile (communication overlapping computation). */
+
+#define MPI_NULL INT64_MIN   /* a NULL column */
+
+static bool exec_sql (Gen *gen, const char *sql);
+
+enum
+{
+  MPI_T_P2P,
+  MPI_T_COLL,
+  MPI_T_WAIT,
+  MPI_T_OTHER
+};
+
+static const char *const mpi_stmt_sql[4] = {
+  "INSERT INTO MPI_P2P_EVENTS VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  "INSERT INTO MPI_COLLECTIVES_EVENTS VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  "INSERT INTO MPI_START_WAIT_EVENTS VALUES (?, ?, ?, ?, ?)",
+  "INSERT INTO MPI_OTHER_EVENTS VALUES (?, ?, ?, ?)",
+};
+
+/* One MPI call on the main thread; @v: the table's columns after textId (MPI_NULL: NULL). */
+static void
+mpi_call (Gen *gen, int table, MpiFunc f, int64_t start, int64_t end, const int64_t *v)
+{
+  gen->n.mpi++;
+  if (gen->opt->mpi == MPI_NVTX)
+    {
+      add_nvtx (gen, SL_EVENT_TYPE_NVTX_PUSH_POP_RANGE, start, end, gen->main_tid,
+                mpi_func_names[f], -1, MPI_NVTX_DOMAIN, -1);
+      return;
+    }
+  sqlite3_stmt *stmt = gen->mpi_stmt[table];
+  int n = sqlite3_bind_parameter_count (stmt);
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, gen->main_tid);
+  bind_i64 (stmt, 4, gen->mpi_names[f]);
+  for (int i = 5; i <= n; i++)
+    bind_opt (stmt, i, v[i - 5], v[i - 5] != MPI_NULL);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+  sqlite3_reset (stmt);
+  note_time (gen, end);
+}
+
+/* A call's length: a few microseconds, plus @wait. */
+static int64_t
+mpi_span (Gen *gen, MpiFunc f, int64_t wait, const int64_t *v, int table)
+{
+  int64_t start = gen->cpu_t + rng_range (&gen->rng, 300, 900);
+  int64_t end = start + rng_range (&gen->rng, 2 * US, 9 * US) + wait;
+  mpi_call (gen, table, f, start, end, v);
+  gen->cpu_t = end;
+  return end;
+}
+
+/* The tables, the rank of the main thread, the communicator, the names; and MPI_Init. */
+static bool
+mpi_begin (Gen *gen)
+{
+  const Options *opt = gen->opt;
+  char sql[8192];
+  int size = opt->ranks > 0 ? opt->ranks : 1;
+
+  if (opt->mpi == MPI_NVTX)
+    {
+      add_nvtx (gen, SL_EVENT_TYPE_NVTX_DOMAIN_CREATE, gen->cpu_t, -1, gen->main_tid, "MPI", -1,
+                MPI_NVTX_DOMAIN, -1);
+      return true;
+    }
+  if (!exec_sql (gen, MPI_SQL))
+    return false;
+  for (int i = 0; i < 4; i++)
+    if (sqlite3_prepare_v2 (gen->db, mpi_stmt_sql[i], -1, &gen->mpi_stmt[i], NULL) != SQLITE_OK)
+      {
+        gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+        return false;
+      }
+  for (int f = 0; f < N_MPI_F; f++)
+    gen->mpi_names[f] = string_add (gen, mpi_func_names[f]);
+  snprintf (sql, sizeof sql, "INSERT INTO MPI_RANKS VALUES (%" PRId64 ", %d)", gen->main_tid,
+            opt->rank);
+  if (!exec_sql (gen, sql))
+    return false;
+  char members[4096] = "";
+  for (int r = 0; r < size && strlen (members) + 8 < sizeof members; r++)
+    snprintf (members + strlen (members), sizeof members - strlen (members), "%s%d",
+              r > 0 ? "," : "", r);
+  snprintf (sql, sizeof sql, "INSERT INTO MPI_COMMUNICATORS VALUES (%d, %" PRId64 ", %" PRId64
+            ", NULL, %d, %d, 0, %" PRId64 ", '%s', %" PRId64 ")", opt->rank, gen->cpu_t,
+            MPI_COMM_WORLD_HANDLE, opt->rank, size, MPI_COMM_WORLD_UID, members,
+            MPI_COMM_WORLD_UID);
+  return exec_sql (gen, sql);
+}
+
+static void
+mpi_init (Gen *gen)
+{
+  static const int64_t none[1] = { MPI_NULL };
+  mpi_span (gen, MPI_F_INIT, 2 * MS, none, MPI_T_OTHER);
+  mpi_span (gen, MPI_F_COMM_RANK, 0, none, MPI_T_OTHER);
+}
+
+static void
+mpi_finalize (Gen *gen)
+{
+  static const int64_t none[1] = { MPI_NULL };
+  mpi_span (gen, MPI_F_FINALIZE, 1 * MS, none, MPI_T_OTHER);
+}
+
+/* The step's MPI calls; @late: how long the straggler kept the others waiting. */
+static void
+mpi_step (Gen *gen, int64_t late)
+{
+  const Options *opt = gen->opt;
+  int size = opt->ranks > 0 ? opt->ranks : 1, rank = opt->rank;
+  int left = (rank + size - 1) % size, right = (rank + 1) % size;
+  int64_t comm = MPI_COMM_WORLD_HANDLE, tag = gen->step % 30000;
+  /* the same on every rank: a message's size is its sender's and its receiver's */
+  int64_t bytes = (int64_t) 64 << 10 << (gen->step % 5);
+  bool straggler = opt->straggler >= 0 && rank == opt->straggler;
+  bool next_to = opt->straggler >= 0 && !straggler
+                 && (left == opt->straggler || right == opt->straggler);
+  int64_t first = gen->mpi_request + 1;
+
+  if (size > 1)
+    {
+      /* tags: 2 tag rightward, 2 tag + 1 leftward */
+      int64_t a[5] = { comm, 2 * tag, left, bytes, ++gen->mpi_request };
+      mpi_span (gen, MPI_F_IRECV, 0, a, MPI_T_P2P);
+      int64_t b[5] = { comm, 2 * tag + 1, right, bytes, ++gen->mpi_request };
+      mpi_span (gen, MPI_F_IRECV, 0, b, MPI_T_P2P);
+      int64_t c[5] = { comm, 2 * tag, right, bytes, ++gen->mpi_request };
+      mpi_span (gen, MPI_F_ISEND, 0, c, MPI_T_P2P);
+      int64_t d[5] = { comm, 2 * tag + 1, left, bytes, ++gen->mpi_request };
+      mpi_span (gen, MPI_F_ISEND, 0, d, MPI_T_P2P);
+      int64_t w[1] = { first };
+      mpi_span (gen, MPI_F_WAITALL, next_to ? late : 0, w, MPI_T_WAIT);
+    }
+  int64_t ar[5] = { comm, MPI_NULL, 8, 8, MPI_NULL };
+  mpi_span (gen, MPI_F_ALLREDUCE, !straggler && !next_to ? late : 0, ar, MPI_T_COLL);
+  if (gen->step % 25 == 1)
+    {
+      int64_t bc[5] = { comm, 0, 4096, 4096, MPI_NULL };
+      mpi_span (gen, MPI_F_BCAST, 0, bc, MPI_T_COLL);
+    }
+  if (gen->step % 10 == 0)
+    {
+      int64_t br[5] = { comm, MPI_NULL, MPI_NULL, MPI_NULL, MPI_NULL };
+      mpi_span (gen, MPI_F_BARRIER, 0, br, MPI_T_COLL);
+    }
+}
+
 /* The host blocks until the stream (or, with @stream < 0, the whole device) is idle. */
 static void
 host_sync (Gen *gen, int gpu, int stream)
@@ -1855,7 +2072,7 @@ run_step (Gen *gen)
    * others wait in the all-reduce at the end).  No random draw: every rank's rows stay alike. */
   int64_t late = opt->ranks > 0 && opt->straggler >= 0 && gen->step > 1
                      ? gen->base_step * opt->slowdown / 100 : 0;
-  if (late > 0 && opt->rank == opt->straggler)
+  if (late > 0 && opt->rank == opt->straggler && opt->mpi == MPI_NONE)
     {
       add_osrt (gen, gen->main_tid, OSRT_POLL, gen->cpu_t, gen->cpu_t + late, 1);
       gen->cpu_t += late;
@@ -1903,6 +2120,20 @@ run_step (Gen *gen)
   else if (!budget_reached (gen))
     run_graph_phase (gen);
 
+  /* --mpi: the step's MPI calls while the GPU runs its kernels (the ranks wait for the
+   * straggler there, and no longer in the all-reduce kernel below) */
+  if (opt->mpi != MPI_NONE && !budget_reached (gen))
+    {
+      /* with MPI the straggler's slow host work comes while its GPU computes, just before the
+       * exchange, as the others' wait for it does: every rank's step then lasts as long */
+      if (late > 0 && opt->rank == opt->straggler)
+        {
+          add_osrt (gen, gen->main_tid, OSRT_POLL, gen->cpu_t, gen->cpu_t + late, 1);
+          gen->cpu_t += late;
+        }
+      mpi_step (gen, late);
+    }
+
   /* several ranks: the gradients' all-reduce, which ends when the last rank gets there */
   if (opt->ranks > 0 && !budget_reached (gen))
     {
@@ -1912,7 +2143,9 @@ run_step (Gen *gen)
       int64_t start = gpu_start (gen, 0, 0, api_start);
       int64_t transfer = rng_range (&gen->rng, 2 * MS, 4 * MS);
       add_kernel (gen, 0, 0, SL_GEN_ALLREDUCE, start,
-                  start + transfer + (opt->rank == opt->straggler ? 0 : late), corr);
+                  start + transfer
+                      + (opt->rank == opt->straggler || opt->mpi != MPI_NONE ? 0 : late),
+                  corr);
       gen->cpu_t = api_start + api_dur;
     }
 
@@ -2477,10 +2710,18 @@ generate (Gen *gen)
   add_nvtx (gen, SL_EVENT_TYPE_NVTX_DOMAIN_CREATE, gen->cpu_t, -1, gen->main_tid, "train", -1, 1,
             -1);
   gen->cpu_t += 5 * MS;
+  if (opt->mpi != MPI_NONE)
+    {
+      if (!mpi_begin (gen))
+        return false;
+      mpi_init (gen);
+    }
   if (opt->memory_usage > 0)
     mem_startup (gen);
   while (!budget_reached (gen))
     run_step (gen);
+  if (opt->mpi != MPI_NONE && gen->error == NULL)
+    mpi_finalize (gen);
 
   if (opt->metrics_hz > 0 && gen->error == NULL)
     write_gpu_metrics (gen, gen->max_t + 1 * MS);
@@ -2489,6 +2730,11 @@ generate (Gen *gen)
     {
       sqlite3_finalize (gen->stmt[i]);
       gen->stmt[i] = NULL;
+    }
+  for (int i = 0; i < 4; i++)
+    {
+      sqlite3_finalize (gen->mpi_stmt[i]);
+      gen->mpi_stmt[i] = NULL;
     }
   if (gen->error != NULL)
     return false;
@@ -2508,7 +2754,7 @@ usage (FILE *out)
            "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
            "T] [--sample-share P] [--no-sched] [--format nsys|kineto] [--ranks N [--straggler R]\n"
            "       [--slowdown P]] [--graphs graph|node] [--cuda-events] [--um-faults]\n"
-           "       [--memory-usage[=N]] [--gpu-metrics[=HZ]] [--force]\n"
+           "       [--memory-usage[=N]] [--gpu-metrics[=HZ]] [--mpi[=nvtx]] [--force]\n"
            "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
            ") of about EVENTS events,\n"
            "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
@@ -2554,6 +2800,14 @@ usage (FILE *out)
            "                      %d), H100 metric names in TARGET_INFO_GPU_METRICS; values follow\n"
            "                      the kernels and copies (these options' rows, not their API\n"
            "                      calls, are outside EVENTS)\n"
+           "  -I, --mpi[=nvtx]    MPI calls each step on the main thread (nsys -t mpi's tables\n"
+           "                      MPI_P2P_EVENTS, MPI_COLLECTIVES_EVENTS, MPI_START_WAIT_EVENTS,\n"
+           "                      MPI_OTHER_EVENTS, MPI_RANKS, MPI_COMMUNICATORS): a ring halo\n"
+           "                      exchange (Isend/Irecv/Waitall), an Allreduce, a Bcast and a\n"
+           "                      Barrier now and then; with --ranks the straggler's neighbours\n"
+           "                      wait for it in Waitall, the others in Allreduce.  =nvtx: the\n"
+           "                      calls as NVTX ranges of a domain \"MPI\" instead (rows not\n"
+           "                      counted in EVENTS)\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n",
            GRAPH_NODES, CUDA_EVENT_OBJECTS, UM_HOT, UM_BUFFERS, MEM_CHURN_MAX,
@@ -2689,6 +2943,8 @@ write_trace (const Options *opt)
         printf ("memory_events %" PRIu64 "\n", n->mem_events);
       if (opt->metrics_hz > 0)
         printf ("gpu_metrics %" PRIu64 "\n", n->metrics);
+      if (opt->mpi != MPI_NONE)
+        printf ("mpi %" PRIu64 "\n", n->mpi);
       printf ("steps %" PRId64 "\n", gen.step);
       printf ("total %" PRIu64 "\n", total_events (&gen));
       rc = 0;
@@ -2733,6 +2989,7 @@ main (int argc, char *argv[])
     { "um-faults", no_argument, NULL, 'U' },
     { "memory-usage", optional_argument, NULL, 'M' },
     { "gpu-metrics", optional_argument, NULL, 'P' },
+    { "mpi", optional_argument, NULL, 'I' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -2741,7 +2998,7 @@ main (int argc, char *argv[])
   bool have_n = false;
   int c;
 
-  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNEUM::P::F:R:T:D:G:h", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "o:n:s:g:k:t:S:fNEUM::P::I::F:R:T:D:G:h", longopts, NULL)) != -1)
     {
       bool ok = true;
 
@@ -2774,6 +3031,10 @@ main (int argc, char *argv[])
         case 'P':
           opt.metrics_hz = METRICS_HZ_DEFAULT;
           ok = optarg == NULL || parse_int (optarg, 1, 200000, &opt.metrics_hz);
+          break;
+        case 'I':
+          opt.mpi = optarg != NULL && strcmp (optarg, "nvtx") == 0 ? MPI_NVTX : MPI_TABLES;
+          ok = optarg == NULL || strcmp (optarg, "nvtx") == 0 || strcmp (optarg, "tables") == 0;
           break;
         case 'F':
           ok = strcmp (optarg, "nsys") == 0 || strcmp (optarg, "kineto") == 0;
@@ -2811,6 +3072,11 @@ main (int argc, char *argv[])
     {
       fprintf (stderr, "sightline-gen: --um-faults, --memory-usage and --gpu-metrics write nsys "
                        "SQLite only, not --format kineto\n");
+      return 2;
+    }
+  if (opt.mpi != MPI_NONE && opt.kineto)
+    {
+      fprintf (stderr, "sightline-gen: --mpi writes nsys SQLite only, not --format kineto\n");
       return 2;
     }
   if (opt.graphs != GRAPHS_NONE && opt.kineto)

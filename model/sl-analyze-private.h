@@ -495,6 +495,8 @@ void _sl_rule_tail_effect     (SlAnalyzeCtx *ctx);
 /* sl-analyze-idle.c */
 void _sl_rule_launch_latency  (SlAnalyzeCtx *ctx);
 void _sl_rule_straggler       (SlAnalyzeCtx *ctx);
+/* sl-analyze-mpi.c */
+void _sl_rule_mpi_straggler   (SlAnalyzeCtx *ctx);
 /* sl-analyze-memory.c */
 void _sl_rule_memory_churn    (SlAnalyzeCtx *ctx);
 void _sl_rule_memory_growth   (SlAnalyzeCtx *ctx);

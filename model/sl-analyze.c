@@ -81,6 +81,12 @@ static const SlRuleParam p_straggler[] = {
     "collectives" },
   { NULL, 0, 0, NULL },
 };
+static const SlRuleParam p_mpi_straggler[] = {
+  { "excess", SL_PARAM_FRACTION, 0.25,
+    "reported when the rank that waits least in MPI waits this much less than the others' "
+    "median" },
+  { NULL, 0, 0, NULL },
+};
 static const SlRuleParam p_memory_churn[] = {
   { "count", SL_PARAM_COUNT, 50,
     "fewest allocation and free calls of a thread after the first tenth of the trace" },
@@ -137,6 +143,7 @@ enum
   RULE_MEMORY_PEAK,
   RULE_UM_MIGRATIONS,
   RULE_LOW_SM_ACTIVITY,
+  RULE_MPI_STRAGGLER,
   N_RULES
 };
 
@@ -197,6 +204,10 @@ static const SlRule rules[N_RULES + 1] = {
     "kernels taking a large share of a GPU's busy time while its GPU metrics show SMs mostly idle "
     "or few warps per active SM (achieved occupancy), with the theoretical occupancy's limit "
     "(GPU_METRICS, nsys --gpu-metrics-devices)", p_low_sm_activity },
+  { "mpi_straggler", "MPI straggler",
+    "in an MPI job (nsys -t mpi, or NVTX ranges of a domain \"MPI\"): each rank's time in MPI "
+    "waits and the share of its MPI time its GPU kept computing, and the rank the others wait "
+    "for in MPI", p_mpi_straggler },
   { NULL, NULL, NULL, NULL },
 };
 
@@ -460,7 +471,7 @@ static const RuleFunc rule_funcs[N_RULES] = {
   _sl_rule_tiny_kernels,   _sl_rule_low_occupancy,   _sl_rule_tail_effect,
   _sl_rule_launch_latency, _sl_rule_idle_breakdown,  _sl_rule_straggler,
   _sl_rule_memory_churn,   _sl_rule_memory_growth,   _sl_rule_memory_peak,
-  _sl_rule_um_migrations,  _sl_rule_low_sm_activity,
+  _sl_rule_um_migrations,  _sl_rule_low_sm_activity, _sl_rule_mpi_straggler,
 };
 
 /* The order rules run in: the views of the idle account ask for idle time most specific cause
@@ -472,7 +483,7 @@ static const guint run_order[N_RULES] = {
   RULE_TINY_KERNELS,   RULE_GPU_GAPS,    RULE_CPU_BOUND,       RULE_GPU_BOUND,   RULE_COPY_BOUND,
   RULE_LOW_OCCUPANCY,  RULE_TAIL_EFFECT, RULE_LOW_SM_ACTIVITY, RULE_STRAGGLER, RULE_GPU_UTIL,
   RULE_IDLE_BREAKDOWN, RULE_MEMORY_CHURN, RULE_MEMORY_GROWTH, RULE_MEMORY_PEAK,
-  RULE_UM_MIGRATIONS,
+  RULE_UM_MIGRATIONS, RULE_MPI_STRAGGLER,
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (run_order) == N_RULES);
 

@@ -110,6 +110,7 @@ sl_lane_display_title (SlTrace      *trace,
       return trace != NULL && all_migrations (trace, lane) ? "Unified memory" : "Memcpy";
     case SL_LANE_MEMSET: return "Memset";
     case SL_LANE_GRAPHS: return "CUDA graphs";
+    case SL_LANE_MPI: return "MPI";
     /* synchronization records: the host waited, the GPU was not busy */
     case SL_LANE_SYNC: return "Host waits";
     case SL_LANE_SCHED:

@@ -1,6 +1,7 @@
 /* sl-events-query.c: the events table's rows as an index of global event ids, sorted by a radix
  * sort of 64-bit keys; cells and CSV made for one row at a time, when a row is shown or copied. */
 #include "sl-events-query.h"
+#include "sl-mpi.h"
 
 #include <string.h>
 
@@ -357,6 +358,7 @@ static const char *const kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_SYNC] = "sync",
   [SL_LANE_SCHED] = "thread_state",
   [SL_LANE_GRAPHS] = "cuda_graph",
+  [SL_LANE_MPI] = "mpi",
 };
 
 /* The kind's own fields, "; "-separated "key value" pairs, the same text in the table and CSV. */
@@ -429,6 +431,12 @@ details_text (SlTrace      *trace,
     case SL_LANE_OSRT:
       g_string_append_printf (s, "return %d", (gint32) e->aux);
       break;
+    case SL_LANE_MPI:
+      {
+        g_autofree char *mpi = sl_mpi_describe (trace, lane, e);
+        g_string_append (s, mpi);
+        break;
+      }
     case SL_LANE_SAMPLES:
       g_string_append_printf (s, "state %s",
                               sl_trace_enum_label (trace, SL_ENUM_THREAD_STATE, e->corr));

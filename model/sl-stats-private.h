@@ -201,6 +201,13 @@ SlReport *_sl_report_compute_cuda_kern_exec_trace (SlTrace             *trace,
                                                    SlTime               t1,
                                                    gint                 source,
                                                    GError             **error);
+SlReport *_sl_report_compute_nvtx_pushpop_trace (SlTrace             *trace,
+                                                 const _SlReportInfo *info,
+                                                 SlTime               t0,
+                                                 SlTime               t1,
+                                                 gint                 source,
+                                                 GError             **error);
+extern const _SlColumn _sl_nvtx_pushpop_trace_columns[14];
 extern const _SlColumn _sl_nvtx_gpu_proj_trace_columns[14];
 extern const _SlColumn _sl_nvtx_gpu_proj_sum_columns[14];
 extern const _SlColumn _sl_nvtx_kern_sum_columns[13];
@@ -240,6 +247,15 @@ extern const _SlColumn _sl_um_sum_columns[6];
 extern const _SlColumn _sl_um_total_sum_columns[6];
 extern const _SlColumn _sl_um_cpu_page_faults_sum_columns[4];
 
+/* sl-stats-syscall.c: syscall_sum, read from the SYSCALL table of the trace's files (the model
+ * keeps no syscalls) */
+SlReport *_sl_report_compute_syscall_sum          (SlTrace             *trace,
+                                                   const _SlReportInfo *info,
+                                                   SlTime               t0,
+                                                   SlTime               t1,
+                                                   gint                 source,
+                                                   GError             **error);
+
 /* sl-stats-metrics.c: Sightline's gpu_metrics_sum and gpu_metrics_kern_sum, from GPU_METRICS */
 SlReport *_sl_report_compute_gpu_metrics_sum      (SlTrace             *trace,
                                                    const _SlReportInfo *info,
@@ -255,6 +271,29 @@ SlReport *_sl_report_compute_gpu_metrics_kern_sum (SlTrace             *trace,
                                                    GError             **error);
 extern const _SlColumn _sl_gpu_metrics_sum_columns[6];
 extern const _SlColumn _sl_gpu_metrics_kern_sum_columns[6];
+
+/* sl-stats-mpi.c: mpi_event_sum, mpi_event_trace, mpi_msg_size_sum (NVIDIA's MPI reports) */
+SlReport *_sl_report_compute_mpi_event_sum    (SlTrace             *trace,
+                                               const _SlReportInfo *info,
+                                               SlTime               t0,
+                                               SlTime               t1,
+                                               gint                 source,
+                                               GError             **error);
+SlReport *_sl_report_compute_mpi_event_trace  (SlTrace             *trace,
+                                               const _SlReportInfo *info,
+                                               SlTime               t0,
+                                               SlTime               t1,
+                                               gint                 source,
+                                               GError             **error);
+SlReport *_sl_report_compute_mpi_msg_size_sum (SlTrace             *trace,
+                                               const _SlReportInfo *info,
+                                               SlTime               t0,
+                                               SlTime               t1,
+                                               gint                 source,
+                                               GError             **error);
+extern const _SlColumn _sl_mpi_event_sum_columns[10];
+extern const _SlColumn _sl_mpi_event_trace_columns[13];
+extern const _SlColumn _sl_mpi_msg_size_sum_columns[9];
 
 /* sl-stats-aggregate.c -------------------------------------------------------------------- */
 
@@ -337,6 +376,12 @@ _sl_groups_by_id (_SlGroups *gs,
 
 void   _sl_groups_sort      (_SlGroups      *gs,
                              _SlSummaryOrder order);
+
+/* sl-stats-reports.c: a time summary's rows, one a group (summary_row's eight columns, then
+ * the group's style where it has one, then its name), ordered by `order` */
+SlReport *_sl_stats_summary_emit (SlReport        *r,
+                                  _SlGroups       *gs,
+                                  _SlSummaryOrder  order);
 
 /* cuda_api_sum and cuda_kern_exec_sum show API names without "_vNNNN": the length kept */
 gsize  _sl_api_name_length  (const char *name);

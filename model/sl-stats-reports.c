@@ -49,6 +49,14 @@ static const _SlColumn summary_columns_nvtx[] = {
   { "Range", SL_UNIT_NONE },
 };
 
+/* nvtx_pushpop_sum, nvtx_startend_sum: nvtx_sum's without Style */
+static const _SlColumn summary_columns_nvtx_range[] = {
+  { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS },
+  { "Instances", SL_UNIT_NONE }, { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS },
+  { "Min (ns)", SL_UNIT_DUR_NS }, { "Max (ns)", SL_UNIT_DUR_NS }, { "StdDev (ns)", SL_UNIT_DUR_NS },
+  { "Range", SL_UNIT_NONE },
+};
+
 static const _SlColumn summary_columns_category[] = {
   { "Time (%)", SL_UNIT_RATIO }, { "Total Time (ns)", SL_UNIT_DUR_NS },
   { "Instances", SL_UNIT_NONE }, { "Avg (ns)", SL_UNIT_DUR_NS }, { "Med (ns)", SL_UNIT_DUR_NS },
@@ -112,6 +120,14 @@ summary_emit (SlReport        *r,
       _sl_report_add_text (r, g->name);
     }
   return r;
+}
+
+SlReport *
+_sl_stats_summary_emit (SlReport        *r,
+                        _SlGroups       *gs,
+                        _SlSummaryOrder  order)
+{
+  return summary_emit (r, gs, order);
 }
 
 /* Merges the groups of equal `name` text into the first of them, which keeps its `style` (SQL
@@ -488,21 +504,67 @@ compute_kern_gb_sum (SlTrace             *trace,
   return r;
 }
 
+/* Which NVTX ranges an NVTX summary reads: nvtx_sum both styles, nvtx_pushpop_sum push/pop
+ * ranges (eventType 59, 70), nvtx_startend_sum start/end ranges (60, 71). */
+typedef enum
+{
+  NVTX_BOTH,
+  NVTX_PUSH_POP,
+  NVTX_START_END,
+} NvtxStyles;
+
+static inline gboolean
+nvtx_style_in (const SlEvent *ev,
+               NvtxStyles     styles)
+{
+  if (ev->link & SL_NVTX_MARK)
+    return FALSE;
+  if (styles == NVTX_BOTH)
+    return TRUE;
+  return ((ev->link & SL_NVTX_START_END) != 0) == (styles == NVTX_START_END);
+}
+
+/* Whether the trace (source `source`, -1: any) has a range of `styles`. */
+static gboolean
+nvtx_has_ranges (SlTrace    *trace,
+                 NvtxStyles  styles,
+                 gint        source)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_NVTX || !_sl_stats_lane_in (lane, source))
+        continue;
+      for (gsize k = 0; k < lane->n_events; k++)
+        if (nvtx_style_in (&lane->events[k], styles))
+          return TRUE;
+    }
+  return FALSE;
+}
+
 /* nvtx_sum: push/pop and start/end ranges (not marks) GROUP BY tag, style, where tag is
  * "domain:text", or "text" in the default domain (nsys's published outputs; the 2024 script
- * would print ":text").  Unterminated ranges already end at the last NVTX timestamp. */
+ * would print ":text").  Unterminated ranges already end at the last NVTX timestamp.
+ * nvtx_pushpop_sum and nvtx_startend_sum (NVIDIA's nvtx_pushpop_sum.py, nvtx_startend_sum.py):
+ * the ranges of one style GROUP BY tag alone, no Style column, ORDER BY 2 DESC (ties: Range);
+ * a trace without a range of that style has no data for them. */
 static SlReport *
-compute_nvtx_sum (SlTrace             *trace,
-                  const _SlReportInfo *info,
-                  SlTime               t0,
-                  SlTime               t1,
-                  gint                 source,
-                  GError             **error)
+nvtx_summary (SlTrace             *trace,
+              const _SlReportInfo *info,
+              SlTime               t0,
+              SlTime               t1,
+              gint                 source,
+              NvtxStyles           styles,
+              GError             **error)
 {
   _SlGroups gs;
 
   if (!_sl_stats_trace_has (trace, SL_LANE_NVTX, source))
     return _sl_stats_no_data (trace, error, "NV Tools Extension (NVTX) data"), NULL;
+  if (styles != NVTX_BOTH && !nvtx_has_ranges (trace, styles, source))
+    return _sl_stats_no_data (trace, error, styles == NVTX_PUSH_POP ? "NVTX push/pop ranges"
+                                                                    : "NVTX start/end ranges"),
+           NULL;
   _sl_groups_init (&gs);
   SlReport *r = _sl_report_new (trace, info);
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
@@ -515,7 +577,7 @@ compute_nvtx_sum (SlTrace             *trace,
       for (gsize k = first; k < end; k++)
         {
           const SlEvent *ev = &lane->events[k];
-          if (ev->link & SL_NVTX_MARK)
+          if (!nvtx_style_in (ev, styles))
             continue;
           gboolean start_end = (ev->link & SL_NVTX_START_END) != 0;
           guint64 key = ((guint64) ev->corr << 33) | ((guint64) ev->name << 1)
@@ -556,9 +618,45 @@ compute_nvtx_sum (SlTrace             *trace,
         _sl_acc_add (&first->acc, g_array_index (g->acc.values, gint64, k));
       g_ptr_array_remove_index (gs.groups, i);
     }
+  if (styles != NVTX_BOTH)
+    for (guint i = 0; i < gs.groups->len; i++)
+      ((_SlGroup *) g_ptr_array_index (gs.groups, i))->style = NULL;
   summary_emit (r, &gs, _SL_ORDER_TOTAL_DESC);
   _sl_groups_clear (&gs);
   return r;
+}
+
+static SlReport *
+compute_nvtx_sum (SlTrace             *trace,
+                  const _SlReportInfo *info,
+                  SlTime               t0,
+                  SlTime               t1,
+                  gint                 source,
+                  GError             **error)
+{
+  return nvtx_summary (trace, info, t0, t1, source, NVTX_BOTH, error);
+}
+
+static SlReport *
+compute_nvtx_pushpop_sum (SlTrace             *trace,
+                          const _SlReportInfo *info,
+                          SlTime               t0,
+                          SlTime               t1,
+                          gint                 source,
+                          GError             **error)
+{
+  return nvtx_summary (trace, info, t0, t1, source, NVTX_PUSH_POP, error);
+}
+
+static SlReport *
+compute_nvtx_startend_sum (SlTrace             *trace,
+                           const _SlReportInfo *info,
+                           SlTime               t0,
+                           SlTime               t1,
+                           gint                 source,
+                           GError             **error)
+{
+  return nvtx_summary (trace, info, t0, t1, source, NVTX_START_END, error);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -1072,6 +1170,13 @@ const _SlReportInfo _sl_report_infos[] = {
     COLUMNS (_sl_gpu_metrics_kern_sum_columns) },
   { "gpu_metrics_sum", "GPU Metrics Summary (time-weighted, per GPU and metric)", SL_LOAD_KERNELS,
     _sl_report_compute_gpu_metrics_sum, COLUMNS (_sl_gpu_metrics_sum_columns) },
+  /* MPI (nsys -t mpi): the MPI_* tables' calls; SL_LOAD_OSRT is what they are read with */
+  { "mpi_event_sum", "MPI Event Summary", SL_LOAD_OSRT, _sl_report_compute_mpi_event_sum,
+    COLUMNS (_sl_mpi_event_sum_columns) },
+  { "mpi_event_trace", "MPI Event Trace", SL_LOAD_OSRT, _sl_report_compute_mpi_event_trace,
+    COLUMNS (_sl_mpi_event_trace_columns), .per_event = TRUE },
+  { "mpi_msg_size_sum", "MPI Message Size Summary", SL_LOAD_OSRT,
+    _sl_report_compute_mpi_msg_size_sum, COLUMNS (_sl_mpi_msg_size_sum_columns) },
   { "nvtx_gpu_proj_sum", "NVTX GPU Projection Summary",
     SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET,
     _sl_report_compute_nvtx_gpu_proj_sum, COLUMNS (_sl_nvtx_gpu_proj_sum_columns) },
@@ -1080,6 +1185,13 @@ const _SlReportInfo _sl_report_infos[] = {
     _sl_report_compute_nvtx_gpu_proj_trace, COLUMNS (_sl_nvtx_gpu_proj_trace_columns), .per_event = TRUE },
   { "nvtx_kern_sum", "NVTX Range Kernel Summary", SL_LOAD_NVTX | SL_LOAD_CUDA_API | SL_LOAD_KERNELS,
     _sl_report_compute_nvtx_kern_sum, COLUMNS (_sl_nvtx_kern_sum_columns) },
+  { "nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", SL_LOAD_NVTX, compute_nvtx_pushpop_sum,
+    COLUMNS (summary_columns_nvtx_range) },
+  { "nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", SL_LOAD_NVTX,
+    _sl_report_compute_nvtx_pushpop_trace, COLUMNS (_sl_nvtx_pushpop_trace_columns),
+    .per_event = TRUE },
+  { "nvtx_startend_sum", "NVTX Start/End Range Summary", SL_LOAD_NVTX, compute_nvtx_startend_sum,
+    COLUMNS (summary_columns_nvtx_range) },
   { "nvtx_sum", "NVTX Range Summary", SL_LOAD_NVTX, compute_nvtx_sum,
     COLUMNS (summary_columns_nvtx) },
   { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_time_summary,
@@ -1088,6 +1200,9 @@ const _SlReportInfo _sl_report_infos[] = {
   { "rank_sum", "Rank Summary (compute, communication and their overlap, per rank)",
     SL_LOAD_KERNELS | SL_LOAD_MEMCPY | SL_LOAD_MEMSET | SL_LOAD_CUDA_API | SL_LOAD_NVTX,
     _sl_report_compute_rank_sum, COLUMNS (_sl_rank_sum_columns) },
+  /* read from the file: the model keeps no syscalls; SL_LOAD_OSRT is what they stand for */
+  { "syscall_sum", "Syscall Summary", SL_LOAD_OSRT, _sl_report_compute_syscall_sum,
+    COLUMNS (summary_columns_calls) },
   /* read from the file: the model keeps no page faults; SL_LOAD_MEMCPY is what they stand for */
   { "um_cpu_page_faults_sum", "Unified Memory CPU Page Faults Summary", SL_LOAD_MEMCPY,
     _sl_report_compute_um_cpu_page_faults_sum, COLUMNS (_sl_um_cpu_page_faults_sum_columns) },

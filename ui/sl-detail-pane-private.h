@@ -38,6 +38,13 @@ void       _sl_detail_graph_show   (SlDetailPane  *self,
                                     const SlLane  *lane,
                                     const SlEvent *ev);
 
+/* sl-detail-mpi.c: an MPI call's details (kind, rank, peer, tag, bytes, communicator, root,
+ * request) and a link to the other end of its message. */
+void       _sl_detail_mpi_show     (SlDetailPane  *self,
+                                    SlTrace       *trace,
+                                    const SlLane  *lane,
+                                    const SlEvent *ev);
+
 /* sl-detail-memory.c: the GPU memory a CUDA call (global event id `call`) allocated or freed:
  * size, kind, address, name, its lifetime and the call at its other end, the GPU's use after. */
 void       _sl_detail_memory_show  (SlDetailPane  *self,

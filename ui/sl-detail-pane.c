@@ -1,6 +1,7 @@
 /* sl-detail-pane.c: everything known about the selected event, as copyable text. */
 #include "sl-detail-pane-private.h"
 #include "sl-display-name.h"
+#include "sl-file-access.h"
 
 #include "sl-format.h"
 #include "sl-lane.h"
@@ -808,6 +809,38 @@ add_stack (SlDetailPane  *self,
     add_rowf (self, "", "… %u more frames", n - 512);
 }
 
+/* The files the OS runtime call opened, read or wrote (nsys 2026.1+ exports with file-access
+ * tracing), read from the trace's file when the call is shown. */
+static void
+add_file_accesses (SlDetailPane  *self,
+                   const SlLane  *lane,
+                   const SlEvent *ev)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) files = sl_trace_get_file_accesses (self->trace, lane,
+                                                            (gsize) (ev - lane->events), &error);
+
+  if (files == NULL)
+    {
+      add_row (self, "Files", error->message);
+      return;
+    }
+  if (files->len == 0)
+    return;
+  add_heading (self, files->len == 1 ? "File" : "Files");
+  for (guint i = 0; i < files->len; i++)
+    {
+      const SlFileAccess *a = g_ptr_array_index (files, i);
+      if (a->bytes > 0)
+        {
+          g_autofree char *bytes = g_format_size ((guint64) a->bytes);
+          add_rowf (self, a->action, "%s (%s)", a->path, bytes);
+        }
+      else
+        add_row (self, a->action, a->path);
+    }
+}
+
 static void
 show_cpu (SlDetailPane  *self,
           const SlLane  *lane,
@@ -824,6 +857,7 @@ show_cpu (SlDetailPane  *self,
       add_rowf (self, "Return value", "%d", (gint32) ev->aux);
       n = sl_trace_get_osrt_callchain (self->trace, ev->corr, &symbols, &modules);
       add_thread (self, lane);
+      add_file_accesses (self, lane, ev);
       add_stack (self, "Backtrace (leaf first)", symbols, modules, n);
       return;
     }
@@ -977,6 +1011,13 @@ fill (SlDetailPane *self)
       break;
     case SL_LANE_SCHED:
       show_state (self, lane, ev);
+      break;
+    case SL_LANE_MPI:
+      add_heading (self, str (self, ev->name));
+      add_row (self, "Kind", "MPI call");
+      add_times (self, ev);
+      add_thread (self, lane);
+      _sl_detail_mpi_show (self, self->trace, lane, ev);
       break;
     case SL_LANE_OSRT:
     case SL_LANE_SAMPLES:

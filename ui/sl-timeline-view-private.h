@@ -529,6 +529,7 @@ _sl_timeline_lane_base_color (SlTimelineView *self,
     case SL_LANE_SYNC: return self->pal.gpu_sync;
     case SL_LANE_SCHED: return self->pal.sched_mixed;
     case SL_LANE_GRAPHS: return self->pal.graph;
+    case SL_LANE_MPI: return self->pal.memcpy_dtod;
     case SL_N_LANE_KINDS:
     default: return self->pal.fg;
     }
@@ -547,6 +548,10 @@ _sl_timeline_event_color (SlTimelineView *self,
     }
   if (lane->kind == SL_LANE_SCHED)
     return _sl_timeline_state_color (self, ev->aux);
+  /* MPI: waits as the host's waits, collectives as graphs, point-to-point as device copies */
+  if (lane->kind == SL_LANE_MPI && self->color_mode != SL_COLOR_BY_NAME)
+    return (ev->aux & 0xFF) == 2 ? self->pal.gpu_sync
+           : (ev->aux & 0xFF) == 1 ? self->pal.graph : self->pal.memcpy_dtod;
   if (self->color_mode == SL_COLOR_BY_NAME && lane->kind != SL_LANE_SAMPLES)
     return _sl_timeline_hash_color (self, ev->name);
   switch (lane->kind)
@@ -729,6 +734,18 @@ void     _sl_timeline_draw_event_markers (SlTimelineView *self,
                                           const SlLane   *lane,
                                           double          y,
                                           double          h);
+/* sl-timeline-mpi.c: an arrow from each MPI send to its matching receive in the window (the
+ * selection's message highlighted); the points, for tests: at most `max`, `selected` may be
+ * NULL. */
+void     _sl_timeline_draw_mpi_arrows    (SlTimelineView *self,
+                                          GtkSnapshot    *snapshot,
+                                          int             width,
+                                          int             height);
+guint    _sl_timeline_mpi_arrow_points   (SlTimelineView   *self,
+                                          graphene_point_t *from,
+                                          graphene_point_t *to,
+                                          gboolean         *selected,
+                                          guint             max);
 /* When the selection is a wait (its synchronization event or its call) or a cudaEventRecord call:
  * an arrow from the record's marker to each wait that consumed it. */
 void     _sl_timeline_draw_event_arrows  (SlTimelineView *self,

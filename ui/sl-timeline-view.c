@@ -196,6 +196,7 @@ sl_timeline_view_snapshot (GtkWidget   *widget,
   }
   _sl_timeline_draw_arrow (self, snapshot, width, height);
   _sl_timeline_draw_event_arrows (self, snapshot, width, height);
+  _sl_timeline_draw_mpi_arrows (self, snapshot, width, height);
   gtk_snapshot_pop (snapshot);
 
   if (top_node != NULL)
