@@ -9,10 +9,12 @@
 #include "sl-stats.h"
 #include "sl-trace.h"
 
-/* Splits every --report value at commas; checks each name.  NULL (and a message) on error. */
+/* Splits every --report value at commas; checks each name; "all" stands for every report (and
+ * sets *all).  NULL (and a message) on error. */
 static GPtrArray *
-parse_reports (char   **values,
-               GError **error)
+parse_reports (char     **values,
+               gboolean  *all,
+               GError   **error)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
@@ -30,6 +32,14 @@ parse_reports (char   **values,
           char *name = g_strstrip (*p);
           if (*name == '\0')
             continue;
+          if (strcmp (name, "all") == 0)
+            {
+              for (const char *const *n = sl_report_names (); *n != NULL; n++)
+                if (!g_ptr_array_find_with_equal_func (names, *n, g_str_equal, NULL))
+                  g_ptr_array_add (names, g_strdup (*n));
+              *all = TRUE;
+              continue;
+            }
           const char *current = sl_report_name_current (name);
           if (current != NULL)
             {
@@ -69,7 +79,8 @@ sl_cmd_stats (int    argc,
   const GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &reports,
       "Reports to compute (default: nvtx_sum,osrt_sum,cuda_api_sum,cuda_gpu_kern_sum,"
-      "cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum)", "NAME[,NAME…]" },
+      "cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum; all: every report that has data)",
+      "NAME[,NAME…]" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output format: column (default), csv or json",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE instead of standard output", "FILE" },
@@ -92,8 +103,13 @@ sl_cmd_stats (int    argc,
   {
     g_autofree char *valid = g_strjoinv (", ", (char **) sl_report_names ());
     g_autofree char *legacy = sl_report_legacy_names_describe ();
+    g_autoptr (GString) each = g_string_new (NULL);
+    for (const char *const *n = sl_report_names (); *n != NULL; n++)
+      g_string_append_printf (each, "  %-24s %s\n", *n, sl_report_name_get_purpose (*n));
     g_autofree char *description = g_strdup_printf (
-        "Reports: %s.\n\nnsys's older names are taken too, with a note naming the current one: "
+        "Reports: %s.\n\n%s\n`--report all` prints every report the trace has data for and "
+        "leaves out the others (and, with --range, those without a row in it).\n\n"
+        "nsys's older names are taken too, with a note naming the current one: "
         "%s.\n\nAn Nsight Systems report (FILE.nsys-rep, FILE.qdrep) is read through its SQLite "
         "export, FILE.sqlite beside it, as nsys stats does: used when it is as new as the report, "
         "else made with `nsys export` where nsys is on PATH.\n\nReports are computed from the loaded trace with nsys's semantics "
@@ -105,7 +121,7 @@ sl_cmd_stats (int    argc,
         "GPU); memcpy time; CUDA API time; "
         "training steps (ProfilerStep#N or NVTX step ranges) and their median; GPU utilization. "
         "With --merge, `-r rank_sum` puts the ranks side by side.",
-        valid, legacy);
+        valid, each->str, legacy);
     g_option_context_set_description (context, description);
   }
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -131,7 +147,8 @@ sl_cmd_stats (int    argc,
       fprintf (stderr, "sightline stats: unknown format '%s'; use column, csv or json\n", format_text);
       return 2;
     }
-  g_autoptr (GPtrArray) names = parse_reports (reports, &error);
+  gboolean all = FALSE;
+  g_autoptr (GPtrArray) names = parse_reports (reports, &all, &error);
   if (names == NULL)
     {
       fprintf (stderr, "sightline stats: %s\n", error->message);
@@ -179,6 +196,7 @@ sl_cmd_stats (int    argc,
   g_autoptr (GString) out = g_string_new (NULL);
   gboolean several = names->len > 1;
   guint written = 0;
+  guint shown = 0;  /* reports written or said skipped */
 
   /* JSON: one array for one report; an object of arrays keyed by report name for several */
   if (format == SL_REPORT_FORMAT_JSON && several)
@@ -198,6 +216,9 @@ sl_cmd_stats (int    argc,
           fprintf (stderr, "sightline stats: %s: %s\n", name, report_error->message);
           return 1;
         }
+      /* --report all: only the reports with rows */
+      if (all && (report == NULL || sl_report_get_n_rows (report) == 0))
+        continue;
       switch (format)
         {
         case SL_REPORT_FORMAT_COLUMN:
@@ -223,7 +244,7 @@ sl_cmd_stats (int    argc,
             fprintf (stderr, "SKIPPED: %s\n", report_error->message);
           if (several)
             {
-              g_string_append_printf (out, "%s\"%s\": ", i > 0 ? ",\n" : "", name);
+              g_string_append_printf (out, "%s\"%s\": ", shown > 0 ? ",\n" : "", name);
               if (report == NULL)
                 g_string_append (out, "null");
               else
@@ -239,6 +260,7 @@ sl_cmd_stats (int    argc,
         }
       if (report != NULL)
         written++;
+      shown++;
     }
   if (format == SL_REPORT_FORMAT_JSON && several)
     g_string_append (out, "\n}\n");

@@ -523,3 +523,208 @@ _sl_report_compute_nvtx_kern_sum (SlTrace             *trace,
     }
   return r;
 }
+
+/* ---------------------------------------------------------------------------------------- */
+/* nvtx_pushpop_trace                                                                       */
+
+/*
+ * NVIDIA's nvtx_pushpop_trace.py: every push/pop range (eventType 59, 70) with Start, End,
+ * Duration, DurChild (the durations of the ranges whose parent it is), DurNonChild (Duration −
+ * DurChild), Name ("domain:text", or "text" in the default domain, as nvtx_sum names it), PID,
+ * TID, Lvl (0 at the top), NumChild, RangeId (the NVTX_EVENTS rowid), ParentId, RangeStack
+ * (":id:id…" from the outermost) and NameTree (Name after "--" a level); ORDER BY Start,
+ * Duration (ties: RangeId).  A range's parent is the shortest push/pop range of its thread
+ * that encloses it (nsys's "tightest"); of two identical ranges the one of the smaller RangeId
+ * is the parent (nsys makes each the other's, a cycle that drops both from its output).  With
+ * --range: the ranges that start in [t0, t1), their family over the whole trace.  Ranges left
+ * open end where the model ends them (the last NVTX timestamp); the script takes the last
+ * push/pop one, which differs only where a later event is not a push/pop range.
+ * Sizes: 10^3 … 10^6 ranges, sorted once by thread and start; a stack per thread.
+ */
+
+const _SlColumn _sl_nvtx_pushpop_trace_columns[14] = {
+  { "Start (ns)", SL_UNIT_TS_NS }, { "End (ns)", SL_UNIT_TS_NS },
+  { "Duration (ns)", SL_UNIT_DUR_NS }, { "DurChild (ns)", SL_UNIT_DUR_NS },
+  { "DurNonChild (ns)", SL_UNIT_DUR_NS }, { "Name", SL_UNIT_NONE }, { "PID", SL_UNIT_NONE },
+  { "TID", SL_UNIT_NONE }, { "Lvl", SL_UNIT_NONE }, { "NumChild", SL_UNIT_NONE },
+  { "RangeId", SL_UNIT_NONE }, { "ParentId", SL_UNIT_NONE }, { "RangeStack", SL_UNIT_NONE },
+  { "NameTree", SL_UNIT_NONE },
+};
+
+typedef struct
+{
+  const SlEvent *ev;
+  const SlLane  *lane;
+  guint32        id;        /* RangeId */
+  gint32         thread;    /* the lane's thread, -1 when unknown */
+  gint64         parent;    /* index in the array, -1 for none */
+  guint32        level;
+  guint32        n_child;
+  gint64         dur_child;
+} PushPop;
+
+/* Thread, start, longest first, RangeId: a parent before its children. */
+static int
+compare_pushpop_nesting (gconstpointer pa,
+                         gconstpointer pb)
+{
+  const PushPop *a = pa, *b = pb;
+
+  if (a->thread != b->thread)
+    return a->thread < b->thread ? -1 : 1;
+  if (a->ev->start != b->ev->start)
+    return a->ev->start < b->ev->start ? -1 : 1;
+  if (a->ev->end != b->ev->end)
+    return a->ev->end > b->ev->end ? -1 : 1;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Start, Duration, RangeId: the report's order (indices into the ranges). */
+static int
+compare_pushpop_rows (gconstpointer pa,
+                      gconstpointer pb,
+                      gpointer      user_data)
+{
+  const PushPop *ranges = user_data;
+  const PushPop *a = &ranges[*(const guint *) pa], *b = &ranges[*(const guint *) pb];
+  SlTime da = a->ev->end - a->ev->start, db = b->ev->end - b->ev->start;
+
+  if (a->ev->start != b->ev->start)
+    return a->ev->start < b->ev->start ? -1 : 1;
+  if (da != db)
+    return da < db ? -1 : 1;
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Parents, levels and children of `ranges`, sorted by compare_pushpop_nesting.  The stack holds
+ * the thread's ranges that have not ended before the current one starts: those of a proper
+ * nesting are its ancestors, so a few a range; ranges clamped at the end of the trace can
+ * overlap without nesting, so every one still on the stack is a candidate. */
+static void
+pushpop_nest (PushPop *ranges,
+              gsize    n)
+{
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (gsize));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      PushPop *c = &ranges[i];
+      if (i > 0 && ranges[i - 1].thread != c->thread)
+        g_array_set_size (stack, 0);
+      while (stack->len > 0
+             && ranges[g_array_index (stack, gsize, stack->len - 1)].ev->end < c->ev->start)
+        g_array_set_size (stack, stack->len - 1);
+      gint64 best = -1;
+      for (guint k = stack->len; k-- > 0;)
+        {
+          const PushPop *p = &ranges[g_array_index (stack, gsize, k)];
+          if (p->ev->start > c->ev->start || p->ev->end < c->ev->end)
+            continue;
+          SlTime len = p->ev->end - p->ev->start;
+          if (best < 0)
+            best = (gint64) g_array_index (stack, gsize, k);
+          else
+            {
+              const PushPop *b = &ranges[best];
+              SlTime blen = b->ev->end - b->ev->start;
+              if (len < blen || (len == blen && p->id > b->id))
+                best = (gint64) g_array_index (stack, gsize, k);
+            }
+        }
+      c->parent = best;
+      if (best >= 0)
+        {
+          PushPop *p = &ranges[best];
+          c->level = p->level + 1;
+          p->n_child++;
+          p->dur_child = _sl_time_add (p->dur_child, c->ev->end - c->ev->start);
+        }
+      g_array_append_val (stack, i);
+    }
+}
+
+SlReport *
+_sl_report_compute_nvtx_pushpop_trace (SlTrace             *trace,
+                                       const _SlReportInfo *info,
+                                       SlTime               t0,
+                                       SlTime               t1,
+                                       gint                 source,
+                                       GError             **error)
+{
+  g_autoptr (GArray) ranges = g_array_new (FALSE, FALSE, sizeof (PushPop));
+  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GString) stack = g_string_new (NULL);
+  g_autoptr (GString) tree = g_string_new (NULL);
+  g_autoptr (GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  if (!_sl_stats_trace_has (trace, SL_LANE_NVTX, source))
+    return _sl_stats_no_data (trace, error, "NV Tools Extension (NVTX) data"), NULL;
+  gboolean by_rowid = _sl_nvtx_ranges_have_rowids (trace);
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_NVTX || !_sl_stats_lane_in (lane, source))
+        continue;
+      for (gsize k = 0; k < lane->n_events; k++)
+        {
+          const SlEvent *ev = &lane->events[k];
+          if (ev->link & (SL_NVTX_MARK | SL_NVTX_START_END))
+            continue;
+          PushPop pp = { ev, lane, _sl_nvtx_range_id (lane, k, by_rowid), lane->thread, -1, 0, 0,
+                         0 };
+          g_array_append_val (ranges, pp);
+        }
+    }
+  if (ranges->len == 0)
+    return _sl_stats_no_data (trace, error, "NVTX push/pop ranges"), NULL;
+  g_array_sort (ranges, compare_pushpop_nesting);
+  PushPop *all = (PushPop *) (void *) ranges->data;
+  pushpop_nest (all, ranges->len);
+  for (guint i = 0; i < ranges->len; i++)
+    if (all[i].ev->start >= t0 && all[i].ev->start < t1)
+      g_array_append_val (rows, i);
+  g_array_sort_with_data (rows, compare_pushpop_rows, all);
+
+  SlReport *r = _sl_report_new (trace, info);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const PushPop *pp = &all[g_array_index (rows, guint, i)];
+      const SlThread *thread = lane_thread (trace, pp->lane);
+      const char *name = range_name (r, pp->ev, FALSE);
+      SlTime dur = pp->ev->end - pp->ev->start;
+
+      g_array_set_size (chain, 0);
+      for (const PushPop *up = pp;; up = &all[up->parent])
+        {
+          g_array_append_val (chain, up->id);
+          if (up->parent < 0)
+            break;
+        }
+      g_string_truncate (stack, 0);
+      for (guint k = chain->len; k-- > 0;)
+        g_string_append_printf (stack, ":%u", g_array_index (chain, guint32, k));
+      g_string_truncate (tree, 0);
+      for (guint32 l = 0; l < pp->level; l++)
+        g_string_append (tree, "--");
+      g_string_append (tree, name);
+
+      _sl_report_add_int (r, pp->ev->start);
+      _sl_report_add_int (r, pp->ev->end);
+      _sl_report_add_int (r, dur);
+      _sl_report_add_int (r, pp->dur_child);
+      _sl_report_add_int (r, dur - pp->dur_child);
+      _sl_report_add_text (r, name);
+      thread != NULL ? _sl_report_add_int (r, thread->pid) : _sl_report_add_null (r);
+      thread != NULL ? _sl_report_add_int (r, thread->tid) : _sl_report_add_null (r);
+      _sl_report_add_int (r, pp->level);
+      _sl_report_add_int (r, pp->n_child);
+      _sl_report_add_int (r, pp->id);
+      if (pp->parent >= 0)
+        _sl_report_add_int (r, all[pp->parent].id);
+      else
+        _sl_report_add_null (r);
+      _sl_report_add_text (r, g_string_chunk_insert (r->strings, stack->str));
+      _sl_report_add_text (r, g_string_chunk_insert (r->strings, tree->str));
+    }
+  return r;
+}

@@ -43,14 +43,13 @@ sl_report_default_names (void)
 /* nsys's report names before 2023.1 that it still takes, with a note, for the reports Sightline
  * has (../shared/reference/nsys-sqlite.md, section 6: nsys <= 2022.4 printed "Processing [...]
  * with [.../reports/gpukernsum.py]"; 2021-2022's list: "gpusum[:base|mangled] -- GPU Summary
- * (kernels + memory operations)").  nvtxppsum (2021's push/pop summary) became
- * nvtx_pushpop_sum, which Sightline does not have. */
+ * (kernels + memory operations)"; nvtxppsum was 2021's push/pop summary). */
 static const char *const legacy_names[][2] = {
   { "cudaapisum", "cuda_api_sum" },          { "cudaapitrace", "cuda_api_trace" },
   { "gpukernsum", "cuda_gpu_kern_sum" },     { "gpumemsizesum", "cuda_gpu_mem_size_sum" },
   { "gpumemtimesum", "cuda_gpu_mem_time_sum" }, { "gpusum", "cuda_gpu_sum" },
   { "gputrace", "cuda_gpu_trace" },          { "nvtxsum", "nvtx_sum" },
-  { "osrtsum", "osrt_sum" },
+  { "osrtsum", "osrt_sum" },                { "nvtxppsum", "nvtx_pushpop_sum" },
 };
 
 const char *
@@ -86,6 +85,50 @@ sl_report_name_get_title (const char *name)
 {
   const _SlReportInfo *info = _sl_report_info_find (name);
   return info != NULL ? info->title : NULL;
+}
+
+/* What each report is for, one line of `stats --help` each (a report missing here shows its
+ * title). */
+static const char *const purposes[][2] = {
+  { "cuda_api_gpu_sum", "CUDA API calls, kernels and memory operations in one time summary" },
+  { "cuda_api_sum", "time in each CUDA runtime and driver API function" },
+  { "cuda_api_trace", "every CUDA API call: start, duration, result, thread" },
+  { "cuda_gpu_kern_gb_sum", "GPU time of each kernel per grid and block shape" },
+  { "cuda_gpu_kern_sum", "GPU time of each kernel" },
+  { "cuda_gpu_mem_size_sum", "bytes moved by each kind of memory copy and set" },
+  { "cuda_gpu_mem_time_sum", "GPU time of each kind of memory copy and set" },
+  { "cuda_gpu_sum", "kernels and memory operations in one GPU time summary" },
+  { "cuda_gpu_trace", "every kernel, copy and set on the GPUs, in time order" },
+  { "cuda_kern_exec_sum", "launch call, queue and run times of each kernel per thread" },
+  { "cuda_kern_exec_trace", "every kernel with its launch call and queue delay" },
+  { "gpu_metrics_kern_sum", "GPU metrics averaged over each kernel's run (Sightline's)" },
+  { "gpu_metrics_sum", "GPU metrics averaged over the trace, per GPU (Sightline's)" },
+  { "nvtx_gpu_proj_sum", "GPU time of the work each NVTX range launched, per range name" },
+  { "nvtx_gpu_proj_trace", "every NVTX range projected onto the GPU work it launched" },
+  { "nvtx_kern_sum", "kernels launched inside each NVTX range" },
+  { "nvtx_pushpop_sum", "time in each NVTX push/pop range" },
+  { "nvtx_pushpop_trace", "every NVTX push/pop range with its nesting and child time" },
+  { "nvtx_startend_sum", "time in each NVTX start/end range" },
+  { "nvtx_sum", "time in each NVTX range, push/pop and start/end" },
+  { "osrt_sum", "time in each OS runtime library call (read, poll, mutex waits …)" },
+  { "rank_sum", "compute, communication and their overlap per rank (Sightline's)" },
+  { "syscall_sum", "time in each system call (nsys's syscall tracing)" },
+  { "um_cpu_page_faults_sum", "CPU page faults on unified memory by instruction" },
+  { "um_sum", "unified memory faults and migrations by address" },
+  { "um_total_sum", "unified memory migrations and faults in total" },
+};
+
+const char *
+sl_report_name_get_purpose (const char *name)
+{
+  const _SlReportInfo *info = _sl_report_info_find (name);
+
+  if (info == NULL)
+    return NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (purposes); i++)
+    if (strcmp (purposes[i][0], name) == 0)
+      return purposes[i][1];
+  return info->title;
 }
 
 SlLoadFlags

@@ -72,6 +72,9 @@ const char        *sl_report_name_current    (const char     *name);
 char              *sl_report_legacy_names_describe (void);
 /* The display name nsys gives the report ("CUDA GPU Kernel Summary"), NULL when unknown. */
 const char        *sl_report_name_get_title  (const char     *name);
+/* One line on what the report is for (`stats --help`); its title where there is none, NULL when
+ * the name is unknown. */
+const char        *sl_report_name_get_purpose (const char    *name);
 /* The tables a report reads, so that a stats run loads only those; 0 when unknown. */
 SlLoadFlags        sl_report_needs           (const char     *name);
 /* Whether the report has a row per event (cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sl-detail-pane-private.h"
+#include "sl-file-access.h"
 #include "sl-format.h"
 #include "sl-metrics.h"
 #include "sl-plant.h"
@@ -243,6 +244,67 @@ test_osrt_backtrace (void)
   g_assert_cmpuint (frames, >, 1);
   sqlite3_finalize (st);
   sqlite3_close (db);
+  g_object_unref (pane);
+}
+
+/* Issue 33, item 4: an open call's file in the pane, as OSRT_FILE_ACCESS_EVENTS names it: every
+ * access of a real 2026.1 export shown under its call, a call without one shows no File. */
+static void
+test_osrt_files (void)
+{
+  g_autofree char *path = sl_test_trace_path ("nsys/nsys-2026.1-osrt-sampling.sqlite");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  guint shown = 0, without = 0;
+
+  g_assert_no_error (error);
+  GtkWidget *pane = g_object_ref_sink (sl_detail_pane_new ());
+  sl_detail_pane_set_trace (SL_DETAIL_PANE (pane), trace);
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT e.startedAt, d.filePath FROM OSRT_FILE_ACCESS_EVENTS e "
+                                           "JOIN OSRT_FILE_ACCESS_DESCRIPTORS d USING (fileAccessId)",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      SlEventRef ref = SL_EVENT_REF_NONE;
+      for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+        {
+          const SlLane *lane = sl_trace_get_lane (trace, i);
+          for (gsize k = 0; lane->kind == SL_LANE_OSRT && k < lane->n_events; k++)
+            if (lane->events[k].start == sqlite3_column_int64 (st, 0))
+              ref = (SlEventRef) { (gint) i, k };
+        }
+      g_assert_cmpint (ref.lane, >=, 0);
+      sl_detail_pane_set_event (SL_DETAIL_PANE (pane), ref);
+      g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+      g_autofree char *want = g_strdup_printf ("Open: %s\n", (const char *) sqlite3_column_text (st, 1));
+      if (shown == 0)
+        g_test_message ("%s", text);
+      g_assert_nonnull (strstr (text, "File"));
+      g_assert_nonnull (strstr (text, want));
+      shown++;
+    }
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  g_assert_cmpuint (shown, >, 0);
+  /* the first call of the trace that opened nothing */
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace) && without == 0; i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_OSRT && k < lane->n_events && without == 0; k++)
+        {
+          g_autoptr (GPtrArray) files = sl_trace_get_file_accesses (trace, lane, k, NULL);
+          if (files == NULL || files->len > 0)
+            continue;
+          sl_detail_pane_set_event (SL_DETAIL_PANE (pane), (SlEventRef) { (gint) i, k });
+          g_autofree char *text = _sl_detail_pane_get_text (SL_DETAIL_PANE (pane));
+          g_assert_null (strstr (text, "Unknown file"));
+          without++;
+        }
+    }
+  g_assert_cmpuint (without, ==, 1);
   g_object_unref (pane);
 }
 
@@ -1061,6 +1123,7 @@ main (int   argc,
   g_test_add_func ("/ui/detail/pane", test_pane);
   g_test_add_func ("/ui/detail/thread-state", test_thread_state);
   g_test_add_func ("/ui/detail/osrt-backtrace", test_osrt_backtrace);
+  g_test_add_func ("/ui/detail/osrt-files", test_osrt_files);
   g_test_add_func ("/ui/detail/cuda-backtrace", test_cuda_backtrace);
   g_test_add_func ("/ui/detail/process-origin", test_process_origin);
   g_test_add_func ("/ui/detail/waves", test_waves);
