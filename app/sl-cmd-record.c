@@ -69,7 +69,8 @@ usage (FILE *out)
            "                        recorder (of that program or file): a file of its own, the\n"
            "                        program going on; SIGUSR1 to `sightline record` or to\n"
            "                        sightlined does the same\n"
-           "  -t, --trace LIST      what to trace: cuda,nvtx,osrt (default: all three)\n"
+           "  -t, --trace LIST      what to trace: cuda,nvtx,osrt (default: all three), mpi\n"
+           "                        (MPI calls through PMPI), openmp (OMPT: LLVM's libomp)\n"
            "  -s, --sample HZ|none  CPU sampling with call stacks (default: 1000)\n"
            "      --osrt-threshold NS  record OS runtime calls of at least NS ns (default: 1000)\n"
            "      --osrt-backtrace NS|none  backtraces of OS runtime calls of at least NS ns\n"
@@ -384,10 +385,11 @@ sl_cmd_record (int    argc,
           g_auto (GStrv) parts = g_strsplit (trace, ",", -1);
           for (char **p = parts; *p != NULL; p++)
             if (strcmp (*p, "cuda") != 0 && strcmp (*p, "nvtx") != 0 && strcmp (*p, "osrt") != 0
+                && strcmp (*p, "mpi") != 0 && strcmp (*p, "openmp") != 0
                 && strcmp (*p, "none") != 0)
               {
-                fprintf (stderr, "sightline record: unknown trace '%s' (cuda, nvtx, osrt, none)\n",
-                         *p);
+                fprintf (stderr, "sightline record: unknown trace '%s' (cuda, nvtx, osrt, mpi, "
+                         "openmp, none)\n", *p);
                 return 2;
               }
         }
@@ -632,6 +634,22 @@ sl_cmd_record (int    argc,
       settings->output_pattern = TRUE;
     }
   g_autoptr (GPtrArray) msg = sl_record_request (settings, program, force);
+  /* mpi and openmp are not among the settings the window keeps: the request says them here */
+  if (g_strv_contains ((const char *const *) traces, "mpi")
+      || g_strv_contains ((const char *const *) traces, "openmp"))
+    for (guint k = 0; k < msg->len; k++)
+      if (g_str_has_prefix (msg->pdata[k], "trace="))
+        {
+          GString *t = g_string_new (strcmp (msg->pdata[k], "trace=none") == 0 ? "trace="
+                                                                                : msg->pdata[k]);
+          if (g_strv_contains ((const char *const *) traces, "mpi"))
+            g_string_append (t, t->len > 6 ? ",mpi" : "mpi");
+          if (g_strv_contains ((const char *const *) traces, "openmp"))
+            g_string_append (t, t->len > 6 ? ",openmp" : "openmp");
+          g_free (msg->pdata[k]);
+          msg->pdata[k] = g_string_free (t, FALSE);
+          break;
+        }
   int fds[3] = { 0, 1, 2 };
   if (!sl_control_send (fd, (const char *const *) msg->pdata, msg->len, fds, 3))
     {

@@ -54,6 +54,9 @@ extern "C"
     SL_WIRE_UM,             /* SlWireUm: a unified-memory migration or page fault */
     SL_WIRE_GPU_METRIC_SET, /* SlWireGpuMetricSet + chip name: the metrics sampled on a GPU */
     SL_WIRE_GPU_METRICS,    /* SlWireGpuMetrics + n_values SlWireGpuMetricValue: one sample */
+    SL_WIRE_MPI,            /* SlWireMpi: one MPI call (-t mpi) */
+    SL_WIRE_MPI_COMM,       /* SlWireMpiComm + members: an MPI communicator as this rank sees it */
+    SL_WIRE_OPENMP,         /* SlWireOpenmp: an OpenMP region or implicit task (-t openmp) */
     SL_WIRE_N_TYPES
   } SlWireType;
 
@@ -571,6 +574,124 @@ extern "C"
     uint32_t pad;
     /* followed by name NUL file NUL table */
   } SlWirePyCode;
+
+  /* The MPI functions the library interposes (sl-inject-mpi.c), by the table nsys writes them in:
+   * point-to-point (MPI_P2P_EVENTS), collectives (MPI_COLLECTIVES_EVENTS), waits
+   * (MPI_START_WAIT_EVENTS), the rest (MPI_OTHER_EVENTS).  Names: "MPI_" and the enum's tail as
+   * the standard spells it (the daemon's table, sl-trace-writer.c). */
+  typedef enum
+  {
+    SL_MPI_SEND,
+    SL_MPI_SSEND,
+    SL_MPI_RSEND,
+    SL_MPI_BSEND,
+    SL_MPI_ISEND,
+    SL_MPI_ISSEND,
+    SL_MPI_RECV,
+    SL_MPI_IRECV,
+    SL_MPI_SENDRECV,
+    SL_MPI_N_P2P,
+    SL_MPI_BARRIER = SL_MPI_N_P2P,
+    SL_MPI_BCAST,
+    SL_MPI_REDUCE,
+    SL_MPI_ALLREDUCE,
+    SL_MPI_GATHER,
+    SL_MPI_ALLGATHER,
+    SL_MPI_SCATTER,
+    SL_MPI_ALLTOALL,
+    SL_MPI_REDUCE_SCATTER,
+    SL_MPI_SCAN,
+    SL_MPI_IBARRIER,
+    SL_MPI_IBCAST,
+    SL_MPI_IALLREDUCE,
+    SL_MPI_N_COLL,
+    SL_MPI_WAIT = SL_MPI_N_COLL,
+    SL_MPI_WAITALL,
+    SL_MPI_WAITANY,
+    SL_MPI_TEST,
+    SL_MPI_TESTALL,
+    SL_MPI_N_WAIT,
+    SL_MPI_INIT = SL_MPI_N_WAIT,
+    SL_MPI_INIT_THREAD,
+    SL_MPI_FINALIZE,
+    SL_MPI_COMM_RANK,
+    SL_MPI_COMM_SIZE,
+    SL_MPI_COMM_DUP,
+    SL_MPI_COMM_SPLIT,
+    SL_MPI_COMM_FREE,
+    SL_MPI_N_FUNCS
+  } SlMpiFunc;
+
+/* SlWireMpi.flags: which of its fields the call has (the rest are written as NULL) */
+#define SL_MPI_HAS_COMM      0x1u
+#define SL_MPI_HAS_PEER      0x2u /* peer: the remote rank (p2p) or the root (rooted collectives) */
+#define SL_MPI_HAS_TAG       0x4u
+#define SL_MPI_HAS_SIZE      0x8u
+#define SL_MPI_HAS_RECV_SIZE 0x10u
+#define SL_MPI_HAS_REQUEST   0x20u
+
+  /* One MPI call, timed around its PMPI_ entry.  Handles as the implementation has them: Open
+   * MPI's are pointers, MPICH's 32-bit integers (zero-extended).  A receive's peer and tag are
+   * the status's (what arrived, also for MPI_ANY_SOURCE) and its size the bytes received; an
+   * MPI_Irecv's are what was posted.  10^3 ... 10^6 a second per rank. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint64_t comm;
+    uint64_t request;   /* a nonblocking call's request; a wait's (MPI_Waitall: the first) */
+    int64_t  size;      /* bytes sent (p2p: of the message; collectives: this rank's part) */
+    int64_t  recv_size; /* bytes received by a collective */
+    uint32_t func;      /* SlMpiFunc */
+    int32_t  peer;
+    int32_t  tag;
+    uint32_t flags;     /* SL_MPI_HAS_* */
+  } SlWireMpi;
+
+  /* A communicator, sent once a process the first time a call uses it (MPI_COMM_WORLD at
+   * MPI_Init): a row of MPI_COMMUNICATORS.  uid is the same on every rank for the same
+   * communicator (a hash of its members and of how many communicators with those members this
+   * rank met before it). */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t time_ns;
+    uint64_t comm;
+    uint64_t parent;     /* the communicator it was made from; 0: not known */
+    uint64_t uid;
+    int32_t  world_rank; /* this process's rank in MPI_COMM_WORLD */
+    int32_t  local_rank; /* in this communicator */
+    int32_t  size;
+    int32_t  group_root; /* world rank of its rank 0; -1: not known */
+    /* followed by the members' world ranks, "0,1,2,3" ("" when too many to send) */
+  } SlWireMpiComm;
+
+  /* SlWireOpenmp.kind: what the record is (nsys's OPENMP_EVENT_KIND_* tables) */
+  typedef enum
+  {
+    SL_OMP_PARALLEL,      /* a parallel region, on the thread that began it (PARALLEL) */
+    SL_OMP_IMPLICIT_TASK, /* a thread's part of a region (TASK, kind implicit) */
+  } SlOmpKind;
+
+  /* An OpenMP region from the runtime's OMPT callbacks (sl-inject-ompt.c), sent at its end. */
+  typedef struct
+  {
+    SlWireHeader h;
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint64_t parallel_id;  /* the library's, from 1 in a process */
+    uint64_t task_id;      /* PARALLEL: the encountering task; TASK: the implicit task */
+    uint64_t codeptr;      /* PARALLEL: the return address into the program (OMPT's
+                            * codeptr_ra); 0: none */
+    uint64_t code_offset;  /* codeptr less its module's load bias: the address in the file */
+    uint32_t kind;         /* SlOmpKind */
+    uint32_t requested;    /* PARALLEL: threads asked for */
+    uint32_t actual;       /* PARALLEL: threads in the team; TASK: the thread's index in it */
+    uint32_t pad;
+    /* followed by the path of codeptr's module the first time a process sends that codeptr,
+     * else "": the daemon names the region's function and line from it (DWARF) */
+  } SlWireOpenmp;
 
   /* Size of a record with `text_len` bytes of text (without its NUL) after `fixed` bytes. */
   static inline uint32_t

@@ -18,8 +18,10 @@
 #include "sl-python.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -115,6 +118,10 @@ typedef struct
   uint64_t      info_time; /* when what they say was true (HELLO or /proc) */
   int32_t       ppid;      /* its HELLO's parent: a forked child describes no code object its
                             * parent had (sl-inject-python.c), python_frame() asks the parent */
+  bool          has_mpi_rank; /* its MPI_COMM_WORLD rank came (SL_WIRE_MPI_COMM) */
+  int32_t       mpi_rank;
+  uint32_t     *mpi_tids;     /* threads with an MPI_RANKS row */
+  size_t        n_mpi_tids, cap_mpi_tids;
 } Process;
 
 /* A stack waiting for its symbols: a CPU sample's, an OS runtime call's backtrace (`chain` is
@@ -146,6 +153,14 @@ typedef struct
   int64_t  chain; /* CUDA_CALLCHAINS id waiting for its row; 0: none */
   int64_t  rowid; /* a row waiting for its backtrace; 0: none */
 } CudaLink;
+
+/* An OpenMP region's code address and its name's StringIds id (omp_region_name()) */
+typedef struct
+{
+  int32_t  pid;
+  uint64_t codeptr;
+  int64_t  name;
+} OmpName;
 
 enum
 {
@@ -188,6 +203,14 @@ enum
   ST_UM_GPU_FAULT,
   ST_GPU_METRIC_INFO,
   ST_GPU_METRIC,
+  ST_MPI_P2P,
+  ST_MPI_COLL,
+  ST_MPI_WAIT,
+  ST_MPI_OTHER,
+  ST_MPI_RANKS,
+  ST_MPI_COMM,
+  ST_OMP_PARALLEL,
+  ST_OMP_TASK,
   N_ALL_STMTS
 };
 
@@ -285,6 +308,98 @@ static const char *const stmt_sql[N_ALL_STMTS] = {
                          "metricId, metricName) VALUES (?, ?, ?, ?, ?)",
   [ST_GPU_METRIC] = "INSERT INTO GPU_METRICS (rawTimestamp, timestamp, typeId, metricId, value) "
                     "VALUES (?, ?, ?, ?, ?)",
+  [ST_MPI_P2P] = "INSERT INTO MPI_P2P_EVENTS (start, end, globalTid, textId, commHandle, tag, "
+                 "remoteRank, size, requestHandle) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  [ST_MPI_COLL] = "INSERT INTO MPI_COLLECTIVES_EVENTS (start, end, globalTid, textId, commHandle, "
+                  "rootRank, size, recvSize, requestHandle) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  [ST_MPI_WAIT] = "INSERT INTO MPI_START_WAIT_EVENTS (start, end, globalTid, textId, "
+                  "requestHandle) VALUES (?, ?, ?, ?, ?)",
+  [ST_MPI_OTHER] = "INSERT INTO MPI_OTHER_EVENTS (start, end, globalTid, textId) "
+                   "VALUES (?, ?, ?, ?)",
+  [ST_MPI_RANKS] = "INSERT INTO MPI_RANKS (globalTid, rank) VALUES (?, ?)",
+  [ST_MPI_COMM] = "INSERT INTO MPI_COMMUNICATORS (rank, timestamp, commHandle, parentHandle, "
+                  "localRank, size, groupRoot, groupRootUid, members, commUid) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
+  /* eventClass 78: TRACE_PROCESS_EVENT_OPENMP; eventKind 28: OPENMP_EVENT_KIND_PARALLEL, 31:
+   * OPENMP_EVENT_KIND_TASK (kind 2: ompt_task_implicit) */
+  [ST_OMP_PARALLEL] = "INSERT INTO OPENMP_EVENT_KIND_PARALLEL (start, end, eventClass, globalTid, "
+                      "correlationId, nameId, eventKind, parallelId, parentTaskId) "
+                      "VALUES (?, ?, 78, ?, 0, ?, 28, ?, ?)",
+  [ST_OMP_TASK] = "INSERT INTO OPENMP_EVENT_KIND_TASK (start, end, eventClass, globalTid, "
+                  "correlationId, nameId, eventKind, parallelId, taskId, kind) "
+                  "VALUES (?, ?, 78, ?, 0, ?, 31, ?, ?, 2)",
+};
+
+/* The MPI tables (NVIDIA's "SQLite Export Schema Reference"; the read side's
+ * model/sl-reader-mpi.c reads them), each made with its first row. */
+#define MPI_EVENT_COLUMNS                                                                          \
+  "start INTEGER NOT NULL, end INTEGER, globalTid INTEGER, textId INTEGER"
+static const char *const mpi_create_sql[] = {
+  [ST_MPI_P2P - ST_MPI_P2P] = "CREATE TABLE MPI_P2P_EVENTS (" MPI_EVENT_COLUMNS ", "
+                              "commHandle INTEGER, tag INTEGER, remoteRank INTEGER, "
+                              "size INTEGER, requestHandle INTEGER)",
+  [ST_MPI_COLL - ST_MPI_P2P] = "CREATE TABLE MPI_COLLECTIVES_EVENTS (" MPI_EVENT_COLUMNS ", "
+                               "commHandle INTEGER, rootRank INTEGER, size INTEGER, "
+                               "recvSize INTEGER, requestHandle INTEGER)",
+  [ST_MPI_WAIT - ST_MPI_P2P] = "CREATE TABLE MPI_START_WAIT_EVENTS (" MPI_EVENT_COLUMNS ", "
+                               "requestHandle INTEGER)",
+  [ST_MPI_OTHER - ST_MPI_P2P] = "CREATE TABLE MPI_OTHER_EVENTS (" MPI_EVENT_COLUMNS ")",
+  [ST_MPI_RANKS - ST_MPI_P2P] = "CREATE TABLE MPI_RANKS (globalTid INTEGER NOT NULL, "
+                                "rank INTEGER NOT NULL)",
+  [ST_MPI_COMM - ST_MPI_P2P] = "CREATE TABLE MPI_COMMUNICATORS (rank INTEGER, timestamp INTEGER, "
+                               "commHandle INTEGER, parentHandle INTEGER, localRank INTEGER, "
+                               "size INTEGER, groupRoot INTEGER, groupRootUid INTEGER, "
+                               "members TEXT, commUid INTEGER)",
+};
+
+/* OPENMP_EVENT_KIND_PARALLEL and _TASK as NVIDIA documents them (/tmp/openmp-schema.sql of the
+ * issue: the columns every OPENMP_EVENT_KIND_* table starts with, then the table's own) */
+#define OMP_EVENT_COLUMNS                                                                          \
+  "start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, "                    \
+  "globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, eventKind INTEGER"
+static const char omp_parallel_sql[] = "CREATE TABLE OPENMP_EVENT_KIND_PARALLEL ("
+                                       OMP_EVENT_COLUMNS ", parallelId INTEGER, "
+                                       "parentTaskId INTEGER)";
+static const char omp_task_sql[] = "CREATE TABLE OPENMP_EVENT_KIND_TASK (" OMP_EVENT_COLUMNS
+                                   ", parallelId INTEGER, taskId INTEGER, kind INTEGER)";
+
+/* SlMpiFunc's names, as the program called them */
+static const char *const mpi_names[SL_MPI_N_FUNCS] = {
+  [SL_MPI_SEND] = "MPI_Send",
+  [SL_MPI_SSEND] = "MPI_Ssend",
+  [SL_MPI_RSEND] = "MPI_Rsend",
+  [SL_MPI_BSEND] = "MPI_Bsend",
+  [SL_MPI_ISEND] = "MPI_Isend",
+  [SL_MPI_ISSEND] = "MPI_Issend",
+  [SL_MPI_RECV] = "MPI_Recv",
+  [SL_MPI_IRECV] = "MPI_Irecv",
+  [SL_MPI_SENDRECV] = "MPI_Sendrecv",
+  [SL_MPI_BARRIER] = "MPI_Barrier",
+  [SL_MPI_BCAST] = "MPI_Bcast",
+  [SL_MPI_REDUCE] = "MPI_Reduce",
+  [SL_MPI_ALLREDUCE] = "MPI_Allreduce",
+  [SL_MPI_GATHER] = "MPI_Gather",
+  [SL_MPI_ALLGATHER] = "MPI_Allgather",
+  [SL_MPI_SCATTER] = "MPI_Scatter",
+  [SL_MPI_ALLTOALL] = "MPI_Alltoall",
+  [SL_MPI_REDUCE_SCATTER] = "MPI_Reduce_scatter",
+  [SL_MPI_SCAN] = "MPI_Scan",
+  [SL_MPI_IBARRIER] = "MPI_Ibarrier",
+  [SL_MPI_IBCAST] = "MPI_Ibcast",
+  [SL_MPI_IALLREDUCE] = "MPI_Iallreduce",
+  [SL_MPI_WAIT] = "MPI_Wait",
+  [SL_MPI_WAITALL] = "MPI_Waitall",
+  [SL_MPI_WAITANY] = "MPI_Waitany",
+  [SL_MPI_TEST] = "MPI_Test",
+  [SL_MPI_TESTALL] = "MPI_Testall",
+  [SL_MPI_INIT] = "MPI_Init",
+  [SL_MPI_INIT_THREAD] = "MPI_Init_thread",
+  [SL_MPI_FINALIZE] = "MPI_Finalize",
+  [SL_MPI_COMM_RANK] = "MPI_Comm_rank",
+  [SL_MPI_COMM_SIZE] = "MPI_Comm_size",
+  [SL_MPI_COMM_DUP] = "MPI_Comm_dup",
+  [SL_MPI_COMM_SPLIT] = "MPI_Comm_split",
+  [SL_MPI_COMM_FREE] = "MPI_Comm_free",
 };
 
 struct _SlTraceWriter
@@ -322,6 +437,9 @@ struct _SlTraceWriter
   uint64_t       n_events, n_dropped, n_bad;
   uint64_t       n_committed; /* n_events at the last commit: a rolled-back batch is not in */
   int64_t        osrt_name[SL_OSRT_N_FUNCS]; /* StringIds of the OS runtime names, 0: not yet */
+  int64_t        mpi_name[SL_MPI_N_FUNCS];   /* the same for MPI's */
+  OmpName       *omp_names;
+  size_t         n_omp_names, cap_omp_names;
   int64_t       *kernel_names; /* by the mangled name's string id: demangled id, short id */
   size_t         cap_kernel_names;
   uint64_t       gpu_metrics_named[256]; /* by GPU: the SL_GPU_METRIC_* bits named in
@@ -1792,6 +1910,261 @@ add_gpu_metrics (SlTraceWriter      *w,
   return ok;
 }
 
+/* The MPI table statement `stmt` (ST_MPI_*), the table made with its first row */
+static sqlite3_stmt *
+mpi_stmt (SlTraceWriter *w,
+          int            stmt)
+{
+  return lazy_stmt (w, stmt, mpi_create_sql[stmt - ST_MPI_P2P]);
+}
+
+static void
+bind_if (sqlite3_stmt *st,
+         int           col,
+         bool          has,
+         int64_t       v)
+{
+  if (has)
+    sqlite3_bind_int64 (st, col, v);
+  else
+    sqlite3_bind_null (st, col);
+}
+
+/* The MPI_RANKS row of the thread that made an MPI call, once its process's rank is known */
+static void
+mpi_rank_row (SlTraceWriter *w,
+              Process       *p,
+              uint32_t       tid)
+{
+  sqlite3_stmt *st;
+
+  if (!p->has_mpi_rank)
+    return;
+  for (size_t i = 0; i < p->n_mpi_tids; i++)
+    if (p->mpi_tids[i] == tid)
+      return;
+  if (!_sl_grow ((void **) &p->mpi_tids, &p->cap_mpi_tids, p->n_mpi_tids + 1, sizeof (uint32_t))
+      || (st = mpi_stmt (w, ST_MPI_RANKS)) == NULL)
+    return;
+  p->mpi_tids[p->n_mpi_tids++] = tid;
+  sqlite3_bind_int64 (st, 1, gtid (p->pid, tid));
+  sqlite3_bind_int (st, 2, p->mpi_rank);
+  sqlite3_step (st);
+  sqlite3_reset (st);
+}
+
+/* One MPI call: a row of the table its function belongs to (sl-wire.h's SlMpiFunc) */
+static bool
+add_mpi (SlTraceWriter      *w,
+         Process            *p,
+         const SlWireHeader *h)
+{
+  const SlWireMpi *m = (const SlWireMpi *) h;
+  uint32_t f = m->flags;
+  sqlite3_stmt *st;
+  int stmt;
+
+  if (m->func >= SL_MPI_N_FUNCS || m->end_ns < m->start_ns)
+    return false;
+  stmt = m->func < SL_MPI_N_P2P    ? ST_MPI_P2P
+         : m->func < SL_MPI_N_COLL ? ST_MPI_COLL
+         : m->func < SL_MPI_N_WAIT ? ST_MPI_WAIT
+                                   : ST_MPI_OTHER;
+  if ((st = mpi_stmt (w, stmt)) == NULL)
+    return false;
+  if (w->mpi_name[m->func] == 0)
+    w->mpi_name[m->func] = intern (w, mpi_names[m->func]);
+  sqlite3_bind_int64 (st, 1, (int64_t) m->start_ns);
+  sqlite3_bind_int64 (st, 2, (int64_t) m->end_ns);
+  sqlite3_bind_int64 (st, 3, gtid (p->pid, h->tid));
+  sqlite3_bind_int64 (st, 4, w->mpi_name[m->func]);
+  switch (stmt)
+    {
+    case ST_MPI_P2P:
+      bind_if (st, 5, f & SL_MPI_HAS_COMM, (int64_t) m->comm);
+      bind_if (st, 6, f & SL_MPI_HAS_TAG, m->tag);
+      bind_if (st, 7, f & SL_MPI_HAS_PEER, m->peer);
+      bind_if (st, 8, f & SL_MPI_HAS_SIZE, m->size);
+      bind_if (st, 9, f & SL_MPI_HAS_REQUEST, (int64_t) m->request);
+      break;
+    case ST_MPI_COLL:
+      bind_if (st, 5, f & SL_MPI_HAS_COMM, (int64_t) m->comm);
+      bind_if (st, 6, f & SL_MPI_HAS_PEER, m->peer);
+      bind_if (st, 7, f & SL_MPI_HAS_SIZE, m->size);
+      bind_if (st, 8, f & SL_MPI_HAS_RECV_SIZE, m->recv_size);
+      bind_if (st, 9, f & SL_MPI_HAS_REQUEST, (int64_t) m->request);
+      break;
+    case ST_MPI_WAIT:
+      bind_if (st, 5, f & SL_MPI_HAS_REQUEST, (int64_t) m->request);
+      break;
+    default:
+      break;
+    }
+  step_event (w, st);
+  seen_time (w, p, m->start_ns, m->end_ns);
+  mpi_rank_row (w, p, h->tid);
+  return true;
+}
+
+/* A communicator as one rank sees it: a row of MPI_COMMUNICATORS; the first tells the process's
+ * world rank (MPI_RANKS) */
+static bool
+add_mpi_comm (SlTraceWriter      *w,
+              Process            *p,
+              const SlWireHeader *h)
+{
+  const SlWireMpiComm *c = (const SlWireMpiComm *) h;
+  const char *members = record_text (h, sizeof *c);
+  sqlite3_stmt *st;
+
+  if (members == NULL || c->world_rank < 0 || c->size < 0
+      || (st = mpi_stmt (w, ST_MPI_COMM)) == NULL)
+    return false;
+  if (!p->has_mpi_rank)
+    {
+      p->has_mpi_rank = true;
+      p->mpi_rank = c->world_rank;
+      mpi_rank_row (w, p, h->tid);
+    }
+  sqlite3_bind_int (st, 1, c->world_rank);
+  sqlite3_bind_int64 (st, 2, (int64_t) c->time_ns);
+  sqlite3_bind_int64 (st, 3, (int64_t) c->comm);
+  bind_if (st, 4, c->parent != 0, (int64_t) c->parent);
+  sqlite3_bind_int (st, 5, c->local_rank);
+  sqlite3_bind_int (st, 6, c->size);
+  bind_if (st, 7, c->group_root >= 0, c->group_root);
+  if (*members != '\0')
+    sqlite3_bind_text (st, 8, members, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (st, 8);
+  sqlite3_bind_int64 (st, 9, (int64_t) (c->uid & INT64_MAX));
+  sqlite3_step (st);
+  sqlite3_reset (st);
+  return true;
+}
+
+/* Function and "file:line" of `offset` in the ELF file `path` by addr2line (binutils; DWARF
+ * needs -g): "main (omp.c:42)", or NULL when it cannot tell.  Run once per region's code
+ * address a process, a few ms each.  malloc'd. */
+static char *
+addr2line (const char *path,
+           uint64_t    offset)
+{
+  char addr[32];
+  char buf[4096];
+  size_t len = 0;
+  int fds[2];
+  pid_t pid;
+  posix_spawn_file_actions_t fa;
+  char *argv[] = { "addr2line", "-f", "-C", "-e", (char *) path, addr, NULL };
+  char *out = NULL;
+
+  snprintf (addr, sizeof addr, "0x%" PRIx64, offset);
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    return NULL;
+  posix_spawn_file_actions_init (&fa);
+  posix_spawn_file_actions_adddup2 (&fa, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen (&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  bool spawned = posix_spawnp (&pid, "addr2line", &fa, NULL, argv, environ) == 0;
+  posix_spawn_file_actions_destroy (&fa);
+  close (fds[1]);
+  while (spawned && len < sizeof buf - 1)
+    {
+      ssize_t n = read (fds[0], buf + len, sizeof buf - 1 - len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      len += (size_t) n;
+    }
+  close (fds[0]);
+  if (spawned)
+    while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+      ;
+  buf[len] = '\0';
+  char *nl = strchr (buf, '\n');
+  if (nl == NULL)
+    return NULL;
+  *nl = '\0';
+  char *where = nl + 1;
+  where[strcspn (where, "\n")] = '\0';
+  char *slash = strrchr (where, '/');
+  if (slash != NULL)
+    where = slash + 1;
+  /* "??" and "??:0" / "??:?": nothing known */
+  if (strncmp (buf, "??", 2) == 0 && strncmp (where, "??", 2) == 0)
+    return NULL;
+  if (strncmp (where, "??", 2) == 0 || strchr (where, ':') == NULL)
+    return asprintf (&out, "%s", buf) < 0 ? NULL : out;
+  return asprintf (&out, "%s (%s)", buf, where) < 0 ? NULL : out;
+}
+
+/* A parallel region's name: "omp parallel", then where in the program it is when the record
+ * says which module its code address is in (the first of that address a process sends):
+ * "omp parallel: main (omp.c:42)".  Cached by (process, address). */
+static int64_t
+omp_region_name (SlTraceWriter      *w,
+                 Process            *p,
+                 const SlWireOpenmp *o)
+{
+  const char *path = record_text (&o->h, sizeof *o);
+
+  for (size_t i = 0; i < w->n_omp_names; i++)
+    if (w->omp_names[i].pid == p->pid && w->omp_names[i].codeptr == o->codeptr)
+      return w->omp_names[i].name;
+  if (path == NULL || *path == '\0' || o->codeptr == 0)
+    return intern (w, "omp parallel");
+  char *where = addr2line (path, o->code_offset);
+  char *name = NULL;
+  if (where == NULL || asprintf (&name, "omp parallel: %s", where) < 0)
+    name = NULL;
+  int64_t id = intern (w, name != NULL ? name : "omp parallel");
+  free (name);
+  free (where);
+  if (_sl_grow ((void **) &w->omp_names, &w->cap_omp_names, w->n_omp_names + 1,
+                sizeof *w->omp_names))
+    w->omp_names[w->n_omp_names++] = (OmpName) { p->pid, o->codeptr, id };
+  return id;
+}
+
+/* An OpenMP region or implicit task (sl-inject-ompt.c) */
+static bool
+add_openmp (SlTraceWriter      *w,
+            Process            *p,
+            const SlWireHeader *h)
+{
+  const SlWireOpenmp *o = (const SlWireOpenmp *) h;
+  sqlite3_stmt *st;
+
+  if (o->end_ns < o->start_ns || o->kind > SL_OMP_IMPLICIT_TASK)
+    return false;
+  if (o->kind == SL_OMP_PARALLEL)
+    {
+      if ((st = lazy_stmt (w, ST_OMP_PARALLEL, omp_parallel_sql)) == NULL)
+        return false;
+      sqlite3_bind_int64 (st, 1, (int64_t) o->start_ns);
+      sqlite3_bind_int64 (st, 2, (int64_t) o->end_ns);
+      sqlite3_bind_int64 (st, 3, gtid (p->pid, h->tid));
+      sqlite3_bind_int64 (st, 4, omp_region_name (w, p, o));
+      sqlite3_bind_int64 (st, 5, (int64_t) o->parallel_id);
+      sqlite3_bind_int64 (st, 6, (int64_t) o->task_id);
+    }
+  else
+    {
+      if ((st = lazy_stmt (w, ST_OMP_TASK, omp_task_sql)) == NULL)
+        return false;
+      sqlite3_bind_int64 (st, 1, (int64_t) o->start_ns);
+      sqlite3_bind_int64 (st, 2, (int64_t) o->end_ns);
+      sqlite3_bind_int64 (st, 3, gtid (p->pid, h->tid));
+      sqlite3_bind_int64 (st, 4, intern (w, "omp implicit task"));
+      sqlite3_bind_int64 (st, 5, (int64_t) o->parallel_id);
+      sqlite3_bind_int64 (st, 6, (int64_t) o->task_id);
+    }
+  step_event (w, st);
+  seen_time (w, p, o->start_ns, o->end_ns);
+  return true;
+}
+
 /* Minimal fixed size of each record type: anything shorter is refused. */
 static size_t
 fixed_size (uint16_t type)
@@ -1825,6 +2198,9 @@ fixed_size (uint16_t type)
     case SL_WIRE_UM: return sizeof (SlWireUm);
     case SL_WIRE_GPU_METRIC_SET: return sizeof (SlWireGpuMetricSet);
     case SL_WIRE_GPU_METRICS: return sizeof (SlWireGpuMetrics);
+    case SL_WIRE_MPI: return sizeof (SlWireMpi);
+    case SL_WIRE_MPI_COMM: return sizeof (SlWireMpiComm);
+    case SL_WIRE_OPENMP: return sizeof (SlWireOpenmp);
     default: return SIZE_MAX;
     }
 }
@@ -1983,6 +2359,8 @@ outside_window (const SlTraceWriter *w,
     case SL_WIRE_CUDA_MEMORY: t = ((const SlWireCudaMemory *) h)->time_ns; break;
     case SL_WIRE_UM: t = ((const SlWireUm *) h)->start_ns; break;
     case SL_WIRE_GPU_METRICS: t = ((const SlWireGpuMetrics *) h)->time_ns; break;
+    case SL_WIRE_MPI: t = ((const SlWireMpi *) h)->start_ns; break;
+    case SL_WIRE_OPENMP: t = ((const SlWireOpenmp *) h)->start_ns; break;
     case SL_WIRE_SCHED: t = ((const SlWireSched *) h)->time_ns; break;
     default: return false; /* NVTX pairs, names, modules: always */
     }
@@ -2165,6 +2543,15 @@ sl_trace_writer_add (SlTraceWriter      *w,
       break;
     case SL_WIRE_GPU_METRICS:
       ok = add_gpu_metrics (w, h);
+      break;
+    case SL_WIRE_MPI:
+      ok = add_mpi (w, p, h);
+      break;
+    case SL_WIRE_MPI_COMM:
+      ok = add_mpi_comm (w, p, h);
+      break;
+    case SL_WIRE_OPENMP:
+      ok = add_openmp (w, p, h);
       break;
     default:
       ok = add_gpu_record (w, p, h);
@@ -2882,8 +3269,10 @@ sl_trace_writer_finish (SlTraceWriter *w,
       free (p->domains);
       free (p->name);
       free (p->label);
+      free (p->mpi_tids);
     }
   free (w->procs);
+  free (w->omp_names);
   free (w->named);
   free (w->named_time);
   free (w->kernel_names);

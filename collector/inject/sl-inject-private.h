@@ -69,7 +69,7 @@ SL_HIDDEN void _sl_inject_start_for_test (void);
  * the library's constructor, and by entry points that may come first (InitializeInjection). */
 SL_HIDDEN void _sl_inject_ensure_started (void);
 
-/* Whether SIGHTLINE_TRACE asked for "cuda", "nvtx" or "osrt". */
+/* Whether SIGHTLINE_TRACE asked for "cuda", "nvtx", "osrt", "mpi" or "openmp". */
 SL_HIDDEN bool _sl_trace_enabled (const char *what);
 
 /* Thread names: `tid`'s name as the program set it; the calling thread's kernel name (comm);
@@ -86,6 +86,9 @@ SL_HIDDEN void _sl_name_library_thread (const char *name);
  * SIGHTLINE_SAMPLE_HZ). */
 SL_HIDDEN void _sl_osrt_start   (uint64_t threshold_ns, uint64_t backtrace_ns); /* UINT64_MAX:
                                                                                 * no backtraces */
+SL_HIDDEN void _sl_mpi_start    (void);                /* sl-inject-mpi.c: -t mpi */
+SL_HIDDEN void _sl_ompt_flush   (void);                /* sl-inject-ompt.c: the implicit
+                                                         * tasks still open, at exit */
 SL_HIDDEN void _sl_sample_start (unsigned hz);          /* main thread; new threads in
                                                          * _sl_thread_started */
 SL_HIDDEN void _sl_sample_thread_start (void);          /* the calling thread */
@@ -96,6 +99,13 @@ SL_HIDDEN void _sl_modules_update (void);               /* sends SL_WIRE_MODULE 
 /* The calling thread's return addresses above the frame that returns to `from` (`from` first);
  * 0 when `from` is not among the first frames.  Not for signal handlers (see the sampler's). */
 SL_HIDDEN uint32_t _sl_unwind_from (uint64_t from, uint64_t *frames, uint32_t max);
+
+/* Test hooks of the sampler's native walk (sl-inject-sample.c): with the check on, each signal's
+ * stack is walked by libgcc too and compared; the counts so far: walks, walks left to libgcc
+ * (a frame the cached walk does not model), rules computed (cache misses), walks that differed,
+ * frames copied from the thread's previous walk. */
+SL_HIDDEN void _sl_sample_set_unwind_check (bool on);
+SL_HIDDEN void _sl_sample_unwind_counts (uint64_t out[5]);
 
 /* Sends what the rings hold now (and new modules): before an exec replaces the process image.
  * Only in the process the connection is ours (not a vfork child sharing our memory). */

@@ -62,6 +62,7 @@ static struct
   char             socket_path[sizeof ((struct sockaddr_un *) 0)->sun_path];
   unsigned         sample_hz;
   bool             trace_osrt, trace_nvtx, trace_cuda;
+  bool             trace_mpi, trace_openmp; /* -t mpi, -t openmp: off by default */
   uint64_t         osrt_threshold_ns;
   uint64_t         osrt_backtrace_ns; /* UINT64_MAX: none */
   bool             cuda_backtraces;   /* SIGHTLINE_CUDA_BACKTRACE asks for some */
@@ -556,7 +557,7 @@ flush_locked (void)
 static bool
 want_modules (void)
 {
-  return g.sample_hz > 0 || (g.trace_osrt && g.osrt_backtrace_ns != UINT64_MAX)
+  return g.sample_hz > 0 || g.trace_openmp || (g.trace_osrt && g.osrt_backtrace_ns != UINT64_MAX)
          || (g.trace_cuda && (g.cuda_backtraces || g.cuda_cpu_faults));
 }
 
@@ -958,6 +959,8 @@ at_exit (void)
 {
   if (!atomic_load (&g.connected))
     return;
+  if (g.trace_openmp)
+    _sl_ompt_flush ();
   if (g.sample_hz > 0)
     _sl_sample_stop ();
 #ifdef SL_HAVE_CUPTI
@@ -1000,7 +1003,7 @@ _exit (int status)
 static void
 parse_trace_option (const char *s)
 {
-  g.trace_cuda = g.trace_nvtx = g.trace_osrt = false;
+  g.trace_cuda = g.trace_nvtx = g.trace_osrt = g.trace_mpi = g.trace_openmp = false;
   if (s == NULL)
     s = "cuda,nvtx,osrt";
   while (*s != '\0')
@@ -1012,6 +1015,10 @@ parse_trace_option (const char *s)
         g.trace_nvtx = true;
       else if (n == 4 && strncmp (s, "osrt", 4) == 0)
         g.trace_osrt = true;
+      else if (n == 3 && strncmp (s, "mpi", 3) == 0)
+        g.trace_mpi = true;
+      else if (n == 6 && strncmp (s, "openmp", 6) == 0)
+        g.trace_openmp = true;
       s += n;
       if (*s == ',')
         s++;
@@ -1027,6 +1034,10 @@ _sl_trace_enabled (const char *what)
     return g.trace_nvtx;
   if (strcmp (what, "osrt") == 0)
     return g.trace_osrt;
+  if (strcmp (what, "mpi") == 0)
+    return g.trace_mpi;
+  if (strcmp (what, "openmp") == 0)
+    return g.trace_openmp;
   return false;
 }
 
@@ -1093,6 +1104,8 @@ _sl_inject_ensure_started (void)
   _sl_emit_own_thread_name ();
   if (g.trace_osrt)
     _sl_osrt_start (g.osrt_threshold_ns, g.osrt_backtrace_ns);
+  if (g.trace_mpi)
+    _sl_mpi_start ();
   if (g.sample_hz > 0)
     _sl_sample_start (g.sample_hz);
   if (want_modules ())

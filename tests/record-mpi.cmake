@@ -1,0 +1,25 @@
+# record-mpi.cmake: test-record-mpi records tests/targets/sl-mpi-ring under mpirun with
+# `sightline record -t mpi`.  The target is built only where CMake finds MPI and mpirun; the test
+# says it is skipped otherwise.
+find_package(MPI COMPONENTS C QUIET)
+find_program(SL_MPIRUN NAMES mpirun mpiexec)
+if(TARGET test-record-mpi)
+  add_dependencies(test-record-mpi sightline sightlined sightline-inject)
+  target_link_libraries(test-record-mpi PRIVATE PkgConfig::SQLITE)
+  target_compile_definitions(test-record-mpi PRIVATE SL_SIGHTLINE_PATH="$<TARGET_FILE:sightline>")
+  set_tests_properties(record-mpi PROPERTIES TIMEOUT 300)
+  if(MPI_C_FOUND AND SL_MPIRUN)
+    add_executable(sl-mpi-ring ${CMAKE_CURRENT_SOURCE_DIR}/targets/sl-mpi-ring.c)
+    target_link_libraries(sl-mpi-ring PRIVATE MPI::MPI_C)
+    # the recorded program: no sanitizer runtime (LD_PRELOAD of our library)
+    if(SL_SANITIZE)
+      target_compile_options(sl-mpi-ring PRIVATE -fno-sanitize=all)
+      target_link_options(sl-mpi-ring PRIVATE -fno-sanitize=all)
+    endif()
+    add_dependencies(test-record-mpi sl-mpi-ring)
+    target_compile_definitions(test-record-mpi PRIVATE SL_MPI_RING_PATH="$<TARGET_FILE:sl-mpi-ring>"
+                                                       SL_MPIRUN="${SL_MPIRUN}")
+  else()
+    message(STATUS "MPI (mpicc, mpirun) not found: test record-mpi is skipped")
+  endif()
+endif()
