@@ -20,6 +20,8 @@
  * within one run, which a loaded machine blurs far less than the ratio of two runs' CPU times
  * (on a 2-core VM with others building, those scattered +-20 % from round to round).
  * BENCH_PYTORCH_PERF=0 leaves perf out (a third less time for more rounds).
+ * BENCH_PYTORCH_OTHER_ENV=NAME=VALUE sets that in the other runs' environment: the same build
+ * against itself with a knob turned (SIGHTLINE_UNWIND=libgcc: the native walk before its table).
  * BENCH_PYTORCH_CONCURRENT=1 runs the runs of a round at once, each with a daemon of its own:
  * on a machine that others load, each round's runs then meet the same load, and the per-round
  * ratios scatter less than one run after another (they compete with each other too, alike).
@@ -78,9 +80,11 @@ typedef struct
   /* the sampler's own account (SIGHTLINE_SAMPLE_STATS=1), summed over the processes: signals,
    * time in the handler and in its Python part, the processes' whole CPU time, in µs */
   double             signals, handler_us, python_us, stats_cpu_us;
+  double             walk_us, libgcc_walks; /* the native walk's part of handler_us */
   /* over the loop: the main process's account between its "start" and "loop" (the script's
    * "sampler" line) and its workers' whole one (they live in the loop); -1: none */
   double             loop_signals, loop_handler_us, loop_python_us;
+  double             loop_walk_us; /* the main process's native walk in the loop, -1: unknown */
 } Run;
 
 static gboolean
@@ -176,16 +180,20 @@ run_finish (Run *runs,
       if (r->d_start >= 0 && r->d_end >= r->d_start)
         r->daemon_loop = r->d_end - r->d_start;
       r->signals = r->handler_us = r->python_us = r->stats_cpu_us = 0;
-      r->loop_signals = r->loop_handler_us = r->loop_python_us = -1;
+      r->walk_us = r->libgcc_walks = 0;
+      r->loop_signals = r->loop_handler_us = r->loop_python_us = r->loop_walk_us = -1;
       int main_pid = -1;
       for (char **l = lines; *l != NULL; l++)
         {
-          unsigned long long sg, h, py;
-          if (sscanf (*l, "sampler %d %llu %llu %llu", &main_pid, &sg, &h, &py) == 4)
+          unsigned long long sg, h, py, w;
+          int got = sscanf (*l, "sampler %d %llu %llu %llu %llu", &main_pid, &sg, &h, &py, &w);
+          if (got >= 4)
             {
               r->loop_signals = (double) sg;
               r->loop_handler_us = (double) h;
               r->loop_python_us = (double) py;
+              if (got == 5 && sg > 0)
+                r->loop_walk_us = (double) w / (double) sg;
             }
         }
       g_auto (GStrv) err_lines = g_strsplit (r->err->str, "\n", -1);
@@ -202,6 +210,12 @@ run_finish (Run *runs,
               r->handler_us += (double) h;
               r->python_us += (double) py;
               r->stats_cpu_us += (double) c;
+              const char *w = strstr (at, " walk_us ");
+              const char *lw = strstr (at, " libgcc_walks ");
+              if (w != NULL)
+                r->walk_us += g_ascii_strtod (w + 9, NULL);
+              if (lw != NULL)
+                r->libgcc_walks += g_ascii_strtod (lw + 14, NULL);
               if (pid != main_pid && r->loop_signals >= 0)
                 {
                   r->loop_signals += (double) sg;
@@ -327,6 +341,7 @@ main (int   argc,
   int runs = argc > 3 ? CLAMP (atoi (argv[3]), 1, MAX_RUNS) : 5;
   const char *steps = argc > 4 ? argv[4] : "60";
   const char *other = argc > 5 ? argv[5] : NULL;
+  const char *other_env = g_getenv ("BENCH_PYTORCH_OTHER_ENV");
 
   /* Debian's python3-torch is for the system's python3, which a pyenv or venv may hide */
   const char *python = have_torch ("python3") ? "python3"
@@ -376,6 +391,11 @@ main (int   argc,
                   ? g_environ_setenv (g_strdupv (base_env), "SIGHTLINE_RUNTIME_DIR", run_dirs[m],
                                       TRUE)
                   : g_strdupv (base_env);
+      if (m == MODE_OTHER && other_env != NULL && strchr (other_env, '=') != NULL)
+        {
+          g_autofree char *name = g_strndup (other_env, strcspn (other_env, "="));
+          envs[m] = g_environ_setenv (envs[m], name, strchr (other_env, '=') + 1, TRUE);
+        }
       if (run_dirs[m] != NULL)
         g_mkdir_with_parents (run_dirs[m], 0700);
     }
@@ -385,6 +405,10 @@ main (int   argc,
   double dl[N_MODES][MAX_RUNS]; /* the daemon's CPU time while the loop ran */
   double nl[N_MODES][MAX_RUNS]; /* samples taken while the loop ran */
   double hs[N_MODES][MAX_RUNS]; /* the handler's share of the tree's CPU time (its own account) */
+  double hu[N_MODES][MAX_RUNS]; /* in the loop: the handler's µs a signal, its Python part's */
+  double hp[N_MODES][MAX_RUNS];
+  double hw[N_MODES][MAX_RUNS]; /* over the run: the native walk's µs a signal, walks by libgcc */
+  double hl[N_MODES][MAX_RUNS];
   gint64 n_samples = 0;
   double depth = 0;
   gboolean used[N_MODES];
@@ -426,6 +450,7 @@ main (int   argc,
       for (int m = 0; m < N_MODES; m++)
         {
           t[m][i] = c[m][i] = dc[m][i] = dl[m][i] = ns[m][i] = nl[m][i] = hs[m][i] = -1;
+          hu[m][i] = hp[m][i] = hw[m][i] = hl[m][i] = -1;
           if (used[m])
             order[n_run++] = m;
         }
@@ -476,13 +501,22 @@ main (int   argc,
           g_print ("   round %d %-6s %.3f s (CPU %.3f s, daemon %.3f s, %.3f s of it in the "
                    "loop)", i + 1, mode_names[m], t[m][i], c[m][i], dc[m][i], dl[m][i]);
           if (r[k].signals > 0 && r[k].stats_cpu_us > r[k].handler_us)
-            g_print ("; handler over the whole run %.1f us a signal (Python %.1f), %.2f %% of "
-                     "the rest of the CPU time", r[k].handler_us / r[k].signals,
-                     r[k].python_us / r[k].signals,
-                     100.0 * r[k].handler_us / (r[k].stats_cpu_us - r[k].handler_us));
+            {
+              g_print ("; handler over the whole run %.1f us a signal (Python %.1f, native walk "
+                       "%.1f), %.2f %% of the rest of the CPU time", r[k].handler_us / r[k].signals,
+                       r[k].python_us / r[k].signals, r[k].walk_us / r[k].signals,
+                       100.0 * r[k].handler_us / (r[k].stats_cpu_us - r[k].handler_us));
+              hw[m][i] = r[k].walk_us / r[k].signals;
+              hl[m][i] = r[k].libgcc_walks / r[k].signals;
+            }
+          if (r[k].loop_walk_us > 0)
+            g_print ("; main process's native walk in the loop %.1f us a signal",
+                     r[k].loop_walk_us);
           if (r[k].loop_signals > 0 && c[m][i] * 1e6 > r[k].loop_handler_us)
             {
               hs[m][i] = r[k].loop_handler_us / (c[m][i] * 1e6 - r[k].loop_handler_us);
+              hu[m][i] = r[k].loop_handler_us / r[k].loop_signals;
+              hp[m][i] = r[k].loop_python_us / r[k].loop_signals;
               g_print ("; in the loop %.0f signals, %.1f us each (Python %.1f), %.2f %%",
                        r[k].loop_signals, r[k].loop_handler_us / r[k].loop_signals,
                        r[k].loop_python_us / r[k].loop_signals, 100.0 * hs[m][i]);
@@ -587,6 +621,12 @@ main (int   argc,
                  "of %d runs (the thread's CPU clock around each signal's handler; the kernel's "
                  "delivery of the signal, the flusher and the daemon not in it)\n",
                  mode_names[m], 100.0 * hm, runs);
+      double um = median (hu[m], runs), pm = median (hp[m], runs);
+      double wm = median (hw[m], runs), lm = median (hl[m], runs);
+      if (um > 0)
+        g_print ("   %-5s per signal, medians: in the loop %.1f us (Python %.1f, the rest %.1f); "
+                 "over the whole run the native walk %.1f us, %.1f %% of the walks libgcc's\n",
+                 mode_names[m], um, pm, um - pm, wm, 100.0 * lm);
     }
   getloadavg (load, 3);
   g_print ("   load average at the end: %.2f %.2f %.2f\n", load[0], load[1], load[2]);

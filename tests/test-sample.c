@@ -771,6 +771,181 @@ test_nested (void)
   g_assert_cmpuint (_sl_dropped (SL_DROP_RING_FULL), ==, 0);
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* The cached native walk against libgcc's                                                        */
+
+#define DEEP 40 /* frames of deep_next() under the leaf */
+
+__attribute__ ((noinline)) uint64_t deep_plain (unsigned depth, uint64_t end_ns);
+__attribute__ ((noinline)) uint64_t deep_vla (unsigned depth, uint64_t end_ns);
+__attribute__ ((noinline)) uint64_t deep_aligned (unsigned depth, uint64_t end_ns);
+
+/* Three kinds of frame in turn: the CFA on %rsp (-O2 omits the frame pointer), on %rbp (a
+ * variable-length array), and a stack realigned for a 64-byte aligned local beside a
+ * variable-length array (GCC keeps the CFA in a register, the "DRAP", then in a DWARF expression
+ * that reads it from the stack); the leaf spins until
+ * the thread's CPU clock passes end_ns.  The sums after each call keep them from being tail
+ * calls, so that every frame stays on the stack. */
+static uint64_t
+deep_next (unsigned depth,
+           uint64_t end_ns)
+{
+  volatile uint64_t acc = depth;
+
+  if (depth == 0)
+    {
+      while (thread_cpu_ns () < end_ns)
+        spin_block (&acc);
+      return acc;
+    }
+  switch (depth % 3)
+    {
+    case 0: return deep_plain (depth - 1, end_ns) + 1;
+    case 1: return deep_vla (depth - 1, end_ns) + 2;
+    default: return deep_aligned (depth - 1, end_ns) + 3;
+    }
+}
+
+uint64_t
+deep_plain (unsigned depth,
+            uint64_t end_ns)
+{
+  return deep_next (depth, end_ns) * 3 + depth;
+}
+
+uint64_t
+deep_vla (unsigned depth,
+          uint64_t end_ns)
+{
+  volatile uint8_t buf[8 + depth % 7];
+
+  buf[0] = (uint8_t) depth;
+  return deep_next (depth, end_ns) + buf[0];
+}
+
+uint64_t
+deep_aligned (unsigned depth,
+              uint64_t end_ns)
+{
+  volatile uint64_t v __attribute__ ((aligned (64))) = depth;
+  volatile uint8_t buf[8 + depth % 5];
+
+  buf[0] = (uint8_t) depth;
+  return (deep_next (depth, end_ns) ^ v) + buf[0];
+}
+
+/* The deepest stack among `tid`'s samples. */
+static uint32_t
+max_depth (GPtrArray *records,
+           uint32_t   tid)
+{
+  uint32_t n = 0;
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      const SlWireHeader *h = records->pdata[i];
+      if (h->type == SL_WIRE_SAMPLE && h->tid == tid)
+        n = MAX (n, ((const SlWireSample *) h)->n_frames);
+    }
+  return n;
+}
+
+/* Two ways into the same deep stack, alike but for the return address into each: the frames
+ * under them have the same registers, which the reuse of the previous walk must not take for
+ * the same stack. */
+__attribute__ ((noinline)) uint64_t deep_entry_a (uint64_t end_ns);
+__attribute__ ((noinline)) uint64_t deep_entry_b (uint64_t end_ns);
+
+uint64_t
+deep_entry_a (uint64_t end_ns)
+{
+  return deep_next (DEEP, end_ns) + 5;
+}
+
+uint64_t
+deep_entry_b (uint64_t end_ns)
+{
+  return deep_next (DEEP, end_ns) + 7;
+}
+
+/* Samples the main thread in deep_next() until it has MIN_SIGNALS walks; the records. */
+static GPtrArray *
+sample_deep (uint64_t counts[5])
+{
+  GPtrArray *records = g_ptr_array_new_with_free_func (g_free);
+  uint64_t t0 = thread_cpu_ns ();
+
+  _sl_inject_start_for_test ();
+  _sl_sample_start (HZ);
+  do
+    {
+      deep_entry_a (thread_cpu_ns () + CHUNK_NS / 2);
+      deep_entry_b (thread_cpu_ns () + CHUNK_NS / 2);
+      drain_into (records);
+      _sl_sample_unwind_counts (counts);
+    }
+  while ((thread_cpu_ns () - t0 < SPIN_NS || counts[0] < MIN_SIGNALS)
+         && thread_cpu_ns () - t0 < MAX_CPU_NS);
+  _sl_sample_stop ();
+  drain_into (records);
+  _sl_sample_unwind_counts (counts);
+  g_test_message ("%" G_GUINT64_FORMAT " walks, %" G_GUINT64_FORMAT " left to libgcc, %"
+                  G_GUINT64_FORMAT " rules computed, %" G_GUINT64_FORMAT " differed, %"
+                  G_GUINT64_FORMAT " frames reused; deepest stack %u frames", counts[0],
+                  counts[1], counts[2], counts[3], counts[4], max_depth (records, _sl_tid ()));
+  return records;
+}
+
+/* Every signal's stack walked with the cached rules and by libgcc (the check hook): the same
+ * frames every time, on a stack of three kinds of frame walked over and over, entered by two
+ * callers in turn; the rules were computed once per address, not once per frame walked, and
+ * the outer frames were taken from the previous walk. */
+static void
+test_unwind_cache (void)
+{
+  uint64_t counts[5];
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  _sl_sample_set_unwind_check (true);
+  g_autoptr (GPtrArray) records = sample_deep (counts);
+  g_assert_cmpuint (counts[0], >=, MIN_SIGNALS);
+  g_assert_cmpuint (counts[3], ==, 0);
+  g_assert_cmpuint (max_depth (records, _sl_tid ()), >, DEEP);
+#if defined(__x86_64__)
+  /* the cached walk took nearly all of them (a signal in a PLT stub is libgcc's) */
+  g_assert_cmpuint (counts[1], <, counts[0] / 2);
+  g_assert_cmpuint (counts[2], <, counts[0] * DEEP / 2);
+  g_assert_cmpuint (counts[4], >, 0);
+#endif
+}
+
+/* SIGHTLINE_UNWIND=libgcc: libgcc walks every stack, no rule is computed, and the stacks are
+ * as deep. */
+static void
+test_unwind_libgcc (void)
+{
+  uint64_t counts[5];
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_setenv ("SIGHTLINE_UNWIND", "libgcc", TRUE);
+  g_autoptr (GPtrArray) records = sample_deep (counts);
+  g_assert_cmpuint (counts[0], >=, MIN_SIGNALS);
+  g_assert_cmpuint (counts[1], ==, 0);
+  g_assert_cmpuint (counts[2], ==, 0);
+  g_assert_cmpuint (counts[4], ==, 0);
+  g_assert_cmpuint (max_depth (records, _sl_tid ()), >, DEEP);
+}
+
 /* Work done per CPU second with and without sampling at 1 kHz: the handler's cost. */
 static void
 test_overhead (void)
@@ -825,5 +1000,7 @@ main (int    argc,
   g_test_add_func ("/collector/sample/modules", test_modules);
   g_test_add_func ("/collector/sample/nested", test_nested);
   g_test_add_func ("/collector/sample/overhead", test_overhead);
+  g_test_add_func ("/collector/sample/unwind-cache", test_unwind_cache);
+  g_test_add_func ("/collector/sample/unwind-libgcc", test_unwind_libgcc);
   return g_test_run ();
 }
