@@ -107,12 +107,7 @@ map_grow (ProcMap *m,
   m->mask = cap - 1;
   for (gsize i = 0; i < old_cap; i++)
     if (old[i].corr != 0)
-      {
-        gsize at = slot_hash (old[i].corr) & m->mask;
-        while (m->slots[at].corr != 0)
-          at = (at + 1) & m->mask;
-        m->slots[at] = old[i];
-      }
+      map_insert (m, old[i].corr, old[i].id);
   g_free (old);
 }
 

@@ -355,6 +355,28 @@ gboolean _sl_live_begin            (SlReader *r, GError **error);
 /* The global ids a live trace's lane of n events keeps (sl-trace.c numbers them), so that
  * appends can add to it without moving the ids of the lanes after it. */
 guint64  _sl_live_lane_room        (guint64 n);
+/* Whether `a` sorts before `b` in a lane (by start, the longer first), as _sl_events_sort. */
+static inline gboolean
+_sl_event_before (const SlEvent *a,
+                  const SlEvent *b)
+{
+  return a->start < b->start || (a->start == b->start && a->end > b->end);
+}
+
+/* When an event closes for the nesting of a thread's events: its end, or the instant after a
+ * zero-length one's start (it still occupies its instant). */
+static inline SlTime
+_sl_event_close (const SlEvent *ev)
+{
+  return ev->end > ev->start ? ev->end : ev->start + (ev->start < G_MAXINT64);
+}
+
+/* The nesting depth of each of the n events `ev` (sorted), at most 1023: how deep the reader
+ * puts them (a stack of the ends of those still open; a zero-length event occupies its instant).
+ * Returns one more than the deepest. */
+guint    _sl_events_depths         (const SlEvent *ev,
+                                    gsize          n,
+                                    guint16       *depth);
 /* The depth lanes of one thread and kind (in depth order) merged back into the one sorted run
  * the reader split (sl-trace-live.c), appended to `out` (SlEvent). */
 void     _sl_live_merge_depths     (GArray    *out,

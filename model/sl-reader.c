@@ -102,6 +102,28 @@ lane_take (SlLane *lane,
  * interval tree).  Takes `a`: the depth with most events keeps its memory (compacted in place),
  * so that a thread's millions of CUDA calls are not held twice at the end of a load.
  */
+guint
+_sl_events_depths (const SlEvent *ev,
+                   gsize          n,
+                   guint16       *depth)
+{
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  guint deepest = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      while (stack->len > 0 && g_array_index (stack, SlTime, stack->len - 1) <= ev[i].start)
+        g_array_set_size (stack, stack->len - 1);
+      guint d = MIN (stack->len, 1023);
+      depth[i] = d;
+      deepest = MAX (deepest, d + 1);
+      SlTime close = _sl_event_close (&ev[i]);
+      if (stack->len < 1023)
+        g_array_append_val (stack, close);
+    }
+  return deepest;
+}
+
 static void
 split_by_depth (SlReader   *r,
                 gint32      thread,
@@ -110,26 +132,14 @@ split_by_depth (SlReader   *r,
 {
   SlEvent *ev = (SlEvent *) a->data;
   gsize n = a->len;
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (SlTime));
   guint16 *depth = _sl_huge_new (n, sizeof (guint16));   /* 2 bytes an event: _sl_free_large */
   g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (gsize));
   const SlThread *t = &g_array_index (r->trace->threads, SlThread, thread);
 
   _sl_events_sort (ev, n);
+  g_array_set_size (counts, _sl_events_depths (ev, n, depth));
   for (gsize i = 0; i < n; i++)
-    {
-      while (stack->len > 0 && g_array_index (stack, SlTime, stack->len - 1) <= ev[i].start)
-        g_array_set_size (stack, stack->len - 1);
-      guint d = MIN (stack->len, 1023);
-      depth[i] = d;
-      if (d >= counts->len)
-        g_array_set_size (counts, d + 1);
-      g_array_index (counts, gsize, d)++;
-      /* a zero-length event is closed at once, but still occupies its instant at this depth */
-      SlTime close = ev[i].end > ev[i].start ? ev[i].end : ev[i].start + (ev[i].start < G_MAXINT64);
-      if (stack->len < 1023)
-        g_array_append_val (stack, close);
-    }
+    g_array_index (counts, gsize, depth[i])++;
 
   /* one lane per depth, filled in one pass (a hostile file may nest 1023 deep); the largest
    * one's events move to the front of `a` (never past where they are read) */

@@ -120,29 +120,14 @@ nested_kind (SlLaneKind kind)
   return kind == SL_LANE_CUDA_API || kind == SL_LANE_NVTX || kind == SL_LANE_OSRT;
 }
 
-/* When the lane's last event closes for the reader's depth split (split_by_depth): its end, or
- * the instant after a zero-length one's start. */
-static inline SlTime
-close_of (const SlEvent *ev)
-{
-  return ev->end > ev->start ? ev->end : ev->start + (ev->start < G_MAXINT64);
-}
-
 /* The latest close of a lane's events: its last one's where ends never decrease, else the root
  * of its interval tree (max_end holds the same closes). */
 static SlTime
 lane_close (const SlLane *lane)
 {
   if (lane->max_end == NULL)
-    return close_of (&lane->events[lane->n_events - 1]);
+    return _sl_event_close (&lane->events[lane->n_events - 1]);
   return lane->max_end[((gsize) 1 << lane->max_level) - 1];
-}
-
-static inline gboolean
-event_before (const SlEvent *a,
-              const SlEvent *b)
-{
-  return a->start < b->start || (a->start == b->start && a->end > b->end);
 }
 
 typedef struct
@@ -182,26 +167,15 @@ regroup (SlTrace  *prev,
   SlEvent *ev = _sl_huge_new (total, sizeof (SlEvent));
   const SlEvent *x = (const SlEvent *) (void *) old->data, *y = (const SlEvent *) (void *) neu->data;
   for (gsize k = 0; k < total; k++)
-    ev[k] = b < neu->len && (a == old->len || event_before (&y[b], &x[a])) ? y[b++] : x[a++];
+    ev[k] = b < neu->len && (a == old->len || _sl_event_before (&y[b], &x[a])) ? y[b++] : x[a++];
 
-  g_autofree guint16 *depth = _sl_huge_new (total, sizeof (guint16));
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (SlTime));
+  guint16 *depth = _sl_huge_new (total, sizeof (guint16));
   g_autofree gsize *count = g_new0 (gsize, n);
   char *why = NULL;
+  if (_sl_events_depths (ev, total, depth) > n)
+    why = g_strdup ("a thread's new ranges or calls nest deeper than those read");
   for (gsize i = 0; i < total && why == NULL; i++)
-    {
-      while (stack->len > 0 && g_array_index (stack, SlTime, stack->len - 1) <= ev[i].start)
-        g_array_set_size (stack, stack->len - 1);
-      guint d = MIN (stack->len, 1023);
-      if (d >= n)
-        why = g_strdup ("a thread's new ranges or calls nest deeper than those read");
-      else
-        count[d]++;
-      depth[i] = d;
-      SlTime close = close_of (&ev[i]);
-      if (stack->len < 1023)
-        g_array_append_val (stack, close);
-    }
+    count[depth[i]]++;
   for (guint d = 0; d < n && why == NULL; d++)
     {
       guint i = first + d;
@@ -218,6 +192,7 @@ regroup (SlTrace  *prev,
       for (gsize i = 0; i < total; i++)
         g_array_append_val (made[first + depth[i]], ev[i]);
     }
+  _sl_free_large (depth);
   _sl_free_large (ev);
   return why;
 }
@@ -250,7 +225,7 @@ check_fit (SlTrace  *prev,
         continue;
       if (nested_kind (p->kind))
         continue;
-      if (event_before (&d->events[0], &p->events[p->n_events - 1]))
+      if (_sl_event_before (&d->events[0], &p->events[p->n_events - 1]))
         return g_strdup ("events that go before those read (a GPU stream's or CPU samples)");
     }
 
@@ -334,7 +309,7 @@ grow_lane (SlLane       *p,
   lane->max_level = 0;
   gboolean monotonic = p->max_end == NULL;
   for (gsize k = p->n_events; k < n && monotonic; k++)
-    monotonic = close_of (&lane->events[k]) >= close_of (&lane->events[k - 1]);
+    monotonic = _sl_event_close (&lane->events[k]) >= _sl_event_close (&lane->events[k - 1]);
   if (!monotonic)
     _sl_lane_build_index (lane);
   lane->busy_prefix = _sl_lane_extend_busy (lane, p->busy_prefix, p->n_events);

@@ -360,14 +360,6 @@ reserve (GArray *a,
   _sl_huge_pages (a->data + (gsize) len * sizeof (SlEvent), (n + n / 8) * sizeof (SlEvent));
 }
 
-/* Whether `a` sorts before `b` in a lane (by start, the longer first), as _sl_events_sort. */
-static inline gboolean
-event_before (const SlEvent *a,
-              const SlEvent *b)
-{
-  return a->start < b->start || (a->start == b->start && a->end > b->end);
-}
-
 /* The depth lanes of one thread and kind merged back into the one sorted run the reader had
  * before it split them (split_by_depth in sl-reader.c).  Of two events that sort as equal the
  * shallower came first: the second was pushed below the first, still open at its start.  Lanes
@@ -392,7 +384,7 @@ _sl_live_merge_depths (GArray    *out,
         {
           const SlLane *lane = g_ptr_array_index (lanes, k);
           if (at[k] < lane->n_events
-              && (best == NULL || event_before (&lane->events[at[k]], best)))
+              && (best == NULL || _sl_event_before (&lane->events[at[k]], best)))
             {
               best = &lane->events[at[k]];
               from = k;

@@ -360,6 +360,40 @@ union_extend (const SlBusyUnion *old,
   index_build (u);
 }
 
+/* The lanes of GPU g whose work its two unions hold, each with old_n[lane] (when old_n is not
+ * NULL) in kernels_from / any_from. */
+static void
+gpu_lanes (SlTrace     *trace,
+           guint        g,
+           const gsize *old_n,
+           GPtrArray   *kernels,
+           GPtrArray   *any,
+           GArray      *kernels_from,
+           GArray      *any_from)
+{
+  for (guint i = 0; i < trace->lanes->len; i++)
+    {
+      SlLane *lane = g_ptr_array_index (trace->lanes, i);
+      if (lane->gpu != (gint32) g)
+        continue;
+      /* a graph launch traced whole (its kernels are not in the kernel table) counts as
+       * kernels running: nodes are mostly kernels, and nsys counts it as GPU work */
+      if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_GRAPHS)
+        {
+          g_ptr_array_add (kernels, lane);
+          if (old_n != NULL)
+            g_array_append_val (kernels_from, old_n[i]);
+        }
+      if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
+          || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_GRAPHS)
+        {
+          g_ptr_array_add (any, lane);
+          if (old_n != NULL)
+            g_array_append_val (any_from, old_n[i]);
+        }
+    }
+}
+
 void
 _sl_gpu_busy_extend (SlTrace     *trace,
                      SlTrace     *prev,
@@ -373,23 +407,7 @@ _sl_gpu_busy_extend (SlTrace     *trace,
       g_autoptr (GArray) kernels_from = g_array_new (FALSE, FALSE, sizeof (gsize));
       g_autoptr (GArray) any_from = g_array_new (FALSE, FALSE, sizeof (gsize));
 
-      for (guint i = 0; i < trace->lanes->len; i++)
-        {
-          SlLane *lane = g_ptr_array_index (trace->lanes, i);
-          if (lane->gpu != (gint32) g)
-            continue;
-          if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_GRAPHS)
-            {
-              g_ptr_array_add (kernels, lane);
-              g_array_append_val (kernels_from, old_n[i]);
-            }
-          if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
-              || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_GRAPHS)
-            {
-              g_ptr_array_add (any, lane);
-              g_array_append_val (any_from, old_n[i]);
-            }
-        }
+      gpu_lanes (trace, g, old_n, kernels, any, kernels_from, any_from);
       const SlGpuBusy *was = g < prev->gpus->len ? &prev->gpu_busy[g] : NULL;
       SlGpuBusy *now = &trace->gpu_busy[g];
       if (was != NULL)
@@ -433,19 +451,7 @@ _sl_gpu_busy_build (SlTrace *trace)
       g_autoptr (GPtrArray) kernels = g_ptr_array_new ();
       g_autoptr (GPtrArray) any = g_ptr_array_new ();
 
-      for (guint i = 0; i < trace->lanes->len; i++)
-        {
-          SlLane *lane = g_ptr_array_index (trace->lanes, i);
-          if (lane->gpu != (gint32) g)
-            continue;
-          /* a graph launch traced whole (its kernels are not in the kernel table) counts as
-           * kernels running: nodes are mostly kernels, and nsys counts it as GPU work */
-          if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_GRAPHS)
-            g_ptr_array_add (kernels, lane);
-          if (lane->kind == SL_LANE_KERNELS || lane->kind == SL_LANE_MEMCPY
-              || lane->kind == SL_LANE_MEMSET || lane->kind == SL_LANE_GRAPHS)
-            g_ptr_array_add (any, lane);
-        }
+      gpu_lanes (trace, g, NULL, kernels, any, NULL, NULL);
       union_build (kernels, &trace->gpu_busy[g].kernels);
       /* a GPU with kernels only (no copies or sets) has one union for both; share it */
       if (any->len == kernels->len)
