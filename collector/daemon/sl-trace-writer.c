@@ -449,6 +449,7 @@ struct _SlTraceWriter
   uint64_t       chunk_ns;      /* what the window's start moves by (see prune()) */
   uint64_t       cut;           /* events that ended before it are gone; 0: none yet */
   uint64_t       max_size;      /* --max-size in bytes; 0: none */
+  uint32_t       size_due;      /* records until the size is looked at inside a commit */
   char          *stop_reason;   /* --max-size stopped the recording: why, for a person */
 };
 
@@ -2367,6 +2368,11 @@ outside_window (const SlTraceWriter *w,
   return (w->from_ns != 0 && t < w->from_ns) || (w->to_ns != 0 && t >= w->to_ns);
 }
 
+static uint64_t db_size (sqlite3 *db,
+                         bool     used_only);
+static void     stop_recording (SlTraceWriter *w,
+                                uint64_t       size);
+
 bool
 sl_trace_writer_add (SlTraceWriter      *w,
                      int32_t             pid,
@@ -2382,6 +2388,18 @@ sl_trace_writer_add (SlTraceWriter      *w,
     }
   if (outside_window (w, h) || w->stop_reason != NULL)
     return true; /* left out: before --delay, after --duration, past --max-size */
+  /* --max-size alone: looked at every 4096 records too, not only after a commit, whose 100 ms
+   * of a fast program's OS calls are megabytes */
+  if (w->max_size != 0 && w->keep_ns == 0 && ++w->size_due >= 4096)
+    {
+      w->size_due = 0;
+      uint64_t size = db_size (w->db, false);
+      if (size >= w->max_size)
+        {
+          stop_recording (w, size);
+          return true;
+        }
+    }
   if (h->type == SL_WIRE_SCHED)
     return add_sched (w, (const SlWireSched *) h);
   if (h->type == SL_WIRE_PROCESS)
