@@ -15,11 +15,14 @@
  * The second is the issue's 100 k events/s for 10 minutes (6·10^7 events), compressed: a trace
  * from sightline-gen (EVENTS, 4M by default) is copied into a new file in commits of STEP rows
  * (50k: what 0.5 s, one live update, brings at 100 k/s) as fast as SQLite takes them, the trace
- * appended after each; at eight points the whole file is also loaded as the old live view did.
+ * appended after each; at eight points the whole file is also loaded as the old live view did
+ * (in a forked child: its freed heap would otherwise stay in this process's resident memory).
  * `no-sched` leaves the thread scheduling rows (SCHED_EVENTS) out.
- * `no-samples` leaves the CPU samples out: sightline-gen writes their stacks as nsys does, in
- * SAMPLING_CALLCHAINS, which an append reads whole (the daemon, while it records, writes side
- * tables that an append reads by key).
+ * `no-samples` leaves the CPU samples out; with them, their stacks (sightline-gen writes them as
+ * nsys does, in SAMPLING_CALLCHAINS, which an append would read whole) go into the side tables the
+ * daemon writes while it records (SIGHTLINE_SAMPLE_CHAINS, SIGHTLINE_CHAIN_FRAMES), committed with
+ * their samples, which an append reads by key.  An append's time includes the CPU use built for
+ * the new trace (sl_cpu_util_get), as the viewer's loading thread does.
  * It prints the time of an append and of a whole load against the events already loaded, their
  * slopes (what an event already loaded costs each update), each phase of an append's own
  * (sl-trace-live.c: copy, read, build, sort, index, link, GPU busy) and both extrapolated to
@@ -46,11 +49,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "sl-application.h"
 #include "sl-bench.h"
+#include "sl-cpu-util.h"
 #include "sl-resident.h"
 #include "sl-sort.h"
 #include "sl-stats.h"
@@ -265,6 +271,42 @@ is_grown (const char *table)
   return FALSE;
 }
 
+/* The whole file loaded as the old live view did, in a child process, so that its heap (a second
+ * trace as big as the live one, freed) stays out of this one's, whose resident memory is then
+ * what the appends hold.  The seconds it took (-1: failed) and, in *grew, the child's resident
+ * memory it added. */
+static double
+whole_in_child (const char *path,
+                gsize      *grew)
+{
+  double got[2] = { -1, 0 };
+  int fds[2];
+
+  *grew = 0;
+  if (pipe (fds) != 0)
+    return -1;
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      close (fds[0]);
+      gsize r0 = sl_resident_bytes ();
+      double t0 = sl_bench_now ();
+      SlTrace *whole = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL, NULL);
+      double out[2] = { whole != NULL ? sl_bench_now () - t0 : -1,
+                        (double) (sl_resident_bytes () - MIN (r0, sl_resident_bytes ())) };
+      ssize_t w = write (fds[1], out, sizeof out);
+      _exit (w == (ssize_t) sizeof out ? 0 : 1);
+    }
+  close (fds[1]);
+  if (pid > 0 && read (fds[0], got, sizeof got) != (ssize_t) sizeof got)
+    got[0] = -1;
+  close (fds[0]);
+  if (pid > 0)
+    waitpid (pid, NULL, 0);
+  *grew = (gsize) got[1];
+  return got[0];
+}
+
 /* Least squares: y = a + b x. */
 static void
 fit (GArray *x,
@@ -333,6 +375,9 @@ grow (const char *gen,
       if (!samples && (g_str_equal (name, "COMPOSITE_EVENTS")
                        || g_str_equal (name, "SAMPLING_CALLCHAINS")))
         continue;
+      /* the samples' stacks go in commits to the side tables below, as the daemon writes them */
+      if (g_str_equal (name, "SAMPLING_CALLCHAINS"))
+        continue;
       if (is_grown (name))
         g_ptr_array_add (tables, g_strdup (name));
       else
@@ -343,6 +388,18 @@ grow (const char *gen,
         }
     }
   sqlite3_finalize (stmt);
+  if (samples)
+    {
+      /* collector/daemon/sl-trace-writer.c's tables: a chain a sample (the reader keeps each
+       * distinct one once; the daemon writes each once), committed with its sample */
+      exec_sql (db, "CREATE TABLE SIGHTLINE_CHAIN_FRAMES (chainId INTEGER NOT NULL, stackDepth "
+                    "INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL, "
+                    "unresolved INTEGER, originalIP INTEGER, unwindMethod INTEGER, PRIMARY KEY "
+                    "(chainId, stackDepth)) WITHOUT ROWID");
+      exec_sql (db, "CREATE TABLE SIGHTLINE_SAMPLE_CHAINS (sampleId INTEGER NOT NULL PRIMARY KEY, "
+                    "chainId INTEGER NOT NULL)");
+      exec_sql (db, "CREATE INDEX src.grow_chains ON SAMPLING_CALLCHAINS (id, stackDepth)");
+    }
   exec_sql (db, "COMMIT");
   gint64 total = 0;
   for (guint i = 0; i < tables->len; i++)
@@ -382,7 +439,7 @@ grow (const char *gen,
            " rows (one live update at 100 k events/s; each the rows that ended in its share of the "
            "time), %s, %s; load average %s\n",
            total, n_steps, step,
-           samples ? "with CPU samples (1%; their SAMPLING_CALLCHAINS read whole each update)"
+           samples ? "with CPU samples (1%; their stacks in the daemon's side tables)"
                    : "without CPU samples",
            sched ? "with thread scheduling" : "without thread scheduling", load);
   g_print ("%12s %12s %12s %8s %10s %10s %12s\n", "events", "append ms", "whole ms", "ratio",
@@ -419,6 +476,20 @@ grow (const char *gen,
                                                   (char *) tables->pdata[i], expr, from, expr, to);
           exec_sql (db, sql);
         }
+      if (samples)
+        {
+          g_autofree char *which = g_strdup_printf ("SELECT id FROM src.COMPOSITE_EVENTS WHERE "
+                                                    "start > %" G_GINT64_FORMAT " AND start <= %"
+                                                    G_GINT64_FORMAT, from, to);
+          g_autofree char *pairs = g_strdup_printf ("INSERT INTO main.SIGHTLINE_SAMPLE_CHAINS "
+                                                    "SELECT id, id FROM (%s)", which);
+          g_autofree char *frames = g_strdup_printf (
+            "INSERT INTO main.SIGHTLINE_CHAIN_FRAMES SELECT id, stackDepth, symbol, module, NULL, "
+            "NULL, NULL FROM src.SAMPLING_CALLCHAINS WHERE id IN (%s) ORDER BY id, stackDepth",
+            which);
+          exec_sql (db, frames);
+          exec_sql (db, pairs);
+        }
       exec_sql (db, "COMMIT");
 
       double loaded = trace != NULL ? (double) sl_trace_get_n_events (trace) : 0;
@@ -427,6 +498,8 @@ grow (const char *gen,
       SlTrace *next = trace != NULL
                       ? sl_trace_append (trace, NULL, &error)
                       : sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL, &error);
+      if (next != NULL)
+        sl_cpu_util_get (next);   /* the viewer's loading thread builds it too */
       double append_s = sl_bench_now () - t0;
       if (next == NULL)
         {
@@ -462,13 +535,17 @@ grow (const char *gen,
       malloc_trim (0);
 #endif
       rss_append = sl_resident_bytes ();
+#ifdef __GLIBC__
+      /* SIGHTLINE_BENCH_MALLOC=1: what malloc holds against what is in use (to tell the model's
+       * bytes from the heap's slack) */
+      if (g_getenv ("SIGHTLINE_BENCH_MALLOC") != NULL && k + 1 == n_steps)
+        malloc_stats ();
+#endif
       /* the old live view at this point: the whole file, on the same machine and moment */
-      t0 = sl_bench_now ();
-      g_autoptr (SlTrace) whole = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL,
-                                                 NULL, &error);
-      double whole_s = sl_bench_now () - t0;
+      gsize grew = 0;
+      double whole_s = whole_in_child (path, &grew);
       double n_now = (double) sl_trace_get_n_events (trace);
-      rss_whole = MAX (rss_whole, sl_resident_bytes ());
+      rss_whole = MAX (rss_whole, rss_append + grew);
       g_array_append_val (wx, n_now);
       g_array_append_val (wy, whole_s);
       g_print ("%12.0f %12.1f %12.1f %8.1f %10.1f %10.1f %12.2f\n", n_now, append_s * 1e3,

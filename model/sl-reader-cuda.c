@@ -256,21 +256,6 @@ gpu_append (SlReader       *r,
   g_array_append_val (a, *ev);
 }
 
-guint32
-_sl_reader_intern_info (GHashTable    *seen,
-                        GArray        *infos,
-                        gconstpointer  info,
-                        gsize          size)
-{
-  guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (seen, info));
-  if (idx != 0)
-    return idx - 1;
-  g_array_append_vals (infos, info, 1);
-  idx = infos->len;
-  g_hash_table_insert (seen, g_memdup2 (info, size), GUINT_TO_POINTER (idx));
-  return idx - 1;
-}
-
 /* called once per kernel row (10^6 … 10^7): mix whole words, not bytes */
 guint
 _sl_kernel_info_hash (gconstpointer p)
@@ -346,7 +331,7 @@ kernel_row (SlReader     *r,
   info.graph_node_id = (guint64) MAX (sqlite3_column_int64 (stmt, 25), 0);
 
   ev->name = info.demangled_name;
-  ev->aux = _sl_reader_intern_info (r->kernel_infos, r->trace->kernel_infos, &info, sizeof info);
+  ev->aux = _sl_info_set_intern (r->kernel_infos, r->trace->kernel_infos, &info);
   gpu_append (r, stmt, &key, ev);
 }
 
@@ -411,7 +396,7 @@ graph_row (SlReader     *r,
     }
   info.demangled_name = info.short_name = rows->name;
   ev->name = info.demangled_name;
-  ev->aux = _sl_reader_intern_info (r->kernel_infos, r->trace->kernel_infos, &info, sizeof info);
+  ev->aux = _sl_info_set_intern (r->kernel_infos, r->trace->kernel_infos, &info);
   gpu_append (r, stmt, &key, ev);
 }
 
@@ -563,7 +548,7 @@ memcpy_row (SlReader     *r,
   if (SL_COPY_KIND_IS_UNIFIED (kind))
     info.address = (guint64) sqlite3_column_int64 (stmt, 15);
   ev->name = _sl_reader_memcpy_name (r, kind);
-  ev->aux = _sl_reader_intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
+  ev->aux = _sl_info_set_intern (r->copy_infos, r->trace->copy_infos, &info);
   gpu_append (r, stmt, &key, ev);
 }
 
@@ -583,7 +568,7 @@ memset_row (SlReader     *r,
   info.value = (guint32) sqlite3_column_int64 (stmt, 8);
   info.mem_kind = mem_kind (stmt, 9);
   ev->name = *memset_name;
-  ev->aux = _sl_reader_intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
+  ev->aux = _sl_info_set_intern (r->copy_infos, r->trace->copy_infos, &info);
   gpu_append (r, stmt, &key, ev);
 }
 

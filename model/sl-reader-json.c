@@ -736,8 +736,7 @@ read_gpu (JsonReader        *jr,
         }
       info.registers_per_thread = clamp_u32 (ev->registers);
       info.dynamic_shared = clamp_u32 (ev->shared_memory);
-      e->aux = _sl_reader_intern_info (r->kernel_infos, r->trace->kernel_infos, &info,
-                                       sizeof info);
+      e->aux = _sl_info_set_intern (r->kernel_infos, r->trace->kernel_infos, &info);
       gpu_append (jr, ev, SL_LANE_KERNELS, e);
       jr->n_kernels++;
     }
@@ -747,7 +746,7 @@ read_gpu (JsonReader        *jr,
       copy_info_init (&info, ev);
       copy_kinds (ev->name, &info);
       e->name = _sl_reader_memcpy_name (r, info.copy_kind);
-      e->aux = _sl_reader_intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
+      e->aux = _sl_info_set_intern (r->copy_infos, r->trace->copy_infos, &info);
       gpu_append (jr, ev, SL_LANE_MEMCPY, e);
       jr->n_copies++;
     }
@@ -758,7 +757,7 @@ read_gpu (JsonReader        *jr,
       if (text_is (ev->name, "Memset (Device)"))
         info.mem_kind = 2;
       e->name = jr->memset_name;
-      e->aux = _sl_reader_intern_info (r->copy_infos, r->trace->copy_infos, &info, sizeof info);
+      e->aux = _sl_info_set_intern (r->copy_infos, r->trace->copy_infos, &info);
       gpu_append (jr, ev, SL_LANE_MEMSET, e);
       jr->n_sets++;
     }

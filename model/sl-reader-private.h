@@ -38,6 +38,18 @@ typedef struct
   gint            failed;        /* 1 + slot of the first thread that failed; the other stops */
 } SlReaderProgress;
 
+/* Descriptions kept once each, by index into an array (sl-info-set.c): the reader's kernel and
+ * copy descriptions, which a live trace hands on to its next append. */
+typedef struct _SlInfoSet SlInfoSet;
+SlInfoSet *_sl_info_set_new    (gsize size, GHashFunc hash, GEqualFunc equal);
+void       _sl_info_set_free   (SlInfoSet *set);
+/* The index of `info` in `infos` (appended when new).  `infos` is the array the set was made
+ * for, or a copy of it that grew only through the set. */
+guint32    _sl_info_set_intern (SlInfoSet *set, GArray *infos, gconstpointer info);
+/* Every description of `infos` (already distinct) into an empty set. */
+void       _sl_info_set_fill   (SlInfoSet *set, GArray *infos);
+gsize      _sl_info_set_len    (const SlInfoSet *set);
+
 /* One loading thread's view of the file: the CPU side and the GPU side each have one, with
  * their own connection and caches, and share the trace and the lookup tables. */
 typedef struct
@@ -66,8 +78,8 @@ typedef struct
   GHashTable       *cpu_builders;  /* SlCpuKey * -> GArray of SlEvent */
   GHashTable       *gpu_lanes;     /* SlGpuKey * -> SlLane * (events in a GArray until finish) */
   GHashTable       *lane_arrays;   /* SlLane * -> GArray */
-  GHashTable       *kernel_infos;  /* SlKernelInfo * -> index + 1 */
-  GHashTable       *copy_infos;    /* SlCopyInfo * -> index + 1 */
+  SlInfoSet        *kernel_infos;  /* SlKernelInfo in trace->kernel_infos, deduplicated */
+  SlInfoSet        *copy_infos;    /* SlCopyInfo in trace->copy_infos */
   GHashTable       *context_gpu;   /* (globalPid, contextId) key -> GPU index + 1 */
   GHashTable       *nvtx_domains;  /* (pid bits, domainId) key -> string id */
   guint32           memcpy_names[16];
@@ -306,11 +318,6 @@ gboolean _sl_kernel_info_equal     (gconstpointer a, gconstpointer b);
 guint    _sl_copy_info_hash        (gconstpointer p);
 gboolean _sl_copy_info_equal       (gconstpointer a, gconstpointer b);
 
-/* The index of a kernel or copy description in `infos`, stored once (`seen`: info -> index + 1). */
-guint32  _sl_reader_intern_info    (GHashTable    *seen,
-                                    GArray        *infos,
-                                    gconstpointer  info,
-                                    gsize          size);
 /* "[CUDA memcpy Host-to-Device]": a copy's name as nsys gives it, by ENUM_CUDA_MEMCPY_OPER. */
 guint32  _sl_reader_memcpy_name    (SlReader *r, gint64 kind);
 
@@ -400,6 +407,11 @@ SlSchedCarry *_sl_live_sched_carry (SlReader *r);
 void     _sl_live_set_sched_carry  (SlReader *r, SlSchedCarry *carry);
 SlSchedCarry *_sl_sched_carry_copy (const SlSchedCarry *carry);
 void     _sl_sched_carry_free      (SlSchedCarry *carry);
+/* Whether the lane of `thread` ends with the span to the table's last time that the next load
+ * ends again (a thread switched in, or out into a state, at its last row). */
+gboolean _sl_sched_carry_final     (const SlSchedCarry *carry, guint thread);
+/* The same of a live trace's last load (what an append adding to its lanes drops). */
+gboolean _sl_live_sched_final      (SlTrace *trace, guint thread);
 /* An append cannot go on from what was read (a thread's switch committed before one read
  * earlier): the file is loaded whole instead, saying `why`. */
 void     _sl_live_load_whole       (SlReader *r, const char *why);

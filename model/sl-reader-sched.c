@@ -104,6 +104,14 @@ _sl_sched_carry_copy (const SlSchedCarry *carry)
   return c;
 }
 
+gboolean
+_sl_sched_carry_final (const SlSchedCarry *carry,
+                       guint               thread)
+{
+  return carry != NULL && thread < carry->threads->len
+         && g_array_index (carry->threads, SchedThread, thread).final;
+}
+
 void
 _sl_sched_carry_free (SlSchedCarry *carry)
 {
@@ -373,7 +381,9 @@ sched_done (SlReader  *r,
                               G_MININT64, 0 };
       const SlThread *t = &g_array_index (r->trace->threads, SlThread, th);
       GArray *out = _sl_reader_cpu_events (r, (gint32) th, SL_LANE_SCHED);
-      if (rows->from != NULL && st->n_rows > 0)
+      /* an append adding to the lanes has the new spans alone (sl-trace-extend.c drops the old
+       * lane's final span, which this one ends again) */
+      if (rows->from != NULL && st->n_rows > 0 && !r->trace->extend)
         prime_lane (r, (gint32) th, st, out);
       build_lane (rows, recs, st, out);
       if (t->name == SL_NO_STR)

@@ -228,9 +228,9 @@ _sl_reader_init_tables (SlReader *r)
   r->cpu_builders = g_hash_table_new_full (cpu_key_hash, cpu_key_equal, g_free, NULL);
   r->gpu_lanes = g_hash_table_new_full (_sl_gpu_key_hash, _sl_gpu_key_equal, g_free, NULL);
   r->lane_arrays = g_hash_table_new (g_direct_hash, g_direct_equal);
-  r->kernel_infos = g_hash_table_new_full (_sl_kernel_info_hash, _sl_kernel_info_equal,
-                                           g_free, NULL);
-  r->copy_infos = g_hash_table_new_full (_sl_copy_info_hash, _sl_copy_info_equal, g_free, NULL);
+  r->kernel_infos = _sl_info_set_new (sizeof (SlKernelInfo), _sl_kernel_info_hash,
+                                      _sl_kernel_info_equal);
+  r->copy_infos = _sl_info_set_new (sizeof (SlCopyInfo), _sl_copy_info_hash, _sl_copy_info_equal);
   r->context_gpu = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->nvtx_domains = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
@@ -283,8 +283,14 @@ _sl_reader_clear (SlReader *r)
   g_hash_table_unref (r->cpu_builders);
   g_hash_table_unref (r->gpu_lanes);
   g_hash_table_unref (r->lane_arrays);
-  g_hash_table_unref (r->kernel_infos);
-  g_hash_table_unref (r->copy_infos);
+  /* a live trace hands its descriptions' sets to the next append (a failed load's go with it) */
+  if (r->trace->live != NULL && r->trace->kernel_set == NULL)
+    {
+      r->trace->kernel_set = g_steal_pointer (&r->kernel_infos);
+      r->trace->copy_set = g_steal_pointer (&r->copy_infos);
+    }
+  _sl_info_set_free (r->kernel_infos);
+  _sl_info_set_free (r->copy_infos);
   g_hash_table_unref (r->context_gpu);
   g_hash_table_unref (r->nvtx_domains);
 }

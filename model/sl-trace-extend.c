@@ -13,10 +13,16 @@
  * (_sl_gpu_busy_extend).  An append then costs what it reads, plus a few bytes copied per event
  * held (the busy sums, levels of detail and busy unions of the lanes that grew).
  *
- * Where it cannot (a new thread, stream or nesting depth; rows that go before those read, as NVTX
- * ranges written when they close after what they enclose; a lane past the ids kept for it; GPU
- * work read before its call; thread states derived from samples), _sl_trace_extend says why and
- * the append copies the old trace into a new one as before, which then keeps new room.
+ * Some lanes' last events change: a thread's state lane ends with a span to the table's last
+ * time, which the next load ends again, and an NVTX range or OS call written when it closes may
+ * enclose ranges read before, which then go one level deeper (regroup: only those after the new
+ * one's start are split again).  Such a lane keeps its events before the change and gets a store
+ * of its own (a copy of them: the old trace still reads the ones that change).
+ *
+ * Where it cannot (a new thread, stream or nesting depth; GPU or sample rows that go before those
+ * read; a lane past the ids kept for it; GPU work read before its call; thread states derived
+ * from samples), _sl_trace_extend says why and the append copies the old trace into a new one as
+ * before, which then keeps new room.
  * SIGHTLINE_APPEND_COPY=1 makes every append copy (bench-live compares the two).
  *
  * Thread safety: the old trace is drawn while this runs.  What it writes that the old trace can
@@ -27,14 +33,44 @@
 #include "sl-occupancy.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 void
 _sl_lane_store_unref (SlLaneStore *store)
 {
   if (store == NULL || !g_atomic_int_dec_and_test (&store->ref))
     return;
-  _sl_free_large (store->events);
+  if (store->mapped > 0)
+    munmap (store->events, store->mapped);
+  else
+    _sl_free_large (store->events);
   g_free (store);
+}
+
+/* A store with room for `cap` events: a mapping of its own, of which only the pages written
+ * become resident, so that a lane can keep room for every id it has (2n + 4096: it never copies
+ * its events to grow, and the room costs address space only).  Where mapping fails, a malloc'd
+ * block. */
+#define STORE_MAP_MIN (256u << 10)
+
+static SlLaneStore *
+store_new (gsize cap)
+{
+  SlLaneStore *st = g_new0 (SlLaneStore, 1);
+  gsize bytes = MAX (cap, 1) * sizeof (SlEvent);
+
+  st->ref = 1;
+  st->cap = cap;
+  /* a small lane's room in a block (a trace may have thousands of lanes; the kernel allows
+   * ~65 k mappings a process) */
+  st->events = bytes >= STORE_MAP_MIN ? mmap (NULL, bytes, PROT_READ | PROT_WRITE,
+                                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+                                      : MAP_FAILED;
+  if (st->events != MAP_FAILED)
+    st->mapped = bytes;
+  else
+    st->events = _sl_huge_new (cap, sizeof (SlEvent));
+  return st;
 }
 
 void
@@ -105,8 +141,8 @@ delta_kind (SlLaneKind kind)
     case SL_LANE_MEMSET:
     case SL_LANE_SYNC:
     case SL_LANE_GRAPHS:
-      return TRUE;
     case SL_LANE_SCHED:
+      return TRUE;
     case SL_LANE_MPI:
     case SL_N_LANE_KINDS:
     default:
@@ -138,71 +174,135 @@ typedef struct
   guint      first, n;    /* its lanes in the previous trace (one per depth, in depth order) */
 } Group;
 
+/* The events of lane `p` that sort before `first` or as it (those before it in one sorted run:
+ * the earlier rows first of two that sort as equal). */
+static gsize
+count_before (const SlLane  *p,
+              const SlEvent *first)
+{
+  gsize lo = 0, hi = p->n_events;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (_sl_event_before (first, &p->events[mid]))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
 /* The lanes [first, first + n) of `prev`, a thread's NVTX ranges or OS calls by depth, with the
- * new ones of `delta`, split by depth again as the reader does (split_by_depth in sl-reader.c):
- * into made[first + d]; why not, or NULL. */
+ * new ones of `delta`, split by depth again as the reader does (split_by_depth in sl-reader.c),
+ * from the first new event on: lane first + d keeps its keep[first + d] events before that one
+ * and gets made[first + d] after them.  Why not, or NULL.
+ *
+ * The reader gives each event, in one sorted run, the depth of a stack of the closes of those
+ * before it (popped while the top has closed).  After an event at depth D the stack is, for each
+ * depth k <= D, the close of the last event at depth k: so the stack where the new events begin
+ * is read off the old lanes' last events before them, and only the old events after that point
+ * (those a new range may enclose: typically one step of a training loop) are split again. */
 static char *
 regroup (SlTrace  *prev,
          guint     first,
          guint     n,
          SlLane  **delta,
-         GArray  **made)
+         GArray  **made,
+         gsize    *keep)
 {
-  g_autoptr (GPtrArray) old_lanes = g_ptr_array_new ();
   g_autoptr (GPtrArray) new_lanes = g_ptr_array_new ();
+  g_autoptr (GPtrArray) tails = g_ptr_array_new ();
   g_autoptr (GArray) old = g_array_new (FALSE, FALSE, sizeof (SlEvent));
   g_autoptr (GArray) neu = g_array_new (FALSE, FALSE, sizeof (SlEvent));
+  g_autofree SlLane *tail = g_new0 (SlLane, n);
+  g_autofree SlTime *stack = g_new (SlTime, n);
+  g_autofree gsize *at = g_new (gsize, n);
+  gsize depth_at_cut = 0;
+  const SlEvent *last = NULL;
 
   for (guint i = first; i < first + n; i++)
-    {
-      g_ptr_array_add (old_lanes, g_ptr_array_index (prev->lanes, i));
-      if (delta[i] != NULL)
-        g_ptr_array_add (new_lanes, delta[i]);
-    }
-  _sl_live_merge_depths (old, old_lanes);
+    if (delta[i] != NULL)
+      g_ptr_array_add (new_lanes, delta[i]);
   _sl_live_merge_depths (neu, new_lanes);
 
-  /* one sorted run, the earlier rows first of two that sort as equal (as a fresh load sorts) */
-  gsize total = old->len + neu->len, a = 0, b = 0;
-  SlEvent *ev = _sl_huge_new (total, sizeof (SlEvent));
-  const SlEvent *x = (const SlEvent *) (void *) old->data, *y = (const SlEvent *) (void *) neu->data;
-  for (gsize k = 0; k < total; k++)
-    ev[k] = b < neu->len && (a == old->len || _sl_event_before (&y[b], &x[a])) ? y[b++] : x[a++];
+  /* each depth's events before the first new one; the stack there, from the latest of them in
+   * the sorted run (of two that sort as equal, the deeper came later) */
+  for (guint d = 0; d < n; d++)
+    {
+      const SlLane *p = g_ptr_array_index (prev->lanes, first + d);
+      at[d] = count_before (p, &g_array_index (neu, SlEvent, 0));
+      if (at[d] > 0 && (last == NULL || !_sl_event_before (&p->events[at[d] - 1], last)))
+        {
+          last = &p->events[at[d] - 1];
+          depth_at_cut = d + 1;
+        }
+    }
+  for (gsize d = 0; d < depth_at_cut; d++)
+    {
+      const SlLane *p = g_ptr_array_index (prev->lanes, first + d);
+      if (at[d] == 0)
+        {
+          /* not what the reader makes; split the whole thread again */
+          memset (at, 0, n * sizeof (gsize));
+          depth_at_cut = 0;
+          break;
+        }
+      stack[d] = _sl_event_close (&p->events[at[d] - 1]);
+    }
+  for (guint d = 0; d < n; d++)
+    {
+      const SlLane *p = g_ptr_array_index (prev->lanes, first + d);
+      tail[d] = *p;
+      tail[d].events = p->events + at[d];
+      tail[d].n_events = p->n_events - at[d];
+      if (tail[d].n_events > 0)
+        g_ptr_array_add (tails, &tail[d]);
+    }
+  _sl_live_merge_depths (old, tails);
 
-  guint16 *depth = _sl_huge_new (total, sizeof (guint16));
+  /* one sorted run of the old events after the cut and the new ones, the old first of two that
+   * sort as equal (as a fresh load sorts), each given its depth from the stack at the cut */
+  gsize total = old->len + neu->len, a = 0, b = 0, sp = depth_at_cut;
+  const SlEvent *x = (const SlEvent *) (void *) old->data, *y = (const SlEvent *) (void *) neu->data;
   g_autofree gsize *count = g_new0 (gsize, n);
-  char *why = NULL;
-  if (_sl_events_depths (ev, total, depth) > n)
-    why = g_strdup ("a thread's new ranges or calls nest deeper than those read");
-  for (gsize i = 0; i < total && why == NULL; i++)
-    count[depth[i]]++;
-  for (guint d = 0; d < n && why == NULL; d++)
+  for (guint d = 0; d < n; d++)
+    made[first + d] = g_array_new (FALSE, FALSE, sizeof (SlEvent));
+  for (gsize k = 0; k < total; k++)
+    {
+      const SlEvent *ev = b < neu->len && (a == old->len || _sl_event_before (&y[b], &x[a]))
+                          ? &y[b++] : &x[a++];
+      while (sp > 0 && stack[sp - 1] <= ev->start)
+        sp--;
+      if (sp >= n)
+        return g_strdup ("a thread's new ranges or calls nest deeper than those read");
+      g_array_append_vals (made[first + sp], ev, 1);
+      count[sp]++;
+      stack[sp++] = _sl_event_close (ev);
+    }
+  for (guint d = 0; d < n; d++)
     {
       guint i = first + d;
       guint64 room = (i + 1 < prev->lanes->len
                       ? ((SlLane *) g_ptr_array_index (prev->lanes, i + 1))->base : prev->n_ids)
                      - ((SlLane *) g_ptr_array_index (prev->lanes, i))->base;
-      if (count[d] > room)
-        why = g_strdup ("a lane outgrew the ids kept for it");
+      keep[i] = at[d];
+      if (at[d] + count[d] > room)
+        return g_strdup ("a lane outgrew the ids kept for it");
+      if (at[d] + count[d] == 0)
+        return g_strdup ("a nesting depth of a thread's ranges or calls emptied");
     }
-  if (why == NULL)
-    {
-      for (guint d = 0; d < n; d++)
-        made[first + d] = g_array_sized_new (FALSE, FALSE, sizeof (SlEvent), count[d]);
-      for (gsize i = 0; i < total; i++)
-        g_array_append_val (made[first + depth[i]], ev[i]);
-    }
-  _sl_free_large (depth);
-  _sl_free_large (ev);
-  return why;
+  return NULL;
 }
 
 /* Why the new events of `delta` (by the previous trace's lane index) cannot be added to `prev`'s
- * lanes, or NULL. */
+ * lanes, or NULL.  keep[i]: the events of lane i the new lane keeps; made[i], where set, the
+ * events after them instead of delta[i]'s. */
 static char *
 check_fit (SlTrace  *prev,
            SlLane  **delta,
-           GArray  **made)
+           GArray  **made,
+           gsize    *keep)
 {
   guint n = prev->lanes->len;
   g_autoptr (GHashTable) groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
@@ -212,21 +312,25 @@ check_fit (SlTrace  *prev,
     {
       const SlLane *p = g_ptr_array_index (prev->lanes, i);
       const SlLane *d = delta[i];
+      keep[i] = p->n_events;
       if (p->events_map != NULL)
         return g_strdup ("its events are in a cache file");
       if (d == NULL)
         continue;
+      /* a thread's states: the reader's spans go on from the old lane's final one, which is
+       * ended again */
+      if (p->kind == SL_LANE_SCHED && p->n_events > 0
+          && _sl_live_sched_final (prev, (guint) p->thread))
+        keep[i] = p->n_events - 1;
       guint64 room = (i + 1 < n ? ((SlLane *) g_ptr_array_index (prev->lanes, i + 1))->base
                                 : prev->n_ids) - p->base;
-      guint64 total = delta_kind (p->kind) ? p->n_events + d->n_events : d->n_events;
-      if (total > room)
+      if (keep[i] + d->n_events > room)
         return g_strdup ("a lane outgrew the ids kept for it");
-      if (!delta_kind (p->kind))
-        continue;
       if (nested_kind (p->kind))
         continue;
-      if (_sl_event_before (&d->events[0], &p->events[p->n_events - 1]))
-        return g_strdup ("events that go before those read (a GPU stream's or CPU samples)");
+      if (keep[i] > 0 && _sl_event_before (&d->events[0], &p->events[keep[i] - 1]))
+        return g_strdup ("events that go before those read (a GPU stream's, CPU samples or "
+                         "thread states)");
     }
 
   /* a thread's calls or ranges split by depth as a fresh load would: only if each new one starts
@@ -264,40 +368,45 @@ check_fit (SlTrace  *prev,
       /* a call's id is held by the GPU work it launched: its lanes cannot be made again */
       if (g->kind == SL_LANE_CUDA_API)
         return g_strdup ("a thread's new CUDA calls begin before those read have ended");
-      char *why = regroup (prev, g->first, g->n, delta, made);
+      char *why = regroup (prev, g->first, g->n, delta, made, keep);
       if (why != NULL)
         return why;
     }
   return NULL;
 }
 
-/* Lane `p` of the previous trace with `d`'s events after its own, in a new lane. */
+/* Lane `p` of the previous trace, its first `keep` events and the n_add of `add` after them, in
+ * a new lane: on p's store where nothing was written past p's events (the old trace reads only
+ * those), else on a store of its own.  Its indexes are p's up to `keep`, extended. */
 static SlLane *
-grow_lane (SlLane       *p,
-           const SlLane *d,
-           guint64       room)
+grow_lane (SlLane        *p,
+           gsize          keep,
+           const SlEvent *add,
+           gsize          n_add,
+           guint64        room)
 {
   SlLane *lane = g_new (SlLane, 1);
   SlLaneStore *st = lane_store (p);
-  gsize n = p->n_events + d->n_events;
+  gsize n = keep + n_add;
 
+  g_assert (keep <= p->n_events && n > 0);
   *lane = *p;
-  if (st->len != p->n_events || st->cap < n)
+  if (keep != p->n_events || st->len != p->n_events || st->cap < n)
     {
-      /* another trace wrote past this lane's events, or no room: a store of its own, with
-       * room for half as many again (each event is copied twice on average as a lane grows),
-       * at most for the ids the lane keeps */
-      SlLaneStore *fresh = g_new0 (SlLaneStore, 1);
-      fresh->ref = 1;
-      fresh->cap = MAX (MIN (room, (guint64) n + n / 2 + 1024), n);
-      fresh->events = _sl_huge_new (fresh->cap, sizeof (SlEvent));
-      memcpy (fresh->events, p->events, p->n_events * sizeof (SlEvent));
-      fresh->len = p->n_events;
+      /* another trace wrote past this lane's events, its last ones change (a thread's final
+       * state, ranges a new one encloses), or no room (a lane read by a load, before its first
+       * append): a store of its own, with room for all the ids the lane keeps */
+      SlLaneStore *fresh = store_new (MAX (room, n));
+      /* the events copied in, in huge pages where they fill them (fewer faults; the room
+       * after them stays untouched) */
+      if (fresh->mapped > 0)
+        _sl_huge_pages (fresh->events, keep * sizeof (SlEvent));
+      memcpy (fresh->events, p->events, keep * sizeof (SlEvent));
       st = fresh;
     }
   else
     g_atomic_int_inc (&st->ref);
-  memcpy (st->events + p->n_events, d->events, d->n_events * sizeof (SlEvent));
+  memcpy (st->events + keep, add, n_add * sizeof (SlEvent));
   st->len = n;
   lane->store = st;
   lane->events = st->events;
@@ -308,39 +417,21 @@ grow_lane (SlLane       *p,
   lane->max_end = NULL;
   lane->max_level = 0;
   gboolean monotonic = p->max_end == NULL;
-  for (gsize k = p->n_events; k < n && monotonic; k++)
+  for (gsize k = MAX (keep, 1); k < n && monotonic; k++)
     monotonic = _sl_event_close (&lane->events[k]) >= _sl_event_close (&lane->events[k - 1]);
   if (!monotonic)
     _sl_lane_build_index (lane);
-  lane->busy_prefix = _sl_lane_extend_busy (lane, p->busy_prefix, p->n_events);
-  SlTime busy = p->busy;
-  for (gsize k = p->n_events; k < n; k++)
-    busy = _sl_time_add (busy, lane->events[k].end - lane->events[k].start);
-  lane->busy = busy;
-  _sl_lane_extend_lod (lane, p);
-  return lane;
-}
-
-/* Lane `p` of the previous trace with the events `made` (taken) instead of its own. */
-static SlLane *
-remade_lane (SlLane *p,
-             GArray *made)
-{
-  SlLane *lane = g_new (SlLane, 1);
-
-  *lane = *p;
-  lane->store = NULL;
-  lane->idx = NULL;
-  lane->n_events = made->len;
-  lane->events = (SlEvent *) (void *) g_array_free (made, FALSE);
-  lane->max_end = NULL;
-  lane->max_level = 0;
+  lane->busy_prefix = _sl_lane_extend_busy (lane, p->busy_prefix, keep);
+  lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, n);
+  /* the levels of detail of p's first `keep` events are those of p up to the last of them */
+  SlLane upto = *p;
+  upto.n_events = keep;
   lane->lod = NULL;
   lane->n_lod = 0;
-  _sl_lane_build_index (lane);
-  lane->busy_prefix = _sl_lane_build_busy (lane);
-  _sl_lane_build_lod (lane);
-  lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, lane->n_events);
+  if (keep > 0)
+    _sl_lane_extend_lod (lane, &upto);
+  else
+    _sl_lane_build_lod (lane);
   return lane;
 }
 
@@ -381,7 +472,7 @@ _sl_trace_extend (SlTrace  *next,
       SlLane *d = g_ptr_array_index (next->lanes, i);
       if (d->n_events == 0)
         continue;
-      if (!delta_kind (d->kind) && d->kind != SL_LANE_SCHED)
+      if (!delta_kind (d->kind))
         {
           *why = g_strdup_printf ("lanes of kind %d are read whole", d->kind);
           return FALSE;
@@ -404,7 +495,8 @@ _sl_trace_extend (SlTrace  *next,
     }
   /* a thread's NVTX ranges or OS calls made again by depth, where new ones enclose old ones */
   GArray **made = g_new0 (GArray *, MAX (n, 1));
-  *why = check_fit (prev, delta, made);
+  g_autofree gsize *keep = g_new (gsize, MAX (n, 1));
+  *why = check_fit (prev, delta, made, keep);
   if (*why == NULL)
     for (guint i = 0; i < n && *why == NULL; i++)
       {
@@ -432,48 +524,28 @@ _sl_trace_extend (SlTrace  *next,
     {
       SlLane *p = g_ptr_array_index (prev->lanes, i);
       SlLane *d = delta[i], *lane;
-      if (made[i] != NULL)
+      guint64 room = (i + 1 < n ? ((SlLane *) g_ptr_array_index (prev->lanes, i + 1))->base
+                                : prev->n_ids) - p->base;
+      const SlEvent *add = made[i] != NULL ? (const SlEvent *) (void *) made[i]->data
+                           : d != NULL ? d->events : NULL;
+      gsize n_add = made[i] != NULL ? made[i]->len : d != NULL ? d->n_events : 0;
+      if (keep[i] == p->n_events && n_add == 0)
         {
-          lane = remade_lane (p, made[i]);
-          made[i] = NULL;
-          old_n[i] = lane->n_events;
+          lane = share_lane (p);
+          old_n[i] = p->n_events;
+        }
+      else
+        {
+          lane = grow_lane (p, keep[i], add, n_add, room);
+          /* ranges split by depth again are linked to nothing: none is new to the links */
+          old_n[i] = made[i] != NULL ? lane->n_events : keep[i];
           for (gsize k = 0; d != NULL && k < d->n_events; k++)
             end = MAX (end, d->events[k].end);
           start = any ? MIN (start, lane->events[0].start) : lane->events[0].start;
           any = TRUE;
         }
-      else if (d == NULL)
-        {
-          lane = share_lane (p);
-          old_n[i] = p->n_events;
-        }
-      else if (!delta_kind (d->kind))
-        {
-          /* thread states: the reader's lane, whole, in the previous one's place */
-          g_ptr_array_remove_fast (next->lanes, d);
-          lane = d;
-          lane->base = p->base;
-          _sl_lane_build_index (lane);
-          lane->busy_prefix = _sl_lane_build_busy (lane);
-          _sl_lane_build_lod (lane);
-          lane->busy = _sl_lane_busy_between (lane, lane->busy_prefix, 0, lane->n_events);
-          old_n[i] = lane->n_events;
-          for (gsize k = 0; k < lane->n_events; k++)
-            end = MAX (end, lane->events[k].end);
-          start = any ? MIN (start, lane->events[0].start) : lane->events[0].start;
-          any = TRUE;
-        }
-      else
-        {
-          guint64 room = (i + 1 < n ? ((SlLane *) g_ptr_array_index (prev->lanes, i + 1))->base
-                                    : prev->n_ids) - p->base;
-          lane = grow_lane (p, d, room);
-          old_n[i] = p->n_events;
-          for (gsize k = 0; k < d->n_events; k++)
-            end = MAX (end, d->events[k].end);
-          start = any ? MIN (start, lane->events[0].start) : lane->events[0].start;
-          any = TRUE;
-        }
+      if (made[i] != NULL)
+        g_array_free (made[i], TRUE);
       lane->index = i;
       n_events += lane->n_events;
       g_ptr_array_add (lanes, lane);
@@ -502,7 +574,8 @@ _sl_trace_extend (SlTrace  *next,
   for (guint i = 0; i < next->gpus->len; i++)
     sl_gpu_limits_complete (&g_array_index (next->gpus, SlGpu, i).limits);
   _sl_gpu_busy_extend (next, prev, old_n);
+  /* the CPU use the viewer draws, from the previous trace's (built by the viewer's load) */
+  next->cpu_util = _sl_cpu_util_extend (next, prev, keep);
   _sl_live_phase_end (SL_LIVE_GPU_BUSY, t0);
-  g_hash_table_remove_all (next->str_ids);
   return TRUE;
 }

@@ -170,6 +170,13 @@ _sl_live_sched_carry (SlReader *r)
   return r->trace->live != NULL ? r->trace->live->sched : NULL;
 }
 
+gboolean
+_sl_live_sched_final (SlTrace *trace,
+                      guint    thread)
+{
+  return trace->live != NULL && _sl_sched_carry_final (trace->live->sched, thread);
+}
+
 void
 _sl_live_set_sched_carry (SlReader     *r,
                           SlSchedCarry *carry)
@@ -419,11 +426,31 @@ prime_from (SlReader *r,
 {
   SlTrace *trace = r->trace;
 
-  for (guint i = 1; i < prev->strs->len; i++)
+  /* the strings: the previous trace's chunk shared, its ids' pointers copied and its interning
+   * table taken over (O(strings) pointers, where interning each again hashed and copied every
+   * one: Python frames' names make 10^4 … 10^5) */
+  if (g_hash_table_size (prev->str_ids) == prev->strs->len)
     {
-      G_GNUC_UNUSED guint32 id = _sl_trace_intern (trace, g_ptr_array_index (prev->strs, i), -1);
-      g_assert (id == i);
+      if (prev->chunk_ref == NULL)
+        prev->chunk_ref = _sl_chunk_ref_new (prev->chunk);
+      g_string_chunk_free (trace->chunk);
+      trace->chunk = prev->chunk;
+      trace->chunk_ref = _sl_chunk_ref_ref (prev->chunk_ref);
+      g_ptr_array_set_size (trace->strs, 0);
+      for (guint i = 0; i < prev->strs->len; i++)
+        g_ptr_array_add (trace->strs, g_ptr_array_index (prev->strs, i));
+      g_hash_table_unref (trace->str_ids);
+      trace->str_ids = prev->str_ids;
+      prev->str_ids = g_hash_table_new (g_str_hash, g_str_equal);
+      trace->str_bytes = prev->str_bytes;
     }
+  else
+    for (guint i = 1; i < prev->strs->len; i++)
+      {
+        G_GNUC_UNUSED guint32 id = _sl_trace_intern (trace, g_ptr_array_index (prev->strs, i),
+                                                     -1);
+        g_assert (id == i);
+      }
 
   g_array_append_vals (trace->processes, prev->processes->data, prev->processes->len);
   for (guint i = 0; i < prev->processes->len; i++)
@@ -438,18 +465,23 @@ prime_from (SlReader *r,
                                     sizeof (guint64)),
                          GUINT_TO_POINTER (i + 1));
   g_array_append_vals (trace->gpus, prev->gpus->data, prev->gpus->len);
+  /* the descriptions, and the sets that find them, taken over from the previous trace (it needs
+   * them no more: the next append of it, if this one fails, fills new ones) */
   g_array_append_vals (trace->kernel_infos, prev->kernel_infos->data, prev->kernel_infos->len);
-  for (guint i = 0; i < prev->kernel_infos->len; i++)
-    g_hash_table_insert (r->kernel_infos,
-                         g_memdup2 (&g_array_index (prev->kernel_infos, SlKernelInfo, i),
-                                    sizeof (SlKernelInfo)),
-                         GUINT_TO_POINTER (i + 1));
   g_array_append_vals (trace->copy_infos, prev->copy_infos->data, prev->copy_infos->len);
-  for (guint i = 0; i < prev->copy_infos->len; i++)
-    g_hash_table_insert (r->copy_infos,
-                         g_memdup2 (&g_array_index (prev->copy_infos, SlCopyInfo, i),
-                                    sizeof (SlCopyInfo)),
-                         GUINT_TO_POINTER (i + 1));
+  if (prev->kernel_set != NULL && _sl_info_set_len (prev->kernel_set) == prev->kernel_infos->len
+      && _sl_info_set_len (prev->copy_set) == prev->copy_infos->len)
+    {
+      _sl_info_set_free (r->kernel_infos);
+      _sl_info_set_free (r->copy_infos);
+      r->kernel_infos = g_steal_pointer (&prev->kernel_set);
+      r->copy_infos = g_steal_pointer (&prev->copy_set);
+    }
+  else
+    {
+      _sl_info_set_fill (r->kernel_infos, trace->kernel_infos);
+      _sl_info_set_fill (r->copy_infos, trace->copy_infos);
+    }
   /* the call chains, same indices (samples and OSRT_CALLCHAINS' ids hold them) */
   g_array_set_size (trace->chain_offsets, 0);
   g_array_append_vals (trace->chain_offsets, prev->chain_offsets->data, prev->chain_offsets->len);

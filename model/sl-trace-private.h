@@ -202,10 +202,18 @@ struct _SlTrace
   gboolean      extend;
   /* a live trace's correlation maps, kept for the next append (sl-correlation.c), or NULL */
   gpointer      corr_maps;
+  /* a live trace's deduplication of kernel_infos and copy_infos (sl-info-set.c), handed to the
+   * next append's reader; NULL in any other trace, and once an append took them */
+  struct _SlInfoSet *kernel_set;
+  struct _SlInfoSet *copy_set;
   GPtrArray    *warnings;      /* char *, NULL-terminated on demand */
 
   /* Strings: id 0 is "".  `strs` holds pointers into `chunk`; `str_ids` maps text to id + 1. */
   GStringChunk *chunk;
+  /* a live trace's chunk, shared with the traces appended to it (the new strings of an append go
+   * into it: a chunk never moves what it holds), freed with the last: SlChunkRef, or NULL where
+   * the trace owns `chunk` alone */
+  struct _SlChunkRef *chunk_ref;
   GPtrArray    *strs;
   GHashTable   *str_ids;
   gsize         str_bytes;
@@ -278,6 +286,8 @@ typedef struct _SlLaneStore
   SlEvent *events;
   gsize    cap;     /* events it has room for */
   gsize    len;     /* events written: those of the longest lane on it */
+  gsize    mapped;  /* bytes of its own mapping (room not written is not resident), or 0: the
+                     * events are a malloc'd block (a lane's before its first append) */
 } SlLaneStore;
 
 typedef struct _SlLaneIdx
@@ -321,6 +331,11 @@ gint64   _sl_live_phase_end   (SlLivePhase phase, gint64 since);
 /* The seconds of each phase of the last append that finished in this process. */
 void     _sl_live_get_phases  (double seconds[SL_LIVE_N_PHASES]);
 guint32 _sl_trace_intern      (SlTrace *trace, const char *text, gssize len);
+/* A string chunk shared by a live trace and those appended to it (SlTrace.chunk_ref). */
+typedef struct _SlChunkRef SlChunkRef;
+SlChunkRef *_sl_chunk_ref_new   (GStringChunk *chunk);
+SlChunkRef *_sl_chunk_ref_ref   (SlChunkRef *c);
+void        _sl_chunk_ref_unref (SlChunkRef *c);
 /* The label of an enum value (the file's, else built in), NULL when there is none. */
 const char *_sl_trace_enum_find (SlTrace *trace, SlEnum which, gint64 value);
 void    _sl_trace_warn        (SlTrace *trace, const char *format, ...) G_GNUC_PRINTF (2, 3);
@@ -421,6 +436,10 @@ SlTime *_sl_lane_extend_busy  (const SlLane *lane,
 SlTime  _sl_lane_busy_between (const SlLane *lane, const SlTime *busy, gsize i, gsize j);
 void    _sl_gpu_busy_build    (SlTrace *trace);
 void    _sl_gpu_busy_clear    (SlGpuBusy *busy);
+/* An append (sl-cpu-util.c): the CPU use of `next`, which continues `prev` keeping keep[i] events
+ * of its lane i, from prev's if built (else NULL: built on first use). */
+struct _SlCpuUtil *_sl_cpu_util_extend (SlTrace *next, SlTrace *prev, const gsize *keep);
+gboolean _sl_cpu_util_equal   (struct _SlCpuUtil *a, struct _SlCpuUtil *b);
 /* An append (sl-trace-extend.c): each GPU's unions of `prev` with the events past old_n[lane]
  * of `trace`'s lanes (the same lanes, in the same order) merged in. */
 void    _sl_gpu_busy_extend   (SlTrace      *trace,

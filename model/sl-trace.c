@@ -196,6 +196,8 @@ sl_trace_unref (SlTrace *trace)
   _sl_um_faults_free (trace->um_fault_index);
   _sl_live_state_free (trace->live);
   _sl_corr_maps_free (trace->corr_maps);
+  _sl_info_set_free (trace->kernel_set);
+  _sl_info_set_free (trace->copy_set);
   if (trace->sources != NULL)
     g_array_unref (trace->sources);
   for (guint i = 0; i < trace->lanes->len; i++)
@@ -230,7 +232,10 @@ sl_trace_unref (SlTrace *trace)
   g_hash_table_unref (trace->str_ids);
   g_clear_pointer (&trace->display, _sl_display_names_free);
   g_ptr_array_unref (trace->strs);
-  g_string_chunk_free (trace->chunk);
+  if (trace->chunk_ref != NULL)
+    _sl_chunk_ref_unref (trace->chunk_ref);
+  else
+    g_string_chunk_free (trace->chunk);
   g_ptr_array_unref (trace->warnings);
   for (guint i = 0; i < trace->table_reads->len; i++)
     g_free (g_array_index (trace->table_reads, SlTableRead, i).table);
@@ -239,6 +244,38 @@ sl_trace_unref (SlTrace *trace)
   g_free (trace->path);
   g_mutex_clear (&trace->lock);
   g_free (trace);
+}
+
+struct _SlChunkRef
+{
+  gint          ref;
+  GStringChunk *chunk;
+};
+
+SlChunkRef *
+_sl_chunk_ref_new (GStringChunk *chunk)
+{
+  SlChunkRef *c = g_new (SlChunkRef, 1);
+
+  c->ref = 1;
+  c->chunk = chunk;
+  return c;
+}
+
+SlChunkRef *
+_sl_chunk_ref_ref (SlChunkRef *c)
+{
+  g_atomic_int_inc (&c->ref);
+  return c;
+}
+
+void
+_sl_chunk_ref_unref (SlChunkRef *c)
+{
+  if (!g_atomic_int_dec_and_test (&c->ref))
+    return;
+  g_string_chunk_free (c->chunk);
+  g_free (c);
 }
 
 /* Strings come from untrusted files: anything that is not UTF-8 is repaired before interning,
@@ -536,8 +573,9 @@ _sl_trace_finish (SlTrace  *trace,
   _sl_gpu_busy_build (trace);
   _sl_live_phase_end (SL_LIVE_GPU_BUSY, t0);
 
-  /* the interning table is only needed while loading */
-  g_hash_table_remove_all (trace->str_ids);
+  /* the interning table is only needed while loading (and by a live trace's next append) */
+  if (trace->live == NULL)
+    g_hash_table_remove_all (trace->str_ids);
   return TRUE;
 }
 
@@ -884,8 +922,13 @@ sl_trace_get_memory_size (SlTrace *trace)
     {
       const SlLane *lane = g_ptr_array_index (trace->lanes, i);
       /* a live trace's events with the room after them (shared with the next trace's lane) */
-      size += sizeof *lane + (lane->store != NULL ? MAX (lane->store->cap, lane->n_events)
-                                                  : lane->n_events) * sizeof (SlEvent);
+      size += sizeof *lane + lane->n_events * sizeof (SlEvent);
+      /* a live trace's store with the room after its events (shared with the next trace's
+       * lane): of a mapping, the pages written; of a block, all of it */
+      if (lane->store != NULL && lane->store->mapped > 0)
+        size += (lane->store->len - MIN (lane->store->len, lane->n_events)) * sizeof (SlEvent);
+      else if (lane->store != NULL)
+        size += (lane->store->cap - MIN (lane->store->cap, lane->n_events)) * sizeof (SlEvent);
       if (lane->max_end != NULL)
         size += lane->n_events * sizeof (SlTime);
       size += (lane->n_events / SL_BUSY_STRIDE + 1) * sizeof (SlTime);

@@ -14,6 +14,7 @@
 
 #include "sl-test-trace.h"
 #include "sl-test-util.h"
+#include "sl-cpu-util.h"
 #include "sl-trace-private.h"
 
 /* Tables whose rows are copied in steps; everything else is copied whole at the start. */
@@ -341,7 +342,7 @@ static void
 test_real_steps (void)
 {
   g_auto (GStrv) paths = sl_test_nsys_traces ();
-  guint with_lanes_later = 0, extended0 = _sl_live_get_extended (), steps = 0;
+  guint with_lanes_later = 0, extended0 = _sl_live_get_extended (), steps = 0, cpu_goes_on = 0;
 
   for (guint p = 0; paths[p] != NULL; p++)
     {
@@ -366,7 +367,19 @@ test_real_steps (void)
             }
           else
             {
+              /* the viewer's load builds the CPU use of each trace: an append goes on from it */
+              sl_cpu_util_get (live);
+              guint ext0 = _sl_live_get_extended ();
               next = append (live, TRUE);
+              gboolean states = FALSE;
+              for (guint l = 0; l < sl_trace_get_n_lanes (next); l++)
+                states |= sl_trace_get_lane (next, l)->kind == SL_LANE_SCHED;
+              if (_sl_live_get_extended () > ext0 && states)
+                cpu_goes_on += next->cpu_util != NULL;
+              /* made on from the previous trace's or anew: what a build from scratch gives */
+              SlCpuUtil *own = sl_cpu_util_new (next);
+              g_assert_true (_sl_cpu_util_equal (sl_cpu_util_get (next), own));
+              sl_cpu_util_free (own);
               g_test_message ("  step %u: %" G_GSIZE_FORMAT " -> %" G_GSIZE_FORMAT " events (%"
                               G_GSIZE_FORMAT " CUDA calls, %" G_GSIZE_FORMAT " NVTX ranges "
                               "merged in), %u -> %u lanes", k, sl_trace_get_n_events (live),
@@ -396,6 +409,8 @@ test_real_steps (void)
   g_test_message ("%u of %u appends added to the previous trace's lanes",
                   _sl_live_get_extended () - extended0, steps);
   g_assert_cmpuint (_sl_live_get_extended () - extended0, >, steps / 5);
+  g_test_message ("%u appends made the CPU use on from the previous trace's", cpu_goes_on);
+  g_assert_cmpuint (cpu_goes_on, >, 0);
 }
 
 /* Rows committed after later-starting ones are merged in: every fourth row of each table is

@@ -1840,6 +1840,53 @@ test_flame (void)
       spin (20);
     g_assert_true (_sl_timeline_flame_built (view, same));
     g_assert_false (_sl_timeline_flame_stale (view, same));
+    /* built by going on from the old flame: what a build from scratch gives */
+    g_assert_true (_sl_timeline_flame_extended (view, same));
+    g_assert_true (_sl_timeline_flame_check (view, same));
+
+    /* new samples committed: the flame goes on from the old one's last sample (the 10-deep
+     * stack continued, then others, then one a level deeper than any before) */
+    static const int more[][12] = {
+      { 0, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1 }, { 0, 1, 2, 3, -1 },
+      { 0, 7, 8, 9, 10, 11, 12, 13, 14, 15, 3, -1 },
+    };
+    static const int more_from[] = { 122, 126, 136, 138 };
+    GString *q = g_string_new ("BEGIN;");
+    for (guint k = 0; k + 1 < G_N_ELEMENTS (more_from); k++)
+      for (int i = more_from[k]; i < more_from[k + 1]; i++)
+        {
+          int len = 0;
+          while (more[k][len] >= 0)
+            len++;
+          g_string_append_printf (q, "INSERT INTO COMPOSITE_EVENTS VALUES (%d, %" G_GINT64_FORMAT
+                                     ", 0, 1, %" G_GINT64_FORMAT ", 0);",
+                                  5000 + i, flame_time (i),
+                                  (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN));
+          for (int d = 0; d < len; d++)
+            g_string_append_printf (q, "INSERT INTO SAMPLING_CALLCHAINS VALUES (%d, %d, 800100, "
+                                       "0, 0, 0, NULL, NULL, 7, %d);",
+                                    5000 + i, 800000 + more[k][len - 1 - d], d);
+        }
+    g_string_append (q, "COMMIT;");
+    sql (path, q->str);
+    g_string_free (q, TRUE);
+    g_autoptr (SlTrace) grown = sl_trace_append (next, NULL, &error);
+    g_assert_no_error (error);
+    sl_timeline_view_continue_trace (view, grown);
+    same = find_lane (grown, SL_LANE_SAMPLES);
+    g_assert_cmpuint (sl_trace_get_lane (grown, same)->n_events, ==, 138);
+    g_assert_true (_sl_timeline_flame_stale (view, same));
+    until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    while (!_sl_timeline_flame_built (view, same) && g_get_monotonic_time () < until)
+      {
+        g_bytes_unref (frame_now (f.view));
+        spin (20);
+      }
+    g_assert_true (_sl_timeline_flame_built (view, same));
+    g_assert_true (_sl_timeline_flame_extended (view, same));
+    g_assert_true (_sl_timeline_flame_check (view, same));
+    g_auto (GStrv) grown_labels = sl_timeline_view_dup_row_labels (view);
+    g_assert_cmpint (find_label (grown_labels, "CPU samples · 4 of 11 levels ▸"), >=, 0);
   }
   fixture_close (&f);
 }

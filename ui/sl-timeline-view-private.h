@@ -255,6 +255,8 @@ struct _SlTimelineView
   SlFlame      **flames_stale;   /* per lane: the flame of the trace a live update replaced,
                                   * drawn until the lane's own is built; n_flames_stale */
   guint          n_flames_stale;
+  GPtrArray     *flames_taken;   /* sl_timeline_view_continue_trace: the old trace's flames, given */
+  SlTrace       *flames_taken_from; /* to the new one's lanes by set_trace (not a reference) */
   struct _SlMetricsState *metrics; /* the GPU metrics rows' scales and scratch, NULL when the
                                     * trace has no metrics (sl-timeline-metrics.c) */
   struct _SlCritPathState *critpath; /* the critical path drawn (sl-timeline-critpath.c), NULL
@@ -836,6 +838,10 @@ void _sl_timeline_flame_give_stale (SlTimelineView *self,
 gboolean _sl_timeline_flame_stale (SlTimelineView *self,
                                    gint            lane);
 gboolean _sl_timeline_flame_built (SlTimelineView *self,
+                                   gint            lane);
+gboolean _sl_timeline_flame_extended (SlTimelineView *self,
+                                      gint            lane);
+gboolean _sl_timeline_flame_check (SlTimelineView *self,
                                    gint            lane);
 GdkRGBA _sl_timeline_flame_color (SlTimelineView *self,
                                   guint32         symbol);

@@ -645,6 +645,12 @@ set_trace (SlTimelineView *self,
   self->selected = SL_EVENT_REF_NONE;
   self->highlight_name = SL_NO_STR;
   self->trace = trace;
+  if (self->flames_taken != NULL)
+    {
+      _sl_timeline_flame_give_stale (self, self->flames_taken_from, self->flames_taken);
+      g_clear_pointer (&self->flames_taken, g_ptr_array_unref);
+      self->flames_taken_from = NULL;
+    }
   _sl_timeline_nvtxproj_reset (self);
   _sl_timeline_metrics_reset (self);   /* before the rows: they ask it for SMs Active */
 
@@ -716,6 +722,8 @@ sl_timeline_view_continue_trace (SlTimelineView *self,
       set_trace (self, trace, FALSE);
       return;
     }
+  if (trace == self->trace)
+    return;
   g_autoptr (SlTrace) old = sl_trace_ref (self->trace);
   SlEventRef selected = self->selected;
   double scroll = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
@@ -727,9 +735,11 @@ sl_timeline_view_continue_trace (SlTimelineView *self,
   g_hash_table_foreach_remove (self->collapsed, take_flame_key, flames);
   SlMenuKept menu;
   _sl_timeline_menu_keep (self, &menu);
-  g_autoptr (GPtrArray) built = _sl_timeline_flame_take_built (self);
+  /* the old flames go to the new trace's lanes before its rows are made (a row's height asks
+   * for its flame's depth: counted from the old flame's samples on) */
+  self->flames_taken = _sl_timeline_flame_take_built (self);
+  self->flames_taken_from = old;
   set_trace (self, trace, TRUE);
-  _sl_timeline_flame_give_stale (self, old, built);
   for (guint i = 0; i < flames->len; i++)
     {
       gint lane = sl_trace_find_same_lane (old, g_array_index (flames, guint, i), trace);
