@@ -26,6 +26,8 @@ static const char *lane_kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_SCHED] = "thread states",
   [SL_LANE_GRAPHS] = "CUDA graphs",
   [SL_LANE_MPI] = "MPI calls",
+  [SL_LANE_OPENMP] = "OpenMP events",
+  [SL_LANE_OPENACC] = "OpenACC events",
 };
 
 typedef struct

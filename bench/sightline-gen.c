@@ -532,6 +532,8 @@ typedef struct
   int memory_usage; /* --memory-usage[=N]: N workspace malloc/free pairs a step; 0: none */
   int metrics_hz;   /* --gpu-metrics[=HZ]: samples a second; 0: none */
   MpiMode mpi;      /* --mpi[=nvtx]: MPI calls of the job's ranks each step */
+  bool openmp;      /* --openmp: an OpenMP parallel region each step */
+  bool openacc;     /* --openacc: an OpenACC compute construct each step */
 } Options;
 
 typedef struct
@@ -555,6 +557,7 @@ typedef struct
   uint64_t mem_events;                                  /* --memory-usage */
   uint64_t metrics;                                     /* --gpu-metrics */
   uint64_t mpi;                                         /* --mpi: MPI calls */
+  uint64_t openmp, openacc;                             /* --openmp, --openacc: their rows */
 } Counts;
 
 typedef struct
@@ -1799,6 +1802,388 @@ mpi_step (Gen *gen, int64_t late)
     }
 }
 
+/* --- OpenMP (--openmp) and OpenACC (--openacc) ---------------------------------------------------
+ * --openmp: each step the main thread preprocesses the batch in an OpenMP parallel region before
+ * the forward pass, two regions by turns (a team of OMP_TEAM threads at line 42 of data.c, of 2 at
+ * line 57), as the OPENMP_EVENT_KIND_* tables of NVIDIA's schema hold it: the region on the
+ * primary thread (PARALLEL), one implicit task a team thread (TASK, kind 2), its loop (WORKSHARE,
+ * kind 1) and its implicit barrier (SYNC_REGION, kind 2) with the wait in it (SYNC_REGION_WAIT),
+ * a critical section every 5 steps (MUTEX_WAIT, CRITICAL_SECTION), each worker's life (THREAD).
+ * --openacc: each step a compute construct of solver.c by turns (jacobi at line 88, residual at
+ * line 112) as CUPTI_ACTIVITY_KIND_OPENACC_{DATA,LAUNCH,OTHER} hold it: its enter data (alloc,
+ * create, enqueue upload of a variable), the kernel's launch (gangs, workers, vector length), its
+ * exit data (enqueue download, wait, delete, free); an update every 10 steps.  Their own random
+ * numbers, so that the other rows are those of a trace without them; none in EVENTS. */
+#define OMP_TEAM 4
+#define OMP_CLASS 78          /* ENUM_NSYS_EVENT_CLASS: TRACE_PROCESS_EVENT_OPENMP */
+#define ACC_CLASS 48          /* TRACE_PROCESS_EVENT_OPENACC */
+
+#define OMP_COLUMNS                                                                               \
+  "start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, "                   \
+  "globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, eventKind INTEGER"
+#define ACC_COLUMNS                                                                               \
+  "start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, "                   \
+  "globalTid INTEGER, nameId INTEGER NOT NULL, eventKind INTEGER, parentConstruct INTEGER, "      \
+  "lineNo INTEGER, endLineNo INTEGER, srcFile INTEGER, funcName INTEGER"
+
+typedef enum
+{
+  OMP_T_THREAD,
+  OMP_T_PARALLEL,
+  OMP_T_SYNC_WAIT,
+  OMP_T_SYNC,
+  OMP_T_TASK,
+  OMP_T_MUTEX_WAIT,
+  OMP_T_CRITICAL,
+  OMP_T_WORKSHARE,
+  ACC_T_DATA,
+  ACC_T_LAUNCH,
+  ACC_T_OTHER,
+  N_OMP_T
+} OmpTable;
+
+/* Each table: CREATE, its INSERT, the eventKind of its rows (ENUM_OPENMP_EVENT_KIND) */
+static const struct
+{
+  const char *create, *insert;
+  int kind;
+} omp_tables[N_OMP_T] = {
+  [OMP_T_THREAD] = { "CREATE TABLE OPENMP_EVENT_KIND_THREAD (" OMP_COLUMNS ", threadId INTEGER, "
+                     "threadType INTEGER)",
+                     "INSERT INTO OPENMP_EVENT_KIND_THREAD VALUES (?, ?, 78, ?, 0, ?, 27, ?, ?)",
+                     27 },
+  [OMP_T_PARALLEL] = { "CREATE TABLE OPENMP_EVENT_KIND_PARALLEL (" OMP_COLUMNS
+                       ", parallelId INTEGER, parentTaskId INTEGER)",
+                       "INSERT INTO OPENMP_EVENT_KIND_PARALLEL VALUES "
+                       "(?, ?, 78, ?, 0, ?, 28, ?, ?)",
+                       28 },
+  [OMP_T_SYNC_WAIT] = { "CREATE TABLE OPENMP_EVENT_KIND_SYNC_REGION_WAIT (" OMP_COLUMNS
+                        ", parallelId INTEGER, taskId INTEGER, kind INTEGER)",
+                        "INSERT INTO OPENMP_EVENT_KIND_SYNC_REGION_WAIT VALUES "
+                        "(?, ?, 78, ?, 0, ?, 29, ?, ?, ?)", 29 },
+  [OMP_T_SYNC] = { "CREATE TABLE OPENMP_EVENT_KIND_SYNC_REGION (" OMP_COLUMNS
+                   ", parallelId INTEGER, taskId INTEGER, kind INTEGER)",
+                   "INSERT INTO OPENMP_EVENT_KIND_SYNC_REGION VALUES "
+                   "(?, ?, 78, ?, 0, ?, 30, ?, ?, ?)", 30 },
+  [OMP_T_TASK] = { "CREATE TABLE OPENMP_EVENT_KIND_TASK (" OMP_COLUMNS
+                   ", parallelId INTEGER, taskId INTEGER, kind INTEGER)",
+                   "INSERT INTO OPENMP_EVENT_KIND_TASK VALUES (?, ?, 78, ?, 0, ?, 31, ?, ?, ?)",
+                   31 },
+  [OMP_T_MUTEX_WAIT] = { "CREATE TABLE OPENMP_EVENT_KIND_MUTEX_WAIT (" OMP_COLUMNS
+                         ", kind INTEGER, waitId INTEGER, taskId INTEGER)",
+                         "INSERT INTO OPENMP_EVENT_KIND_MUTEX_WAIT VALUES "
+                         "(?, ?, 78, ?, 0, ?, 34, ?, ?, ?)", 34 },
+  [OMP_T_CRITICAL] = { "CREATE TABLE OPENMP_EVENT_KIND_CRITICAL_SECTION (" OMP_COLUMNS
+                       ", kind INTEGER, waitId INTEGER)",
+                       "INSERT INTO OPENMP_EVENT_KIND_CRITICAL_SECTION VALUES "
+                       "(?, ?, 78, ?, 0, ?, 35, ?, ?)", 35 },
+  [OMP_T_WORKSHARE] = { "CREATE TABLE OPENMP_EVENT_KIND_WORKSHARE (" OMP_COLUMNS
+                        ", kind INTEGER, parallelId INTEGER, taskId INTEGER, count INTEGER)",
+                        "INSERT INTO OPENMP_EVENT_KIND_WORKSHARE VALUES "
+                        "(?, ?, 78, ?, 0, ?, 36, ?, ?, ?, ?)", 36 },
+  [ACC_T_DATA] = { "CREATE TABLE CUPTI_ACTIVITY_KIND_OPENACC_DATA (" ACC_COLUMNS
+                   ", bytes INTEGER, varName INTEGER)",
+                   "INSERT INTO CUPTI_ACTIVITY_KIND_OPENACC_DATA VALUES "
+                   "(?, ?, 48, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 0 },
+  [ACC_T_LAUNCH] = { "CREATE TABLE CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH (" ACC_COLUMNS
+                     ", numGangs INTEGER, numWorkers INTEGER, vectorLength INTEGER)",
+                     "INSERT INTO CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH VALUES "
+                     "(?, ?, 48, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 0 },
+  [ACC_T_OTHER] = { "CREATE TABLE CUPTI_ACTIVITY_KIND_OPENACC_OTHER (" ACC_COLUMNS ")",
+                    "INSERT INTO CUPTI_ACTIVITY_KIND_OPENACC_OTHER VALUES "
+                    "(?, ?, 48, ?, ?, ?, ?, ?, ?, ?, ?)", 0 },
+};
+
+/* OpenACC event kinds (CUpti_OpenAccEventKind) and the names nsys gives their rows */
+enum
+{
+  ACC_ENQUEUE_LAUNCH = 4,
+  ACC_ENQUEUE_UPLOAD = 5,
+  ACC_ENQUEUE_DOWNLOAD = 6,
+  ACC_WAIT = 7,
+  ACC_COMPUTE_CONSTRUCT = 9,
+  ACC_UPDATE = 10,
+  ACC_ENTER_DATA = 11,
+  ACC_EXIT_DATA = 12,
+  ACC_CREATE = 13,
+  ACC_DELETE = 14,
+  ACC_ALLOC = 15,
+  ACC_FREE = 16,
+  ACC_N_KINDS
+};
+static const char *const acc_kind_names[ACC_N_KINDS] = {
+  [ACC_ENQUEUE_LAUNCH] = "Enqueue Launch", [ACC_ENQUEUE_UPLOAD] = "Enqueue Upload",
+  [ACC_ENQUEUE_DOWNLOAD] = "Enqueue Download", [ACC_WAIT] = "Wait",
+  [ACC_COMPUTE_CONSTRUCT] = "Compute Construct", [ACC_UPDATE] = "Update",
+  [ACC_ENTER_DATA] = "Enter Data", [ACC_EXIT_DATA] = "Exit Data", [ACC_CREATE] = "Create",
+  [ACC_DELETE] = "Delete", [ACC_ALLOC] = "Alloc", [ACC_FREE] = "Free",
+};
+
+/* The two OpenMP regions and the two OpenACC constructs, by turns */
+static const struct
+{
+  const char *name;
+  int team;
+} omp_regions[2] = {
+  { "omp parallel: preprocess (data.c:42)", OMP_TEAM },
+  { "omp parallel: augment (data.c:57)", 2 },
+};
+static const struct
+{
+  const char *func, *var;
+  int line, end_line;
+  int64_t bytes, gangs, vector;
+} acc_constructs[2] = {
+  { "jacobi", "grid", 88, 104, 8 << 20, 1024, 128 },
+  { "residual", "err", 112, 121, 64 << 10, 256, 256 },
+};
+
+/* The OpenMP / OpenACC state of a generator: tables, names, team threads, ids. */
+typedef struct
+{
+  sqlite3_stmt *stmt[N_OMP_T];
+  Rng rng;
+  int64_t tids[OMP_TEAM];           /* the team: the main thread, then OMP_TEAM - 1 workers */
+  int64_t first_t[OMP_TEAM], last_t; /* the workers' lives: their first region, the last one */
+  int64_t parallel_id, task_id;
+  int64_t region_names[2], task_name, loop_name, barrier_name, wait_name, mutex_name, crit_name,
+      thread_name;
+  int64_t acc_names[ACC_N_KINDS], acc_file, acc_funcs[2], acc_vars[2];
+} OmpGen;
+
+static OmpGen omp_gen;
+
+static void
+omp_row (Gen *gen, OmpTable t, int64_t start, int64_t end, int64_t tid, int64_t name,
+         const int64_t *v, int n)
+{
+  sqlite3_stmt *stmt = omp_gen.stmt[t];
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, tid);
+  bind_i64 (stmt, 4, name);
+  for (int i = 0; i < n; i++)
+    bind_i64 (stmt, 5 + i, v[i]);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+  sqlite3_reset (stmt);
+  note_time (gen, end);
+  if (t < ACC_T_DATA)
+    gen->n.openmp++;
+  else
+    gen->n.openacc++;
+}
+
+static bool
+omp_begin (Gen *gen)
+{
+  const Options *opt = gen->opt;
+  sqlite3_stmt *names = NULL;
+
+  rng_seed (&omp_gen.rng, opt->seed ^ UINT64_C (0x0e9e9acc));
+  for (int t = 0; t < N_OMP_T; t++)
+    {
+      if (t < ACC_T_DATA ? !opt->openmp : !opt->openacc)
+        continue;
+      if (!exec_sql (gen, omp_tables[t].create))
+        return false;
+      if (sqlite3_prepare_v2 (gen->db, omp_tables[t].insert, -1, &omp_gen.stmt[t], NULL)
+          != SQLITE_OK)
+        {
+          gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+          return false;
+        }
+    }
+  if (opt->openmp)
+    {
+      if (sqlite3_prepare_v2 (gen->db, "INSERT INTO ThreadNames VALUES (?, 20, ?)", -1, &names,
+                              NULL) != SQLITE_OK)
+        {
+          gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+          return false;
+        }
+      omp_gen.tids[0] = gen->main_tid;
+      for (int w = 1; w < OMP_TEAM; w++)
+        {
+          char name[32];
+          omp_gen.tids[w] = SL_GLOBAL_TID (1, gen->pid, gen->pid + 200 + w);
+          snprintf (name, sizeof name, "omp_worker_%d", w);
+          bind_i64 (names, 1, string_add (gen, name));
+          bind_i64 (names, 2, omp_gen.tids[w]);
+          sqlite3_step (names);
+          sqlite3_reset (names);
+        }
+      sqlite3_finalize (names);
+      for (int i = 0; i < 2; i++)
+        omp_gen.region_names[i] = string_add (gen, omp_regions[i].name);
+      omp_gen.task_name = string_add (gen, "omp implicit task");
+      omp_gen.loop_name = string_add (gen, "omp for");
+      omp_gen.barrier_name = string_add (gen, "omp implicit barrier");
+      omp_gen.wait_name = string_add (gen, "omp barrier wait");
+      omp_gen.mutex_name = string_add (gen, "omp critical wait");
+      omp_gen.crit_name = string_add (gen, "omp critical");
+      omp_gen.thread_name = string_add (gen, "omp worker thread");
+      for (int w = 0; w < OMP_TEAM; w++)
+        omp_gen.first_t[w] = -1;
+    }
+  if (opt->openacc)
+    {
+      for (int k = 0; k < ACC_N_KINDS; k++)
+        omp_gen.acc_names[k] = acc_kind_names[k] != NULL ? string_add (gen, acc_kind_names[k]) : 0;
+      omp_gen.acc_file = string_add (gen, "solver.c");
+      for (int i = 0; i < 2; i++)
+        {
+          omp_gen.acc_funcs[i] = string_add (gen, acc_constructs[i].func);
+          omp_gen.acc_vars[i] = string_add (gen, acc_constructs[i].var);
+        }
+    }
+  return gen->error == NULL;
+}
+
+/* One parallel region on the main thread from gen->cpu_t; the main thread's clock moves past it. */
+static void
+omp_step (Gen *gen)
+{
+  Rng *rng = &omp_gen.rng;
+  int which = (int) (gen->step % 2), team = omp_regions[which].team;
+  int64_t ps = gen->cpu_t + rng_range (rng, 2 * US, 6 * US);
+  int64_t work = rng_range (rng, 150 * US, 600 * US);
+  int64_t par_id = ++omp_gen.parallel_id;
+  int64_t barrier_end = ps + 4 * US + work + rng_range (rng, 20 * US, 60 * US);
+  int64_t pe = barrier_end + rng_range (rng, 2 * US, 5 * US);
+
+  for (int i = 0; i < team; i++)
+    {
+      int64_t task = ++omp_gen.task_id, tid = omp_gen.tids[i];
+      int64_t ts = ps + 1 * US + (i == 0 ? 0 : rng_range (rng, 1 * US, 3 * US));
+      int64_t ls = ts + 1 * US, le = ls + work - rng_range (rng, 0, work / 3);
+      int64_t iters = rng_range (rng, 1000, 100000);
+      const int64_t loop[4] = { 1, par_id, task, iters };
+      omp_row (gen, OMP_T_WORKSHARE, ls, le, tid, omp_gen.loop_name, loop, 4);
+      /* every 5 steps the team adds to a shared sum in a critical section */
+      if (gen->step % 5 == 0)
+        {
+          int64_t ms = le + 200, me = ms + rng_range (rng, 1 * US, 8 * US);
+          const int64_t mutex[3] = { 5, 0x7f00d000, task };
+          omp_row (gen, OMP_T_MUTEX_WAIT, ms, me, tid, omp_gen.mutex_name, mutex, 3);
+          const int64_t crit[2] = { 5, 0x7f00d000 };
+          omp_row (gen, OMP_T_CRITICAL, me, me + 2 * US, tid, omp_gen.crit_name, crit, 2);
+          le = me + 2 * US;
+        }
+      /* the implicit barrier: who finished early waits in it */
+      int64_t bs = le + 500;
+      const int64_t sync[3] = { par_id, task, 2 };
+      omp_row (gen, OMP_T_SYNC, bs, barrier_end, tid, omp_gen.barrier_name, sync, 3);
+      if (barrier_end - bs > 2 * US)
+        omp_row (gen, OMP_T_SYNC_WAIT, bs + 1 * US, barrier_end - 500, tid, omp_gen.wait_name,
+                 sync, 3);
+      const int64_t t[3] = { par_id, task, 2 };
+      omp_row (gen, OMP_T_TASK, ts, barrier_end + 1 * US, tid, omp_gen.task_name, t, 3);
+      if (i > 0 && omp_gen.first_t[i] < 0)
+        omp_gen.first_t[i] = ts - 20 * US;
+    }
+  const int64_t par[2] = { par_id, 1 };
+  omp_row (gen, OMP_T_PARALLEL, ps, pe, gen->main_tid, omp_gen.region_names[which], par, 2);
+  omp_gen.last_t = pe + 10 * US;
+  gen->cpu_t = pe + rng_range (rng, 1 * US, 4 * US);
+}
+
+/* An OpenACC row; @v: the table's columns after funcName. */
+static void
+acc_row (Gen *gen, OmpTable t, int kind, int c, int64_t start, int64_t end, const int64_t *v,
+         int n)
+{
+  const int64_t common[7] = {
+    omp_gen.acc_names[kind], kind, 1 /* parallel */, acc_constructs[c].line,
+    acc_constructs[c].end_line, omp_gen.acc_file, omp_gen.acc_funcs[c],
+  };
+  int64_t all[10];
+  memcpy (all, common, sizeof common);
+  for (int i = 0; i < n; i++)
+    all[7 + i] = v[i];
+  sqlite3_stmt *stmt = omp_gen.stmt[t];
+  bind_i64 (stmt, 1, start);
+  bind_i64 (stmt, 2, end);
+  bind_i64 (stmt, 3, gen->main_tid);
+  for (int i = 0; i < 7 + n; i++)
+    bind_i64 (stmt, 4 + i, all[i]);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    gen_fail (gen, "%s", sqlite3_errmsg (gen->db));
+  sqlite3_reset (stmt);
+  note_time (gen, end);
+  gen->n.openacc++;
+}
+
+/* One compute construct on the main thread from gen->cpu_t, nested as the runtime reports it. */
+static void
+acc_step (Gen *gen)
+{
+  Rng *rng = &omp_gen.rng;
+  int c = (int) (gen->step % 2);
+  int64_t bytes = acc_constructs[c].bytes;
+  const int64_t data[2] = { bytes, omp_gen.acc_vars[c] };
+  int64_t s = gen->cpu_t + rng_range (rng, 2 * US, 5 * US), t = s + 1 * US;
+
+  /* enter data: alloc, create, upload */
+  int64_t es = t;
+  acc_row (gen, ACC_T_DATA, ACC_ALLOC, c, t, t + 3 * US, data, 2);
+  t += 4 * US;
+  acc_row (gen, ACC_T_DATA, ACC_CREATE, c, t, t + 1 * US, data, 2);
+  t += 2 * US;
+  int64_t up = bytes / 12000 + rng_range (rng, 5 * US, 15 * US);
+  acc_row (gen, ACC_T_DATA, ACC_ENQUEUE_UPLOAD, c, t, t + up, data, 2);
+  t += up + 1 * US;
+  acc_row (gen, ACC_T_OTHER, ACC_ENTER_DATA, c, es, t, NULL, 0);
+  t += 1 * US;
+  /* the kernel's launch */
+  const int64_t launch[3] = { acc_constructs[c].gangs, 1, acc_constructs[c].vector };
+  int64_t ld = rng_range (rng, 4 * US, 9 * US);
+  acc_row (gen, ACC_T_LAUNCH, ACC_ENQUEUE_LAUNCH, c, t, t + ld, launch, 3);
+  t += ld + 1 * US;
+  /* exit data: download, wait, delete, free */
+  int64_t xs = t;
+  int64_t down = bytes / 12000 + rng_range (rng, 5 * US, 15 * US);
+  acc_row (gen, ACC_T_DATA, ACC_ENQUEUE_DOWNLOAD, c, t, t + down, data, 2);
+  t += down + 1 * US;
+  int64_t wait = rng_range (rng, 50 * US, 400 * US);
+  acc_row (gen, ACC_T_OTHER, ACC_WAIT, c, t, t + wait, NULL, 0);
+  t += wait + 1 * US;
+  acc_row (gen, ACC_T_DATA, ACC_DELETE, c, t, t + 1 * US, data, 2);
+  t += 2 * US;
+  acc_row (gen, ACC_T_DATA, ACC_FREE, c, t, t + 2 * US, data, 2);
+  t += 3 * US;
+  acc_row (gen, ACC_T_OTHER, ACC_EXIT_DATA, c, xs, t, NULL, 0);
+  t += 1 * US;
+  acc_row (gen, ACC_T_OTHER, ACC_COMPUTE_CONSTRUCT, c, s, t, NULL, 0);
+  /* an update of the host copy every 10 steps */
+  if (gen->step % 10 == 0)
+    {
+      t += 2 * US;
+      int64_t u = rng_range (rng, 20 * US, 80 * US);
+      acc_row (gen, ACC_T_OTHER, ACC_UPDATE, c, t, t + u, NULL, 0);
+      t += u;
+    }
+  gen->cpu_t = t + rng_range (rng, 1 * US, 4 * US);
+}
+
+/* The workers' lives (THREAD rows), and the statements. */
+static void
+omp_end (Gen *gen)
+{
+  for (int w = 1; gen->opt->openmp && gen->error == NULL && w < OMP_TEAM; w++)
+    if (omp_gen.first_t[w] >= 0)
+      {
+        const int64_t v[2] = { w + 1, 2 /* worker */ };
+        omp_row (gen, OMP_T_THREAD, omp_gen.first_t[w], omp_gen.last_t, omp_gen.tids[w],
+                 omp_gen.thread_name, v, 2);
+      }
+  for (int t = 0; t < N_OMP_T; t++)
+    {
+      sqlite3_finalize (omp_gen.stmt[t]);
+      omp_gen.stmt[t] = NULL;
+    }
+}
+
 /* The host blocks until the stream (or, with @stream < 0, the whole device) is idle. */
 static void
 host_sync (Gen *gen, int gpu, int stream)
@@ -2133,6 +2518,11 @@ run_step (Gen *gen)
         }
       mpi_step (gen, late);
     }
+  /* --openmp, --openacc: a region and a compute construct on the main thread */
+  if (opt->openmp && !budget_reached (gen))
+    omp_step (gen);
+  if (opt->openacc && !budget_reached (gen))
+    acc_step (gen);
 
   /* several ranks: the gradients' all-reduce, which ends when the last rank gets there */
   if (opt->ranks > 0 && !budget_reached (gen))
@@ -2716,12 +3106,15 @@ generate (Gen *gen)
         return false;
       mpi_init (gen);
     }
+  if ((opt->openmp || opt->openacc) && !omp_begin (gen))
+    return false;
   if (opt->memory_usage > 0)
     mem_startup (gen);
   while (!budget_reached (gen))
     run_step (gen);
   if (opt->mpi != MPI_NONE && gen->error == NULL)
     mpi_finalize (gen);
+  omp_end (gen);
 
   if (opt->metrics_hz > 0 && gen->error == NULL)
     write_gpu_metrics (gen, gen->max_t + 1 * MS);
@@ -2754,7 +3147,8 @@ usage (FILE *out)
            "Usage: sightline-gen -o FILE -n EVENTS [--seed S] [--gpus G] [--streams K] [--threads "
            "T] [--sample-share P] [--no-sched] [--format nsys|kineto] [--ranks N [--straggler R]\n"
            "       [--slowdown P]] [--graphs graph|node] [--cuda-events] [--um-faults]\n"
-           "       [--memory-usage[=N]] [--gpu-metrics[=HZ]] [--mpi[=nvtx]] [--force]\n"
+           "       [--memory-usage[=N]] [--gpu-metrics[=HZ]] [--mpi[=nvtx]]\n"
+           "       [--openmp] [--openacc] [--force]\n"
            "Write a synthetic Nsight Systems SQLite trace (schema " SL_SCHEMA_VERSION
            ") of about EVENTS events,\n"
            "shaped like a PyTorch training loop; the same arguments give the same rows.\n"
@@ -2808,6 +3202,14 @@ usage (FILE *out)
            "                      wait for it in Waitall, the others in Allreduce.  =nvtx: the\n"
            "                      calls as NVTX ranges of a domain \"MPI\" instead (rows not\n"
            "                      counted in EVENTS)\n"
+           "      --openmp        an OpenMP parallel region each step before the forward pass\n"
+           "                      (OPENMP_EVENT_KIND_PARALLEL, _TASK, _WORKSHARE, _SYNC_REGION,\n"
+           "                      _SYNC_REGION_WAIT, _MUTEX_WAIT, _CRITICAL_SECTION, _THREAD):\n"
+           "                      two regions by turns, teams of 4 and 2 threads\n"
+           "      --openacc       an OpenACC compute construct each step\n"
+           "                      (CUPTI_ACTIVITY_KIND_OPENACC_DATA, _LAUNCH, _OTHER): enter\n"
+           "                      data, launch, exit data, an update every 10 steps (these two\n"
+           "                      options' rows are outside EVENTS)\n"
            "  -f, --force         overwrite FILE if it exists\n"
            "  -h, --help          show this help\n",
            GRAPH_NODES, CUDA_EVENT_OBJECTS, UM_HOT, UM_BUFFERS, MEM_CHURN_MAX,
@@ -2945,6 +3347,10 @@ write_trace (const Options *opt)
         printf ("gpu_metrics %" PRIu64 "\n", n->metrics);
       if (opt->mpi != MPI_NONE)
         printf ("mpi %" PRIu64 "\n", n->mpi);
+      if (opt->openmp)
+        printf ("openmp %" PRIu64 "\n", n->openmp);
+      if (opt->openacc)
+        printf ("openacc %" PRIu64 "\n", n->openacc);
       printf ("steps %" PRId64 "\n", gen.step);
       printf ("total %" PRIu64 "\n", total_events (&gen));
       rc = 0;
@@ -2990,6 +3396,8 @@ main (int argc, char *argv[])
     { "memory-usage", optional_argument, NULL, 'M' },
     { "gpu-metrics", optional_argument, NULL, 'P' },
     { "mpi", optional_argument, NULL, 'I' },
+    { "openmp", no_argument, NULL, 0x100 },
+    { "openacc", no_argument, NULL, 0x101 },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -3021,6 +3429,8 @@ main (int argc, char *argv[])
             break;
           }
         case 'f': opt.force = true; break;
+        case 0x100: opt.openmp = true; break;
+        case 0x101: opt.openacc = true; break;
         case 'N': opt.no_sched = true; break;
         case 'E': opt.cuda_events = true; break;
         case 'U': opt.um_faults = true; break;
@@ -3077,6 +3487,12 @@ main (int argc, char *argv[])
   if (opt.mpi != MPI_NONE && opt.kineto)
     {
       fprintf (stderr, "sightline-gen: --mpi writes nsys SQLite only, not --format kineto\n");
+      return 2;
+    }
+  if ((opt.openmp || opt.openacc) && opt.kineto)
+    {
+      fprintf (stderr, "sightline-gen: --openmp and --openacc write nsys SQLite only, not "
+                       "--format kineto\n");
       return 2;
     }
   if (opt.graphs != GRAPHS_NONE && opt.kineto)

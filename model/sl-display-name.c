@@ -111,6 +111,8 @@ sl_lane_display_title (SlTrace      *trace,
     case SL_LANE_MEMSET: return "Memset";
     case SL_LANE_GRAPHS: return "CUDA graphs";
     case SL_LANE_MPI: return "MPI";
+    case SL_LANE_OPENMP: return "OpenMP";
+    case SL_LANE_OPENACC: return "OpenACC";
     /* synchronization records: the host waited, the GPU was not busy */
     case SL_LANE_SYNC: return "Host waits";
     case SL_LANE_SCHED:

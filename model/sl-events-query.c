@@ -2,6 +2,7 @@
  * sort of 64-bit keys; cells and CSV made for one row at a time, when a row is shown or copied. */
 #include "sl-events-query.h"
 #include "sl-mpi.h"
+#include "sl-openmp.h"
 
 #include <string.h>
 
@@ -359,6 +360,8 @@ static const char *const kind_names[SL_N_LANE_KINDS] = {
   [SL_LANE_SCHED] = "thread_state",
   [SL_LANE_GRAPHS] = "cuda_graph",
   [SL_LANE_MPI] = "mpi",
+  [SL_LANE_OPENMP] = "openmp",
+  [SL_LANE_OPENACC] = "openacc",
 };
 
 /* The kind's own fields, "; "-separated "key value" pairs, the same text in the table and CSV. */
@@ -435,6 +438,13 @@ details_text (SlTrace      *trace,
       {
         g_autofree char *mpi = sl_mpi_describe (trace, lane, e);
         g_string_append (s, mpi);
+        break;
+      }
+    case SL_LANE_OPENMP:
+    case SL_LANE_OPENACC:
+      {
+        g_autofree char *omp = sl_omp_describe (trace, lane, e);
+        g_string_append (s, omp);
         break;
       }
     case SL_LANE_SAMPLES:

@@ -345,6 +345,29 @@ gboolean _sl_reader_read_mpi_coll  (SlReader *r, GError **error);
 gboolean _sl_reader_read_mpi_wait  (SlReader *r, GError **error);
 gboolean _sl_reader_read_mpi_other (SlReader *r, GError **error);
 gboolean _sl_reader_read_mpi_nvtx  (SlReader *r, GError **error);
+/* The OPENMP_EVENT_KIND_* tables into SL_LANE_OPENMP lanes, CUPTI_ACTIVITY_KIND_OPENACC_DATA,
+ * _LAUNCH and _OTHER into SL_LANE_OPENACC lanes: one function a table (sl-reader-openmp.c) */
+gboolean _sl_reader_read_omp_thread         (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_parallel       (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_sync_wait      (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_sync           (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_task           (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_master         (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_reduction      (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_task_create    (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_task_schedule  (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_cancel         (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_mutex_wait     (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_critical       (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_mutex_released (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_lock_init      (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_lock_destroy   (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_workshare      (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_dispatch       (SlReader *r, GError **error);
+gboolean _sl_reader_read_omp_flush          (SlReader *r, GError **error);
+gboolean _sl_reader_read_acc_data           (SlReader *r, GError **error);
+gboolean _sl_reader_read_acc_launch         (SlReader *r, GError **error);
+gboolean _sl_reader_read_acc_other          (SlReader *r, GError **error);
 gboolean _sl_reader_read_nvtx      (SlReader *r, GError **error);
 gboolean _sl_reader_read_osrt      (SlReader *r, GError **error);
 /* OSRT_CALLCHAINS or CUDA_CALLCHAINS into the call-chain table, `ids` (SlChainId) sorted by id,

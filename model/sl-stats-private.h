@@ -295,6 +295,22 @@ extern const _SlColumn _sl_mpi_event_sum_columns[10];
 extern const _SlColumn _sl_mpi_event_trace_columns[13];
 extern const _SlColumn _sl_mpi_msg_size_sum_columns[9];
 
+/* sl-stats-openmp.c: openmp_sum, openacc_sum (NVIDIA's OpenMP and OpenACC reports) */
+SlReport *_sl_report_compute_openmp_sum  (SlTrace             *trace,
+                                          const _SlReportInfo *info,
+                                          SlTime               t0,
+                                          SlTime               t1,
+                                          gint                 source,
+                                          GError             **error);
+SlReport *_sl_report_compute_openacc_sum (SlTrace             *trace,
+                                          const _SlReportInfo *info,
+                                          SlTime               t0,
+                                          SlTime               t1,
+                                          gint                 source,
+                                          GError             **error);
+extern const _SlColumn _sl_openmp_sum_columns[9];
+extern const _SlColumn _sl_openacc_sum_columns[9];
+
 /* sl-stats-aggregate.c -------------------------------------------------------------------- */
 
 /* One group's values: sum (saturating at G_MAXINT64 / G_MININT64: a damaged file's durations

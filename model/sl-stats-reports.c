@@ -1194,6 +1194,11 @@ const _SlReportInfo _sl_report_infos[] = {
     COLUMNS (summary_columns_nvtx_range) },
   { "nvtx_sum", "NVTX Range Summary", SL_LOAD_NVTX, compute_nvtx_sum,
     COLUMNS (summary_columns_nvtx) },
+  /* OpenMP and OpenACC (nsys -t openmp,openacc): SL_LOAD_OSRT is what they are read with */
+  { "openacc_sum", "OpenACC Summary", SL_LOAD_OSRT, _sl_report_compute_openacc_sum,
+    COLUMNS (_sl_openacc_sum_columns) },
+  { "openmp_sum", "OpenMP Summary", SL_LOAD_OSRT, _sl_report_compute_openmp_sum,
+    COLUMNS (_sl_openmp_sum_columns) },
   { "osrt_sum", "OS Runtime Summary", SL_LOAD_OSRT, compute_time_summary,
     COLUMNS (summary_columns_calls), .kind = SL_LANE_OSRT, .also = SL_LANE_OSRT,
     .what = "OS Runtime trace data", .order = _SL_ORDER_TOTAL_DESC },

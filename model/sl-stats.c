@@ -43,13 +43,15 @@ sl_report_default_names (void)
 /* nsys's report names before 2023.1 that it still takes, with a note, for the reports Sightline
  * has (../shared/reference/nsys-sqlite.md, section 6: nsys <= 2022.4 printed "Processing [...]
  * with [.../reports/gpukernsum.py]"; 2021-2022's list: "gpusum[:base|mangled] -- GPU Summary
- * (kernels + memory operations)"; nvtxppsum was 2021's push/pop summary). */
+ * (kernels + memory operations)"; nvtxppsum was 2021's push/pop summary; openaccsum and
+ * openmpevtsum its OpenACC and OpenMP summaries). */
 static const char *const legacy_names[][2] = {
   { "cudaapisum", "cuda_api_sum" },          { "cudaapitrace", "cuda_api_trace" },
   { "gpukernsum", "cuda_gpu_kern_sum" },     { "gpumemsizesum", "cuda_gpu_mem_size_sum" },
   { "gpumemtimesum", "cuda_gpu_mem_time_sum" }, { "gpusum", "cuda_gpu_sum" },
   { "gputrace", "cuda_gpu_trace" },          { "nvtxsum", "nvtx_sum" },
   { "osrtsum", "osrt_sum" },                { "nvtxppsum", "nvtx_pushpop_sum" },
+  { "openaccsum", "openacc_sum" },          { "openmpevtsum", "openmp_sum" },
 };
 
 const char *
@@ -110,6 +112,8 @@ static const char *const purposes[][2] = {
   { "nvtx_pushpop_trace", "every NVTX push/pop range with its nesting and child time" },
   { "nvtx_startend_sum", "time in each NVTX start/end range" },
   { "nvtx_sum", "time in each NVTX range, push/pop and start/end" },
+  { "openacc_sum", "time in each OpenACC event, by name and source line" },
+  { "openmp_sum", "time in each OpenMP event (regions, tasks, barriers …), per table" },
   { "osrt_sum", "time in each OS runtime library call (read, poll, mutex waits …)" },
   { "rank_sum", "compute, communication and their overlap per rank (Sightline's)" },
   { "syscall_sum", "time in each system call (nsys's syscall tracing)" },

@@ -46,6 +46,7 @@
  * an index into the events.
  */
 #include "sl-mpi.h"
+#include "sl-openmp.h"
 #include "sl-trace-private.h"
 #include "sl-occupancy.h"
 #include "sl-reader-private.h"
@@ -61,7 +62,7 @@
 #include <unistd.h>
 
 #define CACHE_MAGIC   "SLCACHE1"
-#define CACHE_VERSION 12  /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
+#define CACHE_VERSION 13  /* 2: an NVTX event's link holds its NVTX_EVENTS rowid (issue 29);
                            * 3: CUDA API calls' backtraces (issue 30);
                            * 4: CUDA event records and waits (issue 30; their sizes are
                            * asserted in sl-trace-private.h);
@@ -72,7 +73,8 @@
                            * 9: a migration's virtual address in its copy info (issue 31);
                            * 10: unified memory's GPU and CPU page faults (issue 31);
                            * 11: a CPU page fault's instruction and source line (issue 31);
-                           * 12: MPI lanes and their calls' details (issue 33) */
+                           * 12: MPI lanes and their calls' details (issue 33);
+                           * 13: OpenMP and OpenACC lanes and their events' details (issue 33) */
 #define CACHE_ORDER   G_GUINT64_CONSTANT (0x0102030405060708)
 #define CACHE_SUFFIX  ".slcache"
 #define CACHE_TMP     ".slcache-tmp"
@@ -263,6 +265,7 @@ enum
   SEC_METRIC_VALUES,
   SEC_UM_FAULTS,     /* CUDA_UM_{GPU,CPU}_PAGE_FAULT_EVENTS rows */
   SEC_MPI_CALLS,     /* SlMpiCall: the details of the MPI lanes' calls */
+  SEC_OMP_EVENTS,    /* SlOmpEvent: the details of the OpenMP and OpenACC lanes' events */
 };
 
 /* Each section: this, `count` elements of `elem` bytes, zeros to a multiple of 8. */
@@ -548,6 +551,8 @@ write_payload (Writer  *w,
   {
     g_autoptr (GArray) none = g_array_new (FALSE, FALSE, sizeof (SlMpiCall));
     w_array (w, SEC_MPI_CALLS, trace->mpi_calls != NULL ? trace->mpi_calls : none);
+    g_autoptr (GArray) no_omp = g_array_new (FALSE, FALSE, sizeof (SlOmpEvent));
+    w_array (w, SEC_OMP_EVENTS, trace->omp_events != NULL ? trace->omp_events : no_omp);
   }
 
   /* enum labels point into the chunk at interned strings: store their ids */
@@ -1023,6 +1028,12 @@ check_events (SlTrace      *trace,
           && (trace->mpi_calls == NULL || ev[i].corr >= trace->mpi_calls->len
               || SL_MPI_SOURCE_OF (ev[i].aux) >= SL_MPI_N_SOURCES))
         return FALSE;
+      /* an OpenMP / OpenACC event's details, and a table of its lane's kind */
+      if ((lane->kind == SL_LANE_OPENMP || lane->kind == SL_LANE_OPENACC)
+          && (trace->omp_events == NULL || ev[i].corr >= trace->omp_events->len
+              || ev[i].aux >= SL_OMP_N_SOURCES
+              || SL_OMP_IS_ACC (ev[i].aux) != (lane->kind == SL_LANE_OPENACC)))
+        return FALSE;
     }
   return TRUE;
 }
@@ -1158,6 +1169,18 @@ read_payload (Reader      *r,
     return FALSE;
   if (trace->mpi_calls->len == 0)
     g_clear_pointer (&trace->mpi_calls, g_array_unref);
+  trace->omp_events = g_array_new (FALSE, FALSE, sizeof (SlOmpEvent));
+  if (!r_array (r, SEC_OMP_EVENTS, trace->omp_events))
+    return FALSE;
+  for (guint i = 0; i < trace->omp_events->len; i++)
+    {
+      const SlOmpEvent *o = &g_array_index (trace->omp_events, SlOmpEvent, i);
+      if (o->file >= trace->strs->len || o->func >= trace->strs->len
+          || o->var >= trace->strs->len)
+        return FALSE;
+    }
+  if (trace->omp_events->len == 0)
+    g_clear_pointer (&trace->omp_events, g_array_unref);
   for (guint i = 0; i < trace->mem_usage->len; i++)
     if ((guint) g_array_index (trace->mem_usage, SlMemUsage, i).gpu >= trace->gpus->len)
       return FALSE;

@@ -210,6 +210,9 @@ marker_rank (SlLaneKind kind)
     case SL_LANE_OSRT:
     case SL_LANE_SAMPLES:
     case SL_LANE_SCHED:
+    case SL_LANE_MPI:
+    case SL_LANE_OPENMP:
+    case SL_LANE_OPENACC:
     case SL_N_LANE_KINDS:
     default:
       return -1;

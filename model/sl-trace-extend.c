@@ -144,6 +144,7 @@ delta_kind (SlLaneKind kind)
     case SL_LANE_SCHED:
       return TRUE;
     case SL_LANE_MPI:
+    case SL_LANE_OPENMP: case SL_LANE_OPENACC:
     case SL_N_LANE_KINDS:
     default:
       return FALSE;

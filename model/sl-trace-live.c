@@ -505,6 +505,8 @@ prime_from (SlReader *r,
       switch (lane->kind)
         {
         case SL_LANE_MPI:     /* MPI_* tables: read whole again */
+        case SL_LANE_OPENMP:  /* OPENMP_EVENT_KIND_*, CUPTI_ACTIVITY_KIND_OPENACC_*: the same */
+        case SL_LANE_OPENACC:
         case SL_LANE_SCHED:
           break;   /* read whole again (or derived again from samples and OS calls) */
         case SL_LANE_SAMPLES:

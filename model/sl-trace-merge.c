@@ -17,6 +17,7 @@
  * is shifted by the difference of the wall clocks.  See ../notes/design17.md.
  */
 #include "sl-mpi.h"
+#include "sl-openmp.h"
 #include "sl-trace-private.h"
 #include "sl-format.h"
 #include "sl-metrics.h"
@@ -196,6 +197,7 @@ typedef struct
   guint32       process_base, thread_base, gpu_base;
   guint32       kernel_base, n_kernels, copy_base, n_copies;
   guint32       mpi_base, n_mpi;    /* the file's MPI calls past the merged ones' */
+  guint32       omp_base, n_omp;    /* its OpenMP and OpenACC events' details, the same */
   guint32       chain_base, n_chains;
   GArray       *osrt_ids;     /* the file's OSRT_CALLCHAINS ids (SlChainId), sorted */
   const SlChainId *osrt;
@@ -345,6 +347,10 @@ rewrite_lane (SlLane       *lane,
           break;
         case SL_LANE_MPI:
           e->corr = e->corr < m->n_mpi ? e->corr + m->mpi_base : G_MAXUINT32;
+          break;
+        case SL_LANE_OPENMP:
+        case SL_LANE_OPENACC:
+          e->corr = e->corr < m->n_omp ? e->corr + m->omp_base : G_MAXUINT32;
           break;
         case SL_LANE_CUDA_API:
         case SL_LANE_SYNC:
@@ -517,6 +523,19 @@ append_file (SlTrace    *merged,
       if (merged->mpi_calls == NULL)
         merged->mpi_calls = g_array_new (FALSE, FALSE, sizeof (SlMpiCall));
       g_array_append_vals (merged->mpi_calls, t->mpi_calls->data, t->mpi_calls->len);
+    }
+  /* OpenMP and OpenACC details: their file, function and variable as new string ids */
+  m->omp_base = merged->omp_events != NULL ? merged->omp_events->len : 0;
+  m->n_omp = t->omp_events != NULL ? t->omp_events->len : 0;
+  if (m->n_omp > 0 && merged->omp_events == NULL)
+    merged->omp_events = g_array_new (FALSE, FALSE, sizeof (SlOmpEvent));
+  for (guint i = 0; i < m->n_omp; i++)
+    {
+      SlOmpEvent o = g_array_index (t->omp_events, SlOmpEvent, i);
+      o.file = map_str (m, o.file);
+      o.func = map_str (m, o.func);
+      o.var = map_str (m, o.var);
+      g_array_append_val (merged->omp_events, o);
     }
 
   /* call chains: offsets past the merged symbols, symbols and modules as new string ids */

@@ -246,6 +246,8 @@ struct _SlTrace
   GArray       *metric_values; /* double: beside metric_times */
   GArray       *mpi_calls;     /* SlMpiCall (sl-mpi.h), an SL_LANE_MPI event's corr; NULL: none */
   gpointer      mpi_messages;  /* SlMpiMessages (sl-mpi.c), matched on first use */
+  GArray       *omp_events;    /* SlOmpEvent (sl-openmp.h), an SL_LANE_OPENMP or _OPENACC event's
+                                * corr; NULL: none */
 
   GHashTable   *enum_labels[SL_N_ENUMS]; /* gint64 value -> label string (owned by `chunk`) */
   GArray       *diagnostics;   /* SlDiagnostic (DIAGNOSTIC_EVENT), by timestamp */

@@ -223,6 +223,7 @@ sl_trace_unref (SlTrace *trace)
   g_array_unref (trace->metric_times);
   g_array_unref (trace->metric_values);
   g_clear_pointer (&trace->mpi_calls, g_array_unref);
+  g_clear_pointer (&trace->omp_events, g_array_unref);
   g_array_unref (trace->diagnostics);
   g_array_unref (trace->kernel_infos);
   g_array_unref (trace->copy_infos);

@@ -37,6 +37,9 @@ typedef enum
   SL_LANE_SCHED,     /* a thread's states (running, runnable, blocked), tiling its time */
   SL_LANE_GRAPHS,    /* a GPU stream's CUDA graph launches (CUPTI_ACTIVITY_KIND_GRAPH_TRACE) */
   SL_LANE_MPI,       /* a thread's MPI calls (MPI_* tables, NVTX domain "MPI"): sl-mpi.h */
+  SL_LANE_OPENMP,    /* a thread's OpenMP regions (OPENMP_EVENT_KIND_*) at one nesting depth:
+                      * sl-openmp.h */
+  SL_LANE_OPENACC,   /* a thread's OpenACC events (CUPTI_ACTIVITY_KIND_OPENACC_*) at one depth */
   SL_N_LANE_KINDS
 } SlLaneKind;
 
@@ -59,6 +62,8 @@ typedef enum
  *                                                                    (graph_id, graph_exec_id)
  *   MPI       MPI function      index of        SL_NO_LINK           SlMpiSource |
  *             name              SlMpiCall                            SlMpiDir << 8
+ *   OPENMP,   event name        index of        SL_NO_LINK           SlOmpSource (its table)
+ *   OPENACC   (nameId)          SlOmpEvent
  *   SCHED     state label       CPU (Running)   block reason         SlThreadState
  *                               or SL_NO_LINK   (ENUM_SCHEDULING_    | SL_STATE_DERIVED
  *                                               THREAD_BLOCK) or

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sl-lane.h"
+#include "sl-openmp.h"
 #include "sl-stats.h"
 #include "sl-trace-private.h"
 #include "sl-utilization.h"
@@ -99,6 +100,16 @@ assert_same_event (SlTrace       *ta,
         g_autofree char *ca = chain_text (ta, a->aux);
         g_autofree char *cb = chain_text (tb, b->aux);
         g_assert_cmpstr (ca, ==, cb);
+        return;
+      }
+    case SL_LANE_OPENMP:
+    case SL_LANE_OPENACC:
+      {
+        /* their details by text: string ids differ from trace to trace */
+        g_assert_cmpuint (a->aux, ==, b->aux);
+        g_autofree char *da = sl_omp_describe (ta, la, a);
+        g_autofree char *db = sl_omp_describe (tb, la, b);
+        g_assert_cmpstr (da, ==, db);
         return;
       }
     case SL_LANE_SCHED:

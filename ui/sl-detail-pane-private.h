@@ -45,6 +45,13 @@ void       _sl_detail_mpi_show     (SlDetailPane  *self,
                                     const SlLane  *lane,
                                     const SlEvent *ev);
 
+/* sl-detail-openmp.c: an OpenMP or OpenACC event's details (table, kind, team, source line,
+ * ids, bytes, launch shape) and a link to the parallel region it belongs to. */
+void       _sl_detail_openmp_show  (SlDetailPane  *self,
+                                    SlTrace       *trace,
+                                    const SlLane  *lane,
+                                    const SlEvent *ev);
+
 /* sl-detail-memory.c: the GPU memory a CUDA call (global event id `call`) allocated or freed:
  * size, kind, address, name, its lifetime and the call at its other end, the GPU's use after. */
 void       _sl_detail_memory_show  (SlDetailPane  *self,

@@ -1019,6 +1019,14 @@ fill (SlDetailPane *self)
       add_thread (self, lane);
       _sl_detail_mpi_show (self, self->trace, lane, ev);
       break;
+    case SL_LANE_OPENMP:
+    case SL_LANE_OPENACC:
+      add_heading (self, str (self, ev->name));
+      add_row (self, "Kind", lane->kind == SL_LANE_OPENMP ? "OpenMP event" : "OpenACC event");
+      add_times (self, ev);
+      add_thread (self, lane);
+      _sl_detail_openmp_show (self, self->trace, lane, ev);
+      break;
     case SL_LANE_OSRT:
     case SL_LANE_SAMPLES:
     default:

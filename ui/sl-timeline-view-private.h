@@ -532,6 +532,8 @@ _sl_timeline_lane_base_color (SlTimelineView *self,
     case SL_LANE_SCHED: return self->pal.sched_mixed;
     case SL_LANE_GRAPHS: return self->pal.graph;
     case SL_LANE_MPI: return self->pal.memcpy_dtod;
+    case SL_LANE_OPENMP: return self->pal.nvtx;
+    case SL_LANE_OPENACC: return self->pal.kernel;
     case SL_N_LANE_KINDS:
     default: return self->pal.fg;
     }
@@ -554,6 +556,12 @@ _sl_timeline_event_color (SlTimelineView *self,
   if (lane->kind == SL_LANE_MPI && self->color_mode != SL_COLOR_BY_NAME)
     return (ev->aux & 0xFF) == 2 ? self->pal.gpu_sync
            : (ev->aux & 0xFF) == 1 ? self->pal.graph : self->pal.memcpy_dtod;
+  /* OpenMP: barriers and mutex waits (SlOmpSource 2, 3, 10) as the host's waits; OpenACC: data
+   * (SL_ACC_DATA, 18) as copies, the rest as kernels */
+  if (lane->kind == SL_LANE_OPENMP && self->color_mode != SL_COLOR_BY_NAME)
+    return ev->aux == 2 || ev->aux == 3 || ev->aux == 10 ? self->pal.gpu_sync : self->pal.nvtx;
+  if (lane->kind == SL_LANE_OPENACC && self->color_mode != SL_COLOR_BY_NAME)
+    return ev->aux == 18 ? self->pal.memcpy_htod : self->pal.kernel;
   if (self->color_mode == SL_COLOR_BY_NAME && lane->kind != SL_LANE_SAMPLES)
     return _sl_timeline_hash_color (self, ev->name);
   switch (lane->kind)
