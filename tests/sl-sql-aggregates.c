@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "sl-sort.h"
+#include "sl-stats.h"
 
 
 typedef struct
@@ -130,4 +131,61 @@ sl_sql_add_aggregates (sqlite3 *db)
 {
   return sqlite3_create_function (db, "median", 1, SQLITE_UTF8, NULL, NULL, median_step, median_final) == SQLITE_OK
          && sqlite3_create_function (db, "stdev", 1, SQLITE_UTF8, NULL, NULL, stdev_step, stdev_final) == SQLITE_OK;
+}
+
+void
+sl_sql_assert_report (sqlite3    *db,
+                      SlTrace    *trace,
+                      const char *report_name,
+                      const char *sql,
+                      const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlReport) report = sl_report_compute (trace, report_name, &error);
+  sqlite3_stmt *stmt = NULL;
+  gsize row = 0;
+  int rc;
+
+  g_assert_no_error (error);
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    g_error ("%s: %s", report_name, sqlite3_errmsg (db));
+  g_assert_cmpint (sqlite3_column_count (stmt), ==, (int) sl_report_get_n_columns (report));
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_assert_cmpuint (row, <, sl_report_get_n_rows (report));
+      for (int c = 0; c < sqlite3_column_count (stmt); c++)
+        {
+          const SlCell *cell = sl_report_get_cell (report, row, (guint) c);
+          gboolean ok = FALSE;
+          switch (sqlite3_column_type (stmt, c))
+            {
+            case SQLITE_NULL:
+              ok = cell->type == SL_CELL_NULL;
+              break;
+            case SQLITE_INTEGER:
+              ok = (cell->type == SL_CELL_INT && cell->v.i == sqlite3_column_int64 (stmt, c))
+                   || (cell->type == SL_CELL_DOUBLE
+                       && cell->v.d == (double) sqlite3_column_int64 (stmt, c));
+              break;
+            case SQLITE_FLOAT:
+              ok = cell->type == SL_CELL_DOUBLE && cell->v.d == sqlite3_column_double (stmt, c);
+              break;
+            case SQLITE_TEXT:
+              ok = cell->type == SL_CELL_TEXT
+                   && strcmp (cell->v.s, (const char *) sqlite3_column_text (stmt, c)) == 0;
+              break;
+            default:
+              break;
+            }
+          if (!ok)
+            g_error ("%s %s: row %" G_GSIZE_FORMAT " column %s differs from NVIDIA's SQL (%s)",
+                     path, report_name, row, sl_report_get_column (report, (guint) c),
+                     (const char *) sqlite3_column_text (stmt, c));
+        }
+      row++;
+    }
+  g_assert_cmpint (rc, ==, SQLITE_DONE);
+  sqlite3_finalize (stmt);
+  g_assert_cmpuint (row, ==, sl_report_get_n_rows (report));
+  g_assert_cmpuint (row, >, 0);
 }

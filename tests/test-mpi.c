@@ -119,63 +119,6 @@ static const char *const oracle_event_trace =
   "e.collRecvSize FROM evts AS e LEFT JOIN StringIds AS s ON e.textId == s.id "
   "LEFT JOIN MPI_RANKS AS r ON e.globalTid == r.globalTid ORDER BY 1";
 
-static void
-compare_with_sql (sqlite3     *db,
-                  SlTrace     *trace,
-                  const char  *report_name,
-                  const char  *sql,
-                  const char  *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (SlReport) report = sl_report_compute (trace, report_name, &error);
-  sqlite3_stmt *stmt = NULL;
-  gsize row = 0;
-  int rc;
-
-  g_assert_no_error (error);
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    g_error ("%s: %s", report_name, sqlite3_errmsg (db));
-  g_assert_cmpint (sqlite3_column_count (stmt), ==, (int) sl_report_get_n_columns (report));
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      g_assert_cmpuint (row, <, sl_report_get_n_rows (report));
-      for (int c = 0; c < sqlite3_column_count (stmt); c++)
-        {
-          const SlCell *cell = sl_report_get_cell (report, row, (guint) c);
-          gboolean ok = FALSE;
-          switch (sqlite3_column_type (stmt, c))
-            {
-            case SQLITE_NULL:
-              ok = cell->type == SL_CELL_NULL;
-              break;
-            case SQLITE_INTEGER:
-              ok = (cell->type == SL_CELL_INT && cell->v.i == sqlite3_column_int64 (stmt, c))
-                   || (cell->type == SL_CELL_DOUBLE
-                       && cell->v.d == (double) sqlite3_column_int64 (stmt, c));
-              break;
-            case SQLITE_FLOAT:
-              ok = cell->type == SL_CELL_DOUBLE && cell->v.d == sqlite3_column_double (stmt, c);
-              break;
-            case SQLITE_TEXT:
-              ok = cell->type == SL_CELL_TEXT
-                   && strcmp (cell->v.s, (const char *) sqlite3_column_text (stmt, c)) == 0;
-              break;
-            default:
-              break;
-            }
-          if (!ok)
-            g_error ("%s %s: row %" G_GSIZE_FORMAT " column %s differs from NVIDIA's SQL (%s)",
-                     path, report_name, row, sl_report_get_column (report, (guint) c),
-                     (const char *) sqlite3_column_text (stmt, c));
-        }
-      row++;
-    }
-  g_assert_cmpint (rc, ==, SQLITE_DONE);
-  sqlite3_finalize (stmt);
-  g_assert_cmpuint (row, ==, sl_report_get_n_rows (report));
-  g_assert_cmpuint (row, >, 0);
-}
-
 static guint64
 count_mpi_events (SlTrace *trace)
 {
@@ -206,9 +149,9 @@ test_reports (void)
                                      "+ (SELECT count(*) FROM MPI_COLLECTIVES_EVENTS) "
                                      "+ (SELECT count(*) FROM MPI_START_WAIT_EVENTS) "
                                      "+ (SELECT count(*) FROM MPI_OTHER_EVENTS)"));
-      compare_with_sql (db, trace, "mpi_event_sum", oracle_event_sum, path);
-      compare_with_sql (db, trace, "mpi_msg_size_sum", oracle_msg_size_sum, path);
-      compare_with_sql (db, trace, "mpi_event_trace", oracle_event_trace, path);
+      sl_sql_assert_report (db, trace, "mpi_event_sum", oracle_event_sum, path);
+      sl_sql_assert_report (db, trace, "mpi_msg_size_sum", oracle_msg_size_sum, path);
+      sl_sql_assert_report (db, trace, "mpi_event_trace", oracle_event_trace, path);
       sqlite3_close (db);
     }
 }

@@ -1600,6 +1600,32 @@ flame_time (int i)
   return FLAME_T0 + i * FLAME_DT + (i >= 100 ? 50 * PLANT_MS : 0);
 }
 
+/* Samples first … last - 1 of the main thread, each with the stack of the names at `stack` (root
+ * first, -1 after the last), as SQL into q. */
+static void
+flame_samples (GString   *q,
+               int        first,
+               int        last,
+               const int *stack)
+{
+  int len = 0;
+
+  while (stack[len] >= 0)
+    len++;
+  for (int i = first; i < last; i++)
+    {
+      g_string_append_printf (q, "INSERT INTO COMPOSITE_EVENTS VALUES (%d, %" G_GINT64_FORMAT
+                                 ", 0, 1, %" G_GINT64_FORMAT ", 0);",
+                              5000 + i, flame_time (i),
+                              (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN));
+      /* stackDepth 0 is the leaf */
+      for (int d = 0; d < len; d++)
+        g_string_append_printf (q, "INSERT INTO SAMPLING_CALLCHAINS VALUES (%d, %d, 800100, 0, "
+                                   "0, 0, NULL, NULL, 7, %d);",
+                                5000 + i, 800000 + stack[len - 1 - d], d);
+    }
+}
+
 /*
  * A trace whose main thread has 122 samples of known stacks (root first), written with SQL:
  *   0 … 39   main train forward matmul
@@ -1630,21 +1656,7 @@ write_flame_trace (void)
     g_string_append_printf (q, "INSERT INTO StringIds VALUES (%u, '%s');", 800000 + k, names[k]);
   g_string_append (q, "INSERT INTO StringIds VALUES (800100, 'libflame.so');");
   for (guint s = 0; s + 1 < G_N_ELEMENTS (from); s++)
-    for (int i = from[s]; i < from[s + 1]; i++)
-      {
-        int len = 0;
-        while (stacks[s][len] >= 0)
-          len++;
-        g_string_append_printf (q, "INSERT INTO COMPOSITE_EVENTS VALUES (%d, %" G_GINT64_FORMAT
-                                   ", 0, 1, %" G_GINT64_FORMAT ", 0);",
-                                5000 + i, flame_time (i),
-                                (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN));
-        /* stackDepth 0 is the leaf */
-        for (int d = 0; d < len; d++)
-          g_string_append_printf (q, "INSERT INTO SAMPLING_CALLCHAINS VALUES (%d, %d, 800100, 0, "
-                                     "0, 0, NULL, NULL, 7, %d);",
-                                  5000 + i, 800000 + stacks[s][len - 1 - d], d);
-      }
+    flame_samples (q, from[s], from[s + 1], stacks[s]);
   g_string_append (q, "COMMIT;");
   sql (path, q->str);
   g_string_free (q, TRUE);
@@ -1853,20 +1865,7 @@ test_flame (void)
     static const int more_from[] = { 122, 126, 136, 138 };
     GString *q = g_string_new ("BEGIN;");
     for (guint k = 0; k + 1 < G_N_ELEMENTS (more_from); k++)
-      for (int i = more_from[k]; i < more_from[k + 1]; i++)
-        {
-          int len = 0;
-          while (more[k][len] >= 0)
-            len++;
-          g_string_append_printf (q, "INSERT INTO COMPOSITE_EVENTS VALUES (%d, %" G_GINT64_FORMAT
-                                     ", 0, 1, %" G_GINT64_FORMAT ", 0);",
-                                  5000 + i, flame_time (i),
-                                  (gint64) SL_GLOBAL_TID (1, 100, PLANT_MAIN));
-          for (int d = 0; d < len; d++)
-            g_string_append_printf (q, "INSERT INTO SAMPLING_CALLCHAINS VALUES (%d, %d, 800100, "
-                                       "0, 0, 0, NULL, NULL, 7, %d);",
-                                    5000 + i, 800000 + more[k][len - 1 - d], d);
-        }
+      flame_samples (q, more_from[k], more_from[k + 1], more[k]);
     g_string_append (q, "COMMIT;");
     sql (path, q->str);
     g_string_free (q, TRUE);
