@@ -21,7 +21,11 @@
  * (on a 2-core VM with others building, those scattered +-20 % from round to round).
  * BENCH_PYTORCH_PERF=0 leaves perf out (a third less time for more rounds).
  * BENCH_PYTORCH_OTHER_ENV=NAME=VALUE sets that in the other runs' environment: the same build
- * against itself with a knob turned (SIGHTLINE_UNWIND=libgcc: the native walk before its table).
+ * against itself with a knob turned (SIGHTLINE_UNWIND=libgcc: the native walk before its table;
+ * SIGHTLINE_PYTHON=full: Python stacks read whole, without the thread's stack before).  The
+ * Python reads' own account is printed too (system calls a stack, frames vouched for by the
+ * stack before), and with SIGHTLINE_PYTHON=compare in the environment, every signal's Python
+ * stack read both ways, timed in the same signal, and the stacks that differed counted.
  * BENCH_PYTORCH_CONCURRENT=1 runs the runs of a round at once, each with a daemon of its own:
  * on a machine that others load, each round's runs then meet the same load, and the per-round
  * ratios scatter less than one run after another (they compete with each other too, alike).
@@ -85,6 +89,13 @@ typedef struct
    * "sampler" line) and its workers' whole one (they live in the loop); -1: none */
   double             loop_signals, loop_handler_us, loop_python_us;
   double             loop_walk_us; /* the main process's native walk in the loop, -1: unknown */
+  double             loop_py_reads; /* its Python stacks' system calls a stack in the loop */
+  /* the Python stacks' reads, summed over the processes: stacks, system calls, frames, frames
+   * whose code object the previous stack vouched for; SIGHTLINE_PYTHON=compare: stacks read
+   * both ways, those that differed, code objects only the full read sent, and the main
+   * process's median read times paired in the same signals (ns; -1: none) */
+  double             py_stacks, py_reads, py_frames, py_reused;
+  double             cmp_n, cmp_differed, cmp_unsent, cmp_reuse_ns, cmp_full_ns;
 } Run;
 
 static gboolean
@@ -181,12 +192,19 @@ run_finish (Run *runs,
         r->daemon_loop = r->d_end - r->d_start;
       r->signals = r->handler_us = r->python_us = r->stats_cpu_us = 0;
       r->walk_us = r->libgcc_walks = 0;
+      r->py_stacks = r->py_reads = r->py_frames = r->py_reused = 0;
+      r->cmp_n = r->cmp_differed = r->cmp_unsent = 0;
+      r->cmp_reuse_ns = r->cmp_full_ns = -1;
       r->loop_signals = r->loop_handler_us = r->loop_python_us = r->loop_walk_us = -1;
+      r->loop_py_reads = -1;
       int main_pid = -1;
       for (char **l = lines; *l != NULL; l++)
         {
-          unsigned long long sg, h, py, w;
-          int got = sscanf (*l, "sampler %d %llu %llu %llu %llu", &main_pid, &sg, &h, &py, &w);
+          unsigned long long sg, h, py, w, pys, pyr;
+          int got = sscanf (*l, "sampler %d %llu %llu %llu %llu %*u %*u %llu %llu", &main_pid, &sg,
+                            &h, &py, &w, &pys, &pyr);
+          if (got == 7 && pys > 0)
+            r->loop_py_reads = (double) pyr / (double) pys;
           if (got >= 4)
             {
               r->loop_signals = (double) sg;
@@ -202,6 +220,32 @@ run_finish (Run *runs,
           unsigned long long sg, h, py, c;
           int pid;
           const char *at = strstr (*l, "sightline-sample-stats: ");
+          unsigned long long a, b, f, u, cmp_reuse, cmp_full;
+          if (at != NULL
+              && sscanf (at, "sightline-sample-stats: pid %d python stacks %llu reads %llu "
+                             "frames %llu frames_reused %llu", &pid, &a, &b, &f, &u) == 5)
+            {
+              r->py_stacks += (double) a;
+              r->py_reads += (double) b;
+              r->py_frames += (double) f;
+              r->py_reused += (double) u;
+              continue;
+            }
+          if (at != NULL
+              && sscanf (at, "sightline-sample-stats: pid %d python reads compared %llu: median "
+                             "%llu ns reusing, %llu ns full; %llu differed, %llu", &pid, &a,
+                         &cmp_reuse, &cmp_full, &b, &u) == 6)
+            {
+              r->cmp_n += (double) a;
+              r->cmp_differed += (double) b;
+              r->cmp_unsent += (double) u;
+              if (pid == main_pid)
+                {
+                  r->cmp_reuse_ns = (double) cmp_reuse;
+                  r->cmp_full_ns = (double) cmp_full;
+                }
+              continue;
+            }
           if (at != NULL
               && sscanf (at, "sightline-sample-stats: pid %d signals %llu handler_us %llu "
                              "python_us %llu cpu_us %llu", &pid, &sg, &h, &py, &c) == 5)
@@ -409,6 +453,12 @@ main (int   argc,
   double hp[N_MODES][MAX_RUNS];
   double hw[N_MODES][MAX_RUNS]; /* over the run: the native walk's µs a signal, walks by libgcc */
   double hl[N_MODES][MAX_RUNS];
+  double rs[N_MODES][MAX_RUNS]; /* Python: reads a stack, share of frames vouched for */
+  double ru[N_MODES][MAX_RUNS];
+  double rl[N_MODES][MAX_RUNS]; /* the main process's in the loop */
+  double cr[N_MODES][MAX_RUNS]; /* compare: the main process's paired medians, ns */
+  double cf[N_MODES][MAX_RUNS];
+  double cmp_total = 0, cmp_differed = 0, cmp_unsent = 0;
   gint64 n_samples = 0;
   double depth = 0;
   gboolean used[N_MODES];
@@ -451,6 +501,7 @@ main (int   argc,
         {
           t[m][i] = c[m][i] = dc[m][i] = dl[m][i] = ns[m][i] = nl[m][i] = hs[m][i] = -1;
           hu[m][i] = hp[m][i] = hw[m][i] = hl[m][i] = -1;
+          rs[m][i] = ru[m][i] = rl[m][i] = cr[m][i] = cf[m][i] = -1;
           if (used[m])
             order[n_run++] = m;
         }
@@ -512,6 +563,32 @@ main (int   argc,
           if (r[k].loop_walk_us > 0)
             g_print ("; main process's native walk in the loop %.1f us a signal",
                      r[k].loop_walk_us);
+          if (r[k].loop_py_reads > 0)
+            {
+              rl[m][i] = r[k].loop_py_reads;
+              g_print ("; main process's Python stacks in the loop %.2f reads each",
+                       r[k].loop_py_reads);
+            }
+          if (r[k].py_stacks > 0)
+            {
+              rs[m][i] = r[k].py_reads / r[k].py_stacks;
+              ru[m][i] = r[k].py_frames > 0 ? r[k].py_reused / r[k].py_frames : -1;
+              g_print ("; Python stacks %.0f, %.2f reads each, %.0f %% of their frames' code "
+                       "objects vouched for by the stack before", r[k].py_stacks, rs[m][i],
+                       100.0 * r[k].py_reused / MAX (r[k].py_frames, 1));
+            }
+          if (r[k].cmp_n > 0)
+            {
+              cr[m][i] = r[k].cmp_reuse_ns;
+              cf[m][i] = r[k].cmp_full_ns;
+              cmp_total += r[k].cmp_n;
+              cmp_differed += r[k].cmp_differed;
+              cmp_unsent += r[k].cmp_unsent;
+              g_print ("; Python reads paired (SIGHTLINE_PYTHON=compare) in %.0f stacks: main "
+                       "process's median %.1f us reusing, %.1f us full; %.0f differed, %.0f code "
+                       "objects unsent", r[k].cmp_n, r[k].cmp_reuse_ns / 1e3,
+                       r[k].cmp_full_ns / 1e3, r[k].cmp_differed, r[k].cmp_unsent);
+            }
           if (r[k].loop_signals > 0 && c[m][i] * 1e6 > r[k].loop_handler_us)
             {
               hs[m][i] = r[k].loop_handler_us / (c[m][i] * 1e6 - r[k].loop_handler_us);
@@ -628,6 +705,24 @@ main (int   argc,
                  "over the whole run the native walk %.1f us, %.1f %% of the walks libgcc's\n",
                  mode_names[m], um, pm, um - pm, wm, 100.0 * lm);
     }
+  for (int m = MODE_SAMPLE; m <= MODE_OTHER; m++)
+    {
+      double sm = median (rs[m], runs), um = median (ru[m], runs), lm = median (rl[m], runs);
+      double crm = median (cr[m], runs), cfm = median (cf[m], runs);
+      if (sm > 0)
+        g_print ("   %-5s Python stacks, medians: %.2f reads (system calls) a stack, %.0f %% of "
+                 "the frames' code objects vouched for by the thread's stack before; in the "
+                 "loop, the main process's %.2f reads a stack\n",
+                 mode_names[m], sm, um > 0 ? 100.0 * um : 0.0, lm);
+      if (crm > 0 && cfm > 0)
+        g_print ("   %-5s Python reads paired in the same signals (SIGHTLINE_PYTHON=compare), "
+                 "median over the runs of the main process's medians: %.1f us reusing the stack "
+                 "before, %.1f us reading it all (%.2fx)\n",
+                 mode_names[m], crm / 1e3, cfm / 1e3, cfm / crm);
+    }
+  if (cmp_total > 0)
+    g_print ("   compared stacks, all runs and processes: %.0f, %.0f differed, %.0f code objects "
+             "not sent by the reuse\n", cmp_total, cmp_differed, cmp_unsent);
   getloadavg (load, 3);
   g_print ("   load average at the end: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
   for (int m = 0; m < N_MODES; m++)

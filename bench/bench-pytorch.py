@@ -3,8 +3,9 @@
 # Prints "loop SECONDS" (the training steps' wall time, imports excluded), "cpu SECONDS" (the CPU
 # time of the process and its DataLoader workers over the loop, less sensitive to a loaded
 # machine) and "steps N"; under sightline's sampler with SIGHTLINE_SAMPLE_STATS=1, "sampler PID
-# SIGNALS HANDLER_US PYTHON_US WALK_US FRAMES_REUSED LIBGCC_WALKS": its own account of this
-# process over the loop (the workers' come on stderr as they exit).
+# SIGNALS HANDLER_US PYTHON_US WALK_US FRAMES_REUSED LIBGCC_WALKS PY_STACKS PY_READS PY_FRAMES
+# PY_VOUCHED": its own account of this process over the loop (the workers' come on stderr as they
+# exit).
 import ctypes
 import os
 import resource
@@ -58,7 +59,8 @@ def cpu_time():
 
 def sampler_stats():
     """This process's sampler account (signals, handler µs, Python µs, native walk µs, frames
-    reused, walks by libgcc), None without one (the walk's three are 0 from a library without
+    reused, walks by libgcc; Python stacks, their reads, frames, frames vouched for by the stack
+    before), None without one (the walk's three and Python's four are 0 from a library without
     them)."""
     try:
         lib = ctypes.CDLL(None)
@@ -67,11 +69,13 @@ def sampler_stats():
         return None
     out = (ctypes.c_uint64 * 3)()
     walk = (ctypes.c_uint64 * 3)()
+    py = (ctypes.c_uint64 * 4)()
     try:
         lib.sightline_sample_walk_stats(walk)
+        lib.sightline_sample_python_stats(py)
     except AttributeError:
         pass
-    return tuple(out) + tuple(walk) if fn(out) else None
+    return tuple(out) + tuple(walk) + tuple(py) if fn(out) else None
 
 
 def main():
@@ -98,7 +102,7 @@ def main():
     s1 = sampler_stats()
     print("loop %.6f" % (time.monotonic() - t0), flush=True)
     if s0 is not None and s1 is not None:
-        print("sampler %d %d %d %d %d %d %d" % ((os.getpid(),)
+        print("sampler %d %d %d %d %d %d %d %d %d %d %d" % ((os.getpid(),)
                                                 + tuple(b - a for a, b in zip(s0, s1))))
     print("cpu %.6f" % (cpu_time() - c0))
     print("steps %d" % n)

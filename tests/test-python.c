@@ -307,6 +307,93 @@ test_perf_trampoline (gconstpointer data)
   sqlite3_close (db);
 }
 
+/* The thread's stack before, reused (sl-inject-python.c "The previous stack"): with
+ * SIGHTLINE_PYTHON=compare every stack is read both ways in the same signal; on each version, in
+ * the script's threads, its forked worker, its blocking read's backtrace, and (data: "deep")
+ * 40 calls through map() (3.12+: a shim frame on the C stack each), no stack differs and the reuse
+ * leaves no code object unsent, while it does vouch for most frames; the samples still name the
+ * script's functions. */
+static void
+test_reuse (gconstpointer data)
+{
+  const char *python = data;
+  bool deep = g_str_has_suffix (python, "#deep");
+  g_autofree char *exe = deep ? g_strndup (python, strlen (python) - 5) : g_strdup (python);
+  g_autofree char *program = g_path_get_basename (exe);
+  g_autofree char *name = g_strdup_printf ("py-reuse-%08x.sqlite", g_str_hash (python));
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), name, NULL);
+
+  if (!g_file_test (exe, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no such Python");
+      return;
+    }
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "SIGHTLINE_RUNTIME_DIR", runtime_dir,
+                                         TRUE);
+  env = g_environ_setenv (env, "SIGHTLINE_PYTHON", "compare", TRUE);
+  env = g_environ_setenv (env, "SIGHTLINE_SAMPLE_STATS", "1", TRUE);
+  const char *argv[] = { SL_SIGHTLINE_PATH, "record", "-f", "-o", path, "--", exe, SCRIPT, "0.6",
+                         deep ? "deep" : NULL, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+  g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                &error);
+  g_assert_no_error (error);
+  g_test_message ("record stderr: %s", err);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  /* each process's account: compared, differed, unsent; stacks, reads, frames, vouched for */
+  guint64 compared = 0, differed = 0, unsent = 0, stacks = 0, reads = 0, frames = 0, vouched = 0;
+  int processes = 0;
+  g_auto (GStrv) lines = g_strsplit (err, "\n", -1);
+  for (char **l = lines; *l != NULL; l++)
+    {
+      unsigned long long a, b, c, d, e, f;
+      int pid;
+      const char *at = strstr (*l, "sightline-sample-stats: ");
+      if (at == NULL)
+        continue;
+      if (sscanf (at, "sightline-sample-stats: pid %d python reads compared %llu: median %llu ns "
+                      "reusing, %llu ns full; %llu differed, %llu code objects unsent",
+                  &pid, &a, &b, &c, &d, &e) == 6)
+        {
+          compared += a;
+          differed += d;
+          unsent += e;
+          processes++;
+        }
+      else if (sscanf (at, "sightline-sample-stats: pid %d python stacks %llu reads %llu frames "
+                           "%llu frames_reused %llu", &pid, &a, &b, &c, &f) == 5)
+        {
+          stacks += a;
+          reads += b;
+          frames += c;
+          vouched += f;
+        }
+    }
+  g_test_message ("%d processes: %" G_GUINT64_FORMAT " stacks compared, %" G_GUINT64_FORMAT
+                  " differed, %" G_GUINT64_FORMAT " code objects unsent; %" G_GUINT64_FORMAT
+                  " stacks (both reads), %" G_GUINT64_FORMAT " reads, %" G_GUINT64_FORMAT
+                  " frames, %" G_GUINT64_FORMAT " vouched for",
+                  processes, compared, differed, unsent, stacks, reads, frames, vouched);
+  g_assert_cmpint (processes, ==, deep ? 1 : 2); /* the script and its worker */
+  /* (deep: ~80 frames a stack, each stack read twice: ~100 signals in the 0.6 s here) */
+  g_assert_cmpuint (compared, >=, deep ? 40 : 150);
+  g_assert_cmpuint (differed, ==, 0);
+  g_assert_cmpuint (unsent, ==, 0);
+  /* each compared stack was read twice: the full read's frames count once, the reuse's once;
+   * the reuse vouched for most of its own (the threads wait in the same outer calls) */
+  g_assert_cmpuint (vouched * 4, >=, frames);
+
+  sqlite3 *db = sl_test_open_db (path);
+  assert_nothing_lost (db);
+  /* (deep: the descent and its imports take their share of the main thread's samples; 0.79 once
+   * with both reads of ~80 frames in each signal on a loaded machine) */
+  g_assert_cmpfloat (thread_share (db, program, "spin_alpha"), >=, deep ? 0.6 : 0.8);
+  sqlite3_close (db);
+}
+
 /* An interpreter whose layout the library does not know (3.7): samples keep their native frames,
  * nothing is lost, and the trace says how many had their Python stack left out. */
 static void
@@ -560,6 +647,8 @@ main (int   argc,
   g_test_add_func ("/python/nested-record", test_nested_record);
   g_test_add_func ("/python/writer", test_writer);
   g_test_add_data_func ("/python/record/system", PYTHON, test_record);
+  g_test_add_data_func ("/python/reuse/system", PYTHON, test_reuse);
+  g_test_add_data_func ("/python/reuse/system/deep", PYTHON "#deep", test_reuse);
   /* other CPython versions where they are installed (pyenv's, Debian's python3.X) */
   g_autoptr (GPtrArray) others = g_ptr_array_new_with_free_func (g_free);
   const char *home = g_get_home_dir ();
@@ -583,6 +672,12 @@ main (int   argc,
       g_ptr_array_add (others, found);
       g_autofree char *test = g_strdup_printf ("/python/record/3.%d", minor);
       g_test_add_data_func (test, found, test_record);
+      g_autofree char *reuse = g_strdup_printf ("/python/reuse/3.%d", minor);
+      g_test_add_data_func (reuse, found, test_reuse);
+      char *found_deep = g_strconcat (found, "#deep", NULL);
+      g_ptr_array_add (others, found_deep);
+      g_autofree char *reuse_deep = g_strdup_printf ("/python/reuse/3.%d/deep", minor);
+      g_test_add_data_func (reuse_deep, found_deep, test_reuse);
       if (minor >= 12)
         {
           g_autofree char *perf = g_strdup_printf ("/python/perf-map/3.%d", minor);

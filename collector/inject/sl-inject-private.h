@@ -124,6 +124,21 @@ SL_HIDDEN void     _sl_python_thread_start (void);
 SL_HIDDEN void     _sl_python_thread_stop (void);
 /* Opens /proc/self/mem for the reads of this process (again in a forked child); module walks. */
 SL_HIDDEN void     _sl_python_open_mem (void);
+/* What reading Python stacks cost and saved so far (SIGHTLINE_SAMPLE_STATS): stacks read,
+ * system calls, frames, frames whose code object was not checked again (the thread's previous
+ * stack's); SIGHTLINE_PYTHON=compare: stacks read both ways, those that differed, code objects
+ * only the full read sent, and the median of each read's time over `pairs` signals (sorts the
+ * times: at the end only). */
+typedef struct
+{
+  uint64_t stacks, reads, frames, reused;
+  bool     compare;
+  uint64_t compared, differed, unsent;
+  uint32_t pairs;
+  uint64_t reuse_ns, full_ns;
+} SlPyStats;
+SL_HIDDEN void     _sl_python_stats (SlPyStats *out);
+SL_HIDDEN void     _sl_python_counts (SlPyStats *out); /* the counts only: any time */
 /* Capture ranges (sl-inject-capture.c): configured once from SIGHTLINE_CAPTURE_RANGE,
  * SIGHTLINE_NVTX_CAPTURE and SIGHTLINE_CAPTURE_RANGE_END before anything is recorded.
  * _sl_capture_gated(): the program's threads make no records now (checked by _sl_emit_begin for
