@@ -359,6 +359,25 @@ _sl_trace_link_added (SlTrace     *trace,
     warn_dup (trace, cm->dup);
 }
 
+gsize
+_sl_corr_maps_size (gpointer maps)
+{
+  const CorrMaps *cm = maps;
+  gsize bytes = 0;
+
+  for (guint p = 0; cm != NULL && p < cm->maps->len; p++)
+    {
+      const ProcMap *m = &g_array_index (cm->maps, ProcMap, p);
+      if (m->dense != NULL)
+        bytes += ((gsize) m->hi - m->lo + 1) * sizeof (guint32);
+      else if (m->slots != NULL)
+        bytes += (m->mask + 1) * sizeof (Slot);
+      if (m->pending != NULL)
+        bytes += g_hash_table_size (m->pending) * 4 * sizeof (gpointer);
+    }
+  return bytes;
+}
+
 void
 _sl_corr_maps_free (gpointer maps)
 {

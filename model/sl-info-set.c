@@ -122,3 +122,9 @@ _sl_info_set_len (const SlInfoSet *set)
 {
   return set->n;
 }
+
+gsize
+_sl_info_set_size (const SlInfoSet *set)
+{
+  return set != NULL ? sizeof *set + (set->mask + 1) * sizeof (Slot) : 0;
+}

@@ -49,6 +49,7 @@ guint32    _sl_info_set_intern (SlInfoSet *set, GArray *infos, gconstpointer inf
 /* Every description of `infos` (already distinct) into an empty set. */
 void       _sl_info_set_fill   (SlInfoSet *set, GArray *infos);
 gsize      _sl_info_set_len    (const SlInfoSet *set);
+gsize      _sl_info_set_size   (const SlInfoSet *set);   /* bytes */
 
 /* One loading thread's view of the file: the CPU side and the GPU side each have one, with
  * their own connection and caches, and share the trace and the lookup tables. */

@@ -417,6 +417,7 @@ char   *_sl_corr_check_calls  (gpointer      maps,
 void    _sl_trace_link_added  (SlTrace     *trace,
                                const gsize *old_n);
 void    _sl_corr_maps_free    (gpointer maps);
+gsize   _sl_corr_maps_size    (gpointer maps);
 /* sl-trace-extend.c: `next`, read with `extend` set (the new rows' events only), made of
  * `prev`'s lanes with the new events added after theirs; FALSE and why, `prev` and `next`
  * unchanged, where an append cannot be made so. */

@@ -937,6 +937,11 @@ sl_trace_get_memory_size (SlTrace *trace)
         size += lane->lod[l].n * sizeof (SlLodBucket);
     }
   size += trace->str_bytes + trace->strs->len * sizeof (gpointer);
+  /* a live trace's, kept for its next append: the interning table, the descriptions' sets and
+   * the correlation maps (none in any other trace) */
+  size += g_hash_table_size (trace->str_ids) * 4 * sizeof (gpointer);
+  size += _sl_info_set_size (trace->kernel_set) + _sl_info_set_size (trace->copy_set);
+  size += _sl_corr_maps_size (trace->corr_maps);
   size += trace->kernel_infos->len * sizeof (SlKernelInfo);
   size += trace->copy_infos->len * sizeof (SlCopyInfo);
   size += (trace->chain_offsets->len + trace->chain_symbols->len * 2) * sizeof (guint32);
