@@ -11,6 +11,12 @@
  *                         Kineto's CPU categories (cpu_op, python_function, ...)
  *   OS runtime calls    X  cat os_runtime
  *   CPU samples         i  cat cpu_sample, the call stack (leaf first) in args.stack
+ *   MPI calls           X  cat mpi on (pid, tid), args peer, tag, bytes (and recv bytes, root,
+ *                         communicator, request, rank where the call has them); the calls of
+ *                         NVTX ranges of the domain "MPI" are those ranges, written once
+ *   send -> receive     s / f (bp e) flows of cat mpi_message, id 2^52 + the message's index
+ *                         (sl_trace_get_mpi_messages), from the send's start to the receive's
+ *                         start, where both are kept
  *   thread states       left out: Chrome JSON has no kind for them
  * Times are the trace's integer ns written as µs with exactly three decimals, so the reader gets
  * back the same ns.
@@ -32,6 +38,7 @@
 #include <zlib.h>
 
 #include "sl-lane.h"
+#include "sl-mpi.h"
 #include "sl-occupancy.h"
 
 #define OUT_SIZE (1u << 20)
@@ -743,6 +750,97 @@ write_gpu_lane (Chrome       *c,
 
 /* ---- CPU lanes ----------------------------------------------------------------------------- */
 
+/* ,"args":{"peer":P,"tag":T,"bytes":B,...}} of an MPI call: the details it has */
+static void
+out_mpi_args (Chrome          *c,
+              const SlMpiCall *call)
+{
+  char *p = out_room (&c->o, 320), *p0 = p;
+  guint32 f = call != NULL ? call->flags : 0;
+  const char *sep = "";
+
+#define MPI_ARG(flag, key, value)                                                                  \
+  if (f & (flag))                                                                                  \
+    {                                                                                              \
+      p = put_lit (p, sep, strlen (sep));                                                          \
+      p = PUT (p, "\"" key "\":");                                                                 \
+      p = put_i64 (p, (value));                                                                    \
+      sep = ",";                                                                                   \
+    }
+  p = PUT (p, ",\"args\":{");
+  MPI_ARG (SL_MPI_HAS_PEER, "peer", call->peer);
+  MPI_ARG (SL_MPI_HAS_TAG, "tag", call->tag);
+  MPI_ARG (SL_MPI_HAS_SIZE, "bytes", call->size);
+  MPI_ARG (SL_MPI_HAS_RECV_SIZE, "recv bytes", call->recv_size);
+  MPI_ARG (SL_MPI_HAS_ROOT, "root", call->root);
+  MPI_ARG (SL_MPI_HAS_COMM, "communicator", call->comm);
+  MPI_ARG (SL_MPI_HAS_REQUEST, "request", call->request);
+  MPI_ARG (SL_MPI_HAS_RANK, "rank", call->rank);
+#undef MPI_ARG
+  p = PUT (p, "}}");
+  c->o.len += p - p0;
+}
+
+#define MPI_FLOW_BASE ((guint64) 1 << 52) /* past every ac2g id; JSON readers keep 2^53 exact */
+
+/* {"ph":"s"|"f","id":ID,"pid":P,"tid":T,"ts":S,"cat":"mpi_message","name":"mpi_message"} */
+static void
+out_mpi_flow_end (Chrome        *c,
+                  gboolean       start,
+                  guint64        id,
+                  const SlLane  *lane,
+                  const SlEvent *ev)
+{
+  const SlThread *t = sl_trace_get_thread (c->trace, lane->thread);
+
+  out_sep (&c->o);
+  char *p = out_room (&c->o, 200), *p0 = p;
+  if (start)
+    p = PUT (p, "{\"ph\":\"s\",\"id\":");
+  else
+    p = PUT (p, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+  p = put_u64 (p, id);
+  p = PUT (p, ",\"pid\":");
+  p = put_i64 (p, t->pid);
+  p = PUT (p, ",\"tid\":");
+  p = put_i64 (p, t->tid);
+  p = PUT (p, ",\"ts\":");
+  p = put_time (p, ev->start);
+  p = PUT (p, ",\"cat\":\"mpi_message\",\"name\":\"mpi_message\"}");
+  c->o.len += p - p0;
+}
+
+/* An arrow for each message whose send and receive are both kept */
+static void
+write_mpi_flows (Chrome *c)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (c->trace) && !any; i++)
+    any = sl_trace_get_lane (c->trace, i)->kind == SL_LANE_MPI;
+  if (!any)
+    return;
+  const SlMpiMessages *msgs = sl_trace_get_mpi_messages (c->trace);
+  for (gsize i = 0; i < msgs->n_messages && !c->o.failed; i++)
+    {
+      const SlMpiMessage *m = &msgs->messages[i];
+      if (m->send.lane < 0 || m->recv.lane < 0)
+        continue;
+      const SlLane *sl = sl_trace_get_lane (c->trace, (guint) m->send.lane);
+      const SlLane *rl = sl_trace_get_lane (c->trace, (guint) m->recv.lane);
+      if (sl->thread < 0 || rl->thread < 0 || m->send.index >= sl->n_events
+          || m->recv.index >= rl->n_events)
+        continue;
+      const SlEvent *send = &sl->events[m->send.index], *recv = &rl->events[m->recv.index];
+      if (!sl_export_keeps (send->start, send->end, c->t0, c->t1)
+          || !sl_export_keeps (recv->start, recv->end, c->t0, c->t1))
+        continue;
+      out_mpi_flow_end (c, TRUE, MPI_FLOW_BASE + i, sl, send);
+      out_mpi_flow_end (c, FALSE, MPI_FLOW_BASE + i, rl, recv);
+    }
+}
+
+
 /* NVTX domains that are Kineto categories keep them (a Kineto trace read back); others are
  * user annotations with the domain in args. */
 static gboolean
@@ -835,6 +933,14 @@ write_cpu_lane (Chrome       *c,
             out_lit (&c->o, "]}}");
           }
           break;
+        case SL_LANE_MPI:
+          if (SL_MPI_SOURCE_OF (ev->aux) == SL_MPI_NVTX)
+            break; /* the NVTX range it is, written with its lane */
+          HEAD (c, "{\"ph\":\"X\",\"cat\":\"mpi\",\"name\":");
+          out_str (c, ev->name);
+          out_where (c, t->pid, t->tid, ev, TRUE);
+          out_mpi_args (c, sl_trace_get_mpi_call (c->trace, lane, ev));
+          break;
         default:
           return;
         }
@@ -860,6 +966,7 @@ write_trace (Chrome *c)
       else if (lane->thread >= 0 && lane->kind != SL_LANE_SCHED)
         write_cpu_lane (c, lane);
     }
+  write_mpi_flows (c);
   out_lit (&c->o, "\n  ],\n  \"traceName\": ");
   out_cstr (&c->o, sl_trace_get_path (trace) != NULL ? sl_trace_get_path (trace) : "");
   out_lit (&c->o, ",\n  \"displayTimeUnit\": \"ns\"\n}\n");

@@ -10,7 +10,9 @@
  * sync types) come back the same.  Thread states read from SCHED_EVENTS become switches again
  * (an in and an out around each Running span, the out saying what state follows); states the
  * reader derived from samples and OS runtime calls are left out (it derives them again).
- * nsys's diagnostics go to a DIAGNOSTIC_EVENT table as nsys has it.
+ * nsys's diagnostics go to a DIAGNOSTIC_EVENT table as nsys has it.  MPI calls go back to the
+ * MPI_* table they came from, with the MPI_RANKS and MPI_COMMUNICATORS rows that give them their
+ * ranks and communicators again.
  *
  * One transaction, prepared statements, journal off: 10^7 rows take seconds, not minutes.
  */
@@ -22,6 +24,7 @@
 #include <glib/gstdio.h>
 
 #include "sl-metrics.h"
+#include "sl-mpi.h"
 #include "sl-schema.h"
 #include "sl-stats-private.h"
 
@@ -1025,6 +1028,219 @@ write_cuda_chains (Sql        *s,
   sqlite3_finalize (stmt);
 }
 
+/* ---- MPI ------------------------------------------------------------------------------------ */
+
+/* The MPI tables as the collector's daemon and sightline-gen make them (NVIDIA's SQLite Export
+ * Schema Reference; model/sl-reader-mpi.c reads them) */
+#define MPI_TABLES_SQL                                                                             \
+  "CREATE TABLE IF NOT EXISTS MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL);"      \
+  "CREATE TABLE IF NOT EXISTS MPI_P2P_EVENTS (start INTEGER NOT NULL, end INTEGER, "               \
+  "globalTid INTEGER, textId INTEGER, commHandle INTEGER, tag INTEGER, remoteRank INTEGER, "       \
+  "size INTEGER, requestHandle INTEGER);"                                                          \
+  "CREATE TABLE IF NOT EXISTS MPI_COLLECTIVES_EVENTS (start INTEGER NOT NULL, end INTEGER, "       \
+  "globalTid INTEGER, textId INTEGER, commHandle INTEGER, rootRank INTEGER, size INTEGER, "        \
+  "recvSize INTEGER, requestHandle INTEGER);"                                                      \
+  "CREATE TABLE IF NOT EXISTS MPI_START_WAIT_EVENTS (start INTEGER NOT NULL, end INTEGER, "        \
+  "globalTid INTEGER, textId INTEGER, requestHandle INTEGER);"                                     \
+  "CREATE TABLE IF NOT EXISTS MPI_OTHER_EVENTS (start INTEGER NOT NULL, end INTEGER, "             \
+  "globalTid INTEGER, textId INTEGER);"                                                            \
+  "CREATE TABLE IF NOT EXISTS MPI_COMMUNICATORS (rank INTEGER, timestamp INTEGER, "                \
+  "commHandle INTEGER, parentHandle INTEGER, localRank INTEGER, size INTEGER, "                    \
+  "groupRoot INTEGER, groupRootUid INTEGER, members TEXT, commUid INTEGER);"
+
+/* One statement a table, by SlMpiSource (SL_MPI_NVTX's calls are NVTX ranges: NVTX_EVENTS) */
+static const char *const mpi_sql[SL_MPI_NVTX] = {
+  [SL_MPI_P2P] = "INSERT INTO MPI_P2P_EVENTS (start, end, globalTid, textId, commHandle, tag, "
+                 "remoteRank, size, requestHandle) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  [SL_MPI_COLLECTIVE] = "INSERT INTO MPI_COLLECTIVES_EVENTS (start, end, globalTid, textId, "
+                        "commHandle, rootRank, size, recvSize, requestHandle) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  [SL_MPI_START_WAIT] = "INSERT INTO MPI_START_WAIT_EVENTS (start, end, globalTid, textId, "
+                        "requestHandle) VALUES (?, ?, ?, ?, ?)",
+  [SL_MPI_OTHER] = "INSERT INTO MPI_OTHER_EVENTS (start, end, globalTid, textId) "
+                   "VALUES (?, ?, ?, ?)",
+};
+
+static void
+bind_i64_if (sqlite3_stmt *stmt,
+             int           col,
+             gboolean      has,
+             gint64        v)
+{
+  if (has)
+    sqlite3_bind_int64 (stmt, col, v);
+  else
+    sqlite3_bind_null (stmt, col);
+}
+
+/* A call's row in its table */
+static gboolean
+write_mpi_call (Sql             *s,
+                sqlite3_stmt    *stmt,
+                SlMpiSource      source,
+                const SlThread  *t,
+                const SlEvent   *ev,
+                const SlMpiCall *c)
+{
+  static const char *const tables[SL_MPI_NVTX] = {
+    "MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS",
+  };
+  guint32 f = c->flags;
+
+  sqlite3_bind_int64 (stmt, 1, ev->start);
+  sqlite3_bind_int64 (stmt, 2, ev->end);
+  sqlite3_bind_int64 (stmt, 3, (gint64) t->global_tid);
+  bind_str_or_null (stmt, 4, ev->name);
+  switch (source)
+    {
+    case SL_MPI_P2P:
+      bind_i64_if (stmt, 5, f & SL_MPI_HAS_COMM, c->comm);
+      bind_i64_if (stmt, 6, f & SL_MPI_HAS_TAG, c->tag);
+      bind_i64_if (stmt, 7, f & SL_MPI_HAS_PEER, c->peer);
+      bind_i64_if (stmt, 8, f & SL_MPI_HAS_SIZE, c->size);
+      bind_i64_if (stmt, 9, f & SL_MPI_HAS_REQUEST, c->request);
+      break;
+    case SL_MPI_COLLECTIVE:
+      bind_i64_if (stmt, 5, f & SL_MPI_HAS_COMM, c->comm);
+      bind_i64_if (stmt, 6, f & SL_MPI_HAS_ROOT, c->root);
+      bind_i64_if (stmt, 7, f & SL_MPI_HAS_SIZE, c->size);
+      bind_i64_if (stmt, 8, f & SL_MPI_HAS_RECV_SIZE, c->recv_size);
+      bind_i64_if (stmt, 9, f & SL_MPI_HAS_REQUEST, c->request);
+      break;
+    case SL_MPI_START_WAIT:
+      bind_i64_if (stmt, 5, f & SL_MPI_HAS_REQUEST, c->request);
+      break;
+    default:
+      break;
+    }
+  return sql_step (s, stmt, tables[source]);
+}
+
+/* The MPI calls kept by the range, each in the table it came from, and what gives them their
+ * ranks and communicators again: an MPI_RANKS row for each thread whose calls had one (for a
+ * process whose rank came from another thread's row, a row for its main thread), and an
+ * MPI_COMMUNICATORS row for each (rank, communicator) the calls use, commHandle and commUid both
+ * the job-wide id the model holds (the file's own handles are not kept), localRank the caller's
+ * rank in it.  Read back, every call has the same details, so the MPI reports over the range are
+ * the source's.  The tables are made when the trace has MPI calls, kept by the range or not. */
+/* A row of MPI_COMMUNICATORS: a communicator as a rank sees it */
+typedef struct
+{
+  gint64 rank;
+  gint64 comm;
+  gint64 local_rank;
+} MpiCommRow;
+
+static void
+write_mpi_rows (Sql           *s,
+                sqlite3_stmt **st)
+{
+  SlTrace *trace = s->trace;
+  g_autoptr (GHashTable) tid_rank = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                           NULL);
+  g_autoptr (GHashTable) pid_rank = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                           NULL);
+  g_autoptr (GHashTable) comms = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GArray) comm_rows = g_array_new (FALSE, FALSE, sizeof (MpiCommRow));
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace) && !s->failed; i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_MPI || lane->thread < 0)
+        continue;
+      const SlThread *t = sl_trace_get_thread (trace, lane->thread);
+      for (gsize k = 0; _sl_export_next (lane, &k, s->t0, s->t1) && !s->failed; k++)
+        {
+          const SlEvent *ev = &lane->events[k];
+          const SlMpiCall *c = sl_trace_get_mpi_call (trace, lane, ev);
+          SlMpiSource source = SL_MPI_SOURCE_OF (ev->aux);
+          if (c == NULL)
+            continue;
+          if (c->flags & SL_MPI_HAS_RANK)
+            {
+              /* the NVTX ranges' calls too: their ranks come from MPI_RANKS as well */
+              guint64 main_tid = (t->global_tid & ~(guint64) 0xFFFFFF) | (t->pid & 0xFFFFFF);
+              gint64 key = (gint64) ((c->flags & SL_MPI_RANK_OF_PROCESS) ? main_tid
+                                                                          : t->global_tid);
+              GHashTable *h = (c->flags & SL_MPI_RANK_OF_PROCESS) ? pid_rank : tid_rank;
+              if (!g_hash_table_contains (h, &key))
+                g_hash_table_insert (h, g_memdup2 (&key, sizeof key),
+                                     GINT_TO_POINTER (c->rank + 1));
+            }
+          if (source >= SL_MPI_NVTX)
+            continue;
+          guint32 both = SL_MPI_HAS_COMM | SL_MPI_HAS_RANK;
+          if ((c->flags & both) == both)
+            {
+              char key[48];
+              g_snprintf (key, sizeof key, "%d:%" G_GINT64_FORMAT, c->rank, c->comm);
+              if (!g_hash_table_contains (comms, key))
+                {
+                  MpiCommRow row = { c->rank, c->comm, c->local_rank };
+                  g_hash_table_add (comms, g_strdup (key));
+                  g_array_append_val (comm_rows, row);
+                }
+            }
+          write_mpi_call (s, st[source], source, t, ev, c);
+        }
+    }
+
+  sqlite3_stmt *ranks = sql_prepare (s, "INSERT INTO MPI_RANKS (globalTid, rank) VALUES (?, ?)");
+  GHashTableIter iter;
+  gpointer key, value;
+  g_autoptr (GHashTable) pids_done = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                            NULL);
+  for (int pass = 0; pass < 2 && ranks != NULL; pass++)
+    {
+      /* the threads' own rows, then the processes' that none of their threads' rows gives */
+      g_hash_table_iter_init (&iter, pass == 0 ? tid_rank : pid_rank);
+      while (g_hash_table_iter_next (&iter, &key, &value) && !s->failed)
+        {
+          gint64 gtid = *(const gint64 *) key;
+          gint64 gpid = (gint64) ((guint64) gtid & ~(guint64) 0xFFFFFF);
+          if (pass == 1 && g_hash_table_contains (pids_done, &gpid))
+            continue;
+          if (pass == 0 && !g_hash_table_contains (pids_done, &gpid))
+            g_hash_table_add (pids_done, g_memdup2 (&gpid, sizeof gpid));
+          sqlite3_bind_int64 (ranks, 1, gtid);
+          sqlite3_bind_int64 (ranks, 2, GPOINTER_TO_INT (value) - 1);
+          sql_step (s, ranks, "MPI_RANKS");
+        }
+    }
+  sqlite3_finalize (ranks);
+
+  sqlite3_stmt *comm = sql_prepare (s, "INSERT INTO MPI_COMMUNICATORS (rank, commHandle, "
+                                       "localRank, commUid) VALUES (?, ?, ?, ?)");
+  for (guint i = 0; comm != NULL && i < comm_rows->len && !s->failed; i++)
+    {
+      const MpiCommRow *row = &g_array_index (comm_rows, MpiCommRow, i);
+      sqlite3_bind_int64 (comm, 1, row->rank);
+      sqlite3_bind_int64 (comm, 2, row->comm);
+      sqlite3_bind_int64 (comm, 3, row->local_rank);
+      sqlite3_bind_int64 (comm, 4, row->comm);
+      sql_step (s, comm, "MPI_COMMUNICATORS");
+    }
+  sqlite3_finalize (comm);
+}
+
+static void
+write_mpi (Sql *s)
+{
+  sqlite3_stmt *st[SL_MPI_NVTX] = { NULL };
+  gboolean any = FALSE, prepared = TRUE;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (s->trace) && !any; i++)
+    any = sl_trace_get_lane (s->trace, i)->kind == SL_LANE_MPI
+          && sl_trace_get_lane (s->trace, i)->n_events > 0;
+  if (!any || !sql_exec (s, MPI_TABLES_SQL))
+    return;
+  for (guint k = 0; k < SL_MPI_NVTX && prepared; k++)
+    prepared = (st[k] = sql_prepare (s, mpi_sql[k])) != NULL;
+  if (prepared)
+    write_mpi_rows (s, st);
+  for (guint k = 0; k < SL_MPI_NVTX; k++)
+    sqlite3_finalize (st[k]);
+}
+
 static void
 write_events (Sql *s)
 {
@@ -1154,6 +1370,7 @@ sl_export_sqlite (SlTrace     *trace,
       write_gpus (&s);
       write_enum_labels (&s);
       write_events (&s);
+      write_mpi (&s);
       write_sched (&s);
       write_diagnostics (&s);
       sql_exec (&s, "COMMIT");

@@ -14,6 +14,7 @@
 
 #include "sl-export.h"
 #include "sl-metrics.h"
+#include "sl-mpi.h"
 #include "sl-plant.h"
 #include "sl-range.h"
 #include "sl-stats.h"
@@ -334,6 +335,46 @@ through_double (SlTime ns)
   return (SlTime) llround (g_ascii_strtod (text, NULL) * 1000.0);
 }
 
+/* "|peer,tag,bytes,recv bytes,root,communicator,request,rank" of an MPI call, -1 for what it
+ * lacks: in the model's key and the JSON's */
+static char *
+mpi_text (gint64 v[8])
+{
+  return g_strdup_printf ("|%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%"
+                          G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%"
+                          G_GINT64_FORMAT ",%" G_GINT64_FORMAT, v[0], v[1], v[2], v[3], v[4],
+                          v[5], v[6], v[7]);
+}
+
+static char *
+mpi_details (const SlMpiCall *c)
+{
+  gint64 v[8];
+  g_assert_nonnull (c);
+  v[0] = (c->flags & SL_MPI_HAS_PEER) ? c->peer : -1;
+  v[1] = (c->flags & SL_MPI_HAS_TAG) ? c->tag : -1;
+  v[2] = (c->flags & SL_MPI_HAS_SIZE) ? c->size : -1;
+  v[3] = (c->flags & SL_MPI_HAS_RECV_SIZE) ? c->recv_size : -1;
+  v[4] = (c->flags & SL_MPI_HAS_ROOT) ? c->root : -1;
+  v[5] = (c->flags & SL_MPI_HAS_COMM) ? c->comm : -1;
+  v[6] = (c->flags & SL_MPI_HAS_REQUEST) ? c->request : -1;
+  v[7] = (c->flags & SL_MPI_HAS_RANK) ? c->rank : -1;
+  return mpi_text (v);
+}
+
+static char *
+json_mpi_details (JsonObject *args)
+{
+  static const char *const keys[8] = { "peer", "tag", "bytes", "recv bytes", "root",
+                                       "communicator", "request", "rank" };
+  gint64 v[8];
+  g_assert_nonnull (args);
+  for (guint i = 0; i < 8; i++)
+    v[i] = json_object_has_member (args, keys[i]) ? json_object_get_int_member (args, keys[i])
+                                                  : -1;
+  return mpi_text (v);
+}
+
 static const char *
 cat_of (const SlLane *lane,
         const SlEvent *ev)
@@ -347,6 +388,7 @@ cat_of (const SlLane *lane,
     case SL_LANE_SYNC: return "cuda_sync";
     case SL_LANE_OSRT: return "os_runtime";
     case SL_LANE_SAMPLES: return "cpu_sample";
+    case SL_LANE_MPI: return "mpi";
     case SL_LANE_NVTX: return NULL;   /* by domain */
     default: return NULL;
     }
@@ -374,14 +416,45 @@ model_key (SlTrace       *trace,
   g_autofree char *name = g_utf8_make_valid (sl_trace_str (trace, ev->name), -1);
   gboolean named = lane->kind != SL_LANE_MEMCPY && lane->kind != SL_LANE_MEMSET;
   gboolean corr = lane->kind != SL_LANE_NVTX && lane->kind != SL_LANE_OSRT
-                  && lane->kind != SL_LANE_SAMPLES;
+                  && lane->kind != SL_LANE_SAMPLES && lane->kind != SL_LANE_MPI;
+  g_autofree char *mpi = lane->kind == SL_LANE_MPI
+                         ? mpi_details (sl_trace_get_mpi_call (trace, lane, ev)) : g_strdup ("");
   return g_strdup_printf ("%s|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "|%"
-                          G_GINT64_FORMAT "|%s|%d", cat != NULL ? cat : "nvtx", pid, tid,
+                          G_GINT64_FORMAT "|%s|%d%s", cat != NULL ? cat : "nvtx", pid, tid,
                           through_double (ev->start),
                           lane->kind == SL_LANE_SAMPLES
                           || (lane->kind == SL_LANE_NVTX && (ev->link & SL_NVTX_MARK))
                           ? (SlTime) -1 : through_double (ev->end - ev->start),
-                          named ? name : "", corr ? (int) ev->corr : -1);
+                          named ? name : "", corr ? (int) ev->corr : -1, mpi);
+}
+
+/* Whether an event is one the Chrome export writes on its own: an MPI call of an NVTX range is
+ * that range */
+static gboolean
+written_alone (const SlLane  *lane,
+               const SlEvent *ev)
+{
+  return lane->kind != SL_LANE_MPI || SL_MPI_SOURCE_OF (ev->aux) != SL_MPI_NVTX;
+}
+
+/* The messages whose send and receive both overlap [t0, t1) */
+static guint
+kept_messages (SlTrace *trace,
+               SlTime   t0,
+               SlTime   t1)
+{
+  const SlMpiMessages *msgs = sl_trace_get_mpi_messages (trace);
+  guint n = 0;
+
+  for (gsize i = 0; i < msgs->n_messages; i++)
+    {
+      const SlLane *sl = sl_trace_get_lane (trace, (guint) msgs->messages[i].send.lane);
+      const SlLane *rl = sl_trace_get_lane (trace, (guint) msgs->messages[i].recv.lane);
+      const SlEvent *a = &sl->events[msgs->messages[i].send.index];
+      const SlEvent *b = &rl->events[msgs->messages[i].recv.index];
+      n += sl_export_keeps (a->start, a->end, t0, t1) && sl_export_keeps (b->start, b->end, t0, t1);
+    }
+  return n;
 }
 
 /* The JSON of an export against the model it came from, over [t0, t1). */
@@ -404,7 +477,9 @@ check_chrome (SlTrace    *trace,
   g_autoptr (GHashTable) flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                        g_free);
   g_autoptr (GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  guint n_links = 0, n_s = 0, n_f = 0;
+  guint n_links = 0, n_s = 0, n_f = 0, n_mpi_s = 0, n_mpi_f = 0;
+  g_autoptr (GHashTable) mpi_flows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                           NULL);
 
   for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
     {
@@ -414,7 +489,7 @@ check_chrome (SlTrace    *trace,
       for (gsize k = 0; k < lane->n_events; k++)
         {
           const SlEvent *ev = &lane->events[k];
-          if (!sl_export_keeps (ev->start, ev->end, t0, t1))
+          if (!sl_export_keeps (ev->start, ev->end, t0, t1) || !written_alone (lane, ev))
             continue;
           g_ptr_array_add (want, model_key (trace, lane, ev));
           const SlLane *other;
@@ -442,6 +517,35 @@ check_chrome (SlTrace    *trace,
               g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT,
                                                       pid, tid);
               g_hash_table_add (names, g_steal_pointer (&key));
+            }
+          continue;
+        }
+      if ((strcmp (ph, "s") == 0 || strcmp (ph, "f") == 0)
+          && strcmp (json_object_get_string_member (o, "cat"), "mpi_message") == 0)
+        {
+          /* a message: its send's start, then its receive's, on their threads */
+          gint64 id = json_object_get_int_member (o, "id");
+          const SlMpiMessages *msgs = sl_trace_get_mpi_messages (trace);
+          g_assert_cmpint (id, >=, (gint64) 1 << 52);
+          g_assert_cmpint (id - ((gint64) 1 << 52), <, (gint64) msgs->n_messages);
+          const SlMpiMessage *m = &msgs->messages[id - ((gint64) 1 << 52)];
+          SlEventRef ref = ph[0] == 's' ? m->send : m->recv;
+          const SlLane *lane = sl_trace_get_lane (trace, (guint) ref.lane);
+          const SlThread *t = sl_trace_get_thread (trace, lane->thread);
+          g_assert_cmpint (pid, ==, t->pid);
+          g_assert_cmpint (tid, ==, t->tid);
+          g_assert_cmpint (json_ns (o, "ts"), ==, through_double (lane->events[ref.index].start));
+          if (ph[0] == 's')
+            {
+              g_assert_false (g_hash_table_contains (mpi_flows, &id));
+              g_hash_table_add (mpi_flows, g_memdup2 (&id, sizeof id));
+              n_mpi_s++;
+            }
+          else
+            {
+              g_assert_cmpstr (json_object_get_string_member (o, "bp"), ==, "e");
+              g_assert_true (g_hash_table_contains (mpi_flows, &id));
+              n_mpi_f++;
             }
           continue;
         }
@@ -476,9 +580,12 @@ check_chrome (SlTrace    *trace,
                          ? json_object_get_object_member (o, "args") : NULL;
       gboolean gpu = strcmp (cat, "kernel") == 0 || strcmp (cat, "gpu_memcpy") == 0
                      || strcmp (cat, "gpu_memset") == 0 || strcmp (cat, "cuda_sync") == 0;
-      gboolean nvtx = !gpu && strcmp (cat, "cuda_runtime") != 0 && strcmp (cat, "cuda_driver") != 0
-                      && strcmp (cat, "os_runtime") != 0 && strcmp (cat, "cpu_sample") != 0;
-      gboolean corr = !nvtx && strcmp (cat, "os_runtime") != 0 && strcmp (cat, "cpu_sample") != 0;
+      gboolean mpi = strcmp (cat, "mpi") == 0;
+      gboolean nvtx = !gpu && !mpi && strcmp (cat, "cuda_runtime") != 0
+                      && strcmp (cat, "cuda_driver") != 0 && strcmp (cat, "os_runtime") != 0
+                      && strcmp (cat, "cpu_sample") != 0;
+      gboolean corr = !nvtx && !mpi && strcmp (cat, "os_runtime") != 0
+                      && strcmp (cat, "cpu_sample") != 0;
       gboolean named = strcmp (cat, "gpu_memcpy") != 0 && strcmp (cat, "gpu_memset") != 0;
       if (gpu)
         {
@@ -499,12 +606,13 @@ check_chrome (SlTrace    *trace,
         }
       gboolean dur = json_object_has_member (o, "dur");
       g_assert_true (dur == (strcmp (ph, "X") == 0));
+      g_autofree char *details = mpi ? json_mpi_details (args) : g_strdup ("");
       g_autofree char *key = g_strdup_printf (
           "%s|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT
-          "|%s|%d", nvtx ? "nvtx" : cat, pid, tid, json_ns (o, "ts"),
+          "|%s|%d%s", nvtx ? "nvtx" : cat, pid, tid, json_ns (o, "ts"),
           dur ? json_ns (o, "dur") : (SlTime) -1,
           named ? json_object_get_string_member (o, "name") : "",
-          corr ? (int) json_object_get_int_member (args, "correlation") : -1);
+          corr ? (int) json_object_get_int_member (args, "correlation") : -1, details);
       g_ptr_array_add (got, g_steal_pointer (&key));
       if (gpu)
         {
@@ -521,6 +629,8 @@ check_chrome (SlTrace    *trace,
     g_assert_cmpstr (g_ptr_array_index (got, i), ==, g_ptr_array_index (want, i));
   g_assert_cmpuint (n_s, ==, n_f);
   g_assert_cmpuint (n_f, ==, n_links);
+  g_assert_cmpuint (n_mpi_s, ==, n_mpi_f);
+  g_assert_cmpuint (n_mpi_f, ==, kept_messages (trace, t0, t1));
 
   guint described = 0;
   for (guint i = 0; i < sl_trace_get_n_gpus (trace); i++)
@@ -1145,6 +1255,170 @@ test_sqlite_graphs (void)
       }
     }
 }
+
+/* The MPI report `name` over [t0, t1) as CSV text */
+static char *
+range_report_csv (SlTrace    *trace,
+                  const char *name,
+                  SlTime      t0,
+                  SlTime      t1)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SlReport) report = sl_report_compute_range (trace, name, t0, t1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+  GString *out = g_string_new (NULL);
+  sl_report_write (report, SL_REPORT_FORMAT_CSV, out);
+  return g_string_free (out, FALSE);
+}
+
+/* MPI rows of every table, as "table: count, total time, sizes" by the file's own SQL */
+static char *
+mpi_rows_text (const char *path)
+{
+  static const char *const queries[] = {
+    "SELECT 'p2p', count(*), sum(end - start), sum(size), sum(tag), sum(remoteRank), "
+    "count(requestHandle), count(DISTINCT commHandle) FROM MPI_P2P_EVENTS",
+    "SELECT 'coll', count(*), sum(end - start), sum(size), sum(recvSize), sum(rootRank), "
+    "count(requestHandle), count(DISTINCT commHandle) FROM MPI_COLLECTIVES_EVENTS",
+    "SELECT 'wait', count(*), sum(end - start), count(requestHandle) FROM MPI_START_WAIT_EVENTS",
+    "SELECT 'other', count(*), sum(end - start) FROM MPI_OTHER_EVENTS",
+    "SELECT 'ranks', group_concat(rank) FROM (SELECT DISTINCT rank FROM MPI_RANKS ORDER BY 1)",
+    "SELECT 'names', group_concat(value) FROM (SELECT DISTINCT s.value FROM MPI_P2P_EVENTS AS e "
+    "JOIN StringIds AS s ON s.id = e.textId ORDER BY 1)",
+  };
+  sqlite3 *db = sl_test_open_db (path);
+  GString *out = g_string_new (NULL);
+
+  for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+    {
+      sqlite3_stmt *stmt = NULL;
+      g_assert_cmpint (sqlite3_prepare_v2 (db, queries[q], -1, &stmt, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+      for (int c = 0; c < sqlite3_column_count (stmt); c++)
+        g_string_append_printf (out, "%s|", sqlite3_column_type (stmt, c) == SQLITE_NULL
+                                             ? "NULL"
+                                             : (const char *) sqlite3_column_text (stmt, c));
+      g_string_append_c (out, '\n');
+      sqlite3_finalize (stmt);
+    }
+  sqlite3_close (db);
+  return g_string_free (out, FALSE);
+}
+
+/* A gap of rank `trace`'s MPI calls (an instant no call overlaps) near `t`: the first end of a
+ * call at or after t that the next call starts after */
+static SlTime
+mpi_gap_after (SlTrace *trace,
+               SlTime   t)
+{
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      if (lane->kind != SL_LANE_MPI)
+        continue;
+      for (gsize k = 0; k + 1 < lane->n_events; k++)
+        if (lane->events[k].end >= t && lane->events[k + 1].start > lane->events[k].end)
+          return lane->events[k].end;
+    }
+  g_assert_not_reached ();
+}
+
+/* A 4-rank MPI job (sightline-gen --mpi --ranks 4): each rank's file exported whole to SQLite
+ * keeps the MPI tables, so every report (mpi_event_sum, mpi_event_trace with its ranks,
+ * mpi_msg_size_sum) is the source's and the tables' rows agree by SQL; a range keeps the calls
+ * that overlap it, so that the export's MPI reports over the range are the source's, and, for a
+ * range whose ends no call straddles, the exported file's whole mpi_event_sum is the source's
+ * over that range; the merged job to Chrome JSON has every call as a slice with its details and
+ * an arrow for each message. */
+static void
+test_mpi (void)
+{
+  g_autofree char *dir = out_path ("mpi");
+  g_autofree char *pattern = g_build_filename (dir, "job-%r.sqlite", NULL);
+  g_autoptr (GError) error = NULL;
+  SlTestRun run = { 0 };
+  char *paths[4];
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  sl_test_run (&run, SL_GEN_PATH, "-o", pattern, "-n", "20k", "--ranks", "4", "--straggler", "2",
+               "--mpi", "--force", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  for (int r = 0; r < 4; r++)
+    paths[r] = g_strdup_printf ("%s/job-%d.sqlite", dir, r);
+
+  for (int r = 0; r < 4; r++)
+    {
+      g_autoptr (SlTrace) trace = load (paths[r]);
+      g_autofree char *out = g_strdup_printf ("%s/export-%d.sqlite", dir, r);
+      g_assert_cmpuint (sl_trace_get_n_mpi_calls (trace), >, 100);
+      g_assert_true (sl_export_sqlite (trace, out, G_MININT64, G_MAXINT64, &error));
+      g_assert_no_error (error);
+      g_autoptr (SlTrace) back = load (out);
+      assert_same_reports (trace, back, paths[r]);
+      g_autofree char *want = mpi_rows_text (paths[r]);
+      g_autofree char *got = mpi_rows_text (out);
+      g_assert_cmpstr (got, ==, want);
+      g_autofree char *sum = report_csv (back, "mpi_event_sum");
+      g_assert_false (g_str_equal (sum, "no data"));
+
+      /* the middle third of the rank's calls: any instants, then gaps no call straddles */
+      SlTime a = sl_trace_get_start (trace), b = sl_trace_get_end (trace);
+      SlTime t0 = a + (b - a) / 3, t1 = a + 2 * (b - a) / 3;
+      for (int gaps = 0; gaps < 2; gaps++)
+        {
+          if (gaps)
+            {
+              t0 = mpi_gap_after (trace, t0);
+              t1 = mpi_gap_after (trace, t1);
+            }
+          g_autofree char *part = g_strdup_printf ("%s/range-%d-%d.sqlite", dir, r, gaps);
+          g_assert_true (sl_export_sqlite (trace, part, t0, t1, &error));
+          g_assert_no_error (error);
+          g_autoptr (SlTrace) cut = load (part);
+          gsize want_kinds[SL_N_LANE_KINDS], got_kinds[SL_N_LANE_KINDS];
+          count_kinds (trace, want_kinds, t0, t1);
+          count_kinds (cut, got_kinds, G_MININT64, G_MAXINT64);
+          g_assert_cmpuint (got_kinds[SL_LANE_MPI], ==, want_kinds[SL_LANE_MPI]);
+          g_assert_cmpuint (got_kinds[SL_LANE_MPI], >, 10);
+          for (const char *const *n = (const char *const[]) { "mpi_event_sum", "mpi_event_trace",
+                                                              "mpi_msg_size_sum", NULL };
+               *n != NULL; n++)
+            {
+              g_autofree char *x = range_report_csv (trace, *n, t0, t1);
+              g_autofree char *y = range_report_csv (cut, *n, t0, t1);
+              g_assert_cmpstr (y, ==, x);
+              if (gaps)
+                {
+                  g_autofree char *whole = report_csv (cut, *n);
+                  g_assert_cmpstr (whole, ==, x);
+                }
+            }
+        }
+    }
+
+  /* the merged job: its messages cross files, so arrows join the ranks' threads */
+  g_autoptr (SlTrace) merged = sl_trace_load_merged ((const char *const *) paths, 4, SL_LOAD_ALL,
+                                                     NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (merged);
+  g_assert_cmpuint (sl_trace_get_mpi_messages (merged)->n_messages, >, 100);
+  g_autofree char *json = g_build_filename (dir, "job.json", NULL);
+  g_assert_true (sl_export_chrome (merged, json, G_MININT64, G_MAXINT64, &error));
+  g_assert_no_error (error);
+  check_chrome (merged, json, G_MININT64, G_MAXINT64);
+  SlTime a = sl_trace_get_start (merged), b = sl_trace_get_end (merged);
+  SlTime t0 = a + (b - a) / 3, t1 = a + (b - a) / 2;
+  g_assert_true (sl_export_chrome (merged, json, t0, t1, &error));
+  g_assert_no_error (error);
+  check_chrome (merged, json, t0, t1);
+  g_assert_cmpuint (kept_messages (merged, t0, t1), >, 0);
+  g_assert_cmpuint (kept_messages (merged, t0, t1), <,
+                    sl_trace_get_mpi_messages (merged)->n_messages);
+  for (int r = 0; r < 4; r++)
+    g_free (paths[r]);
+  sl_test_run_clear (&run);
+}
 #endif
 
 int
@@ -1165,6 +1439,7 @@ main (int    argc,
   g_test_add_func ("/model/export/sqlite-graphs", test_sqlite_graphs);
   g_test_add_func ("/model/export/sqlite-metrics", test_sqlite_metrics);
   g_test_add_func ("/model/export/sqlite-um-faults", test_sqlite_um_faults);
+  g_test_add_func ("/model/export/mpi", test_mpi);
 #endif
 #ifdef SL_HAVE_JSON_READER
   g_test_add_func ("/model/export/chrome-read-back", test_chrome_read_back);

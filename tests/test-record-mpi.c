@@ -212,6 +212,38 @@ test_ring (void)
   g_assert_cmpstr (coll, ==, "start INTEGER 1,end INTEGER 0,globalTid INTEGER 0,"
                              "textId INTEGER 0,commHandle INTEGER 0,rootRank INTEGER 0,"
                              "size INTEGER 0,recvSize INTEGER 0,requestHandle INTEGER 0");
+  /* the times: each rank's calls, made one after another by its main thread, follow one
+   * another on the trace's clock (sent in batches, read from the TSC and put on CLOCK_MONOTONIC
+   * once a call: two calls overlap by what a new clock anchor moves the times, ~0.1 µs, at
+   * most), MPI_Init first and MPI_Finalize last, all within a minute of the session's start */
+  for (int r = 0; r < N_RANKS; r++)
+    {
+      static const char calls[] =
+          "WITH c AS (SELECT start, end, textId FROM MPI_P2P_EVENTS UNION ALL "
+          "SELECT start, end, textId FROM MPI_COLLECTIVES_EVENTS UNION ALL "
+          "SELECT start, end, textId FROM MPI_START_WAIT_EVENTS UNION ALL "
+          "SELECT start, end, textId FROM MPI_OTHER_EVENTS) ";
+      /* how long each call and the one before it (by start) share: a long call whose start
+       * came out a few ns early still shares only as much with a short one before it */
+      g_autofree char *overlap = g_strconcat (
+          calls, "SELECT max(min(prev, end) - start) FROM (SELECT start, end, lag(end) OVER "
+          "(ORDER BY start, end) AS prev FROM c)", NULL);
+      /* on the session's clock: after its start, by less than a minute */
+      g_autofree char *bad = g_strconcat (calls, "SELECT count(*) FROM c, "
+                                          "TARGET_INFO_SESSION_START_TIME t WHERE end < start "
+                                          "OR start < t.systemClockNs OR end - t.systemClockNs > "
+                                          "60000000000", NULL);
+      g_autofree char *first = g_strconcat (calls, "SELECT s.value FROM c JOIN StringIds s ON "
+                                            "s.id = c.textId ORDER BY start LIMIT 1", NULL);
+      g_autofree char *last = g_strconcat (calls, "SELECT s.value FROM c JOIN StringIds s ON "
+                                           "s.id = c.textId ORDER BY start DESC LIMIT 1", NULL);
+      g_assert_cmpint (sl_test_sql_int (db[r], overlap), <=, 1000);
+      g_assert_cmpint (sl_test_sql_int (db[r], bad), ==, 0);
+      g_autofree char *init = sl_test_sql_text (db[r], first);
+      g_autofree char *fini = sl_test_sql_text (db[r], last);
+      g_assert_cmpstr (init, ==, "MPI_Init");
+      g_assert_cmpstr (fini, ==, "MPI_Finalize");
+    }
   /* a wait names the request its nonblocking call made */
   g_assert_cmpint (sl_test_sql_int (db[1], "SELECT count(*) FROM MPI_START_WAIT_EVENTS w WHERE "
                                            "NOT EXISTS (SELECT 1 FROM MPI_P2P_EVENTS p WHERE "

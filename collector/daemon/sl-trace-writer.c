@@ -1954,57 +1954,99 @@ mpi_rank_row (SlTraceWriter *w,
   sqlite3_reset (st);
 }
 
-/* One MPI call: a row of the table its function belongs to (sl-wire.h's SlMpiFunc) */
+/* One MPI call: a row of the table its function belongs to (sl-wire.h's SlMpiFunc), from the
+ * words of a batch at *w (*w moved past it).  false when the words cannot be a call's (the rest
+ * of the batch is not read then) */
 static bool
-add_mpi (SlTraceWriter      *w,
-         Process            *p,
-         const SlWireHeader *h)
+add_mpi_call (SlTraceWriter   *w,
+              Process         *p,
+              uint32_t         tid,
+              const uint64_t **words,
+              const uint64_t  *end)
 {
-  const SlWireMpi *m = (const SlWireMpi *) h;
-  uint32_t f = m->flags;
+  const uint64_t *c = *words;
   sqlite3_stmt *st;
   int stmt;
 
-  if (m->func >= SL_MPI_N_FUNCS || m->end_ns < m->start_ns)
+  if (end - c < 2)
     return false;
-  stmt = m->func < SL_MPI_N_P2P    ? ST_MPI_P2P
-         : m->func < SL_MPI_N_COLL ? ST_MPI_COLL
-         : m->func < SL_MPI_N_WAIT ? ST_MPI_WAIT
-                                   : ST_MPI_OTHER;
+  uint32_t func = (uint32_t) (c[0] & 0xFF), f = (uint32_t) (c[0] >> 8) & 0xFF;
+  size_t n = 2 + !!(f & SL_MPI_LONG) + !!(f & SL_MPI_HAS_COMM)
+             + !!(f & (SL_MPI_HAS_PEER | SL_MPI_HAS_TAG)) + !!(f & SL_MPI_HAS_SIZE)
+             + !!(f & SL_MPI_HAS_RECV_SIZE) + !!(f & SL_MPI_HAS_REQUEST);
+  if ((size_t) (end - c) < n || func >= SL_MPI_N_FUNCS || (c[0] & 0xFFFF0000u) != 0)
+    return false;
+  *words = c + n;
+  const uint64_t *v = c + 2;
+  uint64_t start = c[1], stop = (f & SL_MPI_LONG) ? *v++ : start + (c[0] >> 32);
+  uint64_t comm = (f & SL_MPI_HAS_COMM) ? *v++ : 0;
+  uint64_t peer_tag = (f & (SL_MPI_HAS_PEER | SL_MPI_HAS_TAG)) ? *v++ : 0;
+  int64_t size = (f & SL_MPI_HAS_SIZE) ? (int64_t) *v++ : 0;
+  int64_t recv_size = (f & SL_MPI_HAS_RECV_SIZE) ? (int64_t) *v++ : 0;
+  uint64_t request = (f & SL_MPI_HAS_REQUEST) ? *v++ : 0;
+  int32_t peer = (int32_t) (uint32_t) peer_tag, tag = (int32_t) (uint32_t) (peer_tag >> 32);
+
+  if (stop < start)
+    return false;
+  /* --delay and --duration, call by call (outside_window() sees the batch) */
+  if ((w->from_ns != 0 && start < w->from_ns) || (w->to_ns != 0 && start >= w->to_ns))
+    return true;
+  stmt = func < SL_MPI_N_P2P    ? ST_MPI_P2P
+         : func < SL_MPI_N_COLL ? ST_MPI_COLL
+         : func < SL_MPI_N_WAIT ? ST_MPI_WAIT
+                                : ST_MPI_OTHER;
   if ((st = mpi_stmt (w, stmt)) == NULL)
     return false;
-  if (w->mpi_name[m->func] == 0)
-    w->mpi_name[m->func] = intern (w, mpi_names[m->func]);
-  sqlite3_bind_int64 (st, 1, (int64_t) m->start_ns);
-  sqlite3_bind_int64 (st, 2, (int64_t) m->end_ns);
-  sqlite3_bind_int64 (st, 3, gtid (p->pid, h->tid));
-  sqlite3_bind_int64 (st, 4, w->mpi_name[m->func]);
+  if (w->mpi_name[func] == 0)
+    w->mpi_name[func] = intern (w, mpi_names[func]);
+  sqlite3_bind_int64 (st, 1, (int64_t) start);
+  sqlite3_bind_int64 (st, 2, (int64_t) stop);
+  sqlite3_bind_int64 (st, 3, gtid (p->pid, tid));
+  sqlite3_bind_int64 (st, 4, w->mpi_name[func]);
   switch (stmt)
     {
     case ST_MPI_P2P:
-      bind_if (st, 5, f & SL_MPI_HAS_COMM, (int64_t) m->comm);
-      bind_if (st, 6, f & SL_MPI_HAS_TAG, m->tag);
-      bind_if (st, 7, f & SL_MPI_HAS_PEER, m->peer);
-      bind_if (st, 8, f & SL_MPI_HAS_SIZE, m->size);
-      bind_if (st, 9, f & SL_MPI_HAS_REQUEST, (int64_t) m->request);
+      bind_if (st, 5, f & SL_MPI_HAS_COMM, (int64_t) comm);
+      bind_if (st, 6, f & SL_MPI_HAS_TAG, tag);
+      bind_if (st, 7, f & SL_MPI_HAS_PEER, peer);
+      bind_if (st, 8, f & SL_MPI_HAS_SIZE, size);
+      bind_if (st, 9, f & SL_MPI_HAS_REQUEST, (int64_t) request);
       break;
     case ST_MPI_COLL:
-      bind_if (st, 5, f & SL_MPI_HAS_COMM, (int64_t) m->comm);
-      bind_if (st, 6, f & SL_MPI_HAS_PEER, m->peer);
-      bind_if (st, 7, f & SL_MPI_HAS_SIZE, m->size);
-      bind_if (st, 8, f & SL_MPI_HAS_RECV_SIZE, m->recv_size);
-      bind_if (st, 9, f & SL_MPI_HAS_REQUEST, (int64_t) m->request);
+      bind_if (st, 5, f & SL_MPI_HAS_COMM, (int64_t) comm);
+      bind_if (st, 6, f & SL_MPI_HAS_PEER, peer);
+      bind_if (st, 7, f & SL_MPI_HAS_SIZE, size);
+      bind_if (st, 8, f & SL_MPI_HAS_RECV_SIZE, recv_size);
+      bind_if (st, 9, f & SL_MPI_HAS_REQUEST, (int64_t) request);
       break;
     case ST_MPI_WAIT:
-      bind_if (st, 5, f & SL_MPI_HAS_REQUEST, (int64_t) m->request);
+      bind_if (st, 5, f & SL_MPI_HAS_REQUEST, (int64_t) request);
       break;
     default:
       break;
     }
   step_event (w, st);
-  seen_time (w, p, m->start_ns, m->end_ns);
-  mpi_rank_row (w, p, h->tid);
+  seen_time (w, p, start, stop);
   return true;
+}
+
+/* A batch of one thread's MPI calls (SlWireMpiCalls): ~200 rows */
+static bool
+add_mpi (SlTraceWriter      *w,
+         Process            *p,
+         const SlWireHeader *h)
+{
+  const SlWireMpiCalls *b = (const SlWireMpiCalls *) h;
+  const uint64_t *c = (const uint64_t *) (b + 1);
+  const uint64_t *end = (const uint64_t *) ((const char *) h + h->size);
+  uint32_t i;
+
+  for (i = 0; i < b->n_calls; i++)
+    if (!add_mpi_call (w, p, b->tid, &c, end))
+      break;
+  if (i > 0)
+    mpi_rank_row (w, p, b->tid);
+  return i == b->n_calls && c == end;
 }
 
 /* A communicator as one rank sees it: a row of MPI_COMMUNICATORS; the first tells the process's
@@ -2199,7 +2241,7 @@ fixed_size (uint16_t type)
     case SL_WIRE_UM: return sizeof (SlWireUm);
     case SL_WIRE_GPU_METRIC_SET: return sizeof (SlWireGpuMetricSet);
     case SL_WIRE_GPU_METRICS: return sizeof (SlWireGpuMetrics);
-    case SL_WIRE_MPI: return sizeof (SlWireMpi);
+    case SL_WIRE_MPI: return sizeof (SlWireMpiCalls);
     case SL_WIRE_MPI_COMM: return sizeof (SlWireMpiComm);
     case SL_WIRE_OPENMP: return sizeof (SlWireOpenmp);
     default: return SIZE_MAX;
@@ -2360,7 +2402,6 @@ outside_window (const SlTraceWriter *w,
     case SL_WIRE_CUDA_MEMORY: t = ((const SlWireCudaMemory *) h)->time_ns; break;
     case SL_WIRE_UM: t = ((const SlWireUm *) h)->start_ns; break;
     case SL_WIRE_GPU_METRICS: t = ((const SlWireGpuMetrics *) h)->time_ns; break;
-    case SL_WIRE_MPI: t = ((const SlWireMpi *) h)->start_ns; break;
     case SL_WIRE_OPENMP: t = ((const SlWireOpenmp *) h)->start_ns; break;
     case SL_WIRE_SCHED: t = ((const SlWireSched *) h)->time_ns; break;
     default: return false; /* NVTX pairs, names, modules: always */

@@ -87,6 +87,8 @@ SL_HIDDEN void _sl_name_library_thread (const char *name);
 SL_HIDDEN void _sl_osrt_start   (uint64_t threshold_ns, uint64_t backtrace_ns); /* UINT64_MAX:
                                                                                 * no backtraces */
 SL_HIDDEN void _sl_mpi_start    (void);                /* sl-inject-mpi.c: -t mpi */
+SL_HIDDEN void _sl_mpi_flush    (void);                /* sl-inject-mpi.c: every thread's
+                                                         * calls not sent yet, at exit */
 SL_HIDDEN void _sl_ompt_flush   (void);                /* sl-inject-ompt.c: the implicit
                                                          * tasks still open, at exit */
 SL_HIDDEN void _sl_sample_start (unsigned hz);          /* main thread; new threads in

@@ -854,6 +854,8 @@ fatal_handler (int         sig,
       if (g.trace_cuda)
         _sl_cupti_flush ();
 #endif
+      if (g.trace_mpi)
+        _sl_mpi_flush ();
       final_flush (-sig);
     }
   /* the program's own disposition, as if we had never been there */
@@ -961,6 +963,8 @@ at_exit (void)
     return;
   if (g.trace_openmp)
     _sl_ompt_flush ();
+  if (g.trace_mpi)
+    _sl_mpi_flush ();
   if (g.sample_hz > 0)
     _sl_sample_stop ();
 #ifdef SL_HAVE_CUPTI
