@@ -3,7 +3,7 @@
  * and the model's appends on a file grown far past what a few seconds of recording give.
  *
  * Usage: xvfb-run -a bench-live SIGHTLINE BENCH-TARGET [RATE] [SECONDS]
- *        bench-live --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples] [no-sched]
+ *        bench-live --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples] [no-sched] [mpi] [openmp]
  *        xvfb-run -a bench-live --long BENCH-TARGET [RATE] [SECONDS]
  *
  * The first prints the program's own run time both ways (target: live ≤ 1.05 × record alone),
@@ -17,7 +17,9 @@
  * (50k: what 0.5 s, one live update, brings at 100 k/s) as fast as SQLite takes them, the trace
  * appended after each; at eight points the whole file is also loaded as the old live view did
  * (in a forked child: its freed heap would otherwise stay in this process's resident memory).
- * `no-sched` leaves the thread scheduling rows (SCHED_EVENTS) out.
+ * `no-sched` leaves the thread scheduling rows (SCHED_EVENTS) out; `mpi` adds MPI calls
+ * (sightline-gen --mpi: the MPI_* tables), `openmp` OpenMP and OpenACC events (--openmp
+ * --openacc), committed as the other event rows.
  * `no-samples` leaves the CPU samples out; with them, their stacks (sightline-gen writes them as
  * nsys does, in SAMPLING_CALLCHAINS, which an append would read whole) go into the side tables the
  * daemon writes while it records (SIGHTLINE_SAMPLE_CHAINS, SIGHTLINE_CHAIN_FRAMES), committed with
@@ -260,6 +262,12 @@ static const char *const grown[] = {
   "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
   "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "OSRT_API",
   "COMPOSITE_EVENTS", "SCHED_EVENTS",
+  "MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS",
+  "OPENMP_EVENT_KIND_THREAD", "OPENMP_EVENT_KIND_PARALLEL", "OPENMP_EVENT_KIND_SYNC_REGION_WAIT",
+  "OPENMP_EVENT_KIND_SYNC_REGION", "OPENMP_EVENT_KIND_TASK", "OPENMP_EVENT_KIND_MUTEX_WAIT",
+  "OPENMP_EVENT_KIND_CRITICAL_SECTION", "OPENMP_EVENT_KIND_WORKSHARE",
+  "CUPTI_ACTIVITY_KIND_OPENACC_DATA", "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH",
+  "CUPTI_ACTIVITY_KIND_OPENACC_OTHER",
 };
 
 static gboolean
@@ -333,7 +341,9 @@ grow (const char *gen,
       const char *events,
       const char *step_text,
       gboolean    samples,
-      gboolean    sched)
+      gboolean    sched,
+      gboolean    mpi,
+      gboolean    openmp)
 {
   g_autofree char *dir = g_dir_make_tmp ("bench-live-grow-XXXXXX", NULL);
   g_autofree char *src = g_build_filename (dir, "source.sqlite", NULL);
@@ -346,7 +356,8 @@ grow (const char *gen,
    * since: sl-reader-sched.c goes on from where each thread was left); `no-sched` leaves them
    * out */
   const char *argv[] = { gen, "-o", src, "-n", events, sched ? "--force" : "--no-sched",
-                         "--force", NULL };
+                         mpi ? "--mpi" : "--force", openmp ? "--openmp" : "--force",
+                         openmp ? "--openacc" : "--force", "--force", NULL };
   g_autoptr (GError) error = NULL;
   gint status = 0;
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
@@ -442,6 +453,9 @@ grow (const char *gen,
            samples ? "with CPU samples (1%; their stacks in the daemon's side tables)"
                    : "without CPU samples",
            sched ? "with thread scheduling" : "without thread scheduling", load);
+  if (mpi || openmp)
+    g_print ("with %s%s%s\n", mpi ? "MPI calls (--mpi)" : "", mpi && openmp ? " and " : "",
+             openmp ? "OpenMP and OpenACC events (--openmp --openacc)" : "");
   g_print ("%12s %12s %12s %8s %10s %10s %12s\n", "events", "append ms", "whole ms", "ratio",
            "model B/ev", "RSS MiB", "drop old ms");
 
@@ -848,14 +862,16 @@ main (int   argc,
     return long_run (argv[2], argc > 3 ? argv[3] : "100000", argc > 4 ? argv[4] : "600");
   if (argc >= 3 && g_str_equal (argv[1], "--grow"))
     {
-      gboolean samples = TRUE, sched = TRUE;
+      gboolean samples = TRUE, sched = TRUE, mpi = FALSE, openmp = FALSE;
       for (int i = 5; i < argc; i++)
         {
           samples &= !g_str_equal (argv[i], "no-samples");
           sched &= !g_str_equal (argv[i], "no-sched");
+          mpi |= g_str_equal (argv[i], "mpi");
+          openmp |= g_str_equal (argv[i], "openmp");
         }
       return grow (argv[2], argc > 3 ? argv[3] : "4M", argc > 4 ? argv[4] : "50000", samples,
-                   sched);
+                   sched, mpi, openmp);
     }
 
   const char *rate = argc > 3 ? argv[3] : "100000", *secs = argc > 4 ? argv[4] : "3";
@@ -870,7 +886,8 @@ main (int   argc,
   if (argc < 3)
     {
       g_printerr ("Usage: %s SIGHTLINE BENCH-TARGET [RATE] [SECONDS]\n"
-                  "       %s --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples] [no-sched]\n"
+                  "       %s --grow SIGHTLINE-GEN [EVENTS] [STEP] [no-samples] [no-sched] [mpi] "
+                  "[openmp]\n"
                   "       %s --long BENCH-TARGET [RATE] [SECONDS]\n", argv[0],
                   argv[0], argv[0]);
       return 2;

@@ -34,12 +34,73 @@ int64_hash (gconstpointer p)
   return g_int64_hash (p);
 }
 
-/* The small side tables, read again for each MPI table (a few rows a rank). */
+/* Whether the side tables as read now (`now`: "t:globalTid", "p:globalPid" -> rank, "c:rank:handle"
+ * -> "uid:localRank") give a call of the previous trace other details than it has: a row
+ * changed or gone, a thread's or process's first rank where it made calls, a communicator its
+ * calls named by their own handle.  A live append reads them whole (a few rows a rank) and
+ * compares; a thread's first calls bring its rank row, a new communicator its row, before any
+ * call that names them (the daemon's writer), so appends go on. */
+static gboolean
+sides_changed (SlReader   *r,
+               GHashTable *before,
+               GHashTable *now)
+{
+  SlTrace *prev = r->prev;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, before);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (now, key))
+      return TRUE;
+  g_hash_table_iter_init (&iter, now);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *k = key, *old = g_hash_table_lookup (before, k);
+      if (old != NULL)
+        {
+          if (strcmp (old, value) != 0)
+            return TRUE;
+          continue;
+        }
+      gint64 a = g_ascii_strtoll (k + 2, NULL, 10);
+      if (k[0] == 'c')
+        {
+          /* calls of that rank that kept the handle as their communicator */
+          gint64 handle = g_ascii_strtoll (strchr (k + 2, ':') + 1, NULL, 10);
+          for (guint i = 0; i < prev->mpi_calls->len; i++)
+            {
+              const SlMpiCall *c = &g_array_index (prev->mpi_calls, SlMpiCall, i);
+              if ((c->flags & SL_MPI_HAS_COMM) && (c->flags & SL_MPI_HAS_RANK) && c->rank == a
+                  && c->comm == handle)
+                return TRUE;
+            }
+          continue;
+        }
+      for (guint i = 0; i < prev->lanes->len; i++)
+        {
+          const SlLane *lane = g_ptr_array_index (prev->lanes, i);
+          if (lane->kind != SL_LANE_MPI || lane->n_events == 0 || lane->thread < 0)
+            continue;
+          guint64 tid = g_array_index (prev->threads, SlThread, lane->thread).global_tid;
+          if (k[0] == 't' ? tid == (guint64) a : GPID_OF (tid) == (guint64) a)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The small side tables, read again for each MPI table (a few rows a rank); a live append loads
+ * the file whole where they changed since calls were read. */
 static void
 read_side_tables (SlReader *r,
                   MpiRows  *rows)
 {
   sqlite3_stmt *stmt = NULL;
+  GHashTable *live = _sl_live_mpi_sides (r);
+  g_autoptr (GHashTable) now = live != NULL ? g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                                     g_free, g_free)
+                                            : NULL;
 
   rows->tid_rank = g_hash_table_new_full (int64_hash, g_int64_equal, g_free, NULL);
   rows->pid_rank = g_hash_table_new_full (int64_hash, g_int64_equal, g_free, NULL);
@@ -60,6 +121,13 @@ read_side_tables (SlReader *r,
           if (rank < 0 || rank >= G_MAXINT32)
             continue;
           gint64 pid = (gint64) GPID_OF ((guint64) tid);
+          if (now != NULL)
+            {
+              g_hash_table_replace (now, g_strdup_printf ("t:%" G_GINT64_FORMAT, tid),
+                                    g_strdup_printf ("%" G_GINT64_FORMAT, rank));
+              g_hash_table_replace (now, g_strdup_printf ("p:%" G_GINT64_FORMAT, pid),
+                                    g_strdup_printf ("%" G_GINT64_FORMAT, rank));
+            }
           g_hash_table_replace (rows->tid_rank, g_memdup2 (&tid, sizeof tid),
                                 GINT_TO_POINTER ((gint) rank + 1));
           g_hash_table_replace (rows->pid_rank, g_memdup2 (&pid, sizeof pid),
@@ -88,14 +156,32 @@ read_side_tables (SlReader *r,
           c->has_local = sqlite3_column_type (stmt, 3) == SQLITE_INTEGER && local >= 0
                          && local < G_MAXINT32;
           c->local_rank = c->has_local ? (gint32) local : -1;
-          g_hash_table_replace (rows->comms,
-                                g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
-                                                 (gint64) sqlite3_column_int64 (stmt, 0),
-                                                 (gint64) sqlite3_column_int64 (stmt, 1)),
-                                c);
+          char *key = g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
+                                       (gint64) sqlite3_column_int64 (stmt, 0),
+                                       (gint64) sqlite3_column_int64 (stmt, 1));
+          if (now != NULL)
+            g_hash_table_replace (now, g_strconcat ("c:", key, NULL),
+                                  g_strdup_printf ("%" G_GINT64_FORMAT ":%d", c->uid,
+                                                   c->local_rank));
+          g_hash_table_replace (rows->comms, key, c);
         }
     }
   sqlite3_finalize (stmt);
+  if (live == NULL)
+    return;
+  /* the first read of this load compares with the previous trace's, the others find the same */
+  if (r->prev != NULL && r->prev->mpi_calls != NULL && r->prev->mpi_calls->len > 0
+      && sides_changed (r, live, now))
+    _sl_live_load_whole (r, "MPI_RANKS or MPI_COMMUNICATORS changed for MPI calls read before");
+  g_hash_table_remove_all (live);
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, now);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_hash_table_iter_steal (&iter);
+      g_hash_table_insert (live, key, value);
+    }
 }
 
 static void
@@ -112,11 +198,13 @@ mpi_done (SlReader  *r,
           SlRowLoop *loop)
 {
   MpiRows *rows = loop->data;
+  /* a live load's count is the table's so far, as a fresh load counts */
+  guint64 bad = _sl_live_bad_details (r, loop->table, rows->bad);
 
-  if (rows->bad > 0)
+  if (bad > 0)
     _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows hold a rank, tag or size that no "
                               "MPI call can have; those details were left out",
-                    loop->table, rows->bad);
+                    loop->table, bad);
 }
 
 /* An int column into a gint32 field: FALSE when NULL, past 32 bits (counted) or not a number. */

@@ -7,7 +7,9 @@
  * process; its source line, where no column gives one, is read from its name ("omp parallel: main
  * (omp.c:42)", as `sightline record` names it).  Every table and column is optional: older
  * layouts lack some, a damaged file holds NULLs or absurd values (counted, left out, warned
- * about once a table).  A program makes 10^2 … 10^6 such events a thread. */
+ * about once a table).  A program makes 10^2 … 10^6 such events a thread.  A live append
+ * (sl-trace-live.c) reads the rows committed since the last, a region's team from the implicit
+ * tasks read so far. */
 #include "sl-openmp.h"
 #include "sl-reader-private.h"
 
@@ -95,7 +97,8 @@ typedef struct
   SlOmpSource  source;
   guint        n_slots;
   Slot         slots[MAX_SLOTS];   /* column 4 + i holds slots[i] */
-  GHashTable  *teams;              /* "pid:parallelId" -> implicit tasks (PARALLEL only) */
+  GHashTable  *teams;              /* "pid:parallelId" -> implicit tasks << 1 | TEAM_READ
+                                    * (PARALLEL only; a live load's kept across appends) */
   GHashTable  *wheres;             /* name string id -> NameWhere (OpenMP only) */
   guint64      bad;                /* rows with an absurd detail (a kind past 32 bits, negative
                                     * bytes …): kept, that detail left out */
@@ -106,11 +109,13 @@ omp_done (SlReader  *r,
           SlRowLoop *loop)
 {
   OmpRows *rows = loop->data;
+  /* a live load's count is the table's so far, as a fresh load counts */
+  guint64 bad = _sl_live_bad_details (r, loop->table, rows->bad);
 
-  if (rows->bad > 0)
+  if (bad > 0)
     _sl_trace_warn (r->trace, "%s: %" G_GUINT64_FORMAT " rows hold a kind, line, id or size no "
                               "OpenMP or OpenACC event can have; those details were left out",
-                    loop->table, rows->bad);
+                    loop->table, bad);
 }
 
 /* An integer column: FALSE when NULL or not an integer; `min`…`max` bound it (else counted as
@@ -280,6 +285,10 @@ team_key (gint64 gpid,
   return g_strdup_printf ("%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, gpid, parallel_id);
 }
 
+/* A team's entry in OmpRows.teams: set once a region of its parallelId was read (a live load:
+ * implicit tasks committed after it change what a fresh load gives it). */
+#define TEAM_READ 1u
+
 /* Columns: start, end, globalTid, nameId, then rows->slots. */
 static void
 omp_row (SlReader     *r,
@@ -302,12 +311,15 @@ omp_row (SlReader     *r,
     {
       g_autofree char *key = team_key ((gint64) GPID_OF ((guint64) sqlite3_column_int64 (stmt, 2)),
                                        o.parallel_id);
-      gpointer n = g_hash_table_lookup (rows->teams, key);
-      if (n != NULL)
+      gsize v = GPOINTER_TO_SIZE (g_hash_table_lookup (rows->teams, key));
+      if (v >> 1 > 0 && v >> 1 <= G_MAXINT32)
         {
-          o.threads = GPOINTER_TO_INT (n);
+          o.threads = (gint32) (v >> 1);
           o.flags |= SL_OMP_HAS_THREADS;
         }
+      if (r->trace->live != NULL && !(v & TEAM_READ))
+        g_hash_table_replace (rows->teams, g_steal_pointer (&key),
+                              GSIZE_TO_POINTER (v | TEAM_READ));
     }
   if (rows->wheres != NULL && !(o.flags & SL_OMP_HAS_LINE) && ev->name != SL_NO_STR)
     {
@@ -335,38 +347,118 @@ omp_row (SlReader     *r,
 }
 
 /* The team of each parallel region: OPENMP_EVENT_KIND_TASK's implicit tasks (kind 2, NVIDIA's
- * ENUM_OPENMP_TASK_FLAG; every task where the table has no kind) by process and parallelId.  A
- * few rows a region; NULL when the table cannot say. */
-static GHashTable *
-read_teams (SlReader *r)
+ * ENUM_OPENMP_TASK_FLAG; every task where the table has no kind) by process and parallelId,
+ * added to `teams`.  A few rows a region.  A live load counts the rows it reads of the table
+ * (those committed since the last), adding to the counts kept; the teams of regions read before
+ * that grew go into `grown`.  FALSE when the table cannot say. */
+static gboolean
+count_teams (SlReader   *r,
+             GHashTable *teams,
+             GHashTable *grown)
 {
   static const char task[] = "OPENMP_EVENT_KIND_TASK";
   sqlite3_stmt *stmt = NULL;
 
   if (!_sl_reader_table_exists (r, task) || !_sl_reader_has_column (r, task, "globalTid")
       || !_sl_reader_has_column (r, task, "parallelId"))
-    return NULL;
+    return FALSE;
   g_autofree char *sql = g_strdup_printf (
       "SELECT globalTid & 0xFFFFFFFFFF000000, parallelId, count(*) FROM %s "
       "WHERE globalTid IS NOT NULL AND parallelId IS NOT NULL%s GROUP BY 1, 2",
       task, _sl_reader_has_column (r, task, "kind") ? " AND kind = 2" : "");
+  if (r->trace->live != NULL)
+    {
+      char *live = _sl_live_sql (r, task, sql);
+      g_free (sql);
+      sql = live;
+    }
   if (sqlite3_prepare_v2 (r->db, sql, -1, &stmt, NULL) != SQLITE_OK)
     {
       sqlite3_finalize (stmt);
-      return NULL;
+      return FALSE;
     }
-  GHashTable *teams = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
       gint64 n = sqlite3_column_int64 (stmt, 2);
       if (sqlite3_column_type (stmt, 1) != SQLITE_INTEGER || n <= 0 || n > G_MAXINT32)
         continue;
-      g_hash_table_replace (teams, team_key (sqlite3_column_int64 (stmt, 0),
-                                             sqlite3_column_int64 (stmt, 1)),
-                            GINT_TO_POINTER ((gint) n));
+      char *key = team_key (sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1));
+      gsize v = GPOINTER_TO_SIZE (g_hash_table_lookup (teams, key));
+      gsize total = MIN ((v >> 1) + (gsize) n, (gsize) G_MAXINT32 + 1);
+      if ((v & TEAM_READ) && grown != NULL)
+        g_hash_table_add (grown, g_strdup (key));
+      g_hash_table_replace (teams, key, GSIZE_TO_POINTER (total << 1 | (v & TEAM_READ)));
     }
   sqlite3_finalize (stmt);
-  return teams;
+  return TRUE;
+}
+
+/* The teams of regions read before that grew (`grown`), in the copy of the previous trace's
+ * OpenMP events the append holds (sl-trace-live.c): as a fresh load counts them. */
+static void
+correct_teams (SlReader   *r,
+               GHashTable *teams,
+               GHashTable *grown)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, r->cpu_builders);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const SlCpuKey *k = key;
+      const GArray *a = value;
+      if (k->kind != SL_LANE_OPENMP)
+        continue;
+      gint64 gpid = (gint64) GPID_OF (g_array_index (r->trace->threads, SlThread,
+                                                     k->thread).global_tid);
+      for (guint e = 0; e < a->len; e++)
+        {
+          const SlEvent *ev = &g_array_index (a, SlEvent, e);
+          if (ev->aux != SL_OMP_PARALLEL || ev->corr >= r->trace->omp_events->len)
+            continue;
+          SlOmpEvent *o = &g_array_index (r->trace->omp_events, SlOmpEvent, ev->corr);
+          if (!(o->flags & SL_OMP_HAS_PARALLEL))
+            continue;
+          g_autofree char *tk = team_key (gpid, o->parallel_id);
+          if (!g_hash_table_contains (grown, tk))
+            continue;
+          gsize n = GPOINTER_TO_SIZE (g_hash_table_lookup (teams, tk)) >> 1;
+          if (n > 0 && n <= G_MAXINT32)
+            {
+              o->threads = (gint32) n;
+              o->flags |= SL_OMP_HAS_THREADS;
+            }
+        }
+    }
+}
+
+/* The teams a PARALLEL read names (rows->teams), NULL when the table cannot say.  An append
+ * whose new implicit tasks belong to a region read before corrects that region in its copy of
+ * the previous trace, or, adding to the previous trace's lanes (which it shares), cannot. */
+static void
+read_teams (SlReader *r,
+            OmpRows  *rows)
+{
+  GHashTable *live = _sl_live_omp_teams (r);
+
+  if (live == NULL)
+    {
+      rows->teams = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      if (!count_teams (r, rows->teams, NULL))
+        g_clear_pointer (&rows->teams, g_hash_table_unref);
+      return;
+    }
+  g_autoptr (GHashTable) grown = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (!count_teams (r, live, grown))
+    return;
+  rows->teams = g_hash_table_ref (live);
+  if (g_hash_table_size (grown) == 0 || r->prev == NULL)
+    return;
+  if (r->trace->extend)
+    _sl_live_no_extend (r, "implicit tasks of OpenMP regions read before came (their teams)");
+  else if (r->trace->omp_events != NULL)
+    correct_teams (r, live, grown);
 }
 
 static gboolean
@@ -392,7 +484,7 @@ read_source (SlReader    *r,
     }
   g_string_append_printf (sql, " FROM %s", table);
   if (source == SL_OMP_PARALLEL)
-    rows.teams = read_teams (r);
+    read_teams (r, &rows);
   if (!SL_OMP_IS_ACC (source))
     rows.wheres = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 

@@ -446,6 +446,18 @@ SlTime   _sl_live_nvtx_max_time    (SlReader *r);
 /* After NVTX_EVENTS: its latest timestamp so far, and how many ranges of this load were never
  * closed (their end moves with the table's end: the next append loads the file whole). */
 void     _sl_live_set_nvtx         (SlReader *r, SlTime max_time, guint64 unterminated);
+/* The rows read can be appended by a copy of the previous trace, not added to its lanes (an
+ * OpenMP region read before whose team grew: its copy is corrected). */
+void     _sl_live_no_extend        (SlReader *r, const char *why);
+const char *_sl_live_why_not_extend (SlTrace *trace);
+/* OpenMP teams of a live load, kept across appends: "gpid:parallelId" -> implicit tasks << 1,
+ * | 1 once a region of that id was read (sl-reader-openmp.c); NULL when not live. */
+GHashTable *_sl_live_omp_teams     (SlReader *r);
+/* MPI_RANKS and MPI_COMMUNICATORS as the last live load read them (sl-reader-mpi.c: where they
+ * changed for calls read before, the file is loaded whole); NULL when not live. */
+GHashTable *_sl_live_mpi_sides     (SlReader *r);
+/* The rows of an event table whose details were absurd (MPI, OpenMP), every load's so far. */
+guint64  _sl_live_bad_details      (SlReader *r, const char *table, guint64 bad);
 
 /* ---- thread states (sl-reader-sched.c) --------------------------------------------------- */
 

@@ -13,16 +13,18 @@
  * (_sl_gpu_busy_extend).  An append then costs what it reads, plus a few bytes copied per event
  * held (the busy sums, levels of detail and busy unions of the lanes that grew).
  *
- * Some lanes' last events change: a thread's state lane ends with a span to the table's last
- * time, which the next load ends again, and an NVTX range or OS call written when it closes may
- * enclose ranges read before, which then go one level deeper (regroup: only those after the new
- * one's start are split again).  Such a lane keeps its events before the change and gets a store
- * of its own (a copy of them: the old trace still reads the ones that change).
+ * Some lanes' last events change: a thread's state lane ends with a span to the table's last time,
+ * which the next load ends again, and an NVTX range, OS call, MPI call or OpenMP region written
+ * when it closes may enclose ranges read before, which then go one level deeper (regroup: only
+ * those after the new one's start are split again).  Such a lane keeps its events before the change
+ * and gets a store of its own (a copy of them: the old trace still reads the ones that change).
+ * MPI calls' and OpenMP events' details are the previous trace's followed by the new ones
+ * (sl-trace-live.c copies them), so the events shared keep their corr.
  *
  * Where it cannot (a new thread, stream or nesting depth; GPU or sample rows that go before those
- * read; a lane past the ids kept for it; GPU work read before its call; thread states derived
- * from samples), _sl_trace_extend says why and the append copies the old trace into a new one as
- * before, which then keeps new room.
+ * read; a lane past the ids kept for it; GPU work read before its call; thread states derived from
+ * samples; an OpenMP region read before whose team grew), _sl_trace_extend says why and the append
+ * copies the old trace into a new one as before, which then keeps new room.
  * SIGHTLINE_APPEND_COPY=1 makes every append copy (bench-live compares the two).
  *
  * Thread safety: the old trace is drawn while this runs.  What it writes that the old trace can
@@ -142,19 +144,24 @@ delta_kind (SlLaneKind kind)
     case SL_LANE_SYNC:
     case SL_LANE_GRAPHS:
     case SL_LANE_SCHED:
-      return TRUE;
     case SL_LANE_MPI:
-    case SL_LANE_OPENMP: case SL_LANE_OPENACC:
+    case SL_LANE_OPENMP:
+    case SL_LANE_OPENACC:
+      return TRUE;
     case SL_N_LANE_KINDS:
     default:
       return FALSE;
     }
 }
 
+/* The kinds the reader splits by depth (split_by_depth in sl-reader.c): MPI calls and OpenMP
+ * and OpenACC events too (a parallel region holds its implicit task, which holds its barrier);
+ * their corr is their details' index, which moves with them. */
 static gboolean
 nested_kind (SlLaneKind kind)
 {
-  return kind == SL_LANE_CUDA_API || kind == SL_LANE_NVTX || kind == SL_LANE_OSRT;
+  return kind == SL_LANE_CUDA_API || kind == SL_LANE_NVTX || kind == SL_LANE_OSRT
+         || kind == SL_LANE_MPI || kind == SL_LANE_OPENMP || kind == SL_LANE_OPENACC;
 }
 
 /* The latest close of a lane's events: its last one's where ends never decrease, else the root
@@ -461,6 +468,12 @@ _sl_trace_extend (SlTrace  *next,
   if (!prev->headroom || prev->corr_maps == NULL)
     {
       *why = g_strdup ("the previous trace kept no room to grow");
+      return FALSE;
+    }
+  /* what the reader found changes events read before (sl-reader-openmp.c: a region's team) */
+  if (_sl_live_why_not_extend (next) != NULL)
+    {
+      *why = g_strdup (_sl_live_why_not_extend (next));
       return FALSE;
     }
   g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -1,16 +1,17 @@
 /* sl-trace-live.c: the live view's appends: a trace of a file still being written, continued with
  * the rows committed since it was read instead of the file read again.
  *
- * The daemon's writer (collector/daemon/sl-trace-writer.c) only ever INSERTs into the event
- * tables and commits in batches, so rowids grow with time: a load with SL_LOAD_LIVE notes, at its
- * start, the last rowid of each event table it reads by rowid (live_tables below) and reads up to
- * there; sl_trace_append() reads the rows past it.  Those tables are where a recording's
- * millions of rows are (10^5 a second at most), CPU samples and their side tables of call chains
- * included, OSRT_CALLCHAINS, and SCHED_EVENTS, whose state machine per thread spans commits
- * (the live state keeps where each thread was: SlSchedCarry); every other table is read whole
- * on each append: the metadata (tens of rows, and UPDATEd: a thread renamed, a process exec'd),
- * CUDA_CALLCHAINS (a CUDA call's row is UPDATEd with its backtrace's id) and
- * SAMPLING_CALLCHAINS (empty until the recording ends).
+ * The daemon's writer (collector/daemon/sl-trace-writer.c) only ever INSERTs into the event tables
+ * and commits in batches, so rowids grow with time: a load with SL_LOAD_LIVE notes, at its start,
+ * the last rowid of each event table it reads by rowid (live_tables below) and reads up to there;
+ * sl_trace_append() reads the rows past it.  Those tables are where a recording's millions of rows
+ * are (10^5 a second at most), CPU samples and their side tables of call chains included,
+ * OSRT_CALLCHAINS, and SCHED_EVENTS, whose state machine per thread spans commits (the live state
+ * keeps where each thread was: SlSchedCarry), the MPI calls' four tables and the OpenMP and OpenACC
+ * ones (their details, trace->mpi_calls and omp_events, the previous trace's followed by the new
+ * rows'); every other table is read whole on each append: the metadata (tens of rows, and UPDATEd:
+ * a thread renamed, a process exec'd), CUDA_CALLCHAINS (a CUDA call's row is UPDATEd with its
+ * backtrace's id) and SAMPLING_CALLCHAINS (empty until the recording ends).
  *
  * Thread safety: the viewer keeps drawing the old trace (its frame thread, the panes' threads
  * read it) while the next is built on a loading thread, so sl_trace_append() never writes to
@@ -39,7 +40,10 @@
  * still differ: synchronization rows of a context whose first kernel or copy was committed after
  * them stay on the device their row names (a fresh load puts them on the kernel's); the counts of
  * a few warnings (OS calls naming a call chain the file lacks, names not UTF-8, string ids that
- * point nowhere) cover the rows of the last append, not the whole table.
+ * point nowhere) cover the rows of the last append, not the whole table.  What would make the
+ * events read before differ is caught instead: MPI_RANKS or MPI_COMMUNICATORS changed for calls
+ * read (the file loaded whole: sl-reader-mpi.c), implicit tasks of an OpenMP region read before
+ * (its team: the copy corrected, sl-reader-openmp.c).
  */
 #include "sl-reader-private.h"
 
@@ -76,6 +80,36 @@ static const struct
   /* OS calls' backtraces: the writer numbers chains in the order it commits them, a chain's
    * frames in one commit (the trace continued holds the ids read before: SlChainId) */
   { "OSRT_CALLCHAINS", "id" },
+  /* MPI calls (sl-reader-mpi.c): their details follow the previous trace's (trace->mpi_calls),
+   * the ranks and communicators that name them are read whole (a few rows a rank) and load
+   * the file whole where they changed since calls were read */
+  { "MPI_P2P_EVENTS", "rowid" },
+  { "MPI_COLLECTIVES_EVENTS", "rowid" },
+  { "MPI_START_WAIT_EVENTS", "rowid" },
+  { "MPI_OTHER_EVENTS", "rowid" },
+  /* OpenMP and OpenACC (sl-reader-openmp.c): details in trace->omp_events the same way; a
+   * region's team counts the implicit tasks read so far (SlLiveState.omp_teams) */
+  { "OPENMP_EVENT_KIND_THREAD", "rowid" },
+  { "OPENMP_EVENT_KIND_PARALLEL", "rowid" },
+  { "OPENMP_EVENT_KIND_SYNC_REGION_WAIT", "rowid" },
+  { "OPENMP_EVENT_KIND_SYNC_REGION", "rowid" },
+  { "OPENMP_EVENT_KIND_TASK", "rowid" },
+  { "OPENMP_EVENT_KIND_MASTER", "rowid" },
+  { "OPENMP_EVENT_KIND_REDUCTION", "rowid" },
+  { "OPENMP_EVENT_KIND_TASK_CREATE", "rowid" },
+  { "OPENMP_EVENT_KIND_TASK_SCHEDULE", "rowid" },
+  { "OPENMP_EVENT_KIND_CANCEL", "rowid" },
+  { "OPENMP_EVENT_KIND_MUTEX_WAIT", "rowid" },
+  { "OPENMP_EVENT_KIND_CRITICAL_SECTION", "rowid" },
+  { "OPENMP_EVENT_KIND_MUTEX_RELEASED", "rowid" },
+  { "OPENMP_EVENT_KIND_LOCK_INIT", "rowid" },
+  { "OPENMP_EVENT_KIND_LOCK_DESTROY", "rowid" },
+  { "OPENMP_EVENT_KIND_WORKSHARE", "rowid" },
+  { "OPENMP_EVENT_KIND_DISPATCH", "rowid" },
+  { "OPENMP_EVENT_KIND_FLUSH", "rowid" },
+  { "CUPTI_ACTIVITY_KIND_OPENACC_DATA", "rowid" },
+  { "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH", "rowid" },
+  { "CUPTI_ACTIVITY_KIND_OPENACC_OTHER", "rowid" },
 };
 #define N_LIVE_TABLES G_N_ELEMENTS (live_tables)
 
@@ -88,6 +122,7 @@ typedef struct
   gint64       upto;      /* last rowid this load reads, noted at its start */
   guint64      rows;      /* rows read by every load so far */
   SlRowTrouble trouble;   /* and what was wrong with them */
+  guint64      bad;       /* rows whose details were absurd (MPI, OpenMP: warned about) */
 } LiveTable;
 
 struct _SlLiveState
@@ -104,6 +139,10 @@ struct _SlLiveState
   GHashTable *side_chains;        /* SIGHTLINE_CHAIN_FRAMES chainId -> chain index + 1 */
   SlSchedCarry *sched;            /* where SCHED_EVENTS' threads were left */
   char       *whole;              /* why this append must be a whole load instead, or NULL */
+  char       *no_extend;          /* why it must copy the previous trace, or NULL */
+  GHashTable *omp_teams;          /* _sl_live_omp_teams: one entry a parallel region (10^2 …
+                                   * 10^5), copied at each append */
+  GHashTable *mpi_sides;          /* _sl_live_mpi_sides: a few rows a rank */
   /* a first look (sl_trace_load_progressive) that left rows unread: where the least advanced
    * table stopped, where the whole file ends, the share of the rows read */
   gboolean    look;
@@ -159,7 +198,10 @@ _sl_live_state_free (SlLiveState *live)
   g_clear_pointer (&live->nvtx_domains, g_hash_table_unref);
   g_clear_pointer (&live->side_chains, g_hash_table_unref);
   g_clear_pointer (&live->sched, _sl_sched_carry_free);
+  g_clear_pointer (&live->omp_teams, g_hash_table_unref);
+  g_clear_pointer (&live->mpi_sides, g_hash_table_unref);
   g_free (live->whole);
+  g_free (live->no_extend);
   g_free (live->keep_from);
   g_free (live);
 }
@@ -196,6 +238,32 @@ _sl_live_load_whole (SlReader   *r,
 {
   if (r->trace->live != NULL && r->trace->live->whole == NULL)
     r->trace->live->whole = g_strdup (why);
+}
+
+void
+_sl_live_no_extend (SlReader   *r,
+                    const char *why)
+{
+  if (r->trace->live != NULL && r->trace->live->no_extend == NULL)
+    r->trace->live->no_extend = g_strdup (why);
+}
+
+const char *
+_sl_live_why_not_extend (SlTrace *trace)
+{
+  return trace->live != NULL ? trace->live->no_extend : NULL;
+}
+
+GHashTable *
+_sl_live_omp_teams (SlReader *r)
+{
+  return r->trace->live != NULL ? r->trace->live->omp_teams : NULL;
+}
+
+GHashTable *
+_sl_live_mpi_sides (SlReader *r)
+{
+  return r->trace->live != NULL ? r->trace->live->mpi_sides : NULL;
 }
 
 static LiveTable *
@@ -335,6 +403,36 @@ first_look_cap (sqlite3     *db,
     }
   live->look = live->look_from != G_MAXINT64;
   live->look_share = all > 0 ? (double) read / (double) all : 1.0;
+}
+
+/* A copy of a table of string keys and integer values (or strings: `strings`). */
+static GHashTable *
+copy_str_table (GHashTable *from,
+                gboolean    strings)
+{
+  GHashTable *to = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          strings ? g_free : NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (from == NULL)
+    return to;
+  g_hash_table_iter_init (&iter, from);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (to, g_strdup (key), strings ? g_strdup (value) : value);
+  return to;
+}
+
+/* A copy of a per-call detail array with room for the rows an append brings (an eighth more). */
+static GArray *
+copy_details (GArray *from)
+{
+  if (from == NULL)
+    return NULL;
+  guint elt = g_array_get_element_size (from);
+  GArray *to = g_array_sized_new (FALSE, FALSE, elt, from->len + from->len / 8 + 64);
+  g_array_append_vals (to, from->data, from->len);
+  return to;
 }
 
 /* A copy of a table of 64-bit keys and integer values. */
@@ -494,6 +592,13 @@ prime_from (SlReader *r,
       r->nvtx_domains = copy_domains (prev->live->nvtx_domains);
     }
 
+  /* the MPI calls' and OpenMP events' details, same indices (the events' corr), the new rows'
+   * after them: 56 and 96 bytes an event copied (the old trace reads its own meanwhile) */
+  g_clear_pointer (&trace->mpi_calls, g_array_unref);
+  g_clear_pointer (&trace->omp_events, g_array_unref);
+  trace->mpi_calls = copy_details (prev->mpi_calls);
+  trace->omp_events = copy_details (prev->omp_events);
+
   /* an append adding to the previous trace's lanes reads the new rows' events alone */
   if (trace->extend)
     return;
@@ -504,9 +609,6 @@ prime_from (SlReader *r,
       SlLane *lane = g_ptr_array_index (prev->lanes, i);
       switch (lane->kind)
         {
-        case SL_LANE_MPI:     /* MPI_* tables: read whole again */
-        case SL_LANE_OPENMP:  /* OPENMP_EVENT_KIND_*, CUPTI_ACTIVITY_KIND_OPENACC_*: the same */
-        case SL_LANE_OPENACC:
         case SL_LANE_SCHED:
           break;   /* read whole again (or derived again from samples and OS calls) */
         case SL_LANE_SAMPLES:
@@ -520,6 +622,9 @@ prime_from (SlReader *r,
         case SL_LANE_CUDA_API:
         case SL_LANE_NVTX:
         case SL_LANE_OSRT:
+        case SL_LANE_MPI:      /* corr: their details, copied above with their indices */
+        case SL_LANE_OPENMP:
+        case SL_LANE_OPENACC:
           {
             SlCpuKey key = { lane->kind, lane->thread };
             GPtrArray *depths = g_hash_table_lookup (groups, &key);
@@ -595,6 +700,9 @@ _sl_live_begin (SlReader *r,
       live->side_chains = copy_domains (prev->live->side_chains);
       live->sched = _sl_sched_carry_copy (prev->live->sched);
       live->whole = NULL;
+      live->no_extend = NULL;
+      live->omp_teams = copy_str_table (prev->live->omp_teams, FALSE);
+      live->mpi_sides = copy_str_table (prev->live->mpi_sides, TRUE);
       live->keep_from = g_strdup (prev->live->keep_from);
       for (guint i = 0; i < N_LIVE_TABLES; i++)
         live->tables[i].done = live->tables[i].upto;
@@ -605,6 +713,10 @@ _sl_live_begin (SlReader *r,
   r->trace->headroom = r->trace->first_look == 0 && (prev == NULL || prev->first_look == 0);
   if (live->side_chains == NULL)
     live->side_chains = copy_domains (NULL);
+  if (live->omp_teams == NULL)
+    live->omp_teams = copy_str_table (NULL, FALSE);
+  if (live->mpi_sides == NULL)
+    live->mpi_sides = copy_str_table (NULL, TRUE);
   r->trace->live = live;
   if (g_stat (r->trace->path, &st) == 0)
     {
@@ -655,16 +767,22 @@ _sl_live_sql (SlReader   *r,
 
   if (t == NULL)
     return NULL;
-  /* every SELECT of an event table is ours and names it once */
+  /* every SELECT of an event table is ours and names it first where its rows are read (a join
+   * may name it again: the NVTX domains of the MPI ranges, read whole) */
   at = strstr (sql, from);
   g_assert (at != NULL);
   /* SQLite flattens the subquery: one scan of the rowid range, in rowid order as before; the
    * rowid named, as a subquery's `*` leaves it out and a reader may select it (NVTX's RangeId) */
   const char *key = live_tables[t - r->trace->live->tables].key;
+  const char *rest = at + strlen (from);
+  /* a SELECT that names the table otherwise (the NVTX ranges of a domain "MPI": AS n) keeps
+   * its own name for the subquery */
+  gboolean alias = g_ascii_strncasecmp (rest, " AS ", 4) == 0;
   return g_strdup_printf ("%.*sFROM (SELECT %s* FROM %s WHERE %s > %" G_GINT64_FORMAT
-                          " AND %s <= %" G_GINT64_FORMAT ") AS %s%s",
+                          " AND %s <= %" G_GINT64_FORMAT ")%s%s%s",
                           (int) (at - sql), sql, strcmp (key, "rowid") == 0 ? "rowid, " : "",
-                          table, key, t->done, key, t->upto, table, at + strlen (from));
+                          table, key, t->done, key, t->upto, alias ? "" : " AS ",
+                          alias ? "" : table, rest);
 }
 
 void
@@ -686,6 +804,19 @@ _sl_live_rows_done (SlReader  *r,
   t->trouble.not_events += loop->trouble.not_events;
   loop->trouble = t->trouble;
   *rows = t->rows;
+}
+
+guint64
+_sl_live_bad_details (SlReader   *r,
+                      const char *table,
+                      guint64     bad)
+{
+  LiveTable *t = r->trace->live != NULL ? live_table (r, table) : NULL;
+
+  if (t == NULL)
+    return bad;
+  t->bad += bad;
+  return t->bad;
 }
 
 GHashTable *

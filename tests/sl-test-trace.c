@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sl-lane.h"
+#include "sl-mpi.h"
 #include "sl-openmp.h"
 #include "sl-stats.h"
 #include "sl-trace-private.h"
@@ -105,11 +106,35 @@ assert_same_event (SlTrace       *ta,
     case SL_LANE_OPENMP:
     case SL_LANE_OPENACC:
       {
-        /* their details by text: string ids differ from trace to trace */
+        /* their details field by field, strings by text: string ids and the details' indices
+         * (corr) differ from trace to trace (an append numbers the new ones after the old) */
         g_assert_cmpuint (a->aux, ==, b->aux);
+        g_assert_cmpuint (a->link, ==, b->link);
         g_autofree char *da = sl_omp_describe (ta, la, a);
         g_autofree char *db = sl_omp_describe (tb, la, b);
         g_assert_cmpstr (da, ==, db);
+        const SlOmpEvent *x = sl_trace_get_omp_event (ta, la, a);
+        const SlOmpEvent *y = sl_trace_get_omp_event (tb, la, b);
+        g_assert_nonnull (x);
+        g_assert_nonnull (y);
+        g_assert_cmpstr (sl_trace_str (ta, x->file), ==, sl_trace_str (tb, y->file));
+        g_assert_cmpstr (sl_trace_str (ta, x->func), ==, sl_trace_str (tb, y->func));
+        g_assert_cmpstr (sl_trace_str (ta, x->var), ==, sl_trace_str (tb, y->var));
+        SlOmpEvent cx = *x, cy = *y;
+        cx.file = cx.func = cx.var = cy.file = cy.func = cy.var = 0;
+        g_assert_cmpmem (&cx, sizeof cx, &cy, sizeof cy);
+        return;
+      }
+    case SL_LANE_MPI:
+      {
+        /* the details by value (no strings in them), wherever each trace keeps them */
+        g_assert_cmpuint (a->aux, ==, b->aux);
+        g_assert_cmpuint (a->link, ==, b->link);
+        const SlMpiCall *x = sl_trace_get_mpi_call (ta, la, a);
+        const SlMpiCall *y = sl_trace_get_mpi_call (tb, la, b);
+        g_assert_nonnull (x);
+        g_assert_nonnull (y);
+        g_assert_cmpmem (x, sizeof *x, y, sizeof *y);
         return;
       }
     case SL_LANE_SCHED:
@@ -344,6 +369,9 @@ sl_test_assert_equivalent (SlTrace *a,
         }
     }
   g_assert_cmpuint (a->diagnostics->len, ==, b->diagnostics->len);
+  /* every detail held belongs to an event (compared with it below): as many of them */
+  g_assert_cmpuint (sl_trace_get_n_mpi_calls (a), ==, sl_trace_get_n_mpi_calls (b));
+  g_assert_cmpuint (sl_trace_get_n_omp_events (a), ==, sl_trace_get_n_omp_events (b));
 
   g_assert_cmpuint (sl_trace_get_n_lanes (a), ==, sl_trace_get_n_lanes (b));
   g_autoptr (GHashTable) lanes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

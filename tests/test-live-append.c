@@ -15,6 +15,8 @@
 #include "sl-test-trace.h"
 #include "sl-test-util.h"
 #include "sl-cpu-util.h"
+#include "sl-mpi.h"
+#include "sl-openmp.h"
 #include "sl-trace-private.h"
 
 /* Tables whose rows are copied in steps; everything else is copied whole at the start. */
@@ -22,6 +24,16 @@ static const char *const grown[] = {
   "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
   "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "OSRT_API",
   "COMPOSITE_EVENTS", "SCHED_EVENTS",
+  /* MPI calls and OpenMP/OpenACC events (MPI_RANKS and MPI_COMMUNICATORS come at once) */
+  "MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS",
+  "OPENMP_EVENT_KIND_THREAD", "OPENMP_EVENT_KIND_PARALLEL", "OPENMP_EVENT_KIND_SYNC_REGION_WAIT",
+  "OPENMP_EVENT_KIND_SYNC_REGION", "OPENMP_EVENT_KIND_TASK", "OPENMP_EVENT_KIND_MASTER",
+  "OPENMP_EVENT_KIND_REDUCTION", "OPENMP_EVENT_KIND_TASK_CREATE",
+  "OPENMP_EVENT_KIND_TASK_SCHEDULE", "OPENMP_EVENT_KIND_CANCEL", "OPENMP_EVENT_KIND_MUTEX_WAIT",
+  "OPENMP_EVENT_KIND_CRITICAL_SECTION", "OPENMP_EVENT_KIND_MUTEX_RELEASED",
+  "OPENMP_EVENT_KIND_LOCK_INIT", "OPENMP_EVENT_KIND_LOCK_DESTROY", "OPENMP_EVENT_KIND_WORKSHARE",
+  "OPENMP_EVENT_KIND_DISPATCH", "OPENMP_EVENT_KIND_FLUSH", "CUPTI_ACTIVITY_KIND_OPENACC_DATA",
+  "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH", "CUPTI_ACTIVITY_KIND_OPENACC_OTHER",
 };
 
 static void
@@ -68,6 +80,7 @@ typedef struct
   SlTime     t0, t1;   /* commit times of the source's rows */
   gboolean   hold;     /* every fourth row is committed a step late, after later rows of its
                         * thread or stream (a buffer flushed late) */
+  const char *hold_only;  /* if set, only in the tables named so (a prefix) */
 } Grower;
 
 /* Opens `path` for writing with `source` attached read-only as `src`. */
@@ -166,8 +179,9 @@ grower_step (Grower *g,
       g_autofree char *late = g_strdup_printf ("%s >= %" G_GINT64_FORMAT " AND %s < %"
                                                G_GINT64_FORMAT, when,
                                                k == 1 ? G_MININT64 : held, when, from);
+      gboolean hold = g->hold && (g->hold_only == NULL || g_str_has_prefix (t, g->hold_only));
       g_autofree char *sql =
-        !g->hold ? g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM src.\"%s\" WHERE %s "
+        !hold ? g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM src.\"%s\" WHERE %s "
                                     "ORDER BY %s, rowid", t, t, now, when)
         : g_strdup_printf ("INSERT INTO main.\"%s\" SELECT * FROM src.\"%s\" WHERE (%s AND "
                            "(rowid %% 4 != 0 OR %d)) OR (%s AND rowid %% 4 = 0 AND %d) "
@@ -692,6 +706,190 @@ test_keep_last (void)
   g_assert_nonnull (trace);
 }
 
+/* ---- MPI calls, OpenMP and OpenACC (sightline-gen --mpi, --openmp --openacc) --------------- */
+
+static void keep_first_look_cb (SlTrace *first_look, gpointer user_data);
+
+static gsize
+events_of (SlTrace    *trace,
+           SlLaneKind  kind)
+{
+  gsize n = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    if (sl_trace_get_lane (trace, i)->kind == kind)
+      n += sl_trace_get_lane (trace, i)->n_events;
+  return n;
+}
+
+/* PARALLEL regions of `trace` with a team (its threads counted from implicit tasks). */
+static gsize
+regions_with_team (SlTrace *trace)
+{
+  gsize n = 0;
+
+  for (guint i = 0; i < sl_trace_get_n_lanes (trace); i++)
+    {
+      const SlLane *lane = sl_trace_get_lane (trace, i);
+      for (gsize k = 0; lane->kind == SL_LANE_OPENMP && k < lane->n_events; k++)
+        {
+          const SlOmpEvent *o = sl_trace_get_omp_event (trace, lane, &lane->events[k]);
+          n += lane->events[k].aux == SL_OMP_PARALLEL && (o->flags & SL_OMP_HAS_THREADS);
+        }
+    }
+  return n;
+}
+
+typedef struct
+{
+  const char *name;
+  const char *gen[4];   /* sightline-gen's options (NULL-ended) */
+  const char *rank;     /* with --ranks 3: the file of this rank, which has both neighbours */
+  SlLaneKind  kinds[2]; /* the lanes it is about */
+  const char *hold;     /* every fourth row of these tables (a prefix) a step late */
+  SqlAtStep   at;       /* what is written at a step (its append loads the file whole) */
+  gboolean    at_goes_on;  /* unless this: what it writes changes nothing read before */
+} GenCase;
+
+/* A generated trace grown in steps and appended to after each, every result a fresh load's;
+ * counts the appends and those that added to the previous trace's lanes.  Each step brings
+ * events of the case's kinds. */
+static void
+grow_generated (const GenCase *c,
+                guint         *appends,
+                guint         *extended)
+{
+  g_autofree char *gen = g_build_filename (sl_test_tmpdir (), "gen", c->name, NULL);
+  g_autofree char *out = g_strdup_printf ("%s-%s.sqlite", gen, c->rank != NULL ? "%r" : "0");
+  g_autofree char *src = g_strdup_printf ("%s-%s.sqlite", gen, c->rank != NULL ? c->rank : "0");
+  g_autofree char *base = g_strdup_printf ("%s.sqlite", c->name);
+  g_autofree char *path = g_build_filename (sl_test_tmpdir (), base, NULL);
+  g_auto (SlTestRun) run = { 0 };
+  Grower g = { .hold = c->hold != NULL, .hold_only = c->hold };
+  const guint n = 8;
+  g_autoptr (SlTrace) trace = NULL;
+
+  g_autofree char *dir = g_path_get_dirname (gen);
+  const char *args[6] = { NULL };
+  guint na = 0;
+  if (c->rank != NULL)
+    {
+      args[na++] = "--ranks";
+      args[na++] = "3";
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (c->gen) && c->gen[i] != NULL; i++)
+    args[na++] = c->gen[i];
+  g_mkdir_with_parents (dir, 0755);
+  sl_test_run (&run, SL_GEN_PATH, "-o", out, "-n", "30k", "--force", args[0], args[1], args[2],
+               args[3], args[4], NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  grower_open (&g, src, path);
+  for (guint k = 0; k < n; k++)
+    {
+      grower_step (&g, k, n);
+      gboolean whole = c->at.sql != NULL && k == c->at.step;
+      if (whole)
+        exec (g.db, c->at.sql);
+      whole = whole && !c->at_goes_on;
+      g_autoptr (SlTrace) next = NULL;
+      if (trace == NULL)
+        next = sl_trace_load (path, SL_LOAD_ALL | SL_LOAD_LIVE, NULL, NULL, NULL, NULL);
+      else
+        {
+          guint ext0 = _sl_live_get_extended ();
+          next = append (trace, !whole);
+          *extended += _sl_live_get_extended () - ext0;
+          *appends += 1;
+        }
+      g_assert_nonnull (next);
+      g_autoptr (SlTrace) fresh = load_fresh (path);
+      sl_test_assert_equivalent (next, fresh);
+      for (guint i = 0; i < G_N_ELEMENTS (c->kinds) && c->kinds[i] != 0; i++)
+        {
+          gsize now = events_of (next, c->kinds[i]);
+          g_test_message ("  %s step %u: %" G_GSIZE_FORMAT " events of lane kind %d", c->name, k,
+                          now, c->kinds[i]);
+          g_assert_cmpuint (now, >, trace != NULL ? events_of (trace, c->kinds[i]) : 0);
+        }
+      if (trace != NULL)
+        {
+          /* the trace appended to is unchanged (it shares lanes, not details) */
+          g_assert_cmpuint (sl_trace_get_n_mpi_calls (trace), <=, sl_trace_get_n_mpi_calls (next));
+          g_assert_cmpuint (sl_trace_get_n_omp_events (trace), <=,
+                            sl_trace_get_n_omp_events (next));
+        }
+      g_clear_pointer (&trace, sl_trace_unref);
+      trace = g_steal_pointer (&next);
+    }
+  if (events_of (trace, SL_LANE_OPENMP) > 0)
+    g_assert_cmpuint (regions_with_team (trace), >, 0);
+  grower_close (&g);
+  g_unlink (path);
+}
+
+/* MPI calls (the four tables, and NVTX ranges of a domain "MPI") and OpenMP and OpenACC events
+ * are read as committed since the last append, their details following the earlier ones, and
+ * added to the previous trace's lanes: every appended trace is a fresh load's, and most appends
+ * copy nothing.  Rows committed a step late (implicit tasks after their region: its team grows)
+ * and ranks or communicators that change after calls were read are still a fresh load's. */
+static void
+test_mpi_openmp (void)
+{
+  static const GenCase cases[] = {
+    { "mpi", { "--mpi" }, "1", { SL_LANE_MPI }, NULL, { 0 }, FALSE },
+    { "mpi-nvtx", { "--mpi=nvtx" }, "1", { SL_LANE_MPI, SL_LANE_NVTX }, NULL, { 0 }, FALSE },
+    { "openmp", { "--openmp", "--openacc" }, NULL, { SL_LANE_OPENMP, SL_LANE_OPENACC }, NULL,
+      { 0 }, FALSE },
+    { "openmp-late", { "--openmp", "--openacc" }, NULL, { SL_LANE_OPENMP, SL_LANE_OPENACC },
+      "OPENMP_", { 0 }, FALSE },
+    { "mpi-late", { "--mpi" }, "1", { SL_LANE_MPI }, "MPI_", { 0 }, FALSE },
+    /* every communicator's job-wide id changed after calls naming it were read */
+    { "mpi-comms", { "--mpi" }, "1", { SL_LANE_MPI }, NULL,
+      { 3, "UPDATE MPI_COMMUNICATORS SET commUid = commUid + 1000" }, FALSE },
+    /* a thread's first rank row, another a communicator of its own: no call read names them
+     * (the writer adds them with the first calls that do) */
+    { "mpi-new-rows", { "--mpi" }, "1", { SL_LANE_MPI }, NULL,
+      { 3, "INSERT INTO MPI_RANKS SELECT globalTid + 1, rank FROM MPI_RANKS LIMIT 1; "
+           "INSERT INTO MPI_COMMUNICATORS (rank, commHandle, commUid, localRank) SELECT rank, "
+           "commHandle + 77, commUid + 77, 0 FROM MPI_COMMUNICATORS LIMIT 1" }, TRUE },
+    /* the process's rank row of a thread whose calls had it from another thread's */
+    { "mpi-thread-rank", { "--mpi" }, "1", { SL_LANE_MPI }, NULL,
+      { 3, "UPDATE MPI_RANKS SET globalTid = globalTid + 1" }, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint appends = 0, extended = 0;
+      grow_generated (&cases[i], &appends, &extended);
+      g_test_message ("%s: %u of %u appends added to the previous trace's lanes", cases[i].name,
+                      extended, appends);
+      /* in commit order, most appends add to the lanes (a thread first seen, a lane past the
+       * ids kept for it since the last copy make one copy); rows committed late make more */
+      if (cases[i].hold == NULL)
+        g_assert_cmpuint (2 * extended, >, appends);
+    }
+
+  /* a big file's first look and the rest appended to it (regions read before their implicit
+   * tasks, calls before the rest): the trace a fresh load gives */
+  static const char *const firsts[] = { "gen/openmp-0.sqlite", "gen/mpi-1.sqlite" };
+  g_setenv ("SIGHTLINE_FIRST_LOOK_MIN", "0", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (firsts); i++)
+    {
+      g_autofree char *path = g_build_filename (sl_test_tmpdir (), firsts[i], NULL);
+      g_autoptr (GError) error = NULL;
+      SlTrace *first = NULL;
+      g_autoptr (SlTrace) whole = sl_trace_load_progressive (path, keep_first_look_cb, NULL,
+                                                             &first, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (first);
+      g_assert_cmpuint (sl_trace_get_n_events (first), <, sl_trace_get_n_events (whole));
+      g_autoptr (SlTrace) fresh = load_fresh (path);
+      sl_test_assert_equivalent (whole, fresh);
+      sl_trace_unref (first);
+    }
+  g_setenv ("SIGHTLINE_FIRST_LOOK_MIN", "134217728", TRUE);
+}
+
 /* A cancelled append fails, and leaves the trace it continues as it was. */
 static void
 test_cancelled (void)
@@ -853,6 +1051,7 @@ main (int    argc,
   g_test_add_func ("/model/live/osrt-chains", test_osrt_chains);
   g_test_add_func ("/model/live/keep-last", test_keep_last);
   g_test_add_func ("/model/live/cancelled", test_cancelled);
+  g_test_add_func ("/model/live/mpi-openmp", test_mpi_openmp);
   g_test_add_func ("/model/live/first-look", test_first_look);
   g_test_add_func ("/model/live/first-look-backtraces", test_first_look_backtraces);
   return g_test_run ();
