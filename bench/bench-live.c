@@ -22,8 +22,9 @@
  * --openacc), committed as the other event rows.
  * `no-samples` leaves the CPU samples out; with them, their stacks (sightline-gen writes them as
  * nsys does, in SAMPLING_CALLCHAINS, which an append would read whole) go into the side tables the
- * daemon writes while it records (SIGHTLINE_SAMPLE_CHAINS, SIGHTLINE_CHAIN_FRAMES), committed with
- * their samples, which an append reads by key.  An append's time includes the CPU use built for
+ * daemon writes while it records (SIGHTLINE_SAMPLE_CHAINS, SIGHTLINE_CHAIN_FRAMES: each distinct
+ * stack once, numbered in the order of its first sample), committed with the first sample naming
+ * it, which an append reads by key.  An append's time includes the CPU use built for
  * the new trace (sl_cpu_util_get), as the viewer's loading thread does.
  * It prints the time of an append and of a whole load against the events already loaded, their
  * slopes (what an event already loaded costs each update), each phase of an append's own
@@ -410,6 +411,19 @@ grow (const char *gen,
       exec_sql (db, "CREATE TABLE SIGHTLINE_SAMPLE_CHAINS (sampleId INTEGER NOT NULL PRIMARY KEY, "
                     "chainId INTEGER NOT NULL)");
       exec_sql (db, "CREATE INDEX src.grow_chains ON SAMPLING_CALLCHAINS (id, stackDepth)");
+      /* each distinct stack once, numbered from 1 in the order of its first sample, as the
+       * daemon numbers and commits them */
+      exec_sql (db, "CREATE TEMP TABLE chain_sig AS SELECT id, group_concat(symbol || ',' || "
+                    "module, ';') AS sig FROM (SELECT id, symbol, module FROM "
+                    "src.SAMPLING_CALLCHAINS ORDER BY id, stackDepth) GROUP BY id");
+      exec_sql (db, "CREATE TEMP TABLE chain_first AS SELECT sig, row_number() OVER (ORDER BY "
+                    "min(e.start), min(s.id)) AS chain, min(e.start) AS t, min(s.id) AS first "
+                    "FROM chain_sig AS s JOIN src.COMPOSITE_EVENTS AS e ON e.id = s.id "
+                    "GROUP BY sig");
+      exec_sql (db, "CREATE TEMP TABLE chain_of AS SELECT s.id AS id, f.chain AS chain FROM "
+                    "chain_sig AS s JOIN chain_first AS f USING (sig)");
+      exec_sql (db, "CREATE INDEX temp.chain_of_id ON chain_of (id)");
+      exec_sql (db, "CREATE INDEX temp.chain_first_t ON chain_first (t)");
     }
   exec_sql (db, "COMMIT");
   gint64 total = 0;
@@ -450,7 +464,8 @@ grow (const char *gen,
            " rows (one live update at 100 k events/s; each the rows that ended in its share of the "
            "time), %s, %s; load average %s\n",
            total, n_steps, step,
-           samples ? "with CPU samples (1%; their stacks in the daemon's side tables)"
+           samples ? "with CPU samples (1%; their stacks in the daemon's side tables, each "
+                     "distinct one once)"
                    : "without CPU samples",
            sched ? "with thread scheduling" : "without thread scheduling", load);
   if (mpi || openmp)
@@ -496,11 +511,13 @@ grow (const char *gen,
                                                     "start > %" G_GINT64_FORMAT " AND start <= %"
                                                     G_GINT64_FORMAT, from, to);
           g_autofree char *pairs = g_strdup_printf ("INSERT INTO main.SIGHTLINE_SAMPLE_CHAINS "
-                                                    "SELECT id, id FROM (%s)", which);
+                                                    "SELECT id, chain FROM temp.chain_of WHERE id "
+                                                    "IN (%s)", which);
           g_autofree char *frames = g_strdup_printf (
-            "INSERT INTO main.SIGHTLINE_CHAIN_FRAMES SELECT id, stackDepth, symbol, module, NULL, "
-            "NULL, NULL FROM src.SAMPLING_CALLCHAINS WHERE id IN (%s) ORDER BY id, stackDepth",
-            which);
+            "INSERT INTO main.SIGHTLINE_CHAIN_FRAMES SELECT f.chain, c.stackDepth, c.symbol, "
+            "c.module, NULL, NULL, NULL FROM temp.chain_first AS f JOIN src.SAMPLING_CALLCHAINS "
+            "AS c ON c.id = f.first WHERE f.t > %" G_GINT64_FORMAT " AND f.t <= %"
+            G_GINT64_FORMAT " ORDER BY f.chain, c.stackDepth", from, to);
           exec_sql (db, frames);
           exec_sql (db, pairs);
         }

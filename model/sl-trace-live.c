@@ -696,8 +696,10 @@ _sl_live_begin (SlReader *r,
     {
       *live = *prev->live;
       live->nvtx_domains = NULL;
-      /* the previous trace keeps its own: it may be appended to again (a failed append) */
-      live->side_chains = copy_domains (prev->live->side_chains);
+      /* chain ids -> chains, shared with the previous trace (copying it cost O(chains) an
+       * append): a load only adds the ids past the previous one's end, and reads every id past
+       * it, so what a failed append left there is written again before any use */
+      live->side_chains = g_hash_table_ref (prev->live->side_chains);
       live->sched = _sl_sched_carry_copy (prev->live->sched);
       live->whole = NULL;
       live->no_extend = NULL;
