@@ -184,6 +184,49 @@ cpu (Stream *s)
   put (s, SL_WIRE_BYE, &bye, sizeof bye, NULL, 0);
 }
 
+/* What -t mpi and -t openmp send: MPI_COMM_WORLD, one batch of a thread's MPI calls (each flag's
+ * word once, a long call), an OpenMP region and its implicit task. */
+static void
+hpc (Stream *s)
+{
+  SlWireMpiComm world = { { 0, 0, TID }, T + 10, 0x1000, 0, 0xC0FFEE, 0, 0, 2, 0 };
+  put_text (s, SL_WIRE_MPI_COMM, &world, sizeof world, "0,1");
+  struct
+  {
+    SlWireMpiCalls b;
+    uint64_t words[26];
+  } batch = {
+    { { 0, 0, TID }, 6, TID },
+    {
+      /* MPI_Init: no fields */
+      SL_MPI_INIT | (UINT64_C (5000) << 32), T + 20,
+      /* MPI_Isend to rank 1, tag 7, 4 KiB, a request */
+      SL_MPI_ISEND | ((uint64_t) (SL_MPI_HAS_COMM | SL_MPI_HAS_PEER | SL_MPI_HAS_TAG
+                                  | SL_MPI_HAS_SIZE | SL_MPI_HAS_REQUEST) << 8)
+        | (UINT64_C (800) << 32), T + 100, 0x1000, 1 | (UINT64_C (7) << 32), 4096, 0xAB00,
+      /* MPI_Recv from rank 1 */
+      SL_MPI_RECV | ((uint64_t) (SL_MPI_HAS_COMM | SL_MPI_HAS_PEER | SL_MPI_HAS_TAG
+                                 | SL_MPI_HAS_SIZE) << 8)
+        | (UINT64_C (90000) << 32), T + 1000, 0x1000, 1 | (UINT64_C (7) << 32), 4096,
+      /* MPI_Wait on the Isend's request */
+      SL_MPI_WAIT | ((uint64_t) SL_MPI_HAS_REQUEST << 8) | (UINT64_C (300) << 32), T + 92000,
+      0xAB00,
+      /* MPI_Allreduce of 1 KiB */
+      SL_MPI_ALLREDUCE | ((uint64_t) (SL_MPI_HAS_COMM | SL_MPI_HAS_SIZE | SL_MPI_HAS_RECV_SIZE)
+                          << 8) | (UINT64_C (40000) << 32), T + 100000, 0x1000, 1024, 1024,
+      /* MPI_Finalize, 5 s long: its end a word of its own */
+      SL_MPI_FINALIZE | ((uint64_t) SL_MPI_LONG << 8), T + 200000, T + 5200000000,
+    },
+  };
+  put (s, SL_WIRE_MPI, &batch, sizeof batch, NULL, 0);
+  SlWireOpenmp region = { { 0, 0, TID }, T + 300000, T + 400000, 1, 1, 0x401234, 0x1234,
+                          SL_OMP_PARALLEL, 4, 2, 0 };
+  put_text (s, SL_WIRE_OPENMP, &region, sizeof region, "/bin/true");
+  SlWireOpenmp task = { { 0, 0, TID + 1 }, T + 301000, T + 399000, 1, 2, 0, 0,
+                        SL_OMP_IMPLICIT_TASK, 0, 1, 0 };
+  put (s, SL_WIRE_OPENMP, &task, sizeof task, NULL, 0);
+}
+
 /* One control message as sl_control_send() puts it on the socket. */
 static void
 save_control (const char        *dir,
@@ -229,6 +272,10 @@ main (int    argc,
   save (argv[1], "cpu", s.bytes, s.len);
   cuda (&s);
   save (argv[1], "all", s.bytes, s.len);
+  s.len = 0;
+  hello (&s);
+  hpc (&s);
+  save (argv[1], "hpc", s.bytes, s.len);
 
   static const char *const record[] = {
     "record", "output=/tmp/trace-%q{RANK}-%h-%p.sqlite", "trace=cuda,nvtx,osrt", "sample_hz=1000",
