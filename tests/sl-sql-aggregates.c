@@ -133,6 +133,16 @@ sl_sql_add_aggregates (sqlite3 *db)
          && sqlite3_create_function (db, "stdev", 1, SQLITE_UTF8, NULL, NULL, stdev_step, stdev_final) == SQLITE_OK;
 }
 
+sqlite3 *
+sl_sql_open_oracle (const char *path)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_true (sl_sql_add_aggregates (db));
+  return db;
+}
+
 void
 sl_sql_assert_report (sqlite3    *db,
                       SlTrace    *trace,

@@ -49,30 +49,6 @@ rank_path (const char *prefix,
   return g_strdup_printf ("%s/%s-%d.sqlite", job_dir, prefix, rank);
 }
 
-static sqlite3 *
-open_oracle (const char *path)
-{
-  sqlite3 *db = NULL;
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_true (sl_sql_add_aggregates (db));
-  return db;
-}
-
-static gint64
-sql_int (sqlite3    *db,
-         const char *sql)
-{
-  sqlite3_stmt *stmt = NULL;
-  gint64 v;
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    g_error ("%s: %s", sql, sqlite3_errmsg (db));
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  v = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  return v;
-}
-
 /* NVIDIA's three reports, the UNION ALL of the tables as their scripts build it; ties of ORDER BY
  * by source and name (the model's order; SQLite's is undocumented), the trace's by lane order
  * (one thread a file here: by start, then the table, as the lanes are made). */
@@ -141,11 +117,11 @@ test_reports (void)
       g_autofree char *path = rank_path ("job", r);
       g_autoptr (GError) error = NULL;
       g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
-      sqlite3 *db = open_oracle (path);
+      sqlite3 *db = sl_sql_open_oracle (path);
 
       g_assert_no_error (error);
       g_assert_cmpuint (count_mpi_events (trace), ==,
-                        sql_int (db, "SELECT (SELECT count(*) FROM MPI_P2P_EVENTS) "
+                        sl_test_sql_int (db, "SELECT (SELECT count(*) FROM MPI_P2P_EVENTS) "
                                      "+ (SELECT count(*) FROM MPI_COLLECTIVES_EVENTS) "
                                      "+ (SELECT count(*) FROM MPI_START_WAIT_EVENTS) "
                                      "+ (SELECT count(*) FROM MPI_OTHER_EVENTS)"));
@@ -207,8 +183,8 @@ test_messages (void)
   for (int r = 0; r < N_RANKS; r++)
     {
       g_autofree char *path = rank_path ("job", r);
-      sqlite3 *db = open_oracle (path);
-      sends += sql_int (db, "SELECT count(*) FROM MPI_P2P_EVENTS AS p JOIN StringIds AS s "
+      sqlite3 *db = sl_sql_open_oracle (path);
+      sends += sl_test_sql_int (db, "SELECT count(*) FROM MPI_P2P_EVENTS AS p JOIN StringIds AS s "
                             "ON s.id = p.textId WHERE s.value LIKE '%send%'");
       sqlite3_close (db);
     }
@@ -283,10 +259,10 @@ test_nvtx (void)
   g_autofree char *path = rank_path ("nvtx", 0);
   g_autoptr (GError) error = NULL;
   g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
-  sqlite3 *db = open_oracle (path);
+  sqlite3 *db = sl_sql_open_oracle (path);
 
   g_assert_no_error (error);
-  gint64 want = sql_int (db, "SELECT count(*) FROM NVTX_EVENTS AS n WHERE n.eventType = 59 "
+  gint64 want = sl_test_sql_int (db, "SELECT count(*) FROM NVTX_EVENTS AS n WHERE n.eventType = 59 "
                              "AND n.domainId = (SELECT domainId FROM NVTX_EVENTS "
                              "WHERE eventType = 75 AND text = 'MPI')");
   g_assert_cmpint (want, >, 0);

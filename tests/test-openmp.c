@@ -34,30 +34,6 @@ gen_trace (const char *name,
   return g_steal_pointer (&path);
 }
 
-static sqlite3 *
-open_oracle (const char *path)
-{
-  sqlite3 *db = NULL;
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_true (sl_sql_add_aggregates (db));
-  return db;
-}
-
-static gint64
-sql_int (sqlite3    *db,
-         const char *sql)
-{
-  sqlite3_stmt *stmt = NULL;
-  gint64 v;
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    g_error ("%s: %s", sql, sqlite3_errmsg (db));
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  v = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  return v;
-}
-
 /* NVIDIA's openmp_sum over the OPENMP_EVENT_KIND_* tables the file has, with each group's table
  * (its SlOmpSource) kept to order ties as the model does: by name, then table. */
 static char *
@@ -69,7 +45,7 @@ oracle_openmp_sum (sqlite3 *db)
       const char *t = sl_omp_source_table (s);
       g_autofree char *q = g_strdup_printf ("SELECT count(*) FROM sqlite_master WHERE name = '%s'",
                                             t);
-      if (sql_int (db, q) == 0)
+      if (sl_test_sql_int (db, q) == 0)
         continue;
       g_string_append_printf (u, "%sSELECT %u AS tbl, nameId, count(*) AS num, "
                                  "sum(end - start) AS total, avg(end - start) AS avg, "
@@ -197,7 +173,7 @@ test_read (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  sqlite3 *db = open_oracle (path);
+  sqlite3 *db = sl_sql_open_oracle (path);
   Tally t;
 
   tally (trace, &t);
@@ -207,7 +183,7 @@ test_read (void)
       g_autofree char *exists = g_strdup_printf ("SELECT count(*) FROM sqlite_master "
                                                  "WHERE name = '%s'", table);
       g_autofree char *count = g_strdup_printf ("SELECT count(*) FROM %s", table);
-      gint64 rows = sql_int (db, exists) > 0 ? sql_int (db, count) : 0;
+      gint64 rows = sl_test_sql_int (db, exists) > 0 ? sl_test_sql_int (db, count) : 0;
       g_test_message ("%s: %" G_GINT64_FORMAT " rows", table, rows);
       g_assert_cmpuint (t.n[s], ==, (guint64) rows);
     }
@@ -215,13 +191,14 @@ test_read (void)
   g_assert_cmpuint (t.n[SL_ACC_LAUNCH], >, 10);
   g_assert_cmpuint (t.regions_checked, ==, t.n[SL_OMP_PARALLEL]);
   g_assert_cmpint (t.loop_iterations, ==,
-                   sql_int (db, "SELECT sum(count) FROM OPENMP_EVENT_KIND_WORKSHARE"));
+                   sl_test_sql_int (db, "SELECT sum(count) FROM OPENMP_EVENT_KIND_WORKSHARE"));
   g_assert_cmpint (t.acc_bytes, ==,
-                   sql_int (db, "SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_OPENACC_DATA"));
+                   sl_test_sql_int (db, "SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_OPENACC_DATA"));
   g_assert_cmpint (t.gangs, ==,
-                   sql_int (db, "SELECT sum(numGangs) FROM CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH"));
+                   sl_test_sql_int (db, "SELECT sum(numGangs) FROM "
+                                        "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH"));
   /* a region's team: as many implicit tasks as the model says threads, each on its own thread */
-  g_assert_cmpint (sql_int (db, "SELECT count(*) FROM OPENMP_EVENT_KIND_PARALLEL p "
+  g_assert_cmpint (sl_test_sql_int (db, "SELECT count(*) FROM OPENMP_EVENT_KIND_PARALLEL p "
                                 "JOIN StringIds s ON s.id = p.nameId WHERE (SELECT "
                                 "count(DISTINCT t.globalTid) FROM OPENMP_EVENT_KIND_TASK t "
                                 "WHERE t.parallelId = p.parallelId) != "
@@ -262,7 +239,7 @@ test_reports (void)
       g_autoptr (GError) error = NULL;
       g_autoptr (SlTrace) trace = sl_trace_load (path, SL_LOAD_ALL, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
-      sqlite3 *db = open_oracle (path);
+      sqlite3 *db = sl_sql_open_oracle (path);
       g_autofree char *omp_sql = oracle_openmp_sum (db);
       sl_sql_assert_report (db, trace, "openmp_sum", omp_sql, path);
       sl_sql_assert_report (db, trace, "openacc_sum", oracle_openacc_sum, path);
