@@ -214,34 +214,11 @@ col_i32 (sqlite3_stmt *stmt,
          gint32       *out,
          MpiRows      *rows)
 {
-  if (sqlite3_column_type (stmt, col) != SQLITE_INTEGER)
-    return FALSE;
-  gint64 v = sqlite3_column_int64 (stmt, col);
-  if (v < G_MININT32 || v > G_MAXINT32)
-    {
-      rows->bad++;
-      return FALSE;
-    }
-  *out = (gint32) v;
-  return TRUE;
-}
+  gint64 v;
 
-/* A size column: FALSE when NULL, negative (counted) or not a number. */
-static gboolean
-col_size (sqlite3_stmt *stmt,
-          int           col,
-          gint64       *out,
-          MpiRows      *rows)
-{
-  if (sqlite3_column_type (stmt, col) != SQLITE_INTEGER)
+  if (!_sl_reader_col_int (stmt, col, G_MININT32, G_MAXINT32, &v, &rows->bad))
     return FALSE;
-  gint64 v = sqlite3_column_int64 (stmt, col);
-  if (v < 0)
-    {
-      rows->bad++;
-      return FALSE;
-    }
-  *out = v;
+  *out = (gint32) v;
   return TRUE;
 }
 
@@ -363,7 +340,7 @@ mpi_row (SlReader     *r,
         call.flags |= SL_MPI_HAS_TAG;
       if (col_i32 (stmt, 6, &call.peer, rows))
         call.flags |= SL_MPI_HAS_PEER;
-      if (col_size (stmt, 7, &call.size, rows))
+      if (_sl_reader_col_int (stmt, 7, 0, G_MAXINT64, &call.size, &rows->bad))
         call.flags |= SL_MPI_HAS_SIZE;
       if (sqlite3_column_type (stmt, 8) == SQLITE_INTEGER)
         {
@@ -377,9 +354,9 @@ mpi_row (SlReader     *r,
       fill_comm (rows, stmt, 4, &call);
       if (col_i32 (stmt, 5, &call.root, rows))
         call.flags |= SL_MPI_HAS_ROOT;
-      if (col_size (stmt, 6, &call.size, rows))
+      if (_sl_reader_col_int (stmt, 6, 0, G_MAXINT64, &call.size, &rows->bad))
         call.flags |= SL_MPI_HAS_SIZE;
-      if (col_size (stmt, 7, &call.recv_size, rows))
+      if (_sl_reader_col_int (stmt, 7, 0, G_MAXINT64, &call.recv_size, &rows->bad))
         call.flags |= SL_MPI_HAS_RECV_SIZE;
       if (sqlite3_column_type (stmt, 8) == SQLITE_INTEGER)
         {

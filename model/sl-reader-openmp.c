@@ -118,28 +118,6 @@ omp_done (SlReader  *r,
                     loop->table, bad);
 }
 
-/* An integer column: FALSE when NULL or not an integer; `min`…`max` bound it (else counted as
- * absurd, FALSE). */
-static gboolean
-col_int (sqlite3_stmt *stmt,
-         int           col,
-         gint64        min,
-         gint64        max,
-         gint64       *out,
-         OmpRows      *rows)
-{
-  if (sqlite3_column_type (stmt, col) != SQLITE_INTEGER)
-    return FALSE;
-  gint64 v = sqlite3_column_int64 (stmt, col);
-  if (v < min || v > max)
-    {
-      rows->bad++;
-      return FALSE;
-    }
-  *out = v;
-  return TRUE;
-}
-
 /* An integer column into a field of `o`, with its flag: nothing when NULL, not an integer or
  * outside `min`…`max` (then counted as absurd). */
 static void
@@ -153,7 +131,7 @@ take_i64 (sqlite3_stmt *stmt,
           OmpRows      *rows)
 {
   gint64 v;
-  if (col_int (stmt, col, min, max, &v, rows))
+  if (_sl_reader_col_int (stmt, col, min, max, &v, &rows->bad))
     {
       *field = v;
       o->flags |= flag;
@@ -170,7 +148,7 @@ take_i32 (sqlite3_stmt *stmt,
           OmpRows      *rows)
 {
   gint64 v;
-  if (col_int (stmt, col, min, G_MAXINT32, &v, rows))
+  if (_sl_reader_col_int (stmt, col, min, G_MAXINT32, &v, &rows->bad))
     {
       *field = (gint32) v;
       o->flags |= flag;

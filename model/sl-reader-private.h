@@ -236,6 +236,28 @@ void     _sl_reader_read_enums     (SlReader *r);
 gboolean _sl_reader_read_processes (SlReader *r, GError **error);
 gboolean _sl_reader_read_gpus      (SlReader *r, GError **error);
 
+/* An integer column within `min`…`max` into *out: FALSE when NULL or not an integer, or when
+ * outside the bounds (then counted in *bad: an absurd value a reader leaves out and warns of). */
+static inline gboolean
+_sl_reader_col_int (sqlite3_stmt *stmt,
+                    int           col,
+                    gint64        min,
+                    gint64        max,
+                    gint64       *out,
+                    guint64      *bad)
+{
+  if (sqlite3_column_type (stmt, col) != SQLITE_INTEGER)
+    return FALSE;
+  gint64 v = sqlite3_column_int64 (stmt, col);
+  if (v < min || v > max)
+    {
+      (*bad)++;
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
 /* Our id of the StringIds id in a column; called for most columns of most rows, so the cached
  * case is inline. */
 static inline guint32
