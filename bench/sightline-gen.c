@@ -123,24 +123,6 @@ static const char *stmt_sql[N_STMTS] = {
 #define UM_CAUSE_EVICTION 4
 #define SL_MEMCPY_UVM_HTOD 11      /* ENUM_CUDA_MEMCPY_OPER */
 #define SL_MEMCPY_UVM_DTOH 12
-/* --mpi: the MPI tables as NVIDIA's SQLite export schema reference documents them (the file the
- * collector's MPI recording writes from is the same: /tmp/mpi-schema.sql of issue 33).  IF NOT
- * EXISTS: sl_schema_create may come to hold them. */
-#define MPI_SQL                                                                                   \
-  "CREATE TABLE IF NOT EXISTS MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL);"     \
-  "CREATE TABLE IF NOT EXISTS MPI_P2P_EVENTS (start INTEGER NOT NULL, end INTEGER, "              \
-  "globalTid INTEGER, textId INTEGER, commHandle INTEGER, tag INTEGER, remoteRank INTEGER, "      \
-  "size INTEGER, requestHandle INTEGER);"                                                         \
-  "CREATE TABLE IF NOT EXISTS MPI_COLLECTIVES_EVENTS (start INTEGER NOT NULL, end INTEGER, "      \
-  "globalTid INTEGER, textId INTEGER, commHandle INTEGER, rootRank INTEGER, size INTEGER, "       \
-  "recvSize INTEGER, requestHandle INTEGER);"                                                     \
-  "CREATE TABLE IF NOT EXISTS MPI_START_WAIT_EVENTS (start INTEGER NOT NULL, end INTEGER, "       \
-  "globalTid INTEGER, textId INTEGER, requestHandle INTEGER);"                                    \
-  "CREATE TABLE IF NOT EXISTS MPI_OTHER_EVENTS (start INTEGER NOT NULL, end INTEGER, "            \
-  "globalTid INTEGER, textId INTEGER);"                                                           \
-  "CREATE TABLE IF NOT EXISTS MPI_COMMUNICATORS (rank INTEGER, timestamp INTEGER, "               \
-  "commHandle INTEGER, parentHandle INTEGER, localRank INTEGER, size INTEGER, "                   \
-  "groupRoot INTEGER, groupRootUid INTEGER, members TEXT, commUid INTEGER);"
 /* MPICH's MPI_COMM_WORLD handle, and the job-wide id the export gives it */
 #define MPI_COMM_WORLD_HANDLE INT64_C (0x44000000)
 #define MPI_COMM_WORLD_UID INT64_C (0x1000)
@@ -1719,8 +1701,9 @@ mpi_begin (Gen *gen)
                 MPI_NVTX_DOMAIN, -1);
       return true;
     }
-  if (!exec_sql (gen, MPI_SQL))
-    return false;
+  for (int i = 0; i < SL_SCHEMA_N_MPI_TABLES; i++)
+    if (!exec_sql (gen, sl_schema_mpi_sql[i]))
+      return false;
   for (int i = 0; i < 4; i++)
     if (sqlite3_prepare_v2 (gen->db, mpi_stmt_sql[i], -1, &gen->mpi_stmt[i], NULL) != SQLITE_OK)
       {

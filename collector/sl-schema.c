@@ -919,6 +919,22 @@ add_export_meta (sqlite3 *db, char **errmsg)
   return true;
 }
 
+#define MPI_EVENT_COLUMNS "start INTEGER NOT NULL, end INTEGER, globalTid INTEGER, textId INTEGER"
+
+const char *const sl_schema_mpi_sql[SL_SCHEMA_N_MPI_TABLES] = {
+  "CREATE TABLE IF NOT EXISTS MPI_P2P_EVENTS (" MPI_EVENT_COLUMNS ", commHandle INTEGER, "
+  "tag INTEGER, remoteRank INTEGER, size INTEGER, requestHandle INTEGER)",
+  "CREATE TABLE IF NOT EXISTS MPI_COLLECTIVES_EVENTS (" MPI_EVENT_COLUMNS ", commHandle INTEGER, "
+  "rootRank INTEGER, size INTEGER, recvSize INTEGER, requestHandle INTEGER)",
+  "CREATE TABLE IF NOT EXISTS MPI_START_WAIT_EVENTS (" MPI_EVENT_COLUMNS ", requestHandle "
+  "INTEGER)",
+  "CREATE TABLE IF NOT EXISTS MPI_OTHER_EVENTS (" MPI_EVENT_COLUMNS ")",
+  "CREATE TABLE IF NOT EXISTS MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS MPI_COMMUNICATORS (rank INTEGER, timestamp INTEGER, commHandle "
+  "INTEGER, parentHandle INTEGER, localRank INTEGER, size INTEGER, groupRoot INTEGER, "
+  "groupRootUid INTEGER, members TEXT, commUid INTEGER)",
+};
+
 bool
 sl_schema_create (sqlite3 *db, char **errmsg)
 {

@@ -322,6 +322,14 @@ extern "C"
    * NULL for any other id. */
   const char *sl_schema_gpu_metric_name (unsigned id);
 
+  /* The MPI tables (nsys -t mpi, NVIDIA's "SQLite Export Schema Reference"; model/sl-reader-mpi.c
+   * reads them), in this order: MPI_P2P_EVENTS, MPI_COLLECTIVES_EVENTS, MPI_START_WAIT_EVENTS,
+   * MPI_OTHER_EVENTS, MPI_RANKS, MPI_COMMUNICATORS.  Not made by sl_schema_create(): nsys has them
+   * only when it traced MPI.  One "CREATE TABLE IF NOT EXISTS" statement each: the daemon makes
+   * each with its first row, sightline-gen and `sightline export` all six. */
+#define SL_SCHEMA_N_MPI_TABLES 6
+  extern const char *const sl_schema_mpi_sql[SL_SCHEMA_N_MPI_TABLES];
+
   /* Adds a name/value row to META_DATA_EXPORT or META_DATA_CAPTURE (@table). */
   bool sl_schema_add_meta (
       sqlite3 *db, const char *table, const char *name, const char *value, char **errmsg);

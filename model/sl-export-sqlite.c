@@ -1030,24 +1030,6 @@ write_cuda_chains (Sql        *s,
 
 /* ---- MPI ------------------------------------------------------------------------------------ */
 
-/* The MPI tables as the collector's daemon and sightline-gen make them (NVIDIA's SQLite Export
- * Schema Reference; model/sl-reader-mpi.c reads them) */
-#define MPI_TABLES_SQL                                                                             \
-  "CREATE TABLE IF NOT EXISTS MPI_RANKS (globalTid INTEGER NOT NULL, rank INTEGER NOT NULL);"      \
-  "CREATE TABLE IF NOT EXISTS MPI_P2P_EVENTS (start INTEGER NOT NULL, end INTEGER, "               \
-  "globalTid INTEGER, textId INTEGER, commHandle INTEGER, tag INTEGER, remoteRank INTEGER, "       \
-  "size INTEGER, requestHandle INTEGER);"                                                          \
-  "CREATE TABLE IF NOT EXISTS MPI_COLLECTIVES_EVENTS (start INTEGER NOT NULL, end INTEGER, "       \
-  "globalTid INTEGER, textId INTEGER, commHandle INTEGER, rootRank INTEGER, size INTEGER, "        \
-  "recvSize INTEGER, requestHandle INTEGER);"                                                      \
-  "CREATE TABLE IF NOT EXISTS MPI_START_WAIT_EVENTS (start INTEGER NOT NULL, end INTEGER, "        \
-  "globalTid INTEGER, textId INTEGER, requestHandle INTEGER);"                                     \
-  "CREATE TABLE IF NOT EXISTS MPI_OTHER_EVENTS (start INTEGER NOT NULL, end INTEGER, "             \
-  "globalTid INTEGER, textId INTEGER);"                                                            \
-  "CREATE TABLE IF NOT EXISTS MPI_COMMUNICATORS (rank INTEGER, timestamp INTEGER, "                \
-  "commHandle INTEGER, parentHandle INTEGER, localRank INTEGER, size INTEGER, "                    \
-  "groupRoot INTEGER, groupRootUid INTEGER, members TEXT, commUid INTEGER);"
-
 /* One statement a table, by SlMpiSource (SL_MPI_NVTX's calls are NVTX ranges: NVTX_EVENTS) */
 static const char *const mpi_sql[SL_MPI_NVTX] = {
   [SL_MPI_P2P] = "INSERT INTO MPI_P2P_EVENTS (start, end, globalTid, textId, commHandle, tag, "
@@ -1231,7 +1213,9 @@ write_mpi (Sql *s)
   for (guint i = 0; i < sl_trace_get_n_lanes (s->trace) && !any; i++)
     any = sl_trace_get_lane (s->trace, i)->kind == SL_LANE_MPI
           && sl_trace_get_lane (s->trace, i)->n_events > 0;
-  if (!any || !sql_exec (s, MPI_TABLES_SQL))
+  for (guint k = 0; k < SL_SCHEMA_N_MPI_TABLES && any; k++)
+    any = sql_exec (s, sl_schema_mpi_sql[k]);
+  if (!any)
     return;
   for (guint k = 0; k < SL_MPI_NVTX && prepared; k++)
     prepared = (st[k] = sql_prepare (s, mpi_sql[k])) != NULL;

@@ -330,28 +330,6 @@ static const char *const stmt_sql[N_ALL_STMTS] = {
                   "VALUES (?, ?, 78, ?, 0, ?, 31, ?, ?, 2)",
 };
 
-/* The MPI tables (NVIDIA's "SQLite Export Schema Reference"; the read side's
- * model/sl-reader-mpi.c reads them), each made with its first row. */
-#define MPI_EVENT_COLUMNS                                                                          \
-  "start INTEGER NOT NULL, end INTEGER, globalTid INTEGER, textId INTEGER"
-static const char *const mpi_create_sql[] = {
-  [ST_MPI_P2P - ST_MPI_P2P] = "CREATE TABLE MPI_P2P_EVENTS (" MPI_EVENT_COLUMNS ", "
-                              "commHandle INTEGER, tag INTEGER, remoteRank INTEGER, "
-                              "size INTEGER, requestHandle INTEGER)",
-  [ST_MPI_COLL - ST_MPI_P2P] = "CREATE TABLE MPI_COLLECTIVES_EVENTS (" MPI_EVENT_COLUMNS ", "
-                               "commHandle INTEGER, rootRank INTEGER, size INTEGER, "
-                               "recvSize INTEGER, requestHandle INTEGER)",
-  [ST_MPI_WAIT - ST_MPI_P2P] = "CREATE TABLE MPI_START_WAIT_EVENTS (" MPI_EVENT_COLUMNS ", "
-                               "requestHandle INTEGER)",
-  [ST_MPI_OTHER - ST_MPI_P2P] = "CREATE TABLE MPI_OTHER_EVENTS (" MPI_EVENT_COLUMNS ")",
-  [ST_MPI_RANKS - ST_MPI_P2P] = "CREATE TABLE MPI_RANKS (globalTid INTEGER NOT NULL, "
-                                "rank INTEGER NOT NULL)",
-  [ST_MPI_COMM - ST_MPI_P2P] = "CREATE TABLE MPI_COMMUNICATORS (rank INTEGER, timestamp INTEGER, "
-                               "commHandle INTEGER, parentHandle INTEGER, localRank INTEGER, "
-                               "size INTEGER, groupRoot INTEGER, groupRootUid INTEGER, "
-                               "members TEXT, commUid INTEGER)",
-};
-
 /* OPENMP_EVENT_KIND_PARALLEL and _TASK as NVIDIA documents them (/tmp/openmp-schema.sql of the
  * issue: the columns every OPENMP_EVENT_KIND_* table starts with, then the table's own) */
 #define OMP_EVENT_COLUMNS                                                                          \
@@ -1911,12 +1889,15 @@ add_gpu_metrics (SlTraceWriter      *w,
   return ok;
 }
 
+_Static_assert (ST_MPI_COMM - ST_MPI_P2P + 1 == SL_SCHEMA_N_MPI_TABLES,
+                "ST_MPI_* are sl_schema_mpi_sql's tables, in its order");
+
 /* The MPI table statement `stmt` (ST_MPI_*), the table made with its first row */
 static sqlite3_stmt *
 mpi_stmt (SlTraceWriter *w,
           int            stmt)
 {
-  return lazy_stmt (w, stmt, mpi_create_sql[stmt - ST_MPI_P2P]);
+  return lazy_stmt (w, stmt, sl_schema_mpi_sql[stmt - ST_MPI_P2P]);
 }
 
 static void
